@@ -1,0 +1,23 @@
+#pragma once
+// Each verb family registers its subcommands on the app and, when chosen, stores the function
+// that does the work in `action`. main() parses, runs the action and returns its exit code:
+// 0 ok, 1 runtime failure, 2 bad usage or bad input, 77 cannot run here.
+#include <CLI/CLI.hpp>
+#include <functional>
+
+#include "dlgen/core/result.hpp"
+
+namespace dlgen::cli {
+
+using Action = std::function<int()>;
+
+void add_run_commands(CLI::App& app, Action& action);      // run, generate, validate (cmd_run.cpp)
+void add_capture_commands(CLI::App& app, Action& action);  // capture (cmd_capture.cpp)
+void add_trace_commands(CLI::App& app, Action& action);    // inspect, export (cmd_trace.cpp)
+void add_distil_command(CLI::App& app, Action& action);    // distil (cmd_distil.cpp)
+void add_compare_commands(CLI::App& app, Action& action);  // compare, fidelity (cmd_compare.cpp)
+
+// Prints "dlgen: <message>" to stderr and returns the error's exit code.
+int report_error(const Error& error);
+
+}  // namespace dlgen::cli

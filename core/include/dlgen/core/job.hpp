@@ -1,0 +1,111 @@
+#pragma once
+// The Job model: a plain struct tree, one struct per concept, defaults in the class. It is what a
+// job file (TOML, docs/job-format.md) says; `validate` checks rules across fields. Sizes are bytes
+// (`_bytes`), times seconds (`_s`) or Distributions whose unit is named by the field.
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dlgen/core/distribution.hpp"
+
+namespace dlgen {
+
+enum class Format { raw, npz, hdf5, jpeg, tfrecord };
+enum class Shuffle { none, file, sample };
+// How a sample is fetched: `file` reads the whole file holding it; `sample` reads only the sample's
+// byte range inside a multi-sample file (npz member, hdf5 chunk, tfrecord record).
+enum class ReadUnit { file, sample };
+enum class CacheMode { keep, drop_start, drop_epoch };  // page cache handling between epochs
+
+struct DatasetSpec {
+  std::filesystem::path dir;      // root directory of the files
+  Format format = Format::raw;
+  std::uint64_t num_files = 1;
+  std::uint32_t samples_per_file = 1;
+  Distribution sample_size;       // bytes of one sample's payload (with 1 sample/file: the file)
+  std::uint64_t seed = 0;         // sizes and contents are a pure function of (seed, file index)
+  std::uint32_t files_per_dir = 0;  // 0: flat; N: N files per subdirectory (ImageNet classes)
+  std::string file_prefix = "file";
+};
+
+struct ReaderSpec {
+  std::uint32_t batch_size = 1;     // samples per step per accelerator
+  std::uint32_t workers = 1;        // reader workers per accelerator
+  std::uint32_t prefetch = 2;       // batches each worker may hold ready ahead of the accelerator
+  Shuffle shuffle = Shuffle::file;
+  std::uint64_t shuffle_buffer = 0;  // samples; 0: full permutation, N: DLIO-style buffer of N
+  std::uint64_t seed = 0;
+  ReadUnit read_unit = ReadUnit::file;
+  std::uint64_t request_size_bytes = 0;  // 0: one request per sample/file; else chunk size
+  std::uint64_t header_read_bytes = 0;   // a small first read before the data (npz/hdf5 metadata)
+  std::uint32_t iodepth = 0;             // requests in flight per worker; 0: engine default
+  bool direct = false;                   // O_DIRECT
+  bool drop_last = false;
+};
+
+struct ComputeSpec {
+  std::string accelerator;  // key into `per_accelerator`, empty: use `step_time`
+  Distribution step_time;   // seconds per step when no accelerator is chosen
+  std::map<std::string, Distribution> per_accelerator;  // "a100", "h100", ...
+  double au_threshold = 0.90;  // a run passes when every accelerator's AU ≥ this
+  // The step time in force: per_accelerator[accelerator] when set, else step_time.
+  const Distribution& effective() const;
+};
+
+struct CheckpointSpec {
+  bool enabled = false;
+  std::uint32_t every_epochs = 0;  // write after every N epochs (0: not by epoch)
+  std::uint64_t every_steps = 0;   // write after every N steps (0: not by step)
+  std::uint64_t size_bytes = 0;    // total size of one checkpoint
+  std::uint32_t files = 1;         // shards per checkpoint
+  std::uint64_t write_size_bytes = 4ull << 20;  // request size for writes
+  bool fsync = true;
+  std::filesystem::path dir;
+  bool restore = false;  // read the latest checkpoint before training
+};
+
+struct RunSpec {
+  std::uint32_t epochs = 1;
+  std::uint32_t accelerators = 1;      // simulated accelerators on this host (per MPI rank)
+  std::uint64_t max_steps = 0;         // 0: no limit; else stop each epoch after N steps
+  std::uint32_t eval_every_epochs = 0; // 0: no evaluation passes
+  CacheMode cache = CacheMode::keep;
+  double max_seconds = 0;              // 0: no limit
+};
+
+struct Job {
+  std::string name;
+  std::string description;
+  std::filesystem::path source;  // the file it was read from, for messages
+  DatasetSpec dataset;
+  std::optional<DatasetSpec> validation;  // evaluation set; unset fields follow `dataset`
+  ReaderSpec reader;
+  ComputeSpec compute;
+  CheckpointSpec checkpoint;
+  RunSpec run;
+  // Named scales (`[scales.small]`): dotted key → TOML value text, applied like `--set`.
+  std::map<std::string, std::map<std::string, std::string>> scales;
+};
+
+// A problem found in a job, located by its TOML path (and file line when known).
+struct Diagnostic {
+  std::string path;  // "reader.batch_size"
+  std::string message;
+  std::uint32_t line = 0;  // 0: unknown
+};
+
+// Every rule over several fields, all problems at once.
+std::vector<Diagnostic> validate(const Job& job);
+
+// Enum ⇄ name, as written in job files.
+const char* to_string(Format f);
+const char* to_string(Shuffle s);
+const char* to_string(ReadUnit r);
+const char* to_string(CacheMode c);
+const char* to_string(DistKind k);
+std::optional<Format> format_from_string(std::string_view s);
+
+}  // namespace dlgen

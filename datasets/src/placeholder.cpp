@@ -1,0 +1,1 @@
+// placeholder: remove when the module has real sources

@@ -1,0 +1,95 @@
+#pragma once
+// The Trace model: what `dlgen capture` recorded, in memory. One home (this header), one writer and
+// one reader (trace_io.hpp, HDF5 on disk, spec in docs/trace-format.md). Times are nanoseconds since
+// the trace start (CLOCK_MONOTONIC based), sizes bytes.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dlgen::trace {
+
+// What an event is. Values are stored in trace files: append only, never renumber.
+enum class Op : std::uint8_t {
+  open = 0, close = 1,
+  read = 2, pread = 3, readv = 4, preadv = 5,
+  write = 6, pwrite = 7, writev = 8, pwritev = 9,
+  lseek = 10, mmap = 11, munmap = 12,
+  fsync = 13, fdatasync = 14, sync_file_range = 15, fallocate = 16, ftruncate = 17,
+  rename = 18, unlink = 19, mkdir = 20, getdents = 21, stat = 22,
+  sendfile = 23, copy_file_range = 24,
+  uring_read = 25, uring_write = 26, uring_other = 27,
+  sendmsg = 28, recvmsg = 29,     // on unix sockets: batch handover between workers and main
+  shm_open = 30,                  // a /dev/shm file opened (PyTorch tensor sharing); no payload
+  block = 31,                     // a block-layer request (with --block): offset = sector*512
+  fork = 32, exec = 33, exit = 34, task_rename = 35, thread = 36,
+};
+constexpr int kOpCount = 37;
+const char* to_string(Op op);
+bool is_read(Op op);   // read, pread, readv, preadv, uring_read, sendfile/copy_file_range source side
+bool is_write(Op op);  // write, pwrite, writev, pwritev, uring_write
+
+constexpr std::uint32_t kNoFile = 0xffffffffu;
+
+// One event. For I/O: offset is the file position used, size the bytes asked for, ret the bytes
+// done or -errno. For open: flags are the open flags, ret the fd. For process events: `arg` holds
+// the child pid (fork/thread), exit code (exit); the name lives in the processes table.
+struct Event {
+  std::uint64_t ts_ns = 0;   // entry time since trace start
+  std::uint64_t dur_ns = 0;  // entry to exit
+  std::uint32_t pid = 0;     // process (tgid)
+  std::uint32_t tid = 0;     // thread
+  Op op = Op::read;
+  std::uint32_t file = kNoFile;  // index into Trace::files
+  std::int32_t fd = -1;
+  std::uint64_t offset = 0;
+  std::uint64_t size = 0;
+  std::int64_t ret = 0;
+  std::uint32_t flags = 0;
+  std::uint64_t arg = 0;
+};
+
+// A file, interned once: identity (dev, ino) and the path it was first opened by.
+struct File {
+  std::string path;
+  std::uint64_t dev = 0;
+  std::uint64_t ino = 0;
+  std::uint64_t size_at_open = 0;  // i_size when first opened (0: unknown)
+  std::uint64_t magic = 0;         // first up-to-8 bytes read at offset 0, little-endian (0: unseen)
+  std::uint8_t magic_len = 0;
+};
+
+// A process or thread seen in the traced tree.
+struct Process {
+  std::uint32_t pid = 0;   // tid for threads
+  std::uint32_t tgid = 0;  // == pid for processes
+  std::uint32_t ppid = 0;  // parent (process) pid
+  std::string comm;        // last name (after exec / task_rename)
+  std::string first_comm;  // name at creation
+  std::uint64_t start_ns = 0;
+  std::uint64_t end_ns = 0;  // 0: still alive at the end of the trace
+  std::int32_t exit_code = 0;
+  bool is_thread = false;
+};
+
+struct Meta {
+  std::vector<std::string> command;
+  std::int64_t start_wall_ns = 0;   // CLOCK_REALTIME at trace start
+  std::uint64_t start_mono_ns = 0;  // CLOCK_MONOTONIC at trace start (event ts are relative to it)
+  std::uint64_t duration_ns = 0;
+  std::string host;
+  std::string kernel;
+  std::string dlgen_version;
+  std::uint64_t lost_events = 0;
+  std::int32_t exit_status = 0;
+  bool block_layer = false;  // --block was on
+  bool complete = true;      // false when the capture was killed before finishing
+};
+
+struct Trace {
+  Meta meta;
+  std::vector<File> files;
+  std::vector<Process> processes;
+  std::vector<Event> events;  // sorted by ts_ns
+};
+
+}  // namespace dlgen::trace

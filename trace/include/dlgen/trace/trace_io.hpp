@@ -1,0 +1,28 @@
+#pragma once
+// HDF5 trace files: whole-trace read and write, plus a streaming writer that the capture loop
+// appends to in chunks, so a killed capture still leaves a readable file.
+#include <filesystem>
+#include <memory>
+
+#include "dlgen/core/result.hpp"
+#include "dlgen/trace/trace.hpp"
+
+namespace dlgen::trace {
+
+Result<Trace> read_trace(const std::filesystem::path& path);
+Result<void> write_trace(const std::filesystem::path& path, const Trace& trace);
+
+// Appends events in chunks; files and processes are rewritten on each flush. `finish` writes
+// the final metadata. Destroying an unfinished writer flushes what it has (meta.complete = false).
+class TraceWriter {
+ public:
+  static Result<std::unique_ptr<TraceWriter>> create(const std::filesystem::path& path);
+  virtual ~TraceWriter() = default;
+  virtual Result<void> append(const std::vector<Event>& events) = 0;
+  virtual Result<void> flush(const Meta& meta, const std::vector<File>& files,
+                             const std::vector<Process>& processes) = 0;
+  virtual Result<void> finish(const Meta& meta, const std::vector<File>& files,
+                              const std::vector<Process>& processes) = 0;
+};
+
+}  // namespace dlgen::trace
