@@ -16,6 +16,7 @@ struct HistogramBin {
   double lo = 0;
   double hi = 0;
   double weight = 1;
+  bool operator==(const HistogramBin&) const = default;
 };
 
 struct Distribution {
@@ -34,6 +35,7 @@ struct Distribution {
   }
   // The distribution's expected value (after bounds, approximately for clipped kinds).
   double expected() const;
+  bool operator==(const Distribution&) const = default;
 };
 
 using Rng = std::mt19937_64;

@@ -29,6 +29,7 @@ struct DatasetSpec {
   std::uint64_t seed = 0;         // sizes and contents are a pure function of (seed, file index)
   std::uint32_t files_per_dir = 0;  // 0: flat; N: N files per subdirectory (ImageNet classes)
   std::string file_prefix = "file";
+  bool operator==(const DatasetSpec&) const = default;
 };
 
 struct ReaderSpec {
@@ -44,6 +45,7 @@ struct ReaderSpec {
   std::uint32_t iodepth = 0;             // requests in flight per worker; 0: engine default
   bool direct = false;                   // O_DIRECT
   bool drop_last = false;
+  bool operator==(const ReaderSpec&) const = default;
 };
 
 struct ComputeSpec {
@@ -53,6 +55,7 @@ struct ComputeSpec {
   double au_threshold = 0.90;  // a run passes when every accelerator's AU ≥ this
   // The step time in force: per_accelerator[accelerator] when set, else step_time.
   const Distribution& effective() const;
+  bool operator==(const ComputeSpec&) const = default;
 };
 
 struct CheckpointSpec {
@@ -65,6 +68,7 @@ struct CheckpointSpec {
   bool fsync = true;
   std::filesystem::path dir;
   bool restore = false;  // read the latest checkpoint before training
+  bool operator==(const CheckpointSpec&) const = default;
 };
 
 struct RunSpec {
@@ -74,6 +78,7 @@ struct RunSpec {
   std::uint32_t eval_every_epochs = 0; // 0: no evaluation passes
   CacheMode cache = CacheMode::keep;
   double max_seconds = 0;              // 0: no limit
+  bool operator==(const RunSpec&) const = default;
 };
 
 struct Job {
@@ -88,6 +93,7 @@ struct Job {
   RunSpec run;
   // Named scales (`[scales.small]`): dotted key → TOML value text, applied like `--set`.
   std::map<std::string, std::map<std::string, std::string>> scales;
+  bool operator==(const Job&) const = default;
 };
 
 // A problem found in a job, located by its TOML path (and file line when known).
