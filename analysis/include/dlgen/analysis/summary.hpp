@@ -1,0 +1,243 @@
+#pragma once
+// TraceSummary: what a captured training run did, reduced from the raw events to the facts that the
+// distiller (trace → job) and the comparer (trace vs trace) both need. One `summarize` feeds both, so
+// they cannot disagree about a trace. Plain data only; times are nanoseconds since the trace start
+// (`_ns`), sizes bytes (`_bytes`). Indices into the trace's tables are kept where a caller may want
+// to look an item up again (`file`, `pid`).
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dlgen/core/job.hpp"
+#include "dlgen/trace/trace.hpp"
+
+namespace dlgen::analysis {
+
+// What a process or thread does in the run.
+enum class ProcessRole {
+  main,           // an accelerator process: consumes batches (one per simulated accelerator)
+  reader_worker,  // reads dataset samples (a DataLoader worker process, or a reader thread)
+  other,          // launcher, compiler, resource-sharer thread, ...
+};
+
+// What a file is to the run.
+enum class FileClass {
+  train,       // a training-dataset file
+  validation,  // an evaluation-dataset file
+  checkpoint,  // written model state (or read back as a restore)
+  shm,         // /dev/shm: tensors handed from workers to the main process
+  ignored,     // code, libraries, configs, Python imports, /proc, /sys, /dev, logs
+  other,       // read or written but not recognised as any of the above
+};
+
+const char* to_string(ProcessRole r);
+const char* to_string(FileClass c);
+
+struct ProcessSummary {
+  std::uint32_t pid = 0;   // tid for threads
+  std::uint32_t tgid = 0;  // owning process
+  std::uint32_t ppid = 0;
+  std::string comm;
+  bool is_thread = false;
+  ProcessRole role = ProcessRole::other;
+  std::uint32_t accelerator = 0;  // index into TraceSummary::accelerators (main and its readers)
+  std::uint64_t start_ns = 0, end_ns = 0;
+  std::uint64_t bytes_read = 0, read_ops = 0;    // dataset reads only
+  std::uint64_t samples_read = 0;                // dataset file accesses (opens) it made
+  std::uint64_t handovers = 0;                   // batch handovers it sent (workers) or got (main)
+};
+
+struct FileSummary {
+  std::uint32_t file = trace::kNoFile;  // index into Trace::files
+  std::string path;
+  FileClass cls = FileClass::other;
+  std::int32_t dataset = -1;  // index into TraceSummary::datasets, -1: none
+  std::uint64_t size_bytes = 0;  // i_size at open, or the furthest byte read/written
+  std::uint64_t opens = 0;
+  std::uint64_t bytes_read = 0, read_ops = 0;
+  std::uint64_t bytes_written = 0, write_ops = 0;
+};
+
+// An exact empirical histogram of a quantity: value → count (sizes in bytes, times in ns).
+using Histogram = std::map<std::uint64_t, std::uint64_t>;
+
+// Summary statistics of a sample of doubles (seconds, bytes, ...).
+struct Stats {
+  std::uint64_t count = 0;
+  double min = 0, max = 0, mean = 0, stdev = 0;
+  double p50 = 0, p90 = 0, p99 = 0;
+};
+
+// How one sample (one file access: an open and the reads on that descriptor) is read.
+struct ReadPattern {
+  double reads_per_access = 0;    // read syscalls per access (zero-byte EOF reads excluded)
+  double coverage = 0;            // mean fraction of the file's bytes read per access
+  bool whole_file = true;         // accesses read (nearly) the whole file
+  std::uint64_t request_bytes = 0;  // dominant chunk size when files are read in chunks; 0: one read
+  std::uint64_t header_bytes = 0;   // a small first read before the data (npz/hdf5 metadata), 0: none
+  bool direct = false;            // opened with O_DIRECT
+  bool mmap = false;              // mapped instead of (or as well as) read
+  Histogram request_sizes;        // read sizes asked for, bytes → count
+};
+
+// Order in which a dataset's files were read.
+enum class OrderKind {
+  unknown,          // too few accesses to say
+  sequential,       // in path order every epoch
+  shuffled,         // a random permutation (see `reshuffled` for per-epoch change)
+  buffer_shuffled,  // globally ordered, locally random: a shuffle buffer
+};
+const char* to_string(OrderKind k);
+
+struct OrderSummary {
+  OrderKind kind = OrderKind::unknown;
+  double spearman = 0;          // rank correlation of read position vs path order (mean over epochs)
+  double spearman_z = 0;        // its test statistic rho·sqrt(n−1) (|z| < 3: consistent with random)
+  double ascending_fraction = 0;  // per reader, fraction of consecutive reads in increasing path order
+  double cross_epoch_spearman = 0;  // order of epoch e vs e+1 (1: same order each epoch)
+  bool reshuffled = false;        // the order changed between epochs
+  std::uint64_t buffer_estimate = 0;  // buffer_shuffled: estimated buffer size in samples
+  bool each_file_once = false;    // every epoch read every file at most once
+};
+
+// One pass over a dataset (a training epoch or an evaluation pass).
+struct EpochSummary {
+  std::uint32_t index = 0;
+  std::int32_t dataset = 0;  // index into TraceSummary::datasets
+  bool evaluation = false;
+  std::uint64_t start_ns = 0, end_ns = 0;  // first access start to last read end
+  std::uint64_t accesses = 0;      // file accesses (opens)
+  std::uint64_t unique_files = 0;  // distinct files read
+  std::uint64_t bytes_read = 0, read_ops = 0;
+  std::uint64_t steps = 0;         // batches handed over in this pass (all accelerators)
+  std::uint32_t reader_count = 0;  // distinct reader processes/threads active in the pass
+  std::vector<std::uint32_t> order;  // dataset file ranks (path order) in order of first read
+  std::map<std::uint32_t, std::uint32_t> read_counts;  // dataset file rank → accesses in this pass
+};
+
+struct DatasetSummary {
+  std::string dir;  // deepest directory holding every file of the set
+  FileClass cls = FileClass::train;
+  std::vector<std::uint32_t> files;  // trace file indices, in path order (rank = position)
+  std::vector<std::uint64_t> file_sizes;  // bytes, same order as `files`
+  Stats size;                             // file sizes in bytes
+  std::uint64_t total_bytes = 0;
+  std::string extension;                  // ".npz", "" when mixed or absent
+  std::optional<Format> format;           // from extension and magic bytes
+  std::string format_evidence;            // "extension .npz and magic PK\\x03\\x04 in 480/480 files"
+  std::uint32_t dirs = 1;                 // distinct parent directories
+  std::uint32_t files_per_dir = 0;        // 0: flat; else typical files per subdirectory
+  std::uint32_t depth = 0;                // subdirectory levels below `dir`
+  ReadPattern read;
+  OrderSummary order;
+  std::uint64_t accesses = 0;             // file accesses over the whole run
+  std::uint64_t bytes_read = 0;
+};
+
+// A batch handed from a reader worker to an accelerator process (sendmsg on a unix socket and
+// /dev/shm tensors in PyTorch; reconstructed from reads between handovers).
+struct Batch {
+  std::uint64_t ready_ns = 0;     // the worker finished it (its handover started)
+  std::uint64_t received_ns = 0;  // the accelerator process received it (0: not seen)
+  std::uint32_t worker = 0;       // pid (tid for thread readers) of the worker that read it
+  std::uint32_t accelerator = 0;  // index into TraceSummary::accelerators
+  std::uint32_t samples = 0;      // dataset file accesses the worker made for it
+  std::int32_t epoch = -1;        // index into TraceSummary::epochs
+};
+
+// One accelerator step: from receiving batch i to receiving batch i+1.
+struct Step {
+  std::uint32_t accelerator = 0;
+  std::uint64_t start_ns = 0;     // batch received
+  std::uint64_t end_ns = 0;       // next batch received
+  std::uint64_t compute_ns = 0;   // busy with the batch (estimated when the process had to wait)
+  std::uint64_t wait_ns = 0;      // waited for data
+  bool compute_measured = false;  // true: the next batch was ready early, so compute = interval
+  std::int32_t epoch = -1;
+};
+
+// One checkpoint: a burst of writes to checkpoint files.
+struct CheckpointWrite {
+  std::uint64_t start_ns = 0, end_ns = 0;
+  std::uint64_t bytes = 0;
+  std::uint32_t files = 0;
+  std::uint64_t write_ops = 0;
+  bool fsync = false;
+  std::uint64_t copied_bytes = 0;  // sendfile/copy_file_range
+  std::uint32_t after_epoch = 0;   // epochs completed before it
+  std::uint64_t after_step = 0;    // steps (per accelerator) completed before it
+  bool at_epoch_end = false;       // between the end of an epoch and the start of the next
+  std::vector<std::string> paths;
+};
+
+// I/Os in flight over time for dataset reads (time-weighted).
+struct Concurrency {
+  std::map<std::uint32_t, std::uint64_t> inflight_ns;  // in-flight count → ns spent at it
+  std::map<std::uint32_t, std::uint64_t> readers_ns;   // concurrently reading threads → ns
+  std::uint32_t max_inflight = 0;
+  double mean_inflight = 0;  // over time with at least one read in flight
+  std::uint32_t max_readers = 0;
+};
+
+// Totals over one second of the run.
+struct SecondBucket {
+  std::uint64_t bytes_read = 0, bytes_written = 0;
+  std::uint64_t read_ops = 0, write_ops = 0;
+};
+
+struct Accelerator {
+  std::uint32_t pid = 0;               // the main process
+  std::vector<std::uint32_t> readers;  // its reader workers (pids or tids), over the whole run
+  std::uint32_t workers = 0;           // concurrent readers per epoch (median over epochs)
+  bool reads_itself = false;           // no separate workers: the main process reads samples
+};
+
+struct TraceSummary {
+  std::vector<std::string> command;
+  std::uint64_t duration_ns = 0;
+  std::uint64_t lost_events = 0;
+  bool complete = true;
+
+  std::vector<ProcessSummary> processes;
+  std::vector<FileSummary> files;  // every file with any event, classified
+  std::vector<Accelerator> accelerators;
+  std::vector<DatasetSummary> datasets;  // datasets[0]: training (when found), then validation
+  std::vector<EpochSummary> epochs;      // training epochs and evaluation passes, in time order
+  std::vector<Batch> batches;            // in ready order
+  std::vector<Step> steps;               // per accelerator, in time order
+  std::vector<CheckpointWrite> checkpoints;
+  bool checkpoint_restore = false;       // checkpoint files read before the first training read
+  std::uint64_t restore_bytes = 0;
+
+  // Whole-run totals (all regular files; ignored files included in opens/stats).
+  std::uint64_t bytes_read = 0, bytes_written = 0;
+  std::uint64_t read_ops = 0, write_ops = 0;
+  std::uint64_t opens = 0, stats = 0;
+  std::uint64_t dataset_bytes_read = 0, dataset_read_ops = 0;
+  Histogram request_sizes;  // dataset reads: size asked → count
+  Histogram block_sizes;    // block-layer requests (with --block): bytes → count
+  std::uint64_t block_bytes = 0, block_requests = 0;
+  Concurrency concurrency;
+  std::vector<SecondBucket> per_second;  // index = second since trace start
+
+  // Per-run inferences shared by distil and compare.
+  std::uint32_t batch_size = 0;    // samples per handover (mode), 0: not seen
+  std::uint32_t prefetch = 0;      // batches ready ahead of consumption, per worker, 0: unknown
+  Stats step_time;                 // seconds per step (interval between batches)
+  Stats compute_time;              // seconds of compute per step
+  Stats data_wait_time;            // seconds waited for data per step
+  double accelerator_utilisation = 0;  // compute / (compute + wait), 0..1
+
+  std::vector<std::string> notes;  // what could not be inferred, and why
+};
+
+// Reduces a trace to its summary. Pure: no I/O.
+TraceSummary summarize(const trace::Trace& trace);
+
+// Indices of the training and validation datasets, -1 when absent.
+int train_dataset(const TraceSummary& s);
+int validation_dataset(const TraceSummary& s);
+
+}  // namespace dlgen::analysis
