@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# dlgen's one-step set-up: installs the Debian packages it needs (apt-get, only what is missing),
+# configures and builds, then either runs the main job on a small scale or runs every test.
+#
+#   ./build.sh demo    install + build + `dlgen run jobs/unet3d.toml --scale small`
+#   ./build.sh test    install + build + all tests (ctest); CI calls this (.ci/run)
+#   ./build.sh build   install + build only
+#
+# Environment: BUILD_DIR (default build), DLGEN_SKIP_INSTALL=1 to skip apt-get.
+set -euo pipefail
+cd "$(dirname "$0")"
+mode=${1:-build}
+build_dir=${BUILD_DIR:-build}
+
+packages=(
+  cmake ninja-build pkg-config g++ clang llvm
+  libtomlplusplus-dev libcli11-dev nlohmann-json3-dev
+  liburing-dev libbpf-dev bpftool libelf-dev zlib1g-dev
+  libhdf5-dev libturbojpeg0-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libopenmpi-dev openmpi-bin
+  python3 python3-torch python3-numpy python3-h5py python3-pil
+  fio chromium
+)
+
+install_packages() {
+  [ "${DLGEN_SKIP_INSTALL:-0}" = 1 ] && return 0
+  local missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "build.sh: installing ${missing[*]}" >&2
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -q
+  $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+build() {
+  cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake --build "$build_dir" -j"$(nproc)"
+}
+
+case "$mode" in
+  demo)
+    install_packages
+    build
+    # The dataset lands in ./data/unet3d (dlgen writes a manifest there and reuses it next time).
+    exec "$build_dir/dlgen" run jobs/unet3d.toml --scale small --output "$build_dir/unet3d-small.json"
+    ;;
+  test)
+    install_packages
+    build
+    cd "$build_dir"
+    exec ctest --output-on-failure --timeout 600
+    ;;
+  build)
+    install_packages
+    build
+    ;;
+  *)
+    echo "usage: $0 demo|test|build" >&2
+    exit 2
+    ;;
+esac
