@@ -1,0 +1,608 @@
+// HDF5 trace files (spec: docs/trace-format.md). Layout:
+//   /            attributes: format, format_version, metadata (command, times, host, ...)
+//   /events/*    one extendible 1-D dataset per Event field, chunked, shuffle + deflate
+//   /files/*     one column per File field (paths as variable-length UTF-8 strings)
+//   /processes/* one column per Process field (comm as fixed 16-byte strings, TASK_COMM_LEN)
+// Crash safety: the writer touches the file only inside flush()/finish() (and when its in-memory
+// buffer grows past kAutoWriteEvents, followed at once by H5Fflush), so a capture killed between
+// flushes leaves the state of the last flush. The reader takes the shortest /events column as the
+// event count, so a kill in the middle of an append still reads back consistently.
+#include <hdf5.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "dlgen/trace/trace_io.hpp"
+#include "h5.hpp"
+
+namespace dlgen::trace {
+namespace {
+
+constexpr std::uint32_t kFormatVersion = 1;
+constexpr const char* kFormatName = "dlgen-trace";
+constexpr hsize_t kChunk = 1 << 16;            // elements per chunk of an /events column
+constexpr hsize_t kTableChunk = 1024;          // elements per chunk of /files and /processes
+constexpr unsigned kDeflateLevel = 4;          // zlib level: size vs. capture CPU cost
+constexpr std::size_t kAutoWriteEvents = 1 << 18;
+constexpr std::size_t kCommLen = 16;           // TASK_COMM_LEN, NUL padded
+
+Error h5_error(const std::filesystem::path& path, const std::string& what) {
+  return runtime_error(path.string() + ": " + what);
+}
+
+h5::Handle vlen_string_type() {
+  h5::Handle t = h5::type(H5Tcopy(H5T_C_S1));
+  H5Tset_size(t, H5T_VARIABLE);
+  H5Tset_cset(t, H5T_CSET_UTF8);
+  return t;
+}
+
+h5::Handle comm_type() {
+  h5::Handle t = h5::type(H5Tcopy(H5T_C_S1));
+  H5Tset_size(t, kCommLen);
+  H5Tset_strpad(t, H5T_STR_NULLPAD);
+  return t;
+}
+
+// An empty, extendible, chunked, shuffled and deflated 1-D dataset.
+h5::Handle create_column(hid_t group, const char* name, hid_t file_type, hsize_t chunk = kChunk) {
+  hsize_t dims = 0, maxdims = H5S_UNLIMITED;
+  h5::Handle sp = h5::space(H5Screate_simple(1, &dims, &maxdims));
+  h5::Handle dcpl = h5::plist(H5Pcreate(H5P_DATASET_CREATE));
+  H5Pset_chunk(dcpl, 1, &chunk);
+  H5Pset_shuffle(dcpl);
+  H5Pset_deflate(dcpl, kDeflateLevel);
+  return h5::dataset(H5Dcreate2(group, name, file_type, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT));
+}
+
+// Sets the column's length to `total` and writes `count` elements at `start`.
+bool write_rows(hid_t group, const char* name, hid_t mem_type, const void* data, hsize_t start,
+                hsize_t count, hsize_t total) {
+  h5::Handle ds = h5::dataset(H5Dopen2(group, name, H5P_DEFAULT));
+  if (!ds.valid()) return false;
+  if (H5Dset_extent(ds, &total) < 0) return false;
+  if (count == 0) return true;
+  h5::Handle fs = h5::space(H5Dget_space(ds));
+  if (H5Sselect_hyperslab(fs, H5S_SELECT_SET, &start, nullptr, &count, nullptr) < 0) return false;
+  h5::Handle ms = h5::space(H5Screate_simple(1, &count, nullptr));
+  return H5Dwrite(ds, mem_type, ms, fs, H5P_DEFAULT, data) >= 0;
+}
+
+hsize_t column_length(hid_t group, const char* name) {
+  h5::Handle ds = h5::dataset(H5Dopen2(group, name, H5P_DEFAULT));
+  if (!ds.valid()) return 0;
+  h5::Handle sp = h5::space(H5Dget_space(ds));
+  hsize_t n = 0;
+  if (H5Sget_simple_extent_ndims(sp) != 1) return 0;
+  H5Sget_simple_extent_dims(sp, &n, nullptr);
+  return n;
+}
+
+// Reads the first `n` elements of a numeric column (missing column: zeros, so older files read).
+template <class T>
+bool read_column(hid_t group, const char* name, hsize_t n, std::vector<T>& out) {
+  out.assign(n, T{});
+  if (n == 0) return true;
+  if (H5Lexists(group, name, H5P_DEFAULT) <= 0) return true;
+  h5::Handle ds = h5::dataset(H5Dopen2(group, name, H5P_DEFAULT));
+  if (!ds.valid()) return false;
+  h5::Handle fs = h5::space(H5Dget_space(ds));
+  hsize_t start = 0, count = n;
+  if (H5Sselect_hyperslab(fs, H5S_SELECT_SET, &start, nullptr, &count, nullptr) < 0) return false;
+  h5::Handle ms = h5::space(H5Screate_simple(1, &count, nullptr));
+  return H5Dread(ds, h5::native<T>(), ms, fs, H5P_DEFAULT, out.data()) >= 0;
+}
+
+bool read_vlen_strings(hid_t group, const char* name, hsize_t n, std::vector<std::string>& out) {
+  out.assign(n, {});
+  if (n == 0) return true;
+  h5::Handle ds = h5::dataset(H5Dopen2(group, name, H5P_DEFAULT));
+  if (!ds.valid()) return false;
+  h5::Handle fs = h5::space(H5Dget_space(ds));
+  hsize_t start = 0, count = n;
+  H5Sselect_hyperslab(fs, H5S_SELECT_SET, &start, nullptr, &count, nullptr);
+  h5::Handle ms = h5::space(H5Screate_simple(1, &count, nullptr));
+  h5::Handle mt = vlen_string_type();
+  std::vector<char*> buf(n, nullptr);
+  if (H5Dread(ds, mt, ms, fs, H5P_DEFAULT, buf.data()) < 0) return false;
+  for (hsize_t i = 0; i < n; ++i) out[i] = buf[i] ? buf[i] : "";
+  H5Dvlen_reclaim(mt, ms, H5P_DEFAULT, buf.data());
+  return true;
+}
+
+bool read_comm_strings(hid_t group, const char* name, hsize_t n, std::vector<std::string>& out) {
+  out.assign(n, {});
+  if (n == 0) return true;
+  h5::Handle ds = h5::dataset(H5Dopen2(group, name, H5P_DEFAULT));
+  if (!ds.valid()) return false;
+  h5::Handle fs = h5::space(H5Dget_space(ds));
+  hsize_t start = 0, count = n;
+  H5Sselect_hyperslab(fs, H5S_SELECT_SET, &start, nullptr, &count, nullptr);
+  h5::Handle ms = h5::space(H5Screate_simple(1, &count, nullptr));
+  h5::Handle mt = comm_type();
+  std::vector<char> buf(n * kCommLen, '\0');
+  if (H5Dread(ds, mt, ms, fs, H5P_DEFAULT, buf.data()) < 0) return false;
+  for (hsize_t i = 0; i < n; ++i) {
+    const char* p = buf.data() + i * kCommLen;
+    out[i].assign(p, strnlen(p, kCommLen));
+  }
+  return true;
+}
+
+// ---- attributes ----
+
+void delete_attr(hid_t obj, const char* name) {
+  if (H5Aexists(obj, name) > 0) H5Adelete(obj, name);
+}
+
+template <class T>
+bool set_attr(hid_t obj, const char* name, T value) {
+  delete_attr(obj, name);
+  h5::Handle sp = h5::space(H5Screate(H5S_SCALAR));
+  h5::Handle a = h5::attr(H5Acreate2(obj, name, h5::native<T>(), sp, H5P_DEFAULT, H5P_DEFAULT));
+  return a.valid() && H5Awrite(a, h5::native<T>(), &value) >= 0;
+}
+
+bool set_attr_string(hid_t obj, const char* name, const std::string& value) {
+  delete_attr(obj, name);
+  h5::Handle t = vlen_string_type();
+  h5::Handle sp = h5::space(H5Screate(H5S_SCALAR));
+  h5::Handle a = h5::attr(H5Acreate2(obj, name, t, sp, H5P_DEFAULT, H5P_DEFAULT));
+  const char* p = value.c_str();
+  return a.valid() && H5Awrite(a, t, &p) >= 0;
+}
+
+bool set_attr_strings(hid_t obj, const char* name, const std::vector<std::string>& values) {
+  delete_attr(obj, name);
+  h5::Handle t = vlen_string_type();
+  hsize_t n = values.size();
+  h5::Handle sp = h5::space(H5Screate_simple(1, &n, nullptr));
+  h5::Handle a = h5::attr(H5Acreate2(obj, name, t, sp, H5P_DEFAULT, H5P_DEFAULT));
+  std::vector<const char*> ptrs;
+  for (const auto& v : values) ptrs.push_back(v.c_str());
+  if (!a.valid()) return false;
+  return n == 0 || H5Awrite(a, t, ptrs.data()) >= 0;
+}
+
+template <class T>
+T get_attr(hid_t obj, const char* name, T fallback) {
+  if (H5Aexists(obj, name) <= 0) return fallback;
+  h5::Handle a = h5::attr(H5Aopen(obj, name, H5P_DEFAULT));
+  T v{};
+  if (!a.valid() || H5Aread(a, h5::native<T>(), &v) < 0) return fallback;
+  return v;
+}
+
+std::string get_attr_string(hid_t obj, const char* name) {
+  if (H5Aexists(obj, name) <= 0) return {};
+  h5::Handle a = h5::attr(H5Aopen(obj, name, H5P_DEFAULT));
+  h5::Handle ft = h5::type(H5Aget_type(a));
+  if (H5Tget_class(ft) != H5T_STRING) return {};
+  if (H5Tis_variable_str(ft) > 0) {
+    h5::Handle t = vlen_string_type();
+    char* p = nullptr;
+    if (H5Aread(a, t, &p) < 0 || !p) return {};
+    std::string s = p;
+    H5free_memory(p);
+    return s;
+  }
+  std::string s(H5Tget_size(ft), '\0');
+  if (H5Aread(a, ft, s.data()) < 0) return {};
+  s.resize(strnlen(s.data(), s.size()));
+  return s;
+}
+
+std::vector<std::string> get_attr_strings(hid_t obj, const char* name) {
+  std::vector<std::string> out;
+  if (H5Aexists(obj, name) <= 0) return out;
+  h5::Handle a = h5::attr(H5Aopen(obj, name, H5P_DEFAULT));
+  h5::Handle sp = h5::space(H5Aget_space(a));
+  hssize_t n = H5Sget_simple_extent_npoints(sp);
+  if (n <= 0) return out;
+  h5::Handle t = vlen_string_type();
+  std::vector<char*> buf(static_cast<std::size_t>(n), nullptr);
+  if (H5Aread(a, t, buf.data()) < 0) return out;
+  for (char* p : buf) out.emplace_back(p ? p : "");
+  H5Dvlen_reclaim(t, sp, H5P_DEFAULT, buf.data());
+  return out;
+}
+
+// ---- event columns ----
+
+// The columns of /events in file order: name and on-disk type. ts is stored as the signed
+// difference to the previous event (first: to 0), which shuffle+deflate shrink far better than
+// absolute times; every other column stores the Event field as is.
+struct ColumnSpec {
+  const char* name;
+  hid_t file_type;
+};
+std::array<ColumnSpec, 12> event_columns() {
+  return {{{"ts_delta_ns", H5T_STD_I64LE},
+           {"dur_ns", H5T_STD_U64LE},
+           {"pid", H5T_STD_U32LE},
+           {"tid", H5T_STD_U32LE},
+           {"op", H5T_STD_U8LE},
+           {"file", H5T_STD_U32LE},
+           {"fd", H5T_STD_I32LE},
+           {"offset", H5T_STD_U64LE},
+           {"size", H5T_STD_U64LE},
+           {"ret", H5T_STD_I64LE},
+           {"flags", H5T_STD_U32LE},
+           {"arg", H5T_STD_U64LE}}};
+}
+
+struct EventColumns {
+  std::vector<std::int64_t> ts_delta;
+  std::vector<std::uint64_t> dur, offset, size, arg;
+  std::vector<std::uint32_t> pid, tid, file, flags;
+  std::vector<std::uint8_t> op;
+  std::vector<std::int32_t> fd;
+  std::vector<std::int64_t> ret;
+
+  void fill(const Event* ev, std::size_t n, std::uint64_t& last_ts) {
+    ts_delta.resize(n); dur.resize(n); offset.resize(n); size.resize(n); arg.resize(n);
+    pid.resize(n); tid.resize(n); file.resize(n); flags.resize(n); op.resize(n); fd.resize(n);
+    ret.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const Event& e = ev[i];
+      ts_delta[i] = static_cast<std::int64_t>(e.ts_ns - last_ts);
+      last_ts = e.ts_ns;
+      dur[i] = e.dur_ns; pid[i] = e.pid; tid[i] = e.tid; op[i] = static_cast<std::uint8_t>(e.op);
+      file[i] = e.file; fd[i] = e.fd; offset[i] = e.offset; size[i] = e.size; ret[i] = e.ret;
+      flags[i] = e.flags; arg[i] = e.arg;
+    }
+  }
+  // (memory type, data) per column, in event_columns() order.
+  std::array<std::pair<hid_t, const void*>, 12> views() const {
+    return {{{H5T_NATIVE_INT64, ts_delta.data()}, {H5T_NATIVE_UINT64, dur.data()},
+             {H5T_NATIVE_UINT32, pid.data()}, {H5T_NATIVE_UINT32, tid.data()},
+             {H5T_NATIVE_UINT8, op.data()}, {H5T_NATIVE_UINT32, file.data()},
+             {H5T_NATIVE_INT32, fd.data()}, {H5T_NATIVE_UINT64, offset.data()},
+             {H5T_NATIVE_UINT64, size.data()}, {H5T_NATIVE_INT64, ret.data()},
+             {H5T_NATIVE_UINT32, flags.data()}, {H5T_NATIVE_UINT64, arg.data()}}};
+  }
+};
+
+// ---- the writer ----
+
+class H5TraceWriter final : public TraceWriter {
+ public:
+  static Result<std::unique_ptr<H5TraceWriter>> open(const std::filesystem::path& path) {
+    h5::QuietErrors quiet;
+    auto w = std::unique_ptr<H5TraceWriter>(new H5TraceWriter(path));
+    w->file_ = h5::file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
+    if (!w->file_.valid()) return h5_error(path, "cannot create trace file");
+    w->events_ = h5::group(H5Gcreate2(w->file_, "events", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    w->files_ = h5::group(H5Gcreate2(w->file_, "files", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    w->procs_ = h5::group(H5Gcreate2(w->file_, "processes", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    if (!w->events_.valid() || !w->files_.valid() || !w->procs_.valid())
+      return h5_error(path, "cannot create groups");
+    bool ok = true;
+    for (const auto& c : event_columns()) ok &= create_column(w->events_, c.name, c.file_type).valid();
+    h5::Handle vs = vlen_string_type(), cs = comm_type();
+    ok &= create_column(w->files_, "path", vs, kTableChunk).valid();
+    for (const char* n : {"dev", "ino", "size_at_open", "magic"})
+      ok &= create_column(w->files_, n, H5T_STD_U64LE, kTableChunk).valid();
+    ok &= create_column(w->files_, "magic_len", H5T_STD_U8LE, kTableChunk).valid();
+    for (const char* n : {"pid", "tgid", "ppid"})
+      ok &= create_column(w->procs_, n, H5T_STD_U32LE, kTableChunk).valid();
+    ok &= create_column(w->procs_, "comm", cs, kTableChunk).valid();
+    ok &= create_column(w->procs_, "first_comm", cs, kTableChunk).valid();
+    ok &= create_column(w->procs_, "start_ns", H5T_STD_U64LE, kTableChunk).valid();
+    ok &= create_column(w->procs_, "end_ns", H5T_STD_U64LE, kTableChunk).valid();
+    ok &= create_column(w->procs_, "exit_code", H5T_STD_I32LE, kTableChunk).valid();
+    ok &= create_column(w->procs_, "is_thread", H5T_STD_U8LE, kTableChunk).valid();
+    if (!ok) return h5_error(path, "cannot create datasets");
+    Meta m;
+    m.complete = false;
+    if (!w->write_meta(m) || H5Fflush(w->file_, H5F_SCOPE_GLOBAL) < 0)
+      return h5_error(path, "cannot write metadata");
+    return w;
+  }
+
+  ~H5TraceWriter() override {
+    if (file_.valid() && !finished_) {
+      h5::QuietErrors quiet;
+      Meta m = last_meta_;
+      m.complete = false;
+      (void)flush_all(m, last_files_, last_procs_);
+    }
+  }
+
+  Result<void> append(const std::vector<Event>& events) override {
+    if (finished_) return h5_error(path_, "append after finish");
+    pending_.insert(pending_.end(), events.begin(), events.end());
+    if (pending_.size() >= kAutoWriteEvents) {
+      h5::QuietErrors quiet;
+      if (!write_pending() || H5Fflush(file_, H5F_SCOPE_GLOBAL) < 0)
+        return h5_error(path_, "cannot write events");
+    }
+    return ok();
+  }
+
+  Result<void> flush(const Meta& meta, const std::vector<File>& files,
+                     const std::vector<Process>& processes) override {
+    if (finished_) return h5_error(path_, "flush after finish");
+    h5::QuietErrors quiet;
+    last_meta_ = meta;
+    last_files_ = files;
+    last_procs_ = processes;
+    Meta m = meta;
+    m.complete = false;
+    if (!flush_all(m, files, processes)) return h5_error(path_, "cannot flush trace");
+    return ok();
+  }
+
+  Result<void> finish(const Meta& meta, const std::vector<File>& files,
+                      const std::vector<Process>& processes) override {
+    if (finished_) return h5_error(path_, "finish called twice");
+    h5::QuietErrors quiet;
+    finished_ = true;
+    bool good = flush_all(meta, files, processes);
+    events_.reset();
+    files_.reset();
+    procs_.reset();
+    good &= H5Fclose(file_.get()) >= 0;
+    file_ = h5::Handle();
+    if (!good) return h5_error(path_, "cannot finish trace");
+    return ok();
+  }
+
+  // Writes events straight from the caller's storage (write_trace), no copy.
+  bool write_events(const Event* ev, std::size_t n) {
+    EventColumns cols;
+    for (std::size_t done = 0; done < n;) {
+      std::size_t k = std::min<std::size_t>(n - done, kChunk * 4);
+      cols.fill(ev + done, k, last_ts_);
+      auto cs = event_columns();
+      auto vs = cols.views();
+      for (std::size_t c = 0; c < cs.size(); ++c)
+        if (!write_rows(events_, cs[c].name, vs[c].first, vs[c].second, written_, k, written_ + k))
+          return false;
+      written_ += k;
+      done += k;
+    }
+    return true;
+  }
+
+ private:
+  explicit H5TraceWriter(std::filesystem::path p) : path_(std::move(p)) {}
+
+  bool write_pending() {
+    bool good = write_events(pending_.data(), pending_.size());
+    pending_.clear();
+    return good;
+  }
+
+  bool flush_all(const Meta& meta, const std::vector<File>& files,
+                 const std::vector<Process>& procs) {
+    bool good = write_pending();
+    good &= write_files(files);
+    good &= write_processes(procs);
+    good &= write_meta(meta);
+    good &= H5Fflush(file_, H5F_SCOPE_GLOBAL) >= 0;
+    return good;
+  }
+
+  // Paths never change once interned, so only new rows are written (variable-length strings
+  // rewritten in place would leak heap space on every flush); numeric columns are rewritten.
+  bool write_files(const std::vector<File>& files) {
+    hsize_t n = files.size();
+    std::vector<const char*> paths;
+    std::vector<std::uint64_t> dev(n), ino(n), sz(n), magic(n);
+    std::vector<std::uint8_t> mlen(n);
+    for (hsize_t i = 0; i < n; ++i) {
+      if (i >= paths_written_) paths.push_back(files[i].path.c_str());
+      dev[i] = files[i].dev; ino[i] = files[i].ino; sz[i] = files[i].size_at_open;
+      magic[i] = files[i].magic; mlen[i] = files[i].magic_len;
+    }
+    h5::Handle vs = vlen_string_type();
+    hsize_t start = std::min<hsize_t>(paths_written_, n);
+    bool good = write_rows(files_, "path", vs, paths.data(), start, n - start, n);
+    good &= write_rows(files_, "dev", H5T_NATIVE_UINT64, dev.data(), 0, n, n);
+    good &= write_rows(files_, "ino", H5T_NATIVE_UINT64, ino.data(), 0, n, n);
+    good &= write_rows(files_, "size_at_open", H5T_NATIVE_UINT64, sz.data(), 0, n, n);
+    good &= write_rows(files_, "magic", H5T_NATIVE_UINT64, magic.data(), 0, n, n);
+    good &= write_rows(files_, "magic_len", H5T_NATIVE_UINT8, mlen.data(), 0, n, n);
+    if (good) paths_written_ = n;
+    return good;
+  }
+
+  bool write_processes(const std::vector<Process>& procs) {
+    hsize_t n = procs.size();
+    std::vector<std::uint32_t> pid(n), tgid(n), ppid(n);
+    std::vector<char> comm(n * kCommLen, '\0'), first(n * kCommLen, '\0');
+    std::vector<std::uint64_t> start(n), end(n);
+    std::vector<std::int32_t> code(n);
+    std::vector<std::uint8_t> thread(n);
+    for (hsize_t i = 0; i < n; ++i) {
+      const Process& p = procs[i];
+      pid[i] = p.pid; tgid[i] = p.tgid; ppid[i] = p.ppid;
+      std::memcpy(&comm[i * kCommLen], p.comm.data(), std::min(p.comm.size(), kCommLen));
+      std::memcpy(&first[i * kCommLen], p.first_comm.data(), std::min(p.first_comm.size(), kCommLen));
+      start[i] = p.start_ns; end[i] = p.end_ns; code[i] = p.exit_code; thread[i] = p.is_thread;
+    }
+    h5::Handle cs = comm_type();
+    bool good = write_rows(procs_, "pid", H5T_NATIVE_UINT32, pid.data(), 0, n, n);
+    good &= write_rows(procs_, "tgid", H5T_NATIVE_UINT32, tgid.data(), 0, n, n);
+    good &= write_rows(procs_, "ppid", H5T_NATIVE_UINT32, ppid.data(), 0, n, n);
+    good &= write_rows(procs_, "comm", cs, comm.data(), 0, n, n);
+    good &= write_rows(procs_, "first_comm", cs, first.data(), 0, n, n);
+    good &= write_rows(procs_, "start_ns", H5T_NATIVE_UINT64, start.data(), 0, n, n);
+    good &= write_rows(procs_, "end_ns", H5T_NATIVE_UINT64, end.data(), 0, n, n);
+    good &= write_rows(procs_, "exit_code", H5T_NATIVE_INT32, code.data(), 0, n, n);
+    good &= write_rows(procs_, "is_thread", H5T_NATIVE_UINT8, thread.data(), 0, n, n);
+    return good;
+  }
+
+  bool write_meta(const Meta& m) {
+    hid_t root = file_;
+    bool good = set_attr_string(root, "format", kFormatName);
+    good &= set_attr<std::uint32_t>(root, "format_version", kFormatVersion);
+    good &= set_attr_strings(root, "command", m.command);
+    good &= set_attr<std::int64_t>(root, "start_wall_ns", m.start_wall_ns);
+    good &= set_attr<std::uint64_t>(root, "start_mono_ns", m.start_mono_ns);
+    good &= set_attr<std::uint64_t>(root, "duration_ns", m.duration_ns);
+    good &= set_attr_string(root, "host", m.host);
+    good &= set_attr_string(root, "kernel", m.kernel);
+    good &= set_attr_string(root, "dlgen_version", m.dlgen_version);
+    good &= set_attr<std::uint64_t>(root, "lost_events", m.lost_events);
+    good &= set_attr<std::int32_t>(root, "exit_status", m.exit_status);
+    good &= set_attr<std::uint8_t>(root, "block_layer", m.block_layer ? 1 : 0);
+    good &= set_attr<std::uint8_t>(root, "complete", m.complete ? 1 : 0);
+    good &= set_attr<std::uint64_t>(root, "event_count", written_);
+    return good;
+  }
+
+  std::filesystem::path path_;
+  h5::Handle file_, events_, files_, procs_;
+  std::vector<Event> pending_;
+  hsize_t written_ = 0;
+  hsize_t paths_written_ = 0;
+  std::uint64_t last_ts_ = 0;
+  bool finished_ = false;
+  Meta last_meta_;
+  std::vector<File> last_files_;
+  std::vector<Process> last_procs_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<TraceWriter>> TraceWriter::create(const std::filesystem::path& path) {
+  auto w = H5TraceWriter::open(path);
+  if (!w) return w.error();
+  return std::unique_ptr<TraceWriter>(std::move(*w));
+}
+
+Result<void> write_trace(const std::filesystem::path& path, const Trace& trace) {
+  auto w = H5TraceWriter::open(path);
+  if (!w) return w.error();
+  {
+    h5::QuietErrors quiet;
+    if (!(*w)->write_events(trace.events.data(), trace.events.size()))
+      return h5_error(path, "cannot write events");
+  }
+  return (*w)->finish(trace.meta, trace.files, trace.processes);
+}
+
+Result<Trace> read_trace(const std::filesystem::path& path) {
+  h5::QuietErrors quiet;
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return input_error(path.string() + ": no such file");
+  if (H5Fis_hdf5(path.c_str()) <= 0)
+    return input_error(path.string() + ": not an HDF5 file (expected a dlgen trace)");
+  h5::Handle f = h5::file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+  if (!f.valid()) return input_error(path.string() + ": cannot open HDF5 file");
+  if (get_attr_string(f, "format") != kFormatName)
+    return input_error(path.string() + ": not a dlgen trace (no format=\"dlgen-trace\" attribute)");
+  auto version = get_attr<std::uint32_t>(f, "format_version", 0);
+  if (version == 0 || version > kFormatVersion)
+    return input_error(path.string() + ": trace format version " + std::to_string(version) +
+                       " is not supported (this dlgen reads up to " +
+                       std::to_string(kFormatVersion) + ")");
+  Trace t;
+  Meta& m = t.meta;
+  m.command = get_attr_strings(f, "command");
+  m.start_wall_ns = get_attr<std::int64_t>(f, "start_wall_ns", 0);
+  m.start_mono_ns = get_attr<std::uint64_t>(f, "start_mono_ns", 0);
+  m.duration_ns = get_attr<std::uint64_t>(f, "duration_ns", 0);
+  m.host = get_attr_string(f, "host");
+  m.kernel = get_attr_string(f, "kernel");
+  m.dlgen_version = get_attr_string(f, "dlgen_version");
+  m.lost_events = get_attr<std::uint64_t>(f, "lost_events", 0);
+  m.exit_status = get_attr<std::int32_t>(f, "exit_status", 0);
+  m.block_layer = get_attr<std::uint8_t>(f, "block_layer", 0) != 0;
+  m.complete = get_attr<std::uint8_t>(f, "complete", 0) != 0;
+
+  auto bad = [&](const char* what) {
+    return input_error(path.string() + ": cannot read " + what);
+  };
+  h5::Handle files = h5::group(H5Gopen2(f, "files", H5P_DEFAULT));
+  h5::Handle procs = h5::group(H5Gopen2(f, "processes", H5P_DEFAULT));
+  h5::Handle events = h5::group(H5Gopen2(f, "events", H5P_DEFAULT));
+  if (!files.valid() || !procs.valid() || !events.valid()) return bad("/files, /processes or /events");
+
+  {
+    hsize_t n = column_length(files, "path");
+    for (const char* c : {"dev", "ino", "size_at_open", "magic", "magic_len"})
+      n = std::min(n, column_length(files, c));
+    std::vector<std::string> path_col;
+    std::vector<std::uint64_t> dev, ino, sz, magic;
+    std::vector<std::uint8_t> mlen;
+    if (!read_vlen_strings(files, "path", n, path_col) || !read_column(files, "dev", n, dev) ||
+        !read_column(files, "ino", n, ino) || !read_column(files, "size_at_open", n, sz) ||
+        !read_column(files, "magic", n, magic) || !read_column(files, "magic_len", n, mlen))
+      return bad("/files");
+    t.files.resize(n);
+    for (hsize_t i = 0; i < n; ++i)
+      t.files[i] = File{std::move(path_col[i]), dev[i], ino[i], sz[i], magic[i], mlen[i]};
+  }
+  {
+    hsize_t n = column_length(procs, "pid");
+    for (const char* c : {"tgid", "ppid", "comm", "first_comm", "start_ns", "end_ns", "exit_code",
+                          "is_thread"})
+      n = std::min(n, column_length(procs, c));
+    std::vector<std::uint32_t> pid, tgid, ppid;
+    std::vector<std::string> comm, first;
+    std::vector<std::uint64_t> start, end;
+    std::vector<std::int32_t> code;
+    std::vector<std::uint8_t> thread;
+    if (!read_column(procs, "pid", n, pid) || !read_column(procs, "tgid", n, tgid) ||
+        !read_column(procs, "ppid", n, ppid) || !read_comm_strings(procs, "comm", n, comm) ||
+        !read_comm_strings(procs, "first_comm", n, first) ||
+        !read_column(procs, "start_ns", n, start) || !read_column(procs, "end_ns", n, end) ||
+        !read_column(procs, "exit_code", n, code) || !read_column(procs, "is_thread", n, thread))
+      return bad("/processes");
+    t.processes.resize(n);
+    for (hsize_t i = 0; i < n; ++i) {
+      Process& p = t.processes[i];
+      p.pid = pid[i]; p.tgid = tgid[i]; p.ppid = ppid[i];
+      p.comm = std::move(comm[i]); p.first_comm = std::move(first[i]);
+      p.start_ns = start[i]; p.end_ns = end[i]; p.exit_code = code[i]; p.is_thread = thread[i] != 0;
+    }
+  }
+  {
+    auto cs = event_columns();
+    hsize_t n = column_length(events, cs[0].name);
+    for (const auto& c : cs) n = std::min(n, column_length(events, c.name));
+    EventColumns c;
+    if (!read_column(events, "ts_delta_ns", n, c.ts_delta) || !read_column(events, "dur_ns", n, c.dur) ||
+        !read_column(events, "pid", n, c.pid) || !read_column(events, "tid", n, c.tid) ||
+        !read_column(events, "op", n, c.op) || !read_column(events, "file", n, c.file) ||
+        !read_column(events, "fd", n, c.fd) || !read_column(events, "offset", n, c.offset) ||
+        !read_column(events, "size", n, c.size) || !read_column(events, "ret", n, c.ret) ||
+        !read_column(events, "flags", n, c.flags) || !read_column(events, "arg", n, c.arg))
+      return bad("/events");
+    t.events.resize(n);
+    std::uint64_t ts = 0;
+    bool sorted = true;
+    for (hsize_t i = 0; i < n; ++i) {
+      Event& e = t.events[i];
+      std::uint64_t prev = ts;
+      ts += static_cast<std::uint64_t>(c.ts_delta[i]);
+      sorted &= ts >= prev || i == 0;
+      e.ts_ns = ts; e.dur_ns = c.dur[i]; e.pid = c.pid[i]; e.tid = c.tid[i];
+      if (c.op[i] >= kOpCount) return input_error(path.string() + ": unknown op code " +
+                                                  std::to_string(c.op[i]) + " in event " +
+                                                  std::to_string(i));
+      e.op = static_cast<Op>(c.op[i]);
+      e.file = c.file[i]; e.fd = c.fd[i]; e.offset = c.offset[i]; e.size = c.size[i];
+      e.ret = c.ret[i]; e.flags = c.flags[i]; e.arg = c.arg[i];
+      if (e.file != kNoFile && e.file >= t.files.size())
+        return input_error(path.string() + ": event " + std::to_string(i) + " names file " +
+                           std::to_string(e.file) + " but /files has " +
+                           std::to_string(t.files.size()) + " rows");
+    }
+    // Captured events arrive in completion order; the model promises entry-time order.
+    if (!sorted)
+      std::stable_sort(t.events.begin(), t.events.end(),
+                       [](const Event& a, const Event& b) { return a.ts_ns < b.ts_ns; });
+  }
+  return t;
+}
+
+}  // namespace dlgen::trace
