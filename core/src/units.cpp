@@ -152,8 +152,8 @@ std::string format_size_exact(double bytes) {
   if (bytes >= 0 && bytes < 1.8e19 && std::floor(bytes) == bytes) {
     const auto b = static_cast<std::uint64_t>(bytes);
     const std::string human = format_size(b);
-    auto back = parse_size(human);
-    if (back && *back == b) return "\"" + human + "\"";
+    auto back = parse_size_value(human);
+    if (back && *back == bytes) return "\"" + human + "\"";
     return std::to_string(b);
   }
   std::string s = shortest(bytes);
