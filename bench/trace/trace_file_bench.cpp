@@ -1,0 +1,63 @@
+// Trace file size per 1M events of a realistic mix, and time to load 1M events from C++ and
+// from h5py. Usage: trace_file_bench [events=1000000] [dir=/tmp]. Prints one line per figure.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "dlgen/trace/trace_io.hpp"
+#include "synthetic_trace.hpp"
+
+namespace {
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::size_t n = argc > 1 ? std::stoull(argv[1]) : 1000000;
+  std::filesystem::path dir = argc > 2 ? argv[2] : "/tmp";
+  auto path = dir / ("dlgen-trace-bench-" + std::to_string(::getpid()) + ".h5");
+  auto trace = dlgen::trace::synthetic::make_trace(n);
+
+  auto t0 = std::chrono::steady_clock::now();
+  if (auto r = dlgen::trace::write_trace(path, trace); !r) {
+    std::fprintf(stderr, "%s\n", r.error().message.c_str());
+    return 1;
+  }
+  double write_s = seconds_since(t0);
+  auto bytes = std::filesystem::file_size(path);
+
+  double best_load = 1e9;
+  for (int i = 0; i < 3; ++i) {
+    t0 = std::chrono::steady_clock::now();
+    auto back = dlgen::trace::read_trace(path);
+    double s = seconds_since(t0);
+    if (!back || back->events.size() != n) {
+      std::fprintf(stderr, "read back failed\n");
+      return 1;
+    }
+    best_load = std::min(best_load, s);
+  }
+  std::printf("events            %zu\n", n);
+  std::printf("file bytes        %ju (%.2f MB per 1M events, %.2f B/event)\n",
+              static_cast<std::uintmax_t>(bytes), bytes / 1e6 * 1e6 / n, double(bytes) / n);
+  std::printf("write s           %.3f\n", write_s);
+  std::printf("C++ load s        %.3f (best of 3)\n", best_load);
+
+  std::string py = std::string(DLGEN_PYTHON) + " -c \"import time,h5py,numpy as np\n"
+                   "best=1e9\n"
+                   "for _ in range(3):\n"
+                   "  t=time.perf_counter()\n"
+                   "  f=h5py.File('" + path.string() + "','r')\n"
+                   "  ev={k: v[:] for k, v in f['events'].items()}\n"
+                   "  ts=np.cumsum(ev['ts_delta_ns'])\n"
+                   "  paths=f['files/path'].asstr()[:]\n"
+                   "  f.close(); best=min(best,time.perf_counter()-t)\n"
+                   "assert len(ts)==" + std::to_string(n) + "\n"
+                   "print('h5py load s       %.3f (best of 3)' % best)\"";
+  int rc = std::system(py.c_str());
+  if (!std::getenv("DLGEN_BENCH_KEEP")) std::filesystem::remove(path);
+  return rc == 0 ? 0 : 1;
+}
