@@ -1,0 +1,343 @@
+#include "dlgen/core/job_io.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "temp_dir.hpp"
+
+namespace dlgen {
+namespace {
+
+namespace fs = std::filesystem;
+const fs::path kSource = DLGEN_SOURCE_DIR;
+
+constexpr std::string_view kUnet = R"(
+[job]
+name = "u"
+[dataset]
+dir = "data/u"
+format = "npz"
+num_files = 168
+sample_size = { dist = "normal", mean = 146600628, stdev = 68341808, min = "4MiB" }
+[reader]
+batch_size = 7
+workers = 4
+[compute]
+accelerator = "h100"
+[compute.h100]
+time = "0.323s"
+[compute.a100]
+time = "0.636s"
+[run]
+epochs = 5
+[scales.small]
+dataset.num_files = 16
+run.epochs = 3
+)";
+
+Job parse_ok(std::string_view text, const JobLoadOptions& o = {}) {
+  auto r = parse_job(text, "t.toml", o);
+  EXPECT_TRUE(r.has_value()) << (r ? "" : r.error().message);
+  return r ? *r : Job{};
+}
+
+std::string parse_err(std::string_view text, const JobLoadOptions& o = {}) {
+  auto r = parse_job(text, "t.toml", o);
+  EXPECT_FALSE(r.has_value());
+  if (r) return "";
+  EXPECT_EQ(r.error().kind, ErrorKind::bad_input);
+  return r.error().message;
+}
+
+TEST(JobIo, ReadsEverySection) {
+  Job j = parse_ok(kUnet);
+  EXPECT_EQ(j.name, "u");
+  EXPECT_EQ(j.dataset.dir, "data/u");
+  EXPECT_EQ(j.dataset.format, Format::npz);
+  EXPECT_EQ(j.dataset.num_files, 168u);
+  EXPECT_EQ(j.dataset.sample_size.kind, DistKind::normal);
+  EXPECT_EQ(j.dataset.sample_size.mean, 146600628);
+  EXPECT_EQ(j.dataset.sample_size.min, 4 << 20);
+  EXPECT_EQ(j.reader.batch_size, 7u);
+  EXPECT_EQ(j.reader.workers, 4u);
+  EXPECT_EQ(j.compute.accelerator, "h100");
+  EXPECT_EQ(j.compute.effective().value, 0.323);
+  EXPECT_EQ(j.run.epochs, 5u);
+  EXPECT_FALSE(j.checkpoint.enabled);
+  ASSERT_EQ(j.scales.count("small"), 1u);
+  EXPECT_EQ(j.scales.at("small").at("dataset.num_files"), "16");
+}
+
+TEST(JobIo, NameDefaultsToFileStem) {
+  auto r = parse_job("[dataset]\ndir = \"d\"\nsample_size = 4096\n", "jobs/my-job.toml");
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->name, "my-job");
+  EXPECT_EQ(r->dataset.sample_size.value, 4096);
+}
+
+TEST(JobIo, FileSizeIsASynonymWithOneSamplePerFile) {
+  Job j = parse_ok("[dataset]\ndir = \"d\"\nfile_size = \"2MiB\"\n");
+  EXPECT_EQ(j.dataset.sample_size.value, 2 << 20);
+  auto e = parse_err("[dataset]\ndir = \"d\"\nsamples_per_file = 4\nfile_size = \"2MiB\"\n");
+  EXPECT_NE(e.find("dataset.file_size: is a synonym of sample_size only when samples_per_file = 1"), std::string::npos) << e;
+}
+
+TEST(JobIo, ReportsEveryProblemAtOnce) {
+  auto e = parse_err("[dataset]\ndir = \"d\"\nsample_size = \"1MiB\"\n[reader]\nbatch_size = 0\nworkerz = 2\n"
+                     "[run]\nepochs = 0\n");
+  EXPECT_NE(e.find("t.toml:5: reader.batch_size: must be >= 1"), std::string::npos) << e;
+  EXPECT_NE(e.find("t.toml:6: reader.workerz: unknown key (did you mean 'workers'?)"), std::string::npos) << e;
+  EXPECT_NE(e.find("t.toml:8: run.epochs: must be >= 1"), std::string::npos) << e;
+}
+
+TEST(JobIo, OverridesApplyBeforeConversion) {
+  JobLoadOptions o;
+  o.overrides = {"reader.batch_size=8", "dataset.dir=/mnt/fast/u", "dataset.sample_size=12MiB",
+                 "reader.direct=true", "compute.a100.time={dist=\"normal\", mean=\"0.6s\", stdev=\"10ms\"}"};
+  Job j = parse_ok(kUnet, o);
+  EXPECT_EQ(j.reader.batch_size, 8u);
+  EXPECT_EQ(j.dataset.dir, "/mnt/fast/u");
+  EXPECT_EQ(j.dataset.sample_size.kind, DistKind::fixed);
+  EXPECT_EQ(j.dataset.sample_size.value, 12 << 20);
+  EXPECT_TRUE(j.reader.direct);
+  EXPECT_EQ(j.compute.per_accelerator.at("a100").kind, DistKind::normal);
+  EXPECT_DOUBLE_EQ(j.compute.per_accelerator.at("a100").stdev, 0.01);
+}
+
+TEST(JobIo, OverrideErrorsNameTheOverride) {
+  JobLoadOptions o;
+  o.overrides = {"reader.batch_siz=8"};
+  auto e = parse_err(kUnet, o);
+  EXPECT_NE(e.find("--set reader.batch_siz=8"), std::string::npos) << e;
+  EXPECT_NE(e.find("did you mean 'batch_size'?"), std::string::npos) << e;
+  o.overrides = {"reader.batch_size=0"};
+  e = parse_err(kUnet, o);
+  EXPECT_NE(e.find("t.toml: reader.batch_size (from --set reader.batch_size=0): must be >= 1"), std::string::npos) << e;
+  o.overrides = {"reader.workers=many"};
+  e = parse_err(kUnet, o);
+  EXPECT_NE(e.find("reader.workers (from --set reader.workers=many): expected a whole number"), std::string::npos) << e;
+  o.overrides = {"no_equals_sign"};
+  EXPECT_NE(parse_err(kUnet, o).find("expected key=value"), std::string::npos);
+}
+
+TEST(JobIo, NamedScaleAppliesTheJobsTable) {
+  JobLoadOptions o;
+  o.scale = "small";
+  Job j = parse_ok(kUnet, o);
+  EXPECT_EQ(j.dataset.num_files, 16u);
+  EXPECT_EQ(j.run.epochs, 3u);
+  EXPECT_EQ(j.dataset.sample_size.mean, 146600628);  // sizes kept
+  o.overrides = {"run.epochs=1"};  // --set wins over the scale
+  EXPECT_EQ(parse_ok(kUnet, o).run.epochs, 1u);
+  o.scale = "huge";
+  EXPECT_NE(parse_err(kUnet, o).find("unknown scale \"huge\" (known: small, built-in: small)"), std::string::npos);
+}
+
+TEST(JobIo, BuiltInSmallScaleShrinksTheDatasetOnly) {
+  constexpr std::string_view text = R"(
+[dataset]
+dir = "d"
+num_files = 1000
+sample_size = "100MiB"
+[validation]
+num_files = 500
+[reader]
+batch_size = 4
+[checkpoint]
+every_epochs = 1
+size = "10GiB"
+[run]
+epochs = 7
+accelerators = 2
+eval_every_epochs = 1
+)";
+  JobLoadOptions o;
+  o.scale = "small";
+  Job j = parse_ok(text, o);
+  EXPECT_EQ(j.dataset.num_files, 16u);  // 2 steps x 4 x 2 accelerators; 1 GiB would allow only 10
+  EXPECT_EQ(j.validation->num_files, 16u);
+  EXPECT_EQ(j.dataset.sample_size.value, 100 << 20);
+  EXPECT_EQ(j.run.epochs, 7u);
+  EXPECT_EQ(j.checkpoint.size_bytes, 256u << 20);
+  o.overrides = {"dataset.sample_size=1MiB"};
+  EXPECT_EQ(parse_ok(text, o).dataset.num_files, 1000u);  // already under 1 GiB
+  o.overrides = {"dataset.sample_size=10MiB"};
+  EXPECT_EQ(parse_ok(text, o).dataset.num_files, 102u);
+}
+
+TEST(JobIo, AcceleratorSelection) {
+  JobLoadOptions o;
+  o.accelerator = "a100";
+  Job j = parse_ok(kUnet, o);
+  EXPECT_EQ(j.compute.accelerator, "a100");
+  EXPECT_EQ(j.compute.effective().value, 0.636);
+  o.accelerator = "v100";
+  auto e = parse_err(kUnet, o);
+  EXPECT_NE(e.find("compute.accelerator (from --accelerator v100): unknown accelerator \"v100\" (known: a100, h100)"),
+            std::string::npos)
+      << e;
+}
+
+TEST(JobIo, ValidationInheritsFromDataset) {
+  Job j = parse_ok("[dataset]\ndir = \"data/i\"\nformat = \"jpeg\"\nnum_files = 100\nsample_size = \"110KiB\"\n"
+                   "seed = 4\n[validation]\nnum_files = 10\n");
+  ASSERT_TRUE(j.validation);
+  EXPECT_EQ(j.validation->format, Format::jpeg);
+  EXPECT_EQ(j.validation->num_files, 10u);
+  EXPECT_EQ(j.validation->sample_size.value, 110 * 1024);
+  EXPECT_EQ(j.validation->dir, "data/i-valid");
+  EXPECT_EQ(j.validation->seed, 5u);
+}
+
+TEST(JobIo, CheckpointEnabledByCadence) {
+  Job j = parse_ok("[job]\nname = \"n\"\n[dataset]\ndir = \"d\"\nsample_size = 1\n[checkpoint]\nevery_steps = 10\nsize = \"1GiB\"\nfiles = 8\n");
+  EXPECT_TRUE(j.checkpoint.enabled);
+  EXPECT_EQ(j.checkpoint.every_steps, 10u);
+  EXPECT_EQ(j.checkpoint.size_bytes, 1u << 30);
+  EXPECT_EQ(j.checkpoint.dir, fs::path("checkpoints/n"));
+  JobLoadOptions o;
+  o.overrides = {"checkpoint.enabled=false"};
+  EXPECT_FALSE(parse_ok("[dataset]\ndir = \"d\"\nsample_size = 1\n[checkpoint]\nevery_steps = 10\nsize = 1\n", o)
+                   .checkpoint.enabled);
+}
+
+Job rich_job() {
+  Job j;
+  j.name = "rich \"quoted\" name";
+  j.description = "every field away from its default";
+  j.source = "x.toml";
+  j.dataset.dir = "data/rich";
+  j.dataset.format = Format::hdf5;
+  j.dataset.num_files = 12345;
+  j.dataset.samples_per_file = 3;
+  j.dataset.sample_size.kind = DistKind::histogram;
+  j.dataset.sample_size.bins = {{1000, 2000.5, 3}, {4096, 4096, 0.25}};
+  j.dataset.sample_size.min = 512;
+  j.dataset.seed = 99;
+  j.dataset.files_per_dir = 100;
+  j.dataset.file_prefix = "shard";
+  DatasetSpec v = j.dataset;
+  v.dir = "data/rich-v";
+  v.sample_size = Distribution{};
+  v.sample_size.kind = DistKind::uniform;
+  v.sample_size.min = 100;
+  v.sample_size.max = 200;
+  j.validation = v;
+  j.reader = {8, 3, 4, Shuffle::sample, 1000, 17, ReadUnit::sample, 1 << 20, 4096, 32, true, true};
+  j.compute.accelerator = "h100";
+  j.compute.step_time.kind = DistKind::gamma;
+  j.compute.step_time.mean = 0.1234567;
+  j.compute.step_time.stdev = 0.01;
+  j.compute.per_accelerator["h100"] = Distribution::fixed_at(0.00351);
+  Distribution ln;
+  ln.kind = DistKind::lognormal;
+  ln.mean = 0.6;
+  ln.stdev = 0.1;
+  ln.max = 2;
+  j.compute.per_accelerator["a100"] = ln;
+  j.compute.au_threshold = 0.7;
+  j.checkpoint = {true, 2, 100, 3ull << 30, 8, 16 << 20, false, "ck/dir", true};
+  j.run = {3, 2, 50, 1, CacheMode::drop_epoch, 90.5};
+  j.scales["small"] = {{"dataset.num_files", "16"}, {"run.epochs", "1"}};
+  j.scales["tiny"] = {{"dataset.sample_size", "{ dist = \"normal\", mean = \"1MiB\", stdev = \"1KiB\" }"}};
+  return j;
+}
+
+TEST(JobIo, RoundTripWritesWhatItReads) {
+  const Job j = rich_job();
+  ASSERT_TRUE(validate(j).empty()) << validate(j)[0].path << ": " << validate(j)[0].message;
+  const std::string text = to_toml(j, {{"dataset.num_files", "from the trace"}, {"reader", "reader section"}});
+  auto back = parse_job(text, "x.toml");
+  ASSERT_TRUE(back) << back.error().message << "\n" << text;
+  EXPECT_TRUE(*back == j) << text;
+  EXPECT_NE(text.find("num_files = 12345  # from the trace\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("[reader]  # reader section\n"), std::string::npos) << text;
+  EXPECT_EQ(to_toml(*back, {{"dataset.num_files", "from the trace"}, {"reader", "reader section"}}), text);
+}
+
+TEST(JobIo, RoundTripOfDefaultJob) {
+  Job j;
+  j.name = "d";
+  j.dataset.dir = "x";
+  j.dataset.sample_size = Distribution::fixed_at(4096);
+  auto back = parse_job(to_toml(j), "");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_TRUE(*back == j) << to_toml(j);
+}
+
+TEST(JobIo, LoadJobReportsMissingFile) {
+  auto r = load_job("/nonexistent/job.toml");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::bad_input);
+  EXPECT_NE(r.error().message.find("/nonexistent/job.toml: cannot open job file"), std::string::npos);
+}
+
+// Every shipped job parses and validates, at full size and small, on each accelerator it defines,
+// and survives a round trip through to_toml.
+TEST(ShippedJobs, ParseValidateAndRoundTrip) {
+  int seen = 0;
+  for (const auto& e : fs::directory_iterator(kSource / "jobs")) {
+    if (e.path().extension() != ".toml") continue;
+    ++seen;
+    SCOPED_TRACE(e.path().string());
+    auto full = load_job(e.path());
+    ASSERT_TRUE(full) << full.error().message;
+    EXPECT_EQ(full->compute.accelerator, "h100");
+    EXPECT_GT(full->compute.effective().expected(), 0);
+    EXPECT_EQ(full->dataset.dir.string().rfind("data/" + full->name, 0), 0u) << "dataset dirs live under data/<name>";
+    JobLoadOptions small;
+    small.scale = "small";
+    auto s = load_job(e.path(), small);
+    ASSERT_TRUE(s) << s.error().message;
+    EXPECT_LE(s->dataset.num_files, full->dataset.num_files);
+    EXPECT_EQ(s->dataset.sample_size, full->dataset.sample_size);
+    const double small_bytes =
+        s->dataset.sample_size.expected() * double(s->dataset.samples_per_file) * double(s->dataset.num_files);
+    EXPECT_LT(small_bytes, 3.0 * (1ull << 30)) << "small scale must stay small";
+    for (const auto& [name, _] : full->compute.per_accelerator) {
+      JobLoadOptions o;
+      o.accelerator = name;
+      EXPECT_TRUE(load_job(e.path(), o)) << name;
+    }
+    auto back = parse_job(to_toml(*full), e.path());
+    ASSERT_TRUE(back) << back.error().message;
+    EXPECT_TRUE(*back == *full);
+  }
+  EXPECT_GE(seen, 6);
+}
+
+// Golden errors: each tests/data/jobs/bad/*.toml starts with "# expect: <message part>"; the line
+// carrying "# <-" (if any) must be the line the message names.
+TEST(BadJobs, GoldenMessages) {
+  int seen = 0;
+  for (const auto& e : fs::directory_iterator(kSource / "tests/data/jobs/bad")) {
+    if (e.path().extension() != ".toml") continue;
+    ++seen;
+    SCOPED_TRACE(e.path().filename().string());
+    std::ifstream in(e.path());
+    std::string line, expect;
+    std::getline(in, line);
+    ASSERT_EQ(line.rfind("# expect: ", 0), 0u) << "first line must be '# expect: <message part>'";
+    expect = line.substr(10);
+    int n = 1, marked = 0;
+    while (std::getline(in, line)) {
+      ++n;
+      if (line.find("# <-") != std::string::npos) marked = n;
+    }
+    auto r = load_job(e.path());
+    ASSERT_FALSE(r) << "a bad job parsed";
+    EXPECT_EQ(r.error().kind, ErrorKind::bad_input);
+    const std::string& msg = r.error().message;
+    EXPECT_NE(msg.find(expect), std::string::npos) << msg;
+    if (marked) {
+      EXPECT_NE(msg.find(e.path().string() + ":" + std::to_string(marked) + ":"), std::string::npos) << msg;
+    }
+  }
+  EXPECT_GE(seen, 20);
+}
+
+}  // namespace
+}  // namespace dlgen
