@@ -170,6 +170,7 @@ struct CheckpointWrite {
   std::uint64_t after_step = 0;    // steps (per accelerator) completed before it
   bool at_epoch_end = false;       // between the end of an epoch and the start of the next
   std::vector<std::string> paths;
+  Histogram write_sizes;           // write request sizes asked, bytes → count
 };
 
 // I/Os in flight over time for dataset reads (time-weighted).

@@ -1,0 +1,434 @@
+// distil: TraceSummary → Job. Each inferred key gets a comment with its evidence; what the trace
+// cannot show becomes a note instead of a silent default.
+#include "dlgen/analysis/distil.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "dlgen/core/units.hpp"
+#include "dlgen/datasets/layout.hpp"
+#include "stats.hpp"
+
+namespace dlgen::analysis {
+namespace {
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+std::string pct(double part, double whole) {
+  return whole > 0 ? fmt("%.0f%%", 100.0 * part / whole) : "n/a";
+}
+
+std::string sanitize(std::string s) {
+  std::string out;
+  for (char c : s) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) || c == '-' || c == '_') out += static_cast<char>(std::tolower(u));
+    else if (!out.empty() && out.back() != '-') out += '-';
+  }
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return out.empty() ? "distilled" : out;
+}
+
+std::string default_name(const TraceSummary& s) {
+  const int ti = train_dataset(s);
+  if (ti >= 0) {
+    std::filesystem::path dir(s.datasets[ti].dir);
+    std::string leaf = dir.filename().string();
+    bool split = leaf == "train" || leaf == "training";
+    if (split && dir.has_parent_path()) leaf = dir.parent_path().filename().string();
+    if (!leaf.empty()) return sanitize(leaf);
+  }
+  for (const auto& arg : s.command)
+    if (arg.size() > 3 && arg.ends_with(".py")) return sanitize(std::filesystem::path(arg).stem().string());
+  return "distilled";
+}
+
+// Framing bytes the generator adds around one sample of `format` (npz headers, ...), so that
+// the synthetic files come out the size the traced files had.
+double framing_overhead(Format format, double payload) {
+  DatasetSpec spec;
+  spec.format = format;
+  spec.num_files = 1;
+  spec.samples_per_file = 1;
+  spec.sample_size = Distribution::fixed_at(std::max(1.0, std::round(payload)));
+  datasets::Layout layout(spec);
+  const double size = static_cast<double>(layout.file_size(0));
+  return std::max(0.0, size - spec.sample_size.value);
+}
+
+// The size distribution: fixed when all equal, else the best of normal / lognormal / uniform that
+// passes a Lilliefors-style KS test at 5%, else the exact empirical histogram.
+Distribution fit_sizes(const std::vector<double>& v, std::string* why) {
+  const Stats st = detail::make_stats(v);
+  if (v.empty()) {
+    *why = "no files";
+    return Distribution::fixed_at(0);
+  }
+  if (st.max == st.min) {
+    *why = "all " + std::to_string(v.size()) + " files have the same size";
+    return Distribution::fixed_at(st.min);
+  }
+  const double crit = detail::lilliefors_critical(v.size());
+  struct Cand {
+    DistKind kind;
+    double d;
+  };
+  std::vector<Cand> cands = {{DistKind::normal, detail::ks_normal(v, st.mean, st.stdev)},
+                             {DistKind::lognormal, detail::ks_lognormal(v)},
+                             {DistKind::uniform, detail::ks_uniform(v, st.min, st.max)}};
+  std::sort(cands.begin(), cands.end(), [](const Cand& a, const Cand& b) { return a.d < b.d; });
+  const bool enough = v.size() >= 20;
+  if (enough && cands.front().d < crit) {
+    Distribution d;
+    d.kind = cands.front().kind;
+    d.mean = st.mean;
+    d.stdev = st.stdev;
+    d.min = st.min;
+    d.max = st.max;
+    *why = std::string(to_string(d.kind)) + " fits " + std::to_string(v.size()) + " file sizes (KS D=" +
+           fmt("%.3f", cands.front().d) + " < " + fmt("%.3f", crit) + " at 5%)";
+    return d;
+  }
+  // Exact empirical histogram: one bin per distinct size when few, else 32 quantile bins.
+  Distribution d;
+  d.kind = DistKind::histogram;
+  std::map<double, double> counts;
+  for (double x : v) counts[x] += 1;
+  if (counts.size() <= 64) {
+    for (auto [x, c] : counts) d.bins.push_back({x, x, c});
+  } else {
+    std::vector<double> sorted = v;
+    std::sort(sorted.begin(), sorted.end());
+    const std::size_t nb = 32;
+    for (std::size_t b = 0; b < nb; ++b) {
+      const std::size_t lo = b * sorted.size() / nb, hi = (b + 1) * sorted.size() / nb;
+      if (hi <= lo) continue;
+      d.bins.push_back({sorted[lo], sorted[hi - 1], static_cast<double>(hi - lo)});
+    }
+  }
+  *why = enough ? "no parametric fit passes KS at 5% (best " + std::string(to_string(cands.front().kind)) +
+                      " D=" + fmt("%.3f", cands.front().d) + " ≥ " + fmt("%.3f", crit) + "): empirical histogram"
+                : "only " + std::to_string(v.size()) + " files: empirical histogram";
+  return d;
+}
+
+std::string file_prefix_of(const DatasetSummary& d, const TraceSummary& s) {
+  std::string prefix;
+  bool first = true;
+  for (auto fi : d.files) {
+    const std::string stem = std::filesystem::path(s.files[fi].path).stem().string();
+    std::size_t n = 0;
+    while (n < stem.size() && !std::isdigit(static_cast<unsigned char>(stem[n]))) ++n;
+    std::string p = stem.substr(0, n);
+    if (first) prefix = p, first = false;
+    else if (p != prefix) return "";
+  }
+  while (!prefix.empty() && (prefix.back() == '_' || prefix.back() == '-' || prefix.back() == '.'))
+    prefix.pop_back();
+  return prefix;
+}
+
+struct Ctx {
+  const TraceSummary& s;
+  Distilled out;
+  void c(const std::string& key, std::string text) { out.comments[key] = std::move(text); }
+  void note(std::string text) { out.notes.push_back(std::move(text)); }
+  void why(std::string text) { out.reasoning.push_back(std::move(text)); }
+};
+
+DatasetSpec dataset_spec(Ctx& x, const DatasetSummary& d, const std::string& key,
+                         const std::filesystem::path& dir) {
+  const auto& s = x.s;
+  DatasetSpec spec;
+  spec.dir = dir;
+  x.c(key + ".dir", "synthetic copy; the traced data was " + d.dir + " (never written by dlgen)");
+  spec.format = d.format.value_or(Format::raw);
+  x.c(key + ".format", d.format_evidence);
+  spec.num_files = d.files.size();
+  std::uint64_t max_unique = 0;
+  for (const auto& e : s.epochs)
+    if (e.dataset >= 0 && &s.datasets[e.dataset] == &d) max_unique = std::max(max_unique, e.unique_files);
+  x.c(key + ".num_files", std::to_string(d.files.size()) + " distinct files read under " + d.dir +
+                              " (at most " + std::to_string(max_unique) + " in one pass)");
+  spec.samples_per_file = 1;
+  if (d.files.size() < 4 && d.read.reads_per_access > 8 && !d.read.whole_file)
+    x.note(key + ".samples_per_file: " + std::to_string(d.files.size()) +
+           " file(s) read in many ranges; samples per file cannot be told from the trace, 1 assumed");
+  std::vector<double> sizes(d.file_sizes.begin(), d.file_sizes.end());
+  const double overhead = framing_overhead(spec.format, d.size.p50);
+  for (auto& v : sizes) v = std::max(1.0, v - overhead);
+  std::string why;
+  spec.sample_size = fit_sizes(sizes, &why);
+  x.c(key + ".sample_size", why + "; file sizes " + format_size(static_cast<std::uint64_t>(d.size.min)) +
+                                ".." + format_size(static_cast<std::uint64_t>(d.size.max)) + ", mean " +
+                                format_size(static_cast<std::uint64_t>(d.size.mean)) +
+                                (overhead > 0 ? ", less " + std::to_string(static_cast<long long>(overhead)) +
+                                                    " B of " + to_string(spec.format) + " framing"
+                                              : ""));
+  spec.files_per_dir = d.dirs > 1 ? d.files_per_dir : 0;
+  x.c(key + ".files_per_dir", d.dirs > 1 ? std::to_string(d.dirs) + " subdirectories, up to " +
+                                               std::to_string(d.files_per_dir) + " files each"
+                                         : "all files in one directory");
+  const std::string prefix = file_prefix_of(d, s);
+  if (!prefix.empty()) spec.file_prefix = prefix;
+  x.c(key + ".file_prefix", prefix.empty() ? "file names differ: default prefix" : "common prefix of the traced names");
+  return spec;
+}
+
+}  // namespace
+
+Distilled distil(const TraceSummary& s, const DistilOptions& options) {
+  Ctx x{s, {}};
+  Job& job = x.out.job;
+  job.name = options.name.empty() ? default_name(s) : options.name;
+  std::string cmd;
+  for (const auto& a : s.command) cmd += (cmd.empty() ? "" : " ") + a;
+  job.description = "distilled by dlgen from a trace" + (cmd.empty() ? std::string() : " of: " + cmd);
+  const std::filesystem::path data_dir =
+      options.dataset_dir.empty() ? std::filesystem::path("data") / job.name : options.dataset_dir;
+
+  const int ti = train_dataset(s);
+  const int vi = validation_dataset(s);
+  if (ti < 0) {
+    x.note("no training dataset in the trace: the dataset section is a placeholder");
+    job.dataset.dir = data_dir;
+  } else {
+    const auto& d = s.datasets[ti];
+    job.dataset = dataset_spec(x, d, "dataset", data_dir);
+    x.why("training data: " + d.dir + ", " + std::to_string(d.files.size()) + " files, " +
+          format_size(d.total_bytes) + ", read " + std::to_string(d.accesses) + " times in all");
+  }
+  if (vi >= 0) {
+    const auto& d = s.datasets[vi];
+    job.validation = dataset_spec(x, d, "validation", data_dir.string() + "-val");
+    job.validation->seed = 1;
+    x.why("validation data: " + d.dir + ", " + std::to_string(d.files.size()) + " files");
+  }
+
+  // Passes.
+  std::uint32_t epochs = 0, evals = 0;
+  std::vector<const EpochSummary*> train_epochs;
+  for (const auto& e : s.epochs) {
+    if (e.evaluation) ++evals;
+    else ++epochs, train_epochs.push_back(&e);
+  }
+  job.run.epochs = std::max<std::uint32_t>(1, epochs);
+  x.c("run.epochs", std::to_string(epochs) + " passes over the training files (a pass ends when a file repeats)");
+  if (evals > 0 && epochs > 0) {
+    job.run.eval_every_epochs = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::lround(
+                                                               static_cast<double>(epochs) / evals)));
+    x.c("run.eval_every_epochs", std::to_string(evals) + " evaluation passes over " + std::to_string(epochs) + " epochs");
+  } else {
+    x.c("run.eval_every_epochs", "no evaluation passes seen");
+  }
+  job.run.accelerators = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(s.accelerators.size()));
+  {
+    std::string pids;
+    for (const auto& a : s.accelerators) pids += (pids.empty() ? "" : ",") + std::to_string(a.pid);
+    x.c("run.accelerators", std::to_string(s.accelerators.size()) + " process(es) consuming data (pid " + pids + ")");
+  }
+
+  // Reader.
+  auto& r = job.reader;
+  if (!s.accelerators.empty()) {
+    const auto& a = s.accelerators[0];
+    r.workers = std::max<std::uint32_t>(1, a.workers);
+    std::string names;
+    std::map<std::string, int> comms;
+    for (const auto& p : s.processes)
+      if (p.role == ProcessRole::reader_worker && p.accelerator == 0) ++comms[p.comm];
+    for (auto& [c, n] : comms) names += (names.empty() ? "" : ", ") + c;
+    std::uint64_t train_files = ti >= 0 ? s.datasets[ti].files.size() : 0;
+    if (a.reads_itself) {
+      x.c("reader.workers", "the main process reads its own samples (no separate workers): 1");
+    } else {
+      std::uint64_t per_epoch_files = train_epochs.empty() ? 0 : train_epochs.front()->unique_files;
+      x.c("reader.workers", std::to_string(a.workers) + " readers per epoch (" +
+                                (names.empty() ? std::string("unnamed") : names) + ") read " +
+                                std::to_string(per_epoch_files) + " of " + std::to_string(train_files) +
+                                " train files in epoch 0; " + std::to_string(a.readers.size()) + " distinct over the run");
+    }
+  }
+  std::uint64_t train_batches = 0;
+  for (const auto& b : s.batches)
+    if (b.epoch >= 0 && !s.epochs[b.epoch].evaluation) ++train_batches;
+  if (s.batch_size > 0) {
+    r.batch_size = s.batch_size;
+    std::uint64_t full = 0;
+    for (const auto& b : s.batches) full += b.samples == s.batch_size;
+    x.c("reader.batch_size", std::to_string(full) + " of " + std::to_string(s.batches.size()) +
+                                 " handovers carried " + std::to_string(s.batch_size) + " samples");
+  } else {
+    x.note("reader.batch_size: no worker→main handovers (sendmsg, /dev/shm) in the trace; 1 assumed");
+    x.c("reader.batch_size", "not inferred (no handovers seen)");
+  }
+  if (s.prefetch > 0) {
+    r.prefetch = s.prefetch;
+    x.c("reader.prefetch", "up to " + std::to_string(s.prefetch * std::max<std::uint32_t>(1, r.workers)) +
+                               " batches were ready ahead of the consumer (90th percentile), per worker");
+  } else {
+    x.c("reader.prefetch", "not inferred: default");
+  }
+  if (ti >= 0) {
+    const auto& d = s.datasets[ti];
+    const auto& o = d.order;
+    const std::string stat = "Spearman rho=" + fmt("%.2f", o.spearman) + " (z=" + fmt("%.1f", o.spearman_z) +
+                             "), per-reader ascending=" + fmt("%.2f", o.ascending_fraction) +
+                             ", epoch-to-epoch rho=" + fmt("%.2f", o.cross_epoch_spearman);
+    switch (o.kind) {
+      case OrderKind::sequential:
+        r.shuffle = Shuffle::none;
+        x.c("reader.shuffle", "sequential path order: " + stat);
+        break;
+      case OrderKind::shuffled:
+        r.shuffle = Shuffle::file;
+        x.c("reader.shuffle", std::string(o.reshuffled ? "random permutation, reshuffled each epoch: "
+                                                       : "random permutation: ") + stat);
+        if (!o.reshuffled && train_epochs.size() > 1)
+          x.note("reader.shuffle: the same permutation was used every epoch; the job reshuffles each epoch");
+        break;
+      case OrderKind::buffer_shuffled:
+        r.shuffle = Shuffle::file;
+        r.shuffle_buffer = std::max<std::uint64_t>(2, o.buffer_estimate);
+        x.c("reader.shuffle", "ordered overall but locally random (shuffle buffer): " + stat);
+        x.c("reader.shuffle_buffer", "stdev of displacement from path order: about " +
+                                         std::to_string(o.buffer_estimate) + " samples");
+        break;
+      case OrderKind::unknown:
+        r.shuffle = Shuffle::file;
+        x.note("reader.shuffle: order not classified (" + stat + "); random assumed");
+        x.c("reader.shuffle", "not classified: random assumed");
+        break;
+    }
+    const auto& rp = d.read;
+    r.read_unit = ReadUnit::file;
+    r.request_size_bytes = rp.request_bytes;
+    x.c("reader.request_size", rp.request_bytes
+                                   ? fmt("%.1f", rp.reads_per_access) + " reads per file; " +
+                                         format_size(rp.request_bytes) + " requests carry most bytes"
+                                   : fmt("%.1f", rp.reads_per_access) + " reads per file: whole file in one request");
+    r.header_read_bytes = rp.header_bytes;
+    if (rp.header_bytes)
+      x.c("reader.header_read", "first read per file is " + format_size(rp.header_bytes) + " (format metadata)");
+    r.direct = rp.direct;
+    x.c("reader.direct", rp.direct ? "files opened with O_DIRECT" : "buffered reads (no O_DIRECT)");
+    if (rp.mmap) x.note("reader: the files were memory-mapped; the replay reads them instead");
+    if (!rp.whole_file)
+      x.note("reader.read: only " + pct(rp.coverage, 1.0) + " of each file is read per access; the job reads whole files");
+    // drop_last and max_steps from samples per epoch.
+    if (!train_epochs.empty() && r.batch_size > 0) {
+      const std::uint64_t n = d.files.size();
+      const std::uint64_t per_epoch = train_epochs.front()->accesses;
+      const std::uint64_t global_batch = std::uint64_t(r.batch_size) * job.run.accelerators;
+      if (per_epoch >= n) {
+        r.drop_last = false;
+        x.c("reader.drop_last", "every file read each epoch (" + std::to_string(per_epoch) + " reads)");
+      } else if (n - per_epoch < global_batch && per_epoch % global_batch == 0) {
+        r.drop_last = true;
+        x.c("reader.drop_last", std::to_string(n - per_epoch) + " files skipped per epoch, fewer than a batch");
+      } else {
+        job.run.max_steps = per_epoch / global_batch;
+        x.c("run.max_steps", "epochs read only " + std::to_string(per_epoch) + " of " + std::to_string(n) + " files");
+      }
+    }
+  }
+
+  // Compute.
+  if (s.compute_time.count > 0) {
+    const auto& c = s.compute_time;
+    Distribution d;
+    if (c.count < 3 || c.stdev <= 0.05 * c.mean) {
+      d = Distribution::fixed_at(c.p50);
+    } else {
+      d.kind = DistKind::normal;
+      d.mean = c.mean;
+      d.stdev = c.stdev;
+      d.min = c.min;
+    }
+    job.compute.step_time = d;
+    std::uint64_t measured = 0;
+    for (const auto& st : s.steps) measured += st.compute_measured;
+    x.c("compute.time", "main process busy " + format_duration(c.p50) + " median per step (p90 " +
+                            format_duration(c.p90) + ") over " + std::to_string(c.count) + " steps, " +
+                            std::to_string(measured) + " measured with the next batch ready; data wait median " +
+                            format_duration(s.data_wait_time.p50) + ", original AU " +
+                            pct(s.accelerator_utilisation, 1.0));
+  } else {
+    job.compute.step_time = Distribution::fixed_at(0);
+    x.note("compute.time: no step intervals (no batch receipts by the main process); 0 assumed");
+    x.c("compute.time", "not inferred");
+  }
+
+  // Checkpoints.
+  auto& k = job.checkpoint;
+  if (!s.checkpoints.empty()) {
+    k.enabled = true;
+    std::vector<double> bytes, files;
+    Histogram ws;
+    bool all_at_end = true, fsync = false;
+    std::vector<std::uint64_t> ep, st;
+    std::uint64_t copied = 0;
+    for (const auto& c : s.checkpoints) {
+      bytes.push_back(static_cast<double>(c.bytes));
+      files.push_back(c.files);
+      for (auto [sz, n] : c.write_sizes) ws[sz] += n;
+      all_at_end = all_at_end && c.at_epoch_end;
+      fsync = fsync || c.fsync;
+      ep.push_back(c.after_epoch);
+      st.push_back(c.after_step);
+      copied += c.copied_bytes;
+    }
+    k.size_bytes = static_cast<std::uint64_t>(detail::percentile(bytes, 0.5));
+    k.files = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::lround(detail::percentile(files, 0.5))));
+    std::uint64_t best = 0, best_bytes = 0;
+    for (auto [sz, n] : ws)
+      if (sz * n > best_bytes) best = sz, best_bytes = sz * n;
+    if (best) k.write_size_bytes = best;
+    k.fsync = fsync;
+    const std::uint64_t ge = detail::gcd_all(ep), gs = detail::gcd_all(st);
+    const std::string count = std::to_string(s.checkpoints.size()) + " checkpoints";
+    if (all_at_end && ge > 0) {
+      k.every_epochs = static_cast<std::uint32_t>(ge);
+      x.c("checkpoint.every_epochs", count + ", each at the end of an epoch (after epochs " + [&] {
+        std::string l;
+        for (auto e : ep) l += (l.empty() ? "" : ",") + std::to_string(e);
+        return l;
+      }() + ")");
+    } else if (gs > 0) {
+      k.every_steps = gs;
+      x.c("checkpoint.every_steps", count + " after steps " + [&] {
+        std::string l;
+        for (auto e : st) l += (l.empty() ? "" : ",") + std::to_string(e);
+        return l;
+      }());
+    } else {
+      k.every_epochs = 1;
+      x.note("checkpoint cadence: checkpoints not aligned to steps or epochs; every epoch assumed");
+    }
+    x.c("checkpoint.size", "median bytes written per checkpoint (" + format_size(static_cast<std::uint64_t>(detail::percentile(bytes, 0))) +
+                               ".." + format_size(static_cast<std::uint64_t>(detail::percentile(bytes, 1))) + ")");
+    x.c("checkpoint.files", "files written per checkpoint (median)");
+    x.c("checkpoint.write_size", "write request size carrying the most bytes");
+    x.c("checkpoint.fsync", fsync ? "fsync/fdatasync seen on checkpoint files" : "no fsync seen");
+    k.dir = std::filesystem::path("checkpoints") / job.name;
+    x.c("checkpoint.dir", "synthetic checkpoints; the traced run wrote " + s.checkpoints.front().paths.front());
+    if (copied) x.note("checkpoint: " + format_size(copied) + " copied with sendfile/copy_file_range; the job writes instead");
+  }
+  if (s.checkpoint_restore) {
+    k.restore = true;
+    if (k.dir.empty()) k.dir = std::filesystem::path("checkpoints") / job.name;
+    x.c("checkpoint.restore", format_size(s.restore_bytes) + " of checkpoint files read before training");
+  }
+
+  for (const auto& n : s.notes) x.note(n);
+  for (const auto& dg : validate(job)) x.note("validation: " + dg.path + ": " + dg.message);
+  return std::move(x.out);
+}
+
+}  // namespace dlgen::analysis

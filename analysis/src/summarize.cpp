@@ -1,0 +1,1055 @@
+// summarize: trace events → TraceSummary. The steps, in order: totals; file classes; datasets
+// (grouped by directory); accesses (an open of a dataset file and the reads on that descriptor);
+// readers and accelerators; batches (accesses between a worker's handovers); passes (epochs and
+// evaluation passes); order statistics; steps and compute; checkpoints; concurrency.
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <numeric>
+#include <set>
+#include <unordered_map>
+
+#include "dlgen/analysis/summary.hpp"
+#include "stats.hpp"
+
+namespace dlgen::analysis {
+
+const char* to_string(ProcessRole r) {
+  switch (r) {
+    case ProcessRole::main: return "main";
+    case ProcessRole::reader_worker: return "reader_worker";
+    case ProcessRole::other: return "other";
+  }
+  return "?";
+}
+
+const char* to_string(FileClass c) {
+  switch (c) {
+    case FileClass::train: return "train";
+    case FileClass::validation: return "validation";
+    case FileClass::checkpoint: return "checkpoint";
+    case FileClass::shm: return "shm";
+    case FileClass::ignored: return "ignored";
+    case FileClass::other: return "other";
+  }
+  return "?";
+}
+
+const char* to_string(OrderKind k) {
+  switch (k) {
+    case OrderKind::unknown: return "unknown";
+    case OrderKind::sequential: return "sequential";
+    case OrderKind::shuffled: return "shuffled";
+    case OrderKind::buffer_shuffled: return "buffer_shuffled";
+  }
+  return "?";
+}
+
+int train_dataset(const TraceSummary& s) {
+  for (std::size_t i = 0; i < s.datasets.size(); ++i)
+    if (s.datasets[i].cls == FileClass::train) return static_cast<int>(i);
+  return -1;
+}
+
+int validation_dataset(const TraceSummary& s) {
+  for (std::size_t i = 0; i < s.datasets.size(); ++i)
+    if (s.datasets[i].cls == FileClass::validation) return static_cast<int>(i);
+  return -1;
+}
+
+namespace {
+
+using trace::Event;
+using trace::Op;
+namespace fs = std::filesystem;
+
+constexpr std::uint32_t kODirect = 040000;  // O_DIRECT on x86-64 and arm64 generic
+constexpr std::uint32_t kOAccMode = 3;      // O_RDONLY / O_WRONLY / O_RDWR
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string extension_of(const std::string& path) {
+  return lower(fs::path(path).extension().string());
+}
+
+std::string parent_of(const std::string& path) { return fs::path(path).parent_path().string(); }
+
+bool starts_with(const std::string& s, std::string_view p) { return s.rfind(p, 0) == 0; }
+bool contains(const std::string& s, std::string_view p) { return s.find(p) != std::string::npos; }
+
+// Code, libraries, configs and kernel files: never data, whatever the program does with them.
+bool is_ignored_path(const std::string& path) {
+  if (path.empty()) return true;
+  if (path[0] != '/') return false;
+  static const char* kPrefixes[] = {"/proc/", "/sys/", "/dev/", "/usr/", "/lib", "/etc/", "/bin/",
+                                    "/sbin/", "/run/", "/var/lib/", "/var/cache/", "/snap/"};
+  for (auto p : kPrefixes)
+    if (starts_with(path, p)) return true;
+  static const char* kParts[] = {"/site-packages/", "/dist-packages/", "/__pycache__/",
+                                 "/.cache/", "/.local/lib/", "/.git/", "/include/python"};
+  for (auto p : kParts)
+    if (contains(path, p)) return true;
+  const std::string ext = extension_of(path);
+  static const std::set<std::string> kExt = {
+      ".py",  ".pyc", ".pyo", ".pyd", ".so",   ".a",   ".json", ".yaml", ".yml", ".cfg", ".ini",
+      ".toml", ".txt", ".log", ".md",  ".pth_", ".pyi", ".egg", ".whl",  ".conf", ".cache", ".lock",
+      ".pem", ".crt", ".mo",  ".pc",  ".h",   ".hpp", ".c",    ".cpp",  ".sh",  ".ipynb"};
+  if (kExt.count(ext)) return true;
+  if (contains(path, ".so.")) return true;
+  return false;
+}
+
+bool is_checkpoint_name(const std::string& path) {
+  static const std::set<std::string> kExt = {".pt", ".pth", ".ckpt", ".safetensors", ".distcp",
+                                             ".checkpoint", ".chkpt", ".bin"};
+  return kExt.count(extension_of(path)) || contains(lower(path), "checkpoint") ||
+         contains(lower(path), "ckpt");
+}
+
+bool is_split_name(const std::string& name, bool* validation) {
+  static const std::set<std::string> kVal = {"val", "valid", "validation", "eval", "evaluation",
+                                             "test", "testing", "dev"};
+  static const std::set<std::string> kTrain = {"train", "training"};
+  const std::string n = lower(name);
+  if (kVal.count(n)) {
+    *validation = true;
+    return true;
+  }
+  if (kTrain.count(n)) {
+    *validation = false;
+    return true;
+  }
+  return false;
+}
+
+// True when a path (below a dataset root) mentions a validation split.
+bool mentions_validation(const std::string& path) {
+  for (const auto& part : fs::path(path)) {
+    bool val = false;
+    if (is_split_name(part.string(), &val) && val) return true;
+  }
+  return false;
+}
+
+bool is_handover(const Event& e, const std::vector<FileSummary>& files) {
+  if (e.op == Op::sendmsg || e.op == Op::shm_open) return true;
+  if (e.op == Op::open && e.file != trace::kNoFile && e.file < files.size())
+    return files[e.file].cls == FileClass::shm;
+  return false;
+}
+
+// One access to a dataset file: an open and the reads on that descriptor until close.
+struct Access {
+  std::uint32_t file = 0;  // trace file index
+  std::int32_t dataset = -1;
+  std::uint32_t rank = 0;  // position of the file in its dataset's path order
+  std::uint32_t pid = 0, tid = 0;
+  std::uint32_t reader = 0;  // reader key (tid for threaded readers, else pid)
+  std::uint64_t ts = 0, end = 0;
+  std::uint64_t bytes = 0, reads = 0;
+  std::uint64_t first_read = 0;
+  std::vector<std::uint64_t> sizes;
+  bool direct = false, mmap = false;
+  std::int32_t pass = -1;
+};
+
+struct Builder {
+  const trace::Trace& t;
+  TraceSummary s;
+  std::vector<Access> accesses;
+  std::map<std::uint32_t, std::uint32_t> reader_key;  // tid → reader key
+  std::map<std::uint32_t, const trace::Process*> procs;
+
+  explicit Builder(const trace::Trace& tr) : t(tr) {}
+
+  bool is_dataset_file(std::uint32_t f) const {
+    return f < s.files.size() &&
+           (s.files[f].cls == FileClass::train || s.files[f].cls == FileClass::validation);
+  }
+
+  void totals() {
+    s.command = t.meta.command;
+    s.duration_ns = t.meta.duration_ns;
+    s.lost_events = t.meta.lost_events;
+    s.complete = t.meta.complete;
+    std::uint64_t last = 0;
+    for (const auto& e : t.events) last = std::max(last, e.ts_ns + e.dur_ns);
+    if (s.duration_ns == 0) s.duration_ns = last;
+    s.per_second.resize(static_cast<std::size_t>(std::max(s.duration_ns, last) / 1000000000ull) + 1);
+    for (const auto& e : t.events) {
+      auto& b = s.per_second[e.ts_ns / 1000000000ull];
+      const std::uint64_t done = e.ret > 0 ? static_cast<std::uint64_t>(e.ret) : 0;
+      if (e.op == Op::block) {
+        s.block_bytes += e.size;
+        ++s.block_requests;
+        ++s.block_sizes[e.size];
+        continue;
+      }
+      if (e.op == Op::open) ++s.opens;
+      if (e.op == Op::stat) ++s.stats;
+      if (e.op == Op::sendmsg || e.op == Op::recvmsg) continue;  // socket traffic is not file I/O
+      if (trace::is_read(e.op)) {
+        s.bytes_read += done;
+        ++s.read_ops;
+        b.bytes_read += done;
+        ++b.read_ops;
+      } else if (trace::is_write(e.op)) {
+        s.bytes_written += done;
+        ++s.write_ops;
+        b.bytes_written += done;
+        ++b.write_ops;
+      }
+    }
+  }
+
+  void classify_files() {
+    s.files.resize(t.files.size());
+    std::vector<bool> opened_for_write(t.files.size(), false);
+    for (std::size_t i = 0; i < t.files.size(); ++i) {
+      s.files[i].file = static_cast<std::uint32_t>(i);
+      s.files[i].path = t.files[i].path;
+      s.files[i].size_bytes = t.files[i].size_at_open;
+    }
+    for (const auto& e : t.events) {
+      if (e.file == trace::kNoFile || e.file >= s.files.size()) continue;
+      auto& f = s.files[e.file];
+      const std::uint64_t done = e.ret > 0 ? static_cast<std::uint64_t>(e.ret) : 0;
+      if (e.op == Op::open) {
+        ++f.opens;
+        if ((e.flags & kOAccMode) != 0) opened_for_write[e.file] = true;
+      } else if (e.op == Op::sendfile || e.op == Op::copy_file_range) {
+        continue;  // both ends are handled with checkpoints
+      } else if (trace::is_read(e.op)) {
+        f.bytes_read += done;
+        ++f.read_ops;
+        f.size_bytes = std::max(f.size_bytes, e.offset + done);
+      } else if (trace::is_write(e.op)) {
+        f.bytes_written += done;
+        ++f.write_ops;
+        f.size_bytes = std::max(f.size_bytes, e.offset + done);
+      }
+    }
+    for (std::size_t i = 0; i < s.files.size(); ++i) {
+      auto& f = s.files[i];
+      if (starts_with(f.path, "/dev/shm/")) f.cls = FileClass::shm;
+      else if (is_ignored_path(f.path)) f.cls = FileClass::ignored;
+      else if (f.bytes_written > 0) f.cls = FileClass::checkpoint;
+      else if (f.bytes_read > 0 && is_checkpoint_name(f.path)) f.cls = FileClass::checkpoint;
+      else if (f.bytes_read > 0) f.cls = FileClass::train;  // candidate; refined by grouping
+      else f.cls = FileClass::other;
+    }
+  }
+
+  // Groups candidate data files by directory. Sibling directories with files of one extension
+  // merge into their parent (ImageNet class folders), but never across a split name
+  // (train/val/test), so a training and a validation tree stay apart.
+  void group_datasets() {
+    struct Group {
+      std::string dir;
+      std::string ext;
+      std::vector<std::uint32_t> files;
+      bool stop = false;  // dir is a split root: do not merge above
+    };
+    std::map<std::string, Group> groups;
+    for (auto& f : s.files) {
+      if (f.cls != FileClass::train) continue;
+      auto& g = groups[parent_of(f.path)];
+      g.dir = parent_of(f.path);
+      g.files.push_back(f.file);
+    }
+    for (auto& [dir, g] : groups) {
+      std::set<std::string> exts;
+      for (auto fi : g.files) exts.insert(extension_of(s.files[fi].path));
+      g.ext = exts.size() == 1 ? *exts.begin() : "";
+      bool val = false;
+      g.stop = is_split_name(fs::path(dir).filename().string(), &val);
+    }
+    for (bool changed = true; changed;) {
+      changed = false;
+      std::map<std::pair<std::string, std::string>, std::vector<std::string>> by_parent;
+      for (auto& [dir, g] : groups)
+        if (!g.stop && fs::path(dir).has_parent_path() && fs::path(dir).parent_path() != dir)
+          by_parent[{parent_of(dir), g.ext}].push_back(dir);
+      for (auto& [key, dirs] : by_parent) {
+        if (dirs.size() < 2) continue;
+        Group merged;
+        merged.dir = key.first;
+        merged.ext = key.second;
+        bool val = false;
+        merged.stop = is_split_name(fs::path(key.first).filename().string(), &val);
+        auto existing = groups.find(key.first);
+        if (existing != groups.end()) {
+          if (existing->second.ext != key.second) continue;
+          merged.files = existing->second.files;
+        }
+        for (auto& d : dirs) {
+          auto& g = groups[d];
+          merged.files.insert(merged.files.end(), g.files.begin(), g.files.end());
+          groups.erase(d);
+        }
+        groups[key.first] = std::move(merged);
+        changed = true;
+        break;  // the map changed under us; start over
+      }
+    }
+    // Train: the most bytes read outside a validation-named tree. Validation: a validation-named
+    // tree, or else another multi-file group with the training set's extension.
+    std::vector<Group*> order;
+    for (auto& [dir, g] : groups) order.push_back(&g);
+    auto bytes_of = [&](const Group* g) {
+      std::uint64_t b = 0;
+      for (auto fi : g->files) b += s.files[fi].bytes_read;
+      return b;
+    };
+    std::sort(order.begin(), order.end(),
+              [&](const Group* a, const Group* b) { return bytes_of(a) > bytes_of(b); });
+    Group* train = nullptr;
+    Group* val = nullptr;
+    for (auto* g : order)
+      if (!mentions_validation(g->dir)) {
+        train = g;
+        break;
+      }
+    if (!train && !order.empty()) train = order.front();
+    for (auto* g : order)
+      if (g != train && mentions_validation(g->dir)) {
+        val = g;
+        break;
+      }
+    if (!val)
+      for (auto* g : order)
+        if (g != train && train && g->files.size() >= 2 && g->ext == train->ext) {
+          val = g;
+          break;
+        }
+    for (auto* g : order) {
+      FileClass cls = g == train ? FileClass::train : g == val ? FileClass::validation : FileClass::other;
+      for (auto fi : g->files) s.files[fi].cls = cls;
+      if (cls == FileClass::other) continue;
+      DatasetSummary d;
+      d.dir = g->dir;
+      d.cls = cls;
+      d.extension = g->ext;
+      d.files = g->files;
+      std::sort(d.files.begin(), d.files.end(),
+                [&](std::uint32_t a, std::uint32_t b) { return s.files[a].path < s.files[b].path; });
+      s.datasets.push_back(std::move(d));
+    }
+    std::sort(s.datasets.begin(), s.datasets.end(),
+              [](const DatasetSummary& a, const DatasetSummary& b) { return a.cls < b.cls; });
+    for (std::size_t di = 0; di < s.datasets.size(); ++di) {
+      auto& d = s.datasets[di];
+      std::set<std::string> parents;
+      std::map<std::string, std::uint32_t> per_dir;
+      for (auto fi : d.files) {
+        s.files[fi].dataset = static_cast<std::int32_t>(di);
+        d.file_sizes.push_back(s.files[fi].size_bytes);
+        d.total_bytes += s.files[fi].size_bytes;
+        const std::string p = parent_of(s.files[fi].path);
+        parents.insert(p);
+        ++per_dir[p];
+        const auto rel = fs::path(s.files[fi].path).lexically_relative(d.dir);
+        d.depth = std::max<std::uint32_t>(d.depth, static_cast<std::uint32_t>(
+                                                       std::distance(rel.begin(), rel.end()) - 1));
+      }
+      d.dirs = static_cast<std::uint32_t>(parents.size());
+      if (d.dirs > 1) {
+        std::vector<std::uint64_t> counts;
+        for (auto& [p, c] : per_dir) counts.push_back(c);
+        std::sort(counts.begin(), counts.end());
+        d.files_per_dir = static_cast<std::uint32_t>(counts.back());
+      }
+      std::vector<double> sizes(d.file_sizes.begin(), d.file_sizes.end());
+      d.size = detail::make_stats(sizes);
+      detect_format(d);
+    }
+  }
+
+  void detect_format(DatasetSummary& d) {
+    static const std::map<std::string, Format> kExt = {
+        {".npz", Format::npz},   {".npy", Format::raw},       {".h5", Format::hdf5},
+        {".hdf5", Format::hdf5}, {".hdf", Format::hdf5},      {".jpg", Format::jpeg},
+        {".jpeg", Format::jpeg}, {".tfrecord", Format::tfrecord}, {".tfrecords", Format::tfrecord},
+        {".bin", Format::raw},   {".raw", Format::raw},       {".dat", Format::raw}};
+    std::map<Format, std::uint64_t> magic_votes;
+    std::uint64_t seen = 0;
+    for (auto fi : d.files) {
+      const auto& f = t.files[fi];
+      if (f.magic_len == 0) continue;
+      ++seen;
+      if (f.magic_len >= 4 && (f.magic & 0xffffffffu) == 0x04034b50u) ++magic_votes[Format::npz];
+      else if (f.magic_len >= 4 && (f.magic & 0xffffffffu) == 0x46444889u) ++magic_votes[Format::hdf5];
+      else if (f.magic_len >= 2 && (f.magic & 0xffffu) == 0xd8ffu) ++magic_votes[Format::jpeg];
+      else if (f.magic_len == 8 && f.magic > 0 && f.magic + 16 <= f.size_at_open)
+        ++magic_votes[Format::tfrecord];  // a little-endian record length that fits the file
+    }
+    std::optional<Format> by_ext;
+    if (auto it = kExt.find(d.extension); it != kExt.end()) by_ext = it->second;
+    std::optional<Format> by_magic;
+    std::uint64_t votes = 0;
+    for (auto [fmt, n] : magic_votes)
+      if (n > votes) by_magic = fmt, votes = n;
+    const auto n = d.files.size();
+    if (by_magic && votes * 2 > seen) {
+      d.format = by_magic;
+      d.format_evidence = "magic bytes of " + std::string(dlgen::to_string(*by_magic)) + " in " +
+                          std::to_string(votes) + "/" + std::to_string(n) + " files";
+      if (by_ext) d.format_evidence += by_ext == by_magic ? ", extension " + d.extension + " agrees"
+                                                          : ", extension " + d.extension + " disagrees";
+    } else if (by_ext) {
+      d.format = by_ext;
+      d.format_evidence = "extension " + d.extension + " (magic bytes " +
+                          (seen ? "not recognised" : "not captured") + ")";
+    } else {
+      d.format = Format::raw;
+      d.format_evidence = "no known extension or magic bytes: raw bytes";
+    }
+  }
+
+  void build_accesses() {
+    std::map<std::pair<std::uint32_t, std::int32_t>, std::size_t> open_fd;  // (pid, fd) → access
+    auto start_access = [&](const Event& e) {
+      Access a;
+      a.file = e.file;
+      a.dataset = s.files[e.file].dataset;
+      a.pid = e.pid;
+      a.tid = e.tid;
+      a.ts = e.ts_ns;
+      a.end = e.ts_ns + e.dur_ns;
+      a.direct = (e.flags & kODirect) != 0 && e.op == Op::open;
+      accesses.push_back(a);
+      return accesses.size() - 1;
+    };
+    for (const auto& e : t.events) {
+      if (e.file == trace::kNoFile || !is_dataset_file(e.file)) continue;
+      const auto key = std::make_pair(e.pid, e.fd);
+      if (e.op == Op::open) {
+        if (e.ret < 0) continue;
+        open_fd[{e.pid, static_cast<std::int32_t>(e.ret)}] = start_access(e);
+        continue;
+      }
+      if (e.op == Op::close) {
+        open_fd.erase(key);
+        continue;
+      }
+      const bool rd = trace::is_read(e.op) && e.op != Op::sendfile && e.op != Op::copy_file_range;
+      if (!rd && e.op != Op::mmap) continue;
+      auto it = open_fd.find(key);
+      std::size_t ai;
+      if (it == open_fd.end() || accesses[it->second].file != e.file) {
+        ai = start_access(e);  // descriptor opened before the trace, or not seen
+        open_fd[key] = ai;
+      } else {
+        ai = it->second;
+      }
+      auto& a = accesses[ai];
+      a.end = std::max(a.end, e.ts_ns + e.dur_ns);
+      if (e.op == Op::mmap) {
+        a.mmap = true;
+        continue;
+      }
+      if (e.ret == 0) continue;  // EOF probe
+      const std::uint64_t done = e.ret > 0 ? static_cast<std::uint64_t>(e.ret) : 0;
+      if (a.reads == 0) a.first_read = e.size;
+      ++a.reads;
+      a.bytes += done;
+      a.sizes.push_back(e.size);
+    }
+    // Ranks: position in the dataset's path order.
+    std::unordered_map<std::uint32_t, std::uint32_t> rank;
+    for (auto& d : s.datasets)
+      for (std::size_t i = 0; i < d.files.size(); ++i) rank[d.files[i]] = static_cast<std::uint32_t>(i);
+    for (auto& a : accesses) a.rank = rank[a.file];
+    std::stable_sort(accesses.begin(), accesses.end(),
+                     [](const Access& a, const Access& b) { return a.ts < b.ts; });
+  }
+
+  // Readers: threads when a process reads with several threads, else the process.
+  void readers_and_accelerators() {
+    for (const auto& p : t.processes) procs[p.pid] = &p;
+    std::map<std::uint32_t, std::set<std::uint32_t>> tids_of;
+    for (const auto& a : accesses) tids_of[a.pid].insert(a.tid);
+    for (auto& a : accesses) a.reader = tids_of[a.pid].size() > 1 ? a.tid : a.pid;
+
+    std::set<std::uint32_t> handover_pids, recv_pids;
+    for (const auto& e : t.events) {
+      if (e.op == Op::recvmsg) recv_pids.insert(e.pid);
+      else if (is_handover(e, s.files)) handover_pids.insert(e.pid);
+    }
+    auto ppid_of = [&](std::uint32_t pid) -> std::uint32_t {
+      auto it = procs.find(pid);
+      return it == procs.end() ? 0 : it->second->ppid;
+    };
+    // Accelerator of each reading process: its parent when it hands batches over (a DataLoader
+    // worker), else itself (threaded readers, or a main process that reads its own samples).
+    std::map<std::uint32_t, std::uint32_t> accel_pid_of;  // reading pid → main pid
+    for (auto& [pid, tids] : tids_of) {
+      std::uint32_t main = pid;
+      if (handover_pids.count(pid) && !recv_pids.count(pid) && ppid_of(pid) != 0) main = ppid_of(pid);
+      accel_pid_of[pid] = main;
+    }
+    std::map<std::uint32_t, std::uint32_t> accel_index;
+    for (auto& [pid, main] : accel_pid_of)
+      if (!accel_index.count(main)) {
+        accel_index[main] = 0;
+      }
+    std::uint32_t next = 0;
+    for (auto& [main, idx] : accel_index) {
+      idx = next++;
+      Accelerator acc;
+      acc.pid = main;
+      s.accelerators.push_back(acc);
+    }
+    std::map<std::uint32_t, std::set<std::uint32_t>> readers_of;
+    for (const auto& a : accesses) readers_of[accel_index[accel_pid_of[a.pid]]].insert(a.reader);
+    for (auto& [idx, rs] : readers_of) {
+      auto& acc = s.accelerators[idx];
+      acc.readers.assign(rs.begin(), rs.end());
+      acc.reads_itself = rs.size() == 1 && *rs.begin() == acc.pid;
+    }
+    // Process table with roles.
+    std::map<std::uint32_t, std::uint32_t> reader_accel;
+    for (const auto& a : accesses) reader_accel[a.reader] = accel_index[accel_pid_of[a.pid]];
+    for (const auto& p : t.processes) {
+      ProcessSummary ps;
+      ps.pid = p.pid;
+      ps.tgid = p.tgid;
+      ps.ppid = p.ppid;
+      ps.comm = p.comm;
+      ps.is_thread = p.is_thread;
+      ps.start_ns = p.start_ns;
+      ps.end_ns = p.end_ns;
+      if (accel_index.count(p.pid) && !p.is_thread) {
+        ps.role = ProcessRole::main;
+        ps.accelerator = accel_index[p.pid];
+      }
+      if (reader_accel.count(p.pid) && !(ps.role == ProcessRole::main && s.accelerators[ps.accelerator].reads_itself)) {
+        ps.role = ProcessRole::reader_worker;
+        ps.accelerator = reader_accel[p.pid];
+      }
+      s.processes.push_back(ps);
+    }
+    std::map<std::uint32_t, ProcessSummary*> by_pid;
+    for (auto& p : s.processes) by_pid[p.pid] = &p;
+    for (const auto& a : accesses) {
+      auto it = by_pid.find(a.reader);
+      if (it == by_pid.end()) continue;
+      it->second->bytes_read += a.bytes;
+      it->second->read_ops += a.reads;
+      ++it->second->samples_read;
+    }
+  }
+
+  std::uint32_t accel_of_reader(std::uint32_t reader) const {
+    for (std::size_t i = 0; i < s.accelerators.size(); ++i) {
+      const auto& r = s.accelerators[i].readers;
+      if (std::find(r.begin(), r.end(), reader) != r.end()) return static_cast<std::uint32_t>(i);
+    }
+    return 0;
+  }
+
+  // Passes: a new pass starts when the dataset changes or a file repeats within the current pass.
+  void passes() {
+    std::int32_t cur_ds = -2;
+    std::set<std::uint32_t> seen;
+    std::uint32_t train_index = 0, eval_index = 0;
+    for (auto& a : accesses) {
+      if (a.dataset != cur_ds || seen.count(a.file)) {
+        EpochSummary e;
+        e.dataset = a.dataset;
+        e.evaluation = s.datasets[a.dataset].cls == FileClass::validation;
+        e.index = e.evaluation ? eval_index++ : train_index++;
+        e.start_ns = a.ts;
+        s.epochs.push_back(e);
+        seen.clear();
+        cur_ds = a.dataset;
+      }
+      seen.insert(a.file);
+      a.pass = static_cast<std::int32_t>(s.epochs.size() - 1);
+    }
+    std::vector<std::set<std::uint32_t>> readers(s.epochs.size()), uniq(s.epochs.size());
+    for (const auto& a : accesses) {
+      auto& e = s.epochs[a.pass];
+      e.end_ns = std::max(e.end_ns, a.end);
+      ++e.accesses;
+      e.bytes_read += a.bytes;
+      e.read_ops += a.reads;
+      if (!e.read_counts.count(a.rank)) e.order.push_back(a.rank);
+      ++e.read_counts[a.rank];
+      readers[a.pass].insert(a.reader);
+      uniq[a.pass].insert(a.file);
+    }
+    for (std::size_t i = 0; i < s.epochs.size(); ++i) {
+      s.epochs[i].reader_count = static_cast<std::uint32_t>(readers[i].size());
+      s.epochs[i].unique_files = uniq[i].size();
+    }
+    // Workers per accelerator: the median number of its readers active in a training pass.
+    for (std::size_t ai = 0; ai < s.accelerators.size(); ++ai) {
+      std::vector<double> counts;
+      for (std::size_t pi = 0; pi < s.epochs.size(); ++pi) {
+        if (s.epochs[pi].evaluation) continue;
+        std::set<std::uint32_t> rs;
+        for (const auto& a : accesses)
+          if (a.pass == static_cast<std::int32_t>(pi) && accel_of_reader(a.reader) == ai) rs.insert(a.reader);
+        if (!rs.empty()) counts.push_back(static_cast<double>(rs.size()));
+      }
+      s.accelerators[ai].workers = static_cast<std::uint32_t>(std::lround(detail::percentile(counts, 0.5)));
+    }
+  }
+
+  void dataset_reads() {
+    for (std::size_t di = 0; di < s.datasets.size(); ++di) {
+      auto& d = s.datasets[di];
+      auto& rp = d.read;
+      std::vector<double> reads, coverage, first;
+      std::uint64_t n = 0, direct = 0, mapped = 0;
+      std::map<std::uint64_t, std::uint64_t> size_bytes;  // request size → bytes asked in it
+      for (const auto& a : accesses) {
+        if (a.dataset != static_cast<std::int32_t>(di)) continue;
+        ++n;
+        d.bytes_read += a.bytes;
+        reads.push_back(static_cast<double>(a.reads));
+        const auto fsize = s.files[a.file].size_bytes;
+        coverage.push_back(fsize ? std::min(1.0, static_cast<double>(a.bytes) / static_cast<double>(fsize)) : 1.0);
+        if (a.reads >= 2) first.push_back(static_cast<double>(a.first_read));
+        direct += a.direct;
+        mapped += a.mmap;
+        for (auto sz : a.sizes) {
+          ++rp.request_sizes[sz];
+          ++s.request_sizes[sz];
+          size_bytes[sz] += sz;
+        }
+        s.dataset_bytes_read += a.bytes;
+        s.dataset_read_ops += a.reads;
+      }
+      d.accesses = n;
+      if (n == 0) continue;
+      rp.reads_per_access = std::accumulate(reads.begin(), reads.end(), 0.0) / static_cast<double>(n);
+      rp.coverage = std::accumulate(coverage.begin(), coverage.end(), 0.0) / static_cast<double>(n);
+      rp.whole_file = detail::percentile(coverage, 0.5) >= 0.9;
+      rp.direct = direct * 2 > n;
+      rp.mmap = mapped * 2 > n;
+      if (detail::percentile(reads, 0.5) >= 2) {
+        // Chunked: the request size that carries the most bytes, when it is a fixed chunk.
+        std::uint64_t best = 0, best_bytes = 0, total = 0;
+        for (auto [sz, b] : size_bytes) {
+          total += b;
+          if (b > best_bytes) best = sz, best_bytes = b;
+        }
+        if (best_bytes * 2 >= total && best < d.size.p50) rp.request_bytes = best;
+        const double f = detail::percentile(first, 0.5);
+        if ((d.format == Format::npz || d.format == Format::hdf5) && f > 0 && f < 65536 &&
+            f < d.size.p50 / 4)
+          rp.header_bytes = static_cast<std::uint64_t>(f);
+      }
+    }
+  }
+
+  void order_stats() {
+    for (std::size_t di = 0; di < s.datasets.size(); ++di) {
+      auto& d = s.datasets[di];
+      auto& o = d.order;
+      std::vector<double> rhos, zs, ascs, sds, cross;
+      std::vector<std::size_t> passes;
+      o.each_file_once = true;
+      for (std::size_t pi = 0; pi < s.epochs.size(); ++pi) {
+        const auto& e = s.epochs[pi];
+        if (e.dataset != static_cast<std::int32_t>(di)) continue;
+        passes.push_back(pi);
+        for (auto [r, c] : e.read_counts)
+          if (c > 1) o.each_file_once = false;
+        const auto n = e.order.size();
+        if (n < 8) continue;
+        std::vector<double> pos(n), rk(n);
+        for (std::size_t i = 0; i < n; ++i) pos[i] = static_cast<double>(i), rk[i] = e.order[i];
+        const double rho = detail::spearman(pos, rk);
+        rhos.push_back(rho);
+        zs.push_back(rho * std::sqrt(static_cast<double>(n - 1)));
+        // Displacement from path order, using ranks within this pass (subset-safe).
+        std::vector<std::uint32_t> sorted = e.order;
+        std::sort(sorted.begin(), sorted.end());
+        std::vector<double> disp;
+        for (std::size_t i = 0; i < n; ++i) {
+          const auto r = std::lower_bound(sorted.begin(), sorted.end(), e.order[i]) - sorted.begin();
+          disp.push_back(static_cast<double>(i) - static_cast<double>(r));
+        }
+        sds.push_back(detail::make_stats(disp).stdev);
+        // Per reader: fraction of consecutive first reads in increasing path order.
+        std::map<std::uint32_t, std::uint32_t> last;
+        std::uint64_t up = 0, pairs = 0;
+        std::set<std::uint32_t> first_seen;
+        for (const auto& a : accesses) {
+          if (a.pass != static_cast<std::int32_t>(pi) || !first_seen.insert(a.rank).second) continue;
+          auto it = last.find(a.reader);
+          if (it != last.end()) {
+            ++pairs;
+            up += a.rank > it->second;
+          }
+          last[a.reader] = a.rank;
+        }
+        if (pairs) ascs.push_back(static_cast<double>(up) / static_cast<double>(pairs));
+      }
+      // Cross-pass: positions of common files in consecutive passes.
+      for (std::size_t k = 1; k < passes.size(); ++k) {
+        const auto& a = s.epochs[passes[k - 1]].order;
+        const auto& b = s.epochs[passes[k]].order;
+        std::map<std::uint32_t, double> pa;
+        for (std::size_t i = 0; i < a.size(); ++i) pa[a[i]] = static_cast<double>(i);
+        std::vector<double> x, y;
+        for (std::size_t i = 0; i < b.size(); ++i)
+          if (pa.count(b[i])) x.push_back(pa[b[i]]), y.push_back(static_cast<double>(i));
+        if (x.size() >= 8) cross.push_back(detail::spearman(x, y));
+      }
+      auto mean = [](const std::vector<double>& v) {
+        return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+      };
+      if (rhos.empty()) continue;
+      o.spearman = mean(rhos);
+      o.spearman_z = mean(zs);
+      o.ascending_fraction = mean(ascs);
+      o.cross_epoch_spearman = cross.empty() ? 1.0 : mean(cross);
+      if (o.spearman >= 0.9 && o.ascending_fraction >= 0.9) {
+        o.kind = OrderKind::sequential;
+      } else if (std::fabs(o.spearman_z) < 3.0) {
+        o.kind = OrderKind::shuffled;
+      } else if (o.spearman > 0 && o.ascending_fraction < 0.8) {
+        o.kind = OrderKind::buffer_shuffled;
+        o.buffer_estimate = static_cast<std::uint64_t>(std::lround(mean(sds)));
+      } else {
+        o.kind = OrderKind::unknown;
+      }
+      o.reshuffled = !cross.empty() && o.cross_epoch_spearman < 0.9 && o.kind != OrderKind::sequential;
+    }
+  }
+
+  // Batches: each reader's accesses between its handovers (sendmsg, /dev/shm tensors).
+  void batches() {
+    struct Ev {
+      std::uint64_t ts;
+      bool handover;
+      std::int32_t pass;
+    };
+    std::map<std::uint32_t, std::vector<Ev>> per_reader;  // reader key → events
+    std::map<std::uint32_t, std::set<std::uint32_t>> keys_of_pid;
+    for (const auto& a : accesses) keys_of_pid[a.pid].insert(a.reader);
+    for (const auto& a : accesses) per_reader[a.reader].push_back({a.ts, false, a.pass});
+    // When a reader has shm opens, they mark the batch (collate time); sendmsg may come later,
+    // when the consumer asks for the descriptors, and would split the next batch.
+    std::set<std::uint32_t> shm_readers;
+    for (const auto& e : t.events) {
+      const bool shm = e.op == Op::shm_open ||
+                       (e.op == Op::open && e.file < s.files.size() && s.files[e.file].cls == FileClass::shm);
+      if (!shm) continue;
+      auto it = keys_of_pid.find(e.pid);
+      if (it != keys_of_pid.end()) shm_readers.insert(it->second.size() == 1 ? *it->second.begin() : e.tid);
+    }
+    // A handover by a process belongs to its reader when it has one reader (a worker process,
+    // whose resource-sharer thread may do the sendmsg); by a thread, to that thread.
+    for (const auto& e : t.events) {
+      if (!is_handover(e, s.files)) continue;
+      auto it = keys_of_pid.find(e.pid);
+      if (it == keys_of_pid.end()) continue;
+      std::uint32_t key = it->second.size() == 1 ? *it->second.begin() : e.tid;
+      if (!per_reader.count(key)) continue;
+      if (e.op == Op::sendmsg && shm_readers.count(key)) continue;
+      per_reader[key].push_back({e.ts_ns, true, -1});
+    }
+    for (auto& [reader, evs] : per_reader) {
+      std::stable_sort(evs.begin(), evs.end(), [](const Ev& a, const Ev& b) { return a.ts < b.ts; });
+      std::uint32_t count = 0;
+      std::int32_t pass = -1;
+      for (const auto& ev : evs) {
+        if (!ev.handover) {
+          ++count;
+          pass = ev.pass;
+          continue;
+        }
+        if (count == 0) continue;
+        Batch b;
+        b.ready_ns = ev.ts;
+        b.worker = reader;
+        b.accelerator = accel_of_reader(reader);
+        b.samples = count;
+        b.epoch = pass;
+        s.batches.push_back(b);
+        count = 0;
+      }
+    }
+    std::sort(s.batches.begin(), s.batches.end(),
+              [](const Batch& a, const Batch& b) { return a.ready_ns < b.ready_ns; });
+    std::vector<std::uint64_t> sizes;
+    for (const auto& b : s.batches) sizes.push_back(b.samples);
+    s.batch_size = static_cast<std::uint32_t>(detail::mode(sizes));
+    for (const auto& b : s.batches)
+      if (b.epoch >= 0) ++s.epochs[b.epoch].steps;
+  }
+
+  // Receipts: the accelerator process's recvmsg calls, grouped k per batch (k: descriptors per
+  // batch, e.g. data and label tensors), matched to batches in ready order.
+  void receipts() {
+    for (std::size_t ai = 0; ai < s.accelerators.size(); ++ai) {
+      const auto pid = s.accelerators[ai].pid;
+      std::vector<std::uint64_t> recvs;
+      for (const auto& e : t.events)
+        if (e.op == Op::recvmsg && e.pid == pid) recvs.push_back(e.ts_ns + e.dur_ns);
+      std::vector<Batch*> mine;
+      for (auto& b : s.batches)
+        if (b.accelerator == ai) mine.push_back(&b);
+      if (recvs.empty() || mine.empty()) continue;
+      const std::size_t k = std::max<std::size_t>(1, static_cast<std::size_t>(std::lround(
+                                                         static_cast<double>(recvs.size()) / static_cast<double>(mine.size()))));
+      for (std::size_t i = 0; i < mine.size() && (i + 1) * k <= recvs.size(); ++i)
+        mine[i]->received_ns = recvs[(i + 1) * k - 1];
+    }
+  }
+
+  void steps() {
+    std::vector<double> computes_measured;
+    for (std::size_t ai = 0; ai < s.accelerators.size(); ++ai) {
+      std::vector<const Batch*> got;
+      for (const auto& b : s.batches)
+        if (b.accelerator == ai && b.received_ns) got.push_back(&b);
+      std::sort(got.begin(), got.end(),
+                [](const Batch* a, const Batch* b) { return a->received_ns < b->received_ns; });
+      for (std::size_t i = 0; i + 1 < got.size(); ++i) {
+        const Batch& cur = *got[i];
+        const Batch& nxt = *got[i + 1];
+        if (cur.epoch != nxt.epoch || cur.epoch < 0) continue;
+        Step st;
+        st.accelerator = static_cast<std::uint32_t>(ai);
+        st.start_ns = cur.received_ns;
+        st.end_ns = nxt.received_ns;
+        st.epoch = cur.epoch;
+        const std::uint64_t interval = st.end_ns - st.start_ns;
+        // The next batch was ready well before it was received: the process was busy computing.
+        const std::uint64_t slack = nxt.received_ns > nxt.ready_ns ? nxt.received_ns - nxt.ready_ns : 0;
+        st.compute_measured = slack > std::max<std::uint64_t>(2000000, interval / 10);
+        if (st.compute_measured) {
+          st.compute_ns = interval;
+          if (!s.epochs[st.epoch].evaluation) computes_measured.push_back(static_cast<double>(interval));
+        }
+        s.steps.push_back(st);
+      }
+    }
+    // Steps that overlap a checkpoint include its write time: handled after checkpoints().
+    double typical = detail::percentile(computes_measured, 0.5);
+    if (computes_measured.empty()) {
+      std::vector<double> all;
+      for (const auto& st : s.steps) all.push_back(static_cast<double>(st.end_ns - st.start_ns));
+      typical = detail::percentile(all, 0.1);
+      if (!all.empty())
+        s.notes.push_back("every step waited for data: compute time is an upper bound (10th percentile of step time)");
+    }
+    for (auto& st : s.steps) {
+      if (st.compute_measured) continue;
+      const auto interval = st.end_ns - st.start_ns;
+      st.compute_ns = std::min<std::uint64_t>(interval, static_cast<std::uint64_t>(typical));
+      st.wait_ns = interval - st.compute_ns;
+    }
+  }
+
+  void checkpoints() {
+    std::vector<const Event*> writes;
+    std::uint64_t first_train = UINT64_MAX;
+    for (const auto& a : accesses)
+      if (s.files[a.file].cls == FileClass::train) first_train = std::min(first_train, a.ts);
+    for (const auto& e : t.events) {
+      if (e.file == trace::kNoFile || e.file >= s.files.size()) continue;
+      if (s.files[e.file].cls != FileClass::checkpoint) continue;
+      if (trace::is_write(e.op) || e.op == Op::sendfile || e.op == Op::copy_file_range ||
+          e.op == Op::fsync || e.op == Op::fdatasync || e.op == Op::sync_file_range)
+        writes.push_back(&e);
+      else if (trace::is_read(e.op) && e.ts_ns < first_train && e.ret > 0) {
+        s.checkpoint_restore = true;
+        s.restore_bytes += static_cast<std::uint64_t>(e.ret);
+      }
+    }
+    std::vector<std::uint64_t> receipts;  // every accelerator-0 batch receipt
+    for (const auto& b : s.batches)
+      if (b.accelerator == 0 && b.received_ns) receipts.push_back(b.received_ns);
+    std::sort(receipts.begin(), receipts.end());
+    CheckpointWrite* cur = nullptr;
+    std::set<std::uint32_t> cur_files;
+    std::uint64_t last_end = 0;
+    for (const Event* e : writes) {
+      const bool data = trace::is_write(e->op) || e->op == Op::sendfile || e->op == Op::copy_file_range;
+      bool split = cur == nullptr;
+      if (cur) {
+        // A batch receipt between two writes means training went on: a new checkpoint.
+        auto it = std::upper_bound(receipts.begin(), receipts.end(), last_end);
+        if (it != receipts.end() && *it < e->ts_ns) split = true;
+        if (receipts.empty() && e->ts_ns > last_end + 1000000000ull) split = true;
+      }
+      if (split) {
+        if (!data) continue;  // an fsync with no writes before it
+        if (cur) cur->files = static_cast<std::uint32_t>(cur_files.size());
+        s.checkpoints.emplace_back();
+        cur = &s.checkpoints.back();
+        cur->start_ns = e->ts_ns;
+        cur_files.clear();
+      }
+      cur->end_ns = std::max(cur->end_ns, e->ts_ns + e->dur_ns);
+      last_end = cur->end_ns;
+      const std::uint64_t done = e->ret > 0 ? static_cast<std::uint64_t>(e->ret) : 0;
+      if (e->op == Op::fsync || e->op == Op::fdatasync || e->op == Op::sync_file_range) {
+        cur->fsync = true;
+        continue;
+      }
+      if (e->op == Op::sendfile || e->op == Op::copy_file_range) cur->copied_bytes += done;
+      else {
+        cur->bytes += done;
+        ++cur->write_ops;
+        ++cur->write_sizes[e->size];
+      }
+      if (cur_files.insert(e->file).second) cur->paths.push_back(s.files[e->file].path);
+    }
+    if (cur) cur->files = static_cast<std::uint32_t>(cur_files.size());
+    // Place each checkpoint among epochs and steps.
+    for (auto& c : s.checkpoints) {
+      c.after_step = static_cast<std::uint64_t>(
+          std::lower_bound(receipts.begin(), receipts.end(), c.start_ns) - receipts.begin());
+      std::uint32_t done = 0;
+      bool between = true;
+      for (const auto& e : s.epochs) {
+        if (e.evaluation) continue;
+        if (e.end_ns <= c.start_ns) ++done;
+        else if (e.start_ns < c.start_ns) between = false;
+      }
+      c.after_epoch = done;
+      // At an epoch end: all of the epoch's batches were received before the checkpoint.
+      std::uint64_t steps_done = 0;
+      for (const auto& e : s.epochs)
+        if (!e.evaluation && e.end_ns <= c.start_ns) steps_done += e.steps;
+      const std::uint64_t per_acc = s.accelerators.empty() ? steps_done : steps_done / s.accelerators.size();
+      c.at_epoch_end = between || (done > 0 && c.after_step == per_acc);
+    }
+    // Steps that span a checkpoint are not compute.
+    auto spans_checkpoint = [&](const Step& st) {
+      for (const auto& c : s.checkpoints)
+        if (c.start_ns < st.end_ns && c.end_ns > st.start_ns) return true;
+      return false;
+    };
+    s.steps.erase(std::remove_if(s.steps.begin(), s.steps.end(), spans_checkpoint), s.steps.end());
+  }
+
+  void timing_stats() {
+    std::vector<double> step, compute, wait;
+    double sum_c = 0, sum_w = 0;
+    for (const auto& st : s.steps) {
+      if (st.epoch < 0 || s.epochs[st.epoch].evaluation) continue;
+      step.push_back(static_cast<double>(st.end_ns - st.start_ns) * 1e-9);
+      compute.push_back(static_cast<double>(st.compute_ns) * 1e-9);
+      wait.push_back(static_cast<double>(st.wait_ns) * 1e-9);
+      sum_c += static_cast<double>(st.compute_ns);
+      sum_w += static_cast<double>(st.wait_ns);
+    }
+    s.step_time = detail::make_stats(step);
+    s.compute_time = detail::make_stats(compute);
+    s.data_wait_time = detail::make_stats(wait);
+    s.accelerator_utilisation = sum_c + sum_w > 0 ? sum_c / (sum_c + sum_w) : 0;
+    // Prefetch: batches ready and not yet received when a batch is received, per worker.
+    std::vector<double> depth;
+    for (std::size_t ai = 0; ai < s.accelerators.size(); ++ai) {
+      std::vector<std::uint64_t> ready, got;
+      for (const auto& b : s.batches)
+        if (b.accelerator == ai && b.received_ns) ready.push_back(b.ready_ns), got.push_back(b.received_ns);
+      std::sort(ready.begin(), ready.end());
+      std::sort(got.begin(), got.end());
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        const auto r = std::upper_bound(ready.begin(), ready.end(), got[i]) - ready.begin();
+        depth.push_back(static_cast<double>(r) - static_cast<double>(i));
+      }
+      const auto w = std::max<std::uint32_t>(1, s.accelerators[ai].workers);
+      if (!depth.empty())
+        s.prefetch = static_cast<std::uint32_t>(std::ceil(detail::percentile(depth, 0.9) / w));
+    }
+  }
+
+  void concurrency() {
+    struct Edge {
+      std::uint64_t ts;
+      int delta;
+      std::uint32_t tid;
+    };
+    std::vector<Edge> edges;
+    for (const auto& e : t.events) {
+      if (e.file == trace::kNoFile || !is_dataset_file(e.file) || !trace::is_read(e.op)) continue;
+      edges.push_back({e.ts_ns, +1, e.tid});
+      edges.push_back({e.ts_ns + std::max<std::uint64_t>(e.dur_ns, 1), -1, e.tid});
+    }
+    std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) {
+      return a.ts != b.ts ? a.ts < b.ts : a.delta < b.delta;
+    });
+    auto& c = s.concurrency;
+    std::map<std::uint32_t, int> per_tid;
+    int inflight = 0, readers = 0;
+    std::uint64_t prev = 0, busy = 0;
+    double weighted = 0;
+    for (const auto& ed : edges) {
+      if (inflight > 0 && ed.ts > prev) {
+        const auto dt = ed.ts - prev;
+        c.inflight_ns[static_cast<std::uint32_t>(inflight)] += dt;
+        c.readers_ns[static_cast<std::uint32_t>(readers)] += dt;
+        busy += dt;
+        weighted += static_cast<double>(inflight) * static_cast<double>(dt);
+      }
+      prev = ed.ts;
+      int& n = per_tid[ed.tid];
+      if (ed.delta > 0 && n++ == 0) ++readers;
+      if (ed.delta < 0 && --n == 0) --readers;
+      inflight += ed.delta;
+      c.max_inflight = std::max(c.max_inflight, static_cast<std::uint32_t>(std::max(inflight, 0)));
+      c.max_readers = std::max(c.max_readers, static_cast<std::uint32_t>(std::max(readers, 0)));
+    }
+    c.mean_inflight = busy ? weighted / static_cast<double>(busy) : 0;
+  }
+
+  void handover_counts() {
+    std::map<std::uint32_t, ProcessSummary*> by_pid;
+    for (auto& p : s.processes) by_pid[p.pid] = &p;
+    for (const auto& b : s.batches)
+      if (auto it = by_pid.find(b.worker); it != by_pid.end()) ++it->second->handovers;
+    for (const auto& b : s.batches)
+      if (b.received_ns && b.accelerator < s.accelerators.size())
+        if (auto it = by_pid.find(s.accelerators[b.accelerator].pid); it != by_pid.end())
+          ++it->second->handovers;
+  }
+
+  void notes() {
+    if (s.lost_events)
+      s.notes.push_back(std::to_string(s.lost_events) + " events were lost during capture: counts are lower bounds");
+    if (!s.complete) s.notes.push_back("the capture did not finish: the last epoch may be partial");
+    if (train_dataset(s) < 0) s.notes.push_back("no training dataset found: no regular file outside code and library paths was read");
+    if (s.batches.empty() && train_dataset(s) >= 0)
+      s.notes.push_back("no batch handovers (sendmsg or /dev/shm) seen: batch size, steps and compute time per step cannot be inferred");
+  }
+};
+
+}  // namespace
+
+TraceSummary summarize(const trace::Trace& trace) {
+  Builder b(trace);
+  b.totals();
+  b.classify_files();
+  b.group_datasets();
+  b.build_accesses();
+  b.readers_and_accelerators();
+  b.passes();
+  b.dataset_reads();
+  b.order_stats();
+  b.batches();
+  b.receipts();
+  b.steps();
+  b.checkpoints();
+  b.timing_stats();
+  b.concurrency();
+  b.handover_counts();
+  b.notes();
+  return std::move(b.s);
+}
+
+}  // namespace dlgen::analysis
