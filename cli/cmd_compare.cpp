@@ -1,6 +1,166 @@
-// Placeholder until the compare verbs land.
+// `dlgen compare ORIG.h5 REPLAY.h5` and `dlgen fidelity -- CMD...`: the fidelity check of a replay
+// against the run it was distilled from. Exit 0: every metric within tolerance; 1: some not (or a
+// runtime failure); 2: bad arguments or unreadable traces.
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
 #include "commands.hpp"
+#include "dlgen/analysis/summary.hpp"
+#include "dlgen/compare/compare.hpp"
+#include "dlgen/trace/trace_io.hpp"
+
+extern char** environ;
 
 namespace dlgen::cli {
-void add_compare_commands(CLI::App&, Action&) {}
+namespace {
+
+struct CompareOptions {
+  std::string original, replay;
+  bool json = false;
+  std::string report;
+  std::string json_out;
+  std::vector<std::string> tolerances;
+  std::string tolerance_file;
+  bool quiet = false;
+};
+
+void add_tolerance_options(CLI::App* cmd, CompareOptions& o) {
+  cmd->add_option("--tolerance", o.tolerances,
+                  "Override a metric's tolerance: metric=value (0.1 or 10%); repeatable")
+      ->type_name("METRIC=VALUE");
+  cmd->add_option("--tolerances", o.tolerance_file, "TOML file of metric = tolerance")->check(CLI::ExistingFile);
+  cmd->add_option("--report", o.report, "Write a self-contained HTML fidelity report here");
+  cmd->add_option("--json-out", o.json_out, "Write the JSON comparison to this file");
+  cmd->add_flag("--json", o.json, "Print the comparison as JSON instead of a table");
+  cmd->add_flag("-q,--quiet", o.quiet, "Print only the verdict line");
+}
+
+Result<std::string> write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return runtime_error(path + ": cannot open for writing");
+  out << text;
+  out.close();
+  if (!out) return runtime_error(path + ": write failed");
+  return path;
+}
+
+Result<compare::Profile> load_profile(const std::string& path, const char* label) {
+  auto trace = trace::read_trace(path);
+  if (!trace) return trace.error();
+  analysis::TraceSummary summary = analysis::summarize(*trace);
+  compare::Profile p = compare::profile_of(*trace, summary);
+  p.label = std::string(label) + " (" + path + ")";
+  return p;
+}
+
+int run_compare(const CompareOptions& o) {
+  compare::Tolerances tol;
+  if (!o.tolerance_file.empty()) {
+    if (auto r = compare::load_tolerances(tol, o.tolerance_file); !r) return report_error(r.error());
+  }
+  for (const auto& t : o.tolerances)
+    if (auto r = compare::apply_tolerance(tol, t); !r) return report_error(r.error());
+  auto a = load_profile(o.original, "original");
+  if (!a) return report_error(a.error());
+  auto b = load_profile(o.replay, "replay");
+  if (!b) return report_error(b.error());
+  compare::Comparison c = compare::compare(*a, *b, tol);
+
+  if (!o.report.empty()) {
+    if (auto r = write_file(o.report, compare::to_html(c, "dlgen fidelity report")); !r) return report_error(r.error());
+  }
+  if (!o.json_out.empty()) {
+    if (auto r = write_file(o.json_out, compare::to_json(c)); !r) return report_error(r.error());
+  }
+  if (o.json) {
+    std::fputs(compare::to_json(c).c_str(), stdout);
+  } else if (o.quiet) {
+    std::printf("fidelity: %s (%zu failed)\n", c.pass() ? "PASS" : "FAIL", c.failures());
+  } else {
+    std::fputs(compare::format_table(c).c_str(), stdout);
+    if (!o.report.empty()) std::printf("report: %s\n", o.report.c_str());
+  }
+  return c.pass() ? 0 : 1;
+}
+
+// Runs this binary's own verb (`/proc/self/exe verb args...`) and returns its exit status.
+int run_self(const std::vector<std::string>& args) {
+  std::vector<std::string> argv_s = {"dlgen"};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& s : argv_s) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  std::string line = "dlgen fidelity: running dlgen";
+  for (const auto& a : args) line += " " + a;
+  std::fprintf(stderr, "%s\n", line.c_str());
+  std::fflush(nullptr);
+  pid_t pid = 0;
+  if (int rc = posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv.data(), environ); rc != 0) {
+    std::fprintf(stderr, "dlgen: fidelity: cannot start /proc/self/exe: %s\n", std::strerror(rc));
+    return 1;
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return 1;
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  return 1;
+}
+
+struct FidelityOptions {
+  CompareOptions compare;
+  std::string workdir = "fidelity";
+  std::vector<std::string> sets;
+  std::vector<std::string> command;
+};
+
+int run_fidelity(FidelityOptions& o) {
+  std::error_code ec;
+  std::filesystem::create_directories(o.workdir, ec);
+  if (ec) return report_error(runtime_error(o.workdir + ": " + ec.message()));
+  const std::string orig = o.workdir + "/original.h5", job = o.workdir + "/job.toml",
+                    replay = o.workdir + "/replay.h5";
+  std::vector<std::string> capture = {"capture", "-o", orig, "--"};
+  capture.insert(capture.end(), o.command.begin(), o.command.end());
+  // The traced command's own exit status is the capture's business; a missing trace is ours.
+  int rc = run_self(capture);
+  if (rc == 2 || rc == 77) return rc;
+  if (!std::filesystem::exists(orig)) return report_error(runtime_error("capture wrote no trace: " + orig));
+  if ((rc = run_self({"distil", orig, "-o", job})) != 0) return rc;
+  std::vector<std::string> run = {"run", job, "--capture", replay};
+  for (const auto& s : o.sets) run.insert(run.end(), {"--set", s});
+  if ((rc = run_self(run)) != 0) return rc;
+  o.compare.original = orig;
+  o.compare.replay = replay;
+  if (o.compare.report.empty()) o.compare.report = o.workdir + "/fidelity.html";
+  return run_compare(o.compare);
+}
+
+}  // namespace
+
+void add_compare_commands(CLI::App& app, Action& action) {
+  auto co = std::make_shared<CompareOptions>();
+  auto* cmp = app.add_subcommand("compare", "Compare a replay's trace with the original run's trace (fidelity)");
+  cmp->add_option("original", co->original, "Trace of the original run (HDF5)")->required()->check(CLI::ExistingFile);
+  cmp->add_option("replay", co->replay, "Trace of the replay (dlgen run --capture)")->required()->check(CLI::ExistingFile);
+  add_tolerance_options(cmp, *co);
+  cmp->callback([co, &action] { action = [co] { return run_compare(*co); }; });
+
+  auto fo = std::make_shared<FidelityOptions>();
+  auto* fid = app.add_subcommand("fidelity", "Capture CMD, distil it, replay the job with capture, and compare");
+  fid->add_option("--workdir", fo->workdir, "Where the traces, job and report go")->capture_default_str();
+  fid->add_option("--set", fo->sets, "Override a key of the distilled job for the replay: key=value; repeatable");
+  add_tolerance_options(fid, fo->compare);
+  fid->add_option("command", fo->command, "The training command, after --")->required();
+  fid->callback([fo, &action] { action = [fo] { return run_fidelity(*fo); }; });
+}
+
 }  // namespace dlgen::cli

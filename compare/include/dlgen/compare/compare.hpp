@@ -1,0 +1,94 @@
+#pragma once
+// Fidelity comparison of two traces (original run and its replay): one verdict per metric and an
+// overall verdict. Pure functions over Profiles; files appear only in the CLI.
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dlgen/compare/profile.hpp"
+#include "dlgen/core/result.hpp"
+
+namespace dlgen::analysis {
+struct TraceSummary;
+}
+
+namespace dlgen::compare {
+
+// How a metric's distance is computed from the two sides.
+enum class DistanceKind {
+  relative,     // |replay - original| / |original|  (original 0: 0 if both 0, else infinity)
+  absolute,     // |replay - original|, in the metric's unit
+  ks,           // two-sample Kolmogorov–Smirnov statistic, 0..1
+};
+
+// A metric dlgen knows how to compare, with its default tolerance (justified in docs/fidelity.md).
+struct MetricDef {
+  std::string_view name;   // "bytes_read", key for --tolerance
+  std::string_view group;  // volume, access, concurrency, timing, checkpoint, device
+  std::string_view unit;   // bytes, count, fraction, s, MiB/s
+  DistanceKind kind;
+  double tolerance;        // pass when distance <= tolerance
+  std::string_view what;   // one line for the report
+};
+const std::vector<MetricDef>& metric_defs();
+const MetricDef* find_metric(std::string_view name);
+
+// Tolerance per metric name; metrics absent here use their default.
+struct Tolerances {
+  std::map<std::string, double> values;
+  double get(std::string_view metric) const;
+};
+// Applies "metric=value" (value: "0.1", "10%", or for absolute metrics a plain number). Unknown
+// metric names are input errors naming the closest known one.
+Result<void> apply_tolerance(Tolerances& tol, std::string_view assignment);
+// Reads a TOML file of `metric = value` (top level or under a [tolerance] table).
+Result<void> load_tolerances(Tolerances& tol, const std::filesystem::path& path);
+
+enum class Verdict { pass, fail, skipped };
+const char* to_string(Verdict v);
+
+struct MetricResult {
+  std::string name;
+  std::string group;
+  std::string unit;
+  DistanceKind kind = DistanceKind::relative;
+  double original = 0;  // the headline value on each side (a distribution's median)
+  double replay = 0;
+  double distance = 0;
+  double tolerance = 0;
+  Verdict verdict = Verdict::pass;
+  std::string note;  // why skipped, or what the headline value is
+};
+
+struct EpochRow {
+  std::size_t epoch = 0;
+  EpochProfile original;  // order vectors are cleared
+  EpochProfile replay;
+  bool has_original = false;
+  bool has_replay = false;
+};
+
+struct Comparison {
+  std::vector<MetricResult> metrics;
+  std::vector<EpochRow> epochs;
+  Profile original;  // kept for the plots
+  Profile replay;
+  bool pass() const;
+  std::size_t failures() const;
+};
+
+Comparison compare(const Profile& original, const Profile& replay, const Tolerances& tolerances);
+
+// The shared-summary form: compares what the summaries alone say (no event-level metrics such as
+// in-flight I/O or throughput over time; those need profile_of with the trace).
+Comparison compare(const analysis::TraceSummary& original, const analysis::TraceSummary& replay,
+                   const Tolerances& tolerances);
+
+// Renderings of a comparison.
+std::string format_table(const Comparison& c);   // terminal table + per-epoch table + verdict
+std::string to_json(const Comparison& c);        // every value, machine readable
+std::string to_html(const Comparison& c, std::string_view title);  // self-contained, inline SVG
+
+}  // namespace dlgen::compare

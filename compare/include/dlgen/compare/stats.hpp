@@ -1,0 +1,42 @@
+#pragma once
+// Small statistics used to compare two traces: quantiles, two-sample distances between empirical
+// distributions, and histograms for the report. Inputs are plain samples in any unit; the distance
+// functions are unit-free (KS) or carry the samples' unit (Wasserstein).
+#include <cstdint>
+#include <vector>
+
+namespace dlgen::compare {
+
+// The q-quantile (0..1) of `values` by linear interpolation; 0 for an empty sample.
+double quantile(std::vector<double> values, double q);
+double mean(const std::vector<double>& values);
+
+// Two-sample Kolmogorov–Smirnov statistic: the largest gap between the two empirical CDFs, in
+// [0, 1]. 0 when both samples are empty; 1 when exactly one is empty.
+double ks_distance(std::vector<double> a, std::vector<double> b);
+
+// First Wasserstein (earth mover's) distance between the empirical distributions, in the samples'
+// unit: the area between the two CDFs. 0 when both are empty.
+double wasserstein_distance(std::vector<double> a, std::vector<double> b);
+
+// A weighted sample: value → weight (for time-weighted distributions such as I/Os in flight, the
+// weight is the time spent at that value).
+struct WeightedValue {
+  double value = 0;
+  double weight = 0;
+};
+// KS statistic between two weighted samples (weights normalised per sample).
+double ks_distance_weighted(std::vector<WeightedValue> a, std::vector<WeightedValue> b);
+
+// Histogram with power-of-two bins for byte sizes: bin i counts values in [2^i, 2^(i+1)).
+// `lo_exp`/`hi_exp` bound the bins shown (values outside land in the first/last bin).
+struct Histogram {
+  std::vector<double> edges;   // bins+1 edges, in the samples' unit
+  std::vector<double> counts;  // per bin
+  double total = 0;
+};
+Histogram log2_histogram(const std::vector<double>& values, int lo_exp, int hi_exp);
+// Linear histogram with `bins` equal bins over [lo, hi].
+Histogram linear_histogram(const std::vector<double>& values, double lo, double hi, int bins);
+
+}  // namespace dlgen::compare

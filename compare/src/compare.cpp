@@ -1,0 +1,314 @@
+#include "dlgen/compare/compare.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "dlgen/compare/stats.hpp"
+
+namespace dlgen::compare {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Defaults are argued in docs/fidelity.md: counts that the job fixes exactly (files, epochs,
+// readers, checkpoints) get zero or near-zero slack; sizes a few percent; timings, which drift on
+// a shared 2-core VM, 20-30%; page-cache dependent figures (checkpoint write time, in-flight) more.
+const std::vector<MetricDef> kMetrics = {
+    {"bytes_read", "volume", "bytes", DistanceKind::relative, 0.05, "data bytes read"},
+    {"bytes_written", "volume", "bytes", DistanceKind::relative, 0.10, "bytes written (checkpoints, outputs)"},
+    {"files_read", "volume", "count", DistanceKind::relative, 0.02, "distinct data files read"},
+    {"read_ops", "volume", "count", DistanceKind::relative, 0.25, "data read requests"},
+    {"opens", "volume", "count", DistanceKind::relative, 0.10, "opens of data files"},
+    {"metadata_ops", "volume", "count", DistanceKind::relative, 1.00, "opens + stats (metadata load)"},
+    {"request_size", "volume", "bytes", DistanceKind::ks, 0.15, "request-size distribution (KS; median shown)"},
+    {"request_size_emd", "volume", "bytes", DistanceKind::relative, 0.15,
+     "request-size Wasserstein distance / original mean size"},
+    {"epoch_bytes_read", "volume", "bytes", DistanceKind::relative, 0.05, "worst epoch: data bytes read"},
+    {"sequential_fraction", "access", "fraction", DistanceKind::absolute, 0.10,
+     "reads continuing where the previous read of the file ended"},
+    {"order_vs_path", "access", "fraction", DistanceKind::absolute, 0.30,
+     "rank correlation of read order with path order (1 = unshuffled)"},
+    {"reshuffle", "access", "fraction", DistanceKind::absolute, 0.30,
+     "rank correlation between consecutive epochs' orders (1 = same order)"},
+    {"reads_per_file", "access", "fraction", DistanceKind::absolute, 0.10, "bytes read per file byte per epoch"},
+    {"readers", "concurrency", "count", DistanceKind::absolute, 0.0, "tasks issuing data reads"},
+    {"inflight", "concurrency", "count", DistanceKind::ks, 0.40,
+     "I/Os in flight while busy (time-weighted KS; mean shown)"},
+    {"epochs", "timing", "count", DistanceKind::absolute, 0.0, "epochs"},
+    {"steps", "timing", "count", DistanceKind::relative, 0.02, "steps (batches consumed)"},
+    {"duration", "timing", "s", DistanceKind::relative, 0.25, "first to last data read"},
+    {"epoch_time", "timing", "s", DistanceKind::relative, 0.30, "worst epoch: duration"},
+    {"step_time", "timing", "s", DistanceKind::relative, 0.20, "median step time"},
+    {"compute", "timing", "s", DistanceKind::relative, 0.20, "median compute gap per step"},
+    {"data_wait", "timing", "fraction", DistanceKind::absolute, 0.15, "share of step time waiting for data"},
+    {"throughput", "timing", "MiB/s", DistanceKind::relative, 0.30, "mean data MiB/s"},
+    {"checkpoints", "checkpoint", "count", DistanceKind::absolute, 0.0, "checkpoints written"},
+    {"checkpoint_size", "checkpoint", "bytes", DistanceKind::relative, 0.05, "mean bytes per checkpoint"},
+    {"checkpoint_interval", "checkpoint", "s", DistanceKind::relative, 0.30, "median time between checkpoints"},
+    {"checkpoint_write_time", "checkpoint", "s", DistanceKind::relative, 1.00, "median checkpoint write time"},
+    {"checkpoint_fsync", "checkpoint", "fraction", DistanceKind::absolute, 0.0, "checkpoints with an fsync"},
+    {"block_bytes", "device", "bytes", DistanceKind::relative, 0.25, "bytes moved at the block layer"},
+    {"block_requests", "device", "count", DistanceKind::relative, 0.50, "block-layer requests"},
+};
+
+double distance_of(DistanceKind kind, double a, double b) {
+  switch (kind) {
+    case DistanceKind::relative:
+      if (a == 0) return b == 0 ? 0 : kInf;
+      return std::fabs(b - a) / std::fabs(a);
+    case DistanceKind::absolute:
+    case DistanceKind::ks:
+      return std::fabs(b - a);
+  }
+  return kInf;
+}
+
+class Builder {
+ public:
+  Builder(const Tolerances& tol) : tol_(tol) {}
+
+  MetricResult& add(std::string_view name, double a, double b) {
+    const MetricDef* def = find_metric(name);
+    MetricResult r;
+    r.name = std::string(name);
+    r.group = std::string(def->group);
+    r.unit = std::string(def->unit);
+    r.kind = def->kind;
+    r.original = a;
+    r.replay = b;
+    r.tolerance = tol_.get(name);
+    r.distance = distance_of(def->kind, a, b);
+    r.verdict = r.distance <= r.tolerance + 1e-12 ? Verdict::pass : Verdict::fail;
+    out.push_back(std::move(r));
+    return out.back();
+  }
+  // A metric with an explicit distance (KS, worst epoch).
+  MetricResult& add_with_distance(std::string_view name, double a, double b, double d) {
+    MetricResult& r = add(name, a, b);
+    r.distance = d;
+    r.verdict = d <= r.tolerance + 1e-12 ? Verdict::pass : Verdict::fail;
+    return r;
+  }
+  void skip(std::string_view name, double a, double b, std::string why) {
+    MetricResult& r = add(name, a, b);
+    r.distance = 0;
+    r.verdict = Verdict::skipped;
+    r.note = std::move(why);
+  }
+
+  std::vector<MetricResult> out;
+
+ private:
+  const Tolerances& tol_;
+};
+
+std::vector<double> intervals(const std::vector<double>& starts) {
+  std::vector<double> out;
+  for (std::size_t i = 1; i < starts.size(); ++i) out.push_back(starts[i] - starts[i - 1]);
+  return out;
+}
+
+double weighted_mean(const std::vector<WeightedValue>& s) {
+  double w = 0, v = 0;
+  for (const auto& x : s) {
+    w += x.weight;
+    v += x.value * x.weight;
+  }
+  return w > 0 ? v / w : 0;
+}
+
+std::vector<WeightedValue> busy_only(const std::vector<WeightedValue>& s) {
+  std::vector<WeightedValue> out;
+  for (const auto& x : s)
+    if (x.value > 0) out.push_back(x);
+  return out;
+}
+
+double sum(const std::vector<double>& v) {
+  double s = 0;
+  for (double x : v) s += x;
+  return s;
+}
+
+}  // namespace
+
+const std::vector<MetricDef>& metric_defs() { return kMetrics; }
+
+const MetricDef* find_metric(std::string_view name) {
+  for (const auto& m : kMetrics)
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+double Tolerances::get(std::string_view metric) const {
+  auto it = values.find(std::string(metric));
+  if (it != values.end()) return it->second;
+  const MetricDef* def = find_metric(metric);
+  return def ? def->tolerance : 0;
+}
+
+const char* to_string(Verdict v) {
+  switch (v) {
+    case Verdict::pass: return "PASS";
+    case Verdict::fail: return "FAIL";
+    case Verdict::skipped: return "SKIP";
+  }
+  return "?";
+}
+
+bool Comparison::pass() const { return failures() == 0; }
+
+std::size_t Comparison::failures() const {
+  return static_cast<std::size_t>(std::count_if(metrics.begin(), metrics.end(),
+                                                [](const MetricResult& m) { return m.verdict == Verdict::fail; }));
+}
+
+Comparison compare(const Profile& a, const Profile& b, const Tolerances& tol) {
+  Builder m(tol);
+
+  // Volume.
+  m.add("bytes_read", a.bytes_read, b.bytes_read);
+  m.add("bytes_written", a.bytes_written, b.bytes_written);
+  m.add("files_read", a.files_read, b.files_read);
+  m.add("read_ops", a.read_ops, b.read_ops);
+  m.add("opens", a.opens, b.opens);
+  m.add("metadata_ops", a.opens + a.stats, b.opens + b.stats);
+  m.add_with_distance("request_size", quantile(a.request_sizes, 0.5), quantile(b.request_sizes, 0.5),
+                      ks_distance(a.request_sizes, b.request_sizes))
+      .note = "median request size; distance is KS";
+  {
+    double ma = mean(a.request_sizes);
+    double w = wasserstein_distance(a.request_sizes, b.request_sizes);
+    m.add_with_distance("request_size_emd", ma, mean(b.request_sizes),
+                        ma > 0 ? w / ma : (w == 0 ? 0 : kInf))
+        .note = "mean request size; distance is W1 / original mean";
+  }
+
+  // Per-epoch volume and time: the worst epoch decides.
+  const std::size_t ne = std::max(a.epochs.size(), b.epochs.size());
+  const std::size_t common = std::min(a.epochs.size(), b.epochs.size());
+  {
+    double worst_bytes = 0, worst_time = 0;
+    double wa_b = 0, wb_b = 0, wa_t = 0, wb_t = 0;
+    for (std::size_t e = 0; e < common; ++e) {
+      const auto& ea = a.epochs[e];
+      const auto& eb = b.epochs[e];
+      double db = distance_of(DistanceKind::relative, ea.bytes_read, eb.bytes_read);
+      if (db >= worst_bytes) worst_bytes = db, wa_b = ea.bytes_read, wb_b = eb.bytes_read;
+      double dt = distance_of(DistanceKind::relative, ea.duration_s, eb.duration_s);
+      if (dt >= worst_time) worst_time = dt, wa_t = ea.duration_s, wb_t = eb.duration_s;
+    }
+    if (common == 0) {
+      m.skip("epoch_bytes_read", 0, 0, "no epochs found on one side");
+      m.skip("epoch_time", 0, 0, "no epochs found on one side");
+    } else {
+      m.add_with_distance("epoch_bytes_read", wa_b, wb_b, worst_bytes).note = "values of the worst epoch";
+      // The first epoch of a run includes process start-up and a cold page cache on both sides;
+      // it is still compared, as the worst epoch may be any.
+      m.add_with_distance("epoch_time", wa_t, wb_t, worst_time).note = "values of the worst epoch";
+    }
+  }
+
+  // Access order.
+  m.add("sequential_fraction", a.sequential_fraction, b.sequential_fraction);
+  if (a.epochs.empty() && b.epochs.empty())
+    m.skip("order_vs_path", a.order_vs_path, b.order_vs_path, "no epochs");
+  else
+    m.add("order_vs_path", a.order_vs_path, b.order_vs_path);
+  if (a.epochs.size() < 2 && b.epochs.size() < 2)
+    m.skip("reshuffle", a.epoch_order_similarity, b.epoch_order_similarity, "fewer than 2 epochs");
+  else
+    m.add("reshuffle", a.epoch_order_similarity, b.epoch_order_similarity);
+  m.add("reads_per_file", a.reads_per_file, b.reads_per_file);
+
+  // Concurrency.
+  m.add("readers", a.readers, b.readers);
+  {
+    auto ia = busy_only(a.inflight), ib = busy_only(b.inflight);
+    if (ia.empty() && ib.empty())
+      m.skip("inflight", 0, 0, "no I/O durations in either trace");
+    else
+      m.add_with_distance("inflight", weighted_mean(ia), weighted_mean(ib), ks_distance_weighted(ia, ib))
+          .note = "mean in flight while busy; distance is KS";
+  }
+
+  // Timing.
+  m.add("epochs", static_cast<double>(a.epochs.size()), static_cast<double>(b.epochs.size()));
+  {
+    double sa = static_cast<double>(a.step_times_s.size()), sb = static_cast<double>(b.step_times_s.size());
+    if (sa == 0 && sb == 0)
+      m.skip("steps", 0, 0, "no steps found in either trace");
+    else
+      m.add("steps", sa, sb);
+  }
+  m.add("duration", a.duration_s, b.duration_s);
+  auto dist_metric = [&](std::string_view name, const std::vector<double>& x, const std::vector<double>& y) {
+    if (x.empty() && y.empty())
+      m.skip(name, 0, 0, "not found in either trace");
+    else
+      m.add(name, quantile(x, 0.5), quantile(y, 0.5)).note = "median";
+  };
+  dist_metric("step_time", a.step_times_s, b.step_times_s);
+  dist_metric("compute", a.compute_s, b.compute_s);
+  {
+    double ta = sum(a.step_times_s), tb = sum(b.step_times_s);
+    if (ta <= 0 && tb <= 0)
+      m.skip("data_wait", 0, 0, "no steps found in either trace");
+    else
+      m.add("data_wait", ta > 0 ? sum(a.data_wait_s) / ta : 0, tb > 0 ? sum(b.data_wait_s) / tb : 0);
+  }
+  {
+    auto mibs = [](const Profile& p) { return p.duration_s > 0 ? p.bytes_read / p.duration_s / 1048576.0 : 0; };
+    m.add("throughput", mibs(a), mibs(b));
+  }
+
+  // Checkpoints.
+  m.add("checkpoints", a.checkpoints, b.checkpoints);
+  if (a.checkpoints == 0 && b.checkpoints == 0) {
+    m.skip("checkpoint_size", 0, 0, "no checkpoints in either trace");
+    m.skip("checkpoint_interval", 0, 0, "no checkpoints in either trace");
+    m.skip("checkpoint_write_time", 0, 0, "no checkpoints in either trace");
+    m.skip("checkpoint_fsync", 0, 0, "no checkpoints in either trace");
+  } else {
+    m.add("checkpoint_size", a.checkpoint_bytes, b.checkpoint_bytes);
+    auto ia = intervals(a.checkpoint_start_s), ib = intervals(b.checkpoint_start_s);
+    if (ia.empty() && ib.empty())
+      m.skip("checkpoint_interval", 0, 0, "fewer than 2 checkpoints");
+    else
+      m.add("checkpoint_interval", quantile(ia, 0.5), quantile(ib, 0.5)).note = "median";
+    m.add("checkpoint_write_time", quantile(a.checkpoint_write_s, 0.5), quantile(b.checkpoint_write_s, 0.5))
+        .note = "median";
+    auto fs = [](const Profile& p) { return p.checkpoints > 0 ? std::min(1.0, p.fsyncs / p.checkpoints) : 0; };
+    m.add("checkpoint_fsync", fs(a), fs(b));
+  }
+
+  // Device level.
+  if (a.has_block && b.has_block) {
+    m.add("block_bytes", a.block_bytes, b.block_bytes);
+    m.add("block_requests", a.block_requests, b.block_requests);
+  } else {
+    const char* why = "needs --block on both captures";
+    m.skip("block_bytes", a.block_bytes, b.block_bytes, why);
+    m.skip("block_requests", a.block_requests, b.block_requests, why);
+  }
+
+  Comparison c;
+  c.metrics = std::move(m.out);
+  for (std::size_t e = 0; e < ne; ++e) {
+    EpochRow row;
+    row.epoch = e;
+    if (e < a.epochs.size()) row.original = a.epochs[e], row.has_original = true;
+    if (e < b.epochs.size()) row.replay = b.epochs[e], row.has_replay = true;
+    row.original.order.clear();
+    row.replay.order.clear();
+    c.epochs.push_back(std::move(row));
+  }
+  c.original = a;
+  c.replay = b;
+  for (auto* p : {&c.original, &c.replay})
+    for (auto& e : p->epochs) e.order.clear();
+  return c;
+}
+
+}  // namespace dlgen::compare

@@ -1,0 +1,201 @@
+#include "dlgen/compare/profile.hpp"
+#include "dlgen/compare/compare.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "dlgen/analysis/summary.hpp"
+#include "dlgen/trace/trace.hpp"
+
+namespace dlgen::compare {
+namespace {
+
+constexpr double kNs = 1e-9;
+// Request sizes are kept as samples for the KS and Wasserstein distances; a histogram with more
+// requests than this is thinned proportionally (the shape is what matters).
+constexpr std::uint64_t kMaxSizeSamples = 200000;
+
+bool is_data(analysis::FileClass c) {
+  return c == analysis::FileClass::train || c == analysis::FileClass::validation;
+}
+
+// A bin width near span/100, from a 1-2-5 ladder, so plots of short and long runs both read well.
+double nice_bin(double span_s) {
+  double target = std::max(span_s / 100.0, 1e-3);
+  double base = std::pow(10.0, std::floor(std::log10(target)));
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (base * m >= target) return base * m;
+  return base * 10;
+}
+
+}  // namespace
+
+Profile profile_of(const analysis::TraceSummary& s) {
+  Profile p;
+  std::unordered_set<std::uint32_t> data_files;
+  for (const auto& f : s.files) {
+    if (is_data(f.cls)) {
+      data_files.insert(f.file);
+      p.opens += static_cast<double>(f.opens);
+      if (f.bytes_read > 0) p.files_read += 1;
+    }
+    if (f.cls != analysis::FileClass::shm && f.cls != analysis::FileClass::ignored)
+      p.bytes_written += static_cast<double>(f.bytes_written);
+  }
+  p.bytes_read = static_cast<double>(s.dataset_bytes_read);
+  p.read_ops = static_cast<double>(s.dataset_read_ops);
+
+  std::uint64_t n = 0;
+  for (const auto& [size, count] : s.request_sizes) n += count;
+  const double keep = n > kMaxSizeSamples ? static_cast<double>(kMaxSizeSamples) / static_cast<double>(n) : 1.0;
+  for (const auto& [size, count] : s.request_sizes) {
+    auto k = static_cast<std::uint64_t>(std::llround(static_cast<double>(count) * keep));
+    if (k == 0 && count > 0) k = 1;
+    p.request_sizes.insert(p.request_sizes.end(), k, static_cast<double>(size));
+  }
+
+  // Order: the training dataset's summary (the one distil writes into the job).
+  int train = analysis::train_dataset(s);
+  if (train >= 0) {
+    const auto& order = s.datasets[static_cast<std::size_t>(train)].order;
+    p.order_vs_path = order.spearman;
+    p.epoch_order_similarity = order.cross_epoch_spearman;
+  }
+
+  // Epochs: training passes only (evaluation passes are summarised in notes).
+  double first = -1, last = 0, rpf = 0;
+  std::size_t eval = 0;
+  for (const auto& e : s.epochs) {
+    if (e.evaluation) {
+      ++eval;
+      continue;
+    }
+    EpochProfile ep;
+    ep.start_s = static_cast<double>(e.start_ns) * kNs;
+    ep.duration_s = static_cast<double>(e.end_ns - std::min(e.end_ns, e.start_ns)) * kNs;
+    ep.bytes_read = static_cast<double>(e.bytes_read);
+    ep.read_ops = static_cast<double>(e.read_ops);
+    ep.files_read = static_cast<double>(e.unique_files);
+    ep.reads_per_file = e.unique_files ? static_cast<double>(e.accesses) / static_cast<double>(e.unique_files) : 0;
+    ep.steps = static_cast<double>(e.steps);
+    ep.order = e.order;
+    rpf += ep.reads_per_file;
+    if (first < 0 || ep.start_s < first) first = ep.start_s;
+    last = std::max(last, ep.start_s + ep.duration_s);
+    p.epochs.push_back(std::move(ep));
+  }
+  if (!p.epochs.empty()) p.reads_per_file = rpf / static_cast<double>(p.epochs.size());
+  if (eval) p.notes.push_back(std::to_string(eval) + " evaluation pass(es) not compared per epoch");
+  p.duration_s = first >= 0 ? last - first : static_cast<double>(s.duration_ns) * kNs;
+
+  // Concurrency: reader tasks per accelerator, summed; I/Os in flight as the summary measured them.
+  for (const auto& a : s.accelerators) p.readers += a.reads_itself ? 1.0 : static_cast<double>(a.workers);
+  if (p.readers == 0) p.readers = s.concurrency.max_readers;
+  for (const auto& [count, ns] : s.concurrency.inflight_ns)
+    p.inflight.push_back({static_cast<double>(count), static_cast<double>(ns) * kNs});
+
+  for (const auto& st : s.steps) {
+    p.step_times_s.push_back(static_cast<double>(st.end_ns - std::min(st.end_ns, st.start_ns)) * kNs);
+    p.compute_s.push_back(static_cast<double>(st.compute_ns) * kNs);
+    p.data_wait_s.push_back(static_cast<double>(st.wait_ns) * kNs);
+  }
+
+  // Throughput per second from the summary's buckets (refined by the trace form).
+  p.throughput_bin_s = 1;
+  for (std::size_t i = 0; i < s.per_second.size(); ++i) {
+    p.throughput_t_s.push_back(static_cast<double>(i));
+    p.throughput_mib_s.push_back(static_cast<double>(s.per_second[i].bytes_read) / 1048576.0);
+  }
+
+  for (const auto& c : s.checkpoints) {
+    p.checkpoints += 1;
+    p.checkpoint_bytes += static_cast<double>(c.bytes);
+    p.checkpoint_start_s.push_back(static_cast<double>(c.start_ns) * kNs);
+    p.checkpoint_write_s.push_back(static_cast<double>(c.end_ns - std::min(c.end_ns, c.start_ns)) * kNs);
+    if (c.fsync) p.fsyncs += 1;
+  }
+  if (p.checkpoints > 0) p.checkpoint_bytes /= p.checkpoints;
+
+  p.has_block = s.block_requests > 0;
+  p.block_bytes = static_cast<double>(s.block_bytes);
+  p.block_requests = static_cast<double>(s.block_requests);
+  for (const auto& note : s.notes) p.notes.push_back(note);
+  if (s.lost_events) p.notes.push_back(std::to_string(s.lost_events) + " events lost during capture");
+  return p;
+}
+
+Profile profile_of(const trace::Trace& t, const analysis::TraceSummary& s) {
+  Profile p = profile_of(s);
+  p.has_block = p.has_block || t.meta.block_layer;
+
+  std::vector<bool> data(t.files.size(), false);
+  for (const auto& f : s.files)
+    if (is_data(f.cls) && f.file < data.size()) data[f.file] = true;
+  auto is_data_event = [&](const trace::Event& e) { return e.file < data.size() && data[e.file]; };
+
+  // Sequential fraction: a read is sequential when it starts where the previous read of the same
+  // file ended (a fresh open starts at 0). io_uring reads carry explicit offsets; read() carries
+  // the file position, so both sides measure the same thing.
+  std::unordered_map<std::uint32_t, std::uint64_t> next_offset;
+  double reads = 0, sequential = 0, stats = 0;
+  double t0 = -1, t1 = 0;
+  for (const auto& e : t.events) {
+    if (!is_data_event(e)) continue;
+    if (e.op == trace::Op::open) {
+      next_offset[e.file] = 0;
+    } else if (e.op == trace::Op::stat) {
+      stats += 1;
+    } else if (trace::is_read(e.op) && e.size > 0) {
+      reads += 1;
+      auto it = next_offset.find(e.file);
+      std::uint64_t expect = it == next_offset.end() ? 0 : it->second;
+      if (e.offset == expect) sequential += 1;
+      next_offset[e.file] = e.offset + (e.ret > 0 ? static_cast<std::uint64_t>(e.ret) : e.size);
+      double ts = static_cast<double>(e.ts_ns) * kNs;
+      if (t0 < 0) t0 = ts;
+      t1 = std::max(t1, ts + static_cast<double>(e.dur_ns) * kNs);
+    }
+  }
+  p.sequential_fraction = reads > 0 ? sequential / reads : 0;
+  p.stats = stats;
+
+  // Throughput over time in bins of a width fitted to the run, from the first data read.
+  if (t0 >= 0) {
+    double bin = nice_bin(t1 - t0);
+    auto bins = static_cast<std::size_t>(std::ceil((t1 - t0) / bin)) + 1;
+    std::vector<double> bytes(bins, 0.0);
+    for (const auto& e : t.events) {
+      if (!is_data_event(e) || !trace::is_read(e.op) || e.ret <= 0) continue;
+      // Bytes count at completion, when they reached the reader.
+      double done = static_cast<double>(e.ts_ns + e.dur_ns) * kNs;
+      auto i = static_cast<std::size_t>(std::max(0.0, (done - t0) / bin));
+      bytes[std::min(i, bins - 1)] += static_cast<double>(e.ret);
+    }
+    p.throughput_bin_s = bin;
+    p.throughput_t_s.clear();
+    p.throughput_mib_s.clear();
+    for (std::size_t i = 0; i < bins; ++i) {
+      p.throughput_t_s.push_back(static_cast<double>(i) * bin);
+      p.throughput_mib_s.push_back(bytes[i] / 1048576.0 / bin);
+    }
+  }
+  return p;
+}
+
+}  // namespace dlgen::compare
+
+namespace dlgen::compare {
+
+// Lives beside profile_of so that comparing Profiles alone does not pull in the summary code.
+Comparison compare(const analysis::TraceSummary& original, const analysis::TraceSummary& replay,
+                   const Tolerances& tolerances) {
+  Profile a = profile_of(original);
+  Profile b = profile_of(replay);
+  a.label = "original";
+  b.label = "replay";
+  return compare(a, b, tolerances);
+}
+
+}  // namespace dlgen::compare

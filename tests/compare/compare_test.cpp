@@ -1,0 +1,341 @@
+// The comparison over Profiles: distances, verdicts, tolerances and the three renderings.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <regex>
+
+#include "dlgen/compare/compare.hpp"
+#include "dlgen/compare/stats.hpp"
+#include "temp_dir.hpp"
+
+namespace dlgen::compare {
+namespace {
+
+// A profile shaped like a small PyTorch run: 3 workers, 2 shuffled epochs of 100 files of ~1 MiB
+// read in 256 KiB chunks, 25 steps per epoch of ~0.1 s compute, a checkpoint after each epoch.
+Profile baseline() {
+  Profile p;
+  p.label = "synthetic";
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> jitter(1.0, 0.05);
+  const int epochs = 2, files = 100, chunks = 4;
+  for (int e = 0; e < epochs; ++e) {
+    EpochProfile ep;
+    ep.start_s = e * 3.2;
+    ep.duration_s = 3.0;
+    ep.files_read = files;
+    ep.read_ops = files * chunks;
+    ep.bytes_read = files * 1048576.0;
+    ep.reads_per_file = 1;
+    ep.steps = 25;
+    p.epochs.push_back(ep);
+  }
+  p.bytes_read = epochs * files * 1048576.0;
+  p.files_read = files;
+  p.read_ops = epochs * files * chunks;
+  p.opens = epochs * files;
+  p.stats = epochs * files;
+  for (int i = 0; i < epochs * files * chunks; ++i) p.request_sizes.push_back(262144);
+  p.sequential_fraction = 1.0;
+  p.order_vs_path = 0.02;
+  p.epoch_order_similarity = -0.05;
+  p.reads_per_file = 1;
+  p.readers = 3;
+  p.inflight = {{0, 1.0}, {1, 2.0}, {2, 1.5}, {3, 1.0}};
+  p.duration_s = 6.2;
+  for (int i = 0; i < 50; ++i) {
+    double compute = 0.1 * jitter(rng);
+    double wait = 0.02 * jitter(rng);
+    p.compute_s.push_back(compute);
+    p.data_wait_s.push_back(wait);
+    p.step_times_s.push_back(compute + wait);
+  }
+  p.throughput_bin_s = 0.1;
+  for (int i = 0; i < 62; ++i) {
+    p.throughput_t_s.push_back(i * 0.1);
+    p.throughput_mib_s.push_back(30 + 5 * std::sin(i));
+  }
+  p.checkpoints = 2;
+  p.checkpoint_bytes = 8 << 20;
+  p.checkpoint_start_s = {3.0, 6.2};
+  p.checkpoint_write_s = {0.05, 0.06};
+  p.bytes_written = 2 * (8 << 20);
+  return p;
+}
+
+const MetricResult& metric(const Comparison& c, std::string_view name) {
+  for (const auto& m : c.metrics)
+    if (m.name == name) return m;
+  ADD_FAILURE() << "no metric " << name;
+  static MetricResult none;
+  return none;
+}
+
+TEST(Stats, KsDistance) {
+  EXPECT_DOUBLE_EQ(ks_distance({1, 2, 3}, {1, 2, 3}), 0.0);
+  EXPECT_DOUBLE_EQ(ks_distance({1, 2, 3}, {10, 20}), 1.0);
+  EXPECT_DOUBLE_EQ(ks_distance({1, 2, 3, 4}, {3, 4, 5, 6}), 0.5);
+  EXPECT_DOUBLE_EQ(ks_distance({}, {}), 0.0);
+  EXPECT_DOUBLE_EQ(ks_distance({1}, {}), 1.0);
+  // Ties across the samples must not count as a gap.
+  EXPECT_DOUBLE_EQ(ks_distance({5, 5, 5}, {5}), 0.0);
+}
+
+TEST(Stats, Wasserstein) {
+  EXPECT_DOUBLE_EQ(wasserstein_distance({1, 2, 3}, {1, 2, 3}), 0.0);
+  EXPECT_NEAR(wasserstein_distance({1, 2, 3}, {11, 12, 13}), 10.0, 1e-9);
+  EXPECT_NEAR(wasserstein_distance({0, 0}, {0, 4}), 2.0, 1e-9);
+}
+
+TEST(Stats, WeightedKsAndQuantile) {
+  EXPECT_DOUBLE_EQ(ks_distance_weighted({{1, 1}, {2, 1}}, {{1, 5}, {2, 5}}), 0.0);
+  EXPECT_NEAR(ks_distance_weighted({{1, 3}, {2, 1}}, {{1, 1}, {2, 3}}), 0.5, 1e-12);
+  EXPECT_DOUBLE_EQ(quantile({4, 1, 3, 2, 5}, 0.5), 3.0);
+  EXPECT_DOUBLE_EQ(quantile({1, 2}, 0.5), 1.5);
+  Histogram h = log2_histogram({1000, 1024, 4096, 5000}, 9, 13);
+  ASSERT_EQ(h.counts.size(), 4u);
+  EXPECT_EQ(h.counts[0], 1);  // [512, 1024)
+  EXPECT_EQ(h.counts[1], 1);  // [1024, 2048)
+  EXPECT_EQ(h.counts[3], 2);  // [4096, 8192)
+}
+
+TEST(Compare, SelfComparisonPassesWithZeroDistance) {
+  Profile p = baseline();
+  Comparison c = compare(p, p, Tolerances{});
+  EXPECT_TRUE(c.pass());
+  EXPECT_EQ(c.failures(), 0u);
+  for (const auto& m : c.metrics) {
+    EXPECT_NE(m.verdict, Verdict::fail) << m.name;
+    EXPECT_EQ(m.distance, 0.0) << m.name;
+  }
+  EXPECT_EQ(c.epochs.size(), 2u);
+  // Every known metric appears once.
+  EXPECT_EQ(c.metrics.size(), metric_defs().size());
+}
+
+TEST(Compare, FewerWorkersFailsOnReaders) {
+  Profile b = baseline();
+  b.readers = 1;
+  b.inflight = {{0, 2.0}, {1, 4.0}};
+  Comparison c = compare(baseline(), b, Tolerances{});
+  EXPECT_FALSE(c.pass());
+  EXPECT_EQ(metric(c, "readers").verdict, Verdict::fail);
+  EXPECT_EQ(metric(c, "inflight").verdict, Verdict::fail);
+}
+
+TEST(Compare, NoShuffleFailsOnOrder) {
+  Profile b = baseline();
+  b.order_vs_path = 1.0;
+  b.epoch_order_similarity = 1.0;
+  Comparison c = compare(baseline(), b, Tolerances{});
+  EXPECT_EQ(metric(c, "order_vs_path").verdict, Verdict::fail);
+  EXPECT_EQ(metric(c, "reshuffle").verdict, Verdict::fail);
+  EXPECT_EQ(metric(c, "bytes_read").verdict, Verdict::pass);
+}
+
+TEST(Compare, HalfTheFilesFailsOnVolume) {
+  Profile b = baseline();
+  b.files_read /= 2;
+  b.bytes_read /= 2;
+  b.read_ops /= 2;
+  b.opens /= 2;
+  for (auto& e : b.epochs) e.files_read /= 2, e.bytes_read /= 2, e.steps /= 2;
+  b.step_times_s.resize(b.step_times_s.size() / 2);
+  Comparison c = compare(baseline(), b, Tolerances{});
+  EXPECT_EQ(metric(c, "files_read").verdict, Verdict::fail);
+  EXPECT_EQ(metric(c, "bytes_read").verdict, Verdict::fail);
+  EXPECT_EQ(metric(c, "epoch_bytes_read").verdict, Verdict::fail);
+  EXPECT_EQ(metric(c, "steps").verdict, Verdict::fail);
+  EXPECT_NEAR(metric(c, "files_read").distance, 0.5, 1e-12);
+}
+
+TEST(Compare, NoCheckpointFailsOnCheckpoints) {
+  Profile b = baseline();
+  b.checkpoints = 0;
+  b.checkpoint_bytes = 0;
+  b.checkpoint_start_s.clear();
+  b.checkpoint_write_s.clear();
+  b.bytes_written = 0;
+  Comparison c = compare(baseline(), b, Tolerances{});
+  EXPECT_EQ(metric(c, "checkpoints").verdict, Verdict::fail);
+  EXPECT_EQ(metric(c, "bytes_written").verdict, Verdict::fail);
+  EXPECT_EQ(metric(c, "files_read").verdict, Verdict::pass);
+}
+
+TEST(Compare, HalvedComputeFailsOnCompute) {
+  Profile b = baseline();
+  for (std::size_t i = 0; i < b.compute_s.size(); ++i) {
+    b.compute_s[i] /= 2;
+    b.step_times_s[i] = b.compute_s[i] + b.data_wait_s[i];
+  }
+  Comparison c = compare(baseline(), b, Tolerances{});
+  EXPECT_EQ(metric(c, "compute").verdict, Verdict::fail);
+  EXPECT_EQ(metric(c, "step_time").verdict, Verdict::fail);
+  EXPECT_EQ(metric(c, "readers").verdict, Verdict::pass);
+}
+
+TEST(Compare, RequestSizeDistributionUsesKs) {
+  Profile b = baseline();
+  for (auto& s : b.request_sizes) s = 65536;  // same bytes, four times the requests
+  Comparison c = compare(baseline(), b, Tolerances{});
+  EXPECT_EQ(metric(c, "request_size").verdict, Verdict::fail);
+  EXPECT_DOUBLE_EQ(metric(c, "request_size").distance, 1.0);
+  EXPECT_EQ(metric(c, "request_size").original, 262144);
+  EXPECT_EQ(metric(c, "request_size").replay, 65536);
+}
+
+TEST(Compare, SkipsWhatNeitherSideHas) {
+  Profile a = baseline();
+  a.checkpoints = 0;
+  a.checkpoint_start_s.clear();
+  a.checkpoint_write_s.clear();
+  Comparison c = compare(a, a, Tolerances{});
+  EXPECT_EQ(metric(c, "checkpoint_size").verdict, Verdict::skipped);
+  EXPECT_EQ(metric(c, "block_bytes").verdict, Verdict::skipped);
+  EXPECT_TRUE(c.pass());
+}
+
+TEST(Compare, OneSidedZeroIsInfinitelyFar) {
+  Profile a = baseline(), b = baseline();
+  a.bytes_written = 0;
+  Comparison c = compare(a, b, Tolerances{});
+  EXPECT_TRUE(std::isinf(metric(c, "bytes_written").distance));
+  EXPECT_EQ(metric(c, "bytes_written").verdict, Verdict::fail);
+}
+
+TEST(Tolerances, OverrideTurnsFailureIntoPass) {
+  Profile b = baseline();
+  b.bytes_read *= 1.2;
+  Tolerances tol;
+  EXPECT_EQ(metric(compare(baseline(), b, tol), "bytes_read").verdict, Verdict::fail);
+  ASSERT_TRUE(apply_tolerance(tol, "bytes_read=25%"));
+  EXPECT_DOUBLE_EQ(tol.get("bytes_read"), 0.25);
+  EXPECT_EQ(metric(compare(baseline(), b, tol), "bytes_read").verdict, Verdict::pass);
+  ASSERT_TRUE(apply_tolerance(tol, "readers = 1"));
+  EXPECT_DOUBLE_EQ(tol.get("readers"), 1.0);
+}
+
+TEST(Tolerances, BadInputIsAnInputError) {
+  Tolerances tol;
+  auto r = apply_tolerance(tol, "byte_read=0.1");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::bad_input);
+  EXPECT_NE(r.error().message.find("did you mean 'bytes_read'"), std::string::npos) << r.error().message;
+  EXPECT_FALSE(apply_tolerance(tol, "bytes_read"));
+  EXPECT_FALSE(apply_tolerance(tol, "bytes_read=abc"));
+  EXPECT_FALSE(apply_tolerance(tol, "bytes_read=-1"));
+}
+
+TEST(Tolerances, TomlFile) {
+  testing::TempDir dir("compare");
+  auto path = dir / "tol.toml";
+  std::ofstream(path) << "[tolerance]\nbytes_read = 0.2\nstep_time = \"35%\"\nreaders = 1\n";
+  Tolerances tol;
+  ASSERT_TRUE(load_tolerances(tol, path));
+  EXPECT_DOUBLE_EQ(tol.get("bytes_read"), 0.2);
+  EXPECT_DOUBLE_EQ(tol.get("step_time"), 0.35);
+  EXPECT_DOUBLE_EQ(tol.get("readers"), 1.0);
+  EXPECT_DOUBLE_EQ(tol.get("files_read"), find_metric("files_read")->tolerance);
+  std::ofstream(dir / "bad.toml") << "bytes_raed = 0.2\n";
+  auto bad = load_tolerances(tol, dir / "bad.toml");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("bad.toml:1"), std::string::npos) << bad.error().message;
+}
+
+TEST(Report, JsonHasEveryMetricAndProfile) {
+  Profile b = baseline();
+  b.readers = 1;
+  Comparison c = compare(baseline(), b, Tolerances{});
+  auto j = nlohmann::json::parse(to_json(c));
+  EXPECT_EQ(j["pass"], false);
+  EXPECT_EQ(j["failures"], c.failures());
+  ASSERT_EQ(j["metrics"].size(), c.metrics.size());
+  bool saw_readers = false;
+  for (const auto& m : j["metrics"]) {
+    for (const char* key : {"name", "group", "unit", "distance_kind", "original", "replay", "distance", "tolerance",
+                            "verdict"})
+      EXPECT_TRUE(m.contains(key)) << key;
+    if (m["name"] == "readers") {
+      saw_readers = true;
+      EXPECT_EQ(m["original"], 3);
+      EXPECT_EQ(m["replay"], 1);
+      EXPECT_EQ(m["verdict"], "FAIL");
+    }
+  }
+  EXPECT_TRUE(saw_readers);
+  EXPECT_EQ(j["epochs"].size(), 2u);
+  EXPECT_EQ(j["original"]["readers"], 3);
+  EXPECT_EQ(j["replay"]["throughput"]["mib_s"].size(), 62u);
+}
+
+TEST(Report, JsonWritesInfinityAsNull) {
+  Profile a = baseline();
+  a.bytes_written = 0;
+  auto j = nlohmann::json::parse(to_json(compare(a, baseline(), Tolerances{})));
+  for (const auto& m : j["metrics"]) {
+    if (m["name"] == "bytes_written") {
+      EXPECT_TRUE(m["distance"].is_null());
+    }
+  }
+}
+
+// Checks that every non-void element is closed in order (a small well-formedness check).
+bool balanced(const std::string& html, std::string* why) {
+  static const std::regex tag(R"(<(/?)([a-zA-Z][a-zA-Z0-9]*)[^>]*?(/?)>)");
+  const std::set<std::string> void_tags = {"meta", "br", "hr", "img", "input", "link"};
+  std::vector<std::string> stack;
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), tag); it != std::sregex_iterator(); ++it) {
+    std::string name = (*it)[2];
+    bool closing = (*it)[1] == "/", self = (*it)[3] == "/";
+    if (void_tags.count(name) || self) continue;
+    if (!closing) {
+      stack.push_back(name);
+    } else if (stack.empty() || stack.back() != name) {
+      *why = "unexpected </" + name + "> (open: " + (stack.empty() ? "none" : stack.back()) + ")";
+      return false;
+    } else {
+      stack.pop_back();
+    }
+  }
+  if (!stack.empty()) *why = "unclosed <" + stack.back() + ">";
+  return stack.empty();
+}
+
+TEST(Report, HtmlIsSelfContainedWithCharts) {
+  Profile b = baseline();
+  b.readers = 1;
+  Comparison c = compare(baseline(), b, Tolerances{});
+  std::string html = to_html(c, "Fidelity <test> & more");
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  std::string why;
+  EXPECT_TRUE(balanced(html, &why)) << why;
+  // Throughput, request sizes, in flight, step time, compute.
+  std::size_t svgs = 0;
+  for (std::size_t pos = 0; (pos = html.find("<svg", pos)) != std::string::npos; ++pos) ++svgs;
+  EXPECT_EQ(svgs, 5u);
+  EXPECT_NE(html.find("<polyline"), std::string::npos);
+  EXPECT_NE(html.find("Request sizes"), std::string::npos);
+  EXPECT_NE(html.find("Data throughput over time"), std::string::npos);
+  EXPECT_NE(html.find("I/Os in flight"), std::string::npos);
+  EXPECT_NE(html.find("Step time distribution"), std::string::npos);
+  EXPECT_NE(html.find("Fidelity &lt;test&gt; &amp; more"), std::string::npos);
+  EXPECT_NE(html.find("badge fail"), std::string::npos);
+  EXPECT_EQ(html.find("http"), std::string::npos);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("nan"), std::string::npos);
+}
+
+TEST(Report, TableShowsVerdicts) {
+  Profile b = baseline();
+  b.checkpoints = 1;
+  std::string t = format_table(compare(baseline(), b, Tolerances{}));
+  EXPECT_NE(t.find("checkpoints"), std::string::npos);
+  EXPECT_NE(t.find("FAIL"), std::string::npos);
+  EXPECT_NE(t.find("fidelity: FAIL"), std::string::npos);
+  EXPECT_NE(format_table(compare(baseline(), baseline(), Tolerances{})).find("fidelity: PASS"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace dlgen::compare
