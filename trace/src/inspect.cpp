@@ -1,0 +1,267 @@
+#include "dlgen/trace/inspect.hpp"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace dlgen::trace {
+
+const char* to_string(Role role) {
+  switch (role) {
+    case Role::main: return "main";
+    case Role::dataloader_worker: return "dataloader_worker";
+    case Role::pin_memory: return "pin_memory";
+    case Role::thread: return "thread";
+    case Role::child: return "child";
+  }
+  return "child";
+}
+
+std::uint32_t main_pid(const Trace& t) {
+  std::unordered_set<std::uint32_t> pids;
+  for (const Process& p : t.processes) pids.insert(p.pid);
+  const Process* best = nullptr;
+  for (const Process& p : t.processes)
+    if (!p.is_thread && !pids.count(p.ppid) && (!best || p.start_ns < best->start_ns)) best = &p;
+  if (best) return best->pid;
+  return t.events.empty() ? 0 : t.events.front().pid;
+}
+
+Role role_of(const Process& p, std::uint32_t main) {
+  if (p.comm.rfind("pt_data_worker", 0) == 0) return Role::dataloader_worker;
+  if (p.comm.find("pin_mem") != std::string::npos) return Role::pin_memory;
+  if (p.pid == main) return Role::main;
+  return p.is_thread ? Role::thread : Role::child;
+}
+
+namespace {
+
+bool is_io(Op op) { return is_read(op) || is_write(op); }
+
+std::string dir_of(const std::string& path) {
+  auto slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+std::string human_bytes(std::uint64_t b) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = static_cast<double>(b);
+  int u = 0;
+  while (v >= 1024 && u < 4) v /= 1024, ++u;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", v, units[u]);
+  return buf;
+}
+
+std::string bucket_label(const SizeBucket& b) {
+  if (b.lo == 0) return "0";
+  return human_bytes(b.lo) + "-" + human_bytes(b.hi);
+}
+
+}  // namespace
+
+InspectReport inspect(const Trace& t) {
+  InspectReport r;
+  r.meta = t.meta;
+  r.events = t.events.size();
+  std::uint64_t end_ns = t.meta.duration_ns;
+  for (const Event& e : t.events) end_ns = std::max(end_ns, e.ts_ns + e.dur_ns);
+  r.duration_s = static_cast<double>(end_ns) * 1e-9;
+
+  std::uint32_t mainp = main_pid(t);
+  std::unordered_map<std::uint32_t, std::size_t> proc_index;
+  for (const Process& p : t.processes) {
+    proc_index.emplace(p.pid, r.processes.size());
+    r.processes.push_back({p, role_of(p, mainp)});
+  }
+
+  std::map<std::string, DirSummary> dirs;
+  std::vector<std::string> file_dir(t.files.size());
+  for (std::size_t i = 0; i < t.files.size(); ++i) file_dir[i] = dir_of(t.files[i].path);
+  std::vector<bool> touched(t.files.size(), false);
+  std::vector<OpSummary> ops(kOpCount);
+  std::vector<SizeBucket> sizes(66);
+  r.throughput.resize(static_cast<std::size_t>(end_ns / 1000000000ull) + (t.events.empty() ? 0 : 1));
+  for (std::size_t i = 0; i < r.throughput.size(); ++i) r.throughput[i].t_s = i;
+
+  for (const Event& e : t.events) {
+    OpSummary& o = ops[static_cast<std::size_t>(e.op)];
+    o.op = e.op;
+    o.count++;
+    o.busy_s += static_cast<double>(e.dur_ns) * 1e-9;
+    if (e.ret < 0 && e.op != Op::block) o.errors++;
+    DirSummary* d = nullptr;
+    if (e.file != kNoFile && e.file < t.files.size()) {
+      d = &dirs[file_dir[e.file]];
+      if (!touched[e.file]) touched[e.file] = true, d->files++;
+    }
+    if (!is_io(e.op)) continue;
+    std::uint64_t done = e.ret > 0 ? static_cast<std::uint64_t>(e.ret) : 0;
+    bool rd = is_read(e.op);
+    o.bytes += done;
+    (rd ? r.bytes_read : r.bytes_written) += done;
+    if (d) {
+      (rd ? d->reads : d->writes)++;
+      (rd ? d->bytes_read : d->bytes_written) += done;
+    }
+    auto pi = proc_index.find(e.tid);
+    if (pi == proc_index.end()) pi = proc_index.find(e.pid);
+    if (pi != proc_index.end()) {
+      ProcessSummary& ps = r.processes[pi->second];
+      ps.ops++;
+      (rd ? ps.bytes_read : ps.bytes_written) += done;
+    }
+    int k = e.size == 0 ? 0 : 1 + (63 - __builtin_clzll(e.size));
+    SizeBucket& b = sizes[k];
+    (rd ? b.reads : b.writes)++;
+    SecondRow& row = r.throughput[std::min<std::size_t>(e.ts_ns / 1000000000ull, r.throughput.size() - 1)];
+    row.ops++;
+    (rd ? row.bytes_read : row.bytes_written) += done;
+  }
+  for (std::size_t k = 0; k < sizes.size(); ++k) {
+    if (!sizes[k].reads && !sizes[k].writes) continue;
+    sizes[k].lo = k == 0 ? 0 : 1ull << (k - 1);
+    sizes[k].hi = k == 0 ? 1 : (k == 64 ? UINT64_MAX : 1ull << k);
+    r.sizes.push_back(sizes[k]);
+  }
+  for (const OpSummary& o : ops)
+    if (o.count) r.ops.push_back(o);
+  std::stable_sort(r.ops.begin(), r.ops.end(), [](auto& a, auto& b) { return a.count > b.count; });
+  for (auto& [name, d] : dirs) {
+    d.dir = name;
+    r.dirs.push_back(d);
+  }
+  std::stable_sort(r.dirs.begin(), r.dirs.end(), [](auto& a, auto& b) {
+    return a.bytes_read + a.bytes_written > b.bytes_read + b.bytes_written;
+  });
+  r.files = static_cast<std::uint64_t>(std::count(touched.begin(), touched.end(), true));
+  return r;
+}
+
+std::string format_inspect(const InspectReport& r) {
+  std::string out;
+  char buf[512];
+  auto line = [&](const char* fmt, auto... args) {
+    std::snprintf(buf, sizeof buf, fmt, args...);
+    out += buf;
+  };
+  std::string cmd;
+  for (const auto& w : r.meta.command) cmd += (cmd.empty() ? "" : " ") + w;
+  line("command:   %s\n", cmd.empty() ? "(unknown)" : cmd.c_str());
+  line("duration:  %.3f s   exit status: %d   %s\n", r.duration_s, r.meta.exit_status,
+       r.meta.complete ? "complete" : "INCOMPLETE (capture was killed; flushed part only)");
+  if (!r.meta.host.empty() || !r.meta.kernel.empty())
+    line("host:      %s   kernel: %s   dlgen %s\n", r.meta.host.c_str(), r.meta.kernel.c_str(),
+         r.meta.dlgen_version.c_str());
+  line("events:    %" PRIu64 "   files: %" PRIu64 "   read: %s   written: %s\n", r.events, r.files,
+       human_bytes(r.bytes_read).c_str(), human_bytes(r.bytes_written).c_str());
+  line("lost events: %" PRIu64 "%s\n", r.meta.lost_events,
+       r.meta.lost_events ? "   (WARNING: the trace is missing events)" : "");
+
+  out += "\nprocesses\n";
+  line("  %-8s %-8s %-8s %-16s %-18s %10s %12s %12s\n", "pid", "tgid", "ppid", "comm", "role", "io ops",
+       "read", "written");
+  for (const auto& p : r.processes)
+    line("  %-8u %-8u %-8u %-16s %-18s %10" PRIu64 " %12s %12s\n", p.process.pid, p.process.tgid,
+         p.process.ppid, p.process.comm.c_str(), to_string(p.role), p.ops,
+         human_bytes(p.bytes_read).c_str(), human_bytes(p.bytes_written).c_str());
+
+  out += "\nfiles by directory\n";
+  line("  %8s %10s %10s %12s %12s  %s\n", "files", "reads", "writes", "read", "written", "directory");
+  std::size_t shown = 0;
+  for (const auto& d : r.dirs) {
+    if (++shown > 20) {
+      line("  ... %zu more directories (see --json)\n", r.dirs.size() - 20);
+      break;
+    }
+    line("  %8" PRIu64 " %10" PRIu64 " %10" PRIu64 " %12s %12s  %s\n", d.files, d.reads, d.writes,
+         human_bytes(d.bytes_read).c_str(), human_bytes(d.bytes_written).c_str(), d.dir.c_str());
+  }
+
+  out += "\nops\n";
+  line("  %-16s %10s %8s %12s %10s\n", "op", "count", "errors", "bytes", "busy s");
+  for (const auto& o : r.ops)
+    line("  %-16s %10" PRIu64 " %8" PRIu64 " %12s %10.3f\n", to_string(o.op), o.count, o.errors,
+         human_bytes(o.bytes).c_str(), o.busy_s);
+
+  out += "\nrequest sizes (reads and writes)\n";
+  std::uint64_t most = 1;
+  for (const auto& b : r.sizes) most = std::max(most, b.reads + b.writes);
+  for (const auto& b : r.sizes) {
+    int bar = static_cast<int>(40.0 * static_cast<double>(b.reads + b.writes) / static_cast<double>(most));
+    line("  %-22s %10" PRIu64 " reads %10" PRIu64 " writes  %s\n", bucket_label(b).c_str(), b.reads,
+         b.writes, std::string(static_cast<std::size_t>(bar), '#').c_str());
+  }
+
+  out += "\nthroughput per second (reads + writes)\n";
+  if (r.throughput.size() <= 30) {
+    for (const auto& row : r.throughput)
+      line("  %5" PRIu64 " s %10" PRIu64 " ops %12s/s read %12s/s written\n", row.t_s, row.ops,
+           human_bytes(row.bytes_read).c_str(), human_bytes(row.bytes_written).c_str());
+  } else {
+    // One block character per bin of seconds, scaled to the busiest bin.
+    static const char* blocks[] = {" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
+    std::size_t bins = 60, per = (r.throughput.size() + bins - 1) / bins;
+    std::vector<std::uint64_t> v;
+    for (std::size_t i = 0; i < r.throughput.size(); i += per) {
+      std::uint64_t s = 0;
+      for (std::size_t j = i; j < std::min(i + per, r.throughput.size()); ++j)
+        s += r.throughput[j].bytes_read + r.throughput[j].bytes_written;
+      v.push_back(s / per);
+    }
+    std::uint64_t peak = std::max<std::uint64_t>(1, *std::max_element(v.begin(), v.end()));
+    std::string spark;
+    for (auto x : v) spark += blocks[(x * 8 + peak - 1) / peak];
+    line("  |%s|  %zu s per character, peak %s/s\n", spark.c_str(), per, human_bytes(peak).c_str());
+  }
+  return out;
+}
+
+std::string inspect_json(const InspectReport& r) {
+  using nlohmann::json;
+  json j;
+  j["command"] = r.meta.command;
+  j["duration_s"] = r.duration_s;
+  j["exit_status"] = r.meta.exit_status;
+  j["complete"] = r.meta.complete;
+  j["host"] = r.meta.host;
+  j["kernel"] = r.meta.kernel;
+  j["dlgen_version"] = r.meta.dlgen_version;
+  j["lost_events"] = r.meta.lost_events;
+  j["events"] = r.events;
+  j["files"] = r.files;
+  j["bytes_read"] = r.bytes_read;
+  j["bytes_written"] = r.bytes_written;
+  j["processes"] = json::array();
+  for (const auto& p : r.processes)
+    j["processes"].push_back({{"pid", p.process.pid}, {"tgid", p.process.tgid},
+                              {"ppid", p.process.ppid}, {"comm", p.process.comm},
+                              {"role", to_string(p.role)}, {"is_thread", p.process.is_thread},
+                              {"io_ops", p.ops}, {"bytes_read", p.bytes_read},
+                              {"bytes_written", p.bytes_written}});
+  j["dirs"] = json::array();
+  for (const auto& d : r.dirs)
+    j["dirs"].push_back({{"dir", d.dir}, {"files", d.files}, {"reads", d.reads}, {"writes", d.writes},
+                         {"bytes_read", d.bytes_read}, {"bytes_written", d.bytes_written}});
+  j["ops"] = json::object();
+  for (const auto& o : r.ops)
+    j["ops"][to_string(o.op)] = {{"count", o.count}, {"errors", o.errors}, {"bytes", o.bytes},
+                                 {"busy_s", o.busy_s}};
+  j["request_sizes"] = json::array();
+  for (const auto& b : r.sizes)
+    j["request_sizes"].push_back({{"lo", b.lo}, {"hi", b.hi}, {"reads", b.reads}, {"writes", b.writes}});
+  j["throughput"] = json::array();
+  for (const auto& row : r.throughput)
+    j["throughput"].push_back({{"t_s", row.t_s}, {"ops", row.ops}, {"bytes_read", row.bytes_read},
+                               {"bytes_written", row.bytes_written}});
+  return j.dump(2) + "\n";
+}
+
+}  // namespace dlgen::trace
