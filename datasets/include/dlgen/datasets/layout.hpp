@@ -3,6 +3,7 @@
 // samples lives are computed, never listed, so generator and replay agree without talking.
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 
 #include "dlgen/core/job.hpp"
@@ -15,8 +16,25 @@ struct Extent {
   std::uint64_t length = 0;
 };
 
+// Per-file geometry (sample extents and file sizes) is computed once, in the constructor, and
+// shared by copies of the Layout; every accessor is then O(1) and safe to call from many threads.
+//
+// File framing by format (exact, so file_size is what lands on disk):
+//   raw       samples back to back.
+//   npz       an uncompressed zip of "x_<j>.npy" members (NPY v1, uint8, shape (n,)); a sample's
+//             extent is its array data, after the zip local header and the NPY header.
+//   hdf5      dataset "data", uint8, shape (samples, row), contiguous; row = the largest sample of
+//             the file; sample j's extent is row j's first sample_bytes(j) bytes. When sizes vary a
+//             dataset "sizes" (uint64, samples) holds each sample's length.
+//   jpeg      one decodable JPEG per file of exactly max(sum of its samples, kMinJpegBytes) bytes;
+//             with one sample per file its extent is the whole file, with several they are
+//             consecutive slices of it.
+//   tfrecord  one record per sample: uint64 length, masked CRC32C(length), a tf.train.Example
+//             {"x": bytes_list[payload]}, masked CRC32C(data); a sample's extent is its payload.
 class Layout {
  public:
+  static constexpr std::uint64_t kMinJpegBytes = 2048;
+
   explicit Layout(DatasetSpec spec);
   const DatasetSpec& spec() const { return spec_; }
   std::uint64_t num_files() const { return spec_.num_files; }
@@ -24,16 +42,24 @@ class Layout {
   // Relative to spec().dir: "00017/file_0001234.npz" style (subdirectory when files_per_dir > 0).
   std::filesystem::path relative_path(std::uint64_t file) const;
   std::filesystem::path path(std::uint64_t file) const { return spec_.dir / relative_path(file); }
-  // Payload bytes of sample j of file i (drawn from spec().sample_size, deterministic).
+  // Payload bytes of sample j of file i (drawn from spec().sample_size, deterministic, at least 1).
   std::uint64_t sample_bytes(std::uint64_t file, std::uint32_t sample) const;
   // The whole file's size on disk, format framing included.
   std::uint64_t file_size(std::uint64_t file) const;
   // Where sample j of file i lives inside the file (its data, framing excluded where possible).
   Extent sample_extent(std::uint64_t file, std::uint32_t sample) const;
   std::uint64_t total_bytes() const;  // sum of file_size over all files
+  // Number of subdirectories (0 when flat) and the relative path of subdirectory d.
+  std::uint64_t num_dirs() const;
+  std::filesystem::path relative_dir(std::uint64_t dir) const;
+  // File name extension of the format, with the dot (".npz").
+  static const char* extension(Format format);
+
+  struct Geometry;  // private tables (layout.cpp)
 
  private:
   DatasetSpec spec_;
+  std::shared_ptr<const Geometry> geo_;
 };
 
 }  // namespace dlgen::datasets

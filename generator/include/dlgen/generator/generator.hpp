@@ -5,6 +5,7 @@
 // regenerated; a directory holding files dlgen did not write is never touched (error).
 #include <cstdint>
 #include <filesystem>
+#include <string>
 
 #include "dlgen/core/job.hpp"
 #include "dlgen/core/result.hpp"
@@ -28,5 +29,14 @@ struct GenerateReport {
 Result<GenerateReport> ensure_dataset(const DatasetSpec& spec, const GenerateOptions& options = {});
 // True when `spec.dir` holds a complete dataset matching `spec` (manifest fingerprint and files).
 bool dataset_ready(const DatasetSpec& spec);
+
+// The manifest's file name, in the dataset root.
+inline constexpr const char* kManifestName = ".dlgen-manifest.json";
+// Hex hash of every DatasetSpec field that affects the files' names, sizes or bytes (not `dir`),
+// and of the codec version: equal fingerprints mean byte-identical datasets.
+std::string fingerprint(const DatasetSpec& spec);
+// Writes file `file` of the dataset to `path` exactly as ensure_dataset would (tests, tools).
+Result<void> generate_file(const DatasetSpec& spec, std::uint64_t file,
+                           const std::filesystem::path& path);
 
 }  // namespace dlgen::generator

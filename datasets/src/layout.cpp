@@ -1,0 +1,162 @@
+#include "dlgen/datasets/layout.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstdio>
+
+#include "framing.hpp"
+
+namespace dlgen::datasets {
+
+// Sample extents and sizes. When every file has the same geometry (a fixed size distribution)
+// one file's tables stand for all; otherwise there is one row of tables per file.
+struct Layout::Geometry {
+  bool same_for_all = false;
+  std::uint32_t per_file = 1;               // samples per file
+  std::vector<std::uint64_t> offset;        // [file * per_file + j]
+  std::vector<std::uint64_t> length;        // [file * per_file + j]
+  std::vector<std::uint64_t> size;          // [file]
+  std::uint64_t total = 0;
+};
+
+namespace {
+
+std::uint64_t draw_bytes(const DatasetSpec& spec, std::uint64_t file, std::uint32_t j) {
+  const double v = sample_at(spec.sample_size, spec.seed, file * spec.samples_per_file + j);
+  const double r = std::isfinite(v) ? std::llround(v) : 1.0;
+  return r < 1 ? 1 : static_cast<std::uint64_t>(r);
+}
+
+unsigned digits(std::uint64_t v) {
+  unsigned d = 1;
+  while (v >= 10) {
+    v /= 10;
+    ++d;
+  }
+  return d;
+}
+
+// Fills offset/length for the n samples whose payload sizes are in `len` and returns the file size.
+std::uint64_t frame_file(const DatasetSpec& spec, const framing::Hdf5Frame& h5,
+                         const std::uint64_t* len, std::uint64_t* off, std::uint32_t n) {
+  std::uint64_t pos = 0;
+  switch (spec.format) {
+    case Format::raw:
+      for (std::uint32_t j = 0; j < n; ++j) {
+        off[j] = pos;
+        pos += len[j];
+      }
+      return pos;
+    case Format::jpeg:
+      for (std::uint32_t j = 0; j < n; ++j) {
+        off[j] = pos;
+        pos += len[j];
+      }
+      return std::max<std::uint64_t>(pos, framing::kJpegMinBytes);
+    case Format::npz: {
+      std::uint64_t central = 0;
+      for (std::uint32_t j = 0; j < n; ++j) {
+        const auto name = framing::npz_member_name(j).size();
+        pos += framing::kZipLocalHeader + name + framing::npy_header(len[j]).size();
+        off[j] = pos;
+        pos += len[j];
+        central += framing::kZipCentralHeader + name;
+      }
+      return pos + central + framing::kZipEnd;
+    }
+    case Format::tfrecord:
+      for (std::uint32_t j = 0; j < n; ++j) {
+        pos += framing::kRecordHeader + framing::example_prefix(len[j]).size();
+        off[j] = pos;
+        pos += len[j] + framing::kRecordFooter;
+      }
+      return pos;
+    case Format::hdf5: {
+      std::uint64_t row = 0;
+      for (std::uint32_t j = 0; j < n; ++j) row = std::max(row, len[j]);
+      for (std::uint32_t j = 0; j < n; ++j) off[j] = h5.data_offset + j * row;
+      return h5.overhead + n * row;
+    }
+  }
+  return pos;
+}
+
+}  // namespace
+
+const char* Layout::extension(Format format) {
+  switch (format) {
+    case Format::raw: return ".bin";
+    case Format::npz: return ".npz";
+    case Format::hdf5: return ".h5";
+    case Format::jpeg: return ".jpg";
+    case Format::tfrecord: return ".tfrecord";
+  }
+  return ".bin";
+}
+
+Layout::Layout(DatasetSpec spec) : spec_(std::move(spec)) {
+  if (spec_.samples_per_file == 0) spec_.samples_per_file = 1;
+  auto g = std::make_shared<Geometry>();
+  const std::uint32_t n = spec_.samples_per_file;
+  g->per_file = n;
+  g->same_for_all = spec_.sample_size.kind == DistKind::fixed;
+  framing::Hdf5Frame h5;
+  if (spec_.format == Format::hdf5) h5 = framing::hdf5_frame(n, !g->same_for_all);
+  const std::uint64_t rows = g->same_for_all ? 1 : spec_.num_files;
+  g->offset.resize(rows * n);
+  g->length.resize(rows * n);
+  g->size.resize(rows);
+  for (std::uint64_t f = 0; f < rows; ++f) {
+    std::uint64_t* len = &g->length[f * n];
+    for (std::uint32_t j = 0; j < n; ++j) len[j] = draw_bytes(spec_, f, j);
+    g->size[f] = frame_file(spec_, h5, len, &g->offset[f * n], n);
+    g->total += g->size[f];
+  }
+  if (g->same_for_all) g->total = g->size[0] * spec_.num_files;
+  geo_ = std::move(g);
+}
+
+std::uint64_t Layout::num_dirs() const {
+  if (spec_.files_per_dir == 0) return 0;
+  return (spec_.num_files + spec_.files_per_dir - 1) / spec_.files_per_dir;
+}
+
+std::filesystem::path Layout::relative_dir(std::uint64_t dir) const {
+  const unsigned width = std::max(5u, digits(num_dirs() > 0 ? num_dirs() - 1 : 0));
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%0*llu", width, static_cast<unsigned long long>(dir));
+  return buf;
+}
+
+std::filesystem::path Layout::relative_path(std::uint64_t file) const {
+  const unsigned width = std::max(7u, digits(spec_.num_files > 0 ? spec_.num_files - 1 : 0));
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%0*llu", width, static_cast<unsigned long long>(file));
+  std::string name = spec_.file_prefix + "_" + buf + extension(spec_.format);
+  if (spec_.files_per_dir == 0) return name;
+  return relative_dir(file / spec_.files_per_dir) / name;
+}
+
+std::uint64_t Layout::sample_bytes(std::uint64_t file, std::uint32_t sample) const {
+  assert(file < spec_.num_files && sample < geo_->per_file);
+  const std::uint64_t row = geo_->same_for_all ? 0 : file;
+  return geo_->length[row * geo_->per_file + sample];
+}
+
+std::uint64_t Layout::file_size(std::uint64_t file) const {
+  assert(file < spec_.num_files);
+  return geo_->size[geo_->same_for_all ? 0 : file];
+}
+
+Extent Layout::sample_extent(std::uint64_t file, std::uint32_t sample) const {
+  assert(file < spec_.num_files && sample < geo_->per_file);
+  const std::uint64_t i = (geo_->same_for_all ? 0 : file) * geo_->per_file + sample;
+  Extent e{geo_->offset[i], geo_->length[i]};
+  if (spec_.format == Format::jpeg && geo_->per_file == 1) e = {0, file_size(file)};
+  return e;
+}
+
+std::uint64_t Layout::total_bytes() const { return geo_->total; }
+
+}  // namespace dlgen::datasets

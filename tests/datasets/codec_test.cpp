@@ -1,0 +1,205 @@
+#include "dlgen/datasets/codec.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "python_check.hpp"
+#include "temp_dir.hpp"
+
+using dlgen::DatasetSpec;
+using dlgen::DistKind;
+using dlgen::Format;
+using dlgen::datasets::Layout;
+using dlgen::testing::TempDir;
+
+namespace {
+
+DatasetSpec spec(const TempDir& dir, Format f, std::uint32_t per_file, double mean) {
+  DatasetSpec s;
+  s.dir = dir.path() / "data";
+  s.format = f;
+  s.num_files = 6;
+  s.samples_per_file = per_file;
+  s.sample_size.kind = DistKind::normal;
+  s.sample_size.mean = mean;
+  s.sample_size.stdev = mean / 5;
+  s.sample_size.min = 1;
+  s.seed = 9;
+  s.files_per_dir = 4;
+  return s;
+}
+
+// Writes every file of the layout and checks each one's size on disk is the layout's.
+void write_all(const Layout& l) {
+  for (std::uint64_t i = 0; i < l.num_files(); ++i) {
+    std::filesystem::create_directories(l.path(i).parent_path());
+    auto r = dlgen::datasets::write_file(l, i, l.path(i), 1 << 16);  // small buffer: many flushes
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(std::filesystem::file_size(l.path(i)), l.file_size(i)) << l.path(i);
+  }
+}
+
+// "path size offset:length,offset:length..." per file, one argument each, for the Python side.
+std::string describe(const Layout& l) {
+  std::string args;
+  for (std::uint64_t i = 0; i < l.num_files(); ++i) {
+    args += " " + l.path(i).string() + ":" + std::to_string(l.file_size(i));
+    for (std::uint32_t j = 0; j < l.spec().samples_per_file; ++j)
+      args += ":" + std::to_string(l.sample_extent(i, j).offset) + "-" +
+              std::to_string(l.sample_extent(i, j).length);
+  }
+  return args;
+}
+
+constexpr const char* kParse = R"(import sys
+files = []
+for a in sys.argv[1:]:
+    p, size, *ext = a.split(':')
+    files.append((p, int(size), [tuple(map(int, e.split('-'))) for e in ext]))
+)";
+
+}  // namespace
+
+TEST(Codec, ContentIsDeterministicAndNotFlat) {
+  TempDir t;
+  const Layout l(spec(t, Format::raw, 1, 65536));
+  auto a = dlgen::datasets::encode_to_memory(l, 3);
+  auto b = dlgen::datasets::encode_to_memory(l, 3);
+  auto c = dlgen::datasets::encode_to_memory(l, 4);
+  ASSERT_TRUE(a && b && c);
+  EXPECT_EQ(*a, *b);
+  EXPECT_NE(*a, *c);
+  std::set<std::uint8_t> seen(a->begin(), a->end());
+  EXPECT_EQ(seen.size(), 256u);  // random bytes, not zeros
+  ASSERT_GT(a->size(), 8192u);
+  EXPECT_NE(std::vector<std::uint8_t>(a->begin(), a->begin() + 4096),
+            std::vector<std::uint8_t>(a->begin() + 4096, a->begin() + 8192));
+}
+
+TEST(Codec, MemoryAndFileBytesAgree) {
+  TempDir t;
+  for (Format f : {Format::npz, Format::tfrecord, Format::jpeg}) {
+    const Layout l(spec(t, f, f == Format::jpeg ? 1 : 3, 40000));
+    write_all(l);
+    auto mem = dlgen::datasets::encode_to_memory(l, 1);
+    ASSERT_TRUE(mem);
+    std::ifstream in(l.path(1), std::ios::binary);
+    std::vector<std::uint8_t> disk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(*mem, disk) << dlgen::to_string(f);
+  }
+}
+
+TEST(Codec, RawSamplesMatchExtents) {
+  TempDir t;
+  const Layout l(spec(t, Format::raw, 5, 3000));
+  write_all(l);
+}
+
+TEST(Codec, NpzOpensWithNumpy) {
+  if (!dlgen::testing::python_has("numpy")) GTEST_SKIP() << "python3-numpy is not installed";
+  TempDir t;
+  const Layout l(spec(t, Format::npz, 3, 20000));
+  write_all(l);
+  const std::string script = std::string(kParse) + R"(
+import numpy as np, zipfile
+for p, size, ext in files:
+    assert zipfile.ZipFile(p).testzip() is None, p   # every member's CRC-32
+    raw = open(p, 'rb').read()
+    with np.load(p) as z:
+        assert z.files == ['x_%d' % j for j in range(len(ext))], z.files
+        for j, (off, n) in enumerate(ext):
+            a = z['x_%d' % j]
+            assert a.dtype == np.uint8 and a.shape == (n,), (p, j, a.shape)
+            assert a.tobytes() == raw[off:off + n], (p, j)
+            assert a.any()
+)";
+  EXPECT_EQ(dlgen::testing::run_python(t.path(), script, describe(l)), 0);
+}
+
+TEST(Codec, Hdf5OpensWithH5py) {
+  if (!dlgen::testing::python_has("h5py, numpy")) GTEST_SKIP() << "python3-h5py is not installed";
+  TempDir t;
+  for (double mean : {10.0, 3000.0, 200000.0}) {
+    DatasetSpec s = spec(t, Format::hdf5, 4, mean);
+    s.dir = t.path() / ("h5-" + std::to_string(int(mean)));
+    const Layout l(s);
+    write_all(l);
+    const std::string script = std::string(kParse) + R"(
+import h5py, numpy as np
+for p, size, ext in files:
+    raw = open(p, 'rb').read()
+    assert len(raw) == size
+    with h5py.File(p, 'r') as f:
+        d = f['data']
+        row = max(n for _, n in ext)
+        assert d.dtype == np.uint8 and d.shape == (len(ext), row), d.shape
+        assert list(f['sizes'][:]) == [n for _, n in ext]
+        for j, (off, n) in enumerate(ext):
+            assert d[j, :n].tobytes() == raw[off:off + n], (p, j)
+)";
+    EXPECT_EQ(dlgen::testing::run_python(t.path(), script, describe(l)), 0) << mean;
+  }
+}
+
+TEST(Codec, JpegDecodesWithPilAtTheExactSize) {
+  if (!dlgen::testing::python_has("PIL.Image")) GTEST_SKIP() << "python3-pil is not installed";
+  TempDir t;
+  for (double mean : {3000.0, 112640.0, 600000.0}) {
+    DatasetSpec s = spec(t, Format::jpeg, 1, mean);
+    s.dir = t.path() / ("jpeg-" + std::to_string(int(mean)));
+    const Layout l(s);
+    write_all(l);
+    const std::string script = std::string(kParse) + R"(
+from PIL import Image
+import os
+for p, size, ext in files:
+    assert os.path.getsize(p) == size
+    with Image.open(p) as im:
+        assert im.format == 'JPEG', im.format
+        im.load()
+        w, h = im.size
+        assert w >= 16 and h >= 16
+)";
+    EXPECT_EQ(dlgen::testing::run_python(t.path(), script, describe(l)), 0) << mean;
+  }
+}
+
+TEST(Codec, TfrecordFramingHasCorrectCrc32c) {
+  TempDir t;
+  const Layout l(spec(t, Format::tfrecord, 5, 5000));
+  write_all(l);
+  const std::string script = std::string(kParse) + R"(
+import struct
+T = []
+for b in range(256):
+    c = b
+    for _ in range(8):
+        c = (c >> 1) ^ (0x82f63b78 if c & 1 else 0)
+    T.append(c)
+def crc32c(data):
+    c = 0xffffffff
+    for x in data:
+        c = T[(c ^ x) & 0xff] ^ (c >> 8)
+    return c ^ 0xffffffff
+def mask(c):
+    return ((((c >> 15) | (c << 17)) & 0xffffffff) + 0xa282ead8) & 0xffffffff
+assert crc32c(b'123456789') == 0xe3069283
+for p, size, ext in files:
+    d = open(p, 'rb').read()
+    assert len(d) == size
+    pos = 0
+    for off, n in ext:
+        (length,) = struct.unpack_from('<Q', d, pos)
+        (lcrc,) = struct.unpack_from('<I', d, pos + 8)
+        assert mask(crc32c(d[pos:pos + 8])) == lcrc
+        data = d[pos + 12:pos + 12 + length]
+        (dcrc,) = struct.unpack_from('<I', d, pos + 12 + length)
+        assert mask(crc32c(data)) == dcrc, (p, pos)
+        assert pos + 12 + length - n == off      # payload ends the Example
+        assert data.startswith(b'\x0a') and b'\x0a\x01x\x12' in data[:16]
+        pos += 12 + length + 4
+    assert pos == len(d)
+)";
+  EXPECT_EQ(dlgen::testing::run_python(t.path(), script, describe(l)), 0);
+}

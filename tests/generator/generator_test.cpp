@@ -1,0 +1,239 @@
+#include "dlgen/generator/generator.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "dlgen/datasets/layout.hpp"
+#include "temp_dir.hpp"
+
+namespace fs = std::filesystem;
+using dlgen::DatasetSpec;
+using dlgen::DistKind;
+using dlgen::ErrorKind;
+using dlgen::Format;
+using dlgen::datasets::Layout;
+using dlgen::generator::ensure_dataset;
+using dlgen::generator::GenerateOptions;
+using dlgen::testing::TempDir;
+
+namespace {
+
+DatasetSpec spec(const TempDir& t, Format f = Format::npz) {
+  DatasetSpec s;
+  s.dir = t.path() / "ds";
+  s.format = f;
+  s.num_files = 20;
+  s.samples_per_file = 2;
+  s.sample_size.kind = DistKind::lognormal;
+  s.sample_size.mean = 30000;
+  s.sample_size.stdev = 10000;
+  s.seed = 5;
+  s.files_per_dir = 8;
+  return s;
+}
+
+GenerateOptions quiet(std::uint32_t threads = 2) {
+  GenerateOptions o;
+  o.threads = threads;
+  o.progress = false;
+  return o;
+}
+
+nlohmann::json manifest(const DatasetSpec& s) {
+  std::ifstream in(s.dir / dlgen::generator::kManifestName);
+  return nlohmann::json::parse(in);
+}
+
+}  // namespace
+
+TEST(Generator, WritesEveryFileAtItsLayoutSizeAndAManifest) {
+  TempDir t;
+  for (Format f : {Format::raw, Format::npz, Format::hdf5, Format::jpeg, Format::tfrecord}) {
+    DatasetSpec s = spec(t, f);
+    s.dir = t.path() / dlgen::to_string(f);
+    if (f == Format::jpeg) s.samples_per_file = 1;
+    auto r = ensure_dataset(s, quiet());
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_FALSE(r->reused);
+    EXPECT_EQ(r->files_written, 20u);
+    const Layout l(s);
+    EXPECT_EQ(r->bytes_written, l.total_bytes());
+    for (std::uint64_t i = 0; i < l.num_files(); ++i)
+      EXPECT_EQ(fs::file_size(l.path(i)), l.file_size(i)) << l.path(i);
+    const auto m = manifest(s);
+    EXPECT_TRUE(m.at("complete").get<bool>());
+    EXPECT_EQ(m.at("fingerprint"), dlgen::generator::fingerprint(s));
+    EXPECT_EQ(m.at("files").size(), 20u);
+    EXPECT_EQ(m.at("files")[3].at("size").get<std::uint64_t>(), l.file_size(3));
+    EXPECT_TRUE(dlgen::generator::dataset_ready(s));
+    for (const auto& e : fs::recursive_directory_iterator(s.dir))
+      EXPECT_EQ(e.path().string().find(".dlgen-tmp"), std::string::npos) << e.path();
+  }
+}
+
+TEST(Generator, SingleFileMatchesTheDatasetFile) {
+  TempDir t;
+  const DatasetSpec s = spec(t);
+  ASSERT_TRUE(ensure_dataset(s, quiet()));
+  ASSERT_TRUE(dlgen::generator::generate_file(s, 7, t.path() / "one.npz"));
+  std::ifstream a(t.path() / "one.npz", std::ios::binary), b(Layout(s).path(7), std::ios::binary);
+  const std::string x((std::istreambuf_iterator<char>(a)), {}), y((std::istreambuf_iterator<char>(b)), {});
+  EXPECT_EQ(x, y);
+}
+
+TEST(Generator, ThreadCountDoesNotChangeTheBytes) {
+  TempDir t1, t2;
+  const DatasetSpec a = spec(t1), b = spec(t2);
+  ASSERT_TRUE(ensure_dataset(a, quiet(1)));
+  ASSERT_TRUE(ensure_dataset(b, quiet(4)));
+  for (std::uint64_t i : {0u, 13u, 19u}) {
+    std::ifstream x(Layout(a).path(i), std::ios::binary), y(Layout(b).path(i), std::ios::binary);
+    EXPECT_EQ(std::string((std::istreambuf_iterator<char>(x)), {}),
+              std::string((std::istreambuf_iterator<char>(y)), {}));
+  }
+}
+
+TEST(Generator, ReusesAMatchingDataset) {
+  TempDir t;
+  const DatasetSpec s = spec(t);
+  ASSERT_TRUE(ensure_dataset(s, quiet()));
+  const auto before = fs::last_write_time(Layout(s).path(0));
+  auto r = ensure_dataset(s, quiet());
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_TRUE(r->reused);
+  EXPECT_EQ(r->files_written, 0u);
+  EXPECT_EQ(fs::last_write_time(Layout(s).path(0)), before);
+  // The dataset moved elsewhere is still the same dataset (dir is not in the fingerprint).
+  DatasetSpec moved = s;
+  moved.dir = t.path() / "elsewhere";
+  EXPECT_EQ(dlgen::generator::fingerprint(moved), dlgen::generator::fingerprint(s));
+}
+
+TEST(Generator, RewritesMissingOrDamagedFiles) {
+  TempDir t;
+  const DatasetSpec s = spec(t);
+  ASSERT_TRUE(ensure_dataset(s, quiet()));
+  const Layout l(s);
+  fs::resize_file(l.path(4), 10);
+  fs::remove(l.path(9));
+  EXPECT_FALSE(dlgen::generator::dataset_ready(s));
+  auto r = ensure_dataset(s, quiet());
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_FALSE(r->reused);
+  EXPECT_EQ(r->files_written, 2u);  // the rest is kept
+  EXPECT_EQ(fs::file_size(l.path(4)), l.file_size(4));
+  EXPECT_TRUE(dlgen::generator::dataset_ready(s));
+}
+
+TEST(Generator, RegeneratesAStaleDatasetDeletingOnlyItsOwnFiles) {
+  TempDir t;
+  DatasetSpec s = spec(t);
+  ASSERT_TRUE(ensure_dataset(s, quiet()));
+  s.num_files = 10;
+  s.seed = 6;
+  s.files_per_dir = 0;
+  EXPECT_FALSE(dlgen::generator::dataset_ready(s));
+  auto r = ensure_dataset(s, quiet());
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->files_written, 10u);
+  EXPECT_FALSE(fs::exists(spec(t).dir / Layout(spec(t)).relative_path(15)));  // old file gone
+  EXPECT_EQ(manifest(s).at("fingerprint"), dlgen::generator::fingerprint(s));
+  EXPECT_TRUE(dlgen::generator::dataset_ready(s));
+}
+
+TEST(Generator, RefusesADirectoryWithoutAManifest) {
+  TempDir t;
+  const DatasetSpec s = spec(t);
+  fs::create_directories(s.dir);
+  std::ofstream(s.dir / "precious.txt") << "mine";
+  auto r = ensure_dataset(s, quiet());
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::bad_input);
+  EXPECT_NE(r.error().message.find("precious.txt"), std::string::npos) << r.error().message;
+  EXPECT_EQ(std::distance(fs::directory_iterator(s.dir), fs::directory_iterator()), 1);
+}
+
+TEST(Generator, RefusesAFileWithAPlannedNameItDidNotWrite) {
+  TempDir t;
+  const DatasetSpec s = spec(t);
+  const fs::path planned = Layout(s).path(3);
+  fs::create_directories(planned.parent_path());
+  std::ofstream(planned) << "user data";
+  auto r = ensure_dataset(s, quiet());
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::bad_input);
+  std::ifstream in(planned);
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(in)), {}), "user data");
+}
+
+TEST(Generator, RefusesToRegenerateWhenForeignFilesAppeared) {
+  TempDir t;
+  DatasetSpec s = spec(t);
+  ASSERT_TRUE(ensure_dataset(s, quiet()));
+  const fs::path foreign = s.dir / "00001" / "notes.md";
+  std::ofstream(foreign) << "keep me";
+  s.seed = 99;  // stale now
+  auto r = ensure_dataset(s, quiet());
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::bad_input);
+  EXPECT_TRUE(fs::exists(foreign));
+  EXPECT_TRUE(fs::exists(Layout(spec(t)).path(0)));  // nothing deleted either
+  // A matching dataset is still reused: extra files do not make it wrong.
+  s.seed = 5;
+  auto again = ensure_dataset(s, quiet());
+  ASSERT_TRUE(again) << again.error().message;
+  EXPECT_TRUE(again->reused);
+}
+
+TEST(Generator, RecoversFromAnInterruptedRun) {
+  TempDir t;
+  const DatasetSpec s = spec(t);
+  ASSERT_TRUE(ensure_dataset(s, quiet()));
+  const Layout l(s);
+  // Simulate a crash: manifest not complete, one half-written temporary, one file missing.
+  auto m = manifest(s);
+  m["complete"] = false;
+  std::ofstream(s.dir / dlgen::generator::kManifestName) << m.dump();
+  fs::remove(l.path(2));
+  std::ofstream(l.path(2).string() + ".dlgen-tmp") << "half";
+  EXPECT_FALSE(dlgen::generator::dataset_ready(s));
+  auto r = ensure_dataset(s, quiet());
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->files_written, 1u);
+  EXPECT_FALSE(fs::exists(l.path(2).string() + ".dlgen-tmp"));
+  EXPECT_TRUE(dlgen::generator::dataset_ready(s));
+}
+
+TEST(Generator, ForceRegeneratesOwnFiles) {
+  TempDir t;
+  const DatasetSpec s = spec(t);
+  ASSERT_TRUE(ensure_dataset(s, quiet()));
+  GenerateOptions o = quiet();
+  o.force = true;
+  auto r = ensure_dataset(s, o);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_FALSE(r->reused);
+  EXPECT_EQ(r->files_written, 20u);
+}
+
+TEST(Generator, FingerprintCoversEveryByteAffectingField) {
+  TempDir t;
+  const DatasetSpec base = spec(t);
+  const std::string fp = dlgen::generator::fingerprint(base);
+  auto changed = [&](auto edit) {
+    DatasetSpec s = base;
+    edit(s);
+    return dlgen::generator::fingerprint(s) != fp;
+  };
+  EXPECT_TRUE(changed([](DatasetSpec& s) { s.format = Format::raw; }));
+  EXPECT_TRUE(changed([](DatasetSpec& s) { s.num_files = 21; }));
+  EXPECT_TRUE(changed([](DatasetSpec& s) { s.samples_per_file = 3; }));
+  EXPECT_TRUE(changed([](DatasetSpec& s) { s.seed = 1; }));
+  EXPECT_TRUE(changed([](DatasetSpec& s) { s.files_per_dir = 0; }));
+  EXPECT_TRUE(changed([](DatasetSpec& s) { s.file_prefix = "img"; }));
+  EXPECT_TRUE(changed([](DatasetSpec& s) { s.sample_size.stdev = 10000.5; }));
+  EXPECT_TRUE(changed([](DatasetSpec& s) { s.sample_size.max = 90000; }));
+  EXPECT_FALSE(changed([](DatasetSpec& s) { s.dir = "/elsewhere"; }));
+}
