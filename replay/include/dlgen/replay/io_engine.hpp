@@ -1,0 +1,96 @@
+#pragma once
+// The I/O engine (fio's split): the runner decides what to read and when, an engine decides how.
+// An engine owns a pool of aligned buffers (registered with the kernel where the engine can) and
+// is used by one thread. Results are bytes or -errno, liburing style; nothing allocates per request.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "dlgen/core/result.hpp"
+
+namespace dlgen::replay {
+
+enum class EngineKind { uring, pread, null };
+const char* to_string(EngineKind kind);
+std::optional<EngineKind> engine_from_string(std::string_view name);
+
+enum class IoOp : std::uint8_t { read, write };
+
+// One request: `length` bytes at `offset` of `fd`, into (or from) pool buffer `buffer`.
+struct IoRequest {
+  int fd = -1;
+  IoOp op = IoOp::read;
+  std::uint32_t buffer = 0;
+  std::uint32_t length = 0;
+  std::uint64_t offset = 0;
+  std::uint64_t user_data = 0;
+};
+
+struct IoCompletion {
+  std::uint64_t user_data = 0;
+  std::int64_t result = 0;  // bytes transferred, or -errno
+};
+
+struct EngineOptions {
+  std::uint32_t depth = 32;          // requests in flight at most
+  std::uint32_t buffers = 32;        // pool buffers
+  std::uint64_t buffer_bytes = 1 << 20;
+  std::uint32_t alignment = 4096;    // buffer alignment (O_DIRECT needs the logical block size)
+  bool record = false;               // null engine: keep every request for inspection (tests)
+};
+
+// A pool of equally sized, aligned buffers in one allocation.
+class BufferPool {
+ public:
+  BufferPool(std::uint32_t count, std::uint64_t bytes, std::uint32_t alignment);
+  ~BufferPool();
+  BufferPool(const BufferPool&) = delete;
+  BufferPool& operator=(const BufferPool&) = delete;
+  std::byte* data(std::uint32_t i) const { return base_ + std::size_t{i} * bytes_; }
+  std::uint32_t count() const { return count_; }
+  std::uint64_t bytes() const { return bytes_; }
+  bool ok() const { return base_ != nullptr; }
+
+ private:
+  std::byte* base_ = nullptr;
+  std::uint32_t count_;
+  std::uint64_t bytes_;
+};
+
+class IoEngine {
+ public:
+  explicit IoEngine(const EngineOptions& options)
+      : options_(options), pool_(options.buffers, options.buffer_bytes, options.alignment) {}
+  virtual ~IoEngine() = default;
+  IoEngine(const IoEngine&) = delete;
+  IoEngine& operator=(const IoEngine&) = delete;
+
+  virtual const char* name() const = 0;
+  // Queues requests; returns how many were taken (fewer when the queue is full) or -errno.
+  // Queued requests reach the kernel at the latest in the next reap().
+  virtual int submit(std::span<const IoRequest> requests) = 0;
+  // Sends what is queued, waits until at least `min_complete` requests completed (0: do not
+  // wait), and fills `out`; returns the number of completions or -errno.
+  virtual int reap(std::span<IoCompletion> out, unsigned min_complete) = 0;
+
+  std::byte* buffer(std::uint32_t i) const { return pool_.data(i); }
+  const BufferPool& pool() const { return pool_; }
+  const EngineOptions& options() const { return options_; }
+  // Requests the null engine kept (options.record); empty for real engines.
+  virtual const std::vector<IoRequest>& recorded() const;
+
+ protected:
+  EngineOptions options_;
+  BufferPool pool_;
+};
+
+// Builds an engine for the calling thread. io_uring unavailable → an `unsupported` error (exit 77).
+Result<std::unique_ptr<IoEngine>> make_engine(EngineKind kind, const EngineOptions& options);
+// Checks once, before threads start, that the kind can run here (io_uring setup allowed).
+Result<void> probe_engine(EngineKind kind);
+
+}  // namespace dlgen::replay

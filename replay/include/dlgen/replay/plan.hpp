@@ -1,0 +1,90 @@
+#pragma once
+// The epoch plan: a pure, seeded function of the job that says, for every simulated accelerator on
+// this host, which samples it consumes in which batches. Same (job, epoch, topology) → same plan;
+// a different epoch mixes a different seed, so the order really changes between epochs. Every
+// sample of the dataset appears exactly once per epoch across all accelerators of all ranks
+// (fewer when drop_last or max_steps cut the tail).
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "dlgen/core/job.hpp"
+
+namespace dlgen::replay {
+
+// Where this process sits among the MPI ranks (one rank per host today: {0, 1}). Rank r runs
+// job.run.accelerators accelerators, global accelerator ids r*accelerators ... + accelerators-1.
+struct Topology {
+  std::uint32_t rank = 0;
+  std::uint32_t nranks = 1;
+};
+
+// One sample of the dataset: sample `sample` of file `file`.
+struct SampleRef {
+  std::uint64_t file = 0;
+  std::uint32_t sample = 0;
+  friend bool operator==(const SampleRef&, const SampleRef&) = default;
+};
+
+// The ordered batches of one accelerator, stored flat: batch k is
+// samples[batch_begin[k] .. batch_begin[k+1]).
+struct AcceleratorPlan {
+  std::uint32_t global_id = 0;
+  std::vector<SampleRef> samples;
+  std::vector<std::uint64_t> batch_begin{0};
+  std::size_t num_batches() const { return batch_begin.size() - 1; }
+  std::span<const SampleRef> batch(std::size_t k) const {
+    return {samples.data() + batch_begin[k], samples.data() + batch_begin[k + 1]};
+  }
+};
+
+enum class Phase { train, eval };
+
+struct EpochPlan {
+  std::uint32_t epoch = 0;
+  Phase phase = Phase::train;
+  std::vector<AcceleratorPlan> accelerators;  // this rank's accelerators only
+  std::uint64_t num_samples() const;
+  std::uint64_t num_steps() const;  // the largest batch count of any accelerator
+};
+
+// The order in which one epoch visits the dataset's samples (global sample id = file *
+// samples_per_file + sample), before sharding: none (file order), file (files permuted, samples
+// in file order), sample (full permutation); shuffle_buffer > 0 streams the file-level order
+// through a DLIO/tf.data-style buffer of that many samples instead of a full permutation.
+std::vector<std::uint64_t> epoch_order(const DatasetSpec& dataset, const ReaderSpec& reader,
+                                       std::uint32_t epoch);
+
+// Shards the epoch order over the global accelerators (sample i → accelerator i mod N, as
+// PyTorch's DistributedSampler), cuts batches, applies drop_last and run.max_steps.
+EpochPlan plan_epoch(const Job& job, std::uint32_t epoch, Topology topology = {});
+// The evaluation pass over the validation set (no shuffle, partial last batch kept).
+// Returns an empty plan when the job has no validation set.
+EpochPlan plan_eval(const Job& job, std::uint32_t epoch, Topology topology = {});
+EpochPlan plan_dataset(const DatasetSpec& dataset, const ReaderSpec& reader, const RunSpec& run,
+                       std::uint32_t epoch, Phase phase, Topology topology);
+
+// What a dry run prints: the work a job implies, and the least time it can take
+// (steps × mean compute time: a storage that never makes an accelerator wait).
+struct PlanSummary {
+  std::uint64_t files = 0;
+  std::uint64_t dataset_bytes = 0;
+  std::uint64_t samples_per_epoch = 0;     // over all accelerators of this rank
+  std::uint64_t steps_per_epoch = 0;       // per accelerator
+  std::uint64_t total_steps = 0;           // per accelerator, all epochs
+  std::uint64_t eval_files = 0;
+  std::uint64_t eval_bytes = 0;
+  std::uint64_t eval_steps = 0;            // per accelerator, all evaluation passes
+  std::uint64_t checkpoints = 0;
+  std::uint64_t checkpoint_bytes = 0;      // all checkpoints together
+  double compute_step_s = 0;               // mean compute time per step
+  double min_runtime_s = 0;
+};
+PlanSummary summarize_plan(const Job& job, Topology topology = {});
+std::string format_plan(const Job& job, const PlanSummary& summary);
+
+// How many checkpoints a run writes (by epoch and by step cadence).
+std::uint64_t checkpoint_count(const Job& job, std::uint64_t steps_per_epoch);
+
+}  // namespace dlgen::replay

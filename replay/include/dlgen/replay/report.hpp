@@ -1,0 +1,150 @@
+#pragma once
+// What a replay measured, in the terms storage people ask for: accelerator utilisation (AU),
+// samples/s, MiB/s of bytes actually read, request latency percentiles, per-epoch figures,
+// checkpoint bandwidth, and how exactly the simulated compute time was kept.
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "dlgen/core/result.hpp"
+
+namespace dlgen::replay {
+
+// Request latencies in nanoseconds, in log-linear buckets (16 per power of two: ≤ 6.25% error),
+// fixed size: recording never allocates. One per worker thread, merged at the end.
+class LatencyHistogram {
+ public:
+  static constexpr int kSub = 16;
+  static constexpr int kBuckets = 61 * kSub;  // up to msb 63
+  void record(std::uint64_t ns) {
+    ++counts_[bucket(ns)];
+    ++count_;
+    sum_ += ns;
+    if (ns > max_) max_ = ns;
+  }
+  void merge(const LatencyHistogram& o);
+  std::uint64_t count() const { return count_; }
+  std::uint64_t max() const { return max_; }
+  double mean() const { return count_ ? static_cast<double>(sum_) / static_cast<double>(count_) : 0; }
+  // The value below which a fraction q (0..1) of the recorded latencies fall (bucket midpoint,
+  // never above max()).
+  std::uint64_t percentile(double q) const;
+  static int bucket(std::uint64_t ns) {
+    if (ns < kSub) return static_cast<int>(ns);
+    const int msb = 63 - __builtin_clzll(ns);
+    const int shift = msb - 4;  // keep the 4 bits below the leading one
+    return (msb - 3) * kSub + static_cast<int>((ns >> shift) & (kSub - 1));
+  }
+  static std::uint64_t bucket_low(int b);
+
+ private:
+  std::array<std::uint64_t, kBuckets> counts_{};
+  std::uint64_t count_ = 0, sum_ = 0, max_ = 0;
+};
+
+// One training step of one accelerator, in clock nanoseconds: it started waiting for its batch
+// at `wait_begin`, got it at `ready`, finished computing at `end`. `compute_ns` is the configured
+// compute time; `end - ready` the measured one. `excluded_ns`: time after the step spent outside
+// training (a checkpoint), left out of AU.
+struct StepRecord {
+  std::int64_t wait_begin = 0, ready = 0, end = 0;
+  std::int64_t compute_ns = 0;
+  std::int64_t excluded_ns = 0;
+};
+
+// AU = compute time / wall time over the steps after the first (DLIO skips the first step, which
+// pays for worker start-up): Σ compute(k≥1) / (end(last) − end(first) − Σ excluded).
+struct AuParts {
+  double compute_s = 0;
+  double wall_s = 0;
+};
+AuParts accelerator_utilisation(std::span<const StepRecord> steps);
+
+struct Percentiles {
+  double p50_us = 0, p90_us = 0, p99_us = 0, p999_us = 0, max_us = 0, mean_us = 0;
+  std::uint64_t count = 0;
+};
+Percentiles percentiles(const LatencyHistogram& h);
+
+struct AcceleratorResult {
+  std::uint32_t id = 0;
+  std::uint64_t steps = 0, samples = 0;
+  double compute_s = 0;  // AU numerator (first step of each epoch excluded)
+  double wall_s = 0;     // AU denominator
+  double wait_s = 0;     // time spent waiting for batches (all steps)
+  double au = 0;
+};
+
+struct EpochResult {
+  std::uint32_t epoch = 0;  // 1-based
+  bool eval = false;
+  double seconds = 0;
+  std::uint64_t steps = 0, samples = 0, bytes = 0, requests = 0;
+  double au = 0;  // over this epoch's steps, all accelerators
+  double samples_per_s() const { return seconds > 0 ? static_cast<double>(samples) / seconds : 0; }
+  double mib_per_s() const { return seconds > 0 ? static_cast<double>(bytes) / 1048576.0 / seconds : 0; }
+};
+
+struct CheckpointResult {
+  std::uint64_t count = 0, bytes = 0, files = 0;
+  double write_s = 0;  // total, fsync included
+  double restore_s = 0;
+  std::uint64_t restore_bytes = 0;
+  double write_mib_s() const { return write_s > 0 ? static_cast<double>(bytes) / 1048576.0 / write_s : 0; }
+  double restore_mib_s() const {
+    return restore_s > 0 ? static_cast<double>(restore_bytes) / 1048576.0 / restore_s : 0;
+  }
+};
+
+struct ComputeAccuracy {
+  std::uint64_t steps = 0;
+  double configured_mean_s = 0;
+  double measured_mean_s = 0;
+  double mean_error_s = 0;      // measured − configured, averaged (positive: late)
+  double mean_abs_error_s = 0;
+  double max_error_s = 0;
+  double relative_error() const { return configured_mean_s > 0 ? mean_abs_error_s / configured_mean_s : 0; }
+};
+
+// One row per second of the run.
+struct SeriesPoint {
+  double t_s = 0;
+  std::uint64_t bytes = 0, samples = 0, requests = 0;  // during this interval
+  std::uint32_t in_flight = 0;                         // requests in flight at the sample instant
+  std::uint32_t ready_batches = 0;                     // batches waiting in prefetch queues
+};
+
+struct Report {
+  std::string job_name;
+  std::string engine;
+  std::string accelerator;  // compute profile name, "" when a plain step time
+  std::uint32_t accelerators = 0, workers = 0, iodepth = 0, epochs = 0;
+  bool direct = false;
+  std::string cache_mode;
+  double elapsed_s = 0;        // training wall time (evaluation and checkpoints included)
+  std::uint64_t samples = 0, steps = 0, bytes_read = 0, requests = 0, files_opened = 0;
+  double samples_per_s = 0, mib_per_s = 0;
+  Percentiles latency;
+  std::vector<AcceleratorResult> per_accelerator;
+  std::vector<EpochResult> epochs_detail;
+  CheckpointResult checkpoint;
+  ComputeAccuracy compute;
+  double au = 0;  // the lowest accelerator's AU
+  double au_mean = 0;
+  double au_threshold = 0;
+  bool passed = false;
+  std::uint64_t dataset_bytes = 0, ram_bytes = 0;
+  bool dataset_fits_in_ram = false;  // dataset < 5 × RAM: MLPerf calls such a run invalid
+  std::vector<std::string> warnings;
+  std::vector<SeriesPoint> series;
+};
+
+std::string to_json(const Report& report);  // the full result, pretty-printed
+std::string format_summary(const Report& report);
+Result<void> write_json(const Report& report, const std::filesystem::path& path);
+Result<void> write_timeseries_csv(const Report& report, const std::filesystem::path& path);
+
+}  // namespace dlgen::replay

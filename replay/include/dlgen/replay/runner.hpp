@@ -1,0 +1,34 @@
+#pragma once
+// The runner: replays a job's training loop. Per simulated accelerator, `reader.workers` worker
+// threads (each with its own engine) read the samples of batch k (k mod workers = worker, as a
+// PyTorch DataLoader) with up to `reader.iodepth` requests in flight, and hand finished batches
+// through a bounded prefetch queue (`reader.prefetch` batches per worker); the accelerator thread
+// takes batch k in order and "computes" by sleeping the step's compute time on a Clock.
+#include <cstdint>
+
+#include "dlgen/core/job.hpp"
+#include "dlgen/core/result.hpp"
+#include "dlgen/replay/clock.hpp"
+#include "dlgen/replay/io_engine.hpp"
+#include "dlgen/replay/plan.hpp"
+#include "dlgen/replay/report.hpp"
+
+namespace dlgen::replay {
+
+struct RunOptions {
+  EngineKind engine = EngineKind::uring;
+  Clock* clock = nullptr;  // nullptr: a RealClock
+  Topology topology;
+  bool progress = false;         // a progress line on a terminal
+  bool series = true;            // sample per-second counters (real time) for the time series
+  std::uint32_t block_size = 4096;  // O_DIRECT alignment of offsets, lengths and buffers
+  std::uint64_t buffer_budget_bytes = 64ull << 20;  // I/O buffer memory per worker at most
+  bool drop_caches_globally = true;  // cache modes also write /proc/sys/vm/drop_caches when root
+};
+
+// The default requests in flight per worker when the job says 0: one, as a DataLoader worker.
+constexpr std::uint32_t kDefaultIodepth = 1;
+
+Result<Report> run_job(const Job& job, const RunOptions& options = {});
+
+}  // namespace dlgen::replay

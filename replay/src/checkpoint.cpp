@@ -1,0 +1,167 @@
+#include "dlgen/replay/checkpoint.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <string>
+#include <thread>
+
+namespace dlgen::replay {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::string errno_text(const std::filesystem::path& p, const char* what, std::uint64_t offset, int err) {
+  return p.string() + ": " + what + " at " + std::to_string(offset) + ": " + std::strerror(err);
+}
+
+std::vector<char> random_block(std::uint64_t bytes) {
+  std::vector<char> block(std::max<std::uint64_t>(bytes, 1));
+  std::mt19937_64 rng(0xc4ec4b01u);
+  for (std::size_t i = 0; i + 8 <= block.size(); i += 8) {
+    const std::uint64_t v = rng();
+    std::memcpy(block.data() + i, &v, 8);
+  }
+  return block;
+}
+
+// Runs f(shard) for every shard on up to 4 threads; returns the first error.
+template <class F>
+Result<void> for_each_shard(std::uint32_t shards, F f) {
+  std::atomic<std::uint32_t> next{0};
+  std::mutex mu;
+  std::optional<Error> first;
+  auto body = [&] {
+    for (std::uint32_t s; (s = next.fetch_add(1)) < shards;) {
+      Result<void> r = f(s);
+      if (!r) {
+        std::lock_guard lock(mu);
+        if (!first) first = r.error();
+      }
+    }
+  };
+  const std::uint32_t n = std::min<std::uint32_t>(std::max<std::uint32_t>(shards, 1), 4);
+  std::vector<std::thread> threads;
+  for (std::uint32_t i = 1; i < n; ++i) threads.emplace_back(body);
+  body();
+  for (auto& t : threads) t.join();
+  if (first) return *first;
+  return ok();
+}
+
+}  // namespace
+
+std::vector<std::filesystem::path> checkpoint_paths(const CheckpointSpec& spec) {
+  std::vector<std::filesystem::path> out;
+  const std::uint32_t n = std::max<std::uint32_t>(spec.files, 1);
+  for (std::uint32_t i = 0; i < n; ++i)
+    out.push_back(spec.dir / ("checkpoint-" + std::to_string(i) + "-of-" + std::to_string(n) + ".dlgen"));
+  return out;
+}
+
+std::uint64_t checkpoint_shard_bytes(const CheckpointSpec& spec, std::uint32_t shard) {
+  const std::uint32_t n = std::max<std::uint32_t>(spec.files, 1);
+  return spec.size_bytes / n + (shard < spec.size_bytes % n ? 1 : 0);
+}
+
+Result<void> write_checkpoint(const CheckpointSpec& spec, CheckpointResult& into) {
+  std::error_code ec;
+  std::filesystem::create_directories(spec.dir, ec);
+  if (ec) return runtime_error(spec.dir.string() + ": cannot create checkpoint directory: " + ec.message());
+  const auto paths = checkpoint_paths(spec);
+  const std::uint64_t chunk = std::max<std::uint64_t>(spec.write_size_bytes, 4096);
+  const std::vector<char> block = random_block(chunk);
+  const auto t0 = std::chrono::steady_clock::now();
+  Result<void> r = for_each_shard(static_cast<std::uint32_t>(paths.size()), [&](std::uint32_t s) -> Result<void> {
+    const auto& p = paths[s];
+    const int fd = ::open(p.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return runtime_error(errno_text(p, "open", 0, errno));
+    const std::uint64_t size = checkpoint_shard_bytes(spec, s);
+    for (std::uint64_t off = 0; off < size;) {
+      const std::uint64_t len = std::min(chunk, size - off);
+      const ssize_t w = ::pwrite(fd, block.data(), len, static_cast<off_t>(off));
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) {
+        const int err = w < 0 ? errno : EIO;
+        ::close(fd);
+        return runtime_error(errno_text(p, "write", off, err));
+      }
+      off += static_cast<std::uint64_t>(w);
+    }
+    if (spec.fsync && ::fsync(fd) != 0) {
+      const int err = errno;
+      ::close(fd);
+      return runtime_error(errno_text(p, "fsync", 0, err));
+    }
+    ::close(fd);
+    return ok();
+  });
+  if (!r) return r;
+  into.write_s += seconds_since(t0);
+  into.count += 1;
+  into.files += paths.size();
+  into.bytes += spec.size_bytes;
+  return ok();
+}
+
+Result<void> restore_checkpoint(const CheckpointSpec& spec, CheckpointResult& into) {
+  const auto paths = checkpoint_paths(spec);
+  bool present = true;
+  for (std::uint32_t s = 0; s < paths.size(); ++s) {
+    struct stat st{};
+    if (::stat(paths[s].c_str(), &st) != 0 || static_cast<std::uint64_t>(st.st_size) != checkpoint_shard_bytes(spec, s))
+      present = false;
+  }
+  if (!present) {
+    CheckpointResult setup;
+    if (Result<void> w = write_checkpoint(spec, setup); !w) return w;
+  }
+  for (const auto& p : paths) {
+    const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    ::fdatasync(fd);
+    ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    ::close(fd);
+  }
+  const std::uint64_t chunk = std::max<std::uint64_t>(spec.write_size_bytes, 4096);
+  const auto t0 = std::chrono::steady_clock::now();
+  std::atomic<std::uint64_t> bytes{0};
+  Result<void> r = for_each_shard(static_cast<std::uint32_t>(paths.size()), [&](std::uint32_t s) -> Result<void> {
+    const auto& p = paths[s];
+    const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return runtime_error(errno_text(p, "open", 0, errno));
+    std::vector<char> buf(chunk);
+    std::uint64_t off = 0;
+    for (;;) {
+      const ssize_t n = ::pread(fd, buf.data(), chunk, static_cast<off_t>(off));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        const int err = errno;
+        ::close(fd);
+        return runtime_error(errno_text(p, "read", off, err));
+      }
+      if (n == 0) break;
+      off += static_cast<std::uint64_t>(n);
+    }
+    bytes += off;
+    ::close(fd);
+    return ok();
+  });
+  if (!r) return r;
+  into.restore_s += seconds_since(t0);
+  into.restore_bytes += bytes.load();
+  return ok();
+}
+
+}  // namespace dlgen::replay

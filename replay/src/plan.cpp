@@ -1,0 +1,188 @@
+#include "dlgen/replay/plan.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cstdio>
+
+#include "dlgen/core/units.hpp"
+#include "dlgen/datasets/layout.hpp"
+
+namespace dlgen::replay {
+namespace {
+
+// Uniform integer in [0, n) without modulo bias worth speaking of (Lemire's multiply-shift).
+std::uint64_t below(Rng& rng, std::uint64_t n) {
+  return static_cast<std::uint64_t>((static_cast<unsigned __int128>(rng()) * n) >> 64);
+}
+
+// Fisher–Yates written out, so the order is the same with every standard library.
+template <class T>
+void permute(std::vector<T>& v, Rng& rng) {
+  for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[below(rng, i)]);
+}
+
+constexpr std::uint64_t kShuffleSalt = 0x5348554646ULL;  // "SHUFF"
+constexpr std::uint64_t kEvalSalt = 0x6576616cULL;       // "eval"
+
+}  // namespace
+
+std::uint64_t EpochPlan::num_samples() const {
+  std::uint64_t n = 0;
+  for (const auto& a : accelerators) n += a.samples.size();
+  return n;
+}
+
+std::uint64_t EpochPlan::num_steps() const {
+  std::uint64_t n = 0;
+  for (const auto& a : accelerators) n = std::max<std::uint64_t>(n, a.num_batches());
+  return n;
+}
+
+std::vector<std::uint64_t> epoch_order(const DatasetSpec& dataset, const ReaderSpec& reader,
+                                       std::uint32_t epoch) {
+  const std::uint64_t files = dataset.num_files;
+  const std::uint64_t per_file = std::max<std::uint32_t>(1, dataset.samples_per_file);
+  std::vector<std::uint64_t> order(files * per_file);
+  Rng rng(mix_seed(mix_seed(reader.seed, kShuffleSalt), epoch));
+
+  if (reader.shuffle == Shuffle::sample && reader.shuffle_buffer == 0) {
+    for (std::uint64_t i = 0; i < order.size(); ++i) order[i] = i;
+    permute(order, rng);
+    return order;
+  }
+  std::vector<std::uint64_t> file_order(files);
+  for (std::uint64_t i = 0; i < files; ++i) file_order[i] = i;
+  if (reader.shuffle != Shuffle::none) permute(file_order, rng);
+  std::size_t at = 0;
+  for (std::uint64_t f : file_order)
+    for (std::uint64_t s = 0; s < per_file; ++s) order[at++] = f * per_file + s;
+
+  if (reader.shuffle == Shuffle::none || reader.shuffle_buffer == 0) return order;
+  // A shuffle buffer: fill with the first N samples of the stream; then each output is a random
+  // buffer slot, refilled with the next stream sample; the rest leaves in random order.
+  const std::size_t n = std::min<std::uint64_t>(reader.shuffle_buffer, order.size());
+  std::vector<std::uint64_t> buffer(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n));
+  std::vector<std::uint64_t> out;
+  out.reserve(order.size());
+  for (std::size_t next = n; next < order.size(); ++next) {
+    const std::size_t pick = below(rng, buffer.size());
+    out.push_back(buffer[pick]);
+    buffer[pick] = order[next];
+  }
+  permute(buffer, rng);
+  out.insert(out.end(), buffer.begin(), buffer.end());
+  return out;
+}
+
+EpochPlan plan_dataset(const DatasetSpec& dataset, const ReaderSpec& reader, const RunSpec& run,
+                       std::uint32_t epoch, Phase phase, Topology topology) {
+  assert(topology.nranks >= 1 && topology.rank < topology.nranks);
+  EpochPlan plan;
+  plan.epoch = epoch;
+  plan.phase = phase;
+  ReaderSpec r = reader;
+  if (phase == Phase::eval) {
+    r.shuffle = Shuffle::none;
+    r.drop_last = false;
+    r.seed = mix_seed(reader.seed, kEvalSalt);
+  }
+  const std::vector<std::uint64_t> order = epoch_order(dataset, r, epoch);
+  const std::uint32_t local = std::max<std::uint32_t>(1, run.accelerators);
+  const std::uint64_t global = std::uint64_t{local} * topology.nranks;
+  const std::uint64_t per_file = std::max<std::uint32_t>(1, dataset.samples_per_file);
+  const std::uint64_t batch = std::max<std::uint32_t>(1, r.batch_size);
+  // With drop_last every accelerator gets the same number of samples (as DistributedSampler).
+  const std::uint64_t usable = r.drop_last ? order.size() / global * global : order.size();
+
+  plan.accelerators.resize(local);
+  for (std::uint32_t a = 0; a < local; ++a) {
+    AcceleratorPlan& acc = plan.accelerators[a];
+    acc.global_id = static_cast<std::uint32_t>(topology.rank * local + a);
+    acc.samples.reserve(usable / global + 1);
+    for (std::uint64_t i = acc.global_id; i < usable; i += global)
+      acc.samples.push_back({order[i] / per_file, static_cast<std::uint32_t>(order[i] % per_file)});
+    std::uint64_t n = acc.samples.size();
+    std::uint64_t batches = r.drop_last ? n / batch : (n + batch - 1) / batch;
+    if (run.max_steps > 0) batches = std::min<std::uint64_t>(batches, run.max_steps);
+    n = std::min(n, batches * batch);
+    acc.samples.resize(n);
+    acc.batch_begin.clear();
+    for (std::uint64_t k = 0; k <= batches; ++k) acc.batch_begin.push_back(std::min(n, k * batch));
+  }
+  return plan;
+}
+
+EpochPlan plan_epoch(const Job& job, std::uint32_t epoch, Topology topology) {
+  return plan_dataset(job.dataset, job.reader, job.run, epoch, Phase::train, topology);
+}
+
+EpochPlan plan_eval(const Job& job, std::uint32_t epoch, Topology topology) {
+  if (!job.validation) {
+    EpochPlan empty;
+    empty.epoch = epoch;
+    empty.phase = Phase::eval;
+    return empty;
+  }
+  return plan_dataset(*job.validation, job.reader, job.run, epoch, Phase::eval, topology);
+}
+
+std::uint64_t checkpoint_count(const Job& job, std::uint64_t steps_per_epoch) {
+  const CheckpointSpec& c = job.checkpoint;
+  if (!c.enabled) return 0;
+  std::uint64_t n = 0;
+  if (c.every_epochs > 0) n += job.run.epochs / c.every_epochs;
+  if (c.every_steps > 0) n += steps_per_epoch * job.run.epochs / c.every_steps;
+  return n;
+}
+
+PlanSummary summarize_plan(const Job& job, Topology topology) {
+  PlanSummary s;
+  const datasets::Layout layout(job.dataset);
+  s.files = layout.num_files();
+  s.dataset_bytes = layout.total_bytes();
+  const EpochPlan first = plan_epoch(job, 0, topology);
+  s.samples_per_epoch = first.num_samples();
+  s.steps_per_epoch = first.num_steps();
+  s.total_steps = s.steps_per_epoch * job.run.epochs;
+  if (job.validation && job.run.eval_every_epochs > 0) {
+    const datasets::Layout eval_layout(*job.validation);
+    s.eval_files = eval_layout.num_files();
+    s.eval_bytes = eval_layout.total_bytes();
+    s.eval_steps = plan_eval(job, 0, topology).num_steps() * (job.run.epochs / job.run.eval_every_epochs);
+  }
+  s.checkpoints = checkpoint_count(job, s.steps_per_epoch);
+  s.checkpoint_bytes = s.checkpoints * job.checkpoint.size_bytes;
+  s.compute_step_s = job.compute.effective().expected();
+  s.min_runtime_s = static_cast<double>(s.total_steps + s.eval_steps) * s.compute_step_s;
+  return s;
+}
+
+std::string format_plan(const Job& job, const PlanSummary& s) {
+  std::string out;
+  char line[1024];
+  auto add = [&](const char* fmt, auto... args) {
+    std::snprintf(line, sizeof line, fmt, args...);
+    out += line;
+  };
+  using ull = unsigned long long;
+  add("plan for %s\n", job.name.empty() ? job.source.string().c_str() : job.name.c_str());
+  add("  dataset      %s: %llu files, %s, %s\n", job.dataset.dir.string().c_str(), ull(s.files),
+      format_size(s.dataset_bytes).c_str(), to_string(job.dataset.format));
+  add("  per epoch    %llu samples, %llu steps per accelerator (batch %u, %u accelerator(s), %u worker(s) each)\n",
+      ull(s.samples_per_epoch), ull(s.steps_per_epoch), job.reader.batch_size, job.run.accelerators,
+      job.reader.workers);
+  add("  epochs       %u: %llu steps per accelerator in all\n", job.run.epochs, ull(s.total_steps));
+  if (s.eval_steps > 0)
+    add("  evaluation   %llu files, %s, %llu steps in all\n", ull(s.eval_files), format_size(s.eval_bytes).c_str(),
+        ull(s.eval_steps));
+  if (s.checkpoints > 0)
+    add("  checkpoints  %llu x %s in %u file(s) under %s\n", ull(s.checkpoints),
+        format_size(job.checkpoint.size_bytes).c_str(), job.checkpoint.files, job.checkpoint.dir.string().c_str());
+  add("  compute      %s per step%s%s\n", format_duration(s.compute_step_s).c_str(),
+      job.compute.accelerator.empty() ? "" : " on ", job.compute.accelerator.c_str());
+  add("  min runtime  %s (steps x compute time: a storage that never stalls)\n",
+      format_duration(s.min_runtime_s).c_str());
+  return out;
+}
+
+}  // namespace dlgen::replay

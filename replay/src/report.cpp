@@ -1,0 +1,185 @@
+#include "dlgen/replay/report.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "dlgen/core/units.hpp"
+
+namespace dlgen::replay {
+
+void LatencyHistogram::merge(const LatencyHistogram& o) {
+  for (int i = 0; i < kBuckets; ++i) counts_[i] += o.counts_[i];
+  count_ += o.count_;
+  sum_ += o.sum_;
+  max_ = std::max(max_, o.max_);
+}
+
+std::uint64_t LatencyHistogram::bucket_low(int b) {
+  if (b < kSub) return static_cast<std::uint64_t>(b);
+  const int msb = b / kSub + 3;
+  const std::uint64_t sub = static_cast<std::uint64_t>(b % kSub);
+  return (std::uint64_t{1} << msb) | (sub << (msb - 4));
+}
+
+std::uint64_t LatencyHistogram::percentile(double q) const {
+  if (count_ == 0) return 0;
+  const auto rank = static_cast<std::uint64_t>(std::clamp(q, 0.0, 1.0) * static_cast<double>(count_ - 1)) + 1;
+  std::uint64_t seen = 0;
+  for (int b = 0; b < kBuckets; ++b) {
+    seen += counts_[b];
+    if (seen >= rank) {
+      const std::uint64_t lo = bucket_low(b);
+      const std::uint64_t width = b < kSub ? 1 : std::uint64_t{1} << (b / kSub + 3 - 4);
+      return std::min(max_, lo + width / 2);
+    }
+  }
+  return max_;
+}
+
+AuParts accelerator_utilisation(std::span<const StepRecord> steps) {
+  AuParts p;
+  if (steps.size() < 2) return p;
+  std::int64_t compute = 0, excluded = 0;
+  for (std::size_t k = 1; k < steps.size(); ++k) {
+    compute += steps[k].compute_ns;
+    excluded += steps[k].excluded_ns;
+  }
+  excluded += steps[0].excluded_ns;
+  p.compute_s = static_cast<double>(compute) * 1e-9;
+  p.wall_s = static_cast<double>(steps.back().end - steps.front().end - excluded) * 1e-9;
+  return p;
+}
+
+Percentiles percentiles(const LatencyHistogram& h) {
+  Percentiles p;
+  p.count = h.count();
+  p.p50_us = static_cast<double>(h.percentile(0.50)) / 1e3;
+  p.p90_us = static_cast<double>(h.percentile(0.90)) / 1e3;
+  p.p99_us = static_cast<double>(h.percentile(0.99)) / 1e3;
+  p.p999_us = static_cast<double>(h.percentile(0.999)) / 1e3;
+  p.max_us = static_cast<double>(h.max()) / 1e3;
+  p.mean_us = h.mean() / 1e3;
+  return p;
+}
+
+std::string to_json(const Report& r) {
+  using nlohmann::json;
+  json j;
+  j["job"] = r.job_name;
+  j["engine"] = r.engine;
+  j["accelerator"] = r.accelerator;
+  j["config"] = {{"accelerators", r.accelerators}, {"workers", r.workers}, {"iodepth", r.iodepth},
+                 {"epochs", r.epochs},             {"direct", r.direct},   {"cache", r.cache_mode}};
+  j["elapsed_s"] = r.elapsed_s;
+  j["samples"] = r.samples;
+  j["steps"] = r.steps;
+  j["bytes_read"] = r.bytes_read;
+  j["requests"] = r.requests;
+  j["files_opened"] = r.files_opened;
+  j["samples_per_s"] = r.samples_per_s;
+  j["mib_per_s"] = r.mib_per_s;
+  j["au"] = r.au;
+  j["au_mean"] = r.au_mean;
+  j["au_threshold"] = r.au_threshold;
+  j["passed"] = r.passed;
+  j["latency_us"] = {{"count", r.latency.count}, {"mean", r.latency.mean_us}, {"p50", r.latency.p50_us},
+                     {"p90", r.latency.p90_us},  {"p99", r.latency.p99_us},   {"p99.9", r.latency.p999_us},
+                     {"max", r.latency.max_us}};
+  json accs = json::array();
+  for (const auto& a : r.per_accelerator)
+    accs.push_back({{"id", a.id}, {"steps", a.steps}, {"samples", a.samples}, {"compute_s", a.compute_s},
+                    {"wall_s", a.wall_s}, {"wait_s", a.wait_s}, {"au", a.au}});
+  j["per_accelerator"] = accs;
+  json eps = json::array();
+  for (const auto& e : r.epochs_detail)
+    eps.push_back({{"epoch", e.epoch}, {"eval", e.eval}, {"seconds", e.seconds}, {"steps", e.steps},
+                   {"samples", e.samples}, {"bytes", e.bytes}, {"requests", e.requests},
+                   {"samples_per_s", e.samples_per_s()}, {"mib_per_s", e.mib_per_s()}, {"au", e.au}});
+  j["epochs"] = eps;
+  const auto& c = r.checkpoint;
+  j["checkpoint"] = {{"count", c.count},         {"files", c.files},       {"bytes", c.bytes},
+                     {"write_s", c.write_s},     {"write_mib_s", c.write_mib_s()},
+                     {"restore_s", c.restore_s}, {"restore_bytes", c.restore_bytes},
+                     {"restore_mib_s", c.restore_mib_s()}};
+  const auto& m = r.compute;
+  j["compute"] = {{"steps", m.steps},
+                  {"configured_mean_s", m.configured_mean_s},
+                  {"measured_mean_s", m.measured_mean_s},
+                  {"mean_error_s", m.mean_error_s},
+                  {"mean_abs_error_s", m.mean_abs_error_s},
+                  {"max_error_s", m.max_error_s},
+                  {"relative_error", m.relative_error()}};
+  j["dataset"] = {{"bytes", r.dataset_bytes}, {"ram_bytes", r.ram_bytes}, {"fits_in_ram", r.dataset_fits_in_ram}};
+  j["warnings"] = r.warnings;
+  return j.dump(2) + "\n";
+}
+
+std::string format_summary(const Report& r) {
+  std::string out;
+  char line[1024];
+  auto add = [&](const char* fmt, auto... args) {
+    std::snprintf(line, sizeof line, fmt, args...);
+    out += line;
+  };
+  using ull = unsigned long long;
+  add("%s: %s engine, %u accelerator(s)%s%s, %u worker(s) each, iodepth %u, %s, cache %s\n",
+      r.job_name.c_str(), r.engine.c_str(), r.accelerators, r.accelerator.empty() ? "" : " ", r.accelerator.c_str(),
+      r.workers, r.iodepth, r.direct ? "O_DIRECT" : "buffered", r.cache_mode.c_str());
+  add("  time        %s for %u epoch(s), %llu steps, %llu samples\n", format_duration(r.elapsed_s).c_str(),
+      r.epochs, ull(r.steps), ull(r.samples));
+  add("  throughput  %.1f samples/s, %.1f MiB/s (%s read in %llu requests, %llu files opened)\n",
+      r.samples_per_s, r.mib_per_s, format_size(r.bytes_read).c_str(), ull(r.requests), ull(r.files_opened));
+  add("  latency     p50 %.0f us, p90 %.0f us, p99 %.0f us, p99.9 %.0f us, max %.0f us (per request)\n",
+      r.latency.p50_us, r.latency.p90_us, r.latency.p99_us, r.latency.p999_us, r.latency.max_us);
+  for (const auto& e : r.epochs_detail)
+    add("  %s %-4u  %8.2f s  %9.1f samples/s  %8.1f MiB/s  AU %5.1f%%\n", e.eval ? "eval " : "epoch", e.epoch,
+        e.seconds, e.samples_per_s(), e.mib_per_s(), e.au * 100);
+  if (r.checkpoint.count > 0)
+    add("  checkpoint  %llu written, %s in %.2f s: %.1f MiB/s\n", ull(r.checkpoint.count),
+        format_size(r.checkpoint.bytes).c_str(), r.checkpoint.write_s, r.checkpoint.write_mib_s());
+  if (r.checkpoint.restore_bytes > 0)
+    add("  restore     %s read in %.2f s: %.1f MiB/s\n", format_size(r.checkpoint.restore_bytes).c_str(),
+        r.checkpoint.restore_s, r.checkpoint.restore_mib_s());
+  if (r.compute.steps > 0)
+    add("  compute     %s configured, %s measured per step (mean error %+.1f us, %.3f%%)\n",
+        format_duration(r.compute.configured_mean_s).c_str(), format_duration(r.compute.measured_mean_s).c_str(),
+        r.compute.mean_error_s * 1e6, r.compute.relative_error() * 100);
+  if (r.per_accelerator.size() > 1)
+    for (const auto& a : r.per_accelerator)
+      add("  accel %-4u  AU %5.1f%%, waited %.2f s for data\n", a.id, a.au * 100, a.wait_s);
+  for (const auto& w : r.warnings) add("  warning: %s\n", w.c_str());
+  add("  AU          %.1f%% (lowest accelerator; threshold %.0f%%): %s\n", r.au * 100, r.au_threshold * 100,
+      r.passed ? "PASS" : "FAIL: the storage could not keep the accelerators busy");
+  return out;
+}
+
+Result<void> write_json(const Report& report, const std::filesystem::path& path) {
+  std::ofstream f(path);
+  if (!f) return runtime_error(path.string() + ": cannot open for writing");
+  f << to_json(report);
+  if (!f) return runtime_error(path.string() + ": write failed");
+  return ok();
+}
+
+Result<void> write_timeseries_csv(const Report& report, const std::filesystem::path& path) {
+  std::ofstream f(path);
+  if (!f) return runtime_error(path.string() + ": cannot open for writing");
+  f << "t_s,bytes,mib_per_s,samples,samples_per_s,requests,in_flight,ready_batches\n";
+  double prev = 0;
+  for (const auto& p : report.series) {
+    const double dt = p.t_s - prev > 0 ? p.t_s - prev : 1;
+    prev = p.t_s;
+    char row[256];
+    std::snprintf(row, sizeof row, "%.3f,%llu,%.3f,%llu,%.3f,%llu,%u,%u\n", p.t_s,
+                  static_cast<unsigned long long>(p.bytes), static_cast<double>(p.bytes) / 1048576.0 / dt,
+                  static_cast<unsigned long long>(p.samples), static_cast<double>(p.samples) / dt,
+                  static_cast<unsigned long long>(p.requests), p.in_flight, p.ready_batches);
+    f << row;
+  }
+  if (!f) return runtime_error(path.string() + ": write failed");
+  return ok();
+}
+
+}  // namespace dlgen::replay

@@ -1,0 +1,806 @@
+#include "dlgen/replay/runner.hpp"
+
+#include <fcntl.h>
+#include <sys/sysinfo.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <barrier>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "dlgen/core/progress.hpp"
+#include "dlgen/core/units.hpp"
+#include "dlgen/datasets/layout.hpp"
+#include "dlgen/replay/checkpoint.hpp"
+
+namespace dlgen::replay {
+namespace {
+
+constexpr std::uint64_t kNoSlot = ~std::uint64_t{0};
+
+std::uint64_t align_down(std::uint64_t v, std::uint64_t a) { return v / a * a; }
+std::uint64_t align_up(std::uint64_t v, std::uint64_t a) { return (v + a - 1) / a * a; }
+
+// Every file of one dataset, resolved once before the threads start: paths in one blob (no
+// allocation per open), sizes, and where each sample lives.
+struct FileTable {
+  const datasets::Layout* layout = nullptr;
+  std::string paths;  // NUL-terminated paths, back to back
+  std::vector<std::uint64_t> path_at;
+  std::vector<std::uint64_t> size;
+  std::uint64_t total_bytes = 0;
+  std::uint64_t max_size = 0;
+  const char* path(std::uint64_t f) const { return paths.data() + path_at[f]; }
+};
+
+FileTable make_table(const datasets::Layout& layout) {
+  FileTable t;
+  t.layout = &layout;
+  const std::uint64_t n = layout.num_files();
+  t.path_at.resize(n);
+  t.size.resize(n);
+  for (std::uint64_t f = 0; f < n; ++f) {
+    t.path_at[f] = t.paths.size();
+    t.paths += layout.path(f).string();
+    t.paths.push_back('\0');
+    t.size[f] = layout.file_size(f);
+    t.total_bytes += t.size[f];
+    t.max_size = std::max(t.max_size, t.size[f]);
+  }
+  return t;
+}
+
+// The accelerator ↔ worker hand-off: the worker counts batches it finished, the accelerator the
+// batches it took; the worker may run ahead by `prefetch` batches. Each on its own cache line.
+struct alignas(64) Handoff {
+  std::atomic<std::uint64_t> produced{0};
+  alignas(64) std::atomic<std::uint64_t> consumed{0};
+};
+
+struct WorkerStats {
+  LatencyHistogram latency;
+  std::uint64_t bytes = 0, requests = 0, files = 0, samples = 0;
+};
+
+// State shared by every thread of one phase (an epoch or an evaluation pass).
+struct PhaseShared {
+  std::atomic<bool> stop{false};
+  std::mutex error_mu;
+  std::optional<Error> error;
+  // Live counters for the time series and progress, updated once per reap batch.
+  std::atomic<std::uint64_t>* bytes;
+  std::atomic<std::uint64_t>* samples;
+  std::atomic<std::uint64_t>* requests;
+  std::atomic<std::int64_t>* in_flight;
+  std::atomic<std::int64_t>* ready;
+
+  void fail(Error e) {
+    {
+      std::lock_guard lock(error_mu);
+      if (!error) error = std::move(e);
+    }
+    stop.store(true);
+  }
+};
+
+struct PhaseConfig {
+  const FileTable* files = nullptr;
+  ReadUnit read_unit = ReadUnit::file;
+  std::uint64_t request_bytes = 0;  // chunk size of one request (aligned when direct)
+  std::uint64_t header_bytes = 0;
+  bool direct = false;
+  std::uint32_t block = 4096;
+  std::uint32_t iodepth = 1;
+  std::uint32_t workers = 1;
+  std::uint32_t prefetch = 2;
+  EngineKind engine = EngineKind::uring;
+};
+
+// One reader worker: reads batches w, w+W, w+2W... of one accelerator's plan with up to iodepth
+// requests in flight, and publishes finished batches in order. Allocation-free after set-up.
+class Worker {
+ public:
+  Worker(const PhaseConfig& cfg, const AcceleratorPlan& plan, std::uint32_t index, Handoff& handoff,
+         PhaseShared& shared, Clock& clock, WorkerStats& stats)
+      : cfg_(cfg), plan_(plan), index_(index), handoff_(handoff), shared_(shared), clock_(clock), stats_(stats) {}
+
+  void run() {
+    EngineOptions eo;
+    eo.depth = cfg_.iodepth;
+    eo.buffers = cfg_.iodepth;
+    eo.buffer_bytes = cfg_.request_bytes;
+    eo.alignment = cfg_.block;
+    auto made = make_engine(cfg_.engine, eo);
+    if (!made) {
+      shared_.fail(made.error());
+      finish();
+      return;
+    }
+    engine_ = std::move(made.value());
+    slots_.resize(cfg_.iodepth);
+    free_slots_.reserve(cfg_.iodepth);
+    for (std::uint32_t i = cfg_.iodepth; i > 0; --i) free_slots_.push_back(i - 1);
+    opens_.resize(cfg_.iodepth + 1);
+    free_opens_.reserve(opens_.size());
+    for (std::uint32_t i = static_cast<std::uint32_t>(opens_.size()); i > 0; --i) free_opens_.push_back(i - 1);
+    batch_left_.assign(cfg_.prefetch + 1, 0);
+    requests_.resize(cfg_.iodepth);
+    completions_.resize(cfg_.iodepth);
+    const std::uint64_t nb = plan_.num_batches();
+    my_batches_ = nb > index_ ? (nb - index_ + cfg_.workers - 1) / cfg_.workers : 0;
+    loop();
+    finish();
+  }
+
+ private:
+  struct Slot {
+    std::uint32_t open = 0;
+    std::uint32_t length = 0;
+    std::uint64_t offset = 0;
+    std::uint64_t useful_begin = 0, useful_end = 0;  // the bytes of this read that count
+    std::int64_t issued_ns = 0;
+  };
+  struct Open {
+    int fd = -1;
+    std::uint32_t pending = 0;
+    bool issued_all = false;
+    std::uint64_t batch = 0;  // local batch index
+    std::uint64_t file = 0;
+  };
+
+  void finish() {
+    // Wake the accelerator even when we stopped early; it checks `stop`.
+    handoff_.produced.store(shared_.stop.load() ? ~std::uint64_t{0} : delivered_);
+    handoff_.produced.notify_all();
+    for (auto& o : opens_)
+      if (o.fd >= 0) ::close(o.fd);
+  }
+
+  // Begins the next sample of the current batch: opens its file, sets up the byte range to read.
+  bool start_sample() {
+    const std::uint64_t k = index_ + started_ * cfg_.workers - cfg_.workers;  // current global batch
+    const SampleRef ref = plan_.samples[plan_.batch_begin[k] + sample_in_batch_];
+    ++sample_in_batch_;
+    const char* path = cfg_.files->path(ref.file);
+    // The null engine touches no file (tests run it on datasets that were never written).
+    const int fd = cfg_.engine == EngineKind::null ? -1 : ::open(path, O_RDONLY | O_CLOEXEC | (cfg_.direct ? O_DIRECT : 0));
+    if (fd < 0 && cfg_.engine != EngineKind::null) {
+      const int err = errno;
+      std::string msg = std::string(path) + ": open: " + std::strerror(err);
+      if (err == ENOENT) msg += " (generate the dataset with `dlgen generate JOB.toml`)";
+      if (err == EINVAL && cfg_.direct) msg += " (this file system does not support O_DIRECT)";
+      shared_.fail(runtime_error(msg));
+      return false;
+    }
+    ++stats_.files;
+    const std::uint32_t o = free_opens_.back();
+    free_opens_.pop_back();
+    opens_[o] = {fd, 0, false, started_ - 1, ref.file};
+    cur_open_ = o;
+    file_size_ = cfg_.files->size[ref.file];
+    std::uint64_t begin = 0, end = file_size_;
+    if (cfg_.read_unit == ReadUnit::sample) {
+      const datasets::Extent e = cfg_.files->layout->sample_extent(ref.file, ref.sample);
+      begin = e.offset;
+      end = e.offset + e.length;
+    }
+    header_left_ = std::min(cfg_.header_bytes, file_size_);
+    if (cfg_.read_unit == ReadUnit::file) begin = std::min(header_left_, end);
+    useful_begin_ = begin;
+    useful_end_ = end;
+    next_ = cfg_.direct ? align_down(begin, cfg_.block) : begin;
+    end_ = cfg_.direct ? align_up(end, cfg_.block) : end;
+    return true;
+  }
+
+  // The next request of the current sample into `r`; marks the sample fully issued at its end.
+  void next_request(IoRequest& r, Slot& s) {
+    Open& o = opens_[cur_open_];
+    r.fd = o.fd;
+    r.op = IoOp::read;
+    if (header_left_ > 0) {
+      s.offset = 0;
+      s.length = static_cast<std::uint32_t>(cfg_.direct ? align_up(header_left_, cfg_.block) : header_left_);
+      s.useful_begin = 0;
+      s.useful_end = header_left_;
+      header_left_ = 0;
+    } else {
+      s.offset = next_;
+      s.length = static_cast<std::uint32_t>(std::min(cfg_.request_bytes, end_ - next_));
+      s.useful_begin = useful_begin_;
+      s.useful_end = useful_end_;
+      next_ += s.length;
+    }
+    s.open = cur_open_;
+    r.offset = s.offset;
+    r.length = s.length;
+    ++o.pending;
+    if (header_left_ == 0 && next_ >= end_) {
+      o.issued_all = true;
+      cur_open_ = kNone;
+    }
+  }
+
+  void complete_sample(std::uint32_t oi) {
+    Open& o = opens_[oi];
+    if (o.fd >= 0) ::close(o.fd);
+    o.fd = -1;
+    free_opens_.push_back(oi);
+    ++stats_.samples;
+    --batch_left_[o.batch % batch_left_.size()];
+  }
+
+  void loop() {
+    std::uint64_t in_flight = 0;
+    while (!shared_.stop.load(std::memory_order_relaxed)) {
+      // 1. Fill every free slot: the current sample's next request, the next sample, the next
+      //    batch while the prefetch window allows.
+      std::uint32_t n = 0;
+      while (!free_slots_.empty()) {
+        if (cur_open_ == kNone) {
+          const std::uint64_t k = index_ + started_ * cfg_.workers - cfg_.workers;
+          if (started_ > 0 && sample_in_batch_ < plan_.batch(k).size()) {
+            if (free_opens_.empty()) break;
+            if (!start_sample()) return drain(in_flight);
+            if (useful_begin_ >= useful_end_ && header_left_ == 0) {  // an empty sample
+              opens_[cur_open_].issued_all = true;
+              const std::uint32_t oi = cur_open_;
+              cur_open_ = kNone;
+              complete_sample(oi);
+            }
+            continue;
+          }
+          if (started_ >= my_batches_ ||
+              started_ >= handoff_.consumed.load(std::memory_order_acquire) + cfg_.prefetch)
+            break;
+          batch_left_[started_ % batch_left_.size()] = plan_.batch(index_ + started_ * cfg_.workers).size();
+          ++started_;
+          sample_in_batch_ = 0;
+          continue;
+        }
+        const std::uint32_t si = free_slots_.back();
+        free_slots_.pop_back();
+        IoRequest& r = requests_[n++];
+        next_request(r, slots_[si]);
+        r.buffer = si;
+        r.user_data = si;
+        slots_[si].issued_ns = 0;
+      }
+      if (n > 0) {
+        const std::int64_t now = clock_.now_ns();
+        for (std::uint32_t i = 0; i < n; ++i) slots_[requests_[i].user_data].issued_ns = now;
+        const int taken = engine_->submit({requests_.data(), n});
+        if (taken != static_cast<int>(n)) {
+          shared_.fail(runtime_error(std::string("I/O engine refused requests: ") +
+                                     (taken < 0 ? std::strerror(-taken) : "queue full")));
+          return drain(in_flight + static_cast<std::uint64_t>(std::max(taken, 0)));
+        }
+        in_flight += n;
+        shared_.in_flight->fetch_add(n, std::memory_order_relaxed);
+      }
+      deliver();
+      if (in_flight == 0) {
+        if (delivered_ >= my_batches_) return;
+        // Nothing to read until the accelerator takes a batch: wait for it.
+        const std::uint64_t c = handoff_.consumed.load(std::memory_order_acquire);
+        if (started_ >= c + cfg_.prefetch && !shared_.stop.load()) handoff_.consumed.wait(c);
+        continue;
+      }
+      // 2. Reap: wait for at least one completion, take all that are there.
+      const int got = engine_->reap({completions_.data(), completions_.size()}, 1);
+      if (got < 0) {
+        shared_.fail(runtime_error(std::string("I/O engine: ") + std::strerror(-got)));
+        return drain(in_flight);
+      }
+      const std::int64_t now = clock_.now_ns();
+      std::uint64_t bytes = 0, done = 0;
+      for (int i = 0; i < got; ++i) {
+        const IoCompletion& c = completions_[i];
+        Slot& s = slots_[c.user_data];
+        Open& o = opens_[s.open];
+        stats_.latency.record(static_cast<std::uint64_t>(std::max<std::int64_t>(0, now - s.issued_ns)));
+        ++stats_.requests;
+        if (c.result < 0) {
+          shared_.fail(runtime_error(std::string(cfg_.files->path(o.file)) + ": read at " + std::to_string(s.offset) +
+                                     ": " + std::strerror(static_cast<int>(-c.result))));
+          --in_flight;
+          continue;
+        }
+        const std::uint64_t got_end = s.offset + static_cast<std::uint64_t>(c.result);
+        const std::uint64_t lo = std::max(s.offset, s.useful_begin);
+        const std::uint64_t hi = std::min(got_end, s.useful_end);
+        if (hi > lo) bytes += hi - lo;
+        const std::uint64_t want_end = std::min(s.offset + s.length, file_size_of(o));
+        if (got_end < want_end) {
+          if (c.result == 0) {
+            shared_.fail(runtime_error(std::string(cfg_.files->path(o.file)) + ": read at " +
+                                       std::to_string(s.offset) + ": unexpected end of file (the file is shorter "
+                                       "than the job's layout says; regenerate the dataset)"));
+            --in_flight;
+            continue;
+          }
+          // A short read before the end: ask again for the rest, in the same slot.
+          s.length -= static_cast<std::uint32_t>(c.result);
+          s.offset = got_end;
+          s.issued_ns = now;
+          IoRequest again{o.fd, IoOp::read, static_cast<std::uint32_t>(c.user_data), s.length, s.offset, c.user_data};
+          if (engine_->submit({&again, 1}) != 1) {
+            shared_.fail(runtime_error("I/O engine refused a retry"));
+            --in_flight;
+          }
+          continue;
+        }
+        --in_flight;
+        ++done;
+        free_slots_.push_back(static_cast<std::uint32_t>(c.user_data));
+        if (--o.pending == 0 && o.issued_all) complete_sample(s.open);
+      }
+      stats_.bytes += bytes;
+      shared_.bytes->fetch_add(bytes, std::memory_order_relaxed);
+      shared_.requests->fetch_add(static_cast<std::uint64_t>(got), std::memory_order_relaxed);
+      shared_.in_flight->fetch_sub(static_cast<std::int64_t>(done), std::memory_order_relaxed);
+      deliver();
+    }
+    drain(in_flight);
+  }
+
+  std::uint64_t file_size_of(const Open& o) const { return cfg_.files->size[o.file]; }
+
+  // Publishes finished batches, in order.
+  void deliver() {
+    std::uint64_t d = delivered_;
+    // A batch's count starts at its size and reaches 0 only when its last sample completed.
+    while (d < started_ && batch_left_[d % batch_left_.size()] == 0) ++d;
+    if (d != delivered_) {
+      shared_.ready->fetch_add(static_cast<std::int64_t>(d - delivered_), std::memory_order_relaxed);
+      delivered_ = d;
+      handoff_.produced.store(d, std::memory_order_release);
+      handoff_.produced.notify_one();
+    }
+  }
+
+  // After a failure: wait for what the kernel still holds (its buffers must outlive the I/O).
+  void drain(std::uint64_t in_flight) {
+    while (in_flight > 0) {
+      const int got = engine_->reap({completions_.data(), completions_.size()}, 1);
+      if (got <= 0) break;
+      in_flight -= std::min<std::uint64_t>(in_flight, static_cast<std::uint64_t>(got));
+    }
+    shared_.in_flight->store(0, std::memory_order_relaxed);
+  }
+
+  static constexpr std::uint32_t kNone = ~std::uint32_t{0};
+  const PhaseConfig& cfg_;
+  const AcceleratorPlan& plan_;
+  const std::uint64_t index_;
+  Handoff& handoff_;
+  PhaseShared& shared_;
+  Clock& clock_;
+  WorkerStats& stats_;
+  std::unique_ptr<IoEngine> engine_;
+  std::vector<Slot> slots_;
+  std::vector<std::uint32_t> free_slots_;
+  std::vector<Open> opens_;
+  std::vector<std::uint32_t> free_opens_;
+  std::vector<std::uint64_t> batch_left_;  // samples not yet read, per batch in the window
+  std::vector<IoRequest> requests_;
+  std::vector<IoCompletion> completions_;
+  std::uint64_t my_batches_ = 0;
+  std::uint64_t started_ = 0;    // local batches begun
+  std::uint64_t delivered_ = 0;  // local batches published
+  std::uint64_t sample_in_batch_ = 0;
+  std::uint32_t cur_open_ = kNone;
+  std::uint64_t file_size_ = 0, header_left_ = 0, next_ = 0, end_ = 0, useful_begin_ = 0, useful_end_ = 0;
+};
+
+// Runs checkpoints at step boundaries: every accelerator arrives, the last one in writes.
+// The barrier also completes when the last accelerators leave it at the end of the phase; only a
+// phase some accelerator entered for a checkpoint writes one.
+struct CheckpointCompletion {
+  std::function<void()>* fn;
+  std::atomic<bool>* requested;
+  void operator()() noexcept {
+    if (requested->exchange(false)) (*fn)();
+  }
+};
+
+struct PhaseOutcome {
+  std::vector<std::vector<StepRecord>> steps;  // per accelerator
+  WorkerStats stats;
+  double seconds = 0;
+  std::uint64_t samples = 0;
+};
+
+class Runner {
+ public:
+  Runner(const Job& job, const RunOptions& options, Clock& clock) : job_(job), options_(options), clock_(clock) {}
+
+  Result<Report> run();
+
+ private:
+  Result<PhaseOutcome> run_phase(const EpochPlan& plan, const FileTable& files, bool eval, Progress* progress);
+  void sampler();
+  void drop_cache(const FileTable& files, std::vector<std::string>& warnings);
+
+  const Job& job_;
+  const RunOptions& options_;
+  Clock& clock_;
+  CheckpointResult checkpoint_;
+  std::uint64_t global_step_ = 0;  // steps taken by accelerator 0, all epochs (checkpoint cadence)
+  std::atomic<std::uint64_t> bytes_{0}, samples_{0}, requests_{0};
+  std::atomic<std::int64_t> in_flight_{0}, ready_{0};
+  std::mutex series_mu_;
+  std::condition_variable series_cv_;
+  bool series_stop_ = false;
+  std::vector<SeriesPoint> series_;
+};
+
+Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& files, bool eval, Progress* progress) {
+  const ReaderSpec& rd = job_.reader;
+  PhaseConfig cfg;
+  cfg.files = &files;
+  cfg.read_unit = rd.read_unit;
+  cfg.header_bytes = rd.header_read_bytes;
+  cfg.direct = rd.direct;
+  cfg.block = std::max<std::uint32_t>(options_.block_size, 512);
+  cfg.iodepth = rd.iodepth > 0 ? rd.iodepth : kDefaultIodepth;
+  cfg.workers = std::max<std::uint32_t>(rd.workers, 1);
+  cfg.prefetch = std::max<std::uint32_t>(rd.prefetch, 1);
+  cfg.engine = options_.engine;
+  // One request reads a whole sample unless the job sets a request size; a buffer per request in
+  // flight, within the per-worker memory budget (larger samples take several requests).
+  std::uint64_t want = rd.request_size_bytes > 0 ? rd.request_size_bytes : std::max<std::uint64_t>(files.max_size, 1);
+  want = std::max(want, rd.header_read_bytes);
+  const std::uint64_t cap = std::max<std::uint64_t>(options_.buffer_budget_bytes / cfg.iodepth, 128 << 10);
+  want = std::min<std::uint64_t>({want, cap, 1ull << 30});
+  cfg.request_bytes = cfg.direct ? align_up(want, cfg.block) : want;
+  // A whole unaligned sample read with O_DIRECT may straddle one more block than its length.
+  if (cfg.direct && rd.read_unit == ReadUnit::sample && rd.request_size_bytes == 0) cfg.request_bytes += cfg.block;
+
+  PhaseShared shared;
+  shared.bytes = &bytes_;
+  shared.samples = &samples_;
+  shared.requests = &requests_;
+  shared.in_flight = &in_flight_;
+  shared.ready = &ready_;
+
+  const std::size_t na = plan.accelerators.size();
+  PhaseOutcome out;
+  out.steps.resize(na);
+  std::vector<std::unique_ptr<Handoff[]>> handoffs(na);
+  std::vector<std::vector<WorkerStats>> stats(na, std::vector<WorkerStats>(cfg.workers));
+  for (auto& h : handoffs) h = std::make_unique<Handoff[]>(cfg.workers);
+
+  // Step-cadence checkpoints: a barrier over the accelerators; its completion writes.
+  const CheckpointSpec& ck = job_.checkpoint;
+  const bool step_ckpt = !eval && ck.enabled && ck.every_steps > 0;
+  std::function<void()> write_fn = [&] {
+    if (Result<void> r = write_checkpoint(ck, checkpoint_); !r) shared.fail(r.error());
+  };
+  std::atomic<bool> ckpt_requested{false};
+  std::barrier<CheckpointCompletion> ckpt_barrier(static_cast<std::ptrdiff_t>(na),
+                                                  CheckpointCompletion{&write_fn, &ckpt_requested});
+  const std::uint64_t step_base = global_step_;
+  const Distribution& dist = job_.compute.effective();
+  const std::int64_t deadline =
+      job_.run.max_seconds > 0 ? clock_.now_ns() + static_cast<std::int64_t>(job_.run.max_seconds * 1e9) : 0;
+
+  auto accelerator = [&](std::size_t a) {
+    clock_.prepare_thread();
+    const AcceleratorPlan& ap = plan.accelerators[a];
+    Handoff* h = handoffs[a].get();
+    std::vector<StepRecord>& recs = out.steps[a];
+    recs.reserve(ap.num_batches());
+    Rng rng(mix_seed(mix_seed(mix_seed(rd.seed, 0xc0de), plan.epoch * 2 + (eval ? 1 : 0)), ap.global_id));
+    for (std::uint64_t k = 0; k < ap.num_batches(); ++k) {
+      Handoff& w = h[k % cfg.workers];
+      const std::uint64_t j = k / cfg.workers;
+      StepRecord r;
+      r.wait_begin = clock_.now_ns();
+      for (std::uint64_t p; (p = w.produced.load(std::memory_order_acquire)) <= j;) {
+        if (shared.stop.load()) break;
+        w.produced.wait(p);
+      }
+      if (shared.stop.load()) break;
+      r.ready = clock_.now_ns();
+      w.consumed.store(j + 1, std::memory_order_release);
+      w.consumed.notify_one();
+      ready_.fetch_sub(1, std::memory_order_relaxed);
+      r.compute_ns = static_cast<std::int64_t>(sample(dist, rng) * 1e9);
+      clock_.sleep_until(r.ready + r.compute_ns);
+      r.end = clock_.now_ns();
+      samples_.fetch_add(ap.batch(k).size(), std::memory_order_relaxed);
+      if (progress) progress->add(1);
+      if (step_ckpt && (step_base + k + 1) % ck.every_steps == 0) {
+        ckpt_requested.store(true);
+        ckpt_barrier.arrive_and_wait();
+        const std::int64_t t = clock_.now_ns();
+        r.excluded_ns = t - r.end;
+        r.end = t;
+      }
+      recs.push_back(r);
+      if (deadline > 0 && r.end >= deadline) shared.stop.store(true);
+    }
+    if (step_ckpt) ckpt_barrier.arrive_and_drop();
+    // Release workers blocked on a full prefetch window.
+    for (std::uint32_t i = 0; i < cfg.workers; ++i) {
+      h[i].consumed.store(~std::uint64_t{0} / 2, std::memory_order_release);
+      h[i].consumed.notify_all();
+    }
+  };
+
+  const std::int64_t t0 = clock_.now_ns();
+  std::vector<std::thread> threads;
+  threads.reserve(na * (cfg.workers + 1));
+  std::vector<std::unique_ptr<Worker>> workers;
+  for (std::size_t a = 0; a < na; ++a)
+    for (std::uint32_t w = 0; w < cfg.workers; ++w)
+      workers.push_back(std::make_unique<Worker>(cfg, plan.accelerators[a], w, handoffs[a][w], shared, clock_,
+                                                 stats[a][w]));
+  for (auto& w : workers) threads.emplace_back([&w] { w->run(); });
+  for (std::size_t a = 0; a < na; ++a) threads.emplace_back(accelerator, a);
+  for (auto& t : threads) t.join();
+  out.seconds = static_cast<double>(clock_.now_ns() - t0) * 1e-9;
+  ready_.store(0);
+  if (shared.error) return *shared.error;
+
+  for (auto& per : stats)
+    for (auto& s : per) {
+      out.stats.latency.merge(s.latency);
+      out.stats.bytes += s.bytes;
+      out.stats.requests += s.requests;
+      out.stats.files += s.files;
+    }
+  for (std::size_t a = 0; a < na; ++a)
+    for (std::size_t k = 0; k < out.steps[a].size(); ++k) out.samples += plan.accelerators[a].batch(k).size();
+  if (!eval && !out.steps.empty()) global_step_ += out.steps[0].size();
+  return out;
+}
+
+void Runner::sampler() {
+  using namespace std::chrono;
+  const auto start = steady_clock::now();
+  std::uint64_t last_b = 0, last_s = 0, last_r = 0;
+  std::unique_lock lock(series_mu_);
+  for (int i = 1; !series_stop_; ++i) {
+    if (series_cv_.wait_until(lock, start + seconds(i), [&] { return series_stop_; })) break;
+    SeriesPoint p;
+    p.t_s = duration<double>(steady_clock::now() - start).count();
+    const std::uint64_t b = bytes_.load(), s = samples_.load(), r = requests_.load();
+    p.bytes = b - last_b;
+    p.samples = s - last_s;
+    p.requests = r - last_r;
+    last_b = b;
+    last_s = s;
+    last_r = r;
+    p.in_flight = static_cast<std::uint32_t>(std::max<std::int64_t>(0, in_flight_.load()));
+    p.ready_batches = static_cast<std::uint32_t>(std::max<std::int64_t>(0, ready_.load()));
+    series_.push_back(p);
+  }
+}
+
+void Runner::drop_cache(const FileTable& files, std::vector<std::string>& warnings) {
+  for (std::uint64_t f = 0; f < files.size.size(); ++f) {
+    const int fd = ::open(files.path(f), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    ::close(fd);
+  }
+  if (options_.drop_caches_globally && ::geteuid() == 0) {
+    ::sync();
+    const int fd = ::open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+    if (fd < 0 || ::write(fd, "1", 1) != 1) {
+      if (warnings.empty() || warnings.back().find("drop_caches") == std::string::npos)
+        warnings.push_back("cannot write /proc/sys/vm/drop_caches; dropped the dataset's pages with fadvise only");
+    }
+    if (fd >= 0) ::close(fd);
+  }
+}
+
+Result<Report> Runner::run() {
+  Report rep;
+  rep.job_name = job_.name.empty() ? job_.source.stem().string() : job_.name;
+  rep.engine = to_string(options_.engine);
+  rep.accelerator = job_.compute.accelerator;
+  rep.accelerators = job_.run.accelerators;
+  rep.workers = job_.reader.workers;
+  rep.iodepth = job_.reader.iodepth > 0 ? job_.reader.iodepth : kDefaultIodepth;
+  rep.epochs = job_.run.epochs;
+  rep.direct = job_.reader.direct;
+  rep.cache_mode = to_string(job_.run.cache);
+  rep.au_threshold = job_.compute.au_threshold;
+
+  if (Result<void> p = probe_engine(options_.engine); !p) return p.error();
+
+  const datasets::Layout layout(job_.dataset);
+  const FileTable train = make_table(layout);
+  std::optional<datasets::Layout> eval_layout;
+  FileTable eval_files;
+  const bool do_eval = job_.validation.has_value() && job_.run.eval_every_epochs > 0;
+  if (do_eval) {
+    eval_layout.emplace(*job_.validation);
+    eval_files = make_table(*eval_layout);
+  }
+  rep.dataset_bytes = train.total_bytes;
+  struct sysinfo si{};
+  if (::sysinfo(&si) == 0) rep.ram_bytes = std::uint64_t{si.totalram} * si.mem_unit;
+  rep.dataset_fits_in_ram = rep.ram_bytes > 0 && rep.dataset_bytes < 5 * rep.ram_bytes;
+  if (rep.dataset_fits_in_ram)
+    rep.warnings.push_back("the dataset (" + format_size(rep.dataset_bytes) + ") is smaller than 5x RAM (" +
+                           format_size(rep.ram_bytes) + "): " +
+                           (job_.reader.direct ? "O_DIRECT bypasses the page cache, but MLPerf Storage still"
+                                               : "reads after the first may come from the page cache; MLPerf Storage") +
+                           " requires a dataset of at least 5x RAM for a valid result");
+
+  std::thread sampler_thread;
+  if (options_.series) sampler_thread = std::thread([this] { sampler(); });
+  auto stop_sampler = [&] {
+    if (!sampler_thread.joinable()) return;
+    {
+      std::lock_guard lock(series_mu_);
+      series_stop_ = true;
+    }
+    series_cv_.notify_all();
+    sampler_thread.join();
+  };
+
+  const std::int64_t t_start = clock_.now_ns();
+  LatencyHistogram latency;
+  std::vector<AuParts> au_per_acc(job_.run.accelerators);
+  std::vector<AcceleratorResult> accs(job_.run.accelerators);
+  ComputeAccuracy acc;
+  double err_sum = 0, abs_sum = 0, conf_sum = 0, meas_sum = 0;
+  double phase_seconds = 0;
+  auto fail = [&](const Error& e) -> Result<Report> {
+    stop_sampler();
+    return e;
+  };
+
+  if (job_.checkpoint.enabled && job_.checkpoint.restore)
+    if (Result<void> r = restore_checkpoint(job_.checkpoint, checkpoint_); !r) return fail(r.error());
+  if (job_.run.cache == CacheMode::drop_start || job_.run.cache == CacheMode::drop_epoch) drop_cache(train, rep.warnings);
+
+  std::uint64_t steps_per_epoch = 0;
+  for (std::uint32_t e = 0; e < job_.run.epochs; ++e) {
+    if (job_.run.cache == CacheMode::drop_epoch && e > 0) drop_cache(train, rep.warnings);
+    const EpochPlan plan = plan_epoch(job_, e, options_.topology);
+    steps_per_epoch = plan.num_steps();
+    std::optional<Progress> progress;
+    if (options_.progress)
+      progress.emplace("epoch " + std::to_string(e + 1) + "/" + std::to_string(job_.run.epochs),
+                       plan.num_steps() * plan.accelerators.size(), "steps");
+    Result<PhaseOutcome> r = run_phase(plan, train, false, progress ? &*progress : nullptr);
+    progress.reset();
+    if (!r) return fail(r.error());
+    const PhaseOutcome& ph = *r;
+    EpochResult er;
+    er.epoch = e + 1;
+    er.seconds = ph.seconds;
+    er.samples = ph.samples;
+    er.bytes = ph.stats.bytes;
+    er.requests = ph.stats.requests;
+    AuParts epoch_au;
+    for (std::size_t a = 0; a < ph.steps.size(); ++a) {
+      const auto& recs = ph.steps[a];
+      const AuParts p = accelerator_utilisation(recs);
+      epoch_au.compute_s += p.compute_s;
+      epoch_au.wall_s += p.wall_s;
+      au_per_acc[a].compute_s += p.compute_s;
+      au_per_acc[a].wall_s += p.wall_s;
+      accs[a].id = plan.accelerators[a].global_id;
+      accs[a].steps += recs.size();
+      accs[a].samples += plan.accelerators[a].batch_begin[recs.size()];
+      er.steps = std::max<std::uint64_t>(er.steps, recs.size());
+      for (const auto& s : recs) {
+        accs[a].wait_s += static_cast<double>(s.ready - s.wait_begin) * 1e-9;
+        const double conf = static_cast<double>(s.compute_ns) * 1e-9;
+        const double meas = static_cast<double>(s.end - s.excluded_ns - s.ready) * 1e-9;
+        conf_sum += conf;
+        meas_sum += meas;
+        err_sum += meas - conf;
+        abs_sum += std::abs(meas - conf);
+        acc.max_error_s = std::max(acc.max_error_s, std::abs(meas - conf));
+        ++acc.steps;
+      }
+    }
+    er.au = epoch_au.wall_s > 0 ? std::min(1.0, epoch_au.compute_s / epoch_au.wall_s) : 1.0;
+    rep.epochs_detail.push_back(er);
+    rep.samples += er.samples;
+    rep.steps += er.steps;
+    rep.bytes_read += er.bytes;
+    rep.requests += er.requests;
+    rep.files_opened += ph.stats.files;
+    latency.merge(ph.stats.latency);
+    phase_seconds += ph.seconds;
+
+    if (job_.checkpoint.enabled && job_.checkpoint.every_epochs > 0 && (e + 1) % job_.checkpoint.every_epochs == 0)
+      if (Result<void> w = write_checkpoint(job_.checkpoint, checkpoint_); !w) return fail(w.error());
+
+    if (do_eval && (e + 1) % job_.run.eval_every_epochs == 0) {
+      const EpochPlan ep = plan_eval(job_, e, options_.topology);
+      Result<PhaseOutcome> ev = run_phase(ep, eval_files, true, nullptr);
+      if (!ev) return fail(ev.error());
+      EpochResult xr;
+      xr.epoch = e + 1;
+      xr.eval = true;
+      xr.seconds = ev->seconds;
+      xr.samples = ev->samples;
+      xr.bytes = ev->stats.bytes;
+      xr.requests = ev->stats.requests;
+      for (const auto& recs : ev->steps) xr.steps = std::max<std::uint64_t>(xr.steps, recs.size());
+      AuParts ea;
+      for (const auto& recs : ev->steps) {
+        const AuParts p = accelerator_utilisation(recs);
+        ea.compute_s += p.compute_s;
+        ea.wall_s += p.wall_s;
+      }
+      xr.au = ea.wall_s > 0 ? std::min(1.0, ea.compute_s / ea.wall_s) : 1.0;
+      rep.epochs_detail.push_back(xr);
+      rep.bytes_read += xr.bytes;
+      rep.requests += xr.requests;
+      rep.files_opened += ev->stats.files;
+      latency.merge(ev->stats.latency);
+    }
+    if (job_.run.max_seconds > 0 && static_cast<double>(clock_.now_ns() - t_start) * 1e-9 >= job_.run.max_seconds) {
+      rep.warnings.push_back("stopped after run.max_seconds (" + format_duration(job_.run.max_seconds) + ")");
+      break;
+    }
+  }
+  rep.elapsed_s = static_cast<double>(clock_.now_ns() - t_start) * 1e-9;
+  stop_sampler();
+  rep.series = std::move(series_);
+
+  rep.latency = percentiles(latency);
+  double train_seconds = 0;
+  for (const auto& e : rep.epochs_detail)
+    if (!e.eval) train_seconds += e.seconds;
+  rep.samples_per_s = train_seconds > 0 ? static_cast<double>(rep.samples) / train_seconds : 0;
+  rep.mib_per_s = phase_seconds > 0 ? static_cast<double>(rep.bytes_read) / 1048576.0 / phase_seconds : 0;
+  (void)steps_per_epoch;
+  double au_min = 1.0, au_sum = 0;
+  for (std::size_t a = 0; a < accs.size(); ++a) {
+    accs[a].compute_s = au_per_acc[a].compute_s;
+    accs[a].wall_s = au_per_acc[a].wall_s;
+    // Fewer than two steps per epoch leave nothing to measure: count as fully busy.
+    accs[a].au = accs[a].wall_s > 0 ? std::min(1.0, accs[a].compute_s / accs[a].wall_s) : 1.0;
+    au_min = std::min(au_min, accs[a].au);
+    au_sum += accs[a].au;
+  }
+  rep.per_accelerator = std::move(accs);
+  rep.au = rep.per_accelerator.empty() ? 0 : au_min;
+  rep.au_mean = rep.per_accelerator.empty() ? 0 : au_sum / static_cast<double>(rep.per_accelerator.size());
+  rep.passed = rep.au >= rep.au_threshold;
+  if (acc.steps > 0) {
+    const double n = static_cast<double>(acc.steps);
+    acc.configured_mean_s = conf_sum / n;
+    acc.measured_mean_s = meas_sum / n;
+    acc.mean_error_s = err_sum / n;
+    acc.mean_abs_error_s = abs_sum / n;
+  }
+  rep.compute = acc;
+  rep.checkpoint = checkpoint_;
+  return rep;
+}
+
+}  // namespace
+
+Result<Report> run_job(const Job& job, const RunOptions& options) {
+  RealClock real;
+  Clock& clock = options.clock ? *options.clock : real;
+  Runner runner(job, options, clock);
+  return runner.run();
+}
+
+}  // namespace dlgen::replay
