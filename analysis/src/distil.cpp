@@ -353,7 +353,8 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
     }
     job.compute.step_time = d;
     std::uint64_t measured = 0;
-    for (const auto& st : s.steps) measured += st.compute_measured;
+    for (const auto& st : s.steps)
+      measured += st.compute_measured && st.epoch >= 0 && !s.epochs[st.epoch].evaluation;
     x.c("compute.time", "main process busy " + format_duration(c.p50) + " median per step (p90 " +
                             format_duration(c.p90) + ") over " + std::to_string(c.count) + " steps, " +
                             std::to_string(measured) + " measured with the next batch ready; data wait median " +

@@ -105,7 +105,7 @@ bool is_ignored_path(const std::string& path) {
 
 bool is_checkpoint_name(const std::string& path) {
   static const std::set<std::string> kExt = {".pt", ".pth", ".ckpt", ".safetensors", ".distcp",
-                                             ".checkpoint", ".chkpt", ".bin"};
+                                             ".checkpoint", ".chkpt"};
   return kExt.count(extension_of(path)) || contains(lower(path), "checkpoint") ||
          contains(lower(path), "ckpt");
 }
@@ -908,10 +908,15 @@ struct Builder {
       if (cur_files.insert(e->file).second) cur->paths.push_back(s.files[e->file].path);
     }
     if (cur) cur->files = static_cast<std::uint32_t>(cur_files.size());
-    // Place each checkpoint among epochs and steps.
+    // Place each checkpoint among epochs and training steps.
+    std::vector<std::uint64_t> train_receipts;
+    for (const auto& b : s.batches)
+      if (b.accelerator == 0 && b.received_ns && b.epoch >= 0 && !s.epochs[b.epoch].evaluation)
+        train_receipts.push_back(b.received_ns);
+    std::sort(train_receipts.begin(), train_receipts.end());
     for (auto& c : s.checkpoints) {
       c.after_step = static_cast<std::uint64_t>(
-          std::lower_bound(receipts.begin(), receipts.end(), c.start_ns) - receipts.begin());
+          std::lower_bound(train_receipts.begin(), train_receipts.end(), c.start_ns) - train_receipts.begin());
       std::uint32_t done = 0;
       bool between = true;
       for (const auto& e : s.epochs) {
@@ -925,7 +930,7 @@ struct Builder {
       for (const auto& e : s.epochs)
         if (!e.evaluation && e.end_ns <= c.start_ns) steps_done += e.steps;
       const std::uint64_t per_acc = s.accelerators.empty() ? steps_done : steps_done / s.accelerators.size();
-      c.at_epoch_end = between || (done > 0 && c.after_step == per_acc);
+      c.at_epoch_end = receipts.empty() ? between : (done > 0 && c.after_step == per_acc);
     }
     // Steps that span a checkpoint are not compute.
     auto spans_checkpoint = [&](const Step& st) {

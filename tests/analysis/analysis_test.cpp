@@ -1,0 +1,363 @@
+// summarize + distil on synthetic traces with known ground truth (tests/analysis/sim.hpp), and on
+// a hand-written text trace.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "dlgen/analysis/distil.hpp"
+#include "dlgen/analysis/summary.hpp"
+#include "dlgen/core/job_io.hpp"
+#include "dlgen/trace/trace_text.hpp"
+#include "sim.hpp"
+
+namespace dlgen::analysis {
+namespace {
+
+using testing::Sim;
+using testing::SimConfig;
+using testing::SimOrder;
+
+Distilled run(const SimConfig& c, TraceSummary* out = nullptr) {
+  Sim sim(c);
+  const auto s = summarize(sim.build());
+  if (out) *out = s;
+  return distil(s);
+}
+
+bool has_note(const Distilled& d, const std::string& part) {
+  for (const auto& n : d.notes)
+    if (n.find(part) != std::string::npos) return true;
+  return false;
+}
+
+TEST(Distil, SequentialTwoWorkers) {
+  SimConfig c;
+  c.workers = 2;
+  c.batch = 8;
+  c.epochs = 3;
+  c.order = SimOrder::sequential;
+  TraceSummary s;
+  const auto d = run(c, &s);
+  EXPECT_EQ(d.job.dataset.num_files, 64u);
+  EXPECT_EQ(d.job.dataset.format, Format::npz);
+  EXPECT_EQ(d.job.reader.workers, 2u);
+  EXPECT_EQ(d.job.reader.batch_size, 8u);
+  EXPECT_EQ(d.job.run.epochs, 3u);
+  EXPECT_EQ(d.job.reader.shuffle, Shuffle::none);
+  EXPECT_EQ(s.datasets[0].order.kind, OrderKind::sequential);
+  EXPECT_FALSE(d.job.reader.drop_last);
+  EXPECT_FALSE(d.job.checkpoint.enabled);
+  EXPECT_EQ(d.job.run.accelerators, 1u);
+  // The synthetic data goes to a new directory, never the traced one.
+  EXPECT_EQ(d.job.dataset.dir, std::filesystem::path("data/unet"));
+  EXPECT_NE(d.comments.at("reader.workers").find("2 readers per epoch"), std::string::npos);
+}
+
+TEST(Distil, ShuffledFourWorkersReshuffledEachEpoch) {
+  SimConfig c;
+  c.files = 128;
+  c.workers = 4;
+  c.batch = 4;
+  c.order = SimOrder::shuffled;
+  TraceSummary s;
+  const auto d = run(c, &s);
+  EXPECT_EQ(s.datasets[0].order.kind, OrderKind::shuffled);
+  EXPECT_TRUE(s.datasets[0].order.reshuffled);
+  EXPECT_TRUE(s.datasets[0].order.each_file_once);
+  EXPECT_EQ(d.job.reader.shuffle, Shuffle::file);
+  EXPECT_EQ(d.job.reader.shuffle_buffer, 0u);
+  EXPECT_EQ(d.job.reader.workers, 4u);
+  EXPECT_EQ(d.job.reader.batch_size, 4u);
+  EXPECT_EQ(d.job.run.epochs, 3u);
+  EXPECT_EQ(d.job.dataset.num_files, 128u);
+}
+
+TEST(Distil, BufferShuffleIsNotAPermutationNorSequential) {
+  SimConfig c;
+  c.files = 400;
+  c.workers = 1;
+  c.batch = 10;
+  c.epochs = 2;
+  c.order = SimOrder::buffer;
+  c.buffer = 32;
+  c.compute_ns = 2'000'000;
+  TraceSummary s;
+  const auto d = run(c, &s);
+  EXPECT_EQ(s.datasets[0].order.kind, OrderKind::buffer_shuffled);
+  EXPECT_EQ(d.job.reader.shuffle, Shuffle::file);
+  EXPECT_GE(d.job.reader.shuffle_buffer, 16u);
+  EXPECT_LE(d.job.reader.shuffle_buffer, 64u);
+}
+
+TEST(Distil, OneWorkerComputeBoundComputeTime) {
+  SimConfig c;
+  c.workers = 1;
+  c.batch = 4;
+  c.compute_ns = 80'000'000;
+  TraceSummary s;
+  const auto d = run(c, &s);
+  EXPECT_EQ(d.job.reader.workers, 1u);
+  EXPECT_EQ(d.job.reader.batch_size, 4u);
+  const double t = d.job.compute.step_time.expected();
+  EXPECT_NEAR(t, 0.080, 0.008);
+  EXPECT_GT(s.accelerator_utilisation, 0.5);
+}
+
+TEST(Distil, ColdFirstEpochSeparatesWaitFromCompute) {
+  SimConfig c;
+  c.workers = 1;
+  c.batch = 8;
+  c.epochs = 2;
+  c.size = 1 << 20;
+  c.cold_factor = 20;  // epoch 0: 8 MiB × 40 ms/MiB = 320 ms of reading per batch
+  c.compute_ns = 30'000'000;
+  TraceSummary s;
+  const auto d = run(c, &s);
+  EXPECT_NEAR(d.job.compute.step_time.expected(), 0.030, 0.003);
+  EXPECT_GT(s.data_wait_time.p90, 0.1);
+  EXPECT_LT(s.accelerator_utilisation, 0.5);
+}
+
+TEST(Distil, AlwaysWaitingComputeIsAnUpperBoundAndSaid) {
+  SimConfig c;
+  c.workers = 1;
+  c.batch = 8;
+  c.size = 8 << 20;
+  c.compute_ns = 30'000'000;
+  TraceSummary s;
+  const auto d = run(c, &s);
+  EXPECT_TRUE(has_note(d, "upper bound"));
+  EXPECT_LE(d.job.compute.step_time.expected(), s.step_time.p50);
+}
+
+TEST(Distil, CheckpointEveryEpoch) {
+  SimConfig c;
+  c.workers = 2;
+  c.epochs = 4;
+  c.ckpt_every_epochs = 1;
+  c.ckpt_size = 6 << 20;
+  TraceSummary s;
+  const auto d = run(c, &s);
+  ASSERT_EQ(s.checkpoints.size(), 4u);
+  EXPECT_TRUE(d.job.checkpoint.enabled);
+  EXPECT_EQ(d.job.checkpoint.every_epochs, 1u);
+  EXPECT_EQ(d.job.checkpoint.every_steps, 0u);
+  EXPECT_EQ(d.job.checkpoint.size_bytes, 6u << 20);
+  EXPECT_EQ(d.job.checkpoint.files, 1u);
+  EXPECT_EQ(d.job.checkpoint.write_size_bytes, 1u << 20);
+  EXPECT_TRUE(d.job.checkpoint.fsync);
+  EXPECT_EQ(d.job.run.epochs, 4u);
+  // Checkpoint files are neither data nor noise.
+  EXPECT_EQ(d.job.dataset.num_files, 64u);
+}
+
+TEST(Distil, CheckpointEveryTwoEpochs) {
+  SimConfig c;
+  c.epochs = 4;
+  c.ckpt_every_epochs = 2;
+  const auto d = run(c);
+  EXPECT_EQ(d.job.checkpoint.every_epochs, 2u);
+}
+
+TEST(Distil, CheckpointEveryNSteps) {
+  SimConfig c;
+  c.workers = 3;
+  c.batch = 8;
+  c.files = 96;  // 12 steps per epoch
+  c.epochs = 2;
+  c.ckpt_every_steps = 5;
+  TraceSummary s;
+  const auto d = run(c, &s);
+  EXPECT_EQ(s.checkpoints.size(), 4u);  // after steps 5, 10, 15, 20
+  EXPECT_EQ(d.job.checkpoint.every_steps, 5u);
+  EXPECT_EQ(d.job.checkpoint.every_epochs, 0u);
+  EXPECT_EQ(d.job.reader.workers, 3u);
+  // Compute excludes the steps that held a checkpoint write.
+  EXPECT_NEAR(d.job.compute.step_time.expected(), 0.050, 0.005);
+}
+
+TEST(Distil, NoCheckpointWhenNothingWritten) {
+  SimConfig c;
+  c.epochs = 2;
+  const auto d = run(c);
+  EXPECT_FALSE(d.job.checkpoint.enabled);
+  EXPECT_EQ(d.job.checkpoint.every_epochs, 0u);
+}
+
+TEST(Summarize, NoiseFilesAreIgnored) {
+  SimConfig c;
+  c.noise = true;
+  TraceSummary s;
+  const auto d = run(c, &s);
+  ASSERT_EQ(s.datasets.size(), 1u);
+  EXPECT_EQ(s.datasets[0].dir, "/mnt/datasets/unet/train");
+  for (const auto& f : s.files) {
+    if (f.path.ends_with(".py") || f.path.ends_with(".so.2") || f.path.ends_with(".yaml") ||
+        f.path.ends_with(".pyc") || f.path.starts_with("/proc") || f.path.ends_with(".so"))
+      EXPECT_EQ(f.cls, FileClass::ignored) << f.path;
+  }
+  EXPECT_EQ(d.job.dataset.num_files, 64u);
+}
+
+TEST(Summarize, ClassFoldersMergeIntoOneDatasetWithFanOut) {
+  SimConfig c;
+  c.files = 120;
+  c.files_per_dir = 10;
+  c.data_dir = "/data/imagenet/train";
+  c.ext = ".JPEG";
+  c.magic = 0xe0ffd8ff;
+  c.chunk = 65536;
+  c.size = 110000;
+  TraceSummary s;
+  const auto d = run(c, &s);
+  ASSERT_EQ(s.datasets.size(), 1u);
+  EXPECT_EQ(s.datasets[0].dir, "/data/imagenet/train");
+  EXPECT_EQ(s.datasets[0].dirs, 12u);
+  EXPECT_EQ(d.job.dataset.files_per_dir, 10u);
+  EXPECT_EQ(d.job.dataset.format, Format::jpeg);
+  EXPECT_EQ(d.job.reader.request_size_bytes, 65536u);
+  EXPECT_EQ(d.job.dataset.num_files, 120u);
+  EXPECT_EQ(d.job.name, "imagenet");
+}
+
+TEST(Summarize, ValidationSetIsSeparatedAndCounted) {
+  SimConfig c;
+  c.data_dir = "/data/ds/train";
+  c.val_dir = "/data/ds/val";
+  c.val_files = 16;
+  c.epochs = 3;
+  TraceSummary s;
+  const auto d = run(c, &s);
+  ASSERT_GE(s.datasets.size(), 2u);
+  ASSERT_TRUE(d.job.validation.has_value());
+  EXPECT_EQ(d.job.validation->num_files, 16u);
+  EXPECT_EQ(d.job.dataset.num_files, 64u);
+  EXPECT_EQ(d.job.run.epochs, 3u);
+  EXPECT_EQ(d.job.run.eval_every_epochs, 1u);
+  EXPECT_NE(d.job.validation->dir, d.job.dataset.dir);
+}
+
+TEST(Summarize, ThreadReadersWithoutHandoversSayWhatIsMissing) {
+  SimConfig c;
+  c.workers = 4;
+  c.thread_readers = true;
+  TraceSummary s;
+  const auto d = run(c, &s);
+  EXPECT_EQ(d.job.reader.workers, 4u);
+  EXPECT_EQ(s.accelerators.size(), 1u);
+  EXPECT_TRUE(has_note(d, "batch_size"));
+}
+
+TEST(Summarize, MainProcessReadingItself) {
+  SimConfig c;
+  c.workers = 0;
+  TraceSummary s;
+  const auto d = run(c, &s);
+  EXPECT_EQ(d.job.reader.workers, 1u);
+  ASSERT_EQ(s.accelerators.size(), 1u);
+  EXPECT_TRUE(s.accelerators[0].reads_itself);
+  EXPECT_EQ(d.job.run.epochs, 3u);
+}
+
+TEST(Distil, DropLastDetected) {
+  SimConfig c;
+  c.files = 70;  // 8 full batches of 8, 6 left over
+  c.batch = 8;
+  c.drop_last = true;
+  c.order = SimOrder::shuffled;
+  c.epochs = 3;
+  const auto d = run(c);
+  EXPECT_TRUE(d.job.reader.drop_last);
+  EXPECT_EQ(d.job.reader.batch_size, 8u);
+  EXPECT_EQ(d.job.dataset.num_files, 70u);
+}
+
+TEST(Distil, SizeDistributionFits) {
+  SimConfig c;
+  c.files = 200;
+  c.epochs = 1;
+  c.workers = 1;
+  c.compute_ns = 1'000'000;
+  c.ext = ".bin";
+  c.magic_len = 0;
+  std::mt19937 rng(3);
+  std::normal_distribution<double> nd(4e6, 5e5);
+  for (std::uint32_t i = 0; i < c.files; ++i) c.sizes.push_back(static_cast<std::uint64_t>(nd(rng)));
+  auto d = run(c);
+  EXPECT_EQ(d.job.dataset.format, Format::raw);
+  EXPECT_TRUE(d.job.dataset.sample_size.kind == DistKind::normal ||
+              d.job.dataset.sample_size.kind == DistKind::lognormal);
+  EXPECT_NEAR(d.job.dataset.sample_size.mean, 4e6, 1e5);
+
+  c.sizes.clear();
+  c.size = 1 << 20;
+  d = run(c);
+  EXPECT_EQ(d.job.dataset.sample_size.kind, DistKind::fixed);
+  EXPECT_EQ(d.job.dataset.sample_size.value, double(1 << 20));
+
+  // Two clusters: no single parametric shape fits, so the exact histogram is kept.
+  c.sizes.clear();
+  for (std::uint32_t i = 0; i < c.files; ++i) c.sizes.push_back(i % 2 ? 1000 : 9000000);
+  d = run(c);
+  ASSERT_EQ(d.job.dataset.sample_size.kind, DistKind::histogram);
+  ASSERT_EQ(d.job.dataset.sample_size.bins.size(), 2u);
+  EXPECT_EQ(d.job.dataset.sample_size.bins[0].lo, 1000);
+  EXPECT_EQ(d.job.dataset.sample_size.bins[0].weight, 100);
+}
+
+TEST(Distil, NpzSampleSizeExcludesFraming) {
+  SimConfig c;
+  c.size = 1 << 20;
+  const auto d = run(c);
+  ASSERT_EQ(d.job.dataset.sample_size.kind, DistKind::fixed);
+  EXPECT_LT(d.job.dataset.sample_size.value, double(1 << 20));
+  EXPECT_GT(d.job.dataset.sample_size.value, double(1 << 20) - 4096);
+}
+
+TEST(Distil, OutputIsAValidJobFile) {
+  SimConfig c;
+  c.ckpt_every_epochs = 1;
+  c.val_dir = "/mnt/datasets/unet/val";
+  const auto d = run(c);
+  const std::string text = to_toml(d.job, d.comments);
+  EXPECT_NE(text.find("# "), std::string::npos);
+  auto parsed = parse_job(text, "distilled.toml");
+  ASSERT_TRUE(parsed) << parsed.error().message << "\n" << text;
+  EXPECT_EQ(parsed->reader.batch_size, d.job.reader.batch_size);
+  EXPECT_EQ(parsed->dataset.num_files, d.job.dataset.num_files);
+  EXPECT_EQ(parsed->checkpoint.every_epochs, 1u);
+  EXPECT_FALSE(to_json(summarize(Sim(c).build())).empty());
+}
+
+TEST(Summarize, TextTrace) {
+  const char* text = R"(meta command="python3 train.py" duration=1s
+file path=/usr/lib/python3.11/json/__init__.py size=12KiB
+file path=/srv/d/a_0.npy size=1MiB
+file path=/srv/d/a_1.npy size=1MiB
+file path=/srv/d/a_2.npy size=1MiB
+proc pid=10 comm=python3 start=0
+ts=1ms dur=10us pid=10 op=open file=/usr/lib/python3.11/json/__init__.py ret=3
+ts=2ms dur=10us pid=10 op=read file=/usr/lib/python3.11/json/__init__.py fd=3 off=0 size=12KiB ret=12KiB
+ts=3ms dur=10us pid=10 op=open file=/srv/d/a_0.npy ret=4
+ts=4ms dur=100us pid=10 op=read file=/srv/d/a_0.npy fd=4 off=0 size=1MiB ret=1MiB
+ts=5ms dur=10us pid=10 op=open file=/srv/d/a_1.npy ret=4
+ts=6ms dur=100us pid=10 op=read file=/srv/d/a_1.npy fd=4 off=0 size=1MiB ret=1MiB
+ts=7ms dur=10us pid=10 op=open file=/srv/d/a_2.npy ret=4
+ts=8ms dur=100us pid=10 op=read file=/srv/d/a_2.npy fd=4 off=0 size=1MiB ret=1MiB
+ts=9ms dur=10us pid=10 op=open file=/srv/d/a_0.npy ret=4
+ts=10ms dur=100us pid=10 op=read file=/srv/d/a_0.npy fd=4 off=0 size=1MiB ret=1MiB
+)";
+  auto t = trace::parse_trace_text(text);
+  ASSERT_TRUE(t) << t.error().message;
+  const auto s = summarize(*t);
+  ASSERT_EQ(s.datasets.size(), 1u);
+  EXPECT_EQ(s.datasets[0].files.size(), 3u);
+  EXPECT_EQ(s.datasets[0].dir, "/srv/d");
+  EXPECT_EQ(s.epochs.size(), 2u);  // a_0 read again starts a second pass
+  EXPECT_EQ(s.dataset_bytes_read, 4u << 20);
+  EXPECT_EQ(s.bytes_read, (4u << 20) + 12 * 1024);
+}
+
+}  // namespace
+}  // namespace dlgen::analysis

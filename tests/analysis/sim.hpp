@@ -1,0 +1,277 @@
+#pragma once
+// A synthetic PyTorch-like training run as a Trace, for unit tests of summarize/distil. It models
+// what the tracer records for a DataLoader: worker processes (forked per epoch) open and read
+// sample files, collate into /dev/shm tensors, the main process receives each batch with recvmsg,
+// computes for a fixed time, and writes checkpoints with writes and an fsync. Times are ns.
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "dlgen/trace/trace.hpp"
+
+namespace dlgen::testing {
+
+enum class SimOrder { sequential, shuffled, buffer };
+
+struct SimConfig {
+  std::string data_dir = "/mnt/datasets/unet/train";
+  std::string ext = ".npz";
+  std::uint64_t magic = 0x04034b50;  // PK\3\4
+  std::uint8_t magic_len = 4;
+  std::uint32_t files = 64;
+  std::uint32_t files_per_dir = 0;  // 0: flat
+  std::vector<std::uint64_t> sizes;  // per file; empty: fixed `size`
+  std::uint64_t size = 256 * 1024;
+  std::uint64_t chunk = 0;           // 0: one read of the whole file (+ an EOF read); else chunks
+  std::uint32_t workers = 2;         // 0: the main process reads itself
+  bool thread_readers = false;       // readers are threads of the main process, no handovers
+  std::uint32_t batch = 8;
+  std::uint32_t epochs = 3;
+  std::uint32_t prefetch = 2;
+  bool drop_last = false;
+  SimOrder order = SimOrder::sequential;
+  std::uint32_t buffer = 16;
+  std::uint64_t compute_ns = 50'000'000;
+  std::uint64_t read_ns_per_mib = 2'000'000;
+  std::uint32_t cold_factor = 1;     // epoch 0 reads this many times slower (cold page cache)
+  std::uint32_t ckpt_every_epochs = 0;
+  std::uint32_t ckpt_every_steps = 0;
+  std::uint64_t ckpt_size = 8 << 20;
+  std::uint64_t ckpt_write = 1 << 20;
+  bool noise = true;                 // python imports, shared libraries, a config file
+  std::string val_dir;               // "" : no validation; else one pass after each epoch
+  std::uint32_t val_files = 16;
+  std::uint32_t seed = 7;
+};
+
+class Sim {
+ public:
+  explicit Sim(SimConfig c) : c_(std::move(c)), rng_(c_.seed) {}
+
+  trace::Trace build() {
+    t_.meta.command = {"python3", "train.py"};
+    proc(kMain, 1, "python3", false, kMain);
+    if (c_.noise) noise();
+    std::vector<std::uint32_t> train = dataset(c_.data_dir, c_.files, "sample_");
+    std::vector<std::uint32_t> val;
+    if (!c_.val_dir.empty()) val = dataset(c_.val_dir, c_.val_files, "sample_");
+    for (std::uint32_t e = 0; e < c_.epochs; ++e) {
+      pass(train, e, false);
+      if (c_.ckpt_every_epochs && (e + 1) % c_.ckpt_every_epochs == 0) checkpoint();
+      if (!val.empty()) pass(val, e, true);
+    }
+    std::stable_sort(t_.events.begin(), t_.events.end(),
+                     [](const trace::Event& a, const trace::Event& b) { return a.ts_ns < b.ts_ns; });
+    t_.meta.duration_ns = now_ + 1000;
+    return t_;
+  }
+
+  std::uint32_t checkpoints_written() const { return ckpts_; }
+  std::uint64_t steps_done() const { return steps_; }
+
+ private:
+  static constexpr std::uint32_t kMain = 100;
+
+  void proc(std::uint32_t pid, std::uint32_t ppid, std::string comm, bool thread, std::uint32_t tgid) {
+    trace::Process p;
+    p.pid = pid;
+    p.tgid = tgid;
+    p.ppid = ppid;
+    p.comm = comm;
+    p.first_comm = comm;
+    p.is_thread = thread;
+    p.start_ns = now_;
+    t_.processes.push_back(p);
+  }
+
+  std::uint32_t file(const std::string& path, std::uint64_t size, std::uint64_t magic = 0,
+                     std::uint8_t magic_len = 0) {
+    trace::File f;
+    f.path = path;
+    f.size_at_open = size;
+    f.magic = magic;
+    f.magic_len = magic_len;
+    f.ino = t_.files.size() + 1;
+    t_.files.push_back(f);
+    return static_cast<std::uint32_t>(t_.files.size() - 1);
+  }
+
+  void ev(std::uint64_t ts, std::uint64_t dur, std::uint32_t pid, std::uint32_t tid, trace::Op op,
+          std::uint32_t f, std::int32_t fd, std::uint64_t off, std::uint64_t size, std::int64_t ret,
+          std::uint32_t flags = 0) {
+    trace::Event e;
+    e.ts_ns = ts;
+    e.dur_ns = dur;
+    e.pid = pid;
+    e.tid = tid;
+    e.op = op;
+    e.file = f;
+    e.fd = fd;
+    e.offset = off;
+    e.size = size;
+    e.ret = ret;
+    e.flags = flags;
+    t_.events.push_back(e);
+  }
+
+  // Reads one whole file as Python does; returns the time after it.
+  std::uint64_t read_file(std::uint64_t ts, std::uint32_t pid, std::uint32_t tid, std::uint32_t f) {
+    const std::uint64_t size = t_.files[f].size_at_open;
+    const std::int32_t fd = 7;
+    ev(ts, 5000, pid, tid, trace::Op::open, f, -1, 0, 0, fd);
+    ts += 6000;
+    const std::uint64_t chunk = c_.chunk ? c_.chunk : size + 1;
+    for (std::uint64_t off = 0; off < size; off += chunk) {
+      const std::uint64_t n = std::min(chunk, size - off);
+      const std::uint64_t dur = std::max<std::uint64_t>(1000, (n * c_.read_ns_per_mib >> 20) * slow_);
+      ev(ts, dur, pid, tid, trace::Op::read, f, fd, off, chunk, static_cast<std::int64_t>(n));
+      ts += dur + 500;
+    }
+    ev(ts, 500, pid, tid, trace::Op::read, f, fd, size, chunk, 0);  // EOF probe
+    ts += 1000;
+    ev(ts, 1000, pid, tid, trace::Op::close, f, fd, 0, 0, 0);
+    return ts + 2000;
+  }
+
+  void noise() {
+    static const char* kPaths[] = {"/usr/lib/python3.11/os.py", "/usr/lib/python3/dist-packages/numpy/core/_multiarray_umath.cpython-311-x86_64-linux-gnu.so",
+                                   "/home/u/proj/train.py", "/home/u/proj/config.yaml",
+                                   "/home/u/proj/__pycache__/model.cpython-311.pyc", "/proc/self/maps",
+                                   "/etc/ld.so.cache", "/home/u/proj/libtorch_cpu.so.2"};
+    for (const char* p : kPaths) {
+      const auto f = file(p, 40000);
+      now_ = read_file(now_, kMain, kMain, f);
+    }
+  }
+
+  std::vector<std::uint32_t> dataset(const std::string& dir, std::uint32_t n, const std::string& prefix) {
+    std::vector<std::uint32_t> ids;
+    std::normal_distribution<double> jitter(0, 0);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      std::string sub = c_.files_per_dir ? "/c" + std::to_string(i / c_.files_per_dir) : "";
+      char name[32];
+      std::snprintf(name, sizeof name, "%05u", i);
+      const std::uint64_t size = c_.sizes.empty() || dir != c_.data_dir ? c_.size : c_.sizes[i % c_.sizes.size()];
+      ids.push_back(file(dir + sub + "/" + prefix + name + c_.ext, size, c_.magic, c_.magic_len));
+    }
+    return ids;
+  }
+
+  std::vector<std::uint32_t> order(std::vector<std::uint32_t> ids) {
+    if (c_.order == SimOrder::shuffled) {
+      std::shuffle(ids.begin(), ids.end(), rng_);
+    } else if (c_.order == SimOrder::buffer) {
+      std::vector<std::uint32_t> buf, out;
+      for (auto id : ids) {
+        buf.push_back(id);
+        if (buf.size() >= c_.buffer) {
+          std::uniform_int_distribution<std::size_t> pick(0, buf.size() - 1);
+          const auto k = pick(rng_);
+          out.push_back(buf[k]);
+          buf.erase(buf.begin() + static_cast<long>(k));
+        }
+      }
+      std::shuffle(buf.begin(), buf.end(), rng_);
+      out.insert(out.end(), buf.begin(), buf.end());
+      ids = out;
+    }
+    return ids;
+  }
+
+  void checkpoint() {
+    const auto f = file("/home/u/proj/ckpt/model_" + std::to_string(ckpts_) + ".pt", 0);
+    std::uint64_t ts = now_ + 1000;
+    ev(ts, 10000, kMain, kMain, trace::Op::open, f, -1, 0, 0, 9, 01 | 0100);
+    ts += 20000;
+    for (std::uint64_t off = 0; off < c_.ckpt_size; off += c_.ckpt_write) {
+      const auto n = std::min(c_.ckpt_write, c_.ckpt_size - off);
+      ev(ts, 300000, kMain, kMain, trace::Op::write, f, 9, off, n, static_cast<std::int64_t>(n));
+      ts += 310000;
+    }
+    ev(ts, 2000000, kMain, kMain, trace::Op::fsync, f, 9, 0, 0, 0);
+    ts += 2100000;
+    ev(ts, 1000, kMain, kMain, trace::Op::close, f, 9, 0, 0, 0);
+    now_ = ts + 5000;
+    ++ckpts_;
+  }
+
+  // One pass: batches assigned round-robin to workers, each worker at most `prefetch` batches
+  // ahead of consumption; main receives them in order and computes.
+  void pass(const std::vector<std::uint32_t>& ids, std::uint32_t epoch, bool eval) {
+    auto seq = order(ids);
+    slow_ = epoch == 0 ? c_.cold_factor : 1;
+    std::vector<std::vector<std::uint32_t>> batches;
+    for (std::size_t i = 0; i < seq.size(); i += c_.batch) {
+      std::vector<std::uint32_t> b(seq.begin() + static_cast<long>(i),
+                                   seq.begin() + static_cast<long>(std::min(seq.size(), i + c_.batch)));
+      if (b.size() < c_.batch && c_.drop_last) break;
+      batches.push_back(b);
+    }
+    const std::uint32_t W = std::max<std::uint32_t>(1, c_.workers);
+    std::vector<std::uint32_t> pids(W);
+    now_ += 20'000'000;  // iterator start: workers fork
+    for (std::uint32_t w = 0; w < W; ++w) {
+      if (c_.workers == 0) {
+        pids[w] = kMain;
+      } else if (c_.thread_readers) {
+        pids[w] = kMain + 1 + w;
+        if (epoch == 0 && !eval) proc(pids[w], 1, "reader", true, kMain);
+      } else {
+        pids[w] = next_pid_++;
+        proc(pids[w], kMain, "python3", false, pids[w]);
+      }
+    }
+    std::vector<std::uint64_t> worker_free(W, now_);
+    std::vector<std::uint64_t> ready(batches.size()), recv(batches.size());
+    std::uint64_t main_free = now_;
+    const bool inline_reads = c_.workers == 0;
+    for (std::size_t i = 0; i < batches.size(); ++i) {
+      const std::uint32_t w = static_cast<std::uint32_t>(i % W);
+      std::uint64_t start = worker_free[w];
+      if (inline_reads) start = std::max(start, main_free);
+      else if (i >= std::size_t(c_.prefetch) * W) start = std::max(start, recv[i - c_.prefetch * W]);
+      const std::uint32_t tgid = c_.thread_readers ? kMain : pids[w];
+      for (auto f : batches[i]) start = read_file(start, tgid, pids[w], f);
+      if (c_.workers > 0 && !c_.thread_readers) {
+        ev(start, 20000, pids[w], pids[w], trace::Op::shm_open, trace::kNoFile, -1, 0, 0, 11);
+        ev(start + 30000, 20000, pids[w], pids[w], trace::Op::shm_open, trace::kNoFile, -1, 0, 0, 12);
+        start += 100000;
+      }
+      ready[i] = start;
+      worker_free[w] = start;
+      recv[i] = std::max(main_free, ready[i] + 300000);
+      if (c_.workers > 0 && !c_.thread_readers) {
+        for (int k = 0; k < 2; ++k) {
+          ev(recv[i] - 200000 + k * 50000, 10000, pids[w], pids[w] + 500, trace::Op::sendmsg, trace::kNoFile, 5, 0, 64, 64);
+          ev(recv[i] - 190000 + k * 50000, 10000, kMain, kMain, trace::Op::recvmsg, trace::kNoFile, 6, 0, 64, 64);
+        }
+      }
+      main_free = recv[i] + (eval ? c_.compute_ns / 3 : c_.compute_ns);
+      if (!eval) {
+        ++steps_;
+        if (c_.ckpt_every_steps && steps_ % c_.ckpt_every_steps == 0) {
+          now_ = main_free;
+          checkpoint();
+          main_free = now_;
+        }
+      }
+    }
+    now_ = std::max(now_, main_free);
+    for (auto f : worker_free) now_ = std::max(now_, f);
+  }
+
+  SimConfig c_;
+  std::mt19937 rng_;
+  trace::Trace t_;
+  std::uint64_t now_ = 1'000'000;
+  std::uint32_t next_pid_ = 1000;
+  std::uint32_t ckpts_ = 0;
+  std::uint64_t steps_ = 0;
+  std::uint32_t slow_ = 1;
+};
+
+}  // namespace dlgen::testing
