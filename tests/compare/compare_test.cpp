@@ -197,6 +197,19 @@ TEST(Compare, SkipsWhatNeitherSideHas) {
   EXPECT_TRUE(c.pass());
 }
 
+TEST(Compare, ReplayWithoutHandoversSkipsStepMetrics) {
+  Profile b = baseline();
+  b.step_times_s.clear();
+  b.compute_s.clear();
+  b.data_wait_s.clear();
+  Comparison c = compare(baseline(), b, Tolerances{});
+  for (const char* name : {"steps", "step_time", "compute", "data_wait"}) {
+    EXPECT_EQ(metric(c, name).verdict, Verdict::skipped) << name;
+    EXPECT_NE(metric(c, name).note.find("replay"), std::string::npos) << name;
+  }
+  EXPECT_TRUE(c.pass());
+}
+
 TEST(Compare, OneSidedZeroIsInfinitelyFar) {
   Profile a = baseline(), b = baseline();
   a.bytes_written = 0;
