@@ -57,6 +57,20 @@ FileSink::FileSink(int fd, std::filesystem::path name, std::uint64_t start_offse
     : fd_(fd), name_(std::move(name)), buffer_(std::max<std::size_t>(buffer_bytes, 4096)),
       flushed_(start_offset) {}
 
+FileSink::FileSink(int fd, std::filesystem::path name, std::uint64_t start_offset,
+                   std::vector<std::uint8_t> buffer)
+    : fd_(fd), name_(std::move(name)), buffer_(std::move(buffer)), flushed_(start_offset) {
+  if (buffer_.size() < 4096) buffer_.resize(4096);
+}
+
+namespace detail {
+std::vector<std::uint8_t>& thread_buffer(std::size_t bytes) {
+  thread_local std::vector<std::uint8_t> buffer;
+  if (buffer.size() != std::max<std::size_t>(bytes, 4096)) buffer.assign(std::max<std::size_t>(bytes, 4096), 0);
+  return buffer;
+}
+}  // namespace detail
+
 namespace {
 Result<void> pwrite_all(int fd, const std::filesystem::path& name, const std::uint8_t* p,
                         std::size_t n, std::uint64_t off) {
@@ -257,9 +271,11 @@ Result<void> write_file(const Layout& layout, std::uint64_t file, const std::fil
   if (layout.spec().format == Format::hdf5) return detail::write_hdf5(layout, file, path, buffer_bytes);
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return runtime_error(path.string() + ": " + detail::errno_text(errno));
-  FileSink sink(fd, path, 0, buffer_bytes);
+  std::vector<std::uint8_t>& buffer = detail::thread_buffer(buffer_bytes);
+  FileSink sink(fd, path, 0, std::move(buffer));
   Result<void> r = encode_file(layout, file, sink);
   if (r) r = sink.flush();
+  buffer = sink.take_buffer();
   if (::close(fd) != 0 && r) r = runtime_error(path.string() + ": close: " + detail::errno_text(errno));
   return r;
 }

@@ -135,7 +135,8 @@ Result<void> write_hdf5(const Layout& layout, std::uint64_t file, const std::fil
                          ", the layout expected " + std::to_string(layout.sample_extent(file, 0).offset));
   const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
   if (fd < 0) return runtime_error(path.string() + ": " + errno_text(errno));
-  FileSink sink(fd, path, *offset, buffer_bytes);
+  std::vector<std::uint8_t>& buffer = thread_buffer(buffer_bytes);
+  FileSink sink(fd, path, *offset, std::move(buffer));
   ContentStream content(layout.spec().seed, file);
   Result<void> r;
   for (std::uint64_t left = rows * row; left > 0 && r;) {
@@ -150,6 +151,7 @@ Result<void> write_hdf5(const Layout& layout, std::uint64_t file, const std::fil
     left -= k;
   }
   if (r) r = sink.flush();
+  buffer = sink.take_buffer();
   // The file must end exactly where the layout says; a mismatch means the measured frame is wrong.
   struct stat st {};
   if (r && ::fstat(fd, &st) == 0 && static_cast<std::uint64_t>(st.st_size) != layout.file_size(file))

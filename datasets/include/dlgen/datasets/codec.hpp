@@ -47,6 +47,11 @@ class FileSink final : public Sink {
  public:
   FileSink(int fd, std::filesystem::path name, std::uint64_t start_offset = 0,
            std::size_t buffer_bytes = 4u << 20);
+  // Uses `buffer` (resized to at least 4 KiB when smaller) and hands it back with take_buffer(),
+  // so a writer thread reuses one buffer instead of faulting in a fresh one per file.
+  FileSink(int fd, std::filesystem::path name, std::uint64_t start_offset,
+           std::vector<std::uint8_t> buffer);
+  std::vector<std::uint8_t> take_buffer() { return std::move(buffer_); }
   Result<std::span<std::uint8_t>> acquire(std::size_t max) override;
   void commit(std::size_t n) override;
   Result<void> patch(std::uint64_t offset, std::span<const std::uint8_t> bytes) override;
