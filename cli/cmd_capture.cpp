@@ -1,6 +1,70 @@
-// Placeholder until the capture verbs land.
+// dlgen capture -o run.h5 [--block] [--duration S] [-p PID] -- CMD ARGS...
+// Exit status: the command's own (128+signal when killed); 127 when it cannot be executed;
+// 2 bad usage; 77 no BPF privilege or kernel support; 1 other failures.
+#include <cstdio>
+
 #include "commands.hpp"
+#ifdef DLGEN_WITH_BPF
+#include "dlgen/capture/capture.hpp"
+#endif
 
 namespace dlgen::cli {
-void add_capture_commands(CLI::App&, Action&) {}
+
+void add_capture_commands(CLI::App& app, Action& action) {
+  auto* cmd = app.add_subcommand("capture", "Run a command (or attach to a process tree) under the eBPF "
+                                            "tracer and record its file I/O into an HDF5 trace");
+  struct Args {
+    std::string output;
+    std::vector<std::string> command;
+    std::uint32_t pid = 0;
+    double duration_s = 0;
+    bool block = false;
+    bool verbose = false;
+    bool quiet = false;
+    std::uint32_t ring_mib = 64;
+  };
+  auto args = std::make_shared<Args>();
+  cmd->add_option("-o,--output", args->output, "Trace file to write (HDF5)")->required();
+  cmd->add_option("-p,--pid", args->pid, "Attach to this running process and its descendants");
+  cmd->add_option("--duration", args->duration_s, "Stop capturing after this many seconds")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--block", args->block, "Also record block-layer requests issued by the traced processes");
+  cmd->add_option("--ring-mib", args->ring_mib, "Ring buffer size in MiB (power of two)");
+  cmd->add_flag("-v,--verbose", args->verbose, "Print libbpf diagnostics");
+  cmd->add_flag("-q,--quiet", args->quiet, "No summary line on stderr");
+  cmd->add_option("command", args->command, "The command to run (after --)");
+  cmd->footer("Example: dlgen capture -o run.h5 -- python3 train.py --epochs 2");
+  cmd->callback([args, &action] {
+    action = [args]() -> int {
+#ifdef DLGEN_WITH_BPF
+      if (args->command.empty() == (args->pid == 0))
+        return report_error(input_error("capture: give either a command (after --) or -p PID"));
+      capture::CaptureOptions o;
+      o.output = args->output;
+      o.command = args->command;
+      o.attach_pid = args->pid;
+      o.duration = std::chrono::nanoseconds(static_cast<std::int64_t>(args->duration_s * 1e9));
+      o.block_layer = args->block;
+      o.verbose = args->verbose;
+      o.ring_buffer_bytes = args->ring_mib << 20;
+      auto r = capture::capture(o);
+      if (!r) return report_error(r.error());
+      if (!r->exec_error.empty()) {
+        std::fprintf(stderr, "dlgen: %s\n", r->exec_error.c_str());
+        return 127;
+      }
+      if (!args->quiet)
+        std::fprintf(stderr, "dlgen: captured %llu events, %llu files, %llu processes in %.2f s%s -> %s%s\n",
+                     static_cast<unsigned long long>(r->events), static_cast<unsigned long long>(r->files),
+                     static_cast<unsigned long long>(r->processes), r->duration.count() / 1e9,
+                     r->lost_events ? (", " + std::to_string(r->lost_events) + " LOST").c_str() : "",
+                     args->output.c_str(), r->interrupted ? " (interrupted)" : "");
+      return r->exit_status;
+#else
+      return report_error(unsupported_error("capture: this dlgen was built without BPF support"));
+#endif
+    };
+  });
+}
+
 }  // namespace dlgen::cli

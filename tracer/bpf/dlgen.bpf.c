@@ -1,0 +1,569 @@
+// SPDX-License-Identifier: GPL-2.0
+/* dlgen's tracer: file syscalls, io_uring requests, process events and (optionally) block requests
+ * of one process tree, sent to user space through one ring buffer (records in events.h).
+ *
+ * The traced tree is the `tgids` map: user space seeds it with the root pid(s); sched_process_fork
+ * adds every new process of a traced parent and sched_process_exit removes a process when its last
+ * thread exits. Threads need no entry: the filter is on the tgid.
+ *
+ * Syscalls: one program on the typed raw tracepoints sys_enter/sys_exit (tp_btf), switching on the
+ * syscall number. (Per-syscall tracepoints syscalls/sys_enter_X need one perf event per syscall,
+ * and detaching 80 of them costs ~50 ms each at the end of a capture.) Arguments are kept per thread id in
+ * `pending` from enter to exit; user strings are read at exit, when the kernel has faulted the
+ * page in. x86_64 syscall numbers (asm/unistd_64.h). kprobes/fentry are not used: on the target
+ * machines they are unavailable. */
+#include "vmlinux.h"
+#include <asm/unistd_64.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "events.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Set by user space before load. */
+const volatile __u8 with_block = 0; /* record block requests (--block) */
+const volatile __u8 with_magic = 1; /* record the first bytes of reads at offset 0 */
+
+#define S_IFMT 00170000
+#define S_IFSOCK 0140000
+#define S_IFREG 0100000
+#define AF_UNIX 1
+#define MAP_ANONYMOUS 0x20
+#define AT_EMPTY_PATH 0x1000
+#define DL_MAX_IOV 16
+
+struct {
+  __uint(type, BPF_MAP_TYPE_RINGBUF);
+  __uint(max_entries, 32 << 20); /* resized by user space before load */
+} events SEC(".maps");
+
+struct {
+  __uint(type, BPF_MAP_TYPE_HASH);
+  __uint(max_entries, 16384);
+  __type(key, __u32);   /* tgid */
+  __type(value, __u8);
+} tgids SEC(".maps");
+
+/* A syscall between enter and exit. */
+struct pending {
+  __u64 ts;
+  __u64 offset;
+  __u64 size;
+  __u64 arg;
+  __u64 uptr; /* user buffer (reads: magic) or path argument */
+  __u64 file; /* struct file * behind fd, read at entry (close invalidates it) */
+  __s32 fd;
+  __u32 flags;
+  __u8 op;
+  __u8 has_path;
+};
+
+struct {
+  __uint(type, BPF_MAP_TYPE_HASH);
+  __uint(max_entries, 65536);
+  __type(key, __u32); /* tid */
+  __type(value, struct pending);
+} pending SEC(".maps");
+
+struct file_key {
+  __u64 dev;
+  __u64 ino;
+};
+
+/* Files whose path was already sent at open. LRU: an evicted file is simply sent again. */
+struct {
+  __uint(type, BPF_MAP_TYPE_LRU_HASH);
+  __uint(max_entries, 65536);
+  __type(key, struct file_key);
+  __type(value, __u8);
+} seen_files SEC(".maps");
+
+/* io_uring requests and block requests in flight, keyed by kernel pointer. */
+struct inflight {
+  __u64 ts;
+  __u64 offset;
+  __u64 size;
+  __u32 pid;
+  __u32 tid;
+  __s32 fd;
+  __u32 flags;
+};
+
+struct {
+  __uint(type, BPF_MAP_TYPE_HASH);
+  __uint(max_entries, 65536);
+  __type(key, __u64);
+  __type(value, struct inflight);
+} uring_reqs SEC(".maps");
+
+struct {
+  __uint(type, BPF_MAP_TYPE_HASH);
+  __uint(max_entries, 65536);
+  __type(key, __u64);
+  __type(value, struct inflight);
+} block_reqs SEC(".maps");
+
+/* Ring buffer reservations that failed (the record was dropped), per CPU. */
+struct {
+  __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+  __uint(max_entries, 1);
+  __type(key, __u32);
+  __type(value, __u64);
+} lost SEC(".maps");
+
+static __always_inline void count_lost(void)
+{
+  __u32 zero = 0;
+  __u64 *n = bpf_map_lookup_elem(&lost, &zero);
+  if (n)
+    *n += 1;
+}
+
+static __always_inline int traced(__u32 tgid)
+{
+  return bpf_map_lookup_elem(&tgids, &tgid) != NULL;
+}
+
+static __always_inline struct file *fd_to_file(long fd)
+{
+  struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+  struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
+  if (!fdt || fd < 0)
+    return NULL;
+  unsigned int max = BPF_CORE_READ(fdt, max_fds);
+  if ((unsigned long)fd >= max)
+    return NULL;
+  struct file **fds = BPF_CORE_READ(fdt, fd);
+  struct file *f = NULL;
+  bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
+  return f;
+}
+
+static __always_inline int is_unix_socket(struct file *f)
+{
+  if (!f)
+    return 0;
+  umode_t mode = BPF_CORE_READ(f, f_inode, i_mode);
+  if ((mode & S_IFMT) != S_IFSOCK)
+    return 0;
+  struct socket *sock = BPF_CORE_READ(f, private_data);
+  __u16 family = BPF_CORE_READ(sock, sk, __sk_common.skc_family);
+  return family == AF_UNIX;
+}
+
+static __always_inline __u64 iov_bytes(unsigned long uiov, unsigned long count)
+{
+  const struct iovec *iov = (const struct iovec *)uiov;
+  __u64 total = 0;
+  for (int i = 0; i < DL_MAX_IOV; i++) {
+    if (i >= count)
+      break;
+    struct iovec v = {};
+    bpf_probe_read_user(&v, sizeof(v), &iov[i]);
+    total += v.iov_len;
+  }
+  return total;
+}
+
+static __always_inline __u64 user_u64(unsigned long uptr)
+{
+  __u64 v = 0;
+  if (uptr)
+    bpf_probe_read_user(&v, sizeof(v), (void *)uptr);
+  return v;
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(dl_sys_enter, struct pt_regs *regs, long id)
+{
+  __u64 pid_tgid = bpf_get_current_pid_tgid();
+  __u32 tgid = pid_tgid >> 32, tid = (__u32)pid_tgid;
+  if (!traced(tgid))
+    return 0;
+  struct pending p = {};
+  p.ts = bpf_ktime_get_ns();
+  p.fd = -1;
+  /* x86_64 syscall arguments: rdi, rsi, rdx, r10, r8, r9. */
+  unsigned long a0 = BPF_CORE_READ(regs, di), a1 = BPF_CORE_READ(regs, si), a2 = BPF_CORE_READ(regs, dx),
+                a3 = BPF_CORE_READ(regs, r10), a4 = BPF_CORE_READ(regs, r8), a5 = BPF_CORE_READ(regs, r9);
+  int want_file = 0, want_pos = 0;
+  const long nr = id;
+  switch (nr) {
+  case __NR_open: p.op = DL_OP_OPEN; p.uptr = a0; p.flags = a1; p.arg = DL_AT_FDCWD; p.has_path = 1; break;
+  case __NR_creat: p.op = DL_OP_OPEN; p.uptr = a0; p.flags = 01101; p.arg = DL_AT_FDCWD; p.has_path = 1; break;
+  case __NR_openat: p.op = DL_OP_OPEN; p.uptr = a1; p.flags = a2; p.arg = a0; p.has_path = 1; break;
+  case __NR_openat2: p.op = DL_OP_OPEN; p.uptr = a1; p.flags = user_u64(a2); p.arg = a0; p.has_path = 1; break;
+  case __NR_close: p.op = DL_OP_CLOSE; p.fd = a0; want_file = 1; break;
+  case __NR_read: p.op = DL_OP_READ; p.fd = a0; p.uptr = a1; p.size = a2; want_file = want_pos = 1; break;
+  case __NR_write: p.op = DL_OP_WRITE; p.fd = a0; p.size = a2; want_file = want_pos = 1; break;
+  case __NR_pread64: p.op = DL_OP_PREAD; p.fd = a0; p.uptr = a1; p.size = a2; p.offset = a3; want_file = 1; break;
+  case __NR_pwrite64: p.op = DL_OP_PWRITE; p.fd = a0; p.size = a2; p.offset = a3; want_file = 1; break;
+  case __NR_readv:
+  case __NR_writev:
+    p.op = nr == __NR_readv ? DL_OP_READV : DL_OP_WRITEV;
+    p.fd = a0; p.size = iov_bytes(a1, a2); p.arg = a2; want_file = want_pos = 1;
+    break;
+  case __NR_preadv:
+  case __NR_pwritev:
+  case __NR_preadv2:
+  case __NR_pwritev2:
+    p.op = (nr == __NR_preadv || nr == __NR_preadv2) ? DL_OP_PREADV : DL_OP_PWRITEV;
+    p.fd = a0; p.size = iov_bytes(a1, a2); p.arg = a2; p.offset = a3; want_file = 1;
+    if (nr == __NR_preadv2 || nr == __NR_pwritev2) {
+      p.flags = a5;
+      if ((long)a3 == -1) /* -1: use and advance the file position */
+        want_pos = 1;
+    }
+    break;
+  case __NR_lseek: p.op = DL_OP_LSEEK; p.fd = a0; p.offset = a1; p.arg = a2; want_file = 1; break;
+  case __NR_mmap:
+    if ((long)a4 < 0 || (a3 & MAP_ANONYMOUS))
+      return 0; /* anonymous memory: not file I/O */
+    p.op = DL_OP_MMAP; p.fd = a4; p.size = a1; p.offset = a5; p.flags = a3; p.arg = a2; want_file = 1;
+    break;
+  case __NR_munmap: p.op = DL_OP_MUNMAP; p.offset = a0; p.size = a1; break;
+  case __NR_fsync: p.op = DL_OP_FSYNC; p.fd = a0; want_file = 1; break;
+  case __NR_fdatasync: p.op = DL_OP_FDATASYNC; p.fd = a0; want_file = 1; break;
+  case __NR_sync_file_range: p.op = DL_OP_SYNC_FILE_RANGE; p.fd = a0; p.offset = a1; p.size = a2; p.flags = a3; want_file = 1; break;
+  case __NR_fallocate: p.op = DL_OP_FALLOCATE; p.fd = a0; p.flags = a1; p.offset = a2; p.size = a3; want_file = 1; break;
+  case __NR_ftruncate: p.op = DL_OP_FTRUNCATE; p.fd = a0; p.size = a1; want_file = 1; break;
+  case __NR_rename: p.op = DL_OP_RENAME; p.uptr = a1; p.arg = DL_AT_FDCWD; p.has_path = 1; break;
+  case __NR_renameat: p.op = DL_OP_RENAME; p.uptr = a3; p.arg = a2; p.has_path = 1; break;
+  case __NR_renameat2: p.op = DL_OP_RENAME; p.uptr = a3; p.arg = a2; p.flags = a4; p.has_path = 1; break;
+  case __NR_unlink: p.op = DL_OP_UNLINK; p.uptr = a0; p.arg = DL_AT_FDCWD; p.has_path = 1; break;
+  case __NR_unlinkat: p.op = DL_OP_UNLINK; p.uptr = a1; p.arg = a0; p.flags = a2; p.has_path = 1; break;
+  case __NR_mkdir: p.op = DL_OP_MKDIR; p.uptr = a0; p.flags = a1; p.arg = DL_AT_FDCWD; p.has_path = 1; break;
+  case __NR_mkdirat: p.op = DL_OP_MKDIR; p.uptr = a1; p.arg = a0; p.flags = a2; p.has_path = 1; break;
+  case __NR_getdents64: p.op = DL_OP_GETDENTS; p.fd = a0; p.size = a2; want_file = want_pos = 1; break;
+  case __NR_stat:
+  case __NR_lstat: p.op = DL_OP_STAT; p.uptr = a0; p.arg = DL_AT_FDCWD; p.has_path = 1; break;
+  case __NR_fstat: p.op = DL_OP_STAT; p.fd = a0; want_file = 1; break;
+  case __NR_newfstatat:
+  case __NR_statx:
+    p.op = DL_OP_STAT; p.uptr = a1; p.arg = a0; p.has_path = 1;
+    p.flags = nr == __NR_statx ? a2 : a3;
+    if (p.flags & AT_EMPTY_PATH) { /* fstat through a dirfd */
+      p.fd = a0; want_file = 1; p.has_path = 0;
+    }
+    break;
+  case __NR_sendfile:
+    p.op = DL_OP_SENDFILE; p.fd = a1; p.arg = a0; p.size = a3; want_file = 1;
+    if (a2) p.offset = user_u64(a2); else want_pos = 1;
+    break;
+  case __NR_copy_file_range:
+    p.op = DL_OP_COPY_FILE_RANGE; p.fd = a0; p.arg = a2; p.size = a4; p.flags = a5; want_file = 1;
+    if (a1) p.offset = user_u64(a1); else want_pos = 1;
+    break;
+  case __NR_sendmsg:
+  case __NR_recvmsg: {
+    struct file *f = fd_to_file(a0);
+    if (!is_unix_socket(f))
+      return 0; /* only unix sockets: batch handover between DataLoader workers and main */
+    p.op = nr == __NR_sendmsg ? DL_OP_SENDMSG : DL_OP_RECVMSG;
+    p.fd = a0; p.flags = a2; p.file = (__u64)f;
+    break;
+  }
+  default:
+    return 0;
+  }
+  if (want_file) {
+    struct file *f = fd_to_file(p.fd);
+    p.file = (__u64)f;
+    if (want_pos && f)
+      p.offset = BPF_CORE_READ(f, f_pos);
+  }
+  bpf_map_update_elem(&pending, &tid, &p, BPF_ANY);
+  return 0;
+}
+
+static __always_inline void fill_file(struct dl_io *io, struct file *f)
+{
+  if (!f)
+    return;
+  struct inode *inode = BPF_CORE_READ(f, f_inode);
+  if (!inode)
+    return;
+  io->dev = BPF_CORE_READ(inode, i_sb, s_dev);
+  io->ino = BPF_CORE_READ(inode, i_ino);
+  io->isize = BPF_CORE_READ(inode, i_size);
+  io->mode = BPF_CORE_READ(inode, i_mode);
+}
+
+static __always_inline void fill_io(struct dl_io *io, const struct pending *p, __u64 id, __u64 now,
+                                    long ret, struct file *f)
+{
+  io->kind = DL_K_IO;
+  io->op = p->op;
+  io->magic_len = 0;
+  io->pad = 0;
+  io->fd = p->fd;
+  io->pid = id >> 32;
+  io->tid = (__u32)id;
+  io->flags = p->flags;
+  io->mode = 0;
+  io->ts_ns = p->ts;
+  io->dur_ns = now - p->ts;
+  io->offset = p->offset;
+  io->size = p->size;
+  io->ret = ret;
+  io->arg = p->arg;
+  io->dev = 0;
+  io->ino = 0;
+  io->isize = 0;
+  io->magic = 0;
+  fill_file(io, f);
+  if (with_magic && (p->op == DL_OP_READ || p->op == DL_OP_PREAD) && p->offset == 0 && ret > 0 &&
+      p->uptr && (io->mode & S_IFMT) == S_IFREG) {
+    __u32 n = ret < 8 ? (__u32)ret : 8;
+    if (n > 0 && n <= 8 && bpf_probe_read_user(&io->magic, n, (void *)p->uptr) == 0)
+      io->magic_len = n;
+  }
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(dl_sys_exit, struct pt_regs *regs, long ret)
+{
+  __u64 id = bpf_get_current_pid_tgid();
+  __u32 tid = (__u32)id;
+  struct pending *pp = bpf_map_lookup_elem(&pending, &tid);
+  if (!pp)
+    return 0;
+  struct pending p = *pp;
+  bpf_map_delete_elem(&pending, &tid);
+  __u64 now = bpf_ktime_get_ns();
+  struct file *f = (struct file *)p.file;
+  int send_path = p.has_path;
+  if (p.op == DL_OP_OPEN && ret >= 0) {
+    p.fd = ret;
+    f = fd_to_file(ret);
+    if (f) {
+      struct file_key key = {};
+      key.dev = BPF_CORE_READ(f, f_inode, i_sb, s_dev);
+      key.ino = BPF_CORE_READ(f, f_inode, i_ino);
+      __u8 one = 1;
+      if (bpf_map_lookup_elem(&seen_files, &key))
+        send_path = 0; /* path already sent for this file */
+      else
+        bpf_map_update_elem(&seen_files, &key, &one, BPF_ANY);
+    }
+  }
+  if (send_path) {
+    struct dl_path *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+    if (!r) {
+      count_lost();
+      return 0;
+    }
+    fill_io(&r->io, &p, id, now, ret, f);
+    r->io.kind = DL_K_PATH;
+    if (bpf_probe_read_user_str(r->path, sizeof(r->path), (void *)p.uptr) < 0)
+      r->path[0] = 0;
+    bpf_ringbuf_submit(r, 0);
+  } else {
+    struct dl_io *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+    if (!r) {
+      count_lost();
+      return 0;
+    }
+    fill_io(r, &p, id, now, ret, f);
+    bpf_ringbuf_submit(r, 0);
+  }
+  return 0;
+}
+
+/* io_uring: the request is seen at submission (in the submitter's context, so the tgid filter
+ * applies) and matched at completion by its kernel address. At submission the file may not be
+ * assigned yet, so the fd is taken from req->cqe.fd; the file is read at completion. Offset and
+ * length are only meaningful for read/write opcodes (struct io_rw lives in req->cmd). */
+SEC("tp_btf/io_uring_submit_req")
+int BPF_PROG(dl_uring_submit, struct io_kiocb *req)
+{
+  __u64 id = bpf_get_current_pid_tgid();
+  if (!traced(id >> 32))
+    return 0;
+  struct inflight r = {};
+  r.ts = bpf_ktime_get_ns();
+  r.pid = id >> 32;
+  r.tid = (__u32)id;
+  r.flags = BPF_CORE_READ(req, opcode);
+  r.fd = BPF_CORE_READ(req, cqe.fd);
+  if (r.flags == IORING_OP_READV || r.flags == IORING_OP_WRITEV || r.flags == IORING_OP_READ_FIXED ||
+      r.flags == IORING_OP_WRITE_FIXED || r.flags == IORING_OP_READ || r.flags == IORING_OP_WRITE) {
+    struct io_rw *rw = (struct io_rw *)&req->cmd;
+    r.offset = BPF_CORE_READ(rw, kiocb.ki_pos);
+    r.size = BPF_CORE_READ(rw, len);
+  }
+  __u64 key = (__u64)req;
+  bpf_map_update_elem(&uring_reqs, &key, &r, BPF_ANY);
+  return 0;
+}
+
+SEC("tp_btf/io_uring_complete")
+int BPF_PROG(dl_uring_complete, struct io_ring_ctx *uctx, void *req, struct io_uring_cqe *cqe)
+{
+  __u64 key = (__u64)req;
+  struct inflight *in = bpf_map_lookup_elem(&uring_reqs, &key);
+  if (!in)
+    return 0;
+  struct inflight r = *in;
+  bpf_map_delete_elem(&uring_reqs, &key);
+  struct dl_io *io = bpf_ringbuf_reserve(&events, sizeof(*io), 0);
+  if (!io) {
+    count_lost();
+    return 0;
+  }
+  __builtin_memset(io, 0, sizeof(*io));
+  io->kind = DL_K_IO;
+  if (r.flags == IORING_OP_READV || r.flags == IORING_OP_READ_FIXED || r.flags == IORING_OP_READ)
+    io->op = DL_OP_URING_READ;
+  else if (r.flags == IORING_OP_WRITEV || r.flags == IORING_OP_WRITE_FIXED || r.flags == IORING_OP_WRITE)
+    io->op = DL_OP_URING_WRITE;
+  else
+    io->op = DL_OP_URING_OTHER;
+  io->fd = r.fd;
+  io->pid = r.pid;
+  io->tid = r.tid;
+  io->flags = r.flags;
+  io->ts_ns = r.ts;
+  io->dur_ns = bpf_ktime_get_ns() - r.ts;
+  io->offset = r.offset;
+  io->size = r.size;
+  io->ret = BPF_CORE_READ(cqe, res);
+  if (io->op != DL_OP_URING_OTHER)
+    fill_file(io, BPF_CORE_READ((struct io_kiocb *)req, file));
+  bpf_ringbuf_submit(io, 0);
+  return 0;
+}
+
+static __always_inline void send_proc(__u8 op, __u32 pid, __u32 tid, __u32 child_pid, __u32 child_tgid,
+                                      __s32 code, __u8 group_dead, const char *comm)
+{
+  struct dl_proc *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+  if (!r) {
+    count_lost();
+    return;
+  }
+  r->kind = DL_K_PROC;
+  r->op = op;
+  r->group_dead = group_dead;
+  r->pad = 0;
+  r->pid = pid;
+  r->tid = tid;
+  r->child_pid = child_pid;
+  r->child_tgid = child_tgid;
+  r->code = code;
+  r->ts_ns = bpf_ktime_get_ns();
+  if (bpf_probe_read_kernel_str(r->comm, sizeof(r->comm), comm) < 0)
+    r->comm[0] = 0;
+  bpf_ringbuf_submit(r, 0);
+}
+
+/* fork/clone: the clone flags are not visible here; a new thread shares its parent's tgid. */
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(dl_fork, struct task_struct *parent, struct task_struct *child)
+{
+  __u32 ptgid = BPF_CORE_READ(parent, tgid);
+  if (!traced(ptgid))
+    return 0;
+  __u32 cpid = BPF_CORE_READ(child, pid), ctgid = BPF_CORE_READ(child, tgid);
+  int thread = cpid != ctgid;
+  if (!thread) {
+    __u8 one = 1;
+    bpf_map_update_elem(&tgids, &ctgid, &one, BPF_ANY);
+  }
+  send_proc(thread ? DL_OP_THREAD : DL_OP_FORK, ptgid, BPF_CORE_READ(parent, pid), cpid, ctgid, 0, 0,
+            child->comm);
+  return 0;
+}
+
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(dl_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
+{
+  __u32 tgid = BPF_CORE_READ(p, tgid);
+  if (!traced(tgid))
+    return 0;
+  send_proc(DL_OP_EXEC, tgid, BPF_CORE_READ(p, pid), old_pid, tgid, 0, 0, p->comm);
+  return 0;
+}
+
+/* exit_code is in wait-status encoding (code << 8 | signal). group_dead: the last thread of the
+ * process is exiting, so the process leaves the traced set. */
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(dl_exit, struct task_struct *p, bool group_dead)
+{
+  __u32 tgid = BPF_CORE_READ(p, tgid);
+  if (!traced(tgid))
+    return 0;
+  send_proc(DL_OP_EXIT, tgid, BPF_CORE_READ(p, pid), 0, tgid, BPF_CORE_READ(p, exit_code), group_dead,
+            p->comm);
+  if (group_dead)
+    bpf_map_delete_elem(&tgids, &tgid);
+  return 0;
+}
+
+/* prctl(PR_SET_NAME) and writes to /proc/.../comm: PyTorch names DataLoader workers this way. */
+SEC("tp_btf/task_rename")
+int BPF_PROG(dl_rename, struct task_struct *task, const char *comm)
+{
+  __u32 tgid = BPF_CORE_READ(task, tgid);
+  if (!traced(tgid))
+    return 0;
+  send_proc(DL_OP_TASK_RENAME, tgid, BPF_CORE_READ(task, pid), 0, tgid, 0, 0, comm);
+  return 0;
+}
+
+/* Block requests, attributed to the traced process that issues them (page-cache misses it caused
+ * directly; writeback from kernel threads is not attributed). */
+SEC("tp_btf/block_rq_issue")
+int BPF_PROG(dl_block_issue, struct request *rq)
+{
+  if (!with_block)
+    return 0;
+  __u64 id = bpf_get_current_pid_tgid();
+  if (!traced(id >> 32))
+    return 0;
+  struct inflight r = {};
+  r.ts = bpf_ktime_get_ns();
+  r.pid = id >> 32;
+  r.tid = (__u32)id;
+  r.fd = -1;
+  r.offset = BPF_CORE_READ(rq, __sector) * 512;
+  r.size = BPF_CORE_READ(rq, __data_len);
+  r.flags = BPF_CORE_READ(rq, cmd_flags) & 0xff; /* REQ_OP_* */
+  __u64 key = (__u64)rq;
+  bpf_map_update_elem(&block_reqs, &key, &r, BPF_ANY);
+  return 0;
+}
+
+SEC("tp_btf/block_rq_complete")
+int BPF_PROG(dl_block_complete, struct request *rq, blk_status_t error, unsigned int nr_bytes)
+{
+  if (!with_block)
+    return 0;
+  __u64 key = (__u64)rq;
+  struct inflight *in = bpf_map_lookup_elem(&block_reqs, &key);
+  if (!in)
+    return 0;
+  struct inflight r = *in;
+  bpf_map_delete_elem(&block_reqs, &key);
+  struct dl_io *io = bpf_ringbuf_reserve(&events, sizeof(*io), 0);
+  if (!io) {
+    count_lost();
+    return 0;
+  }
+  __builtin_memset(io, 0, sizeof(*io));
+  io->kind = DL_K_IO;
+  io->op = DL_OP_BLOCK;
+  io->fd = -1;
+  io->pid = r.pid;
+  io->tid = r.tid;
+  io->flags = r.flags;
+  io->ts_ns = r.ts;
+  io->dur_ns = bpf_ktime_get_ns() - r.ts;
+  io->offset = r.offset;
+  io->size = r.size;
+  io->ret = -(long)error;
+  bpf_ringbuf_submit(io, 0);
+  return 0;
+}

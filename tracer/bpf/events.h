@@ -1,0 +1,85 @@
+/* Records sent from the BPF side (dlgen.bpf.c) to user space (tracer/src) through one ring buffer.
+ * Shared by both sides: C, fixed-width types only. Every record starts with `kind`.
+ * Times are CLOCK_MONOTONIC nanoseconds (bpf_ktime_get_ns), sizes bytes. */
+#ifndef DLGEN_TRACER_EVENTS_H
+#define DLGEN_TRACER_EVENTS_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+#define DL_PATH_MAX 256
+#define DL_COMM_LEN 16
+/* dl_io.arg of path-based ops holds the directory fd the path is relative to; AT_FDCWD: cwd. */
+#define DL_AT_FDCWD ((__u64)(__s64)-100)
+
+enum dl_kind {
+  DL_K_IO = 1,   /* struct dl_io: one syscall, io_uring request or block request */
+  DL_K_PATH = 2, /* struct dl_path: a dl_io plus the path argument (open, stat, unlink, ...) */
+  DL_K_PROC = 3, /* struct dl_proc: fork/thread/exec/exit/rename */
+};
+
+/* Op codes: the same values as dlgen::trace::Op (trace.hpp), so user space copies them. */
+enum dl_op {
+  DL_OP_OPEN = 0, DL_OP_CLOSE = 1, DL_OP_READ = 2, DL_OP_PREAD = 3, DL_OP_READV = 4, DL_OP_PREADV = 5,
+  DL_OP_WRITE = 6, DL_OP_PWRITE = 7, DL_OP_WRITEV = 8, DL_OP_PWRITEV = 9, DL_OP_LSEEK = 10,
+  DL_OP_MMAP = 11, DL_OP_MUNMAP = 12, DL_OP_FSYNC = 13, DL_OP_FDATASYNC = 14,
+  DL_OP_SYNC_FILE_RANGE = 15, DL_OP_FALLOCATE = 16, DL_OP_FTRUNCATE = 17, DL_OP_RENAME = 18,
+  DL_OP_UNLINK = 19, DL_OP_MKDIR = 20, DL_OP_GETDENTS = 21, DL_OP_STAT = 22, DL_OP_SENDFILE = 23,
+  DL_OP_COPY_FILE_RANGE = 24, DL_OP_URING_READ = 25, DL_OP_URING_WRITE = 26, DL_OP_URING_OTHER = 27,
+  DL_OP_SENDMSG = 28, DL_OP_RECVMSG = 29, DL_OP_SHM_OPEN = 30, DL_OP_BLOCK = 31, DL_OP_FORK = 32,
+  DL_OP_EXEC = 33, DL_OP_EXIT = 34, DL_OP_TASK_RENAME = 35, DL_OP_THREAD = 36,
+};
+
+/* One I/O. For fd-based ops the file identity (dev, ino, i_size, i_mode) is read from the struct
+ * file behind the fd in the kernel, so user space needs no fd table for them; dev/ino are 0 when
+ * unknown (io_uring submit before the file is assigned, name-based ops). For io_uring `flags` holds
+ * the IORING_OP_* opcode; for block requests `flags` holds the REQ_OP (0 read, 1 write). */
+struct dl_io {
+  __u8 kind;
+  __u8 op;
+  __u8 magic_len; /* bytes valid in `magic` (first bytes of a read at offset 0) */
+  __u8 pad;
+  __s32 fd;
+  __u32 pid; /* tgid */
+  __u32 tid;
+  __u32 flags;
+  __u32 mode; /* i_mode of the file (S_IFREG, S_IFSOCK, ...), 0 unknown */
+  __u64 ts_ns;
+  __u64 dur_ns;
+  __u64 offset;
+  __u64 size;
+  __s64 ret;
+  __u64 arg; /* op-specific: dirfd (path ops), iov count, whence, out fd (sendfile, copy_file_range), mmap prot */
+  __u64 dev;
+  __u64 ino;
+  __u64 isize;
+  __u64 magic;
+};
+
+/* A dl_io carrying its path argument, read from user memory at syscall exit. Sent for every
+ * name-based op (stat, unlink, mkdir, rename: the new name) and for an open only the first time a
+ * (dev, ino) is seen (an LRU map in the kernel remembers which were sent). */
+struct dl_path {
+  struct dl_io io;
+  char path[DL_PATH_MAX];
+};
+
+/* A process event. fork/thread: pid/tid are the parent, child_* the new task. exec: child_pid is the
+ * pid before exec. exit: code is task->exit_code (wait status encoding), group_dead set when the
+ * last thread of the process exits. rename/exec/fork: comm is the (new) name. */
+struct dl_proc {
+  __u8 kind;
+  __u8 op;
+  __u8 group_dead;
+  __u8 pad;
+  __u32 pid;
+  __u32 tid;
+  __u32 child_pid;
+  __u32 child_tgid;
+  __s32 code;
+  __u64 ts_ns;
+  char comm[DL_COMM_LEN];
+};
+
+#endif

@@ -1,0 +1,56 @@
+#pragma once
+// dlgen capture: run a command (or attach to a running process tree) under the eBPF tracer and
+// stream its file I/O, io_uring requests and process events into a trace (trace.hpp).
+// Needs BPF privilege (root, or CAP_BPF + CAP_PERFMON); without it the call fails with an
+// `unsupported` error (exit code 77).
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "dlgen/core/result.hpp"
+#include "dlgen/trace/trace_io.hpp"
+
+namespace dlgen::capture {
+
+struct CaptureOptions {
+  std::filesystem::path output;          // the HDF5 trace (used by the path-writing overload)
+  std::vector<std::string> command;      // the command to run; empty when attaching
+  std::uint32_t attach_pid = 0;          // -p: trace this running process and its descendants
+  std::chrono::nanoseconds duration{0};  // 0: until the command exits, or Ctrl-C/SIGTERM
+  bool block_layer = false;              // --block: block requests issued by the traced tree
+  bool record_magic = true;              // first up-to-8 bytes of reads at offset 0
+  std::uint32_t ring_buffer_bytes = 64u << 20;    // power of two
+  std::chrono::milliseconds flush_interval{1000};  // how often events reach the trace file
+  std::size_t flush_events = 1u << 18;             // ... or after this many buffered events
+  bool verbose = false;                  // libbpf diagnostics on stderr
+};
+
+// How a capture ended.
+struct CaptureResult {
+  // The command's exit status: its exit code, 128+signal when a signal killed it, 127 when it
+  // could not be executed (then exec_error says why). 0 when attached (-p) or stopped by
+  // --duration while the command keeps running.
+  int exit_status = 0;
+  std::string exec_error;
+  bool interrupted = false;  // ended by SIGINT/SIGTERM or --duration
+  std::uint64_t events = 0;
+  std::uint64_t lost_events = 0;  // ring-buffer records dropped in the kernel
+  std::uint64_t files = 0;
+  std::uint64_t processes = 0;
+  std::chrono::nanoseconds duration{0};
+};
+
+// Captures into `sink` (any TraceWriter: the HDF5 one, or an in-memory one in tests). SIGINT and
+// SIGTERM are handled while it runs: forwarded to the command (unless the terminal already sent
+// them to it), and the capture ends cleanly when the command exits.
+Result<CaptureResult> capture(const CaptureOptions& options, trace::TraceWriter& sink);
+
+// Captures into the HDF5 file options.output.
+Result<CaptureResult> capture(const CaptureOptions& options);
+
+// Checks that BPF programs can be loaded here (privilege, BTF); an `unsupported` error says why not.
+Result<void> probe_bpf();
+
+}  // namespace dlgen::capture

@@ -1,1 +1,0 @@
-// placeholder: remove when the module has real sources
