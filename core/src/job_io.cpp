@@ -761,6 +761,15 @@ Result<void> apply_override(toml::table& root, const std::string& text, Ctx& ctx
     holder.insert("v", value);
   }
   toml::node* n = holder.get("v");
+  // A key whose value is text takes the text as written: `--set job.name=2024` names it "2024".
+  static const std::set<std::string> text_keys = {
+      "job.name",     "job.description",  "dataset.dir",    "dataset.format", "dataset.file_prefix",
+      "validation.dir", "validation.format", "validation.file_prefix", "reader.shuffle", "reader.read",
+      "compute.accelerator", "checkpoint.dir", "run.cache"};
+  if (!n->is_string() && text_keys.count(key)) {
+    holder.insert_or_assign("v", value);
+    n = holder.get("v");
+  }
   if (auto r = put(root, split_dots(key), *n); !r)
     return input_error("--set " + text + ": " + r.error().message);
   ctx.origins[key] = "--set " + text;

@@ -105,6 +105,11 @@ TEST(JobIo, OverridesApplyBeforeConversion) {
   EXPECT_TRUE(j.reader.direct);
   EXPECT_EQ(j.compute.per_accelerator.at("a100").kind, DistKind::normal);
   EXPECT_DOUBLE_EQ(j.compute.per_accelerator.at("a100").stdev, 0.01);
+  o.overrides = {"job.name=2024", "job.description=a=b", "dataset.dir=\"quoted dir\""};
+  j = parse_ok(kUnet, o);
+  EXPECT_EQ(j.name, "2024");
+  EXPECT_EQ(j.description, "a=b");
+  EXPECT_EQ(j.dataset.dir, "quoted dir");
 }
 
 TEST(JobIo, OverrideErrorsNameTheOverride) {
