@@ -73,6 +73,11 @@ std::string to_json(const Report& r) {
   j["config"] = {{"accelerators", r.accelerators}, {"workers", r.workers}, {"iodepth", r.iodepth},
                  {"epochs", r.epochs},             {"direct", r.direct},   {"cache", r.cache_mode}};
   j["elapsed_s"] = r.elapsed_s;
+  // The headline figures in one place, for scripts (bench/fio reads totals.bytes_read and
+  // totals.wall_seconds).
+  j["totals"] = {{"bytes_read", r.bytes_read}, {"wall_seconds", r.elapsed_s}, {"samples", r.samples},
+                 {"steps", r.steps},           {"requests", r.requests},    {"mib_per_s", r.mib_per_s},
+                 {"samples_per_s", r.samples_per_s}, {"au", r.au}};
   j["samples"] = r.samples;
   j["steps"] = r.steps;
   j["bytes_read"] = r.bytes_read;

@@ -108,6 +108,59 @@ struct PhaseConfig {
   EngineKind engine = EngineKind::uring;
 };
 
+// Open files of one worker, reused while samples of the same file follow each other (multi-sample
+// files read per sample) and closed when evicted (least recently used first). Sized once to
+// iodepth + 2 entries (at most iodepth + 1 samples hold a file), linear lookup, no allocation.
+class FdCache {
+ public:
+  void resize(std::size_t n) { e_.resize(n); }
+  // The fd for `file` (opening it when absent; -errno on failure); holds a reference.
+  int acquire(std::uint64_t file, const char* path, int flags, bool open_files, std::uint64_t& opened) {
+    ++tick_;
+    int victim = -1;
+    for (int i = 0; i < static_cast<int>(e_.size()); ++i) {
+      Entry& e = e_[i];
+      if (e.fd != kEmpty && e.file == file) {
+        ++e.refs;
+        e.used = tick_;
+        return e.fd;
+      }
+      if (e.refs == 0 && (victim < 0 || e_[victim].used > e.used)) victim = i;
+    }
+    if (victim < 0) return -EMFILE;  // cannot happen: at most iodepth+1 samples hold references
+    Entry& v = e_[victim];
+    if (v.fd >= 0) ::close(v.fd);
+    v.fd = kEmpty;
+    const int fd = open_files ? ::open(path, flags) : -1;
+    if (open_files && fd < 0) return -errno;
+    ++opened;
+    v = {file, fd, 1, tick_};
+    return fd;
+  }
+  void release(std::uint64_t file) {
+    for (Entry& e : e_)
+      if (e.fd != kEmpty && e.file == file && e.refs > 0) {
+        --e.refs;
+        return;
+      }
+  }
+  ~FdCache() {
+    for (Entry& e : e_)
+      if (e.fd >= 0) ::close(e.fd);
+  }
+
+ private:
+  static constexpr int kEmpty = -2;  // -1 is the null engine's "no file"
+  struct Entry {
+    std::uint64_t file = 0;
+    int fd = kEmpty;
+    std::uint32_t refs = 0;
+    std::uint64_t used = 0;
+  };
+  std::vector<Entry> e_;
+  std::uint64_t tick_ = 0;
+};
+
 // One reader worker: reads batches w, w+W, w+2W... of one accelerator's plan with up to iodepth
 // requests in flight, and publishes finished batches in order. Allocation-free after set-up.
 class Worker {
@@ -130,6 +183,7 @@ class Worker {
     }
     engine_ = std::move(made.value());
     slots_.resize(cfg_.iodepth);
+    fds_.resize(cfg_.iodepth + 2);
     free_slots_.reserve(cfg_.iodepth);
     for (std::uint32_t i = cfg_.iodepth; i > 0; --i) free_slots_.push_back(i - 1);
     opens_.resize(cfg_.iodepth + 1);
@@ -164,8 +218,6 @@ class Worker {
     // Wake the accelerator even when we stopped early; it checks `stop`.
     handoff_.produced.store(shared_.stop.load() ? ~std::uint64_t{0} : delivered_);
     handoff_.produced.notify_all();
-    for (auto& o : opens_)
-      if (o.fd >= 0) ::close(o.fd);
   }
 
   // Begins the next sample of the current batch: opens its file, sets up the byte range to read.
@@ -175,16 +227,16 @@ class Worker {
     ++sample_in_batch_;
     const char* path = cfg_.files->path(ref.file);
     // The null engine touches no file (tests run it on datasets that were never written).
-    const int fd = cfg_.engine == EngineKind::null ? -1 : ::open(path, O_RDONLY | O_CLOEXEC | (cfg_.direct ? O_DIRECT : 0));
-    if (fd < 0 && cfg_.engine != EngineKind::null) {
-      const int err = errno;
+    const int fd = fds_.acquire(ref.file, path, O_RDONLY | O_CLOEXEC | (cfg_.direct ? O_DIRECT : 0),
+                                cfg_.engine != EngineKind::null, stats_.files);
+    if (fd < -1) {
+      const int err = -fd;
       std::string msg = std::string(path) + ": open: " + std::strerror(err);
       if (err == ENOENT) msg += " (generate the dataset with `dlgen generate JOB.toml`)";
       if (err == EINVAL && cfg_.direct) msg += " (this file system does not support O_DIRECT)";
       shared_.fail(runtime_error(msg));
       return false;
     }
-    ++stats_.files;
     const std::uint32_t o = free_opens_.back();
     free_opens_.pop_back();
     opens_[o] = {fd, 0, false, started_ - 1, ref.file};
@@ -235,7 +287,7 @@ class Worker {
 
   void complete_sample(std::uint32_t oi) {
     Open& o = opens_[oi];
-    if (o.fd >= 0) ::close(o.fd);
+    fds_.release(o.file);
     o.fd = -1;
     free_opens_.push_back(oi);
     ++stats_.samples;
@@ -390,6 +442,7 @@ class Worker {
   Clock& clock_;
   WorkerStats& stats_;
   std::unique_ptr<IoEngine> engine_;
+  FdCache fds_;
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;
   std::vector<Open> opens_;
@@ -519,7 +572,7 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
       w.consumed.notify_one();
       ready_.fetch_sub(1, std::memory_order_relaxed);
       r.compute_ns = static_cast<std::int64_t>(sample(dist, rng) * 1e9);
-      clock_.sleep_until(r.ready + r.compute_ns);
+      if (r.compute_ns > 0) clock_.sleep_until(r.ready + r.compute_ns);
       r.end = clock_.now_ns();
       samples_.fetch_add(ap.batch(k).size(), std::memory_order_relaxed);
       if (progress) progress->add(1);

@@ -1,0 +1,194 @@
+// `dlgen run`, `generate` and `validate` as a user runs them: the real binary on small jobs written
+// into a temporary directory, with the io_uring engine; checks the result JSON against the job.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "temp_dir.hpp"
+
+namespace {
+
+using dlgen::testing::TempDir;
+
+struct Outcome {
+  int code = -1;
+  std::string out;  // stdout and stderr together
+};
+
+Outcome dlgen(const std::string& args, const std::filesystem::path& cwd) {
+  const std::string cmd = "cd '" + cwd.string() + "' && DLGEN_NO_PROGRESS=1 '" DLGEN_BINARY "' " + args + " 2>&1";
+  Outcome o;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (!p) return o;
+  std::array<char, 4096> buf{};
+  for (std::size_t n; (n = std::fread(buf.data(), 1, buf.size(), p)) > 0;) o.out.append(buf.data(), n);
+  const int st = ::pclose(p);
+  o.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return o;
+}
+
+void write(const std::filesystem::path& p, const std::string& text) { std::ofstream(p) << text; }
+
+// 48 raw files of 20-200 KiB (a few MiB), batch 4, 2 workers, QD 4, 2 epochs, checkpoints.
+const char* kJob = R"(
+[job]
+name = "e2e"
+
+[dataset]
+dir = "data"
+format = "raw"
+num_files = 48
+sample_size = { dist = "uniform", min = "20KiB", max = "200KiB" }
+seed = 5
+
+[reader]
+batch_size = 4
+workers = 2
+prefetch = 2
+iodepth = 4
+shuffle = "file"
+seed = 11
+
+[compute]
+time = "2ms"
+au_threshold = 0.0
+
+[checkpoint]
+enabled = true
+every_epochs = 1
+size = "3MiB"
+files = 2
+write_size = "1MiB"
+fsync = true
+dir = "ckpt"
+
+[run]
+epochs = 2
+accelerators = 1
+)";
+
+bool uring_skip(const Outcome& o) { return o.code == 77; }
+
+TEST(RunE2E, RunsAJobWithIoUringAndReportsExactCounts) {
+  TempDir tmp("dlgen-e2e");
+  write(tmp / "job.toml", kJob);
+  const Outcome o = dlgen("run job.toml --engine uring --output result.json --timeseries series.csv", tmp.path());
+  if (uring_skip(o)) GTEST_SKIP() << "io_uring not available: " << o.out;
+  ASSERT_EQ(o.code, 0) << o.out;
+  EXPECT_NE(o.out.find("MiB/s"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("PASS"), std::string::npos) << o.out;
+  std::ifstream f(tmp / "result.json");
+  ASSERT_TRUE(f) << o.out;
+  const auto j = nlohmann::json::parse(f);
+  std::uint64_t dataset = 0, files = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(tmp / "data"))
+    if (e.is_regular_file() && e.path().filename().string()[0] != '.') {
+      dataset += e.file_size();
+      ++files;
+    }
+  EXPECT_EQ(files, 48u);
+  EXPECT_EQ(j["bytes_read"].get<std::uint64_t>(), 2 * dataset);
+  EXPECT_EQ(j["samples"].get<std::uint64_t>(), 96u);
+  EXPECT_EQ(j["steps"].get<std::uint64_t>(), 24u);
+  EXPECT_EQ(j["requests"].get<std::uint64_t>(), 96u);
+  EXPECT_EQ(j["engine"].get<std::string>(), "uring");
+  EXPECT_EQ(j["epochs"].size(), 2u);
+  EXPECT_EQ(j["checkpoint"]["count"].get<std::uint64_t>(), 2u);
+  EXPECT_EQ(j["checkpoint"]["bytes"].get<std::uint64_t>(), 2u * 3 * 1048576);
+  EXPECT_GT(j["checkpoint"]["write_mib_s"].get<double>(), 0.0);
+  EXPECT_GE(j["latency_us"]["p99"].get<double>(), j["latency_us"]["p50"].get<double>());
+  EXPECT_TRUE(j["passed"].get<bool>());
+  EXPECT_EQ(std::filesystem::file_size(tmp / "ckpt" / "checkpoint-0-of-2.dlgen") +
+                std::filesystem::file_size(tmp / "ckpt" / "checkpoint-1-of-2.dlgen"),
+            3u * 1048576);
+  std::ifstream csv(tmp / "series.csv");
+  std::string header;
+  std::getline(csv, header);
+  EXPECT_EQ(header.rfind("t_s,bytes,mib_per_s", 0), 0u) << header;
+
+  // A second run reuses the dataset; --set and O_DIRECT change what is read, not what exists.
+  const Outcome d = dlgen("run job.toml --no-generate --set reader.direct=true --set run.epochs=1 -o d.json", tmp.path());
+  ASSERT_EQ(d.code, 0) << d.out;
+  const auto dj = nlohmann::json::parse(std::ifstream(tmp / "d.json"));
+  EXPECT_EQ(dj["bytes_read"].get<std::uint64_t>(), dataset);
+  EXPECT_TRUE(dj["config"]["direct"].get<bool>());
+}
+
+TEST(RunE2E, FixedIodepthDrivesThatManyRequestsInFlight) {
+  TempDir tmp("dlgen-e2e-qd");
+  write(tmp / "job.toml", kJob);
+  const Outcome o = dlgen("run job.toml --set reader.request_size=4KiB --set reader.iodepth=16 --set reader.workers=1 "
+                          "--set checkpoint.enabled=false --set run.epochs=1 -o r.json",
+                          tmp.path());
+  if (uring_skip(o)) GTEST_SKIP() << o.out;
+  ASSERT_EQ(o.code, 0) << o.out;
+  const auto j = nlohmann::json::parse(std::ifstream(tmp / "r.json"));
+  EXPECT_EQ(j["config"]["iodepth"].get<std::uint32_t>(), 16u);
+  EXPECT_GT(j["requests"].get<std::uint64_t>(), 48u * 5);  // 4 KiB chunks of 20-200 KiB files
+}
+
+TEST(RunE2E, NoGenerateOnAMissingDatasetSaysHowToGenerate) {
+  TempDir tmp("dlgen-e2e-missing");
+  write(tmp / "job.toml", kJob);
+  const Outcome o = dlgen("run job.toml --no-generate", tmp.path());
+  EXPECT_EQ(o.code, 1) << o.out;
+  EXPECT_NE(o.out.find("dlgen generate job.toml"), std::string::npos) << o.out;
+  EXPECT_FALSE(std::filesystem::exists(tmp / "data" / ".dlgen-manifest.json"));
+}
+
+TEST(RunE2E, DryRunPrintsThePlanWithoutTouchingStorage) {
+  TempDir tmp("dlgen-e2e-dry");
+  write(tmp / "job.toml", kJob);
+  const Outcome o = dlgen("run job.toml --dry-run", tmp.path());
+  ASSERT_EQ(o.code, 0) << o.out;
+  EXPECT_NE(o.out.find("48 files"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("12 steps per accelerator"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("min runtime"), std::string::npos) << o.out;
+  EXPECT_FALSE(std::filesystem::exists(tmp / "data"));
+}
+
+TEST(RunE2E, GenerateThenValidate) {
+  TempDir tmp("dlgen-e2e-gen");
+  write(tmp / "job.toml", kJob);
+  const Outcome g = dlgen("generate job.toml", tmp.path());
+  ASSERT_EQ(g.code, 0) << g.out;
+  EXPECT_TRUE(std::filesystem::exists(tmp / "data"));
+  const Outcome again = dlgen("generate job.toml", tmp.path());
+  ASSERT_EQ(again.code, 0) << again.out;
+  EXPECT_NE(again.out.find("up to date"), std::string::npos) << again.out;
+  const Outcome v = dlgen("validate job.toml", tmp.path());
+  EXPECT_EQ(v.code, 0) << v.out;
+  EXPECT_NE(v.out.find("ok"), std::string::npos) << v.out;
+}
+
+TEST(RunE2E, ValidateABadJobExits2WithFileLineAndKey) {
+  TempDir tmp("dlgen-e2e-bad");
+  write(tmp / "bad.toml", "[dataset]\ndir = \"d\"\nnum_files = 4\nsample_size = \"1KiB\"\n\n[reader]\nbatch_sise = 4\n");
+  const Outcome o = dlgen("validate bad.toml", tmp.path());
+  EXPECT_EQ(o.code, 2) << o.out;
+  EXPECT_NE(o.out.find("bad.toml:7"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("batch_sise"), std::string::npos) << o.out;
+  const Outcome r = dlgen("run bad.toml", tmp.path());
+  EXPECT_EQ(r.code, 2) << r.out;
+  const Outcome e = dlgen("run bad.toml --engine aio", tmp.path());
+  EXPECT_EQ(e.code, 2) << e.out;
+}
+
+TEST(RunE2E, FindMaxAcceleratorsReportsANumber) {
+  TempDir tmp("dlgen-e2e-max");
+  std::string job = kJob;
+  job.replace(job.find("num_files = 48"), 14, "num_files = 400");
+  job.replace(job.find("au_threshold = 0.0"), 18, "au_threshold = 0.5");
+  write(tmp / "job.toml", job);
+  const Outcome o = dlgen("run job.toml --find-max-accelerators --set checkpoint.enabled=false", tmp.path());
+  if (uring_skip(o)) GTEST_SKIP() << o.out;
+  ASSERT_EQ(o.code, 0) << o.out;
+  EXPECT_NE(o.out.find("max accelerators: "), std::string::npos) << o.out;
+}
+
+}  // namespace
