@@ -113,7 +113,11 @@ std::string paired_bars(std::string_view title, const std::vector<std::string>& 
   const std::size_t n = std::max<std::size_t>(cats.size(), 1);
   double slot = static_cast<double>(f.pw()) / static_cast<double>(n);
   double bw = std::max(1.0, slot * 0.38);
-  std::size_t label_every = std::max<std::size_t>(1, n / 12);
+  // Label as many bars as fit without overlap (about 6.5 px per character at 11 px).
+  std::size_t longest = 1;
+  for (const auto& c : cats) longest = std::max(longest, c.size());
+  const auto fit = static_cast<std::size_t>(std::max(1.0, f.pw() / (6.5 * static_cast<double>(longest) + 10)));
+  std::size_t label_every = (n + fit - 1) / fit;
   for (std::size_t i = 0; i < cats.size(); ++i) {
     double x0 = f.left + slot * static_cast<double>(i) + slot * 0.1;
     auto bar = [&](double v, double x, const char* color, const char* who) {
@@ -179,7 +183,7 @@ std::string distribution_chart(std::string_view title, const std::vector<double>
   const int bins = 20;
   Histogram ha = linear_histogram(a, 0, hi, bins), hb = linear_histogram(b, 0, hi, bins);
   std::vector<std::string> cats;
-  for (int i = 0; i < bins; ++i) cats.push_back(format_value(ha.edges[static_cast<std::size_t>(i)], "s"));
+  for (int i = 0; i < bins; ++i) cats.push_back(num(ha.edges[static_cast<std::size_t>(i)], "%.3gs"));
   return paired_bars(title, cats, shares(ha), shares(hb), "share of steps", xlabel);
 }
 
