@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 
 #include "dlgen/core/units.hpp"
 #include "dlgen/datasets/layout.hpp"
@@ -40,8 +41,14 @@ std::string default_name(const TraceSummary& s) {
   if (ti >= 0) {
     std::filesystem::path dir(s.datasets[ti].dir);
     std::string leaf = dir.filename().string();
-    bool split = leaf == "train" || leaf == "training";
-    if (split && dir.has_parent_path()) leaf = dir.parent_path().filename().string();
+    // Split and generic names say nothing about the workload: use the parent's name.
+    for (int up = 0; up < 2 && dir.has_parent_path(); ++up) {
+      static const std::set<std::string> kGeneric = {"train", "training", "data", "dataset", "datasets",
+                                                     "images", "samples", "files", "input", "shards"};
+      if (!kGeneric.count(leaf)) break;
+      dir = dir.parent_path();
+      leaf = dir.filename().string();
+    }
     if (!leaf.empty()) return sanitize(leaf);
   }
   for (const auto& arg : s.command)
@@ -343,13 +350,14 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
   if (s.compute_time.count > 0) {
     const auto& c = s.compute_time;
     Distribution d;
+    auto us = [](double seconds) { return std::round(seconds * 1e6) / 1e6; };  // µs resolution
     if (c.count < 3 || c.stdev <= 0.05 * c.mean) {
-      d = Distribution::fixed_at(c.p50);
+      d = Distribution::fixed_at(us(c.p50));
     } else {
       d.kind = DistKind::normal;
-      d.mean = c.mean;
-      d.stdev = c.stdev;
-      d.min = c.min;
+      d.mean = us(c.mean);
+      d.stdev = us(c.stdev);
+      d.min = us(c.min);
     }
     job.compute.step_time = d;
     std::uint64_t measured = 0;

@@ -66,6 +66,9 @@ namespace fs = std::filesystem;
 
 constexpr std::uint32_t kODirect = 040000;  // O_DIRECT on x86-64 and arm64 generic
 constexpr std::uint32_t kOAccMode = 3;      // O_RDONLY / O_WRONLY / O_RDWR
+// A written file smaller than this is a log, lock or multiprocessing temp file, not model state
+// (unless its name says checkpoint).
+constexpr std::uint64_t kMinCheckpointBytes = 64 * 1024;
 
 std::string lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -83,8 +86,10 @@ bool contains(const std::string& s, std::string_view p) { return s.find(p) != st
 
 // Code, libraries, configs and kernel files: never data, whatever the program does with them.
 bool is_ignored_path(const std::string& path) {
-  if (path.empty()) return true;
-  if (path[0] != '/') return false;
+  // Sockets, pipes and anonymous inodes ("socket:[123]", "pipe:[4]", "<dev 0:9 ino 5>") and
+  // relative names the tracer could not resolve are never data.
+  if (path.empty() || path[0] != '/') return true;
+  if (path.ends_with(" (deleted)")) return true;
   static const char* kPrefixes[] = {"/proc/", "/sys/", "/dev/", "/usr/", "/lib", "/etc/", "/bin/",
                                     "/sbin/", "/run/", "/var/lib/", "/var/cache/", "/snap/"};
   for (auto p : kPrefixes)
@@ -135,11 +140,13 @@ bool mentions_validation(const std::string& path) {
   return false;
 }
 
+// A worker handing a batch over: sendmsg on a unix socket, or a /dev/shm tensor file created
+// (POSIX semaphores, /dev/shm/sem.*, are locks, not tensors).
 bool is_handover(const Event& e, const std::vector<FileSummary>& files) {
-  if (e.op == Op::sendmsg || e.op == Op::shm_open) return true;
-  if (e.op == Op::open && e.file != trace::kNoFile && e.file < files.size())
-    return files[e.file].cls == FileClass::shm;
-  return false;
+  if (e.op == Op::sendmsg) return true;
+  if (e.op != Op::shm_open && e.op != Op::open) return false;
+  if (e.file == trace::kNoFile || e.file >= files.size()) return e.op == Op::shm_open;
+  return files[e.file].cls == FileClass::shm && !starts_with(files[e.file].path, "/dev/shm/sem.");
 }
 
 // One access to a dataset file: an open and the reads on that descriptor until close.
@@ -237,7 +244,9 @@ struct Builder {
       auto& f = s.files[i];
       if (starts_with(f.path, "/dev/shm/")) f.cls = FileClass::shm;
       else if (is_ignored_path(f.path)) f.cls = FileClass::ignored;
-      else if (f.bytes_written > 0) f.cls = FileClass::checkpoint;
+      else if (f.bytes_written >= kMinCheckpointBytes ||
+               (f.bytes_written > 0 && is_checkpoint_name(f.path)))
+        f.cls = FileClass::checkpoint;
       else if (f.bytes_read > 0 && is_checkpoint_name(f.path)) f.cls = FileClass::checkpoint;
       else if (f.bytes_read > 0) f.cls = FileClass::train;  // candidate; refined by grouping
       else f.cls = FileClass::other;
@@ -741,14 +750,19 @@ struct Builder {
     // when the consumer asks for the descriptors, and would split the next batch.
     std::set<std::uint32_t> shm_readers;
     for (const auto& e : t.events) {
-      const bool shm = e.op == Op::shm_open ||
-                       (e.op == Op::open && e.file < s.files.size() && s.files[e.file].cls == FileClass::shm);
+      const bool shm = e.op != Op::sendmsg && is_handover(e, s.files);
       if (!shm) continue;
       auto it = keys_of_pid.find(e.pid);
       if (it != keys_of_pid.end()) shm_readers.insert(it->second.size() == 1 ? *it->second.begin() : e.tid);
     }
-    // A handover by a process belongs to its reader when it has one reader (a worker process,
-    // whose resource-sharer thread may do the sendmsg); by a thread, to that thread.
+    // A handover by a process belongs to its reader when it has one reader (a worker process),
+    // by a thread to that thread. The reading thread's own handovers (PyTorch collates into a
+    // /dev/shm tensor right after the reads) mark batches exactly; other threads' (the queue
+    // feeder sharing a label tensor, the resource sharer's sendmsg when the consumer asks) come
+    // late and would split the next batch, so they count only when the reading thread has none.
+    std::set<std::uint32_t> reading_tids;
+    for (const auto& a : accesses) reading_tids.insert(a.tid);
+    std::map<std::uint32_t, std::vector<Ev>> own, foreign;
     for (const auto& e : t.events) {
       if (!is_handover(e, s.files)) continue;
       auto it = keys_of_pid.find(e.pid);
@@ -756,7 +770,11 @@ struct Builder {
       std::uint32_t key = it->second.size() == 1 ? *it->second.begin() : e.tid;
       if (!per_reader.count(key)) continue;
       if (e.op == Op::sendmsg && shm_readers.count(key)) continue;
-      per_reader[key].push_back({e.ts_ns, true, -1});
+      (reading_tids.count(e.tid) ? own : foreign)[key].push_back({e.ts_ns, true, -1});
+    }
+    for (auto& [key, evs] : per_reader) {
+      const auto& src = own.count(key) ? own[key] : foreign[key];
+      evs.insert(evs.end(), src.begin(), src.end());
     }
     for (auto& [reader, evs] : per_reader) {
       std::stable_sort(evs.begin(), evs.end(), [](const Ev& a, const Ev& b) { return a.ts < b.ts; });
@@ -807,35 +825,74 @@ struct Builder {
     }
   }
 
+  // Steps. The main thread makes no traced syscalls while it computes (a sleep, a matmul or a
+  // GPU kernel), so compute shows as the idle gaps of its syscall timeline between batch
+  // receipts: in a training pass with n batches, the n−1 longest gaps. A gap is pure compute when
+  // the batch the process took next was ready before the gap ended (or was already cached, so no
+  // receipt follows the gap); otherwise it also holds waiting for data, and the compute in it is
+  // estimated by the median measured compute. Without a main-thread timeline (threaded readers),
+  // the receipt intervals stand in for the gaps.
   void steps() {
     std::vector<double> computes_measured;
     for (std::size_t ai = 0; ai < s.accelerators.size(); ++ai) {
+      const auto pid = s.accelerators[ai].pid;
       std::vector<const Batch*> got;
       for (const auto& b : s.batches)
         if (b.accelerator == ai && b.received_ns) got.push_back(&b);
       std::sort(got.begin(), got.end(),
                 [](const Batch* a, const Batch* b) { return a->received_ns < b->received_ns; });
-      for (std::size_t i = 0; i + 1 < got.size(); ++i) {
-        const Batch& cur = *got[i];
-        const Batch& nxt = *got[i + 1];
-        if (cur.epoch != nxt.epoch || cur.epoch < 0) continue;
-        Step st;
-        st.accelerator = static_cast<std::uint32_t>(ai);
-        st.start_ns = cur.received_ns;
-        st.end_ns = nxt.received_ns;
-        st.epoch = cur.epoch;
-        const std::uint64_t interval = st.end_ns - st.start_ns;
-        // The next batch was ready well before it was received: the process was busy computing.
-        const std::uint64_t slack = nxt.received_ns > nxt.ready_ns ? nxt.received_ns - nxt.ready_ns : 0;
-        st.compute_measured = slack > std::max<std::uint64_t>(2000000, interval / 10);
-        if (st.compute_measured) {
-          st.compute_ns = interval;
-          if (!s.epochs[st.epoch].evaluation) computes_measured.push_back(static_cast<double>(interval));
+      // Idle gaps of the main thread: [end of one syscall, start of the next].
+      std::vector<std::pair<std::uint64_t, std::uint64_t>> gaps;
+      std::uint64_t busy_until = 0;
+      bool any = false;
+      for (const auto& e : t.events) {
+        if (e.tid != pid) continue;
+        if (any && e.ts_ns > busy_until) gaps.push_back({busy_until, e.ts_ns});
+        busy_until = std::max(busy_until, e.ts_ns + e.dur_ns);
+        any = true;
+      }
+      std::map<std::int32_t, std::vector<const Batch*>> per_pass;
+      for (const Batch* b : got)
+        if (b->epoch >= 0) per_pass[b->epoch].push_back(b);
+      for (auto& [pass, bs] : per_pass) {
+        if (bs.size() < 2) continue;
+        const std::uint64_t w0 = bs.front()->received_ns, w1 = bs.back()->received_ns;
+        std::vector<std::pair<std::uint64_t, std::uint64_t>> in;
+        for (const auto& g : gaps)
+          if (g.first >= w0 && g.second <= w1) in.push_back(g);
+        std::sort(in.begin(), in.end(), [](const auto& a, const auto& b) {
+          return a.second - a.first > b.second - b.first;
+        });
+        if (in.size() > bs.size() - 1) in.resize(bs.size() - 1);
+        if (in.empty()) {  // no main-thread timeline: receipt to receipt
+          for (std::size_t i = 0; i + 1 < bs.size(); ++i) in.push_back({bs[i]->received_ns, bs[i + 1]->received_ns});
         }
-        s.steps.push_back(st);
+        std::sort(in.begin(), in.end());
+        for (std::size_t i = 0; i < in.size(); ++i) {
+          Step st;
+          st.accelerator = static_cast<std::uint32_t>(ai);
+          st.epoch = pass;
+          st.start_ns = in[i].first;
+          st.end_ns = i + 1 < in.size() ? std::max(in[i].second, in[i + 1].first) : in[i].second;
+          const std::uint64_t gap = in[i].second - in[i].first;
+          // The batches received right after the gap: were they ready before it ended?
+          std::uint64_t earliest_ready = UINT64_MAX;
+          bool received = false;
+          for (const Batch* b : bs)
+            if (b->received_ns >= in[i].second && b->received_ns <= in[i].second + 5000000) {
+              received = true;
+              earliest_ready = std::min(earliest_ready, b->ready_ns);
+            }
+          const std::uint64_t margin = std::max<std::uint64_t>(1000000, gap / 10);
+          st.compute_measured = !received || earliest_ready + margin < in[i].second;
+          if (st.compute_measured) {
+            st.compute_ns = gap;
+            if (!s.epochs[pass].evaluation) computes_measured.push_back(static_cast<double>(gap));
+          }
+          s.steps.push_back(st);
+        }
       }
     }
-    // Steps that overlap a checkpoint include its write time: handled after checkpoints().
     double typical = detail::percentile(computes_measured, 0.5);
     if (computes_measured.empty()) {
       std::vector<double> all;
