@@ -391,8 +391,9 @@ Result<CaptureResult> capture(const CaptureOptions& o, trace::TraceWriter& sink)
                              : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
         break;
       }
-    } else if (::kill(static_cast<pid_t>(o.attach_pid), 0) != 0 && errno == ESRCH) {
-      break;  // the attached process is gone
+    } else if (interp.exited(o.attach_pid) ||
+               (::kill(static_cast<pid_t>(o.attach_pid), 0) != 0 && errno == ESRCH)) {
+      break;  // the attached process is gone (its exit seen, or not even a zombie left)
     }
     if (g_stop && child <= 0) {
       result.interrupted = true;  // -p: Ctrl-C ends the capture, the process keeps running

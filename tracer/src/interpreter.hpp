@@ -34,6 +34,12 @@ class Interpreter {
   std::size_t buffered() const { return events_.size(); }
   std::uint64_t events_seen() const { return events_seen_; }
 
+  // Whether the exit of process (or thread) `pid` has been seen.
+  bool exited(std::uint32_t pid) const {
+    auto it = by_tid_.find(pid);
+    return it != by_tid_.end() && processes_[it->second].end_ns != 0;
+  }
+
   const std::vector<trace::File>& files() const { return files_; }
   const std::vector<trace::Process>& processes() const { return processes_; }
 

@@ -1,0 +1,363 @@
+// Captures real programs with the BPF tracer and checks that the trace holds exactly the I/O they
+// did. Needs BPF privilege (root); skips where BPF cannot be loaded.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <set>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "dlgen/capture/capture.hpp"
+#include "dlgen/trace/trace_io.hpp"
+#include "temp_dir.hpp"
+
+namespace dlgen::capture {
+namespace {
+
+using trace::Op;
+
+// A TraceWriter keeping everything in memory.
+class MemoryWriter : public trace::TraceWriter {
+ public:
+  trace::Trace trace;
+  int flushes = 0;
+  bool finished = false;
+  Result<void> append(const std::vector<trace::Event>& events) override {
+    trace.events.insert(trace.events.end(), events.begin(), events.end());
+    return ok();
+  }
+  Result<void> flush(const trace::Meta& m, const std::vector<trace::File>& f,
+                     const std::vector<trace::Process>& p) override {
+    ++flushes;
+    trace.meta = m;
+    trace.files = f;
+    trace.processes = p;
+    return ok();
+  }
+  Result<void> finish(const trace::Meta& m, const std::vector<trace::File>& f,
+                      const std::vector<trace::Process>& p) override {
+    finished = true;
+    return flush(m, f, p);
+  }
+};
+
+#define DLGEN_REQUIRE_BPF()                                                         \
+  do {                                                                              \
+    auto probe = probe_bpf();                                                       \
+    if (!probe) {                                                                   \
+      if (probe.error().kind == ErrorKind::unsupported) GTEST_SKIP() << probe.error().message; \
+      FAIL() << probe.error().message;                                              \
+    }                                                                               \
+  } while (0)
+
+void make_file(const std::filesystem::path& p, std::size_t size, unsigned seed) {
+  std::ofstream f(p, std::ios::binary);
+  for (std::size_t k = 0; k < size; ++k) f.put(static_cast<char>((k * 7 + seed) & 0xff));
+}
+
+std::uint64_t expected_magic(unsigned seed) {
+  std::uint64_t m = 0;
+  for (int k = 7; k >= 0; --k) m = (m << 8) | ((static_cast<unsigned>(k) * 7 + seed) & 0xff);
+  return m;
+}
+
+// Events on the file whose path ends with `/name`.
+std::vector<trace::Event> on_file(const trace::Trace& t, const std::string& name) {
+  std::vector<trace::Event> out;
+  for (const auto& e : t.events)
+    if (e.file != trace::kNoFile && e.file < t.files.size()) {
+      const auto& p = t.files[e.file].path;
+      if (p.size() > name.size() && p.compare(p.size() - name.size() - 1, std::string::npos, "/" + name) == 0)
+        out.push_back(e);
+    }
+  return out;
+}
+
+std::vector<trace::Event> with_op(const std::vector<trace::Event>& ev, Op op) {
+  std::vector<trace::Event> out;
+  std::copy_if(ev.begin(), ev.end(), std::back_inserter(out), [op](const trace::Event& e) { return e.op == op; });
+  return out;
+}
+
+const trace::File* file_named(const trace::Trace& t, const std::string& name) {
+  for (const auto& f : t.files)
+    if (f.path.size() > name.size() && f.path.substr(f.path.size() - name.size() - 1) == "/" + name) return &f;
+  return nullptr;
+}
+
+struct RunResult {
+  int status = -1;
+  std::string err;
+};
+
+// Runs dlgen with args (stderr captured); `during` runs with the child's pid once started.
+RunResult run_dlgen(const std::vector<std::string>& args, const std::filesystem::path& errfile,
+                    const std::function<void(pid_t)>& during = {}, const std::vector<std::string>& prefix = {}) {
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    int fd = ::open(errfile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    ::dup2(fd, 2);
+    std::vector<std::string> all = prefix;
+    all.push_back(DLGEN_BINARY);
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : all) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::execvp(argv[0], argv.data());
+    ::_exit(126);
+  }
+  if (during) during(pid);
+  int st = 0;
+  ::waitpid(pid, &st, 0);
+  RunResult r;
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  std::ifstream f(errfile);
+  r.err.assign(std::istreambuf_iterator<char>(f), {});
+  return r;
+}
+
+TEST(Capture, KnownProgramIoIsRecordedExactly) {
+  DLGEN_REQUIRE_BPF();
+  testing::TempDir dir("dlgen-capture");
+  for (unsigned i = 0; i < 4; ++i) make_file(dir / ("data" + std::to_string(i)), 65536, i);
+  make_file(dir / "child.bin", 65536, 10);
+  make_file(dir / "thread.bin", 65536, 11);
+  make_file(dir / "uring.bin", 65536, 12);
+
+  CaptureOptions o;
+  o.command = {DLGEN_IO_PROGRAM, dir.path().string()};
+  MemoryWriter w;
+  auto r = capture(o, w);
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_EQ(r->exit_status, 0);
+  ASSERT_TRUE(w.finished);
+  const auto& t = w.trace;
+  EXPECT_EQ(t.meta.exit_status, 0);
+  EXPECT_EQ(t.meta.lost_events, 0u);
+  EXPECT_TRUE(t.meta.complete);
+  EXPECT_EQ(t.meta.command, o.command);
+  ASSERT_TRUE(std::is_sorted(t.events.begin(), t.events.end(),
+                             [](const auto& a, const auto& b) { return a.ts_ns < b.ts_ns; }));
+
+  // The root process: the first row, with the program's name after exec.
+  ASSERT_FALSE(t.processes.empty());
+  const std::uint32_t root = t.processes.front().pid;
+  EXPECT_EQ(t.processes.front().comm, "dlgen_io_progra");
+  EXPECT_EQ(t.processes.front().exit_code, 0);
+  EXPECT_GT(t.processes.front().end_ns, 0u);
+
+  for (unsigned i = 0; i < 4; ++i) {
+    const std::string name = "data" + std::to_string(i);
+    auto ev = on_file(t, name);
+    auto opens = with_op(ev, Op::open), reads = with_op(ev, Op::read), preads = with_op(ev, Op::pread),
+         closes = with_op(ev, Op::close);
+    ASSERT_EQ(opens.size(), 1u) << name;
+    ASSERT_EQ(reads.size(), 1u) << name;
+    ASSERT_EQ(preads.size(), 1u) << name;
+    ASSERT_EQ(closes.size(), 1u) << name;
+    EXPECT_EQ(ev.size(), 4u) << name;
+    EXPECT_EQ(opens[0].pid, root);
+    EXPECT_EQ(opens[0].flags & O_ACCMODE, static_cast<unsigned>(O_RDONLY));
+    EXPECT_GE(opens[0].ret, 0);
+    EXPECT_EQ(reads[0].offset, 0u);
+    EXPECT_EQ(reads[0].size, 1000u);
+    EXPECT_EQ(reads[0].ret, 1000);
+    EXPECT_EQ(reads[0].fd, opens[0].ret);
+    EXPECT_EQ(preads[0].offset, 4096u * (i + 1));
+    EXPECT_EQ(preads[0].size, 4096u);
+    EXPECT_EQ(preads[0].ret, 4096);
+    EXPECT_LE(opens[0].ts_ns, reads[0].ts_ns);
+    EXPECT_LE(reads[0].ts_ns, preads[0].ts_ns);
+    const auto* f = file_named(t, name);
+    ASSERT_NE(f, nullptr);
+    struct stat st{};
+    ASSERT_EQ(::stat((dir / name).c_str(), &st), 0);
+    EXPECT_EQ(f->path, (dir / name).string());
+    EXPECT_EQ(f->ino, st.st_ino);
+    EXPECT_EQ(f->dev, st.st_dev);
+    EXPECT_EQ(f->size_at_open, 65536u);
+    EXPECT_EQ(f->magic_len, 8);
+    EXPECT_EQ(f->magic, expected_magic(i));
+  }
+
+  auto out = on_file(t, "out.bin");
+  auto writevs = with_op(out, Op::writev);
+  ASSERT_EQ(writevs.size(), 1u);
+  EXPECT_EQ(writevs[0].size, 600u);
+  EXPECT_EQ(writevs[0].ret, 600);
+  EXPECT_EQ(writevs[0].offset, 0u);
+  EXPECT_EQ(writevs[0].arg, 3u);  // iovec count
+  EXPECT_EQ(with_op(out, Op::fsync).size(), 1u);
+  ASSERT_EQ(with_op(out, Op::open).size(), 1u);
+  EXPECT_TRUE(with_op(out, Op::open)[0].flags & O_CREAT);
+
+  // The forked child: its own process row, renamed, exit code 5, and its two reads.
+  auto forks = with_op(t.events, Op::fork);
+  ASSERT_EQ(forks.size(), 1u);
+  const auto child_pid = static_cast<std::uint32_t>(forks[0].arg);
+  EXPECT_EQ(forks[0].pid, root);
+  auto crow = std::find_if(t.processes.begin(), t.processes.end(), [&](const auto& p) { return p.pid == child_pid; });
+  ASSERT_NE(crow, t.processes.end());
+  EXPECT_FALSE(crow->is_thread);
+  EXPECT_EQ(crow->ppid, root);
+  EXPECT_EQ(crow->tgid, child_pid);
+  EXPECT_EQ(crow->comm, "dl_child");
+  EXPECT_EQ(crow->first_comm, "dlgen_io_progra");
+  EXPECT_EQ(crow->exit_code, 5);
+  EXPECT_EQ(with_op(t.events, Op::task_rename).size() >= 1, true);
+  auto creads = with_op(on_file(t, "child.bin"), Op::read);
+  ASSERT_EQ(creads.size(), 2u);
+  EXPECT_EQ(creads[0].pid, child_pid);
+  EXPECT_EQ(creads[0].offset, 0u);
+  EXPECT_EQ(creads[0].size, 2048u);
+  EXPECT_EQ(creads[1].offset, 10000u);  // after lseek: the file position is read in the kernel
+  EXPECT_EQ(creads[1].size, 512u);
+  auto lseeks = with_op(on_file(t, "child.bin"), Op::lseek);
+  ASSERT_EQ(lseeks.size(), 1u);
+  EXPECT_EQ(lseeks[0].ret, 10000);
+
+  // The thread: same pid, another tid, a thread row.
+  auto tpreads = with_op(on_file(t, "thread.bin"), Op::pread);
+  ASSERT_EQ(tpreads.size(), 1u);
+  EXPECT_EQ(tpreads[0].pid, root);
+  EXPECT_NE(tpreads[0].tid, root);
+  EXPECT_EQ(tpreads[0].offset, 333u);
+  EXPECT_EQ(tpreads[0].size, 777u);
+  EXPECT_EQ(tpreads[0].ret, 777);
+  auto trow = std::find_if(t.processes.begin(), t.processes.end(),
+                           [&](const auto& p) { return p.pid == tpreads[0].tid; });
+  ASSERT_NE(trow, t.processes.end());
+  EXPECT_TRUE(trow->is_thread);
+  EXPECT_EQ(trow->tgid, root);
+  EXPECT_EQ(with_op(t.events, Op::thread).size(), 1u);
+
+  // io_uring: offset, length and result from the io_uring tracepoints.
+  auto uring = with_op(on_file(t, "uring.bin"), Op::uring_read);
+  ASSERT_EQ(uring.size(), 1u);
+  EXPECT_EQ(uring[0].offset, 8192u);
+  EXPECT_EQ(uring[0].size, 4096u);
+  EXPECT_EQ(uring[0].ret, 4096);
+  EXPECT_EQ(uring[0].pid, root);
+
+  // Nothing from outside the traced tree.
+  std::set<std::uint32_t> pids;
+  for (const auto& p : t.processes) pids.insert(p.tgid);
+  for (const auto& e : t.events) EXPECT_TRUE(pids.count(e.pid)) << "event from untraced pid " << e.pid;
+}
+
+TEST(Capture, ExitStatusIsPassedThrough) {
+  DLGEN_REQUIRE_BPF();
+  testing::TempDir dir("dlgen-capture");
+  auto r = run_dlgen({"capture", "-q", "-o", (dir / "t.h5").string(), "--", "sh", "-c", "exit 3"}, dir / "err");
+  EXPECT_EQ(r.status, 3) << r.err;
+  auto t = trace::read_trace(dir / "t.h5");
+  ASSERT_TRUE(t) << t.error().message;
+  EXPECT_EQ(t->meta.exit_status, 3);
+  EXPECT_TRUE(t->meta.complete);
+  ASSERT_FALSE(t->processes.empty());
+  EXPECT_EQ(t->processes.front().exit_code, 3);
+
+  auto k = run_dlgen({"capture", "-q", "-o", (dir / "k.h5").string(), "--", "sh", "-c", "kill -TERM $$"}, dir / "err");
+  EXPECT_EQ(k.status, 128 + SIGTERM) << k.err;
+}
+
+TEST(Capture, MissingCommandIsAClearError) {
+  DLGEN_REQUIRE_BPF();
+  testing::TempDir dir("dlgen-capture");
+  auto r = run_dlgen({"capture", "-q", "-o", (dir / "t.h5").string(), "--", "/nonexistent/dlgen-no-such-cmd"},
+                     dir / "err");
+  EXPECT_EQ(r.status, 127);
+  EXPECT_NE(r.err.find("cannot run '/nonexistent/dlgen-no-such-cmd'"), std::string::npos) << r.err;
+}
+
+TEST(Capture, NoCommandIsBadUsage) {
+  testing::TempDir dir("dlgen-capture");
+  auto r = run_dlgen({"capture", "-o", (dir / "t.h5").string()}, dir / "err");
+  EXPECT_EQ(r.status, 2) << r.err;
+}
+
+TEST(Capture, CtrlCEndsTheCaptureWithAReadableTrace) {
+  DLGEN_REQUIRE_BPF();
+  testing::TempDir dir("dlgen-capture");
+  const auto out = dir / "t.h5";
+  const auto ready = dir / "ready";
+  // The command announces that it runs (so the capture is attached), then waits to be interrupted.
+  const std::string script = "echo x > " + ready.string() + "; exec sleep 60";
+  auto r = run_dlgen({"capture", "-q", "-o", out.string(), "--", "sh", "-c", script}, dir / "err", [&](pid_t pid) {
+    for (int i = 0; i < 600 && !std::filesystem::exists(ready); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    ::kill(pid, SIGINT);  // as `kill -INT`: dlgen forwards it to the command
+  });
+  EXPECT_EQ(r.status, 128 + SIGINT) << r.err;
+  auto t = trace::read_trace(out);
+  ASSERT_TRUE(t) << t.error().message;
+  EXPECT_TRUE(t->meta.complete);
+  EXPECT_EQ(t->meta.exit_status, 128 + SIGINT);
+  bool saw_ready = false;
+  for (const auto& f : t->files) saw_ready |= f.path == ready.string();
+  EXPECT_TRUE(saw_ready);
+  bool sleep_exit = false;
+  for (const auto& p : t->processes) sleep_exit |= p.comm == "sleep" && p.exit_code == 128 + SIGINT;
+  EXPECT_TRUE(sleep_exit);
+}
+
+TEST(Capture, AttachToRunningProcessTree) {
+  DLGEN_REQUIRE_BPF();
+  testing::TempDir dir("dlgen-capture");
+  make_file(dir / "late.bin", 4096, 3);
+  const auto go = dir / "go";
+  const auto out = dir / "t.h5";
+  // A running tree (sh -> sh) that reads late.bin once `go` exists, then exits.
+  const std::string script = "sh -c 'while [ ! -e " + go.string() + " ]; do sleep 0.05; done; cat " +
+                             (dir / "late.bin").string() + " > /dev/null'";
+  pid_t target = ::fork();
+  if (target == 0) {
+    ::execl("/bin/sh", "sh", "-c", script.c_str(), static_cast<char*>(nullptr));
+    ::_exit(126);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  auto r = run_dlgen({"capture", "-q", "-o", out.string(), "-p", std::to_string(target)}, dir / "err", [&](pid_t) {
+    for (int i = 0; i < 600 && !std::filesystem::exists(out); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));  // attach follows the file's creation
+    std::ofstream(go) << "go";
+  });
+  int st = 0;
+  ::waitpid(target, &st, 0);
+  EXPECT_EQ(r.status, 0) << r.err;
+  auto t = trace::read_trace(out);
+  ASSERT_TRUE(t) << t.error().message;
+  auto reads = with_op(on_file(*t, "late.bin"), Op::read);
+  ASSERT_GE(reads.size(), 1u);
+  EXPECT_EQ(reads[0].offset, 0u);
+  EXPECT_EQ(reads[0].ret, 4096);
+  ASSERT_FALSE(t->processes.empty());
+  EXPECT_EQ(t->processes.front().pid, static_cast<std::uint32_t>(target));
+}
+
+TEST(Capture, WithoutPrivilegeExits77) {
+  DLGEN_REQUIRE_BPF();
+  if (::access("/usr/bin/setpriv", X_OK) != 0) GTEST_SKIP() << "setpriv (util-linux) not installed";
+  testing::TempDir dir("dlgen-capture");
+  ::chmod(dir.path().c_str(), 0777);
+  const auto out = dir / "t.h5";
+  auto r = run_dlgen({"capture", "-o", out.string(), "--", "true"}, dir / "err", {},
+                     {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=-all",
+                      "--bounding-set=-all"});
+  if (r.status == 126) GTEST_SKIP() << "cannot run dlgen as nobody here: " << r.err;
+  EXPECT_EQ(r.status, 77) << r.err;
+  EXPECT_NE(r.err.find("BPF privilege"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out));  // no silent empty trace
+}
+
+}  // namespace
+}  // namespace dlgen::capture

@@ -1,0 +1,201 @@
+// The user-space half of capture: ring-buffer records in, trace rows out. No BPF needed.
+#include "interpreter.hpp"
+
+#include <sys/sysmacros.h>
+
+#include <cstring>
+
+#include <gtest/gtest.h>
+
+#include "events.h"
+
+namespace dlgen::capture {
+namespace {
+
+using trace::Op;
+constexpr std::uint64_t kStart = 1'000'000'000;
+
+dl_io io(std::uint8_t op, std::uint32_t pid, std::uint64_t ts, std::int32_t fd = -1) {
+  dl_io r{};
+  r.kind = DL_K_IO;
+  r.op = op;
+  r.pid = r.tid = pid;
+  r.ts_ns = kStart + ts;
+  r.fd = fd;
+  return r;
+}
+
+dl_path with_path(const dl_io& base, const char* path) {
+  dl_path r{};
+  r.io = base;
+  r.io.kind = DL_K_PATH;
+  std::strncpy(r.path, path, sizeof(r.path) - 1);
+  return r;
+}
+
+dl_proc proc(std::uint8_t op, std::uint32_t pid, std::uint64_t ts, const char* comm) {
+  dl_proc r{};
+  r.kind = DL_K_PROC;
+  r.op = op;
+  r.pid = r.tid = pid;
+  r.ts_ns = kStart + ts;
+  std::strncpy(r.comm, comm, sizeof(r.comm) - 1);
+  return r;
+}
+
+const std::uint64_t kKernelDev = (std::uint64_t{8} << 20) | 3;  // 8:3 in the kernel's encoding
+
+TEST(Interpreter, OpenInternsThePathAndLaterIoFindsItByInode) {
+  Interpreter in(kStart, false);
+  auto open = io(DL_OP_OPEN, 10, 100);
+  open.ret = 5;
+  open.dev = kKernelDev;
+  open.ino = 77;
+  open.isize = 4096;
+  open.flags = 0;
+  auto rec = with_path(open, "/data/a.npz");
+  ASSERT_TRUE(in.on_record(&rec, sizeof(rec)));
+  auto rd = io(DL_OP_READ, 10, 200, 5);
+  rd.dev = kKernelDev;
+  rd.ino = 77;
+  rd.size = rd.ret = 8;
+  rd.magic = 0x0403'4b50;  // "PK\3\4": a zip (npz)
+  rd.magic_len = 4;
+  ASSERT_TRUE(in.on_record(&rd, sizeof(rd)));
+  ASSERT_EQ(in.files().size(), 1u);
+  const auto& f = in.files()[0];
+  EXPECT_EQ(f.path, "/data/a.npz");
+  EXPECT_EQ(f.dev, makedev(8, 3));
+  EXPECT_EQ(f.ino, 77u);
+  EXPECT_EQ(f.size_at_open, 4096u);
+  EXPECT_EQ(f.magic, 0x0403'4b50u);
+  EXPECT_EQ(f.magic_len, 4);
+  auto ev = in.take_events(UINT64_MAX);
+  ASSERT_EQ(ev.size(), 2u);
+  EXPECT_EQ(ev[0].op, Op::open);
+  EXPECT_EQ(ev[0].fd, 5);
+  EXPECT_EQ(ev[0].ts_ns, 100u);
+  EXPECT_EQ(ev[1].op, Op::read);
+  EXPECT_EQ(ev[1].file, 0u);
+  EXPECT_EQ(in.events_seen(), 2u);
+}
+
+TEST(Interpreter, DevShmOpensBecomeShmOpen) {
+  Interpreter in(kStart, false);
+  auto open = io(DL_OP_OPEN, 10, 1);
+  open.ret = 3;
+  open.dev = 1;
+  open.ino = 2;
+  auto rec = with_path(open, "/dev/shm/torch_123_456");
+  in.on_record(&rec, sizeof(rec));
+  auto ev = in.take_events(UINT64_MAX);
+  ASSERT_EQ(ev.size(), 1u);
+  EXPECT_EQ(ev[0].op, Op::shm_open);
+}
+
+TEST(Interpreter, NameOnlyFileGetsItsIdentityWhenOpenedLater) {
+  Interpreter in(kStart, false);
+  auto st = with_path(io(DL_OP_STAT, 10, 1), "/ckpt/model.pt");
+  in.on_record(&st, sizeof(st));
+  ASSERT_EQ(in.files().size(), 1u);
+  EXPECT_EQ(in.files()[0].ino, 0u);
+  auto open = io(DL_OP_OPEN, 10, 2);
+  open.ret = 4;
+  open.dev = kKernelDev;
+  open.ino = 9;
+  auto rec = with_path(open, "/ckpt/model.pt");
+  in.on_record(&rec, sizeof(rec));
+  ASSERT_EQ(in.files().size(), 1u);
+  EXPECT_EQ(in.files()[0].ino, 9u);
+  auto ev = in.take_events(UINT64_MAX);
+  ASSERT_EQ(ev.size(), 2u);
+  EXPECT_EQ(ev[0].file, 0u);
+  EXPECT_EQ(ev[1].file, 0u);
+}
+
+TEST(Interpreter, UnknownFileGetsADescriptiveName) {
+  Interpreter in(kStart, false);
+  auto rd = io(DL_OP_PREAD, 10, 1, 7);
+  rd.dev = kKernelDev;
+  rd.ino = 123;
+  in.on_record(&rd, sizeof(rd));
+  ASSERT_EQ(in.files().size(), 1u);
+  EXPECT_EQ(in.files()[0].path, "<dev 8:3 ino 123>");
+}
+
+TEST(Interpreter, ProcessTreeFromForkThreadRenameExit) {
+  Interpreter in(kStart, false);
+  trace::Process root;
+  root.pid = root.tgid = 100;
+  root.comm = root.first_comm = "python3";
+  in.add_process(root);
+  auto fork = proc(DL_OP_FORK, 100, 10, "python3");
+  fork.child_pid = fork.child_tgid = 101;
+  auto thread = proc(DL_OP_THREAD, 100, 11, "python3");
+  thread.child_pid = 102;
+  thread.child_tgid = 100;
+  auto rename = proc(DL_OP_TASK_RENAME, 101, 12, "pt_data_worker");
+  rename.child_tgid = 101;
+  auto exit_child = proc(DL_OP_EXIT, 101, 20, "pt_data_worker");
+  exit_child.code = 9;  // killed by SIGKILL
+  exit_child.group_dead = 1;
+  auto exit_root = proc(DL_OP_EXIT, 100, 30, "python3");
+  exit_root.code = 3 << 8;
+  for (const dl_proc* r : {&fork, &thread, &rename, &exit_child, &exit_root}) in.on_record(r, sizeof(*r));
+  const auto& ps = in.processes();
+  ASSERT_EQ(ps.size(), 3u);
+  EXPECT_EQ(ps[0].pid, 100u);
+  EXPECT_EQ(ps[0].exit_code, 3);
+  EXPECT_EQ(ps[0].end_ns, 30u);
+  EXPECT_EQ(ps[1].pid, 101u);
+  EXPECT_EQ(ps[1].ppid, 100u);
+  EXPECT_FALSE(ps[1].is_thread);
+  EXPECT_EQ(ps[1].first_comm, "python3");
+  EXPECT_EQ(ps[1].comm, "pt_data_worker");
+  EXPECT_EQ(ps[1].exit_code, 128 + 9);
+  EXPECT_EQ(ps[1].start_ns, 10u);
+  EXPECT_EQ(ps[2].pid, 102u);
+  EXPECT_EQ(ps[2].tgid, 100u);
+  EXPECT_TRUE(ps[2].is_thread);
+  auto ev = in.take_events(UINT64_MAX);
+  ASSERT_EQ(ev.size(), 5u);
+  EXPECT_EQ(ev[0].op, Op::fork);
+  EXPECT_EQ(ev[0].arg, 101u);
+  EXPECT_EQ(ev[4].op, Op::exit);
+  EXPECT_EQ(ev[4].arg, 3u);
+}
+
+TEST(Interpreter, TakeEventsReturnsSortedPrefixAndKeepsTheRest) {
+  Interpreter in(kStart, false);
+  for (std::uint64_t ts : {50, 10, 30, 70}) {
+    auto r = io(DL_OP_FSYNC, 1, ts, 3);
+    in.on_record(&r, sizeof(r));
+  }
+  auto first = in.take_events(40);
+  ASSERT_EQ(first.size(), 2u);
+  EXPECT_EQ(first[0].ts_ns, 10u);
+  EXPECT_EQ(first[1].ts_ns, 30u);
+  EXPECT_EQ(in.buffered(), 2u);
+  auto rest = in.take_events(UINT64_MAX);
+  ASSERT_EQ(rest.size(), 2u);
+  EXPECT_EQ(rest[0].ts_ns, 50u);
+}
+
+TEST(Interpreter, RejectsTruncatedRecords) {
+  Interpreter in(kStart, false);
+  auto r = io(DL_OP_READ, 1, 1);
+  EXPECT_FALSE(in.on_record(&r, sizeof(r) - 1));
+  std::uint8_t junk = 99;
+  EXPECT_FALSE(in.on_record(&junk, 1));
+  EXPECT_EQ(in.events_seen(), 0u);
+}
+
+TEST(Interpreter, ExitStatusDecoding) {
+  EXPECT_EQ(Interpreter::exit_status(0), 0);
+  EXPECT_EQ(Interpreter::exit_status(5 << 8), 5);
+  EXPECT_EQ(Interpreter::exit_status(2), 130);
+  EXPECT_EQ(Interpreter::user_dev(kKernelDev), makedev(8, 3));
+}
+
+}  // namespace
+}  // namespace dlgen::capture
