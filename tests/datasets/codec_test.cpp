@@ -203,3 +203,24 @@ for p, size, ext in files:
 )";
   EXPECT_EQ(dlgen::testing::run_python(t.path(), script, describe(l)), 0);
 }
+
+TEST(Codec, Hdf5WithFixedSizesHasOnlyTheDataDataset) {
+  if (!dlgen::testing::python_has("h5py")) GTEST_SKIP() << "python3-h5py is not installed";
+  TempDir t;
+  DatasetSpec s = spec(t, Format::hdf5, 3, 0);
+  s.sample_size = dlgen::Distribution::fixed_at(131072);
+  const Layout l(s);
+  write_all(l);
+  EXPECT_EQ(l.file_size(0), l.file_size(5));
+  const std::string script = std::string(kParse) + R"(
+import h5py
+for p, size, ext in files:
+    raw = open(p, 'rb').read()
+    with h5py.File(p, 'r') as f:
+        assert list(f.keys()) == ['data'], list(f.keys())
+        assert f['data'].shape == (3, 131072)
+        assert f['data'].id.get_offset() == ext[0][0]
+        assert f['data'][2].tobytes() == raw[ext[2][0]:ext[2][0] + 131072]
+)";
+  EXPECT_EQ(dlgen::testing::run_python(t.path(), script, describe(l)), 0);
+}
