@@ -41,6 +41,14 @@ double ks_distance(std::vector<double> a, std::vector<double> b) {
   return d;
 }
 
+double ks_critical_value(std::size_t n, std::size_t m, double alpha) {
+  if (n == 0 || m == 0) return 0;
+  // c(alpha) = sqrt(-ln(alpha/2) / 2), the asymptotic Kolmogorov distribution quantile.
+  const double c = std::sqrt(-std::log(alpha / 2) / 2);
+  const double dn = static_cast<double>(n), dm = static_cast<double>(m);
+  return c * std::sqrt((dn + dm) / (dn * dm));
+}
+
 double wasserstein_distance(std::vector<double> a, std::vector<double> b) {
   if (a.empty() && b.empty()) return 0;
   if (a.empty() || b.empty()) {

@@ -186,6 +186,29 @@ TEST(Compare, RequestSizeDistributionUsesKs) {
   EXPECT_EQ(metric(c, "request_size").replay, 65536);
 }
 
+TEST(Stats, KsCriticalValue) {
+  EXPECT_NEAR(ks_critical_value(96, 96, 0.01), 1.628 * std::sqrt(2.0 / 96), 1e-3);
+  EXPECT_NEAR(ks_critical_value(100, 100, 0.05), 0.192, 1e-3);
+  EXPECT_EQ(ks_critical_value(0, 10, 0.01), 0.0);
+}
+
+// Two small samples of file sizes drawn from one distribution (a distilled job regenerates sizes
+// from a fitted distribution) must not fail on sampling noise; a real change of sizes still does.
+TEST(Compare, FewRequestsFromOneDistributionPass) {
+  std::mt19937_64 ra(1), rb(2);
+  std::uniform_real_distribution<double> size(40e3, 120e3);
+  Profile a = baseline(), b = baseline();
+  a.request_sizes.clear();
+  b.request_sizes.clear();
+  for (int i = 0; i < 96; ++i) a.request_sizes.push_back(std::round(size(ra)));
+  for (int i = 0; i < 96; ++i) b.request_sizes.push_back(std::round(size(rb)));
+  Comparison c = compare(a, b, Tolerances{});
+  EXPECT_EQ(metric(c, "request_size").verdict, Verdict::pass) << metric(c, "request_size").distance;
+  EXPECT_GT(metric(c, "request_size").tolerance, 0.15);
+  for (auto& v : b.request_sizes) v /= 4;
+  EXPECT_EQ(metric(compare(a, b, Tolerances{}), "request_size").verdict, Verdict::fail);
+}
+
 TEST(Compare, SkipsWhatNeitherSideHas) {
   Profile a = baseline();
   a.checkpoints = 0;

@@ -2,6 +2,7 @@
 // Small statistics used to compare two traces: quantiles, two-sample distances between empirical
 // distributions, and histograms for the report. Inputs are plain samples in any unit; the distance
 // functions are unit-free (KS) or carry the samples' unit (Wasserstein).
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -14,6 +15,10 @@ double mean(const std::vector<double>& values);
 // Two-sample Kolmogorov–Smirnov statistic: the largest gap between the two empirical CDFs, in
 // [0, 1]. 0 when both samples are empty; 1 when exactly one is empty.
 double ks_distance(std::vector<double> a, std::vector<double> b);
+
+// The two-sample KS critical value at significance `alpha` (0.10, 0.05, 0.01 or 0.001) for
+// sample sizes n and m: c(alpha)·sqrt((n+m)/(n·m)). 0 when either sample is empty.
+double ks_critical_value(std::size_t n, std::size_t m, double alpha);
 
 // First Wasserstein (earth mover's) distance between the empirical distributions, in the samples'
 // unit: the area between the two CDFs. 0 when both are empty.
