@@ -270,7 +270,9 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
     std::uint64_t full = 0;
     for (const auto& b : s.batches) full += b.samples == s.batch_size;
     x.c("reader.batch_size", std::to_string(full) + " of " + std::to_string(s.batches.size()) +
-                                 " handovers carried " + std::to_string(s.batch_size) + " samples");
+                                 (s.batches_from_read_bursts ? " read bursts (no handovers seen) had "
+                                                             : " handovers carried ") +
+                                 std::to_string(s.batch_size) + " samples");
   } else {
     x.note("reader.batch_size: no worker→main handovers (sendmsg, /dev/shm) in the trace; 1 assumed");
     x.c("reader.batch_size", "not inferred (no handovers seen)");
@@ -363,6 +365,10 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
     std::uint64_t measured = 0;
     for (const auto& st : s.steps)
       measured += st.compute_measured && st.epoch >= 0 && !s.epochs[st.epoch].evaluation;
+    if (s.batches_from_read_bursts)
+      x.c("compute.time", "step cadence of the readers' bursts: " + format_duration(c.p50) +
+                              " median (an upper bound of compute; no handovers in the trace)");
+    else
     x.c("compute.time", "main process busy " + format_duration(c.p50) + " median per step (p90 " +
                             format_duration(c.p90) + ") over " + std::to_string(c.count) + " steps, " +
                             std::to_string(measured) + " measured with the next batch ready; data wait median " +

@@ -240,10 +240,27 @@ struct Builder {
         f.size_bytes = std::max(f.size_bytes, e.offset + done);
       }
     }
+    // Files written and afterwards read back in full by another thread (a dataset generated at
+    // the start of the run) are data, not checkpoints.
+    std::vector<std::uint64_t> last_write(t.files.size(), 0), first_read(t.files.size(), UINT64_MAX);
+    std::vector<std::set<std::uint32_t>> writers(t.files.size()), readers(t.files.size());
+    for (const auto& e : t.events) {
+      if (e.file == trace::kNoFile || e.file >= t.files.size() || e.ret <= 0) continue;
+      if (trace::is_write(e.op)) last_write[e.file] = std::max(last_write[e.file], e.ts_ns), writers[e.file].insert(e.tid);
+      else if (trace::is_read(e.op)) first_read[e.file] = std::min(first_read[e.file], e.ts_ns), readers[e.file].insert(e.tid);
+    }
+    std::vector<bool> written_then_read(t.files.size(), false);
+    for (std::size_t i = 0; i < t.files.size(); ++i) {
+      bool other_reader = false;
+      for (auto r : readers[i]) other_reader = other_reader || !writers[i].count(r);
+      written_then_read[i] = s.files[i].bytes_written > 0 && first_read[i] > last_write[i] && other_reader &&
+                             s.files[i].bytes_read * 2 >= s.files[i].bytes_written && !is_checkpoint_name(s.files[i].path);
+    }
     for (std::size_t i = 0; i < s.files.size(); ++i) {
       auto& f = s.files[i];
       if (starts_with(f.path, "/dev/shm/")) f.cls = FileClass::shm;
       else if (is_ignored_path(f.path)) f.cls = FileClass::ignored;
+      else if (written_then_read[i]) f.cls = FileClass::train;  // generated, then read as data
       else if (f.bytes_written >= kMinCheckpointBytes ||
                (f.bytes_written > 0 && is_checkpoint_name(f.path)))
         f.cls = FileClass::checkpoint;
@@ -806,6 +823,61 @@ struct Builder {
       if (b.epoch >= 0) ++s.epochs[b.epoch].steps;
   }
 
+  // Without handovers, a reader's batches show as bursts of reads separated by idle gaps (it
+  // waits for a free prefetch slot); a gap longer than 4× the median gap, and over 0.5 ms, ends a
+  // burst. In steady state each of W workers reads one batch per W steps, so the step time is
+  // the burst period divided by W (an upper bound of compute: waiting cannot be told apart).
+  void bursts() {
+    if (!s.batches.empty()) return;
+    std::map<std::uint32_t, std::vector<const Access*>> per_reader;
+    for (const auto& a : accesses)
+      if (a.dataset >= 0) per_reader[a.reader].push_back(&a);
+    std::vector<double> periods;
+    for (auto& [reader, as] : per_reader) {
+      if (as.size() < 4) continue;
+      std::vector<double> gaps;
+      for (std::size_t i = 1; i < as.size(); ++i)
+        gaps.push_back(as[i]->ts > as[i - 1]->end ? static_cast<double>(as[i]->ts - as[i - 1]->end) : 0.0);
+      const double threshold = std::max(500000.0, 4 * detail::percentile(gaps, 0.5));
+      const auto accel = accel_of_reader(reader);
+      const double w = std::max<std::uint32_t>(1, s.accelerators.empty() ? 1 : s.accelerators[accel].workers);
+      std::size_t first = 0;
+      std::uint64_t prev_start = 0;
+      std::int32_t prev_pass = -1;
+      for (std::size_t i = 1; i <= as.size(); ++i) {
+        const bool split = i == as.size() || gaps[i - 1] > threshold || as[i]->pass != as[first]->pass;
+        if (!split) continue;
+        Batch b;
+        b.ready_ns = as[i - 1]->end;
+        b.worker = reader;
+        b.accelerator = accel;
+        b.samples = static_cast<std::uint32_t>(i - first);
+        b.epoch = as[first]->pass;
+        s.batches.push_back(b);
+        if (prev_pass == as[first]->pass && prev_start)
+          periods.push_back(static_cast<double>(as[first]->ts - prev_start) / w);
+        prev_start = as[first]->ts;
+        prev_pass = as[first]->pass;
+        first = i;
+      }
+    }
+    if (s.batches.empty()) return;
+    s.batches_from_read_bursts = true;
+    std::sort(s.batches.begin(), s.batches.end(),
+              [](const Batch& a, const Batch& b) { return a.ready_ns < b.ready_ns; });
+    std::vector<std::uint64_t> sizes;
+    for (const auto& b : s.batches) sizes.push_back(b.samples);
+    s.batch_size = static_cast<std::uint32_t>(detail::mode(sizes));
+    for (auto& e : s.epochs) e.steps = 0;
+    for (const auto& b : s.batches)
+      if (b.epoch >= 0) ++s.epochs[b.epoch].steps;
+    burst_periods_s.clear();
+    for (double p : periods) burst_periods_s.push_back(p * 1e-9);
+    s.notes.push_back("no batch handovers (sendmsg or /dev/shm): batches inferred from bursts of reads per reader, "
+                      "step time from their cadence (an upper bound of compute)");
+  }
+  std::vector<double> burst_periods_s;
+
   // Receipts: the accelerator process's recvmsg calls, grouped k per batch (k: descriptors per
   // batch, e.g. data and label tensors), matched to batches in ready order.
   void receipts() {
@@ -1009,6 +1081,7 @@ struct Builder {
       sum_c += static_cast<double>(st.compute_ns);
       sum_w += static_cast<double>(st.wait_ns);
     }
+    if (step.empty() && !burst_periods_s.empty()) step = compute = burst_periods_s;
     s.step_time = detail::make_stats(step);
     s.compute_time = detail::make_stats(compute);
     s.data_wait_time = detail::make_stats(wait);
@@ -1087,7 +1160,7 @@ struct Builder {
     if (!s.complete) s.notes.push_back("the capture did not finish: the last epoch may be partial");
     if (train_dataset(s) < 0) s.notes.push_back("no training dataset found: no regular file outside code and library paths was read");
     if (s.batches.empty() && train_dataset(s) >= 0)
-      s.notes.push_back("no batch handovers (sendmsg or /dev/shm) seen: batch size, steps and compute time per step cannot be inferred");
+      s.notes.push_back("no batch handovers (sendmsg or /dev/shm) and no read bursts: batch size, steps and compute time per step cannot be inferred");
   }
 };
 
@@ -1104,6 +1177,7 @@ TraceSummary summarize(const trace::Trace& trace) {
   b.dataset_reads();
   b.order_stats();
   b.batches();
+  b.bursts();
   b.receipts();
   b.steps();
   b.checkpoints();

@@ -238,15 +238,32 @@ TEST(Summarize, ValidationSetIsSeparatedAndCounted) {
   EXPECT_NE(d.job.validation->dir, d.job.dataset.dir);
 }
 
-TEST(Summarize, ThreadReadersWithoutHandoversSayWhatIsMissing) {
+TEST(Summarize, ThreadReadersWithoutHandoversUseReadBursts) {
   SimConfig c;
-  c.workers = 4;
-  c.thread_readers = true;
+  c.files = 256;
+  c.workers = 2;
+  c.batch = 8;
+  c.epochs = 2;
+  c.thread_readers = true;  // like dlgen's own replay: reader threads, no sendmsg or /dev/shm
   TraceSummary s;
   const auto d = run(c, &s);
-  EXPECT_EQ(d.job.reader.workers, 4u);
+  EXPECT_EQ(d.job.reader.workers, 2u);
   EXPECT_EQ(s.accelerators.size(), 1u);
-  EXPECT_TRUE(has_note(d, "batch_size"));
+  EXPECT_TRUE(s.batches_from_read_bursts);
+  EXPECT_EQ(d.job.reader.batch_size, 8u);
+  EXPECT_NEAR(d.job.compute.step_time.expected(), 0.050, 0.005);
+  EXPECT_TRUE(has_note(d, "bursts"));
+}
+
+TEST(Summarize, NoBatchSignalAtAllIsSaid) {
+  SimConfig c;
+  c.files = 16;
+  c.workers = 4;
+  c.thread_readers = true;
+  c.batch = 4;
+  c.epochs = 1;
+  const auto d = run(c);  // each reader reads one batch: no cadence to measure
+  EXPECT_TRUE(has_note(d, "compute"));
 }
 
 TEST(Summarize, MainProcessReadingItself) {

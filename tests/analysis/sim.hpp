@@ -121,7 +121,7 @@ class Sim {
   // Reads one whole file as Python does; returns the time after it.
   std::uint64_t read_file(std::uint64_t ts, std::uint32_t pid, std::uint32_t tid, std::uint32_t f) {
     const std::uint64_t size = t_.files[f].size_at_open;
-    const std::int32_t fd = 7;
+    const std::int32_t fd = 7 + static_cast<std::int32_t>(tid % 50);  // fds are per process
     ev(ts, 5000, pid, tid, trace::Op::open, f, -1, 0, 0, fd);
     ts += 6000;
     const std::uint64_t chunk = c_.chunk ? c_.chunk : size + 1;

@@ -225,6 +225,9 @@ struct TraceSummary {
 
   // Per-run inferences shared by distil and compare.
   std::uint32_t batch_size = 0;    // samples per handover (mode), 0: not seen
+  // No handovers in the trace (threaded readers, dlgen's own replay): batches were inferred from
+  // each reader's bursts of reads separated by idle gaps, and step time from their cadence.
+  bool batches_from_read_bursts = false;
   std::uint32_t prefetch = 0;      // batches ready ahead of consumption, per worker, 0: unknown
   Stats step_time;                 // seconds per step (interval between batches)
   Stats compute_time;              // seconds of compute per step
