@@ -184,14 +184,19 @@ int do_run(const RunArgs& a) {
   ro.progress = !a.quiet && progress_enabled();
   ro.series = !a.timeseries.empty();
   if (a.find_max) {
+    if (job->compute.effective().expected() <= 0)
+      return report_error(input_error("--find-max-accelerators needs a compute time per step (compute.time or "
+                                      "--accelerator): with none, any number of accelerators is \"busy\""));
     ro.progress = false;
     return find_max_accelerators(*job, ro, a.quiet);
   }
   Result<replay::Report> rep = replay::run_job(*job, ro);
   if (!rep) return report_error(rep.error());
-  if (a.quiet)
+  if (a.quiet && rep->au_applicable)
     std::printf("%s: AU %.1f%% %s, %.1f samples/s, %.1f MiB/s\n", rep->job_name.c_str(), rep->au * 100,
                 rep->passed ? "PASS" : "FAIL", rep->samples_per_s, rep->mib_per_s);
+  else if (a.quiet)
+    std::printf("%s: %.1f samples/s, %.1f MiB/s\n", rep->job_name.c_str(), rep->samples_per_s, rep->mib_per_s);
   else
     std::fputs(replay::format_summary(*rep).c_str(), stdout);
   if (!a.output.empty())

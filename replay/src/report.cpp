@@ -88,6 +88,7 @@ std::string to_json(const Report& r) {
   j["au"] = r.au;
   j["au_mean"] = r.au_mean;
   j["au_threshold"] = r.au_threshold;
+  j["au_applicable"] = r.au_applicable;
   j["passed"] = r.passed;
   j["latency_us"] = {{"count", r.latency.count}, {"mean", r.latency.mean_us}, {"p50", r.latency.p50_us},
                      {"p90", r.latency.p90_us},  {"p99", r.latency.p99_us},   {"p99.9", r.latency.p999_us},
@@ -138,9 +139,12 @@ std::string format_summary(const Report& r) {
       r.samples_per_s, r.mib_per_s, format_size(r.bytes_read).c_str(), ull(r.requests), ull(r.files_opened));
   add("  latency     p50 %.0f us, p90 %.0f us, p99 %.0f us, p99.9 %.0f us, max %.0f us (per request)\n",
       r.latency.p50_us, r.latency.p90_us, r.latency.p99_us, r.latency.p999_us, r.latency.max_us);
-  for (const auto& e : r.epochs_detail)
-    add("  %s %-4u  %8.2f s  %9.1f samples/s  %8.1f MiB/s  AU %5.1f%%\n", e.eval ? "eval " : "epoch", e.epoch,
-        e.seconds, e.samples_per_s(), e.mib_per_s(), e.au * 100);
+  for (const auto& e : r.epochs_detail) {
+    add("  %s %-4u  %8.2f s  %9.1f samples/s  %8.1f MiB/s", e.eval ? "eval " : "epoch", e.epoch, e.seconds,
+        e.samples_per_s(), e.mib_per_s());
+    if (r.au_applicable) add("  AU %5.1f%%", e.au * 100);
+    out += '\n';
+  }
   if (r.checkpoint.count > 0)
     add("  checkpoint  %llu written, %s in %.2f s: %.1f MiB/s\n", ull(r.checkpoint.count),
         format_size(r.checkpoint.bytes).c_str(), r.checkpoint.write_s, r.checkpoint.write_mib_s());
@@ -155,8 +159,11 @@ std::string format_summary(const Report& r) {
     for (const auto& a : r.per_accelerator)
       add("  accel %-4u  AU %5.1f%%, waited %.2f s for data\n", a.id, a.au * 100, a.wait_s);
   for (const auto& w : r.warnings) add("  warning: %s\n", w.c_str());
-  add("  AU          %.1f%% (lowest accelerator; threshold %.0f%%): %s\n", r.au * 100, r.au_threshold * 100,
-      r.passed ? "PASS" : "FAIL: the storage could not keep the accelerators busy");
+  if (!r.au_applicable)
+    add("  AU          n/a: the job configures no compute time (a pure I/O run)\n");
+  else
+    add("  AU          %.1f%% (lowest accelerator; threshold %.0f%%): %s\n", r.au * 100, r.au_threshold * 100,
+        r.passed ? "PASS" : "FAIL: the storage could not keep the accelerators busy");
   return out;
 }
 

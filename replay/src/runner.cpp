@@ -43,6 +43,9 @@ struct FileTable {
   std::uint64_t total_bytes = 0;
   std::uint64_t max_size = 0;
   const char* path(std::uint64_t f) const { return paths.data() + path_at[f]; }
+  datasets::Extent extent(std::uint64_t f, std::uint32_t s) const {
+    return layout->sample_extent(f, s);
+  }
 };
 
 FileTable make_table(const datasets::Layout& layout) {
@@ -244,7 +247,7 @@ class Worker {
     file_size_ = cfg_.files->size[ref.file];
     std::uint64_t begin = 0, end = file_size_;
     if (cfg_.read_unit == ReadUnit::sample) {
-      const datasets::Extent e = cfg_.files->layout->sample_extent(ref.file, ref.sample);
+      const datasets::Extent e = cfg_.files->extent(ref.file, ref.sample);
       begin = e.offset;
       end = e.offset + e.length;
     }
@@ -834,7 +837,8 @@ Result<Report> Runner::run() {
   rep.per_accelerator = std::move(accs);
   rep.au = rep.per_accelerator.empty() ? 0 : au_min;
   rep.au_mean = rep.per_accelerator.empty() ? 0 : au_sum / static_cast<double>(rep.per_accelerator.size());
-  rep.passed = rep.au >= rep.au_threshold;
+  rep.au_applicable = conf_sum > 0;
+  rep.passed = !rep.au_applicable || rep.au >= rep.au_threshold;
   if (acc.steps > 0) {
     const double n = static_cast<double>(acc.steps);
     acc.configured_mean_s = conf_sum / n;

@@ -135,6 +135,9 @@ struct Report {
   double au = 0;  // the lowest accelerator's AU
   double au_mean = 0;
   double au_threshold = 0;
+  // False when the job configures no compute time (a pure I/O run): AU means nothing then, and
+  // the run passes.
+  bool au_applicable = true;
   bool passed = false;
   std::uint64_t dataset_bytes = 0, ram_bytes = 0;
   bool dataset_fits_in_ram = false;  // dataset < 5 × RAM: MLPerf calls such a run invalid
