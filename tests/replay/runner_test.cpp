@@ -100,6 +100,49 @@ TEST(Runner, FakeClockComputesWithoutRealTimeAndAuIsFull) {
   EXPECT_EQ(r->epochs_detail[1].samples, 40u);
 }
 
+TEST(Runner, EvaluationPassesReadTheValidationSet) {
+  Job job = small_job("/nonexistent/train", 16, Distribution::fixed_at(1000));
+  DatasetSpec v = job.dataset;
+  v.dir = "/nonexistent/valid";
+  v.num_files = 6;
+  v.sample_size = Distribution::fixed_at(500);
+  job.validation = v;
+  job.run.epochs = 4;
+  job.run.eval_every_epochs = 2;
+  job.compute.step_time = Distribution::fixed_at(0.05);
+  FakeClock clock;
+  RunOptions o;
+  o.engine = EngineKind::null;
+  o.clock = &clock;
+  o.series = false;
+  Result<Report> r = run_job(job, o);
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_EQ(r->epochs_detail.size(), 6u);  // 4 epochs + 2 evaluation passes
+  EXPECT_FALSE(r->epochs_detail[1].eval);
+  EXPECT_TRUE(r->epochs_detail[2].eval);
+  EXPECT_EQ(r->epochs_detail[2].epoch, 2u);
+  EXPECT_EQ(r->epochs_detail[2].samples, 6u);
+  EXPECT_EQ(r->epochs_detail[2].bytes, 6u * 500u);
+  EXPECT_EQ(r->samples, 4u * 16u);  // training samples only
+  EXPECT_EQ(r->bytes_read, 4u * 16u * 1000u + 2u * 6u * 500u);
+}
+
+TEST(Runner, CacheDropModesRunOnRealFiles) {
+  TempDir tmp("dlgen-cache");
+  Job job = small_job(tmp / "data", 12, Distribution::fixed_at(8192));
+  job.run.epochs = 2;
+  job.run.cache = CacheMode::drop_epoch;
+  write_dataset(job.dataset);
+  RunOptions o;
+  o.engine = EngineKind::pread;
+  o.series = false;
+  o.drop_caches_globally = false;  // fadvise only: do not disturb the rest of the machine
+  Result<Report> r = run_job(job, o);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->bytes_read, 2u * 12u * 8192u);
+  EXPECT_EQ(r->cache_mode, "drop_epoch");
+}
+
 TEST(Runner, AuArithmeticSkipsTheFirstStepAndExcludedTime) {
   // Steps: wait 1 s + compute 1 s each; the first step is left out; 0.5 s of checkpoint excluded.
   std::vector<StepRecord> s;

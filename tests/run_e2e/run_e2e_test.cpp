@@ -179,6 +179,17 @@ TEST(RunE2E, ValidateABadJobExits2WithFileLineAndKey) {
   EXPECT_EQ(e.code, 2) << e.out;
 }
 
+TEST(RunE2E, CaptureTracesTheReplayItself) {
+  TempDir tmp("dlgen-e2e-cap");
+  write(tmp / "job.toml", kJob);
+  const Outcome o = dlgen("run job.toml --set run.epochs=1 --set checkpoint.enabled=false --capture replay.h5 -q",
+                          tmp.path());
+  if (o.code == 77) GTEST_SKIP() << "capture cannot run here: " << o.out;
+  ASSERT_EQ(o.code, 0) << o.out;
+  EXPECT_GT(std::filesystem::file_size(tmp / "replay.h5"), 0u) << o.out;
+  EXPECT_NE(o.out.find("samples/s"), std::string::npos) << o.out;  // the replay ran under the tracer
+}
+
 TEST(RunE2E, FindMaxAcceleratorsReportsANumber) {
   TempDir tmp("dlgen-e2e-max");
   std::string job = kJob;
