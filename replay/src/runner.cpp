@@ -28,8 +28,6 @@
 namespace dlgen::replay {
 namespace {
 
-constexpr std::uint64_t kNoSlot = ~std::uint64_t{0};
-
 std::uint64_t align_down(std::uint64_t v, std::uint64_t a) { return v / a * a; }
 std::uint64_t align_up(std::uint64_t v, std::uint64_t a) { return (v + a - 1) / a * a; }
 
@@ -84,7 +82,6 @@ struct PhaseShared {
   std::optional<Error> error;
   // Live counters for the time series and progress, updated once per reap batch.
   std::atomic<std::uint64_t>* bytes;
-  std::atomic<std::uint64_t>* samples;
   std::atomic<std::uint64_t>* requests;
   std::atomic<std::int64_t>* in_flight;
   std::atomic<std::int64_t>* ready;
@@ -519,7 +516,13 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
   // flight, within the per-worker memory budget (larger samples take several requests).
   std::uint64_t want = rd.request_size_bytes > 0 ? rd.request_size_bytes : std::max<std::uint64_t>(files.max_size, 1);
   want = std::max(want, rd.header_read_bytes);
-  const std::uint64_t cap = std::max<std::uint64_t>(options_.buffer_budget_bytes / cfg.iodepth, 128 << 10);
+  std::uint64_t budget = options_.buffer_budget_bytes;
+  struct sysinfo si{};
+  if (::sysinfo(&si) == 0) {
+    const std::uint64_t threads = std::uint64_t{cfg.workers} * std::max<std::size_t>(plan.accelerators.size(), 1);
+    budget = std::min<std::uint64_t>(budget, std::uint64_t{si.totalram} * si.mem_unit / 4 / threads);
+  }
+  const std::uint64_t cap = std::max<std::uint64_t>(budget / cfg.iodepth, 128 << 10);
   want = std::min<std::uint64_t>({want, cap, 1ull << 30});
   cfg.request_bytes = cfg.direct ? align_up(want, cfg.block) : want;
   // A whole unaligned sample read with O_DIRECT may straddle one more block than its length.
@@ -527,7 +530,6 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
 
   PhaseShared shared;
   shared.bytes = &bytes_;
-  shared.samples = &samples_;
   shared.requests = &requests_;
   shared.in_flight = &in_flight_;
   shared.ready = &ready_;
@@ -728,11 +730,9 @@ Result<Report> Runner::run() {
     if (Result<void> r = restore_checkpoint(job_.checkpoint, checkpoint_); !r) return fail(r.error());
   if (job_.run.cache == CacheMode::drop_start || job_.run.cache == CacheMode::drop_epoch) drop_cache(train, rep.warnings);
 
-  std::uint64_t steps_per_epoch = 0;
   for (std::uint32_t e = 0; e < job_.run.epochs; ++e) {
     if (job_.run.cache == CacheMode::drop_epoch && e > 0) drop_cache(train, rep.warnings);
     const EpochPlan plan = plan_epoch(job_, e, options_.topology);
-    steps_per_epoch = plan.num_steps();
     std::optional<Progress> progress;
     if (options_.progress)
       progress.emplace("epoch " + std::to_string(e + 1) + "/" + std::to_string(job_.run.epochs),
@@ -824,7 +824,6 @@ Result<Report> Runner::run() {
     if (!e.eval) train_seconds += e.seconds;
   rep.samples_per_s = train_seconds > 0 ? static_cast<double>(rep.samples) / train_seconds : 0;
   rep.mib_per_s = phase_seconds > 0 ? static_cast<double>(rep.bytes_read) / 1048576.0 / phase_seconds : 0;
-  (void)steps_per_epoch;
   double au_min = 1.0, au_sum = 0;
   for (std::size_t a = 0; a < accs.size(); ++a) {
     accs[a].compute_s = au_per_acc[a].compute_s;

@@ -22,7 +22,9 @@ struct RunOptions {
   bool progress = false;         // a progress line on a terminal
   bool series = true;            // sample per-second counters (real time) for the time series
   std::uint32_t block_size = 4096;  // O_DIRECT alignment of offsets, lengths and buffers
-  std::uint64_t buffer_budget_bytes = 64ull << 20;  // I/O buffer memory per worker at most
+  // I/O buffer memory per worker at most (also capped so that all workers together use at most a
+  // quarter of RAM). A sample larger than budget / iodepth is read in several requests.
+  std::uint64_t buffer_budget_bytes = 256ull << 20;
   bool drop_caches_globally = true;  // cache modes also write /proc/sys/vm/drop_caches when root
 };
 
