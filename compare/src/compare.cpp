@@ -42,7 +42,7 @@ const std::vector<MetricDef> kMetrics = {
     {"step_time", "timing", "s", DistanceKind::relative, 0.20, "median step time"},
     {"compute", "timing", "s", DistanceKind::relative, 0.20, "median compute gap per step"},
     {"data_wait", "timing", "fraction", DistanceKind::absolute, 0.15, "share of step time waiting for data"},
-    {"throughput", "timing", "MiB/s", DistanceKind::relative, 0.30, "mean data MiB/s"},
+    {"throughput", "timing", "MiB/s", DistanceKind::relative, 0.35, "mean data MiB/s"},
     {"checkpoints", "checkpoint", "count", DistanceKind::absolute, 0.0, "checkpoints written"},
     {"checkpoint_size", "checkpoint", "bytes", DistanceKind::relative, 0.05, "mean bytes per checkpoint"},
     {"checkpoint_interval", "checkpoint", "s", DistanceKind::relative, 0.30, "median time between checkpoints"},

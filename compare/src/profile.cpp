@@ -161,6 +161,68 @@ Profile profile_of(const trace::Trace& t, const analysis::TraceSummary& s) {
   p.sequential_fraction = reads > 0 ? sequential / reads : 0;
   p.stats = stats;
 
+  // Checkpoints: summarize splits write bursts at batch receipts, which a replay trace has none of
+  // (its readers hand batches over in memory), so two checkpoints to the same file less than a
+  // second apart merge there. An epoch starting between two checkpoint writes also means training
+  // went on: split there too, with the same per-checkpoint sums as the summary.
+  if (!s.checkpoints.empty()) {
+    std::vector<std::uint64_t> epoch_starts;
+    for (const auto& e : s.epochs) epoch_starts.push_back(e.start_ns);
+    std::sort(epoch_starts.begin(), epoch_starts.end());
+    std::vector<bool> ckpt_file(t.files.size(), false);
+    for (const auto& f : s.files)
+      if (f.cls == analysis::FileClass::checkpoint && f.file < ckpt_file.size()) ckpt_file[f.file] = true;
+    struct Part {
+      std::uint64_t start = 0, end = 0, bytes = 0;
+      bool fsync = false;
+    };
+    std::vector<Part> parts;
+    for (const auto& c : s.checkpoints) {
+      Part cur;
+      bool open = false;
+      std::uint64_t last_end = c.start_ns;
+      for (const auto& e : t.events) {
+        if (e.ts_ns < c.start_ns || e.ts_ns > c.end_ns) continue;
+        if (e.file >= ckpt_file.size() || !ckpt_file[e.file]) continue;
+        const bool sync = e.op == trace::Op::fsync || e.op == trace::Op::fdatasync || e.op == trace::Op::sync_file_range;
+        const bool data = trace::is_write(e.op) || e.op == trace::Op::sendfile || e.op == trace::Op::copy_file_range;
+        if (!sync && !data) continue;
+        auto it = std::upper_bound(epoch_starts.begin(), epoch_starts.end(), last_end);
+        if (open && data && it != epoch_starts.end() && *it < e.ts_ns) {
+          parts.push_back(cur);
+          cur = Part{};
+          open = false;
+        }
+        if (!open) {
+          if (!data) continue;
+          cur.start = e.ts_ns;
+          open = true;
+        }
+        cur.end = std::max(cur.end, e.ts_ns + e.dur_ns);
+        last_end = cur.end;
+        if (sync) cur.fsync = true;
+        else if (e.ret > 0) cur.bytes += static_cast<std::uint64_t>(e.ret);
+      }
+      if (open) parts.push_back(cur);
+    }
+    if (parts.size() > s.checkpoints.size()) {
+      p.checkpoints = static_cast<double>(parts.size());
+      p.checkpoint_bytes = 0;
+      p.fsyncs = 0;
+      p.checkpoint_start_s.clear();
+      p.checkpoint_write_s.clear();
+      for (const auto& part : parts) {
+        p.checkpoint_bytes += static_cast<double>(part.bytes);
+        p.checkpoint_start_s.push_back(static_cast<double>(part.start) * kNs);
+        p.checkpoint_write_s.push_back(static_cast<double>(part.end - part.start) * kNs);
+        if (part.fsync) p.fsyncs += 1;
+      }
+      p.checkpoint_bytes /= p.checkpoints;
+      p.notes.push_back("checkpoints split at epoch starts: " + std::to_string(s.checkpoints.size()) + " write burst(s) → " +
+                        std::to_string(parts.size()) + " checkpoints");
+    }
+  }
+
   // Throughput over time in bins of a width fitted to the run, from the first data read.
   if (t0 >= 0) {
     double bin = nice_bin(t1 - t0);
