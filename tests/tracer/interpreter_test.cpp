@@ -113,6 +113,30 @@ TEST(Interpreter, NameOnlyFileGetsItsIdentityWhenOpenedLater) {
   EXPECT_EQ(ev[1].file, 0u);
 }
 
+TEST(Interpreter, ReusedInodeNumberUnderANewNameIsANewFile) {
+  Interpreter in(kStart, false);
+  auto a = io(DL_OP_OPEN, 10, 1);
+  a.ret = 4;
+  a.dev = kKernelDev;
+  a.ino = 55;
+  auto ra = with_path(a, "/tmp/pymp-abc");
+  in.on_record(&ra, sizeof(ra));
+  auto b = a;
+  b.ts_ns += 10;
+  auto rb = with_path(b, "/out/ckpt.pt");  // /tmp/pymp-abc was removed, its inode reused
+  in.on_record(&rb, sizeof(rb));
+  auto w = io(DL_OP_WRITE, 10, 20, 4);
+  w.dev = kKernelDev;
+  w.ino = 55;
+  in.on_record(&w, sizeof(w));
+  ASSERT_EQ(in.files().size(), 2u);
+  auto ev = in.take_events(UINT64_MAX);
+  ASSERT_EQ(ev.size(), 3u);
+  EXPECT_EQ(in.files()[ev[0].file].path, "/tmp/pymp-abc");
+  EXPECT_EQ(in.files()[ev[1].file].path, "/out/ckpt.pt");
+  EXPECT_EQ(in.files()[ev[2].file].path, "/out/ckpt.pt");
+}
+
 TEST(Interpreter, UnknownFileGetsADescriptiveName) {
   Interpreter in(kStart, false);
   auto rd = io(DL_OP_PREAD, 10, 1, 7);

@@ -25,6 +25,9 @@ char LICENSE[] SEC("license") = "GPL";
 /* Set by user space before load. */
 const volatile __u8 with_block = 0; /* record block requests (--block) */
 const volatile __u8 with_magic = 1; /* record the first bytes of reads at offset 0 */
+/* Wake the reader only once this much data is waiting (it also polls on a short timer): one
+ * wakeup per record would cost the traced program a context switch per syscall. */
+const volatile __u64 wakeup_bytes = 256 << 10;
 
 #define S_IFMT 00170000
 #define S_IFSOCK 0140000
@@ -67,19 +70,6 @@ struct {
   __type(value, struct pending);
 } pending SEC(".maps");
 
-struct file_key {
-  __u64 dev;
-  __u64 ino;
-};
-
-/* Files whose path was already sent at open. LRU: an evicted file is simply sent again. */
-struct {
-  __uint(type, BPF_MAP_TYPE_LRU_HASH);
-  __uint(max_entries, 65536);
-  __type(key, struct file_key);
-  __type(value, __u8);
-} seen_files SEC(".maps");
-
 /* io_uring requests and block requests in flight, keyed by kernel pointer. */
 struct inflight {
   __u64 ts;
@@ -119,6 +109,12 @@ static __always_inline void count_lost(void)
   __u64 *n = bpf_map_lookup_elem(&lost, &zero);
   if (n)
     *n += 1;
+}
+
+static __always_inline __u64 wakeup_flag(void)
+{
+  return bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ? BPF_RB_FORCE_WAKEUP
+                                                                         : BPF_RB_NO_WAKEUP;
 }
 
 static __always_inline int traced(__u32 tgid)
@@ -335,19 +331,11 @@ int BPF_PROG(dl_sys_exit, struct pt_regs *regs, long ret)
   __u64 now = bpf_ktime_get_ns();
   struct file *f = (struct file *)p.file;
   int send_path = p.has_path;
+  /* The path is sent with every open, not once per (dev, ino): inode numbers are reused as soon
+   * as a file is removed (seen in PyTorch runs: a checkpoint got the inode of a removed temp dir). */
   if (p.op == DL_OP_OPEN && ret >= 0) {
     p.fd = ret;
     f = fd_to_file(ret);
-    if (f) {
-      struct file_key key = {};
-      key.dev = BPF_CORE_READ(f, f_inode, i_sb, s_dev);
-      key.ino = BPF_CORE_READ(f, f_inode, i_ino);
-      __u8 one = 1;
-      if (bpf_map_lookup_elem(&seen_files, &key))
-        send_path = 0; /* path already sent for this file */
-      else
-        bpf_map_update_elem(&seen_files, &key, &one, BPF_ANY);
-    }
   }
   if (send_path) {
     struct dl_path *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
@@ -359,7 +347,7 @@ int BPF_PROG(dl_sys_exit, struct pt_regs *regs, long ret)
     r->io.kind = DL_K_PATH;
     if (bpf_probe_read_user_str(r->path, sizeof(r->path), (void *)p.uptr) < 0)
       r->path[0] = 0;
-    bpf_ringbuf_submit(r, 0);
+    bpf_ringbuf_submit(r, wakeup_flag());
   } else {
     struct dl_io *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
     if (!r) {
@@ -367,7 +355,7 @@ int BPF_PROG(dl_sys_exit, struct pt_regs *regs, long ret)
       return 0;
     }
     fill_io(r, &p, id, now, ret, f);
-    bpf_ringbuf_submit(r, 0);
+    bpf_ringbuf_submit(r, wakeup_flag());
   }
   return 0;
 }
@@ -432,7 +420,7 @@ int BPF_PROG(dl_uring_complete, struct io_ring_ctx *uctx, void *req, struct io_u
   io->ret = BPF_CORE_READ(cqe, res);
   if (io->op != DL_OP_URING_OTHER)
     fill_file(io, BPF_CORE_READ((struct io_kiocb *)req, file));
-  bpf_ringbuf_submit(io, 0);
+  bpf_ringbuf_submit(io, wakeup_flag());
   return 0;
 }
 
@@ -456,7 +444,7 @@ static __always_inline void send_proc(__u8 op, __u32 pid, __u32 tid, __u32 child
   r->ts_ns = bpf_ktime_get_ns();
   if (bpf_probe_read_kernel_str(r->comm, sizeof(r->comm), comm) < 0)
     r->comm[0] = 0;
-  bpf_ringbuf_submit(r, 0);
+  bpf_ringbuf_submit(r, wakeup_flag());
 }
 
 /* fork/clone: the clone flags are not visible here; a new thread shares its parent's tgid. */
@@ -564,6 +552,6 @@ int BPF_PROG(dl_block_complete, struct request *rq, blk_status_t error, unsigned
   io->offset = r.offset;
   io->size = r.size;
   io->ret = -(long)error;
-  bpf_ringbuf_submit(io, 0);
+  bpf_ringbuf_submit(io, wakeup_flag());
   return 0;
 }

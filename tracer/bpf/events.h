@@ -58,8 +58,7 @@ struct dl_io {
 };
 
 /* A dl_io carrying its path argument, read from user memory at syscall exit. Sent for every
- * name-based op (stat, unlink, mkdir, rename: the new name) and for an open only the first time a
- * (dev, ino) is seen (an LRU map in the kernel remembers which were sent). */
+ * open and name-based op (stat, unlink, mkdir, rename: the new name). */
 struct dl_path {
   struct dl_io io;
   char path[DL_PATH_MAX];

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdarg>
 #include <cstdio>
@@ -101,6 +102,7 @@ class BpfSession {
     skel_->rodata->with_block = o.block_layer ? 1 : 0;
     skel_->rodata->with_magic = o.record_magic ? 1 : 0;
     bpf_map__set_max_entries(skel_->maps.events, o.ring_buffer_bytes);
+    skel_->rodata->wakeup_bytes = std::min<std::uint64_t>(256u << 10, o.ring_buffer_bytes / 8);
     if (!o.block_layer) {
       bpf_program__set_autoload(skel_->progs.dl_block_issue, false);
       bpf_program__set_autoload(skel_->progs.dl_block_complete, false);
@@ -381,7 +383,7 @@ Result<CaptureResult> capture(const CaptureOptions& o, trace::TraceWriter& sink)
     result.exit_status = 127;
   }
   while (!child_done || (child <= 0 && o.attach_pid != 0)) {
-    int n = ring_buffer__poll(bpf.ring(), 100);
+    int n = ring_buffer__poll(bpf.ring(), 50);
     if (n < 0 && n != -EINTR) return runtime_error(std::string("ring buffer poll: ") + std::strerror(-n));
     if (child > 0) {
       pid_t w = ::waitpid(child, &status, WNOHANG);

@@ -82,7 +82,12 @@ std::uint32_t Interpreter::intern_path(const std::string& path) {
 std::uint32_t Interpreter::intern_id(std::uint64_t dev, std::uint64_t ino, std::uint64_t isize,
                                      const std::string& path_hint, std::uint32_t pid, std::int32_t fd) {
   IdKey key{dev, ino};
-  if (auto it = by_id_.find(key); it != by_id_.end()) return it->second;
+  if (auto it = by_id_.find(key); it != by_id_.end()) {
+    // An open under another name: the inode number was freed and reused (or a hard link), so
+    // the name at this open wins from now on.
+    if (path_hint.empty() || files_[it->second].path == path_hint) return it->second;
+    by_id_.erase(it);
+  }
   std::string path = path_hint.empty() ? proc_fd_path(pid, fd) : path_hint;
   if (path.empty()) path = "<dev " + std::to_string(major(dev)) + ":" + std::to_string(minor(dev)) +
                            " ino " + std::to_string(ino) + ">";
