@@ -52,32 +52,60 @@ std::vector<std::uint8_t> MemorySink::take() {
   return std::move(bytes_);
 }
 
-FileSink::FileSink(int fd, std::filesystem::path name, std::uint64_t start_offset,
-                   std::size_t buffer_bytes)
-    : fd_(fd), name_(std::move(name)), buffer_(std::max<std::size_t>(buffer_bytes, 4096)),
-      flushed_(start_offset) {}
+AlignedBuffer::AlignedBuffer(std::size_t bytes)
+    : p_(static_cast<std::uint8_t*>(::operator new((bytes + kAlign - 1) / kAlign * kAlign,
+                                                   std::align_val_t(kAlign)))),
+      n_((bytes + kAlign - 1) / kAlign * kAlign) {}
+
+AlignedBuffer& AlignedBuffer::operator=(AlignedBuffer&& o) noexcept {
+  if (this != &o) {
+    this->~AlignedBuffer();
+    p_ = o.p_, n_ = o.n_;
+    o.p_ = nullptr, o.n_ = 0;
+  }
+  return *this;
+}
+
+AlignedBuffer::~AlignedBuffer() {
+  if (p_) ::operator delete(p_, std::align_val_t(kAlign));
+}
 
 FileSink::FileSink(int fd, std::filesystem::path name, std::uint64_t start_offset,
-                   std::vector<std::uint8_t> buffer)
-    : fd_(fd), name_(std::move(name)), buffer_(std::move(buffer)), flushed_(start_offset) {
-  if (buffer_.size() < 4096) buffer_.resize(4096);
+                   std::size_t buffer_bytes)
+    : FileSink(fd, std::move(name), start_offset, AlignedBuffer(buffer_bytes)) {}
+
+FileSink::FileSink(int fd, std::filesystem::path name, std::uint64_t start_offset,
+                   AlignedBuffer buffer)
+    : fd_(fd), name_(std::move(name)), buffer_(std::move(buffer)) {
+  if (buffer_.size() < AlignedBuffer::kAlign) buffer_ = AlignedBuffer(AlignedBuffer::kAlign);
+  const int flags = ::fcntl(fd_, F_GETFL);
+  direct_ = flags >= 0 && (flags & O_DIRECT) != 0;
+  start_at(start_offset);
+}
+
+void FileSink::start_at(std::uint64_t offset) {
+  base_ = offset / AlignedBuffer::kAlign * AlignedBuffer::kAlign;
+  begin_ = used_ = static_cast<std::size_t>(offset - base_);
 }
 
 namespace detail {
-std::vector<std::uint8_t>& thread_buffer(std::size_t bytes) {
-  thread_local std::vector<std::uint8_t> buffer;
-  if (buffer.size() != std::max<std::size_t>(bytes, 4096)) buffer.assign(std::max<std::size_t>(bytes, 4096), 0);
+AlignedBuffer& thread_buffer(std::size_t bytes) {
+  thread_local AlignedBuffer buffer;
+  const std::size_t want = std::max<std::size_t>(bytes, AlignedBuffer::kAlign);
+  if (buffer.size() < want || buffer.size() >= 2 * want) buffer = AlignedBuffer(want);
   return buffer;
 }
 }  // namespace detail
 
 namespace {
+// `err`, when given, receives the errno of a failed write.
 Result<void> pwrite_all(int fd, const std::filesystem::path& name, const std::uint8_t* p,
-                        std::size_t n, std::uint64_t off) {
+                        std::size_t n, std::uint64_t off, int* err = nullptr) {
   while (n > 0) {
     const ssize_t w = ::pwrite(fd, p, n, static_cast<off_t>(off));
     if (w < 0) {
       if (errno == EINTR) continue;
+      if (err) *err = errno;
       return runtime_error(name.string() + ": write at " + std::to_string(off) + ": " +
                            detail::errno_text(errno));
     }
@@ -88,6 +116,39 @@ Result<void> pwrite_all(int fd, const std::filesystem::path& name, const std::ui
   return ok();
 }
 }  // namespace
+
+Result<void> FileSink::write_buffered(const std::uint8_t* p, std::size_t n, std::uint64_t off) {
+  if (n == 0) return ok();
+  if (!direct_) return pwrite_all(fd_, name_, p, n, off);
+  const int flags = ::fcntl(fd_, F_GETFL);
+  if (flags < 0 || ::fcntl(fd_, F_SETFL, flags & ~O_DIRECT) != 0)
+    return runtime_error(name_.string() + ": fcntl: " + detail::errno_text(errno));
+  Result<void> r = pwrite_all(fd_, name_, p, n, off);
+  if (::fcntl(fd_, F_SETFL, flags) != 0 && r)
+    r = runtime_error(name_.string() + ": fcntl: " + detail::errno_text(errno));
+  return r;
+}
+
+Result<void> FileSink::write_range(const std::uint8_t* p, std::size_t n, std::uint64_t off) {
+  if (!direct_) return pwrite_all(fd_, name_, p, n, off);
+  constexpr std::size_t A = AlignedBuffer::kAlign;
+  const std::size_t head = std::min<std::size_t>(n, (A - off % A) % A);
+  const std::size_t body = (n - head) / A * A;
+  if (auto r = write_buffered(p, head, off); !r) return r;
+  if (body > 0) {
+    int err = 0;
+    auto r = pwrite_all(fd_, name_, p + head, body, off + head, &err);
+    if (!r && err == EINVAL) {
+      // The filesystem takes O_DIRECT at open but not these writes: buffered from now on.
+      const int flags = ::fcntl(fd_, F_GETFL);
+      if (flags >= 0) ::fcntl(fd_, F_SETFL, flags & ~O_DIRECT);
+      direct_ = false;
+      r = pwrite_all(fd_, name_, p + head, body, off + head);
+    }
+    if (!r) return r;
+  }
+  return write_buffered(p + head + body, n - head - body, off + head + body);
+}
 
 Result<std::span<std::uint8_t>> FileSink::acquire(std::size_t max) {
   if (used_ == buffer_.size()) {
@@ -101,23 +162,23 @@ void FileSink::commit(std::size_t n) { used_ += n; }
 
 Result<void> FileSink::patch(std::uint64_t offset, std::span<const std::uint8_t> bytes) {
   // Bytes still in the buffer are patched there; older ones are rewritten in place.
-  while (!bytes.empty() && offset < flushed_) {
-    const std::size_t n = std::min<std::uint64_t>(bytes.size(), flushed_ - offset);
-    if (auto r = pwrite_all(fd_, name_, bytes.data(), n, offset); !r) return r;
+  const std::uint64_t pending = base_ + begin_;
+  while (!bytes.empty() && offset < pending) {
+    const std::size_t n = std::min<std::uint64_t>(bytes.size(), pending - offset);
+    if (auto r = write_buffered(bytes.data(), n, offset); !r) return r;
     bytes = bytes.subspan(n);
     offset += n;
   }
   if (bytes.empty()) return ok();
-  if (offset + bytes.size() > flushed_ + used_) return runtime_error("patch beyond the end of " + name_.string());
-  std::memcpy(buffer_.data() + (offset - flushed_), bytes.data(), bytes.size());
+  if (offset + bytes.size() > position()) return runtime_error("patch beyond the end of " + name_.string());
+  std::memcpy(buffer_.data() + (offset - base_), bytes.data(), bytes.size());
   return ok();
 }
 
 Result<void> FileSink::flush() {
-  if (used_ == 0) return ok();
-  if (auto r = pwrite_all(fd_, name_, buffer_.data(), used_, flushed_); !r) return r;
-  flushed_ += used_;
-  used_ = 0;
+  if (used_ == begin_) return ok();
+  if (auto r = write_range(buffer_.data() + begin_, used_ - begin_, base_ + begin_); !r) return r;
+  start_at(base_ + used_);
   return ok();
 }
 
@@ -130,9 +191,16 @@ Result<void> put_content(Sink& sink, ContentStream& content, std::uint64_t n,
     auto w = sink.acquire(static_cast<std::size_t>(std::min<std::uint64_t>(n, 1u << 30)));
     if (!w) return w.error();
     const std::size_t k = std::min<std::uint64_t>(w->size(), n);
-    content.fill(w->data(), k);
-    if (crc32_out) *crc32_out = static_cast<std::uint32_t>(::crc32_z(*crc32_out, w->data(), k));
-    if (crc32c_out) *crc32c_out = crc32c(*crc32c_out, w->data(), k);
+    // Checksummed in L2-sized slices right after generating them, so the CRC reads from cache.
+    constexpr std::size_t kSlice = 128u << 10;
+    const std::size_t slice = (crc32_out || crc32c_out) ? kSlice : k;
+    for (std::size_t at = 0; at < k; at += slice) {
+      std::uint8_t* p = w->data() + at;
+      const std::size_t m = std::min(slice, k - at);
+      content.fill(p, m);
+      if (crc32_out) *crc32_out = static_cast<std::uint32_t>(::crc32_z(*crc32_out, p, m));
+      if (crc32c_out) *crc32c_out = crc32c(*crc32c_out, p, m);
+    }
     sink.commit(k);
     n -= k;
   }
@@ -266,17 +334,39 @@ Result<void> encode_file(const Layout& layout, std::uint64_t file, Sink& sink) {
   return input_error("unknown format");
 }
 
-Result<void> write_file(const Layout& layout, std::uint64_t file, const std::filesystem::path& path,
-                        std::size_t buffer_bytes) {
-  if (layout.spec().format == Format::hdf5) return detail::write_hdf5(layout, file, path, buffer_bytes);
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return runtime_error(path.string() + ": " + detail::errno_text(errno));
-  std::vector<std::uint8_t>& buffer = detail::thread_buffer(buffer_bytes);
-  FileSink sink(fd, path, 0, std::move(buffer));
-  Result<void> r = encode_file(layout, file, sink);
+namespace detail {
+
+Result<int> open_output(const std::filesystem::path& path, int flags, bool direct) {
+  int fd = ::open(path.c_str(), flags | O_CLOEXEC | (direct ? O_DIRECT : 0), 0644);
+  if (fd < 0 && direct && errno == EINVAL) fd = ::open(path.c_str(), flags | O_CLOEXEC, 0644);  // tmpfs
+  if (fd < 0) return runtime_error(path.string() + ": " + errno_text(errno));
+  return fd;
+}
+
+Result<void> finish_output(int fd, FileSink& sink, const std::filesystem::path& path, Result<void> r,
+                           bool sync, bool* synced) {
   if (r) r = sink.flush();
+  if (r && sync && ::fsync(fd) != 0) r = runtime_error(path.string() + ": fsync: " + errno_text(errno));
+  if (::close(fd) != 0 && r) r = runtime_error(path.string() + ": close: " + errno_text(errno));
+  if (synced) *synced = r && sync;
+  return r;
+}
+
+}  // namespace detail
+
+Result<void> write_file(const Layout& layout, std::uint64_t file, const std::filesystem::path& path,
+                        std::size_t buffer_bytes, bool* synced) {
+  if (synced) *synced = false;
+  if (layout.spec().format == Format::hdf5)
+    return detail::write_hdf5(layout, file, path, buffer_bytes, synced);
+  const bool direct = layout.file_size(file) >= kDirectMinBytes;
+  auto fd = detail::open_output(path, O_WRONLY | O_CREAT | O_TRUNC, direct);
+  if (!fd) return fd.error();
+  AlignedBuffer& buffer = detail::thread_buffer(buffer_bytes);
+  FileSink sink(*fd, path, 0, std::move(buffer));
+  Result<void> r = encode_file(layout, file, sink);
+  r = detail::finish_output(*fd, sink, path, std::move(r), direct, synced);
   buffer = sink.take_buffer();
-  if (::close(fd) != 0 && r) r = runtime_error(path.string() + ": close: " + detail::errno_text(errno));
   return r;
 }
 

@@ -115,7 +115,7 @@ Hdf5Frame hdf5_frame(std::uint32_t rows, bool with_sizes) {
 namespace detail {
 
 Result<void> write_hdf5(const Layout& layout, std::uint64_t file, const std::filesystem::path& path,
-                        std::size_t buffer_bytes) {
+                        std::size_t buffer_bytes, bool* synced) {
   const std::uint32_t rows = layout.spec().samples_per_file;
   std::vector<std::uint64_t> sizes(rows);
   std::uint64_t row = 0;
@@ -133,9 +133,11 @@ Result<void> write_hdf5(const Layout& layout, std::uint64_t file, const std::fil
   if (*offset != layout.sample_extent(file, 0).offset)
     return runtime_error(path.string() + ": hdf5 data landed at " + std::to_string(*offset) +
                          ", the layout expected " + std::to_string(layout.sample_extent(file, 0).offset));
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-  if (fd < 0) return runtime_error(path.string() + ": " + errno_text(errno));
-  std::vector<std::uint8_t>& buffer = thread_buffer(buffer_bytes);
+  const bool direct = layout.file_size(file) >= kDirectMinBytes;
+  auto opened = open_output(path, O_WRONLY, direct);
+  if (!opened) return opened.error();
+  const int fd = *opened;
+  AlignedBuffer& buffer = thread_buffer(buffer_bytes);
   FileSink sink(fd, path, *offset, std::move(buffer));
   ContentStream content(layout.spec().seed, file);
   Result<void> r;
@@ -151,13 +153,13 @@ Result<void> write_hdf5(const Layout& layout, std::uint64_t file, const std::fil
     left -= k;
   }
   if (r) r = sink.flush();
-  buffer = sink.take_buffer();
   // The file must end exactly where the layout says; a mismatch means the measured frame is wrong.
   struct stat st {};
   if (r && ::fstat(fd, &st) == 0 && static_cast<std::uint64_t>(st.st_size) != layout.file_size(file))
     r = runtime_error(path.string() + ": hdf5 file is " + std::to_string(st.st_size) +
                       " bytes, the layout expected " + std::to_string(layout.file_size(file)));
-  if (::close(fd) != 0 && r) r = runtime_error(path.string() + ": close: " + errno_text(errno));
+  r = finish_output(fd, sink, path, std::move(r), direct, synced);
+  buffer = sink.take_buffer();
   return r;
 }
 

@@ -1,52 +1,35 @@
 #pragma once
-// The content stream: splitmix64 output as bytes, byte-continuous across fill() calls so the
-// bytes of a file never depend on how a sink cut its buffer. Several GB/s per core.
+// The content stream of a file: eight interleaved xoshiro256++ generators, each step yielding one
+// 64-byte block (word l of the block from lane l, little-endian). xoshiro256++ uses only adds,
+// xors, shifts and rotates, so the eight lanes run as two 4-lane AVX2 vectors (~15-20 GB/s per
+// core) with a scalar path giving the same bytes on CPUs without AVX2. The output is full-entropy
+// pseudo-random data: no 4 KiB block of a dataset repeats and nothing compresses, so storage
+// with compression or deduplication is not flattered. Byte-continuous across fill() calls, so the
+// bytes of a file never depend on how a sink cut its buffer.
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
-
-#include "dlgen/core/distribution.hpp"
 
 namespace dlgen::datasets {
 
 class ContentStream {
  public:
-  // Salted so that file contents and sample sizes are independent draws of the same seed.
-  ContentStream(std::uint64_t seed, std::uint64_t file)
-      : state_(mix_seed(seed ^ 0x636f6e74656e7473ull, file)) {}
+  static constexpr std::size_t kLanes = 8;
+  static constexpr std::size_t kBlock = kLanes * 8;  // bytes per step
 
-  void fill(std::uint8_t* p, std::size_t n) {
-    while (n > 0 && left_ > 0) {  // bytes left over from the last word
-      *p++ = static_cast<std::uint8_t>(word_ >> (8 * (8 - left_)));
-      --left_;
-      --n;
-    }
-    while (n >= 8) {
-      const std::uint64_t w = next();
-      std::memcpy(p, &w, 8);
-      p += 8;
-      n -= 8;
-    }
-    if (n > 0) {
-      word_ = next();
-      left_ = 8;
-      while (n--) {
-        *p++ = static_cast<std::uint8_t>(word_ >> (8 * (8 - left_)));
-        --left_;
-      }
-    }
-  }
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
+  // Salted so that file contents and sample sizes are independent draws of the same seed.
+  ContentStream(std::uint64_t seed, std::uint64_t file);
+
+  void fill(std::uint8_t* p, std::size_t n);
+  // The next 8 bytes of the stream as a little-endian word.
+  std::uint64_t next();
 
  private:
-  std::uint64_t state_;
-  std::uint64_t word_ = 0;
-  unsigned left_ = 0;
+  // Writes `blocks` 64-byte blocks at p and advances the state.
+  void blocks(std::uint8_t* p, std::size_t blocks);
+
+  alignas(32) std::uint64_t s_[4][kLanes];  // s_[k][l]: state word k of lane l
+  alignas(32) std::uint8_t spare_[kBlock];  // the current block, partly handed out
+  std::size_t left_ = 0;                    // bytes of spare_ not yet handed out (at its end)
 };
 
 }  // namespace dlgen::datasets

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <set>
 
 #include "python_check.hpp"
@@ -88,6 +89,57 @@ TEST(Codec, MemoryAndFileBytesAgree) {
     std::vector<std::uint8_t> disk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     EXPECT_EQ(*mem, disk) << dlgen::to_string(f);
   }
+}
+
+// Files of kDirectMinBytes and more go to the device with O_DIRECT (aligned stretches) and the
+// page cache (unaligned heads, tails, zip CRC patches of already-written headers): the bytes must
+// be exactly the in-memory encoding whatever the write size, and the file must be fsync()ed.
+TEST(Codec, LargeFilesWrittenDirectlyMatchMemoryAndAreValid) {
+  TempDir t;
+  for (Format f : {Format::raw, Format::npz, Format::tfrecord}) {
+    DatasetSpec s = spec(t, f, f == Format::raw ? 1 : 5, f == Format::raw ? 1.6e6 : 4e5);
+    s.dir = t.path() / dlgen::to_string(f);
+    s.num_files = 2;
+    const Layout l(s);
+    ASSERT_GE(l.file_size(1), dlgen::datasets::kDirectMinBytes);
+    auto mem = dlgen::datasets::encode_to_memory(l, 1);
+    ASSERT_TRUE(mem);
+    for (std::size_t buffer : {std::size_t{1} << 16, std::size_t{10000}, std::size_t{4} << 20}) {
+      std::filesystem::create_directories(l.path(1).parent_path());
+      bool synced = false;
+      auto r = dlgen::datasets::write_file(l, 1, l.path(1), buffer, &synced);
+      ASSERT_TRUE(r) << r.error().message;
+      EXPECT_TRUE(synced);
+      std::ifstream in(l.path(1), std::ios::binary);
+      std::vector<std::uint8_t> disk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      EXPECT_EQ(*mem, disk) << dlgen::to_string(f) << " buffer " << buffer;
+    }
+  }
+  if (!dlgen::testing::python_has("h5py, numpy")) GTEST_SKIP() << "python3-h5py is not installed";
+  DatasetSpec s = spec(t, Format::npz, 5, 4e5);
+  s.dir = t.path() / "npz-py";
+  const Layout npz(s);
+  write_all(npz);
+  s = spec(t, Format::hdf5, 5, 4e5);  // data starts at an unaligned offset after the metadata
+  s.dir = t.path() / "h5-py";
+  const Layout h5(s);
+  write_all(h5);
+  const std::string script = std::string(kParse) + R"(
+import h5py, numpy as np, zipfile
+for p, size, ext in files:
+    raw = open(p, 'rb').read()
+    assert len(raw) == size, (p, len(raw), size)
+    if p.endswith('.npz'):
+        assert zipfile.ZipFile(p).testzip() is None, p
+        with np.load(p) as z:
+            arrays = [z['x_%d' % j] for j in range(len(ext))]
+    else:
+        with h5py.File(p, 'r') as f:
+            arrays = [f['data'][j, :n] for j, (_, n) in enumerate(ext)]
+    for (off, n), a in zip(ext, arrays):
+        assert a.tobytes() == raw[off:off + n], p
+)";
+  EXPECT_EQ(dlgen::testing::run_python(t.path(), script, describe(npz) + describe(h5)), 0);
 }
 
 TEST(Codec, RawSamplesMatchExtents) {

@@ -42,35 +42,70 @@ class MemorySink final : public Sink {
   std::size_t size_ = 0;
 };
 
-// Large buffered pwrite()s to an open descriptor from `start_offset`; flush() before closing.
+// A page-aligned heap buffer (O_DIRECT needs the memory aligned as well as the file offsets).
+class AlignedBuffer {
+ public:
+  static constexpr std::size_t kAlign = 4096;
+  AlignedBuffer() = default;
+  explicit AlignedBuffer(std::size_t bytes);  // rounded up to a multiple of kAlign, uninitialised
+  AlignedBuffer(AlignedBuffer&& o) noexcept : p_(o.p_), n_(o.n_) { o.p_ = nullptr, o.n_ = 0; }
+  AlignedBuffer& operator=(AlignedBuffer&& o) noexcept;
+  ~AlignedBuffer();
+  std::uint8_t* data() { return p_; }
+  std::size_t size() const { return n_; }
+
+ private:
+  std::uint8_t* p_ = nullptr;
+  std::size_t n_ = 0;
+};
+
+// Large pwrite()s to an open descriptor from `start_offset`; flush() before closing. When the
+// descriptor has O_DIRECT, every 4 KiB-aligned stretch of a full buffer goes straight to the
+// device (no copy into the page cache, no dirty pages to write back later) and only an unaligned
+// head, the file's tail and patches of already-written bytes go through the page cache (the
+// descriptor's O_DIRECT is switched off around those writes; Linux keeps both views coherent).
+// A filesystem refusing an aligned direct write (EINVAL) gets buffered writes from then on.
 class FileSink final : public Sink {
  public:
   FileSink(int fd, std::filesystem::path name, std::uint64_t start_offset = 0,
            std::size_t buffer_bytes = 4u << 20);
-  // Uses `buffer` (resized to at least 4 KiB when smaller) and hands it back with take_buffer(),
+  // Uses `buffer` (replaced by a 4 KiB one when smaller) and hands it back with take_buffer(),
   // so a writer thread reuses one buffer instead of faulting in a fresh one per file.
-  FileSink(int fd, std::filesystem::path name, std::uint64_t start_offset,
-           std::vector<std::uint8_t> buffer);
-  std::vector<std::uint8_t> take_buffer() { return std::move(buffer_); }
+  FileSink(int fd, std::filesystem::path name, std::uint64_t start_offset, AlignedBuffer buffer);
+  AlignedBuffer take_buffer() { return std::move(buffer_); }
   Result<std::span<std::uint8_t>> acquire(std::size_t max) override;
   void commit(std::size_t n) override;
   Result<void> patch(std::uint64_t offset, std::span<const std::uint8_t> bytes) override;
-  std::uint64_t position() const override { return flushed_ + used_; }
+  std::uint64_t position() const override { return base_ + used_; }
   Result<void> flush();
+  bool direct() const { return direct_; }  // still writing with O_DIRECT
 
  private:
+  void start_at(std::uint64_t offset);
+  Result<void> write_range(const std::uint8_t* p, std::size_t n, std::uint64_t off);
+  Result<void> write_buffered(const std::uint8_t* p, std::size_t n, std::uint64_t off);
+
   int fd_;
   std::filesystem::path name_;
-  std::vector<std::uint8_t> buffer_;
-  std::uint64_t flushed_;  // file offset of buffer_[0]
+  AlignedBuffer buffer_;
+  std::uint64_t base_ = 0;  // file offset of buffer_[0]; 4 KiB-aligned, so buffer index and file
+                            // offset agree modulo 4 KiB and aligned stretches sit on aligned memory
+  std::size_t begin_ = 0;   // buffer_[begin_, used_) holds bytes not yet written
   std::size_t used_ = 0;
+  bool direct_ = false;
 };
 
 // Streams file `file` into `sink` (raw, npz, jpeg, tfrecord; hdf5 needs a path: write_file).
 Result<void> encode_file(const Layout& layout, std::uint64_t file, Sink& sink);
+// Files of at least this many bytes are written with O_DIRECT where the filesystem allows it, and
+// fsync()ed before write_file returns (their data went to the device already, so the fsync only
+// commits metadata). Smaller files go through the page cache: one syncfs() at the end is cheaper
+// than a direct write's device round trip and an fsync per file.
+inline constexpr std::uint64_t kDirectMinBytes = 1u << 20;
 // Writes file `file` at `path` (created or truncated), every format. `buffer_bytes`: write size.
+// `synced`, when given, is set to whether the file was fsync()ed (on disk when this returns).
 Result<void> write_file(const Layout& layout, std::uint64_t file, const std::filesystem::path& path,
-                        std::size_t buffer_bytes = 4u << 20);
+                        std::size_t buffer_bytes = 4u << 20, bool* synced = nullptr);
 // The whole file in memory, every format (hdf5 goes through a temporary file); for tests and tools.
 Result<std::vector<std::uint8_t>> encode_to_memory(const Layout& layout, std::uint64_t file);
 
