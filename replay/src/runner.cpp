@@ -314,7 +314,7 @@ class Worker {
             }
             continue;
           }
-          if (started_ >= my_batches_ ||
+          if (started_ >= my_batches_ || shared_.stop.load(std::memory_order_relaxed) ||
               started_ >= handoff_.consumed.load(std::memory_order_acquire) + cfg_.prefetch)
             break;
           batch_left_[started_ % batch_left_.size()] = plan_.batch(index_ + started_ * cfg_.workers).size();
@@ -491,6 +491,7 @@ class Runner {
   const RunOptions& options_;
   Clock& clock_;
   CheckpointResult checkpoint_;
+  std::int64_t deadline_ns_ = 0;   // run.max_time as a clock deadline (0: none)
   std::uint64_t global_step_ = 0;  // steps taken by accelerator 0, all epochs (checkpoint cadence)
   std::atomic<std::uint64_t> bytes_{0}, samples_{0}, requests_{0};
   std::atomic<std::int64_t> in_flight_{0}, ready_{0};
@@ -552,8 +553,7 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
                                                   CheckpointCompletion{&write_fn, &ckpt_requested});
   const std::uint64_t step_base = global_step_;
   const Distribution& dist = job_.compute.effective();
-  const std::int64_t deadline =
-      job_.run.max_seconds > 0 ? clock_.now_ns() + static_cast<std::int64_t>(job_.run.max_seconds * 1e9) : 0;
+  const std::int64_t deadline = deadline_ns_;
 
   auto accelerator = [&](std::size_t a) {
     clock_.prepare_thread();
@@ -715,6 +715,7 @@ Result<Report> Runner::run() {
   };
 
   const std::int64_t t_start = clock_.now_ns();
+  if (job_.run.max_seconds > 0) deadline_ns_ = t_start + static_cast<std::int64_t>(job_.run.max_seconds * 1e9);
   LatencyHistogram latency;
   std::vector<AuParts> au_per_acc(job_.run.accelerators);
   std::vector<AcceleratorResult> accs(job_.run.accelerators);
@@ -809,8 +810,8 @@ Result<Report> Runner::run() {
       rep.files_opened += ev->stats.files;
       latency.merge(ev->stats.latency);
     }
-    if (job_.run.max_seconds > 0 && static_cast<double>(clock_.now_ns() - t_start) * 1e-9 >= job_.run.max_seconds) {
-      rep.warnings.push_back("stopped after run.max_seconds (" + format_duration(job_.run.max_seconds) + ")");
+    if (deadline_ns_ > 0 && clock_.now_ns() >= deadline_ns_) {
+      rep.warnings.push_back("stopped at run.max_time (" + format_duration(job_.run.max_seconds) + ")");
       break;
     }
   }

@@ -127,6 +127,25 @@ TEST(Runner, EvaluationPassesReadTheValidationSet) {
   EXPECT_EQ(r->bytes_read, 4u * 16u * 1000u + 2u * 6u * 500u);
 }
 
+TEST(Runner, MaxTimeStopsTheRunEarly) {
+  Job job = small_job("/nonexistent/maxtime", 400, Distribution::fixed_at(100));
+  job.compute.step_time = Distribution::fixed_at(0.1);  // 100 steps of 0.1 s an epoch
+  job.run.epochs = 3;
+  job.run.max_seconds = 1.0;
+  FakeClock clock;
+  RunOptions o;
+  o.engine = EngineKind::null;
+  o.clock = &clock;
+  o.series = false;
+  Result<Report> r = run_job(job, o);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->epochs_detail.size(), 1u);
+  EXPECT_GE(r->steps, 10u);
+  EXPECT_LE(r->steps, 11u);
+  ASSERT_FALSE(r->warnings.empty());
+  EXPECT_NE(r->warnings.back().find("max_time"), std::string::npos);
+}
+
 TEST(Runner, CacheDropModesRunOnRealFiles) {
   TempDir tmp("dlgen-cache");
   Job job = small_job(tmp / "data", 12, Distribution::fixed_at(8192));
