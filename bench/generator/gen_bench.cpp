@@ -1,11 +1,13 @@
 // Generates one dataset shape with the real generator (parallel writes, syncfs, manifest) and prints
 // its throughput: `gen_bench DIR FORMAT FILES SIZE [THREADS [SAMPLES_PER_FILE]]`, SIZE per sample
-// ("16MiB"). Always regenerates (force), so repeated rounds measure writing, not reuse.
+// ("16MiB"). Always regenerates (force), so repeated rounds measure writing, not reuse. DIR "-"
+// writes nothing and prints the dataset's total bytes (framing included).
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
 #include "dlgen/core/units.hpp"
+#include "dlgen/datasets/layout.hpp"
 #include "dlgen/generator/generator.hpp"
 
 int main(int argc, char** argv) {
@@ -25,6 +27,10 @@ int main(int argc, char** argv) {
   spec.num_files = std::strtoull(argv[3], nullptr, 10);
   spec.sample_size = dlgen::Distribution::fixed_at(static_cast<double>(*size));
   spec.samples_per_file = argc > 6 ? static_cast<std::uint32_t>(std::strtoul(argv[6], nullptr, 10)) : 1;
+  if (spec.dir == "-") {
+    std::printf("bytes=%llu\n", static_cast<unsigned long long>(dlgen::datasets::Layout(spec).total_bytes()));
+    return 0;
+  }
   dlgen::generator::GenerateOptions options;
   options.threads = argc > 5 ? static_cast<std::uint32_t>(std::strtoul(argv[5], nullptr, 10)) : 0;
   options.force = true;
