@@ -353,13 +353,16 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
     const auto& c = s.compute_time;
     Distribution d;
     auto us = [](double seconds) { return std::round(seconds * 1e6) / 1e6; };  // µs resolution
-    if (c.count < 3 || c.stdev <= 0.05 * c.mean) {
+    // Robust to the odd mis-attributed gap: centre on the median, spread from p50..p90
+    // (z(0.9) = 1.2816 for a normal), fixed when that spread is under 5% of the median.
+    const double spread = (c.p90 - c.p50) / 1.2816;
+    if (c.count < 3 || spread <= 0.05 * c.p50) {
       d = Distribution::fixed_at(us(c.p50));
     } else {
       d.kind = DistKind::normal;
-      d.mean = us(c.mean);
-      d.stdev = us(c.stdev);
-      d.min = us(c.min);
+      d.mean = us(c.p50);
+      d.stdev = us(spread);
+      d.min = us(std::max(c.min, c.p50 - 3 * spread));
     }
     job.compute.step_time = d;
     std::uint64_t measured = 0;

@@ -758,6 +758,7 @@ struct Builder {
       std::uint64_t ts;
       bool handover;
       std::int32_t pass;
+      std::uint32_t file = trace::kNoFile;  // the /dev/shm tensor file of a handover
     };
     std::map<std::uint32_t, std::vector<Ev>> per_reader;  // reader key → events
     std::map<std::uint32_t, std::set<std::uint32_t>> keys_of_pid;
@@ -787,7 +788,7 @@ struct Builder {
       std::uint32_t key = it->second.size() == 1 ? *it->second.begin() : e.tid;
       if (!per_reader.count(key)) continue;
       if (e.op == Op::sendmsg && shm_readers.count(key)) continue;
-      (reading_tids.count(e.tid) ? own : foreign)[key].push_back({e.ts_ns, true, -1});
+      (reading_tids.count(e.tid) ? own : foreign)[key].push_back({e.ts_ns, true, -1, e.file});
     }
     for (auto& [key, evs] : per_reader) {
       const auto& src = own.count(key) ? own[key] : foreign[key];
@@ -806,6 +807,7 @@ struct Builder {
         if (count == 0) continue;
         Batch b;
         b.ready_ns = ev.ts;
+        if (ev.file != trace::kNoFile) batch_shm[ev.file] = s.batches.size();
         b.worker = reader;
         b.accelerator = accel_of_reader(reader);
         b.samples = count;
@@ -814,8 +816,15 @@ struct Builder {
         count = 0;
       }
     }
-    std::sort(s.batches.begin(), s.batches.end(),
-              [](const Batch& a, const Batch& b) { return a.ready_ns < b.ready_ns; });
+    std::vector<std::size_t> order(s.batches.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return s.batches[a].ready_ns < s.batches[b].ready_ns; });
+    std::vector<Batch> sorted;
+    std::vector<std::size_t> new_index(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) sorted.push_back(s.batches[order[i]]), new_index[order[i]] = i;
+    s.batches = std::move(sorted);
+    for (auto& [f, i] : batch_shm) i = new_index[i];
     std::vector<std::uint64_t> sizes;
     for (const auto& b : s.batches) sizes.push_back(b.samples);
     s.batch_size = static_cast<std::uint32_t>(detail::mode(sizes));
@@ -877,10 +886,28 @@ struct Builder {
                       "step time from their cadence (an upper bound of compute)");
   }
   std::vector<double> burst_periods_s;
+  std::map<std::uint32_t, std::size_t> batch_shm;  // /dev/shm file → index in s.batches (before sorting)
 
   // Receipts: the accelerator process's recvmsg calls, grouped k per batch (k: descriptors per
   // batch, e.g. data and label tensors), matched to batches in ready order.
   void receipts() {
+    // Exact: the accelerator process maps the very /dev/shm file the worker created for the
+    // batch (PyTorch passes its descriptor); the first event on it by that process is the receipt.
+    std::set<std::uint32_t> main_pids;
+    for (const auto& a : s.accelerators) main_pids.insert(a.pid);
+    std::size_t matched = 0;
+    for (const auto& e : t.events) {
+      if (e.file == trace::kNoFile || !main_pids.count(e.pid)) continue;
+      auto it = batch_shm.find(e.file);
+      if (it == batch_shm.end()) continue;
+      auto& b = s.batches[it->second];
+      if (b.received_ns == 0 && e.ts_ns >= b.ready_ns && s.accelerators[b.accelerator].pid == e.pid) {
+        b.received_ns = e.ts_ns + e.dur_ns;
+        ++matched;
+      }
+    }
+    if (matched * 2 >= s.batches.size() && matched > 0) return;
+    for (auto& b : s.batches) b.received_ns = 0;
     for (std::size_t ai = 0; ai < s.accelerators.size(); ++ai) {
       const auto pid = s.accelerators[ai].pid;
       std::vector<std::uint64_t> recvs;
@@ -938,6 +965,21 @@ struct Builder {
         if (in.size() > bs.size() - 1) in.resize(bs.size() - 1);
         if (in.empty()) {  // no main-thread timeline: receipt to receipt
           for (std::size_t i = 0; i + 1 < bs.size(); ++i) in.push_back({bs[i]->received_ns, bs[i + 1]->received_ns});
+        } else {
+          // The last step computes after the last receipt: the first gap after it of a typical
+          // length (not the wait for the next pass's workers, which is longer).
+          std::vector<double> lens;
+          for (const auto& g : in) lens.push_back(static_cast<double>(g.second - g.first));
+          const double typical_gap = detail::percentile(lens, 0.5);
+          for (const auto& g : gaps) {
+            if (g.first < w1) continue;
+            const double len = static_cast<double>(g.second - g.first);
+            if (len > 1.5 * typical_gap) break;
+            if (len >= 0.5 * typical_gap) {
+              in.push_back(g);
+              break;
+            }
+          }
         }
         std::sort(in.begin(), in.end());
         for (std::size_t i = 0; i < in.size(); ++i) {
@@ -956,7 +998,10 @@ struct Builder {
               earliest_ready = std::min(earliest_ready, b->ready_ns);
             }
           const std::uint64_t margin = std::max<std::uint64_t>(1000000, gap / 10);
-          st.compute_measured = !received || earliest_ready + margin < in[i].second;
+          // The gap after the pass's last receipt also holds the end of the pass (worker
+          // shutdown): it counts as a step, never as a measurement.
+          const bool tail = in[i].first >= w1;
+          st.compute_measured = !tail && (!received || earliest_ready + margin < in[i].second);
           if (st.compute_measured) {
             st.compute_ns = gap;
             if (!s.epochs[pass].evaluation) computes_measured.push_back(static_cast<double>(gap));
@@ -1043,9 +1088,61 @@ struct Builder {
       if (b.accelerator == 0 && b.received_ns && b.epoch >= 0 && !s.epochs[b.epoch].evaluation)
         train_receipts.push_back(b.received_ns);
     std::sort(train_receipts.begin(), train_receipts.end());
+    // Steps done before a checkpoint. The main thread computes each step in one idle gap of a
+    // typical length T (the median measured compute); counting gaps of 0.5–1.5 T from the start of
+    // the pass to the checkpoint gives its step within the pass (a receipt count would be too
+    // high: PyTorch receives out-of-order batches early and caches them). Passes completed before
+    // count in full. Without a main-thread timeline, batch receipts stand in.
+    std::vector<double> measured;
+    for (const auto& st : s.steps)
+      if (st.compute_measured && st.epoch >= 0 && !s.epochs[st.epoch].evaluation)
+        measured.push_back(static_cast<double>(st.compute_ns));
+    const double T = detail::percentile(measured, 0.5);
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> compute_gaps;
+    if (T > 0 && !s.accelerators.empty()) {
+      const auto pid = s.accelerators[0].pid;
+      std::uint64_t busy_until = 0;
+      bool any = false;
+      for (const auto& e : t.events) {
+        if (e.tid != pid) continue;
+        if (any && e.ts_ns > busy_until) {
+          const double len = static_cast<double>(e.ts_ns - busy_until);
+          if (len >= 0.5 * T) compute_gaps.push_back({busy_until, e.ts_ns});
+        }
+        busy_until = std::max(busy_until, e.ts_ns + e.dur_ns);
+        any = true;
+      }
+    }
+    struct PassSpan {
+      std::uint64_t first_receipt, last_receipt, steps;
+    };
+    std::vector<PassSpan> spans;  // training passes of accelerator 0, in time order
+    for (std::size_t pi = 0; pi < s.epochs.size(); ++pi) {
+      if (s.epochs[pi].evaluation) continue;
+      std::uint64_t first = UINT64_MAX, last = 0, n = 0;
+      for (const auto& b : s.batches)
+        if (b.accelerator == 0 && b.epoch == static_cast<std::int32_t>(pi) && b.received_ns)
+          first = std::min(first, b.received_ns), last = std::max(last, b.received_ns), ++n;
+      if (n) spans.push_back({first, last, n});
+    }
     for (auto& c : s.checkpoints) {
-      c.after_step = static_cast<std::uint64_t>(
-          std::lower_bound(train_receipts.begin(), train_receipts.end(), c.start_ns) - train_receipts.begin());
+      if (compute_gaps.empty() || spans.empty()) {
+        c.after_step = static_cast<std::uint64_t>(
+            std::lower_bound(train_receipts.begin(), train_receipts.end(), c.start_ns) - train_receipts.begin());
+      } else {
+        std::uint64_t before = 0;
+        std::size_t k = 0;
+        while (k + 1 < spans.size() && spans[k + 1].first_receipt < c.start_ns) before += spans[k++].steps;
+        std::uint64_t in_pass = 0;
+        // Within the pass a step is one gap of 0.5–1.5 T; after its last receipt the last step's
+        // gap may be longer (PyTorch joins the workers before the loop ends), so any length counts.
+        for (const auto& g : compute_gaps) {
+          if (g.first < spans[k].first_receipt || g.second > c.start_ns) continue;
+          const double len = static_cast<double>(g.second - g.first);
+          if (len <= 1.5 * T || g.first >= spans[k].last_receipt) ++in_pass;
+        }
+        c.after_step = before + std::min(in_pass, spans[k].steps);
+      }
       std::uint32_t done = 0;
       bool between = true;
       for (const auto& e : s.epochs) {

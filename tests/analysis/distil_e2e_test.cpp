@@ -1,0 +1,158 @@
+// End to end: generate a dataset with `dlgen generate`, capture tests/pytorch/train.py with known
+// settings, distil the trace, and check the job against the ground truth the script prints. Also
+// the round trip: distil(capture(run(job))) returns the job's parameters. Needs root and BPF;
+// skips (with the reason) where capture cannot run.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "dlgen/core/job_io.hpp"
+#include "temp_dir.hpp"
+
+namespace dlgen {
+namespace {
+
+struct Ran {
+  int rc = -1;
+  std::string out;  // stdout
+};
+
+Ran sh(const std::string& cmd, const std::filesystem::path& err_file) {
+  Ran r;
+  const std::string full = cmd + " 2>>" + err_file.string();
+  FILE* p = ::popen(full.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  const int st = ::pclose(p);
+  r.rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class DistilE2e : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (::geteuid() != 0) GTEST_SKIP() << "dlgen capture needs root (BPF)";
+    if (sh(std::string(DLGEN_PYTHON) + " -c 'import torch'", dir_ / "err.txt").rc != 0)
+      GTEST_SKIP() << "python3-torch is not installed";
+  }
+
+  // Writes a generator job and makes its dataset; returns the data dir.
+  std::filesystem::path generate(const std::string& name, int files, const std::string& size,
+                                 const std::string& extra = "") {
+    const auto job = dir_ / (name + "-gen.toml");
+    std::ofstream(job) << "[job]\nname = \"" << name << "\"\n[dataset]\ndir = \"" << (dir_ / name).string()
+                       << "\"\nformat = \"npz\"\nnum_files = " << files << "\nsample_size = \"" << size
+                       << "\"\n" << extra;
+    const auto r = sh(std::string(DLGEN_BINARY) + " generate -q " + job.string(), dir_ / "err.txt");
+    EXPECT_EQ(r.rc, 0) << slurp(dir_ / "err.txt");
+    return dir_ / name;
+  }
+
+  // Captures train.py; returns its ground-truth JSON (last stdout line), or null when capture
+  // cannot run here.
+  nlohmann::json capture(const std::string& args, const std::filesystem::path& trace) {
+    const std::string cmd = std::string(DLGEN_BINARY) + " capture -q -o " + trace.string() + " -- " +
+                            DLGEN_PYTHON + " " + DLGEN_SOURCE_DIR + "/tests/pytorch/train.py " + args;
+    const auto r = sh(cmd, dir_ / "err.txt");
+    if (r.rc == 77) return nullptr;
+    EXPECT_EQ(r.rc, 0) << slurp(dir_ / "err.txt");
+    const auto pos = r.out.rfind('{');
+    if (pos == std::string::npos) return nlohmann::json::object();
+    return nlohmann::json::parse(r.out.substr(pos), nullptr, false);
+  }
+
+  Job distil(const std::filesystem::path& trace, const std::string& out_name) {
+    const auto job = dir_ / out_name;
+    const auto r = sh(std::string(DLGEN_BINARY) + " distil " + trace.string() + " -o " + job.string(), dir_ / "err.txt");
+    EXPECT_EQ(r.rc, 0) << slurp(dir_ / "err.txt");
+    auto loaded = load_job(job);  // the distilled job must be accepted as is
+    EXPECT_TRUE(loaded) << (loaded ? "" : loaded.error().message) << "\n" << slurp(job);
+    return loaded ? *loaded : Job{};
+  }
+
+  testing::TempDir dir_{"dlgen-distil-e2e"};
+};
+
+TEST_F(DistilE2e, OneWorkerSequentialCheckpointEveryEpoch) {
+  const auto data = generate("seq", 48, "32KiB");
+  const auto trace = dir_ / "run.h5";
+  const auto truth = capture("--data " + data.string() + " --workers 1 --batch-size 8 --epochs 2 --no-shuffle "
+                             "--compute-ms 30 --checkpoint-every-epochs 1 --checkpoint-size 2097152 "
+                             "--checkpoint-dir " + (dir_ / "ck").string(), trace);
+  if (truth.is_null()) GTEST_SKIP() << "dlgen capture cannot run here (exit 77)";
+  ASSERT_TRUE(truth.is_object() && truth.contains("checkpoints")) << truth.dump();
+  const Job job = distil(trace, "job.toml");
+  EXPECT_EQ(job.dataset.num_files, 48u);
+  EXPECT_EQ(job.reader.workers, 1u);
+  EXPECT_EQ(job.reader.batch_size, 8u);
+  EXPECT_EQ(job.run.epochs, 2u);
+  EXPECT_EQ(job.reader.shuffle, Shuffle::none);
+  EXPECT_TRUE(job.checkpoint.enabled);
+  EXPECT_EQ(job.checkpoint.every_epochs, 1u);
+  EXPECT_EQ(job.checkpoint.size_bytes, truth["checkpoints"][0].get<std::uint64_t>());
+  EXPECT_NEAR(job.compute.step_time.expected(), 0.030, 0.003);
+  EXPECT_NE(job.dataset.dir, data);  // never the traced data directory
+}
+
+TEST_F(DistilE2e, ThreeWorkersShuffledCheckpointEveryFourSteps) {
+  const auto data = generate("shuf", 96, "16KiB");
+  const auto trace = dir_ / "run.h5";
+  const auto truth = capture("--data " + data.string() + " --workers 3 --batch-size 16 --epochs 2 --shuffle "
+                             "--compute-ms 40 --checkpoint-every-steps 4 --checkpoint-size 1048576 "
+                             "--checkpoint-dir " + (dir_ / "ck").string(), trace);
+  if (truth.is_null()) GTEST_SKIP() << "dlgen capture cannot run here (exit 77)";
+  ASSERT_TRUE(truth.is_object() && truth.contains("checkpoints")) << truth.dump();
+  const Job job = distil(trace, "job.toml");
+  EXPECT_EQ(job.dataset.num_files, 96u);
+  EXPECT_EQ(job.reader.workers, 3u);
+  EXPECT_EQ(job.reader.batch_size, 16u);
+  EXPECT_EQ(job.run.epochs, 2u);
+  EXPECT_EQ(job.reader.shuffle, Shuffle::file);
+  EXPECT_EQ(job.reader.shuffle_buffer, 0u);
+  EXPECT_EQ(job.checkpoint.every_steps, 4u);
+  EXPECT_EQ(job.checkpoint.every_epochs, 0u);
+  EXPECT_EQ(truth["checkpoints"].size(), 3u);  // 12 steps / 4
+  EXPECT_EQ(job.checkpoint.size_bytes, truth["checkpoints"][0].get<std::uint64_t>());
+  EXPECT_NEAR(job.compute.step_time.expected(), 0.040, 0.004);
+}
+
+TEST_F(DistilE2e, RoundTripThroughTheReplay) {
+  const auto job_file = dir_ / "orig.toml";
+  std::ofstream(job_file) << "[job]\nname = \"rt\"\n[dataset]\ndir = \"" << (dir_ / "rt").string()
+                          << "\"\nformat = \"npz\"\nnum_files = 64\nsample_size = \"48KiB\"\n"
+                          << "[reader]\nbatch_size = 4\nworkers = 2\nshuffle = \"none\"\n"
+                          << "[compute]\ntime = \"0.025s\"\n[run]\nepochs = 2\n";
+  ASSERT_EQ(sh(std::string(DLGEN_BINARY) + " generate -q " + job_file.string(), dir_ / "err.txt").rc, 0)
+      << slurp(dir_ / "err.txt");
+  const auto trace = dir_ / "replay.h5";
+  const auto r = sh("cd " + dir_.path().string() + " && " + DLGEN_BINARY + " run " + job_file.string() +
+                        " --capture " + trace.string(), dir_ / "err.txt");
+  if (r.rc == 77) GTEST_SKIP() << "dlgen capture cannot run here (exit 77)";
+  ASSERT_EQ(r.rc, 0) << slurp(dir_ / "err.txt");
+  const Job job = distil(trace, "back.toml");
+  EXPECT_EQ(job.dataset.num_files, 64u);
+  EXPECT_EQ(job.dataset.format, Format::npz);
+  EXPECT_EQ(job.reader.workers, 2u);
+  EXPECT_EQ(job.reader.batch_size, 4u);
+  EXPECT_EQ(job.run.epochs, 2u);
+  EXPECT_EQ(job.reader.shuffle, Shuffle::none);
+  EXPECT_NEAR(job.dataset.sample_size.expected(), 48.0 * 1024, 1.0);
+  EXPECT_NEAR(job.compute.step_time.expected(), 0.025, 0.0025);
+}
+
+}  // namespace
+}  // namespace dlgen
