@@ -45,7 +45,9 @@ struct RunArgs {
 void add_job_options(CLI::App* cmd, JobArgs& a) {
   cmd->add_option("job", a.job, "Job file (TOML)")->required();
   cmd->add_option("--scale", a.scale, "Apply the job's [scales.NAME] (built-in: small)");
-  cmd->add_option("--set", a.sets, "Override a job key, e.g. --set reader.batch_size=8 (repeatable)");
+  // One value per --set, so `--set k=v job.toml` leaves the job file to the positional.
+  cmd->add_option("--set", a.sets, "Override a job key, e.g. --set reader.batch_size=8 (repeatable)")
+      ->allow_extra_args(false);
   cmd->add_option("--accelerator", a.accelerator, "Compute profile: compute.<NAME>.time (a100, h100, ...)");
 }
 

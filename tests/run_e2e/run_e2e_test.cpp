@@ -144,7 +144,7 @@ TEST(RunE2E, NoGenerateOnAMissingDatasetSaysHowToGenerate) {
 TEST(RunE2E, DryRunPrintsThePlanWithoutTouchingStorage) {
   TempDir tmp("dlgen-e2e-dry");
   write(tmp / "job.toml", kJob);
-  const Outcome o = dlgen("run job.toml --dry-run", tmp.path());
+  const Outcome o = dlgen("run --set run.epochs=2 job.toml --dry-run", tmp.path());  // --set takes one value
   ASSERT_EQ(o.code, 0) << o.out;
   EXPECT_NE(o.out.find("48 files"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("12 steps per accelerator"), std::string::npos) << o.out;
