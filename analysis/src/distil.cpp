@@ -409,7 +409,13 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
       if (sz * n > best_bytes) best = sz, best_bytes = sz * n;
     if (best) k.write_size_bytes = best;
     k.fsync = fsync;
-    const std::uint64_t ge = detail::gcd_all(ep), gs = detail::gcd_all(st);
+    // Step cadence: the median distance between consecutive checkpoints (from step 0), robust to
+    // a step index off by one; epochs are counted exactly, so their gcd is used.
+    std::vector<double> dsteps;
+    for (std::size_t i = 0; i < st.size(); ++i)
+      if (st[i] > (i ? st[i - 1] : 0)) dsteps.push_back(static_cast<double>(st[i] - (i ? st[i - 1] : 0)));
+    const std::uint64_t ge = detail::gcd_all(ep);
+    const std::uint64_t gs = static_cast<std::uint64_t>(std::llround(detail::percentile(dsteps, 0.5)));
     const std::string count = std::to_string(s.checkpoints.size()) + " checkpoints";
     if (all_at_end && ge > 0) {
       k.every_epochs = static_cast<std::uint32_t>(ge);

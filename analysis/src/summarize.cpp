@@ -1156,7 +1156,18 @@ struct Builder {
       for (const auto& e : s.epochs)
         if (!e.evaluation && e.end_ns <= c.start_ns) steps_done += e.steps;
       const std::uint64_t per_acc = s.accelerators.empty() ? steps_done : steps_done / s.accelerators.size();
-      c.at_epoch_end = receipts.empty() ? between : (done > 0 && c.after_step == per_acc);
+      // Or: no batch of the pass in progress is received after it, and the step count is within
+      // one of the pass end (step counts from idle gaps can be off by one on a loaded machine).
+      bool next_is_new_pass = true;
+      for (const auto& b : s.batches)
+        if (b.accelerator == 0 && b.received_ns > c.end_ns && b.epoch >= 0 && !s.epochs[b.epoch].evaluation) {
+          std::uint32_t pass_index = 0;
+          for (std::int32_t q = 0; q < b.epoch; ++q) pass_index += !s.epochs[q].evaluation;
+          if (pass_index < done) next_is_new_pass = false;
+        }
+      const std::uint64_t diff = c.after_step > per_acc ? c.after_step - per_acc : per_acc - c.after_step;
+      c.at_epoch_end = receipts.empty() ? between
+                                        : (done > 0 && (c.after_step == per_acc || (diff <= 1 && next_is_new_pass)));
     }
     // Steps that span a checkpoint are not compute.
     auto spans_checkpoint = [&](const Step& st) {

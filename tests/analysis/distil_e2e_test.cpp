@@ -104,7 +104,9 @@ TEST_F(DistilE2e, OneWorkerSequentialCheckpointEveryEpoch) {
   EXPECT_TRUE(job.checkpoint.enabled);
   EXPECT_EQ(job.checkpoint.every_epochs, 1u);
   EXPECT_EQ(job.checkpoint.size_bytes, truth["checkpoints"][0].get<std::uint64_t>());
-  EXPECT_NEAR(job.compute.step_time.expected(), 0.030, 0.003);
+  // Within 10% of the compute the script itself measured (a sleep overshoots on a loaded machine).
+  const double measured = truth["step_time_median_s"].get<double>();
+  EXPECT_NEAR(job.compute.step_time.expected(), measured, 0.1 * measured);
   EXPECT_NE(job.dataset.dir, data);  // never the traced data directory
 }
 
@@ -127,7 +129,8 @@ TEST_F(DistilE2e, ThreeWorkersShuffledCheckpointEveryFourSteps) {
   EXPECT_EQ(job.checkpoint.every_epochs, 0u);
   EXPECT_EQ(truth["checkpoints"].size(), 3u);  // 12 steps / 4
   EXPECT_EQ(job.checkpoint.size_bytes, truth["checkpoints"][0].get<std::uint64_t>());
-  EXPECT_NEAR(job.compute.step_time.expected(), 0.040, 0.004);
+  const double measured = truth["step_time_median_s"].get<double>();
+  EXPECT_NEAR(job.compute.step_time.expected(), measured, 0.1 * measured);
 }
 
 TEST_F(DistilE2e, RoundTripThroughTheReplay) {
