@@ -3,7 +3,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <fstream>
+#include <map>
 
 #include "dlgen/trace/trace_io.hpp"
 #include "dlgen/trace/trace_text.hpp"
@@ -12,7 +14,24 @@
 namespace dlgen::trace {
 namespace {
 
+// What format version 2 declares: ts to the nearest multiple of 125 ns, dur to 7 significant
+// bits (relative error <= 2^-7); every other field exact.
+std::uint64_t stored_ts(std::uint64_t ts) { return (ts + 62) / 125 * 125; }
+bool dur_within_precision(std::uint64_t stored, std::uint64_t orig) {
+  if (orig < 128) return stored == orig;
+  double err = std::abs(static_cast<double>(stored) - static_cast<double>(orig));
+  return err <= static_cast<double>(orig) / 128.0;
+}
+
+// Equal up to the declared precision of ts and dur.
 bool operator==(const Event& a, const Event& b) {
+  return stored_ts(a.ts_ns) == stored_ts(b.ts_ns) && dur_within_precision(a.dur_ns, b.dur_ns) &&
+         dur_within_precision(b.dur_ns, a.dur_ns) && a.pid == b.pid && a.tid == b.tid &&
+         a.op == b.op && a.file == b.file && a.fd == b.fd && a.offset == b.offset && a.size == b.size &&
+         a.ret == b.ret && a.flags == b.flags && a.arg == b.arg;
+}
+
+bool exactly_equal(const Event& a, const Event& b) {
   return a.ts_ns == b.ts_ns && a.dur_ns == b.dur_ns && a.pid == b.pid && a.tid == b.tid &&
          a.op == b.op && a.file == b.file && a.fd == b.fd && a.offset == b.offset && a.size == b.size &&
          a.ret == b.ret && a.flags == b.flags && a.arg == b.arg;
@@ -105,6 +124,101 @@ TEST(TraceIo, RoundTripKeepsEveryField) {
   expect_equal(t, *back);
 }
 
+TEST(TraceIo, TimesKeepTheirDeclaredResolution) {
+  testing::TempDir dir;
+  Trace t;
+  t.files = {{"/f", 1, 1, 0, 0, 0}};
+  // Durations over the whole range, times on and off the 125 ns grid, two threads interleaved.
+  std::uint64_t durs[] = {0, 1, 127, 128, 129, 255, 256, 257, 1000, 12345, 20000, 50000, 999999,
+                          123456789, 1ull << 40, (1ull << 40) + 12345, 0xffffffffffffffffull};
+  std::uint64_t ts = 0;
+  for (std::size_t i = 0; i < std::size(durs); ++i) {
+    Event e;
+    e.ts_ns = ts;
+    ts += 1000 + 61 * i;
+    e.dur_ns = durs[i];
+    e.pid = e.tid = i % 2 ? 7 : 8;
+    e.op = Op::read;
+    e.file = 0;
+    t.events.push_back(e);
+  }
+  ASSERT_TRUE(write_trace(dir / "r.h5", t));
+  auto back = read_trace(dir / "r.h5");
+  ASSERT_TRUE(back) << back.error().message;
+  ASSERT_EQ(back->events.size(), t.events.size());
+  for (std::size_t i = 0; i < t.events.size(); ++i) {
+    const Event &a = t.events[i], &b = back->events[i];
+    EXPECT_EQ(b.ts_ns, stored_ts(a.ts_ns)) << i;
+    EXPECT_LE(b.ts_ns > a.ts_ns ? b.ts_ns - a.ts_ns : a.ts_ns - b.ts_ns, 62u) << i;
+    EXPECT_TRUE(dur_within_precision(b.dur_ns, a.dur_ns)) << i << ": " << a.dur_ns << " -> " << b.dur_ns;
+    EXPECT_EQ(b.pid, a.pid) << i;
+  }
+  // Whole microseconds and powers of two stay exact.
+  EXPECT_EQ(back->events[0].ts_ns, 0u);
+  EXPECT_EQ(back->events[1].ts_ns, 1000u);
+  EXPECT_EQ(back->events[7].dur_ns, 256u);  // 257 needs 9 bits: rounds to 256
+  EXPECT_EQ(back->events[6].dur_ns, 256u);
+  EXPECT_EQ(back->events[14].dur_ns, 1ull << 40);
+}
+
+// Offsets and returns are coded against each other and the previous row; the extremes (errors,
+// fd returns, random and backward positions, values near 2^64) must still come back exactly.
+TEST(TraceIo, OffsetAndRetEncodingsAreExact) {
+  testing::TempDir dir;
+  Trace t;
+  t.files = {{"/f", 1, 1, 0, 0, 0}};
+  const std::uint64_t big = 0xfffffffffffff000ull;
+  struct Row { Op op; std::uint64_t off, size; std::int64_t ret; std::uint32_t tid; };
+  Row rows[] = {{Op::open, 0, 0, 3, 1},         {Op::read, 0, 4096, 4096, 1},
+                {Op::read, 4096, 4096, 100, 1}, {Op::read, 4196, 4096, 0, 1},
+                {Op::close, 0, 0, 0, 1},        {Op::pread, big, 4096, 4095, 2},
+                {Op::pread, 5, ~0ull, -22, 2},  {Op::pread, 1ull << 63, 1ull << 63, INT64_MAX, 2},
+                {Op::pwrite, 17, 3, 3, 1},      {Op::pwrite, 20, 3, -28, 2}};
+  for (std::size_t i = 0; i < std::size(rows); ++i) {
+    Event e;
+    e.ts_ns = 1000 * i;
+    e.op = rows[i].op; e.offset = rows[i].off; e.size = rows[i].size; e.ret = rows[i].ret;
+    e.pid = 1; e.tid = rows[i].tid; e.file = 0; e.fd = 3;
+    t.events.push_back(e);
+  }
+  ASSERT_TRUE(write_trace(dir / "o.h5", t));
+  auto back = read_trace(dir / "o.h5");
+  ASSERT_TRUE(back) << back.error().message;
+  ASSERT_EQ(back->events.size(), t.events.size());
+  for (std::size_t i = 0; i < t.events.size(); ++i)
+    EXPECT_TRUE(exactly_equal(back->events[i], t.events[i])) << "event " << i;
+}
+
+// Rows are stored grouped by thread; events of different threads at the same (quantised) time come
+// back sorted by time with each thread's own order kept.
+TEST(TraceIo, ThreadOrderSurvivesGroupingAndTies) {
+  testing::TempDir dir;
+  Trace t;
+  for (int i = 0; i < 300; ++i) {
+    Event e;
+    e.ts_ns = 1000 * static_cast<std::uint64_t>(i / 3);  // three threads per instant
+    e.pid = 1;
+    e.tid = static_cast<std::uint32_t>(10 - i % 3);
+    e.size = static_cast<std::uint64_t>(i);
+    t.events.push_back(e);
+  }
+  ASSERT_TRUE(write_trace(dir / "g.h5", t));
+  auto back = read_trace(dir / "g.h5");
+  ASSERT_TRUE(back) << back.error().message;
+  ASSERT_EQ(back->events.size(), t.events.size());
+  std::map<std::uint32_t, std::vector<std::uint64_t>> want, got;
+  for (const auto& e : t.events) want[e.tid].push_back(e.size);
+  for (std::size_t i = 0; i < back->events.size(); ++i) {
+    const Event& e = back->events[i];
+    got[e.tid].push_back(e.size);
+    EXPECT_EQ(e.ts_ns, 1000 * (e.size / 3)) << i;
+    if (i > 0) {
+      EXPECT_LE(back->events[i - 1].ts_ns, e.ts_ns) << i;
+    }
+  }
+  EXPECT_EQ(want, got);
+}
+
 TEST(TraceIo, RoundTripEmptyTrace) {
   testing::TempDir dir;
   Trace t;
@@ -119,7 +233,7 @@ TEST(TraceIo, ReaderSortsEventsAppendedOutOfOrder) {
   auto w = TraceWriter::create(dir / "s.h5");
   ASSERT_TRUE(w);
   std::vector<Event> evs(3);
-  evs[0].ts_ns = 300; evs[1].ts_ns = 100; evs[2].ts_ns = 200;
+  evs[0].ts_ns = 3000; evs[1].ts_ns = 1000; evs[2].ts_ns = 2000;
   evs[0].size = 3; evs[1].size = 1; evs[2].size = 2;
   ASSERT_TRUE((*w)->append(evs));
   ASSERT_TRUE((*w)->finish({}, {}, {}));
@@ -127,7 +241,7 @@ TEST(TraceIo, ReaderSortsEventsAppendedOutOfOrder) {
   ASSERT_TRUE(back);
   ASSERT_EQ(back->events.size(), 3u);
   EXPECT_EQ(back->events[0].size, 1u);
-  EXPECT_EQ(back->events[1].ts_ns, 200u);
+  EXPECT_EQ(back->events[1].ts_ns, 2000u);
   EXPECT_EQ(back->events[2].size, 3u);
 }
 
@@ -196,6 +310,7 @@ TEST(TraceIo, KilledAfterFlushLeavesReadableTrace) {
   EXPECT_FALSE(back->meta.complete);
   ASSERT_EQ(back->events.size(), 600u);
   EXPECT_TRUE(back->events[599] == t.events[599]);
+  EXPECT_EQ(back->events[599].ts_ns, stored_ts(t.events[599].ts_ns));
   EXPECT_EQ(back->files.size(), t.files.size());
   EXPECT_EQ(back->processes.size(), t.processes.size());
   EXPECT_EQ(back->meta.command, t.meta.command);

@@ -17,25 +17,44 @@ import sys
 import h5py
 import numpy as np
 
-with h5py.File(sys.argv[1], "r") as f:
+def load_events(f):
+    """/events of a format-version-2 trace as plain columns, sorted by entry time."""
     ev = {name: col[:] for name, col in f["events"].items()}
-    ts_ns = np.cumsum(ev["ts_delta_ns"])          # absolute entry times, ns since trace start
+    ev["ts_ns"] = np.cumsum(ev.pop("ts_delta")) * int(f["events"].attrs["ts_unit_ns"])
+    ev["ret"] = ev.pop("ret_delta") + ev["size"].astype(np.int64)
+    # offset: sequential runs are stored as 0, continuing from the previous row when it moved bytes
+    prev_ret = np.r_[0, ev["ret"][:-1]]
+    step = ev.pop("offset_delta") + np.maximum(prev_ret, 0)
+    run_start = np.maximum.accumulate(np.where(prev_ret > 0, 0, np.arange(len(step))))
+    total = np.cumsum(step)
+    ev["offset"] = (total - total[run_start] + step[run_start]).astype(np.uint64)
+    order = np.argsort(ev["ts_ns"], kind="stable")  # rows are stored grouped by thread
+    return {name: col[order] for name, col in ev.items()}
+
+with h5py.File(sys.argv[1], "r") as f:
+    ev = load_events(f)
     paths = f["files/path"].asstr()[:]             # index with ev["file"] (0xffffffff: no file)
     comm = f["processes/comm"][:].astype(str)
     command = list(f.attrs["command"])
     complete = bool(f.attrs["complete"])
-    reads = np.isin(ev["op"], [2, 3, 4, 5, 25])    # read, pread, readv, preadv, uring_read
+ts_ns, dur_ns = ev["ts_ns"], ev["dur_ns"]          # dur_ns: float32, 7 significant bits
+reads = np.isin(ev["op"], [2, 3, 4, 5, 25])        # read, pread, readv, preadv, uring_read
+bytes_read = np.clip(ev["ret"][reads], 0, None).sum()
 
 # checks against the trace the C++ test wrote
 assert command == ["python3", "train.py"], command
 assert complete
-assert len(ts_ns) == 4, len(ts_ns)
-assert ts_ns.tolist() == [1000000, 2000000, 3000000, 2000000000], ts_ns.tolist()
-assert ev["size"][reads].sum() == 65536 + 4096, ev["size"][reads]
+assert len(ts_ns) == 6, len(ts_ns)
+assert ts_ns.tolist() == [1000000, 2000000, 2000000, 3000000, 4000000, 2000000000], ts_ns.tolist()
+assert ev["tid"].tolist() == [101, 101, 102, 101, 102, 100], ev["tid"]
+assert ev["size"][reads].sum() == 65536 + 4096 + 65536 + 4096, ev["size"][reads]
+assert bytes_read == 65536 + 1000 + 4096, bytes_read
+assert ev["offset"].tolist() == [0, 0, 1 << 40, 65536, 8192, 0], ev["offset"]
+assert ev["ret"].tolist() == [3, 65536, 4096, 1000, -5, 0], ev["ret"]
+assert abs(dur_ns[1] - 20000) <= 20000 / 128 and dur_ns[3] == 100, dur_ns
 assert paths[ev["file"][1]] == "/data/a.npz"
-assert ev["file"][3] == 0xffffffff
-assert ev["ret"][2] == -5
-assert comm.tolist() == ["python3", "pt_data_worker"], comm
+assert ev["file"][5] == 0xffffffff
+assert comm.tolist() == ["python3", "pt_data_worker", "pt_data_worker"], comm
 print("ok")
 )PY";
 
@@ -47,9 +66,12 @@ TEST(Python, H5pyReadsTheTrace) {
 meta command="python3 train.py" complete=1
 proc pid=100 comm=python3
 proc pid=101 ppid=100 comm=pt_data_worker
+proc pid=102 ppid=100 comm=pt_data_worker
 ts=1ms pid=101 op=open file=/data/a.npz ret=3
-ts=2ms pid=101 op=read file=/data/a.npz size=64KiB
-ts=3ms pid=101 op=pread file=/data/b.npz size=4096 ret=-EIO
+ts=2ms dur=20us pid=101 op=read file=/data/a.npz size=64KiB
+ts=2ms pid=102 op=pread file=/data/b.npz off=1TiB size=4096
+ts=3ms dur=100 pid=101 op=read file=/data/a.npz off=64KiB size=64KiB ret=1000
+ts=4ms pid=102 op=pread file=/data/b.npz off=8KiB size=4096 ret=-EIO
 ts=2s pid=100 op=sendmsg size=72
 )");
   ASSERT_TRUE(t) << t.error().message;

@@ -70,5 +70,6 @@ template <> inline hid_t native<std::int32_t>() { return H5T_NATIVE_INT32; }
 template <> inline hid_t native<std::uint32_t>() { return H5T_NATIVE_UINT32; }
 template <> inline hid_t native<std::int64_t>() { return H5T_NATIVE_INT64; }
 template <> inline hid_t native<std::uint64_t>() { return H5T_NATIVE_UINT64; }
+template <> inline hid_t native<float>() { return H5T_NATIVE_FLOAT; }
 
 }  // namespace dlgen::trace::h5

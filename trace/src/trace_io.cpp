@@ -11,6 +11,9 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cmath>
+#include <numeric>
 #include <cstring>
 #include <string>
 #include <system_error>
@@ -22,11 +25,11 @@
 namespace dlgen::trace {
 namespace {
 
-constexpr std::uint32_t kFormatVersion = 1;
+constexpr std::uint32_t kFormatVersion = 2;
 constexpr const char* kFormatName = "dlgen-trace";
 constexpr hsize_t kChunk = 1 << 16;            // elements per chunk of an /events column
 constexpr hsize_t kTableChunk = 1024;          // elements per chunk of /files and /processes
-constexpr unsigned kDeflateLevel = 4;          // zlib level: size vs. capture CPU cost
+constexpr unsigned kDeflateLevel = 6;          // zlib level: size vs. capture CPU cost
 constexpr std::size_t kAutoWriteEvents = 1 << 18;
 constexpr std::size_t kCommLen = 16;           // TASK_COMM_LEN, NUL padded
 
@@ -49,12 +52,13 @@ h5::Handle comm_type() {
 }
 
 // An empty, extendible, chunked, shuffled and deflated 1-D dataset.
-h5::Handle create_column(hid_t group, const char* name, hid_t file_type, hsize_t chunk = kChunk) {
+h5::Handle create_column(hid_t group, const char* name, hid_t file_type, hsize_t chunk = kChunk,
+                         bool shuffle = true) {
   hsize_t dims = 0, maxdims = H5S_UNLIMITED;
   h5::Handle sp = h5::space(H5Screate_simple(1, &dims, &maxdims));
   h5::Handle dcpl = h5::plist(H5Pcreate(H5P_DATASET_CREATE));
   H5Pset_chunk(dcpl, 1, &chunk);
-  H5Pset_shuffle(dcpl);
+  if (shuffle) H5Pset_shuffle(dcpl);
   H5Pset_deflate(dcpl, kDeflateLevel);
   return h5::dataset(H5Dcreate2(group, name, file_type, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT));
 }
@@ -213,56 +217,101 @@ std::vector<std::string> get_attr_strings(hid_t obj, const char* name) {
 
 // ---- event columns ----
 
-// The columns of /events in file order: name and on-disk type. ts is stored as the signed
-// difference to the previous event (first: to 0), which shuffle+deflate shrink far better than
-// absolute times; every other column stores the Event field as is.
+// Format version 2 stores /events in encodings chosen for size (docs/trace-format.md, measured in
+// bench/trace/README.md); version 1 (every field as is, ts delta-coded, time order) still reads.
+//   * Rows are grouped by thread within each written block (stable, by tid), so each column sees
+//     one thread's runs of pid, fd, file, op and sizes; the reader sorts back by entry time.
+//   * ts_delta: entry time quantised to kTsUnitNs (the tracer's own jitter is hundreds of ns), as
+//     the difference to the previous row's quantised time; ts_ns = cumsum(ts_delta) * unit.
+//   * dur_ns: float32 ns rounded to kDurSignificantBits significant bits (relative error <= 2^-7,
+//     values below 128 ns exact); integer-valued, so the C++ reader restores uint64 ns.
+//   * ret_delta: ret - size (0 for complete transfers); offset_delta: offset minus where the
+//     previous row left off if that row moved bytes (ret > 0: its offset + ret), else the offset
+//     itself; 0 for sequential I/O and for the position-less rows after an EOF. Wraps mod 2^64.
+constexpr std::uint64_t kTsUnitNs = 125;         // divides 1 us: whole microseconds stay exact
+constexpr int kDurSignificantBits = 7;
+
 struct ColumnSpec {
   const char* name;
   hid_t file_type;
+  bool shuffle;  // byte shuffle before deflate: helps columns of wide, smooth values
 };
 std::array<ColumnSpec, 12> event_columns() {
-  return {{{"ts_delta_ns", H5T_STD_I64LE},
-           {"dur_ns", H5T_STD_U64LE},
-           {"pid", H5T_STD_U32LE},
-           {"tid", H5T_STD_U32LE},
-           {"op", H5T_STD_U8LE},
-           {"file", H5T_STD_U32LE},
-           {"fd", H5T_STD_I32LE},
-           {"offset", H5T_STD_U64LE},
-           {"size", H5T_STD_U64LE},
-           {"ret", H5T_STD_I64LE},
-           {"flags", H5T_STD_U32LE},
-           {"arg", H5T_STD_U64LE}}};
+  return {{{"ts_delta", H5T_STD_I64LE, true},
+           {"dur_ns", H5T_IEEE_F32LE, true},
+           {"pid", H5T_STD_U32LE, false},
+           {"tid", H5T_STD_U32LE, true},
+           {"op", H5T_STD_U8LE, true},
+           {"file", H5T_STD_U32LE, false},
+           {"fd", H5T_STD_I32LE, true},
+           {"offset_delta", H5T_STD_I64LE, false},
+           {"size", H5T_STD_U64LE, true},
+           {"ret_delta", H5T_STD_I64LE, false},
+           {"flags", H5T_STD_U32LE, true},
+           {"arg", H5T_STD_U64LE, true}}};
+}
+
+std::uint64_t quantise_ts(std::uint64_t ts_ns) { return (ts_ns + kTsUnitNs / 2) / kTsUnitNs; }
+
+// dur rounded to nearest with kDurSignificantBits significant bits, as float (exactly
+// representable: they fit a float's 24). Relative error <= 2^-kDurSignificantBits.
+float encode_dur(std::uint64_t d) {
+  int bits = 64 - std::countl_zero(d);
+  if (bits <= kDurSignificantBits) return static_cast<float>(d);
+  int shift = bits - kDurSignificantBits;
+  std::uint64_t q = (d >> shift) + ((d >> (shift - 1)) & 1);  // round half up
+  return std::ldexp(static_cast<float>(q), shift);
+}
+
+std::uint64_t decode_dur(float f) {
+  if (!(f > 0)) return 0;
+  if (f >= 18446744073709551615.0f) return UINT64_MAX;
+  return static_cast<std::uint64_t>(f);
+}
+
+// What offset_delta of the next row is relative to: where this row left the file position if it
+// moved bytes, else 0 (the next row's offset is stored as is).
+std::uint64_t row_end(std::uint64_t offset, std::int64_t ret) {
+  return ret > 0 ? offset + static_cast<std::uint64_t>(ret) : 0;
 }
 
 struct EventColumns {
-  std::vector<std::int64_t> ts_delta;
-  std::vector<std::uint64_t> dur, offset, size, arg;
+  std::vector<std::int64_t> ts_delta, offset_delta, ret_delta;
+  std::vector<float> dur;
+  std::vector<std::uint64_t> size, arg;
   std::vector<std::uint32_t> pid, tid, file, flags;
   std::vector<std::uint8_t> op;
   std::vector<std::int32_t> fd;
-  std::vector<std::int64_t> ret;
 
-  void fill(const Event* ev, std::size_t n, std::uint64_t& last_ts) {
-    ts_delta.resize(n); dur.resize(n); offset.resize(n); size.resize(n); arg.resize(n);
+  // Fills the columns with ev[order[i]] (i < n); `last_q` and `last_end` carry the previous row's
+  // quantised ts and end position across blocks.
+  void fill(const Event* ev, const std::vector<std::uint32_t>& order, std::uint64_t& last_q,
+            std::uint64_t& last_end) {
+    std::size_t n = order.size();
+    ts_delta.resize(n); dur.resize(n); offset_delta.resize(n); size.resize(n); arg.resize(n);
     pid.resize(n); tid.resize(n); file.resize(n); flags.resize(n); op.resize(n); fd.resize(n);
-    ret.resize(n);
+    ret_delta.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
-      const Event& e = ev[i];
-      ts_delta[i] = static_cast<std::int64_t>(e.ts_ns - last_ts);
-      last_ts = e.ts_ns;
-      dur[i] = e.dur_ns; pid[i] = e.pid; tid[i] = e.tid; op[i] = static_cast<std::uint8_t>(e.op);
-      file[i] = e.file; fd[i] = e.fd; offset[i] = e.offset; size[i] = e.size; ret[i] = e.ret;
+      const Event& e = ev[order[i]];
+      std::uint64_t q = quantise_ts(e.ts_ns);
+      ts_delta[i] = static_cast<std::int64_t>(q - last_q);
+      last_q = q;
+      dur[i] = encode_dur(e.dur_ns);
+      pid[i] = e.pid; tid[i] = e.tid; op[i] = static_cast<std::uint8_t>(e.op);
+      file[i] = e.file; fd[i] = e.fd; size[i] = e.size;
+      offset_delta[i] = static_cast<std::int64_t>(e.offset - last_end);
+      last_end = row_end(e.offset, e.ret);
+      ret_delta[i] = static_cast<std::int64_t>(static_cast<std::uint64_t>(e.ret) - e.size);
       flags[i] = e.flags; arg[i] = e.arg;
     }
   }
   // (memory type, data) per column, in event_columns() order.
   std::array<std::pair<hid_t, const void*>, 12> views() const {
-    return {{{H5T_NATIVE_INT64, ts_delta.data()}, {H5T_NATIVE_UINT64, dur.data()},
+    return {{{H5T_NATIVE_INT64, ts_delta.data()}, {H5T_NATIVE_FLOAT, dur.data()},
              {H5T_NATIVE_UINT32, pid.data()}, {H5T_NATIVE_UINT32, tid.data()},
              {H5T_NATIVE_UINT8, op.data()}, {H5T_NATIVE_UINT32, file.data()},
-             {H5T_NATIVE_INT32, fd.data()}, {H5T_NATIVE_UINT64, offset.data()},
-             {H5T_NATIVE_UINT64, size.data()}, {H5T_NATIVE_INT64, ret.data()},
+             {H5T_NATIVE_INT32, fd.data()}, {H5T_NATIVE_INT64, offset_delta.data()},
+             {H5T_NATIVE_UINT64, size.data()}, {H5T_NATIVE_INT64, ret_delta.data()},
              {H5T_NATIVE_UINT32, flags.data()}, {H5T_NATIVE_UINT64, arg.data()}}};
   }
 };
@@ -282,7 +331,10 @@ class H5TraceWriter final : public TraceWriter {
     if (!w->events_.valid() || !w->files_.valid() || !w->procs_.valid())
       return h5_error(path, "cannot create groups");
     bool ok = true;
-    for (const auto& c : event_columns()) ok &= create_column(w->events_, c.name, c.file_type).valid();
+    for (const auto& c : event_columns())
+      ok &= create_column(w->events_, c.name, c.file_type, kChunk, c.shuffle).valid();
+    ok &= set_attr<std::uint64_t>(w->events_, "ts_unit_ns", kTsUnitNs);
+    ok &= set_attr<std::uint32_t>(w->events_, "dur_significant_bits", kDurSignificantBits);
     h5::Handle vs = vlen_string_type(), cs = comm_type();
     ok &= create_column(w->files_, "path", vs, kTableChunk).valid();
     for (const char* n : {"dev", "ino", "size_at_open", "magic"})
@@ -355,9 +407,16 @@ class H5TraceWriter final : public TraceWriter {
   // Writes events straight from the caller's storage (write_trace), no copy.
   bool write_events(const Event* ev, std::size_t n) {
     EventColumns cols;
+    std::vector<std::uint32_t> order;
     for (std::size_t done = 0; done < n;) {
       std::size_t k = std::min<std::size_t>(n - done, kChunk * 4);
-      cols.fill(ev + done, k, last_ts_);
+      order.resize(k);
+      std::iota(order.begin(), order.end(), 0u);
+      const Event* block = ev + done;
+      std::stable_sort(order.begin(), order.end(), [block](std::uint32_t a, std::uint32_t b) {
+        return block[a].tid < block[b].tid;
+      });
+      cols.fill(block, order, last_q_, last_end_);
       auto cs = event_columns();
       auto vs = cols.views();
       for (std::size_t c = 0; c < cs.size(); ++c)
@@ -463,7 +522,8 @@ class H5TraceWriter final : public TraceWriter {
   std::vector<Event> pending_;
   hsize_t written_ = 0;
   hsize_t paths_written_ = 0;
-  std::uint64_t last_ts_ = 0;
+  std::uint64_t last_q_ = 0;    // quantised ts of the last row written
+  std::uint64_t last_end_ = 0;  // row_end() of the last row written
   bool finished_ = false;
   Meta last_meta_;
   std::vector<File> last_files_;
@@ -488,6 +548,107 @@ Result<void> write_trace(const std::filesystem::path& path, const Trace& trace) 
   }
   return (*w)->finish(trace.meta, trace.files, trace.processes);
 }
+
+namespace {
+
+Error bad_events(const std::filesystem::path& path) {
+  return input_error(path.string() + ": cannot read /events");
+}
+
+// Checks op codes and file indices, then sorts by entry time (stable) unless already sorted.
+Result<void> finish_events(Trace& t, const std::filesystem::path& path) {
+  bool sorted = true;
+  for (std::size_t i = 0; i < t.events.size(); ++i) {
+    const Event& e = t.events[i];
+    if (static_cast<int>(e.op) >= kOpCount)
+      return input_error(path.string() + ": unknown op code " +
+                         std::to_string(static_cast<int>(e.op)) + " in event " + std::to_string(i));
+    if (e.file != kNoFile && e.file >= t.files.size())
+      return input_error(path.string() + ": event " + std::to_string(i) + " names file " +
+                         std::to_string(e.file) + " but /files has " +
+                         std::to_string(t.files.size()) + " rows");
+    sorted &= i == 0 || t.events[i - 1].ts_ns <= e.ts_ns;
+  }
+  if (sorted) return ok();
+  // Version 2 groups rows by thread within each block; captured events may also arrive a block
+  // late. Sorting (ts, row) keys is cheaper than moving whole events twice.
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> keys(t.events.size());
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    keys[i] = {t.events[i].ts_ns, static_cast<std::uint32_t>(i)};
+  std::sort(keys.begin(), keys.end());
+  std::vector<Event> out(t.events.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) out[i] = t.events[keys[i].second];
+  t.events = std::move(out);
+  return ok();
+}
+
+hsize_t shortest_column(hid_t events) {
+  auto cs = event_columns();
+  hsize_t n = column_length(events, cs[0].name);
+  for (const auto& c : cs) n = std::min(n, column_length(events, c.name));
+  return n;
+}
+
+Result<void> read_events_v2(hid_t events, Trace& t, const std::filesystem::path& path) {
+  hsize_t n = shortest_column(events);
+  auto unit = get_attr<std::uint64_t>(events, "ts_unit_ns", kTsUnitNs);
+  EventColumns c;
+  if (!read_column(events, "ts_delta", n, c.ts_delta) || !read_column(events, "dur_ns", n, c.dur) ||
+      !read_column(events, "pid", n, c.pid) || !read_column(events, "tid", n, c.tid) ||
+      !read_column(events, "op", n, c.op) || !read_column(events, "file", n, c.file) ||
+      !read_column(events, "fd", n, c.fd) ||
+      !read_column(events, "offset_delta", n, c.offset_delta) ||
+      !read_column(events, "size", n, c.size) || !read_column(events, "ret_delta", n, c.ret_delta) ||
+      !read_column(events, "flags", n, c.flags) || !read_column(events, "arg", n, c.arg))
+    return bad_events(path);
+  t.events.resize(n);
+  std::uint64_t q = 0, end = 0;
+  for (hsize_t i = 0; i < n; ++i) {
+    Event& e = t.events[i];
+    q += static_cast<std::uint64_t>(c.ts_delta[i]);
+    e.ts_ns = q * unit;
+    e.dur_ns = decode_dur(c.dur[i]);
+    e.pid = c.pid[i]; e.tid = c.tid[i]; e.op = static_cast<Op>(c.op[i]);
+    e.file = c.file[i]; e.fd = c.fd[i]; e.size = c.size[i];
+    e.offset = end + static_cast<std::uint64_t>(c.offset_delta[i]);
+    e.ret = static_cast<std::int64_t>(e.size + static_cast<std::uint64_t>(c.ret_delta[i]));
+    end = row_end(e.offset, e.ret);
+    e.flags = c.flags[i]; e.arg = c.arg[i];
+  }
+  return finish_events(t, path);
+}
+
+// Version 1: every field as is, ts as ts_delta_ns (ns), rows in time order.
+Result<void> read_events_v1(hid_t events, Trace& t, const std::filesystem::path& path) {
+  const char* names[] = {"ts_delta_ns", "dur_ns", "pid", "tid", "op", "file", "fd", "offset",
+                         "size", "ret", "flags", "arg"};
+  hsize_t n = column_length(events, names[0]);
+  for (const char* name : names) n = std::min(n, column_length(events, name));
+  std::vector<std::int64_t> ts_delta, ret;
+  std::vector<std::uint64_t> dur, offset, size, arg;
+  std::vector<std::uint32_t> pid, tid, file, flags;
+  std::vector<std::uint8_t> op;
+  std::vector<std::int32_t> fd;
+  if (!read_column(events, "ts_delta_ns", n, ts_delta) || !read_column(events, "dur_ns", n, dur) ||
+      !read_column(events, "pid", n, pid) || !read_column(events, "tid", n, tid) ||
+      !read_column(events, "op", n, op) || !read_column(events, "file", n, file) ||
+      !read_column(events, "fd", n, fd) || !read_column(events, "offset", n, offset) ||
+      !read_column(events, "size", n, size) || !read_column(events, "ret", n, ret) ||
+      !read_column(events, "flags", n, flags) || !read_column(events, "arg", n, arg))
+    return bad_events(path);
+  t.events.resize(n);
+  std::uint64_t ts = 0;
+  for (hsize_t i = 0; i < n; ++i) {
+    Event& e = t.events[i];
+    ts += static_cast<std::uint64_t>(ts_delta[i]);
+    e.ts_ns = ts; e.dur_ns = dur[i]; e.pid = pid[i]; e.tid = tid[i]; e.op = static_cast<Op>(op[i]);
+    e.file = file[i]; e.fd = fd[i]; e.offset = offset[i]; e.size = size[i]; e.ret = ret[i];
+    e.flags = flags[i]; e.arg = arg[i];
+  }
+  return finish_events(t, path);
+}
+
+}  // namespace
 
 Result<Trace> read_trace(const std::filesystem::path& path) {
   h5::QuietErrors quiet;
@@ -566,41 +727,8 @@ Result<Trace> read_trace(const std::filesystem::path& path) {
     }
   }
   {
-    auto cs = event_columns();
-    hsize_t n = column_length(events, cs[0].name);
-    for (const auto& c : cs) n = std::min(n, column_length(events, c.name));
-    EventColumns c;
-    if (!read_column(events, "ts_delta_ns", n, c.ts_delta) || !read_column(events, "dur_ns", n, c.dur) ||
-        !read_column(events, "pid", n, c.pid) || !read_column(events, "tid", n, c.tid) ||
-        !read_column(events, "op", n, c.op) || !read_column(events, "file", n, c.file) ||
-        !read_column(events, "fd", n, c.fd) || !read_column(events, "offset", n, c.offset) ||
-        !read_column(events, "size", n, c.size) || !read_column(events, "ret", n, c.ret) ||
-        !read_column(events, "flags", n, c.flags) || !read_column(events, "arg", n, c.arg))
-      return bad("/events");
-    t.events.resize(n);
-    std::uint64_t ts = 0;
-    bool sorted = true;
-    for (hsize_t i = 0; i < n; ++i) {
-      Event& e = t.events[i];
-      std::uint64_t prev = ts;
-      ts += static_cast<std::uint64_t>(c.ts_delta[i]);
-      sorted &= ts >= prev || i == 0;
-      e.ts_ns = ts; e.dur_ns = c.dur[i]; e.pid = c.pid[i]; e.tid = c.tid[i];
-      if (c.op[i] >= kOpCount) return input_error(path.string() + ": unknown op code " +
-                                                  std::to_string(c.op[i]) + " in event " +
-                                                  std::to_string(i));
-      e.op = static_cast<Op>(c.op[i]);
-      e.file = c.file[i]; e.fd = c.fd[i]; e.offset = c.offset[i]; e.size = c.size[i];
-      e.ret = c.ret[i]; e.flags = c.flags[i]; e.arg = c.arg[i];
-      if (e.file != kNoFile && e.file >= t.files.size())
-        return input_error(path.string() + ": event " + std::to_string(i) + " names file " +
-                           std::to_string(e.file) + " but /files has " +
-                           std::to_string(t.files.size()) + " rows");
-    }
-    // Captured events arrive in completion order; the model promises entry-time order.
-    if (!sorted)
-      std::stable_sort(t.events.begin(), t.events.end(),
-                       [](const Event& a, const Event& b) { return a.ts_ns < b.ts_ns; });
+    Result<void> r = version == 1 ? read_events_v1(events, t, path) : read_events_v2(events, t, path);
+    if (!r) return r.error();
   }
   return t;
 }
