@@ -362,7 +362,9 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
       d.kind = DistKind::normal;
       d.mean = us(c.p50);
       d.stdev = us(spread);
-      d.min = us(std::max(c.min, c.p50 - 3 * spread));
+      // No clipping at the observed minimum: sleep and scheduling overshoot skew compute to the
+      // right, and a normal clipped near its centre would move its mean off the median.
+      d.min = us(std::max(0.0, c.p50 - 3 * spread));
     }
     job.compute.step_time = d;
     std::uint64_t measured = 0;
