@@ -82,5 +82,57 @@ ts=2s pid=100 op=sendmsg size=72
   EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
 }
 
+// Format version 1 (every field as is, ts_delta_ns in ns, time order) still reads. The file is
+// built with h5py per the version 1 spec, since this dlgen only writes version 2.
+TEST(Python, Version1TraceStillReads) {
+  if (std::system((std::string(DLGEN_PYTHON) + " -c 'import h5py, numpy' 2>/dev/null").c_str()) != 0)
+    GTEST_SKIP() << "python3-h5py or python3-numpy is not installed";
+  testing::TempDir dir;
+  std::ofstream(dir / "v1.py") << R"PY(
+import sys, h5py, numpy as np
+with h5py.File(sys.argv[1], "w") as f:
+    f.attrs["format"] = "dlgen-trace"
+    f.attrs["format_version"] = np.uint32(1)
+    f.attrs["complete"] = np.uint8(1)
+    e = f.create_group("events")
+    cols = dict(ts_delta_ns=np.int64([1001, 999, 7]), dur_ns=np.uint64([12345, 1, 999999]),
+                pid=np.uint32([5, 5, 6]), tid=np.uint32([5, 5, 6]), op=np.uint8([0, 2, 3]),
+                file=np.uint32([0, 0, 0]), fd=np.int32([3, 3, 4]), offset=np.uint64([0, 0, 77]),
+                size=np.uint64([0, 4096, 100]), ret=np.int64([3, 4000, -5]),
+                flags=np.uint32([0x80000, 0, 0]), arg=np.uint64([0, 0, 9]))
+    for k, v in cols.items():
+        e.create_dataset(k, data=v, maxshape=(None,), chunks=(16,), shuffle=True, compression="gzip")
+    fl = f.create_group("files")
+    fl.create_dataset("path", data=["/d/a"], dtype=h5py.string_dtype())
+    for k in ("dev", "ino", "size_at_open", "magic"):
+        fl.create_dataset(k, data=np.uint64([11]))
+    fl.create_dataset("magic_len", data=np.uint8([1]))
+    pr = f.create_group("processes")
+    for k in ("pid", "tgid", "ppid", "start_ns", "end_ns", "exit_code", "is_thread"):
+        pr.create_dataset(k, data=np.uint32([5]))
+    pr.create_dataset("comm", data=np.array([b"python3"], dtype="S16"))
+    pr.create_dataset("first_comm", data=np.array([b"python3"], dtype="S16"))
+)PY";
+  std::string cmd = std::string(DLGEN_PYTHON) + " " + (dir / "v1.py").string() + " " +
+                    (dir / "v1.h5").string();
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  auto t = read_trace(dir / "v1.h5");
+  ASSERT_TRUE(t) << t.error().message;
+  ASSERT_EQ(t->events.size(), 3u);
+  EXPECT_EQ(t->events[0].ts_ns, 1001u);  // version 1 is exact to the ns
+  EXPECT_EQ(t->events[2].ts_ns, 2007u);
+  EXPECT_EQ(t->events[0].dur_ns, 12345u);
+  EXPECT_EQ(t->events[2].dur_ns, 999999u);
+  EXPECT_EQ(t->events[1].ret, 4000);
+  EXPECT_EQ(t->events[2].ret, -5);
+  EXPECT_EQ(t->events[2].offset, 77u);
+  EXPECT_EQ(t->events[2].op, Op::pread);
+  EXPECT_EQ(t->events[2].arg, 9u);
+  EXPECT_EQ(t->events[0].flags, 0x80000u);
+  ASSERT_EQ(t->files.size(), 1u);
+  EXPECT_EQ(t->files[0].path, "/d/a");
+  EXPECT_EQ(t->processes.at(0).comm, "python3");
+}
+
 }  // namespace
 }  // namespace dlgen::trace
