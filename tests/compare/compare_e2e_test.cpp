@@ -35,7 +35,7 @@ Outcome sh(const std::string& cmd) {
   return o;
 }
 
-// Small raw dataset: 48 files of 40-120 KiB, read whole by the DataLoader's workers.
+// Small raw dataset: 96 files of 40-120 KiB (~7 MiB), read whole by the DataLoader's workers.
 const char* kDataJob = R"(
 [job]
 name = "fidelity-e2e-data"
@@ -43,7 +43,7 @@ name = "fidelity-e2e-data"
 [dataset]
 dir = "train"
 format = "raw"
-num_files = 48
+num_files = 96
 sample_size = { dist = "uniform", min = "40KiB", max = "120KiB" }
 seed = 5
 )";
@@ -52,17 +52,20 @@ seed = 5
 class FidelityE2E : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = std::make_unique<TempDir>("dlgen-fidelity");
+    dir_ = std::make_unique<TempDir>("fidelity-e2e");
+    const std::string root = dir_->path().string();
     std::ofstream(dir_->path() / "data.toml") << kDataJob;
     Outcome g = dlgen("generate data.toml");
     if (g.code != 0) return fail("generate: " + g.out);
     const std::string train = std::string(DLGEN_SOURCE_DIR) + "/tests/pytorch/train.py";
     Outcome c = dlgen("capture -o orig.h5 -- " DLGEN_PYTHON " " + train +
-                      " --data train --format raw --workers 3 --batch-size 4 --epochs 2 --compute-ms 30"
-                      " --checkpoint-every-epochs 1 --checkpoint-size 2097152 --checkpoint-dir ckpt");
+                      " --data " + root + "/train --format raw --workers 3 --batch-size 4 --epochs 3 --compute-ms 40"
+                      " --checkpoint-every-epochs 1 --checkpoint-size 2097152 --checkpoint-dir " + root + "/ckpt");
     if (c.code == 77) return skip("capture cannot run here: " + c.out);
     if (c.code != 0) return fail("capture: " + c.out);
-    Outcome d = dlgen("distil orig.h5 -o job.toml");
+    // Absolute dataset and checkpoint paths everywhere: the tracer does not always resolve
+    // relative ones, and summarize ignores a path it cannot place.
+    Outcome d = dlgen("distil orig.h5 -o job.toml --dataset-dir " + root + "/replay-data");
     if (d.code != 0) return fail("distil: " + d.out);
     // The replay's dataset is generated before the replay is traced, as a user would.
     Outcome r = dlgen("generate job.toml");
@@ -81,7 +84,8 @@ class FidelityE2E : public ::testing::Test {
 
   // Replays the distilled job with overrides under capture and compares it with the original.
   static nlohmann::json replay_and_compare(const std::string& name, const std::string& sets, int* code) {
-    Outcome r = dlgen("run job.toml " + sets + " --capture " + name + ".h5");
+    Outcome r = dlgen("run job.toml --set checkpoint.dir=" + dir_->path().string() + "/replay-ckpt " + sets +
+                      " --capture " + name + ".h5");
     EXPECT_EQ(r.code, 0) << r.out;
     Outcome c = dlgen("compare orig.h5 " + name + ".h5 --json --report " + name + ".html");
     *code = c.code;
@@ -118,7 +122,7 @@ class FidelityE2E : public ::testing::Test {
 TEST_F(FidelityE2E, FaithfulReplayPasses) {
   int code = -1;
   auto j = replay_and_compare("faithful", "", &code);
-  EXPECT_EQ(code, 0) << failures(j);
+  EXPECT_EQ(code, 0) << failures(j) << "\n" << dlgen("inspect faithful.h5").out;
   EXPECT_EQ(j["pass"], true) << failures(j);
 }
 
@@ -138,7 +142,7 @@ TEST_F(FidelityE2E, NoShuffleFailsOnOrder) {
 
 TEST_F(FidelityE2E, HalfTheFilesFailsOnFilesRead) {
   int code = -1;
-  auto j = replay_and_compare("half_files", "--set dataset.num_files=24", &code);
+  auto j = replay_and_compare("half_files", "--set dataset.num_files=48", &code);
   EXPECT_EQ(code, 1);
   EXPECT_EQ(verdict(j, "files_read"), "FAIL") << failures(j);
   EXPECT_EQ(verdict(j, "bytes_read"), "FAIL") << failures(j);
