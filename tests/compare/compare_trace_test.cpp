@@ -125,5 +125,19 @@ TEST(CompareTrace, IoUringReplayOfTheSameRunPasses) {
   EXPECT_EQ(metric(c, "step_time").verdict, Verdict::skipped);
 }
 
+// A replay trace has no batch receipts, so summarize merges checkpoint bursts less than a second
+// apart; compare splits them again at epoch starts.
+TEST(CompareTrace, ReplayCheckpointsOfShortEpochsAreCountedApart) {
+  RunShape replay;
+  replay.replay = true;
+  Profile p = profile(replay);
+  EXPECT_EQ(p.checkpoints, 2);
+  EXPECT_EQ(p.checkpoint_bytes, 4 << 20);
+  EXPECT_EQ(p.fsyncs, 2);
+  Comparison c = versus(RunShape{}, replay);
+  EXPECT_EQ(metric(c, "checkpoints").verdict, Verdict::pass) << failures(c);
+  EXPECT_EQ(metric(c, "checkpoint_size").verdict, Verdict::pass) << failures(c);
+}
+
 }  // namespace
 }  // namespace dlgen::compare
