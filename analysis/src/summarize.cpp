@@ -65,7 +65,6 @@ using trace::Op;
 namespace fs = std::filesystem;
 
 constexpr std::uint32_t kODirect = 040000;  // O_DIRECT on x86-64 and arm64 generic
-constexpr std::uint32_t kOAccMode = 3;      // O_RDONLY / O_WRONLY / O_RDWR
 // A written file smaller than this is a log, lock or multiprocessing temp file, not model state
 // (unless its name says checkpoint).
 constexpr std::uint64_t kMinCheckpointBytes = 64 * 1024;
@@ -215,7 +214,6 @@ struct Builder {
 
   void classify_files() {
     s.files.resize(t.files.size());
-    std::vector<bool> opened_for_write(t.files.size(), false);
     for (std::size_t i = 0; i < t.files.size(); ++i) {
       s.files[i].file = static_cast<std::uint32_t>(i);
       s.files[i].path = t.files[i].path;
@@ -227,7 +225,6 @@ struct Builder {
       const std::uint64_t done = e.ret > 0 ? static_cast<std::uint64_t>(e.ret) : 0;
       if (e.op == Op::open) {
         ++f.opens;
-        if ((e.flags & kOAccMode) != 0) opened_for_write[e.file] = true;
       } else if (e.op == Op::sendfile || e.op == Op::copy_file_range) {
         continue;  // both ends are handled with checkpoints
       } else if (trace::is_read(e.op)) {

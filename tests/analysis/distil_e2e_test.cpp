@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -48,6 +49,16 @@ class DistilE2e : public ::testing::Test {
     if (::geteuid() != 0) GTEST_SKIP() << "dlgen capture needs root (BPF)";
     if (sh(std::string(DLGEN_PYTHON) + " -c 'import torch'", dir_ / "err.txt").rc != 0)
       GTEST_SKIP() << "python3-torch is not installed";
+  }
+
+  // Keeps the traces and jobs of a failed test for a look (DLGEN_KEEP_FAILED=DIR).
+  void TearDown() override {
+    const char* keep = std::getenv("DLGEN_KEEP_FAILED");
+    if (!HasFailure() || !keep || !*keep) return;
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    std::error_code ec;
+    std::filesystem::copy(dir_.path(), std::filesystem::path(keep) / info->name(),
+                          std::filesystem::copy_options::recursive, ec);
   }
 
   // Writes a generator job and makes its dataset; returns the data dir.
