@@ -1,6 +1,7 @@
 // HDF5 trace files (spec: docs/trace-format.md). Layout:
 //   /            attributes: format, format_version, metadata (command, times, host, ...)
-//   /events/*    one extendible 1-D dataset per Event field, chunked, shuffle + deflate
+//   /events/*    one extendible 1-D dataset per Event field, chunked, deflate (+ shuffle per
+//                column), encoded as described at event_columns() (format version 2)
 //   /files/*     one column per File field (paths as variable-length UTF-8 strings)
 //   /processes/* one column per Process field (comm as fixed 16-byte strings, TASK_COMM_LEN)
 // Crash safety: the writer touches the file only inside flush()/finish() (and when its in-memory
