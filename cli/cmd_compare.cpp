@@ -134,9 +134,19 @@ int run_fidelity(FidelityOptions& o) {
   int rc = run_self(capture);
   if (rc == 2 || rc == 77) return rc;
   if (!std::filesystem::exists(orig)) return report_error(runtime_error("capture wrote no trace: " + orig));
-  if ((rc = run_self({"distil", orig, "-o", job})) != 0) return rc;
+  // Absolute paths for the replay's dataset and checkpoints: the tracer resolves relative paths
+  // only while the opening process's cwd can still be read.
+  const std::string abs = std::filesystem::absolute(o.workdir).lexically_normal().string();
+  if ((rc = run_self({"distil", orig, "-o", job, "--dataset-dir", abs + "/data"})) != 0) return rc;
+  std::vector<std::string> sets;
+  sets.push_back("checkpoint.dir=" + abs + "/checkpoints");
+  sets.insert(sets.end(), o.sets.begin(), o.sets.end());
+  std::vector<std::string> generate = {"generate", job};
+  for (const auto& s : sets) generate.insert(generate.end(), {"--set", s});
+  // The dataset is made before the replay is traced, so its writes are not part of the replay.
+  if ((rc = run_self(generate)) != 0) return rc;
   std::vector<std::string> run = {"run", job, "--capture", replay};
-  for (const auto& s : o.sets) run.insert(run.end(), {"--set", s});
+  for (const auto& s : sets) run.insert(run.end(), {"--set", s});
   if ((rc = run_self(run)) != 0) return rc;
   o.compare.original = orig;
   o.compare.replay = replay;
