@@ -26,6 +26,7 @@
 
 #include "dlgen.skel.h"
 #include "events.h"
+#include "capture_impl.hpp"
 #include "interpreter.hpp"
 
 namespace dlgen::capture {
@@ -263,6 +264,10 @@ Result<void> probe_bpf() {
 }
 
 Result<CaptureResult> capture(const CaptureOptions& o, trace::TraceWriter& sink) {
+  return capture_with(o, [&sink]() -> Result<trace::TraceWriter*> { return &sink; });
+}
+
+Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& open_sink) {
   if (o.command.empty() && o.attach_pid == 0) return input_error("capture: give a command or -p PID");
   if (!o.command.empty() && o.attach_pid != 0) return input_error("capture: give a command or -p PID, not both");
   if (o.ring_buffer_bytes < 4096 || (o.ring_buffer_bytes & (o.ring_buffer_bytes - 1)))
@@ -273,6 +278,9 @@ Result<CaptureResult> capture(const CaptureOptions& o, trace::TraceWriter& sink)
   BpfSession bpf;
   if (auto r = bpf.open_and_load(o); !r) return r.error();
   if (auto r = bpf.attach(); !r) return r.error();
+  auto opened = open_sink();
+  if (!opened) return opened.error();
+  trace::TraceWriter& sink = **opened;
 
   SignalScope signals;
   CaptureResult result;
@@ -383,8 +391,11 @@ Result<CaptureResult> capture(const CaptureOptions& o, trace::TraceWriter& sink)
     result.exit_status = 127;
   }
   while (!child_done || (child <= 0 && o.attach_pid != 0)) {
+    // The kernel side wakes us only when much data is waiting; the timeout plus an explicit
+    // consume picks up the trickle of a quiet program.
     int n = ring_buffer__poll(bpf.ring(), 50);
     if (n < 0 && n != -EINTR) return runtime_error(std::string("ring buffer poll: ") + std::strerror(-n));
+    ring_buffer__consume(bpf.ring());
     if (child > 0) {
       pid_t w = ::waitpid(child, &status, WNOHANG);
       if (w == child) {
