@@ -373,6 +373,30 @@ TEST(Capture, CtrlCEndsTheCaptureWithAReadableTrace) {
   EXPECT_TRUE(sleep_exit);
 }
 
+TEST(Capture, KilledCaptureStillLeavesAReadableTrace) {
+  DLGEN_REQUIRE_BPF();
+  testing::TempDir dir("dlgen-capture");
+  make_file(dir / "early.bin", 8192, 4);
+  const auto out = dir / "t.h5";
+  const auto ready = dir / "ready";
+  const std::string script = "cat " + (dir / "early.bin").string() + " > /dev/null; echo x > " +
+                             ready.string() + "; exec sleep 8";
+  auto r = run_dlgen({"capture", "-q", "-o", out.string(), "--", "sh", "-c", script}, dir / "err", [&](pid_t pid) {
+    for (int i = 0; i < 600 && !std::filesystem::exists(ready); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    // Chunks are written every second, holding back the last second: wait for two flushes.
+    std::this_thread::sleep_for(std::chrono::milliseconds(3500));
+    ::kill(pid, SIGKILL);
+  });
+  EXPECT_EQ(r.status, 128 + SIGKILL);
+  auto t = trace::read_trace(out);
+  ASSERT_TRUE(t) << t.error().message;
+  EXPECT_FALSE(t->meta.complete);
+  auto reads = with_op(on_file(*t, "early.bin"), Op::read);
+  ASSERT_GE(reads.size(), 1u);
+  EXPECT_EQ(reads[0].ret, 8192);
+}
+
 TEST(Capture, AttachToRunningProcessTree) {
   DLGEN_REQUIRE_BPF();
   testing::TempDir dir("dlgen-capture");
