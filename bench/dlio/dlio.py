@@ -29,16 +29,17 @@ MIB = 1 << 20
 GIB = 1 << 30
 
 # name: dataset, loader and H100 step time (bench-shapes.md), fio block size (below the smallest file),
-# dlgen's request size (None: a whole file in one request). Large files are read in 1 MiB requests, the
-# same order of size as fio's blocks: dlgen's default chunk (64 MiB buffer budget / iodepth 8 = 8 MiB)
-# reads a warm unet3d file at ~800 MiB/s where 1 MiB requests reach ~1,350 (see bench/README.md).
+# dlgen's request size (None: a whole file in one request). Large files are read in requests of fio's
+# block size: dlgen's default (a whole ~12 MiB unet3d file in one request) reads warm at 360-970 MiB/s
+# where 1 MiB requests reach ~2,000, and cold cosmoflow reads 1.1x faster in 512 KiB requests than in
+# 1 MiB ones on this disk (see bench/README.md, problems 1 and 2).
 SHAPES = {
     "resnet50-jpeg": dict(format="jpeg", files=16000,
                           size='{ dist = "normal", mean = "64KiB", stdev = "8KiB", min = "32KiB" }',
                           batch=400, h100="0.224s", fio_bs="16k", files_per_dir=1000, request=None),
     "cosmoflow-npz": dict(format="npz", files=512,
                           size='{ dist = "normal", mean = 2828486, stdev = 71311, min = "2MiB" }',
-                          batch=1, h100="0.00350s", fio_bs="512k", files_per_dir=0, request="1MiB"),
+                          batch=1, h100="0.00350s", fio_bs="512k", files_per_dir=0, request="512KiB"),
     "unet3d-small": dict(format="npz", files=168,
                          size='{ dist = "normal", mean = "12MiB", stdev = "4MiB", min = "4MiB" }',
                          batch=7, h100="0.323s", fio_bs="1m", files_per_dir=0, request="1MiB"),
