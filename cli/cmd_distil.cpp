@@ -34,7 +34,13 @@ int run_distil(const DistilArgs& a) {
                            to_toml(d.job, d.comments);
 
   // Where each output goes: the job to -o (stdout without -o); --json and --explain to stdout
-  // when the job went to a file, else to stderr so that stdout stays one document.
+  // when the job went to a file, else to stderr so that stdout stays one document. `--json`
+  // without -o prints only the summary, for scripts.
+  if (a.json && a.output.empty()) {
+    const std::string j = analysis::to_json(summary) + "\n";
+    std::fwrite(j.data(), 1, j.size(), stdout);
+    return 0;
+  }
   const bool job_to_stdout = a.output.empty() || a.output == "-";
   std::FILE* side = job_to_stdout ? stderr : stdout;
   if (job_to_stdout) {
