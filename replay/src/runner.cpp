@@ -511,7 +511,11 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
   cfg.block = std::max<std::uint32_t>(options_.block_size, 512);
   cfg.iodepth = rd.iodepth > 0 ? rd.iodepth : kDefaultIodepth;
   cfg.workers = std::max<std::uint32_t>(rd.workers, 1);
-  cfg.prefetch = std::max<std::uint32_t>(rd.prefetch, 1);
+  // The window of batches a worker may run ahead: reader.prefetch, widened so that iodepth
+  // requests can be in flight even when batches are small (batch 1 with iodepth 32 would
+  // otherwise cap a worker at `prefetch` requests; the data is discarded, so this costs no memory).
+  const std::uint32_t batch = std::max<std::uint32_t>(rd.batch_size, 1);
+  cfg.prefetch = std::max<std::uint32_t>({rd.prefetch, 1, (cfg.iodepth + batch - 1) / batch + 1});
   cfg.engine = options_.engine;
   // One request reads a whole sample unless the job sets a request size; a buffer per request in
   // flight, within the per-worker memory budget (larger samples take several requests).
