@@ -278,9 +278,6 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
   BpfSession bpf;
   if (auto r = bpf.open_and_load(o); !r) return r.error();
   if (auto r = bpf.attach(); !r) return r.error();
-  auto opened = open_sink();
-  if (!opened) return opened.error();
-  trace::TraceWriter& sink = **opened;
 
   SignalScope signals;
   CaptureResult result;
@@ -302,6 +299,15 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
     ::close(err[1]);
     g_child = child;
   }
+
+  // The trace file is opened after the fork: the command must not inherit its descriptor (an
+  // inherited HDF5 file lock would outlive a killed dlgen and make the trace unreadable).
+  auto opened = open_sink();
+  if (!opened) {
+    if (child > 0) { ::kill(child, SIGKILL); ::waitpid(child, nullptr, 0); }
+    return opened.error();
+  }
+  trace::TraceWriter& sink = **opened;
 
   const std::uint64_t start_mono = mono_ns();
   const std::int64_t start_wall = wall_ns();
