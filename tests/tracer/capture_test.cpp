@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -314,6 +315,43 @@ TEST(Capture, PyTorchDataLoaderWorkersSamplesCheckpointAndHandovers) {
   EXPECT_GE(shm, 4u);  // at least one per batch
   EXPECT_GE(send, 4u);
   EXPECT_GE(recv, 4u);
+}
+
+TEST(Capture, BlockRequestsAreAttributedToTheReader) {
+  DLGEN_REQUIRE_BPF();
+  // A file on a block device (the build dir; /tmp may be tmpfs), dropped from the page cache.
+  const std::filesystem::path path = std::filesystem::path(DLGEN_TEST_BINARY_DIR) / "block_test.bin";
+  make_file(path, 1 << 20, 9);
+  struct stat st{};
+  ASSERT_EQ(::stat(path.c_str(), &st), 0);
+  if (major(st.st_dev) == 0) GTEST_SKIP() << "the build dir is not on a block device";
+  int fd = ::open(path.c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  ::fdatasync(fd);
+  ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+  ::close(fd);
+  CaptureOptions o;
+  o.command = {"cat", path.string()};
+  o.block_layer = true;
+  MemoryWriter w;
+  // cat writes to our stdout: send it to /dev/null for the capture.
+  int saved = ::dup(1), null = ::open("/dev/null", O_WRONLY);
+  ::dup2(null, 1);
+  auto r = capture(o, w);
+  ::dup2(saved, 1);
+  ::close(saved);
+  ::close(null);
+  std::filesystem::remove(path);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_TRUE(w.trace.meta.block_layer);
+  std::uint64_t bytes = 0;
+  for (const auto& e : with_op(w.trace.events, Op::block)) {
+    EXPECT_EQ(e.pid, w.trace.processes.front().pid);
+    EXPECT_EQ(e.flags, 0u);  // REQ_OP_READ
+    bytes += e.size;
+  }
+  if (bytes == 0) GTEST_SKIP() << "no block reads seen: the device may not have dropped the cache";
+  EXPECT_GE(bytes, 4096u);
 }
 
 TEST(Capture, ExitStatusIsPassedThrough) {
