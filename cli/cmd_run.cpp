@@ -171,7 +171,6 @@ int find_max_accelerators(const Job& base, const replay::RunOptions& ro, bool qu
 }
 
 int do_run(const RunArgs& a) {
-  if (!a.capture.empty()) return exec_capture(a.capture);
   Result<Job> job = load(a.job);
   if (!job) return report_error(job.error());
   const auto engine = replay::engine_from_string(a.engine);
@@ -183,6 +182,8 @@ int do_run(const RunArgs& a) {
   }
   if (*engine != replay::EngineKind::null)
     if (Result<void> r = prepare_datasets(*job, a.job, a.no_generate, a.quiet); !r) return report_error(r.error());
+  // Generate first, trace second: the replay trace must hold the replay, not the dataset's creation.
+  if (!a.capture.empty()) return exec_capture(a.capture);
   replay::RunOptions ro;
   ro.engine = *engine;
   ro.progress = !a.quiet && progress_enabled();
