@@ -137,8 +137,17 @@ std::string format_summary(const Report& r) {
       r.epochs, ull(r.steps), ull(r.samples));
   add("  throughput  %.1f samples/s, %.1f MiB/s (%s read in %llu requests, %llu files opened)\n",
       r.samples_per_s, r.mib_per_s, format_size(r.bytes_read).c_str(), ull(r.requests), ull(r.files_opened));
-  add("  latency     p50 %.0f us, p90 %.0f us, p99 %.0f us, p99.9 %.0f us, max %.0f us (per request)\n",
-      r.latency.p50_us, r.latency.p90_us, r.latency.p99_us, r.latency.p999_us, r.latency.max_us);
+  // Latencies span 10 us (page cache) to seconds (a 140 MiB request): pick the unit per value.
+  auto lat = [](double us) {
+    char b[32];
+    if (us < 1000) std::snprintf(b, sizeof b, "%.0f us", us);
+    else if (us < 1e6) std::snprintf(b, sizeof b, "%.2f ms", us / 1e3);
+    else std::snprintf(b, sizeof b, "%.2f s", us / 1e6);
+    return std::string(b);
+  };
+  add("  latency     p50 %s, p90 %s, p99 %s, p99.9 %s, max %s (per request)\n", lat(r.latency.p50_us).c_str(),
+      lat(r.latency.p90_us).c_str(), lat(r.latency.p99_us).c_str(), lat(r.latency.p999_us).c_str(),
+      lat(r.latency.max_us).c_str());
   for (const auto& e : r.epochs_detail) {
     add("  %s %-4u  %8.2f s  %9.1f samples/s  %8.1f MiB/s", e.eval ? "eval " : "epoch", e.epoch, e.seconds,
         e.samples_per_s(), e.mib_per_s());
