@@ -317,6 +317,68 @@ TEST(Capture, PyTorchDataLoaderWorkersSamplesCheckpointAndHandovers) {
   EXPECT_GE(recv, 4u);
 }
 
+// Paths are named by the kernel from the opened file, so they are absolute and right even when
+// the open was relative to a cwd or dirfd, the file was removed or renamed, its directory is gone,
+// or the process exited before user space saw the record (path_program exits right away).
+TEST(Capture, OpenedFilesGetTheirAbsolutePaths) {
+  DLGEN_REQUIRE_BPF();
+  testing::TempDir tmp("dlgen-paths");
+  const std::filesystem::path dir = std::filesystem::canonical(tmp.path());
+  std::filesystem::create_directories(dir / "train");
+  std::filesystem::create_directories(dir / "other");
+  make_file(dir / "train" / "x.bin", 100, 1);
+  make_file(dir / "other" / "y.bin", 100, 2);
+  make_file(dir / "old.bin", 100, 3);
+  const std::string shm_name = "dlgen-path-test-" + std::to_string(::getpid());
+
+  CaptureOptions o;
+  o.command = {DLGEN_PATH_PROGRAM, dir.string(), shm_name};
+  MemoryWriter w;
+  auto r = capture(o, w);
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_EQ(r->exit_status, 0);
+  const auto& t = w.trace;
+  const std::uint32_t root = t.processes.front().pid;
+
+  std::map<std::string, int> opens;  // path -> number of opens by the program
+  for (const auto& e : t.events) {
+    if ((e.op != Op::open && e.op != Op::shm_open) || e.pid != root || e.ret < 0) continue;
+    ASSERT_LT(e.file, t.files.size());
+    const std::string& p = t.files[e.file].path;
+    EXPECT_EQ(p.rfind('/', 0), 0u) << "not absolute: " << p;
+    EXPECT_EQ(p.find("(deleted)"), std::string::npos) << p;
+    ++opens[p];
+  }
+  EXPECT_EQ(opens[(dir / "train" / "x.bin").string()], 1);
+  EXPECT_EQ(opens[(dir / "other").string()], 1);
+  EXPECT_EQ(opens[(dir / "other" / "y.bin").string()], 1);
+  EXPECT_EQ(opens["/dev/shm/" + shm_name], 2);
+  EXPECT_EQ(opens[(dir / "new.bin").string()], 1);
+  EXPECT_EQ(opens[(dir / "gone" / "z.bin").string()], 1);
+  for (const auto& e : t.events)
+    if (e.file != trace::kNoFile && t.files[e.file].path == "/dev/shm/" + shm_name && e.op == Op::open)
+      ADD_FAILURE() << "a /dev/shm open is not marked shm_open";
+  // Reads are attributed to the file opened, by its absolute path.
+  auto x_reads = with_op(on_file(t, "x.bin"), Op::read);
+  ASSERT_EQ(x_reads.size(), 1u);
+  EXPECT_EQ(t.files[x_reads[0].file].path, (dir / "train" / "x.bin").string());
+  auto new_reads = with_op(on_file(t, "new.bin"), Op::read);
+  ASSERT_EQ(new_reads.size(), 1u);
+  EXPECT_EQ(new_reads[0].ret, 16);  // path_program reads 16 bytes
+  // Name-based ops relative to the cwd: the kernel names the cwd, the argument is appended.
+  auto path_of = [&](Op op) {
+    std::vector<std::string> out;
+    for (const auto& e : with_op(t.events, op))
+      if (e.pid == root && e.file < t.files.size()) out.push_back(t.files[e.file].path);
+    return out;
+  };
+  EXPECT_EQ(path_of(Op::rename), std::vector<std::string>{(dir / "new.bin").string()});
+  EXPECT_EQ(path_of(Op::mkdir), std::vector<std::string>{(dir / "gone").string()});
+  auto unlinks = path_of(Op::unlink);
+  EXPECT_NE(std::find(unlinks.begin(), unlinks.end(), (dir / "gone" / "z.bin").string()), unlinks.end());
+  EXPECT_NE(std::find(unlinks.begin(), unlinks.end(), "/dev/shm/" + shm_name), unlinks.end());
+}
+
 TEST(Capture, BlockRequestsAreAttributedToTheReader) {
   DLGEN_REQUIRE_BPF();
   // A file on a block device (the build dir; /tmp may be tmpfs), dropped from the page cache.

@@ -93,6 +93,26 @@ TEST(Interpreter, DevShmOpensBecomeShmOpen) {
   EXPECT_EQ(ev[0].op, Op::shm_open);
 }
 
+// path_abs 2: the kernel named the cwd/dirfd and appended the argument; "." and ".." are removed.
+// path_abs 1: the kernel named the opened file; taken as is. Neither needs /proc (off here).
+TEST(Interpreter, KernelResolvedPathsAreUsedAsSent) {
+  Interpreter in(kStart, false);
+  auto st = with_path(io(DL_OP_STAT, 10, 1), "/work/run/./train/../ckpt/model.pt");
+  st.io.path_abs = 2;
+  in.on_record(&st, sizeof(st));
+  auto open = io(DL_OP_OPEN, 10, 2);
+  open.ret = 4;
+  open.dev = 1;
+  open.ino = 9;
+  auto rec = with_path(open, "/work/run/train/x.npz");
+  rec.io.path_abs = 1;
+  in.on_record(&rec, sizeof(rec));
+  auto ev = in.take_events(UINT64_MAX);
+  ASSERT_EQ(ev.size(), 2u);
+  EXPECT_EQ(in.files()[ev[0].file].path, "/work/run/ckpt/model.pt");
+  EXPECT_EQ(in.files()[ev[1].file].path, "/work/run/train/x.npz");
+}
+
 TEST(Interpreter, NameOnlyFileGetsItsIdentityWhenOpenedLater) {
   Interpreter in(kStart, false);
   auto st = with_path(io(DL_OP_STAT, 10, 1), "/ckpt/model.pt");

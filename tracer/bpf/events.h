@@ -39,7 +39,7 @@ struct dl_io {
   __u8 kind;
   __u8 op;
   __u8 magic_len; /* bytes valid in `magic` (first bytes of a read at offset 0) */
-  __u8 pad;
+  __u8 path_abs; /* dl_path: 1 when `path` is the absolute path built in the kernel from the opened file */
   __s32 fd;
   __u32 pid; /* tgid */
   __u32 tid;

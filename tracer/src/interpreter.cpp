@@ -142,9 +142,17 @@ void Interpreter::on_io(const dl_io& io, const char* path_arg) {
   e.arg = io.arg;
   std::string path;
   // dirfd is an int argument: the register's upper half is not sign-extended.
-  if (path_arg) path = resolve(path_arg, io.pid, static_cast<std::int32_t>(io.arg));
+  // path_abs 1: the kernel named the opened file itself; 2: the kernel named the cwd or dirfd and
+  // appended the argument as passed ("." and ".." are removed here); 0: the argument as passed,
+  // resolved against the cwd or dirfd seen in /proc now (the fallback, racy).
+  if (path_arg && io.path_abs == 1)
+    path = path_arg;
+  else if (path_arg && io.path_abs == 2)
+    path = std::filesystem::path(path_arg).lexically_normal().string();
+  else if (path_arg)
+    path = resolve(path_arg, io.pid, static_cast<std::int32_t>(io.arg));
   const bool is_open = io.op == DL_OP_OPEN;
-  if (is_open && io.ret >= 0 && path.size() > 0 && path[0] != '/' && use_proc_) {
+  if (is_open && io.ret >= 0 && !io.path_abs && path.size() > 0 && path[0] != '/' && use_proc_) {
     std::string p = proc_fd_path(io.pid, static_cast<std::int32_t>(io.ret));
     if (!p.empty() && p[0] == '/') path = p;
   }
