@@ -27,6 +27,7 @@
 #include "dlgen.skel.h"
 #include "events.h"
 #include "capture_impl.hpp"
+#include "async_writer.hpp"
 #include "interpreter.hpp"
 
 namespace dlgen::capture {
@@ -307,7 +308,8 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
     if (child > 0) { ::kill(child, SIGKILL); ::waitpid(child, nullptr, 0); }
     return opened.error();
   }
-  trace::TraceWriter& sink = **opened;
+  // Compression and writes run on their own thread: polling never waits for deflate.
+  AsyncWriter sink(**opened, 8);
 
   const std::uint64_t start_mono = mono_ns();
   const std::int64_t start_wall = wall_ns();
@@ -379,8 +381,8 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
     const std::uint64_t hold = 1000000000ull;
     auto chunk = interp.take_events(final ? UINT64_MAX : (now > hold ? now - hold : 0));
     if (!chunk.empty()) {
-      if (auto r = sink.append(chunk); !r) return r;
       appended += chunk.size();
+      if (auto r = sink.append(std::move(chunk)); !r) return r;
     }
     meta.duration_ns = now;
     meta.lost_events = bpf.lost();
