@@ -12,6 +12,13 @@ namespace dlgen::datasets {
 // Sample extents and sizes. When every file has the same geometry (a fixed size distribution)
 // one file's tables stand for all; otherwise there is one row of tables per file.
 struct Layout::Geometry {
+  // Fixed sample size, arithmetic: every sample is `bytes` long, sample j of any file starts at
+  // first + j * stride, plus (npz only) the digits of the member names before it.
+  bool arithmetic = false;
+  std::uint64_t bytes = 0;
+  std::uint64_t first = 0;
+  std::uint64_t stride = 0;
+  std::uint64_t file_bytes = 0;
   bool same_for_all = false;
   std::uint32_t per_file = 1;               // samples per file
   std::vector<std::uint64_t> offset;        // [file * per_file + j]
@@ -36,6 +43,16 @@ unsigned digits(std::uint64_t v) {
   }
   return d;
 }
+
+// Total decimal digits of 0, 1, ..., m-1: each k has one digit plus one per power 10^d <= k.
+std::uint64_t digits_below(std::uint64_t m) {
+  std::uint64_t total = m;
+  for (std::uint64_t p = 10; p < m; p *= 10) total += m - p;
+  return total;
+}
+
+// The npz member name "x_<j>.npy" is this many bytes plus the digits of j.
+constexpr std::uint64_t kNpzNameFixed = 6;
 
 // Fills offset/length for the n samples whose payload sizes are in `len` and returns the file size.
 std::uint64_t frame_file(const DatasetSpec& spec, const framing::Hdf5Frame& h5,
@@ -82,6 +99,46 @@ std::uint64_t frame_file(const DatasetSpec& spec, const framing::Hdf5Frame& h5,
   return pos;
 }
 
+// The arithmetic geometry of n samples of `len` bytes each; mirrors frame_file exactly.
+void frame_fixed(const DatasetSpec& spec, const framing::Hdf5Frame& h5, std::uint64_t len,
+                 std::uint32_t n, Layout::Geometry& g) {
+  g.arithmetic = true;
+  g.bytes = len;
+  switch (spec.format) {
+    case Format::raw:
+      g.first = 0;
+      g.stride = len;
+      g.file_bytes = n * len;
+      break;
+    case Format::jpeg:
+      g.first = 0;
+      g.stride = len;
+      g.file_bytes = std::max<std::uint64_t>(n * len, framing::kJpegMinBytes);
+      break;
+    case Format::npz: {
+      const std::uint64_t head = framing::kZipLocalHeader + kNpzNameFixed + framing::npy_header(len).size();
+      g.first = head;
+      g.stride = head + len;
+      const std::uint64_t names = digits_below(n);
+      g.file_bytes = n * g.stride + names + n * (framing::kZipCentralHeader + kNpzNameFixed) + names +
+                     framing::kZipEnd;
+      break;
+    }
+    case Format::tfrecord: {
+      const std::uint64_t head = framing::kRecordHeader + framing::example_prefix(len).size();
+      g.first = head;
+      g.stride = head + len + framing::kRecordFooter;
+      g.file_bytes = n * g.stride;
+      break;
+    }
+    case Format::hdf5:
+      g.first = h5.data_offset;
+      g.stride = len;
+      g.file_bytes = h5.overhead + n * len;
+      break;
+  }
+}
+
 }  // namespace
 
 const char* Layout::extension(Format format) {
@@ -95,7 +152,7 @@ const char* Layout::extension(Format format) {
   return ".bin";
 }
 
-Layout::Layout(DatasetSpec spec) : spec_(std::move(spec)) {
+Layout::Layout(DatasetSpec spec, Geometry_mode mode) : spec_(std::move(spec)) {
   if (spec_.samples_per_file == 0) spec_.samples_per_file = 1;
   auto g = std::make_shared<Geometry>();
   const std::uint32_t n = spec_.samples_per_file;
@@ -103,6 +160,12 @@ Layout::Layout(DatasetSpec spec) : spec_(std::move(spec)) {
   g->same_for_all = spec_.sample_size.kind == DistKind::fixed;
   framing::Hdf5Frame h5;
   if (spec_.format == Format::hdf5) h5 = framing::hdf5_frame(n, !g->same_for_all);
+  if (g->same_for_all && mode == Geometry_mode::automatic) {
+    frame_fixed(spec_, h5, draw_bytes(spec_, 0, 0), n, *g);
+    g->total = g->file_bytes * spec_.num_files;
+    geo_ = std::move(g);
+    return;
+  }
   const std::uint64_t rows = g->same_for_all ? 1 : spec_.num_files;
   g->offset.resize(rows * n);
   g->length.resize(rows * n);
@@ -140,17 +203,26 @@ std::filesystem::path Layout::relative_path(std::uint64_t file) const {
 
 std::uint64_t Layout::sample_bytes(std::uint64_t file, std::uint32_t sample) const {
   assert(file < spec_.num_files && sample < geo_->per_file);
+  if (geo_->arithmetic) return geo_->bytes;
   const std::uint64_t row = geo_->same_for_all ? 0 : file;
   return geo_->length[row * geo_->per_file + sample];
 }
 
 std::uint64_t Layout::file_size(std::uint64_t file) const {
   assert(file < spec_.num_files);
+  if (geo_->arithmetic) return geo_->file_bytes;
   return geo_->size[geo_->same_for_all ? 0 : file];
 }
 
 Extent Layout::sample_extent(std::uint64_t file, std::uint32_t sample) const {
   assert(file < spec_.num_files && sample < geo_->per_file);
+  if (geo_->arithmetic) {
+    const Geometry& g = *geo_;
+    if (spec_.format == Format::jpeg && g.per_file == 1) return {0, g.file_bytes};
+    std::uint64_t off = g.first + sample * g.stride;
+    if (spec_.format == Format::npz) off += digits_below(std::uint64_t{sample} + 1);
+    return {off, g.bytes};
+  }
   const std::uint64_t i = (geo_->same_for_all ? 0 : file) * geo_->per_file + sample;
   Extent e{geo_->offset[i], geo_->length[i]};
   if (spec_.format == Format::jpeg && geo_->per_file == 1) e = {0, file_size(file)};

@@ -117,3 +117,50 @@ TEST(Layout, JpegIsOneImagePerFileWithAMinimumSize) {
     EXPECT_EQ(l.sample_extent(i, 0).length, l.file_size(i));
   }
 }
+
+// A fixed sample size is computed arithmetically (no per-sample tables); the result must equal the
+// table-built reference for every format, across the npz member-name digit boundaries (x_9 → x_10,
+// x_99 → x_100, ...) and for sizes the bounds clamp or round.
+TEST(Layout, FixedSizeArithmeticEqualsTheTables) {
+  const Format formats[] = {Format::raw, Format::npz, Format::tfrecord, Format::hdf5, Format::jpeg};
+  const std::uint32_t per_files[] = {1, 2, 10, 11, 101, 1001};
+  const double sizes[] = {0.4, 1, 127, 128, 4096, 100003, 1 << 20};
+  int compared = 0;
+  for (const Format f : formats) {
+    for (const std::uint32_t n : per_files) {
+      for (const double v : sizes) {
+        DatasetSpec s = spec(f, n, DistKind::fixed);
+        s.num_files = 7;
+        s.files_per_dir = 3;
+        s.sample_size.value = v;
+        s.sample_size.min = 0;
+        const Layout fast(s);
+        const Layout ref(s, Layout::Geometry_mode::tables);
+        SCOPED_TRACE(testing::Message() << "format " << static_cast<int>(f) << " n " << n << " size " << v);
+        ASSERT_EQ(fast.total_bytes(), ref.total_bytes());
+        for (std::uint64_t i = 0; i < s.num_files; ++i) {
+          ASSERT_EQ(fast.relative_path(i), ref.relative_path(i));
+          ASSERT_EQ(fast.file_size(i), ref.file_size(i));
+          for (std::uint32_t j = 0; j < n; ++j) {
+            ASSERT_EQ(fast.sample_bytes(i, j), ref.sample_bytes(i, j));
+            ASSERT_EQ(fast.sample_extent(i, j).offset, ref.sample_extent(i, j).offset) << "sample " << j;
+            ASSERT_EQ(fast.sample_extent(i, j).length, ref.sample_extent(i, j).length) << "sample " << j;
+            ++compared;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(compared, 100000);
+}
+
+TEST(Layout, FixedSizeClampsToTheBounds) {
+  DatasetSpec s = spec(Format::raw, 4, DistKind::fixed);
+  s.sample_size.value = 10;
+  s.sample_size.min = 1000;
+  const Layout fast(s);
+  const Layout ref(s, Layout::Geometry_mode::tables);
+  EXPECT_EQ(fast.sample_bytes(3, 2), 1000u);
+  EXPECT_EQ(fast.sample_extent(3, 2).offset, ref.sample_extent(3, 2).offset);
+  EXPECT_EQ(fast.file_size(3), ref.file_size(3));
+}

@@ -35,7 +35,12 @@ class Layout {
  public:
   static constexpr std::uint64_t kMinJpegBytes = 2048;
 
-  explicit Layout(DatasetSpec spec);
+  // How the geometry is computed. With a fixed sample size, `automatic` computes every size and
+  // extent arithmetically (O(1) memory, no per-sample draws); `tables` always fills the per-sample
+  // tables, the reference that the arithmetic must equal byte for byte (tests compare the two).
+  enum class Geometry_mode { automatic, tables };
+
+  explicit Layout(DatasetSpec spec, Geometry_mode mode = Geometry_mode::automatic);
   const DatasetSpec& spec() const { return spec_; }
   std::uint64_t num_files() const { return spec_.num_files; }
   std::uint64_t num_samples() const { return spec_.num_files * spec_.samples_per_file; }
