@@ -9,6 +9,7 @@
 2. PyTorch CPU training (torch_train.py): wall time with and without capture, median ratio.
 Needs root (BPF). The machine is shared and noisy: compare only ratios from one invocation."""
 import argparse
+import resource
 import json
 import os
 import re
@@ -23,10 +24,17 @@ import h5py
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+LAST_CPU_S = 0.0  # user+sys CPU seconds of the last run() (the command and all it waited for)
+
+
 def run(cmd):
+    global LAST_CPU_S
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic()
     p = subprocess.run(cmd, capture_output=True, text=True)
     wall = time.monotonic() - t0
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    LAST_CPU_S = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
     if p.returncode != 0:
         sys.exit(f"failed ({p.returncode}): {' '.join(cmd)}\n{p.stderr}")
     return wall, p.stdout
@@ -42,10 +50,13 @@ def pread_bench(a, tmp):
     trace = os.path.join(tmp, "pread.h5")
     loop = [a.pread_loop, data, str(a.preads), "512"]
     plain, captured, lost, events, sizes, loads = [], [], [], [], [], []
+    cpu_plain, cpu_captured = [], []
     for _ in range(a.runs):
         _, out = run(loop)
+        cpu_plain.append(LAST_CPU_S)
         plain.append(float(re.search(r"ns_per_pread=([\d.]+)", out).group(1)))
         _, out = run([a.dlgen, "capture", "-q", "-o", trace, "--"] + loop)
+        cpu_captured.append(LAST_CPU_S)
         captured.append(float(re.search(r"ns_per_pread=([\d.]+)", out).group(1)))
         with h5py.File(trace) as f:
             lost.append(int(f.attrs["lost_events"]))
@@ -63,6 +74,8 @@ def pread_bench(a, tmp):
         "ns_per_pread_plain": p,
         "ns_per_pread_captured": c,
         "ns_per_event": c - p,
+        # CPU added by capturing (BPF in the traced thread + dlgen user space), per trace event
+        "cpu_ns_per_event": (statistics.median(cpu_captured) - statistics.median(cpu_plain)) * 1e9 / ev,
         "slowdown": c / p,
         "events_per_s_captured": 1e9 / c,
         "events_in_trace": ev,
