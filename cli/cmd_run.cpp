@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -113,38 +115,60 @@ int exec_capture(const std::string& trace) {
 }
 
 // MLPerf Storage's headline: the most simulated accelerators whose AU stays at or above the
-// threshold. Short runs (one epoch, few steps each), doubling until one fails, then bisection.
+// threshold, doubling until one fails, then bisecting. Each trial is sized so that the storage,
+// not the prefetched first batches, decides it: every accelerator computes at least
+// kMeasuredSteps steps after its first (AU leaves the first step out: it waits for the cold
+// start) and at least kMinTrialSeconds of compute. An epoch too short for that is repeated, as
+// training would; a dataset that cannot give each accelerator kMinEpochSteps steps an epoch (or
+// would need more than kMaxEpochs epochs) makes the trial inconclusive, not a pass.
 int find_max_accelerators(const Job& base, const replay::RunOptions& ro, bool quiet) {
-  constexpr std::uint64_t kSteps = 20;
-  constexpr std::uint64_t kMinSteps = 10;
+  constexpr std::uint64_t kMeasuredSteps = 30;
+  constexpr double kMinTrialSeconds = 3.0;
+  constexpr std::uint64_t kMinEpochSteps = 2;
+  constexpr std::uint64_t kMaxEpochs = 64;
   constexpr std::uint32_t kLimit = 1024;
-  auto trial = [&](std::uint32_t n, bool& enough) -> Result<replay::Report> {
+  const double step_s = base.compute.effective().expected();
+  const std::uint64_t target =
+      1 + std::max<std::uint64_t>(kMeasuredSteps, static_cast<std::uint64_t>(std::ceil(kMinTrialSeconds / step_s)));
+  std::uint32_t good = 0, bad = 0;
+  std::string limit;
+  std::uint32_t inconclusive_at = 0;
+  bool many_epochs = false;
+  auto probe = [&](std::uint32_t n) -> Result<bool> {
     Job j = base;
     j.run.accelerators = n;
     j.run.epochs = 1;
+    j.run.max_steps = 0;
+    j.run.max_seconds = 0;
     j.run.eval_every_epochs = 0;
     j.checkpoint.enabled = false;
-    j.run.max_steps = base.run.max_steps > 0 ? std::min(base.run.max_steps, kSteps) : kSteps;
-    // Fewer steps let the prefetched first batches hide the storage (AU ~100% whatever it does).
-    enough = replay::plan_epoch(j, 0).num_steps() >= kMinSteps;
-    if (!enough) return replay::Report{};
-    return replay::run_job(j, ro);
-  };
-  std::uint32_t good = 0, bad = 0;
-  std::string limit;
-  auto probe = [&](std::uint32_t n) -> Result<bool> {
-    bool enough = true;
-    Result<replay::Report> r = trial(n, enough);
-    if (!r) return r.error();
-    if (!enough) {
-      limit = "inconclusive beyond this: the dataset holds too few samples to give " + std::to_string(n) +
-              " accelerators " + std::to_string(kMinSteps) + " steps each; a larger dataset may show a higher number";
+    // The accelerator with the fewest batches bounds how many steps every one of them gets.
+    const replay::EpochPlan plan = replay::plan_epoch(j, 0);
+    std::uint64_t per_epoch = plan.accelerators.empty() ? 0 : UINT64_MAX;
+    for (const auto& acc : plan.accelerators) per_epoch = std::min<std::uint64_t>(per_epoch, acc.num_batches());
+    if (base.run.max_steps > 0) per_epoch = std::min(per_epoch, base.run.max_steps);
+    const std::uint64_t epochs = per_epoch == 0 ? 0 : (target + per_epoch - 1) / per_epoch;
+    if (per_epoch < kMinEpochSteps || epochs > kMaxEpochs) {
+      inconclusive_at = n;
+      limit = "inconclusive at " + std::to_string(n) + " accelerators: an epoch gives each only " +
+              std::to_string(per_epoch) + " step(s) of " + std::to_string(base.reader.batch_size) +
+              " samples; a trial needs " + std::to_string(target) + " steps (" + std::to_string(kMeasuredSteps) +
+              "+ measured, >= " + std::to_string(static_cast<int>(kMinTrialSeconds)) +
+              " s of compute) from at most " + std::to_string(kMaxEpochs) + " epochs of >= " +
+              std::to_string(kMinEpochSteps) + " steps; a larger dataset may show a higher number";
       return false;
     }
+    j.run.epochs = static_cast<std::uint32_t>(epochs);
+    j.run.max_steps = (target + epochs - 1) / epochs;  // spread evenly over the epochs
+    Result<replay::Report> r = replay::run_job(j, ro);
+    if (!r) return r.error();
+    if (epochs > 1 && r->dataset_fits_in_ram) many_epochs = true;
     const bool pass = r->passed;
     if (!quiet)
-      std::printf("  %4u accelerator(s): AU %5.1f%% (lowest), %.1f MiB/s, %.1f samples/s: %s\n", n, r->au * 100,
-                  r->mib_per_s, r->samples_per_s, pass ? "pass" : "fail");
+      std::printf("  %4u accelerator(s): AU %5.1f%% (lowest), %.1f MiB/s, %.1f samples/s, %llu epoch(s) x %llu "
+                  "steps, %.1f s: %s\n",
+                  n, r->au * 100, r->mib_per_s, r->samples_per_s, static_cast<unsigned long long>(epochs),
+                  static_cast<unsigned long long>(j.run.max_steps), r->elapsed_s, pass ? "pass" : "fail");
     std::fflush(stdout);
     return pass;
   };
@@ -157,16 +181,22 @@ int find_max_accelerators(const Job& base, const replay::RunOptions& ro, bool qu
     }
     good = n;
   }
-  if (bad == 0) limit = "stopped searching at " + std::to_string(kLimit);
-  while (bad > 0 && limit.empty() && bad - good > 1) {
+  while (bad > 0 && bad - good > 1) {
     const std::uint32_t mid = good + (bad - good) / 2;
     Result<bool> p = probe(mid);
     if (!p) return report_error(p.error());
     (*p ? good : bad) = mid;
   }
-  std::printf("max accelerators: %u (AU >= %.0f%% with %s)\n", good, base.compute.au_threshold * 100,
+  const bool inconclusive = bad != 0 && bad == inconclusive_at;
+  if (bad == 0) limit = "stopped searching at " + std::to_string(kLimit);
+  else if (!inconclusive) limit.clear();
+  std::printf("max accelerators: %u%s (AU >= %.0f%% with %s)\n", good, inconclusive ? " or more (inconclusive)" : "",
+              base.compute.au_threshold * 100,
               base.compute.accelerator.empty() ? "the job's step time" : base.compute.accelerator.c_str());
   if (!limit.empty()) std::printf("note: %s\n", limit.c_str());
+  if (many_epochs)
+    std::printf("note: trials repeat epochs of a dataset that fits in RAM; later epochs may read from the page "
+                "cache (run.cache = \"drop_epoch\" avoids it)\n");
   return 0;
 }
 

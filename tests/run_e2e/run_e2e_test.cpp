@@ -190,7 +190,7 @@ TEST(RunE2E, CaptureTracesTheReplayItself) {
   EXPECT_NE(o.out.find("samples/s"), std::string::npos) << o.out;  // the replay ran under the tracer
 }
 
-TEST(RunE2E, FindMaxAcceleratorsReportsANumber) {
+TEST(RunE2E, FindMaxAcceleratorsRepeatsEpochsToSizeEachTrial) {
   TempDir tmp("dlgen-e2e-max");
   std::string job = kJob;
   job.replace(job.find("num_files = 48"), 14, "num_files = 400");
@@ -200,6 +200,26 @@ TEST(RunE2E, FindMaxAcceleratorsReportsANumber) {
   if (uring_skip(o)) GTEST_SKIP() << o.out;
   ASSERT_EQ(o.code, 0) << o.out;
   EXPECT_NE(o.out.find("max accelerators: "), std::string::npos) << o.out;
+  // 2 ms steps: a trial needs 1 + 3 s / 2 ms = 1501 steps; an epoch of 400 samples in batches of 4
+  // gives one accelerator 100, so the trial runs 16 epochs of 94 steps instead of passing on 20.
+  EXPECT_NE(o.out.find("1 accelerator(s)"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("16 epoch(s) x 94 steps"), std::string::npos) << o.out;
+  // 8 accelerators get 12 steps an epoch: 126 epochs would be needed, so that trial is no pass.
+  EXPECT_EQ(o.out.find("8 accelerator(s):"), std::string::npos) << o.out;
+}
+
+TEST(RunE2E, FindMaxAcceleratorsIsInconclusiveOnATinyDataset) {
+  TempDir tmp("dlgen-e2e-max-tiny");
+  std::string job = kJob;
+  job.replace(job.find("au_threshold = 0.0"), 18, "au_threshold = 0.5");
+  write(tmp / "job.toml", job);
+  // 48 samples in batches of 4: 12 steps an epoch, 126 epochs for one trial: no number is supported.
+  const Outcome o = dlgen("run job.toml --find-max-accelerators --set checkpoint.enabled=false", tmp.path());
+  if (uring_skip(o)) GTEST_SKIP() << o.out;
+  ASSERT_EQ(o.code, 0) << o.out;
+  EXPECT_NE(o.out.find("max accelerators: 0 or more (inconclusive)"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("note: inconclusive at 1 accelerators"), std::string::npos) << o.out;
+  EXPECT_EQ(o.out.find("accelerator(s):"), std::string::npos) << o.out;  // no trial ran
 }
 
 }  // namespace
