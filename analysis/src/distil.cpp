@@ -318,13 +318,32 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
     const auto& rp = d.read;
     r.read_unit = ReadUnit::file;
     r.request_size_bytes = rp.request_bytes;
-    x.c("reader.request_size", rp.request_bytes
-                                   ? fmt("%.1f", rp.reads_per_access) + " reads per file; " +
-                                         format_size(rp.request_bytes) + " requests carry most bytes"
-                                   : fmt("%.1f", rp.reads_per_access) + " reads per file: whole file in one request");
+    const std::string per_file = fmt("%.1f", rp.reads_per_access) + " data-moving reads per file";
+    if (rp.request_bytes)
+      x.c("reader.request_size", per_file + "; " + format_size(rp.request_bytes) +
+                                     " requests carry most bytes (files read in chunks)");
+    else
+      x.c("reader.request_size", per_file + ": " + (rp.header_bytes ? "data after the header" : "whole file") +
+                                     " in one request");
     r.header_read_bytes = rp.header_bytes;
     if (rp.header_bytes)
-      x.c("reader.header_read", "first read per file is " + format_size(rp.header_bytes) + " (format metadata)");
+      x.c("reader.header_read", "most files' first read is " + format_size(rp.header_bytes) +
+                                    ", then the data follows (format header/metadata)");
+    // Start-up gap at each epoch: PyTorch re-forks DataLoader workers each epoch (the default
+    // persistent_workers=False); measured from the previous pass's last step (or checkpoint) end to the
+    // pass's first read, median over passes after the first (the first one holds the imports).
+    if (!s.pass_startup_s.empty()) {
+      const double st = std::round(s.startup_s * 1000.0) / 1000.0;
+      r.startup_s = st >= 0.005 ? st : 0.0;
+      std::vector<double> gaps = s.pass_startup_s;
+      const auto [lo, hi] = std::minmax_element(gaps.begin(), gaps.end());
+      x.c("reader.startup", "median gap before a pass's first read over " + std::to_string(gaps.size()) +
+                                " passes after the first (" + format_duration(*lo) + ".." + format_duration(*hi) +
+                                "), after the previous step or checkpoint" +
+                                (r.startup_s > 0 ? ": worker start-up each epoch" : ": none"));
+    } else {
+      x.c("reader.startup", "one pass: no gap between passes to measure");
+    }
     r.direct = rp.direct;
     x.c("reader.direct", rp.direct ? "files opened with O_DIRECT" : "buffered reads (no O_DIRECT)");
     if (rp.mmap) x.note("reader: the files were memory-mapped; the replay reads them instead");

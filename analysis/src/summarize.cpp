@@ -158,7 +158,8 @@ struct Access {
   std::uint64_t ts = 0, end = 0;
   std::uint64_t bytes = 0, reads = 0;
   std::uint64_t first_read = 0;
-  std::vector<std::uint64_t> sizes;
+  std::vector<std::uint64_t> sizes;  // bytes asked per read that moved data
+  std::vector<std::uint64_t> moved;  // bytes each of those reads returned
   bool direct = false, mmap = false;
   std::int32_t pass = -1;
 };
@@ -199,6 +200,9 @@ struct Builder {
       if (e.op == Op::stat) ++s.stats;
       if (e.op == Op::sendmsg || e.op == Op::recvmsg) continue;  // socket traffic is not file I/O
       if (trace::is_read(e.op)) {
+        // A read returning 0 (Python's EOF probe after read(n)) or an error moves no data: it is
+        // not a storage request, and counting it would make every replay look short of requests.
+        if (done == 0) continue;
         s.bytes_read += done;
         ++s.read_ops;
         b.bytes_read += done;
@@ -228,6 +232,7 @@ struct Builder {
       } else if (e.op == Op::sendfile || e.op == Op::copy_file_range) {
         continue;  // both ends are handled with checkpoints
       } else if (trace::is_read(e.op)) {
+        if (done == 0) continue;  // EOF probe or error: no request reached storage
         f.bytes_read += done;
         ++f.read_ops;
         f.size_bytes = std::max(f.size_bytes, e.offset + done);
@@ -435,6 +440,11 @@ struct Builder {
 
   void build_accesses() {
     std::map<std::pair<std::uint32_t, std::int32_t>, std::size_t> open_fd;  // (pid, fd) → access
+    // (pid, file) → its latest access. io_uring completions are stamped when they finish, which can
+    // be after the descriptor was closed and its number reused for the next file (header and chunk
+    // requests in flight together): such a read belongs to the file's latest access, not a new one
+    // (a new one would look like the file read twice and split the pass).
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t> last_of_file;
     auto start_access = [&](const Event& e) {
       Access a;
       a.file = e.file;
@@ -445,6 +455,7 @@ struct Builder {
       a.end = e.ts_ns + e.dur_ns;
       a.direct = (e.flags & kODirect) != 0 && e.op == Op::open;
       accesses.push_back(a);
+      last_of_file[{e.pid, e.file}] = accesses.size() - 1;
       return accesses.size() - 1;
     };
     for (const auto& e : t.events) {
@@ -464,8 +475,13 @@ struct Builder {
       auto it = open_fd.find(key);
       std::size_t ai;
       if (it == open_fd.end() || accesses[it->second].file != e.file) {
-        ai = start_access(e);  // descriptor opened before the trace, or not seen
-        open_fd[key] = ai;
+        const auto last = last_of_file.find({e.pid, e.file});
+        if (last != last_of_file.end()) {
+          ai = last->second;  // a late completion on a closed (or reused) descriptor
+        } else {
+          ai = start_access(e);  // descriptor opened before the trace, or not seen
+          open_fd[key] = ai;
+        }
       } else {
         ai = it->second;
       }
@@ -475,12 +491,13 @@ struct Builder {
         a.mmap = true;
         continue;
       }
-      if (e.ret == 0) continue;  // EOF probe
-      const std::uint64_t done = e.ret > 0 ? static_cast<std::uint64_t>(e.ret) : 0;
+      if (e.ret <= 0) continue;  // EOF probe or error: moved no data
+      const std::uint64_t done = static_cast<std::uint64_t>(e.ret);
       if (a.reads == 0) a.first_read = e.size;
       ++a.reads;
       a.bytes += done;
       a.sizes.push_back(e.size);
+      a.moved.push_back(done);
     }
     // Ranks: position in the dataset's path order.
     std::unordered_map<std::uint32_t, std::uint32_t> rank;
@@ -628,9 +645,10 @@ struct Builder {
     for (std::size_t di = 0; di < s.datasets.size(); ++di) {
       auto& d = s.datasets[di];
       auto& rp = d.read;
-      std::vector<double> reads, coverage, first;
+      std::vector<double> reads, coverage;
       std::uint64_t n = 0, direct = 0, mapped = 0;
-      std::map<std::uint64_t, std::uint64_t> size_bytes;  // request size → bytes asked in it
+      std::map<std::uint64_t, std::uint64_t> first_sizes;  // first read size asked → accesses (≥ 2 reads)
+      std::uint64_t multi = 0;                             // accesses with ≥ 2 reads
       for (const auto& a : accesses) {
         if (a.dataset != static_cast<std::int32_t>(di)) continue;
         ++n;
@@ -638,13 +656,15 @@ struct Builder {
         reads.push_back(static_cast<double>(a.reads));
         const auto fsize = s.files[a.file].size_bytes;
         coverage.push_back(fsize ? std::min(1.0, static_cast<double>(a.bytes) / static_cast<double>(fsize)) : 1.0);
-        if (a.reads >= 2) first.push_back(static_cast<double>(a.first_read));
+        if (a.reads >= 2) ++first_sizes[a.first_read], ++multi;
         direct += a.direct;
         mapped += a.mmap;
-        for (auto sz : a.sizes) {
-          ++rp.request_sizes[sz];
-          ++s.request_sizes[sz];
-          size_bytes[sz] += sz;
+        // Histogram of bytes moved, not asked: Python asks a full chunk at the end of a file
+        // (PIL's read(61440) returning the last 39 KiB) and a replay asks only what is left; the
+        // storage sees the same request either way.
+        for (auto got : a.moved) {
+          ++rp.request_sizes[got];
+          ++s.request_sizes[got];
         }
         s.dataset_bytes_read += a.bytes;
         s.dataset_read_ops += a.reads;
@@ -656,19 +676,38 @@ struct Builder {
       rp.whole_file = detail::percentile(coverage, 0.5) >= 0.9;
       rp.direct = direct * 2 > n;
       rp.mmap = mapped * 2 > n;
-      if (detail::percentile(reads, 0.5) >= 2) {
-        // Chunked: the request size that carries the most bytes, when it is a fixed chunk.
-        std::uint64_t best = 0, best_bytes = 0, total = 0;
-        for (auto [sz, b] : size_bytes) {
-          total += b;
-          if (b > best_bytes) best = sz, best_bytes = b;
+      if (detail::percentile(reads, 0.5) < 2) continue;  // one request per file
+      // The request size (asked) that moved the most bytes, over each access's reads from `skip` on.
+      auto dominant = [&](std::size_t skip, std::uint64_t* share_total) {
+        std::map<std::uint64_t, std::uint64_t> by_size;
+        std::uint64_t total = 0;
+        for (const auto& a : accesses) {
+          if (a.dataset != static_cast<std::int32_t>(di)) continue;
+          for (std::size_t i = skip; i < a.sizes.size(); ++i) by_size[a.sizes[i]] += a.moved[i], total += a.moved[i];
         }
-        if (best_bytes * 2 >= total && best < d.size.p50) rp.request_bytes = best;
-        const double f = detail::percentile(first, 0.5);
-        if ((d.format == Format::npz || d.format == Format::hdf5) && f > 0 && f < 65536 &&
-            f < d.size.p50 / 4)
-          rp.header_bytes = static_cast<std::uint64_t>(f);
+        std::uint64_t best = 0, best_bytes = 0;
+        for (auto [sz, b] : by_size)
+          if (b > best_bytes) best = sz, best_bytes = b;
+        *share_total = total;
+        return std::make_pair(best, best_bytes);
+      };
+      // Header: most multi-read accesses start with the same small read (PIL's 4 KiB buffered
+      // header parse, numpy.load's magic+header, h5py's superblock), then the data follows.
+      std::uint64_t header = 0, header_count = 0;
+      for (auto [sz, c] : first_sizes)
+        if (c > header_count) header = sz, header_count = c;
+      const bool header_like = header_count * 10 >= multi * 6 && header > 0 && header <= 65536 &&
+                               static_cast<double>(header) < d.size.p50 / 4;
+      std::uint64_t total = 0;
+      auto [best, best_bytes] = dominant(header_like ? 1 : 0, &total);
+      if (header_like && best != header) {
+        rp.header_bytes = header;
+      } else {
+        std::tie(best, best_bytes) = dominant(0, &total);  // every read is a chunk of one size
       }
+      // Chunked: one size carries most data and some file needs more than one request of it
+      // (a size at least the largest file is the same as "rest in one request").
+      if (best > 0 && best_bytes * 2 >= total && static_cast<double>(best) < d.size.max) rp.request_bytes = best;
     }
   }
 
@@ -1175,6 +1214,29 @@ struct Builder {
     s.steps.erase(std::remove_if(s.steps.begin(), s.steps.end(), spans_checkpoint), s.steps.end());
   }
 
+  // Gap before each pass after the first: the previous pass's activity ends with its last step's end
+  // (the main process's first syscall after computing on the last batch) or, later, a checkpoint
+  // written after it; the pass starts with its first dataset read. Without steps, the previous pass's
+  // last read end is used (an overestimate by the consumption of the prefetched batches).
+  void startup() {
+    for (std::size_t pi = 1; pi < s.epochs.size(); ++pi) {
+      const auto& prev = s.epochs[pi - 1];
+      const auto& cur = s.epochs[pi];
+      std::uint64_t end = 0;
+      for (const auto& st : s.steps)
+        if (st.epoch == static_cast<std::int32_t>(pi - 1)) end = std::max(end, st.end_ns);
+      if (end == 0) end = prev.end_ns;
+      for (const auto& c : s.checkpoints)
+        if (c.end_ns > end && c.end_ns <= cur.start_ns) end = c.end_ns;
+      if (cur.start_ns <= end) {
+        s.pass_startup_s.push_back(0);
+        continue;
+      }
+      s.pass_startup_s.push_back(static_cast<double>(cur.start_ns - end) * 1e-9);
+    }
+    s.startup_s = detail::percentile(s.pass_startup_s, 0.5);
+  }
+
   void timing_stats() {
     std::vector<double> step, compute, wait;
     double sum_c = 0, sum_w = 0;
@@ -1286,6 +1348,7 @@ TraceSummary summarize(const trace::Trace& trace) {
   b.receipts();
   b.steps();
   b.checkpoints();
+  b.startup();
   b.timing_stats();
   b.concurrency();
   b.handover_counts();

@@ -32,7 +32,8 @@ const std::vector<std::string_view> kDatasetKeys = {"dir",         "format",    
                                                     "seed",        "files_per_dir", "file_prefix"};
 const std::vector<std::string_view> kReaderKeys = {
     "batch_size", "workers", "prefetch",    "shuffle", "shuffle_buffer", "seed",
-    "read",       "request_size", "header_read", "iodepth", "direct",         "drop_last"};
+    "read",       "request_size", "header_read", "iodepth", "direct",         "drop_last",
+    "startup"};
 const std::vector<std::string_view> kComputeKeys = {"accelerator", "time", "au_threshold"};
 const std::vector<std::string_view> kAcceleratorKeys = {"time"};
 const std::vector<std::string_view> kCheckpointKeys = {"enabled", "every_epochs", "every_steps",
@@ -606,6 +607,7 @@ Job convert(Ctx& ctx, const toml::table& root, const std::filesystem::path& sour
     s.integer("iodepth", r.iodepth);
     s.boolean("direct", r.direct);
     s.boolean("drop_last", r.drop_last);
+    s.duration("startup", r.startup_s);
     s.check_unknown(kReaderKeys);
   }
 
@@ -960,6 +962,7 @@ std::string to_toml(const Job& job, const std::map<std::string, std::string>& co
   w.kv("iodepth", std::to_string(r.iodepth));
   w.kv("direct", r.direct ? "true" : "false");
   w.kv("drop_last", r.drop_last ? "true" : "false");
+  w.kv("startup", time_text(r.startup_s));
 
   const ComputeSpec& c = job.compute;
   w.section("compute");

@@ -611,7 +611,17 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
     for (std::uint32_t w = 0; w < cfg.workers; ++w)
       workers.push_back(std::make_unique<Worker>(cfg, plan.accelerators[a], w, handoffs[a][w], shared, clock_,
                                                  stats[a][w]));
-  for (auto& w : workers) threads.emplace_back([&w] { w->run(); });
+  // reader.startup: readers begin that long after the phase starts (PyTorch re-forks DataLoader workers
+  // each epoch); the accelerators wait for their first batch meanwhile, so the gap counts as data wait.
+  const std::int64_t startup_ns = static_cast<std::int64_t>(rd.startup_s * 1e9);
+  for (auto& w : workers)
+    threads.emplace_back([&w, this, t0, startup_ns] {
+      if (startup_ns > 0) {
+        clock_.prepare_thread();
+        clock_.sleep_until(t0 + startup_ns);
+      }
+      w->run();
+    });
   for (std::size_t a = 0; a < na; ++a) threads.emplace_back(accelerator, a);
   for (auto& t : threads) t.join();
   out.seconds = static_cast<double>(clock_.now_ns() - t0) * 1e-9;

@@ -221,6 +221,63 @@ TEST(Summarize, ClassFoldersMergeIntoOneDatasetWithFanOut) {
   EXPECT_EQ(d.job.name, "imagenet");
 }
 
+// PIL on JPEG folders: read(4096) for the header, read(61440) for the rest of a 64 KiB block, more
+// 61440 reads for larger files, and a final read() == 0 at EOF.
+TEST(Summarize, PilHeaderThenChunksAndEofReadsNotCounted) {
+  SimConfig c;
+  c.files = 96;
+  c.ext = ".jpg";
+  c.magic = 0xe0ffd8ff;
+  c.header = 4096;
+  c.chunk = 61440;
+  for (std::uint32_t i = 0; i < c.files; ++i) c.sizes.push_back(20000 + (i * 617) % 50000);
+  TraceSummary s;
+  const auto d = run(c, &s);
+  EXPECT_EQ(d.job.reader.header_read_bytes, 4096u);
+  EXPECT_EQ(d.job.reader.request_size_bytes, 61440u);
+  std::uint64_t expected_reads = 0;
+  for (auto sz : c.sizes) expected_reads += 1 + (sz - 4096 + 61439) / 61440;
+  EXPECT_EQ(s.dataset_read_ops, expected_reads * c.epochs);
+  EXPECT_EQ(s.request_sizes.count(0), 0u);
+  EXPECT_EQ(s.request_sizes.at(4096), std::uint64_t(c.files) * c.epochs);
+}
+
+// Every read the same size: no header, only chunks.
+TEST(Summarize, UniformChunksHaveNoHeader) {
+  SimConfig c;
+  c.size = 1 << 20;
+  c.chunk = 131072;
+  const auto d = run(c, nullptr);
+  EXPECT_EQ(d.job.reader.header_read_bytes, 0u);
+  EXPECT_EQ(d.job.reader.request_size_bytes, 131072u);
+}
+
+// numpy.load-like: a small header read, then the data in one read of the rest.
+TEST(Summarize, HeaderThenRestInOneRequest) {
+  SimConfig c;
+  c.header = 128;
+  for (std::uint32_t i = 0; i < c.files; ++i) c.sizes.push_back(200000 + i * 1000);
+  const auto d = run(c, nullptr);
+  EXPECT_EQ(d.job.reader.header_read_bytes, 128u);
+  EXPECT_EQ(d.job.reader.request_size_bytes, 0u);
+}
+
+// PyTorch re-forks DataLoader workers each epoch: the gap before each pass's first read, after the
+// last step and the checkpoint, is distilled into reader.startup (the first pass is left out).
+TEST(Summarize, EpochStartupGapIsMeasured) {
+  SimConfig c;
+  c.epochs = 4;
+  c.startup_ns = 300'000'000;
+  c.ckpt_every_epochs = 1;
+  TraceSummary s;
+  const auto d = run(c, &s);
+  ASSERT_EQ(s.pass_startup_s.size(), 3u);
+  EXPECT_NEAR(d.job.reader.startup_s, 0.3, 0.01);
+  SimConfig quick = c;
+  quick.startup_ns = 0;
+  EXPECT_EQ(run(quick, nullptr).job.reader.startup_s, 0.0);
+}
+
 TEST(Summarize, ValidationSetIsSeparatedAndCounted) {
   SimConfig c;
   c.data_dir = "/data/ds/train";

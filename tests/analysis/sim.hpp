@@ -27,6 +27,8 @@ struct SimConfig {
   std::vector<std::uint64_t> sizes;  // per file; empty: fixed `size`
   std::uint64_t size = 256 * 1024;
   std::uint64_t chunk = 0;           // 0: one read of the whole file (+ an EOF read); else chunks
+  std::uint64_t header = 0;          // a first read of this size before the chunks (PIL: 4096)
+  std::uint64_t startup_ns = 20'000'000;  // each pass: iterator start until the workers read
   std::uint32_t workers = 2;         // 0: the main process reads itself
   bool thread_readers = false;       // readers are threads of the main process, no handovers
   std::uint32_t batch = 8;
@@ -125,11 +127,13 @@ class Sim {
     ev(ts, 5000, pid, tid, trace::Op::open, f, -1, 0, 0, fd);
     ts += 6000;
     const std::uint64_t chunk = c_.chunk ? c_.chunk : size + 1;
-    for (std::uint64_t off = 0; off < size; off += chunk) {
-      const std::uint64_t n = std::min(chunk, size - off);
+    for (std::uint64_t off = 0; off < size;) {
+      const std::uint64_t ask = off == 0 && c_.header ? c_.header : chunk;
+      const std::uint64_t n = std::min(ask, size - off);
       const std::uint64_t dur = std::max<std::uint64_t>(1000, (n * c_.read_ns_per_mib >> 20) * slow_);
-      ev(ts, dur, pid, tid, trace::Op::read, f, fd, off, chunk, static_cast<std::int64_t>(n));
+      ev(ts, dur, pid, tid, trace::Op::read, f, fd, off, ask, static_cast<std::int64_t>(n));
       ts += dur + 500;
+      off += n;
     }
     ev(ts, 500, pid, tid, trace::Op::read, f, fd, size, chunk, 0);  // EOF probe
     ts += 1000;
@@ -213,7 +217,7 @@ class Sim {
     }
     const std::uint32_t W = std::max<std::uint32_t>(1, c_.workers);
     std::vector<std::uint32_t> pids(W);
-    now_ += 20'000'000;  // iterator start: workers fork
+    now_ += c_.startup_ns;  // iterator start: workers fork
     for (std::uint32_t w = 0; w < W; ++w) {
       if (c_.workers == 0) {
         pids[w] = kMain;

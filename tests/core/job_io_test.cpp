@@ -273,6 +273,17 @@ TEST(JobIo, RoundTripOfDefaultJob) {
   EXPECT_TRUE(*back == j) << to_toml(j);
 }
 
+TEST(JobIo, ReaderStartupRoundTrips) {
+  auto r = parse_job("[dataset]\ndir = \"d\"\nsample_size = 4096\n[reader]\nstartup = \"0.25s\"\n", "t.toml");
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_DOUBLE_EQ(r->reader.startup_s, 0.25);
+  const std::string text = to_toml(*r);
+  EXPECT_NE(text.find("startup = \"0.25s\""), std::string::npos) << text;
+  auto back = parse_job(text, "t.toml");
+  ASSERT_TRUE(back) << back.error().message << "\n" << text;
+  EXPECT_TRUE(*back == *r) << text;
+}
+
 TEST(JobIo, LoadJobReportsMissingFile) {
   auto r = load_job("/nonexistent/job.toml");
   ASSERT_FALSE(r);

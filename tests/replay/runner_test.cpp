@@ -100,6 +100,26 @@ TEST(Runner, FakeClockComputesWithoutRealTimeAndAuIsFull) {
   EXPECT_EQ(r->epochs_detail[1].samples, 40u);
 }
 
+// reader.startup: each epoch's readers begin that long after the epoch starts (PyTorch re-forking its
+// DataLoader workers); the accelerator waits meanwhile, on the fake clock at no real cost.
+TEST(Runner, ReaderStartupDelaysEachEpoch) {
+  Job job = small_job("/nonexistent/fake", 40, Distribution::fixed_at(10000));
+  job.compute.step_time = Distribution::fixed_at(0.120);
+  job.run.epochs = 3;
+  job.reader.startup_s = 0.5;
+  FakeClock clock;
+  RunOptions o;
+  o.engine = EngineKind::null;
+  o.clock = &clock;
+  o.series = false;
+  const auto t0 = std::chrono::steady_clock::now();
+  Result<Report> r = run_job(job, o);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3)) << "fake time must cost no real time";
+  EXPECT_EQ(r->steps, 30u);
+  EXPECT_NEAR(r->elapsed_s, 30 * 0.120 + 3 * 0.5, 1e-6);
+}
+
 TEST(Runner, EvaluationPassesReadTheValidationSet) {
   Job job = small_job("/nonexistent/train", 16, Distribution::fixed_at(1000));
   DatasetSpec v = job.dataset;

@@ -79,7 +79,7 @@ struct ReadPattern {
   std::uint64_t header_bytes = 0;   // a small first read before the data (npz/hdf5 metadata), 0: none
   bool direct = false;            // opened with O_DIRECT
   bool mmap = false;              // mapped instead of (or as well as) read
-  Histogram request_sizes;        // read sizes asked for, bytes → count
+  Histogram request_sizes;        // reads that moved data: bytes moved (ret > 0) → count
 };
 
 // Order in which a dataset's files were read.
@@ -217,7 +217,7 @@ struct TraceSummary {
   std::uint64_t read_ops = 0, write_ops = 0;
   std::uint64_t opens = 0, stats = 0;
   std::uint64_t dataset_bytes_read = 0, dataset_read_ops = 0;
-  Histogram request_sizes;  // dataset reads: size asked → count
+  Histogram request_sizes;  // dataset reads that moved data: bytes moved (ret > 0) → count
   Histogram block_sizes;    // block-layer requests (with --block): bytes → count
   std::uint64_t block_bytes = 0, block_requests = 0;
   Concurrency concurrency;
@@ -233,6 +233,12 @@ struct TraceSummary {
   Stats compute_time;              // seconds of compute per step
   Stats data_wait_time;            // seconds waited for data per step
   double accelerator_utilisation = 0;  // compute / (compute + wait), 0..1
+
+  // Start-up gap of each pass after the first: from the end of the previous pass's last step (or of
+  // a checkpoint written after it) to the pass's first dataset read. PyTorch's DataLoader re-forks its
+  // workers there (persistent_workers=False). The first pass is left out: its gap holds the imports.
+  std::vector<double> pass_startup_s;  // seconds, one per pass from the second on
+  double startup_s = 0;                // median of pass_startup_s; 0: fewer than two passes
 
   std::vector<std::string> notes;  // what could not be inferred, and why
 };

@@ -45,6 +45,7 @@ struct ReaderSpec {
   std::uint32_t iodepth = 0;             // requests in flight per worker; 0: engine default
   bool direct = false;                   // O_DIRECT
   bool drop_last = false;
+  double startup_s = 0;  // delay at each epoch start before readers begin (DataLoader worker start-up)
   bool operator==(const ReaderSpec&) const = default;
 };
 
