@@ -967,21 +967,44 @@ struct Builder {
   // receipt follows the gap); otherwise it also holds waiting for data, and the compute in it is
   // estimated by the median measured compute. Without a main-thread timeline (threaded readers),
   // the receipt intervals stand in for the gaps.
+  // The thread whose syscall timeline shows the accelerator's steps: the main thread, except in a
+  // process whose readers are its own threads handing batches to a consumer thread (dlgen's
+  // replay: reader threads sendmsg, the accelerator thread recvmsg), where the main thread only
+  // waits; then the thread that receives the batches.
+  std::uint32_t timeline_thread(std::size_t ai) const {
+    const auto& acc = s.accelerators[ai];
+    const auto pid = acc.pid;
+    if (acc.reads_itself || acc.readers.empty()) return pid;
+    for (auto r : acc.readers)
+      if (r == pid) return pid;
+    std::set<std::uint32_t> reading_tids;
+    for (const auto& a : accesses)
+      if (a.pid == pid) reading_tids.insert(a.tid);
+    for (auto r : acc.readers)
+      if (!reading_tids.count(r)) return pid;  // readers are other processes (DataLoader workers)
+    std::map<std::uint32_t, std::size_t> recvs;
+    for (const auto& e : t.events)
+      if (e.op == Op::recvmsg && e.pid == pid) ++recvs[e.tid];
+    if (recvs.empty() || recvs.count(pid)) return pid;
+    return std::max_element(recvs.begin(), recvs.end(),
+                            [](const auto& x, const auto& y) { return x.second < y.second; })->first;
+  }
+
   void steps() {
     std::vector<double> computes_measured;
     for (std::size_t ai = 0; ai < s.accelerators.size(); ++ai) {
-      const auto pid = s.accelerators[ai].pid;
       std::vector<const Batch*> got;
       for (const auto& b : s.batches)
         if (b.accelerator == ai && b.received_ns) got.push_back(&b);
       std::sort(got.begin(), got.end(),
                 [](const Batch* a, const Batch* b) { return a->received_ns < b->received_ns; });
       // Idle gaps of the main thread: [end of one syscall, start of the next].
+      const std::uint32_t timeline = timeline_thread(ai);
       std::vector<std::pair<std::uint64_t, std::uint64_t>> gaps;
       std::uint64_t busy_until = 0;
       bool any = false;
       for (const auto& e : t.events) {
-        if (e.tid != pid) continue;
+        if (e.tid != timeline) continue;
         if (any && e.ts_ns > busy_until) gaps.push_back({busy_until, e.ts_ns});
         busy_until = std::max(busy_until, e.ts_ns + e.dur_ns);
         any = true;

@@ -268,8 +268,7 @@ Comparison compare(const Profile& a, const Profile& b, const Tolerances& tol) {
   // Timing.
   m.add("epochs", static_cast<double>(a.epochs.size()), static_cast<double>(b.epochs.size()));
   // Steps come from batch handovers (a worker's sendmsg or /dev/shm tensors, the consumer's
-  // recvmsg). A trace without any, such as a replay whose readers are threads of one process,
-  // cannot say what a step is: the step metrics are then not measurable, and epoch time, duration
+  // recvmsg; dlgen's replay makes the same calls). A trace without any cannot say what a step is: the step metrics are then not measurable, and epoch time, duration
   // and throughput carry the timing verdict.
   const bool steps_a = !a.step_times_s.empty(), steps_b = !b.step_times_s.empty();
   std::string no_steps;

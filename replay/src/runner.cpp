@@ -1,6 +1,7 @@
 #include "dlgen/replay/runner.hpp"
 
 #include <fcntl.h>
+#include <sys/socket.h>
 #include <sys/sysinfo.h>
 #include <unistd.h>
 
@@ -68,6 +69,54 @@ FileTable make_table(const datasets::Layout& layout) {
 struct alignas(64) Handoff {
   std::atomic<std::uint64_t> produced{0};
   alignas(64) std::atomic<std::uint64_t> consumed{0};
+  int signal_fd = -1;  // the worker's end of its accelerator's BatchSignal (-1: none)
+};
+
+// The visible side of a hand-off, for the tracer: a PyTorch DataLoader worker passes each batch
+// to the main process with sendmsg on a unix socket and the main process takes it with recvmsg;
+// `dlgen summarize` finds batches, steps and data wait from those calls. The Handoff atomics stay
+// the real synchronisation; this unix datagram socketpair (one per accelerator and phase, as
+// PyTorch re-forks its workers each epoch) carries one 8-byte token (the batch index) per batch:
+// a worker sends it just before publishing the batch, the accelerator receives one when it takes
+// a batch. Both sides never block: a token that finds the socket full is dropped (the trace then
+// misses one handover; the run itself is unaffected).
+class BatchSignal {
+ public:
+  BatchSignal() {
+    int fds[2];
+    if (::socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, fds) == 0) {
+      send_fd_ = fds[0];
+      recv_fd_ = fds[1];
+    }
+  }
+  BatchSignal(const BatchSignal&) = delete;
+  BatchSignal& operator=(const BatchSignal&) = delete;
+  ~BatchSignal() {
+    if (send_fd_ >= 0) ::close(send_fd_);
+    if (recv_fd_ >= 0) ::close(recv_fd_);
+  }
+  int send_fd() const { return send_fd_; }
+
+  static void send(int fd, std::uint64_t batch) {
+    if (fd < 0) return;
+    iovec iov{&batch, sizeof batch};
+    msghdr msg{};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    (void)::sendmsg(fd, &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
+  }
+  void receive() const {
+    if (recv_fd_ < 0) return;
+    std::uint64_t batch = 0;
+    iovec iov{&batch, sizeof batch};
+    msghdr msg{};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    (void)::recvmsg(recv_fd_, &msg, MSG_DONTWAIT);
+  }
+
+ private:
+  int send_fd_ = -1, recv_fd_ = -1;
 };
 
 struct WorkerStats {
@@ -416,6 +465,7 @@ class Worker {
     // A batch's count starts at its size and reaches 0 only when its last sample completed.
     while (d < started_ && batch_left_[d % batch_left_.size()] == 0) ++d;
     if (d != delivered_) {
+      for (std::uint64_t j = delivered_; j < d; ++j) BatchSignal::send(handoff_.signal_fd, index_ + j * cfg_.workers);
       shared_.ready->fetch_add(static_cast<std::int64_t>(d - delivered_), std::memory_order_relaxed);
       delivered_ = d;
       handoff_.produced.store(d, std::memory_order_release);
@@ -545,6 +595,9 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
   std::vector<std::unique_ptr<Handoff[]>> handoffs(na);
   std::vector<std::vector<WorkerStats>> stats(na, std::vector<WorkerStats>(cfg.workers));
   for (auto& h : handoffs) h = std::make_unique<Handoff[]>(cfg.workers);
+  std::unique_ptr<BatchSignal[]> signals = std::make_unique<BatchSignal[]>(na);
+  for (std::size_t a = 0; a < na; ++a)
+    for (std::uint32_t w = 0; w < cfg.workers; ++w) handoffs[a][w].signal_fd = signals[a].send_fd();
 
   // Step-cadence checkpoints: a barrier over the accelerators; its completion writes.
   const CheckpointSpec& ck = job_.checkpoint;
@@ -576,6 +629,7 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
         w.produced.wait(p);
       }
       if (shared.stop.load()) break;
+      signals[a].receive();
       r.ready = clock_.now_ns();
       w.consumed.store(j + 1, std::memory_order_release);
       w.consumed.notify_one();

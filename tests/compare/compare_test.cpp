@@ -220,7 +220,27 @@ TEST(Compare, SkipsWhatNeitherSideHas) {
   EXPECT_TRUE(c.pass());
 }
 
-TEST(Compare, ReplayWithoutHandoversSkipsStepMetrics) {
+// dlgen's replay hands each batch over with a unix-socket sendmsg (reader thread) and recvmsg
+// (accelerator thread), like a DataLoader, so its trace has steps: they are compared, not skipped.
+TEST(Compare, ReplayWithHandoversComparesStepMetrics) {
+  Profile b = baseline();
+  b.label = "replay";
+  for (auto& v : b.compute_s) v *= 1.02;
+  for (auto& v : b.step_times_s) v *= 1.02;
+  Comparison c = compare(baseline(), b, Tolerances{});
+  for (const char* name : {"steps", "step_time", "compute", "data_wait"}) {
+    EXPECT_NE(metric(c, name).verdict, Verdict::skipped) << name;
+    EXPECT_EQ(metric(c, name).note.find("handovers"), std::string::npos) << name;
+  }
+  EXPECT_EQ(metric(c, "steps").verdict, Verdict::pass);
+  EXPECT_EQ(metric(c, "compute").verdict, Verdict::pass);
+  b.compute_s.assign(b.compute_s.size(), 0.3);
+  EXPECT_EQ(metric(compare(baseline(), b, Tolerances{}), "compute").verdict, Verdict::fail);
+}
+
+// A trace without any handover (e.g. from a replay predating the socket signal) cannot say what a
+// step is.
+TEST(Compare, TraceWithoutHandoversSkipsStepMetrics) {
   Profile b = baseline();
   b.step_times_s.clear();
   b.compute_s.clear();
