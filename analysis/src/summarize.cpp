@@ -158,6 +158,7 @@ struct Access {
   std::uint64_t ts = 0, end = 0;
   std::uint64_t bytes = 0, reads = 0;
   std::uint64_t first_read = 0;
+  std::uint64_t last_read_end = 0;  // end of the last read that moved data (0: none)
   std::vector<std::uint64_t> sizes;  // bytes asked per read that moved data
   std::vector<std::uint64_t> moved;  // bytes each of those reads returned
   bool direct = false, mmap = false;
@@ -498,6 +499,7 @@ struct Builder {
       a.bytes += done;
       a.sizes.push_back(e.size);
       a.moved.push_back(done);
+      a.last_read_end = e.ts_ns + e.dur_ns;
     }
     // Ranks: position in the dataset's path order.
     std::unordered_map<std::uint32_t, std::uint32_t> rank;
@@ -1260,6 +1262,40 @@ struct Builder {
     s.startup_s = detail::percentile(s.pass_startup_s, 0.5);
   }
 
+  // Per-sample worker time (decode, augmentation): per reader, the gap between the end of a train
+  // sample's last data read and the open of its next sample in the same pass. Gaps that contain one
+  // of the reader's handovers (collate, waiting for the consumer) are left out; overlapping
+  // accesses (several samples read at once) count as 0.
+  void preprocess() {
+    std::map<std::uint32_t, std::set<std::uint32_t>> keys_of_pid;
+    for (const auto& a : accesses) keys_of_pid[a.pid].insert(a.reader);
+    std::map<std::uint32_t, std::vector<std::uint64_t>> handovers;  // reader key → times, sorted
+    for (const auto& e : t.events) {
+      if (!is_handover(e, s.files)) continue;
+      auto it = keys_of_pid.find(e.pid);
+      if (it == keys_of_pid.end()) continue;
+      handovers[it->second.size() == 1 ? *it->second.begin() : e.tid].push_back(e.ts_ns);
+    }
+    for (auto& [key, v] : handovers) std::sort(v.begin(), v.end());
+    std::map<std::uint32_t, const Access*> last;  // reader key → its previous train access
+    for (const auto& a : accesses) {
+      if (a.file >= s.files.size() || s.files[a.file].cls != FileClass::train) continue;
+      auto it = last.find(a.reader);
+      if (it != last.end() && it->second->pass == a.pass && it->second->last_read_end > 0) {
+        const std::uint64_t end = it->second->last_read_end;
+        if (a.ts <= end) {
+          s.preprocess_gaps_s.push_back(0);
+        } else {
+          const auto& h = handovers[a.reader];
+          const auto lo = std::lower_bound(h.begin(), h.end(), end);
+          if (lo == h.end() || *lo >= a.ts) s.preprocess_gaps_s.push_back(static_cast<double>(a.ts - end) * 1e-9);
+        }
+      }
+      last[a.reader] = &a;
+    }
+    s.preprocess_s = detail::percentile(s.preprocess_gaps_s, 0.5);
+  }
+
   void timing_stats() {
     std::vector<double> step, compute, wait;
     double sum_c = 0, sum_w = 0;
@@ -1372,6 +1408,7 @@ TraceSummary summarize(const trace::Trace& trace) {
   b.steps();
   b.checkpoints();
   b.startup();
+  b.preprocess();
   b.timing_stats();
   b.concurrency();
   b.handover_counts();

@@ -155,6 +155,9 @@ struct PhaseConfig {
   std::uint32_t workers = 1;
   std::uint32_t prefetch = 2;
   EngineKind engine = EngineKind::uring;
+  // reader.preprocess: per-sample worker time after the read (null: none).
+  const Distribution* preprocess = nullptr;
+  std::uint64_t preprocess_seed = 0;
 };
 
 // Open files of one worker, reused while samples of the same file follow each other (multi-sample
@@ -239,6 +242,10 @@ class Worker {
     free_opens_.reserve(opens_.size());
     for (std::uint32_t i = static_cast<std::uint32_t>(opens_.size()); i > 0; --i) free_opens_.push_back(i - 1);
     batch_left_.assign(cfg_.prefetch + 1, 0);
+    if (cfg_.preprocess) {
+      preprocessing_.reserve(cfg_.iodepth + 3);  // samples in flight when processing began, plus one
+      clock_.prepare_thread();
+    }
     requests_.resize(cfg_.iodepth);
     completions_.resize(cfg_.iodepth);
     const std::uint64_t nb = plan_.num_batches();
@@ -261,6 +268,7 @@ class Worker {
     bool issued_all = false;
     std::uint64_t batch = 0;  // local batch index
     std::uint64_t file = 0;
+    std::uint32_t sample = 0;
   };
 
   void finish() {
@@ -288,7 +296,7 @@ class Worker {
     }
     const std::uint32_t o = free_opens_.back();
     free_opens_.pop_back();
-    opens_[o] = {fd, 0, false, started_ - 1, ref.file};
+    opens_[o] = {fd, 0, false, started_ - 1, ref.file, ref.sample};
     cur_open_ = o;
     file_size_ = cfg_.files->size[ref.file];
     std::uint64_t begin = 0, end = file_size_;
@@ -340,12 +348,32 @@ class Worker {
     o.fd = -1;
     free_opens_.push_back(oi);
     ++stats_.samples;
-    --batch_left_[o.batch % batch_left_.size()];
+    if (!cfg_.preprocess) {
+      --batch_left_[o.batch % batch_left_.size()];
+      return;
+    }
+    // reader.preprocess: the worker processes its samples one after another, each after its data
+    // arrived; the sample counts for its batch when its processing ends. Sampled per (file, sample),
+    // so every epoch and run draws the same time for the same sample.
+    const double p = sample_at(*cfg_.preprocess, cfg_.preprocess_seed, o.file * 0x100000001b3ull + o.sample);
+    busy_until_ = std::max(busy_until_, clock_.now_ns()) + static_cast<std::int64_t>(std::max(0.0, p) * 1e9);
+    preprocessing_.push_back({busy_until_, o.batch});
+  }
+
+  // Counts the samples whose preprocessing has ended by now for their batches.
+  void finish_preprocessing() {
+    if (preprocessing_.empty()) return;
+    const std::int64_t now = clock_.now_ns();
+    std::size_t i = 0;
+    while (i < preprocessing_.size() && preprocessing_[i].first <= now)
+      --batch_left_[preprocessing_[i++].second % batch_left_.size()];
+    preprocessing_.erase(preprocessing_.begin(), preprocessing_.begin() + static_cast<std::ptrdiff_t>(i));
   }
 
   void loop() {
     std::uint64_t in_flight = 0;
     while (!shared_.stop.load(std::memory_order_relaxed)) {
+      finish_preprocessing();
       // 1. Fill every free slot: the current sample's next request, the next sample, the next
       //    batch while the prefetch window allows.
       std::uint32_t n = 0;
@@ -354,6 +382,7 @@ class Worker {
           const std::uint64_t k = index_ + started_ * cfg_.workers - cfg_.workers;
           if (started_ > 0 && sample_in_batch_ < plan_.batch(k).size()) {
             if (free_opens_.empty()) break;
+            if (!preprocessing_.empty()) break;  // the worker is still processing its last sample
             if (!start_sample()) return drain(in_flight);
             if (useful_begin_ >= useful_end_ && header_left_ == 0) {  // an empty sample
               opens_[cur_open_].issued_all = true;
@@ -393,6 +422,10 @@ class Worker {
       }
       deliver();
       if (in_flight == 0) {
+        if (!preprocessing_.empty()) {  // nothing to reap: wait for the sample being processed
+          clock_.sleep_until(preprocessing_.front().first);
+          continue;
+        }
         if (delivered_ >= my_batches_) return;
         // Nothing to read until the accelerator takes a batch: wait for it.
         const std::uint64_t c = handoff_.consumed.load(std::memory_order_acquire);
@@ -505,6 +538,8 @@ class Worker {
   std::uint64_t delivered_ = 0;  // local batches published
   std::uint64_t sample_in_batch_ = 0;
   std::uint32_t cur_open_ = kNone;
+  std::int64_t busy_until_ = 0;  // reader.preprocess: the worker processes samples until then
+  std::vector<std::pair<std::int64_t, std::uint64_t>> preprocessing_;  // (ends at, local batch), in order
   std::uint64_t file_size_ = 0, header_left_ = 0, next_ = 0, end_ = 0, useful_begin_ = 0, useful_end_ = 0;
 };
 
@@ -561,6 +596,10 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
   cfg.block = std::max<std::uint32_t>(options_.block_size, 512);
   cfg.iodepth = rd.iodepth > 0 ? rd.iodepth : kDefaultIodepth;
   cfg.workers = std::max<std::uint32_t>(rd.workers, 1);
+  if (rd.preprocess.expected() > 0 || rd.preprocess.max > 0) {
+    cfg.preprocess = &rd.preprocess;
+    cfg.preprocess_seed = rd.seed ^ 0x70726570726f63ull;
+  }
   // The window of batches a worker may run ahead: reader.prefetch, widened so that iodepth
   // requests can be in flight even when batches are small (batch 1 with iodepth 32 would
   // otherwise cap a worker at `prefetch` requests; the data is discarded, so this costs no memory).

@@ -278,6 +278,19 @@ TEST(Summarize, EpochStartupGapIsMeasured) {
   EXPECT_EQ(run(quick, nullptr).job.reader.startup_s, 0.0);
 }
 
+// A worker that decodes each sample after reading it opens the next file only after that work:
+// the gap is distilled into reader.preprocess; none is written when readers go straight on.
+TEST(Summarize, PerSamplePreprocessTimeIsMeasured) {
+  SimConfig c;
+  c.workers = 2;
+  c.preprocess_ns = 3'000'000;
+  const auto d = run(c, nullptr);
+  EXPECT_NEAR(d.job.reader.preprocess.expected(), 0.003, 0.0003);
+  SimConfig none = c;
+  none.preprocess_ns = 0;
+  EXPECT_EQ(run(none, nullptr).job.reader.preprocess.expected(), 0.0);
+}
+
 TEST(Summarize, ValidationSetIsSeparatedAndCounted) {
   SimConfig c;
   c.data_dir = "/data/ds/train";

@@ -29,6 +29,7 @@ struct SimConfig {
   std::uint64_t chunk = 0;           // 0: one read of the whole file (+ an EOF read); else chunks
   std::uint64_t header = 0;          // a first read of this size before the chunks (PIL: 4096)
   std::uint64_t startup_ns = 20'000'000;  // each pass: iterator start until the workers read
+  std::uint64_t preprocess_ns = 0;   // per sample after its reads (decode/transform in the worker)
   std::uint32_t workers = 2;         // 0: the main process reads itself
   bool thread_readers = false;       // readers are threads of the main process, no handovers
   std::uint32_t batch = 8;
@@ -138,7 +139,7 @@ class Sim {
     ev(ts, 500, pid, tid, trace::Op::read, f, fd, size, chunk, 0);  // EOF probe
     ts += 1000;
     ev(ts, 1000, pid, tid, trace::Op::close, f, fd, 0, 0, 0);
-    return ts + 2000;
+    return ts + 2000 + c_.preprocess_ns;
   }
 
   void noise() {

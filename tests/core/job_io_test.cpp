@@ -284,6 +284,29 @@ TEST(JobIo, ReaderStartupRoundTrips) {
   EXPECT_TRUE(*back == *r) << text;
 }
 
+TEST(JobIo, ReaderPreprocessRoundTrips) {
+  auto d = parse_job("[dataset]\ndir = \"d\"\nsample_size = 4096\n", "t.toml");
+  ASSERT_TRUE(d) << d.error().message;
+  EXPECT_EQ(d->reader.preprocess, Distribution::fixed_at(0));
+  auto r = parse_job("[dataset]\ndir = \"d\"\nsample_size = 4096\n[reader]\npreprocess = \"5ms\"\n", "t.toml");
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_DOUBLE_EQ(r->reader.preprocess.expected(), 0.005);
+  std::string text = to_toml(*r);
+  EXPECT_NE(text.find("preprocess = \"0.005s\""), std::string::npos) << text;
+  auto back = parse_job(text, "t.toml");
+  ASSERT_TRUE(back) << back.error().message << "\n" << text;
+  EXPECT_TRUE(*back == *r) << text;
+  auto n = parse_job("[dataset]\ndir = \"d\"\nsample_size = 4096\n[reader]\n"
+                     "preprocess = { dist = \"normal\", mean = \"4ms\", stdev = \"1ms\" }\n", "t.toml");
+  ASSERT_TRUE(n) << n.error().message;
+  EXPECT_EQ(n->reader.preprocess.kind, DistKind::normal);
+  EXPECT_DOUBLE_EQ(n->reader.preprocess.mean, 0.004);
+  text = to_toml(*n);
+  back = parse_job(text, "t.toml");
+  ASSERT_TRUE(back) << back.error().message << "\n" << text;
+  EXPECT_TRUE(*back == *n) << text;
+}
+
 TEST(JobIo, LoadJobReportsMissingFile) {
   auto r = load_job("/nonexistent/job.toml");
   ASSERT_FALSE(r);

@@ -120,6 +120,33 @@ TEST(Runner, ReaderStartupDelaysEachEpoch) {
   EXPECT_NEAR(r->elapsed_s, 30 * 0.120 + 3 * 0.5, 1e-6);
 }
 
+// reader.preprocess: one worker processes its 40 samples one after another after reading each
+// (fake clock: no real time), so a data-bound epoch lasts about samples x preprocess / workers.
+TEST(Runner, ReaderPreprocessDelaysEverySample) {
+  Job job = small_job("/nonexistent/fake", 40, Distribution::fixed_at(10000));
+  job.reader.workers = 1;
+  job.compute.step_time = Distribution::fixed_at(0.001);
+  job.run.epochs = 2;
+  RunOptions o;
+  o.engine = EngineKind::null;
+  o.series = false;
+  FakeClock base_clock;
+  o.clock = &base_clock;
+  Result<Report> base = run_job(job, o);
+  ASSERT_TRUE(base) << base.error().message;
+  job.reader.preprocess = Distribution::fixed_at(0.010);
+  FakeClock clock;
+  o.clock = &clock;
+  const auto t0 = std::chrono::steady_clock::now();
+  Result<Report> r = run_job(job, o);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3)) << "fake time must cost no real time";
+  EXPECT_EQ(r->steps, 20u);
+  EXPECT_EQ(r->epochs_detail[0].samples, 40u);
+  // 2 epochs x 40 samples x 10 ms on one worker; the last step's compute follows.
+  EXPECT_NEAR(r->elapsed_s - base->elapsed_s, 2 * 40 * 0.010, 0.02);
+}
+
 TEST(Runner, EvaluationPassesReadTheValidationSet) {
   Job job = small_job("/nonexistent/train", 16, Distribution::fixed_at(1000));
   DatasetSpec v = job.dataset;

@@ -239,6 +239,10 @@ struct TraceSummary {
   // workers there (persistent_workers=False). The first pass is left out: its gap holds the imports.
   std::vector<double> pass_startup_s;  // seconds, one per pass from the second on
   double startup_s = 0;                // median of pass_startup_s; 0: fewer than two passes
+  // Per-sample reader time: gaps between a train sample's last data read and the same reader's next
+  // sample open (gaps spanning a handover left out), seconds; preprocess_s is their median.
+  std::vector<double> preprocess_gaps_s;
+  double preprocess_s = 0;
 
   std::vector<std::string> notes;  // what could not be inferred, and why
 };

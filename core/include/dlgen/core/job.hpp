@@ -46,6 +46,9 @@ struct ReaderSpec {
   bool direct = false;                   // O_DIRECT
   bool drop_last = false;
   double startup_s = 0;  // delay at each epoch start before readers begin (DataLoader worker start-up)
+  // Seconds a worker spends on each sample after reading it (decode, augmentation: DLIO's
+  // preprocess_time); the worker reads its next sample only afterwards. Default fixed 0.
+  Distribution preprocess;
   bool operator==(const ReaderSpec&) const = default;
 };
 
