@@ -1025,7 +1025,14 @@ struct Builder {
         });
         if (in.size() > bs.size() - 1) in.resize(bs.size() - 1);
         if (in.empty()) {  // no main-thread timeline: receipt to receipt
-          for (std::size_t i = 0; i + 1 < bs.size(); ++i) in.push_back({bs[i]->received_ns, bs[i + 1]->received_ns});
+          std::vector<double> lens;
+          for (std::size_t i = 0; i + 1 < bs.size(); ++i) {
+            in.push_back({bs[i]->received_ns, bs[i + 1]->received_ns});
+            lens.push_back(static_cast<double>(bs[i + 1]->received_ns - bs[i]->received_ns));
+          }
+          // The last batch is computed on too, after the last receipt: one more step of the
+          // typical length (n batches are n steps).
+          in.push_back({w1, w1 + static_cast<std::uint64_t>(detail::percentile(lens, 0.5))});
         } else {
           // The last step computes after the last receipt: the first gap after it of a typical
           // length (not the wait for the next pass's workers, which is longer).
