@@ -1,5 +1,6 @@
 #include "interpreter.hpp"
 
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -88,7 +89,18 @@ std::uint32_t Interpreter::intern_id(std::uint64_t dev, std::uint64_t ino, std::
     if (path_hint.empty() || files_[it->second].path == path_hint) return it->second;
     by_id_.erase(it);
   }
-  std::string path = path_hint.empty() ? proc_fd_path(pid, fd) : path_hint;
+  std::string path = path_hint;
+  if (path.empty()) {
+    // The fd may have been closed and its number reused by the time the event is interpreted:
+    // take the name /proc shows only if that file is still this very inode (else an eventfd
+    // read would be named after the data file that now holds the fd number).
+    std::string now = proc_fd_path(pid, fd);
+    struct stat st {};
+    const std::string link = "/proc/" + std::to_string(pid) + "/fd/" + std::to_string(fd);
+    if (!now.empty() && ::stat(link.c_str(), &st) == 0 && static_cast<std::uint64_t>(st.st_dev) == dev &&
+        static_cast<std::uint64_t>(st.st_ino) == ino)
+      path = std::move(now);
+  }
   if (path.empty()) path = "<dev " + std::to_string(major(dev)) + ":" + std::to_string(minor(dev)) +
                            " ino " + std::to_string(ino) + ">";
   std::uint32_t index;
