@@ -137,11 +137,30 @@ class UringEngine final : public IoEngine {
   unsigned queued_ = 0;  // SQEs prepared but not yet sent to the kernel
 };
 
+// An engine that completes requests inside submit(): it queues their results (at most `depth`,
+// reserved once) and reap() hands them back in order.
+class ImmediateEngine : public IoEngine {
+ public:
+  explicit ImmediateEngine(const EngineOptions& o) : IoEngine(o) {
+    done_.reserve(std::max<std::uint32_t>(1, o.depth));
+  }
+
+  int reap(std::span<IoCompletion> out, unsigned) override {
+    const std::size_t n = std::min(out.size(), done_.size());
+    std::copy_n(done_.begin(), n, out.begin());
+    done_.erase(done_.begin(), done_.begin() + static_cast<std::ptrdiff_t>(n));
+    return static_cast<int>(n);
+  }
+
+ protected:
+  std::vector<IoCompletion> done_;
+};
+
 // Synchronous pread/pwrite: the request runs inside submit(); reap() hands back the results.
 // The baseline the io_uring engine is compared against (what a PyTorch DataLoader worker does).
-class PreadEngine final : public IoEngine {
+class PreadEngine final : public ImmediateEngine {
  public:
-  explicit PreadEngine(const EngineOptions& o) : IoEngine(o) { done_.reserve(std::max<std::uint32_t>(1, o.depth)); }
+  using ImmediateEngine::ImmediateEngine;
   const char* name() const override { return "pread"; }
 
   int submit(std::span<const IoRequest> requests) override {
@@ -158,23 +177,13 @@ class PreadEngine final : public IoEngine {
     }
     return taken;
   }
-
-  int reap(std::span<IoCompletion> out, unsigned) override {
-    const std::size_t n = std::min(out.size(), done_.size());
-    std::copy_n(done_.begin(), n, out.begin());
-    done_.erase(done_.begin(), done_.begin() + static_cast<std::ptrdiff_t>(n));
-    return static_cast<int>(n);
-  }
-
- private:
-  std::vector<IoCompletion> done_;
 };
 
 // Completes every request at once with its full length and touches no file. With
 // options.record it keeps the requests, so tests can check what the runner asked for.
-class NullEngine final : public IoEngine {
+class NullEngine final : public ImmediateEngine {
  public:
-  explicit NullEngine(const EngineOptions& o) : IoEngine(o) { done_.reserve(std::max<std::uint32_t>(1, o.depth)); }
+  using ImmediateEngine::ImmediateEngine;
   const char* name() const override { return "null"; }
 
   int submit(std::span<const IoRequest> requests) override {
@@ -188,17 +197,9 @@ class NullEngine final : public IoEngine {
     return taken;
   }
 
-  int reap(std::span<IoCompletion> out, unsigned) override {
-    const std::size_t n = std::min(out.size(), done_.size());
-    std::copy_n(done_.begin(), n, out.begin());
-    done_.erase(done_.begin(), done_.begin() + static_cast<std::ptrdiff_t>(n));
-    return static_cast<int>(n);
-  }
-
   const std::vector<IoRequest>& recorded() const override { return recorded_; }
 
  private:
-  std::vector<IoCompletion> done_;
   std::vector<IoRequest> recorded_;
 };
 
