@@ -87,34 +87,34 @@ hsize_t column_length(hid_t group, const char* name) {
   return n;
 }
 
-// Reads the first `n` elements of a numeric column (missing column: zeros, so older files read).
-template <class T>
-bool read_column(hid_t group, const char* name, hsize_t n, std::vector<T>& out) {
-  out.assign(n, T{});
-  if (n == 0) return true;
-  if (H5Lexists(group, name, H5P_DEFAULT) <= 0) return true;
+// Reads the first `n` elements of a 1-D dataset as `mem_type` into `buf`.
+bool read_prefix(hid_t group, const char* name, hsize_t n, hid_t mem_type, void* buf) {
   h5::Handle ds = h5::dataset(H5Dopen2(group, name, H5P_DEFAULT));
   if (!ds.valid()) return false;
   h5::Handle fs = h5::space(H5Dget_space(ds));
   hsize_t start = 0, count = n;
   if (H5Sselect_hyperslab(fs, H5S_SELECT_SET, &start, nullptr, &count, nullptr) < 0) return false;
   h5::Handle ms = h5::space(H5Screate_simple(1, &count, nullptr));
-  return H5Dread(ds, h5::native<T>(), ms, fs, H5P_DEFAULT, out.data()) >= 0;
+  return H5Dread(ds, mem_type, ms, fs, H5P_DEFAULT, buf) >= 0;
+}
+
+// Reads the first `n` elements of a numeric column (missing column: zeros, so older files read).
+template <class T>
+bool read_column(hid_t group, const char* name, hsize_t n, std::vector<T>& out) {
+  out.assign(n, T{});
+  if (n == 0) return true;
+  if (H5Lexists(group, name, H5P_DEFAULT) <= 0) return true;
+  return read_prefix(group, name, n, h5::native<T>(), out.data());
 }
 
 bool read_vlen_strings(hid_t group, const char* name, hsize_t n, std::vector<std::string>& out) {
   out.assign(n, {});
   if (n == 0) return true;
-  h5::Handle ds = h5::dataset(H5Dopen2(group, name, H5P_DEFAULT));
-  if (!ds.valid()) return false;
-  h5::Handle fs = h5::space(H5Dget_space(ds));
-  hsize_t start = 0, count = n;
-  H5Sselect_hyperslab(fs, H5S_SELECT_SET, &start, nullptr, &count, nullptr);
-  h5::Handle ms = h5::space(H5Screate_simple(1, &count, nullptr));
   h5::Handle mt = vlen_string_type();
   std::vector<char*> buf(n, nullptr);
-  if (H5Dread(ds, mt, ms, fs, H5P_DEFAULT, buf.data()) < 0) return false;
+  if (!read_prefix(group, name, n, mt, buf.data())) return false;
   for (hsize_t i = 0; i < n; ++i) out[i] = buf[i] ? buf[i] : "";
+  h5::Handle ms = h5::space(H5Screate_simple(1, &n, nullptr));
   H5Dvlen_reclaim(mt, ms, H5P_DEFAULT, buf.data());
   return true;
 }
@@ -122,15 +122,9 @@ bool read_vlen_strings(hid_t group, const char* name, hsize_t n, std::vector<std
 bool read_comm_strings(hid_t group, const char* name, hsize_t n, std::vector<std::string>& out) {
   out.assign(n, {});
   if (n == 0) return true;
-  h5::Handle ds = h5::dataset(H5Dopen2(group, name, H5P_DEFAULT));
-  if (!ds.valid()) return false;
-  h5::Handle fs = h5::space(H5Dget_space(ds));
-  hsize_t start = 0, count = n;
-  H5Sselect_hyperslab(fs, H5S_SELECT_SET, &start, nullptr, &count, nullptr);
-  h5::Handle ms = h5::space(H5Screate_simple(1, &count, nullptr));
   h5::Handle mt = comm_type();
   std::vector<char> buf(n * kCommLen, '\0');
-  if (H5Dread(ds, mt, ms, fs, H5P_DEFAULT, buf.data()) < 0) return false;
+  if (!read_prefix(group, name, n, mt, buf.data())) return false;
   for (hsize_t i = 0; i < n; ++i) {
     const char* p = buf.data() + i * kCommLen;
     out[i].assign(p, strnlen(p, kCommLen));
