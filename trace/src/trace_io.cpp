@@ -1,6 +1,7 @@
 // HDF5 trace files (spec: docs/trace-format.md). Layout:
 //   /            attributes: format, format_version, metadata (command, times, host, ...)
-//   /events/*    one extendible 1-D dataset per Event field, chunked, deflate (+ shuffle per
+//   /events/*    one extendible 1-D dataset per Event field, chunked, shuffle + deflate (chunks
+//                written directly by chunk_writer.hpp, zlib's run-length strategy)
 //                column), encoded as described at event_columns() (format version 2)
 //   /files/*     one column per File field (paths as variable-length UTF-8 strings)
 //   /processes/* one column per Process field (comm as fixed 16-byte strings, TASK_COMM_LEN)
@@ -18,9 +19,12 @@
 #include <cstring>
 #include <string>
 #include <system_error>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "dlgen/trace/trace_io.hpp"
+#include "chunk_writer.hpp"
 #include "h5.hpp"
 
 namespace dlgen::trace {
@@ -30,7 +34,7 @@ constexpr std::uint32_t kFormatVersion = 2;
 constexpr const char* kFormatName = "dlgen-trace";
 constexpr hsize_t kChunk = 1 << 16;            // elements per chunk of an /events column
 constexpr hsize_t kTableChunk = 1024;          // elements per chunk of /files and /processes
-constexpr unsigned kDeflateLevel = 6;          // zlib level: size vs. capture CPU cost
+constexpr unsigned kDeflateLevel = 6;          // zlib level of /files and /processes (HDF5 filter); /events: chunk_writer.hpp
 constexpr std::size_t kAutoWriteEvents = 1 << 18;
 constexpr std::size_t kCommLen = 16;           // TASK_COMM_LEN, NUL padded
 
@@ -229,21 +233,22 @@ constexpr int kDurSignificantBits = 7;
 struct ColumnSpec {
   const char* name;
   hid_t file_type;
-  bool shuffle;  // byte shuffle before deflate: helps columns of wide, smooth values
 };
+// Every column is byte-shuffled: the run-length deflate finds only runs of one byte, and shuffled
+// columns are mostly such runs (high bytes of small values, one thread's repeated fields).
 std::array<ColumnSpec, 12> event_columns() {
-  return {{{"ts_delta", H5T_STD_I64LE, true},
-           {"dur_ns", H5T_IEEE_F32LE, true},
-           {"pid", H5T_STD_U32LE, false},
-           {"tid", H5T_STD_U32LE, true},
-           {"op", H5T_STD_U8LE, true},
-           {"file", H5T_STD_U32LE, false},
-           {"fd", H5T_STD_I32LE, true},
-           {"offset_delta", H5T_STD_I64LE, false},
-           {"size", H5T_STD_U64LE, true},
-           {"ret_delta", H5T_STD_I64LE, false},
-           {"flags", H5T_STD_U32LE, true},
-           {"arg", H5T_STD_U64LE, true}}};
+  return {{{"ts_delta", H5T_STD_I64LE},
+           {"dur_ns", H5T_IEEE_F32LE},
+           {"pid", H5T_STD_U32LE},
+           {"tid", H5T_STD_U32LE},
+           {"op", H5T_STD_U8LE},
+           {"file", H5T_STD_U32LE},
+           {"fd", H5T_STD_I32LE},
+           {"offset_delta", H5T_STD_I64LE},
+           {"size", H5T_STD_U64LE},
+           {"ret_delta", H5T_STD_I64LE},
+           {"flags", H5T_STD_U32LE},
+           {"arg", H5T_STD_U64LE}}};
 }
 
 std::uint64_t quantise_ts(std::uint64_t ts_ns) { return (ts_ns + kTsUnitNs / 2) / kTsUnitNs; }
@@ -311,6 +316,33 @@ struct EventColumns {
   }
 };
 
+// Row order of a block: grouped by thread (threads in tid order), each thread's rows in their
+// original order. A counting sort: blocks hold few threads, and this runs on every captured event.
+void group_by_thread(const Event* ev, std::size_t n, std::vector<std::uint32_t>& order) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> counts;  // (tid, rows), then (tid, start)
+  std::unordered_map<std::uint32_t, std::uint32_t> slot;        // tid -> index in counts
+  std::vector<std::uint32_t> slot_of(n);
+  std::uint32_t last_tid = 0, last_slot = UINT32_MAX;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint32_t tid = ev[i].tid;
+    if (tid != last_tid || last_slot == UINT32_MAX) {
+      auto [it, added] = slot.try_emplace(tid, static_cast<std::uint32_t>(counts.size()));
+      if (added) counts.emplace_back(tid, 0);
+      last_tid = tid;
+      last_slot = it->second;
+    }
+    ++counts[last_slot].second;
+    slot_of[i] = last_slot;
+  }
+  std::vector<std::uint32_t> by_tid(counts.size());
+  std::iota(by_tid.begin(), by_tid.end(), 0u);
+  std::sort(by_tid.begin(), by_tid.end(), [&](std::uint32_t a, std::uint32_t b) { return counts[a].first < counts[b].first; });
+  std::uint32_t start = 0;
+  for (std::uint32_t s : by_tid) start += std::exchange(counts[s].second, start);
+  order.resize(n);
+  for (std::size_t i = 0; i < n; ++i) order[counts[slot_of[i]].second++] = static_cast<std::uint32_t>(i);
+}
+
 // ---- the writer ----
 
 class H5TraceWriter final : public TraceWriter {
@@ -327,7 +359,12 @@ class H5TraceWriter final : public TraceWriter {
       return h5_error(path, "cannot create groups");
     bool ok = true;
     for (const auto& c : event_columns())
-      ok &= create_column(w->events_, c.name, c.file_type, kChunk, c.shuffle).valid();
+      ok &= create_column(w->events_, c.name, c.file_type, kChunk, true).valid();
+    for (const auto& c : event_columns()) {
+      w->columns_.push_back(h5::dataset(H5Dopen2(w->events_, c.name, H5P_DEFAULT)));
+      ok &= w->columns_.back().valid();
+      if (ok) w->chunks_.emplace_back(w->columns_.back(), H5Tget_size(c.file_type), true, kChunk);
+    }
     ok &= set_attr<std::uint64_t>(w->events_, "ts_unit_ns", kTsUnitNs);
     ok &= set_attr<std::uint32_t>(w->events_, "dur_significant_bits", kDurSignificantBits);
     h5::Handle vs = vlen_string_type(), cs = comm_type();
@@ -390,6 +427,8 @@ class H5TraceWriter final : public TraceWriter {
     h5::QuietErrors quiet;
     finished_ = true;
     bool good = flush_all(meta, files, processes);
+    chunks_.clear();
+    columns_.clear();  // every object must be closed, or H5Fclose leaves the file open
     events_.reset();
     files_.reset();
     procs_.reset();
@@ -401,23 +440,17 @@ class H5TraceWriter final : public TraceWriter {
 
   // Writes events straight from the caller's storage (write_trace), no copy.
   bool write_events(const Event* ev, std::size_t n) {
-    EventColumns cols;
-    std::vector<std::uint32_t> order;
     for (std::size_t done = 0; done < n;) {
       std::size_t k = std::min<std::size_t>(n - done, kChunk * 4);
-      order.resize(k);
-      std::iota(order.begin(), order.end(), 0u);
       const Event* block = ev + done;
-      std::stable_sort(order.begin(), order.end(), [block](std::uint32_t a, std::uint32_t b) {
-        return block[a].tid < block[b].tid;
-      });
-      cols.fill(block, order, last_q_, last_end_);
-      auto cs = event_columns();
-      auto vs = cols.views();
-      for (std::size_t c = 0; c < cs.size(); ++c)
-        if (!write_rows(events_, cs[c].name, vs[c].first, vs[c].second, written_, k, written_ + k))
+      group_by_thread(block, k, order_);
+      cols_.fill(block, order_, last_q_, last_end_);
+      auto vs = cols_.views();
+      hsize_t total = written_ + k;
+      for (std::size_t c = 0; c < vs.size(); ++c)
+        if (H5Dset_extent(columns_[c], &total) < 0 || !chunks_[c].append(vs[c].second, k, deflater_))
           return false;
-      written_ += k;
+      written_ = total;
       done += k;
     }
     return true;
@@ -426,9 +459,11 @@ class H5TraceWriter final : public TraceWriter {
  private:
   explicit H5TraceWriter(std::filesystem::path p) : path_(std::move(p)) {}
 
+  // Writes the buffered events and the columns' incomplete last chunks.
   bool write_pending() {
     bool good = write_events(pending_.data(), pending_.size());
     pending_.clear();
+    for (auto& c : chunks_) good &= c.write_partial(deflater_);
     return good;
   }
 
@@ -515,6 +550,11 @@ class H5TraceWriter final : public TraceWriter {
   std::filesystem::path path_;
   h5::Handle file_, events_, files_, procs_;
   std::vector<Event> pending_;
+  EventColumns cols_;                 // reused by write_events
+  std::vector<std::uint32_t> order_;  // ...
+  std::vector<h5::Handle> columns_;  // the /events datasets, in event_columns() order
+  std::vector<ChunkColumn> chunks_;  // ... and their chunk writers
+  Deflater deflater_;
   hsize_t written_ = 0;
   hsize_t paths_written_ = 0;
   std::uint64_t last_q_ = 0;    // quantised ts of the last row written

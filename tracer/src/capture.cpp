@@ -157,6 +157,9 @@ class BpfSession {
   ring_buffer* rb_ = nullptr;
 };
 
+// Records per drain below which the polling loop naps 5 ms before the next one.
+constexpr int kBatchRecords = 8192;
+
 int on_sample(void* ctx, void* data, std::size_t size) {
   static_cast<Interpreter*>(ctx)->on_record(data, size);
   return 0;
@@ -374,19 +377,16 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
   }
 
   std::uint64_t appended = 0;
-  auto write_chunk = [&](bool final) -> Result<void> {
+  auto write_chunk = [&](bool final, bool timed) -> Result<void> {
     const std::uint64_t now = mono_ns() - start_mono;
-    // Syscalls are reported at exit and stamped at entry: hold back the last second so that
-    // chunks stay sorted by start time (a syscall blocking longer may land one chunk late).
-    const std::uint64_t hold = 1000000000ull;
-    auto chunk = interp.take_events(final ? UINT64_MAX : (now > hold ? now - hold : 0));
+    auto chunk = interp.take_events();
     if (!chunk.empty()) {
       appended += chunk.size();
       if (auto r = sink.append(std::move(chunk)); !r) return r;
     }
     meta.duration_ns = now;
     meta.lost_events = bpf.lost();
-    if (final) return ok();
+    if (final || !timed) return ok();
     return sink.flush(meta, interp.files(), interp.processes());
   };
 
@@ -399,11 +399,20 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
     result.exit_status = 127;
   }
   while (!child_done || (child <= 0 && o.attach_pid != 0)) {
-    // The kernel side wakes us only when much data is waiting; the timeout plus an explicit
-    // consume picks up the trickle of a quiet program.
-    int n = ring_buffer__poll(bpf.ring(), 50);
-    if (n < 0 && n != -EINTR) return runtime_error(std::string("ring buffer poll: ") + std::strerror(-n));
-    ring_buffer__consume(bpf.ring());
+    // Drain in batches: epoll reports the ring readable as soon as one record waits, so
+    // polling after every small drain would spin through epoll_wait/waitpid (and their syscall
+    // tracepoints) a few records at a time. After a small drain, sleep briefly and let records
+    // accumulate (the 64 MiB ring holds ~0.5 s at 1M events/s); with nothing waiting, sleep in
+    // epoll until the kernel side's wakeup (at each 256 KiB of records) or the timeout.
+    int n = ring_buffer__consume(bpf.ring());
+    if (n < 0 && n != -EINTR) return runtime_error(std::string("ring buffer: ") + std::strerror(-n));
+    if (n == 0) {
+      n = ring_buffer__poll(bpf.ring(), 50);
+      if (n < 0 && n != -EINTR) return runtime_error(std::string("ring buffer poll: ") + std::strerror(-n));
+    } else if (n < kBatchRecords) {
+      timespec nap{0, 5'000'000};
+      ::nanosleep(&nap, nullptr);
+    }
     if (child > 0) {
       pid_t w = ::waitpid(child, &status, WNOHANG);
       if (w == child) {
@@ -424,17 +433,20 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
       result.interrupted = true;  // --duration: stop tracing; the command is left running
       break;
     }
-    if (mono_ns() - last_flush >= std::uint64_t(o.flush_interval.count()) * 1000000ull ||
-        interp.buffered() >= o.flush_events) {
-      if (auto r = write_chunk(false); !r) return r.error();
+    // Every flush_interval the file is made consistent on disk (a killed capture keeps it);
+    // in between, full chunks of events go to the writer thread.
+    if (mono_ns() - last_flush >= std::uint64_t(o.flush_interval.count()) * 1000000ull) {
+      if (auto r = write_chunk(false, true); !r) return r.error();
       last_flush = mono_ns();
+    } else if (interp.buffered() >= o.flush_events) {
+      if (auto r = write_chunk(false, false); !r) return r.error();
     }
   }
   if (g_stop) result.interrupted = true;
   // Everything the kernel submitted before the command's exit is in the ring buffer now.
   while (ring_buffer__consume(bpf.ring()) > 0) {
   }
-  if (auto r = write_chunk(true); !r) return r.error();
+  if (auto r = write_chunk(true, true); !r) return r.error();
   meta.exit_status = result.exit_status;
   meta.complete = true;
   if (auto r = sink.finish(meta, interp.files(), interp.processes()); !r) return r.error();

@@ -241,13 +241,10 @@ void Interpreter::on_proc(const dl_proc& r) {
   events_.push_back(e);
 }
 
-std::vector<trace::Event> Interpreter::take_events(std::uint64_t before_ns) {
-  std::stable_sort(events_.begin(), events_.end(),
-                   [](const trace::Event& a, const trace::Event& b) { return a.ts_ns < b.ts_ns; });
-  auto cut = std::lower_bound(events_.begin(), events_.end(), before_ns,
-                              [](const trace::Event& e, std::uint64_t t) { return e.ts_ns < t; });
-  std::vector<trace::Event> out(events_.begin(), cut);
-  events_.erase(events_.begin(), cut);
+std::vector<trace::Event> Interpreter::take_events() {
+  std::vector<trace::Event> out;
+  out.reserve(events_.capacity());
+  out.swap(events_);
   return out;
 }
 

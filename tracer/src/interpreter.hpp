@@ -28,9 +28,10 @@ class Interpreter {
   // A process known before its events (the command's root, or -p's existing tree).
   void add_process(const trace::Process& p);
 
-  // Removes and returns, sorted by time, the buffered events that started before `before_ns`
-  // (trace-relative). Syscalls are reported at exit, so a short hold-back keeps chunks sorted.
-  std::vector<trace::Event> take_events(std::uint64_t before_ns);
+  // Removes and returns the buffered events in arrival order: each thread's own events in order,
+  // threads interleaved by exit time (syscalls are reported at exit, stamped at entry). The trace
+  // writer groups rows by thread and the reader sorts by entry time, so no sort is done here.
+  std::vector<trace::Event> take_events();
   std::size_t buffered() const { return events_.size(); }
   std::uint64_t events_seen() const { return events_seen_; }
 

@@ -1,0 +1,147 @@
+#include "chunk_writer.hpp"
+
+#include <bit>
+#include <cstring>
+
+namespace dlgen::trace {
+
+static_assert(std::endian::native == std::endian::little,
+              "chunks are written as raw bytes: the trace's columns are little-endian");
+
+Deflater::Deflater() {
+  // Z_RLE looks for matches at distance 1 only; the level sizes tables and picks the match finder.
+  ready_[kFast] = deflateInit2(&z_[kFast], 1, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY) == Z_OK;
+  ready_[kRle] = deflateInit2(&z_[kRle], 1, Z_DEFLATED, 15, 8, Z_RLE) == Z_OK;
+  ready_[kThorough] = deflateInit2(&z_[kThorough], 6, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY) == Z_OK;
+}
+
+Deflater::~Deflater() {
+  for (int i = 0; i < 3; ++i)
+    if (ready_[i]) deflateEnd(&z_[i]);
+}
+
+const std::vector<std::uint8_t>& Deflater::compress(const void* in, std::size_t n, Mode mode) {
+  z_stream& z = z_[mode];
+  out_.clear();
+  if (!ready_[mode] || deflateReset(&z) != Z_OK) return out_;
+  out_.resize(deflateBound(&z, static_cast<uLong>(n)));
+  z.next_in = static_cast<Bytef*>(const_cast<void*>(in));
+  z.avail_in = static_cast<uInt>(n);
+  z.next_out = out_.data();
+  z.avail_out = static_cast<uInt>(out_.size());
+  if (deflate(&z, Z_FINISH) != Z_STREAM_END) {
+    out_.clear();
+    return out_;
+  }
+  out_.resize(out_.size() - z.avail_out);
+  return out_;
+}
+
+namespace {
+template <std::size_t Size>
+void shuffle_fixed(const std::uint8_t* in, std::size_t n, std::uint8_t* out) {
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < Size; ++j) out[j * n + i] = in[i * Size + j];
+}
+}  // namespace
+
+void byte_shuffle(const std::uint8_t* in, std::size_t n, std::size_t elem_size, std::uint8_t* out) {
+  switch (elem_size) {  // the trace's column widths, unrolled by the compiler
+    case 1: std::memcpy(out, in, n); return;
+    case 4: shuffle_fixed<4>(in, n, out); return;
+    case 8: shuffle_fixed<8>(in, n, out); return;
+    default:
+      for (std::size_t j = 0; j < elem_size; ++j)
+        for (std::size_t i = 0; i < n; ++i) out[j * n + i] = in[i * elem_size + j];
+  }
+}
+
+ChunkColumn::ChunkColumn(hid_t dataset, std::size_t elem_size, bool shuffle, hsize_t chunk_elems,
+                         hsize_t start)
+    : dataset_(dataset), elem_size_(elem_size), shuffle_(shuffle),
+      chunk_elems_(chunk_elems), chunk_index_(start / chunk_elems) {
+  part_.reserve(chunk_elems_ * elem_size_);
+}
+
+bool ChunkColumn::append(const void* data, std::size_t n, Deflater& z) {
+  const auto* p = static_cast<const std::uint8_t*>(data);
+  const std::size_t chunk_bytes = chunk_elems_ * elem_size_;
+  std::size_t bytes = n * elem_size_;
+  while (bytes > 0) {
+    std::size_t take = std::min(bytes, chunk_bytes - part_.size());
+    part_.insert(part_.end(), p, p + take);
+    partial_written_ = false;
+    p += take;
+    bytes -= take;
+    if (part_.size() == chunk_bytes) {
+      if (!write_chunk(z, true)) return false;
+      part_.clear();
+      partial_written_ = true;
+      ++chunk_index_;
+    }
+  }
+  return true;
+}
+
+bool ChunkColumn::write_partial(Deflater& z) {
+  if (partial_written_ || part_.empty()) return true;
+  if (!write_chunk(z, false)) return false;
+  partial_written_ = true;
+  return true;
+}
+
+const std::vector<std::uint8_t>& ChunkColumn::encode(const std::uint8_t* raw, Encoding e, Deflater& z) {
+  const std::size_t chunk_bytes = chunk_elems_ * elem_size_;
+  if (e.shuffle && elem_size_ > 1) {
+    scratch_.resize(chunk_bytes);
+    byte_shuffle(raw, chunk_elems_, elem_size_, scratch_.data());
+    raw = scratch_.data();
+  }
+  return z.compress(raw, chunk_bytes, e.mode);
+}
+
+bool ChunkColumn::write_chunk(Deflater& z, bool complete) {
+  const std::size_t chunk_bytes = chunk_elems_ * elem_size_;
+  const std::uint8_t* raw = part_.data();
+  std::vector<std::uint8_t> padded;
+  if (part_.size() < chunk_bytes) {  // HDF5 stores whole chunks: pad the tail with zeros
+    padded.assign(chunk_bytes, 0);
+    std::memcpy(padded.data(), part_.data(), part_.size());
+    raw = padded.data();
+  }
+  const std::size_t n_encodings = shuffle_ ? std::size(kEncodings) : 1;
+  if (!shuffle_ && !forced_) encoding_ = 2;  // unshuffled only, level 1
+  const std::uint8_t* out = nullptr;
+  std::size_t out_size = 0;
+  // Trials: on the first complete chunk and every kRetrial-th after; while there is none, on each
+  // (rewritten) partial chunk, so that short traces get a good encoding too.
+  const bool trial = complete ? complete_chunks_++ % kRetrial == 0 : complete_chunks_ == 0;
+  if (shuffle_ && trial && !forced_) {
+    // Keep the smallest cheap encoding of this chunk (or the thorough one if it saves more than
+    // a fifth of a sizeable result), and use it for the next ones.
+    for (std::size_t i = 0; i < n_encodings; ++i) {
+      const auto& packed = encode(raw, kEncodings[i], z);
+      if (packed.empty()) return false;
+      // (Thorough: only where bytes matter, i.e. the cheap result is over 1/64 of the raw chunk.)
+      const bool better = i < kCheap ? packed.size() < best_.size()
+                                     : packed.size() * 5 < best_.size() * 4 && best_.size() * 64 > chunk_bytes;
+      if (out == nullptr || better) {
+        best_ = packed;
+        encoding_ = i;
+        out = best_.data();
+      }
+    }
+    out_size = best_.size();
+  } else {
+    const auto& packed = encode(raw, kEncodings[encoding_], z);
+    if (packed.empty()) return false;
+    out = packed.data();
+    out_size = packed.size();
+  }
+  // Filter mask: bit 0 set = the first filter of the pipeline (shuffle) was not applied.
+  const std::uint32_t mask = shuffle_ && !kEncodings[encoding_].shuffle ? 1u : 0u;
+  hsize_t offset = chunk_index_ * chunk_elems_;
+  return H5Dwrite_chunk(dataset_, H5P_DEFAULT, mask, &offset, out_size, out) >= 0;
+}
+
+}  // namespace dlgen::trace
