@@ -21,7 +21,7 @@ void add_capture_commands(CLI::App& app, Action& action) {
     bool block = false;
     bool verbose = false;
     bool quiet = false;
-    std::uint32_t ring_mib = 64;
+    std::uint32_t ring_mib = 32;
   };
   auto args = std::make_shared<Args>();
   cmd->add_option("-o,--output", args->output, "Trace file to write (HDF5)")->required();

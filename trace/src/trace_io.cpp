@@ -32,7 +32,7 @@ namespace {
 
 constexpr std::uint32_t kFormatVersion = 2;
 constexpr const char* kFormatName = "dlgen-trace";
-constexpr hsize_t kChunk = 1 << 16;            // elements per chunk of an /events column
+constexpr hsize_t kChunk = 1 << 14;            // elements per chunk of an /events column
 constexpr hsize_t kTableChunk = 1024;          // elements per chunk of /files and /processes
 constexpr unsigned kDeflateLevel = 6;          // zlib level of /files and /processes (HDF5 filter); /events: chunk_writer.hpp
 constexpr std::size_t kAutoWriteEvents = 1 << 18;

@@ -279,9 +279,19 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
   if (o.attach_pid != 0 && ::kill(static_cast<pid_t>(o.attach_pid), 0) != 0 && errno == ESRCH)
     return input_error("capture: no process " + std::to_string(o.attach_pid));
 
+  // With --verbose, where the fixed costs go (they count against short runs).
+  std::uint64_t phase_start = mono_ns();
+  auto phase = [&](const char* what) {
+    if (!o.verbose) return;
+    std::uint64_t now = mono_ns();
+    std::fprintf(stderr, "dlgen capture: %s %.1f ms\n", what, (now - phase_start) / 1e6);
+    phase_start = now;
+  };
   BpfSession bpf;
   if (auto r = bpf.open_and_load(o); !r) return r.error();
+  phase("BPF load (BTF, verifier, maps)");
   if (auto r = bpf.attach(); !r) return r.error();
+  phase("attach");
 
   SignalScope signals;
   CaptureResult result;
@@ -323,6 +333,7 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
     return r.error();
   }
 
+  phase("ring buffer and trace file");
   if (child > 0) {
     bpf.trace_tgid(static_cast<std::uint32_t>(child));
     trace::Process root;
@@ -402,7 +413,7 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
     // Drain in batches: epoll reports the ring readable as soon as one record waits, so
     // polling after every small drain would spin through epoll_wait/waitpid (and their syscall
     // tracepoints) a few records at a time. After a small drain, sleep briefly and let records
-    // accumulate (the 64 MiB ring holds ~0.5 s at 1M events/s); with nothing waiting, sleep in
+    // accumulate (the default 32 MiB ring holds ~0.3 s at 1M events/s); with nothing waiting, sleep in
     // epoll until the kernel side's wakeup (at each 256 KiB of records) or the timeout.
     int n = ring_buffer__consume(bpf.ring());
     if (n < 0 && n != -EINTR) return runtime_error(std::string("ring buffer: ") + std::strerror(-n));
@@ -442,6 +453,7 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
       if (auto r = write_chunk(false, false); !r) return r.error();
     }
   }
+  phase("traced run");
   if (g_stop) result.interrupted = true;
   // Everything the kernel submitted before the command's exit is in the ring buffer now.
   while (ring_buffer__consume(bpf.ring()) > 0) {
@@ -450,6 +462,7 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
   meta.exit_status = result.exit_status;
   meta.complete = true;
   if (auto r = sink.finish(meta, interp.files(), interp.processes()); !r) return r.error();
+  phase("drain and finish the trace");
 
   result.events = appended;
   result.lost_events = meta.lost_events;
