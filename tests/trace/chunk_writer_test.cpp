@@ -109,6 +109,21 @@ TEST(ChunkWriter, ByteShuffleIsHdf5sLayout) {
   EXPECT_EQ(out8[23], 23);
 }
 
+TEST(ChunkWriter, ByteShuffleVectorPathEqualsDefinition) {
+  // The 4- and 8-byte widths take a vector path 8 elements at a time, then a scalar tail.
+  std::mt19937 rng(11);
+  for (std::size_t size : {2u, 4u, 8u}) {
+    for (std::size_t n : {8u, 37u, 1000u}) {
+      std::vector<std::uint8_t> in(n * size), out(in.size()), want(in.size());
+      for (auto& b : in) b = static_cast<std::uint8_t>(rng());
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < size; ++j) want[j * n + i] = in[i * size + j];
+      byte_shuffle(in.data(), n, size, out.data());
+      EXPECT_EQ(out, want) << "size " << size << " n " << n;
+    }
+  }
+}
+
 TEST(ChunkWriter, EveryEncodingReadsBackExactlyThroughHdf5) {
   auto values = mixed_values(20 * kChunk + 77);
   for (std::size_t e = 0; e < ChunkColumn::encodings(); ++e) {

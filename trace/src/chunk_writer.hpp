@@ -84,6 +84,7 @@ class ChunkColumn {
   hsize_t chunk_index_;             // chunk being filled
   std::vector<std::uint8_t> part_;  // its elements so far
   std::vector<std::uint8_t> scratch_, best_;
+  const std::uint8_t* shuffled_of_ = nullptr;  // the chunk data scratch_ holds shuffled, if any
   bool partial_written_ = true;     // part_ (if any) already on disk as it is
   std::size_t encoding_ = 0;        // index into kEncodings, last chosen by trial
   std::uint64_t complete_chunks_ = 0;
