@@ -124,10 +124,11 @@ bool ChunkColumn::append(const void* data, std::size_t n, Deflater& z) {
   return true;
 }
 
-bool ChunkColumn::write_partial(Deflater& z) {
-  if (partial_written_ || part_.empty()) return true;
-  if (!write_chunk(z, false)) return false;
+bool ChunkColumn::write_partial(Deflater& z, bool final) {
+  if ((partial_written_ && (!final || partial_final_)) || part_.empty()) return true;
+  if (!write_chunk(z, false, !final)) return false;
   partial_written_ = true;
+  partial_final_ = final;
   return true;
 }
 
@@ -144,7 +145,7 @@ const std::vector<std::uint8_t>& ChunkColumn::encode(const std::uint8_t* raw, En
   return z.compress(raw, chunk_bytes, e.mode);
 }
 
-bool ChunkColumn::write_chunk(Deflater& z, bool complete) {
+bool ChunkColumn::write_chunk(Deflater& z, bool complete, bool interim) {
   const std::size_t chunk_bytes = chunk_elems_ * elem_size_;
   shuffled_of_ = nullptr;
   const std::uint8_t* raw = part_.data();
@@ -154,17 +155,29 @@ bool ChunkColumn::write_chunk(Deflater& z, bool complete) {
     std::memcpy(padded.data(), part_.data(), part_.size());
     raw = padded.data();
   }
+  if (interim) {  // shuffled run-length: the cheapest encoding that is still small on disk
+    const Encoding e = shuffle_ ? kEncodings[0] : Encoding{false, Deflater::kRle};
+    const auto& packed = encode(raw, e, z);
+    if (packed.empty()) return false;
+    hsize_t offset = chunk_index_ * chunk_elems_;
+    return H5Dwrite_chunk(dataset_, H5P_DEFAULT, 0, &offset, packed.size(), packed.data()) >= 0;
+  }
   const std::size_t n_encodings = shuffle_ ? std::size(kEncodings) : 1;
   if (!shuffle_ && !forced_) encoding_ = 2;  // unshuffled only, level 1
   const std::uint8_t* out = nullptr;
   std::size_t out_size = 0;
-  // Trials: on the first complete chunk and every kRetrial-th after; while there is none, on each
-  // (rewritten) partial chunk, so that short traces get a good encoding too.
-  const bool trial = complete ? complete_chunks_++ % kRetrial == 0 : complete_chunks_ == 0;
+  // Trials: on the first complete chunk and every kRetrial-th after, and on the first write of a
+  // partial chunk if none was made yet (short traces). A partial chunk is re-encoded at every
+  // flush (once a second): repeating the trial there was ~2% of a core in a quiet capture.
+  const bool trial = complete ? complete_chunks_++ % kRetrial == 0 : !tried_;
+  tried_ |= trial;
   if (shuffle_ && trial && !forced_) {
     // Keep the smallest cheap encoding of this chunk (or the thorough one if it saves more than
     // a fifth of a sizeable result), and use it for the next ones.
     for (std::size_t i = 0; i < n_encodings; ++i) {
+      // The thorough encoding (unshuffled level 6) is worth its CPU only for columns whose best
+      // cheap encoding was unshuffled (offset and return deltas) and whose result is sizeable.
+      if (i >= kCheap && ((kEncodings[encoding_].shuffle && elem_size_ > 1) || best_.size() * 64 <= chunk_bytes)) break;
       const auto& packed = encode(raw, kEncodings[i], z);
       if (packed.empty()) return false;
       // (Thorough: only where bytes matter, i.e. the cheap result is over 1/64 of the raw chunk.)

@@ -53,8 +53,11 @@ class ChunkColumn {
   // The dataset's extent must already cover them.
   bool append(const void* data, std::size_t n, Deflater& z);
   // Writes the incomplete last chunk (zero padded; rewritten when more data completes it), so
-  // the dataset holds every element appended so far.
-  bool write_partial(Deflater& z);
+  // the dataset holds every element appended so far. Unless `final`, with the cheapest encoding
+  // (shuffled run-length) and no trial: a capture rewrites it at every flush until it fills.
+  // (Stored uncompressed was cheaper still, but HDF5 does not reuse the freed space of a chunk
+  // rewritten smaller: +1 MB of dead space per trace.)
+  bool write_partial(Deflater& z, bool final = true);
 
   // Tests: use encoding `i` (index into kEncodings) for every chunk from now on, no trials.
   void force_encoding(std::size_t i) { forced_ = true; encoding_ = i; }
@@ -74,7 +77,7 @@ class ChunkColumn {
   static constexpr std::size_t kCheap = 3;
   static constexpr std::uint64_t kRetrial = 16;  // chunks between trials of all encodings
 
-  bool write_chunk(Deflater& z, bool complete);
+  bool write_chunk(Deflater& z, bool complete, bool interim = false);
   const std::vector<std::uint8_t>& encode(const std::uint8_t* raw, Encoding e, Deflater& z);
 
   hid_t dataset_;
@@ -86,8 +89,10 @@ class ChunkColumn {
   std::vector<std::uint8_t> scratch_, best_;
   const std::uint8_t* shuffled_of_ = nullptr;  // the chunk data scratch_ holds shuffled, if any
   bool partial_written_ = true;     // part_ (if any) already on disk as it is
+  bool partial_final_ = false;      // ... with its final encoding
   std::size_t encoding_ = 0;        // index into kEncodings, last chosen by trial
   std::uint64_t complete_chunks_ = 0;
+  bool tried_ = false;  // a trial was made (encoding_ is a measured choice)
   bool forced_ = false;
 };
 

@@ -402,7 +402,7 @@ class H5TraceWriter final : public TraceWriter {
     pending_.insert(pending_.end(), events.begin(), events.end());
     if (pending_.size() >= kAutoWriteEvents) {
       h5::QuietErrors quiet;
-      if (!write_pending() || H5Fflush(file_, H5F_SCOPE_GLOBAL) < 0)
+      if (!write_pending(false) || H5Fflush(file_, H5F_SCOPE_GLOBAL) < 0)
         return h5_error(path_, "cannot write events");
     }
     return ok();
@@ -426,7 +426,7 @@ class H5TraceWriter final : public TraceWriter {
     if (finished_) return h5_error(path_, "finish called twice");
     h5::QuietErrors quiet;
     finished_ = true;
-    bool good = flush_all(meta, files, processes);
+    bool good = flush_all(meta, files, processes, true);
     chunks_.clear();
     columns_.clear();  // every object must be closed, or H5Fclose leaves the file open
     events_.reset();
@@ -459,17 +459,17 @@ class H5TraceWriter final : public TraceWriter {
  private:
   explicit H5TraceWriter(std::filesystem::path p) : path_(std::move(p)) {}
 
-  // Writes the buffered events and the columns' incomplete last chunks.
-  bool write_pending() {
+  // Writes the buffered events and the columns' incomplete last chunks (compressed if `final`).
+  bool write_pending(bool final) {
     bool good = write_events(pending_.data(), pending_.size());
     pending_.clear();
-    for (auto& c : chunks_) good &= c.write_partial(deflater_);
+    for (auto& c : chunks_) good &= c.write_partial(deflater_, final);
     return good;
   }
 
   bool flush_all(const Meta& meta, const std::vector<File>& files,
-                 const std::vector<Process>& procs) {
-    bool good = write_pending();
+                 const std::vector<Process>& procs, bool final = false) {
+    bool good = write_pending(final);
     good &= write_files(files);
     good &= write_processes(procs);
     good &= write_meta(meta);
@@ -478,26 +478,41 @@ class H5TraceWriter final : public TraceWriter {
   }
 
   // Paths never change once interned, so only new rows are written (variable-length strings
-  // rewritten in place would leak heap space on every flush); numeric columns are rewritten.
+  // rewritten in place would leak heap space on every flush). Numeric columns are written from
+  // the first row that changed since the last flush (a capture with thousands of files flushes
+  // every second; rewriting, i.e. recompressing, all rows each time was most of its idle CPU).
   bool write_files(const std::vector<File>& files) {
-    hsize_t n = files.size();
-    std::vector<const char*> paths;
-    std::vector<std::uint64_t> dev(n), ino(n), sz(n), magic(n);
-    std::vector<std::uint8_t> mlen(n);
-    for (hsize_t i = 0; i < n; ++i) {
-      if (i >= paths_written_) paths.push_back(files[i].path.c_str());
-      dev[i] = files[i].dev; ino[i] = files[i].ino; sz[i] = files[i].size_at_open;
-      magic[i] = files[i].magic; mlen[i] = files[i].magic_len;
+    const hsize_t n = files.size();
+    hsize_t first = std::min<hsize_t>(fdev_.size(), n);
+    for (hsize_t i = 0; i < first; ++i) {
+      const File& f = files[i];
+      if (f.dev != fdev_[i] || f.ino != fino_[i] || f.size_at_open != fsz_[i] || f.magic != fmagic_[i] ||
+          f.magic_len != fmlen_[i]) {
+        first = i;
+        break;
+      }
     }
+    fdev_.resize(n); fino_.resize(n); fsz_.resize(n); fmagic_.resize(n); fmlen_.resize(n);
+    std::vector<const char*> paths;
+    for (hsize_t i = first; i < n; ++i) {
+      fdev_[i] = files[i].dev; fino_[i] = files[i].ino; fsz_[i] = files[i].size_at_open;
+      fmagic_[i] = files[i].magic; fmlen_[i] = files[i].magic_len;
+    }
+    for (hsize_t i = std::min<hsize_t>(paths_written_, n); i < n; ++i) paths.push_back(files[i].path.c_str());
     h5::Handle vs = vlen_string_type();
     hsize_t start = std::min<hsize_t>(paths_written_, n);
+    const hsize_t k = n - first;
     bool good = write_rows(files_, "path", vs, paths.data(), start, n - start, n);
-    good &= write_rows(files_, "dev", H5T_NATIVE_UINT64, dev.data(), 0, n, n);
-    good &= write_rows(files_, "ino", H5T_NATIVE_UINT64, ino.data(), 0, n, n);
-    good &= write_rows(files_, "size_at_open", H5T_NATIVE_UINT64, sz.data(), 0, n, n);
-    good &= write_rows(files_, "magic", H5T_NATIVE_UINT64, magic.data(), 0, n, n);
-    good &= write_rows(files_, "magic_len", H5T_NATIVE_UINT8, mlen.data(), 0, n, n);
-    if (good) paths_written_ = n;
+    good &= write_rows(files_, "dev", H5T_NATIVE_UINT64, fdev_.data() + first, first, k, n);
+    good &= write_rows(files_, "ino", H5T_NATIVE_UINT64, fino_.data() + first, first, k, n);
+    good &= write_rows(files_, "size_at_open", H5T_NATIVE_UINT64, fsz_.data() + first, first, k, n);
+    good &= write_rows(files_, "magic", H5T_NATIVE_UINT64, fmagic_.data() + first, first, k, n);
+    good &= write_rows(files_, "magic_len", H5T_NATIVE_UINT8, fmlen_.data() + first, first, k, n);
+    if (good) {
+      paths_written_ = n;
+    } else {
+      fdev_.clear();  // unknown state on disk: rewrite everything next time
+    }
     return good;
   }
 
@@ -557,6 +572,9 @@ class H5TraceWriter final : public TraceWriter {
   Deflater deflater_;
   hsize_t written_ = 0;
   hsize_t paths_written_ = 0;
+  // /files numeric columns as last written (write_files rewrites only from the first change).
+  std::vector<std::uint64_t> fdev_, fino_, fsz_, fmagic_;
+  std::vector<std::uint8_t> fmlen_;
   std::uint64_t last_q_ = 0;    // quantised ts of the last row written
   std::uint64_t last_end_ = 0;  // row_end() of the last row written
   bool finished_ = false;

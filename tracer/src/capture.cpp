@@ -10,6 +10,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -463,6 +464,12 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
   meta.complete = true;
   if (auto r = sink.finish(meta, interp.files(), interp.processes()); !r) return r.error();
   phase("drain and finish the trace");
+  if (o.verbose) {
+    rusage self{};
+    ::getrusage(RUSAGE_SELF, &self);
+    std::fprintf(stderr, "dlgen capture: dlgen's own CPU %.3f s user, %.3f s system\n",
+                 self.ru_utime.tv_sec + self.ru_utime.tv_usec / 1e6, self.ru_stime.tv_sec + self.ru_stime.tv_usec / 1e6);
+  }
 
   result.events = appended;
   result.lost_events = meta.lost_events;
