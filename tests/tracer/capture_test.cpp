@@ -484,7 +484,7 @@ TEST(Capture, KilledCaptureStillLeavesAReadableTrace) {
   auto r = run_dlgen({"capture", "-q", "-o", out.string(), "--", "sh", "-c", script}, dir / "err", [&](pid_t pid) {
     for (int i = 0; i < 600 && !std::filesystem::exists(ready); ++i)
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    // Chunks are written every second, holding back the last second: wait for two flushes.
+    // The trace is flushed every 2 s: wait long enough for a flush after the reads.
     std::this_thread::sleep_for(std::chrono::milliseconds(3500));
     ::kill(pid, SIGKILL);
   });

@@ -168,7 +168,7 @@ bool ChunkColumn::write_chunk(Deflater& z, bool complete, bool interim) {
   std::size_t out_size = 0;
   // Trials: on the first complete chunk and every kRetrial-th after, and on the first write of a
   // partial chunk if none was made yet (short traces). A partial chunk is re-encoded at every
-  // flush (once a second): repeating the trial there was ~2% of a core in a quiet capture.
+  // flush (every 2 s): repeating the trial there was ~2% of a core in a quiet capture.
   const bool trial = complete ? complete_chunks_++ % kRetrial == 0 : !tried_;
   tried_ |= trial;
   if (shuffle_ && trial && !forced_) {

@@ -34,7 +34,9 @@ constexpr std::uint32_t kFormatVersion = 2;
 constexpr const char* kFormatName = "dlgen-trace";
 constexpr hsize_t kChunk = 1 << 14;            // elements per chunk of an /events column
 constexpr hsize_t kTableChunk = 1024;          // elements per chunk of /files and /processes
-constexpr unsigned kDeflateLevel = 6;          // zlib level of /files and /processes (HDF5 filter); /events: chunk_writer.hpp
+// zlib level of /files and /processes (HDF5's filter; rewritten in part at every flush, and small
+// next to the path strings, which HDF5 stores uncompressed); /events: chunk_writer.hpp.
+constexpr unsigned kDeflateLevel = 1;
 constexpr std::size_t kAutoWriteEvents = 1 << 18;
 constexpr std::size_t kCommLen = 16;           // TASK_COMM_LEN, NUL padded
 
@@ -480,7 +482,7 @@ class H5TraceWriter final : public TraceWriter {
   // Paths never change once interned, so only new rows are written (variable-length strings
   // rewritten in place would leak heap space on every flush). Numeric columns are written from
   // the first row that changed since the last flush (a capture with thousands of files flushes
-  // every second; rewriting, i.e. recompressing, all rows each time was most of its idle CPU).
+  // every 2 s; rewriting, i.e. recompressing, all rows each time was most of its idle CPU).
   bool write_files(const std::vector<File>& files) {
     const hsize_t n = files.size();
     hsize_t first = std::min<hsize_t>(fdev_.size(), n);

@@ -22,7 +22,7 @@ struct CaptureOptions {
   bool block_layer = false;              // --block: block requests issued by the traced tree
   bool record_magic = true;              // first up-to-8 bytes of reads at offset 0
   std::uint32_t ring_buffer_bytes = 32u << 20;    // power of two (~0.3 s of records at 1M events/s)
-  std::chrono::milliseconds flush_interval{1000};  // how often events reach the trace file
+  std::chrono::milliseconds flush_interval{2000};  // how often the trace file is made whole on disk
   std::size_t flush_events = 1u << 18;             // ... or after this many buffered events
   bool verbose = false;                  // libbpf diagnostics on stderr
 };
