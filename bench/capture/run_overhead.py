@@ -106,7 +106,7 @@ def fixed_cost(a, tmp):
 def torch_bench(a, tmp):
     script = os.path.join(HERE, "torch_train.py")
     trace = os.path.join(tmp, "torch.h5")
-    cmd = ["/usr/bin/python3", script, tmp]
+    cmd = ["/usr/bin/python3", script, tmp, str(a.torch_epochs)]
     run(cmd)  # create the dataset, warm the page cache
     plain, captured, ratios, cpu_ratios, events = [], [], [], [], []
     for i in range(a.runs):
@@ -142,6 +142,7 @@ def main():
     ap.add_argument("--preads", type=int, default=1_000_000)
     ap.add_argument("--threads", default="1,2", help="pread loop thread counts, comma separated")
     ap.add_argument("--skip-torch", action="store_true")
+    ap.add_argument("--torch-epochs", type=int, default=2, help="epochs of torch_train.py (2: ~8 s)")
     ap.add_argument("--skip-pread", action="store_true")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="dlgen-capture-bench-") as tmp:

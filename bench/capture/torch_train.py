@@ -1,6 +1,7 @@
 """A small PyTorch CPU training run for the capture-overhead benchmark: 512 raw float32 samples
 (64 KiB each) read by a DataLoader with 2 workers, a small MLP, 2 epochs, a torch.save checkpoint
-per epoch. Usage: torch_train.py DIR (the dataset is created once and reused)."""
+per epoch. Usage: torch_train.py DIR [EPOCHS] (default 2 epochs; the dataset is created once and
+reused)."""
 import os
 import sys
 import time
@@ -27,6 +28,7 @@ class RawFiles(Dataset):
 
 def main():
     root = sys.argv[1]
+    epochs = int(sys.argv[2]) if len(sys.argv) > 2 else 2
     data = os.path.join(root, "data")
     os.makedirs(data, exist_ok=True)
     rng = np.random.default_rng(0)
@@ -40,7 +42,7 @@ def main():
     opt = torch.optim.SGD(model.parameters(), lr=0.001)
     loader = DataLoader(RawFiles(paths), batch_size=16, num_workers=2, shuffle=True)
     t0 = time.monotonic()
-    for epoch in range(2):
+    for epoch in range(epochs):
         for x, y in loader:
             opt.zero_grad()
             loss = torch.nn.functional.mse_loss(model(x).squeeze(1), y)
