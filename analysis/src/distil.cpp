@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "dlgen/core/units.hpp"
@@ -122,6 +123,42 @@ Distribution fit_sizes(const std::vector<double>& v, std::string* why) {
   *why = enough ? "no parametric fit passes KS at 5% (best " + std::string(to_string(cands.front().kind)) +
                       " D=" + fmt("%.3f", cands.front().d) + " ≥ " + fmt("%.3f", crit) + "): empirical histogram"
                 : "only " + std::to_string(v.size()) + " files: empirical histogram";
+  return d;
+}
+
+// Times with a long right tail (a worker or the main process descheduled on a busy machine, a
+// garbage collection) have a mean well above their median, and a replay drawing around the median
+// runs short by that difference on every step. When there are enough values and the mean (of the
+// values up to p99: a mis-attributed gap must not count) is more than 5% above the median, this
+// gives an empirical distribution: the 20 quantiles at (i + 0.5) / 20 as exact values of equal
+// weight (equal neighbours merged), which keeps the median and, as a midpoint sum of the quantile
+// function, the mean (uniform bins between quantiles would not: a bimodal step time would be
+// smeared across the gap). Otherwise (symmetric, or too few values) nothing: the caller's usual
+// form.
+std::optional<Distribution> skewed_times(std::vector<double> v, std::string* why) {
+  if (v.size() < 20) return std::nullopt;
+  std::sort(v.begin(), v.end());
+  const auto q = [&](double p) { return detail::percentile(v, p); };
+  const double p50 = q(0.5), p99 = q(0.99);
+  double sum = 0;
+  std::size_t n = 0;
+  for (double x : v)
+    if (x <= p99) sum += x, ++n;
+  const double mean = n ? sum / static_cast<double>(n) : 0;
+  if (p50 <= 0 || mean <= 1.05 * p50) return std::nullopt;
+  auto us = [](double seconds) { return std::round(seconds * 1e6) / 1e6; };  // µs resolution
+  Distribution d;
+  d.kind = DistKind::histogram;
+  for (int i = 0; i < 20; ++i) {
+    const double x = us(q((i + 0.5) / 20.0));
+    if (!d.bins.empty() && d.bins.back().lo == x)
+      d.bins.back().weight += 1.0;
+    else
+      d.bins.push_back({x, x, 1.0});
+  }
+  if (why)
+    *why = "right-skewed: mean " + format_duration(mean) + " vs median " + format_duration(p50) +
+           " (values up to p99), kept as its 20 quantiles";
   return d;
 }
 
@@ -347,10 +384,13 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
     // Per-sample worker time (decode/augmentation): median gap between a sample's last read and the
     // same reader's next sample open; replayed only when clearly above syscall noise (0.2 ms).
     if (s.preprocess_gaps_s.size() >= 3 && s.preprocess_s > 0.0002) {
-      r.preprocess = Distribution::fixed_at(std::round(s.preprocess_s * 1e5) / 1e5);
+      std::string skew_why;
+      auto h = skewed_times(s.preprocess_gaps_s, &skew_why);
+      r.preprocess = h ? *h : Distribution::fixed_at(std::round(s.preprocess_s * 1e5) / 1e5);
       x.c("reader.preprocess", "median gap between a sample's last read and the reader's next sample over " +
                                    std::to_string(s.preprocess_gaps_s.size()) +
-                                   " samples (handover gaps left out): per-sample decode/transform time");
+                                   " samples (handover gaps left out): per-sample decode/transform time" +
+                                   (skew_why.empty() ? "" : "; " + skew_why));
     }
     r.direct = rp.direct;
     x.c("reader.direct", rp.direct ? "files opened with O_DIRECT" : "buffered reads (no O_DIRECT)");
@@ -383,7 +423,13 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
     // Robust to the odd mis-attributed gap: centre on the median, spread from p50..p90
     // (z(0.9) = 1.2816 for a normal), fixed when that spread is under 5% of the median.
     const double spread = (c.p90 - c.p50) / 1.2816;
-    if (c.count < 3 || spread <= 0.05 * c.p50) {
+    std::vector<double> measured_s;
+    for (const auto& st : s.steps)
+      if (st.epoch >= 0 && !s.epochs[st.epoch].evaluation) measured_s.push_back(static_cast<double>(st.compute_ns) * 1e-9);
+    std::string skew_why;
+    if (auto h = s.batches_from_read_bursts ? std::nullopt : skewed_times(measured_s, &skew_why)) {
+      d = *h;
+    } else if (c.count < 3 || spread <= 0.05 * c.p50) {
       d = Distribution::fixed_at(us(c.p50));
     } else {
       d.kind = DistKind::normal;
@@ -405,7 +451,7 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
                             format_duration(c.p90) + ") over " + std::to_string(c.count) + " steps, " +
                             std::to_string(measured) + " measured with the next batch ready; data wait median " +
                             format_duration(s.data_wait_time.p50) + ", original AU " +
-                            pct(s.accelerator_utilisation, 1.0));
+                            pct(s.accelerator_utilisation, 1.0) + (skew_why.empty() ? "" : "; " + skew_why));
   } else {
     job.compute.step_time = Distribution::fixed_at(0);
     x.note("compute.time: no step intervals (no batch receipts by the main process); 0 assumed");

@@ -1039,15 +1039,21 @@ struct Builder {
           std::vector<double> lens;
           for (const auto& g : in) lens.push_back(static_cast<double>(g.second - g.first));
           const double typical_gap = detail::percentile(lens, 0.5);
+          bool found = false;
           for (const auto& g : gaps) {
             if (g.first < w1) continue;
             const double len = static_cast<double>(g.second - g.first);
             if (len > 1.5 * typical_gap) break;
             if (len >= 0.5 * typical_gap) {
               in.push_back(g);
+              found = true;
               break;
             }
           }
+          // None (the last step runs into the checkpoint or the next pass's start-up): still one
+          // step of the typical length, as with receipts only, so that n batches are n steps
+          // on both sides of a comparison.
+          if (!found && !lens.empty()) in.push_back({w1, w1 + static_cast<std::uint64_t>(typical_gap)});
         }
         std::sort(in.begin(), in.end());
         for (std::size_t i = 0; i < in.size(); ++i) {

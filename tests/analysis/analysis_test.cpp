@@ -104,6 +104,66 @@ TEST(Distil, OneWorkerComputeBoundComputeTime) {
   EXPECT_GT(s.accelerator_utilisation, 0.5);
 }
 
+TEST(Distil, RightSkewedComputeKeepsItsMean) {
+  // Every 5th step computes 4x longer (a busy machine): a replay drawing around the median would
+  // run short on every epoch. The distilled distribution keeps the median and the mean.
+  SimConfig c;
+  c.workers = 2;
+  c.compute_ns = 30'000'000;
+  c.compute_tail_every = 5;
+  c.epochs = 4;
+  TraceSummary s;
+  const auto d = run(c, &s);
+  const auto& t = d.job.compute.step_time;
+  EXPECT_EQ(t.kind, DistKind::histogram);
+  const double mean = (4 * 0.030 + 0.120) / 5;
+  EXPECT_NEAR(t.expected(), mean, 0.08 * mean);
+  EXPECT_NEAR(s.compute_time.p50, 0.030, 0.003);
+}
+
+TEST(Distil, RightSkewedPreprocessKeepsItsMean) {
+  SimConfig c;
+  c.workers = 2;
+  c.preprocess_ns = 2'000'000;
+  c.preprocess_tail_every = 4;
+  c.compute_ns = 100'000'000;  // compute-bound: the workers' gaps are not handovers
+  TraceSummary s;
+  const auto d = run(c, &s);
+  const auto& p = d.job.reader.preprocess;
+  EXPECT_EQ(p.kind, DistKind::histogram);
+  // The gaps that can be measured (those before a handover are left out) keep their mean.
+  ASSERT_GE(s.preprocess_gaps_s.size(), 20u);
+  double sum = 0;
+  for (double g : s.preprocess_gaps_s) sum += g;
+  const double mean = sum / static_cast<double>(s.preprocess_gaps_s.size());
+  EXPECT_GT(mean, 1.2 * s.preprocess_s);  // the tail is there
+  EXPECT_NEAR(p.expected(), mean, 0.08 * mean);
+}
+
+TEST(Distil, SymmetricComputeStaysCentredOnTheMedian) {
+  SimConfig c;
+  c.compute_ns = 30'000'000;
+  const auto d = run(c);
+  EXPECT_NE(d.job.compute.step_time.kind, DistKind::histogram);
+  EXPECT_NEAR(d.job.compute.step_time.expected(), 0.030, 0.003);
+}
+
+TEST(Summarize, EveryBatchIsAStepEvenWhenTheLastRunsIntoACheckpoint) {
+  // torch.save serialises for a while before its first write: the gap after a pass's last
+  // receipt is longer than a step. It still holds one step (n batches are n steps), as in a
+  // replay's trace, so that the two compare equal.
+  SimConfig c;
+  c.files = 96;  // 12 batches of 8 per epoch
+  c.compute_ns = 40'000'000;
+  c.ckpt_every_epochs = 1;
+  c.ckpt_delay_ns = 150'000'000;
+  TraceSummary s;
+  run(c, &s);
+  std::size_t train_steps = 0;
+  for (const auto& st : s.steps) train_steps += st.epoch >= 0 && !s.epochs[st.epoch].evaluation;
+  EXPECT_EQ(train_steps, 3u * 12u);
+}
+
 TEST(Distil, ColdFirstEpochSeparatesWaitFromCompute) {
   SimConfig c;
   c.workers = 1;

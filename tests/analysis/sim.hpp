@@ -39,9 +39,15 @@ struct SimConfig {
   SimOrder order = SimOrder::sequential;
   std::uint32_t buffer = 16;
   std::uint64_t compute_ns = 50'000'000;
+  // A right tail (a busy machine descheduling the process): every Nth step computes, and every
+  // Nth sample preprocesses, `tail_factor` times longer. 0: no tail.
+  std::uint32_t compute_tail_every = 0;
+  std::uint32_t preprocess_tail_every = 0;
+  std::uint32_t tail_factor = 4;
   std::uint64_t read_ns_per_mib = 2'000'000;
   std::uint32_t cold_factor = 1;     // epoch 0 reads this many times slower (cold page cache)
   std::uint32_t ckpt_every_epochs = 0;
+  std::uint64_t ckpt_delay_ns = 1000;  // from the step's end to the checkpoint's open (serialising)
   std::uint32_t ckpt_every_steps = 0;
   std::uint64_t ckpt_size = 8 << 20;
   std::uint64_t ckpt_write = 1 << 20;
@@ -139,7 +145,9 @@ class Sim {
     ev(ts, 500, pid, tid, trace::Op::read, f, fd, size, chunk, 0);  // EOF probe
     ts += 1000;
     ev(ts, 1000, pid, tid, trace::Op::close, f, fd, 0, 0, 0);
-    return ts + 2000 + c_.preprocess_ns;
+    ++samples_read_;
+    const bool tail = c_.preprocess_tail_every && samples_read_ % c_.preprocess_tail_every == 0;
+    return ts + 2000 + c_.preprocess_ns * (tail ? c_.tail_factor : 1);
   }
 
   void noise() {
@@ -189,7 +197,7 @@ class Sim {
 
   void checkpoint() {
     const auto f = file("/home/u/proj/ckpt/model_" + std::to_string(ckpts_) + ".pt", 0);
-    std::uint64_t ts = now_ + 1000;
+    std::uint64_t ts = now_ + c_.ckpt_delay_ns;
     ev(ts, 10000, kMain, kMain, trace::Op::open, f, -1, 0, 0, 9, 01 | 0100);
     ts += 20000;
     for (std::uint64_t off = 0; off < c_.ckpt_size; off += c_.ckpt_write) {
@@ -255,7 +263,8 @@ class Sim {
           ev(recv[i] - 190000 + k * 50000, 10000, kMain, kMain, trace::Op::recvmsg, trace::kNoFile, 6, 0, 64, 64);
         }
       }
-      main_free = recv[i] + (eval ? c_.compute_ns / 3 : c_.compute_ns);
+      const bool tail = !eval && c_.compute_tail_every && (steps_ + 1) % c_.compute_tail_every == 0;
+      main_free = recv[i] + (eval ? c_.compute_ns / 3 : c_.compute_ns * (tail ? c_.tail_factor : 1));
       if (!eval) {
         ++steps_;
         if (c_.ckpt_every_steps && steps_ % c_.ckpt_every_steps == 0) {
@@ -276,6 +285,7 @@ class Sim {
   std::uint32_t next_pid_ = 1000;
   std::uint32_t ckpts_ = 0;
   std::uint64_t steps_ = 0;
+  std::uint64_t samples_read_ = 0;
   std::uint32_t slow_ = 1;
 };
 
