@@ -392,6 +392,20 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
                                    " samples (handover gaps left out): per-sample decode/transform time" +
                                    (skew_why.empty() ? "" : "; " + skew_why));
     }
+    // Warm-up of a fresh worker: its first sample of a pass takes longer than the others (imports,
+    // decoder set-up in the new process); the median excess over the typical sample, when clear.
+    if (s.first_sample_spans_s.size() >= 2 && s.sample_span_s > 0) {
+      const double typical = s.sample_span_s;
+      const double first = detail::percentile(s.first_sample_spans_s, 0.5);
+      const double w = std::round((first - typical) * 1000.0) / 1000.0;
+      if (w >= 0.005) {
+        r.warmup_s = w;
+        x.c("reader.warmup", "a reader's first sample of a pass took " + format_duration(first) +
+                                 " open to next open (median over " + std::to_string(s.first_sample_spans_s.size()) +
+                                 " reader passes), the others " + format_duration(typical) +
+                                 ": a fresh worker's first-use costs");
+      }
+    }
     r.direct = rp.direct;
     x.c("reader.direct", rp.direct ? "files opened with O_DIRECT" : "buffered reads (no O_DIRECT)");
     if (rp.mmap) x.note("reader: the files were memory-mapped; the replay reads them instead");

@@ -1291,21 +1291,41 @@ struct Builder {
     }
     for (auto& [key, v] : handovers) std::sort(v.begin(), v.end());
     std::map<std::uint32_t, const Access*> last;  // reader key → its previous train access
+    std::map<std::uint32_t, bool> last_was_first;  // ... which was the reader's first of its pass
+    std::vector<double> first_later, first_all, spans;  // sample spans (open to next open)
     for (const auto& a : accesses) {
       if (a.file >= s.files.size() || s.files[a.file].cls != FileClass::train) continue;
       auto it = last.find(a.reader);
-      if (it != last.end() && it->second->pass == a.pass && it->second->last_read_end > 0) {
+      const bool same_pass = it != last.end() && it->second->pass == a.pass;
+      if (same_pass && it->second->last_read_end > 0) {
         const std::uint64_t end = it->second->last_read_end;
-        if (a.ts <= end) {
-          s.preprocess_gaps_s.push_back(0);
-        } else {
-          const auto& h = handovers[a.reader];
-          const auto lo = std::lower_bound(h.begin(), h.end(), end);
-          if (lo == h.end() || *lo >= a.ts) s.preprocess_gaps_s.push_back(static_cast<double>(a.ts - end) * 1e-9);
+        const auto& h = handovers[a.reader];
+        auto no_handover = [&](std::uint64_t from) {
+          const auto lo = std::lower_bound(h.begin(), h.end(), from);
+          return lo == h.end() || *lo >= a.ts;
+        };
+        // (The gap after a reader's first sample of a pass belongs to its warm-up, below.)
+        if (!last_was_first[a.reader]) {
+          if (a.ts <= end)
+            s.preprocess_gaps_s.push_back(0);
+          else if (no_handover(end))
+            s.preprocess_gaps_s.push_back(static_cast<double>(a.ts - end) * 1e-9);
+        }
+        if (a.ts > it->second->ts && no_handover(it->second->ts)) {
+          const double span = static_cast<double>(a.ts - it->second->ts) * 1e-9;
+          if (last_was_first[a.reader]) {
+            first_all.push_back(span);
+            if (a.pass > 0) first_later.push_back(span);
+          } else {
+            spans.push_back(span);
+          }
         }
       }
+      last_was_first[a.reader] = !same_pass;
       last[a.reader] = &a;
     }
+    s.first_sample_spans_s = first_later.empty() ? first_all : first_later;
+    s.sample_span_s = detail::percentile(spans, 0.5);
     s.preprocess_s = detail::percentile(s.preprocess_gaps_s, 0.5);
   }
 

@@ -33,7 +33,7 @@ const std::vector<std::string_view> kDatasetKeys = {"dir",         "format",    
 const std::vector<std::string_view> kReaderKeys = {
     "batch_size", "workers", "prefetch",    "shuffle", "shuffle_buffer", "seed",
     "read",       "request_size", "header_read", "iodepth", "direct",         "drop_last",
-    "startup",    "preprocess"};
+    "startup",    "preprocess", "warmup"};
 const std::vector<std::string_view> kComputeKeys = {"accelerator", "time", "au_threshold"};
 const std::vector<std::string_view> kAcceleratorKeys = {"time"};
 const std::vector<std::string_view> kCheckpointKeys = {"enabled", "every_epochs", "every_steps",
@@ -608,6 +608,7 @@ Job convert(Ctx& ctx, const toml::table& root, const std::filesystem::path& sour
     s.boolean("direct", r.direct);
     s.boolean("drop_last", r.drop_last);
     s.duration("startup", r.startup_s);
+    s.duration("warmup", r.warmup_s);
     s.distribution("preprocess", r.preprocess, Unit::seconds);
     s.check_unknown(kReaderKeys);
   }
@@ -964,6 +965,7 @@ std::string to_toml(const Job& job, const std::map<std::string, std::string>& co
   w.kv("direct", r.direct ? "true" : "false");
   w.kv("drop_last", r.drop_last ? "true" : "false");
   w.kv("startup", time_text(r.startup_s));
+  w.kv("warmup", time_text(r.warmup_s));
   w.kv("preprocess", dist_text(r.preprocess, Unit::seconds));
 
   const ComputeSpec& c = job.compute;

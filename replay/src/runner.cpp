@@ -158,6 +158,8 @@ struct PhaseConfig {
   // reader.preprocess: per-sample worker time after the read (null: none).
   const Distribution* preprocess = nullptr;
   std::uint64_t preprocess_seed = 0;
+  // reader.warmup: extra time on the worker's first sample of the phase.
+  std::int64_t warmup_ns = 0;
 };
 
 // Open files of one worker, reused while samples of the same file follow each other (multi-sample
@@ -242,7 +244,7 @@ class Worker {
     free_opens_.reserve(opens_.size());
     for (std::uint32_t i = static_cast<std::uint32_t>(opens_.size()); i > 0; --i) free_opens_.push_back(i - 1);
     batch_left_.assign(cfg_.prefetch + 1, 0);
-    if (cfg_.preprocess) {
+    if (cfg_.preprocess || cfg_.warmup_ns > 0) {
       preprocessing_.reserve(cfg_.iodepth + 3);  // samples in flight when processing began, plus one
       clock_.prepare_thread();
     }
@@ -348,15 +350,18 @@ class Worker {
     o.fd = -1;
     free_opens_.push_back(oi);
     ++stats_.samples;
-    if (!cfg_.preprocess) {
+    // reader.warmup: the phase's first sample of this (freshly started) worker takes longer.
+    const std::int64_t warmup = warmed_ ? 0 : cfg_.warmup_ns;
+    warmed_ = true;
+    if (!cfg_.preprocess && warmup == 0) {
       --batch_left_[o.batch % batch_left_.size()];
       return;
     }
     // reader.preprocess: the worker processes its samples one after another, each after its data
     // arrived; the sample counts for its batch when its processing ends. Sampled per (file, sample),
     // so every epoch and run draws the same time for the same sample.
-    const double p = sample_at(*cfg_.preprocess, cfg_.preprocess_seed, o.file * 0x100000001b3ull + o.sample);
-    busy_until_ = std::max(busy_until_, clock_.now_ns()) + static_cast<std::int64_t>(std::max(0.0, p) * 1e9);
+    const double p = cfg_.preprocess ? sample_at(*cfg_.preprocess, cfg_.preprocess_seed, o.file * 0x100000001b3ull + o.sample) : 0.0;
+    busy_until_ = std::max(busy_until_, clock_.now_ns()) + static_cast<std::int64_t>(std::max(0.0, p) * 1e9) + warmup;
     preprocessing_.push_back({busy_until_, o.batch});
   }
 
@@ -539,6 +544,7 @@ class Worker {
   std::uint64_t sample_in_batch_ = 0;
   std::uint32_t cur_open_ = kNone;
   std::int64_t busy_until_ = 0;  // reader.preprocess: the worker processes samples until then
+  bool warmed_ = false;          // reader.warmup spent (on the phase's first sample)
   std::vector<std::pair<std::int64_t, std::uint64_t>> preprocessing_;  // (ends at, local batch), in order
   std::uint64_t file_size_ = 0, header_left_ = 0, next_ = 0, end_ = 0, useful_begin_ = 0, useful_end_ = 0;
 };
@@ -600,6 +606,7 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
     cfg.preprocess = &rd.preprocess;
     cfg.preprocess_seed = rd.seed ^ 0x70726570726f63ull;
   }
+  cfg.warmup_ns = static_cast<std::int64_t>(rd.warmup_s * 1e9);
   // The window of batches a worker may run ahead: reader.prefetch, widened so that iodepth
   // requests can be in flight even when batches are small (batch 1 with iodepth 32 would
   // otherwise cap a worker at `prefetch` requests; the data is discarded, so this costs no memory).

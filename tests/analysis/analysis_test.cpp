@@ -148,6 +148,21 @@ TEST(Distil, SymmetricComputeStaysCentredOnTheMedian) {
   EXPECT_NEAR(d.job.compute.step_time.expected(), 0.030, 0.003);
 }
 
+TEST(Distil, FreshWorkersFirstSampleIsWarmup) {
+  // Each pass's workers are new processes whose first sample takes 60 ms more (imports).
+  SimConfig c;
+  c.workers = 3;
+  c.preprocess_ns = 1'000'000;
+  c.warmup_ns = 60'000'000;
+  const auto d = run(c);
+  EXPECT_NEAR(d.job.reader.warmup_s, 0.060, 0.004);
+  EXPECT_NEAR(d.job.reader.preprocess.expected(), 0.001, 0.0003);  // the first samples left out
+  SimConfig none;
+  none.workers = 3;
+  none.preprocess_ns = 1'000'000;
+  EXPECT_EQ(run(none).job.reader.warmup_s, 0.0);
+}
+
 TEST(Summarize, EveryBatchIsAStepEvenWhenTheLastRunsIntoACheckpoint) {
   // torch.save serialises for a while before its first write: the gap after a pass's last
   // receipt is longer than a step. It still holds one step (n batches are n steps), as in a

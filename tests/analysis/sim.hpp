@@ -30,6 +30,7 @@ struct SimConfig {
   std::uint64_t header = 0;          // a first read of this size before the chunks (PIL: 4096)
   std::uint64_t startup_ns = 20'000'000;  // each pass: iterator start until the workers read
   std::uint64_t preprocess_ns = 0;   // per sample after its reads (decode/transform in the worker)
+  std::uint64_t warmup_ns = 0;       // more on each worker's first sample of a pass (fresh process)
   std::uint32_t workers = 2;         // 0: the main process reads itself
   bool thread_readers = false;       // readers are threads of the main process, no handovers
   std::uint32_t batch = 8;
@@ -248,7 +249,10 @@ class Sim {
       if (inline_reads) start = std::max(start, main_free);
       else if (i >= std::size_t(c_.prefetch) * W) start = std::max(start, recv[i - c_.prefetch * W]);
       const std::uint32_t tgid = c_.thread_readers ? kMain : pids[w];
-      for (auto f : batches[i]) start = read_file(start, tgid, pids[w], f);
+      for (std::size_t k = 0; k < batches[i].size(); ++k) {
+        start = read_file(start, tgid, pids[w], batches[i][k]);
+        if (i < W && k == 0) start += c_.warmup_ns;  // the worker's first sample of this pass
+      }
       if (c_.workers > 0 && !c_.thread_readers) {
         ev(start, 20000, pids[w], pids[w], trace::Op::shm_open, trace::kNoFile, -1, 0, 0, 11);
         ev(start + 30000, 20000, pids[w], pids[w], trace::Op::shm_open, trace::kNoFile, -1, 0, 0, 12);

@@ -284,6 +284,18 @@ TEST(JobIo, ReaderStartupRoundTrips) {
   EXPECT_TRUE(*back == *r) << text;
 }
 
+TEST(JobIo, ReaderWarmupRoundTripsAndRejectsNegative) {
+  auto r = parse_job("[dataset]\ndir = \"d\"\nsample_size = 4096\n[reader]\nwarmup = \"80ms\"\n", "t.toml");
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_DOUBLE_EQ(r->reader.warmup_s, 0.08);
+  auto back = parse_job(to_toml(*r), "t.toml");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_TRUE(*back == *r) << to_toml(*r);
+  auto bad = parse_job("[dataset]\ndir = \"d\"\nsample_size = 4096\n[reader]\nwarmup = \"-1s\"\n", "t.toml");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("warmup"), std::string::npos) << bad.error().message;
+}
+
 TEST(JobIo, ReaderPreprocessRoundTrips) {
   auto d = parse_job("[dataset]\ndir = \"d\"\nsample_size = 4096\n", "t.toml");
   ASSERT_TRUE(d) << d.error().message;

@@ -120,6 +120,29 @@ TEST(Runner, ReaderStartupDelaysEachEpoch) {
   EXPECT_NEAR(r->elapsed_s, 30 * 0.120 + 3 * 0.5, 1e-6);
 }
 
+// reader.warmup: each worker's first sample of an epoch takes that much longer, so the first batch of
+// every epoch arrives that much later (one worker: the whole delay is on the accelerator's path).
+TEST(Runner, ReaderWarmupDelaysEachEpochsFirstBatch) {
+  Job job = small_job("/nonexistent/fake", 40, Distribution::fixed_at(10000));
+  job.reader.workers = 1;
+  job.compute.step_time = Distribution::fixed_at(0.120);
+  job.run.epochs = 3;
+  RunOptions o;
+  o.engine = EngineKind::null;
+  o.series = false;
+  FakeClock base_clock;
+  o.clock = &base_clock;
+  Result<Report> base = run_job(job, o);
+  ASSERT_TRUE(base) << base.error().message;
+  job.reader.warmup_s = 0.25;
+  FakeClock clock;
+  o.clock = &clock;
+  Result<Report> r = run_job(job, o);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->steps, base->steps);
+  EXPECT_NEAR(r->elapsed_s - base->elapsed_s, 3 * 0.25, 0.01);
+}
+
 // reader.preprocess: one worker processes its 40 samples one after another after reading each
 // (fake clock: no real time), so a data-bound epoch lasts about samples x preprocess / workers.
 TEST(Runner, ReaderPreprocessDelaysEverySample) {

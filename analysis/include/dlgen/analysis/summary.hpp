@@ -243,6 +243,12 @@ struct TraceSummary {
   // sample open (gaps spanning a handover left out), seconds; preprocess_s is their median.
   std::vector<double> preprocess_gaps_s;
   double preprocess_s = 0;
+  // Sample spans: a reader's open of a sample to its open of the next one in the same pass (no
+  // handover between), seconds. first_sample_spans_s: after each reader's first sample of a pass
+  // (a fresh DataLoader worker's first-use costs: imports, decoder set-up), from passes after the
+  // first when there are any; sample_span_s: the median of all the others.
+  std::vector<double> first_sample_spans_s;
+  double sample_span_s = 0;
 
   std::vector<std::string> notes;  // what could not be inferred, and why
 };

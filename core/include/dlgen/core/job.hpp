@@ -46,6 +46,9 @@ struct ReaderSpec {
   bool direct = false;                   // O_DIRECT
   bool drop_last = false;
   double startup_s = 0;  // delay at each epoch start before readers begin (DataLoader worker start-up)
+  // Extra seconds on each worker's first sample of every pass (a freshly forked DataLoader worker's
+  // first-use costs: imports, decoder set-up), after its reads, before its next sample.
+  double warmup_s = 0;
   // Seconds a worker spends on each sample after reading it (decode, augmentation: DLIO's
   // preprocess_time); the worker reads its next sample only afterwards. Default fixed 0.
   Distribution preprocess;
