@@ -72,6 +72,16 @@ bool direct_supported(const std::filesystem::path& dir) {
   return true;
 }
 
+// Runs `job` on the null engine and a fresh fake clock (no real time, no real I/O).
+Result<Report> run_fake(const Job& job) {
+  FakeClock clock;
+  RunOptions o;
+  o.engine = EngineKind::null;
+  o.series = false;
+  o.clock = &clock;
+  return run_job(job, o);
+}
+
 TEST(Runner, FakeClockComputesWithoutRealTimeAndAuIsFull) {
   Job job = small_job("/nonexistent/fake", 40, Distribution::fixed_at(10000));
   job.compute.step_time = Distribution::fixed_at(0.120);  // 120 ms a step, 10 steps, 3 epochs
@@ -127,17 +137,10 @@ TEST(Runner, ReaderWarmupDelaysEachEpochsFirstBatch) {
   job.reader.workers = 1;
   job.compute.step_time = Distribution::fixed_at(0.120);
   job.run.epochs = 3;
-  RunOptions o;
-  o.engine = EngineKind::null;
-  o.series = false;
-  FakeClock base_clock;
-  o.clock = &base_clock;
-  Result<Report> base = run_job(job, o);
+  Result<Report> base = run_fake(job);
   ASSERT_TRUE(base) << base.error().message;
   job.reader.warmup_s = 0.25;
-  FakeClock clock;
-  o.clock = &clock;
-  Result<Report> r = run_job(job, o);
+  Result<Report> r = run_fake(job);
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->steps, base->steps);
   EXPECT_NEAR(r->elapsed_s - base->elapsed_s, 3 * 0.25, 0.01);
@@ -150,18 +153,11 @@ TEST(Runner, ReaderPreprocessDelaysEverySample) {
   job.reader.workers = 1;
   job.compute.step_time = Distribution::fixed_at(0.001);
   job.run.epochs = 2;
-  RunOptions o;
-  o.engine = EngineKind::null;
-  o.series = false;
-  FakeClock base_clock;
-  o.clock = &base_clock;
-  Result<Report> base = run_job(job, o);
+  Result<Report> base = run_fake(job);
   ASSERT_TRUE(base) << base.error().message;
   job.reader.preprocess = Distribution::fixed_at(0.010);
-  FakeClock clock;
-  o.clock = &clock;
   const auto t0 = std::chrono::steady_clock::now();
-  Result<Report> r = run_job(job, o);
+  Result<Report> r = run_fake(job);
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3)) << "fake time must cost no real time";
   EXPECT_EQ(r->steps, 20u);
