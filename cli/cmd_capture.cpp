@@ -30,7 +30,7 @@ void add_capture_commands(CLI::App& app, Action& action) {
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--block", args->block, "Also record block-layer requests issued by the traced processes");
   cmd->add_option("--ring-mib", args->ring_mib, "Ring buffer size in MiB (power of two)");
-  cmd->add_flag("-v,--verbose", args->verbose, "Print libbpf diagnostics");
+  cmd->add_flag("-v,--verbose", args->verbose, "Print libbpf diagnostics, the fixed costs by phase and dlgen's own CPU");
   cmd->add_flag("-q,--quiet", args->quiet, "No summary line on stderr");
   cmd->add_option("command", args->command, "The command to run (after --)");
   cmd->footer("Example: dlgen capture -o run.h5 -- python3 train.py --epochs 2");
