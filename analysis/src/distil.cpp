@@ -181,6 +181,7 @@ std::string file_prefix_of(const DatasetSummary& d, const TraceSummary& s) {
 struct Ctx {
   const TraceSummary& s;
   Distilled out;
+  const SampleFile* sample_file = nullptr;  // the training set is samples of multi-sample files
   void c(const std::string& key, std::string text) { out.comments[key] = std::move(text); }
   void note(std::string text) { out.notes.push_back(std::move(text)); }
   void why(std::string text) { out.reasoning.push_back(std::move(text)); }
@@ -194,6 +195,33 @@ DatasetSpec dataset_spec(Ctx& x, const DatasetSummary& d, const std::string& key
   x.c(key + ".dir", "synthetic copy; the traced data was " + d.dir + " (never written by dlgen)");
   spec.format = d.format.value_or(Format::raw);
   x.c(key + ".format", d.format_evidence);
+  // Multi-sample files: the summary's files are virtual samples of a few real files.
+  std::set<std::uint32_t> rows;
+  for (auto f : d.files)
+    if (auto it = s.virtual_files.find(f); it != s.virtual_files.end()) rows.insert(it->second);
+  if (!rows.empty() && rows.size() <= d.files.size()) {
+    std::size_t virtual_count = 0;
+    for (auto f : d.files) virtual_count += s.virtual_files.count(f);
+    if (virtual_count == d.files.size()) {
+      const SampleFile& sf = s.sample_files[*rows.begin()];
+      spec.num_files = rows.size();
+      spec.samples_per_file = static_cast<std::uint32_t>(
+          std::max<std::uint64_t>(1, (d.files.size() + rows.size() / 2) / rows.size()));
+      spec.sample_size = Distribution::fixed_at(static_cast<double>(sf.stride));
+      spec.files_per_dir = 0;
+      spec.file_prefix = sanitize(std::filesystem::path(sf.path).stem().string());
+      x.c(key + ".num_files", std::to_string(rows.size()) + " file(s) of many samples (" + sf.path +
+                                  (rows.size() > 1 ? ", ..." : "") + "), read a sample at a time at scattered offsets");
+      x.c(key + ".samples_per_file", std::to_string(d.files.size()) + " distinct samples read in all, " +
+                                         std::to_string(sf.samples) + " slots in " + format_size(sf.size));
+      x.c(key + ".sample_size", "the commonest step between sample offsets (" + std::to_string(sf.reads) +
+                                    " reads; samples start at byte " + std::to_string(sf.base) + ")");
+      x.c(key + ".files_per_dir", "one directory");
+      x.c(key + ".file_prefix", "the traced file's name");
+      x.sample_file = &sf;
+      return spec;
+    }
+  }
   spec.num_files = d.files.size();
   std::uint64_t max_unique = 0;
   for (const auto& e : s.epochs)
@@ -409,8 +437,34 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
     r.direct = rp.direct;
     x.c("reader.direct", rp.direct ? "files opened with O_DIRECT" : "buffered reads (no O_DIRECT)");
     if (rp.mmap) x.note("reader: the files were memory-mapped; the replay reads them instead");
-    if (!rp.whole_file)
+    if (x.sample_file) {
+      // Samples of a big file: read each sample's byte range, in a shuffled order across the file.
+      const SampleFile& sf = *x.sample_file;
+      r.read_unit = ReadUnit::sample;
+      x.c("reader.read", "a sample's byte range at a time from the multi-sample file");
+      // A request larger than the sample is the loading library's read-ahead (HDF5's 64 KiB sieve
+      // buffer): the replay reads as much from each sample's start.
+      r.request_size_bytes = 0;
+      r.readahead_bytes = sf.request > sf.stride ? sf.request : 0;
+      x.c("reader.request_size", "one request per sample");
+      if (r.readahead_bytes)
+        x.c("reader.readahead", format_size(sf.request) + " read at each sample's offset: the loading library's read-ahead (more than the " +
+                                    format_size(sf.stride) + " sample)");
+      // A second, small read per sample elsewhere in the file (a label array, metadata): replayed
+      // as a header read per sample.
+      const bool aux = sf.sample_reads > 0 && sf.aux_reads * 2 >= sf.sample_reads && sf.aux_request > 0;
+      r.header_read_bytes = aux ? sf.aux_request : 0;
+      x.c("reader.header_read", aux ? "besides each sample, " + fmt("%.2f", double(sf.aux_reads) / double(sf.sample_reads)) +
+                                          " reads of " + format_size(sf.aux_request) +
+                                          " elsewhere in the file per sample (labels, metadata)"
+                                    : "none: the file's header is read once, not per sample");
+      if (r.shuffle == Shuffle::file) {
+        r.shuffle = Shuffle::sample;
+        x.c("reader.shuffle", "samples of the file read in a random order, reshuffled each epoch");
+      }
+    } else if (!rp.whole_file) {
       x.note("reader.read: only " + pct(rp.coverage, 1.0) + " of each file is read per access; the job reads whole files");
+    }
     // drop_last and max_steps from samples per epoch.
     if (!train_epochs.empty() && r.batch_size > 0) {
       const std::uint64_t n = d.files.size();

@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "dlgen/analysis/summary.hpp"
+#include "sample_files.hpp"
 #include "stats.hpp"
 
 namespace dlgen::analysis {
@@ -1426,7 +1427,10 @@ struct Builder {
 }  // namespace
 
 TraceSummary summarize(const trace::Trace& trace) {
-  Builder b(trace);
+  std::vector<SampleFile> sample_files;
+  std::map<std::uint32_t, std::uint32_t> virtual_files;
+  const std::optional<trace::Trace> split = split_sample_files(trace, sample_files, virtual_files);
+  Builder b(split ? *split : trace);
   b.totals();
   b.classify_files();
   b.group_datasets();
@@ -1446,6 +1450,8 @@ TraceSummary summarize(const trace::Trace& trace) {
   b.concurrency();
   b.handover_counts();
   b.notes();
+  b.s.sample_files = std::move(sample_files);
+  b.s.virtual_files = std::move(virtual_files);
   return std::move(b.s);
 }
 

@@ -148,6 +148,9 @@ struct PhaseConfig {
   const FileTable* files = nullptr;
   ReadUnit read_unit = ReadUnit::file;
   std::uint64_t request_bytes = 0;  // chunk size of one request (aligned when direct)
+  // reader.readahead (read = "sample"): bytes read at least from each sample's start (a library's
+  // read-ahead, e.g. HDF5's 64 KiB sieve buffer); 0: the sample itself.
+  std::uint64_t readahead_bytes = 0;
   std::uint64_t header_bytes = 0;
   bool direct = false;
   std::uint32_t block = 4096;
@@ -306,6 +309,7 @@ class Worker {
       const datasets::Extent e = cfg_.files->extent(ref.file, ref.sample);
       begin = e.offset;
       end = e.offset + e.length;
+      if (cfg_.readahead_bytes > e.length) end = std::min(file_size_, begin + cfg_.readahead_bytes);
     }
     header_left_ = std::min(cfg_.header_bytes, file_size_);
     if (cfg_.read_unit == ReadUnit::file) begin = std::min(header_left_, end);
@@ -616,7 +620,7 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
   // One request reads a whole sample unless the job sets a request size; a buffer per request in
   // flight, within the per-worker memory budget (larger samples take several requests).
   std::uint64_t want = rd.request_size_bytes > 0 ? rd.request_size_bytes : std::max<std::uint64_t>(files.max_size, 1);
-  want = std::max(want, rd.header_read_bytes);
+  want = std::max({want, rd.header_read_bytes, rd.read_unit == ReadUnit::sample ? rd.readahead_bytes : 0});
   std::uint64_t budget = options_.buffer_budget_bytes;
   struct sysinfo si{};
   if (::sysinfo(&si) == 0) {
@@ -626,6 +630,7 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
   const std::uint64_t cap = std::max<std::uint64_t>(budget / cfg.iodepth, 128 << 10);
   want = std::min<std::uint64_t>({want, cap, 1ull << 30});
   cfg.request_bytes = cfg.direct ? align_up(want, cfg.block) : want;
+  if (rd.read_unit == ReadUnit::sample) cfg.readahead_bytes = rd.readahead_bytes;
   // A whole unaligned sample read with O_DIRECT may straddle one more block than its length.
   if (cfg.direct && rd.read_unit == ReadUnit::sample && rd.request_size_bytes == 0) cfg.request_bytes += cfg.block;
 

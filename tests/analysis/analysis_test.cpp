@@ -163,6 +163,45 @@ TEST(Distil, FreshWorkersFirstSampleIsWarmup) {
   EXPECT_EQ(run(none).job.reader.warmup_s, 0.0);
 }
 
+TEST(Distil, OneFileOfManySamplesReadASampleAtATime) {
+  // 512 samples of 16 KiB in one HDF5-like file, read by 2 DataLoader workers a sample at a time
+  // (64 KiB read-ahead + a label read), batch 8, shuffled, 3 epochs: the same inferences as for a
+  // file per sample, and the job reads samples of one file.
+  SimConfig c;
+  c.one_file_samples = 512;
+  c.workers = 2;
+  c.batch = 8;
+  c.epochs = 3;
+  c.order = SimOrder::shuffled;
+  c.ext = ".h5";
+  TraceSummary s;
+  const auto d = run(c, &s);
+  ASSERT_EQ(s.sample_files.size(), 1u);
+  EXPECT_EQ(s.sample_files[0].stride, 16384u);
+  EXPECT_EQ(s.sample_files[0].base, 2048u);
+  EXPECT_EQ(d.job.dataset.num_files, 1u);
+  EXPECT_EQ(d.job.dataset.samples_per_file, 512u);
+  EXPECT_EQ(d.job.dataset.sample_size, Distribution::fixed_at(16384));
+  EXPECT_EQ(d.job.dataset.format, Format::hdf5);
+  EXPECT_EQ(d.job.reader.read_unit, ReadUnit::sample);
+  EXPECT_EQ(d.job.reader.readahead_bytes, 65536u);
+  EXPECT_EQ(d.job.reader.header_read_bytes, 4096u);  // the label read per sample
+  EXPECT_EQ(d.job.reader.shuffle, Shuffle::sample);
+  EXPECT_EQ(d.job.reader.workers, 2u);
+  EXPECT_EQ(d.job.reader.batch_size, 8u);
+  EXPECT_EQ(d.job.run.epochs, 3u);
+  EXPECT_NEAR(d.job.compute.step_time.expected(), 0.050, 0.005);
+}
+
+TEST(Distil, FilePerSampleDatasetsAreNotSplit) {
+  SimConfig c;
+  c.files = 200;
+  TraceSummary s;
+  run(c, &s);
+  EXPECT_TRUE(s.sample_files.empty());
+  EXPECT_TRUE(s.virtual_files.empty());
+}
+
 TEST(Summarize, EveryBatchIsAStepEvenWhenTheLastRunsIntoACheckpoint) {
   // torch.save serialises for a while before its first write: the gap after a pass's last
   // receipt is longer than a step. It still holds one step (n batches are n steps), as in a

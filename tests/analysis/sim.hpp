@@ -8,6 +8,7 @@
 #include <map>
 #include <numeric>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,12 @@ struct SimConfig {
   std::uint64_t compute_ns = 50'000'000;
   // A right tail (a busy machine descheduling the process): every Nth step computes, and every
   // Nth sample preprocesses, `tail_factor` times longer. 0: no tail.
+  // One HDF5-like file of `one_file_samples` samples of `sample_stride` bytes (after a 2 KiB header)
+  // instead of a file per sample: each worker opens it once per pass and reads a sample as one
+  // `sample_readahead` pread at its offset (a library read-ahead) plus a small label read.
+  std::uint32_t one_file_samples = 0;
+  std::uint64_t sample_stride = 16384;
+  std::uint64_t sample_readahead = 65536;
   std::uint32_t compute_tail_every = 0;
   std::uint32_t preprocess_tail_every = 0;
   std::uint32_t tail_factor = 4;
@@ -66,7 +73,13 @@ class Sim {
     t_.meta.command = {"python3", "train.py"};
     proc(kMain, 1, "python3", false, kMain);
     if (c_.noise) noise();
-    std::vector<std::uint32_t> train = dataset(c_.data_dir, c_.files, "sample_");
+    std::vector<std::uint32_t> train;
+    if (c_.one_file_samples) {
+      big_ = file(c_.data_dir + "/train.h5", 2048 + c_.one_file_samples * (c_.sample_stride + 8), 0x0a1a0a0d46444889ull, 8);
+      for (std::uint32_t i = 0; i < c_.one_file_samples; ++i) train.push_back(i);  // sample indices
+    } else {
+      train = dataset(c_.data_dir, c_.files, "sample_");
+    }
     std::vector<std::uint32_t> val;
     if (!c_.val_dir.empty()) val = dataset(c_.val_dir, c_.val_files, "sample_");
     for (std::uint32_t e = 0; e < c_.epochs; ++e) {
@@ -128,8 +141,28 @@ class Sim {
     t_.events.push_back(e);
   }
 
+  // One sample of the one-file dataset: its pread (with read-ahead) and a label read.
+  std::uint64_t read_sample(std::uint64_t ts, std::uint32_t pid, std::uint32_t tid, std::uint32_t k) {
+    const std::int32_t fd = 7 + static_cast<std::int32_t>(tid % 50);
+    if (opened_.insert(pid).second) {
+      ev(ts, 5000, pid, tid, trace::Op::open, big_, -1, 0, 0, fd);
+      ts += 6000;
+    }
+    const std::uint64_t size = t_.files[big_].size_at_open;
+    const std::uint64_t off = 2048 + std::uint64_t{k} * c_.sample_stride;
+    const std::uint64_t n = std::min(c_.sample_readahead, size - off);
+    ev(ts, 20000, pid, tid, trace::Op::pread, big_, fd, off, c_.sample_readahead, static_cast<std::int64_t>(n));
+    ts += 21000;
+    const std::uint64_t labels = 2048 + std::uint64_t{c_.one_file_samples} * c_.sample_stride;
+    ev(ts, 3000, pid, tid, trace::Op::pread, big_, fd, labels + (k / 512) * 4096, 4096, 4096);
+    ts += 4000;
+    ++samples_read_;
+    return ts + 2000 + c_.preprocess_ns;
+  }
+
   // Reads one whole file as Python does; returns the time after it.
   std::uint64_t read_file(std::uint64_t ts, std::uint32_t pid, std::uint32_t tid, std::uint32_t f) {
+    if (c_.one_file_samples) return read_sample(ts, pid, tid, f);
     const std::uint64_t size = t_.files[f].size_at_open;
     const std::int32_t fd = 7 + static_cast<std::int32_t>(tid % 50);  // fds are per process
     ev(ts, 5000, pid, tid, trace::Op::open, f, -1, 0, 0, fd);
@@ -290,6 +323,8 @@ class Sim {
   std::uint32_t ckpts_ = 0;
   std::uint64_t steps_ = 0;
   std::uint64_t samples_read_ = 0;
+  std::uint32_t big_ = 0;               // the one-file dataset's file
+  std::set<std::uint32_t> opened_;      // processes that opened it
   std::uint32_t slow_ = 1;
 };
 

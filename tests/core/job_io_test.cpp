@@ -296,6 +296,19 @@ TEST(JobIo, ReaderWarmupRoundTripsAndRejectsNegative) {
   EXPECT_NE(bad.error().message.find("warmup"), std::string::npos) << bad.error().message;
 }
 
+TEST(JobIo, ReadaheadRoundTripsAndNeedsSampleReads) {
+  auto r = parse_job("[dataset]\ndir = \"d\"\nformat = \"hdf5\"\nsample_size = 4096\nsamples_per_file = 8\n"
+                     "[reader]\nread = \"sample\"\nreadahead = \"64KiB\"\n", "t.toml");
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->reader.readahead_bytes, 65536u);
+  auto back = parse_job(to_toml(*r), "t.toml");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_TRUE(*back == *r);
+  auto bad = parse_job("[dataset]\ndir = \"d\"\nsample_size = 4096\n[reader]\nreadahead = \"64KiB\"\n", "t.toml");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("readahead"), std::string::npos) << bad.error().message;
+}
+
 TEST(JobIo, ReaderPreprocessRoundTrips) {
   auto d = parse_job("[dataset]\ndir = \"d\"\nsample_size = 4096\n", "t.toml");
   ASSERT_TRUE(d) << d.error().message;

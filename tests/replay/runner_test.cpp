@@ -340,6 +340,38 @@ TEST_P(RealFiles, ReadsExactlyTheDatasetsBytes) {
   EXPECT_GT(r->mib_per_s, 0.0);
 }
 
+// reader.readahead: each small sample is read with (at least) that many bytes from its start, as
+// HDF5's sieve buffer does, clipped at the end of the file (buffered, as such libraries read).
+TEST(Runner, ReadaheadReadsMoreThanEachSample) {
+  for (EngineKind engine : {EngineKind::uring, EngineKind::pread}) {
+    if (engine == EngineKind::uring && !uring_available()) continue;  // the pread engine still runs
+    SCOPED_TRACE(engine == EngineKind::uring ? "uring" : "pread");
+    TempDir tmp("dlgen-readahead");
+    Job job = small_job(tmp / "data", 4, Distribution::fixed_at(1000));
+    job.dataset.samples_per_file = 10;
+    job.reader.read_unit = ReadUnit::sample;
+    job.reader.shuffle = Shuffle::sample;
+    job.reader.readahead_bytes = 4096;
+    write_dataset(job.dataset);
+    const datasets::Layout layout(job.dataset);
+    std::uint64_t want = 0;
+    for (std::uint64_t f = 0; f < 4; ++f)
+      for (std::uint32_t s = 0; s < 10; ++s) {
+        const auto e = layout.sample_extent(f, s);
+        want += std::min<std::uint64_t>(4096, layout.file_size(f) - e.offset);
+      }
+    RunOptions o;
+    o.engine = engine;
+    o.series = false;
+    Result<Report> r = run_job(job, o);
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(r->samples, 40u);
+    EXPECT_EQ(r->requests, 40u);
+    EXPECT_EQ(r->bytes_read, want);
+    EXPECT_GT(r->bytes_read, 40u * 1000u);
+  }
+}
+
 TEST_P(RealFiles, ReadsSampleExtentsInsideFiles) {
   const auto [engine, direct] = GetParam();
   if (engine == EngineKind::uring && !uring_available()) GTEST_SKIP() << "io_uring is not available here";

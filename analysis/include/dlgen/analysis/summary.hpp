@@ -136,6 +136,20 @@ struct DatasetSummary {
   std::uint64_t bytes_read = 0;
 };
 
+// A file of many samples read one sample at a time (see TraceSummary::sample_files).
+struct SampleFile {
+  std::string path;            // the real file
+  std::uint64_t size = 0;      // its size, bytes
+  std::uint64_t base = 0;      // offset of sample 0 (header/metadata before it)
+  std::uint64_t stride = 0;    // bytes per sample: the commonest step between sample reads
+  std::uint64_t samples = 0;   // (size - base) / stride
+  std::uint64_t request = 0;   // the commonest request size at sample offsets
+  std::uint64_t reads = 0;     // data-moving reads of the file
+  std::uint64_t sample_reads = 0;  // ... of them inside the samples' area
+  std::uint64_t aux_reads = 0;     // ... outside it (metadata, a label array), per current sample
+  std::uint64_t aux_request = 0;   // the median request size of those
+};
+
 // A batch handed from a reader worker to an accelerator process (sendmsg on a unix socket and
 // /dev/shm tensors in PyTorch; reconstructed from reads between handovers).
 struct Batch {
@@ -249,6 +263,13 @@ struct TraceSummary {
   // first when there are any; sample_span_s: the median of all the others.
   std::vector<double> first_sample_spans_s;
   double sample_span_s = 0;
+
+  // Multi-sample files (one big HDF5/TFRecord/.npy file read a sample at a time at scattered
+  // offsets): summarized as one virtual file per sample, so passes, order, batches and workers are
+  // inferred exactly as for one-file-per-sample datasets. `virtual_files` maps those virtual
+  // files (FileSummary::file) to the real file they are part of.
+  std::vector<SampleFile> sample_files;
+  std::map<std::uint32_t, std::uint32_t> virtual_files;  // file index → index into sample_files
 
   std::vector<std::string> notes;  // what could not be inferred, and why
 };

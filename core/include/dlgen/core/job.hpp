@@ -42,6 +42,9 @@ struct ReaderSpec {
   ReadUnit read_unit = ReadUnit::file;
   std::uint64_t request_size_bytes = 0;  // 0: one request per sample/file; else chunk size
   std::uint64_t header_read_bytes = 0;   // a small first read before the data (npz/hdf5 metadata)
+  // read = "sample": read at least this many bytes from each sample's start (a library's
+  // read-ahead, e.g. HDF5's 64 KiB sieve buffer reading small samples); 0: the sample itself.
+  std::uint64_t readahead_bytes = 0;
   std::uint32_t iodepth = 0;             // requests in flight per worker; 0: engine default
   bool direct = false;                   // O_DIRECT
   bool drop_last = false;

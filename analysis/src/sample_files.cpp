@@ -1,0 +1,181 @@
+#include "sample_files.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <unordered_map>
+
+namespace dlgen::analysis {
+namespace {
+
+using trace::Event;
+using trace::Op;
+
+bool data_read(const Event& e) {
+  return trace::is_read(e.op) && e.op != Op::sendfile && e.op != Op::copy_file_range && e.ret > 0;
+}
+
+template <class T>
+T mode_of(const std::vector<T>& v, std::size_t* count = nullptr) {
+  std::unordered_map<T, std::size_t> n;
+  for (const T& x : v) ++n[x];
+  T best{};
+  std::size_t best_n = 0;
+  for (const auto& [x, c] : n)
+    if (c > best_n || (c == best_n && x < best)) best = x, best_n = c;
+  if (count) *count = best_n;
+  return best;
+}
+
+// The sample layout of file `f` if its reads look like sample-at-a-time reads of a multi-sample
+// file: many reads per open, mostly not sequential, a common request size whose offsets step by a
+// common stride on a common grid.
+std::optional<SampleFile> layout_of(const trace::Trace& t, std::uint32_t f, const std::vector<const Event*>& reads,
+                                    std::uint64_t opens) {
+  constexpr std::size_t kMinReads = 64;
+  if (reads.size() < kMinReads || opens * 16 > reads.size()) return std::nullopt;
+  // Sequential readers (a big file streamed, np.load of a whole array) are not sample reads.
+  std::unordered_map<std::uint32_t, std::uint64_t> end_of;  // tid → where its last read ended
+  std::size_t sequential = 0;
+  for (const Event* e : reads) {
+    auto it = end_of.find(e->tid);
+    if (it != end_of.end() && it->second == e->offset) ++sequential;
+    end_of[e->tid] = e->offset + static_cast<std::uint64_t>(e->ret);
+  }
+  if (sequential * 2 >= reads.size()) return std::nullopt;
+  // The sample request: the size that moves the most bytes (a small metadata or label read per
+  // sample is as frequent but is not the sample).
+  std::unordered_map<std::uint64_t, std::uint64_t> bytes_by_size;
+  for (const Event* e : reads) bytes_by_size[e->size] += static_cast<std::uint64_t>(e->ret);
+  std::uint64_t request = 0, most = 0;
+  for (const auto& [size, bytes] : bytes_by_size)
+    if (bytes > most || (bytes == most && size < request)) request = size, most = bytes;
+  std::vector<std::uint64_t> offs;
+  for (const Event* e : reads)
+    if (e->size == request) offs.push_back(e->offset);
+  std::sort(offs.begin(), offs.end());
+  offs.erase(std::unique(offs.begin(), offs.end()), offs.end());
+  if (offs.size() < 16) return std::nullopt;
+  std::vector<std::uint64_t> steps;
+  for (std::size_t i = 1; i < offs.size(); ++i) steps.push_back(offs[i] - offs[i - 1]);
+  std::size_t n_stride = 0;
+  const std::uint64_t stride = mode_of(steps, &n_stride);
+  if (stride < 512 || n_stride * 10 < steps.size() * 3) return std::nullopt;
+  std::vector<std::uint64_t> residues;
+  for (auto o : offs) residues.push_back(o % stride);
+  std::size_t n_grid = 0;
+  const std::uint64_t residue = mode_of(residues, &n_grid);
+  if (n_grid * 2 < offs.size()) return std::nullopt;
+  SampleFile sf;
+  sf.path = t.files[f].path;
+  sf.size = t.files[f].size_at_open;
+  for (const Event* e : reads) sf.size = std::max(sf.size, e->offset + static_cast<std::uint64_t>(e->ret));
+  sf.base = residue;
+  for (auto o : offs)
+    if (o % stride == residue) {
+      sf.base = o;  // the first sample read on the grid (before it: header, metadata)
+      break;
+    }
+  sf.stride = stride;
+  sf.samples = sf.size > sf.base ? (sf.size - sf.base) / stride : 0;
+  sf.request = request;
+  sf.reads = reads.size();
+  if (sf.samples < 16) return std::nullopt;
+  return sf;
+}
+
+std::string virtual_path(const std::string& path, std::uint64_t k) {
+  std::filesystem::path p(path);
+  char idx[32];
+  std::snprintf(idx, sizeof(idx), "#%07llu", static_cast<unsigned long long>(k));
+  return (p.parent_path() / (p.stem().string() + idx + p.extension().string())).string();
+}
+
+}  // namespace
+
+std::optional<trace::Trace> split_sample_files(const trace::Trace& t, std::vector<SampleFile>& found,
+                                               std::map<std::uint32_t, std::uint32_t>& virtual_of) {
+  std::unordered_map<std::uint32_t, std::vector<const Event*>> reads;
+  std::unordered_map<std::uint32_t, std::uint64_t> opens;
+  for (const auto& e : t.events) {
+    if (e.file == trace::kNoFile) continue;
+    if (e.op == Op::open && e.ret >= 0) ++opens[e.file];
+    else if (data_read(e)) reads[e.file].push_back(&e);
+  }
+  std::unordered_map<std::uint32_t, std::uint32_t> row_of;  // real file → row in found
+  for (const auto& [f, rs] : reads)
+    if (auto sf = layout_of(t, f, rs, opens[f])) {
+      row_of[f] = static_cast<std::uint32_t>(found.size());
+      found.push_back(*sf);
+    }
+  if (found.empty()) return std::nullopt;
+
+  trace::Trace out;
+  out.meta = t.meta;
+  out.files = t.files;
+  out.processes = t.processes;
+  out.events.reserve(t.events.size() + t.events.size() / 4);
+  std::map<std::pair<std::uint32_t, std::uint64_t>, std::uint32_t> vfile;  // (real, sample) → index
+  std::unordered_map<std::uint32_t, std::uint64_t> current;               // tid → its current sample
+  std::unordered_map<std::uint32_t, std::uint32_t> open_virtual;          // tid → virtual file it reads
+  std::vector<std::vector<std::uint64_t>> aux_sizes(found.size());
+  for (const auto& e : t.events) {
+    auto row = e.file == trace::kNoFile ? row_of.end() : row_of.find(e.file);
+    if (row == row_of.end()) {
+      out.events.push_back(e);
+      continue;
+    }
+    // Opens, closes, seeks and stats of the real file are dropped: the virtual samples are opened
+    // where they are first read. Zero-byte reads (EOF probes) likewise.
+    if (!data_read(e)) continue;
+    const SampleFile& sf = found[row->second];
+    std::uint64_t k;
+    if (e.offset >= sf.base && e.offset < sf.base + sf.samples * sf.stride) {
+      k = (e.offset - sf.base) / sf.stride;
+      current[e.tid] = k;
+      ++found[row->second].sample_reads;
+    } else if (auto c = current.find(e.tid); c != current.end()) {
+      k = c->second;  // metadata or a label array read for the current sample
+      aux_sizes[row->second].push_back(e.size);
+    } else {
+      continue;  // metadata before any sample: not a sample's read
+    }
+    auto [it, added] = vfile.try_emplace({e.file, k}, static_cast<std::uint32_t>(out.files.size()));
+    if (added) {
+      trace::File vf = t.files[e.file];
+      vf.path = virtual_path(sf.path, k);
+      vf.ino = 0;
+      vf.size_at_open = sf.stride;
+      out.files.push_back(vf);
+      virtual_of[it->second] = row->second;
+    }
+    const std::uint32_t v = it->second;
+    if (auto o = open_virtual.find(e.tid); o == open_virtual.end() || o->second != v) {
+      Event op = e;
+      op.op = Op::open;
+      op.file = v;
+      op.dur_ns = 0;
+      op.offset = op.size = 0;
+      op.ret = e.fd;
+      op.flags = 0;
+      op.arg = static_cast<std::uint64_t>(-100);
+      out.events.push_back(op);
+      open_virtual[e.tid] = v;
+    }
+    Event r = e;
+    r.file = v;
+    const std::uint64_t start = sf.base + k * sf.stride;
+    r.offset = e.offset >= start && e.offset < start + sf.stride ? e.offset - start : 0;
+    out.events.push_back(r);
+  }
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    found[i].aux_reads = aux_sizes[i].size();
+    if (aux_sizes[i].empty()) continue;
+    // The median: a label array read through a read-ahead buffer comes in all sizes.
+    std::nth_element(aux_sizes[i].begin(), aux_sizes[i].begin() + aux_sizes[i].size() / 2, aux_sizes[i].end());
+    found[i].aux_request = aux_sizes[i][aux_sizes[i].size() / 2];
+  }
+  return out;
+}
+
+}  // namespace dlgen::analysis
