@@ -229,9 +229,12 @@ DatasetSpec dataset_spec(Ctx& x, const DatasetSummary& d, const std::string& key
   x.c(key + ".num_files", std::to_string(d.files.size()) + " distinct files read under " + d.dir +
                               " (at most " + std::to_string(max_unique) + " in one pass)");
   spec.samples_per_file = 1;
-  if (d.files.size() < 4 && d.read.reads_per_access > 8 && !d.read.whole_file)
-    x.note(key + ".samples_per_file: " + std::to_string(d.files.size()) +
-           " file(s) read in many ranges; samples per file cannot be told from the trace, 1 assumed");
+  if ((d.files.size() < 4 && d.read.reads_per_access > 8 && !d.read.whole_file) || d.read.reads_per_access > 32)
+    x.note(key + ".samples_per_file: " + std::to_string(d.files.size()) + " file(s) read in many requests (" +
+           fmt("%.0f", d.read.reads_per_access) +
+           " per open), not on a grid of fixed-size samples: a file may hold many samples (tar or record "
+           "shards streamed through a buffer); samples per file cannot be told from the trace, 1 assumed, so "
+           "batch size, epochs and steps below count files, not samples: check them against the script");
   std::vector<double> sizes(d.file_sizes.begin(), d.file_sizes.end());
   const double overhead = framing_overhead(spec.format, d.size.p50);
   for (auto& v : sizes) v = std::max(1.0, v - overhead);
