@@ -86,13 +86,8 @@ TEST(Runner, FakeClockComputesWithoutRealTimeAndAuIsFull) {
   Job job = small_job("/nonexistent/fake", 40, Distribution::fixed_at(10000));
   job.compute.step_time = Distribution::fixed_at(0.120);  // 120 ms a step, 10 steps, 3 epochs
   job.run.epochs = 3;
-  FakeClock clock;
-  RunOptions o;
-  o.engine = EngineKind::null;
-  o.clock = &clock;
-  o.series = false;
   const auto t0 = std::chrono::steady_clock::now();
-  Result<Report> r = run_job(job, o);
+  Result<Report> r = run_fake(job);
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3)) << "fake time must cost no real time";
   EXPECT_EQ(r->steps, 30u);
@@ -117,13 +112,8 @@ TEST(Runner, ReaderStartupDelaysEachEpoch) {
   job.compute.step_time = Distribution::fixed_at(0.120);
   job.run.epochs = 3;
   job.reader.startup_s = 0.5;
-  FakeClock clock;
-  RunOptions o;
-  o.engine = EngineKind::null;
-  o.clock = &clock;
-  o.series = false;
   const auto t0 = std::chrono::steady_clock::now();
-  Result<Report> r = run_job(job, o);
+  Result<Report> r = run_fake(job);
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3)) << "fake time must cost no real time";
   EXPECT_EQ(r->steps, 30u);
