@@ -586,28 +586,22 @@ int BPF_PROG(dl_uring_submit, struct io_kiocb *req)
   return 0;
 }
 
-SEC("tp_btf/io_uring_complete")
-int BPF_PROG(dl_uring_complete, struct io_ring_ctx *uctx, void *req, struct io_uring_cqe *cqe)
+/* A request seen at issue (io_uring, block) completes: takes it out of `map` and reserves its
+ * record with the fields known at issue filled in; NULL when it was not traced (or was lost). */
+static __always_inline struct dl_io *complete_inflight(void *map, __u64 key)
 {
-  __u64 key = (__u64)req;
-  struct inflight *in = bpf_map_lookup_elem(&uring_reqs, &key);
+  struct inflight *in = bpf_map_lookup_elem(map, &key);
   if (!in)
-    return 0;
+    return NULL;
   struct inflight r = *in;
-  bpf_map_delete_elem(&uring_reqs, &key);
+  bpf_map_delete_elem(map, &key);
   struct dl_io *io = bpf_ringbuf_reserve(&events, sizeof(*io), 0);
   if (!io) {
     count_lost();
-    return 0;
+    return NULL;
   }
   __builtin_memset(io, 0, sizeof(*io));
   io->kind = DL_K_IO;
-  if (r.flags == IORING_OP_READV || r.flags == IORING_OP_READ_FIXED || r.flags == IORING_OP_READ)
-    io->op = DL_OP_URING_READ;
-  else if (r.flags == IORING_OP_WRITEV || r.flags == IORING_OP_WRITE_FIXED || r.flags == IORING_OP_WRITE)
-    io->op = DL_OP_URING_WRITE;
-  else
-    io->op = DL_OP_URING_OTHER;
   io->fd = r.fd;
   io->pid = r.pid;
   io->tid = r.tid;
@@ -616,6 +610,22 @@ int BPF_PROG(dl_uring_complete, struct io_ring_ctx *uctx, void *req, struct io_u
   io->dur_ns = bpf_ktime_get_ns() - r.ts;
   io->offset = r.offset;
   io->size = r.size;
+  return io;
+}
+
+SEC("tp_btf/io_uring_complete")
+int BPF_PROG(dl_uring_complete, struct io_ring_ctx *uctx, void *req, struct io_uring_cqe *cqe)
+{
+  struct dl_io *io = complete_inflight(&uring_reqs, (__u64)req);
+  if (!io)
+    return 0;
+  const __u32 opcode = io->flags;
+  if (opcode == IORING_OP_READV || opcode == IORING_OP_READ_FIXED || opcode == IORING_OP_READ)
+    io->op = DL_OP_URING_READ;
+  else if (opcode == IORING_OP_WRITEV || opcode == IORING_OP_WRITE_FIXED || opcode == IORING_OP_WRITE)
+    io->op = DL_OP_URING_WRITE;
+  else
+    io->op = DL_OP_URING_OTHER;
   io->ret = BPF_CORE_READ(cqe, res);
   if (io->op != DL_OP_URING_OTHER)
     fill_file(io, BPF_CORE_READ((struct io_kiocb *)req, file));
@@ -728,28 +738,10 @@ int BPF_PROG(dl_block_complete, struct request *rq, blk_status_t error, unsigned
 {
   if (!with_block)
     return 0;
-  __u64 key = (__u64)rq;
-  struct inflight *in = bpf_map_lookup_elem(&block_reqs, &key);
-  if (!in)
+  struct dl_io *io = complete_inflight(&block_reqs, (__u64)rq);
+  if (!io)
     return 0;
-  struct inflight r = *in;
-  bpf_map_delete_elem(&block_reqs, &key);
-  struct dl_io *io = bpf_ringbuf_reserve(&events, sizeof(*io), 0);
-  if (!io) {
-    count_lost();
-    return 0;
-  }
-  __builtin_memset(io, 0, sizeof(*io));
-  io->kind = DL_K_IO;
   io->op = DL_OP_BLOCK;
-  io->fd = -1;
-  io->pid = r.pid;
-  io->tid = r.tid;
-  io->flags = r.flags;
-  io->ts_ns = r.ts;
-  io->dur_ns = bpf_ktime_get_ns() - r.ts;
-  io->offset = r.offset;
-  io->size = r.size;
   io->ret = -(long)error;
   bpf_ringbuf_submit(io, wakeup_flag(sizeof(*io)));
   return 0;
