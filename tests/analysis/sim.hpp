@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "dlgen/trace/trace.hpp"
+#include "trace_builder.hpp"
 
 namespace dlgen::testing {
 
@@ -65,7 +66,7 @@ struct SimConfig {
   std::uint32_t seed = 7;
 };
 
-class Sim {
+class Sim : private testing::TraceBuilder {
  public:
   explicit Sim(SimConfig c) : c_(std::move(c)), rng_(c_.seed) {}
 
@@ -98,48 +99,6 @@ class Sim {
 
  private:
   static constexpr std::uint32_t kMain = 100;
-
-  void proc(std::uint32_t pid, std::uint32_t ppid, std::string comm, bool thread, std::uint32_t tgid) {
-    trace::Process p;
-    p.pid = pid;
-    p.tgid = tgid;
-    p.ppid = ppid;
-    p.comm = comm;
-    p.first_comm = comm;
-    p.is_thread = thread;
-    p.start_ns = now_;
-    t_.processes.push_back(p);
-  }
-
-  std::uint32_t file(const std::string& path, std::uint64_t size, std::uint64_t magic = 0,
-                     std::uint8_t magic_len = 0) {
-    trace::File f;
-    f.path = path;
-    f.size_at_open = size;
-    f.magic = magic;
-    f.magic_len = magic_len;
-    f.ino = t_.files.size() + 1;
-    t_.files.push_back(f);
-    return static_cast<std::uint32_t>(t_.files.size() - 1);
-  }
-
-  void ev(std::uint64_t ts, std::uint64_t dur, std::uint32_t pid, std::uint32_t tid, trace::Op op,
-          std::uint32_t f, std::int32_t fd, std::uint64_t off, std::uint64_t size, std::int64_t ret,
-          std::uint32_t flags = 0) {
-    trace::Event e;
-    e.ts_ns = ts;
-    e.dur_ns = dur;
-    e.pid = pid;
-    e.tid = tid;
-    e.op = op;
-    e.file = f;
-    e.fd = fd;
-    e.offset = off;
-    e.size = size;
-    e.ret = ret;
-    e.flags = flags;
-    t_.events.push_back(e);
-  }
 
   // One sample of the one-file dataset: its pread (with read-ahead) and a label read.
   std::uint64_t read_sample(std::uint64_t ts, std::uint32_t pid, std::uint32_t tid, std::uint32_t k) {
@@ -317,8 +276,6 @@ class Sim {
 
   SimConfig c_;
   std::mt19937 rng_;
-  trace::Trace t_;
-  std::uint64_t now_ = 1'000'000;
   std::uint32_t next_pid_ = 1000;
   std::uint32_t ckpts_ = 0;
   std::uint64_t steps_ = 0;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "dlgen/trace/trace.hpp"
+#include "trace_builder.hpp"
 
 namespace dlgen::testing {
 
@@ -34,17 +35,17 @@ struct RunShape {
   std::uint32_t seed = 1;
 };
 
-class RunBuilder {
+class RunBuilder : private testing::TraceBuilder {
  public:
-  explicit RunBuilder(RunShape s) : s_(std::move(s)) {}
+  explicit RunBuilder(RunShape s) : TraceBuilder(10, 2049), s_(std::move(s)) {}
 
   trace::Trace build() {
     t_.meta.command = {s_.replay ? "dlgen" : "python3", s_.replay ? "run" : "train.py"};
-    add_proc(kMain, 1, s_.replay ? "dlgen" : "python3", false, kMain);
+    proc(kMain, 1, s_.replay ? "dlgen" : "python3", false, kMain);
     // Interpreter noise that compare must ignore.
     if (!s_.replay) {
       for (const char* p : {"/usr/lib/python3.11/os.py", "/home/u/train.py", "/etc/ld.so.cache"}) {
-        auto f = add_file(p, 30000);
+        auto f = file(p, 30000);
         now_ = read_file(now_, kMain, kMain, f, false);
       }
     }
@@ -52,7 +53,7 @@ class RunBuilder {
     for (std::uint32_t i = 0; i < s_.files; ++i) {
       char name[64];
       std::snprintf(name, sizeof name, "/img_%05u.npz", i);
-      ids.push_back(add_file(s_.dir + name, s_.file_size, 0x04034b50, 4));
+      ids.push_back(file(s_.dir + name, s_.file_size, 0x04034b50, 4));
     }
     std::mt19937 rng(s_.seed);
     for (std::uint32_t e = 0; e < s_.epochs; ++e) {
@@ -70,48 +71,6 @@ class RunBuilder {
  private:
   static constexpr std::uint32_t kMain = 100;
   static constexpr std::uint64_t kReadNsPerMiB = 4'000'000;  // 250 MiB/s
-
-  void add_proc(std::uint32_t pid, std::uint32_t ppid, std::string comm, bool thread, std::uint32_t tgid) {
-    trace::Process p;
-    p.pid = pid;
-    p.tgid = tgid;
-    p.ppid = ppid;
-    p.comm = comm;
-    p.first_comm = comm;
-    p.is_thread = thread;
-    p.start_ns = now_;
-    t_.processes.push_back(p);
-  }
-
-  std::uint32_t add_file(const std::string& path, std::uint64_t size, std::uint64_t magic = 0,
-                         std::uint8_t magic_len = 0) {
-    trace::File f;
-    f.path = path;
-    f.size_at_open = size;
-    f.magic = magic;
-    f.magic_len = magic_len;
-    f.dev = 2049;
-    f.ino = t_.files.size() + 10;
-    t_.files.push_back(f);
-    return static_cast<std::uint32_t>(t_.files.size() - 1);
-  }
-
-  void ev(std::uint64_t ts, std::uint64_t dur, std::uint32_t pid, std::uint32_t tid, trace::Op op, std::uint32_t file,
-          std::int32_t fd, std::uint64_t off, std::uint64_t size, std::int64_t ret, std::uint32_t flags = 0) {
-    trace::Event e;
-    e.ts_ns = ts;
-    e.dur_ns = dur;
-    e.pid = pid;
-    e.tid = tid;
-    e.op = op;
-    e.file = file;
-    e.fd = fd;
-    e.offset = off;
-    e.size = size;
-    e.ret = ret;
-    e.flags = flags;
-    t_.events.push_back(e);
-  }
 
   std::uint64_t read_file(std::uint64_t ts, std::uint32_t pid, std::uint32_t tid, std::uint32_t f, bool uring) {
     const std::uint64_t size = t_.files[f].size_at_open;
@@ -143,10 +102,10 @@ class RunBuilder {
       if (s_.replay) {
         pid[w] = kMain;
         tid[w] = kMain + 1 + w;
-        if (e == 0) add_proc(tid[w], 1, "dlgen-reader", true, kMain);
+        if (e == 0) proc(tid[w], 1, "dlgen-reader", true, kMain);
       } else {
         pid[w] = tid[w] = next_pid_++;
-        add_proc(pid[w], kMain, "pt_data_worker", false, pid[w]);
+        proc(pid[w], kMain, "pt_data_worker", false, pid[w]);
       }
     }
     std::vector<std::uint64_t> free_at(W, now_), ready(batches.size()), recv(batches.size());
@@ -174,7 +133,7 @@ class RunBuilder {
   }
 
   void checkpoint(std::uint32_t e) {
-    const auto f = add_file("/home/u/ckpt/model_" + std::to_string(e) + ".pt", 0);
+    const auto f = file("/home/u/ckpt/model_" + std::to_string(e) + ".pt", 0);
     std::uint64_t ts = now_ + 1000;
     ev(ts, 10000, kMain, kMain, trace::Op::open, f, -1, 0, 0, 9, 01 | 0100);
     ts += 20000;
@@ -192,8 +151,6 @@ class RunBuilder {
   }
 
   RunShape s_;
-  trace::Trace t_;
-  std::uint64_t now_ = 1'000'000;
   std::uint32_t next_pid_ = 1000;
 };
 
