@@ -276,14 +276,14 @@ class Section {
   void size(std::string_view key, std::uint64_t& out) {
     const toml::node* n = get(key);
     if (!n) return;
-    auto v = size_value(*n, path(key));
+    auto v = scalar(*n, path(key), Unit::bytes);
     if (v) out = static_cast<std::uint64_t>(std::llround(*v));
   }
 
   void duration(std::string_view key, double& out) {
     const toml::node* n = get(key);
     if (!n) return;
-    auto v = duration_value(*n, path(key));
+    auto v = scalar(*n, path(key), Unit::seconds);
     if (v) out = *v;
   }
 
@@ -432,42 +432,11 @@ class Section {
     ctx_.error(path(key), line_of(n), "expected " + expected + ", got " + node_text(n));
   }
 
+  // A size (bytes) or a duration (seconds): a number >= 0, or a string with a unit ("146MiB", "0.3s").
   std::optional<double> scalar(const toml::node& n, const std::string& p, Unit unit) {
-    return unit == Unit::bytes ? size_value(n, p) : duration_value(n, p);
-  }
-
-  std::optional<double> size_value(const toml::node& n, const std::string& p) {
-    if (n.is_integer()) {
-      const auto v = *n.value<std::int64_t>();
-      if (v < 0) {
-        ctx_.error(p, line_of(n), "must be >= 0");
-        return std::nullopt;
-      }
-      return static_cast<double>(v);
-    }
-    if (n.is_floating_point()) {
-      const double v = *n.value<double>();
-      if (!(v >= 0)) {
-        ctx_.error(p, line_of(n), "must be >= 0");
-        return std::nullopt;
-      }
-      return v;
-    }
-    if (n.is_string()) {
-      auto r = parse_size_value(*n.value<std::string>());
-      if (!r) {
-        ctx_.error(p, line_of(n), r.error().message);
-        return std::nullopt;
-      }
-      return *r;
-    }
-    ctx_.error(p, line_of(n), "expected a size such as \"146MiB\" or a number of bytes, got " + node_text(n));
-    return std::nullopt;
-  }
-
-  std::optional<double> duration_value(const toml::node& n, const std::string& p) {
+    const bool bytes = unit == Unit::bytes;
     if (n.is_number()) {
-      const double v = *n.value<double>();
+      const double v = n.is_integer() ? static_cast<double>(*n.value<std::int64_t>()) : *n.value<double>();
       if (!(v >= 0)) {
         ctx_.error(p, line_of(n), "must be >= 0");
         return std::nullopt;
@@ -475,14 +444,16 @@ class Section {
       return v;
     }
     if (n.is_string()) {
-      auto r = parse_duration_s(*n.value<std::string>());
+      const std::string text = *n.value<std::string>();
+      auto r = bytes ? parse_size_value(text) : parse_duration_s(text);
       if (!r) {
         ctx_.error(p, line_of(n), r.error().message);
         return std::nullopt;
       }
       return *r;
     }
-    ctx_.error(p, line_of(n), "expected a duration such as \"0.323s\" or a number of seconds, got " + node_text(n));
+    ctx_.error(p, line_of(n), bytes ? "expected a size such as \"146MiB\" or a number of bytes, got " + node_text(n)
+                                    : "expected a duration such as \"0.323s\" or a number of seconds, got " + node_text(n));
     return std::nullopt;
   }
 
