@@ -255,10 +255,21 @@ TEST(Compare, TraceWithoutHandoversSkipsStepMetrics) {
 
 TEST(Compare, OneSidedZeroIsInfinitelyFar) {
   Profile a = baseline(), b = baseline();
-  a.bytes_written = 0;
+  a.bytes_read = 0;
   Comparison c = compare(a, b, Tolerances{});
-  EXPECT_TRUE(std::isinf(metric(c, "bytes_written").distance));
-  EXPECT_EQ(metric(c, "bytes_written").verdict, Verdict::fail);
+  EXPECT_TRUE(std::isinf(metric(c, "bytes_read").distance));
+  EXPECT_EQ(metric(c, "bytes_read").verdict, Verdict::fail);
+}
+
+// Bytes written are relative to at least 1 MiB: a replay that writes its checkpoints where the
+// original wrote none fails, a few stray bytes (a log line) on one side do not.
+TEST(Compare, BytesWrittenHasAFloorOfOneMiB) {
+  Profile a = baseline(), b = baseline();
+  a.bytes_written = 0;
+  b.bytes_written = 8 << 20;
+  EXPECT_EQ(metric(compare(a, b, Tolerances{}), "bytes_written").verdict, Verdict::fail);
+  b.bytes_written = 16;
+  EXPECT_EQ(metric(compare(a, b, Tolerances{}), "bytes_written").verdict, Verdict::pass);
 }
 
 TEST(Tolerances, OverrideTurnsFailureIntoPass) {
