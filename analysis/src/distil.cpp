@@ -205,15 +205,21 @@ DatasetSpec dataset_spec(Ctx& x, const DatasetSummary& d, const std::string& key
     if (virtual_count == d.files.size()) {
       const SampleFile& sf = s.sample_files[*rows.begin()];
       spec.num_files = rows.size();
+      // The file's capacity (its size over the stride), or the samples read if more: a run that
+      // stops early (max_steps) reads few of them, but the file, and what the page cache can hold
+      // of it, is the whole one.
+      std::uint64_t slots = 0;
+      for (auto r : rows) slots += s.sample_files[r].samples;
       spec.samples_per_file = static_cast<std::uint32_t>(
-          std::max<std::uint64_t>(1, (d.files.size() + rows.size() / 2) / rows.size()));
+          std::max<std::uint64_t>({1, (d.files.size() + rows.size() / 2) / rows.size(), slots / rows.size()}));
       spec.sample_size = Distribution::fixed_at(static_cast<double>(sf.stride));
       spec.files_per_dir = 0;
       spec.file_prefix = sanitize(std::filesystem::path(sf.path).stem().string());
       x.c(key + ".num_files", std::to_string(rows.size()) + " file(s) of many samples (" + sf.path +
                                   (rows.size() > 1 ? ", ..." : "") + "), read a sample at a time at scattered offsets");
-      x.c(key + ".samples_per_file", std::to_string(d.files.size()) + " distinct samples read in all, " +
-                                         std::to_string(sf.samples) + " slots in " + format_size(sf.size));
+      x.c(key + ".samples_per_file", std::to_string(sf.samples) + " slots of " + format_size(sf.stride) + " in " +
+                                         format_size(sf.size) + "; " + std::to_string(d.files.size()) +
+                                         " distinct samples read in all");
       x.c(key + ".sample_size", "the commonest step between sample offsets (" + std::to_string(sf.reads) +
                                     " reads; samples start at byte " + std::to_string(sf.base) + ")");
       x.c(key + ".files_per_dir", "one directory");
