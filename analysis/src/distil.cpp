@@ -400,6 +400,10 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
       x.c("reader.request_size", per_file + ": " + (rp.header_bytes ? "data after the header" : "whole file") +
                                      " in one request");
     r.header_read_bytes = rp.header_bytes;
+    r.probe_bytes = rp.probe_bytes;
+    if (rp.probe_bytes)
+      x.c("reader.probe", "most files are first read " + format_size(rp.probe_bytes) +
+                              " at offset 0, then again from the start (numpy.load's magic probe and seek back)");
     if (rp.header_bytes)
       x.c("reader.header_read", "most files' first read is " + format_size(rp.header_bytes) +
                                     ", then the data follows (format header/metadata)");

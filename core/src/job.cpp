@@ -86,6 +86,10 @@ std::vector<Diagnostic> validate(const Job& job) {
     add(out, "reader.request_size", "must be a multiple of 4KiB with direct = true");
   if (r.direct && r.header_read_bytes % 4096 != 0)
     add(out, "reader.header_read", "must be a multiple of 4KiB with direct = true");
+  if (r.probe_bytes > 0 && r.read_unit != ReadUnit::file)
+    add(out, "reader.probe", "applies to read = \"file\" only");
+  if (r.direct && r.probe_bytes % 4096 != 0)
+    add(out, "reader.probe", "must be a multiple of 4KiB with direct = true");
   if (r.readahead_bytes > 0 && r.read_unit != ReadUnit::sample)
     add(out, "reader.readahead", "applies to read = \"sample\" only (a whole file is read anyway)");
   if (r.shuffle_buffer > 0 && r.shuffle == Shuffle::none)

@@ -33,7 +33,7 @@ const std::vector<std::string_view> kDatasetKeys = {"dir",         "format",    
 const std::vector<std::string_view> kReaderKeys = {
     "batch_size", "workers", "prefetch",    "shuffle", "shuffle_buffer", "seed",
     "read",       "request_size", "header_read", "iodepth", "direct",         "drop_last",
-    "startup",    "preprocess", "warmup",       "readahead"};
+    "startup",    "preprocess", "warmup",       "readahead",      "probe"};
 const std::vector<std::string_view> kComputeKeys = {"accelerator", "time", "au_threshold"};
 const std::vector<std::string_view> kAcceleratorKeys = {"time"};
 const std::vector<std::string_view> kCheckpointKeys = {"enabled", "every_epochs", "every_steps",
@@ -576,6 +576,7 @@ Job convert(Ctx& ctx, const toml::table& root, const std::filesystem::path& sour
     s.size("request_size", r.request_size_bytes);
     s.size("header_read", r.header_read_bytes);
     s.size("readahead", r.readahead_bytes);
+    s.size("probe", r.probe_bytes);
     s.integer("iodepth", r.iodepth);
     s.boolean("direct", r.direct);
     s.boolean("drop_last", r.drop_last);
@@ -934,6 +935,7 @@ std::string to_toml(const Job& job, const std::map<std::string, std::string>& co
   w.kv("request_size", size_text(double(r.request_size_bytes)));
   w.kv("header_read", size_text(double(r.header_read_bytes)));
   w.kv("readahead", size_text(double(r.readahead_bytes)));
+  w.kv("probe", size_text(double(r.probe_bytes)));
   w.kv("iodepth", std::to_string(r.iodepth));
   w.kv("direct", r.direct ? "true" : "false");
   w.kv("drop_last", r.drop_last ? "true" : "false");

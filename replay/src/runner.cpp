@@ -152,6 +152,7 @@ struct PhaseConfig {
   // read-ahead, e.g. HDF5's 64 KiB sieve buffer); 0: the sample itself.
   std::uint64_t readahead_bytes = 0;
   std::uint64_t header_bytes = 0;
+  std::uint64_t probe_bytes = 0;  // reader.probe: a read at offset 0 before the header and data
   bool direct = false;
   std::uint32_t block = 4096;
   std::uint32_t iodepth = 1;
@@ -312,6 +313,7 @@ class Worker {
       if (cfg_.readahead_bytes > e.length) end = std::min(file_size_, begin + cfg_.readahead_bytes);
     }
     header_left_ = std::min(cfg_.header_bytes, file_size_);
+    probe_left_ = cfg_.read_unit == ReadUnit::file ? std::min(cfg_.probe_bytes, file_size_) : 0;
     if (cfg_.read_unit == ReadUnit::file) begin = std::min(header_left_, end);
     useful_begin_ = begin;
     useful_end_ = end;
@@ -325,7 +327,13 @@ class Worker {
     Open& o = opens_[cur_open_];
     r.fd = o.fd;
     r.op = IoOp::read;
-    if (header_left_ > 0) {
+    if (probe_left_ > 0) {  // reader.probe: read again from 0 afterwards
+      s.offset = 0;
+      s.length = static_cast<std::uint32_t>(cfg_.direct ? align_up(probe_left_, cfg_.block) : probe_left_);
+      s.useful_begin = 0;
+      s.useful_end = probe_left_;
+      probe_left_ = 0;
+    } else if (header_left_ > 0) {
       s.offset = 0;
       s.length = static_cast<std::uint32_t>(cfg_.direct ? align_up(header_left_, cfg_.block) : header_left_);
       s.useful_begin = 0;
@@ -342,7 +350,7 @@ class Worker {
     r.offset = s.offset;
     r.length = s.length;
     ++o.pending;
-    if (header_left_ == 0 && next_ >= end_) {
+    if (probe_left_ == 0 && header_left_ == 0 && next_ >= end_) {
       o.issued_all = true;
       cur_open_ = kNone;
     }
@@ -393,7 +401,7 @@ class Worker {
             if (free_opens_.empty()) break;
             if (!preprocessing_.empty()) break;  // the worker is still processing its last sample
             if (!start_sample()) return drain(in_flight);
-            if (useful_begin_ >= useful_end_ && header_left_ == 0) {  // an empty sample
+            if (useful_begin_ >= useful_end_ && header_left_ == 0 && probe_left_ == 0) {  // an empty sample
               opens_[cur_open_].issued_all = true;
               const std::uint32_t oi = cur_open_;
               cur_open_ = kNone;
@@ -550,7 +558,7 @@ class Worker {
   std::int64_t busy_until_ = 0;  // reader.preprocess: the worker processes samples until then
   bool warmed_ = false;          // reader.warmup spent (on the phase's first sample)
   std::vector<std::pair<std::int64_t, std::uint64_t>> preprocessing_;  // (ends at, local batch), in order
-  std::uint64_t file_size_ = 0, header_left_ = 0, next_ = 0, end_ = 0, useful_begin_ = 0, useful_end_ = 0;
+  std::uint64_t file_size_ = 0, header_left_ = 0, probe_left_ = 0, next_ = 0, end_ = 0, useful_begin_ = 0, useful_end_ = 0;
 };
 
 // Runs checkpoints at step boundaries: every accelerator arrives, the last one in writes.
@@ -602,6 +610,7 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
   cfg.files = &files;
   cfg.read_unit = rd.read_unit;
   cfg.header_bytes = rd.header_read_bytes;
+  cfg.probe_bytes = rd.probe_bytes;
   cfg.direct = rd.direct;
   cfg.block = std::max<std::uint32_t>(options_.block_size, 512);
   cfg.iodepth = rd.iodepth > 0 ? rd.iodepth : kDefaultIodepth;
@@ -620,7 +629,7 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
   // One request reads a whole sample unless the job sets a request size; a buffer per request in
   // flight, within the per-worker memory budget (larger samples take several requests).
   std::uint64_t want = rd.request_size_bytes > 0 ? rd.request_size_bytes : std::max<std::uint64_t>(files.max_size, 1);
-  want = std::max({want, rd.header_read_bytes, rd.read_unit == ReadUnit::sample ? rd.readahead_bytes : 0});
+  want = std::max({want, rd.header_read_bytes, rd.probe_bytes, rd.read_unit == ReadUnit::sample ? rd.readahead_bytes : 0});
   std::uint64_t budget = options_.buffer_budget_bytes;
   struct sysinfo si{};
   if (::sysinfo(&si) == 0) {

@@ -163,6 +163,26 @@ TEST(Distil, FreshWorkersFirstSampleIsWarmup) {
   EXPECT_EQ(run(none).job.reader.warmup_s, 0.0);
 }
 
+TEST(Distil, NumpyLoadProbeIsSetApartFromHeaderAndData) {
+  // numpy.load: 4 KiB at 0 (magic), seek back, 128 B header, the data in 1 MiB chunks.
+  SimConfig c;
+  c.ext = ".npy";
+  c.size = 4 << 20;
+  c.probe = 4096;
+  c.header = 128;
+  c.chunk = 1 << 20;
+  const auto d = run(c);
+  EXPECT_EQ(d.job.reader.probe_bytes, 4096u);
+  EXPECT_EQ(d.job.reader.header_read_bytes, 128u);
+  EXPECT_EQ(d.job.reader.request_size_bytes, 1u << 20);
+  // PIL reads a 4 KiB header and goes on from there: no probe.
+  SimConfig pil;
+  pil.header = 4096;
+  pil.chunk = 61440;
+  pil.size = 200000;
+  EXPECT_EQ(run(pil).job.reader.probe_bytes, 0u);
+}
+
 TEST(Distil, OneFileOfManySamplesReadASampleAtATime) {
   // 512 samples of 16 KiB in one HDF5-like file, read by 2 DataLoader workers a sample at a time
   // (64 KiB read-ahead + a label read), batch 8, shuffled, 3 epochs: the same inferences as for a

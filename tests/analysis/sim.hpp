@@ -30,6 +30,7 @@ struct SimConfig {
   std::uint64_t size = 256 * 1024;
   std::uint64_t chunk = 0;           // 0: one read of the whole file (+ an EOF read); else chunks
   std::uint64_t header = 0;          // a first read of this size before the chunks (PIL: 4096)
+  std::uint64_t probe = 0;           // numpy.load: a read at 0 first, then the file again from 0
   std::uint64_t startup_ns = 20'000'000;  // each pass: iterator start until the workers read
   std::uint64_t preprocess_ns = 0;   // per sample after its reads (decode/transform in the worker)
   std::uint64_t warmup_ns = 0;       // more on each worker's first sample of a pass (fresh process)
@@ -126,6 +127,11 @@ class Sim : private testing::TraceBuilder {
     const std::int32_t fd = 7 + static_cast<std::int32_t>(tid % 50);  // fds are per process
     ev(ts, 5000, pid, tid, trace::Op::open, f, -1, 0, 0, fd);
     ts += 6000;
+    if (c_.probe) {
+      ev(ts, 2000, pid, tid, trace::Op::read, f, fd, 0, c_.probe, static_cast<std::int64_t>(std::min(c_.probe, size)));
+      ev(ts + 2500, 500, pid, tid, trace::Op::lseek, f, fd, 0, 0, 0);
+      ts += 3500;
+    }
     const std::uint64_t chunk = c_.chunk ? c_.chunk : size + 1;
     for (std::uint64_t off = 0; off < size;) {
       const std::uint64_t ask = off == 0 && c_.header ? c_.header : chunk;

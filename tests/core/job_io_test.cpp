@@ -232,6 +232,9 @@ Job rich_job() {
   v.sample_size.max = 200;
   j.validation = v;
   j.reader = {8, 3, 4, Shuffle::sample, 1000, 17, ReadUnit::sample, 1 << 20, 4096, 32, true, true};
+  j.reader.startup_s = 0.25;
+  j.reader.warmup_s = 0.08;
+  j.reader.readahead_bytes = 65536;
   j.compute.accelerator = "h100";
   j.compute.step_time.kind = DistKind::gamma;
   j.compute.step_time.mean = 0.1234567;
@@ -307,6 +310,19 @@ TEST(JobIo, ReadaheadRoundTripsAndNeedsSampleReads) {
   auto bad = parse_job("[dataset]\ndir = \"d\"\nsample_size = 4096\n[reader]\nreadahead = \"64KiB\"\n", "t.toml");
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().message.find("readahead"), std::string::npos) << bad.error().message;
+}
+
+TEST(JobIo, ProbeRoundTripsAndNeedsFileReads) {
+  auto r = parse_job("[dataset]\ndir = \"d\"\nsample_size = 4096\n[reader]\nprobe = \"4KiB\"\n", "t.toml");
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->reader.probe_bytes, 4096u);
+  auto back = parse_job(to_toml(*r), "t.toml");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_TRUE(*back == *r);
+  auto bad = parse_job("[dataset]\ndir = \"d\"\nformat = \"hdf5\"\nsample_size = 4096\nsamples_per_file = 4\n"
+                       "[reader]\nread = \"sample\"\nprobe = \"4KiB\"\n", "t.toml");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("probe"), std::string::npos) << bad.error().message;
 }
 
 TEST(JobIo, ReaderPreprocessRoundTrips) {

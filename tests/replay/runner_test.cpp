@@ -330,6 +330,19 @@ TEST_P(RealFiles, ReadsExactlyTheDatasetsBytes) {
   EXPECT_GT(r->mib_per_s, 0.0);
 }
 
+// reader.probe: each file is first read `probe` bytes at 0, then from its start again.
+TEST(Runner, ProbeReadsTheStartOfEachFileFirst) {
+  Job job = small_job("/nonexistent/fake", 10, Distribution::fixed_at(20000));
+  job.run.epochs = 1;
+  Result<Report> base = run_fake(job);
+  ASSERT_TRUE(base) << base.error().message;
+  job.reader.probe_bytes = 4096;
+  Result<Report> r = run_fake(job);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->requests, base->requests + 10);
+  EXPECT_EQ(r->bytes_read, base->bytes_read + 10 * 4096);
+}
+
 // reader.readahead: each small sample is read with (at least) that many bytes from its start, as
 // HDF5's sieve buffer does, clipped at the end of the file (buffered, as such libraries read).
 TEST(Runner, ReadaheadReadsMoreThanEachSample) {

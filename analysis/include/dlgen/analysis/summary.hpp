@@ -77,6 +77,7 @@ struct ReadPattern {
   bool whole_file = true;         // accesses read (nearly) the whole file
   std::uint64_t request_bytes = 0;  // dominant chunk size when files are read in chunks; 0: one read
   std::uint64_t header_bytes = 0;   // a small first read before the data (npz/hdf5 metadata), 0: none
+  std::uint64_t probe_bytes = 0;    // a first read at 0 after which the file is read from 0 again (numpy.load)
   bool direct = false;            // opened with O_DIRECT
   bool mmap = false;              // mapped instead of (or as well as) read
   Histogram request_sizes;        // reads that moved data: bytes moved (ret > 0) → count

@@ -42,9 +42,6 @@ struct ReaderSpec {
   ReadUnit read_unit = ReadUnit::file;
   std::uint64_t request_size_bytes = 0;  // 0: one request per sample/file; else chunk size
   std::uint64_t header_read_bytes = 0;   // a small first read before the data (npz/hdf5 metadata)
-  // read = "sample": read at least this many bytes from each sample's start (a library's
-  // read-ahead, e.g. HDF5's 64 KiB sieve buffer reading small samples); 0: the sample itself.
-  std::uint64_t readahead_bytes = 0;
   std::uint32_t iodepth = 0;             // requests in flight per worker; 0: engine default
   bool direct = false;                   // O_DIRECT
   bool drop_last = false;
@@ -55,6 +52,13 @@ struct ReaderSpec {
   // Seconds a worker spends on each sample after reading it (decode, augmentation: DLIO's
   // preprocess_time); the worker reads its next sample only afterwards. Default fixed 0.
   Distribution preprocess;
+  // (Fields added later go last: tests and callers initialise the ones above by position.)
+  // read = "sample": read at least this many bytes from each sample's start (a library's
+  // read-ahead, e.g. HDF5's 64 KiB sieve buffer reading small samples); 0: the sample itself.
+  std::uint64_t readahead_bytes = 0;
+  // read = "file": a first read of this many bytes at offset 0 after which the file is read again
+  // from its start (numpy.load probes the magic through a 4 KiB buffer, then seeks back); 0: none.
+  std::uint64_t probe_bytes = 0;
   bool operator==(const ReaderSpec&) const = default;
 };
 
