@@ -166,12 +166,7 @@ TEST(Runner, EvaluationPassesReadTheValidationSet) {
   job.run.epochs = 4;
   job.run.eval_every_epochs = 2;
   job.compute.step_time = Distribution::fixed_at(0.05);
-  FakeClock clock;
-  RunOptions o;
-  o.engine = EngineKind::null;
-  o.clock = &clock;
-  o.series = false;
-  Result<Report> r = run_job(job, o);
+  Result<Report> r = run_fake(job);
   ASSERT_TRUE(r) << r.error().message;
   ASSERT_EQ(r->epochs_detail.size(), 6u);  // 4 epochs + 2 evaluation passes
   EXPECT_FALSE(r->epochs_detail[1].eval);
@@ -188,12 +183,7 @@ TEST(Runner, MaxTimeStopsTheRunEarly) {
   job.compute.step_time = Distribution::fixed_at(0.1);  // 100 steps of 0.1 s an epoch
   job.run.epochs = 3;
   job.run.max_seconds = 1.0;
-  FakeClock clock;
-  RunOptions o;
-  o.engine = EngineKind::null;
-  o.clock = &clock;
-  o.series = false;
-  Result<Report> r = run_job(job, o);
+  Result<Report> r = run_fake(job);
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->epochs_detail.size(), 1u);
   EXPECT_GE(r->steps, 10u);
@@ -246,12 +236,7 @@ TEST(Runner, ChunkedReadsAndHeaderRequests) {
   Job job = small_job("/nonexistent/chunks", 10, Distribution::fixed_at(100000));
   job.reader.request_size_bytes = 32768;  // 100000 B → 4 requests
   job.reader.header_read_bytes = 128;     // + 1 header request
-  FakeClock clock;
-  RunOptions o;
-  o.engine = EngineKind::null;
-  o.clock = &clock;
-  o.series = false;
-  Result<Report> r = run_job(job, o);
+  Result<Report> r = run_fake(job);
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->requests, 10u * 5u);
   EXPECT_EQ(r->bytes_read, 10u * 100000u);  // the header range is not read twice
@@ -270,12 +255,7 @@ TEST(Runner, StepCheckpointsAreWrittenWithTheirSizes) {
   job.checkpoint.write_size_bytes = 65536;
   job.checkpoint.fsync = false;
   job.checkpoint.dir = tmp / "ck";
-  FakeClock clock;
-  RunOptions o;
-  o.engine = EngineKind::null;
-  o.clock = &clock;
-  o.series = false;
-  Result<Report> r = run_job(job, o);
+  Result<Report> r = run_fake(job);
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->checkpoint.count, 2u + 1u);  // steps 3 and 6 of 8, and after epoch 2
   EXPECT_EQ(r->checkpoint.bytes, 3 * job.checkpoint.size_bytes);
@@ -441,12 +421,7 @@ TEST(Runner, RealClockComputeDelayIsAccurate) {
 TEST(Report, JsonHasTheFieldsScriptsRead) {
   Job job = small_job("/nonexistent/json", 16, Distribution::fixed_at(4096));
   job.compute.step_time = Distribution::fixed_at(0.01);
-  FakeClock clock;
-  RunOptions o;
-  o.engine = EngineKind::null;
-  o.clock = &clock;
-  o.series = false;
-  Result<Report> r = run_job(job, o);
+  Result<Report> r = run_fake(job);
   ASSERT_TRUE(r) << r.error().message;
   const auto j = nlohmann::json::parse(to_json(*r));
   for (const char* k : {"job", "engine", "elapsed_s", "samples", "steps", "bytes_read", "requests", "samples_per_s",
