@@ -20,6 +20,7 @@
 #include "dlgen/core/units.hpp"
 #include "dlgen/generator/generator.hpp"
 #include "dlgen/replay/plan.hpp"
+#include "dlgen/replay/find_max.hpp"
 #include "dlgen/replay/runner.hpp"
 
 namespace dlgen::cli {
@@ -114,89 +115,34 @@ int exec_capture(const std::string& trace) {
   return report_error(runtime_error(std::string("cannot exec dlgen capture: ") + std::strerror(errno)));
 }
 
-// MLPerf Storage's headline: the most simulated accelerators whose AU stays at or above the
-// threshold, doubling until one fails, then bisecting. Each trial is sized so that the storage,
-// not the prefetched first batches, decides it: every accelerator computes at least
-// kMeasuredSteps steps after its first (AU leaves the first step out: it waits for the cold
-// start) and at least kMinTrialSeconds of compute. An epoch too short for that is repeated, as
-// training would; a dataset that cannot give each accelerator kMinEpochSteps steps an epoch (or
-// would need more than kMaxEpochs epochs) makes the trial inconclusive, not a pass.
+// MLPerf Storage's headline (replay/find_max.hpp): prints each trial, then the verdict.
 int find_max_accelerators(const Job& base, const replay::RunOptions& ro, bool quiet) {
-  constexpr std::uint64_t kMeasuredSteps = 30;
-  constexpr double kMinTrialSeconds = 3.0;
-  constexpr std::uint64_t kMinEpochSteps = 2;
-  constexpr std::uint64_t kMaxEpochs = 64;
-  constexpr std::uint32_t kLimit = 1024;
-  const double step_s = base.compute.effective().expected();
-  const std::uint64_t target =
-      1 + std::max<std::uint64_t>(kMeasuredSteps, static_cast<std::uint64_t>(std::ceil(kMinTrialSeconds / step_s)));
-  std::uint32_t good = 0, bad = 0;
-  std::string limit;
-  std::uint32_t inconclusive_at = 0;
-  bool many_epochs = false;
-  auto probe = [&](std::uint32_t n) -> Result<bool> {
-    Job j = base;
-    j.run.accelerators = n;
-    j.run.epochs = 1;
-    j.run.max_steps = 0;
-    j.run.max_seconds = 0;
-    j.run.eval_every_epochs = 0;
-    j.checkpoint.enabled = false;
-    // The accelerator with the fewest batches bounds how many steps every one of them gets.
-    const replay::EpochPlan plan = replay::plan_epoch(j, 0);
-    std::uint64_t per_epoch = plan.accelerators.empty() ? 0 : UINT64_MAX;
-    for (const auto& acc : plan.accelerators) per_epoch = std::min<std::uint64_t>(per_epoch, acc.num_batches());
-    if (base.run.max_steps > 0) per_epoch = std::min(per_epoch, base.run.max_steps);
-    const std::uint64_t epochs = per_epoch == 0 ? 0 : (target + per_epoch - 1) / per_epoch;
-    if (per_epoch < kMinEpochSteps || epochs > kMaxEpochs) {
-      inconclusive_at = n;
-      limit = "inconclusive at " + std::to_string(n) + " accelerators: an epoch gives each only " +
-              std::to_string(per_epoch) + " step(s) of " + std::to_string(base.reader.batch_size) +
-              " samples; a trial needs " + std::to_string(target) + " steps (" + std::to_string(kMeasuredSteps) +
-              "+ measured, >= " + std::to_string(static_cast<int>(kMinTrialSeconds)) +
-              " s of compute) from at most " + std::to_string(kMaxEpochs) + " epochs of >= " +
-              std::to_string(kMinEpochSteps) + " steps; a larger dataset may show a higher number";
-      return false;
-    }
-    j.run.epochs = static_cast<std::uint32_t>(epochs);
-    j.run.max_steps = (target + epochs - 1) / epochs;  // spread evenly over the epochs
-    Result<replay::Report> r = replay::run_job(j, ro);
-    if (!r) return r.error();
-    if (epochs > 1 && r->dataset_fits_in_ram) many_epochs = true;
-    const bool pass = r->passed;
-    if (!quiet)
-      std::printf("  %4u accelerator(s): AU %5.1f%% (lowest), %.1f MiB/s, %.1f samples/s, %llu epoch(s) x %llu "
-                  "steps, %.1f s: %s\n",
-                  n, r->au * 100, r->mib_per_s, r->samples_per_s, static_cast<unsigned long long>(epochs),
-                  static_cast<unsigned long long>(j.run.max_steps), r->elapsed_s, pass ? "pass" : "fail");
+  auto run = [&](const Job& j) { return replay::run_job(j, ro); };
+  auto observe = [&](const replay::FindMaxTrial& t) {
+    if (quiet) return;
+    if (!t.ran)
+      std::printf("  %4u accelerator(s): some get no batch in an epoch: fail\n", t.accelerators);
+    else
+      std::printf("  %4u accelerator(s): AU %5.1f%% (lowest, whole trial), %.1f MiB/s, %.1f samples/s, %u epoch(s) x "
+                  "%llu steps, %.1f s, host CPU %.0f%%: %s\n",
+                  t.accelerators, t.report.au * 100, t.report.mib_per_s, t.report.samples_per_s, t.epochs,
+                  static_cast<unsigned long long>(t.steps_per_epoch), t.report.elapsed_s,
+                  t.report.cpu.host_busy_percent, t.passed ? "pass" : "fail");
     std::fflush(stdout);
-    return pass;
   };
-  for (std::uint32_t n = 1; n <= kLimit; n *= 2) {
-    Result<bool> p = probe(n);
-    if (!p) return report_error(p.error());
-    if (!*p) {
-      bad = n;
+  Result<replay::FindMaxResult> r = replay::find_max_accelerators(base, run, {}, observe);
+  if (!r) return report_error(r.error());
+  std::printf("max accelerators: %u%s (whole-trial AU >= %.0f%% with %s)\n", r->max_accelerators,
+              r->hit_limit ? " or more" : "", base.compute.au_threshold * 100,
+              base.compute.accelerator.empty() ? "the job's step time" : base.compute.accelerator.c_str());
+  for (const auto& n : r->notes) std::printf("note: %s\n", n.c_str());
+  for (const auto& t : r->trials)
+    if (t.ran && t.report.client_bound) {
+      std::printf("note: the trial with %u accelerators was client-bound (host CPU %.0f%% busy): the limit may be "
+                  "this host, not the storage\n",
+                  t.accelerators, t.report.cpu.host_busy_percent);
       break;
     }
-    good = n;
-  }
-  while (bad > 0 && bad - good > 1) {
-    const std::uint32_t mid = good + (bad - good) / 2;
-    Result<bool> p = probe(mid);
-    if (!p) return report_error(p.error());
-    (*p ? good : bad) = mid;
-  }
-  const bool inconclusive = bad != 0 && bad == inconclusive_at;
-  if (bad == 0) limit = "stopped searching at " + std::to_string(kLimit);
-  else if (!inconclusive) limit.clear();
-  std::printf("max accelerators: %u%s (AU >= %.0f%% with %s)\n", good, inconclusive ? " or more (inconclusive)" : "",
-              base.compute.au_threshold * 100,
-              base.compute.accelerator.empty() ? "the job's step time" : base.compute.accelerator.c_str());
-  if (!limit.empty()) std::printf("note: %s\n", limit.c_str());
-  if (many_epochs)
-    std::printf("note: trials repeat epochs of a dataset that fits in RAM; later epochs may read from the page "
-                "cache (run.cache = \"drop_epoch\" avoids it)\n");
   return 0;
 }
 
@@ -219,9 +165,6 @@ int do_run(const RunArgs& a) {
   ro.progress = !a.quiet && progress_enabled();
   ro.series = !a.timeseries.empty();
   if (a.find_max) {
-    if (job->compute.effective().expected() <= 0)
-      return report_error(input_error("--find-max-accelerators needs a compute time per step (compute.time or "
-                                      "--accelerator): with none, any number of accelerators is \"busy\""));
     ro.progress = false;
     return find_max_accelerators(*job, ro, a.quiet);
   }

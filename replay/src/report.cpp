@@ -38,20 +38,6 @@ std::uint64_t LatencyHistogram::percentile(double q) const {
   return max_;
 }
 
-AuParts accelerator_utilisation(std::span<const StepRecord> steps) {
-  AuParts p;
-  if (steps.size() < 2) return p;
-  std::int64_t compute = 0, excluded = 0;
-  for (std::size_t k = 1; k < steps.size(); ++k) {
-    compute += steps[k].compute_ns;
-    excluded += steps[k].excluded_ns;
-  }
-  excluded += steps[0].excluded_ns;
-  p.compute_s = static_cast<double>(compute) * 1e-9;
-  p.wall_s = static_cast<double>(steps.back().end - steps.front().end - excluded) * 1e-9;
-  return p;
-}
-
 Percentiles percentiles(const LatencyHistogram& h) {
   Percentiles p;
   p.count = h.count();
@@ -75,9 +61,19 @@ std::string to_json(const Report& r) {
   j["elapsed_s"] = r.elapsed_s;
   // The headline figures in one place, for scripts (bench/fio reads totals.bytes_read and
   // totals.wall_seconds).
-  j["totals"] = {{"bytes_read", r.bytes_read}, {"wall_seconds", r.elapsed_s}, {"samples", r.samples},
+  // wall_seconds: the seconds of the passes that moved bytes_read (training and evaluation).
+  j["totals"] = {{"bytes_read", r.bytes_read}, {"wall_seconds", r.train_seconds + r.eval_seconds},
+                 {"elapsed_seconds", r.elapsed_s}, {"samples", r.samples},
                  {"steps", r.steps},           {"requests", r.requests},    {"mib_per_s", r.mib_per_s},
                  {"samples_per_s", r.samples_per_s}, {"au", r.au}};
+  j["train"] = {{"samples", r.samples}, {"bytes", r.train_bytes}, {"seconds", r.train_seconds},
+                {"samples_per_s", r.samples_per_s}, {"mib_per_s", r.train_mib_per_s}};
+  j["eval"] = {{"samples", r.eval_samples}, {"bytes", r.eval_bytes}, {"seconds", r.eval_seconds},
+               {"samples_per_s", r.eval_samples_per_s}, {"mib_per_s", r.eval_mib_per_s}};
+  j["cpu"] = {{"user_s", r.cpu.user_s}, {"system_s", r.cpu.system_s}, {"cpus", r.cpu.cpus},
+              {"process_percent", r.cpu.process_percent}, {"host_busy_percent", r.cpu.host_busy_percent},
+              {"client_bound", r.client_bound}};
+  j["realtime_priority"] = r.realtime;
   j["samples"] = r.samples;
   j["steps"] = r.steps;
   j["bytes_read"] = r.bytes_read;
@@ -96,7 +92,7 @@ std::string to_json(const Report& r) {
   json accs = json::array();
   for (const auto& a : r.per_accelerator)
     accs.push_back({{"id", a.id}, {"steps", a.steps}, {"samples", a.samples}, {"compute_s", a.compute_s},
-                    {"wall_s", a.wall_s}, {"wait_s", a.wait_s}, {"au", a.au}});
+                    {"wall_s", a.wall_s}, {"first_wait_s", a.first_wait_s}, {"wait_s", a.wait_s}, {"au", a.au}});
   j["per_accelerator"] = accs;
   json eps = json::array();
   for (const auto& e : r.epochs_detail)
@@ -137,6 +133,10 @@ std::string format_summary(const Report& r) {
       r.epochs, ull(r.steps), ull(r.samples));
   add("  throughput  %.1f samples/s, %.1f MiB/s (%s read in %llu requests, %llu files opened)\n",
       r.samples_per_s, r.mib_per_s, format_size(r.bytes_read).c_str(), ull(r.requests), ull(r.files_opened));
+  if (r.eval_seconds > 0)
+    add("              train %.1f MiB/s (%s in %.2f s), eval %.1f MiB/s (%s in %.2f s, %.1f samples/s)\n",
+        r.train_mib_per_s, format_size(r.train_bytes).c_str(), r.train_seconds, r.eval_mib_per_s,
+        format_size(r.eval_bytes).c_str(), r.eval_seconds, r.eval_samples_per_s);
   // Latencies span 10 us (page cache) to seconds (a 140 MiB request): pick the unit per value.
   auto lat = [](double us) {
     char b[32];
@@ -164,6 +164,9 @@ std::string format_summary(const Report& r) {
     add("  compute     %s configured, %s measured per step (mean error %+.1f us, %.3f%%)\n",
         format_duration(r.compute.configured_mean_s).c_str(), format_duration(r.compute.measured_mean_s).c_str(),
         r.compute.mean_error_s * 1e6, r.compute.relative_error() * 100);
+  add("  cpu         %.2f s user, %.2f s system: %.0f%% of %u CPU(s); host %.0f%% busy%s\n", r.cpu.user_s,
+      r.cpu.system_s, r.cpu.process_percent, r.cpu.cpus, r.cpu.host_busy_percent,
+      r.realtime ? "" : "; accelerator threads without real-time priority (not root)");
   if (r.per_accelerator.size() > 1)
     for (const auto& a : r.per_accelerator)
       add("  accel %-4u  AU %5.1f%%, waited %.2f s for data\n", a.id, a.au * 100, a.wait_s);
@@ -171,7 +174,7 @@ std::string format_summary(const Report& r) {
   if (!r.au_applicable)
     add("  AU          n/a: the job configures no compute time (a pure I/O run)\n");
   else
-    add("  AU          %.1f%% (lowest accelerator; threshold %.0f%%): %s\n", r.au * 100, r.au_threshold * 100,
+    add("  AU          %.1f%% (lowest accelerator, whole run; threshold %.0f%%): %s\n", r.au * 100, r.au_threshold * 100,
         r.passed ? "PASS" : "FAIL: the storage could not keep the accelerators busy");
   return out;
 }

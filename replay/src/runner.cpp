@@ -1,6 +1,7 @@
 #include "dlgen/replay/runner.hpp"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <sys/socket.h>
 #include <sys/sysinfo.h>
 #include <unistd.h>
@@ -25,6 +26,7 @@
 #include "dlgen/core/units.hpp"
 #include "dlgen/datasets/layout.hpp"
 #include "dlgen/replay/checkpoint.hpp"
+#include "dlgen/replay/metrics.hpp"
 
 namespace dlgen::replay {
 namespace {
@@ -575,7 +577,7 @@ struct CheckpointCompletion {
 struct PhaseOutcome {
   std::vector<std::vector<StepRecord>> steps;  // per accelerator
   WorkerStats stats;
-  double seconds = 0;
+  std::int64_t begin_ns = 0, end_ns = 0;
   std::uint64_t samples = 0;
 };
 
@@ -594,6 +596,7 @@ class Runner {
   const RunOptions& options_;
   Clock& clock_;
   CheckpointResult checkpoint_;
+  std::atomic<bool> realtime_{true};  // every accelerator thread got SCHED_FIFO
   std::int64_t deadline_ns_ = 0;   // run.max_time as a clock deadline (0: none)
   std::uint64_t global_step_ = 0;  // steps taken by accelerator 0, all epochs (checkpoint cadence)
   std::atomic<std::uint64_t> bytes_{0}, samples_{0}, requests_{0};
@@ -674,6 +677,7 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
 
   auto accelerator = [&](std::size_t a) {
     clock_.prepare_thread();
+    if (::sched_getscheduler(0) != SCHED_FIFO) realtime_ = false;
     const AcceleratorPlan& ap = plan.accelerators[a];
     Handoff* h = handoffs[a].get();
     std::vector<StepRecord>& recs = out.steps[a];
@@ -697,6 +701,7 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
       r.compute_ns = static_cast<std::int64_t>(sample(dist, rng) * 1e9);
       if (r.compute_ns > 0) clock_.sleep_until(r.ready + r.compute_ns);
       r.end = clock_.now_ns();
+      r.samples = static_cast<std::uint32_t>(ap.batch(k).size());
       samples_.fetch_add(ap.batch(k).size(), std::memory_order_relaxed);
       if (progress) progress->add(1);
       if (step_ckpt && (step_base + k + 1) % ck.every_steps == 0) {
@@ -738,7 +743,8 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
     });
   for (std::size_t a = 0; a < na; ++a) threads.emplace_back(accelerator, a);
   for (auto& t : threads) t.join();
-  out.seconds = static_cast<double>(clock_.now_ns() - t0) * 1e-9;
+  out.begin_ns = t0;
+  out.end_ns = clock_.now_ns();
   ready_.store(0);
   if (shared.error) return *shared.error;
 
@@ -806,7 +812,6 @@ Result<Report> Runner::run() {
   rep.epochs = job_.run.epochs;
   rep.direct = job_.reader.direct;
   rep.cache_mode = to_string(job_.run.cache);
-  rep.au_threshold = job_.compute.au_threshold;
 
   if (Result<void> p = probe_engine(options_.engine); !p) return p.error();
 
@@ -841,18 +846,33 @@ Result<Report> Runner::run() {
     series_cv_.notify_all();
     sampler_thread.join();
   };
-
-  const std::int64_t t_start = clock_.now_ns();
-  if (job_.run.max_seconds > 0) deadline_ns_ = t_start + static_cast<std::int64_t>(job_.run.max_seconds * 1e9);
-  LatencyHistogram latency;
-  std::vector<AuParts> au_per_acc(job_.run.accelerators);
-  std::vector<AcceleratorResult> accs(job_.run.accelerators);
-  ComputeAccuracy acc;
-  double err_sum = 0, abs_sum = 0, conf_sum = 0, meas_sum = 0;
-  double phase_seconds = 0;
   auto fail = [&](const Error& e) -> Result<Report> {
     stop_sampler();
     return e;
+  };
+
+  // The runner records; compute_report (metrics.cpp) computes every figure from the record.
+  RunRecord rec;
+  rec.au_threshold = job_.compute.au_threshold;
+  rec.cpus = online_cpus();
+  rec.cpu_begin = read_cpu_sample();
+  rec.begin_ns = clock_.now_ns();
+  if (job_.run.max_seconds > 0) deadline_ns_ = rec.begin_ns + static_cast<std::int64_t>(job_.run.max_seconds * 1e9);
+  auto record = [&](PhaseOutcome&& ph, std::uint32_t epoch, bool eval, const EpochPlan& plan) {
+    if (rec.accelerator_ids.empty())
+      for (const auto& a : plan.accelerators) rec.accelerator_ids.push_back(a.global_id);
+    PhaseRecord pr;
+    pr.epoch = epoch;
+    pr.eval = eval;
+    pr.begin_ns = ph.begin_ns;
+    pr.end_ns = ph.end_ns;
+    pr.steps = std::move(ph.steps);
+    pr.samples = ph.samples;
+    pr.bytes = ph.stats.bytes;
+    pr.requests = ph.stats.requests;
+    pr.files = ph.stats.files;
+    pr.latency = ph.stats.latency;
+    rec.phases.push_back(std::move(pr));
   };
 
   if (job_.checkpoint.enabled && job_.checkpoint.restore)
@@ -869,46 +889,7 @@ Result<Report> Runner::run() {
     Result<PhaseOutcome> r = run_phase(plan, train, false, progress ? &*progress : nullptr);
     progress.reset();
     if (!r) return fail(r.error());
-    const PhaseOutcome& ph = *r;
-    EpochResult er;
-    er.epoch = e + 1;
-    er.seconds = ph.seconds;
-    er.samples = ph.samples;
-    er.bytes = ph.stats.bytes;
-    er.requests = ph.stats.requests;
-    AuParts epoch_au;
-    for (std::size_t a = 0; a < ph.steps.size(); ++a) {
-      const auto& recs = ph.steps[a];
-      const AuParts p = accelerator_utilisation(recs);
-      epoch_au.compute_s += p.compute_s;
-      epoch_au.wall_s += p.wall_s;
-      au_per_acc[a].compute_s += p.compute_s;
-      au_per_acc[a].wall_s += p.wall_s;
-      accs[a].id = plan.accelerators[a].global_id;
-      accs[a].steps += recs.size();
-      accs[a].samples += plan.accelerators[a].batch_begin[recs.size()];
-      er.steps = std::max<std::uint64_t>(er.steps, recs.size());
-      for (const auto& s : recs) {
-        accs[a].wait_s += static_cast<double>(s.ready - s.wait_begin) * 1e-9;
-        const double conf = static_cast<double>(s.compute_ns) * 1e-9;
-        const double meas = static_cast<double>(s.end - s.excluded_ns - s.ready) * 1e-9;
-        conf_sum += conf;
-        meas_sum += meas;
-        err_sum += meas - conf;
-        abs_sum += std::abs(meas - conf);
-        acc.max_error_s = std::max(acc.max_error_s, std::abs(meas - conf));
-        ++acc.steps;
-      }
-    }
-    er.au = epoch_au.wall_s > 0 ? std::min(1.0, epoch_au.compute_s / epoch_au.wall_s) : 1.0;
-    rep.epochs_detail.push_back(er);
-    rep.samples += er.samples;
-    rep.steps += er.steps;
-    rep.bytes_read += er.bytes;
-    rep.requests += er.requests;
-    rep.files_opened += ph.stats.files;
-    latency.merge(ph.stats.latency);
-    phase_seconds += ph.seconds;
+    record(std::move(*r), e + 1, false, plan);
 
     if (job_.checkpoint.enabled && job_.checkpoint.every_epochs > 0 && (e + 1) % job_.checkpoint.every_epochs == 0)
       if (Result<void> w = write_checkpoint(job_.checkpoint, checkpoint_); !w) return fail(w.error());
@@ -917,65 +898,20 @@ Result<Report> Runner::run() {
       const EpochPlan ep = plan_eval(job_, e, options_.topology);
       Result<PhaseOutcome> ev = run_phase(ep, eval_files, true, nullptr);
       if (!ev) return fail(ev.error());
-      EpochResult xr;
-      xr.epoch = e + 1;
-      xr.eval = true;
-      xr.seconds = ev->seconds;
-      xr.samples = ev->samples;
-      xr.bytes = ev->stats.bytes;
-      xr.requests = ev->stats.requests;
-      for (const auto& recs : ev->steps) xr.steps = std::max<std::uint64_t>(xr.steps, recs.size());
-      AuParts ea;
-      for (const auto& recs : ev->steps) {
-        const AuParts p = accelerator_utilisation(recs);
-        ea.compute_s += p.compute_s;
-        ea.wall_s += p.wall_s;
-      }
-      xr.au = ea.wall_s > 0 ? std::min(1.0, ea.compute_s / ea.wall_s) : 1.0;
-      rep.epochs_detail.push_back(xr);
-      rep.bytes_read += xr.bytes;
-      rep.requests += xr.requests;
-      rep.files_opened += ev->stats.files;
-      latency.merge(ev->stats.latency);
+      record(std::move(*ev), e + 1, true, ep);
     }
     if (deadline_ns_ > 0 && clock_.now_ns() >= deadline_ns_) {
       rep.warnings.push_back("stopped at run.max_time (" + format_duration(job_.run.max_seconds) + ")");
       break;
     }
   }
-  rep.elapsed_s = static_cast<double>(clock_.now_ns() - t_start) * 1e-9;
+  rec.end_ns = clock_.now_ns();
+  rec.cpu_end = read_cpu_sample();
   stop_sampler();
   rep.series = std::move(series_);
-
-  rep.latency = percentiles(latency);
-  double train_seconds = 0;
-  for (const auto& e : rep.epochs_detail)
-    if (!e.eval) train_seconds += e.seconds;
-  rep.samples_per_s = train_seconds > 0 ? static_cast<double>(rep.samples) / train_seconds : 0;
-  rep.mib_per_s = phase_seconds > 0 ? static_cast<double>(rep.bytes_read) / 1048576.0 / phase_seconds : 0;
-  double au_min = 1.0, au_sum = 0;
-  for (std::size_t a = 0; a < accs.size(); ++a) {
-    accs[a].compute_s = au_per_acc[a].compute_s;
-    accs[a].wall_s = au_per_acc[a].wall_s;
-    // Fewer than two steps per epoch leave nothing to measure: count as fully busy.
-    accs[a].au = accs[a].wall_s > 0 ? std::min(1.0, accs[a].compute_s / accs[a].wall_s) : 1.0;
-    au_min = std::min(au_min, accs[a].au);
-    au_sum += accs[a].au;
-  }
-  rep.per_accelerator = std::move(accs);
-  rep.au = rep.per_accelerator.empty() ? 0 : au_min;
-  rep.au_mean = rep.per_accelerator.empty() ? 0 : au_sum / static_cast<double>(rep.per_accelerator.size());
-  rep.au_applicable = conf_sum > 0;
-  rep.passed = !rep.au_applicable || rep.au >= rep.au_threshold;
-  if (acc.steps > 0) {
-    const double n = static_cast<double>(acc.steps);
-    acc.configured_mean_s = conf_sum / n;
-    acc.measured_mean_s = meas_sum / n;
-    acc.mean_error_s = err_sum / n;
-    acc.mean_abs_error_s = abs_sum / n;
-  }
-  rep.compute = acc;
-  rep.checkpoint = checkpoint_;
+  rec.checkpoint = checkpoint_;
+  rec.realtime = realtime_.load() && !rec.accelerator_ids.empty();
+  compute_report(rec, rep);
   return rep;
 }
 

@@ -96,7 +96,7 @@ TEST(Runner, FakeClockComputesWithoutRealTimeAndAuIsFull) {
   EXPECT_EQ(r->requests, 120u);
   EXPECT_NEAR(r->elapsed_s, 30 * 0.120, 1e-6);
   ASSERT_EQ(r->per_accelerator.size(), 1u);
-  EXPECT_NEAR(r->per_accelerator[0].compute_s, 27 * 0.120, 1e-6);  // first step of each epoch skipped
+  EXPECT_NEAR(r->per_accelerator[0].compute_s, 30 * 0.120, 1e-6);  // every step computes
   EXPECT_DOUBLE_EQ(r->au, 1.0);
   EXPECT_TRUE(r->passed);
   EXPECT_NEAR(r->compute.measured_mean_s, 0.120, 1e-9);
@@ -206,30 +206,6 @@ TEST(Runner, CacheDropModesRunOnRealFiles) {
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->bytes_read, 2u * 12u * 8192u);
   EXPECT_EQ(r->cache_mode, "drop_epoch");
-}
-
-TEST(Runner, AuArithmeticSkipsTheFirstStepAndExcludedTime) {
-  // Steps: wait 1 s + compute 1 s each; the first step is left out; 0.5 s of checkpoint excluded.
-  std::vector<StepRecord> s;
-  std::int64_t t = 0;
-  const std::int64_t sec = 1'000'000'000;
-  for (int k = 0; k < 4; ++k) {
-    StepRecord r;
-    r.wait_begin = t;
-    r.ready = t + sec;
-    r.compute_ns = sec;
-    r.end = t + 2 * sec;
-    if (k == 2) {
-      r.excluded_ns = sec / 2;
-      r.end += sec / 2;
-    }
-    t = r.end;
-    s.push_back(r);
-  }
-  const AuParts p = accelerator_utilisation(s);
-  EXPECT_DOUBLE_EQ(p.compute_s, 3.0);
-  EXPECT_DOUBLE_EQ(p.wall_s, 6.0);  // ends 2 → 8.5, minus 0.5 excluded
-  EXPECT_DOUBLE_EQ(accelerator_utilisation(std::span(s).first(1)).wall_s, 0.0);
 }
 
 TEST(Runner, ChunkedReadsAndHeaderRequests) {

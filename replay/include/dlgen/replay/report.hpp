@@ -45,23 +45,17 @@ class LatencyHistogram {
   std::uint64_t count_ = 0, sum_ = 0, max_ = 0;
 };
 
-// One training step of one accelerator, in clock nanoseconds: it started waiting for its batch
-// at `wait_begin`, got it at `ready`, finished computing at `end`. `compute_ns` is the configured
-// compute time; `end - ready` the measured one. `excluded_ns`: time after the step spent outside
-// training (a checkpoint), left out of AU.
+// One step of one accelerator, in clock nanoseconds: it started waiting for its batch at
+// `wait_begin`, got it at `ready`, finished computing at `end`. `compute_ns` is the configured
+// compute time; `end - ready - excluded_ns` the measured one. `excluded_ns`: time after the step
+// spent outside the step (the accelerator waiting for a checkpoint to be written); it still counts
+// as wall time for AU. `samples`: the batch's size.
 struct StepRecord {
   std::int64_t wait_begin = 0, ready = 0, end = 0;
   std::int64_t compute_ns = 0;
   std::int64_t excluded_ns = 0;
+  std::uint32_t samples = 0;
 };
-
-// AU = compute time / wall time over the steps after the first (DLIO skips the first step, which
-// pays for worker start-up): Σ compute(k≥1) / (end(last) − end(first) − Σ excluded).
-struct AuParts {
-  double compute_s = 0;
-  double wall_s = 0;
-};
-AuParts accelerator_utilisation(std::span<const StepRecord> steps);
 
 struct Percentiles {
   double p50_us = 0, p90_us = 0, p99_us = 0, p999_us = 0, max_us = 0, mean_us = 0;
@@ -71,10 +65,11 @@ Percentiles percentiles(const LatencyHistogram& h);
 
 struct AcceleratorResult {
   std::uint32_t id = 0;
-  std::uint64_t steps = 0, samples = 0;
-  double compute_s = 0;  // AU numerator (first step of each epoch excluded)
-  double wall_s = 0;     // AU denominator
-  double wait_s = 0;     // time spent waiting for batches (all steps)
+  std::uint64_t steps = 0, samples = 0;  // training and evaluation steps
+  double compute_s = 0;     // AU numerator: configured compute of every step
+  double wall_s = 0;        // AU denominator: first batch's arrival to the end of the run
+  double first_wait_s = 0;  // the wait for the run's first batch (the only time AU leaves out)
+  double wait_s = 0;        // time spent waiting for batches (all steps)
   double au = 0;
 };
 
@@ -83,7 +78,7 @@ struct EpochResult {
   bool eval = false;
   double seconds = 0;
   std::uint64_t steps = 0, samples = 0, bytes = 0, requests = 0;
-  double au = 0;  // over this epoch's steps, all accelerators
+  double au = 0;  // a column: this pass's compute / wall over all accelerators (never the verdict)
   double samples_per_s() const { return seconds > 0 ? static_cast<double>(samples) / seconds : 0; }
   double mib_per_s() const { return seconds > 0 ? static_cast<double>(bytes) / 1048576.0 / seconds : 0; }
 };
@@ -109,6 +104,15 @@ struct ComputeAccuracy {
   double relative_error() const { return configured_mean_s > 0 ? mean_abs_error_s / configured_mean_s : 0; }
 };
 
+// The client's CPU over the run, as fio reports it: this process's user and system seconds, that
+// as a share of all the host's CPUs, and how busy the host's CPUs were (every process).
+struct CpuResult {
+  double user_s = 0, system_s = 0;
+  unsigned cpus = 0;
+  double process_percent = 0;  // (user + system) / (elapsed × cpus) × 100
+  double host_busy_percent = 0;  // busy / total jiffies of all CPUs over the run × 100
+};
+
 // One row per second of the run.
 struct SeriesPoint {
   double t_s = 0;
@@ -124,15 +128,34 @@ struct Report {
   std::uint32_t accelerators = 0, workers = 0, iodepth = 0, epochs = 0;
   bool direct = false;
   std::string cache_mode;
-  double elapsed_s = 0;        // training wall time (evaluation and checkpoints included)
-  std::uint64_t samples = 0, steps = 0, bytes_read = 0, requests = 0, files_opened = 0;
-  double samples_per_s = 0, mib_per_s = 0;
+  double elapsed_s = 0;  // the whole run (evaluation passes and checkpoints included)
+  // Training passes: samples, steps (per accelerator, the most of any), bytes and seconds.
+  std::uint64_t samples = 0, steps = 0;
+  double train_seconds = 0;
+  std::uint64_t train_bytes = 0;
+  // Evaluation passes, apart.
+  std::uint64_t eval_samples = 0;
+  double eval_seconds = 0;
+  std::uint64_t eval_bytes = 0;
+  // All passes together: bytes_read = train_bytes + eval_bytes.
+  std::uint64_t bytes_read = 0, requests = 0, files_opened = 0;
+  double samples_per_s = 0;       // training samples / training seconds
+  double eval_samples_per_s = 0;  // evaluation samples / evaluation seconds
+  double mib_per_s = 0;           // bytes_read / (train_seconds + eval_seconds)
+  double train_mib_per_s = 0, eval_mib_per_s = 0;
+  CpuResult cpu;
+  // The host's CPUs were saturated while AU missed its threshold: the client, not the storage, may
+  // be what held the accelerators back.
+  bool client_bound = false;
+  // Every accelerator thread ran with real-time priority (SCHED_FIFO; root only): compute delays
+  // then wake on time even on a loaded host.
+  bool realtime = false;
   Percentiles latency;
   std::vector<AcceleratorResult> per_accelerator;
   std::vector<EpochResult> epochs_detail;
   CheckpointResult checkpoint;
   ComputeAccuracy compute;
-  double au = 0;  // the lowest accelerator's AU
+  double au = 0;  // the lowest accelerator's whole-run AU (the verdict)
   double au_mean = 0;
   double au_threshold = 0;
   // False when the job configures no compute time (a pure I/O run): AU means nothing then, and

@@ -1,0 +1,79 @@
+#pragma once
+// Every figure `dlgen run` prints, computed by pure functions from what the runner recorded: one
+// StepRecord per accelerator step, byte/request counters and a latency histogram per pass, the
+// run's start and end, checkpoint timings and CPU counters. The runner records; this file computes.
+// The definitions (AU, MiB/s, samples/s, latency, step, CPU) are written in docs/metrics.md, and
+// each has a unit test of its law in tests/replay/metrics_test.cpp.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "dlgen/replay/report.hpp"
+
+namespace dlgen::replay {
+
+// One pass over a dataset as the runner recorded it: a training epoch or an evaluation pass.
+struct PhaseRecord {
+  std::uint32_t epoch = 0;  // 1-based
+  bool eval = false;
+  std::int64_t begin_ns = 0, end_ns = 0;       // clock time the pass started and ended
+  std::vector<std::vector<StepRecord>> steps;  // per accelerator of this host, in step order
+  std::uint64_t samples = 0, bytes = 0, requests = 0, files = 0;
+  LatencyHistogram latency;
+  double seconds() const { return static_cast<double>(end_ns - begin_ns) * 1e-9; }
+};
+
+// CPU time counters at one instant: this process's user and system seconds (getrusage) and the
+// host's busy and total jiffies over all CPUs (/proc/stat).
+struct CpuSample {
+  double user_s = 0, system_s = 0;
+  std::uint64_t host_busy = 0, host_total = 0;
+};
+CpuSample read_cpu_sample();  // the only impure function here: reads the kernel's counters
+unsigned online_cpus();
+
+// What a whole run recorded, in order.
+struct RunRecord {
+  std::int64_t begin_ns = 0, end_ns = 0;  // the run's first and last instant (checkpoints included)
+  std::vector<std::uint32_t> accelerator_ids;
+  std::vector<PhaseRecord> phases;  // train epochs and eval passes, in the order they ran
+  CheckpointResult checkpoint;
+  CpuSample cpu_begin, cpu_end;
+  unsigned cpus = 1;
+  bool realtime = false;  // every accelerator thread ran with real-time priority
+  double au_threshold = 0;
+};
+
+// AU of one accelerator (MLPerf Storage's definition): compute time / wall time of the whole run,
+// leaving out only the wait for the run's first batch. Compute is the configured compute time of
+// every step it took (training and evaluation); wall time runs from the moment its first batch
+// arrived to the end of the run, so epoch boundaries, worker start-up, evaluation passes and
+// checkpoints all count. An accelerator that took no step has AU 0 over the whole run.
+struct AuParts {
+  double compute_s = 0;
+  double wall_s = 0;
+  double first_wait_s = 0;  // the wait for the run's first batch, left out of wall_s
+  double au() const { return wall_s > 0 ? compute_s / wall_s : 0; }
+};
+AuParts accelerator_utilisation(std::span<const PhaseRecord> phases, std::size_t accelerator,
+                                std::int64_t run_begin_ns, std::int64_t run_end_ns);
+
+// A pass's AU column: Σ compute / Σ wall over this host's accelerators inside the pass; the
+// first pass of the run leaves out each accelerator's wait for its first batch, as the run's AU.
+// A column for reading where time went, never the verdict.
+double phase_utilisation(const PhaseRecord& phase, bool first_of_run);
+
+// Bytes over the seconds of the same passes; 0 when no time passed.
+double mib_per_s(std::uint64_t bytes, double seconds);
+
+// Measured minus configured compute time per step (the accelerator's sleep accuracy).
+ComputeAccuracy compute_accuracy(std::span<const PhaseRecord> phases);
+
+// This process's CPU between two samples, and the host's: see docs/metrics.md.
+CpuResult cpu_usage(const CpuSample& begin, const CpuSample& end, double elapsed_s, unsigned cpus);
+
+// Fills every computed figure of `report` (totals, rates, AU, per-accelerator, per-epoch, latency,
+// CPU, the verdict and the warnings that follow from them) from the record.
+void compute_report(const RunRecord& record, Report& report);
+
+}  // namespace dlgen::replay

@@ -1,0 +1,328 @@
+// The figures `dlgen run` prints, as laws: AU (MLPerf Storage's whole-run definition) against
+// hand-built step records whose answer is known, AU against samples/s over a grid of job shapes
+// run on the fake clock, MiB/s × seconds = bytes for training, evaluation and both, CPU arithmetic.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "dlgen/replay/find_max.hpp"
+#include "dlgen/replay/metrics.hpp"
+#include "dlgen/replay/runner.hpp"
+#include "temp_dir.hpp"
+
+namespace dlgen::replay {
+namespace {
+
+constexpr std::int64_t kSec = 1'000'000'000;
+
+// A step that waited `wait` s from `t` and then computed `compute` s; returns its end.
+StepRecord step_at(std::int64_t& t, double wait, double compute, std::uint32_t samples = 4) {
+  StepRecord r;
+  r.wait_begin = t;
+  r.ready = t + static_cast<std::int64_t>(wait * kSec);
+  r.compute_ns = static_cast<std::int64_t>(compute * kSec);
+  r.end = r.ready + r.compute_ns;
+  r.samples = samples;
+  t = r.end;
+  return r;
+}
+
+// The case: one or two steps an epoch, each epoch's first batch waited for. The old
+// definition left out every epoch's first step and counted only in-epoch windows (AU ~100%); the
+// whole-run AU counts every epoch boundary.
+TEST(Metrics, AuCountsEveryEpochBoundaryNotOnlyTheFirstWait) {
+  std::vector<PhaseRecord> phases;
+  std::int64_t t = 0;
+  for (int e = 0; e < 3; ++e) {
+    PhaseRecord ph;
+    ph.begin_ns = t;
+    ph.steps.resize(1);
+    ph.steps[0].push_back(step_at(t, 1.0, 0.5));  // the epoch's first batch: 1 s of waiting
+    ph.steps[0].push_back(step_at(t, 0.0, 0.5));
+    ph.end_ns = t;
+    phases.push_back(std::move(ph));
+  }
+  const AuParts p = accelerator_utilisation(phases, 0, 0, t);
+  EXPECT_DOUBLE_EQ(p.compute_s, 3.0);   // six steps of 0.5 s
+  EXPECT_DOUBLE_EQ(p.first_wait_s, 1.0);
+  EXPECT_DOUBLE_EQ(p.wall_s, 5.0);      // 6 s in all, the first wait left out
+  EXPECT_DOUBLE_EQ(p.au(), 0.6);
+  // The per-pass column: pass 1 leaves out its first wait (1.0/1.0), the others count it (1.0/2.0).
+  EXPECT_DOUBLE_EQ(phase_utilisation(phases[0], true), 1.0);
+  EXPECT_DOUBLE_EQ(phase_utilisation(phases[1], false), 0.5);
+}
+
+// A checkpoint written after an epoch's first step (and one between epochs) counts as wall time;
+// the old arithmetic subtracted time that lay before its window, pushing AU up.
+TEST(Metrics, CheckpointsCountAsWallTime) {
+  std::vector<PhaseRecord> phases(1);
+  std::int64_t t = 0;
+  PhaseRecord& ph = phases[0];
+  ph.steps.resize(1);
+  StepRecord first = step_at(t, 0.5, 1.0);
+  first.excluded_ns = 2 * kSec;  // the accelerators waited 2 s for a checkpoint after this step
+  first.end += first.excluded_ns;
+  t = first.end;
+  ph.steps[0].push_back(first);
+  ph.steps[0].push_back(step_at(t, 0.0, 1.0));
+  ph.end_ns = t;
+  const std::int64_t run_end = t + 1 * kSec;  // an end-of-epoch checkpoint of 1 s
+  const AuParts p = accelerator_utilisation(phases, 0, 0, run_end);
+  EXPECT_DOUBLE_EQ(p.compute_s, 2.0);
+  EXPECT_DOUBLE_EQ(p.wall_s, 5.0);  // 1 + 2 (checkpoint) + 1 + 1 (checkpoint)
+  EXPECT_DOUBLE_EQ(p.au(), 0.4);
+  const ComputeAccuracy acc = compute_accuracy(phases);
+  EXPECT_NEAR(acc.measured_mean_s, 1.0, 1e-12) << "the checkpoint wait is not compute";
+}
+
+TEST(Metrics, AnAcceleratorWithoutStepsHasAuZero) {
+  std::vector<PhaseRecord> phases(1);
+  phases[0].steps.resize(2);
+  std::int64_t t = 0;
+  phases[0].steps[0].push_back(step_at(t, 0.1, 1.0));
+  const AuParts idle = accelerator_utilisation(phases, 1, 0, t);
+  EXPECT_EQ(idle.compute_s, 0.0);
+  EXPECT_DOUBLE_EQ(idle.wall_s, 1.1);
+  EXPECT_EQ(idle.au(), 0.0);
+}
+
+// MiB/s = bytes / seconds of the same passes, for training, evaluation and both; the case:
+// evaluation bytes were added to the total but evaluation seconds were not.
+TEST(Metrics, MibPerSecondIsBytesOverTheSamePassesSeconds) {
+  RunRecord rec;
+  rec.accelerator_ids = {0};
+  std::int64_t t = 0;
+  rec.begin_ns = 0;
+  for (int e = 0; e < 2; ++e)
+    for (bool eval : {false, true}) {
+      PhaseRecord ph;
+      ph.epoch = static_cast<std::uint32_t>(e + 1);
+      ph.eval = eval;
+      ph.begin_ns = t;
+      ph.steps.resize(1);
+      ph.steps[0].push_back(step_at(t, 0.25, eval ? 0.5 : 1.75));
+      ph.end_ns = t;  // each pass lasts 2 s (train) or 0.75 s (eval)
+      ph.bytes = eval ? 3u << 20 : 8u << 20;
+      ph.samples = 4;
+      rec.phases.push_back(std::move(ph));
+    }
+  rec.end_ns = t;
+  Report rep;
+  compute_report(rec, rep);
+  EXPECT_DOUBLE_EQ(rep.train_seconds, 4.0);
+  EXPECT_DOUBLE_EQ(rep.eval_seconds, 1.5);
+  EXPECT_EQ(rep.bytes_read, 22u << 20);
+  EXPECT_DOUBLE_EQ(rep.train_mib_per_s * rep.train_seconds, 16.0);
+  EXPECT_DOUBLE_EQ(rep.eval_mib_per_s * rep.eval_seconds, 6.0);
+  EXPECT_DOUBLE_EQ(rep.mib_per_s * (rep.train_seconds + rep.eval_seconds), 22.0);
+  EXPECT_DOUBLE_EQ(rep.samples_per_s, 8 / 4.0);
+  EXPECT_DOUBLE_EQ(rep.eval_samples_per_s, 8 / 1.5);
+  EXPECT_EQ(rep.samples, 8u);
+  EXPECT_EQ(rep.eval_samples, 8u);
+  ASSERT_EQ(rep.epochs_detail.size(), 4u);
+  EXPECT_TRUE(rep.epochs_detail[1].eval);
+}
+
+TEST(Metrics, CpuUsageAsFioReportsIt) {
+  CpuSample a, b;
+  a.user_s = 1.0;
+  a.system_s = 0.5;
+  a.host_busy = 100;
+  a.host_total = 1000;
+  b.user_s = 3.0;
+  b.system_s = 1.5;
+  b.host_busy = 1000;
+  b.host_total = 2000;
+  const CpuResult c = cpu_usage(a, b, 2.0, 2);
+  EXPECT_DOUBLE_EQ(c.user_s, 2.0);
+  EXPECT_DOUBLE_EQ(c.system_s, 1.0);
+  EXPECT_DOUBLE_EQ(c.process_percent, 75.0);  // 3 CPU-seconds of 2 s x 2 CPUs
+  EXPECT_DOUBLE_EQ(c.host_busy_percent, 90.0);
+  const CpuSample now = read_cpu_sample();
+  EXPECT_GT(now.host_total, 0u) << "/proc/stat readable";
+}
+
+TEST(Metrics, ClientBoundWarningOnlyWhenTheHostWasSaturatedAndAuFailed) {
+  RunRecord rec;
+  rec.accelerator_ids = {0};
+  rec.au_threshold = 0.9;
+  std::int64_t t = 0;
+  PhaseRecord ph;
+  ph.steps.resize(1);
+  ph.steps[0].push_back(step_at(t, 0.0, 1.0));
+  ph.steps[0].push_back(step_at(t, 1.0, 1.0));  // AU 2/3: fails
+  ph.end_ns = t;
+  rec.phases.push_back(ph);
+  rec.end_ns = t;
+  rec.cpus = 2;
+  rec.cpu_end.host_busy = 95;
+  rec.cpu_end.host_total = 100;
+  Report busy;
+  compute_report(rec, busy);
+  EXPECT_FALSE(busy.passed);
+  EXPECT_TRUE(busy.client_bound);
+  ASSERT_FALSE(busy.warnings.empty());
+  EXPECT_NE(busy.warnings.back().find("client-bound"), std::string::npos);
+  rec.cpu_end.host_busy = 40;
+  Report idle;
+  compute_report(rec, idle);
+  EXPECT_FALSE(idle.client_bound);
+}
+
+// ---- The law over a grid of shapes, through the runner on the fake clock ----
+
+struct Shape {
+  std::uint32_t accelerators, workers, files, batch, epochs;
+  bool eval, checkpoint_after_first_step;
+  double startup_s, preprocess_s;
+};
+
+Job shape_job(const Shape& s) {
+  Job job;
+  job.name = "law";
+  job.dataset.dir = "/nonexistent/law";
+  job.dataset.format = Format::raw;
+  job.dataset.num_files = s.files;
+  job.dataset.sample_size = Distribution::fixed_at(4096);
+  job.reader.batch_size = s.batch;
+  job.reader.workers = s.workers;
+  job.reader.prefetch = 2;
+  job.reader.iodepth = 2;
+  job.reader.shuffle = Shuffle::file;
+  job.reader.drop_last = true;
+  job.reader.startup_s = s.startup_s;
+  if (s.preprocess_s > 0) job.reader.preprocess = Distribution::fixed_at(s.preprocess_s);
+  job.compute.step_time = Distribution::fixed_at(0.1);
+  job.compute.au_threshold = 0.9;
+  job.run.accelerators = s.accelerators;
+  job.run.epochs = s.epochs;
+  if (s.eval) {
+    DatasetSpec v = job.dataset;
+    v.dir = "/nonexistent/law-eval";
+    v.num_files = s.files;  // whole batches: the law below counts samples / batch as steps
+    job.validation = v;
+    job.run.eval_every_epochs = 1;
+  }
+  if (s.checkpoint_after_first_step) {
+    job.checkpoint.enabled = true;
+    job.checkpoint.every_steps = 1;
+    job.checkpoint.size_bytes = 1;
+    job.checkpoint.files = 1;
+  }
+  return job;
+}
+
+// AU and samples/s can never disagree: an accelerator that took n_a samples in batches of b,
+// computing c s a step, cannot have computed more than n_a/b × c in its wall time.
+TEST(MetricsLaw, AuNeverExceedsWhatTheSamplesAllowAcrossShapes) {
+  const std::vector<Shape> grid = {
+      {1, 1, 64, 8, 3, false, false, 0.0, 0.0},    // many steps, one worker
+      {1, 4, 64, 8, 3, false, false, 0.2, 0.01},   // slow start-up and reader
+      {24, 4, 48, 1, 4, false, false, 0.3, 0.0},   // 24 accelerators, 2 steps an epoch
+      {24, 4, 24, 1, 6, false, false, 0.3, 0.002},  // 1 step an epoch
+      {3, 2, 36, 4, 2, true, false, 0.1, 0.005},   // evaluation passes
+      {2, 2, 32, 4, 2, false, true, 0.0, 0.0},     // a checkpoint after every step
+      {4, 3, 96, 2, 2, true, true, 0.05, 0.001},   // all of it
+  };
+  for (const Shape& s : grid) {
+    SCOPED_TRACE("accelerators " + std::to_string(s.accelerators) + ", workers " + std::to_string(s.workers) +
+                 ", files " + std::to_string(s.files) + ", batch " + std::to_string(s.batch));
+    const dlgen::testing::TempDir ck("dlgen-law");
+    Job job = shape_job(s);
+    job.checkpoint.dir = ck.path();
+    FakeClock clock;
+    RunOptions o;
+    o.engine = EngineKind::null;
+    o.series = false;
+    o.clock = &clock;
+    Result<Report> r = run_job(job, o);
+    ASSERT_TRUE(r) << r.error().message;
+    const double c = 0.1;
+    ASSERT_EQ(r->per_accelerator.size(), s.accelerators);
+    for (const AcceleratorResult& a : r->per_accelerator) {
+      const double window = r->elapsed_s - a.first_wait_s;
+      EXPECT_NEAR(a.wall_s, window, 1e-9);
+      EXPECT_NEAR(a.compute_s, static_cast<double>(a.steps) * c, 1e-6);
+      EXPECT_LE(a.au, static_cast<double>(a.samples) / s.batch * c / window + 1e-9);
+      EXPECT_LE(a.au, 1.0);
+      EXPECT_GE(a.au, r->au);
+    }
+    // The headline figures together: total samples (training and evaluation) per accelerator
+    // over the AU window bound the lowest AU.
+    double max_first_wait = 0;
+    for (const auto& a : r->per_accelerator) max_first_wait = std::max(max_first_wait, a.first_wait_s);
+    const double per_acc = static_cast<double>(r->samples + r->eval_samples) / s.accelerators;
+    EXPECT_LE(r->au, per_acc / s.batch * c / (r->elapsed_s - max_first_wait) + 1e-9);
+    // Training samples/s is training samples over training seconds.
+    EXPECT_NEAR(r->samples_per_s * r->train_seconds, static_cast<double>(r->samples), 1e-6);
+    EXPECT_NEAR(r->mib_per_s * (r->train_seconds + r->eval_seconds) * 1048576.0,
+                static_cast<double>(r->bytes_read), 1e-3);
+    if (s.startup_s > 0 && s.files / (s.accelerators * s.batch) <= 2)
+      EXPECT_LT(r->au, 0.9) << "1-2 steps an epoch with a start-up wait each epoch cannot keep AU high";
+  }
+}
+
+// ---- find-max ----
+
+// A storage model: AU falls as accelerators share a fixed bandwidth. The search must return the
+// largest count that passes, try counts in doubling-then-bisecting order, and size each trial.
+TEST(FindMax, FindsTheLargestPassingCount) {
+  Job base = shape_job({1, 2, 4096, 8, 1, false, false, 0, 0});
+  std::vector<std::uint32_t> tried;
+  auto model = [&](const Job& j) -> Result<Report> {
+    tried.push_back(j.run.accelerators);
+    Report r;
+    r.au = std::min(1.0, 37.0 / (j.run.accelerators * 4.0));  // >= 0.9 up to 10 accelerators
+    r.au_threshold = j.compute.au_threshold;
+    r.passed = r.au >= r.au_threshold;
+    return r;
+  };
+  Result<FindMaxResult> r = find_max_accelerators(base, model);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->max_accelerators, 10u);
+  EXPECT_FALSE(r->hit_limit);
+  const std::vector<std::uint32_t> want = {1, 2, 4, 8, 16, 12, 10, 11};
+  EXPECT_EQ(tried, want);
+}
+
+TEST(FindMax, TrialsRunWholeEpochsUntilEnoughStepsAndNoCheckpoints) {
+  Job base = shape_job({1, 2, 64, 8, 1, false, true, 0, 0});
+  base.compute.step_time = Distribution::fixed_at(0.5);  // 3 s of compute needs 6 steps; 30 steps win
+  const TrialShape t = size_trial(base, 4, {});
+  EXPECT_EQ(t.steps_per_epoch, 2u);  // 64 samples / 4 accelerators / batch 8
+  EXPECT_EQ(t.job.run.epochs, 15u);  // 30 steps
+  EXPECT_FALSE(t.job.checkpoint.enabled);
+  EXPECT_EQ(t.job.run.max_steps, 0u) << "whole epochs: epoch boundaries count, as in training";
+  const TrialShape idle = size_trial(base, 16, {});
+  EXPECT_TRUE(idle.idle) << "16 accelerators x batch 8 > 64 samples: some get nothing";
+}
+
+TEST(FindMax, IdleAcceleratorsFailWithoutRunningAndANoteSaysWhy) {
+  Job base = shape_job({1, 2, 32, 8, 1, false, false, 0, 0});
+  int runs = 0;
+  auto always_busy = [&](const Job& j) -> Result<Report> {
+    ++runs;
+    Report r;
+    r.au = 1.0;
+    r.au_threshold = j.compute.au_threshold;
+    r.passed = true;
+    return r;
+  };
+  Result<FindMaxResult> r = find_max_accelerators(base, always_busy);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->max_accelerators, 4u);  // 32 samples, batch 8: a fifth accelerator gets no batch
+  EXPECT_EQ(runs, 3);                  // 1, 2, 4 ran; 8, 6, 5 failed without running
+  ASSERT_FALSE(r->notes.empty());
+  EXPECT_NE(r->notes[0].find("no batch"), std::string::npos);
+}
+
+TEST(FindMax, NeedsAComputeTime) {
+  Job base = shape_job({1, 2, 32, 8, 1, false, false, 0, 0});
+  base.compute.step_time = Distribution::fixed_at(0);
+  Result<FindMaxResult> r = find_max_accelerators(base, [](const Job&) -> Result<Report> { return Report{}; });
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::bad_input);
+}
+
+}  // namespace
+}  // namespace dlgen::replay
