@@ -10,7 +10,7 @@
 #include <fstream>
 
 #include "codecs.hpp"
-#include "content.hpp"
+#include "dlgen/datasets/content.hpp"
 #include "dlgen/datasets/checksum.hpp"
 #include "framing.hpp"
 

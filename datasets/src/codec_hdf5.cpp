@@ -12,7 +12,7 @@
 #include <mutex>
 
 #include "codecs.hpp"
-#include "content.hpp"
+#include "dlgen/datasets/content.hpp"
 #include "framing.hpp"
 
 namespace dlgen::datasets {

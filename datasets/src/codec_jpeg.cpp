@@ -13,7 +13,7 @@
 #include <tuple>
 
 #include "codecs.hpp"
-#include "content.hpp"
+#include "dlgen/datasets/content.hpp"
 #include "framing.hpp"
 
 namespace dlgen::datasets::detail {

@@ -1,4 +1,4 @@
-#include "content.hpp"
+#include "dlgen/datasets/content.hpp"
 
 #include <cstring>
 

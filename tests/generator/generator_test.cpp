@@ -2,7 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <zlib.h>
+
 #include <fstream>
+#include <iterator>
+#include <set>
+#include <string>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include "dlgen/datasets/layout.hpp"
@@ -236,4 +242,30 @@ TEST(Generator, FingerprintCoversEveryByteAffectingField) {
   EXPECT_TRUE(changed([](DatasetSpec& s) { s.sample_size.stdev = 10000.5; }));
   EXPECT_TRUE(changed([](DatasetSpec& s) { s.sample_size.max = 90000; }));
   EXPECT_FALSE(changed([](DatasetSpec& s) { s.dir = "/elsewhere"; }));
+}
+
+// Dataset content must not flatter storage that compresses or deduplicates: no 4 KiB block of
+// the data repeats, within a file or across files, and zlib cannot shrink the files.
+TEST(Generator, ContentIsNeitherDedupableNorCompressible) {
+  TempDir t;
+  DatasetSpec s = spec(t, Format::raw);
+  s.num_files = 12;
+  s.samples_per_file = 1;
+  s.sample_size = dlgen::Distribution::fixed_at(256 << 10);
+  ASSERT_TRUE(ensure_dataset(s, quiet()));
+  const Layout l(s);
+  std::set<std::string> seen;
+  std::uint64_t repeats = 0;
+  for (std::uint64_t i = 0; i < l.num_files(); ++i) {
+    std::ifstream in(l.path(i), std::ios::binary);
+    const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    ASSERT_EQ(bytes.size(), l.file_size(i));
+    for (std::size_t o = 0; o + 4096 <= bytes.size(); o += 4096) repeats += !seen.insert(bytes.substr(o, 4096)).second;
+    uLongf n = compressBound(bytes.size());
+    std::vector<unsigned char> out(n);
+    ASSERT_EQ(compress2(out.data(), &n, reinterpret_cast<const Bytef*>(bytes.data()), bytes.size(), 6), Z_OK);
+    EXPECT_GT(static_cast<double>(n) / static_cast<double>(bytes.size()), 0.99) << l.path(i);
+  }
+  EXPECT_EQ(repeats, 0u);
+  EXPECT_GE(seen.size(), 12u * 64u);
 }

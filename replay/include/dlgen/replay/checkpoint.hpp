@@ -1,7 +1,8 @@
 #pragma once
 // Checkpoints as training writes them: `size_bytes` split over `files` shards in `dir`, written
-// with real writes of `write_size_bytes` (not zeros: random bytes, so that compressing or
-// deduplicating storage cannot cheat), fsync'd when configured. Each checkpoint overwrites the
+// with real writes of `write_size_bytes` (not zeros, not one block repeated: a fresh pseudo-random
+// stream per shard and per checkpoint, so compressing or deduplicating storage cannot cheat),
+// fsync'd when configured. Each checkpoint overwrites the
 // previous one's shards, as a "latest" checkpoint does. Restore reads the shards back.
 #include <cstdint>
 #include <filesystem>
