@@ -14,7 +14,7 @@ build_dir=${BUILD_DIR:-build}
 
 packages=(
   cmake ninja-build pkg-config g++ clang llvm
-  libtomlplusplus-dev libcli11-dev nlohmann-json3-dev
+  libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libyaml-cpp-dev
   liburing-dev libbpf-dev bpftool libelf-dev zlib1g-dev
   libhdf5-dev libturbojpeg0-dev
   libgtest-dev libgmock-dev libbenchmark-dev

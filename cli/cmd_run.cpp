@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "dlgen/core/dlio.hpp"
 #include "dlgen/core/job_io.hpp"
 #include "dlgen/core/progress.hpp"
 #include "dlgen/core/units.hpp"
@@ -31,6 +32,8 @@ struct JobArgs {
   std::string scale;
   std::vector<std::string> sets;
   std::string accelerator;
+  std::vector<std::string> hydra;  // Hydra-style overrides after the job: ++workload.x.y=v
+  bool quiet = false;              // no notes on stderr
 };
 
 struct RunArgs {
@@ -46,7 +49,10 @@ struct RunArgs {
 };
 
 void add_job_options(CLI::App* cmd, JobArgs& a) {
-  cmd->add_option("job", a.job, "Job file (TOML)")->required();
+  cmd->add_option("job", a.job, "Job file (TOML) or DLIO workload config (YAML)")->required();
+  cmd->add_option("overrides", a.hydra,
+                  "Hydra-style overrides as DLIO users type them: ++workload.dataset.num_files_train=64 "
+                  "workload.reader.read_threads=8 (on a TOML job: ++reader.batch_size=8, as --set)");
   cmd->add_option("--scale", a.scale, "Apply the job's [scales.NAME] (built-in: small)");
   // One value per --set, so `--set k=v job.toml` leaves the job file to the positional.
   cmd->add_option("--set", a.sets, "Override a job key, e.g. --set reader.batch_size=8 (repeatable)")
@@ -55,11 +61,31 @@ void add_job_options(CLI::App* cmd, JobArgs& a) {
 }
 
 Result<Job> load(const JobArgs& a) {
+  for (const auto& w : a.hydra)
+    if (!is_hydra_override(w))
+      return input_error("'" + w + "': expected a Hydra-style override (key=value, ++key=value, ~key) after the job");
   JobLoadOptions o;
   o.overrides = a.sets;
   o.scale = a.scale;
   o.accelerator = a.accelerator;
-  return load_job(a.job, o);
+  if (!is_dlio_config(a.job)) {
+    // On a TOML job, `++reader.batch_size=8` and `reader.batch_size=8` are --set.
+    std::vector<std::string> sets;
+    for (std::string w : a.hydra) {
+      if (w.front() == '~') return input_error("'" + w + "': removing keys (~) applies to DLIO configs only");
+      w.erase(0, w.find_first_not_of('+'));
+      sets.push_back(w);
+    }
+    o.overrides.insert(o.overrides.begin(), sets.begin(), sets.end());
+    return load_job(a.job, o);
+  }
+  Result<DlioJob> d = load_dlio(a.job, a.hydra);
+  if (!d) return d.error();
+  if (!a.quiet)
+    for (const auto& n : d->notes) std::fprintf(stderr, "dlgen: note: %s\n", n.c_str());
+  if (o.overrides.empty() && o.scale.empty() && o.accelerator.empty()) return std::move(d->job);
+  // --set, --scale and --accelerator act on the job as `dlgen convert` writes it.
+  return parse_job(to_toml(d->job, d->comments), a.job + " (as converted to TOML)", o);
 }
 
 bool eval_used(const Job& job) { return job.validation.has_value() && job.run.eval_every_epochs > 0; }
@@ -147,7 +173,9 @@ int find_max_accelerators(const Job& base, const replay::RunOptions& ro, bool qu
 }
 
 int do_run(const RunArgs& a) {
-  Result<Job> job = load(a.job);
+  JobArgs ja = a.job;
+  ja.quiet = a.quiet;
+  Result<Job> job = load(ja);
   if (!job) return report_error(job.error());
   const auto engine = replay::engine_from_string(a.engine);
   if (!engine) return report_error(input_error("--engine " + a.engine + ": expected uring, pread or null"));
@@ -184,7 +212,8 @@ int do_run(const RunArgs& a) {
   return 0;  // an AU below the threshold is a result (printed as FAIL), not a failure to run
 }
 
-int do_generate(const JobArgs& a, bool quiet) {
+int do_generate(JobArgs a, bool quiet) {
+  a.quiet = quiet;
   Result<Job> job = load(a);
   if (!job) return report_error(job.error());
   std::vector<const DatasetSpec*> sets{&job->dataset};
@@ -214,6 +243,27 @@ int do_validate(const JobArgs& a) {
   return 0;
 }
 
+// dlgen convert CONFIG.yaml -o job.toml: the DLIO config as a commented dlgen job.
+int do_convert(const JobArgs& a, const std::string& output) {
+  if (!is_dlio_config(a.job)) return report_error(input_error(a.job + ": convert reads a DLIO config (.yaml, .yml)"));
+  Result<DlioJob> d = load_dlio(a.job, a.hydra);
+  if (!d) return report_error(d.error());
+  std::string text = "# Converted by `dlgen convert` from the DLIO config " + a.job;
+  for (const auto& h : a.hydra) text += " " + h;
+  text += "\n# Each key says which DLIO key it came from.\n";
+  for (const auto& n : d->notes) text += "# note: " + n + "\n";
+  text += "\n" + to_toml(d->job, d->comments);
+  if (output.empty() || output == "-") {
+    std::fputs(text.c_str(), stdout);
+    return 0;
+  }
+  std::ofstream out(output, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) return report_error(runtime_error(output + ": cannot write: " + std::strerror(errno)));
+  return 0;
+}
+
 }  // namespace
 
 void add_run_commands(CLI::App& app, Action& action) {
@@ -237,6 +287,14 @@ void add_run_commands(CLI::App& app, Action& action) {
   add_job_options(gen, *gen_args);
   gen->add_flag("--quiet,-q", *gen_quiet, "No progress");
   gen->callback([&action, gen_args, gen_quiet] { action = [gen_args, gen_quiet] { return do_generate(*gen_args, *gen_quiet); }; });
+
+  auto conv_args = std::make_shared<JobArgs>();
+  auto conv_out = std::make_shared<std::string>();
+  CLI::App* conv = app.add_subcommand("convert", "Write a DLIO workload config (YAML) as a commented dlgen job (TOML)");
+  conv->add_option("config", conv_args->job, "DLIO config (YAML)")->required();
+  conv->add_option("overrides", conv_args->hydra, "Hydra-style overrides: ++workload.dataset.num_files_train=64");
+  conv->add_option("--output,-o", *conv_out, "The TOML job to write (default: stdout)");
+  conv->callback([&action, conv_args, conv_out] { action = [conv_args, conv_out] { return do_convert(*conv_args, *conv_out); }; });
 
   auto val_args = std::make_shared<JobArgs>();
   CLI::App* val = app.add_subcommand("validate", "Check a job file: prints every problem (file:line: key: message) or ok");

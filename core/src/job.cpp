@@ -118,6 +118,7 @@ std::vector<Diagnostic> validate(const Job& job) {
     if (k.dir.empty()) add(out, "checkpoint.dir", "must name a directory");
     if (k.every_epochs == 0 && k.every_steps == 0 && !k.restore)
       add(out, "checkpoint", "needs every_epochs, every_steps or restore");
+    if (k.first_epoch > 0 && k.every_epochs == 0) add(out, "checkpoint.first_epoch", "needs every_epochs");
     if (k.files > 0 && k.size_bytes > 0 && k.size_bytes < k.files)
       add(out, "checkpoint.size", "must be at least one byte per file");
   }

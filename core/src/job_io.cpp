@@ -36,7 +36,7 @@ const std::vector<std::string_view> kReaderKeys = {
     "startup",    "preprocess", "warmup",       "readahead",      "probe"};
 const std::vector<std::string_view> kComputeKeys = {"accelerator", "time", "au_threshold"};
 const std::vector<std::string_view> kAcceleratorKeys = {"time"};
-const std::vector<std::string_view> kCheckpointKeys = {"enabled", "every_epochs", "every_steps",
+const std::vector<std::string_view> kCheckpointKeys = {"enabled", "every_epochs", "first_epoch", "every_steps",
                                                        "size",    "files",        "write_size",
                                                        "fsync",   "dir",          "restore"};
 const std::vector<std::string_view> kRunKeys = {"epochs", "accelerators", "max_steps", "eval_every_epochs",
@@ -617,6 +617,7 @@ Job convert(Ctx& ctx, const toml::table& root, const std::filesystem::path& sour
     const toml::table* t = subtable(ctx, root, "checkpoint");
     Section s(ctx, t, "checkpoint");
     s.integer("every_epochs", k.every_epochs);
+    s.integer("first_epoch", k.first_epoch);
     s.integer("every_steps", k.every_steps);
     s.size("size", k.size_bytes);
     s.integer("files", k.files);
@@ -959,6 +960,7 @@ std::string to_toml(const Job& job, const std::map<std::string, std::string>& co
     const bool derived = k.every_epochs > 0 || k.every_steps > 0 || k.restore;
     if (k.enabled != derived) w.kv("enabled", k.enabled ? "true" : "false");
     w.kv("every_epochs", std::to_string(k.every_epochs));
+    if (k.first_epoch > 0) w.kv("first_epoch", std::to_string(k.first_epoch));
     w.kv("every_steps", std::to_string(k.every_steps));
     w.kv("size", size_text(double(k.size_bytes)));
     w.kv("files", std::to_string(k.files));

@@ -130,7 +130,7 @@ std::uint64_t checkpoint_count(const Job& job, std::uint64_t steps_per_epoch) {
   const CheckpointSpec& c = job.checkpoint;
   if (!c.enabled) return 0;
   std::uint64_t n = 0;
-  if (c.every_epochs > 0) n += job.run.epochs / c.every_epochs;
+  for (std::uint32_t e = 1; e <= job.run.epochs; ++e) n += c.after_epoch(e) ? 1 : 0;
   if (c.every_steps > 0) n += steps_per_epoch * job.run.epochs / c.every_steps;
   return n;
 }

@@ -891,7 +891,7 @@ Result<Report> Runner::run() {
     if (!r) return fail(r.error());
     record(std::move(*r), e + 1, false, plan);
 
-    if (job_.checkpoint.enabled && job_.checkpoint.every_epochs > 0 && (e + 1) % job_.checkpoint.every_epochs == 0)
+    if (job_.checkpoint.after_epoch(e + 1))
       if (Result<void> w = write_checkpoint(job_.checkpoint, checkpoint_); !w) return fail(w.error());
 
     if (do_eval && (e + 1) % job_.run.eval_every_epochs == 0) {

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -280,6 +281,73 @@ TEST(RunE2E, FindMaxAcceleratorsStopsWhereAcceleratorsGetNoBatch) {
   EXPECT_NE(o.out.find("note: at 64 accelerators some get no batch"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("cut at 64 epochs"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("max accelerators: 48 "), std::string::npos) << o.out;
+}
+
+
+// A DLIO workload config run as it is, with Hydra-style overrides as DLIO users type them; the
+// same config converted to TOML runs the same plan; a bad key is refused with file:line.
+TEST(RunE2E, DlioConfigRunsWithOverridesAndConverts) {
+  TempDir tmp("dlgen-e2e-dlio");
+  write(tmp / "tiny.yaml", R"(model:
+  name: tiny
+  model_size: 1048576
+framework: pytorch
+workflow:
+  generate_data: True
+  train: True
+  checkpoint: True
+dataset:
+  data_folder: data/tiny
+  format: npz
+  num_files_train: 16
+  num_samples_per_file: 1
+  record_length_bytes: 65536
+reader:
+  data_loader: pytorch
+  batch_size: 4
+  read_threads: 2
+  file_shuffle: seed
+train:
+  epochs: 1
+  computation_time: 0.001
+checkpoint:
+  checkpoint_folder: ck
+  checkpoint_after_epoch: 2
+  epochs_between_checkpoints: 2
+metric:
+  au: 0.0
+)");
+  Outcome o = dlgen("run tiny.yaml ++workload.train.epochs=3 workload.reader.read_threads=1 -q -o r.json", tmp.path());
+  if (uring_skip(o)) GTEST_SKIP() << o.out;
+  ASSERT_EQ(o.code, 0) << o.out;
+  auto j = nlohmann::json::parse(std::ifstream(tmp / "r.json"));
+  EXPECT_EQ(j["samples"].get<std::uint64_t>(), 3u * 16u);  // 3 epochs from the override
+  EXPECT_EQ(j["checkpoint"]["count"].get<std::uint64_t>(), 1u);  // after epoch 2 only (then 4, 6...)
+  EXPECT_TRUE(std::filesystem::exists(tmp / "data/tiny/train"));  // DLIO's <data_folder>/train
+
+  o = dlgen("convert tiny.yaml ++workload.train.epochs=3 -o tiny.toml", tmp.path());
+  ASSERT_EQ(o.code, 0) << o.out;
+  std::ifstream t(tmp / "tiny.toml");
+  const std::string toml{std::istreambuf_iterator<char>(t), std::istreambuf_iterator<char>()};
+  EXPECT_NE(toml.find("num_files = 16  # DLIO dataset.num_files_train (line 12)"), std::string::npos) << toml;
+  EXPECT_NE(toml.find("epochs = 3  # DLIO train.epochs (command line)"), std::string::npos) << toml;
+  o = dlgen("run tiny.toml --no-generate -q -o t.json", tmp.path());
+  ASSERT_EQ(o.code, 0) << o.out;
+  auto k = nlohmann::json::parse(std::ifstream(tmp / "t.json"));
+  EXPECT_EQ(k["samples"], j["samples"]);
+  EXPECT_EQ(k["checkpoint"]["count"], j["checkpoint"]["count"]);
+
+  // --set still works on a DLIO config, after the conversion.
+  o = dlgen("run tiny.yaml --set run.epochs=1 --set checkpoint.enabled=false -q -o s.json", tmp.path());
+  ASSERT_EQ(o.code, 0) << o.out;
+  EXPECT_EQ(nlohmann::json::parse(std::ifstream(tmp / "s.json"))["samples"].get<std::uint64_t>(), 16u);
+
+  write(tmp / "bad.yaml", "dataset:\n  num_files_train: 4\n  record_lenght_bytes: 100\n");
+  o = dlgen("validate bad.yaml", tmp.path());
+  EXPECT_EQ(o.code, 2) << o.out;
+  EXPECT_NE(o.out.find("bad.yaml:3: dataset.record_lenght_bytes"), std::string::npos) << o.out;
+  o = dlgen("run tiny.yaml notanoverride --dry-run", tmp.path());
+  EXPECT_EQ(o.code, 2) << o.out;
 }
 
 }  // namespace

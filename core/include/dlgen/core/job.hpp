@@ -82,6 +82,15 @@ struct CheckpointSpec {
   bool fsync = true;
   std::filesystem::path dir;
   bool restore = false;  // read the latest checkpoint before training
+  // every_epochs: the first epoch (1-based) after which one is written, then every N epochs
+  // (DLIO's checkpoint_after_epoch); 0: after epoch N.
+  std::uint32_t first_epoch = 0;
+  // Whether a checkpoint is written after (1-based) epoch `epoch` by the epoch rule.
+  bool after_epoch(std::uint32_t epoch) const {
+    if (!enabled || every_epochs == 0) return false;
+    const std::uint32_t first = first_epoch > 0 ? first_epoch : every_epochs;
+    return epoch >= first && (epoch - first) % every_epochs == 0;
+  }
   bool operator==(const CheckpointSpec&) const = default;
 };
 

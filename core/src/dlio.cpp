@@ -1,0 +1,679 @@
+// DLIO workload configs (YAML) -> Job. The only translation unit that includes yaml-cpp. The key
+// by key mapping, and where dlgen departs from DLIO, is written in docs/dlio.md.
+#include "dlgen/core/dlio.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <optional>
+#include <set>
+#include <sstream>
+
+#include "dlgen/core/units.hpp"
+
+namespace dlgen {
+namespace {
+
+// One value of the config: its dotted key below `workload`, its node and where it came from.
+struct Leaf {
+  std::string key;
+  YAML::Node node;
+  std::uint32_t line = 0;  // 1-based; 0: set by a command-line override
+};
+
+// Keys dlgen maps to their I/O meaning (or accepts as having none, with a note).
+const std::set<std::string, std::less<>> kMapped = {
+    "model", "model.name", "model.type", "model.model_size", "framework",
+    "workflow.generate_data", "workflow.train", "workflow.evaluation", "workflow.checkpoint",
+    "dataset.data_folder", "dataset.format", "dataset.num_files_train", "dataset.num_files_eval",
+    "dataset.num_samples_per_file", "dataset.record_length_bytes", "dataset.record_length_bytes_stdev",
+    "dataset.record_length_bytes_resize", "dataset.num_subfolders_train", "dataset.num_subfolders_eval",
+    "reader.data_loader", "reader.batch_size", "reader.batch_size_eval", "reader.read_threads",
+    "reader.computation_threads", "reader.prefetch_size", "reader.file_shuffle", "reader.sample_shuffle",
+    "reader.shuffle_size", "reader.transfer_size", "reader.preprocess_time", "reader.preprocess_time_stdev",
+    "reader.odirect", "reader.dont_use_mmap", "train.epochs", "train.computation_time",
+    "train.computation_time_stdev", "train.total_training_steps", "evaluation.eval_time",
+    "evaluation.eval_time_stdev", "evaluation.epochs_between_evals", "checkpoint.checkpoint_folder",
+    "checkpoint.checkpoint_after_epoch", "checkpoint.epochs_between_checkpoints",
+    "checkpoint.steps_between_checkpoints", "checkpoint.fsync", "metric.au"};
+
+// Keys DLIO has that dlgen cannot honour yet: refused with the reason, never ignored.
+const std::string kLlmReason =
+    "LLM checkpoint workloads (shard sizes from the model description, write/read N checkpoints) are not "
+    "built into dlgen yet; give the checkpoint size as model.model_size";
+const std::map<std::string, std::string, std::less<>> kRefused = {
+    {"model.num_layers", kLlmReason},
+    {"model.model_datatype", kLlmReason},
+    {"model.optimizer_datatype", kLlmReason},
+    {"model.parallelism.tensor", kLlmReason},
+    {"model.parallelism.pipeline", kLlmReason},
+    {"model.parallelism.data", kLlmReason},
+    {"model.parallelism.zero_stage", kLlmReason},
+    {"model.transformer.vocab_size", kLlmReason},
+    {"model.transformer.hidden_size", kLlmReason},
+    {"model.transformer.ffn_hidden_size", kLlmReason},
+    {"model.transformer.num_attention_heads", kLlmReason},
+    {"model.transformer.num_kv_heads", kLlmReason},
+    {"checkpoint.num_checkpoints_write", kLlmReason},
+    {"checkpoint.num_checkpoints_read", kLlmReason},
+    {"checkpoint.type", "checkpoint.type (rank_zero / all_ranks) needs multi-host runs, not built yet"},
+    {"checkpoint.mode", "checkpoint.mode (subset) needs multi-host runs, not built yet"},
+};
+
+// Distribution parameters DLIO accepts under a time key given as a map.
+const std::set<std::string, std::less<>> kDistParams = {"mean", "stdev", "type", "min", "max",
+                                                        "shape", "scale", "lam"};
+
+bool is_dist_key(std::string_view key) {
+  return key == "train.computation_time" || key == "reader.preprocess_time" || key == "evaluation.eval_time";
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+std::string did_you_mean(std::string_view key) {
+  std::string best;
+  std::size_t best_d = SIZE_MAX;
+  for (const auto& k : kMapped) {
+    const std::size_t d = edit_distance(key, k);
+    if (d < best_d) best_d = d, best = k;
+  }
+  return best_d <= std::max<std::size_t>(2, key.size() / 4) ? " (did you mean '" + best + "'?)" : "";
+}
+
+class Reader {
+ public:
+  explicit Reader(std::filesystem::path source) : source_(std::move(source)) {}
+
+  Result<DlioJob> read(std::string_view text, const std::vector<std::string>& overrides) {
+    YAML::Node root;
+    try {
+      root = YAML::Load(std::string(text));
+    } catch (const YAML::Exception& e) {
+      return input_error(source_.string() + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML: " + e.msg);
+    }
+    if (root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
+    if (!root.IsMap()) return input_error(source_.string() + ":1: a DLIO config is a YAML mapping (model:, dataset:, reader: ...)");
+    // Hydra composes the workload under `workload`; a config may be given either way.
+    if (root.size() == 1 && root["workload"] && root["workload"].IsMap()) root.reset(root["workload"]);
+    for (const std::string& o : overrides)
+      if (Result<void> r = apply_override(root, o); !r) return r.error();
+    flatten(root, "");
+    for (const Leaf& l : leaves_) take(l);
+    build();
+    for (const Diagnostic& d : validate(out_.job)) error_at_dlgen_key(d.path, d.message);
+    if (!errors_.empty()) return input_error(join_errors());
+    return std::move(out_);
+  }
+
+ private:
+  // ---- overrides ------------------------------------------------------------------------------
+  Result<void> apply_override(YAML::Node& root, const std::string& word) {
+    std::string_view w = word;
+    bool remove = false;
+    if (w.rfind("++", 0) == 0) w.remove_prefix(2);
+    else if (w.rfind("+", 0) == 0) w.remove_prefix(1);
+    else if (w.rfind("~", 0) == 0) w.remove_prefix(1), remove = true;
+    const std::size_t eq = w.find('=');
+    if (!remove && eq == std::string_view::npos)
+      return input_error("override '" + word + "': expected key=value (Hydra style, e.g. ++workload.reader.read_threads=8)");
+    std::string key(remove ? w.substr(0, eq) : w.substr(0, eq));
+    if (key.rfind("workload.", 0) == 0) key.erase(0, 9);
+    if (key.empty()) return input_error("override '" + word + "': empty key");
+    std::vector<std::string> parts;
+    for (std::size_t b = 0;;) {
+      const std::size_t e = key.find('.', b);
+      parts.push_back(key.substr(b, e == std::string::npos ? std::string::npos : e - b));
+      if (e == std::string::npos) break;
+      b = e + 1;
+    }
+    YAML::Node cur;
+    cur.reset(root);
+    for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+      YAML::Node next = cur[parts[i]];
+      if (!next.IsDefined() || next.IsNull()) {
+        if (remove) return ok();
+        cur[parts[i]] = YAML::Node(YAML::NodeType::Map);
+        next.reset(cur[parts[i]]);
+      } else if (!next.IsMap()) {
+        return input_error("override '" + word + "': " + parts[i] + " is not a section");
+      }
+      cur.reset(next);
+    }
+    if (remove) {
+      cur.remove(parts.back());
+      return ok();
+    }
+    YAML::Node value;
+    try {
+      value = YAML::Load(std::string(w.substr(eq + 1)));
+    } catch (const YAML::Exception& e) {
+      return input_error("override '" + word + "': not a YAML value: " + e.msg);
+    }
+    cur[parts.back()] = value;
+    overridden_[key] = word;
+    return ok();
+  }
+
+  // ---- the tree as dotted leaves ----------------------------------------------------------------
+  void flatten(const YAML::Node& node, const std::string& prefix) {
+    for (const auto& kv : node) {
+      const std::string name = kv.first.as<std::string>("");
+      const std::string key = prefix.empty() ? name : prefix + "." + name;
+      const int mark = kv.first.Mark().line;
+      const std::uint32_t line = mark >= 0 ? static_cast<std::uint32_t>(mark + 1) : 0;
+      if (kv.second.IsMap() && !is_dist_key(key)) {
+        flatten(kv.second, key);
+      } else {
+        leaves_.push_back({key, kv.second, overridden_.count(key) ? 0 : line});
+      }
+    }
+  }
+
+  std::string where(const Leaf& l) const {
+    if (l.line == 0) {
+      auto it = overridden_.find(l.key);
+      return "override '" + (it != overridden_.end() ? it->second : l.key) + "'";
+    }
+    return source_.string() + ":" + std::to_string(l.line);
+  }
+  void error(const Leaf& l, const std::string& msg) { errors_.push_back(where(l) + ": " + l.key + ": " + msg); }
+  void note(const std::string& msg) { out_.notes.push_back(msg); }
+  // Records that dlgen key `dk` comes from DLIO leaf `l` (comments and error locations).
+  void from(const std::string& dk, const Leaf& l) {
+    origin_[dk] = l;
+    out_.comments[dk] = "DLIO " + l.key + (l.line ? " (line " + std::to_string(l.line) + ")" : " (command line)");
+  }
+  void error_at_dlgen_key(const std::string& dk, const std::string& msg) {
+    // "reader.batch_size" or a prefix of a known key ("checkpoint")
+    for (std::string k = dk;; k = k.substr(0, k.rfind('.'))) {
+      if (auto it = origin_.find(k); it != origin_.end()) {
+        errors_.push_back(where(it->second) + ": " + it->second.key + " (dlgen " + dk + "): " + msg);
+        return;
+      }
+      if (k.find('.') == std::string::npos) break;
+    }
+    errors_.push_back(source_.string() + ": dlgen " + dk + ": " + msg);
+  }
+  std::string join_errors() const {
+    std::string s;
+    for (const auto& e : errors_) s += (s.empty() ? "" : "\n") + e;
+    return s;
+  }
+
+  // ---- scalar values ------------------------------------------------------------------------------
+  std::optional<std::string> text(const Leaf& l) {
+    if (!l.node.IsScalar()) {
+      error(l, "must be a single value");
+      return std::nullopt;
+    }
+    return l.node.Scalar();
+  }
+  std::optional<double> number(const Leaf& l) {
+    auto t = text(l);
+    if (!t) return std::nullopt;
+    char* end = nullptr;
+    errno = 0;
+    const double v = std::strtod(t->c_str(), &end);
+    if (t->empty() || *end != '\0' || errno == ERANGE || !std::isfinite(v)) {
+      error(l, "must be a number, not \"" + *t + "\"");
+      return std::nullopt;
+    }
+    return v;
+  }
+  // A count >= 0 (DLIO writes some as -1 for "not set": `allow_negative` turns those into nullopt).
+  std::optional<std::uint64_t> count(const Leaf& l, bool allow_negative = false) {
+    auto v = number(l);
+    if (!v) return std::nullopt;
+    if (*v < 0 && allow_negative) return std::nullopt;
+    if (*v < 0 || *v != std::floor(*v) || *v > 9.0e15) {
+      error(l, "must be a whole number >= 0");
+      return std::nullopt;
+    }
+    return static_cast<std::uint64_t>(*v);
+  }
+  std::optional<std::uint32_t> count32(const Leaf& l) {
+    auto v = count(l);
+    if (v && *v > 0xffffffffull) {
+      error(l, "is too large");
+      return std::nullopt;
+    }
+    return v ? std::optional<std::uint32_t>(static_cast<std::uint32_t>(*v)) : std::nullopt;
+  }
+  std::optional<bool> boolean(const Leaf& l) {
+    auto t = text(l);
+    if (!t) return std::nullopt;
+    std::string s = *t;
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (s == "true" || s == "yes" || s == "on" || s == "1") return true;
+    if (s == "false" || s == "no" || s == "off" || s == "0") return false;
+    error(l, "must be True or False, not \"" + *t + "\"");
+    return std::nullopt;
+  }
+  std::optional<std::string> word(const Leaf& l) {
+    auto t = text(l);
+    if (!t) return std::nullopt;
+    std::string s = *t;
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+    return s;
+  }
+
+  // A time given as a number, or as DLIO's map {mean, stdev, type, min, max, shape, scale, lam}.
+  std::optional<Distribution> time(const Leaf& l, std::optional<double> stdev) {
+    Distribution d;
+    if (l.node.IsScalar()) {
+      auto v = number(l);
+      if (!v) return std::nullopt;
+      if (*v < 0) return error(l, "must be >= 0 seconds"), std::nullopt;
+      if (stdev && *stdev > 0) {
+        d.kind = DistKind::normal;
+        d.mean = *v;
+        d.stdev = *stdev;
+      } else {
+        d = Distribution::fixed_at(*v);
+      }
+      return d;
+    }
+    if (!l.node.IsMap()) return error(l, "must be a number of seconds or a map (mean, stdev, type...)"), std::nullopt;
+    std::map<std::string, double> p;
+    std::string type = "normal";
+    for (const auto& kv : l.node) {
+      const std::string k = kv.first.as<std::string>("");
+      const int mark = kv.first.Mark().line;
+      Leaf sub{l.key + "." + k, kv.second, l.line == 0 ? 0 : static_cast<std::uint32_t>(std::max(mark, 0) + 1)};
+      if (!kDistParams.count(k)) {
+        error(sub, "unknown distribution parameter (known: mean, stdev, type, min, max, shape, scale, lam)");
+        continue;
+      }
+      if (k == "type") {
+        if (auto w = word(sub)) type = *w;
+        continue;
+      }
+      if (auto v = number(sub)) p[k] = *v;
+    }
+    auto need = [&](const char* k) {
+      if (!p.count(k)) error(l, std::string("a ") + type + " time needs '" + k + "'");
+      return p.count(k) ? p[k] : 0.0;
+    };
+    if (type == "normal") {
+      d.kind = DistKind::normal;
+      d.mean = need("mean");
+      d.stdev = p.count("stdev") ? p["stdev"] : 0;
+      if (d.stdev == 0) d = Distribution::fixed_at(d.mean);
+    } else if (type == "uniform") {
+      d.kind = DistKind::uniform;
+      d.min = need("min");
+      d.max = need("max");
+    } else if (type == "gamma") {  // shape k, scale theta: mean k*theta, stdev sqrt(k)*theta
+      const double k = need("shape"), th = need("scale");
+      d.kind = DistKind::gamma;
+      d.mean = k * th;
+      d.stdev = std::sqrt(std::max(k, 0.0)) * th;
+    } else if (type == "exponential") {  // gamma with shape 1
+      d.kind = DistKind::gamma;
+      d.mean = d.stdev = need("scale");
+    } else if (type == "poisson") {
+      error(l, "a poisson time draws whole seconds; dlgen does not model it (give normal, uniform, gamma or exponential)");
+      return std::nullopt;
+    } else {
+      error(l, "unknown distribution type \"" + type + "\" (normal, uniform, gamma, exponential)");
+      return std::nullopt;
+    }
+    if (p.count("min") && type != "uniform") d.min = p["min"];
+    if (p.count("max") && type != "uniform") d.max = p["max"];
+    return d;
+  }
+
+  // ---- the mapping -----------------------------------------------------------------------------
+  // Pass 1 stores every leaf by key (and refuses unknown ones); pass 2 (build) sets the Job.
+  void take(const Leaf& l) {
+    if (auto r = kRefused.find(l.key); r != kRefused.end()) return error(l, "not supported: " + r->second);
+    const bool dist_param = [&] {
+      for (const char* k : {"train.computation_time.", "reader.preprocess_time.", "evaluation.eval_time."})
+        if (l.key.rfind(k, 0) == 0) return true;
+      return false;
+    }();
+    if (!kMapped.count(l.key) && !dist_param)
+      return error(l, "not a DLIO key dlgen knows" + did_you_mean(l.key) +
+                          " (dlgen refuses what it cannot honour rather than ignoring it)");
+    values_[l.key] = l;
+  }
+  const Leaf* get(const char* key) const {
+    auto it = values_.find(key);
+    return it == values_.end() ? nullptr : &it->second;
+  }
+
+  void build() {
+    Job& job = out_.job;
+    // DLIO's defaults (its ConfigArguments), where they differ from dlgen's.
+    job.name = source_.stem().string();
+    job.description = "converted from the DLIO config " + source_.filename().string();
+    job.dataset.format = Format::tfrecord;
+    job.dataset.num_files = 8;
+    job.dataset.sample_size = Distribution::fixed_at(65536);
+    job.dataset.seed = 123;
+    job.reader.seed = 123;
+    job.reader.shuffle = Shuffle::none;
+    job.reader.prefetch = 2;
+    job.compute.step_time = Distribution::fixed_at(0);
+    job.checkpoint.fsync = false;
+    std::filesystem::path folder = "data";
+
+    if (const Leaf* l = get("model")) {
+      if (auto t = text(*l)) job.name = *t;
+    }
+    if (const Leaf* l = get("model.name")) {
+      if (auto t = text(*l)) job.name = *t;
+      from("job.name", *l);
+    }
+    if (const Leaf* l = get("model.type")) text(*l);  // cnn, transformer...: no I/O meaning
+    if (const Leaf* l = get("framework")) {
+      auto w = word(*l);
+      if (w && *w != "pytorch" && *w != "tensorflow") error(*l, "must be pytorch or tensorflow");
+    }
+
+    // dataset
+    if (const Leaf* l = get("dataset.data_folder")) {
+      if (auto t = text(*l)) folder = *t;
+      from("dataset.dir", *l);
+    }
+    job.dataset.dir = folder / "train";  // DLIO's layout: <data_folder>/train and /valid
+    if (const Leaf* l = get("dataset.format")) {
+      from("dataset.format", *l);
+      if (auto w = word(*l)) {
+        if (auto f = format_from_string(*w)) job.dataset.format = *f;
+        else if (*w == "npy") {
+          job.dataset.format = Format::raw;
+          note("dataset.format npy: written as raw bytes of the same size (read the same way: one whole file per sample)");
+        } else {
+          error(*l, "format \"" + *w + "\" is not supported (npz, npy, hdf5, tfrecord, jpeg)");
+        }
+      }
+    }
+    if (const Leaf* l = get("dataset.num_files_train")) {
+      if (auto v = count(*l)) job.dataset.num_files = *v;
+      from("dataset.num_files", *l);
+    }
+    if (const Leaf* l = get("dataset.num_samples_per_file")) {
+      if (auto v = count32(*l)) job.dataset.samples_per_file = *v;
+      from("dataset.samples_per_file", *l);
+    }
+    double mean = 65536, stdev = 0;
+    if (const Leaf* l = get("dataset.record_length_bytes")) {
+      if (auto v = number(*l)) mean = *v;
+      from("dataset.sample_size", *l);
+    }
+    if (const Leaf* l = get("dataset.record_length_bytes_stdev")) {
+      if (auto v = number(*l)) stdev = *v;
+    }
+    if (mean < 1) error_at_dlgen_key("dataset.sample_size", "record_length_bytes must be >= 1");
+    if (stdev > 0) {
+      job.dataset.sample_size = Distribution{};
+      job.dataset.sample_size.kind = DistKind::normal;
+      job.dataset.sample_size.mean = std::round(mean);
+      job.dataset.sample_size.stdev = stdev;
+      job.dataset.sample_size.min = 1;
+    } else {
+      job.dataset.sample_size = Distribution::fixed_at(std::round(mean));
+    }
+    if (const Leaf* l = get("dataset.record_length_bytes_resize")) {
+      if (number(*l))
+        note("dataset.record_length_bytes_resize: the in-memory size after decoding; no I/O meaning, not replayed");
+    }
+    std::uint64_t subfolders = 0, subfolders_eval = 0;
+    if (const Leaf* l = get("dataset.num_subfolders_train")) {
+      subfolders = count(*l).value_or(0);
+      from("dataset.files_per_dir", *l);
+    }
+    if (const Leaf* l = get("dataset.num_subfolders_eval")) subfolders_eval = count(*l).value_or(0);
+    if (subfolders > 0)
+      job.dataset.files_per_dir = static_cast<std::uint32_t>((job.dataset.num_files + subfolders - 1) / subfolders);
+
+    // reader
+    if (const Leaf* l = get("reader.data_loader")) {
+      auto w = word(*l);
+      if (w && *w != "pytorch" && *w != "tensorflow" && *w != "dali" && *w != "native_dali")
+        error(*l, "must be pytorch, tensorflow, dali or native_dali");
+    }
+    if (const Leaf* l = get("reader.batch_size")) {
+      if (auto v = count32(*l)) job.reader.batch_size = *v;
+      from("reader.batch_size", *l);
+    }
+    if (const Leaf* l = get("reader.read_threads")) {
+      if (auto v = count32(*l)) {
+        job.reader.workers = std::max<std::uint32_t>(*v, 1);
+        if (*v == 0) note("reader.read_threads 0 (the main process reads): replayed as 1 reader worker");
+      }
+      from("reader.workers", *l);
+    }
+    if (const Leaf* l = get("reader.computation_threads")) {
+      if (count(*l)) note("reader.computation_threads: TensorFlow's parallel decode threads; no I/O meaning, not replayed");
+    }
+    if (const Leaf* l = get("reader.prefetch_size")) {
+      if (auto v = count32(*l)) job.reader.prefetch = std::max<std::uint32_t>(*v, 1);
+      from("reader.prefetch", *l);
+    }
+    auto shuffle_on = [&](const char* key) {
+      const Leaf* l = get(key);
+      if (!l) return false;
+      auto w = word(*l);
+      if (!w) return false;
+      if (*w == "off" || *w == "false") return false;
+      if (*w == "seed" || *w == "on" || *w == "true") return true;
+      if (*w == "random") {
+        note(std::string(key) + " random: dlgen shuffles with reader.seed (reproducible); change reader.seed for a new order");
+        return true;
+      }
+      error(*l, "must be off, seed or random");
+      return false;
+    };
+    if (shuffle_on("reader.sample_shuffle")) {
+      job.reader.shuffle = Shuffle::sample;
+      from("reader.shuffle", *get("reader.sample_shuffle"));
+    } else if (shuffle_on("reader.file_shuffle")) {
+      job.reader.shuffle = Shuffle::file;
+      from("reader.shuffle", *get("reader.file_shuffle"));
+    }
+    if (const Leaf* l = get("reader.shuffle_size")) {
+      if (auto v = count(*l); v && job.reader.shuffle == Shuffle::sample) {
+        job.reader.shuffle_buffer = *v;
+        from("reader.shuffle_buffer", *l);
+      }
+    }
+    if (const Leaf* l = get("reader.transfer_size")) {
+      if (auto v = count(*l, true)) job.reader.request_size_bytes = *v;
+      from("reader.request_size", *l);
+    }
+    std::optional<double> pre_stdev;
+    if (const Leaf* l = get("reader.preprocess_time_stdev")) pre_stdev = number(*l);
+    if (const Leaf* l = get("reader.preprocess_time")) {
+      if (auto d = time(*l, pre_stdev)) job.reader.preprocess = *d;
+      from("reader.preprocess", *l);
+    }
+    if (const Leaf* l = get("reader.odirect")) {
+      if (auto b = boolean(*l)) job.reader.direct = *b;
+      from("reader.direct", *l);
+    }
+    if (const Leaf* l = get("reader.dont_use_mmap")) {
+      if (boolean(*l)) note("reader.dont_use_mmap: dlgen never maps files; it reads them");
+    }
+
+    // train
+    if (const Leaf* l = get("train.epochs")) {
+      if (auto v = count32(*l)) job.run.epochs = *v;
+      from("run.epochs", *l);
+    }
+    std::optional<double> ct_stdev;
+    if (const Leaf* l = get("train.computation_time_stdev")) ct_stdev = number(*l);
+    if (const Leaf* l = get("train.computation_time")) {
+      if (auto d = time(*l, ct_stdev)) job.compute.step_time = *d;
+      from("compute.time", *l);
+    }
+    if (const Leaf* l = get("train.total_training_steps")) {
+      if (auto v = count(*l, true); v && *v > 0) {
+        if (job.run.epochs > 1)
+          error(*l, "dlgen stops each epoch after run.max_steps; a step total over " + std::to_string(job.run.epochs) +
+                        " epochs is not supported (set train.epochs=1)");
+        job.run.max_steps = *v;
+        from("run.max_steps", *l);
+      }
+    }
+    if (const Leaf* l = get("metric.au")) {
+      if (auto v = number(*l)) job.compute.au_threshold = *v;
+      from("compute.au_threshold", *l);
+    }
+
+    // workflow
+    bool evaluation = false, checkpoint = false;
+    if (const Leaf* l = get("workflow.generate_data")) {
+      if (boolean(*l))
+        note("workflow.generate_data: dlgen generates a missing dataset itself (and never overwrites files it did not write)");
+    }
+    if (const Leaf* l = get("workflow.train")) {
+      if (auto b = boolean(*l); b && !*b) error(*l, "not supported: workloads without training (checkpoint-only) are not built yet");
+    }
+    if (const Leaf* l = get("workflow.evaluation")) evaluation = boolean(*l).value_or(false);
+    if (const Leaf* l = get("workflow.checkpoint")) {
+      checkpoint = boolean(*l).value_or(false);
+      from("checkpoint.enabled", *l);
+    }
+
+    // evaluation
+    std::uint64_t eval_files = 0;
+    if (const Leaf* l = get("dataset.num_files_eval")) eval_files = count(*l).value_or(0);
+    if (evaluation) {
+      const Leaf* wl = get("workflow.evaluation");
+      if (eval_files == 0) {
+        error(*wl, "evaluation needs dataset.num_files_eval > 0");
+      } else {
+        DatasetSpec v = job.dataset;
+        v.dir = folder / "valid";
+        v.num_files = eval_files;
+        v.files_per_dir = subfolders_eval > 0 ? static_cast<std::uint32_t>((eval_files + subfolders_eval - 1) / subfolders_eval) : 0;
+        job.validation = v;
+        if (const Leaf* l = get("dataset.num_files_eval")) from("validation.num_files", *l);
+        job.run.eval_every_epochs = 1;
+        if (const Leaf* l = get("evaluation.epochs_between_evals")) {
+          if (auto n = count32(*l)) job.run.eval_every_epochs = *n;
+          from("run.eval_every_epochs", *l);
+        }
+        std::optional<double> ev_stdev;
+        if (const Leaf* l = get("evaluation.eval_time_stdev")) ev_stdev = number(*l);
+        const Leaf* et = get("evaluation.eval_time");
+        const std::optional<Distribution> eval_time = et ? time(*et, ev_stdev) : Distribution::fixed_at(0);
+        if (eval_time && !(*eval_time == job.compute.step_time))
+          error(et ? *et : *wl,
+                "dlgen replays evaluation steps with the training compute time; an evaluation time different from "
+                "train.computation_time is not supported yet");
+      }
+      if (const Leaf* l = get("reader.batch_size_eval")) {
+        if (auto v = count32(*l); v && *v != job.reader.batch_size)
+          error(*l, "dlgen evaluates with reader.batch_size; a different evaluation batch size is not supported yet");
+      }
+    }
+
+    // checkpoints
+    CheckpointSpec& k = job.checkpoint;
+    k.enabled = checkpoint;
+    k.dir = "checkpoints";
+    if (const Leaf* l = get("checkpoint.checkpoint_folder")) {
+      if (auto t = text(*l)) k.dir = *t;
+      from("checkpoint.dir", *l);
+    }
+    k.every_epochs = 1;
+    std::uint32_t after = 1;
+    if (const Leaf* l = get("checkpoint.epochs_between_checkpoints")) {
+      if (auto v = count32(*l)) k.every_epochs = *v;
+      from("checkpoint.every_epochs", *l);
+    }
+    if (const Leaf* l = get("checkpoint.checkpoint_after_epoch")) {
+      if (auto v = count32(*l)) after = std::max<std::uint32_t>(*v, 1);
+      from("checkpoint.first_epoch", *l);
+    }
+    if (const Leaf* l = get("checkpoint.steps_between_checkpoints")) {
+      if (auto v = count(*l, true); v && *v > 0) {
+        k.every_steps = *v;
+        k.every_epochs = 0;
+        from("checkpoint.every_steps", *l);
+      }
+    }
+    if (k.every_epochs > 0) k.first_epoch = after;
+    if (const Leaf* l = get("checkpoint.fsync")) {
+      if (auto b = boolean(*l)) k.fsync = *b;
+      from("checkpoint.fsync", *l);
+    }
+    if (const Leaf* l = get("model.model_size")) {
+      if (auto v = count(*l)) k.size_bytes = *v;
+      from("checkpoint.size", *l);
+      if (checkpoint)
+        note("checkpoint size = model.model_size = " + std::to_string(k.size_bytes) +
+             " bytes, written for real with fresh incompressible content (DLIO ignores model_size here)");
+    }
+    if (checkpoint && k.size_bytes == 0)
+      error_at_dlgen_key("checkpoint.enabled", "a checkpoint needs model.model_size (bytes of one checkpoint)");
+    if (!checkpoint) {
+      k = CheckpointSpec{};
+      for (const char* key : {"checkpoint.checkpoint_folder", "checkpoint.epochs_between_checkpoints",
+                              "checkpoint.steps_between_checkpoints", "checkpoint.checkpoint_after_epoch"})
+        if (get(key)) {
+          note("the checkpoint section is not in force: workflow.checkpoint is not True (as in DLIO)");
+          break;
+        }
+    }
+    note("MiB/s counts the bytes actually read (DLIO reports samples x record_length_bytes)");
+  }
+
+  std::filesystem::path source_;
+  DlioJob out_;
+  std::vector<Leaf> leaves_;
+  std::map<std::string, Leaf, std::less<>> values_;
+  std::map<std::string, Leaf> origin_;
+  std::map<std::string, std::string> overridden_;  // DLIO key -> the override that set it
+  std::vector<std::string> errors_;
+};
+
+}  // namespace
+
+bool is_dlio_config(const std::filesystem::path& path) {
+  const std::string ext = path.extension().string();
+  return ext == ".yaml" || ext == ".yml";
+}
+
+bool is_hydra_override(std::string_view w) {
+  if (w.rfind("--", 0) == 0 || w.empty()) return false;
+  if (w.front() == '~') return w.size() > 1;
+  const std::size_t eq = w.find('=');
+  return eq != std::string_view::npos && eq > (w.rfind("++", 0) == 0 ? 2u : w.front() == '+' ? 1u : 0u);
+}
+
+Result<DlioJob> parse_dlio(std::string_view yaml_text, const std::filesystem::path& source_name,
+                           const std::vector<std::string>& overrides) {
+  Reader r(source_name);
+  Result<DlioJob> out = r.read(yaml_text, overrides);
+  if (out) out->job.source = source_name;
+  return out;
+}
+
+Result<DlioJob> load_dlio(const std::filesystem::path& path, const std::vector<std::string>& overrides) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return input_error(path.string() + ": cannot open DLIO config: " + std::strerror(errno));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return parse_dlio(ss.str(), path, overrides);
+}
+
+}  // namespace dlgen
