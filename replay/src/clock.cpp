@@ -84,7 +84,9 @@ void FakeClock::leave_thread() {
   if (t_member == this) t_member = nullptr;
 }
 
-void FakeClock::set_now(std::int64_t t) { now_.store(t, std::memory_order_release); }
+void FakeClock::set_now(std::int64_t t) {
+  now_.store(t, std::memory_order_release);
+}
 
 void FakeClock::unblock(Blocked& b) {
   b.blocked = false;

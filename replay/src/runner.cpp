@@ -731,7 +731,8 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
   // reader.startup: readers begin that long after the phase starts (PyTorch re-forks DataLoader workers
   // each epoch); the accelerators wait for their first batch meanwhile, so the gap counts as data wait.
   const std::int64_t startup_ns = static_cast<std::int64_t>(rd.startup_s * 1e9);
-  std::optional<ClockHold> starting(std::in_place, clock_);  // time stands still until all are registered
+  // A FakeClock's time stands still until every thread of the phase is registered.
+  std::optional<ClockHold> starting(std::in_place, clock_);
   for (auto& w : workers)
     threads.push_back(start_thread(clock_, [&w, this, t0, startup_ns] {
       if (startup_ns > 0) {
