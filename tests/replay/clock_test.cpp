@@ -292,6 +292,20 @@ TEST(FakeClockDeathTest, EveryThreadWaitingAndNoneSleepingAborts) {
   EXPECT_DEATH(two_waiters(), "deadlock at t = 1010000000 ns: all 2 threads wait");
 }
 
+// The last running thread ends without notifying: the one left waiting can never wake.
+TEST(FakeClockDeathTest, AThreadEndingWithoutNotifyingLeavesADeadlock) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  auto forgotten = [] {
+    FakeClock clock;
+    std::atomic<std::uint64_t> a{0};
+    std::vector<std::function<void()>> fns;
+    fns.push_back([&] { clock.wait(a, 0); });
+    fns.push_back([&] { clock.sleep_until(clock.now_ns() + 20 * ms); });
+    run_all(clock, std::move(fns));
+  };
+  EXPECT_DEATH(forgotten(), "deadlock at t = 1020000000 ns: all 1 threads wait");
+}
+
 TEST(FakeClockDeathTest, ALoneUnregisteredWaiterAborts) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_DEATH(
