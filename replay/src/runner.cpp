@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <barrier>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -282,7 +281,7 @@ class Worker {
   void finish() {
     // Wake the accelerator even when we stopped early; it checks `stop`.
     handoff_.produced.store(shared_.stop.load() ? ~std::uint64_t{0} : delivered_);
-    handoff_.produced.notify_all();
+    clock_.notify(handoff_.produced);
   }
 
   // Begins the next sample of the current batch: opens its file, sets up the byte range to read.
@@ -448,7 +447,7 @@ class Worker {
         if (delivered_ >= my_batches_) return;
         // Nothing to read until the accelerator takes a batch: wait for it.
         const std::uint64_t c = handoff_.consumed.load(std::memory_order_acquire);
-        if (started_ >= c + cfg_.prefetch && !shared_.stop.load()) handoff_.consumed.wait(c);
+        if (started_ >= c + cfg_.prefetch && !shared_.stop.load()) clock_.wait(handoff_.consumed, c);
         continue;
       }
       // 2. Reap: wait for at least one completion, take all that are there.
@@ -521,7 +520,7 @@ class Worker {
       shared_.ready->fetch_add(static_cast<std::int64_t>(d - delivered_), std::memory_order_relaxed);
       delivered_ = d;
       handoff_.produced.store(d, std::memory_order_release);
-      handoff_.produced.notify_one();
+      clock_.notify(handoff_.produced);
     }
   }
 
@@ -669,8 +668,7 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
     if (Result<void> r = write_checkpoint(ck, checkpoint_); !r) shared.fail(r.error());
   };
   std::atomic<bool> ckpt_requested{false};
-  std::barrier<CheckpointCompletion> ckpt_barrier(static_cast<std::ptrdiff_t>(na),
-                                                  CheckpointCompletion{&write_fn, &ckpt_requested});
+  ClockBarrier ckpt_barrier(clock_, static_cast<std::uint32_t>(na), CheckpointCompletion{&write_fn, &ckpt_requested});
   const std::uint64_t step_base = global_step_;
   const Distribution& dist = job_.compute.effective();
   const std::int64_t deadline = deadline_ns_;
@@ -690,13 +688,13 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
       r.wait_begin = clock_.now_ns();
       for (std::uint64_t p; (p = w.produced.load(std::memory_order_acquire)) <= j;) {
         if (shared.stop.load()) break;
-        w.produced.wait(p);
+        clock_.wait(w.produced, p);
       }
       if (shared.stop.load()) break;
       signals[a].receive();
       r.ready = clock_.now_ns();
       w.consumed.store(j + 1, std::memory_order_release);
-      w.consumed.notify_one();
+      clock_.notify(w.consumed);
       ready_.fetch_sub(1, std::memory_order_relaxed);
       r.compute_ns = static_cast<std::int64_t>(sample(dist, rng) * 1e9);
       if (r.compute_ns > 0) clock_.sleep_until(r.ready + r.compute_ns);
@@ -718,7 +716,7 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
     // Release workers blocked on a full prefetch window.
     for (std::uint32_t i = 0; i < cfg.workers; ++i) {
       h[i].consumed.store(~std::uint64_t{0} / 2, std::memory_order_release);
-      h[i].consumed.notify_all();
+      clock_.notify(h[i].consumed);
     }
   };
 
@@ -733,15 +731,18 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
   // reader.startup: readers begin that long after the phase starts (PyTorch re-forks DataLoader workers
   // each epoch); the accelerators wait for their first batch meanwhile, so the gap counts as data wait.
   const std::int64_t startup_ns = static_cast<std::int64_t>(rd.startup_s * 1e9);
+  // A FakeClock's time stands still until every thread of the phase is registered.
+  std::optional<ClockHold> starting(std::in_place, clock_);
   for (auto& w : workers)
-    threads.emplace_back([&w, this, t0, startup_ns] {
+    threads.push_back(start_thread(clock_, [&w, this, t0, startup_ns] {
       if (startup_ns > 0) {
         clock_.prepare_thread();
         clock_.sleep_until(t0 + startup_ns);
       }
       w->run();
-    });
-  for (std::size_t a = 0; a < na; ++a) threads.emplace_back(accelerator, a);
+    }));
+  for (std::size_t a = 0; a < na; ++a) threads.push_back(start_thread(clock_, [&accelerator, a] { accelerator(a); }));
+  starting.reset();
   for (auto& t : threads) t.join();
   out.begin_ns = t0;
   out.end_ns = clock_.now_ns();

@@ -106,54 +106,201 @@ TEST(Runner, FakeClockComputesWithoutRealTimeAndAuIsFull) {
 }
 
 // reader.startup: each epoch's readers begin that long after the epoch starts (PyTorch re-forking its
-// DataLoader workers); the accelerator waits meanwhile, on the fake clock at no real cost.
+// DataLoader workers); the accelerators wait meanwhile, on the fake clock at no real cost. Every
+// accelerator's workers start up at once: per epoch 0.5 s, then its steps back to back (no data
+// wait: reads and preprocessing cost nothing), whatever the number of accelerators.
 TEST(Runner, ReaderStartupDelaysEachEpoch) {
-  Job job = small_job("/nonexistent/fake", 40, Distribution::fixed_at(10000));
-  job.compute.step_time = Distribution::fixed_at(0.120);
-  job.run.epochs = 3;
-  job.reader.startup_s = 0.5;
-  const auto t0 = std::chrono::steady_clock::now();
-  Result<Report> r = run_fake(job);
-  ASSERT_TRUE(r) << r.error().message;
-  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3)) << "fake time must cost no real time";
-  EXPECT_EQ(r->steps, 30u);
-  EXPECT_NEAR(r->elapsed_s, 30 * 0.120 + 3 * 0.5, 1e-6);
+  for (std::uint32_t accelerators : {1u, 2u, 4u}) {
+    SCOPED_TRACE("accelerators " + std::to_string(accelerators));
+    Job job = small_job("/nonexistent/fake", 40, Distribution::fixed_at(10000));
+    job.compute.step_time = Distribution::fixed_at(0.120);
+    job.run.epochs = 3;
+    job.run.accelerators = accelerators;
+    job.reader.startup_s = 0.5;
+    const auto t0 = std::chrono::steady_clock::now();
+    Result<Report> r = run_fake(job);
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3)) << "fake time must cost no real time";
+    // 40 samples over the accelerators in batches of 4: 10, 5 or 3 (4+4+2) steps an epoch each.
+    const std::uint64_t steps = (40 / accelerators + 3) / 4;
+    EXPECT_EQ(r->steps, 3 * steps);
+    EXPECT_NEAR(r->elapsed_s, 3 * (0.5 + steps * 0.120), 1e-9);
+    for (const AcceleratorResult& a : r->per_accelerator) {
+      EXPECT_NEAR(a.first_wait_s, 0.5, 1e-9);
+      EXPECT_NEAR(a.wait_s, 3 * 0.5, 1e-9);  // every epoch's first step waits 0.5 s, no other
+    }
+  }
 }
 
-// reader.warmup: each worker's first sample of an epoch takes that much longer, so the first batch of
-// every epoch arrives that much later (one worker: the whole delay is on the accelerator's path).
-TEST(Runner, ReaderWarmupDelaysEachEpochsFirstBatch) {
-  Job job = small_job("/nonexistent/fake", 40, Distribution::fixed_at(10000));
-  job.reader.workers = 1;
-  job.compute.step_time = Distribution::fixed_at(0.120);
+// reader.warmup: each worker's first sample of an epoch takes that much longer. Three workers warm
+// up at once, so the epoch's first batches (one per worker) all arrive after one warmup, not three:
+// 0.25 s, then 12 steps of 0.1 s back to back; three epochs.
+TEST(Runner, ReaderWarmupDelaysEachEpochsFirstBatchOncePerWorkerInParallel) {
+  Job job = small_job("/nonexistent/fake", 12, Distribution::fixed_at(10000));
+  job.reader.workers = 3;
+  job.reader.batch_size = 1;
+  job.compute.step_time = Distribution::fixed_at(0.1);
   job.run.epochs = 3;
-  Result<Report> base = run_fake(job);
-  ASSERT_TRUE(base) << base.error().message;
   job.reader.warmup_s = 0.25;
   Result<Report> r = run_fake(job);
   ASSERT_TRUE(r) << r.error().message;
-  EXPECT_EQ(r->steps, base->steps);
-  EXPECT_NEAR(r->elapsed_s - base->elapsed_s, 3 * 0.25, 0.01);
+  EXPECT_EQ(r->steps, 36u);
+  EXPECT_NEAR(r->elapsed_s, 3 * (0.25 + 12 * 0.1), 1e-9);
+  ASSERT_EQ(r->epochs_detail.size(), 3u);
+  for (const EpochResult& e : r->epochs_detail) EXPECT_NEAR(e.seconds, 0.25 + 12 * 0.1, 1e-9);
+  ASSERT_EQ(r->per_accelerator.size(), 1u);
+  EXPECT_NEAR(r->per_accelerator[0].first_wait_s, 0.25, 1e-9);
+  EXPECT_NEAR(r->per_accelerator[0].wait_s, 3 * 0.25, 1e-9);
+  // AU: 3.6 s of compute over the run less the first wait.
+  EXPECT_NEAR(r->au, 3.6 / (3 * 1.45 - 0.25), 1e-9);
 }
 
-// reader.preprocess: one worker processes its 40 samples one after another after reading each
-// (fake clock: no real time), so a data-bound epoch lasts about samples x preprocess / workers.
-TEST(Runner, ReaderPreprocessDelaysEverySample) {
-  Job job = small_job("/nonexistent/fake", 40, Distribution::fixed_at(10000));
-  job.reader.workers = 1;
-  job.compute.step_time = Distribution::fixed_at(0.001);
-  job.run.epochs = 2;
-  Result<Report> base = run_fake(job);
-  ASSERT_TRUE(base) << base.error().message;
-  job.reader.preprocess = Distribution::fixed_at(0.010);
-  const auto t0 = std::chrono::steady_clock::now();
+// reader.preprocess: a worker processes its samples one after another after reading each; the
+// workers (of every accelerator) process in parallel. 8 samples per accelerator, batch 1,
+// 100 ms each, no compute: W workers take 8 x 100 ms / W.
+TEST(Runner, ReaderPreprocessRunsOnEveryWorkerInParallel) {
+  for (std::uint32_t accelerators : {1u, 2u})
+    for (std::uint32_t workers : {1u, 2u, 4u, 8u}) {
+      SCOPED_TRACE("accelerators " + std::to_string(accelerators) + ", workers " + std::to_string(workers));
+      Job job = small_job("/nonexistent/fake", 8 * accelerators, Distribution::fixed_at(10000));
+      job.run.accelerators = accelerators;
+      job.reader.workers = workers;
+      job.reader.batch_size = 1;
+      job.reader.preprocess = Distribution::fixed_at(0.100);
+      const auto t0 = std::chrono::steady_clock::now();
+      Result<Report> r = run_fake(job);
+      ASSERT_TRUE(r) << r.error().message;
+      EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3)) << "fake time must cost no real time";
+      EXPECT_EQ(r->samples, 8u * accelerators);
+      EXPECT_NEAR(r->elapsed_s, 0.8 / workers, 1e-9);
+      EXPECT_NEAR(r->samples_per_s, 8.0 * accelerators / (0.8 / workers), 1e-6);
+    }
+}
+
+// Data-bound and compute together, one accelerator, 2 workers, batch 2, 8 samples, preprocess
+// 100 ms, compute 50 ms. Each worker reads its 4 samples at once and processes them back to back,
+// so its batches are ready at 0.2 and 0.4 s. Batches alternate between workers:
+//   step 0 (worker 0): ready 0.20, computes to 0.25      step 1 (worker 1): ready 0.20, 0.25-0.30
+//   step 2 (worker 0): ready 0.40, computes to 0.45      step 3 (worker 1): ready 0.40, 0.45-0.50
+// The run lasts 0.5 s; waits: 0.2 (first) + 0.1 (step 2); AU = 0.2 / (0.5 - 0.2).
+TEST(Runner, TwoWorkersScheduleIsExact) {
+  Job job = small_job("/nonexistent/fake", 8, Distribution::fixed_at(10000));
+  job.reader.workers = 2;
+  job.reader.batch_size = 2;
+  job.reader.preprocess = Distribution::fixed_at(0.100);
+  job.compute.step_time = Distribution::fixed_at(0.050);
   Result<Report> r = run_fake(job);
   ASSERT_TRUE(r) << r.error().message;
-  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3)) << "fake time must cost no real time";
-  EXPECT_EQ(r->steps, 20u);
-  EXPECT_EQ(r->epochs_detail[0].samples, 40u);
-  // 2 epochs x 40 samples x 10 ms on one worker; the last step's compute follows.
-  EXPECT_NEAR(r->elapsed_s - base->elapsed_s, 2 * 40 * 0.010, 0.02);
+  EXPECT_EQ(r->steps, 4u);
+  EXPECT_NEAR(r->elapsed_s, 0.5, 1e-9);
+  ASSERT_EQ(r->per_accelerator.size(), 1u);
+  const AcceleratorResult& a = r->per_accelerator[0];
+  EXPECT_NEAR(a.first_wait_s, 0.2, 1e-9);
+  EXPECT_NEAR(a.wait_s, 0.3, 1e-9);
+  EXPECT_NEAR(a.compute_s, 0.2, 1e-9);
+  EXPECT_NEAR(a.wall_s, 0.3, 1e-9);
+  EXPECT_NEAR(r->au, 2.0 / 3.0, 1e-9);
+  EXPECT_NEAR(r->samples_per_s, 8 / 0.5, 1e-6);
+  EXPECT_NEAR(r->compute.mean_abs_error_s, 0, 1e-12);
+}
+
+// Two accelerators with different step counts: 9 samples, batch 2, 2 workers each, preprocess
+// 100 ms, compute 50 ms. Accelerator 0 gets samples 0,2,4,6,8 (batches of 2, 2, 1), accelerator 1
+// samples 1,3,5,7 (2, 2). Worker 0 of accelerator 0 reads its 3 samples (batches 0 and 2) at
+// once: batch 0 ready at 0.2, batch 2 at 0.3; every other batch is ready at 0.2.
+//   accelerator 0: 0.20-0.25, 0.25-0.30, 0.30-0.35 -> compute 0.15 over 0.35 - 0.2: AU 1
+//   accelerator 1: 0.20-0.25, 0.25-0.30, then idle to the run's end at 0.35: AU 0.1 / 0.15
+TEST(Runner, TwoAcceleratorsWithDifferentStepCountsHaveExactAu) {
+  Job job = small_job("/nonexistent/fake", 9, Distribution::fixed_at(10000));
+  job.run.accelerators = 2;
+  job.reader.workers = 2;
+  job.reader.batch_size = 2;
+  job.reader.preprocess = Distribution::fixed_at(0.100);
+  job.compute.step_time = Distribution::fixed_at(0.050);
+  Result<Report> r = run_fake(job);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_NEAR(r->elapsed_s, 0.35, 1e-9);
+  ASSERT_EQ(r->per_accelerator.size(), 2u);
+  EXPECT_EQ(r->per_accelerator[0].steps, 3u);
+  EXPECT_EQ(r->per_accelerator[1].steps, 2u);
+  EXPECT_NEAR(r->per_accelerator[0].au, 1.0, 1e-9);
+  EXPECT_NEAR(r->per_accelerator[1].au, 0.1 / 0.15, 1e-9);
+  EXPECT_NEAR(r->au, 0.1 / 0.15, 1e-9);
+  EXPECT_NEAR(r->au_mean, (1.0 + 0.1 / 0.15) / 2, 1e-9);
+  EXPECT_NEAR(r->per_accelerator[0].wait_s, 0.2, 1e-9);
+  EXPECT_NEAR(r->per_accelerator[1].wait_s, 0.2, 1e-9);
+  EXPECT_EQ(r->samples, 9u);
+  EXPECT_NEAR(r->samples_per_s, 9 / 0.35, 1e-6);
+}
+
+// Step checkpoints are a barrier over the accelerators, and the barrier waits through the clock:
+// a fast accelerator held at the barrier must let time run for the slow one's data. 11 samples,
+// batch 4, one worker each, preprocess 100 ms, compute 50 ms, a checkpoint after every step
+// (writing costs no fake time). Accelerator 0 reads 6 samples (batches 4, 2): ready at 0.4, 0.6;
+// accelerator 1 reads 5 (4, 1): ready at 0.4, 0.5.
+//   step 0: both compute 0.40-0.45, checkpoint at 0.45
+//   step 1: accelerator 1 computes 0.50-0.55 and waits at the barrier until accelerator 0
+//           computed 0.60-0.65; checkpoint at 0.65; the run ends at 0.65.
+TEST(Runner, StepCheckpointBarrierWaitsInFakeTime) {
+  TempDir tmp("dlgen-ckpt-time");
+  Job job = small_job("/nonexistent/fake", 11, Distribution::fixed_at(10000));
+  job.run.accelerators = 2;
+  job.reader.workers = 1;
+  job.reader.batch_size = 4;
+  job.reader.preprocess = Distribution::fixed_at(0.100);
+  job.compute.step_time = Distribution::fixed_at(0.050);
+  job.checkpoint.enabled = true;
+  job.checkpoint.every_steps = 1;
+  job.checkpoint.size_bytes = 4096;
+  job.checkpoint.write_size_bytes = 4096;
+  job.checkpoint.files = 1;
+  job.checkpoint.fsync = false;
+  job.checkpoint.dir = tmp / "ck";
+  Result<Report> r = run_fake(job);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->checkpoint.count, 2u);
+  EXPECT_NEAR(r->elapsed_s, 0.65, 1e-9);
+  ASSERT_EQ(r->per_accelerator.size(), 2u);
+  for (const AcceleratorResult& a : r->per_accelerator) {
+    EXPECT_EQ(a.steps, 2u);
+    EXPECT_NEAR(a.first_wait_s, 0.4, 1e-9);
+    EXPECT_NEAR(a.wall_s, 0.25, 1e-9);
+    EXPECT_NEAR(a.au, 0.1 / 0.25, 1e-9);
+  }
+  EXPECT_NEAR(r->per_accelerator[0].wait_s, 0.4 + 0.15, 1e-9);  // data for step 1 at 0.6
+  EXPECT_NEAR(r->per_accelerator[1].wait_s, 0.4 + 0.05, 1e-9);  // data for step 1 at 0.5
+  // The barrier wait is not compute: every step measured its configured 50 ms.
+  EXPECT_NEAR(r->compute.mean_abs_error_s, 0, 1e-12);
+}
+
+// The fake clock makes a multi-threaded run deterministic: the same job gives the same times.
+TEST(Runner, FakeClockRunsAreRepeatable) {
+  TempDir tmp("dlgen-repeat");
+  Job job = small_job("/nonexistent/fake", 37, Distribution::fixed_at(10000));
+  job.run.accelerators = 3;
+  job.reader.workers = 3;
+  job.reader.batch_size = 2;
+  job.reader.startup_s = 0.03;
+  job.reader.warmup_s = 0.02;
+  job.reader.preprocess = uniform(0.001, 0.02);
+  job.compute.step_time = uniform(0.005, 0.015);
+  job.run.epochs = 2;
+  job.checkpoint.enabled = true;
+  job.checkpoint.every_steps = 2;
+  job.checkpoint.size_bytes = 4096;
+  job.checkpoint.write_size_bytes = 4096;
+  job.checkpoint.files = 1;
+  job.checkpoint.fsync = false;
+  job.checkpoint.dir = tmp / "ck";
+  Result<Report> first = run_fake(job);
+  ASSERT_TRUE(first) << first.error().message;
+  for (int i = 0; i < 10; ++i) {
+    Result<Report> r = run_fake(job);
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(r->elapsed_s, first->elapsed_s);
+    EXPECT_EQ(r->au, first->au);
+    for (std::size_t a = 0; a < 3; ++a) EXPECT_EQ(r->per_accelerator[a].wait_s, first->per_accelerator[a].wait_s);
+  }
 }
 
 TEST(Runner, EvaluationPassesReadTheValidationSet) {
@@ -186,8 +333,8 @@ TEST(Runner, MaxTimeStopsTheRunEarly) {
   Result<Report> r = run_fake(job);
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->epochs_detail.size(), 1u);
-  EXPECT_GE(r->steps, 10u);
-  EXPECT_LE(r->steps, 11u);
+  EXPECT_EQ(r->steps, 10u);  // the 10th step ends at 1.0 s: the deadline
+  EXPECT_NEAR(r->elapsed_s, 1.0, 1e-9);
   ASSERT_FALSE(r->warnings.empty());
   EXPECT_NE(r->warnings.back().find("max_time"), std::string::npos);
 }
