@@ -180,8 +180,17 @@ int do_run(const RunArgs& a) {
   const auto engine = replay::engine_from_string(a.engine);
   if (!engine) return report_error(input_error("--engine " + a.engine + ": expected uring, pread or null"));
   if (a.dry_run) {
-    std::fputs(replay::format_plan(*job, replay::summarize_plan(*job)).c_str(), stdout);
-    std::printf("  dataset      %s\n", generator::dataset_ready(job->dataset) ? "present" : "missing (run generates it)");
+    const replay::PlanSummary plan = replay::summarize_plan(*job);
+    if (!a.quiet) {
+      std::fputs(replay::format_plan(*job, plan).c_str(), stdout);
+      std::printf("  dataset      %s\n", generator::dataset_ready(job->dataset) ? "present" : "missing (run generates it)");
+    }
+    if (!a.output.empty()) {
+      std::ofstream out(a.output, std::ios::binary | std::ios::trunc);
+      out << replay::plan_json(*job, plan);
+      out.close();
+      if (!out) return report_error(runtime_error(a.output + ": cannot write: " + std::strerror(errno)));
+    }
     return 0;
   }
   if (*engine != replay::EngineKind::null)

@@ -7,6 +7,8 @@
 #include "dlgen/core/units.hpp"
 #include "dlgen/datasets/layout.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace dlgen::replay {
 namespace {
 
@@ -155,6 +157,30 @@ PlanSummary summarize_plan(const Job& job, Topology topology) {
   s.compute_step_s = job.compute.effective().expected();
   s.min_runtime_s = static_cast<double>(s.total_steps + s.eval_steps) * s.compute_step_s;
   return s;
+}
+
+std::string plan_json(const Job& job, const PlanSummary& s) {
+  nlohmann::json j;
+  j["job"] = job.name;
+  j["dataset"] = {{"dir", job.dataset.dir.string()}, {"format", to_string(job.dataset.format)},
+                  {"num_files", s.files}, {"bytes", s.dataset_bytes},
+                  {"samples_per_file", job.dataset.samples_per_file}};
+  if (s.eval_steps > 0) j["validation"] = {{"num_files", s.eval_files}, {"bytes", s.eval_bytes}};
+  j["accelerators"] = job.run.accelerators;
+  j["batch_size"] = job.reader.batch_size;
+  j["epochs"] = job.run.epochs;
+  j["samples_per_epoch"] = s.samples_per_epoch;
+  j["steps_per_epoch_per_accelerator"] = s.steps_per_epoch;
+  j["steps_per_accelerator"] = s.total_steps;
+  j["eval_steps_per_accelerator"] = s.eval_steps;
+  const bool ck = s.checkpoints > 0;
+  j["checkpoint"] = {{"count", s.checkpoints},
+                     {"bytes", ck ? job.checkpoint.size_bytes : 0},
+                     {"files", ck ? std::max<std::uint32_t>(job.checkpoint.files, 1) : 0},
+                     {"total_bytes", s.checkpoint_bytes}};
+  j["compute_step_s"] = s.compute_step_s;
+  j["min_runtime_s"] = s.min_runtime_s;
+  return j.dump(2) + "\n";
 }
 
 std::string format_plan(const Job& job, const PlanSummary& s) {

@@ -342,6 +342,20 @@ metric:
   ASSERT_EQ(o.code, 0) << o.out;
   EXPECT_EQ(nlohmann::json::parse(std::ifstream(tmp / "s.json"))["samples"].get<std::uint64_t>(), 16u);
 
+  // The plan as JSON: 16 files of 64 KiB, batch 4 on 2 accelerators: 2 steps an epoch each.
+  o = dlgen("run tiny.yaml ++workload.train.epochs=4 --set run.accelerators=2 --dry-run -q --output plan.json",
+            tmp.path());
+  ASSERT_EQ(o.code, 0) << o.out;
+  auto p = nlohmann::json::parse(std::ifstream(tmp / "plan.json"));
+  EXPECT_EQ(p["dataset"]["num_files"].get<std::uint64_t>(), 16u);
+  EXPECT_GE(p["dataset"]["bytes"].get<std::uint64_t>(), 16u * 65536u);  // npz: payload plus headers
+  EXPECT_EQ(p["steps_per_epoch_per_accelerator"].get<std::uint64_t>(), 2u);
+  EXPECT_EQ(p["steps_per_accelerator"].get<std::uint64_t>(), 8u);
+  EXPECT_EQ(p["checkpoint"]["count"].get<std::uint64_t>(), 2u);  // after epochs 2 and 4
+  EXPECT_EQ(p["checkpoint"]["bytes"].get<std::uint64_t>(), 1048576u);
+  EXPECT_EQ(p["checkpoint"]["files"].get<std::uint64_t>(), 1u);
+  EXPECT_DOUBLE_EQ(p["min_runtime_s"].get<double>(), 8 * 0.001);
+
   write(tmp / "bad.yaml", "dataset:\n  num_files_train: 4\n  record_lenght_bytes: 100\n");
   o = dlgen("validate bad.yaml", tmp.path());
   EXPECT_EQ(o.code, 2) << o.out;

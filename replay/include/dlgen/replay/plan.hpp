@@ -83,6 +83,9 @@ struct PlanSummary {
 };
 PlanSummary summarize_plan(const Job& job, Topology topology = {});
 std::string format_plan(const Job& job, const PlanSummary& summary);
+// The plan as JSON (`dlgen run JOB --dry-run --output plan.json`): dataset.num_files / bytes, steps
+// per accelerator, checkpoint.bytes (all shards of one checkpoint) / files / count, min_runtime_s.
+std::string plan_json(const Job& job, const PlanSummary& summary);
 
 // How many checkpoints a run writes (by epoch and by step cadence).
 std::uint64_t checkpoint_count(const Job& job, std::uint64_t steps_per_epoch);
