@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -21,6 +22,7 @@
 #include "dlgen/core/units.hpp"
 #include "dlgen/generator/generator.hpp"
 #include "dlgen/replay/plan.hpp"
+#include "dlgen/replay/dlio_summary.hpp"
 #include "dlgen/replay/find_max.hpp"
 #include "dlgen/replay/runner.hpp"
 
@@ -42,6 +44,7 @@ struct RunArgs {
   std::string output;
   std::string timeseries;
   std::string capture;
+  std::string dlio_summary;
   bool dry_run = false;
   bool no_generate = false;
   bool find_max = false;
@@ -109,6 +112,18 @@ Result<void> prepare_datasets(const Job& job, const JobArgs& args, bool no_gener
                    static_cast<unsigned long long>(g->files_written), format_size(g->bytes_written).c_str(), g->seconds);
   }
   return ok();
+}
+
+// Local time as DLIO writes it in summary.json ("2024-05-01T12:00:00.123456").
+std::string local_time_text() {
+  timespec ts{};
+  clock_gettime(CLOCK_REALTIME, &ts);
+  std::tm tm{};
+  localtime_r(&ts.tv_sec, &tm);
+  char buf[64];
+  const std::size_t n = std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+  std::snprintf(buf + n, sizeof buf - n, ".%06ld", ts.tv_nsec / 1000);
+  return buf;
 }
 
 // The command line of this process, from /proc/self/cmdline.
@@ -205,8 +220,21 @@ int do_run(const RunArgs& a) {
     ro.progress = false;
     return find_max_accelerators(*job, ro, a.quiet);
   }
+  const std::string started = local_time_text();
   Result<replay::Report> rep = replay::run_job(*job, ro);
   if (!rep) return report_error(rep.error());
+  if (!a.dlio_summary.empty()) {
+    replay::DlioSummaryContext ctx;
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    ctx.hostname = host;
+    ctx.start = started;
+    ctx.end = local_time_text();
+    std::ofstream out(a.dlio_summary, std::ios::binary | std::ios::trunc);
+    out << replay::dlio_summary_json(*job, *rep, ctx);
+    out.close();
+    if (!out) return report_error(runtime_error(a.dlio_summary + ": cannot write: " + std::strerror(errno)));
+  }
   if (a.quiet && rep->au_applicable)
     std::printf("%s: AU %.1f%% %s, %.1f samples/s, %.1f MiB/s\n", rep->job_name.c_str(), rep->au * 100,
                 rep->passed ? "PASS" : "FAIL", rep->samples_per_s, rep->mib_per_s);
@@ -281,6 +309,8 @@ void add_run_commands(CLI::App& app, Action& action) {
   add_job_options(run, run_args->job);
   run->add_option("--engine", run_args->engine, "I/O engine: uring (default), pread, null");
   run->add_option("--output,-o", run_args->output, "Write the full result as JSON");
+  run->add_option("--dlio-summary", run_args->dlio_summary,
+                  "Also write DLIO's summary.json (its metric names, with dlgen's real MiB/s beside them)");
   run->add_option("--timeseries", run_args->timeseries, "Write per-second throughput and queue depth as CSV");
   run->add_flag("--dry-run", run_args->dry_run, "Print the plan (files, bytes, steps, minimum runtime) and exit");
   run->add_flag("--no-generate", run_args->no_generate, "Fail instead of generating a missing dataset");

@@ -317,10 +317,25 @@ checkpoint:
 metric:
   au: 0.0
 )");
-  Outcome o = dlgen("run tiny.yaml ++workload.train.epochs=3 workload.reader.read_threads=1 -q -o r.json", tmp.path());
+  Outcome o = dlgen("run tiny.yaml ++workload.train.epochs=3 workload.reader.read_threads=1 -q -o r.json "
+                    "--dlio-summary summary.json",
+                    tmp.path());
   if (uring_skip(o)) GTEST_SKIP() << o.out;
   ASSERT_EQ(o.code, 0) << o.out;
   auto j = nlohmann::json::parse(std::ifstream(tmp / "r.json"));
+  // DLIO's summary.json names, for scripts that read DLIO results; the real MiB/s beside the nominal.
+  auto sum = nlohmann::json::parse(std::ifstream(tmp / "summary.json"));
+  const auto& m = sum["metric"];
+  EXPECT_EQ(m["train_au_percentage"].size(), 3u);
+  EXPECT_EQ(m["train_throughput_samples_per_second"].size(), 3u);
+  EXPECT_DOUBLE_EQ(m["train_au_mean_percentage"].get<double>(), j["au"].get<double>() * 100);
+  EXPECT_EQ(m["train_au_meet_expectation"], "success");  // threshold 0
+  EXPECT_DOUBLE_EQ(m["train_throughput_mean_samples_per_second"].get<double>(), j["samples_per_s"].get<double>());
+  EXPECT_NEAR(m["train_io_mean_MB_per_second"].get<double>(), j["samples_per_s"].get<double>() * 65536 / 1048576.0, 1e-6);
+  EXPECT_DOUBLE_EQ(sum["dlgen"]["train_io_actual_mean_MiB_per_second"].get<double>(),
+                   j["train"]["mib_per_s"].get<double>());
+  EXPECT_EQ(sum["num_files_train"].get<std::uint64_t>(), 16u);
+  EXPECT_EQ(sum["num_accelerators"].get<std::uint64_t>(), 1u);
   EXPECT_EQ(j["samples"].get<std::uint64_t>(), 3u * 16u);  // 3 epochs from the override
   EXPECT_EQ(j["checkpoint"]["count"].get<std::uint64_t>(), 1u);  // after epoch 2 only (then 4, 6...)
   EXPECT_TRUE(std::filesystem::exists(tmp / "data/tiny/train"));  // DLIO's <data_folder>/train
