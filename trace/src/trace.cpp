@@ -64,4 +64,16 @@ bool is_write(Op op) {
   }
 }
 
+std::string describe_lost(std::uint64_t total, const LostEvents& by_reason) {
+  std::string out;
+  for (const auto& r : kLostReasons)
+    if (const std::uint64_t n = by_reason.*r.count; n > 0)
+      out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + r.name + " (" + r.what + ")";
+  const std::uint64_t known = by_reason.total();
+  if (total > known)
+    out += (out.empty() ? "" : ", ") + std::to_string(total - known) +
+           " unattributed (no reason recorded)";
+  return out;
+}
+
 }  // namespace dlgen::trace
