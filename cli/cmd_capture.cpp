@@ -43,6 +43,8 @@ void add_capture_commands(CLI::App& app, Action& action) {
     bool quiet = false;
     std::uint32_t ring_mib = 32;
     std::string json_out;
+    std::uint32_t inflight_entries = 65536;  // CaptureOptions' defaults
+    std::uint32_t process_entries = 16384;
   };
   auto args = std::make_shared<Args>();
   cmd->add_option("-o,--output", args->output, "Trace file to write (HDF5)")->required();
@@ -53,6 +55,12 @@ void add_capture_commands(CLI::App& app, Action& action) {
   cmd->add_option("--ring-mib", args->ring_mib, "Ring buffer size in MiB (power of two)");
   cmd->add_flag("-v,--verbose", args->verbose, "Print libbpf diagnostics, the fixed costs by phase and dlgen's own CPU");
   cmd->add_flag("-q,--quiet", args->quiet, "No summary line on stderr (a warning about lost events still shows)");
+  cmd->add_option("--inflight-map-entries", args->inflight_entries,
+                  "io_uring (and block) requests tracked in flight at once; beyond it they are lost and counted")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  cmd->add_option("--process-map-entries", args->process_entries,
+                  "Processes traced at once; beyond it new ones are untraced and counted as lost")
+      ->capture_default_str()->check(CLI::PositiveNumber);
   cmd->add_option("--json-out", args->json_out, "Also write the capture's counts (lost events by reason) as JSON here");
   cmd->add_option("command", args->command, "The command to run (after --)");
   cmd->footer("Example: dlgen capture -o run.h5 -- python3 train.py --epochs 2");
@@ -69,6 +77,8 @@ void add_capture_commands(CLI::App& app, Action& action) {
       o.block_layer = args->block;
       o.verbose = args->verbose;
       o.ring_buffer_bytes = args->ring_mib << 20;
+      o.inflight_map_entries = args->inflight_entries;
+      o.process_map_entries = args->process_entries;
       auto r = capture::capture(o);
       if (!r) return report_error(r.error());
       if (!r->exec_error.empty()) {
