@@ -13,7 +13,8 @@
  *   io_program --uring-burst N: N io_uring reads of 1 byte from an empty pipe, submitted at once,
  *     so all N are in flight together; then N bytes written to the pipe complete them all.
  *   io_program --fork-burst N FILE: forks N children that all live at once (held on a pipe), then
- *     each reads 16 bytes of FILE and exits 0. */
+ *     each reads 16 bytes of FILE and exits 0.
+ *   io_program --lseek-burst N FILE: N lseek(fd, i, SEEK_SET) calls on FILE as fast as it can. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <liburing.h>
@@ -102,11 +103,23 @@ static int fork_burst(int n, const char *file) {
   return 0;
 }
 
+static int lseek_burst(int n, const char *file) {
+  CHECK(n > 0);
+  int fd = open(file, O_RDONLY);
+  CHECK(fd >= 0);
+  for (int i = 0; i < n; i++)
+    CHECK(lseek(fd, i, SEEK_SET) == i);
+  close(fd);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "--uring-burst") == 0)
     return uring_burst(atoi(argv[2]));
   if (argc == 4 && strcmp(argv[1], "--fork-burst") == 0)
     return fork_burst(atoi(argv[2]), argv[3]);
+  if (argc == 4 && strcmp(argv[1], "--lseek-burst") == 0)
+    return lseek_burst(atoi(argv[2]), argv[3]);
   CHECK(argc == 2);
   dir = argv[1];
   for (int i = 0; i < 4; i++) {
