@@ -91,10 +91,13 @@ void add_capture_commands(CLI::App& app, Action& action) {
                      static_cast<unsigned long long>(r->processes), r->duration.count() / 1e9,
                      r->lost_events ? (", " + std::to_string(r->lost_events) + " LOST").c_str() : "",
                      args->output.c_str(), r->interrupted ? " (interrupted)" : "");
-      if (r->lost_events)
-        std::fprintf(stderr, "dlgen: WARNING: %llu events were lost, the trace is incomplete: %s\n",
+      if (r->lost_events) {
+        const std::string remedy = trace::lost_remedies(r->lost);
+        std::fprintf(stderr, "dlgen: WARNING: %llu events were lost, the trace is incomplete: %s%s\n",
                      static_cast<unsigned long long>(r->lost_events),
-                     trace::describe_lost(r->lost_events, r->lost).c_str());
+                     trace::describe_lost(r->lost_events, r->lost).c_str(),
+                     remedy.empty() ? "" : (" (capture again with " + remedy + ")").c_str());
+      }
       else if (args->verbose)
         std::fprintf(stderr, "dlgen capture: no events lost\n");
       if (!args->json_out.empty()) {

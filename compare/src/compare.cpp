@@ -191,14 +191,15 @@ void apply_lost_events_rule(Comparison& c, LostEventsPolicy policy) {
   for (const Profile* p : {&c.original, &c.replay}) {
     if (p->lost_events == 0 && p->lost.total() == 0) continue;
     const std::uint64_t n = std::max(p->lost_events, p->lost.total());
-    const std::string what = (p->label.empty() ? std::string("a trace") : p->label + " trace") + " lost " +
-                             std::to_string(n) + " events during capture (" + trace::describe_lost(n, p->lost) +
-                             "): its counts are lower bounds and its timing has gaps";
+    const std::string what = (p->label.empty() ? std::string("trace") : p->label) + ": lost " + std::to_string(n) +
+                             " events during capture (" + trace::describe_lost(n, p->lost) +
+                             "), so its counts are lower bounds and its timing has gaps";
+    const std::string remedy = trace::lost_remedies(p->lost);
     if (policy == LostEventsPolicy::allow)
       c.verdict_notes.push_back(what + "; allowed by --allow-lost");
     else
-      c.refusals.push_back(what + "; capture it again (a larger --ring-mib helps when the ring buffer was "
-                                  "full), or pass --allow-lost to judge it anyway");
+      c.refusals.push_back(what + "; capture it again" + (remedy.empty() ? "" : " with " + remedy) +
+                           ", or pass --allow-lost to judge it anyway");
   }
 }
 

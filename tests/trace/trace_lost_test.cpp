@@ -75,6 +75,19 @@ TEST(LostEvents, DescribeNamesEachReasonWithACount) {
             "2 unattributed (no reason recorded)");
 }
 
+TEST(LostEvents, RemediesNameEachCaptureOptionOnce) {
+  LostEvents l;
+  EXPECT_EQ(lost_remedies(l), "");
+  l.uring_map = 1;
+  l.block_map = 1;  // the same option as uring_map
+  l.malformed = 1;  // no option helps
+  EXPECT_EQ(lost_remedies(l), "a larger --inflight-map-entries");
+  l.ring_buffer = 1;
+  l.process_map = 1;
+  EXPECT_EQ(lost_remedies(l),
+            "a larger --ring-mib, a larger --inflight-map-entries, a larger --process-map-entries");
+}
+
 TEST(TraceIo, LostEventsByReasonRoundTrip) {
   testing::TempDir dir;
   Trace t = small_trace(every_reason());

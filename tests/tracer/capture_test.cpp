@@ -630,6 +630,7 @@ TEST(Capture, CliWarnsAboutLostEventsAndWritesTheirCounts) {
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.err.find("WARNING: 12 events were lost"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("12 uring_map (io_uring in-flight map full)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("capture again with a larger --inflight-map-entries"), std::string::npos) << r.err;
   std::ifstream in(json);
   std::string text((std::istreambuf_iterator<char>(in)), {});
   EXPECT_NE(text.find("\"uring_map\": 12"), std::string::npos) << text;

@@ -76,4 +76,14 @@ std::string describe_lost(std::uint64_t total, const LostEvents& by_reason) {
   return out;
 }
 
+std::string lost_remedies(const LostEvents& by_reason) {
+  std::string out;
+  for (const auto& r : kLostReasons) {
+    const std::string remedy = r.remedy;
+    if (by_reason.*r.count == 0 || remedy.empty() || out.find(remedy) != std::string::npos) continue;
+    out += (out.empty() ? "" : ", ") + remedy;
+  }
+  return out;
+}
+
 }  // namespace dlgen::trace

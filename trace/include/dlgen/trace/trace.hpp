@@ -95,20 +95,25 @@ struct LostReason {
   const char* name;
   std::uint64_t LostEvents::*count;
   const char* what;
+  const char* remedy;  // the `dlgen capture` option that avoids it, or ""
 };
 inline constexpr LostReason kLostReasons[] = {
-    {"ring_buffer", &LostEvents::ring_buffer, "ring buffer full"},
-    {"uring_map", &LostEvents::uring_map, "io_uring in-flight map full"},
-    {"block_map", &LostEvents::block_map, "block in-flight map full"},
-    {"process_map", &LostEvents::process_map, "process map full (processes untraced)"},
-    {"task_storage", &LostEvents::task_storage, "no per-thread slot"},
-    {"missed", &LostEvents::missed, "tracepoint hits skipped by the kernel"},
-    {"malformed", &LostEvents::malformed, "malformed records"},
+    {"ring_buffer", &LostEvents::ring_buffer, "ring buffer full", "a larger --ring-mib"},
+    {"uring_map", &LostEvents::uring_map, "io_uring in-flight map full", "a larger --inflight-map-entries"},
+    {"block_map", &LostEvents::block_map, "block in-flight map full", "a larger --inflight-map-entries"},
+    {"process_map", &LostEvents::process_map, "process map full (processes untraced)",
+     "a larger --process-map-entries"},
+    {"task_storage", &LostEvents::task_storage, "no per-thread slot", ""},
+    {"missed", &LostEvents::missed, "tracepoint hits skipped by the kernel", ""},
+    {"malformed", &LostEvents::malformed, "malformed records", ""},
 };
 // The reasons with a count, as "2 ring_buffer (ring buffer full), 3 uring_map (io_uring in-flight
 // map full)"; events in `total` under no reason (traces written before the breakdown, summaries
 // that keep the total only) are "unattributed". Empty when total and every reason are 0.
 std::string describe_lost(std::uint64_t total, const LostEvents& by_reason);
+// The capture options that would avoid the counted reasons, as "a larger --ring-mib, a larger
+// --inflight-map-entries" (each once); empty when none applies.
+std::string lost_remedies(const LostEvents& by_reason);
 
 struct Meta {
   std::vector<std::string> command;
