@@ -98,8 +98,12 @@ void add_capture_commands(CLI::App& app, Action& action) {
                      trace::describe_lost(r->lost_events, r->lost).c_str(),
                      remedy.empty() ? "" : (" (capture again with " + remedy + ")").c_str());
       }
-      else if (args->verbose)
-        std::fprintf(stderr, "dlgen capture: no events lost\n");
+      if (args->verbose) {
+        std::string counts;
+        for (const auto& reason : trace::kLostReasons)
+          counts += std::string(counts.empty() ? "" : ", ") + reason.name + " " + std::to_string(r->lost.*reason.count);
+        std::fprintf(stderr, "dlgen capture: lost events by reason: %s\n", counts.c_str());
+      }
       if (!args->json_out.empty()) {
         std::ofstream out(args->json_out, std::ios::trunc);
         out << capture_json(*r, args->output);

@@ -122,8 +122,7 @@ Profile profile_of(const analysis::TraceSummary& s) {
   p.block_bytes = static_cast<double>(s.block_bytes);
   p.block_requests = static_cast<double>(s.block_requests);
   for (const auto& note : s.notes) p.notes.push_back(note);
-  if (s.lost_events) p.notes.push_back(std::to_string(s.lost_events) + " events lost during capture");
-  p.lost_events = s.lost_events;  // the summary keeps the total only
+  p.lost_events = s.lost_events;  // the summary keeps the total only; the lost-events rule says it
   return p;
 }
 
