@@ -2,6 +2,9 @@
 // Exit status: the command's own (128+signal when killed); 127 when it cannot be executed;
 // 2 bad usage; 77 no BPF privilege or kernel support; 1 other failures.
 #include <cstdio>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
 
 #include "commands.hpp"
 #ifdef DLGEN_WITH_BPF
@@ -9,6 +12,23 @@
 #endif
 
 namespace dlgen::cli {
+namespace {
+
+#ifdef DLGEN_WITH_BPF
+// The end of a capture for scripts (--json-out): counts, and lost events by reason.
+std::string capture_json(const capture::CaptureResult& r, const std::string& output) {
+  nlohmann::json lost = nlohmann::json::object();
+  for (const auto& reason : trace::kLostReasons) lost[reason.name] = r.lost.*reason.count;
+  nlohmann::json j = {{"trace", output},         {"exit_status", r.exit_status},
+                      {"interrupted", r.interrupted}, {"events", r.events},
+                      {"files", r.files},         {"processes", r.processes},
+                      {"duration_s", static_cast<double>(r.duration.count()) / 1e9},
+                      {"lost_events", r.lost_events}, {"lost", lost}};
+  return j.dump(2) + "\n";
+}
+#endif
+
+}  // namespace
 
 void add_capture_commands(CLI::App& app, Action& action) {
   auto* cmd = app.add_subcommand("capture", "Run a command (or attach to a process tree) under the eBPF "
@@ -22,6 +42,9 @@ void add_capture_commands(CLI::App& app, Action& action) {
     bool verbose = false;
     bool quiet = false;
     std::uint32_t ring_mib = 32;
+    std::string json_out;
+    std::uint32_t inflight_entries = 65536;  // CaptureOptions' defaults
+    std::uint32_t process_entries = 16384;
   };
   auto args = std::make_shared<Args>();
   cmd->add_option("-o,--output", args->output, "Trace file to write (HDF5)")->required();
@@ -31,7 +54,14 @@ void add_capture_commands(CLI::App& app, Action& action) {
   cmd->add_flag("--block", args->block, "Also record block-layer requests issued by the traced processes");
   cmd->add_option("--ring-mib", args->ring_mib, "Ring buffer size in MiB (power of two)");
   cmd->add_flag("-v,--verbose", args->verbose, "Print libbpf diagnostics, the fixed costs by phase and dlgen's own CPU");
-  cmd->add_flag("-q,--quiet", args->quiet, "No summary line on stderr");
+  cmd->add_flag("-q,--quiet", args->quiet, "No summary line on stderr (a warning about lost events still shows)");
+  cmd->add_option("--inflight-map-entries", args->inflight_entries,
+                  "io_uring (and block) requests tracked in flight at once; beyond it they are lost and counted")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  cmd->add_option("--process-map-entries", args->process_entries,
+                  "Processes traced at once; beyond it new ones are untraced and counted as lost")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  cmd->add_option("--json-out", args->json_out, "Also write the capture's counts (lost events by reason) as JSON here");
   cmd->add_option("command", args->command, "The command to run (after --)");
   cmd->footer("Example: dlgen capture -o run.h5 -- python3 train.py --epochs 2");
   cmd->callback([args, &action] {
@@ -47,6 +77,8 @@ void add_capture_commands(CLI::App& app, Action& action) {
       o.block_layer = args->block;
       o.verbose = args->verbose;
       o.ring_buffer_bytes = args->ring_mib << 20;
+      o.inflight_map_entries = args->inflight_entries;
+      o.process_map_entries = args->process_entries;
       auto r = capture::capture(o);
       if (!r) return report_error(r.error());
       if (!r->exec_error.empty()) {
@@ -59,6 +91,24 @@ void add_capture_commands(CLI::App& app, Action& action) {
                      static_cast<unsigned long long>(r->processes), r->duration.count() / 1e9,
                      r->lost_events ? (", " + std::to_string(r->lost_events) + " LOST").c_str() : "",
                      args->output.c_str(), r->interrupted ? " (interrupted)" : "");
+      if (r->lost_events) {
+        const std::string remedy = trace::lost_remedies(r->lost);
+        std::fprintf(stderr, "dlgen: WARNING: %llu events were lost, the trace is incomplete: %s%s\n",
+                     static_cast<unsigned long long>(r->lost_events),
+                     trace::describe_lost(r->lost_events, r->lost).c_str(),
+                     remedy.empty() ? "" : (" (capture again with " + remedy + ")").c_str());
+      }
+      if (args->verbose) {
+        std::string counts;
+        for (const auto& reason : trace::kLostReasons)
+          counts += std::string(counts.empty() ? "" : ", ") + reason.name + " " + std::to_string(r->lost.*reason.count);
+        std::fprintf(stderr, "dlgen capture: lost events by reason: %s\n", counts.c_str());
+      }
+      if (!args->json_out.empty()) {
+        std::ofstream out(args->json_out, std::ios::trunc);
+        out << capture_json(*r, args->output);
+        if (!out) return report_error(runtime_error(args->json_out + ": cannot write"));
+      }
       return r->exit_status;
 #else
       return report_error(unsupported_error("capture: this dlgen was built without BPF support"));

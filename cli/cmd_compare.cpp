@@ -1,6 +1,6 @@
 // `dlgen compare ORIG.h5 REPLAY.h5` and `dlgen fidelity -- CMD...`: the fidelity check of a replay
-// against the run it was distilled from. Exit 0: every metric within tolerance; 1: some not (or a
-// runtime failure); 2: bad arguments or unreadable traces.
+// against the run it was distilled from. Exit 0: every metric within tolerance; 1: some not, a
+// trace lost events (unless --allow-lost), or a runtime failure; 2: bad arguments or unreadable traces.
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -30,6 +30,7 @@ struct CompareOptions {
   std::vector<std::string> tolerances;
   std::string tolerance_file;
   bool quiet = false;
+  bool allow_lost = false;
 };
 
 void add_tolerance_options(CLI::App* cmd, CompareOptions& o) {
@@ -41,6 +42,8 @@ void add_tolerance_options(CLI::App* cmd, CompareOptions& o) {
   cmd->add_option("--json-out", o.json_out, "Write the JSON comparison to this file");
   cmd->add_flag("--json", o.json, "Print the comparison as JSON instead of a table");
   cmd->add_flag("-q,--quiet", o.quiet, "Print only the verdict line");
+  cmd->add_flag("--allow-lost", o.allow_lost,
+                "Judge traces that lost events during capture on their metrics (by default they fail)");
 }
 
 Result<std::string> write_file(const std::string& path, const std::string& text) {
@@ -72,7 +75,8 @@ int run_compare(const CompareOptions& o) {
   if (!a) return report_error(a.error());
   auto b = load_profile(o.replay, "replay");
   if (!b) return report_error(b.error());
-  compare::Comparison c = compare::compare(*a, *b, tol);
+  compare::Comparison c = compare::compare(
+      *a, *b, tol, o.allow_lost ? compare::LostEventsPolicy::allow : compare::LostEventsPolicy::refuse);
 
   if (!o.report.empty()) {
     if (auto r = write_file(o.report, compare::to_html(c, "dlgen fidelity report")); !r) return report_error(r.error());
@@ -83,7 +87,9 @@ int run_compare(const CompareOptions& o) {
   if (o.json) {
     std::fputs(compare::to_json(c).c_str(), stdout);
   } else if (o.quiet) {
-    std::printf("fidelity: %s (%zu failed)\n", c.pass() ? "PASS" : "FAIL", c.failures());
+    std::printf("fidelity: %s (%zu failed%s)\n", c.pass() ? "PASS" : "FAIL", c.failures(),
+                c.refusals.empty() ? "" : "; a trace lost events");
+    for (const auto& r : c.refusals) std::fprintf(stderr, "dlgen: %s\n", r.c_str());
   } else {
     std::fputs(compare::format_table(c).c_str(), stdout);
     if (!o.report.empty()) std::printf("report: %s\n", o.report.c_str());

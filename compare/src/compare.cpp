@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 
 #include "dlgen/compare/stats.hpp"
@@ -70,6 +72,11 @@ class Builder {
 
   MetricResult& add(std::string_view name, double a, double b) {
     const MetricDef* def = find_metric(name);
+    if (!def) {  // every name used below is in kMetrics (a test walks them): this is a bug
+      std::fprintf(stderr, "dlgen: internal error: compare metric '%.*s' has no definition\n",
+                   static_cast<int>(name.size()), name.data());
+      std::abort();
+    }
     MetricResult r;
     r.name = std::string(name);
     r.group = std::string(def->group);
@@ -178,14 +185,30 @@ const char* to_string(Verdict v) {
   return "?";
 }
 
-bool Comparison::pass() const { return failures() == 0; }
+bool Comparison::pass() const { return failures() == 0 && refusals.empty(); }
+
+void apply_lost_events_rule(Comparison& c, LostEventsPolicy policy) {
+  for (const Profile* p : {&c.original, &c.replay}) {
+    if (p->lost_events == 0 && p->lost.total() == 0) continue;
+    const std::uint64_t n = std::max(p->lost_events, p->lost.total());
+    const std::string what = (p->label.empty() ? std::string("trace") : p->label) + ": lost " + std::to_string(n) +
+                             " events during capture (" + trace::describe_lost(n, p->lost) +
+                             "), so its counts are lower bounds and its timing has gaps";
+    const std::string remedy = trace::lost_remedies(p->lost);
+    if (policy == LostEventsPolicy::allow)
+      c.verdict_notes.push_back(what + "; allowed by --allow-lost");
+    else
+      c.refusals.push_back(what + "; capture it again" + (remedy.empty() ? "" : " with " + remedy) +
+                           ", or pass --allow-lost to judge it anyway");
+  }
+}
 
 std::size_t Comparison::failures() const {
   return static_cast<std::size_t>(std::count_if(metrics.begin(), metrics.end(),
                                                 [](const MetricResult& m) { return m.verdict == Verdict::fail; }));
 }
 
-Comparison compare(const Profile& a, const Profile& b, const Tolerances& tol) {
+Comparison compare(const Profile& a, const Profile& b, const Tolerances& tol, LostEventsPolicy lost) {
   Builder m(tol);
 
   // Volume.
@@ -362,6 +385,7 @@ Comparison compare(const Profile& a, const Profile& b, const Tolerances& tol) {
   c.replay = b;
   for (auto* p : {&c.original, &c.replay})
     for (auto& e : p->epochs) e.order.clear();
+  apply_lost_events_rule(c, lost);
   return c;
 }
 

@@ -122,13 +122,15 @@ Profile profile_of(const analysis::TraceSummary& s) {
   p.block_bytes = static_cast<double>(s.block_bytes);
   p.block_requests = static_cast<double>(s.block_requests);
   for (const auto& note : s.notes) p.notes.push_back(note);
-  if (s.lost_events) p.notes.push_back(std::to_string(s.lost_events) + " events lost during capture");
+  p.lost_events = s.lost_events;  // the summary keeps the total only; the lost-events rule says it
   return p;
 }
 
 Profile profile_of(const trace::Trace& t, const analysis::TraceSummary& s) {
   Profile p = profile_of(s);
   p.has_block = p.has_block || t.meta.block_layer;
+  p.lost_events = t.meta.lost_events;
+  p.lost = t.meta.lost;
 
   std::vector<bool> data(t.files.size(), false);
   for (const auto& f : s.files)
@@ -252,12 +254,12 @@ namespace dlgen::compare {
 
 // Lives beside profile_of so that comparing Profiles alone does not pull in the summary code.
 Comparison compare(const analysis::TraceSummary& original, const analysis::TraceSummary& replay,
-                   const Tolerances& tolerances) {
+                   const Tolerances& tolerances, LostEventsPolicy lost) {
   Profile a = profile_of(original);
   Profile b = profile_of(replay);
   a.label = "original";
   b.label = "replay";
-  return compare(a, b, tolerances);
+  return compare(a, b, tolerances, lost);
 }
 
 }  // namespace dlgen::compare

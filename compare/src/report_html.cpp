@@ -252,12 +252,15 @@ std::string to_html(const Comparison& c, std::string_view title) {
        ".charts{display:flex;flex-wrap:wrap;gap:12px}.chart{border:1px solid #eee;background:#fff}\n"
        ".ct{font-size:14px;font-weight:bold}.tk{font-size:11px;fill:#444}.lg{font-size:12px}\n"
        ".grid{stroke:#e5e5e5;stroke-width:1}.na{color:#888;font-style:italic}\n"
+       ".refusal{color:#c62828}.vnote{color:#8a6d00}\n"
        "</style>\n</head>\n<body>\n";
   h += "<h1>" + esc(title) + "</h1>\n";
   h += "<p class=\"sub\">original: " + esc(a.label) + " &middot; replay: " + esc(b.label) + "</p>\n";
   h += std::string("<p><span class=\"badge ") + (c.pass() ? "pass\">PASS" : "fail\">FAIL") + "</span> &nbsp;" +
        std::to_string(passed) + " metrics within tolerance, " + std::to_string(c.failures()) + " outside, " +
        std::to_string(skipped) + " not measurable</p>\n";
+  for (const auto& r : c.refusals) h += "<p class=\"refusal\"><b>FAIL:</b> " + esc(r) + "</p>\n";
+  for (const auto& n : c.verdict_notes) h += "<p class=\"vnote\"><b>Note:</b> " + esc(n) + "</p>\n";
 
   h += "<h2>Verdict per metric</h2>\n<table>\n<tr><th>metric</th><th>group</th><th>original</th><th>replay</th>"
        "<th>distance</th><th>tolerance</th><th>verdict</th><th>what</th></tr>\n";

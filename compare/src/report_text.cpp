@@ -78,8 +78,10 @@ std::string format_table(const Comparison& c) {
     if (m.verdict == Verdict::pass) ++passed;
     if (m.verdict == Verdict::skipped) ++skipped;
   }
-  std::snprintf(line, sizeof line, "\nfidelity: %s (%zu passed, %zu failed, %zu skipped)\n", c.pass() ? "PASS" : "FAIL",
-                passed, c.failures(), skipped);
+  for (const auto& n : c.verdict_notes) out += "note: " + n + "\n";
+  for (const auto& r : c.refusals) out += "FAIL: " + r + "\n";
+  std::snprintf(line, sizeof line, "\nfidelity: %s (%zu passed, %zu failed, %zu skipped%s)\n", c.pass() ? "PASS" : "FAIL",
+                passed, c.failures(), skipped, c.refusals.empty() ? "" : "; a trace lost events");
   out += line;
   return out;
 }
@@ -95,6 +97,12 @@ nlohmann::json epoch_json(const EpochProfile& e) {
   return {{"start_s", e.start_s},       {"duration_s", e.duration_s}, {"bytes_read", e.bytes_read},
           {"read_ops", e.read_ops},     {"files_read", e.files_read}, {"reads_per_file", e.reads_per_file},
           {"steps", e.steps}};
+}
+
+nlohmann::json lost_json(const trace::LostEvents& lost) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& r : trace::kLostReasons) j[r.name] = lost.*r.count;
+  return j;
 }
 
 nlohmann::json profile_json(const Profile& p) {
@@ -134,6 +142,8 @@ nlohmann::json profile_json(const Profile& p) {
           {"block_bytes", p.block_bytes},
           {"block_requests", p.block_requests},
           {"epochs", epochs},
+          {"lost_events", p.lost_events},
+          {"lost", lost_json(p.lost)},
           {"notes", p.notes}};
 }
 
@@ -170,6 +180,8 @@ std::string to_json(const Comparison& c) {
   for (const auto& m : c.metrics) skipped += m.verdict == Verdict::skipped;
   nlohmann::json j = {{"pass", c.pass()},
                       {"failures", c.failures()},
+                      {"refusals", c.refusals},
+                      {"verdict_notes", c.verdict_notes},
                       {"skipped", skipped},
                       {"metrics", metrics},
                       {"epochs", epochs},

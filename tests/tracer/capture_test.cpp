@@ -531,6 +531,118 @@ TEST(Capture, AttachToRunningProcessTree) {
   EXPECT_EQ(t->processes.front().pid, static_cast<std::uint32_t>(target));
 }
 
+// More io_uring requests in flight than the in-flight map holds: the requests the map had no room
+// for are counted (lost.uring_map), so every request is either in the trace or counted. The
+// burst's 64 reads of an empty pipe are all submitted before any can complete.
+TEST(Capture, InflightMapFullDropsAreCounted) {
+  DLGEN_REQUIRE_BPF();
+  testing::TempDir dir("dlgen-lost");
+  constexpr std::uint64_t kRequests = 64, kEntries = 8;
+  auto run = [&](std::uint32_t entries, const char* name) {
+    CaptureOptions o;
+    o.command = {DLGEN_IO_PROGRAM, "--uring-burst", std::to_string(kRequests)};
+    o.inflight_map_entries = entries;
+    o.output = dir / name;  // through the HDF5 file: the counts must survive the writer and reader
+    auto r = capture(o);
+    EXPECT_TRUE(r) << r.error().message;
+    if (!r) return std::make_pair(CaptureResult{}, trace::Trace{});
+    EXPECT_EQ(r->exit_status, 0);
+    auto t = trace::read_trace(o.output);
+    EXPECT_TRUE(t) << t.error().message;
+    return std::make_pair(*r, t ? *t : trace::Trace{});
+  };
+  auto count_reads = [](const trace::Trace& t) {
+    std::uint64_t n = 0;
+    for (const auto& e : t.events) n += e.op == Op::uring_read && e.size == 1 && e.ret == 1;
+    return n;
+  };
+
+  // Room for all: none lost, all 64 recorded.
+  auto [roomy, roomy_trace] = run(65536, "roomy.h5");
+  EXPECT_EQ(roomy_trace.meta.lost.uring_map, 0u);
+  EXPECT_EQ(count_reads(roomy_trace), kRequests);
+
+  // Room for 8: the other 56 are counted, and recorded + counted = submitted.
+  auto [small, t] = run(kEntries, "small.h5");
+  EXPECT_EQ(t.meta.lost.uring_map, kRequests - kEntries);
+  EXPECT_EQ(count_reads(t) + t.meta.lost.uring_map, kRequests);
+  EXPECT_GE(t.meta.lost_events, t.meta.lost.uring_map);
+  EXPECT_EQ(t.meta.lost_events, t.meta.lost.total());
+  EXPECT_EQ(small.lost, t.meta.lost);
+  EXPECT_EQ(small.lost_events, t.meta.lost_events);
+}
+
+// More processes alive at once than the traced-process map holds: each one left out is counted
+// (lost.process_map), and only the traced ones' reads are in the trace.
+TEST(Capture, ProcessMapFullDropsAreCounted) {
+  DLGEN_REQUIRE_BPF();
+  testing::TempDir dir("dlgen-lost");
+  make_file(dir / "f.bin", 4096, 3);
+  constexpr std::uint64_t kChildren = 6;
+  CaptureOptions o;
+  o.command = {DLGEN_IO_PROGRAM, "--fork-burst", std::to_string(kChildren), (dir / "f.bin").string()};
+  o.process_map_entries = 2;  // the command and one child
+  MemoryWriter w;
+  auto r = capture(o, w);
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_EQ(r->exit_status, 0);
+  const auto& t = w.trace;
+  EXPECT_EQ(with_op(t.events, Op::fork).size(), kChildren);  // the parent is traced: every fork seen
+  std::set<std::uint32_t> readers;
+  for (const auto& e : with_op(on_file(t, "f.bin"), Op::read)) readers.insert(e.pid);
+  EXPECT_EQ(readers.size(), 1u);
+  EXPECT_EQ(t.meta.lost.process_map, kChildren - 1);
+  EXPECT_EQ(t.meta.lost_events, t.meta.lost.total());
+}
+
+// A ring buffer of one page (about 30 records) against a burst of 200,000 lseeks: the reader
+// drains, then naps 5 ms, while the burst overflows the ring many times over. Every lseek the
+// trace lacks is counted as a ring-buffer drop (the count may also hold a few of the program's
+// other records: its loader's opens and mmaps, its exit).
+TEST(Capture, RingBufferDropsAreCounted) {
+  DLGEN_REQUIRE_BPF();
+  testing::TempDir dir("dlgen-lost");
+  make_file(dir / "f.bin", 4096, 3);
+  constexpr std::uint64_t kCalls = 200000, kOtherRecords = 1000;
+  CaptureOptions o;
+  o.command = {DLGEN_IO_PROGRAM, "--lseek-burst", std::to_string(kCalls), (dir / "f.bin").string()};
+  o.ring_buffer_bytes = 4096;
+  MemoryWriter w;
+  auto r = capture(o, w);
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_EQ(r->exit_status, 0);
+  const auto& t = w.trace;
+  const std::uint64_t seen = with_op(on_file(t, "f.bin"), Op::lseek).size();
+  EXPECT_LT(seen, kCalls);
+  EXPECT_GE(seen + t.meta.lost.ring_buffer, kCalls);
+  EXPECT_LE(t.meta.lost.ring_buffer, kCalls - seen + kOtherRecords);
+  EXPECT_EQ(t.meta.lost_events, t.meta.lost.total());
+}
+
+// The verb: a warning naming the reason on stderr, and the counts in --json-out.
+TEST(Capture, CliWarnsAboutLostEventsAndWritesTheirCounts) {
+  DLGEN_REQUIRE_BPF();
+  testing::TempDir dir("dlgen-lost");
+  const auto out = dir / "t.h5", json = dir / "c.json";
+  auto r = run_dlgen({"capture", "-q", "-o", out.string(), "--inflight-map-entries", "4", "--json-out",
+                      json.string(), "--", DLGEN_IO_PROGRAM, "--uring-burst", "16"},
+                     dir / "err");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("WARNING: 12 events were lost"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("12 uring_map (io_uring in-flight map full)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("capture again with a larger --inflight-map-entries"), std::string::npos) << r.err;
+  std::ifstream in(json);
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_NE(text.find("\"uring_map\": 12"), std::string::npos) << text;
+  EXPECT_NE(text.find("\"lost_events\": 12"), std::string::npos) << text;
+
+  // Nothing lost: no warning; -v lists every reason's count.
+  r = run_dlgen({"capture", "-v", "-o", out.string(), "--", DLGEN_IO_PROGRAM, "--uring-burst", "16"}, dir / "err");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err.find("dlgen: WARNING"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("lost events by reason: ring_buffer 0, uring_map 0, block_map 0"), std::string::npos) << r.err;
+}
+
 TEST(Capture, WithoutPrivilegeExits77) {
   DLGEN_REQUIRE_BPF();
   if (::access("/usr/bin/setpriv", X_OK) != 0) GTEST_SKIP() << "setpriv (util-linux) not installed";

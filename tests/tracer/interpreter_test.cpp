@@ -239,6 +239,38 @@ TEST(Interpreter, RejectsTruncatedRecords) {
   EXPECT_EQ(in.events_seen(), 0u);
 }
 
+// Every record the interpreter cannot use is counted (it becomes lost.malformed in the trace),
+// and none of them leaves an event, a file or a process behind.
+TEST(Interpreter, MalformedRecordsAreCountedAndLeaveNothing) {
+  Interpreter in(kStart, false);
+  auto good = io(DL_OP_READ, 1, 1, 3);
+  ASSERT_TRUE(in.on_record(&good, sizeof(good)));
+  in.take_events();
+  const std::size_t processes = in.processes().size();
+
+  auto truncated = io(DL_OP_READ, 1, 2);
+  EXPECT_FALSE(in.on_record(&truncated, sizeof(truncated) - 1));
+  std::uint8_t unknown_kind = 99;
+  EXPECT_FALSE(in.on_record(&unknown_kind, 1));
+  EXPECT_FALSE(in.on_record(&unknown_kind, 0));
+  auto io_with_proc_op = io(DL_OP_FORK, 1, 3);  // process ops come as dl_proc only
+  EXPECT_FALSE(in.on_record(&io_with_proc_op, sizeof(io_with_proc_op)));
+  auto io_unknown_op = io(200, 1, 4);
+  EXPECT_FALSE(in.on_record(&io_unknown_op, sizeof(io_unknown_op)));
+  auto path_unknown_op = with_path(io(DL_OP_THREAD + 1, 1, 5), "/x");
+  EXPECT_FALSE(in.on_record(&path_unknown_op, sizeof(path_unknown_op)));
+  auto proc_with_io_op = proc(DL_OP_READ, 7, 6, "x");
+  EXPECT_FALSE(in.on_record(&proc_with_io_op, sizeof(proc_with_io_op)));
+  auto short_path = with_path(io(DL_OP_OPEN, 1, 7), "/y");
+  EXPECT_FALSE(in.on_record(&short_path, sizeof(dl_io)));  // a path record cut to a dl_io
+
+  EXPECT_EQ(in.malformed(), 8u);
+  EXPECT_EQ(in.events_seen(), 1u);
+  EXPECT_EQ(in.buffered(), 0u);
+  EXPECT_TRUE(in.files().empty());
+  EXPECT_EQ(in.processes().size(), processes);
+}
+
 TEST(Interpreter, ExitStatusDecoding) {
   EXPECT_EQ(Interpreter::exit_status(0), 0);
   EXPECT_EQ(Interpreter::exit_status(5 << 8), 5);

@@ -7,7 +7,14 @@
  *         10000, reads 512, exits 5
  *   a thread: opens thread.bin, preads 777 at 333, closes
  *   io_uring: opens uring.bin, reads 4096 at 8192 through the ring, closes
- * Exits 0 when every call did what it should, 1 otherwise. */
+ * Exits 0 when every call did what it should, 1 otherwise.
+ *
+ * Two more modes provoke drops for the lost-event tests:
+ *   io_program --uring-burst N: N io_uring reads of 1 byte from an empty pipe, submitted at once,
+ *     so all N are in flight together; then N bytes written to the pipe complete them all.
+ *   io_program --fork-burst N FILE: forks N children that all live at once (held on a pipe), then
+ *     each reads 16 bytes of FILE and exits 0.
+ *   io_program --lseek-burst N FILE: N lseek(fd, i, SEEK_SET) calls on FILE as fast as it can. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <liburing.h>
@@ -46,7 +53,73 @@ static void *thread_main(void *arg) {
   return NULL;
 }
 
+static int uring_burst(int n) {
+  CHECK(n > 0 && n <= 4096);
+  int p[2];
+  CHECK(pipe(p) == 0);
+  struct io_uring ring;
+  CHECK(io_uring_queue_init((unsigned)n, &ring, 0) == 0);
+  for (int i = 0; i < n; i++) {
+    struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+    CHECK(sqe != NULL);
+    io_uring_prep_read(sqe, p[0], buf + i, 1, 0);
+  }
+  CHECK(io_uring_submit(&ring) == n);
+  CHECK(write(p[1], buf, (size_t)n) == n);
+  for (int i = 0; i < n; i++) {
+    struct io_uring_cqe *cqe = NULL;
+    CHECK(io_uring_wait_cqe(&ring, &cqe) == 0);
+    CHECK(cqe->res == 1);
+    io_uring_cqe_seen(&ring, cqe);
+  }
+  io_uring_queue_exit(&ring);
+  return 0;
+}
+
+static int fork_burst(int n, const char *file) {
+  CHECK(n > 0 && n <= 256);
+  int hold[2];
+  CHECK(pipe(hold) == 0);
+  for (int i = 0; i < n; i++) {
+    pid_t c = fork();
+    CHECK(c >= 0);
+    if (c == 0) {
+      close(hold[1]);
+      char b;
+      CHECK(read(hold[0], &b, 1) == 0); /* EOF once the parent has forked them all */
+      int fd = open(file, O_RDONLY);
+      CHECK(fd >= 0);
+      CHECK(read(fd, buf, 16) == 16);
+      close(fd);
+      _exit(0);
+    }
+  }
+  close(hold[1]);
+  for (int i = 0; i < n; i++) {
+    int status = 0;
+    CHECK(wait(&status) > 0);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  return 0;
+}
+
+static int lseek_burst(int n, const char *file) {
+  CHECK(n > 0);
+  int fd = open(file, O_RDONLY);
+  CHECK(fd >= 0);
+  for (int i = 0; i < n; i++)
+    CHECK(lseek(fd, i, SEEK_SET) == i);
+  close(fd);
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc == 3 && strcmp(argv[1], "--uring-burst") == 0)
+    return uring_burst(atoi(argv[2]));
+  if (argc == 4 && strcmp(argv[1], "--fork-burst") == 0)
+    return fork_burst(atoi(argv[2]), argv[3]);
+  if (argc == 4 && strcmp(argv[1], "--lseek-burst") == 0)
+    return lseek_burst(atoi(argv[2]), argv[3]);
   CHECK(argc == 2);
   dir = argv[1];
   for (int i = 0; i < 4; i++) {

@@ -164,6 +164,7 @@ std::string format_inspect(const InspectReport& r) {
        human_bytes(r.bytes_read).c_str(), human_bytes(r.bytes_written).c_str());
   line("lost events: %" PRIu64 "%s\n", r.meta.lost_events,
        r.meta.lost_events ? "   (WARNING: the trace is missing events)" : "");
+  if (r.meta.lost_events) out += "  by reason: " + describe_lost(r.meta.lost_events, r.meta.lost) + "\n";
 
   out += "\nprocesses\n";
   line("  %-8s %-8s %-8s %-16s %-18s %10s %12s %12s\n", "pid", "tgid", "ppid", "comm", "role", "io ops",
@@ -235,6 +236,9 @@ std::string inspect_json(const InspectReport& r) {
   j["kernel"] = r.meta.kernel;
   j["dlgen_version"] = r.meta.dlgen_version;
   j["lost_events"] = r.meta.lost_events;
+  j["lost"] = json::object();  // by reason; unattributed: counted before dlgen kept reasons
+  for (const auto& reason : kLostReasons) j["lost"][reason.name] = r.meta.lost.*reason.count;
+  j["lost"]["unattributed"] = r.meta.lost_events - std::min(r.meta.lost_events, r.meta.lost.total());
   j["events"] = r.events;
   j["files"] = r.files;
   j["bytes_read"] = r.bytes_read;

@@ -64,4 +64,26 @@ bool is_write(Op op) {
   }
 }
 
+std::string describe_lost(std::uint64_t total, const LostEvents& by_reason) {
+  std::string out;
+  for (const auto& r : kLostReasons)
+    if (const std::uint64_t n = by_reason.*r.count; n > 0)
+      out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + r.name + " (" + r.what + ")";
+  const std::uint64_t known = by_reason.total();
+  if (total > known)
+    out += (out.empty() ? "" : ", ") + std::to_string(total - known) +
+           " unattributed (no reason recorded)";
+  return out;
+}
+
+std::string lost_remedies(const LostEvents& by_reason) {
+  std::string out;
+  for (const auto& r : kLostReasons) {
+    const std::string remedy = r.remedy;
+    if (by_reason.*r.count == 0 || remedy.empty() || out.find(remedy) != std::string::npos) continue;
+    out += (out.empty() ? "" : ", ") + remedy;
+  }
+  return out;
+}
+
 }  // namespace dlgen::trace

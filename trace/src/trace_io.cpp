@@ -557,6 +557,8 @@ class H5TraceWriter final : public TraceWriter {
     good &= set_attr_string(root, "kernel", m.kernel);
     good &= set_attr_string(root, "dlgen_version", m.dlgen_version);
     good &= set_attr<std::uint64_t>(root, "lost_events", m.lost_events);
+    for (const auto& r : kLostReasons)
+      good &= set_attr<std::uint64_t>(root, (std::string("lost_") + r.name).c_str(), m.lost.*r.count);
     good &= set_attr<std::int32_t>(root, "exit_status", m.exit_status);
     good &= set_attr<std::uint8_t>(root, "block_layer", m.block_layer ? 1 : 0);
     good &= set_attr<std::uint8_t>(root, "complete", m.complete ? 1 : 0);
@@ -730,6 +732,9 @@ Result<Trace> read_trace(const std::filesystem::path& path) {
   m.kernel = get_attr_string(f, "kernel");
   m.dlgen_version = get_attr_string(f, "dlgen_version");
   m.lost_events = get_attr<std::uint64_t>(f, "lost_events", 0);
+  for (const auto& r : kLostReasons)  // absent (older traces): 0
+    m.lost.*r.count = get_attr<std::uint64_t>(f, (std::string("lost_") + r.name).c_str(), 0);
+  m.lost_events = std::max(m.lost_events, m.lost.total());
   m.exit_status = get_attr<std::int32_t>(f, "exit_status", 0);
   m.block_layer = get_attr<std::uint8_t>(f, "block_layer", 0) != 0;
   m.complete = get_attr<std::uint8_t>(f, "complete", 0) != 0;

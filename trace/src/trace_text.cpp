@@ -194,6 +194,14 @@ class Parser {
     return input_error("line " + std::to_string(line) + ": " + msg);
   }
 
+  // The reason of a meta key "lost_<reason>", or nullptr.
+  static const LostReason* lost_reason(const std::string& key) {
+    for (const auto& r : kLostReasons)
+      if (key.size() > 5 && key.compare(0, 5, "lost_") == 0 && key.compare(5, std::string::npos, r.name) == 0)
+        return &r;
+    return nullptr;
+  }
+
 #define DLGEN_TRY_SET(target, expr)        \
   do {                                     \
     auto v_ = (expr);                      \
@@ -213,11 +221,17 @@ class Parser {
       else if (k == "start_mono") DLGEN_TRY_SET(m.start_mono_ns, parse_time_ns(v));
       else if (k == "duration") { DLGEN_TRY_SET(m.duration_ns, parse_time_ns(v)); duration_given = true; }
       else if (k == "lost") DLGEN_TRY_SET(m.lost_events, parse_uint(v));
+      else if (auto* reason = lost_reason(k)) {
+        auto n = parse_uint(v);
+        if (!n) return n.error();
+        m.lost.*reason->count = *n;
+      }
       else if (k == "exit") DLGEN_TRY_SET(m.exit_status, parse_int(v));
       else if (k == "block") DLGEN_TRY_SET(m.block_layer, parse_bool(v));
       else if (k == "complete") DLGEN_TRY_SET(m.complete, parse_bool(v));
       else return input_error("unknown meta key '" + k + "'");
     }
+    m.lost_events = std::max(m.lost_events, m.lost.total());  // `lost` may be left out
     return ok();
   }
 
@@ -336,7 +350,10 @@ std::string format_trace_text(const Trace& t) {
          " start_wall=" + std::to_string(m.start_wall_ns) + " start_mono=" + std::to_string(m.start_mono_ns) +
          " duration=" + std::to_string(m.duration_ns) + " lost=" + std::to_string(m.lost_events) +
          " exit=" + std::to_string(m.exit_status) + " block=" + (m.block_layer ? "1" : "0") +
-         " complete=" + (m.complete ? "1" : "0") + "\n";
+         " complete=" + (m.complete ? "1" : "0");
+  for (const auto& r : kLostReasons)  // only those that are not 0: absent reads as 0
+    if (m.lost.*r.count) out += std::string(" lost_") + r.name + "=" + std::to_string(m.lost.*r.count);
+  out += "\n";
   std::unordered_map<std::string, int> path_count;
   for (const File& f : t.files) path_count[f.path]++;
   for (const File& f : t.files)

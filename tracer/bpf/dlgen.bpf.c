@@ -108,18 +108,18 @@ struct {
   __type(value, struct inflight);
 } block_reqs SEC(".maps");
 
-/* Ring buffer reservations that failed (the record was dropped), per CPU. */
+/* Drops, per CPU, indexed by enum dl_lost_reason (events.h): every record or request the programs
+ * give up on is counted here, never dropped silently. */
 struct {
   __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-  __uint(max_entries, 1);
+  __uint(max_entries, DL_LOST_NR);
   __type(key, __u32);
   __type(value, __u64);
 } lost SEC(".maps");
 
-static __always_inline void count_lost(void)
+static __always_inline void count_lost(__u32 reason)
 {
-  __u32 zero = 0;
-  __u64 *n = bpf_map_lookup_elem(&lost, &zero);
+  __u64 *n = bpf_map_lookup_elem(&lost, &reason);
   if (n)
     *n += 1;
 }
@@ -353,26 +353,18 @@ static __always_inline __u64 user_u64(unsigned long uptr)
   return v;
 }
 
-/* The pending slot of the current task if it is traced: its task storage, created at the task's
- * first syscall once the tgid filter says it is traced. Untraced tasks never get storage. */
-static __always_inline struct pending *traced_slot(void)
-{
-  struct task_struct *task = bpf_get_current_task_btf();
-  struct pending *p = bpf_task_storage_get(&pending, task, 0, 0);
-  if (p)
-    return p;
-  if (!traced(bpf_get_current_pid_tgid() >> 32))
-    return 0;
-  return bpf_task_storage_get(&pending, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-}
-
 SEC("tp_btf/sys_enter")
 int BPF_PROG(dl_sys_enter, struct pt_regs *regs, long id)
 {
-  struct pending *slot = traced_slot();
-  if (!slot)
+  /* The task's pending slot: task storage, created at the first syscall that is recorded once the
+   * tgid filter says the task is traced (so untraced tasks never get storage, and a failure to
+   * create it is counted only when a record is lost to it). */
+  struct task_struct *task = bpf_get_current_task_btf();
+  struct pending *slot = bpf_task_storage_get(&pending, task, 0, 0);
+  if (slot)
+    slot->active = 0;
+  else if (!traced(bpf_get_current_pid_tgid() >> 32))
     return 0;
-  slot->active = 0;
   struct pending p = {};
   p.fd = -1;
   /* x86_64 syscall arguments: rdi, rsi, rdx, r10, r8, r9. `regs` is a BTF pointer: direct loads
@@ -464,6 +456,13 @@ int BPF_PROG(dl_sys_enter, struct pt_regs *regs, long id)
     if (want_pos && f)
       p.offset = DL_AS_FILE(f)->f_pos;
   }
+  if (!slot) {
+    slot = bpf_task_storage_get(&pending, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+    if (!slot) {
+      count_lost(DL_LOST_TASK_STORAGE); /* out of memory, or the storage lock was busy */
+      return 0;
+    }
+  }
   p.active = 1;
   p.ts = bpf_ktime_get_ns();
   *slot = p;
@@ -535,7 +534,7 @@ int BPF_PROG(dl_sys_exit, struct pt_regs *regs, long ret)
   if (send_path) {
     struct dl_path *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
     if (!r) {
-      count_lost();
+      count_lost(DL_LOST_RINGBUF);
       return 0;
     }
     fill_io(&r->io, &p, id, now, ret, f);
@@ -550,7 +549,7 @@ int BPF_PROG(dl_sys_exit, struct pt_regs *regs, long ret)
   } else {
     struct dl_io *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
     if (!r) {
-      count_lost();
+      count_lost(DL_LOST_RINGBUF);
       return 0;
     }
     fill_io(r, &p, id, now, ret, f);
@@ -582,7 +581,8 @@ int BPF_PROG(dl_uring_submit, struct io_kiocb *req)
     r.size = BPF_CORE_READ(rw, len);
   }
   __u64 key = (__u64)req;
-  bpf_map_update_elem(&uring_reqs, &key, &r, BPF_ANY);
+  if (bpf_map_update_elem(&uring_reqs, &key, &r, BPF_ANY) != 0)
+    count_lost(DL_LOST_URING_MAP); /* full (-E2BIG) or out of memory: its completion goes unseen */
   return 0;
 }
 
@@ -597,7 +597,7 @@ static __always_inline struct dl_io *complete_inflight(void *map, __u64 key)
   bpf_map_delete_elem(map, &key);
   struct dl_io *io = bpf_ringbuf_reserve(&events, sizeof(*io), 0);
   if (!io) {
-    count_lost();
+    count_lost(DL_LOST_RINGBUF);
     return NULL;
   }
   __builtin_memset(io, 0, sizeof(*io));
@@ -638,7 +638,7 @@ static __always_inline void send_proc(__u8 op, __u32 pid, __u32 tid, __u32 child
 {
   struct dl_proc *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
   if (!r) {
-    count_lost();
+    count_lost(DL_LOST_RINGBUF);
     return;
   }
   r->kind = DL_K_PROC;
@@ -667,7 +667,8 @@ int BPF_PROG(dl_fork, struct task_struct *parent, struct task_struct *child)
   int thread = cpid != ctgid;
   if (!thread) {
     __u8 one = 1;
-    bpf_map_update_elem(&tgids, &ctgid, &one, BPF_ANY);
+    if (bpf_map_update_elem(&tgids, &ctgid, &one, BPF_ANY) != 0)
+      count_lost(DL_LOST_PROCESS_MAP); /* the child and its descendants go untraced */
   }
   send_proc(thread ? DL_OP_THREAD : DL_OP_FORK, ptgid, BPF_CORE_READ(parent, pid), cpid, ctgid, 0, 0,
             child->comm);
@@ -729,7 +730,8 @@ int BPF_PROG(dl_block_issue, struct request *rq)
   r.size = BPF_CORE_READ(rq, __data_len);
   r.flags = BPF_CORE_READ(rq, cmd_flags) & 0xff; /* REQ_OP_* */
   __u64 key = (__u64)rq;
-  bpf_map_update_elem(&block_reqs, &key, &r, BPF_ANY);
+  if (bpf_map_update_elem(&block_reqs, &key, &r, BPF_ANY) != 0)
+    count_lost(DL_LOST_BLOCK_MAP);
   return 0;
 }
 

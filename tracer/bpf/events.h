@@ -19,6 +19,17 @@ enum dl_kind {
   DL_K_PROC = 3, /* struct dl_proc: fork/thread/exec/exit/rename */
 };
 
+/* Why the kernel side dropped something: the index into the per-CPU `lost` counters, which user
+ * space sums at the end into trace::LostEvents (tracer/src/capture.cpp maps each one). */
+enum dl_lost_reason {
+  DL_LOST_RINGBUF = 0,      /* ring buffer reserve failed: the record is gone */
+  DL_LOST_URING_MAP = 1,    /* uring_reqs full: the io_uring request's event is gone */
+  DL_LOST_BLOCK_MAP = 2,    /* block_reqs full: the block request's event is gone */
+  DL_LOST_PROCESS_MAP = 3,  /* tgids full: a new process is not traced (counted once) */
+  DL_LOST_TASK_STORAGE = 4, /* no task storage for a traced thread: the syscall is not recorded */
+  DL_LOST_NR = 5,
+};
+
 /* Op codes: the same values as dlgen::trace::Op (trace.hpp), so user space copies them. */
 enum dl_op {
   DL_OP_OPEN = 0, DL_OP_CLOSE = 1, DL_OP_READ = 2, DL_OP_PREAD = 3, DL_OP_READV = 4, DL_OP_PREADV = 5,

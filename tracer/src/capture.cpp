@@ -105,6 +105,9 @@ class BpfSession {
     skel_->rodata->with_block = o.block_layer ? 1 : 0;
     skel_->rodata->with_magic = o.record_magic ? 1 : 0;
     bpf_map__set_max_entries(skel_->maps.events, o.ring_buffer_bytes);
+    bpf_map__set_max_entries(skel_->maps.uring_reqs, std::max<std::uint32_t>(1, o.inflight_map_entries));
+    bpf_map__set_max_entries(skel_->maps.block_reqs, std::max<std::uint32_t>(1, o.inflight_map_entries));
+    bpf_map__set_max_entries(skel_->maps.tgids, std::max<std::uint32_t>(1, o.process_map_entries));
     skel_->rodata->wakeup_bytes = std::min<std::uint64_t>(256u << 10, o.ring_buffer_bytes / 8);
     if (!o.block_layer) {
       bpf_program__set_autoload(skel_->progs.dl_block_issue, false);
@@ -124,6 +127,7 @@ class BpfSession {
       bpf_link* l = bpf_program__attach(p);
       if (!l) return load_error(bpf_program__name(p), errno);
       links_.push_back(l);
+      attached_.push_back(p);
     }
     return ok();
   }
@@ -134,20 +138,38 @@ class BpfSession {
     return ok();
   }
 
-  void trace_tgid(std::uint32_t tgid) {
+  // Adds a process to the traced set; false (errno set) when the map is full or out of memory.
+  bool trace_tgid(std::uint32_t tgid) {
     std::uint8_t one = 1;
-    bpf_map_update_elem(bpf_map__fd(skel_->maps.tgids), &tgid, &one, BPF_ANY);
+    return bpf_map_update_elem(bpf_map__fd(skel_->maps.tgids), &tgid, &one, BPF_ANY) == 0;
   }
 
-  std::uint64_t lost() const {
-    int ncpu = libbpf_num_possible_cpus();
-    if (ncpu <= 0) return 0;
-    std::vector<std::uint64_t> v(static_cast<std::size_t>(ncpu));
-    std::uint32_t zero = 0;
-    if (bpf_map_lookup_elem(bpf_map__fd(skel_->maps.lost), &zero, v.data()) != 0) return 0;
-    std::uint64_t sum = 0;
-    for (auto x : v) sum += x;
-    return sum;
+  // What the kernel side dropped so far: the per-CPU counters summed, and the runs of the attached
+  // programs that the kernel skipped because the same program was already running on that CPU
+  // (a completion interrupting a completion); those hits may belong to untraced processes, so
+  // `missed` is an upper bound. Counters that cannot be read count as 0.
+  trace::LostEvents lost() const {
+    trace::LostEvents out;
+    const int ncpu = libbpf_num_possible_cpus();
+    std::vector<std::uint64_t> v(static_cast<std::size_t>(std::max(ncpu, 1)));
+    auto sum = [&](std::uint32_t reason) {
+      std::uint64_t n = 0;
+      if (ncpu > 0 && bpf_map_lookup_elem(bpf_map__fd(skel_->maps.lost), &reason, v.data()) == 0)
+        for (auto x : v) n += x;
+      return n;
+    };
+    out.ring_buffer = sum(DL_LOST_RINGBUF);
+    out.uring_map = sum(DL_LOST_URING_MAP);
+    out.block_map = sum(DL_LOST_BLOCK_MAP);
+    out.process_map = sum(DL_LOST_PROCESS_MAP);
+    out.task_storage = sum(DL_LOST_TASK_STORAGE);
+    static_assert(DL_LOST_NR == 5, "a new reason needs a field in trace::LostEvents");
+    for (const auto* p : attached_) {
+      bpf_prog_info info{};
+      std::uint32_t len = sizeof(info);
+      if (bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len) == 0) out.missed += info.recursion_misses;
+    }
+    return out;
   }
 
   ring_buffer* ring() { return rb_; }
@@ -155,6 +177,7 @@ class BpfSession {
  private:
   dlgen_bpf* skel_ = nullptr;
   std::vector<bpf_link*> links_;
+  std::vector<const bpf_program*> attached_;
   ring_buffer* rb_ = nullptr;
 };
 
@@ -335,8 +358,14 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
   }
 
   phase("ring buffer and trace file");
+  std::uint64_t untraced_processes = 0;  // -p: descendants the tgids map had no room for
   if (child > 0) {
-    bpf.trace_tgid(static_cast<std::uint32_t>(child));
+    if (!bpf.trace_tgid(static_cast<std::uint32_t>(child))) {
+      const int e = errno;
+      ::kill(child, SIGKILL);
+      ::waitpid(child, nullptr, 0);
+      return runtime_error(std::string("capture: cannot add the command to the traced set: ") + std::strerror(e));
+    }
     trace::Process root;
     root.pid = root.tgid = static_cast<std::uint32_t>(child);
     root.ppid = static_cast<std::uint32_t>(::getpid());
@@ -358,7 +387,12 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
     while (!todo.empty()) {
       std::uint32_t pid = todo.back();
       todo.pop_back();
-      bpf.trace_tgid(pid);
+      if (!bpf.trace_tgid(pid)) {
+        if (pid == o.attach_pid)
+          return runtime_error("capture: cannot add process " + std::to_string(pid) +
+                               " to the traced set: " + std::strerror(errno));
+        ++untraced_processes;  // counted as lost; its descendants are still tried
+      }
       trace::Process p;
       p.pid = p.tgid = pid;
       p.ppid = parents.count(pid) ? parents[pid] : 0;
@@ -397,7 +431,10 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
       if (auto r = sink.append(std::move(chunk)); !r) return r;
     }
     meta.duration_ns = now;
-    meta.lost_events = bpf.lost();
+    meta.lost = bpf.lost();
+    meta.lost.process_map += untraced_processes;
+    meta.lost.malformed = interp.malformed();
+    meta.lost_events = meta.lost.total();
     if (final || !timed) return ok();
     return sink.flush(meta, interp.files(), interp.processes());
   };
@@ -473,6 +510,7 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
 
   result.events = appended;
   result.lost_events = meta.lost_events;
+  result.lost = meta.lost;
   result.files = interp.files().size();
   result.processes = interp.processes().size();
   result.duration = std::chrono::nanoseconds(meta.duration_ns);

@@ -36,23 +36,21 @@ int Interpreter::exit_status(std::int32_t wait_status) {
 }
 
 bool Interpreter::on_record(const void* data, std::size_t size) {
-  if (size < 1) return false;
-  auto kind = *static_cast<const std::uint8_t*>(data);
+  bool good = false;
+  const auto kind = size >= 1 ? *static_cast<const std::uint8_t*>(data) : 0;
   if (kind == DL_K_IO && size >= sizeof(dl_io)) {
-    on_io(*static_cast<const dl_io*>(data), nullptr);
+    good = on_io(*static_cast<const dl_io*>(data), nullptr);
   } else if (kind == DL_K_PATH && size >= sizeof(dl_path)) {
     const auto* r = static_cast<const dl_path*>(data);
     char path[DL_PATH_MAX + 1];
     std::memcpy(path, r->path, DL_PATH_MAX);
     path[DL_PATH_MAX] = 0;
-    on_io(r->io, path);
+    good = on_io(r->io, path);
   } else if (kind == DL_K_PROC && size >= sizeof(dl_proc)) {
-    on_proc(*static_cast<const dl_proc*>(data));
-  } else {
-    return false;
+    good = on_proc(*static_cast<const dl_proc*>(data));
   }
-  ++events_seen_;
-  return true;
+  ++(good ? events_seen_ : malformed_);
+  return good;
 }
 
 std::string Interpreter::proc_fd_path(std::uint32_t pid, std::int32_t fd) const {
@@ -139,7 +137,8 @@ void Interpreter::add_process(const trace::Process& p) {
   row = p;
 }
 
-void Interpreter::on_io(const dl_io& io, const char* path_arg) {
+bool Interpreter::on_io(const dl_io& io, const char* path_arg) {
+  if (io.op >= DL_OP_FORK) return false;  // process ops come as dl_proc; larger ones are unknown
   trace::Event e;
   e.ts_ns = rel(io.ts_ns);
   e.dur_ns = io.dur_ns;
@@ -192,9 +191,10 @@ void Interpreter::on_io(const dl_io& io, const char* path_arg) {
     files_[e.file].magic_len = io.magic_len;
   }
   events_.push_back(e);
+  return true;
 }
 
-void Interpreter::on_proc(const dl_proc& r) {
+bool Interpreter::on_proc(const dl_proc& r) {
   trace::Event e;
   e.ts_ns = rel(r.ts_ns);
   e.pid = r.pid;
@@ -236,9 +236,10 @@ void Interpreter::on_proc(const dl_proc& r) {
       break;
     }
     default:
-      return;
+      return false;  // not a process op
   }
   events_.push_back(e);
+  return true;
 }
 
 std::vector<trace::Event> Interpreter::take_events() {

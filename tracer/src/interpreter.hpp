@@ -22,7 +22,8 @@ class Interpreter {
   explicit Interpreter(std::uint64_t start_mono_ns, bool use_proc = true)
       : start_mono_ns_(start_mono_ns), use_proc_(use_proc) {}
 
-  // One ring-buffer record; returns false for a malformed one.
+  // One ring-buffer record; returns false for a malformed one (too short, or of an unknown kind
+  // or op), which is dropped and counted in malformed().
   bool on_record(const void* data, std::size_t size);
 
   // A process known before its events (the command's root, or -p's existing tree).
@@ -34,6 +35,7 @@ class Interpreter {
   std::vector<trace::Event> take_events();
   std::size_t buffered() const { return events_.size(); }
   std::uint64_t events_seen() const { return events_seen_; }
+  std::uint64_t malformed() const { return malformed_; }
 
   // Whether the exit of process (or thread) `pid` has been seen.
   bool exited(std::uint32_t pid) const {
@@ -58,8 +60,9 @@ class Interpreter {
     std::size_t operator()(const IdKey& k) const { return k.dev * 0x9e3779b97f4a7c15ull ^ k.ino; }
   };
 
-  void on_io(const dl_io& io, const char* path);
-  void on_proc(const dl_proc& p);
+  // Each returns false, having changed nothing, for an op its record kind cannot carry.
+  bool on_io(const dl_io& io, const char* path);
+  bool on_proc(const dl_proc& p);
   std::uint32_t intern_id(std::uint64_t dev, std::uint64_t ino, std::uint64_t isize,
                           const std::string& path_hint, std::uint32_t pid, std::int32_t fd);
   std::uint32_t intern_path(const std::string& path);
@@ -73,6 +76,7 @@ class Interpreter {
   std::uint64_t start_mono_ns_;
   bool use_proc_;
   std::uint64_t events_seen_ = 0;
+  std::uint64_t malformed_ = 0;
   std::vector<trace::Event> events_;
   std::vector<trace::File> files_;
   std::unordered_map<IdKey, std::uint32_t, IdHash> by_id_;

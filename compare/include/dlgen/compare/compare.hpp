@@ -70,21 +70,35 @@ struct EpochRow {
   bool has_replay = false;
 };
 
+// What a trace that lost events during capture does to the verdict. Its counts are lower bounds
+// and its timing has holes, so a comparison with it proves nothing: by default it fails whatever
+// the metrics say; `allow` (--allow-lost) passes it on the metrics, with a note giving the counts.
+enum class LostEventsPolicy { refuse, allow };
+
 struct Comparison {
   std::vector<MetricResult> metrics;
   std::vector<EpochRow> epochs;
   Profile original;  // kept for the plots
   Profile replay;
-  bool pass() const;
-  std::size_t failures() const;
+  // Why the comparison fails whatever the metrics say (a trace lost events), one line each.
+  std::vector<std::string> refusals;
+  // Said with the verdict: lost events let through by LostEventsPolicy::allow, one line each.
+  std::vector<std::string> verdict_notes;
+  bool pass() const;  // no metric failed and nothing refused
+  std::size_t failures() const;  // metrics that failed
 };
 
-Comparison compare(const Profile& original, const Profile& replay, const Tolerances& tolerances);
+Comparison compare(const Profile& original, const Profile& replay, const Tolerances& tolerances,
+                   LostEventsPolicy lost = LostEventsPolicy::refuse);
 
 // The shared-summary form: compares what the summaries alone say (no event-level metrics such as
 // in-flight I/O or throughput over time; those need profile_of with the trace).
 Comparison compare(const analysis::TraceSummary& original, const analysis::TraceSummary& replay,
-                   const Tolerances& tolerances);
+                   const Tolerances& tolerances, LostEventsPolicy lost = LostEventsPolicy::refuse);
+
+// The lost-events rule (compare() applies it): for each side of `c` whose trace lost events, one
+// line naming the trace and its counts by reason, into c.refusals (refuse) or c.verdict_notes (allow).
+void apply_lost_events_rule(Comparison& c, LostEventsPolicy policy);
 
 // Renderings of a comparison.
 std::string format_table(const Comparison& c);   // terminal table + per-epoch table + verdict

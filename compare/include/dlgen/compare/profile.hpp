@@ -8,12 +8,10 @@
 #include <vector>
 
 #include "dlgen/compare/stats.hpp"
+#include "dlgen/trace/trace.hpp"
 
 namespace dlgen::analysis {
 struct TraceSummary;
-}
-namespace dlgen::trace {
-struct Trace;
 }
 
 namespace dlgen::compare {
@@ -72,6 +70,11 @@ struct Profile {
   bool has_block = false;
   double block_bytes = 0;
   double block_requests = 0;
+
+  // Events the capture lost (every count above is then a lower bound): the total, and by reason
+  // where the trace recorded them (profile_of(trace, ...)).
+  std::uint64_t lost_events = 0;
+  trace::LostEvents lost;
 
   std::vector<EpochProfile> epochs;
   std::vector<std::string> notes;  // what could not be measured and why

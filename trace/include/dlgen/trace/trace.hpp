@@ -71,6 +71,50 @@ struct Process {
   bool is_thread = false;
 };
 
+// Events dropped during a capture, by reason. Each drop is counted under exactly one reason, so
+// total() is the number of events known to be missing (a lower bound: a process left out of the
+// traced set counts once, though all its events are missing). Stored as the `lost_*` attributes
+// (docs/trace-format.md); traces written before the breakdown read as all 0.
+struct LostEvents {
+  std::uint64_t ring_buffer = 0;   // kernel: the ring buffer was full (user space fell behind)
+  std::uint64_t uring_map = 0;     // kernel: an io_uring request not tracked (in-flight map full)
+  std::uint64_t block_map = 0;     // kernel: a block request not tracked (in-flight map full)
+  std::uint64_t process_map = 0;   // a new process not added to the traced set (map full): once each
+  std::uint64_t task_storage = 0;  // kernel: a syscall not recorded (no per-thread slot allocated)
+  std::uint64_t missed = 0;        // kernel: a tracepoint hit skipped (program already running on the CPU)
+  std::uint64_t malformed = 0;     // user space: a record too short, or of an unknown kind or op
+  std::uint64_t total() const {
+    return ring_buffer + uring_map + block_map + process_map + task_storage + missed + malformed;
+  }
+  bool operator==(const LostEvents&) const = default;
+};
+
+// The reasons in a fixed order, with their names (the attribute is "lost_" + name), for
+// printing and for the reader and writer.
+struct LostReason {
+  const char* name;
+  std::uint64_t LostEvents::*count;
+  const char* what;
+  const char* remedy;  // the `dlgen capture` option that avoids it, or ""
+};
+inline constexpr LostReason kLostReasons[] = {
+    {"ring_buffer", &LostEvents::ring_buffer, "ring buffer full", "a larger --ring-mib"},
+    {"uring_map", &LostEvents::uring_map, "io_uring in-flight map full", "a larger --inflight-map-entries"},
+    {"block_map", &LostEvents::block_map, "block in-flight map full", "a larger --inflight-map-entries"},
+    {"process_map", &LostEvents::process_map, "process map full (processes untraced)",
+     "a larger --process-map-entries"},
+    {"task_storage", &LostEvents::task_storage, "no per-thread slot", ""},
+    {"missed", &LostEvents::missed, "tracepoint hits skipped by the kernel", ""},
+    {"malformed", &LostEvents::malformed, "malformed records", ""},
+};
+// The reasons with a count, as "2 ring_buffer (ring buffer full), 3 uring_map (io_uring in-flight
+// map full)"; events in `total` under no reason (traces written before the breakdown, summaries
+// that keep the total only) are "unattributed". Empty when total and every reason are 0.
+std::string describe_lost(std::uint64_t total, const LostEvents& by_reason);
+// The capture options that would avoid the counted reasons, as "a larger --ring-mib, a larger
+// --inflight-map-entries" (each once); empty when none applies.
+std::string lost_remedies(const LostEvents& by_reason);
+
 struct Meta {
   std::vector<std::string> command;
   std::int64_t start_wall_ns = 0;   // CLOCK_REALTIME at trace start
@@ -79,7 +123,8 @@ struct Meta {
   std::string host;
   std::string kernel;
   std::string dlgen_version;
-  std::uint64_t lost_events = 0;
+  std::uint64_t lost_events = 0;  // total events lost (lost.total(), or more in older traces)
+  LostEvents lost;                 // ... by reason
   std::int32_t exit_status = 0;
   bool block_layer = false;  // --block was on
   bool complete = true;      // false when the capture was killed before finishing

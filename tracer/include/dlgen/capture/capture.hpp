@@ -24,6 +24,11 @@ struct CaptureOptions {
   std::uint32_t ring_buffer_bytes = 32u << 20;    // power of two (~0.3 s of records at 1M events/s)
   std::chrono::milliseconds flush_interval{2000};  // how often the trace file is made whole on disk
   std::size_t flush_events = 1u << 18;             // ... or after this many buffered events
+  // Capacity of the kernel side's maps: io_uring and block requests in flight at once (each), and
+  // processes traced at once. Beyond them events are dropped, and counted (trace::LostEvents);
+  // tests shrink them to provoke drops.
+  std::uint32_t inflight_map_entries = 65536;
+  std::uint32_t process_map_entries = 16384;
   bool verbose = false;                  // libbpf diagnostics on stderr
 };
 
@@ -36,7 +41,8 @@ struct CaptureResult {
   std::string exec_error;
   bool interrupted = false;  // ended by SIGINT/SIGTERM or --duration
   std::uint64_t events = 0;
-  std::uint64_t lost_events = 0;  // ring-buffer records dropped in the kernel
+  std::uint64_t lost_events = 0;  // events dropped (lost.total())
+  trace::LostEvents lost;         // ... by reason, as stored in the trace's metadata
   std::uint64_t files = 0;
   std::uint64_t processes = 0;
   std::chrono::nanoseconds duration{0};
