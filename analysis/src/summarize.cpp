@@ -1027,6 +1027,7 @@ struct Builder {
       std::uint32_t accelerator;
       std::int32_t pass;
       std::uint64_t received_ns;
+      std::uint64_t gap_end_ns;  // end of the first idle gap (≥ 0.5 ms) after the receipt, 0: none
     };
     std::vector<Single> singles;
     for (std::size_t ai = 0; ai < s.accelerators.size(); ++ai) {
@@ -1050,7 +1051,18 @@ struct Builder {
       for (const Batch* b : got)
         if (b->epoch >= 0) per_pass[b->epoch].push_back(b);
       for (auto& [pass, bs] : per_pass) {
-        if (bs.size() == 1) singles.push_back({static_cast<std::uint32_t>(ai), pass, bs.front()->received_ns});
+        if (bs.size() == 1) {
+          // Its compute is the main thread's first idle gap after the receipt (shorter gaps are
+          // the spacing of its syscalls); that gap also holds any wait that follows the compute.
+          const std::uint64_t got_ns = bs.front()->received_ns;
+          std::uint64_t gap_end = 0;
+          for (const auto& g : gaps)
+            if (g.first >= got_ns && g.second - g.first >= 500000) {
+              gap_end = g.second;
+              break;
+            }
+          singles.push_back({static_cast<std::uint32_t>(ai), pass, got_ns, gap_end});
+        }
         if (bs.size() < 2) continue;
         const std::uint64_t w0 = bs.front()->received_ns, w1 = bs.back()->received_ns;
         std::vector<std::pair<std::uint64_t, std::uint64_t>> in;
@@ -1121,7 +1133,17 @@ struct Builder {
       }
     }
     double typical = detail::percentile(computes_measured, 0.5);
-    if (computes_measured.empty()) {
+    std::vector<double> single_train_gaps;
+    for (const Single& one : singles)
+      if (one.gap_end_ns && !s.epochs[one.pass].evaluation)
+        single_train_gaps.push_back(static_cast<double>(one.gap_end_ns - one.received_ns));
+    if (computes_measured.empty() && !single_train_gaps.empty()) {
+      // Each gap is compute plus whatever wait follows it (the next pass's start-up, another
+      // rank's checkpoint): every one is an upper bound, the smallest the tightest.
+      typical = detail::percentile(single_train_gaps, 0.0);
+      s.notes.push_back("accelerators got one batch per training pass: compute time is the shortest idle gap of a "
+                        "main process after one (an upper bound)");
+    } else if (computes_measured.empty()) {
       std::vector<double> all;
       for (const auto& st : s.steps) all.push_back(static_cast<double>(st.end_ns - st.start_ns));
       typical = detail::percentile(all, 0.1);
@@ -1136,7 +1158,10 @@ struct Builder {
       st.accelerator = one.accelerator;
       st.epoch = one.pass;
       st.start_ns = one.received_ns;
-      st.end_ns = one.received_ns + static_cast<std::uint64_t>(is_eval(one.pass) ? typical_eval : typical);
+      const double typ = is_eval(one.pass) ? typical_eval : typical;
+      const double gap = static_cast<double>(one.gap_end_ns - one.received_ns);
+      const bool typical_gap = one.gap_end_ns && gap >= 0.5 * typ && gap <= 1.5 * typ;
+      st.end_ns = typical_gap ? one.gap_end_ns : one.received_ns + static_cast<std::uint64_t>(typ);
       s.steps.push_back(st);
     }
     if (!singles.empty())
@@ -1149,7 +1174,12 @@ struct Builder {
       st.compute_ns = std::min<std::uint64_t>(interval, static_cast<std::uint64_t>(is_eval(st.epoch) ? typical_eval : typical));
       st.wait_ns = interval - st.compute_ns;
     }
+    typical_compute_ns_ = typical;
+    typical_eval_compute_ns_ = typical_eval;
   }
+  // The median measured compute per step (training, evaluation), for steps whose gap is not pure
+  // compute (set by steps(), read by checkpoints()).
+  double typical_compute_ns_ = 0, typical_eval_compute_ns_ = 0;
 
   void checkpoints() {
     std::vector<const Event*> writes;
@@ -1303,6 +1333,15 @@ struct Builder {
     const auto held = std::stable_partition(s.steps.begin(), s.steps.end(), [&](const Step& st) { return !spans_checkpoint(st); });
     s.checkpoint_steps.assign(held, s.steps.end());
     s.steps.erase(held, s.steps.end());
+    // A held step's gap also holds the wait for the checkpoint (an accelerator that did not write
+    // it idles until the writer is done): its compute is at most the typical one.
+    for (Step& st : s.checkpoint_steps) {
+      const bool eval = st.epoch >= 0 && s.epochs[st.epoch].evaluation;
+      const auto typ = static_cast<std::uint64_t>(eval ? typical_eval_compute_ns_ : typical_compute_ns_);
+      st.compute_ns = std::min(st.compute_ns, typ);
+      st.compute_measured = false;
+      st.wait_ns = st.end_ns - st.start_ns - st.compute_ns;
+    }
   }
 
   // AU per accelerator and the run's (docs/metrics.md: MLPerf Storage's definition, with the
