@@ -19,7 +19,8 @@ double percentile(std::vector<double> values, double p) {
   return percentile_sorted(values, p);
 }
 
-AuParts accelerator_utilisation(std::span<const AuStep> steps, std::int64_t run_begin_ns, std::int64_t run_end_ns) {
+AuParts accelerator_utilisation(std::span<const AuStep> steps, std::int64_t run_begin_ns,
+                                std::int64_t run_end_ns) {
   AuParts p;
   if (steps.empty()) {  // it never got a batch: idle the whole run
     p.wall_s = static_cast<double>(std::max<std::int64_t>(0, run_end_ns - run_begin_ns)) * 1e-9;

@@ -2,7 +2,8 @@
 // (tests/analysis/sim.hpp): one or two steps an epoch, two or three accelerators, evaluation
 // passes, checkpoints after an epoch's first step, long epoch boundaries. AU must equal the value
 // computed by hand from what the simulation did, never exceed what the samples allow, and be what
-// the replay's function gives on the same step records. Also: the prefetch estimate per accelerator.
+// the replay's function gives on the same step records. Also: the prefetch estimate per
+// accelerator.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -43,17 +44,20 @@ std::vector<Shape> shapes() {
   base.startup_ns = 200'000'000;  // each epoch's workers start for 200 ms: wall time, not compute
   base.noise = false;
   {
-    SimConfig c = base;  // 1 step an epoch per accelerator, evaluation, a checkpoint after every step
+    // 1 step an epoch per accelerator, evaluation, a checkpoint after every step
+    SimConfig c = base;
     c.files = 16;
     c.epochs = 4;
     c.val_dir = "/mnt/datasets/unet/val";
-    c.val_files = 32;  // 2 evaluation steps: its compute is measured (a lone one would be estimated)
+    c.val_files =
+        32;  // 2 evaluation steps: its compute is measured (a lone one would be estimated)
     c.ckpt_every_steps = 1;
     c.ckpt_size = 4 << 20;
     out.push_back({"OneStepAnEpochEvalAndCheckpointEveryStep", c});
   }
   {
-    SimConfig c = base;  // 2 steps an epoch, a checkpoint after the first step of epochs 2 and 4
+    // 2 steps an epoch, checkpoints every 3 steps: after the first step of epoch 2 and the last of 3
+    SimConfig c = base;
     c.files = 32;
     c.epochs = 4;
     c.ckpt_every_steps = 3;
@@ -62,7 +66,8 @@ std::vector<Shape> shapes() {
     out.push_back({"TwoStepsAnEpochCheckpointAfterTheFirstStep", c});
   }
   {
-    SimConfig c = base;  // 3 accelerators, 2 steps an epoch, a cold first epoch, checkpoint each epoch
+    // 3 accelerators, 2 steps an epoch, a cold first epoch, checkpoint each epoch
+    SimConfig c = base;
     c.accelerators = 3;
     c.files = 48;
     c.epochs = 3;
@@ -95,12 +100,14 @@ TEST(SummarizeAu, EqualsTheHandComputedWholeRunAuAndObeysTheSamplesLaw) {
       // The trace sees each receipt ~130 us before the simulation hands the batch over.
       EXPECT_NEAR(a.au, hand, 0.01);
       EXPECT_NEAR(a.au_wall_s, wall, 0.001);
-      EXPECT_NEAR(a.au_compute_s, static_cast<double>(truth.compute_ns) * 1e-9, 0.0002 * static_cast<double>(truth.steps));
+      EXPECT_NEAR(a.au_compute_s, static_cast<double>(truth.compute_ns) * 1e-9,
+                  0.0002 * static_cast<double>(truth.steps));
       // The law: AU <= (samples/s of this accelerator) x compute per step / batch, with the figures
       // distil writes into the job (compute per step, batch size) and the samples it was handed.
       std::uint64_t samples = 0;
       for (const auto& b : s.batches)
-        if (b.accelerator < s.accelerators.size() && &s.accelerators[b.accelerator] == &a) samples += b.samples;
+        if (b.accelerator < s.accelerators.size() && &s.accelerators[b.accelerator] == &a)
+          samples += b.samples;
       EXPECT_EQ(samples, truth.samples);
       ASSERT_EQ(s.batch_size, shape.c.batch);
       const double samples_per_s = static_cast<double>(samples) / a.au_wall_s;
@@ -131,8 +138,9 @@ TEST(SummarizeAu, TheReplaysFunctionGivesTheSameAuOnTheSameSteps) {
         phases[0].steps[st.accelerator].push_back(r);
       }
     for (std::size_t a = 0; a < s.accelerators.size(); ++a) {
-      const replay::AuParts p = replay::accelerator_utilisation(phases, a, static_cast<std::int64_t>(s.run_begin_ns),
-                                                                static_cast<std::int64_t>(s.run_end_ns));
+      const replay::AuParts p =
+          replay::accelerator_utilisation(phases, a, static_cast<std::int64_t>(s.run_begin_ns),
+                                          static_cast<std::int64_t>(s.run_end_ns));
       EXPECT_DOUBLE_EQ(std::min(1.0, p.au()), s.accelerators[a].au) << a;
       EXPECT_DOUBLE_EQ(p.wall_s, s.accelerators[a].au_wall_s) << a;
     }
@@ -148,7 +156,8 @@ TEST(SummarizeAu, ASingleBatchPassIsOneStep) {
   for (const auto* list : {&s.steps, &s.checkpoint_steps})
     for (const auto& st : *list) {
       (s.epochs[st.epoch].evaluation ? eval : train) += 1;
-      EXPECT_NEAR(static_cast<double>(st.compute_ns) * 1e-9, s.epochs[st.epoch].evaluation ? 0.050 / 3 : 0.050, 0.001);
+      EXPECT_NEAR(static_cast<double>(st.compute_ns) * 1e-9,
+                  s.epochs[st.epoch].evaluation ? 0.050 / 3 : 0.050, 0.001);
     }
   EXPECT_EQ(train, 2u * 4u);  // 2 accelerators x 4 epochs x 1 batch
   EXPECT_EQ(eval, 2u * 4u * 2u);
@@ -160,7 +169,8 @@ TEST(SummarizeAu, DistilSaysTheOriginalAu) {
   const TraceSummary s = summarize(Sim(shape.c).build());
   const Distilled d = distil(s);
   const std::string& why = d.comments.at("compute.time");
-  const std::string expect = "original AU " + std::to_string(static_cast<int>(std::lround(s.au * 100))) + "%";
+  const std::string expect =
+      "original AU " + std::to_string(static_cast<int>(std::lround(s.au * 100))) + "%";
   EXPECT_NE(why.find(expect), std::string::npos) << why;
   EXPECT_NE(why.find("lowest of 2 accelerators"), std::string::npos) << why;
 }
@@ -169,7 +179,8 @@ TEST(SummarizeAu, DistilSaysTheOriginalAu) {
 // fills its prefetch): each gets its own estimate, and the run's is the largest. The estimate used
 // to carry the first accelerator's depths into the second's.
 TEST(SummarizeAu, PrefetchIsEstimatedPerAccelerator) {
-  for (const std::vector<std::uint32_t>& depths : {std::vector<std::uint32_t>{4, 1}, std::vector<std::uint32_t>{1, 3}}) {
+  for (const std::vector<std::uint32_t>& depths :
+       {std::vector<std::uint32_t>{4, 1}, std::vector<std::uint32_t>{1, 3}}) {
     SimConfig c;
     c.accelerators = 2;
     c.workers = 2;

@@ -40,7 +40,8 @@ TEST(CoreStats, PercentileOfNothingIsZero) {
 
 TEST(CoreStats, PercentileSortedAgreesWithPercentile) {
   const std::vector<double> sorted = {1, 1, 2, 3, 5, 8, 13, 21};
-  for (double p = 0; p <= 1.0; p += 0.05) EXPECT_DOUBLE_EQ(percentile_sorted(sorted, p), percentile(sorted, p)) << p;
+  for (double p = 0; p <= 1.0; p += 0.05)
+    EXPECT_DOUBLE_EQ(percentile_sorted(sorted, p), percentile(sorted, p)) << p;
 }
 
 constexpr std::int64_t kMs = 1'000'000;
@@ -50,11 +51,11 @@ constexpr std::int64_t kMs = 1'000'000;
 // held the step, an evaluation step of 20 ms, and the run ended with a checkpoint at 700 ms.
 TEST(CoreStats, AuIsComputeOverWallFromTheFirstBatchToTheRunEnd) {
   const std::vector<AuStep> steps = {
-      {40 * kMs, 100 * kMs, 140 * kMs},   // epoch 1
+      {40 * kMs, 100 * kMs, 140 * kMs},  // epoch 1
       {140 * kMs, 100 * kMs, 240 * kMs},
       {300 * kMs, 100 * kMs, 430 * kMs},  // epoch 2: 60 ms boundary; 30 ms checkpoint after it
       {430 * kMs, 100 * kMs, 530 * kMs},
-      {560 * kMs, 20 * kMs, 580 * kMs},   // evaluation
+      {560 * kMs, 20 * kMs, 580 * kMs},  // evaluation
   };
   const AuParts p = accelerator_utilisation(steps, 0, 700 * kMs);
   EXPECT_DOUBLE_EQ(p.compute_s, 0.42);

@@ -41,6 +41,7 @@ struct AuParts {
   double first_wait_s = 0;  // run begin → the first batch's arrival (left out of wall_s)
   double au() const { return wall_s > 0 ? compute_s / wall_s : 0; }
 };
-AuParts accelerator_utilisation(std::span<const AuStep> steps, std::int64_t run_begin_ns, std::int64_t run_end_ns);
+AuParts accelerator_utilisation(std::span<const AuStep> steps, std::int64_t run_begin_ns,
+                                std::int64_t run_end_ns);
 
 }  // namespace dlgen
