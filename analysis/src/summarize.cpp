@@ -1021,8 +1021,8 @@ struct Builder {
   void steps() {
     std::vector<double> computes_measured, eval_computes_measured;
     // Passes in which an accelerator received one batch: no gap between receipts to measure; the
-    // batch is still one step (n batches are n steps, and its compute counts in AU), of the typical
-    // compute length from its receipt.
+    // batch is still one step (n batches are n steps, and its compute counts in AU): the main
+    // thread's idle gap after the receipt when it has a typical length, else the typical length.
     struct Single {
       std::uint32_t accelerator;
       std::int32_t pass;
