@@ -56,7 +56,8 @@ std::vector<Shape> shapes() {
     out.push_back({"OneStepAnEpochEvalAndCheckpointEveryStep", c});
   }
   {
-    // 2 steps an epoch, checkpoints every 3 steps: after the first step of epoch 2 and the last of 3
+    // 2 steps an epoch, checkpoints every 3 steps: after the first step of epoch 2 and the last of
+    // 3
     SimConfig c = base;
     c.files = 32;
     c.epochs = 4;
