@@ -56,8 +56,7 @@ std::vector<Shape> shapes() {
     out.push_back({"OneStepAnEpochEvalAndCheckpointEveryStep", c});
   }
   {
-    // 2 steps an epoch, checkpoints every 3 steps: after the first step of epoch 2 and the last of
-    // 3
+    // 2 steps an epoch, a checkpoint every 3 steps: after epoch 2's first step and epoch 3's last
     SimConfig c = base;
     c.files = 32;
     c.epochs = 4;
