@@ -26,6 +26,19 @@ std::string pct(double part, double whole) {
   return whole > 0 ? fmt("%.0f%%", 100.0 * part / whole) : "n/a";
 }
 
+// The original run's AU as the replay reports its own (docs/metrics.md): the lowest accelerator's,
+// with the spread over accelerators when there are several.
+std::string original_au(const TraceSummary& s) {
+  if (!s.au_measured) return "original AU not measurable (no steps)";
+  std::string out = "original AU " + pct(s.au, 1.0);
+  std::size_t n = 0;
+  double hi = 0;
+  for (const auto& a : s.accelerators)
+    if (a.au_wall_s > 0) ++n, hi = std::max(hi, a.au);
+  if (n > 1) out += " (lowest of " + std::to_string(n) + " accelerators; highest " + pct(hi, 1.0) + ")";
+  return out + " = compute / wall from the first batch to the end of the run";
+}
+
 std::string sanitize(std::string s) {
   std::string out;
   for (char c : s) {
@@ -531,8 +544,8 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
     x.c("compute.time", "main process busy " + format_duration(c.p50) + " median per step (p90 " +
                             format_duration(c.p90) + ") over " + std::to_string(c.count) + " steps, " +
                             std::to_string(measured) + " measured with the next batch ready; data wait median " +
-                            format_duration(s.data_wait_time.p50) + ", original AU " +
-                            pct(s.accelerator_utilisation, 1.0) + (skew_why.empty() ? "" : "; " + skew_why));
+                            format_duration(s.data_wait_time.p50) + ", " + original_au(s) +
+                            (skew_why.empty() ? "" : "; " + skew_why));
   } else {
     job.compute.step_time = Distribution::fixed_at(0);
     x.note("compute.time: no step intervals (no batch receipts by the main process); 0 assumed");

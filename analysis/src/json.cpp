@@ -123,7 +123,13 @@ std::string to_json(const TraceSummary& s) {
   j["step_time_s"] = stats(s.step_time);
   j["compute_time_s"] = stats(s.compute_time);
   j["data_wait_time_s"] = stats(s.data_wait_time);
-  j["accelerator_utilisation"] = s.accelerator_utilisation;
+  // AU as the replay defines it (docs/metrics.md): the lowest accelerator's, their mean, and each.
+  j["au"] = {{"measured", s.au_measured}, {"au", s.au}, {"mean", s.au_mean},
+             {"run_begin_ns", s.run_begin_ns}, {"run_end_ns", s.run_end_ns}};
+  for (const auto& a : s.accelerators)
+    j["au"]["per_accelerator"].push_back({{"pid", a.pid}, {"au", a.au}, {"compute_s", a.au_compute_s},
+                                          {"wall_s", a.au_wall_s}, {"first_wait_s", a.first_wait_s},
+                                          {"prefetch", a.prefetch}});
   j["notes"] = s.notes;
   return j.dump(2);
 }

@@ -7,15 +7,6 @@
 
 namespace dlgen::analysis::detail {
 
-double percentile(std::vector<double> v, double p) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const double pos = p * static_cast<double>(v.size() - 1);
-  const auto lo = static_cast<std::size_t>(std::floor(pos));
-  const auto hi = std::min(lo + 1, v.size() - 1);
-  return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
-}
-
 Stats make_stats(std::vector<double> v) {
   Stats s;
   if (v.empty()) return s;
@@ -27,9 +18,9 @@ Stats make_stats(std::vector<double> v) {
   double ss = 0;
   for (double x : v) ss += (x - s.mean) * (x - s.mean);
   s.stdev = v.size() > 1 ? std::sqrt(ss / static_cast<double>(v.size() - 1)) : 0.0;
-  s.p50 = percentile(v, 0.5);
-  s.p90 = percentile(v, 0.9);
-  s.p99 = percentile(v, 0.99);
+  s.p50 = percentile_sorted(v, 0.5);
+  s.p90 = percentile_sorted(v, 0.9);
+  s.p99 = percentile_sorted(v, 0.99);
   return s;
 }
 

@@ -4,11 +4,13 @@
 #include <vector>
 
 #include "dlgen/analysis/summary.hpp"
+#include "dlgen/core/stats.hpp"
 
 namespace dlgen::analysis::detail {
 
 Stats make_stats(std::vector<double> values);
-double percentile(std::vector<double> sorted_values, double p);  // p in [0, 1]
+// p in [0, 1]: the one percentile of dlgen (linear interpolation, numpy's default; core/stats.hpp).
+using dlgen::percentile;
 
 // Spearman rank correlation between x and y (ties get their mean rank); 0 when n < 3.
 double spearman(const std::vector<double>& x, const std::vector<double>& y);

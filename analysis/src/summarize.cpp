@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "dlgen/analysis/summary.hpp"
+#include "dlgen/core/stats.hpp"
 #include "sample_files.hpp"
 #include "stats.hpp"
 
@@ -1018,7 +1019,17 @@ struct Builder {
   }
 
   void steps() {
-    std::vector<double> computes_measured;
+    std::vector<double> computes_measured, eval_computes_measured;
+    // Passes in which an accelerator received one batch: no gap between receipts to measure; the
+    // batch is still one step (n batches are n steps, and its compute counts in AU): the main
+    // thread's idle gap after the receipt when it has a typical length, else the typical length.
+    struct Single {
+      std::uint32_t accelerator;
+      std::int32_t pass;
+      std::uint64_t received_ns;
+      std::uint64_t gap_end_ns;  // end of the first idle gap (≥ 0.5 ms) after the receipt, 0: none
+    };
+    std::vector<Single> singles;
     for (std::size_t ai = 0; ai < s.accelerators.size(); ++ai) {
       std::vector<const Batch*> got;
       for (const auto& b : s.batches)
@@ -1040,6 +1051,18 @@ struct Builder {
       for (const Batch* b : got)
         if (b->epoch >= 0) per_pass[b->epoch].push_back(b);
       for (auto& [pass, bs] : per_pass) {
+        if (bs.size() == 1) {
+          // Its compute is the main thread's first idle gap after the receipt (shorter gaps are
+          // the spacing of its syscalls); that gap also holds any wait that follows the compute.
+          const std::uint64_t got_ns = bs.front()->received_ns;
+          std::uint64_t gap_end = 0;
+          for (const auto& g : gaps)
+            if (g.first >= got_ns && g.second - g.first >= 500000) {
+              gap_end = g.second;
+              break;
+            }
+          singles.push_back({static_cast<std::uint32_t>(ai), pass, got_ns, gap_end});
+        }
         if (bs.size() < 2) continue;
         const std::uint64_t w0 = bs.front()->received_ns, w1 = bs.back()->received_ns;
         std::vector<std::pair<std::uint64_t, std::uint64_t>> in;
@@ -1103,27 +1126,60 @@ struct Builder {
           st.compute_measured = !tail && (!received || earliest_ready + margin < in[i].second);
           if (st.compute_measured) {
             st.compute_ns = gap;
-            if (!s.epochs[pass].evaluation) computes_measured.push_back(static_cast<double>(gap));
+            (s.epochs[pass].evaluation ? eval_computes_measured : computes_measured).push_back(static_cast<double>(gap));
           }
           s.steps.push_back(st);
         }
       }
     }
     double typical = detail::percentile(computes_measured, 0.5);
-    if (computes_measured.empty()) {
+    std::vector<double> single_train_gaps;
+    for (const Single& one : singles)
+      if (one.gap_end_ns && !s.epochs[one.pass].evaluation)
+        single_train_gaps.push_back(static_cast<double>(one.gap_end_ns - one.received_ns));
+    if (computes_measured.empty() && !single_train_gaps.empty()) {
+      // Each gap is compute plus whatever wait follows it (the next pass's start-up, another
+      // rank's checkpoint): every one is an upper bound, the smallest the tightest.
+      typical = detail::percentile(single_train_gaps, 0.0);
+      s.notes.push_back("accelerators got one batch per training pass: compute time is the shortest idle gap of a "
+                        "main process after one (an upper bound)");
+    } else if (computes_measured.empty()) {
       std::vector<double> all;
       for (const auto& st : s.steps) all.push_back(static_cast<double>(st.end_ns - st.start_ns));
       typical = detail::percentile(all, 0.1);
       if (!all.empty())
         s.notes.push_back("every step waited for data: compute time is an upper bound (10th percentile of step time)");
     }
+    // Evaluation computes less per batch (no backward pass): its own typical value when measured.
+    const double typical_eval = eval_computes_measured.empty() ? typical : detail::percentile(eval_computes_measured, 0.5);
+    auto is_eval = [&](std::int32_t pass) { return pass >= 0 && s.epochs[pass].evaluation; };
+    for (const Single& one : singles) {
+      Step st;
+      st.accelerator = one.accelerator;
+      st.epoch = one.pass;
+      st.start_ns = one.received_ns;
+      const double typ = is_eval(one.pass) ? typical_eval : typical;
+      const double gap = static_cast<double>(one.gap_end_ns - one.received_ns);
+      const bool typical_gap = one.gap_end_ns && gap >= 0.5 * typ && gap <= 1.5 * typ;
+      st.end_ns = typical_gap ? one.gap_end_ns : one.received_ns + static_cast<std::uint64_t>(typ);
+      s.steps.push_back(st);
+    }
+    if (!singles.empty())
+      std::stable_sort(s.steps.begin(), s.steps.end(), [](const Step& a, const Step& b) {
+        return a.accelerator != b.accelerator ? a.accelerator < b.accelerator : a.start_ns < b.start_ns;
+      });
     for (auto& st : s.steps) {
       if (st.compute_measured) continue;
       const auto interval = st.end_ns - st.start_ns;
-      st.compute_ns = std::min<std::uint64_t>(interval, static_cast<std::uint64_t>(typical));
+      st.compute_ns = std::min<std::uint64_t>(interval, static_cast<std::uint64_t>(is_eval(st.epoch) ? typical_eval : typical));
       st.wait_ns = interval - st.compute_ns;
     }
+    typical_compute_ns_ = typical;
+    typical_eval_compute_ns_ = typical_eval;
   }
+  // The median measured compute per step (training, evaluation), for steps whose gap is not pure
+  // compute (set by steps(), read by checkpoints()).
+  double typical_compute_ns_ = 0, typical_eval_compute_ns_ = 0;
 
   void checkpoints() {
     std::vector<const Event*> writes;
@@ -1268,13 +1324,67 @@ struct Builder {
       c.at_epoch_end = receipts.empty() ? between
                                         : (done > 0 && (c.after_step == per_acc || (diff <= 1 && next_is_new_pass)));
     }
-    // Steps that span a checkpoint are not compute.
+    // Steps that span a checkpoint are not step times: set apart (their compute still counts in AU).
     auto spans_checkpoint = [&](const Step& st) {
       for (const auto& c : s.checkpoints)
         if (c.start_ns < st.end_ns && c.end_ns > st.start_ns) return true;
       return false;
     };
-    s.steps.erase(std::remove_if(s.steps.begin(), s.steps.end(), spans_checkpoint), s.steps.end());
+    const auto held = std::stable_partition(s.steps.begin(), s.steps.end(), [&](const Step& st) { return !spans_checkpoint(st); });
+    s.checkpoint_steps.assign(held, s.steps.end());
+    s.steps.erase(held, s.steps.end());
+    // A held step's gap also holds the wait for the checkpoint (an accelerator that did not write
+    // it idles until the writer is done): its compute is at most the typical one.
+    for (Step& st : s.checkpoint_steps) {
+      const bool eval = st.epoch >= 0 && s.epochs[st.epoch].evaluation;
+      const auto typ = static_cast<std::uint64_t>(eval ? typical_eval_compute_ns_ : typical_compute_ns_);
+      st.compute_ns = std::min(st.compute_ns, typ);
+      st.compute_measured = false;
+      st.wait_ns = st.end_ns - st.start_ns - st.compute_ns;
+    }
+  }
+
+  // AU per accelerator and the run's (docs/metrics.md: MLPerf Storage's definition, with the
+  // replay's arithmetic, dlgen::accelerator_utilisation). Each step is (its batch's arrival, its
+  // compute, its end); the run begins at the first dataset read and ends at the latest step end of
+  // any accelerator or the end of the last checkpoint write, whichever is later: the same instants
+  // as a replay's run (its end is taken after its last pass or checkpoint).
+  void utilisation() {
+    std::vector<std::vector<AuStep>> per(s.accelerators.size());
+    std::uint64_t end = 0;
+    for (const auto* list : {&s.steps, &s.checkpoint_steps})
+      for (const Step& st : *list) {
+        if (st.accelerator >= per.size()) continue;
+        per[st.accelerator].push_back({static_cast<std::int64_t>(st.start_ns), static_cast<std::int64_t>(st.compute_ns),
+                                       static_cast<std::int64_t>(st.end_ns)});
+        end = std::max(end, st.end_ns);
+      }
+    if (end == 0) return;  // no step: AU is not measurable
+    for (const auto& c : s.checkpoints) end = std::max(end, c.end_ns);
+    std::uint64_t begin = end;
+    for (const auto& e : s.epochs) begin = std::min(begin, e.start_ns);
+    s.run_begin_ns = begin;
+    s.run_end_ns = end;
+    double lowest = 1, sum = 0;
+    std::size_t n = 0;
+    for (std::size_t ai = 0; ai < s.accelerators.size(); ++ai) {
+      bool received = !per[ai].empty();
+      for (const auto& b : s.batches) received = received || (b.accelerator == ai && b.received_ns);
+      if (!received) continue;  // not a consumer as far as the trace shows
+      const AuParts p = accelerator_utilisation(per[ai], static_cast<std::int64_t>(begin), static_cast<std::int64_t>(end));
+      auto& acc = s.accelerators[ai];
+      acc.au = std::min(1.0, p.au());
+      acc.au_compute_s = p.compute_s;
+      acc.au_wall_s = p.wall_s;
+      acc.first_wait_s = p.first_wait_s;
+      lowest = std::min(lowest, acc.au);
+      sum += acc.au;
+      ++n;
+    }
+    if (n == 0) return;
+    s.au = lowest;
+    s.au_mean = sum / static_cast<double>(n);
+    s.au_measured = true;
   }
 
   // Gap before each pass after the first: the previous pass's activity ends with its last step's end
@@ -1356,23 +1466,21 @@ struct Builder {
 
   void timing_stats() {
     std::vector<double> step, compute, wait;
-    double sum_c = 0, sum_w = 0;
     for (const auto& st : s.steps) {
       if (st.epoch < 0 || s.epochs[st.epoch].evaluation) continue;
       step.push_back(static_cast<double>(st.end_ns - st.start_ns) * 1e-9);
       compute.push_back(static_cast<double>(st.compute_ns) * 1e-9);
       wait.push_back(static_cast<double>(st.wait_ns) * 1e-9);
-      sum_c += static_cast<double>(st.compute_ns);
-      sum_w += static_cast<double>(st.wait_ns);
     }
     if (step.empty() && !burst_periods_s.empty()) step = compute = burst_periods_s;
     s.step_time = detail::make_stats(step);
     s.compute_time = detail::make_stats(compute);
     s.data_wait_time = detail::make_stats(wait);
-    s.accelerator_utilisation = sum_c + sum_w > 0 ? sum_c / (sum_c + sum_w) : 0;
-    // Prefetch: batches ready and not yet received when a batch is received, per worker.
-    std::vector<double> depth;
+    // Prefetch: batches ready and not yet received when a batch is received, per worker, per
+    // accelerator (each has its own loader); the run's is the largest.
+    s.prefetch = 0;
     for (std::size_t ai = 0; ai < s.accelerators.size(); ++ai) {
+      std::vector<double> depth;
       std::vector<std::uint64_t> ready, got;
       for (const auto& b : s.batches)
         if (b.accelerator == ai && b.received_ns) ready.push_back(b.ready_ns), got.push_back(b.received_ns);
@@ -1383,8 +1491,9 @@ struct Builder {
         depth.push_back(static_cast<double>(r) - static_cast<double>(i));
       }
       const auto w = std::max<std::uint32_t>(1, s.accelerators[ai].workers);
-      if (!depth.empty())
-        s.prefetch = static_cast<std::uint32_t>(std::ceil(detail::percentile(depth, 0.9) / w));
+      if (depth.empty()) continue;
+      s.accelerators[ai].prefetch = static_cast<std::uint32_t>(std::ceil(detail::percentile(depth, 0.9) / w));
+      s.prefetch = std::max(s.prefetch, s.accelerators[ai].prefetch);
     }
   }
 
@@ -1468,6 +1577,7 @@ TraceSummary summarize(const trace::Trace& trace) {
   b.receipts();
   b.steps();
   b.checkpoints();
+  b.utilisation();
   b.startup();
   b.preprocess();
   b.timing_stats();

@@ -44,6 +44,8 @@ const std::vector<MetricDef> kMetrics = {
     {"step_time", "timing", "s", DistanceKind::relative, 0.20, "median step time"},
     {"compute", "timing", "s", DistanceKind::relative, 0.20, "median compute gap per step"},
     {"data_wait", "timing", "fraction", DistanceKind::absolute, 0.15, "share of step time waiting for data"},
+    {"au", "timing", "fraction", DistanceKind::absolute, 0.05,
+     "AU: compute / wall from the first batch to the run's end (lowest accelerator)"},
     {"throughput", "timing", "MiB/s", DistanceKind::relative, 0.35, "data MiB/s in steady-state epochs"},
     {"checkpoints", "checkpoint", "count", DistanceKind::absolute, 0.0, "checkpoints written"},
     {"checkpoint_size", "checkpoint", "bytes", DistanceKind::relative, 0.05, "mean bytes per checkpoint"},
@@ -326,6 +328,15 @@ Comparison compare(const Profile& a, const Profile& b, const Tolerances& tol, Lo
     else
       m.add("data_wait", fa, fb);
   }
+  // AU with one definition on both sides (summarize's, the replay's own): what a storage benchmark
+  // publishes, so the replay must keep the original's accelerators as busy as they were.
+  if (!a.au_measured || !b.au_measured)
+    m.skip("au", a.au, b.au,
+           !a.au_measured && !b.au_measured ? "no steps in either trace"
+           : !a.au_measured                 ? "no steps in the original trace"
+                                            : "no steps in the replay trace");
+  else
+    m.add("au", a.au, b.au).note = "lowest accelerator";
   {
     auto mibs = [](const Profile& p) {
       double d = steady_duration(p);

@@ -102,6 +102,12 @@ Profile profile_of(const analysis::TraceSummary& s) {
     p.data_wait_s.push_back(static_cast<double>(st.wait_ns) * kNs);
   }
 
+  p.au = s.au;
+  p.au_measured = s.au_measured;
+  if (s.au_measured)
+    for (const auto& a : s.accelerators)
+      if (a.au_wall_s > 0) p.accelerator_au.push_back(a.au);
+
   // Throughput per second from the summary's buckets (refined by the trace form).
   p.throughput_bin_s = 1;
   for (std::size_t i = 0; i < s.per_second.size(); ++i) {

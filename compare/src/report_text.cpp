@@ -132,6 +132,7 @@ nlohmann::json profile_json(const Profile& p) {
                            {"p99", quantile(p.step_times_s, 0.99)}}},
           {"compute_s", {{"p50", quantile(p.compute_s, 0.5)}, {"p90", quantile(p.compute_s, 0.9)}}},
           {"data_wait_s", {{"p50", quantile(p.data_wait_s, 0.5)}, {"p90", quantile(p.data_wait_s, 0.9)}}},
+          {"au", {{"measured", p.au_measured}, {"lowest", p.au}, {"per_accelerator", p.accelerator_au}}},
           {"throughput", {{"bin_s", p.throughput_bin_s}, {"t_s", p.throughput_t_s}, {"mib_s", p.throughput_mib_s}}},
           {"checkpoints", p.checkpoints},
           {"checkpoint_bytes", p.checkpoint_bytes},

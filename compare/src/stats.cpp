@@ -6,17 +6,6 @@
 
 namespace dlgen::compare {
 
-double quantile(std::vector<double> values, double q) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  q = std::clamp(q, 0.0, 1.0);
-  double pos = q * static_cast<double>(values.size() - 1);
-  auto lo = static_cast<std::size_t>(std::floor(pos));
-  auto hi = std::min(lo + 1, values.size() - 1);
-  double frac = pos - static_cast<double>(lo);
-  return values[lo] + (values[hi] - values[lo]) * frac;
-}
-
 double mean(const std::vector<double>& values) {
   if (values.empty()) return 0;
   return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());

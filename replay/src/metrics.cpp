@@ -51,24 +51,12 @@ unsigned online_cpus() {
 
 AuParts accelerator_utilisation(std::span<const PhaseRecord> phases, std::size_t accelerator,
                                 std::int64_t run_begin_ns, std::int64_t run_end_ns) {
-  AuParts p;
-  const StepRecord* first = nullptr;
-  std::int64_t compute = 0;
+  std::vector<AuStep> steps;
   for (const PhaseRecord& ph : phases) {
     if (accelerator >= ph.steps.size()) continue;
-    for (const StepRecord& s : ph.steps[accelerator]) {
-      if (!first) first = &s;
-      compute += s.compute_ns;
-    }
+    for (const StepRecord& s : ph.steps[accelerator]) steps.push_back({s.ready, s.compute_ns, s.end});
   }
-  p.compute_s = static_cast<double>(compute) * 1e-9;
-  if (!first) {  // it never got a batch: idle the whole run
-    p.wall_s = seconds_between(run_begin_ns, run_end_ns);
-    return p;
-  }
-  p.first_wait_s = seconds_between(run_begin_ns, first->ready);
-  p.wall_s = seconds_between(first->ready, std::max(run_end_ns, first->ready));
-  return p;
+  return dlgen::accelerator_utilisation(steps, run_begin_ns, run_end_ns);
 }
 
 double phase_utilisation(const PhaseRecord& phase, bool first_of_run) {

@@ -101,7 +101,7 @@ TEST(Distil, OneWorkerComputeBoundComputeTime) {
   EXPECT_EQ(d.job.reader.batch_size, 4u);
   const double t = d.job.compute.step_time.expected();
   EXPECT_NEAR(t, 0.080, 0.008);
-  EXPECT_GT(s.accelerator_utilisation, 0.5);
+  EXPECT_GT(s.au, 0.5);
 }
 
 TEST(Distil, RightSkewedComputeKeepsItsMean) {
@@ -250,7 +250,7 @@ TEST(Distil, ColdFirstEpochSeparatesWaitFromCompute) {
   const auto d = run(c, &s);
   EXPECT_NEAR(d.job.compute.step_time.expected(), 0.030, 0.003);
   EXPECT_GT(s.data_wait_time.p90, 0.1);
-  EXPECT_LT(s.accelerator_utilisation, 0.5);
+  EXPECT_LT(s.au, 0.5);
 }
 
 TEST(Distil, AlwaysWaitingComputeIsAnUpperBoundAndSaid) {

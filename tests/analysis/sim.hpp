@@ -3,6 +3,10 @@
 // what the tracer records for a DataLoader: worker processes (forked per epoch) open and read
 // sample files, collate into /dev/shm tensors, the main process receives each batch with recvmsg,
 // computes for a fixed time, and writes checkpoints with writes and an fsync. Times are ns.
+// With `accelerators` > 1 it is a DistributedDataParallel run: one main process per accelerator
+// (rank), each with its own workers, each pass's files sharded over the ranks as
+// DistributedSampler does; rank 0 writes the checkpoints while the others wait for it. The Sim
+// keeps the ground truth of every rank's steps (truth()) for tests of the AU arithmetic.
 #include <algorithm>
 #include <cstdint>
 #include <map>
@@ -39,6 +43,8 @@ struct SimConfig {
   std::uint32_t batch = 8;
   std::uint32_t epochs = 3;
   std::uint32_t prefetch = 2;
+  std::vector<std::uint32_t> prefetch_per_accelerator;  // empty: `prefetch` for every rank
+  std::uint32_t accelerators = 1;    // main processes (DDP ranks)
   bool drop_last = false;
   SimOrder order = SimOrder::sequential;
   std::uint32_t buffer = 16;
@@ -67,13 +73,22 @@ struct SimConfig {
   std::uint32_t seed = 7;
 };
 
+// What one rank did, in the Sim's own times (the tracer sees a receipt ~130 us before it, when
+// the main process's last recvmsg for the batch returns).
+struct SimTruth {
+  std::uint64_t first_batch_ns = 0;  // the run's first batch handed to it
+  std::uint64_t compute_ns = 0;      // Σ compute over every step it took (train and eval)
+  std::uint64_t steps = 0, samples = 0;  // train and eval
+};
+
 class Sim : private testing::TraceBuilder {
  public:
   explicit Sim(SimConfig c) : c_(std::move(c)), rng_(c_.seed) {}
 
   trace::Trace build() {
     t_.meta.command = {"python3", "train.py"};
-    proc(kMain, 1, "python3", false, kMain);
+    truth_.assign(std::max<std::uint32_t>(1, c_.accelerators), SimTruth{});
+    for (std::uint32_t a = 0; a < truth_.size(); ++a) proc(main_pid(a), 1, "python3", false, main_pid(a));
     if (c_.noise) noise();
     std::vector<std::uint32_t> train;
     if (c_.one_file_samples) {
@@ -96,10 +111,14 @@ class Sim : private testing::TraceBuilder {
   }
 
   std::uint32_t checkpoints_written() const { return ckpts_; }
-  std::uint64_t steps_done() const { return steps_; }
+  std::uint64_t steps_done() const { return steps_; }  // training steps per rank
+  const std::vector<SimTruth>& truth() const { return truth_; }
+  // The run's end: the last step's end on any rank or the last checkpoint's end, whichever is later.
+  std::uint64_t run_end_ns() const { return run_end_; }
 
  private:
   static constexpr std::uint32_t kMain = 100;
+  static std::uint32_t main_pid(std::uint32_t rank) { return kMain + 100 * rank; }
 
   // One sample of the one-file dataset: its pread (with read-ahead) and a label read.
   std::uint64_t read_sample(std::uint64_t ts, std::uint32_t pid, std::uint32_t tid, std::uint32_t k) {
@@ -208,76 +227,111 @@ class Sim : private testing::TraceBuilder {
     ts += 2100000;
     ev(ts, 1000, kMain, kMain, trace::Op::close, f, 9, 0, 0, 0);
     now_ = ts + 5000;
+    run_end_ = std::max(run_end_, ts - 100000);  // the fsync's end: the checkpoint's last write
     ++ckpts_;
   }
 
-  // One pass: batches assigned round-robin to workers, each worker at most `prefetch` batches
-  // ahead of consumption; main receives them in order and computes.
+  // One pass: each rank takes its shard of the files (DistributedSampler: rank r reads positions
+  // r, r+N, ...); its batches go round-robin to its workers, each worker at most `prefetch` batches
+  // ahead of consumption; its main process receives them in order and computes. The ranks start
+  // the pass together and meet at every checkpoint (rank 0 writes it, the others wait).
   void pass(const std::vector<std::uint32_t>& ids, std::uint32_t epoch, bool eval) {
     auto seq = order(ids);
     slow_ = epoch == 0 ? c_.cold_factor : 1;
-    std::vector<std::vector<std::uint32_t>> batches;
-    for (std::size_t i = 0; i < seq.size(); i += c_.batch) {
-      std::vector<std::uint32_t> b(seq.begin() + static_cast<long>(i),
-                                   seq.begin() + static_cast<long>(std::min(seq.size(), i + c_.batch)));
-      if (b.size() < c_.batch && c_.drop_last) break;
-      batches.push_back(b);
-    }
+    const std::uint32_t N = static_cast<std::uint32_t>(truth_.size());
     const std::uint32_t W = std::max<std::uint32_t>(1, c_.workers);
-    std::vector<std::uint32_t> pids(W);
     now_ += c_.startup_ns;  // iterator start: workers fork
-    for (std::uint32_t w = 0; w < W; ++w) {
-      if (c_.workers == 0) {
-        pids[w] = kMain;
-      } else if (c_.thread_readers) {
-        pids[w] = kMain + 1 + w;
-        if (epoch == 0 && !eval) proc(pids[w], 1, "reader", true, kMain);
-      } else {
-        pids[w] = next_pid_++;
-        proc(pids[w], kMain, "python3", false, pids[w]);
+    struct Rank {
+      std::vector<std::vector<std::uint32_t>> batches;
+      std::vector<std::uint32_t> pids;
+      std::vector<std::uint64_t> worker_free, ready, recv;
+      std::uint64_t main_free = 0;
+      std::uint32_t prefetch = 0;
+    };
+    std::vector<Rank> ranks(N);
+    std::size_t most = 0;
+    for (std::uint32_t r = 0; r < N; ++r) {
+      Rank& k = ranks[r];
+      std::vector<std::uint32_t> shard;
+      for (std::size_t i = r; i < seq.size(); i += N) shard.push_back(seq[i]);
+      for (std::size_t i = 0; i < shard.size(); i += c_.batch) {
+        std::vector<std::uint32_t> b(shard.begin() + static_cast<long>(i),
+                                     shard.begin() + static_cast<long>(std::min(shard.size(), i + c_.batch)));
+        if (b.size() < c_.batch && c_.drop_last) break;
+        k.batches.push_back(b);
       }
-    }
-    std::vector<std::uint64_t> worker_free(W, now_);
-    std::vector<std::uint64_t> ready(batches.size()), recv(batches.size());
-    std::uint64_t main_free = now_;
-    const bool inline_reads = c_.workers == 0;
-    for (std::size_t i = 0; i < batches.size(); ++i) {
-      const std::uint32_t w = static_cast<std::uint32_t>(i % W);
-      std::uint64_t start = worker_free[w];
-      if (inline_reads) start = std::max(start, main_free);
-      else if (i >= std::size_t(c_.prefetch) * W) start = std::max(start, recv[i - c_.prefetch * W]);
-      const std::uint32_t tgid = c_.thread_readers ? kMain : pids[w];
-      for (std::size_t k = 0; k < batches[i].size(); ++k) {
-        start = read_file(start, tgid, pids[w], batches[i][k]);
-        if (i < W && k == 0) start += c_.warmup_ns;  // the worker's first sample of this pass
-      }
-      if (c_.workers > 0 && !c_.thread_readers) {
-        ev(start, 20000, pids[w], pids[w], trace::Op::shm_open, trace::kNoFile, -1, 0, 0, 11);
-        ev(start + 30000, 20000, pids[w], pids[w], trace::Op::shm_open, trace::kNoFile, -1, 0, 0, 12);
-        start += 100000;
-      }
-      ready[i] = start;
-      worker_free[w] = start;
-      recv[i] = std::max(main_free, ready[i] + 300000);
-      if (c_.workers > 0 && !c_.thread_readers) {
-        for (int k = 0; k < 2; ++k) {
-          ev(recv[i] - 200000 + k * 50000, 10000, pids[w], pids[w] + 500, trace::Op::sendmsg, trace::kNoFile, 5, 0, 64, 64);
-          ev(recv[i] - 190000 + k * 50000, 10000, kMain, kMain, trace::Op::recvmsg, trace::kNoFile, 6, 0, 64, 64);
+      most = std::max(most, k.batches.size());
+      k.prefetch = r < c_.prefetch_per_accelerator.size() ? c_.prefetch_per_accelerator[r] : c_.prefetch;
+      k.pids.resize(W);
+      const std::uint32_t main = main_pid(r);
+      for (std::uint32_t w = 0; w < W; ++w) {
+        if (c_.workers == 0) {
+          k.pids[w] = main;
+        } else if (c_.thread_readers) {
+          k.pids[w] = main + 1 + w;
+          if (epoch == 0 && !eval) proc(k.pids[w], 1, "reader", true, main);
+        } else {
+          k.pids[w] = next_pid_++;
+          proc(k.pids[w], main, "python3", false, k.pids[w]);
         }
       }
-      const bool tail = !eval && c_.compute_tail_every && (steps_ + 1) % c_.compute_tail_every == 0;
-      main_free = recv[i] + (eval ? c_.compute_ns / 3 : c_.compute_ns * (tail ? c_.tail_factor : 1));
+      k.worker_free.assign(W, now_);
+      k.ready.resize(k.batches.size());
+      k.recv.resize(k.batches.size());
+      k.main_free = now_;
+    }
+    const bool inline_reads = c_.workers == 0;
+    for (std::size_t i = 0; i < most; ++i) {
+      for (std::uint32_t r = 0; r < N; ++r) {
+        Rank& k = ranks[r];
+        if (i >= k.batches.size()) continue;
+        const std::uint32_t main = main_pid(r);
+        const std::uint32_t w = static_cast<std::uint32_t>(i % W);
+        std::uint64_t start = k.worker_free[w];
+        if (inline_reads) start = std::max(start, k.main_free);
+        else if (i >= std::size_t(k.prefetch) * W) start = std::max(start, k.recv[i - k.prefetch * W]);
+        const std::uint32_t tgid = c_.thread_readers ? main : k.pids[w];
+        for (std::size_t j = 0; j < k.batches[i].size(); ++j) {
+          start = read_file(start, tgid, k.pids[w], k.batches[i][j]);
+          if (i < W && j == 0) start += c_.warmup_ns;  // the worker's first sample of this pass
+        }
+        if (c_.workers > 0 && !c_.thread_readers) {
+          ev(start, 20000, k.pids[w], k.pids[w], trace::Op::shm_open, trace::kNoFile, -1, 0, 0, 11);
+          ev(start + 30000, 20000, k.pids[w], k.pids[w], trace::Op::shm_open, trace::kNoFile, -1, 0, 0, 12);
+          start += 100000;
+        }
+        k.ready[i] = start;
+        k.worker_free[w] = start;
+        k.recv[i] = std::max(k.main_free, k.ready[i] + 300000);
+        if (c_.workers > 0 && !c_.thread_readers) {
+          for (int m = 0; m < 2; ++m) {
+            ev(k.recv[i] - 200000 + m * 50000, 10000, k.pids[w], k.pids[w] + 500, trace::Op::sendmsg, trace::kNoFile, 5, 0, 64, 64);
+            ev(k.recv[i] - 190000 + m * 50000, 10000, main, main, trace::Op::recvmsg, trace::kNoFile, 6, 0, 64, 64);
+          }
+        }
+        const bool tail = !eval && c_.compute_tail_every && (steps_ + 1) % c_.compute_tail_every == 0;
+        const std::uint64_t compute = eval ? c_.compute_ns / 3 : c_.compute_ns * (tail ? c_.tail_factor : 1);
+        k.main_free = k.recv[i] + compute;
+        SimTruth& t = truth_[r];
+        if (t.steps == 0) t.first_batch_ns = k.recv[i];
+        ++t.steps;
+        t.samples += k.batches[i].size();
+        t.compute_ns += compute;
+        run_end_ = std::max(run_end_, k.main_free);
+      }
       if (!eval) {
         ++steps_;
         if (c_.ckpt_every_steps && steps_ % c_.ckpt_every_steps == 0) {
-          now_ = main_free;
+          for (const Rank& k : ranks) now_ = std::max(now_, k.main_free);
           checkpoint();
-          main_free = now_;
+          for (Rank& k : ranks) k.main_free = now_;
         }
       }
     }
-    now_ = std::max(now_, main_free);
-    for (auto f : worker_free) now_ = std::max(now_, f);
+    for (const Rank& k : ranks) {
+      now_ = std::max(now_, k.main_free);
+      for (auto f : k.worker_free) now_ = std::max(now_, f);
+    }
   }
 
   SimConfig c_;
@@ -289,6 +343,8 @@ class Sim : private testing::TraceBuilder {
   std::uint32_t big_ = 0;               // the one-file dataset's file
   std::set<std::uint32_t> opened_;      // processes that opened it
   std::uint32_t slow_ = 1;
+  std::vector<SimTruth> truth_;
+  std::uint64_t run_end_ = 0;
 };
 
 }  // namespace dlgen::testing

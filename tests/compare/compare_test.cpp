@@ -57,6 +57,9 @@ Profile baseline() {
     p.throughput_t_s.push_back(i * 0.1);
     p.throughput_mib_s.push_back(30 + 5 * std::sin(i));
   }
+  p.au = 0.62;
+  p.au_measured = true;
+  p.accelerator_au = {0.62};
   p.checkpoints = 2;
   p.checkpoint_bytes = 8 << 20;
   p.checkpoint_start_s = {3.0, 6.2};
@@ -113,6 +116,42 @@ TEST(Compare, SelfComparisonPassesWithZeroDistance) {
   EXPECT_EQ(c.epochs.size(), 2u);
   // Every known metric appears once.
   EXPECT_EQ(c.metrics.size(), metric_defs().size());
+}
+
+// AU (the same definition on both sides, docs/metrics.md) is compared as an absolute difference:
+// within 0.05 passes, beyond fails, and a side without steps cannot be judged. It shows in the
+// table, the JSON and the HTML like every metric.
+TEST(Compare, AuIsJudgedByItsAbsoluteDifference) {
+  Profile b = baseline();
+  b.au = 0.66;
+  Comparison c = compare(baseline(), b, Tolerances{});
+  const MetricResult& near = metric(c, "au");
+  EXPECT_EQ(near.verdict, Verdict::pass);
+  EXPECT_NEAR(near.distance, 0.04, 1e-12);
+  EXPECT_DOUBLE_EQ(near.original, 0.62);
+  EXPECT_DOUBLE_EQ(near.replay, 0.66);
+  EXPECT_EQ(near.unit, "fraction");
+
+  b.au = 0.55;  // the replay kept its accelerators less busy than the original run did
+  c = compare(baseline(), b, Tolerances{});
+  EXPECT_EQ(metric(c, "au").verdict, Verdict::fail);
+  EXPECT_FALSE(c.pass());
+  EXPECT_NE(format_table(c).find("au"), std::string::npos);
+  const auto j = nlohmann::json::parse(to_json(c));
+  bool found = false;
+  for (const auto& m : j["metrics"])
+    if (m["name"] == "au") {
+      found = true;
+      EXPECT_EQ(m["verdict"], "FAIL");
+      EXPECT_NEAR(m["replay"].get<double>(), 0.55, 1e-12);
+    }
+  EXPECT_TRUE(found) << j["metrics"].dump();
+  EXPECT_NE(to_html(c, "t").find(">au<"), std::string::npos);
+
+  b.au_measured = false;
+  c = compare(baseline(), b, Tolerances{});
+  EXPECT_EQ(metric(c, "au").verdict, Verdict::skipped);
+  EXPECT_NE(metric(c, "au").note.find("replay"), std::string::npos);
 }
 
 TEST(Compare, FewerWorkersFailsOnReaders) {

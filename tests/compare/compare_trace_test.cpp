@@ -139,5 +139,24 @@ TEST(CompareTrace, ReplayCheckpointsOfShortEpochsAreCountedApart) {
   EXPECT_EQ(metric(c, "checkpoint_size").verdict, Verdict::pass) << failures(c);
 }
 
+// AU from both traces with the replay's definition: the same run agrees with itself; a replay
+// trace without batch handovers (no steps to measure) cannot be judged on AU, so it is skipped,
+// not passed.
+TEST(CompareTrace, AuIsMeasuredOnBothSidesOrSkipped) {
+  RunShape slower;
+  slower.workers = 1;
+  slower.file_size *= 16;  // one worker reading 3 MiB files: the accelerator waits for data
+  Comparison same = versus(slower, slower);
+  EXPECT_EQ(metric(same, "au").verdict, Verdict::pass);
+  EXPECT_EQ(metric(same, "au").distance, 0.0);
+  EXPECT_GT(metric(same, "au").original, 0.5);
+  EXPECT_LT(metric(same, "au").original, 0.97);
+  RunShape uring;
+  uring.replay = true;
+  Comparison c = versus(RunShape{}, uring);
+  EXPECT_EQ(metric(c, "au").verdict, Verdict::skipped);
+  EXPECT_NE(metric(c, "au").note.find("replay"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace dlgen::compare

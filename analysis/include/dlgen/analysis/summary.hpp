@@ -208,6 +208,14 @@ struct Accelerator {
   std::vector<std::uint32_t> readers;  // its reader workers (pids or tids), over the whole run
   std::uint32_t workers = 0;           // concurrent readers per epoch (median over epochs)
   bool reads_itself = false;           // no separate workers: the main process reads samples
+  std::uint32_t prefetch = 0;          // its batches ready ahead of consumption, per worker; 0: unknown
+  // AU (docs/metrics.md; the replay's definition and arithmetic, dlgen::accelerator_utilisation):
+  // au = au_compute_s / au_wall_s. Compute: every step it took, training and evaluation (steps
+  // that held a checkpoint included); wall: from its first batch's arrival to the run's end
+  // (TraceSummary::run_end_ns), so epoch boundaries, evaluation and checkpoints count.
+  double au = 0;
+  double au_compute_s = 0, au_wall_s = 0;
+  double first_wait_s = 0;  // the run's first pass start → its first batch (left out of au_wall_s)
 };
 
 struct TraceSummary {
@@ -223,6 +231,9 @@ struct TraceSummary {
   std::vector<EpochSummary> epochs;      // training epochs and evaluation passes, in time order
   std::vector<Batch> batches;            // in ready order
   std::vector<Step> steps;               // per accelerator, in time order
+  // Steps whose interval held a checkpoint write: left out of `steps` (their interval is not a step
+  // time) but computed on like the others, so they count in AU.
+  std::vector<Step> checkpoint_steps;
   std::vector<CheckpointWrite> checkpoints;
   bool checkpoint_restore = false;       // checkpoint files read before the first training read
   std::uint64_t restore_bytes = 0;
@@ -243,11 +254,19 @@ struct TraceSummary {
   // No handovers in the trace (threaded readers, dlgen's own replay): batches were inferred from
   // each reader's bursts of reads separated by idle gaps, and step time from their cadence.
   bool batches_from_read_bursts = false;
-  std::uint32_t prefetch = 0;      // batches ready ahead of consumption, per worker, 0: unknown
+  // Batches ready ahead of consumption, per worker: the largest accelerator's estimate (one loader
+  // setting for every rank; a rank sees fewer ahead only when it consumes as fast as they come).
+  std::uint32_t prefetch = 0;      // 0: unknown
   Stats step_time;                 // seconds per step (interval between batches)
   Stats compute_time;              // seconds of compute per step
   Stats data_wait_time;            // seconds waited for data per step
-  double accelerator_utilisation = 0;  // compute / (compute + wait), 0..1
+  // The original run's AU, MLPerf Storage's: the lowest accelerator's (Accelerator::au), and their
+  // mean. The run begins at its first dataset read and ends at the latest step end of any
+  // accelerator or the end of the last checkpoint write, whichever is later. Accelerators that
+  // received no batch are left out. au_measured: false when no step was found (AU is then 0).
+  double au = 0, au_mean = 0;
+  bool au_measured = false;
+  std::uint64_t run_begin_ns = 0, run_end_ns = 0;
 
   // Start-up gap of each pass after the first: from the end of the previous pass's last step (or of
   // a checkpoint written after it) to the pass's first dataset read. PyTorch's DataLoader re-forks its

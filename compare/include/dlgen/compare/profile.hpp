@@ -58,6 +58,12 @@ struct Profile {
   std::vector<double> throughput_t_s;    // bin start times since the first data read
   std::vector<double> throughput_mib_s;  // data MiB/s per bin
   double throughput_bin_s = 0;
+  // AU, as `dlgen run` and `dlgen distil` define it (docs/metrics.md): per accelerator, compute /
+  // wall from its first batch to the run's end; `au` is the lowest accelerator's. Measured only
+  // when the trace shows steps (batch handovers).
+  double au = 0;
+  bool au_measured = false;
+  std::vector<double> accelerator_au;  // per accelerator that received batches
 
   // Checkpoints.
   double checkpoints = 0;

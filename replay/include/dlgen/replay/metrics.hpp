@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "dlgen/core/stats.hpp"
 #include "dlgen/replay/report.hpp"
 
 namespace dlgen::replay {
@@ -49,12 +50,9 @@ struct RunRecord {
 // every step it took (training and evaluation); wall time runs from the moment its first batch
 // arrived to the end of the run, so epoch boundaries, worker start-up, evaluation passes and
 // checkpoints all count. An accelerator that took no step has AU 0 over the whole run.
-struct AuParts {
-  double compute_s = 0;
-  double wall_s = 0;
-  double first_wait_s = 0;  // the wait for the run's first batch, left out of wall_s
-  double au() const { return wall_s > 0 ? compute_s / wall_s : 0; }
-};
+// The arithmetic is dlgen::accelerator_utilisation (core/stats.hpp), which summarize also uses for
+// the original run's AU from a trace: this only gathers the accelerator's steps from the passes.
+using AuParts = dlgen::AuParts;
 AuParts accelerator_utilisation(std::span<const PhaseRecord> phases, std::size_t accelerator,
                                 std::int64_t run_begin_ns, std::int64_t run_end_ns);
 
