@@ -1,5 +1,6 @@
 // dlgen run / generate / validate: load a job (with --scale, --set, --accelerator), make sure its
 // dataset exists, replay it, print what a storage engineer needs, write JSON and a time series.
+#include <sys/sysinfo.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <ctime>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -24,6 +26,7 @@
 #include "dlgen/replay/plan.hpp"
 #include "dlgen/replay/dlio_summary.hpp"
 #include "dlgen/replay/find_max.hpp"
+#include "dlgen/replay/mlperf.hpp"
 #include "dlgen/replay/runner.hpp"
 
 namespace dlgen::cli {
@@ -301,6 +304,88 @@ int do_convert(const JobArgs& a, const std::string& output) {
   return 0;
 }
 
+struct MlperfArgs {
+  JobArgs job;
+  std::string engine = "uring";
+  std::string out_dir = "mlperf-results";
+  std::string ram;
+  std::uint32_t runs = 5;
+  bool no_warmup = false;
+  bool no_size = false;
+  bool quiet = false;
+};
+
+// dlgen mlperf JOB|CONFIG: MLPerf Storage's run rules (replay/mlperf.hpp, docs/mlperf.md).
+int do_mlperf(const MlperfArgs& a) {
+  JobArgs ja = a.job;
+  ja.quiet = a.quiet;
+  Result<Job> loaded = load(ja);
+  if (!loaded) return report_error(loaded.error());
+  Job job = *loaded;
+  const auto engine = replay::engine_from_string(a.engine);
+  if (!engine) return report_error(input_error("--engine " + a.engine + ": expected uring, pread or null"));
+  std::uint64_t ram = 0;
+  if (!a.ram.empty()) {
+    Result<std::uint64_t> r = parse_size(a.ram);
+    if (!r) return report_error(input_error("--ram " + a.ram + ": " + r.error().message));
+    ram = *r;
+  } else {
+    struct sysinfo si{};
+    if (::sysinfo(&si) == 0) ram = std::uint64_t{si.totalram} * si.mem_unit;
+  }
+  const std::string accelerator = !a.job.accelerator.empty() ? a.job.accelerator : replay::mlperf_match_accelerator(job);
+  std::optional<Job> reference;
+  if (!accelerator.empty()) {
+    Result<Job> ref = replay::mlperf_reference(job.name, accelerator);
+    if (ref) reference = *ref;
+  }
+  replay::MlperfOptions mo;
+  mo.runs = a.runs;
+  mo.warmup = !a.no_warmup;
+  mo.sizing = replay::mlperf_dataset_size(job, ram);
+  if (!a.no_size && job.dataset.num_files < mo.sizing.files) {
+    if (!a.quiet)
+      std::fprintf(stderr, "dlgen: mlperf: dataset sized to %llu files (was %llu): 500 steps x %u x %u accelerator(s) = %llu samples, 5 x RAM = %llu samples\n",
+                   static_cast<unsigned long long>(mo.sizing.files), static_cast<unsigned long long>(job.dataset.num_files),
+                   job.reader.batch_size, job.run.accelerators, static_cast<unsigned long long>(mo.sizing.samples_for_steps),
+                   static_cast<unsigned long long>(mo.sizing.samples_for_memory));
+    job.dataset.num_files = mo.sizing.files;
+  }
+  if (*engine != replay::EngineKind::null)
+    if (Result<void> r = prepare_datasets(job, a.job, false, a.quiet); !r) return report_error(r.error());
+  replay::RunOptions ro;
+  ro.engine = *engine;
+  auto run = [&](const Job& j) { return replay::run_job(j, ro); };
+  auto observe = [&](const replay::MlperfRun& m) {
+    if (a.quiet) return;
+    std::printf("  %-8s seed %llu: %.1f samples/s, %.1f MiB/s, AU %.1f%% %s, %.1f s\n", m.warmup ? "warm-up" : "run",
+                static_cast<unsigned long long>(m.seed), m.samples_per_s, m.mib_per_s, m.au * 100,
+                m.au_passed ? "pass" : "FAIL", m.elapsed_s);
+    std::fflush(stdout);
+  };
+  Result<replay::MlperfResult> r = replay::run_mlperf(job, reference ? &*reference : nullptr, run, mo, observe);
+  if (!r) return report_error(r.error());
+  std::error_code ec;
+  std::filesystem::create_directories(a.out_dir, ec);
+  if (ec) return report_error(runtime_error(a.out_dir + ": " + ec.message()));
+  const std::pair<const char*, std::string> files[] = {{"results.json", replay::mlperf_json(*r)},
+                                                       {"results.csv", replay::mlperf_csv(*r)},
+                                                       {"summary.html", replay::mlperf_html(*r)}};
+  for (const auto& [name, text] : files) {
+    const std::filesystem::path p = std::filesystem::path(a.out_dir) / name;
+    std::ofstream out(p, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.close();
+    if (!out) return report_error(runtime_error(p.string() + ": cannot write: " + std::strerror(errno)));
+  }
+  std::printf("%s: %s: mean %.1f samples/s, %.1f MiB/s, AU %.1f%% (lowest %.1f%%), %zu runs within %.1f%%\n",
+              r->workload.c_str(), replay::to_string(r->division), r->mean_samples_per_s, r->mean_mib_per_s,
+              r->mean_au * 100, r->min_au * 100, static_cast<std::size_t>(a.runs), r->max_deviation * 100);
+  for (const auto& why : r->reasons) std::printf("  %s\n", why.c_str());
+  std::printf("  results in %s/ (results.json, results.csv, summary.html)\n", a.out_dir.c_str());
+  return 0;
+}
+
 }  // namespace
 
 void add_run_commands(CLI::App& app, Action& action) {
@@ -326,6 +411,19 @@ void add_run_commands(CLI::App& app, Action& action) {
   add_job_options(gen, *gen_args);
   gen->add_flag("--quiet,-q", *gen_quiet, "No progress");
   gen->callback([&action, gen_args, gen_quiet] { action = [gen_args, gen_quiet] { return do_generate(*gen_args, *gen_quiet); }; });
+
+  auto ml = std::make_shared<MlperfArgs>();
+  CLI::App* mlc = app.add_subcommand("mlperf", "MLPerf Storage's run rules: sized dataset, warm-up + N runs, verdict "
+                                               "CLOSED / OPEN / INVALID, results.json, results.csv, summary.html");
+  add_job_options(mlc, ml->job);
+  mlc->add_option("--runs", ml->runs, "Measured runs (default 5), each with a new seed");
+  mlc->add_flag("--no-warmup", ml->no_warmup, "No warm-up run before them");
+  mlc->add_flag("--no-size", ml->no_size, "Keep the job's dataset size (INVALID when smaller than the rules ask)");
+  mlc->add_option("--ram", ml->ram, "Client RAM the dataset must exceed 5x (default: this host's)");
+  mlc->add_option("--engine", ml->engine, "I/O engine: uring (default), pread, null");
+  mlc->add_option("--output-dir", ml->out_dir, "Where results go (default mlperf-results)");
+  mlc->add_flag("--quiet,-q", ml->quiet, "Only the verdict");
+  mlc->callback([&action, ml] { action = [ml] { return do_mlperf(*ml); }; });
 
   auto conv_args = std::make_shared<JobArgs>();
   auto conv_out = std::make_shared<std::string>();

@@ -36,6 +36,18 @@ Outcome dlgen(const std::string& args, const std::filesystem::path& cwd) {
 
 void write(const std::filesystem::path& p, const std::string& text) { std::ofstream(p) << text; }
 
+// Any command, stdout only (stderr to /dev/null).
+Outcome dlgen_free(const std::string& cmd) {
+  Outcome o;
+  FILE* p = ::popen((cmd + " 2>/dev/null").c_str(), "r");
+  if (!p) return o;
+  std::array<char, 4096> buf{};
+  for (std::size_t n; (n = std::fread(buf.data(), 1, buf.size(), p)) > 0;) o.out.append(buf.data(), n);
+  const int st = ::pclose(p);
+  o.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return o;
+}
+
 // 48 raw files of 20-200 KiB (a few MiB), batch 4, 2 workers, QD 4, 2 epochs, checkpoints.
 const char* kJob = R"(
 [job]
@@ -377,6 +389,32 @@ metric:
   EXPECT_NE(o.out.find("bad.yaml:3: dataset.record_lenght_bytes"), std::string::npos) << o.out;
   o = dlgen("run tiny.yaml notanoverride --dry-run", tmp.path());
   EXPECT_EQ(o.code, 2) << o.out;
+}
+
+// MLPerf Storage's run rules end to end: the dataset sized by the rules, warm-up + runs, the verdict
+// and the three report files; the HTML summary loads in headless Chromium with its plots.
+TEST(RunE2E, MlperfRulesWriteAVerdictAndReports) {
+  TempDir tmp("dlgen-e2e-mlperf");
+  std::string job = kJob;
+  job.replace(job.find("au_threshold = 0.0"), 18, "au_threshold = 0.5");
+  write(tmp / "job.toml", job);
+  const Outcome o = dlgen("mlperf job.toml --ram 1MiB --runs 2 --set checkpoint.enabled=false --set reader.batch_size=1 "
+                          "--set run.epochs=1",
+                          tmp.path());
+  if (uring_skip(o)) GTEST_SKIP() << o.out;
+  ASSERT_EQ(o.code, 0) << o.out;
+  EXPECT_NE(o.out.find("dataset sized to 500 files"), std::string::npos) << o.out;  // 500 steps x batch 1
+  EXPECT_NE(o.out.find("e2e: INVALID"), std::string::npos) << o.out;  // not an MLPerf workload
+  const auto j = nlohmann::json::parse(std::ifstream(tmp / "mlperf-results/results.json"));
+  EXPECT_EQ(j["runs"].size(), 3u);  // warm-up + 2
+  EXPECT_EQ(j["dataset"]["files"].get<std::uint64_t>(), 500u);
+  EXPECT_GT(j["mean"]["samples_per_s"].get<double>(), 0);
+  EXPECT_TRUE(std::filesystem::exists(tmp / "mlperf-results/results.csv"));
+  const std::string html = (tmp / "mlperf-results/summary.html").string();
+  const Outcome dom = dlgen_free("chromium --headless --no-sandbox --disable-gpu --dump-dom 'file://" + html + "'");
+  ASSERT_EQ(dom.code, 0) << dom.out;
+  EXPECT_NE(dom.out.find("class=\"verdict\">INVALID</p>"), std::string::npos) << dom.out;
+  EXPECT_NE(dom.out.find("<rect"), std::string::npos);
 }
 
 }  // namespace

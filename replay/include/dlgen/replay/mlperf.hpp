@@ -1,0 +1,89 @@
+#pragma once
+// MLPerf Storage's run rules on top of `dlgen run`: the dataset sized by the rules, one warm-up run
+// then N measured runs with a new seed each, their mean, the check that runs agree, the division
+// (CLOSED / OPEN / INVALID) from which parameters differ from the reference workload, and the
+// report files. The rules as dlgen applies them: docs/mlperf.md.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "dlgen/core/job.hpp"
+#include "dlgen/core/result.hpp"
+#include "dlgen/replay/report.hpp"
+
+namespace dlgen::replay {
+
+// MLPerf's dataset size: enough samples for 500 steps of every accelerator, and at least 5x the
+// clients' RAM, so that no run is served from the page cache.
+struct MlperfSizing {
+  std::uint64_t samples_for_steps = 0;   // 500 x batch x accelerators (all hosts)
+  std::uint64_t samples_for_memory = 0;  // 5 x RAM (all hosts) / mean sample size
+  std::uint64_t files = 0;               // max of both, in files of samples_per_file, rounded up
+};
+MlperfSizing mlperf_dataset_size(const Job& job, std::uint64_t ram_bytes_per_host, std::uint32_t hosts = 1);
+
+enum class Division { closed, open, invalid };
+const char* to_string(Division d);
+
+// Which division a job may be submitted in, against the reference job of its workload: CLOSED may
+// change only the dataset's size, folder and subfolders, reader threads, transfer size, prefetch,
+// O_DIRECT (unet3d), the checkpoint folder and the accelerator count; OPEN also the format and
+// samples per file. Anything else that differs makes it INVALID. `reasons` names every difference.
+struct DivisionCheck {
+  Division division = Division::closed;
+  std::vector<std::string> reasons;  // "reader.batch_size: 4 (reference 7): not allowed in CLOSED or OPEN"
+};
+DivisionCheck check_division(const Job& reference, const Job& job);
+
+// The reference workload (MLPerf Storage's published DLIO config) for `workload` on `accelerator`
+// (a100, h100; unet3d also b200), as a Job; an error listing the known ones otherwise.
+Result<Job> mlperf_reference(const std::string& workload, const std::string& accelerator);
+// The accelerator profile whose reference compute time and batch size equal the job's, or "".
+std::string mlperf_match_accelerator(const Job& job);
+
+// The AU an MLPerf Storage workload must keep (unet3d and resnet50 0.90, cosmoflow 0.70); 0 when
+// the name is not one of them.
+double mlperf_au_threshold(const std::string& workload);
+
+struct MlperfOptions {
+  std::uint32_t runs = 5;          // measured runs (MLPerf: 5 for training)
+  bool warmup = true;              // one run before them, not counted
+  double replication_limit = 0.05;  // every run's samples/s within 5% of the mean
+  MlperfSizing sizing;              // what the rules ask; a smaller dataset is INVALID
+};
+
+struct MlperfRun {
+  std::uint64_t seed = 0;
+  bool warmup = false;
+  double samples_per_s = 0, mib_per_s = 0, au = 0, elapsed_s = 0;
+  bool au_passed = false;
+};
+
+struct MlperfResult {
+  std::string workload;
+  Division division = Division::closed;
+  std::vector<std::string> reasons;  // why not CLOSED, or why INVALID
+  MlperfSizing sizing;
+  std::uint64_t dataset_files = 0;   // what the runs used
+  double au_threshold = 0;
+  std::vector<MlperfRun> runs;       // the warm-up first, when there was one
+  double mean_samples_per_s = 0, mean_mib_per_s = 0, mean_au = 0, min_au = 0;
+  double max_deviation = 0;          // the largest |samples/s - mean| / mean over measured runs
+  bool replicated = false;
+  bool all_passed = false;           // every measured run kept AU >= threshold
+};
+
+using MlperfRunner = std::function<Result<Report>(const Job&)>;
+using MlperfObserver = std::function<void(const MlperfRun&)>;
+
+// Runs the rules: `job` must already be sized (see mlperf_dataset_size); `reference` is its
+// workload's reference job (for the division), or nullptr when there is none (then INVALID).
+Result<MlperfResult> run_mlperf(const Job& job, const Job* reference, const MlperfRunner& run,
+                                const MlperfOptions& options = {}, const MlperfObserver& observe = {});
+
+std::string mlperf_json(const MlperfResult& r);
+std::string mlperf_csv(const MlperfResult& r);
+std::string mlperf_html(const MlperfResult& r);  // self-contained, inline SVG plots
+
+}  // namespace dlgen::replay

@@ -1,0 +1,176 @@
+// MLPerf Storage's run rules with a model runner: dataset sizing, the division from the parameters
+// that differ from the reference, warm-up + N runs with new seeds, the replication check, the AU
+// verdict, and the report files.
+#include "dlgen/replay/mlperf.hpp"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+namespace dlgen::replay {
+namespace {
+
+Job reference(const char* workload = "cosmoflow", const char* accel = "h100") {
+  Result<Job> r = mlperf_reference(workload, accel);
+  EXPECT_TRUE(r) << (r ? "" : r.error().message);
+  return r ? *r : Job{};
+}
+
+// A runner whose samples/s per run come from a list; AU passes when au >= threshold.
+struct Model {
+  std::vector<double> sps;
+  std::vector<double> au;
+  std::vector<std::uint64_t> seeds;
+  Result<Report> operator()(const Job& j) {
+    const std::size_t i = seeds.size();
+    seeds.push_back(j.reader.seed);
+    Report r;
+    r.samples_per_s = sps[i % sps.size()];
+    r.train_mib_per_s = r.samples_per_s * 2.7;
+    r.au = au.empty() ? 0.99 : au[i % au.size()];
+    r.passed = r.au >= j.compute.au_threshold;
+    r.elapsed_s = 10;
+    return r;
+  }
+};
+
+TEST(Mlperf, DatasetSizeIsFiveTimesRamOrFiveHundredSteps) {
+  Job j = reference("unet3d", "h100");
+  j.run.accelerators = 4;
+  // 500 steps x batch 7 x 4 accelerators = 14,000 samples; 5 x 24 GiB / 146,600,628 B = 879.
+  MlperfSizing s = mlperf_dataset_size(j, 24ull << 30);
+  EXPECT_EQ(s.samples_for_steps, 14000u);
+  EXPECT_EQ(s.samples_for_memory, 879u);
+  EXPECT_EQ(s.files, 14000u);
+  s = mlperf_dataset_size(j, 1ull << 40, 2);  // 2 hosts of 1 TiB: memory wins
+  EXPECT_EQ(s.samples_for_steps, 28000u);
+  EXPECT_EQ(s.samples_for_memory, 75001u);
+  EXPECT_EQ(s.files, 75001u);
+  Job r = reference("resnet50", "h100");  // 1251 samples a file: files rounded up
+  s = mlperf_dataset_size(r, 0);
+  EXPECT_EQ(s.samples_for_steps, 200000u);
+  EXPECT_EQ(s.files, 160u);  // ceil(200000 / 1251)
+}
+
+TEST(Mlperf, ReferencesAndThresholds) {
+  EXPECT_DOUBLE_EQ(reference("unet3d", "h100").compute.au_threshold, 0.90);
+  EXPECT_DOUBLE_EQ(reference("cosmoflow", "a100").compute.au_threshold, 0.70);
+  EXPECT_EQ(reference("unet3d", "b200").compute.effective(), Distribution::fixed_at(0.162));
+  EXPECT_EQ(reference("resnet50", "a100").reader.batch_size, 400u);
+  EXPECT_FALSE(mlperf_reference("unet3d", "tpu"));
+  EXPECT_DOUBLE_EQ(mlperf_au_threshold("resnet50"), 0.90);
+  EXPECT_DOUBLE_EQ(mlperf_au_threshold("cosmoflow"), 0.70);
+  Job j = reference("unet3d", "a100");
+  EXPECT_EQ(mlperf_match_accelerator(j), "a100");
+  j.compute.step_time = Distribution::fixed_at(0.3);
+  EXPECT_EQ(mlperf_match_accelerator(j), "");
+}
+
+TEST(Mlperf, DivisionFollowsWhatChanged) {
+  const Job ref = reference();
+  Job j = ref;
+  j.dataset.num_files = 99;
+  j.dataset.dir = "/mnt/storage/cosmo";
+  j.dataset.files_per_dir = 100;
+  j.reader.workers = 16;
+  j.reader.prefetch = 8;
+  j.reader.request_size_bytes = 1 << 20;
+  j.run.accelerators = 12;
+  DivisionCheck c = check_division(ref, j);
+  EXPECT_EQ(c.division, Division::closed);
+  EXPECT_TRUE(c.reasons.empty());
+
+  j.dataset.format = Format::npz;
+  c = check_division(ref, j);
+  EXPECT_EQ(c.division, Division::open);
+  ASSERT_EQ(c.reasons.size(), 1u);
+  EXPECT_NE(c.reasons[0].find("dataset.format: npz (reference tfrecord): allowed in OPEN only"), std::string::npos);
+
+  j.reader.batch_size = 4;
+  c = check_division(ref, j);
+  EXPECT_EQ(c.division, Division::invalid);
+  EXPECT_EQ(c.reasons.size(), 2u);
+
+  // O_DIRECT: CLOSED for unet3d, OPEN for the others.
+  Job u = reference("unet3d", "h100");
+  Job ud = u;
+  ud.reader.direct = true;
+  EXPECT_EQ(check_division(u, ud).division, Division::closed);
+  Job cd = ref;
+  cd.reader.direct = true;
+  EXPECT_EQ(check_division(ref, cd).division, Division::open);
+  // A lower AU threshold is not the workload.
+  Job low = ref;
+  low.compute.au_threshold = 0.5;
+  EXPECT_EQ(check_division(ref, low).division, Division::invalid);
+}
+
+TEST(Mlperf, WarmupThenRunsWithNewSeedsAndTheirMean) {
+  const Job ref = reference();
+  Model m{{900, 1000, 1010, 990, 1000, 1000}, {}, {}};
+  MlperfOptions o;
+  Result<MlperfResult> r = run_mlperf(ref, &ref, std::ref(m), o);
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_EQ(r->runs.size(), 6u);
+  EXPECT_TRUE(r->runs[0].warmup);
+  for (std::size_t i = 1; i < 6; ++i) EXPECT_FALSE(r->runs[i].warmup);
+  for (std::size_t i = 0; i < 6; ++i) EXPECT_EQ(m.seeds[i], ref.reader.seed + i);  // a new seed each run
+  EXPECT_DOUBLE_EQ(r->mean_samples_per_s, 1000);  // the warm-up's 900 is not counted
+  EXPECT_NEAR(r->max_deviation, 0.01, 1e-12);
+  EXPECT_TRUE(r->replicated);
+  EXPECT_TRUE(r->all_passed);
+  EXPECT_EQ(r->division, Division::closed);
+  EXPECT_TRUE(r->reasons.empty());
+}
+
+TEST(Mlperf, RunsThatDisagreeOrMissAuAreInvalid) {
+  const Job ref = reference();
+  Model spread{{1000, 1000, 1100, 1000, 1000, 900}, {}, {}};
+  Result<MlperfResult> r = run_mlperf(ref, &ref, std::ref(spread));
+  ASSERT_TRUE(r);
+  EXPECT_FALSE(r->replicated);  // 1100 and 900 are 10% from the mean
+  EXPECT_EQ(r->division, Division::invalid);
+  EXPECT_NE(r->reasons.back().find("runs disagree"), std::string::npos);
+
+  Model slow{{1000}, {0.8, 0.8, 0.8, 0.65, 0.8, 0.8}, {}};  // cosmoflow's threshold is 0.70
+  r = run_mlperf(ref, &ref, std::ref(slow));
+  ASSERT_TRUE(r);
+  EXPECT_FALSE(r->all_passed);
+  EXPECT_DOUBLE_EQ(r->min_au, 0.65);
+  EXPECT_EQ(r->division, Division::invalid);
+
+  Model fine{{1000}, {}, {}};
+  MlperfOptions small;
+  small.sizing.files = ref.dataset.num_files + 1;
+  r = run_mlperf(ref, &ref, std::ref(fine), small);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->division, Division::invalid);
+  EXPECT_NE(r->reasons[0].find("the rules ask for"), std::string::npos);
+
+  r = run_mlperf(ref, nullptr, std::ref(fine));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->division, Division::invalid);
+}
+
+TEST(Mlperf, ReportFiles) {
+  const Job ref = reference();
+  Model m{{1000, 1000, 1001, 999, 1000, 1000}, {}, {}};
+  Result<MlperfResult> r = run_mlperf(ref, &ref, std::ref(m));
+  ASSERT_TRUE(r);
+  const auto j = nlohmann::json::parse(mlperf_json(*r));
+  EXPECT_EQ(j["division"], "CLOSED");
+  EXPECT_EQ(j["runs"].size(), 6u);
+  EXPECT_DOUBLE_EQ(j["mean"]["samples_per_s"].get<double>(), 1000);
+  const std::string csv = mlperf_csv(*r);
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 8);  // header, warm-up, 5 runs, mean
+  EXPECT_EQ(csv.rfind("mean,", std::string::npos) != std::string::npos, true);
+  const std::string html = mlperf_html(*r);
+  EXPECT_NE(html.find("<p class='verdict'>CLOSED</p>"), std::string::npos);
+  EXPECT_EQ(std::count(html.begin(), html.end(), '<') - std::count(html.begin(), html.end(), '>'), 0);
+  EXPECT_NE(html.find("<svg"), std::string::npos);
+  EXPECT_EQ(html.find("http://") == std::string::npos || html.find("xmlns='http://www.w3.org/2000/svg'") != std::string::npos,
+            true);  // self-contained: no external resources
+}
+
+}  // namespace
+}  // namespace dlgen::replay
