@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -41,6 +42,15 @@ BufferPool::~BufferPool() { std::free(base_); }
 const std::vector<IoRequest>& IoEngine::recorded() const {
   static const std::vector<IoRequest> none;
   return none;
+}
+
+void IoEngine::bad_request(const IoRequest& r) const {
+  std::fprintf(stderr,
+               "dlgen: bug: %s engine got a request of %u bytes at %llu into buffer %u, but its buffers are %llu "
+               "bytes and it has %u\n",
+               name(), r.length, static_cast<unsigned long long>(r.offset), r.buffer,
+               static_cast<unsigned long long>(options_.buffer_bytes), pool_.count());
+  std::abort();
 }
 
 namespace {
@@ -88,6 +98,7 @@ class UringEngine final : public IoEngine {
   int submit(std::span<const IoRequest> requests) override {
     int taken = 0;
     for (const IoRequest& r : requests) {
+      check(r);
       io_uring_sqe* sqe = io_uring_get_sqe(&ring_);
       if (!sqe) break;
       void* buf = pool_.data(r.buffer);
@@ -167,6 +178,7 @@ class PreadEngine final : public ImmediateEngine {
     int taken = 0;
     for (const IoRequest& r : requests) {
       if (done_.size() >= done_.capacity()) break;
+      check(r);
       ssize_t rc;
       do {
         rc = r.op == IoOp::read ? ::pread(r.fd, pool_.data(r.buffer), r.length, static_cast<off_t>(r.offset))
@@ -190,6 +202,7 @@ class NullEngine final : public ImmediateEngine {
     int taken = 0;
     for (const IoRequest& r : requests) {
       if (done_.size() >= done_.capacity()) break;
+      check(r);
       if (options_.record) recorded_.push_back(r);
       done_.push_back({r.user_data, static_cast<std::int64_t>(r.length)});
       ++taken;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <barrier>
 #include <cerrno>
@@ -314,45 +315,47 @@ class Worker {
       end = e.offset + e.length;
       if (cfg_.readahead_bytes > e.length) end = std::min(file_size_, begin + cfg_.readahead_bytes);
     }
-    header_left_ = std::min(cfg_.header_bytes, file_size_);
-    probe_left_ = cfg_.read_unit == ReadUnit::file ? std::min(cfg_.probe_bytes, file_size_) : 0;
-    if (cfg_.read_unit == ReadUnit::file) begin = std::min(header_left_, end);
-    useful_begin_ = begin;
-    useful_end_ = end;
-    next_ = cfg_.direct ? align_down(begin, cfg_.block) : begin;
-    end_ = cfg_.direct ? align_up(end, cfg_.block) : end;
+    // The sample's byte ranges, read in order, each split into requests of at most request_bytes
+    // (the buffer size): reader.probe at 0, the header at 0, then the data.
+    const std::uint64_t header = std::min(cfg_.header_bytes, file_size_);
+    const std::uint64_t probe = cfg_.read_unit == ReadUnit::file ? std::min(cfg_.probe_bytes, file_size_) : 0;
+    if (cfg_.read_unit == ReadUnit::file) begin = std::min(header, end);
+    segments_ = 0;
+    segment_at_ = 0;
+    add_segment(0, probe);
+    add_segment(0, header);
+    add_segment(begin, end);
     return true;
   }
 
-  // The next request of the current sample into `r`; marks the sample fully issued at its end.
+  // Adds the byte range [begin, end) of the current sample to read (O_DIRECT: whole blocks around
+  // it; only the range's own bytes count as read).
+  void add_segment(std::uint64_t begin, std::uint64_t end) {
+    if (begin >= end) return;
+    Segment& g = segment_[segments_++];
+    g.useful_begin = begin;
+    g.useful_end = end;
+    g.next = cfg_.direct ? align_down(begin, cfg_.block) : begin;
+    g.end = cfg_.direct ? align_up(end, cfg_.block) : end;
+  }
+
+  // The next request of the current sample into `r`: at most request_bytes (the buffer's size)
+  // of the current range; marks the sample fully issued after its last range's last request.
   void next_request(IoRequest& r, Slot& s) {
     Open& o = opens_[cur_open_];
+    Segment& g = segment_[segment_at_];
     r.fd = o.fd;
     r.op = IoOp::read;
-    if (probe_left_ > 0) {  // reader.probe: read again from 0 afterwards
-      s.offset = 0;
-      s.length = static_cast<std::uint32_t>(cfg_.direct ? align_up(probe_left_, cfg_.block) : probe_left_);
-      s.useful_begin = 0;
-      s.useful_end = probe_left_;
-      probe_left_ = 0;
-    } else if (header_left_ > 0) {
-      s.offset = 0;
-      s.length = static_cast<std::uint32_t>(cfg_.direct ? align_up(header_left_, cfg_.block) : header_left_);
-      s.useful_begin = 0;
-      s.useful_end = header_left_;
-      header_left_ = 0;
-    } else {
-      s.offset = next_;
-      s.length = static_cast<std::uint32_t>(std::min(cfg_.request_bytes, end_ - next_));
-      s.useful_begin = useful_begin_;
-      s.useful_end = useful_end_;
-      next_ += s.length;
-    }
+    s.offset = g.next;
+    s.length = static_cast<std::uint32_t>(std::min(cfg_.request_bytes, g.end - g.next));
+    s.useful_begin = g.useful_begin;
+    s.useful_end = g.useful_end;
+    g.next += s.length;
     s.open = cur_open_;
     r.offset = s.offset;
     r.length = s.length;
     ++o.pending;
-    if (probe_left_ == 0 && header_left_ == 0 && next_ >= end_) {
+    if (g.next >= g.end && ++segment_at_ == segments_) {
       o.issued_all = true;
       cur_open_ = kNone;
     }
@@ -403,7 +406,7 @@ class Worker {
             if (free_opens_.empty()) break;
             if (!preprocessing_.empty()) break;  // the worker is still processing its last sample
             if (!start_sample()) return drain(in_flight);
-            if (useful_begin_ >= useful_end_ && header_left_ == 0 && probe_left_ == 0) {  // an empty sample
+            if (segments_ == 0) {  // an empty sample
               opens_[cur_open_].issued_all = true;
               const std::uint32_t oi = cur_open_;
               cur_open_ = kNone;
@@ -560,7 +563,14 @@ class Worker {
   std::int64_t busy_until_ = 0;  // reader.preprocess: the worker processes samples until then
   bool warmed_ = false;          // reader.warmup spent (on the phase's first sample)
   std::vector<std::pair<std::int64_t, std::uint64_t>> preprocessing_;  // (ends at, local batch), in order
-  std::uint64_t file_size_ = 0, header_left_ = 0, probe_left_ = 0, next_ = 0, end_ = 0, useful_begin_ = 0, useful_end_ = 0;
+  // The current sample's byte ranges (probe, header, data) and the one being issued.
+  struct Segment {
+    std::uint64_t next = 0, end = 0;  // the next request's offset; the range's end (block-aligned when direct)
+    std::uint64_t useful_begin = 0, useful_end = 0;  // the bytes that count
+  };
+  std::array<Segment, 3> segment_{};
+  std::uint32_t segments_ = 0, segment_at_ = 0;
+  std::uint64_t file_size_ = 0;
 };
 
 // Runs checkpoints at step boundaries: every accelerator arrives, the last one in writes.

@@ -84,6 +84,14 @@ class IoEngine {
   virtual const std::vector<IoRequest>& recorded() const;
 
  protected:
+  // A request longer than its buffer, or naming a buffer the pool lacks, would make the kernel
+  // write outside the pool: a bug in the caller. Checked on every request, in every engine; aborts.
+  void check(const IoRequest& r) const {
+    if (r.length > options_.buffer_bytes || r.buffer >= pool_.count()) [[unlikely]]
+      bad_request(r);
+  }
+  [[noreturn]] void bad_request(const IoRequest& r) const;
+
   EngineOptions options_;
   BufferPool pool_;
 };
