@@ -4,6 +4,7 @@
 #include <sched.h>
 #include <sys/socket.h>
 #include <sys/sysinfo.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -162,6 +163,7 @@ struct PhaseConfig {
   std::uint32_t workers = 1;
   std::uint32_t prefetch = 2;
   EngineKind engine = EngineKind::uring;
+  const EngineFactory* factory = nullptr;  // RunOptions::engine_factory (empty: make_engine(engine))
   // reader.preprocess: per-sample worker time after the read (null: none).
   const Distribution* preprocess = nullptr;
   std::uint64_t preprocess_seed = 0;
@@ -172,53 +174,65 @@ struct PhaseConfig {
 // Open files of one worker, reused while samples of the same file follow each other (multi-sample
 // files read per sample) and closed when evicted (least recently used first). Sized once to
 // iodepth + 2 entries (at most iodepth + 1 samples hold a file), linear lookup, no allocation.
+// Files are opened and closed by the engine (the null engine opens none: fd -1, which is a
+// valid "no file", never an error; errors come back apart, as -errno).
 class FdCache {
  public:
-  void resize(std::size_t n) { e_.resize(n); }
-  // The fd for `file` (opening it when absent; -errno on failure); holds a reference.
-  int acquire(std::uint64_t file, const char* path, int flags, bool open_files, std::uint64_t& opened) {
+  void init(std::size_t n, IoEngine* engine) {
+    e_.resize(n);
+    engine_ = engine;
+  }
+  // Sets `fd` to the file's fd (opening it when absent) and holds a reference: 0, or -errno when
+  // the open failed.
+  int acquire(std::uint64_t file, const char* path, int flags, std::uint64_t& opened, int& fd) {
     ++tick_;
     int victim = -1;
     for (int i = 0; i < static_cast<int>(e_.size()); ++i) {
       Entry& e = e_[i];
-      if (e.fd != kEmpty && e.file == file) {
+      if (e.open && e.file == file) {
         ++e.refs;
         e.used = tick_;
-        return e.fd;
+        fd = e.fd;
+        return 0;
       }
       if (e.refs == 0 && (victim < 0 || e_[victim].used > e.used)) victim = i;
     }
     if (victim < 0) return -EMFILE;  // cannot happen: at most iodepth+1 samples hold references
     Entry& v = e_[victim];
-    if (v.fd >= 0) ::close(v.fd);
-    v.fd = kEmpty;
-    const int fd = open_files ? ::open(path, flags) : -1;
-    if (open_files && fd < 0) return -errno;
+    close(v);
+    if (const int rc = engine_->open_file(path, flags, fd); rc < 0) return rc;
     ++opened;
-    v = {file, fd, 1, tick_};
-    return fd;
+    v = {file, fd, true, 1, tick_};
+    return 0;
   }
   void release(std::uint64_t file) {
     for (Entry& e : e_)
-      if (e.fd != kEmpty && e.file == file && e.refs > 0) {
+      if (e.open && e.file == file && e.refs > 0) {
         --e.refs;
         return;
       }
   }
-  ~FdCache() {
-    for (Entry& e : e_)
-      if (e.fd >= 0) ::close(e.fd);
+  // Closes every file (before the engine goes).
+  void close_all() {
+    for (Entry& e : e_) close(e);
   }
+  ~FdCache() { close_all(); }
 
  private:
-  static constexpr int kEmpty = -2;  // -1 is the null engine's "no file"
   struct Entry {
     std::uint64_t file = 0;
-    int fd = kEmpty;
+    int fd = -1;
+    bool open = false;
     std::uint32_t refs = 0;
     std::uint64_t used = 0;
   };
+  void close(Entry& e) {
+    if (e.open) engine_->close_file(e.fd);
+    e.open = false;
+    e.fd = -1;
+  }
   std::vector<Entry> e_;
+  IoEngine* engine_ = nullptr;
   std::uint64_t tick_ = 0;
 };
 
@@ -236,7 +250,8 @@ class Worker {
     eo.buffers = cfg_.iodepth;
     eo.buffer_bytes = cfg_.request_bytes;
     eo.alignment = cfg_.block;
-    auto made = make_engine(cfg_.engine, eo);
+    eo.clock = &clock_;
+    auto made = cfg_.factory && *cfg_.factory ? (*cfg_.factory)(eo) : make_engine(cfg_.engine, eo);
     if (!made) {
       shared_.fail(made.error());
       finish();
@@ -244,7 +259,7 @@ class Worker {
     }
     engine_ = std::move(made.value());
     slots_.resize(cfg_.iodepth);
-    fds_.resize(cfg_.iodepth + 2);
+    fds_.init(cfg_.iodepth + 2, engine_.get());
     free_slots_.reserve(cfg_.iodepth);
     for (std::uint32_t i = cfg_.iodepth; i > 0; --i) free_slots_.push_back(i - 1);
     opens_.resize(cfg_.iodepth + 1);
@@ -255,21 +270,27 @@ class Worker {
       preprocessing_.reserve(cfg_.iodepth + 3);  // samples in flight when processing began, plus one
       clock_.prepare_thread();
     }
-    requests_.resize(cfg_.iodepth);
+    pending_.reserve(cfg_.iodepth);
     completions_.resize(cfg_.iodepth);
     const std::uint64_t nb = plan_.num_batches();
     my_batches_ = nb > index_ ? (nb - index_ + cfg_.workers - 1) / cfg_.workers : 0;
     loop();
+    drain();
+    // Files, then the engine (its buffers with it): nothing is in flight any more, unless drain()
+    // had to give up; then the engine and its buffers stay allocated (leaked on purpose: the
+    // kernel may still write into them).
+    fds_.close_all();
+    if (in_flight_ > 0) (void)engine_.release();
+    engine_.reset();
     finish();
   }
 
  private:
+  // A request slot (and its buffer): the read [offset, end) of one sample.
   struct Slot {
     std::uint32_t open = 0;
-    std::uint32_t length = 0;
-    std::uint64_t offset = 0;
+    std::uint64_t offset = 0, end = 0;
     std::uint64_t useful_begin = 0, useful_end = 0;  // the bytes of this read that count
-    std::int64_t issued_ns = 0;
   };
   struct Open {
     int fd = -1;
@@ -293,10 +314,10 @@ class Worker {
     ++sample_in_batch_;
     const char* path = cfg_.files->path(ref.file);
     // The null engine touches no file (tests run it on datasets that were never written).
-    const int fd = fds_.acquire(ref.file, path, O_RDONLY | O_CLOEXEC | (cfg_.direct ? O_DIRECT : 0),
-                                cfg_.engine != EngineKind::null, stats_.files);
-    if (fd < -1) {
-      const int err = -fd;
+    int fd = -1;
+    if (const int rc = fds_.acquire(ref.file, path, O_RDONLY | O_CLOEXEC | (cfg_.direct ? O_DIRECT : 0), stats_.files, fd);
+        rc < 0) {
+      const int err = -rc;
       std::string msg = std::string(path) + ": open: " + std::strerror(err);
       if (err == ENOENT) msg += " (generate the dataset with `dlgen generate JOB.toml`)";
       if (err == EINVAL && cfg_.direct) msg += " (this file system does not support O_DIRECT)";
@@ -347,13 +368,13 @@ class Worker {
     r.fd = o.fd;
     r.op = IoOp::read;
     s.offset = g.next;
-    s.length = static_cast<std::uint32_t>(std::min(cfg_.request_bytes, g.end - g.next));
+    s.end = g.next + std::min(cfg_.request_bytes, g.end - g.next);
     s.useful_begin = g.useful_begin;
     s.useful_end = g.useful_end;
-    g.next += s.length;
+    g.next = s.end;
     s.open = cur_open_;
     r.offset = s.offset;
-    r.length = s.length;
+    r.length = static_cast<std::uint32_t>(s.end - s.offset);
     ++o.pending;
     if (g.next >= g.end && ++segment_at_ == segments_) {
       o.issued_all = true;
@@ -393,57 +414,15 @@ class Worker {
   }
 
   void loop() {
-    std::uint64_t in_flight = 0;
     while (!shared_.stop.load(std::memory_order_relaxed)) {
       finish_preprocessing();
       // 1. Fill every free slot: the current sample's next request, the next sample, the next
-      //    batch while the prefetch window allows.
-      std::uint32_t n = 0;
-      while (!free_slots_.empty()) {
-        if (cur_open_ == kNone) {
-          const std::uint64_t k = index_ + started_ * cfg_.workers - cfg_.workers;
-          if (started_ > 0 && sample_in_batch_ < plan_.batch(k).size()) {
-            if (free_opens_.empty()) break;
-            if (!preprocessing_.empty()) break;  // the worker is still processing its last sample
-            if (!start_sample()) return drain(in_flight);
-            if (segments_ == 0) {  // an empty sample
-              opens_[cur_open_].issued_all = true;
-              const std::uint32_t oi = cur_open_;
-              cur_open_ = kNone;
-              complete_sample(oi);
-            }
-            continue;
-          }
-          if (started_ >= my_batches_ || shared_.stop.load(std::memory_order_relaxed) ||
-              started_ >= handoff_.consumed.load(std::memory_order_acquire) + cfg_.prefetch)
-            break;
-          batch_left_[started_ % batch_left_.size()] = plan_.batch(index_ + started_ * cfg_.workers).size();
-          ++started_;
-          sample_in_batch_ = 0;
-          continue;
-        }
-        const std::uint32_t si = free_slots_.back();
-        free_slots_.pop_back();
-        IoRequest& r = requests_[n++];
-        next_request(r, slots_[si]);
-        r.buffer = si;
-        r.user_data = si;
-        slots_[si].issued_ns = 0;
-      }
-      if (n > 0) {
-        const std::int64_t now = clock_.now_ns();
-        for (std::uint32_t i = 0; i < n; ++i) slots_[requests_[i].user_data].issued_ns = now;
-        const int taken = engine_->submit({requests_.data(), n});
-        if (taken != static_cast<int>(n)) {
-          shared_.fail(runtime_error(std::string("I/O engine refused requests: ") +
-                                     (taken < 0 ? std::strerror(-taken) : "queue full")));
-          return drain(in_flight + static_cast<std::uint64_t>(std::max(taken, 0)));
-        }
-        in_flight += n;
-        shared_.in_flight->fetch_add(n, std::memory_order_relaxed);
-      }
+      //    batch while the prefetch window allows; then hand what is pending to the engine.
+      if (!fill()) return;
+      if (!submit_pending()) return;
       deliver();
-      if (in_flight == 0) {
+      if (in_flight_ == 0) {
+        if (!pending_.empty()) continue;  // the engine took nothing yet (submit_pending backs off)
         if (!preprocessing_.empty()) {  // nothing to reap: wait for the sample being processed
           clock_.sleep_until(preprocessing_.front().first);
           continue;
@@ -455,61 +434,138 @@ class Worker {
         continue;
       }
       // 2. Reap: wait for at least one completion, take all that are there.
-      const int got = engine_->reap({completions_.data(), completions_.size()}, 1);
-      if (got < 0) {
-        shared_.fail(runtime_error(std::string("I/O engine: ") + std::strerror(-got)));
-        return drain(in_flight);
-      }
-      const std::int64_t now = clock_.now_ns();
-      std::uint64_t bytes = 0, done = 0;
-      for (int i = 0; i < got; ++i) {
-        const IoCompletion& c = completions_[i];
-        Slot& s = slots_[c.user_data];
-        Open& o = opens_[s.open];
-        stats_.latency.record(static_cast<std::uint64_t>(std::max<std::int64_t>(0, now - s.issued_ns)));
-        ++stats_.requests;
-        if (c.result < 0) {
-          shared_.fail(runtime_error(std::string(cfg_.files->path(o.file)) + ": read at " + std::to_string(s.offset) +
-                                     ": " + std::strerror(static_cast<int>(-c.result))));
-          --in_flight;
-          continue;
-        }
-        const std::uint64_t got_end = s.offset + static_cast<std::uint64_t>(c.result);
-        const std::uint64_t lo = std::max(s.offset, s.useful_begin);
-        const std::uint64_t hi = std::min(got_end, s.useful_end);
-        if (hi > lo) bytes += hi - lo;
-        const std::uint64_t want_end = std::min(s.offset + s.length, file_size_of(o));
-        if (got_end < want_end) {
-          if (c.result == 0) {
-            shared_.fail(runtime_error(std::string(cfg_.files->path(o.file)) + ": read at " +
-                                       std::to_string(s.offset) + ": unexpected end of file (the file is shorter "
-                                       "than the job's layout says; regenerate the dataset)"));
-            --in_flight;
-            continue;
-          }
-          // A short read before the end: ask again for the rest, in the same slot.
-          s.length -= static_cast<std::uint32_t>(c.result);
-          s.offset = got_end;
-          s.issued_ns = now;
-          IoRequest again{o.fd, IoOp::read, static_cast<std::uint32_t>(c.user_data), s.length, s.offset, c.user_data};
-          if (engine_->submit({&again, 1}) != 1) {
-            shared_.fail(runtime_error("I/O engine refused a retry"));
-            --in_flight;
-          }
-          continue;
-        }
-        --in_flight;
-        ++done;
-        free_slots_.push_back(static_cast<std::uint32_t>(c.user_data));
-        if (--o.pending == 0 && o.issued_all) complete_sample(s.open);
-      }
-      stats_.bytes += bytes;
-      shared_.bytes->fetch_add(bytes, std::memory_order_relaxed);
-      shared_.requests->fetch_add(static_cast<std::uint64_t>(got), std::memory_order_relaxed);
-      shared_.in_flight->fetch_sub(static_cast<std::int64_t>(done), std::memory_order_relaxed);
+      if (!reap()) return;
       deliver();
     }
-    drain(in_flight);
+  }
+
+  // Builds requests for the free slots into pending_; false after a failure (stop).
+  bool fill() {
+    while (!free_slots_.empty()) {
+      if (cur_open_ == kNone) {
+        const std::uint64_t k = index_ + started_ * cfg_.workers - cfg_.workers;
+        if (started_ > 0 && sample_in_batch_ < plan_.batch(k).size()) {
+          if (free_opens_.empty()) break;
+          if (!preprocessing_.empty()) break;  // the worker is still processing its last sample
+          if (!start_sample()) return false;
+          if (segments_ == 0) {  // an empty sample
+            opens_[cur_open_].issued_all = true;
+            const std::uint32_t oi = cur_open_;
+            cur_open_ = kNone;
+            complete_sample(oi);
+          }
+          continue;
+        }
+        if (started_ >= my_batches_ || shared_.stop.load(std::memory_order_relaxed) ||
+            started_ >= handoff_.consumed.load(std::memory_order_acquire) + cfg_.prefetch)
+          break;
+        batch_left_[started_ % batch_left_.size()] = plan_.batch(index_ + started_ * cfg_.workers).size();
+        ++started_;
+        sample_in_batch_ = 0;
+        continue;
+      }
+      const std::uint32_t si = free_slots_.back();
+      free_slots_.pop_back();
+      IoRequest& r = pending_.emplace_back();
+      next_request(r, slots_[si]);
+      r.buffer = si;
+      r.user_data = si;
+    }
+    return true;
+  }
+
+  // Hands pending requests to the engine. It may take fewer (its queue is full: they wait for the
+  // next round) or refuse for now (-EAGAIN, -EBUSY, -EINTR: retried); false after a hard error.
+  bool submit_pending() {
+    if (pending_.empty()) return true;
+    const int taken = engine_->submit(pending_);
+    if (taken < 0 && !transient_error(taken)) {
+      shared_.fail(runtime_error(std::string("I/O engine (") + engine_->name() + "): submit: " + std::strerror(-taken)));
+      return false;
+    }
+    if (taken > 0) {
+      pending_.erase(pending_.begin(), pending_.begin() + taken);
+      in_flight_ += static_cast<std::uint64_t>(taken);
+      shared_.in_flight->fetch_add(taken, std::memory_order_relaxed);
+      refusals_ = 0;
+      return true;
+    }
+    // Nothing taken. With requests in flight, reaping makes room; with none, back off and retry.
+    if (in_flight_ == 0) return back_off("submit", taken < 0 ? taken : -EAGAIN);
+    return true;
+  }
+
+  // After an engine refused with nothing in flight: yields, then sleeps (real time: the engine's
+  // resources are real) and gives up after kMaxRefusals refusals in a row.
+  bool back_off(const char* what, int rc) {
+    if (++refusals_ > kMaxRefusals) {
+      shared_.fail(runtime_error(std::string("I/O engine (") + engine_->name() + "): " + what + ": " +
+                                 std::strerror(-rc) + " (" + std::to_string(kMaxRefusals) + " times in a row)"));
+      return false;
+    }
+    if (refusals_ < 16) {
+      std::this_thread::yield();
+    } else {
+      timespec ts{0, 1'000'000};
+      ::nanosleep(&ts, nullptr);
+    }
+    return true;
+  }
+
+  // Takes the completions there are (waiting for at least one); false after a hard error or a
+  // failed read (stop).
+  bool reap() {
+    const int got = engine_->reap({completions_.data(), completions_.size()}, 1);
+    if (got < 0) {
+      if (transient_error(got)) return back_off("reap", got);
+      shared_.fail(runtime_error(std::string("I/O engine (") + engine_->name() + "): reap: " + std::strerror(-got)));
+      return false;
+    }
+    if (got > 0) refusals_ = 0;
+    in_flight_ -= static_cast<std::uint64_t>(got);
+    shared_.in_flight->fetch_sub(got, std::memory_order_relaxed);
+    shared_.requests->fetch_add(static_cast<std::uint64_t>(got), std::memory_order_relaxed);
+    std::uint64_t bytes = 0;
+    bool ok = true;
+    for (int i = 0; i < got; ++i) {
+      const IoCompletion& c = completions_[i];
+      const auto si = static_cast<std::uint32_t>(c.user_data);
+      Slot& s = slots_[si];
+      Open& o = opens_[s.open];
+      // Per request: the engine stamped its issue and completion (docs/metrics.md, Latency).
+      stats_.latency.record(static_cast<std::uint64_t>(std::max<std::int64_t>(0, c.completed_ns - c.issued_ns)));
+      ++stats_.requests;
+      if (c.result < 0) {
+        shared_.fail(runtime_error(std::string(cfg_.files->path(o.file)) + ": read at " + std::to_string(s.offset) +
+                                   ": " + std::strerror(static_cast<int>(-c.result))));
+        ok = false;
+        continue;
+      }
+      const std::uint64_t got_end = s.offset + static_cast<std::uint64_t>(c.result);
+      const std::uint64_t lo = std::max(s.offset, s.useful_begin);
+      const std::uint64_t hi = std::min(got_end, s.useful_end);
+      if (hi > lo) bytes += hi - lo;
+      if (got_end < std::min(s.end, file_size_of(o))) {
+        if (c.result == 0) {
+          shared_.fail(runtime_error(std::string(cfg_.files->path(o.file)) + ": read at " + std::to_string(s.offset) +
+                                     ": unexpected end of file (the file is shorter than the job's layout says; "
+                                     "regenerate the dataset)"));
+          ok = false;
+          continue;
+        }
+        // A short read before the end: ask again for the rest, in the same slot. The bytes up to
+        // got_end are counted; O_DIRECT re-reads from the block that holds got_end.
+        s.useful_begin = std::max(s.useful_begin, got_end);
+        s.offset = cfg_.direct ? align_down(got_end, cfg_.block) : got_end;
+        pending_.push_back({o.fd, IoOp::read, si, static_cast<std::uint32_t>(s.end - s.offset), s.offset, si});
+        continue;
+      }
+      free_slots_.push_back(si);
+      if (--o.pending == 0 && o.issued_all) complete_sample(s.open);
+    }
+    stats_.bytes += bytes;
+    shared_.bytes->fetch_add(bytes, std::memory_order_relaxed);
+    return ok;
   }
 
   std::uint64_t file_size_of(const Open& o) const { return cfg_.files->size[o.file]; }
@@ -528,16 +584,29 @@ class Worker {
     }
   }
 
-  // After a failure: wait for what the kernel still holds (its buffers must outlive the I/O).
-  void drain(std::uint64_t in_flight) {
-    while (in_flight > 0) {
+  // Before the engine goes (after the last batch, a stop or a failure): waits for every request
+  // it holds, since the kernel may still write into their buffers. Requests never handed over
+  // are dropped. Leaves in_flight_ > 0 only when the engine cannot tell (a hard reap error, or
+  // refusals without end): then run() keeps the engine alive.
+  void drain() {
+    pending_.clear();
+    refusals_ = 0;
+    while (in_flight_ > 0) {
       const int got = engine_->reap({completions_.data(), completions_.size()}, 1);
-      if (got <= 0) break;
-      in_flight -= std::min<std::uint64_t>(in_flight, static_cast<std::uint64_t>(got));
+      if (got < 0) {
+        if (!transient_error(got) || ++refusals_ > kMaxRefusals) break;
+        if (refusals_ >= 16) {
+          timespec ts{0, 1'000'000};
+          ::nanosleep(&ts, nullptr);
+        }
+        continue;
+      }
+      in_flight_ -= std::min<std::uint64_t>(in_flight_, static_cast<std::uint64_t>(got));
+      shared_.in_flight->fetch_sub(got, std::memory_order_relaxed);
     }
-    shared_.in_flight->store(0, std::memory_order_relaxed);
   }
 
+  static constexpr std::uint32_t kMaxRefusals = 2000;
   static constexpr std::uint32_t kNone = ~std::uint32_t{0};
   const PhaseConfig& cfg_;
   const AcceleratorPlan& plan_;
@@ -553,8 +622,10 @@ class Worker {
   std::vector<Open> opens_;
   std::vector<std::uint32_t> free_opens_;
   std::vector<std::uint64_t> batch_left_;  // samples not yet read, per batch in the window
-  std::vector<IoRequest> requests_;
+  std::vector<IoRequest> pending_;  // built (or to retry), not yet taken by the engine
   std::vector<IoCompletion> completions_;
+  std::uint64_t in_flight_ = 0;   // taken by the engine, not yet reaped
+  std::uint32_t refusals_ = 0;    // transient refusals in a row
   std::uint64_t my_batches_ = 0;
   std::uint64_t started_ = 0;    // local batches begun
   std::uint64_t delivered_ = 0;  // local batches published
@@ -639,6 +710,7 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
   const std::uint32_t batch = std::max<std::uint32_t>(rd.batch_size, 1);
   cfg.prefetch = std::max<std::uint32_t>({rd.prefetch, 1, (cfg.iodepth + batch - 1) / batch + 1});
   cfg.engine = options_.engine;
+  cfg.factory = &options_.engine_factory;
   // One request reads a whole sample unless the job sets a request size; a buffer per request in
   // flight, within the per-worker memory budget (larger samples take several requests).
   std::uint64_t want = rd.request_size_bytes > 0 ? rd.request_size_bytes : std::max<std::uint64_t>(files.max_size, 1);

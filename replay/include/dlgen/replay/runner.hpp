@@ -26,6 +26,9 @@ struct RunOptions {
   // quarter of RAM). A sample larger than budget / iodepth is read in several requests.
   std::uint64_t buffer_budget_bytes = 256ull << 20;
   bool drop_caches_globally = true;  // cache modes also write /proc/sys/vm/drop_caches when root
+  // Makes each worker's engine instead of make_engine(engine, ...) when set (tests: a fault engine,
+  // see fault_engine.hpp). `engine` still names the run's engine in the report and is probed.
+  EngineFactory engine_factory;
 };
 
 // The default requests in flight per worker when the job says 0: one, as a DataLoader worker.
