@@ -21,6 +21,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -29,6 +30,7 @@
 #include "dlgen/datasets/layout.hpp"
 #include "dlgen/replay/checkpoint.hpp"
 #include "dlgen/replay/metrics.hpp"
+#include "batch_signal.hpp"
 
 namespace dlgen::replay {
 namespace {
@@ -76,52 +78,18 @@ struct alignas(64) Handoff {
   int signal_fd = -1;  // the worker's end of its accelerator's BatchSignal (-1: none)
 };
 
-// The visible side of a hand-off, for the tracer: a PyTorch DataLoader worker passes each batch
-// to the main process with sendmsg on a unix socket and the main process takes it with recvmsg;
-// `dlgen summarize` finds batches, steps and data wait from those calls. The Handoff atomics stay
-// the real synchronisation; this unix datagram socketpair (one per accelerator and phase, as
-// PyTorch re-forks its workers each epoch) carries one 8-byte token (the batch index) per batch:
-// a worker sends it just before publishing the batch, the accelerator receives one when it takes
-// a batch. Both sides never block: a token that finds the socket full is dropped (the trace then
-// misses one handover; the run itself is unaffected).
-class BatchSignal {
- public:
-  BatchSignal() {
-    int fds[2];
-    if (::socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, fds) == 0) {
-      send_fd_ = fds[0];
-      recv_fd_ = fds[1];
+// Wakes every thread of a phase that may wait on a hand-off (after `stop` was set, when some thread
+// that would have woken it never started): accelerators see their batches "produced", workers their
+// window released; both then see `stop` and end.
+void stop_all(const std::vector<std::unique_ptr<Handoff[]>>& handoffs, std::uint32_t workers) {
+  for (const auto& per : handoffs)
+    for (std::uint32_t w = 0; w < workers; ++w) {
+      per[w].produced.store(~std::uint64_t{0}, std::memory_order_release);
+      per[w].produced.notify_all();
+      per[w].consumed.store(~std::uint64_t{0} / 2, std::memory_order_release);
+      per[w].consumed.notify_all();
     }
-  }
-  BatchSignal(const BatchSignal&) = delete;
-  BatchSignal& operator=(const BatchSignal&) = delete;
-  ~BatchSignal() {
-    if (send_fd_ >= 0) ::close(send_fd_);
-    if (recv_fd_ >= 0) ::close(recv_fd_);
-  }
-  int send_fd() const { return send_fd_; }
-
-  static void send(int fd, std::uint64_t batch) {
-    if (fd < 0) return;
-    iovec iov{&batch, sizeof batch};
-    msghdr msg{};
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    (void)::sendmsg(fd, &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
-  }
-  void receive() const {
-    if (recv_fd_ < 0) return;
-    std::uint64_t batch = 0;
-    iovec iov{&batch, sizeof batch};
-    msghdr msg{};
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    (void)::recvmsg(recv_fd_, &msg, MSG_DONTWAIT);
-  }
-
- private:
-  int send_fd_ = -1, recv_fd_ = -1;
-};
+}
 
 struct WorkerStats {
   LatencyHistogram latency;
@@ -131,6 +99,7 @@ struct WorkerStats {
 // State shared by every thread of one phase (an epoch or an evaluation pass).
 struct PhaseShared {
   std::atomic<bool> stop{false};
+  std::atomic<std::uint64_t> signals_dropped{0};  // BatchSignal tokens dropped (socket full)
   std::mutex error_mu;
   std::optional<Error> error;
   // Live counters for the time series and progress, updated once per reap batch.
@@ -576,7 +545,9 @@ class Worker {
     // A batch's count starts at its size and reaches 0 only when its last sample completed.
     while (d < started_ && batch_left_[d % batch_left_.size()] == 0) ++d;
     if (d != delivered_) {
-      for (std::uint64_t j = delivered_; j < d; ++j) BatchSignal::send(handoff_.signal_fd, index_ + j * cfg_.workers);
+      for (std::uint64_t j = delivered_; j < d; ++j)
+        if (!BatchSignal::send(handoff_.signal_fd, index_ + j * cfg_.workers))
+          shared_.signals_dropped.fetch_add(1, std::memory_order_relaxed);
       shared_.ready->fetch_add(static_cast<std::int64_t>(d - delivered_), std::memory_order_relaxed);
       delivered_ = d;
       handoff_.produced.store(d, std::memory_order_release);
@@ -660,6 +631,7 @@ struct PhaseOutcome {
   WorkerStats stats;
   std::int64_t begin_ns = 0, end_ns = 0;
   std::uint64_t samples = 0;
+  std::uint64_t signals_dropped = 0;
 };
 
 class Runner {
@@ -740,9 +712,11 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
   std::vector<std::unique_ptr<Handoff[]>> handoffs(na);
   std::vector<std::vector<WorkerStats>> stats(na, std::vector<WorkerStats>(cfg.workers));
   for (auto& h : handoffs) h = std::make_unique<Handoff[]>(cfg.workers);
-  std::unique_ptr<BatchSignal[]> signals = std::make_unique<BatchSignal[]>(na);
+  // Tokens that can wait on one accelerator's signal: every worker's window of batches, full.
+  std::vector<std::unique_ptr<BatchSignal>> signals(na);
+  for (auto& s : signals) s = std::make_unique<BatchSignal>(std::uint64_t{cfg.workers} * (cfg.prefetch + 1));
   for (std::size_t a = 0; a < na; ++a)
-    for (std::uint32_t w = 0; w < cfg.workers; ++w) handoffs[a][w].signal_fd = signals[a].send_fd();
+    for (std::uint32_t w = 0; w < cfg.workers; ++w) handoffs[a][w].signal_fd = signals[a]->send_fd();
 
   // Step-cadence checkpoints: a barrier over the accelerators; its completion writes.
   const CheckpointSpec& ck = job_.checkpoint;
@@ -775,7 +749,7 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
         w.produced.wait(p);
       }
       if (shared.stop.load()) break;
-      signals[a].receive();
+      signals[a]->receive();
       r.ready = clock_.now_ns();
       w.consumed.store(j + 1, std::memory_order_release);
       w.consumed.notify_one();
@@ -815,15 +789,34 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
   // reader.startup: readers begin that long after the phase starts (PyTorch re-forks DataLoader workers
   // each epoch); the accelerators wait for their first batch meanwhile, so the gap counts as data wait.
   const std::int64_t startup_ns = static_cast<std::int64_t>(rd.startup_s * 1e9);
-  for (auto& w : workers)
-    threads.emplace_back([&w, this, t0, startup_ns] {
-      if (startup_ns > 0) {
-        clock_.prepare_thread();
-        clock_.sleep_until(t0 + startup_ns);
-      }
-      w->run();
-    });
-  for (std::size_t a = 0; a < na; ++a) threads.emplace_back(accelerator, a);
+  // Every worker, then every accelerator. std::thread throws when the system cannot start one
+  // (threads or memory for stacks run out: many accelerators x workers); then the threads already
+  // started are stopped and joined, and the run fails saying how many threads it needed.
+  const std::size_t needed = workers.size() + na;
+  std::size_t accelerators_started = 0;
+  auto start = [&](auto&& body) {
+    if (options_.before_thread_start) options_.before_thread_start(threads.size());
+    threads.emplace_back(std::forward<decltype(body)>(body));
+  };
+  try {
+    for (auto& w : workers)
+      start([&w, this, t0, startup_ns] {
+        if (startup_ns > 0) {
+          clock_.prepare_thread();
+          clock_.sleep_until(t0 + startup_ns);
+        }
+        w->run();
+      });
+    for (std::size_t a = 0; a < na; ++a, ++accelerators_started) start([&accelerator, a] { accelerator(a); });
+  } catch (const std::system_error& e) {
+    shared.fail(runtime_error("cannot start thread " + std::to_string(threads.size() + 1) + " of " +
+                              std::to_string(needed) + ": " + e.code().message() +
+                              "; lower run.accelerators or reader.workers"));
+    stop_all(handoffs, cfg.workers);
+    // Accelerators never started never reach the checkpoint barrier: leave it for them.
+    if (step_ckpt)
+      for (std::size_t a = accelerators_started; a < na; ++a) ckpt_barrier.arrive_and_drop();
+  }
   for (auto& t : threads) t.join();
   out.begin_ns = t0;
   out.end_ns = clock_.now_ns();
@@ -840,6 +833,7 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
   for (std::size_t a = 0; a < na; ++a)
     for (std::size_t k = 0; k < out.steps[a].size(); ++k) out.samples += plan.accelerators[a].batch(k).size();
   if (!eval && !out.steps.empty()) global_step_ += out.steps[0].size();
+  out.signals_dropped = shared.signals_dropped.load();
   return out;
 }
 
@@ -918,7 +912,13 @@ Result<Report> Runner::run() {
                            " requires a dataset of at least 5x RAM for a valid result");
 
   std::thread sampler_thread;
-  if (options_.series) sampler_thread = std::thread([this] { sampler(); });
+  if (options_.series) {
+    try {
+      sampler_thread = std::thread([this] { sampler(); });
+    } catch (const std::system_error& e) {
+      return runtime_error(std::string("cannot start the time-series thread: ") + e.code().message());
+    }
+  }
   auto stop_sampler = [&] {
     if (!sampler_thread.joinable()) return;
     {
@@ -955,6 +955,7 @@ Result<Report> Runner::run() {
     pr.files = ph.stats.files;
     pr.latency = ph.stats.latency;
     rec.phases.push_back(std::move(pr));
+    rep.batch_signals_dropped += ph.signals_dropped;
   };
 
   if (job_.checkpoint.enabled && job_.checkpoint.restore)
@@ -993,6 +994,10 @@ Result<Report> Runner::run() {
   rep.series = std::move(series_);
   rec.checkpoint = checkpoint_;
   rec.realtime = realtime_.load() && !rec.accelerator_ids.empty();
+  if (rep.batch_signals_dropped > 0)
+    rep.warnings.push_back(std::to_string(rep.batch_signals_dropped) +
+                           " batch hand-over tokens were dropped (their socket was full): a trace of this replay "
+                           "misses that many batch boundaries");
   compute_report(rec, rep);
   return rep;
 }

@@ -40,17 +40,6 @@ class TickClock final : public Clock {
   std::atomic<std::int64_t> now_{1'000'000'000};
 };
 
-// Runs the job and fails the test (instead of hanging it) when the run does not end: a thread that
-// was not woken after a failure would block forever.
-Result<Report> run_or_die(const Job& job, const RunOptions& options) {
-  auto done = std::async(std::launch::async, [&] { return run_job(job, options); });
-  if (done.wait_for(120s) != std::future_status::ready) {
-    std::fprintf(stderr, "the run did not end within 120 s: some thread was never woken\n");
-    std::abort();
-  }
-  return done.get();
-}
-
 std::shared_ptr<FaultInjection> injection() {
   return std::make_shared<FaultInjection>();
 }

@@ -4,14 +4,19 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <random>
 #include <vector>
 
 #include "dlgen/core/job.hpp"
 #include "dlgen/datasets/layout.hpp"
 #include "dlgen/replay/io_engine.hpp"
+#include "dlgen/replay/runner.hpp"
 
 namespace dlgen::replay::fixture {
 
@@ -68,6 +73,17 @@ inline bool direct_supported(const std::filesystem::path& dir) {
   if (fd < 0) return false;
   ::close(fd);
   return true;
+}
+
+// Runs the job and aborts the test binary (instead of hanging it) when the run does not end: a
+// thread that was not woken after a failure would block forever.
+inline Result<Report> run_or_die(const Job& job, const RunOptions& options) {
+  auto done = std::async(std::launch::async, [&] { return run_job(job, options); });
+  if (done.wait_for(std::chrono::seconds(120)) != std::future_status::ready) {
+    std::fprintf(stderr, "the run did not end within 120 s: some thread was never woken\n");
+    std::abort();
+  }
+  return done.get();
 }
 
 inline std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {

@@ -4,6 +4,10 @@
 // (a heap overflow with pread, "Bad address" with registered io_uring buffers).
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
+#include <system_error>
+#include <thread>
 #include <tuple>
 
 #include "dlgen/datasets/layout.hpp"
@@ -131,6 +135,48 @@ TEST(EngineCheckDeathTest, RequestLongerThanItsBufferAborts) {
     EXPECT_DEATH((*made)->submit({&too_long, 1}), "request of 4097 bytes");
     const IoRequest no_such_buffer{-1, IoOp::read, 2, 100, 0, 1};
     EXPECT_DEATH((*made)->submit({&no_such_buffer, 1}), "into buffer 2");
+  }
+}
+
+// Thread creation failing (many accelerators x workers): the threads already started are stopped
+// and joined, the run fails saying which thread of how many, and nothing hangs, whether the
+// failure hits a worker (accelerators not started yet) or an accelerator (the others wait for it
+// at the checkpoint barrier).
+TEST(RunnerThreads, ThreadStartFailureStopsTheOthersAndSaysHowManyWereNeeded) {
+  for (std::size_t fail_at : {std::size_t{5}, std::size_t{85}, std::size_t{119}}) {
+    SCOPED_TRACE(fail_at);
+    TempDir tmp("dlgen-threads");
+    FakeClock clock;
+    Job job = small_job("/nonexistent/threads", 400, Distribution::fixed_at(1000));
+    job.run.accelerators = 40;  // 40 x (2 workers + 1) = 120 threads
+    job.compute.step_time = Distribution::fixed_at(0.05);
+    job.checkpoint.enabled = true;
+    job.checkpoint.every_steps = 1;
+    job.checkpoint.size_bytes = 4096;
+    job.checkpoint.write_size_bytes = 4096;
+    job.checkpoint.fsync = false;
+    job.checkpoint.dir = tmp / "ck";
+    RunOptions o;
+    o.engine = EngineKind::null;
+    o.series = false;
+    o.clock = &clock;
+    std::atomic<std::size_t> calls{0};
+    o.before_thread_start = [&calls, fail_at](std::size_t i) {
+      ++calls;
+      if (i != fail_at) return;
+      // Give the threads already started time to block (accelerators at the checkpoint barrier,
+      // workers on a full window), so the test sees whether they are woken.
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      throw std::system_error(EAGAIN, std::generic_category(), "thread");
+    };
+    Result<Report> r = run_or_die(job, o);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().message,
+              "cannot start thread " + std::to_string(fail_at + 1) +
+                  " of 120: Resource temporarily unavailable; lower run.accelerators or "
+                  "reader.workers");
+    EXPECT_EQ(r.error().kind, ErrorKind::runtime);
+    EXPECT_EQ(calls.load(), fail_at + 1);
   }
 }
 
