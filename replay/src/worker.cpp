@@ -33,7 +33,8 @@ void Worker::run() {
   for (std::uint32_t i = cfg_.iodepth; i > 0; --i) free_slots_.push_back(i - 1);
   opens_.resize(cfg_.iodepth + 1);
   free_opens_.reserve(opens_.size());
-  for (std::uint32_t i = static_cast<std::uint32_t>(opens_.size()); i > 0; --i) free_opens_.push_back(i - 1);
+  for (std::uint32_t i = static_cast<std::uint32_t>(opens_.size()); i > 0; --i)
+    free_opens_.push_back(i - 1);
   batch_left_.assign(cfg_.prefetch + 1, 0);
   if (cfg_.preprocess || cfg_.warmup_ns > 0) {
     preprocessing_.reserve(cfg_.iodepth + 3);  // samples in flight when processing began, plus one
@@ -67,7 +68,8 @@ bool Worker::start_sample() {
   const char* path = cfg_.files->path(ref.file);
   // The null engine touches no file (tests run it on datasets that were never written).
   int fd = -1;
-  if (const int rc = fds_.acquire(ref.file, path, O_RDONLY | O_CLOEXEC | (cfg_.direct ? O_DIRECT : 0), stats_.files, fd);
+  if (const int rc = fds_.acquire(
+          ref.file, path, O_RDONLY | O_CLOEXEC | (cfg_.direct ? O_DIRECT : 0), stats_.files, fd);
       rc < 0) {
     const int err = -rc;
     std::string msg = std::string(path) + ": open: " + std::strerror(err);
@@ -91,7 +93,8 @@ bool Worker::start_sample() {
   // The sample's byte ranges, read in order, each split into requests of at most request_bytes
   // (the buffer size): reader.probe at 0, the header at 0, then the data.
   const std::uint64_t header = std::min(cfg_.header_bytes, file_size_);
-  const std::uint64_t probe = cfg_.read_unit == ReadUnit::file ? std::min(cfg_.probe_bytes, file_size_) : 0;
+  const std::uint64_t probe =
+      cfg_.read_unit == ReadUnit::file ? std::min(cfg_.probe_bytes, file_size_) : 0;
   if (cfg_.read_unit == ReadUnit::file) begin = std::min(header, end);
   segments_ = 0;
   segment_at_ = 0;
@@ -146,8 +149,11 @@ void Worker::complete_sample(std::uint32_t oi) {
   // reader.preprocess: the worker processes its samples one after another, each after its data
   // arrived; the sample counts for its batch when its processing ends. Sampled per (file, sample),
   // so every epoch and run draws the same time for the same sample.
-  const double p = cfg_.preprocess ? sample_at(*cfg_.preprocess, cfg_.preprocess_seed, o.file * 0x100000001b3ull + o.sample) : 0.0;
-  busy_until_ = std::max(busy_until_, clock_.now_ns()) + static_cast<std::int64_t>(std::max(0.0, p) * 1e9) + warmup;
+  const double p = cfg_.preprocess ? sample_at(*cfg_.preprocess, cfg_.preprocess_seed,
+                                               o.file * 0x100000001b3ull + o.sample)
+                                   : 0.0;
+  busy_until_ = std::max(busy_until_, clock_.now_ns()) +
+                static_cast<std::int64_t>(std::max(0.0, p) * 1e9) + warmup;
   preprocessing_.push_back({busy_until_, o.batch});
 }
 
@@ -157,7 +163,8 @@ void Worker::finish_preprocessing() {
   std::size_t i = 0;
   while (i < preprocessing_.size() && preprocessing_[i].first <= now)
     --batch_left_[preprocessing_[i++].second % batch_left_.size()];
-  preprocessing_.erase(preprocessing_.begin(), preprocessing_.begin() + static_cast<std::ptrdiff_t>(i));
+  preprocessing_.erase(preprocessing_.begin(),
+                       preprocessing_.begin() + static_cast<std::ptrdiff_t>(i));
 }
 
 void Worker::loop() {
@@ -170,7 +177,7 @@ void Worker::loop() {
     deliver();
     if (in_flight_ == 0) {
       if (!pending_.empty()) continue;  // the engine took nothing yet (submit_pending backs off)
-      if (!preprocessing_.empty()) {  // nothing to reap: wait for the sample being processed
+      if (!preprocessing_.empty()) {    // nothing to reap: wait for the sample being processed
         clock_.sleep_until(preprocessing_.front().first);
         continue;
       }
@@ -205,7 +212,8 @@ bool Worker::fill() {
       if (started_ >= my_batches_ || shared_.stop.load(std::memory_order_relaxed) ||
           started_ >= handoff_.consumed.load(std::memory_order_acquire) + cfg_.prefetch)
         break;
-      batch_left_[started_ % batch_left_.size()] = plan_.batch(index_ + started_ * cfg_.workers).size();
+      batch_left_[started_ % batch_left_.size()] =
+          plan_.batch(index_ + started_ * cfg_.workers).size();
       ++started_;
       sample_in_batch_ = 0;
       continue;
@@ -224,7 +232,8 @@ bool Worker::submit_pending() {
   if (pending_.empty()) return true;
   const int taken = engine_->submit(pending_);
   if (taken < 0 && !transient_error(taken)) {
-    shared_.fail(runtime_error(std::string("I/O engine (") + engine_->name() + "): submit: " + std::strerror(-taken)));
+    shared_.fail(runtime_error(std::string("I/O engine (") + engine_->name() +
+                               "): submit: " + std::strerror(-taken)));
     return false;
   }
   if (taken > 0) {
@@ -242,7 +251,8 @@ bool Worker::submit_pending() {
 bool Worker::back_off(const char* what, int rc) {
   if (++refusals_ > kMaxRefusals) {
     shared_.fail(runtime_error(std::string("I/O engine (") + engine_->name() + "): " + what + ": " +
-                               std::strerror(-rc) + " (" + std::to_string(kMaxRefusals) + " times in a row)"));
+                               std::strerror(-rc) + " (" + std::to_string(kMaxRefusals) +
+                               " times in a row)"));
     return false;
   }
   if (refusals_ < 16) {
@@ -258,7 +268,8 @@ bool Worker::reap() {
   const int got = engine_->reap({completions_.data(), completions_.size()}, 1);
   if (got < 0) {
     if (transient_error(got)) return back_off("reap", got);
-    shared_.fail(runtime_error(std::string("I/O engine (") + engine_->name() + "): reap: " + std::strerror(-got)));
+    shared_.fail(runtime_error(std::string("I/O engine (") + engine_->name() +
+                               "): reap: " + std::strerror(-got)));
     return false;
   }
   if (got > 0) refusals_ = 0;
@@ -273,11 +284,13 @@ bool Worker::reap() {
     Slot& s = slots_[si];
     Open& o = opens_[s.open];
     // Per request: the engine stamped its issue and completion (docs/metrics.md, Latency).
-    stats_.latency.record(static_cast<std::uint64_t>(std::max<std::int64_t>(0, c.completed_ns - c.issued_ns)));
+    stats_.latency.record(
+        static_cast<std::uint64_t>(std::max<std::int64_t>(0, c.completed_ns - c.issued_ns)));
     ++stats_.requests;
     if (c.result < 0) {
-      shared_.fail(runtime_error(std::string(cfg_.files->path(o.file)) + ": read at " + std::to_string(s.offset) +
-                                 ": " + std::strerror(static_cast<int>(-c.result))));
+      shared_.fail(runtime_error(std::string(cfg_.files->path(o.file)) + ": read at " +
+                                 std::to_string(s.offset) + ": " +
+                                 std::strerror(static_cast<int>(-c.result))));
       ok = false;
       continue;
     }
@@ -287,9 +300,10 @@ bool Worker::reap() {
     if (hi > lo) bytes += hi - lo;
     if (got_end < std::min(s.end, file_size_of(o))) {
       if (c.result == 0) {
-        shared_.fail(runtime_error(std::string(cfg_.files->path(o.file)) + ": read at " + std::to_string(s.offset) +
-                                   ": unexpected end of file (the file is shorter than the job's layout says; "
-                                   "regenerate the dataset)"));
+        shared_.fail(runtime_error(
+            std::string(cfg_.files->path(o.file)) + ": read at " + std::to_string(s.offset) +
+            ": unexpected end of file (the file is shorter than the job's layout says; "
+            "regenerate the dataset)"));
         ok = false;
         continue;
       }
@@ -297,7 +311,8 @@ bool Worker::reap() {
       // got_end are counted; O_DIRECT re-reads from the block that holds got_end.
       s.useful_begin = std::max(s.useful_begin, got_end);
       s.offset = cfg_.direct ? align_down(got_end, cfg_.block) : got_end;
-      pending_.push_back({o.fd, IoOp::read, si, static_cast<std::uint32_t>(s.end - s.offset), s.offset, si});
+      pending_.push_back(
+          {o.fd, IoOp::read, si, static_cast<std::uint32_t>(s.end - s.offset), s.offset, si});
       continue;
     }
     free_slots_.push_back(si);
@@ -308,7 +323,9 @@ bool Worker::reap() {
   return ok;
 }
 
-std::uint64_t Worker::file_size_of(const Open& o) const { return cfg_.files->size[o.file]; }
+std::uint64_t Worker::file_size_of(const Open& o) const {
+  return cfg_.files->size[o.file];
+}
 
 void Worker::deliver() {
   std::uint64_t d = delivered_;

@@ -23,8 +23,12 @@
 
 namespace dlgen::replay {
 
-inline std::uint64_t align_down(std::uint64_t v, std::uint64_t a) { return v / a * a; }
-inline std::uint64_t align_up(std::uint64_t v, std::uint64_t a) { return (v + a - 1) / a * a; }
+inline std::uint64_t align_down(std::uint64_t v, std::uint64_t a) {
+  return v / a * a;
+}
+inline std::uint64_t align_up(std::uint64_t v, std::uint64_t a) {
+  return (v + a - 1) / a * a;
+}
 
 // Every file of one dataset, resolved once before the threads start: paths in one blob (no
 // allocation per open), sizes, and where each sample lives.
@@ -90,7 +94,8 @@ struct PhaseConfig {
   std::uint32_t workers = 1;
   std::uint32_t prefetch = 2;
   EngineKind engine = EngineKind::uring;
-  const EngineFactory* factory = nullptr;  // RunOptions::engine_factory (empty: make_engine(engine))
+  const EngineFactory* factory =
+      nullptr;  // RunOptions::engine_factory (empty: make_engine(engine))
   // reader.preprocess: per-sample worker time after the read (null: none).
   const Distribution* preprocess = nullptr;
   std::uint64_t preprocess_seed = 0;
@@ -169,7 +174,13 @@ class Worker {
  public:
   Worker(const PhaseConfig& cfg, const AcceleratorPlan& plan, std::uint32_t index, Handoff& handoff,
          PhaseShared& shared, Clock& clock, WorkerStats& stats)
-      : cfg_(cfg), plan_(plan), index_(index), handoff_(handoff), shared_(shared), clock_(clock), stats_(stats) {}
+      : cfg_(cfg),
+        plan_(plan),
+        index_(index),
+        handoff_(handoff),
+        shared_(shared),
+        clock_(clock),
+        stats_(stats) {}
 
   void run();
 
@@ -251,10 +262,10 @@ class Worker {
   std::vector<Open> opens_;
   std::vector<std::uint32_t> free_opens_;
   std::vector<std::uint64_t> batch_left_;  // samples not yet read, per batch in the window
-  std::vector<IoRequest> pending_;  // built (or to retry), not yet taken by the engine
+  std::vector<IoRequest> pending_;         // built (or to retry), not yet taken by the engine
   std::vector<IoCompletion> completions_;
-  std::uint64_t in_flight_ = 0;   // taken by the engine, not yet reaped
-  std::uint32_t refusals_ = 0;    // transient refusals in a row
+  std::uint64_t in_flight_ = 0;  // taken by the engine, not yet reaped
+  std::uint32_t refusals_ = 0;   // transient refusals in a row
   std::uint64_t my_batches_ = 0;
   std::uint64_t started_ = 0;    // local batches begun
   std::uint64_t delivered_ = 0;  // local batches published
@@ -262,10 +273,13 @@ class Worker {
   std::uint32_t cur_open_ = kNone;
   std::int64_t busy_until_ = 0;  // reader.preprocess: the worker processes samples until then
   bool warmed_ = false;          // reader.warmup spent (on the phase's first sample)
-  std::vector<std::pair<std::int64_t, std::uint64_t>> preprocessing_;  // (ends at, local batch), in order
+  std::vector<std::pair<std::int64_t, std::uint64_t>>
+      preprocessing_;  // (ends at, local batch), in order
   // The current sample's byte ranges (probe, header, data) and the one being issued.
   struct Segment {
-    std::uint64_t next = 0, end = 0;  // the next request's offset; the range's end (block-aligned when direct)
+    std::uint64_t next = 0,
+                  end =
+                      0;  // the next request's offset; the range's end (block-aligned when direct)
     std::uint64_t useful_begin = 0, useful_end = 0;  // the bytes that count
   };
   std::array<Segment, 3> segment_{};
