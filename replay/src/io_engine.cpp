@@ -1,11 +1,13 @@
 #include "dlgen/replay/io_engine.hpp"
 
+#include <fcntl.h>
 #include <liburing.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -38,18 +40,56 @@ BufferPool::BufferPool(std::uint32_t count, std::uint64_t bytes, std::uint32_t a
 
 BufferPool::~BufferPool() { std::free(base_); }
 
+namespace {
+RealClock& monotonic() {
+  static RealClock clock;
+  return clock;
+}
+}  // namespace
+
+IoEngine::IoEngine(const EngineOptions& options, std::uint32_t pool_buffers)
+    : options_(options),
+      pool_(pool_buffers, options.buffer_bytes, options.alignment),
+      clock_(options.clock ? options.clock : &monotonic()) {}
+
 const std::vector<IoRequest>& IoEngine::recorded() const {
   static const std::vector<IoRequest> none;
   return none;
+}
+
+int IoEngine::open_file(const char* path, int flags, int& fd) {
+  fd = ::open(path, flags);
+  return fd < 0 ? -errno : 0;
+}
+
+void IoEngine::close_file(int fd) {
+  if (fd >= 0) ::close(fd);
+}
+
+void IoEngine::bad_request(const IoRequest& r) const {
+  std::fprintf(stderr,
+               "dlgen: bug: %s engine got a request of %u bytes at %llu into buffer %u, but its buffers are %llu "
+               "bytes and it has %u\n",
+               name(), r.length, static_cast<unsigned long long>(r.offset), r.buffer,
+               static_cast<unsigned long long>(options_.buffer_bytes), options_.buffers);
+  std::abort();
 }
 
 namespace {
 
 // io_uring: one ring per thread; buffers registered (READ_FIXED/WRITE_FIXED) when the kernel
 // allows; submissions are queued in the SQ and sent together with the wait in one io_uring_enter.
+// Each request in flight holds a tag (its SQE's user data) that keeps the caller's user data and
+// the request's issue time; at most `depth` are in flight, so the CQ (2 x depth) never overflows.
 class UringEngine final : public IoEngine {
  public:
-  explicit UringEngine(const EngineOptions& o) : IoEngine(o) {}
+  explicit UringEngine(const EngineOptions& o) : IoEngine(o) {
+    const std::uint32_t depth = std::max<std::uint32_t>(1, o.depth);
+    tags_.resize(depth);
+    free_tags_.reserve(depth);
+    for (std::uint32_t i = depth; i > 0; --i) free_tags_.push_back(i - 1);
+    queued_.reserve(depth);
+  }
   ~UringEngine() override {
     if (ready_) io_uring_queue_exit(&ring_);
   }
@@ -88,6 +128,8 @@ class UringEngine final : public IoEngine {
   int submit(std::span<const IoRequest> requests) override {
     int taken = 0;
     for (const IoRequest& r : requests) {
+      check(r);
+      if (free_tags_.empty()) break;
       io_uring_sqe* sqe = io_uring_get_sqe(&ring_);
       if (!sqe) break;
       void* buf = pool_.data(r.buffer);
@@ -102,21 +144,31 @@ class UringEngine final : public IoEngine {
         else
           io_uring_prep_write(sqe, r.fd, buf, r.length, r.offset);
       }
-      io_uring_sqe_set_data64(sqe, r.user_data);
+      const std::uint32_t tag = free_tags_.back();
+      free_tags_.pop_back();
+      tags_[tag] = {r.user_data, 0};
+      queued_.push_back(tag);
+      io_uring_sqe_set_data64(sqe, tag);
       ++taken;
     }
-    queued_ += static_cast<unsigned>(taken);
     return taken;
   }
 
   int reap(std::span<IoCompletion> out, unsigned min_complete) override {
-    if (queued_ > 0 || (min_complete > 0 && io_uring_cq_ready(&ring_) < min_complete)) {
-      int rc;
-      do {
-        rc = io_uring_submit_and_wait(&ring_, queued_ > 0 || min_complete > 0 ? min_complete : 0);
-      } while (rc == -EINTR);
-      if (rc < 0 && rc != -EAGAIN && rc != -EBUSY) return rc;
-      if (rc >= 0) queued_ -= std::min<unsigned>(queued_, static_cast<unsigned>(rc));
+    int rc = 0;
+    if (!queued_.empty() || (min_complete > 0 && io_uring_cq_ready(&ring_) < min_complete)) {
+      // The issue time of what this call submits: read just before the io_uring_enter that hands
+      // the SQEs to the kernel (the same call then waits).
+      const std::int64_t issued = queued_.empty() ? 0 : clock().now_ns();
+      rc = io_uring_submit_and_wait(&ring_, min_complete);
+      if (rc > 0 && !queued_.empty()) {
+        const std::size_t sent = std::min<std::size_t>(queued_.size(), static_cast<std::size_t>(rc));
+        for (std::size_t i = 0; i < sent; ++i) tags_[queued_[i]].issued_ns = issued;
+        queued_.erase(queued_.begin(), queued_.begin() + static_cast<std::ptrdiff_t>(sent));
+      }
+      // -EAGAIN/-EBUSY (no memory for the request yet, CQ overflow pending), -EINTR (a signal):
+      // completions already there are still taken below; the caller calls again.
+      if (rc < 0 && !transient_error(rc)) return rc;
     }
     io_uring_cqe* cqes[64];
     int n = 0;
@@ -124,17 +176,29 @@ class UringEngine final : public IoEngine {
       const unsigned want = std::min<unsigned>(64, static_cast<unsigned>(out.size()) - n);
       const unsigned got = io_uring_peek_batch_cqe(&ring_, cqes, want);
       if (got == 0) break;
-      for (unsigned i = 0; i < got; ++i) out[n++] = {io_uring_cqe_get_data64(cqes[i]), cqes[i]->res};
+      for (unsigned i = 0; i < got; ++i) {
+        // Each completion is stamped as dlgen takes it (the kernel does not stamp CQEs).
+        const auto tag = static_cast<std::uint32_t>(io_uring_cqe_get_data64(cqes[i]));
+        out[n++] = {tags_[tag].user_data, cqes[i]->res, tags_[tag].issued_ns, clock().now_ns()};
+        free_tags_.push_back(tag);
+      }
       io_uring_cq_advance(&ring_, got);
     }
+    if (n == 0 && rc < 0) return rc;
     return n;
   }
 
  private:
+  struct Tag {
+    std::uint64_t user_data = 0;
+    std::int64_t issued_ns = 0;
+  };
   io_uring ring_{};
   bool ready_ = false;
   bool registered_ = false;
-  unsigned queued_ = 0;  // SQEs prepared but not yet sent to the kernel
+  std::vector<Tag> tags_;
+  std::vector<std::uint32_t> free_tags_;
+  std::vector<std::uint32_t> queued_;  // tags of SQEs prepared but not yet sent, in SQ order
 };
 
 // An engine that completes requests inside submit(): it queues their results (at most `depth`,
@@ -158,6 +222,7 @@ class ImmediateEngine : public IoEngine {
 
 // Synchronous pread/pwrite: the request runs inside submit(); reap() hands back the results.
 // The baseline the io_uring engine is compared against (what a PyTorch DataLoader worker does).
+// Each request is stamped just before its pread and just after it returns.
 class PreadEngine final : public ImmediateEngine {
  public:
   using ImmediateEngine::ImmediateEngine;
@@ -167,20 +232,24 @@ class PreadEngine final : public ImmediateEngine {
     int taken = 0;
     for (const IoRequest& r : requests) {
       if (done_.size() >= done_.capacity()) break;
+      check(r);
+      const std::int64_t issued = clock().now_ns();
       ssize_t rc;
       do {
         rc = r.op == IoOp::read ? ::pread(r.fd, pool_.data(r.buffer), r.length, static_cast<off_t>(r.offset))
                                 : ::pwrite(r.fd, pool_.data(r.buffer), r.length, static_cast<off_t>(r.offset));
       } while (rc < 0 && errno == EINTR);
-      done_.push_back({r.user_data, rc < 0 ? -static_cast<std::int64_t>(errno) : rc});
+      const std::int64_t result = rc < 0 ? -static_cast<std::int64_t>(errno) : rc;
+      done_.push_back({r.user_data, result, issued, clock().now_ns()});
       ++taken;
     }
     return taken;
   }
 };
 
-// Completes every request at once with its full length and touches no file. With
-// options.record it keeps the requests, so tests can check what the runner asked for.
+// Completes every request at once with its full length and touches no file (it opens none:
+// fd = -1). With options.record it keeps the requests, so tests can check what the runner asked
+// for. Its stamps: issue = completion = the submit call's time.
 class NullEngine final : public ImmediateEngine {
  public:
   using ImmediateEngine::ImmediateEngine;
@@ -188,14 +257,22 @@ class NullEngine final : public ImmediateEngine {
 
   int submit(std::span<const IoRequest> requests) override {
     int taken = 0;
+    const std::int64_t now = requests.empty() ? 0 : clock().now_ns();
     for (const IoRequest& r : requests) {
       if (done_.size() >= done_.capacity()) break;
+      check(r);
       if (options_.record) recorded_.push_back(r);
-      done_.push_back({r.user_data, static_cast<std::int64_t>(r.length)});
+      done_.push_back({r.user_data, static_cast<std::int64_t>(r.length), now, now});
       ++taken;
     }
     return taken;
   }
+
+  int open_file(const char*, int, int& fd) override {
+    fd = -1;
+    return 0;
+  }
+  void close_file(int) override {}
 
   const std::vector<IoRequest>& recorded() const override { return recorded_; }
 

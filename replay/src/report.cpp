@@ -114,6 +114,7 @@ std::string to_json(const Report& r) {
                   {"max_error_s", m.max_error_s},
                   {"relative_error", m.relative_error()}};
   j["dataset"] = {{"bytes", r.dataset_bytes}, {"ram_bytes", r.ram_bytes}, {"fits_in_ram", r.dataset_fits_in_ram}};
+  j["batch_signals_dropped"] = r.batch_signals_dropped;
   j["warnings"] = r.warnings;
   return j.dump(2) + "\n";
 }

@@ -4,9 +4,11 @@
 #include <sched.h>
 #include <sys/socket.h>
 #include <sys/sysinfo.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -18,6 +20,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -26,27 +29,11 @@
 #include "dlgen/datasets/layout.hpp"
 #include "dlgen/replay/checkpoint.hpp"
 #include "dlgen/replay/metrics.hpp"
+#include "batch_signal.hpp"
+#include "worker.hpp"
 
 namespace dlgen::replay {
 namespace {
-
-std::uint64_t align_down(std::uint64_t v, std::uint64_t a) { return v / a * a; }
-std::uint64_t align_up(std::uint64_t v, std::uint64_t a) { return (v + a - 1) / a * a; }
-
-// Every file of one dataset, resolved once before the threads start: paths in one blob (no
-// allocation per open), sizes, and where each sample lives.
-struct FileTable {
-  const datasets::Layout* layout = nullptr;
-  std::string paths;  // NUL-terminated paths, back to back
-  std::vector<std::uint64_t> path_at;
-  std::vector<std::uint64_t> size;
-  std::uint64_t total_bytes = 0;
-  std::uint64_t max_size = 0;
-  const char* path(std::uint64_t f) const { return paths.data() + path_at[f]; }
-  datasets::Extent extent(std::uint64_t f, std::uint32_t s) const {
-    return layout->sample_extent(f, s);
-  }
-};
 
 FileTable make_table(const datasets::Layout& layout) {
   FileTable t;
@@ -65,502 +52,19 @@ FileTable make_table(const datasets::Layout& layout) {
   return t;
 }
 
-// The accelerator ↔ worker hand-off: the worker counts batches it finished, the accelerator the
-// batches it took; the worker may run ahead by `prefetch` batches. Each on its own cache line.
-struct alignas(64) Handoff {
-  std::atomic<std::uint64_t> produced{0};
-  alignas(64) std::atomic<std::uint64_t> consumed{0};
-  int signal_fd = -1;  // the worker's end of its accelerator's BatchSignal (-1: none)
-};
-
-// The visible side of a hand-off, for the tracer: a PyTorch DataLoader worker passes each batch
-// to the main process with sendmsg on a unix socket and the main process takes it with recvmsg;
-// `dlgen summarize` finds batches, steps and data wait from those calls. The Handoff atomics stay
-// the real synchronisation; this unix datagram socketpair (one per accelerator and phase, as
-// PyTorch re-forks its workers each epoch) carries one 8-byte token (the batch index) per batch:
-// a worker sends it just before publishing the batch, the accelerator receives one when it takes
-// a batch. Both sides never block: a token that finds the socket full is dropped (the trace then
-// misses one handover; the run itself is unaffected).
-class BatchSignal {
- public:
-  BatchSignal() {
-    int fds[2];
-    if (::socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, fds) == 0) {
-      send_fd_ = fds[0];
-      recv_fd_ = fds[1];
+// Wakes every thread of a phase that may wait on a hand-off (after `stop` was set, when some thread
+// that would have woken it never started): accelerators see their batches "produced", workers their
+// window released; both then see `stop` and end.
+void stop_all(const std::vector<std::unique_ptr<Handoff[]>>& handoffs, std::uint32_t workers, Clock& clock) {
+  for (const auto& per : handoffs)
+    for (std::uint32_t w = 0; w < workers; ++w) {
+      per[w].produced.store(~std::uint64_t{0}, std::memory_order_release);
+      clock.notify(per[w].produced);
+      per[w].consumed.store(~std::uint64_t{0} / 2, std::memory_order_release);
+      clock.notify(per[w].consumed);
     }
-  }
-  BatchSignal(const BatchSignal&) = delete;
-  BatchSignal& operator=(const BatchSignal&) = delete;
-  ~BatchSignal() {
-    if (send_fd_ >= 0) ::close(send_fd_);
-    if (recv_fd_ >= 0) ::close(recv_fd_);
-  }
-  int send_fd() const { return send_fd_; }
+}
 
-  static void send(int fd, std::uint64_t batch) {
-    if (fd < 0) return;
-    iovec iov{&batch, sizeof batch};
-    msghdr msg{};
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    (void)::sendmsg(fd, &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
-  }
-  void receive() const {
-    if (recv_fd_ < 0) return;
-    std::uint64_t batch = 0;
-    iovec iov{&batch, sizeof batch};
-    msghdr msg{};
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    (void)::recvmsg(recv_fd_, &msg, MSG_DONTWAIT);
-  }
-
- private:
-  int send_fd_ = -1, recv_fd_ = -1;
-};
-
-struct WorkerStats {
-  LatencyHistogram latency;
-  std::uint64_t bytes = 0, requests = 0, files = 0, samples = 0;
-};
-
-// State shared by every thread of one phase (an epoch or an evaluation pass).
-struct PhaseShared {
-  std::atomic<bool> stop{false};
-  std::mutex error_mu;
-  std::optional<Error> error;
-  // Live counters for the time series and progress, updated once per reap batch.
-  std::atomic<std::uint64_t>* bytes;
-  std::atomic<std::uint64_t>* requests;
-  std::atomic<std::int64_t>* in_flight;
-  std::atomic<std::int64_t>* ready;
-
-  void fail(Error e) {
-    {
-      std::lock_guard lock(error_mu);
-      if (!error) error = std::move(e);
-    }
-    stop.store(true);
-  }
-};
-
-struct PhaseConfig {
-  const FileTable* files = nullptr;
-  ReadUnit read_unit = ReadUnit::file;
-  std::uint64_t request_bytes = 0;  // chunk size of one request (aligned when direct)
-  // reader.readahead (read = "sample"): bytes read at least from each sample's start (a library's
-  // read-ahead, e.g. HDF5's 64 KiB sieve buffer); 0: the sample itself.
-  std::uint64_t readahead_bytes = 0;
-  std::uint64_t header_bytes = 0;
-  std::uint64_t probe_bytes = 0;  // reader.probe: a read at offset 0 before the header and data
-  bool direct = false;
-  std::uint32_t block = 4096;
-  std::uint32_t iodepth = 1;
-  std::uint32_t workers = 1;
-  std::uint32_t prefetch = 2;
-  EngineKind engine = EngineKind::uring;
-  // reader.preprocess: per-sample worker time after the read (null: none).
-  const Distribution* preprocess = nullptr;
-  std::uint64_t preprocess_seed = 0;
-  // reader.warmup: extra time on the worker's first sample of the phase.
-  std::int64_t warmup_ns = 0;
-};
-
-// Open files of one worker, reused while samples of the same file follow each other (multi-sample
-// files read per sample) and closed when evicted (least recently used first). Sized once to
-// iodepth + 2 entries (at most iodepth + 1 samples hold a file), linear lookup, no allocation.
-class FdCache {
- public:
-  void resize(std::size_t n) { e_.resize(n); }
-  // The fd for `file` (opening it when absent; -errno on failure); holds a reference.
-  int acquire(std::uint64_t file, const char* path, int flags, bool open_files, std::uint64_t& opened) {
-    ++tick_;
-    int victim = -1;
-    for (int i = 0; i < static_cast<int>(e_.size()); ++i) {
-      Entry& e = e_[i];
-      if (e.fd != kEmpty && e.file == file) {
-        ++e.refs;
-        e.used = tick_;
-        return e.fd;
-      }
-      if (e.refs == 0 && (victim < 0 || e_[victim].used > e.used)) victim = i;
-    }
-    if (victim < 0) return -EMFILE;  // cannot happen: at most iodepth+1 samples hold references
-    Entry& v = e_[victim];
-    if (v.fd >= 0) ::close(v.fd);
-    v.fd = kEmpty;
-    const int fd = open_files ? ::open(path, flags) : -1;
-    if (open_files && fd < 0) return -errno;
-    ++opened;
-    v = {file, fd, 1, tick_};
-    return fd;
-  }
-  void release(std::uint64_t file) {
-    for (Entry& e : e_)
-      if (e.fd != kEmpty && e.file == file && e.refs > 0) {
-        --e.refs;
-        return;
-      }
-  }
-  ~FdCache() {
-    for (Entry& e : e_)
-      if (e.fd >= 0) ::close(e.fd);
-  }
-
- private:
-  static constexpr int kEmpty = -2;  // -1 is the null engine's "no file"
-  struct Entry {
-    std::uint64_t file = 0;
-    int fd = kEmpty;
-    std::uint32_t refs = 0;
-    std::uint64_t used = 0;
-  };
-  std::vector<Entry> e_;
-  std::uint64_t tick_ = 0;
-};
-
-// One reader worker: reads batches w, w+W, w+2W... of one accelerator's plan with up to iodepth
-// requests in flight, and publishes finished batches in order. Allocation-free after set-up.
-class Worker {
- public:
-  Worker(const PhaseConfig& cfg, const AcceleratorPlan& plan, std::uint32_t index, Handoff& handoff,
-         PhaseShared& shared, Clock& clock, WorkerStats& stats)
-      : cfg_(cfg), plan_(plan), index_(index), handoff_(handoff), shared_(shared), clock_(clock), stats_(stats) {}
-
-  void run() {
-    EngineOptions eo;
-    eo.depth = cfg_.iodepth;
-    eo.buffers = cfg_.iodepth;
-    eo.buffer_bytes = cfg_.request_bytes;
-    eo.alignment = cfg_.block;
-    auto made = make_engine(cfg_.engine, eo);
-    if (!made) {
-      shared_.fail(made.error());
-      finish();
-      return;
-    }
-    engine_ = std::move(made.value());
-    slots_.resize(cfg_.iodepth);
-    fds_.resize(cfg_.iodepth + 2);
-    free_slots_.reserve(cfg_.iodepth);
-    for (std::uint32_t i = cfg_.iodepth; i > 0; --i) free_slots_.push_back(i - 1);
-    opens_.resize(cfg_.iodepth + 1);
-    free_opens_.reserve(opens_.size());
-    for (std::uint32_t i = static_cast<std::uint32_t>(opens_.size()); i > 0; --i) free_opens_.push_back(i - 1);
-    batch_left_.assign(cfg_.prefetch + 1, 0);
-    if (cfg_.preprocess || cfg_.warmup_ns > 0) {
-      preprocessing_.reserve(cfg_.iodepth + 3);  // samples in flight when processing began, plus one
-      clock_.prepare_thread();
-    }
-    requests_.resize(cfg_.iodepth);
-    completions_.resize(cfg_.iodepth);
-    const std::uint64_t nb = plan_.num_batches();
-    my_batches_ = nb > index_ ? (nb - index_ + cfg_.workers - 1) / cfg_.workers : 0;
-    loop();
-    finish();
-  }
-
- private:
-  struct Slot {
-    std::uint32_t open = 0;
-    std::uint32_t length = 0;
-    std::uint64_t offset = 0;
-    std::uint64_t useful_begin = 0, useful_end = 0;  // the bytes of this read that count
-    std::int64_t issued_ns = 0;
-  };
-  struct Open {
-    int fd = -1;
-    std::uint32_t pending = 0;
-    bool issued_all = false;
-    std::uint64_t batch = 0;  // local batch index
-    std::uint64_t file = 0;
-    std::uint32_t sample = 0;
-  };
-
-  void finish() {
-    // Wake the accelerator even when we stopped early; it checks `stop`.
-    handoff_.produced.store(shared_.stop.load() ? ~std::uint64_t{0} : delivered_);
-    clock_.notify(handoff_.produced);
-  }
-
-  // Begins the next sample of the current batch: opens its file, sets up the byte range to read.
-  bool start_sample() {
-    const std::uint64_t k = index_ + started_ * cfg_.workers - cfg_.workers;  // current global batch
-    const SampleRef ref = plan_.samples[plan_.batch_begin[k] + sample_in_batch_];
-    ++sample_in_batch_;
-    const char* path = cfg_.files->path(ref.file);
-    // The null engine touches no file (tests run it on datasets that were never written).
-    const int fd = fds_.acquire(ref.file, path, O_RDONLY | O_CLOEXEC | (cfg_.direct ? O_DIRECT : 0),
-                                cfg_.engine != EngineKind::null, stats_.files);
-    if (fd < -1) {
-      const int err = -fd;
-      std::string msg = std::string(path) + ": open: " + std::strerror(err);
-      if (err == ENOENT) msg += " (generate the dataset with `dlgen generate JOB.toml`)";
-      if (err == EINVAL && cfg_.direct) msg += " (this file system does not support O_DIRECT)";
-      shared_.fail(runtime_error(msg));
-      return false;
-    }
-    const std::uint32_t o = free_opens_.back();
-    free_opens_.pop_back();
-    opens_[o] = {fd, 0, false, started_ - 1, ref.file, ref.sample};
-    cur_open_ = o;
-    file_size_ = cfg_.files->size[ref.file];
-    std::uint64_t begin = 0, end = file_size_;
-    if (cfg_.read_unit == ReadUnit::sample) {
-      const datasets::Extent e = cfg_.files->extent(ref.file, ref.sample);
-      begin = e.offset;
-      end = e.offset + e.length;
-      if (cfg_.readahead_bytes > e.length) end = std::min(file_size_, begin + cfg_.readahead_bytes);
-    }
-    header_left_ = std::min(cfg_.header_bytes, file_size_);
-    probe_left_ = cfg_.read_unit == ReadUnit::file ? std::min(cfg_.probe_bytes, file_size_) : 0;
-    if (cfg_.read_unit == ReadUnit::file) begin = std::min(header_left_, end);
-    useful_begin_ = begin;
-    useful_end_ = end;
-    next_ = cfg_.direct ? align_down(begin, cfg_.block) : begin;
-    end_ = cfg_.direct ? align_up(end, cfg_.block) : end;
-    return true;
-  }
-
-  // The next request of the current sample into `r`; marks the sample fully issued at its end.
-  void next_request(IoRequest& r, Slot& s) {
-    Open& o = opens_[cur_open_];
-    r.fd = o.fd;
-    r.op = IoOp::read;
-    if (probe_left_ > 0) {  // reader.probe: read again from 0 afterwards
-      s.offset = 0;
-      s.length = static_cast<std::uint32_t>(cfg_.direct ? align_up(probe_left_, cfg_.block) : probe_left_);
-      s.useful_begin = 0;
-      s.useful_end = probe_left_;
-      probe_left_ = 0;
-    } else if (header_left_ > 0) {
-      s.offset = 0;
-      s.length = static_cast<std::uint32_t>(cfg_.direct ? align_up(header_left_, cfg_.block) : header_left_);
-      s.useful_begin = 0;
-      s.useful_end = header_left_;
-      header_left_ = 0;
-    } else {
-      s.offset = next_;
-      s.length = static_cast<std::uint32_t>(std::min(cfg_.request_bytes, end_ - next_));
-      s.useful_begin = useful_begin_;
-      s.useful_end = useful_end_;
-      next_ += s.length;
-    }
-    s.open = cur_open_;
-    r.offset = s.offset;
-    r.length = s.length;
-    ++o.pending;
-    if (probe_left_ == 0 && header_left_ == 0 && next_ >= end_) {
-      o.issued_all = true;
-      cur_open_ = kNone;
-    }
-  }
-
-  void complete_sample(std::uint32_t oi) {
-    Open& o = opens_[oi];
-    fds_.release(o.file);
-    o.fd = -1;
-    free_opens_.push_back(oi);
-    ++stats_.samples;
-    // reader.warmup: the phase's first sample of this (freshly started) worker takes longer.
-    const std::int64_t warmup = warmed_ ? 0 : cfg_.warmup_ns;
-    warmed_ = true;
-    if (!cfg_.preprocess && warmup == 0) {
-      --batch_left_[o.batch % batch_left_.size()];
-      return;
-    }
-    // reader.preprocess: the worker processes its samples one after another, each after its data
-    // arrived; the sample counts for its batch when its processing ends. Sampled per (file, sample),
-    // so every epoch and run draws the same time for the same sample.
-    const double p = cfg_.preprocess ? sample_at(*cfg_.preprocess, cfg_.preprocess_seed, o.file * 0x100000001b3ull + o.sample) : 0.0;
-    busy_until_ = std::max(busy_until_, clock_.now_ns()) + static_cast<std::int64_t>(std::max(0.0, p) * 1e9) + warmup;
-    preprocessing_.push_back({busy_until_, o.batch});
-  }
-
-  // Counts the samples whose preprocessing has ended by now for their batches.
-  void finish_preprocessing() {
-    if (preprocessing_.empty()) return;
-    const std::int64_t now = clock_.now_ns();
-    std::size_t i = 0;
-    while (i < preprocessing_.size() && preprocessing_[i].first <= now)
-      --batch_left_[preprocessing_[i++].second % batch_left_.size()];
-    preprocessing_.erase(preprocessing_.begin(), preprocessing_.begin() + static_cast<std::ptrdiff_t>(i));
-  }
-
-  void loop() {
-    std::uint64_t in_flight = 0;
-    while (!shared_.stop.load(std::memory_order_relaxed)) {
-      finish_preprocessing();
-      // 1. Fill every free slot: the current sample's next request, the next sample, the next
-      //    batch while the prefetch window allows.
-      std::uint32_t n = 0;
-      while (!free_slots_.empty()) {
-        if (cur_open_ == kNone) {
-          const std::uint64_t k = index_ + started_ * cfg_.workers - cfg_.workers;
-          if (started_ > 0 && sample_in_batch_ < plan_.batch(k).size()) {
-            if (free_opens_.empty()) break;
-            if (!preprocessing_.empty()) break;  // the worker is still processing its last sample
-            if (!start_sample()) return drain(in_flight);
-            if (useful_begin_ >= useful_end_ && header_left_ == 0 && probe_left_ == 0) {  // an empty sample
-              opens_[cur_open_].issued_all = true;
-              const std::uint32_t oi = cur_open_;
-              cur_open_ = kNone;
-              complete_sample(oi);
-            }
-            continue;
-          }
-          if (started_ >= my_batches_ || shared_.stop.load(std::memory_order_relaxed) ||
-              started_ >= handoff_.consumed.load(std::memory_order_acquire) + cfg_.prefetch)
-            break;
-          batch_left_[started_ % batch_left_.size()] = plan_.batch(index_ + started_ * cfg_.workers).size();
-          ++started_;
-          sample_in_batch_ = 0;
-          continue;
-        }
-        const std::uint32_t si = free_slots_.back();
-        free_slots_.pop_back();
-        IoRequest& r = requests_[n++];
-        next_request(r, slots_[si]);
-        r.buffer = si;
-        r.user_data = si;
-        slots_[si].issued_ns = 0;
-      }
-      if (n > 0) {
-        const std::int64_t now = clock_.now_ns();
-        for (std::uint32_t i = 0; i < n; ++i) slots_[requests_[i].user_data].issued_ns = now;
-        const int taken = engine_->submit({requests_.data(), n});
-        if (taken != static_cast<int>(n)) {
-          shared_.fail(runtime_error(std::string("I/O engine refused requests: ") +
-                                     (taken < 0 ? std::strerror(-taken) : "queue full")));
-          return drain(in_flight + static_cast<std::uint64_t>(std::max(taken, 0)));
-        }
-        in_flight += n;
-        shared_.in_flight->fetch_add(n, std::memory_order_relaxed);
-      }
-      deliver();
-      if (in_flight == 0) {
-        if (!preprocessing_.empty()) {  // nothing to reap: wait for the sample being processed
-          clock_.sleep_until(preprocessing_.front().first);
-          continue;
-        }
-        if (delivered_ >= my_batches_) return;
-        // Nothing to read until the accelerator takes a batch: wait for it.
-        const std::uint64_t c = handoff_.consumed.load(std::memory_order_acquire);
-        if (started_ >= c + cfg_.prefetch && !shared_.stop.load()) clock_.wait(handoff_.consumed, c);
-        continue;
-      }
-      // 2. Reap: wait for at least one completion, take all that are there.
-      const int got = engine_->reap({completions_.data(), completions_.size()}, 1);
-      if (got < 0) {
-        shared_.fail(runtime_error(std::string("I/O engine: ") + std::strerror(-got)));
-        return drain(in_flight);
-      }
-      const std::int64_t now = clock_.now_ns();
-      std::uint64_t bytes = 0, done = 0;
-      for (int i = 0; i < got; ++i) {
-        const IoCompletion& c = completions_[i];
-        Slot& s = slots_[c.user_data];
-        Open& o = opens_[s.open];
-        stats_.latency.record(static_cast<std::uint64_t>(std::max<std::int64_t>(0, now - s.issued_ns)));
-        ++stats_.requests;
-        if (c.result < 0) {
-          shared_.fail(runtime_error(std::string(cfg_.files->path(o.file)) + ": read at " + std::to_string(s.offset) +
-                                     ": " + std::strerror(static_cast<int>(-c.result))));
-          --in_flight;
-          continue;
-        }
-        const std::uint64_t got_end = s.offset + static_cast<std::uint64_t>(c.result);
-        const std::uint64_t lo = std::max(s.offset, s.useful_begin);
-        const std::uint64_t hi = std::min(got_end, s.useful_end);
-        if (hi > lo) bytes += hi - lo;
-        const std::uint64_t want_end = std::min(s.offset + s.length, file_size_of(o));
-        if (got_end < want_end) {
-          if (c.result == 0) {
-            shared_.fail(runtime_error(std::string(cfg_.files->path(o.file)) + ": read at " +
-                                       std::to_string(s.offset) + ": unexpected end of file (the file is shorter "
-                                       "than the job's layout says; regenerate the dataset)"));
-            --in_flight;
-            continue;
-          }
-          // A short read before the end: ask again for the rest, in the same slot.
-          s.length -= static_cast<std::uint32_t>(c.result);
-          s.offset = got_end;
-          s.issued_ns = now;
-          IoRequest again{o.fd, IoOp::read, static_cast<std::uint32_t>(c.user_data), s.length, s.offset, c.user_data};
-          if (engine_->submit({&again, 1}) != 1) {
-            shared_.fail(runtime_error("I/O engine refused a retry"));
-            --in_flight;
-          }
-          continue;
-        }
-        --in_flight;
-        ++done;
-        free_slots_.push_back(static_cast<std::uint32_t>(c.user_data));
-        if (--o.pending == 0 && o.issued_all) complete_sample(s.open);
-      }
-      stats_.bytes += bytes;
-      shared_.bytes->fetch_add(bytes, std::memory_order_relaxed);
-      shared_.requests->fetch_add(static_cast<std::uint64_t>(got), std::memory_order_relaxed);
-      shared_.in_flight->fetch_sub(static_cast<std::int64_t>(done), std::memory_order_relaxed);
-      deliver();
-    }
-    drain(in_flight);
-  }
-
-  std::uint64_t file_size_of(const Open& o) const { return cfg_.files->size[o.file]; }
-
-  // Publishes finished batches, in order.
-  void deliver() {
-    std::uint64_t d = delivered_;
-    // A batch's count starts at its size and reaches 0 only when its last sample completed.
-    while (d < started_ && batch_left_[d % batch_left_.size()] == 0) ++d;
-    if (d != delivered_) {
-      for (std::uint64_t j = delivered_; j < d; ++j) BatchSignal::send(handoff_.signal_fd, index_ + j * cfg_.workers);
-      shared_.ready->fetch_add(static_cast<std::int64_t>(d - delivered_), std::memory_order_relaxed);
-      delivered_ = d;
-      handoff_.produced.store(d, std::memory_order_release);
-      clock_.notify(handoff_.produced);
-    }
-  }
-
-  // After a failure: wait for what the kernel still holds (its buffers must outlive the I/O).
-  void drain(std::uint64_t in_flight) {
-    while (in_flight > 0) {
-      const int got = engine_->reap({completions_.data(), completions_.size()}, 1);
-      if (got <= 0) break;
-      in_flight -= std::min<std::uint64_t>(in_flight, static_cast<std::uint64_t>(got));
-    }
-    shared_.in_flight->store(0, std::memory_order_relaxed);
-  }
-
-  static constexpr std::uint32_t kNone = ~std::uint32_t{0};
-  const PhaseConfig& cfg_;
-  const AcceleratorPlan& plan_;
-  const std::uint64_t index_;
-  Handoff& handoff_;
-  PhaseShared& shared_;
-  Clock& clock_;
-  WorkerStats& stats_;
-  std::unique_ptr<IoEngine> engine_;
-  FdCache fds_;
-  std::vector<Slot> slots_;
-  std::vector<std::uint32_t> free_slots_;
-  std::vector<Open> opens_;
-  std::vector<std::uint32_t> free_opens_;
-  std::vector<std::uint64_t> batch_left_;  // samples not yet read, per batch in the window
-  std::vector<IoRequest> requests_;
-  std::vector<IoCompletion> completions_;
-  std::uint64_t my_batches_ = 0;
-  std::uint64_t started_ = 0;    // local batches begun
-  std::uint64_t delivered_ = 0;  // local batches published
-  std::uint64_t sample_in_batch_ = 0;
-  std::uint32_t cur_open_ = kNone;
-  std::int64_t busy_until_ = 0;  // reader.preprocess: the worker processes samples until then
-  bool warmed_ = false;          // reader.warmup spent (on the phase's first sample)
-  std::vector<std::pair<std::int64_t, std::uint64_t>> preprocessing_;  // (ends at, local batch), in order
-  std::uint64_t file_size_ = 0, header_left_ = 0, probe_left_ = 0, next_ = 0, end_ = 0, useful_begin_ = 0, useful_end_ = 0;
-};
 
 // Runs checkpoints at step boundaries: every accelerator arrives, the last one in writes.
 // The barrier also completes when the last accelerators leave it at the end of the phase; only a
@@ -578,6 +82,7 @@ struct PhaseOutcome {
   WorkerStats stats;
   std::int64_t begin_ns = 0, end_ns = 0;
   std::uint64_t samples = 0;
+  std::uint64_t signals_dropped = 0;
 };
 
 class Runner {
@@ -628,6 +133,7 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
   const std::uint32_t batch = std::max<std::uint32_t>(rd.batch_size, 1);
   cfg.prefetch = std::max<std::uint32_t>({rd.prefetch, 1, (cfg.iodepth + batch - 1) / batch + 1});
   cfg.engine = options_.engine;
+  cfg.factory = &options_.engine_factory;
   // One request reads a whole sample unless the job sets a request size; a buffer per request in
   // flight, within the per-worker memory budget (larger samples take several requests).
   std::uint64_t want = rd.request_size_bytes > 0 ? rd.request_size_bytes : std::max<std::uint64_t>(files.max_size, 1);
@@ -657,9 +163,11 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
   std::vector<std::unique_ptr<Handoff[]>> handoffs(na);
   std::vector<std::vector<WorkerStats>> stats(na, std::vector<WorkerStats>(cfg.workers));
   for (auto& h : handoffs) h = std::make_unique<Handoff[]>(cfg.workers);
-  std::unique_ptr<BatchSignal[]> signals = std::make_unique<BatchSignal[]>(na);
+  // Tokens that can wait on one accelerator's signal: every worker's window of batches, full.
+  std::vector<std::unique_ptr<BatchSignal>> signals(na);
+  for (auto& s : signals) s = std::make_unique<BatchSignal>(std::uint64_t{cfg.workers} * (cfg.prefetch + 1));
   for (std::size_t a = 0; a < na; ++a)
-    for (std::uint32_t w = 0; w < cfg.workers; ++w) handoffs[a][w].signal_fd = signals[a].send_fd();
+    for (std::uint32_t w = 0; w < cfg.workers; ++w) handoffs[a][w].signal_fd = signals[a]->send_fd();
 
   // Step-cadence checkpoints: a barrier over the accelerators; its completion writes.
   const CheckpointSpec& ck = job_.checkpoint;
@@ -691,7 +199,7 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
         clock_.wait(w.produced, p);
       }
       if (shared.stop.load()) break;
-      signals[a].receive();
+      signals[a]->receive();
       r.ready = clock_.now_ns();
       w.consumed.store(j + 1, std::memory_order_release);
       clock_.notify(w.consumed);
@@ -731,17 +239,36 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
   // reader.startup: readers begin that long after the phase starts (PyTorch re-forks DataLoader workers
   // each epoch); the accelerators wait for their first batch meanwhile, so the gap counts as data wait.
   const std::int64_t startup_ns = static_cast<std::int64_t>(rd.startup_s * 1e9);
+  // Every worker, then every accelerator. std::thread throws when the system cannot start one
+  // (threads or memory for stacks run out: many accelerators x workers); then the threads already
+  // started are stopped and joined, and the run fails saying how many threads it needed.
+  const std::size_t needed = workers.size() + na;
+  std::size_t accelerators_started = 0;
+  auto start = [&](auto&& body) {
+    if (options_.before_thread_start) options_.before_thread_start(threads.size());
+    threads.push_back(start_thread(clock_, std::forward<decltype(body)>(body)));
+  };
   // A FakeClock's time stands still until every thread of the phase is registered.
   std::optional<ClockHold> starting(std::in_place, clock_);
-  for (auto& w : workers)
-    threads.push_back(start_thread(clock_, [&w, this, t0, startup_ns] {
-      if (startup_ns > 0) {
-        clock_.prepare_thread();
-        clock_.sleep_until(t0 + startup_ns);
-      }
-      w->run();
-    }));
-  for (std::size_t a = 0; a < na; ++a) threads.push_back(start_thread(clock_, [&accelerator, a] { accelerator(a); }));
+  try {
+    for (auto& w : workers)
+      start([&w, this, t0, startup_ns] {
+        if (startup_ns > 0) {
+          clock_.prepare_thread();
+          clock_.sleep_until(t0 + startup_ns);
+        }
+        w->run();
+      });
+    for (std::size_t a = 0; a < na; ++a, ++accelerators_started) start([&accelerator, a] { accelerator(a); });
+  } catch (const std::system_error& e) {
+    shared.fail(runtime_error("cannot start thread " + std::to_string(threads.size() + 1) + " of " +
+                              std::to_string(needed) + ": " + e.code().message() +
+                              "; lower run.accelerators or reader.workers"));
+    stop_all(handoffs, cfg.workers, clock_);
+    // Accelerators never started never reach the checkpoint barrier: leave it for them.
+    if (step_ckpt)
+      for (std::size_t a = accelerators_started; a < na; ++a) ckpt_barrier.arrive_and_drop();
+  }
   starting.reset();
   for (auto& t : threads) t.join();
   out.begin_ns = t0;
@@ -759,6 +286,7 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
   for (std::size_t a = 0; a < na; ++a)
     for (std::size_t k = 0; k < out.steps[a].size(); ++k) out.samples += plan.accelerators[a].batch(k).size();
   if (!eval && !out.steps.empty()) global_step_ += out.steps[0].size();
+  out.signals_dropped = shared.signals_dropped.load();
   return out;
 }
 
@@ -837,7 +365,13 @@ Result<Report> Runner::run() {
                            " requires a dataset of at least 5x RAM for a valid result");
 
   std::thread sampler_thread;
-  if (options_.series) sampler_thread = std::thread([this] { sampler(); });
+  if (options_.series) {
+    try {
+      sampler_thread = std::thread([this] { sampler(); });
+    } catch (const std::system_error& e) {
+      return runtime_error(std::string("cannot start the time-series thread: ") + e.code().message());
+    }
+  }
   auto stop_sampler = [&] {
     if (!sampler_thread.joinable()) return;
     {
@@ -874,6 +408,7 @@ Result<Report> Runner::run() {
     pr.files = ph.stats.files;
     pr.latency = ph.stats.latency;
     rec.phases.push_back(std::move(pr));
+    rep.batch_signals_dropped += ph.signals_dropped;
   };
 
   if (job_.checkpoint.enabled && job_.checkpoint.restore)
@@ -912,6 +447,10 @@ Result<Report> Runner::run() {
   rep.series = std::move(series_);
   rec.checkpoint = checkpoint_;
   rec.realtime = realtime_.load() && !rec.accelerator_ids.empty();
+  if (rep.batch_signals_dropped > 0)
+    rep.warnings.push_back(std::to_string(rep.batch_signals_dropped) +
+                           " batch hand-over tokens were dropped (their socket was full): a trace of this replay "
+                           "misses that many batch boundaries");
   compute_report(rec, rep);
   return rep;
 }

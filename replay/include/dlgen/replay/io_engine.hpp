@@ -2,8 +2,10 @@
 // The I/O engine (fio's split): the runner decides what to read and when, an engine decides how.
 // An engine owns a pool of aligned buffers (registered with the kernel where the engine can) and
 // is used by one thread. Results are bytes or -errno, liburing style; nothing allocates per request.
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "dlgen/core/result.hpp"
+#include "dlgen/replay/clock.hpp"
 
 namespace dlgen::replay {
 
@@ -30,9 +33,15 @@ struct IoRequest {
   std::uint64_t user_data = 0;
 };
 
+// One finished request, stamped by the engine on its clock (EngineOptions::clock): `issued_ns` when
+// the request was handed to the kernel (the io_uring_enter that submitted it; just before pread),
+// `completed_ns` when the engine saw it complete (as it took the CQE; just after pread returned).
+// Latency = completed_ns - issued_ns; docs/metrics.md says what these stamps can and cannot see.
 struct IoCompletion {
   std::uint64_t user_data = 0;
   std::int64_t result = 0;  // bytes transferred, or -errno
+  std::int64_t issued_ns = 0;
+  std::int64_t completed_ns = 0;
 };
 
 struct EngineOptions {
@@ -41,6 +50,7 @@ struct EngineOptions {
   std::uint64_t buffer_bytes = 1 << 20;
   std::uint32_t alignment = 4096;    // buffer alignment (O_DIRECT needs the logical block size)
   bool record = false;               // null engine: keep every request for inspection (tests)
+  Clock* clock = nullptr;            // stamps issue and completion times; nullptr: CLOCK_MONOTONIC
 };
 
 // A pool of equally sized, aligned buffers in one allocation.
@@ -63,30 +73,58 @@ class BufferPool {
 
 class IoEngine {
  public:
-  explicit IoEngine(const EngineOptions& options)
-      : options_(options), pool_(options.buffers, options.buffer_bytes, options.alignment) {}
+  explicit IoEngine(const EngineOptions& options) : IoEngine(options, options.buffers) {}
   virtual ~IoEngine() = default;
   IoEngine(const IoEngine&) = delete;
   IoEngine& operator=(const IoEngine&) = delete;
 
   virtual const char* name() const = 0;
-  // Queues requests; returns how many were taken (fewer when the queue is full) or -errno.
-  // Queued requests reach the kernel at the latest in the next reap().
+  // Queues requests; returns how many were taken (fewer, even 0, when `depth` requests are in
+  // flight) or -errno. -EAGAIN, -EBUSY and -EINTR are transient: nothing was taken, try again
+  // (after reaping). Taken requests reach the kernel at the latest in the next reap(); each one
+  // must be reaped before the engine is destroyed (its buffer is freed with the engine).
   virtual int submit(std::span<const IoRequest> requests) = 0;
   // Sends what is queued, waits until at least `min_complete` requests completed (0: do not
-  // wait), and fills `out`; returns the number of completions or -errno.
+  // wait), and fills `out`; returns the number of completions or -errno. -EAGAIN, -EBUSY and
+  // -EINTR are transient: nothing was lost, call again.
   virtual int reap(std::span<IoCompletion> out, unsigned min_complete) = 0;
+  // Opens `path` for this engine's requests (fio's open_file): 0 with `fd` set, or -errno. The
+  // null engine opens nothing and sets fd = -1 ("no file"), which is not an error.
+  virtual int open_file(const char* path, int flags, int& fd);
+  // Closes what open_file opened (nothing for fd = -1).
+  virtual void close_file(int fd);
 
-  std::byte* buffer(std::uint32_t i) const { return pool_.data(i); }
+  virtual std::byte* buffer(std::uint32_t i) const { return pool_.data(i); }
   const BufferPool& pool() const { return pool_; }
   const EngineOptions& options() const { return options_; }
   // Requests the null engine kept (options.record); empty for real engines.
   virtual const std::vector<IoRequest>& recorded() const;
 
  protected:
+  // An engine with `pool_buffers` buffers of its own (a wrapper that uses another engine's: 0).
+  IoEngine(const EngineOptions& options, std::uint32_t pool_buffers);
+  // The clock the stamps are read from (never null).
+  Clock& clock() const { return *clock_; }
+
+  // A request longer than its buffer, or naming a buffer the pool lacks, would make the kernel
+  // write outside the pool: a bug in the caller. Checked on every request, in every engine; aborts.
+  void check(const IoRequest& r) const {
+    if (r.length > options_.buffer_bytes || r.buffer >= options_.buffers) [[unlikely]]
+      bad_request(r);
+  }
+  [[noreturn]] void bad_request(const IoRequest& r) const;
+
   EngineOptions options_;
   BufferPool pool_;
+  Clock* clock_;
 };
+
+// True for the results that mean "nothing happened, try again" (submit and reap).
+constexpr bool transient_error(int rc) { return rc == -EAGAIN || rc == -EBUSY || rc == -EINTR; }
+
+// Makes the engine of one worker thread: the runner calls it once per worker (from that worker's
+// thread). Tests pass one (RunOptions::engine_factory) to run the replay on a fault engine.
+using EngineFactory = std::function<Result<std::unique_ptr<IoEngine>>(const EngineOptions&)>;
 
 // Builds an engine for the calling thread. io_uring unavailable → an `unsupported` error (exit 77).
 Result<std::unique_ptr<IoEngine>> make_engine(EngineKind kind, const EngineOptions& options);

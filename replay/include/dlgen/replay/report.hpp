@@ -166,6 +166,9 @@ struct Report {
   // the run passes.
   bool au_applicable = true;
   bool passed = false;
+  // Batch hand-over tokens (the sendmsg/recvmsg a trace of the replay shows per batch) dropped
+  // because their socket was full; 0 unless the socket could not be sized for every window.
+  std::uint64_t batch_signals_dropped = 0;
   std::uint64_t dataset_bytes = 0, ram_bytes = 0;
   bool dataset_fits_in_ram = false;  // dataset < 5 × RAM: MLPerf calls such a run invalid
   std::vector<std::string> warnings;

@@ -4,7 +4,9 @@
 // PyTorch DataLoader) with up to `reader.iodepth` requests in flight, and hand finished batches
 // through a bounded prefetch queue (`reader.prefetch` batches per worker); the accelerator thread
 // takes batch k in order and "computes" by sleeping the step's compute time on a Clock.
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 
 #include "dlgen/core/job.hpp"
 #include "dlgen/core/result.hpp"
@@ -26,6 +28,13 @@ struct RunOptions {
   // quarter of RAM). A sample larger than budget / iodepth is read in several requests.
   std::uint64_t buffer_budget_bytes = 256ull << 20;
   bool drop_caches_globally = true;  // cache modes also write /proc/sys/vm/drop_caches when root
+  // Makes each worker's engine instead of make_engine(engine, ...) when set (tests: a fault engine,
+  // see fault_engine.hpp). `engine` still names the run's engine in the report and is probed.
+  EngineFactory engine_factory;
+  // Tests: called before each reader/accelerator thread of a pass is started, with its index
+  // (0-based; workers first); it may throw std::system_error as std::thread does when the system
+  // cannot start a thread.
+  std::function<void(std::size_t thread)> before_thread_start;
 };
 
 // The default requests in flight per worker when the job says 0: one, as a DataLoader worker.

@@ -1,0 +1,362 @@
+#include "worker.hpp"
+
+#include <fcntl.h>
+#include <time.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <string>
+#include <thread>
+
+#include "batch_signal.hpp"
+
+namespace dlgen::replay {
+
+void Worker::run() {
+  EngineOptions eo;
+  eo.depth = cfg_.iodepth;
+  eo.buffers = cfg_.iodepth;
+  eo.buffer_bytes = cfg_.request_bytes;
+  eo.alignment = cfg_.block;
+  eo.clock = &clock_;
+  auto made = cfg_.factory && *cfg_.factory ? (*cfg_.factory)(eo) : make_engine(cfg_.engine, eo);
+  if (!made) {
+    shared_.fail(made.error());
+    finish();
+    return;
+  }
+  engine_ = std::move(made.value());
+  slots_.resize(cfg_.iodepth);
+  fds_.init(cfg_.iodepth + 2, engine_.get());
+  free_slots_.reserve(cfg_.iodepth);
+  for (std::uint32_t i = cfg_.iodepth; i > 0; --i) free_slots_.push_back(i - 1);
+  opens_.resize(cfg_.iodepth + 1);
+  free_opens_.reserve(opens_.size());
+  for (std::uint32_t i = static_cast<std::uint32_t>(opens_.size()); i > 0; --i)
+    free_opens_.push_back(i - 1);
+  batch_left_.assign(cfg_.prefetch + 1, 0);
+  if (cfg_.preprocess || cfg_.warmup_ns > 0) {
+    preprocessing_.reserve(cfg_.iodepth + 3);  // samples in flight when processing began, plus one
+    clock_.prepare_thread();
+  }
+  pending_.reserve(cfg_.iodepth);
+  completions_.resize(cfg_.iodepth);
+  const std::uint64_t nb = plan_.num_batches();
+  my_batches_ = nb > index_ ? (nb - index_ + cfg_.workers - 1) / cfg_.workers : 0;
+  loop();
+  drain();
+  // Files, then the engine (its buffers with it): nothing is in flight any more, unless drain()
+  // had to give up; then the engine and its buffers stay allocated (leaked on purpose: the
+  // kernel may still write into them).
+  fds_.close_all();
+  if (in_flight_ > 0) (void)engine_.release();
+  engine_.reset();
+  finish();
+}
+
+void Worker::finish() {
+  // Wake the accelerator even when we stopped early; it checks `stop`.
+  handoff_.produced.store(shared_.stop.load() ? ~std::uint64_t{0} : delivered_);
+  clock_.notify(handoff_.produced);
+}
+
+bool Worker::start_sample() {
+  const std::uint64_t k = index_ + started_ * cfg_.workers - cfg_.workers;  // current global batch
+  const SampleRef ref = plan_.samples[plan_.batch_begin[k] + sample_in_batch_];
+  ++sample_in_batch_;
+  const char* path = cfg_.files->path(ref.file);
+  // The null engine touches no file (tests run it on datasets that were never written).
+  int fd = -1;
+  if (const int rc = fds_.acquire(
+          ref.file, path, O_RDONLY | O_CLOEXEC | (cfg_.direct ? O_DIRECT : 0), stats_.files, fd);
+      rc < 0) {
+    const int err = -rc;
+    std::string msg = std::string(path) + ": open: " + std::strerror(err);
+    if (err == ENOENT) msg += " (generate the dataset with `dlgen generate JOB.toml`)";
+    if (err == EINVAL && cfg_.direct) msg += " (this file system does not support O_DIRECT)";
+    shared_.fail(runtime_error(msg));
+    return false;
+  }
+  const std::uint32_t o = free_opens_.back();
+  free_opens_.pop_back();
+  opens_[o] = {fd, 0, false, started_ - 1, ref.file, ref.sample};
+  cur_open_ = o;
+  file_size_ = cfg_.files->size[ref.file];
+  std::uint64_t begin = 0, end = file_size_;
+  if (cfg_.read_unit == ReadUnit::sample) {
+    const datasets::Extent e = cfg_.files->extent(ref.file, ref.sample);
+    begin = e.offset;
+    end = e.offset + e.length;
+    if (cfg_.readahead_bytes > e.length) end = std::min(file_size_, begin + cfg_.readahead_bytes);
+  }
+  // The sample's byte ranges, read in order, each split into requests of at most request_bytes
+  // (the buffer size): reader.probe at 0, the header at 0, then the data.
+  const std::uint64_t header = std::min(cfg_.header_bytes, file_size_);
+  const std::uint64_t probe =
+      cfg_.read_unit == ReadUnit::file ? std::min(cfg_.probe_bytes, file_size_) : 0;
+  if (cfg_.read_unit == ReadUnit::file) begin = std::min(header, end);
+  segments_ = 0;
+  segment_at_ = 0;
+  add_segment(0, probe);
+  add_segment(0, header);
+  add_segment(begin, end);
+  return true;
+}
+
+void Worker::add_segment(std::uint64_t begin, std::uint64_t end) {
+  if (begin >= end) return;
+  Segment& g = segment_[segments_++];
+  g.useful_begin = begin;
+  g.useful_end = end;
+  g.next = cfg_.direct ? align_down(begin, cfg_.block) : begin;
+  g.end = cfg_.direct ? align_up(end, cfg_.block) : end;
+}
+
+void Worker::next_request(IoRequest& r, Slot& s) {
+  Open& o = opens_[cur_open_];
+  Segment& g = segment_[segment_at_];
+  r.fd = o.fd;
+  r.op = IoOp::read;
+  s.offset = g.next;
+  s.end = g.next + std::min(cfg_.request_bytes, g.end - g.next);
+  s.useful_begin = g.useful_begin;
+  s.useful_end = g.useful_end;
+  g.next = s.end;
+  s.open = cur_open_;
+  r.offset = s.offset;
+  r.length = static_cast<std::uint32_t>(s.end - s.offset);
+  ++o.pending;
+  if (g.next >= g.end && ++segment_at_ == segments_) {
+    o.issued_all = true;
+    cur_open_ = kNone;
+  }
+}
+
+void Worker::complete_sample(std::uint32_t oi) {
+  Open& o = opens_[oi];
+  fds_.release(o.file);
+  o.fd = -1;
+  free_opens_.push_back(oi);
+  ++stats_.samples;
+  // reader.warmup: the phase's first sample of this (freshly started) worker takes longer.
+  const std::int64_t warmup = warmed_ ? 0 : cfg_.warmup_ns;
+  warmed_ = true;
+  if (!cfg_.preprocess && warmup == 0) {
+    --batch_left_[o.batch % batch_left_.size()];
+    return;
+  }
+  // reader.preprocess: the worker processes its samples one after another, each after its data
+  // arrived; the sample counts for its batch when its processing ends. Sampled per (file, sample),
+  // so every epoch and run draws the same time for the same sample.
+  const double p = cfg_.preprocess ? sample_at(*cfg_.preprocess, cfg_.preprocess_seed,
+                                               o.file * 0x100000001b3ull + o.sample)
+                                   : 0.0;
+  busy_until_ = std::max(busy_until_, clock_.now_ns()) +
+                static_cast<std::int64_t>(std::max(0.0, p) * 1e9) + warmup;
+  preprocessing_.push_back({busy_until_, o.batch});
+}
+
+void Worker::finish_preprocessing() {
+  if (preprocessing_.empty()) return;
+  const std::int64_t now = clock_.now_ns();
+  std::size_t i = 0;
+  while (i < preprocessing_.size() && preprocessing_[i].first <= now)
+    --batch_left_[preprocessing_[i++].second % batch_left_.size()];
+  preprocessing_.erase(preprocessing_.begin(),
+                       preprocessing_.begin() + static_cast<std::ptrdiff_t>(i));
+}
+
+void Worker::loop() {
+  while (!shared_.stop.load(std::memory_order_relaxed)) {
+    finish_preprocessing();
+    // 1. Fill every free slot: the current sample's next request, the next sample, the next
+    //    batch while the prefetch window allows; then hand what is pending to the engine.
+    if (!fill()) return;
+    if (!submit_pending()) return;
+    deliver();
+    if (in_flight_ == 0) {
+      if (!pending_.empty()) continue;  // the engine took nothing yet (submit_pending backs off)
+      if (!preprocessing_.empty()) {    // nothing to reap: wait for the sample being processed
+        clock_.sleep_until(preprocessing_.front().first);
+        continue;
+      }
+      if (delivered_ >= my_batches_) return;
+      // Nothing to read until the accelerator takes a batch: wait for it.
+      const std::uint64_t c = handoff_.consumed.load(std::memory_order_acquire);
+      if (started_ >= c + cfg_.prefetch && !shared_.stop.load()) clock_.wait(handoff_.consumed, c);
+      continue;
+    }
+    // 2. Reap: wait for at least one completion, take all that are there.
+    if (!reap()) return;
+    deliver();
+  }
+}
+
+bool Worker::fill() {
+  while (!free_slots_.empty()) {
+    if (cur_open_ == kNone) {
+      const std::uint64_t k = index_ + started_ * cfg_.workers - cfg_.workers;
+      if (started_ > 0 && sample_in_batch_ < plan_.batch(k).size()) {
+        if (free_opens_.empty()) break;
+        if (!preprocessing_.empty()) break;  // the worker is still processing its last sample
+        if (!start_sample()) return false;
+        if (segments_ == 0) {  // an empty sample
+          opens_[cur_open_].issued_all = true;
+          const std::uint32_t oi = cur_open_;
+          cur_open_ = kNone;
+          complete_sample(oi);
+        }
+        continue;
+      }
+      if (started_ >= my_batches_ || shared_.stop.load(std::memory_order_relaxed) ||
+          started_ >= handoff_.consumed.load(std::memory_order_acquire) + cfg_.prefetch)
+        break;
+      batch_left_[started_ % batch_left_.size()] =
+          plan_.batch(index_ + started_ * cfg_.workers).size();
+      ++started_;
+      sample_in_batch_ = 0;
+      continue;
+    }
+    const std::uint32_t si = free_slots_.back();
+    free_slots_.pop_back();
+    IoRequest& r = pending_.emplace_back();
+    next_request(r, slots_[si]);
+    r.buffer = si;
+    r.user_data = si;
+  }
+  return true;
+}
+
+bool Worker::submit_pending() {
+  if (pending_.empty()) return true;
+  const int taken = engine_->submit(pending_);
+  if (taken < 0 && !transient_error(taken)) {
+    shared_.fail(runtime_error(std::string("I/O engine (") + engine_->name() +
+                               "): submit: " + std::strerror(-taken)));
+    return false;
+  }
+  if (taken > 0) {
+    pending_.erase(pending_.begin(), pending_.begin() + taken);
+    in_flight_ += static_cast<std::uint64_t>(taken);
+    shared_.in_flight->fetch_add(taken, std::memory_order_relaxed);
+    refusals_ = 0;
+    return true;
+  }
+  // Nothing taken. With requests in flight, reaping makes room; with none, back off and retry.
+  if (in_flight_ == 0) return back_off("submit", taken < 0 ? taken : -EAGAIN);
+  return true;
+}
+
+bool Worker::back_off(const char* what, int rc) {
+  if (++refusals_ > kMaxRefusals) {
+    shared_.fail(runtime_error(std::string("I/O engine (") + engine_->name() + "): " + what + ": " +
+                               std::strerror(-rc) + " (" + std::to_string(kMaxRefusals) +
+                               " times in a row)"));
+    return false;
+  }
+  if (refusals_ < 16) {
+    std::this_thread::yield();
+  } else {
+    timespec ts{0, 1'000'000};
+    ::nanosleep(&ts, nullptr);
+  }
+  return true;
+}
+
+bool Worker::reap() {
+  const int got = engine_->reap({completions_.data(), completions_.size()}, 1);
+  if (got < 0) {
+    if (transient_error(got)) return back_off("reap", got);
+    shared_.fail(runtime_error(std::string("I/O engine (") + engine_->name() +
+                               "): reap: " + std::strerror(-got)));
+    return false;
+  }
+  if (got > 0) refusals_ = 0;
+  in_flight_ -= static_cast<std::uint64_t>(got);
+  shared_.in_flight->fetch_sub(got, std::memory_order_relaxed);
+  shared_.requests->fetch_add(static_cast<std::uint64_t>(got), std::memory_order_relaxed);
+  std::uint64_t bytes = 0;
+  bool ok = true;
+  for (int i = 0; i < got; ++i) {
+    const IoCompletion& c = completions_[i];
+    const auto si = static_cast<std::uint32_t>(c.user_data);
+    Slot& s = slots_[si];
+    Open& o = opens_[s.open];
+    // Per request: the engine stamped its issue and completion (docs/metrics.md, Latency).
+    stats_.latency.record(
+        static_cast<std::uint64_t>(std::max<std::int64_t>(0, c.completed_ns - c.issued_ns)));
+    ++stats_.requests;
+    if (c.result < 0) {
+      shared_.fail(runtime_error(std::string(cfg_.files->path(o.file)) + ": read at " +
+                                 std::to_string(s.offset) + ": " +
+                                 std::strerror(static_cast<int>(-c.result))));
+      ok = false;
+      continue;
+    }
+    const std::uint64_t got_end = s.offset + static_cast<std::uint64_t>(c.result);
+    const std::uint64_t lo = std::max(s.offset, s.useful_begin);
+    const std::uint64_t hi = std::min(got_end, s.useful_end);
+    if (hi > lo) bytes += hi - lo;
+    if (got_end < std::min(s.end, file_size_of(o))) {
+      if (c.result == 0) {
+        shared_.fail(runtime_error(
+            std::string(cfg_.files->path(o.file)) + ": read at " + std::to_string(s.offset) +
+            ": unexpected end of file (the file is shorter than the job's layout says; "
+            "regenerate the dataset)"));
+        ok = false;
+        continue;
+      }
+      // A short read before the end: ask again for the rest, in the same slot. The bytes up to
+      // got_end are counted; O_DIRECT re-reads from the block that holds got_end.
+      s.useful_begin = std::max(s.useful_begin, got_end);
+      s.offset = cfg_.direct ? align_down(got_end, cfg_.block) : got_end;
+      pending_.push_back(
+          {o.fd, IoOp::read, si, static_cast<std::uint32_t>(s.end - s.offset), s.offset, si});
+      continue;
+    }
+    free_slots_.push_back(si);
+    if (--o.pending == 0 && o.issued_all) complete_sample(s.open);
+  }
+  stats_.bytes += bytes;
+  shared_.bytes->fetch_add(bytes, std::memory_order_relaxed);
+  return ok;
+}
+
+std::uint64_t Worker::file_size_of(const Open& o) const {
+  return cfg_.files->size[o.file];
+}
+
+void Worker::deliver() {
+  std::uint64_t d = delivered_;
+  // A batch's count starts at its size and reaches 0 only when its last sample completed.
+  while (d < started_ && batch_left_[d % batch_left_.size()] == 0) ++d;
+  if (d != delivered_) {
+    for (std::uint64_t j = delivered_; j < d; ++j)
+      if (!BatchSignal::send(handoff_.signal_fd, index_ + j * cfg_.workers))
+        shared_.signals_dropped.fetch_add(1, std::memory_order_relaxed);
+    shared_.ready->fetch_add(static_cast<std::int64_t>(d - delivered_), std::memory_order_relaxed);
+    delivered_ = d;
+    handoff_.produced.store(d, std::memory_order_release);
+    clock_.notify(handoff_.produced);
+  }
+}
+
+void Worker::drain() {
+  pending_.clear();
+  refusals_ = 0;
+  while (in_flight_ > 0) {
+    const int got = engine_->reap({completions_.data(), completions_.size()}, 1);
+    if (got < 0) {
+      if (!transient_error(got) || ++refusals_ > kMaxRefusals) break;
+      if (refusals_ >= 16) {
+        timespec ts{0, 1'000'000};
+        ::nanosleep(&ts, nullptr);
+      }
+      continue;
+    }
+    in_flight_ -= std::min<std::uint64_t>(in_flight_, static_cast<std::uint64_t>(got));
+    shared_.in_flight->fetch_sub(got, std::memory_order_relaxed);
+  }
+}
+}  // namespace dlgen::replay

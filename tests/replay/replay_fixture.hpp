@@ -1,0 +1,99 @@
+#pragma once
+// Builders shared by the replay tests that run real files and fault engines: a small job, a dataset
+// written with the exact sizes its layout names, and checks for what this machine supports.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <random>
+#include <vector>
+
+#include "dlgen/core/job.hpp"
+#include "dlgen/datasets/layout.hpp"
+#include "dlgen/replay/io_engine.hpp"
+#include "dlgen/replay/runner.hpp"
+
+namespace dlgen::replay::fixture {
+
+inline Job small_job(const std::filesystem::path& dir, std::uint64_t files, Distribution size) {
+  Job job;
+  job.name = "replay-fixture";
+  job.dataset.dir = dir;
+  job.dataset.format = Format::raw;
+  job.dataset.num_files = files;
+  job.dataset.sample_size = size;
+  job.dataset.seed = 3;
+  job.reader.batch_size = 4;
+  job.reader.workers = 2;
+  job.reader.prefetch = 2;
+  job.reader.iodepth = 4;
+  job.reader.shuffle = Shuffle::file;
+  job.compute.step_time = Distribution::fixed_at(0);
+  job.compute.au_threshold = 0.9;
+  job.run.epochs = 1;
+  return job;
+}
+
+inline Distribution uniform(double lo, double hi) {
+  Distribution d;
+  d.kind = DistKind::uniform;
+  d.min = lo;
+  d.max = hi;
+  return d;
+}
+
+// Writes the files the layout names, with their exact sizes (random bytes).
+inline void write_dataset(const DatasetSpec& spec) {
+  const datasets::Layout layout(spec);
+  std::mt19937_64 rng(9);
+  std::vector<char> buf;
+  for (std::uint64_t f = 0; f < layout.num_files(); ++f) {
+    std::filesystem::create_directories(layout.path(f).parent_path());
+    buf.resize(layout.file_size(f));
+    for (auto& c : buf) c = static_cast<char>(rng());
+    std::ofstream(layout.path(f), std::ios::binary)
+        .write(buf.data(), static_cast<std::streamsize>(buf.size()));
+  }
+}
+
+inline bool uring_available() {
+  return static_cast<bool>(probe_engine(EngineKind::uring));
+}
+
+inline bool direct_supported(const std::filesystem::path& dir) {
+  const auto p = dir / "direct-probe";
+  std::ofstream(p) << "x";
+  const int fd = ::open(p.c_str(), O_RDONLY | O_DIRECT);
+  std::filesystem::remove(p);
+  if (fd < 0) return false;
+  ::close(fd);
+  return true;
+}
+
+// Runs the job and aborts the test binary (instead of hanging it) when the run does not end: a
+// thread that was not woken after a failure would block forever.
+inline Result<Report> run_or_die(const Job& job, const RunOptions& options) {
+  auto done = std::async(std::launch::async, [&] { return run_job(job, options); });
+  if (done.wait_for(std::chrono::seconds(120)) != std::future_status::ready) {
+    std::fprintf(stderr, "the run did not end within 120 s: some thread was never woken\n");
+    std::abort();
+  }
+  return done.get();
+}
+
+inline std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
+  return (a + b - 1) / b;
+}
+inline std::uint64_t align_down(std::uint64_t v, std::uint64_t a) {
+  return v / a * a;
+}
+inline std::uint64_t align_up(std::uint64_t v, std::uint64_t a) {
+  return ceil_div(v, a) * a;
+}
+
+}  // namespace dlgen::replay::fixture
