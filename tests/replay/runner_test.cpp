@@ -12,6 +12,7 @@
 #include "dlgen/datasets/layout.hpp"
 #include "dlgen/replay/checkpoint.hpp"
 #include "dlgen/replay/runner.hpp"
+#include "replay_fixture.hpp"
 #include "temp_dir.hpp"
 
 namespace dlgen::replay {
@@ -19,58 +20,11 @@ namespace {
 
 using dlgen::testing::TempDir;
 
-Job small_job(const std::filesystem::path& dir, std::uint64_t files, Distribution size) {
-  Job job;
-  job.name = "runner-test";
-  job.dataset.dir = dir;
-  job.dataset.format = Format::raw;
-  job.dataset.num_files = files;
-  job.dataset.sample_size = size;
-  job.dataset.seed = 3;
-  job.reader.batch_size = 4;
-  job.reader.workers = 2;
-  job.reader.prefetch = 2;
-  job.reader.iodepth = 4;
-  job.reader.shuffle = Shuffle::file;
-  job.compute.step_time = Distribution::fixed_at(0);
-  job.compute.au_threshold = 0.9;
-  job.run.epochs = 1;
-  return job;
-}
-
-Distribution uniform(double lo, double hi) {
-  Distribution d;
-  d.kind = DistKind::uniform;
-  d.min = lo;
-  d.max = hi;
-  return d;
-}
-
-// Writes the files the layout names, with their exact sizes (random bytes): the replay only
-// needs the sizes to be right, so these tests do not depend on the generator.
-void write_dataset(const DatasetSpec& spec) {
-  const datasets::Layout layout(spec);
-  std::mt19937_64 rng(9);
-  std::vector<char> buf;
-  for (std::uint64_t f = 0; f < layout.num_files(); ++f) {
-    std::filesystem::create_directories(layout.path(f).parent_path());
-    buf.resize(layout.file_size(f));
-    for (auto& c : buf) c = static_cast<char>(rng());
-    std::ofstream(layout.path(f), std::ios::binary).write(buf.data(), static_cast<std::streamsize>(buf.size()));
-  }
-}
-
-bool uring_available() { return static_cast<bool>(probe_engine(EngineKind::uring)); }
-
-bool direct_supported(const std::filesystem::path& dir) {
-  const auto p = dir / "direct-probe";
-  std::ofstream(p) << "x";
-  const int fd = ::open(p.c_str(), O_RDONLY | O_DIRECT);
-  std::filesystem::remove(p);
-  if (fd < 0) return false;
-  ::close(fd);
-  return true;
-}
+using fixture::direct_supported;
+using fixture::small_job;
+using fixture::uniform;
+using fixture::uring_available;
+using fixture::write_dataset;
 
 // Runs `job` on the null engine and a fresh fake clock (no real time, no real I/O).
 Result<Report> run_fake(const Job& job) {
