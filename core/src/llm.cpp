@@ -4,6 +4,9 @@
 
 #include <algorithm>
 
+#include "dlgen/core/job.hpp"
+#include "dlgen/core/units.hpp"
+
 namespace dlgen {
 namespace {
 
@@ -190,6 +193,95 @@ std::uint64_t checkpoint_bytes(const std::vector<RankShard>& shards) {
   std::uint64_t total = 0;
   for (const RankShard& s : shards) total += s.bytes();
   return total;
+}
+
+std::vector<RankShard> host_shards(const Job& job) {
+  const CheckpointSpec& k = job.checkpoint;
+  if (job.model) {
+    const std::uint64_t world = job.model->world();
+    const std::uint64_t n =
+        k.mode == CheckpointMode::subset ? std::min<std::uint64_t>(k.ranks_per_host, world) : world;
+    return rank_shards(*job.model, 0,
+                       static_cast<std::uint32_t>(std::min<std::uint64_t>(n, UINT32_MAX)));
+  }
+  std::vector<RankShard> out;
+  const std::uint32_t n = std::max<std::uint32_t>(k.files, 1);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    RankShard s;
+    s.rank = s.dp_rank = i;
+    s.model_bytes = k.size_bytes / n + (i < k.size_bytes % n ? 1 : 0);
+    s.files.push_back({"checkpoint-" + std::to_string(i) + "-of-" + std::to_string(n) + ".dlgen",
+                       s.model_bytes, false});
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+void check_checkpoint_workflow(const Job& job, std::vector<Diagnostic>& out) {
+  auto add = [&](std::string path, std::string message) {
+    out.push_back({std::move(path), std::move(message), 0});
+  };
+  const CheckpointSpec& k = job.checkpoint;
+  if (job.model)
+    for (auto& [key, message] : model_problems(*job.model)) add("model." + key, message);
+  if (job.run.train) {
+    if (job.model)
+      add("model",
+          "sizes the checkpoint-only workflow (run.train = false); a checkpoint during training "
+          "takes checkpoint.size");
+    if (k.writes > 0 || k.reads > 0)
+      add(k.writes > 0 ? "checkpoint.writes" : "checkpoint.reads",
+          "applies to the checkpoint-only workflow (run.train = false); during training "
+          "checkpoints follow every_epochs / every_steps");
+    return;
+  }
+  if (k.writes == 0 && k.reads == 0)
+    add("checkpoint.writes",
+        "a checkpoint-only job (run.train = false) writes or reads at least one checkpoint "
+        "(writes, reads)");
+  if (k.writes > 0 && k.reads > k.writes)
+    add("checkpoint.reads",
+        "reads the checkpoints this run wrote: at most writes = " + std::to_string(k.writes));
+  if (k.every_epochs > 0 || k.every_steps > 0 || k.restore || k.first_epoch > 0)
+    add("checkpoint",
+        "every_epochs, every_steps, first_epoch and restore apply to training; with run.train = "
+        "false use writes and reads");
+  if (k.dir.empty()) add("checkpoint.dir", "must name a directory");
+  if (k.write_size_bytes < 4096 || k.write_size_bytes > (1ull << 30))
+    add("checkpoint.write_size", "must be within [4KiB, 1GiB]");
+  if (!(k.pause_s >= 0 && k.pause_s <= 86400)) add("checkpoint.pause", "must be within [0, 1 day]");
+  if (k.ranks_per_host < 1) add("checkpoint.ranks_per_host", "must be >= 1");
+  if (job.model) {
+    if (k.size_bytes > 0)
+      add("checkpoint.size", "is set by [model] (every rank's shards); leave it out");
+    if (k.files != 1)
+      add("checkpoint.files", "is set by [model] (the files each rank writes); leave it out");
+  } else {
+    if (k.size_bytes < 1)
+      add("checkpoint.size",
+          "a checkpoint-only job without [model] needs size (bytes of one checkpoint)");
+    if (k.size_bytes > 0 && k.size_bytes < k.files)
+      add("checkpoint.size", "must be at least one byte per file");
+    if (k.mode == CheckpointMode::subset)
+      add("checkpoint.mode",
+          "\"subset\" takes a share of a [model]'s ranks; without [model] set files");
+  }
+  if (!out.empty()) return;
+  // Each simulated rank is a thread with one write_size buffer: bounded before anything runs.
+  const std::uint64_t ranks =
+      job.model ? (k.mode == CheckpointMode::subset
+                       ? std::min<std::uint64_t>(k.ranks_per_host, job.model->world())
+                       : job.model->world())
+                : k.files;
+  if (ranks > 4096)
+    add(job.model ? "checkpoint.mode" : "checkpoint.files",
+        std::to_string(ranks) +
+            " simulated ranks on one host (one thread each) is more than 4096; use mode = "
+            "\"subset\"");
+  else if (ranks * k.write_size_bytes > (16ull << 30))
+    add("checkpoint.write_size", std::to_string(ranks) + " ranks x " +
+                                     format_size(k.write_size_bytes) +
+                                     " buffers is more than 16GiB of memory");
 }
 
 }  // namespace dlgen

@@ -14,6 +14,9 @@
 
 namespace dlgen {
 
+struct Job;
+struct Diagnostic;
+
 enum class DataType { int8, fp16, bf16, fp32, fp64 };
 std::uint32_t datatype_bytes(DataType t);
 const char* to_string(DataType t);
@@ -80,5 +83,15 @@ std::vector<RankShard> rank_shards(const LlmModel& m);  // the whole world
 
 // Bytes of one checkpoint over the given shards.
 std::uint64_t checkpoint_bytes(const std::vector<RankShard>& shards);
+
+// The ranks this host simulates in a job's checkpoint-only workflow and what each writes per
+// checkpoint: with a [model], its world (mode = all) or its first checkpoint.ranks_per_host ranks
+// (mode = subset); without one, checkpoint.files ranks each writing one shard of checkpoint.size
+// (the remainder to the first shards), named "checkpoint-<i>-of-<n>.dlgen".
+std::vector<RankShard> host_shards(const Job& job);
+
+// The checkpoint-only workflow's rules (run.train = false, [model], checkpoint.writes/reads...),
+// appended to `out` by validate(job).
+void check_checkpoint_workflow(const Job& job, std::vector<Diagnostic>& out);
 
 }  // namespace dlgen
