@@ -745,6 +745,20 @@ void shrink_small(Job& job) {
   shrink(job.dataset);
   if (job.validation) shrink(*job.validation);
   job.checkpoint.size_bytes = std::min<std::uint64_t>(job.checkpoint.size_bytes, 256ull << 20);
+  if (job.model) {  // an LLM keeps its parallelism and ZeRO stage; its layers shrink to a few MiB
+    LlmModel& m = *job.model;
+    m.num_layers = std::min(m.num_layers, std::max(2u, m.pipeline));
+    m.hidden_size = std::min<std::uint64_t>(m.hidden_size, 256);
+    m.ffn_hidden_size = std::min<std::uint64_t>(m.ffn_hidden_size, 896);
+    m.vocab_size = std::min<std::uint64_t>(m.vocab_size, 2000);
+    m.attention_heads = std::min(m.attention_heads, 8u);
+    m.kv_heads = std::min(m.kv_heads, m.attention_heads);
+  }
+  if (!job.run.train) {
+    job.checkpoint.writes = std::min(job.checkpoint.writes, 2u);
+    job.checkpoint.reads = std::min(job.checkpoint.reads, 2u);
+    job.checkpoint.pause_s = 0;
+  }
 }
 
 Result<toml::table> parse_tree(std::string_view text, const std::string& source) {

@@ -175,6 +175,24 @@ TEST(DlioLlm, ANonLlmCheckpointOnlyWorkloadWritesModelSize) {
   EXPECT_EQ(shards[0].files.at(0).bytes, 4096u);
 }
 
+TEST(DlioLlm, BuiltInSmallScaleShrinksTheModelNotItsShape) {
+  // MLPerf's config has no [scales.small]: the built-in rule keeps TP x PP x DP and ZeRO.
+  for (const char* name : {"llama3_8b.yaml", "llama3_1t.yaml"}) {
+    SCOPED_TRACE(name);
+    const DlioJob d = must_load(name, {"++workload.checkpoint.mode=subset"});
+    JobLoadOptions o;
+    o.scale = "small";
+    Result<Job> s = parse_job(to_toml(d.job, d.comments), name, o);
+    ASSERT_TRUE(s) << s.error().message;
+    EXPECT_EQ(s->model->world(), d.job.model->world());
+    EXPECT_EQ(s->model->zero_stage, d.job.model->zero_stage);
+    EXPECT_EQ(s->checkpoint.writes, 2u);
+    EXPECT_EQ(s->checkpoint.pause_s, 0.0);
+    EXPECT_LT(double(checkpoint_bytes(host_shards(*s))), 64.0 * (1 << 20));
+    EXPECT_GT(checkpoint_bytes(host_shards(*s)), 0u);
+  }
+}
+
 TEST(LlmJob, TomlModelSectionAndSubset) {
   const char* toml =
       "[checkpoint]\nwrites = 2\nreads = 2\nmode = \"subset\"\nranks_per_host = 4\ndir = "
