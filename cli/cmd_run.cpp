@@ -23,6 +23,7 @@
 #include "dlgen/core/progress.hpp"
 #include "dlgen/core/units.hpp"
 #include "dlgen/generator/generator.hpp"
+#include "dlgen/replay/checkpoint_workflow.hpp"
 #include "dlgen/replay/plan.hpp"
 #include "dlgen/replay/dlio_summary.hpp"
 #include "dlgen/replay/find_max.hpp"
@@ -190,11 +191,48 @@ int find_max_accelerators(const Job& base, const replay::RunOptions& ro, bool qu
   return 0;
 }
 
+// A checkpoint-only job (run.train = false: MLPerf Storage's LLM checkpointing): N checkpoints
+// written, then M read back, by simulated ranks (replay/checkpoint_workflow.hpp).
+int run_checkpoint_only(const Job& job, const RunArgs& a) {
+  if (a.find_max) return report_error(input_error("--find-max-accelerators needs a training job (run.train = true)"));
+  if (!a.timeseries.empty()) return report_error(input_error("--timeseries applies to training replays"));
+  if (a.dry_run) {
+    if (!a.quiet) std::fputs(replay::format_checkpoint_plan(job).c_str(), stdout);
+    if (!a.output.empty()) {
+      std::ofstream out(a.output, std::ios::binary | std::ios::trunc);
+      out << replay::checkpoint_plan_json(job);
+      out.close();
+      if (!out) return report_error(runtime_error(a.output + ": cannot write: " + std::strerror(errno)));
+    }
+    return 0;
+  }
+  if (!a.capture.empty()) return exec_capture(a.capture);
+  if (a.engine != "uring" && !a.quiet)
+    std::fprintf(stderr, "dlgen: note: the checkpoint workflow writes and reads with pwrite/pread, as torch.save and "
+                         "torch.load do; --engine applies to training replays\n");
+  replay::CheckpointRunOptions o;
+  o.progress = !a.quiet && progress_enabled();
+  Result<replay::CheckpointRunResult> r = replay::run_checkpoint_workflow(job, o);
+  if (!r) return report_error(r.error());
+  if (a.quiet) {
+    const replay::PhaseFigures w = replay::phase_figures(r->writes), rd = replay::phase_figures(r->reads);
+    std::printf("%s: write %.2f GiB/s (%u x %.3f s), read %.2f GiB/s (%u x %.3f s)\n", r->job_name.c_str(),
+                w.mean_throughput_bps / (1 << 30), w.count, w.mean_duration_s, rd.mean_throughput_bps / (1 << 30),
+                rd.count, rd.mean_duration_s);
+  } else {
+    std::fputs(replay::format_checkpoint_summary(*r).c_str(), stdout);
+  }
+  if (!a.output.empty())
+    if (Result<void> w = replay::write_checkpoint_json(*r, a.output); !w) return report_error(w.error());
+  return 0;
+}
+
 int do_run(const RunArgs& a) {
   JobArgs ja = a.job;
   ja.quiet = a.quiet;
   Result<Job> job = load(ja);
   if (!job) return report_error(job.error());
+  if (!job->run.train) return run_checkpoint_only(*job, a);
   const auto engine = replay::engine_from_string(a.engine);
   if (!engine) return report_error(input_error("--engine " + a.engine + ": expected uring, pread or null"));
   if (a.dry_run) {
@@ -256,6 +294,10 @@ int do_generate(JobArgs a, bool quiet) {
   a.quiet = quiet;
   Result<Job> job = load(a);
   if (!job) return report_error(job.error());
+  if (!job->run.train) {
+    std::printf("%s: a checkpoint-only job reads no dataset: nothing to generate\n", job->name.c_str());
+    return 0;
+  }
   std::vector<const DatasetSpec*> sets{&job->dataset};
   if (job->validation) sets.push_back(&*job->validation);
   for (const DatasetSpec* d : sets) {

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "dlgen/core/llm.hpp"
 #include "dlgen/core/units.hpp"
 
 namespace dlgen {
@@ -76,7 +77,7 @@ const Distribution& ComputeSpec::effective() const {
 
 std::vector<Diagnostic> validate(const Job& job) {
   std::vector<Diagnostic> out;
-  check_dataset(job.dataset, "dataset", out);
+  if (job.run.train) check_dataset(job.dataset, "dataset", out);  // a checkpoint-only job reads no dataset
   if (job.validation) check_dataset(*job.validation, "validation", out);
 
   const ReaderSpec& r = job.reader;
@@ -133,10 +134,11 @@ std::vector<Diagnostic> validate(const Job& job) {
   // A job whose epoch holds no full step would measure nothing.
   const std::uint64_t per_step = std::uint64_t(r.batch_size) * std::max<std::uint32_t>(run.accelerators, 1);
   const std::uint64_t samples = job.dataset.num_files * job.dataset.samples_per_file;
-  if (r.batch_size >= 1 && job.dataset.num_files >= 1 && job.dataset.samples_per_file >= 1 && samples < per_step)
+  if (job.run.train && r.batch_size >= 1 && job.dataset.num_files >= 1 && job.dataset.samples_per_file >= 1 && samples < per_step)
     add(out, "dataset.num_files",
         "the dataset holds " + std::to_string(samples) + " samples, fewer than one step (batch_size " +
             std::to_string(r.batch_size) + " x " + std::to_string(run.accelerators) + " accelerators)");
+  check_checkpoint_workflow(job, out);  // run.train = false, [model] (core/llm.cpp)
   return out;
 }
 
@@ -185,6 +187,14 @@ const char* to_string(DistKind k) {
     case DistKind::uniform: return "uniform";
     case DistKind::gamma: return "gamma";
     case DistKind::histogram: return "histogram";
+  }
+  return "?";
+}
+
+const char* to_string(CheckpointMode m) {
+  switch (m) {
+    case CheckpointMode::all: return "all";
+    case CheckpointMode::subset: return "subset";
   }
   return "?";
 }

@@ -25,7 +25,7 @@ using namespace std::string_view_literals;
 // mean"), for checking `--set` keys before they touch the tree, and for [scales.*] tables.
 
 const std::vector<std::string_view> kSections = {"job", "dataset", "validation", "reader",
-                                                 "compute", "checkpoint", "run", "scales"};
+                                                 "compute", "checkpoint", "run", "model", "scales"};
 const std::vector<std::string_view> kJobKeys = {"name", "description"};
 const std::vector<std::string_view> kDatasetKeys = {"dir",         "format",        "num_files",
                                                     "samples_per_file", "sample_size", "file_size",
@@ -38,9 +38,15 @@ const std::vector<std::string_view> kComputeKeys = {"accelerator", "time", "au_t
 const std::vector<std::string_view> kAcceleratorKeys = {"time"};
 const std::vector<std::string_view> kCheckpointKeys = {"enabled", "every_epochs", "first_epoch", "every_steps",
                                                        "size",    "files",        "write_size",
-                                                       "fsync",   "dir",          "restore"};
+                                                       "fsync",   "dir",          "restore",
+                                                       "writes",  "reads",        "pause",
+                                                       "mode",    "ranks_per_host"};
 const std::vector<std::string_view> kRunKeys = {"epochs", "accelerators", "max_steps", "eval_every_epochs",
-                                                "cache",  "max_time"};
+                                                "cache",  "max_time", "train"};
+// [model]: an LLM as DLIO describes it (core/llm.hpp); the names are model_problems()' keys.
+const std::vector<std::string_view> kModelKeys = {
+    "num_layers", "hidden_size",     "ffn_hidden_size",    "vocab_size",       "attention_heads", "kv_heads",
+    "datatype",   "optimizer_datatype", "tensor_parallel", "pipeline_parallel", "data_parallel",  "zero_stage"};
 const std::vector<std::string_view> kDistKeys = {"dist", "value", "mean", "stdev", "min", "max", "bins"};
 
 const std::vector<std::string_view>* keys_of(std::string_view section) {
@@ -50,6 +56,7 @@ const std::vector<std::string_view>* keys_of(std::string_view section) {
   if (section == "compute") return &kComputeKeys;
   if (section == "checkpoint") return &kCheckpointKeys;
   if (section == "run") return &kRunKeys;
+  if (section == "model") return &kModelKeys;
   return nullptr;
 }
 
@@ -548,7 +555,10 @@ Job convert(Ctx& ctx, const toml::table& root, const std::filesystem::path& sour
   }
 
   const toml::table* dataset = subtable(ctx, root, "dataset");
-  if (!dataset) ctx.error("dataset", 0, "is required ([dataset] with at least dir and sample_size)");
+  // A checkpoint-only job ([run] train = false) reads no dataset.
+  const toml::node* train_node = root.at_path("run.train").node();
+  const bool checkpoint_only = train_node && train_node->value<bool>() == false;
+  if (!dataset && !checkpoint_only) ctx.error("dataset", 0, "is required ([dataset] with at least dir and sample_size)");
   read_dataset(ctx, dataset, "dataset", job.dataset);
   if (dataset && !dataset->contains("sample_size") && !dataset->contains("file_size"))
     ctx.error("dataset.sample_size", ctx.lines["dataset"], "is required (a size such as \"146MiB\" or a distribution)");
@@ -625,6 +635,11 @@ Job convert(Ctx& ctx, const toml::table& root, const std::filesystem::path& sour
     s.boolean("fsync", k.fsync);
     s.path_value("dir", k.dir);
     s.boolean("restore", k.restore);
+    s.integer("writes", k.writes);
+    s.integer("reads", k.reads);
+    s.duration("pause", k.pause_s);
+    s.choice("mode", k.mode, {{"all", CheckpointMode::all}, {"subset", CheckpointMode::subset}});
+    s.integer("ranks_per_host", k.ranks_per_host);
     // A [checkpoint] table is in force when it says when to write or to restore; `enabled`
     // overrides that (so `--set checkpoint.enabled=false` turns checkpoints off).
     k.enabled = t && (k.every_epochs > 0 || k.every_steps > 0 || k.restore);
@@ -643,7 +658,31 @@ Job convert(Ctx& ctx, const toml::table& root, const std::filesystem::path& sour
     s.choice("cache", r.cache,
              {{"keep", CacheMode::keep}, {"drop_start", CacheMode::drop_start}, {"drop_epoch", CacheMode::drop_epoch}});
     s.duration("max_time", r.max_seconds);
+    s.boolean("train", r.train);
     s.check_unknown(kRunKeys);
+  }
+
+  if (const toml::table* t = subtable(ctx, root, "model")) {
+    LlmModel m;
+    Section s(ctx, t, "model");
+    s.integer("num_layers", m.num_layers);
+    s.integer("hidden_size", m.hidden_size);
+    s.integer("ffn_hidden_size", m.ffn_hidden_size);
+    s.integer("vocab_size", m.vocab_size);
+    s.integer("attention_heads", m.attention_heads);
+    m.kv_heads = m.attention_heads;  // default: multi-head attention
+    s.integer("kv_heads", m.kv_heads);
+    const std::initializer_list<std::pair<std::string_view, DataType>> types = {
+        {"int8", DataType::int8}, {"fp16", DataType::fp16}, {"bf16", DataType::bf16},
+        {"fp32", DataType::fp32}, {"fp64", DataType::fp64}};
+    s.choice("datatype", m.datatype, types);
+    s.choice("optimizer_datatype", m.optimizer_datatype, types);
+    s.integer("tensor_parallel", m.tensor);
+    s.integer("pipeline_parallel", m.pipeline);
+    s.integer("data_parallel", m.data);
+    s.integer("zero_stage", m.zero_stage);
+    s.check_unknown(kModelKeys);
+    job.model = m;
   }
   return job;
 }
@@ -706,6 +745,20 @@ void shrink_small(Job& job) {
   shrink(job.dataset);
   if (job.validation) shrink(*job.validation);
   job.checkpoint.size_bytes = std::min<std::uint64_t>(job.checkpoint.size_bytes, 256ull << 20);
+  if (job.model) {  // an LLM keeps its parallelism and ZeRO stage; its layers shrink to a few MiB
+    LlmModel& m = *job.model;
+    m.num_layers = std::min(m.num_layers, std::max(2u, m.pipeline));
+    m.hidden_size = std::min<std::uint64_t>(m.hidden_size, 256);
+    m.ffn_hidden_size = std::min<std::uint64_t>(m.ffn_hidden_size, 896);
+    m.vocab_size = std::min<std::uint64_t>(m.vocab_size, 2000);
+    m.attention_heads = std::min(m.attention_heads, 8u);
+    m.kv_heads = std::min(m.kv_heads, m.attention_heads);
+  }
+  if (!job.run.train) {
+    job.checkpoint.writes = std::min(job.checkpoint.writes, 2u);
+    job.checkpoint.reads = std::min(job.checkpoint.reads, 2u);
+    job.checkpoint.pause_s = 0;
+  }
 }
 
 Result<toml::table> parse_tree(std::string_view text, const std::string& source) {
@@ -743,7 +796,8 @@ Result<void> apply_override(toml::table& root, const std::string& text, Ctx& ctx
   static const std::set<std::string> text_keys = {
       "job.name",     "job.description",  "dataset.dir",    "dataset.format", "dataset.file_prefix",
       "validation.dir", "validation.format", "validation.file_prefix", "reader.shuffle", "reader.read",
-      "compute.accelerator", "checkpoint.dir", "run.cache"};
+      "compute.accelerator", "checkpoint.dir", "run.cache", "checkpoint.mode", "model.datatype",
+      "model.optimizer_datatype"};
   if (!n->is_string() && text_keys.count(key)) {
     holder.insert_or_assign("v", value);
     n = holder.get("v");
@@ -917,8 +971,10 @@ std::string to_toml(const Job& job, const std::map<std::string, std::string>& co
   w.kv("name", quote(job.name));
   if (!job.description.empty()) w.kv("description", quote(job.description));
 
-  w.section("dataset");
-  write_dataset(w, job.dataset);
+  if (job.run.train || !(job.dataset == DatasetSpec{})) {  // a checkpoint-only job may have none
+    w.section("dataset");
+    write_dataset(w, job.dataset);
+  }
   if (job.validation) {
     w.section("validation");
     write_dataset(w, *job.validation);
@@ -968,6 +1024,11 @@ std::string to_toml(const Job& job, const std::map<std::string, std::string>& co
     w.kv("fsync", k.fsync ? "true" : "false");
     if (!k.dir.empty()) w.kv("dir", quote(k.dir.string()));
     w.kv("restore", k.restore ? "true" : "false");
+    if (k.writes > 0) w.kv("writes", std::to_string(k.writes));
+    if (k.reads > 0) w.kv("reads", std::to_string(k.reads));
+    if (k.pause_s > 0) w.kv("pause", time_text(k.pause_s));
+    if (k.mode != CheckpointMode::all) w.kv("mode", quote(to_string(k.mode)));
+    if (k.ranks_per_host != CheckpointSpec{}.ranks_per_host) w.kv("ranks_per_host", std::to_string(k.ranks_per_host));
   }
 
   const RunSpec& run = job.run;
@@ -978,6 +1039,24 @@ std::string to_toml(const Job& job, const std::map<std::string, std::string>& co
   w.kv("eval_every_epochs", std::to_string(run.eval_every_epochs));
   w.kv("cache", quote(to_string(run.cache)));
   w.kv("max_time", time_text(run.max_seconds));
+  if (!run.train) w.kv("train", "false");
+
+  if (job.model) {
+    const LlmModel& m = *job.model;
+    w.section("model");
+    w.kv("num_layers", std::to_string(m.num_layers));
+    w.kv("hidden_size", std::to_string(m.hidden_size));
+    w.kv("ffn_hidden_size", std::to_string(m.ffn_hidden_size));
+    w.kv("vocab_size", std::to_string(m.vocab_size));
+    w.kv("attention_heads", std::to_string(m.attention_heads));
+    w.kv("kv_heads", std::to_string(m.kv_heads));
+    w.kv("datatype", quote(to_string(m.datatype)));
+    w.kv("optimizer_datatype", quote(to_string(m.optimizer_datatype)));
+    w.kv("tensor_parallel", std::to_string(m.tensor));
+    w.kv("pipeline_parallel", std::to_string(m.pipeline));
+    w.kv("data_parallel", std::to_string(m.data));
+    w.kv("zero_stage", std::to_string(m.zero_stage));
+  }
 
   for (const auto& [name, entries] : job.scales) {
     w.section("scales." + bare_or_quoted_key(name));

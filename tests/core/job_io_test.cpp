@@ -365,6 +365,19 @@ TEST(ShippedJobs, ParseValidateAndRoundTrip) {
     SCOPED_TRACE(e.path().string());
     auto full = load_job(e.path());
     ASSERT_TRUE(full) << full.error().message;
+    if (!full->run.train) {  // checkpoint-only (LLM) jobs: no dataset, no compute; small writes little
+      JobLoadOptions small;
+      small.scale = "small";
+      auto s = load_job(e.path(), small);
+      ASSERT_TRUE(s) << s.error().message;
+      const double bytes = double(checkpoint_bytes(host_shards(*s))) * std::max(s->checkpoint.writes, 1u);
+      EXPECT_LT(bytes, 1.0 * (1ull << 30)) << "small scale must stay small";
+      EXPECT_EQ(s->checkpoint.dir.string().rfind("data/checkpoints/" + full->name, 0), 0u);
+      auto back = parse_job(to_toml(*full), e.path());
+      ASSERT_TRUE(back) << back.error().message;
+      EXPECT_TRUE(*back == *full);
+      continue;
+    }
     EXPECT_EQ(full->compute.accelerator, "h100");
     EXPECT_GT(full->compute.effective().expected(), 0);
     EXPECT_EQ(full->dataset.dir.string().rfind("data/" + full->name, 0), 0u) << "dataset dirs live under data/<name>";

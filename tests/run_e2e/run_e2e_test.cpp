@@ -417,4 +417,60 @@ TEST(RunE2E, MlperfRulesWriteAVerdictAndReports) {
   EXPECT_NE(dom.out.find("<rect"), std::string::npos);
 }
 
+// MLPerf Storage's LLM checkpointing, checkpoint-only: the shipped Llama 3 8B job at its small
+// scale (8 ranks, ZeRO 3, 2 checkpoints written and 2 read), then MLPerf's DLIO config as it is
+// with Hydra overrides shrinking the model; the JSON's figures obey their definitions.
+TEST(RunE2E, LlmCheckpointOnlyWorkflowFromTheShippedJobAndTheDlioConfig) {
+  TempDir tmp("dlgen-e2e-llm");
+  const std::string src = DLGEN_SOURCE_DIR;
+  Outcome o = dlgen("run '" + src + "/jobs/llama3-8b.toml' --scale small -o r.json", tmp.path());
+  ASSERT_EQ(o.code, 0) << o.out;
+  EXPECT_NE(o.out.find("8 simulated rank(s) of 8"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("page cache   dropped before the reads"), std::string::npos) << o.out;
+  auto j = nlohmann::json::parse(std::ifstream(tmp / "r.json"));
+  EXPECT_EQ(j["workflow"], "checkpoint");
+  EXPECT_EQ(j["config"]["ranks"], 8);
+  const std::uint64_t bytes = j["config"]["checkpoint_bytes"];
+  for (const char* phase : {"write", "read"}) {
+    SCOPED_TRACE(phase);
+    EXPECT_EQ(j[phase]["count"], 2);
+    EXPECT_EQ(j[phase]["bytes"].get<std::uint64_t>(), 2 * bytes);
+    for (const auto& c : j[phase]["checkpoints"]) {
+      double slowest = 0;
+      std::uint64_t sum = 0;
+      for (const auto& r : c["ranks"]) {
+        slowest = std::max(slowest, r["seconds"].get<double>());
+        sum += r["bytes"].get<std::uint64_t>();
+      }
+      EXPECT_EQ(sum, bytes);
+      EXPECT_DOUBLE_EQ(c["duration_s"].get<double>(), slowest);
+      EXPECT_NEAR(c["throughput_bytes_per_s"].get<double>() * slowest, double(bytes), 1e-6 * double(bytes));
+    }
+  }
+  EXPECT_TRUE(std::filesystem::exists(tmp / "data/checkpoints/llama3-8b/global_epoch1_step2"));
+
+  // The DLIO config as MLPerf ships it, shrunk by overrides: same shards as the TOML job's scale.
+  const std::string shrink =
+      " ++workload.model.num_layers=2 ++workload.model.transformer.hidden_size=256"
+      " ++workload.model.transformer.ffn_hidden_size=896 ++workload.model.transformer.vocab_size=2000"
+      " ++workload.model.transformer.num_attention_heads=8 ++workload.model.transformer.num_kv_heads=2"
+      " ++workload.checkpoint.num_checkpoints_write=1 ++workload.checkpoint.num_checkpoints_read=1";
+  o = dlgen("run '" + src + "/tests/data/dlio/llama3_8b.yaml'" + shrink + " -q -o d.json", tmp.path());
+  ASSERT_EQ(o.code, 0) << o.out;
+  auto d = nlohmann::json::parse(std::ifstream(tmp / "d.json"));
+  EXPECT_EQ(d["config"]["checkpoint_bytes"].get<std::uint64_t>(), bytes);
+  EXPECT_EQ(d["write"]["count"], 1);
+  EXPECT_TRUE(std::filesystem::exists(tmp / "checkpoints/llama_8b/global_epoch1_step1"));
+
+  // The plan, full size, writes nothing: 104.7 GiB per checkpoint over 8 ranks.
+  o = dlgen("run '" + src + "/jobs/llama3-8b.toml' --dry-run -q -o plan.json", tmp.path());
+  ASSERT_EQ(o.code, 0) << o.out;
+  auto p = nlohmann::json::parse(std::ifstream(tmp / "plan.json"));
+  EXPECT_NEAR(p["checkpoint"]["bytes"].get<double>() / (1024.0 * 1024 * 1024), 104.7, 0.05);
+  EXPECT_EQ(p["checkpoint"]["files"], 16);
+  EXPECT_FALSE(std::filesystem::exists(tmp / "data/checkpoints/llama3-8b/global_epoch1_step3"));
+  o = dlgen("run '" + src + "/jobs/llama3-8b.toml' --find-max-accelerators", tmp.path());
+  EXPECT_EQ(o.code, 2) << o.out;
+}
+
 }  // namespace

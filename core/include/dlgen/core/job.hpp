@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "dlgen/core/distribution.hpp"
+#include "dlgen/core/llm.hpp"
 
 namespace dlgen {
 
@@ -19,6 +20,9 @@ enum class Shuffle { none, file, sample };
 // byte range inside a multi-sample file (npz member, hdf5 chunk, tfrecord record).
 enum class ReadUnit { file, sample };
 enum class CacheMode { keep, drop_start, drop_epoch };  // page cache handling between epochs
+// Which ranks of an LLM's world this host simulates in the checkpoint-only workflow: all of them,
+// or (MLPerf Storage's subset mode) the first `ranks_per_host`, each writing its own share.
+enum class CheckpointMode { all, subset };
 
 struct DatasetSpec {
   std::filesystem::path dir;      // root directory of the files
@@ -91,6 +95,15 @@ struct CheckpointSpec {
     const std::uint32_t first = first_epoch > 0 ? first_epoch : every_epochs;
     return epoch >= first && (epoch - first) % every_epochs == 0;
   }
+  // The checkpoint-only workflow (run.train = false; DLIO's workflow.train: False): simulated
+  // ranks write `writes` checkpoints one after another, then read `reads` of them back. Each rank
+  // writes the shard files Job::model gives it, or (without a model) one of `files` shards of
+  // `size_bytes`.
+  std::uint32_t writes = 0;
+  std::uint32_t reads = 0;
+  double pause_s = 0;  // before each checkpoint written or read, untimed (DLIO's time_between_checkpoints)
+  CheckpointMode mode = CheckpointMode::all;
+  std::uint32_t ranks_per_host = 8;  // mode = subset: ranks 0 .. ranks_per_host-1 of the model's world
   bool operator==(const CheckpointSpec&) const = default;
 };
 
@@ -101,6 +114,8 @@ struct RunSpec {
   std::uint32_t eval_every_epochs = 0; // 0: no evaluation passes
   CacheMode cache = CacheMode::keep;
   double max_seconds = 0;              // 0: no limit
+  // false: no training, no dataset: the checkpoint-only workflow (CheckpointSpec::writes/reads).
+  bool train = true;
   bool operator==(const RunSpec&) const = default;
 };
 
@@ -116,6 +131,8 @@ struct Job {
   RunSpec run;
   // Named scales (`[scales.small]`): dotted key → TOML value text, applied like `--set`.
   std::map<std::string, std::map<std::string, std::string>> scales;
+  // An LLM described as DLIO does ([model]): sizes every rank's checkpoint shards (core/llm.hpp).
+  std::optional<LlmModel> model;
   bool operator==(const Job&) const = default;
 };
 
@@ -135,6 +152,7 @@ const char* to_string(Shuffle s);
 const char* to_string(ReadUnit r);
 const char* to_string(CacheMode c);
 const char* to_string(DistKind k);
+const char* to_string(CheckpointMode m);
 std::optional<Format> format_from_string(std::string_view s);
 
 }  // namespace dlgen

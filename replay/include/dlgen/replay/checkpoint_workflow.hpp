@@ -1,0 +1,96 @@
+#pragma once
+// The checkpoint-only workflow (run.train = false), as MLPerf Storage v2.0 runs its LLM
+// checkpointing workloads on one host: R simulated ranks (one thread each) write their shard files
+// of checkpoint 1..N (fresh incompressible content, fsync'd when configured), one checkpoint after
+// another with all ranks starting together; then, the page cache dropped when the data written is
+// under 3x this host's RAM, checkpoints 1..M are read back the same way. Each checkpoint lives in
+// its own directory, <checkpoint.dir>/global_epoch1_step<i> (DLIO's names).
+//
+// The runner records, per checkpoint and per rank, bytes moved and seconds from the common start
+// to the rank's last byte (and fsync); every figure is computed from those records by the pure
+// functions below (definitions: docs/metrics.md, "Checkpoint-only workflow").
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "dlgen/core/job.hpp"
+#include "dlgen/core/result.hpp"
+
+namespace dlgen::replay {
+
+// One rank's part of one checkpoint written or read.
+struct RankPass {
+  std::uint32_t rank = 0;
+  std::uint64_t bytes = 0;
+  double seconds =
+      0;  // from the checkpoint's common start to this rank's last byte (fsync included)
+};
+
+// One checkpoint written or read by every simulated rank.
+struct CheckpointPass {
+  std::uint32_t index = 0;  // 1-based: global_epoch1_step<index>
+  std::vector<RankPass> ranks;
+};
+
+// The figures of one checkpoint.
+struct PassFigures {
+  std::uint64_t bytes = 0;         // all ranks
+  double duration_s = 0;           // the slowest rank's seconds (max over ranks)
+  double throughput_bps = 0;       // bytes / duration_s (bytes per second)
+  double slowest_rank_bps = 0;     // min over ranks that moved bytes of their bytes / seconds
+  std::uint32_t slowest_rank = 0;  // that rank
+};
+PassFigures pass_figures(const CheckpointPass& pass);
+
+// The figures of N checkpoints written (or read) one after another.
+struct PhaseFigures {
+  std::uint32_t count = 0;
+  std::uint64_t bytes = 0;
+  double duration_s = 0;            // sum of the checkpoints' durations
+  double throughput_bps = 0;        // bytes / duration_s
+  double mean_duration_s = 0;       // mean over checkpoints
+  double mean_throughput_bps = 0;   // mean of the checkpoints' throughputs (MLPerf's figure)
+  double stdev_throughput_bps = 0;  // their population standard deviation
+  double slowest_rank_bps = 0;      // min over checkpoints of their slowest rank
+};
+PhaseFigures phase_figures(const std::vector<CheckpointPass>& passes);
+
+// MLPerf Storage v2.0's rule: the page cache is emptied between the writes and the reads when the
+// checkpoint data written on this host is under 3x its RAM (else most of it cannot be cached).
+bool drop_cache_between(std::uint64_t bytes_written, std::uint64_t ram_bytes);
+
+struct CheckpointRunResult {
+  std::string job_name;
+  std::filesystem::path dir;
+  bool fsync = false;
+  std::uint64_t parameters = 0;   // 0 without a [model]
+  std::uint64_t world_ranks = 0;  // the model's TP x PP x DP (the ranks simulated without a model)
+  std::uint32_t ranks = 0;        // simulated on this host
+  std::uint64_t checkpoint_bytes = 0;  // one checkpoint, all simulated ranks
+  std::uint64_t checkpoint_files = 0;
+  std::uint64_t ram_bytes = 0;
+  bool cache_dropped = false;
+  std::string cache_note;  // why the cache was (not) dropped
+  std::vector<CheckpointPass> writes, reads;
+  std::vector<std::string> notes;
+};
+
+struct CheckpointRunOptions {
+  bool progress = false;  // one line per checkpoint on stderr
+};
+
+// Runs the workflow; the first I/O failure stops it with "path: write at OFFSET: reason".
+Result<CheckpointRunResult> run_checkpoint_workflow(const Job& job,
+                                                    const CheckpointRunOptions& options = {});
+
+// The plan of a checkpoint-only job (for --dry-run): ranks, bytes and files per checkpoint, totals.
+std::string format_checkpoint_plan(const Job& job);
+std::string checkpoint_plan_json(const Job& job);
+
+// Text for people (per checkpoint and overall, write and read) and JSON for scripts (`-o`).
+std::string format_checkpoint_summary(const CheckpointRunResult& r);
+std::string checkpoint_json(const CheckpointRunResult& r);
+Result<void> write_checkpoint_json(const CheckpointRunResult& r, const std::filesystem::path& path);
+
+}  // namespace dlgen::replay

@@ -1,0 +1,553 @@
+// The checkpoint-only workflow (see checkpoint_workflow.hpp): one thread per simulated rank, all
+// starting each checkpoint together on a barrier; the main thread prepares directories, sleeps
+// the pause between checkpoints and drops the page cache between writes and reads.
+#include "dlgen/replay/checkpoint_workflow.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysinfo.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <barrier>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <random>
+#include <system_error>
+#include <thread>
+
+#include "dlgen/core/llm.hpp"
+#include "dlgen/core/units.hpp"
+#include "dlgen/datasets/content.hpp"
+
+namespace dlgen::replay {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+std::string io_error(const std::filesystem::path& p, const char* what, std::uint64_t offset,
+                     int err) {
+  return p.string() + ": " + what + " at " + std::to_string(offset) + ": " + std::strerror(err);
+}
+
+// Drawn once per process: two runs never write the same bytes (deduplicating storage gains
+// nothing).
+std::uint64_t run_salt() {
+  static const std::uint64_t salt = [] {
+    std::random_device rd;
+    return (std::uint64_t{rd()} << 32) ^ rd();
+  }();
+  return salt;
+}
+
+std::filesystem::path checkpoint_dir(const Job& job, std::uint32_t index) {
+  return job.checkpoint.dir / ("global_epoch1_step" + std::to_string(index));
+}
+
+// Writes one shard file with fresh content; fsync when asked. -errno style inside, error text out.
+Result<void> write_file(const std::filesystem::path& p, std::uint64_t size,
+                        datasets::ContentStream& content, std::vector<std::uint8_t>& block,
+                        bool fsync) {
+  const int fd = ::open(p.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return runtime_error(io_error(p, "open", 0, errno));
+  std::uint64_t block_at = 0, block_end = 0;  // the file range whose bytes `block` holds
+  for (std::uint64_t off = 0; off < size;) {
+    if (off >= block_end) {  // fresh bytes for every request; a short write sends the rest
+      block_at = off;
+      block_end = off + std::min<std::uint64_t>(block.size(), size - off);
+      content.fill(block.data(), block_end - block_at);
+    }
+    const ssize_t w =
+        ::pwrite(fd, block.data() + (off - block_at), block_end - off, static_cast<off_t>(off));
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      const int err = w < 0 ? errno : EIO;
+      ::close(fd);
+      return runtime_error(io_error(p, "write", off, err));
+    }
+    off += static_cast<std::uint64_t>(w);
+  }
+  if (fsync && ::fsync(fd) != 0) {
+    const int err = errno;
+    ::close(fd);
+    return runtime_error(io_error(p, "fsync", size, err));
+  }
+  if (::close(fd) != 0) return runtime_error(io_error(p, "close", size, errno));
+  return ok();
+}
+
+// Reads a shard file to its end; a file shorter than expected is an error (a torn checkpoint).
+Result<std::uint64_t> read_file(const std::filesystem::path& p, std::uint64_t expected,
+                                std::vector<std::uint8_t>& block) {
+  const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return runtime_error(io_error(p, "open", 0, errno));
+  std::uint64_t off = 0;
+  for (;;) {
+    const ssize_t n = ::pread(fd, block.data(), block.size(), static_cast<off_t>(off));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int err = errno;
+      ::close(fd);
+      return runtime_error(io_error(p, "read", off, err));
+    }
+    if (n == 0) break;
+    off += static_cast<std::uint64_t>(n);
+  }
+  ::close(fd);
+  if (off != expected)
+    return runtime_error(p.string() + ": read " + std::to_string(off) +
+                         " bytes, the checkpoint wrote " + std::to_string(expected));
+  return off;
+}
+
+// Writes dirty pages back and drops the file's pages from the page cache (untimed).
+void evict(const std::filesystem::path& p) {
+  const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  ::fdatasync(fd);
+  ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+  ::close(fd);
+}
+
+bool files_present(const Job& job, const std::vector<RankShard>& shards, std::uint32_t index) {
+  for (const RankShard& s : shards)
+    for (const ShardFile& f : s.files) {
+      struct stat st {};
+      if (::stat((checkpoint_dir(job, index) / f.name).c_str(), &st) != 0 ||
+          std::uint64_t(st.st_size) != f.bytes)
+        return false;
+    }
+  return true;
+}
+
+std::uint64_t host_ram() {
+  struct sysinfo si {};
+  return ::sysinfo(&si) == 0 ? std::uint64_t{si.totalram} * si.mem_unit : 0;
+}
+
+std::string gib_s(double bps) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.2f GiB/s", bps / (1024.0 * 1024 * 1024));
+  return buf;
+}
+
+std::string secs(double s) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3f s", s);
+  return buf;
+}
+
+// The simulated ranks and the passes they run.
+class Workflow {
+ public:
+  Workflow(const Job& job, std::vector<RankShard> shards)
+      : job_(job),
+        shards_(std::move(shards)),
+        sync_(static_cast<std::ptrdiff_t>(shards_.size() + 1)) {}
+
+  // Runs one pass (write or read of checkpoint `index`) on every rank; returns its records.
+  Result<CheckpointPass> pass(std::uint32_t index, bool write) {
+    index_ = index;
+    write_ = write;
+    records_.assign(shards_.size(), RankPass{});
+    sync_.arrive_and_wait();  // start together
+    sync_.arrive_and_wait();  // all done
+    if (first_error_) return *first_error_;
+    CheckpointPass p;
+    p.index = index;
+    p.ranks = records_;
+    return p;
+  }
+
+  Result<void> start() {
+    try {
+      for (std::size_t i = 0; i < shards_.size(); ++i)
+        threads_.emplace_back([this, i] { rank_loop(i); });
+    } catch (const std::system_error& e) {
+      // The barrier counts every rank: the missing ones arrive (and leave) here, so the ranks
+      // already started pass it once, see stop_ and end.
+      const std::size_t started = threads_.size();
+      stop_ = true;
+      for (std::size_t i = started; i < shards_.size(); ++i) sync_.arrive_and_drop();
+      sync_.arrive_and_wait();
+      for (auto& t : threads_) t.join();
+      return runtime_error("cannot start simulated rank " + std::to_string(started) + " of " +
+                           std::to_string(shards_.size()) + " (one thread each): " + e.what());
+    }
+    return ok();
+  }
+
+  void stop() {
+    stop_ = true;
+    sync_.arrive_and_wait();
+    for (auto& t : threads_) t.join();
+  }
+
+ private:
+  void rank_loop(std::size_t i) {
+    std::vector<std::uint8_t> block(
+        std::max<std::uint64_t>(job_.checkpoint.write_size_bytes, 4096));
+    for (;;) {
+      sync_.arrive_and_wait();
+      if (stop_) return;
+      const auto t0 = Clock::now();
+      RankPass rec;
+      rec.rank = shards_[i].rank;
+      Result<void> r = write_ ? write_rank(i, block, rec) : read_rank(i, block, rec);
+      rec.seconds = seconds_between(t0, Clock::now());
+      records_[i] = rec;
+      if (!r) {
+        std::lock_guard lock(mu_);
+        if (!first_error_) first_error_ = r.error();
+      }
+      sync_.arrive_and_wait();
+    }
+  }
+
+  Result<void> write_rank(std::size_t i, std::vector<std::uint8_t>& block, RankPass& rec) {
+    const RankShard& s = shards_[i];
+    const std::filesystem::path dir = checkpoint_dir(job_, index_);
+    for (std::size_t f = 0; f < s.files.size(); ++f) {
+      // A fresh stream per checkpoint, rank and file: nothing repeats within or across checkpoints.
+      datasets::ContentStream content(run_salt() ^ (std::uint64_t{index_} * 0x9e3779b97f4a7c15ull),
+                                      (std::uint64_t{s.rank} << 20) | f);
+      if (Result<void> r = write_file(dir / s.files[f].name, s.files[f].bytes, content, block,
+                                      job_.checkpoint.fsync);
+          !r)
+        return r;
+      rec.bytes += s.files[f].bytes;
+    }
+    return ok();
+  }
+
+  Result<void> read_rank(std::size_t i, std::vector<std::uint8_t>& block, RankPass& rec) {
+    const RankShard& s = shards_[i];
+    const std::filesystem::path dir = checkpoint_dir(job_, index_);
+    for (const ShardFile& f : s.files) {
+      Result<std::uint64_t> n = read_file(dir / f.name, f.bytes, block);
+      if (!n) return n.error();
+      rec.bytes += *n;
+    }
+    return ok();
+  }
+
+  const Job& job_;
+  std::vector<RankShard> shards_;
+  std::barrier<> sync_;
+  std::vector<std::thread> threads_;
+  std::vector<RankPass> records_;
+  std::uint32_t index_ = 0;
+  bool write_ = true;
+  std::atomic<bool> stop_{false};
+  std::mutex mu_;
+  std::optional<Error> first_error_;
+};
+
+void print_progress(const char* what, const CheckpointPass& p, std::uint32_t of) {
+  const PassFigures f = pass_figures(p);
+  std::fprintf(stderr, "dlgen: checkpoint %s %u/%u: %s in %s, %s (slowest rank %s)\n", what,
+               p.index, of, format_size(f.bytes).c_str(), secs(f.duration_s).c_str(),
+               gib_s(f.throughput_bps).c_str(), gib_s(f.slowest_rank_bps).c_str());
+}
+
+}  // namespace
+
+PassFigures pass_figures(const CheckpointPass& pass) {
+  PassFigures f;
+  bool any = false;
+  for (const RankPass& r : pass.ranks) {
+    f.bytes += r.bytes;
+    f.duration_s = std::max(f.duration_s, r.seconds);
+    if (r.bytes == 0 || r.seconds <= 0) continue;  // a rank with nothing to write has no rate
+    const double bps = double(r.bytes) / r.seconds;
+    if (!any || bps < f.slowest_rank_bps) {
+      f.slowest_rank_bps = bps;
+      f.slowest_rank = r.rank;
+      any = true;
+    }
+  }
+  f.throughput_bps = f.duration_s > 0 ? double(f.bytes) / f.duration_s : 0;
+  return f;
+}
+
+PhaseFigures phase_figures(const std::vector<CheckpointPass>& passes) {
+  PhaseFigures ph;
+  std::vector<double> rates;
+  for (const CheckpointPass& p : passes) {
+    const PassFigures f = pass_figures(p);
+    ph.bytes += f.bytes;
+    ph.duration_s += f.duration_s;
+    rates.push_back(f.throughput_bps);
+    if (f.slowest_rank_bps > 0 &&
+        (ph.slowest_rank_bps == 0 || f.slowest_rank_bps < ph.slowest_rank_bps))
+      ph.slowest_rank_bps = f.slowest_rank_bps;
+  }
+  ph.count = static_cast<std::uint32_t>(passes.size());
+  if (passes.empty()) return ph;
+  ph.throughput_bps = ph.duration_s > 0 ? double(ph.bytes) / ph.duration_s : 0;
+  ph.mean_duration_s = ph.duration_s / double(passes.size());
+  double sum = 0;
+  for (double r : rates) sum += r;
+  ph.mean_throughput_bps = sum / double(rates.size());
+  double var = 0;
+  for (double r : rates) var += (r - ph.mean_throughput_bps) * (r - ph.mean_throughput_bps);
+  ph.stdev_throughput_bps = std::sqrt(var / double(rates.size()));
+  return ph;
+}
+
+bool drop_cache_between(std::uint64_t bytes_written, std::uint64_t ram_bytes) {
+  return ram_bytes > 0 && double(bytes_written) < 3.0 * double(ram_bytes);
+}
+
+Result<CheckpointRunResult> run_checkpoint_workflow(const Job& job,
+                                                    const CheckpointRunOptions& options) {
+  const CheckpointSpec& k = job.checkpoint;
+  CheckpointRunResult out;
+  out.job_name = job.name;
+  out.dir = k.dir;
+  out.fsync = k.fsync;
+  const std::vector<RankShard> shards = host_shards(job);
+  out.ranks = static_cast<std::uint32_t>(shards.size());
+  out.world_ranks = job.model ? job.model->world() : shards.size();
+  out.parameters = job.model ? parameter_count(*job.model) : 0;
+  out.checkpoint_bytes = checkpoint_bytes(shards);
+  for (const RankShard& s : shards) out.checkpoint_files += s.files.size();
+  out.ram_bytes = host_ram();
+  if (shards.empty())
+    return input_error(job.name + ": the checkpoint-only workflow has no rank to simulate");
+
+  auto make_dir = [&](std::uint32_t index) -> Result<void> {
+    std::error_code ec;
+    std::filesystem::create_directories(checkpoint_dir(job, index), ec);
+    if (ec)
+      return runtime_error(checkpoint_dir(job, index).string() +
+                           ": cannot create checkpoint directory: " + ec.message());
+    return ok();
+  };
+  auto pause = [&] {
+    if (k.pause_s > 0) std::this_thread::sleep_for(std::chrono::duration<double>(k.pause_s));
+  };
+
+  Workflow wf(job, shards);
+  if (Result<void> s = wf.start(); !s) return s.error();
+  Result<void> status = ok();
+  std::uint64_t written = 0;  // checkpoint bytes now on this host's storage, for the cache rule
+  for (std::uint32_t i = 1; i <= k.writes && status; ++i) {
+    if (status = make_dir(i); !status) break;
+    pause();  // DLIO's time_between_checkpoints: compute between checkpoints, untimed
+    Result<CheckpointPass> p = wf.pass(i, true);
+    if (!p) {
+      status = p.error();
+      break;
+    }
+    if (options.progress) print_progress("write", *p, k.writes);
+    written += pass_figures(*p).bytes;
+    out.writes.push_back(std::move(*p));
+  }
+  if (status && k.reads > 0) {
+    // Checkpoints to read that this run did not write (writes = 0) must exist; missing ones are
+    // written first, untimed.
+    for (std::uint32_t i = 1; i <= k.reads && status; ++i) {
+      if (i <= k.writes || files_present(job, shards, i)) continue;
+      if (status = make_dir(i); !status) break;
+      Result<CheckpointPass> p = wf.pass(i, true);
+      if (!p)
+        status = p.error();
+      else
+        written += pass_figures(*p).bytes;
+      out.notes.push_back("checkpoint " + std::to_string(i) +
+                          " was missing: written first, untimed");
+    }
+  }
+  if (status && k.reads > 0) {
+    out.cache_dropped = drop_cache_between(written, out.ram_bytes);
+    if (out.cache_dropped) {
+      for (std::uint32_t i = 1; i <= std::max(k.writes, k.reads); ++i)
+        for (const RankShard& s : shards)
+          for (const ShardFile& f : s.files) evict(checkpoint_dir(job, i) / f.name);
+      out.cache_note = "dropped before the reads (" + format_size(written) + " written < 3 x " +
+                       format_size(out.ram_bytes) + " RAM): the reads come from storage";
+    } else {
+      out.cache_note = "not dropped (" + format_size(written) + " written >= 3 x " +
+                       format_size(out.ram_bytes) +
+                       " RAM, MLPerf's rule): at most a third of it can still be cached";
+    }
+    for (std::uint32_t i = 1; i <= k.reads && status; ++i) {
+      pause();
+      Result<CheckpointPass> p = wf.pass(i, false);
+      if (!p) {
+        status = p.error();
+        break;
+      }
+      if (options.progress) print_progress("read", *p, k.reads);
+      out.reads.push_back(std::move(*p));
+    }
+  }
+  wf.stop();
+  if (!status) return status.error();
+  if (job.model && k.mode == CheckpointMode::subset && out.ranks < out.world_ranks)
+    out.notes.push_back("subset: ranks 0.." + std::to_string(out.ranks - 1) + " of " +
+                        std::to_string(out.world_ranks) +
+                        " (this host's share; the whole checkpoint is " +
+                        format_size(checkpoint_bytes(rank_shards(*job.model))) + ")");
+  return out;
+}
+
+std::string format_checkpoint_plan(const Job& job) {
+  const auto shards = host_shards(job);
+  std::uint64_t files = 0;
+  for (const auto& s : shards) files += s.files.size();
+  const std::uint64_t bytes = checkpoint_bytes(shards);
+  std::string out = job.name + ": checkpoint-only workflow (no dataset, no training)\n";
+  if (job.model) {
+    const LlmModel& m = *job.model;
+    out += "  model        " + std::to_string(parameter_count(m)) + " parameters, TP " +
+           std::to_string(m.tensor) + " x PP " + std::to_string(m.pipeline) + " x DP " +
+           std::to_string(m.data) + ", ZeRO " + std::to_string(m.zero_stage) + ", " +
+           to_string(m.datatype) + " weights, " + to_string(m.optimizer_datatype) +
+           " optimizer state\n";
+    out += "  world        " + format_size(checkpoint_bytes(rank_shards(m))) +
+           " per checkpoint over " + std::to_string(m.world()) + " ranks\n";
+  }
+  out += "  this host    " + std::to_string(shards.size()) + " simulated ranks, " +
+         format_size(bytes) + " in " + std::to_string(files) + " files per checkpoint\n";
+  out += "  checkpoints  " + std::to_string(job.checkpoint.writes) + " written (" +
+         format_size(bytes * job.checkpoint.writes) + "), " + std::to_string(job.checkpoint.reads) +
+         " read back (" + format_size(bytes * job.checkpoint.reads) + "), fsync " +
+         (job.checkpoint.fsync ? "on" : "off") + ", in " + job.checkpoint.dir.string() + "\n";
+  return out;
+}
+
+std::string checkpoint_plan_json(const Job& job) {
+  using nlohmann::json;
+  const auto shards = host_shards(job);
+  std::uint64_t files = 0;
+  for (const auto& s : shards) files += s.files.size();
+  json j;
+  j["job"] = job.name;
+  j["workflow"] = "checkpoint";
+  j["checkpoint"] = {{"bytes", checkpoint_bytes(shards)},
+                     {"files", files},
+                     {"ranks", shards.size()},
+                     {"writes", job.checkpoint.writes},
+                     {"reads", job.checkpoint.reads},
+                     {"fsync", job.checkpoint.fsync},
+                     {"dir", job.checkpoint.dir.string()}};
+  if (job.model) {
+    j["model"] = {{"parameters", parameter_count(*job.model)},
+                  {"world_ranks", job.model->world()},
+                  {"world_bytes", checkpoint_bytes(rank_shards(*job.model))}};
+  }
+  json ranks = json::array();
+  for (const auto& s : shards)
+    ranks.push_back({{"rank", s.rank},
+                     {"model_bytes", s.model_bytes},
+                     {"optimizer_bytes", s.optimizer_bytes},
+                     {"files", s.files.size()}});
+  j["ranks"] = ranks;
+  return j.dump(2) + "\n";
+}
+
+std::string format_checkpoint_summary(const CheckpointRunResult& r) {
+  std::string out =
+      r.job_name + ": checkpoint-only workflow, " + std::to_string(r.ranks) + " simulated rank(s)";
+  if (r.parameters > 0)
+    out += " of " + std::to_string(r.world_ranks) + ", " + std::to_string(r.parameters) +
+           " parameters";
+  out += "\n  checkpoint   " + format_size(r.checkpoint_bytes) + " in " +
+         std::to_string(r.checkpoint_files) + " files, fsync " + (r.fsync ? "on" : "off") +
+         ", in " + r.dir.string() + "\n";
+  auto phase = [&](const char* name, const std::vector<CheckpointPass>& passes) {
+    if (passes.empty()) return;
+    const PhaseFigures ph = phase_figures(passes);
+    out += std::string("  ") + name + "        " + std::to_string(ph.count) + " x " +
+           format_size(ph.count ? ph.bytes / ph.count : 0) + ": mean duration " +
+           secs(ph.mean_duration_s) + " (slowest rank), mean " + gib_s(ph.mean_throughput_bps) +
+           " (stdev " + gib_s(ph.stdev_throughput_bps) + "), overall " + gib_s(ph.throughput_bps) +
+           ", slowest rank " + gib_s(ph.slowest_rank_bps) + "\n";
+    for (const CheckpointPass& p : passes) {
+      const PassFigures f = pass_figures(p);
+      char line[256];
+      std::snprintf(line, sizeof line, "    #%-3u %10s  %10s  slowest rank %u at %s\n", p.index,
+                    secs(f.duration_s).c_str(), gib_s(f.throughput_bps).c_str(), f.slowest_rank,
+                    gib_s(f.slowest_rank_bps).c_str());
+      out += line;
+    }
+  };
+  phase("write", r.writes);
+  if (!r.reads.empty()) out += "  page cache   " + r.cache_note + "\n";
+  phase("read ", r.reads);
+  for (const auto& n : r.notes) out += "  note: " + n + "\n";
+  return out;
+}
+
+std::string checkpoint_json(const CheckpointRunResult& r) {
+  using nlohmann::json;
+  auto phase = [](const std::vector<CheckpointPass>& passes) {
+    const PhaseFigures ph = phase_figures(passes);
+    json per = json::array();
+    for (const CheckpointPass& p : passes) {
+      const PassFigures f = pass_figures(p);
+      json ranks = json::array();
+      for (const RankPass& rp : p.ranks)
+        ranks.push_back({{"rank", rp.rank}, {"bytes", rp.bytes}, {"seconds", rp.seconds}});
+      per.push_back({{"index", p.index},
+                     {"bytes", f.bytes},
+                     {"duration_s", f.duration_s},
+                     {"throughput_bytes_per_s", f.throughput_bps},
+                     {"slowest_rank", f.slowest_rank},
+                     {"slowest_rank_bytes_per_s", f.slowest_rank_bps},
+                     {"ranks", ranks}});
+    }
+    return json{{"count", ph.count},
+                {"bytes", ph.bytes},
+                {"duration_s", ph.duration_s},
+                {"throughput_bytes_per_s", ph.throughput_bps},
+                {"mean_duration_s", ph.mean_duration_s},
+                {"mean_throughput_bytes_per_s", ph.mean_throughput_bps},
+                {"stdev_throughput_bytes_per_s", ph.stdev_throughput_bps},
+                {"slowest_rank_bytes_per_s", ph.slowest_rank_bps},
+                {"checkpoints", per}};
+  };
+  json j;
+  j["job"] = r.job_name;
+  j["workflow"] = "checkpoint";
+  j["config"] = {{"ranks", r.ranks},
+                 {"world_ranks", r.world_ranks},
+                 {"parameters", r.parameters},
+                 {"checkpoint_bytes", r.checkpoint_bytes},
+                 {"checkpoint_files", r.checkpoint_files},
+                 {"fsync", r.fsync},
+                 {"dir", r.dir.string()},
+                 {"ram_bytes", r.ram_bytes}};
+  j["write"] = phase(r.writes);
+  j["read"] = phase(r.reads);
+  j["page_cache"] = {{"dropped", r.cache_dropped}, {"note", r.cache_note}};
+  j["notes"] = r.notes;
+  return j.dump(2) + "\n";
+}
+
+Result<void> write_checkpoint_json(const CheckpointRunResult& r,
+                                   const std::filesystem::path& path) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  if (!f)
+    return runtime_error(path.string() + ": cannot open for writing: " + std::strerror(errno));
+  f << checkpoint_json(r);
+  f.close();
+  if (!f) return runtime_error(path.string() + ": write failed");
+  return ok();
+}
+
+}  // namespace dlgen::replay

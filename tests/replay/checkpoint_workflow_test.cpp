@@ -1,0 +1,222 @@
+// The checkpoint-only workflow (MLPerf Storage's LLM checkpointing on one host): the figures as
+// laws over recorded per-rank passes (duration = slowest rank, throughput x duration = bytes,
+// slowest-rank rate = the minimum), MLPerf's page-cache rule, and real runs in a temporary
+// directory: every rank's files at the sizes core/llm gives, fresh incompressible content per
+// checkpoint, reads of what was written, errors that name the path.
+#include "dlgen/replay/checkpoint_workflow.hpp"
+
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+
+#include "dlgen/core/job_io.hpp"
+#include "dlgen/core/llm.hpp"
+#include "temp_dir.hpp"
+
+namespace dlgen::replay {
+namespace {
+
+using testing::TempDir;
+
+CheckpointPass pass_of(std::uint32_t index, std::vector<RankPass> ranks) {
+  CheckpointPass p;
+  p.index = index;
+  p.ranks = std::move(ranks);
+  return p;
+}
+
+TEST(CheckpointFigures, DurationIsTheSlowestRankAndThroughputTimesDurationIsBytes) {
+  const CheckpointPass p = pass_of(1, {{0, 400, 2.0}, {1, 300, 0.5}, {2, 0, 0.1}, {3, 100, 1.0}});
+  const PassFigures f = pass_figures(p);
+  EXPECT_EQ(f.bytes, 800u);
+  EXPECT_DOUBLE_EQ(f.duration_s, 2.0);
+  EXPECT_DOUBLE_EQ(f.throughput_bps * f.duration_s, 800.0);
+  // Rates: 200, 600, (none: nothing written), 100 bytes/s: the slowest is rank 3.
+  EXPECT_DOUBLE_EQ(f.slowest_rank_bps, 100.0);
+  EXPECT_EQ(f.slowest_rank, 3u);
+  // The slowest rank's rate never exceeds the aggregate rate divided by the ranks that wrote.
+  EXPECT_LE(f.slowest_rank_bps, f.throughput_bps / 3 + 1e-9);
+  EXPECT_EQ(pass_figures(CheckpointPass{}).throughput_bps, 0.0);
+}
+
+TEST(CheckpointFigures, PhaseMeansAndOverall) {
+  const std::vector<CheckpointPass> passes = {pass_of(1, {{0, 1000, 1.0}, {1, 1000, 0.5}}),
+                                              pass_of(2, {{0, 1000, 4.0}, {1, 1000, 2.0}})};
+  const PhaseFigures ph = phase_figures(passes);
+  EXPECT_EQ(ph.count, 2u);
+  EXPECT_EQ(ph.bytes, 4000u);
+  EXPECT_DOUBLE_EQ(ph.duration_s, 5.0);
+  EXPECT_DOUBLE_EQ(ph.throughput_bps, 800.0);  // bytes / summed durations, not a mean of rates
+  EXPECT_DOUBLE_EQ(ph.mean_duration_s, 2.5);
+  EXPECT_DOUBLE_EQ(ph.mean_throughput_bps, (2000.0 + 500.0) / 2);
+  EXPECT_DOUBLE_EQ(ph.stdev_throughput_bps, 750.0);
+  EXPECT_DOUBLE_EQ(ph.slowest_rank_bps, 250.0);  // rank 0 of checkpoint 2
+  EXPECT_EQ(phase_figures({}).count, 0u);
+}
+
+TEST(CheckpointFigures, CacheIsDroppedUnderThreeTimesRam) {
+  EXPECT_TRUE(drop_cache_between(299, 100));
+  EXPECT_FALSE(drop_cache_between(300, 100));
+  EXPECT_FALSE(drop_cache_between(1, 0));  // RAM unknown: nothing promised
+}
+
+Job small_llm(const std::filesystem::path& dir, const std::string& extra = "") {
+  const std::string toml =
+      "[job]\nname = \"tiny\"\n[checkpoint]\nwrites = 2\nreads = 2\nwrite_size = \"64KiB\"\ndir = "
+      "\"" +
+      dir.string() + "\"\n" + extra +
+      "[run]\ntrain = false\n[model]\nnum_layers = 4\nhidden_size = 128\nffn_hidden_size = 384\n"
+      "vocab_size = 1000\nattention_heads = 4\nkv_heads = 2\ntensor_parallel = 2\n"
+      "pipeline_parallel = 2\ndata_parallel = 2\nzero_stage = 1\n";
+  Result<Job> j = parse_job(toml, "tiny.toml");
+  EXPECT_TRUE(j) << (j ? "" : j.error().message);
+  return j ? *j : Job{};
+}
+
+std::vector<unsigned char> slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+TEST(CheckpointWorkflow, EveryRankWritesItsShardsThenReadsThemBack) {
+  TempDir tmp("dlgen-ckwf");
+  const Job job = small_llm(tmp / "ck");
+  Result<CheckpointRunResult> r = run_checkpoint_workflow(job);
+  ASSERT_TRUE(r) << r.error().message;
+  const auto shards = host_shards(job);
+  ASSERT_EQ(shards.size(), 8u);
+  EXPECT_EQ(r->ranks, 8u);
+  EXPECT_EQ(r->checkpoint_bytes, checkpoint_bytes(shards));
+  ASSERT_EQ(r->writes.size(), 2u);
+  ASSERT_EQ(r->reads.size(), 2u);
+  for (const auto* phase : {&r->writes, &r->reads})
+    for (std::size_t i = 0; i < phase->size(); ++i) {
+      const CheckpointPass& p = (*phase)[i];
+      EXPECT_EQ(p.index, i + 1);
+      ASSERT_EQ(p.ranks.size(), 8u);
+      for (std::size_t k = 0; k < 8; ++k) {
+        EXPECT_EQ(p.ranks[k].rank, shards[k].rank);
+        EXPECT_EQ(p.ranks[k].bytes, shards[k].bytes());  // every byte of the shard, written or read
+        EXPECT_GT(p.ranks[k].seconds, 0);
+      }
+      EXPECT_EQ(pass_figures(p).bytes, r->checkpoint_bytes);
+    }
+  // The files, at their sizes, one directory per checkpoint (DLIO's names).
+  for (std::uint32_t i = 1; i <= 2; ++i)
+    for (const auto& s : shards)
+      for (const auto& f : s.files) {
+        const auto path = tmp / "ck" / ("global_epoch1_step" + std::to_string(i)) / f.name;
+        ASSERT_TRUE(std::filesystem::exists(path)) << path;
+        EXPECT_EQ(std::filesystem::file_size(path), f.bytes) << path;
+      }
+  // ZeRO 1 with PP 2: rank 0 (dp 0) writes layer files, rank 4 (dp 1) only its optimizer state.
+  EXPECT_TRUE(
+      std::filesystem::exists(tmp / "ck/global_epoch1_step1/layer_0-model_0_model_states.pt"));
+  EXPECT_TRUE(std::filesystem::exists(
+      tmp / "ck/global_epoch1_step1/zero_pp_rank_1_mp_rank_0_optim_states.pt"));
+  // Fresh content: the same file differs between checkpoints, and zlib cannot shrink it.
+  const auto a = slurp(tmp / "ck/global_epoch1_step1/zero_pp_rank_0_mp_rank_0_optim_states.pt");
+  const auto b = slurp(tmp / "ck/global_epoch1_step2/zero_pp_rank_0_mp_rank_0_optim_states.pt");
+  ASSERT_EQ(a.size(), b.size());
+  EXPECT_NE(a, b);
+  uLongf n = compressBound(a.size());
+  std::vector<unsigned char> z(n);
+  ASSERT_EQ(compress2(z.data(), &n, a.data(), a.size(), 6), Z_OK);
+  EXPECT_GT(double(n) / double(a.size()), 0.99);
+  // The JSON carries the same figures.
+  const auto j = nlohmann::json::parse(checkpoint_json(*r));
+  EXPECT_EQ(j["write"]["count"], 2);
+  EXPECT_EQ(j["read"]["bytes"].get<std::uint64_t>(), 2 * r->checkpoint_bytes);
+  EXPECT_DOUBLE_EQ(j["write"]["checkpoints"][0]["duration_s"].get<double>(),
+                   pass_figures(r->writes[0]).duration_s);
+  EXPECT_EQ(j["config"]["ranks"], 8);
+  EXPECT_NE(format_checkpoint_summary(*r).find("page cache"), std::string::npos);
+}
+
+TEST(CheckpointWorkflow, SubsetAndReadsOfCheckpointsWrittenEarlier) {
+  TempDir tmp("dlgen-ckwf");
+  Job job = small_llm(tmp / "ck", "mode = \"subset\"\nranks_per_host = 3\n");
+  Result<CheckpointRunResult> r = run_checkpoint_workflow(job);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->ranks, 3u);
+  EXPECT_EQ(r->world_ranks, 8u);
+  ASSERT_FALSE(r->notes.empty());
+  EXPECT_NE(r->notes.back().find("subset: ranks 0..2 of 8"), std::string::npos) << r->notes.back();
+  // A later run that only reads finds the checkpoints and reads them (nothing rewritten).
+  job.checkpoint.writes = 0;
+  job.checkpoint.reads = 2;
+  const auto before = std::filesystem::last_write_time(
+      tmp / "ck/global_epoch1_step2/zero_pp_rank_0_mp_rank_0_optim_states.pt");
+  Result<CheckpointRunResult> again = run_checkpoint_workflow(job);
+  ASSERT_TRUE(again) << again.error().message;
+  EXPECT_TRUE(again->writes.empty());
+  EXPECT_EQ(again->reads.size(), 2u);
+  EXPECT_TRUE(again->notes.size() == 1);  // the subset note only: nothing was missing
+  EXPECT_EQ(std::filesystem::last_write_time(
+                tmp / "ck/global_epoch1_step2/zero_pp_rank_0_mp_rank_0_optim_states.pt"),
+            before);
+  // A checkpoint missing from storage is written first, untimed, and said so.
+  job.checkpoint.reads = 3;
+  Result<CheckpointRunResult> more = run_checkpoint_workflow(job);
+  ASSERT_TRUE(more) << more.error().message;
+  EXPECT_EQ(more->reads.size(), 3u);
+  EXPECT_NE(more->notes.front().find("checkpoint 3 was missing"), std::string::npos);
+}
+
+TEST(CheckpointWorkflow, WithoutAModelFilesShareTheSize) {
+  TempDir tmp("dlgen-ckwf");
+  Result<Job> job = parse_job("[checkpoint]\nwrites = 1\nsize = 1000001\nfiles = 3\ndir = \"" +
+                                  (tmp / "ck").string() + "\"\n[run]\ntrain = false\n",
+                              "plain.toml");
+  ASSERT_TRUE(job) << job.error().message;
+  Result<CheckpointRunResult> r = run_checkpoint_workflow(*job);
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_EQ(r->writes.size(), 1u);
+  EXPECT_EQ(pass_figures(r->writes[0]).bytes, 1000001u);
+  EXPECT_EQ(std::filesystem::file_size(tmp / "ck/global_epoch1_step1/checkpoint-0-of-3.dlgen"),
+            333334u);
+  EXPECT_EQ(std::filesystem::file_size(tmp / "ck/global_epoch1_step1/checkpoint-2-of-3.dlgen"),
+            333333u);
+  EXPECT_TRUE(r->reads.empty());
+}
+
+TEST(CheckpointWorkflow, ManyRanksStartTogether) {
+  TempDir tmp("dlgen-ckwf");
+  Job job = small_llm(tmp / "ck");
+  job.model->data = 16;  // 64 ranks
+  job.checkpoint.reads = 0;
+  Result<CheckpointRunResult> r = run_checkpoint_workflow(job);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->ranks, 64u);
+  ASSERT_EQ(r->writes.size(), 2u);
+  for (const auto& p : r->writes) EXPECT_EQ(pass_figures(p).bytes, r->checkpoint_bytes);
+}
+
+TEST(CheckpointWorkflow, AnErrorNamesThePathAndStopsEveryRank) {
+  TempDir tmp("dlgen-ckwf");
+  std::ofstream(tmp / "file").put('x');  // the checkpoint directory's parent is a regular file
+  const Job job = small_llm(tmp / "file" / "ck");
+  Result<CheckpointRunResult> r = run_checkpoint_workflow(job);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find((tmp / "file" / "ck" / "global_epoch1_step1").string() +
+                                   ": cannot create checkpoint directory"),
+            std::string::npos)
+      << r.error().message;
+  // A shard path that is a directory: the rank's open fails and the error names the file.
+  TempDir tmp2("dlgen-ckwf");
+  const Job j2 = small_llm(tmp2 / "ck");
+  std::filesystem::create_directories(
+      tmp2 / "ck/global_epoch1_step1/zero_pp_rank_1_mp_rank_3_optim_states.pt");
+  Result<CheckpointRunResult> r2 = run_checkpoint_workflow(j2);
+  ASSERT_FALSE(r2);
+  EXPECT_NE(r2.error().message.find(
+                "zero_pp_rank_1_mp_rank_3_optim_states.pt: open at 0: Is a directory"),
+            std::string::npos)
+      << r2.error().message;
+}
+
+}  // namespace
+}  // namespace dlgen::replay
