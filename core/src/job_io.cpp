@@ -269,7 +269,8 @@ class Section {
     if (!n->is_integer() || !v) return type_error(key, *n, "a whole number");
     if (*v < 0) return ctx_.error(path(key), line_of(*n), "must be >= 0");
     if (static_cast<std::uint64_t>(*v) > std::numeric_limits<Int>::max())
-      return ctx_.error(path(key), line_of(*n), "is too large");
+      return ctx_.error(path(key), line_of(*n),
+                        "is too large (at most " + std::to_string(std::numeric_limits<Int>::max()) + ")");
     out = static_cast<Int>(*v);
   }
 
@@ -277,7 +278,8 @@ class Section {
     const toml::node* n = get(key);
     if (!n) return;
     auto v = scalar(*n, path(key), Unit::bytes);
-    if (v) out = static_cast<std::uint64_t>(std::llround(*v));
+    // Beyond 2^64 saturates (llround would overflow); limits::check_limits names the limit.
+    if (v) out = *v < 0x1p64 ? static_cast<std::uint64_t>(std::round(*v)) : UINT64_MAX;
   }
 
   void duration(std::string_view key, double& out) {
