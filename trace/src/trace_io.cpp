@@ -673,10 +673,6 @@ Result<void> write_trace(const std::filesystem::path& path, const Trace& trace) 
 namespace {
 
 
-// An event later than this after the trace start, or lasting longer, is corrupt: no capture runs
-// for 31 days, and inspect and summarize lay events out per second of the trace.
-constexpr std::uint64_t kMaxTraceNs = 31ull * 86400 * 1'000'000'000;
-
 Error corrupt(const std::filesystem::path& path, const std::string& what) {
   return input_error(path.string() + ": corrupt trace: " + what);
 }

@@ -19,6 +19,20 @@
 
 #include "dlgen/trace/trace_io.hpp"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define DLGEN_SANITIZER_INTERFACE 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define DLGEN_SANITIZER_INTERFACE 1
+#endif
+#endif
+#ifndef DLGEN_SANITIZER_INTERFACE
+#define DLGEN_SANITIZER_INTERFACE 0
+#endif
+#if DLGEN_SANITIZER_INTERFACE
+#include <sanitizer/common_interface_defs.h>
+#endif
+
 namespace dlgen::trace {
 namespace {
 
@@ -37,17 +51,7 @@ void write_all(int fd, const std::string& s) {
 // The child's outcome: exit codes are the Error kinds, with the message in the pipe.
 constexpr int kChildOk = 0;
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAsan = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAsan = true;
-#else
-constexpr bool kAsan = false;
-#endif
-#else
-constexpr bool kAsan = false;
-#endif
+constexpr bool kAsan = DLGEN_SANITIZER_INTERFACE;  // address sanitizer (gcc or clang)
 
 // Corrupt lengths can also make libhdf5 allocate and copy gigabytes for one string (seen: 6 GB and
 // 20 s for a 78 KB trace), or loop for ever in its metadata cache (H5HG__protect). The child gets a
@@ -59,7 +63,17 @@ unsigned child_seconds(std::uint64_t file_bytes) {
   return static_cast<unsigned>(10 + std::min<std::uint64_t>(file_bytes / (4u << 20), 3600));
 }
 
+// The child dies of its own signals: handlers inherited from the parent (a fuzzer's, a
+// sanitizer's) would report the child's crash as the parent's and save its input as a crash.
+void default_signals() {
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGALRM}) std::signal(sig, SIG_DFL);
+#if DLGEN_SANITIZER_INTERFACE
+  __sanitizer_set_death_callback(nullptr);
+#endif
+}
+
 void limit_child(const std::filesystem::path& path) {
+  default_signals();
   std::error_code ec;
   const std::uint64_t bytes = std::filesystem::file_size(path, ec);
   const std::uint64_t file_bytes = ec ? 0 : bytes;
