@@ -27,6 +27,7 @@
 #include "dlgen/trace/trace_io.hpp"
 #include "chunk_writer.hpp"
 #include "h5.hpp"
+#include "trace_read.hpp"
 
 namespace dlgen::trace {
 namespace {
@@ -786,7 +787,8 @@ Result<void> read_events_v1(hid_t events, Trace& t, const std::filesystem::path&
   return finish_events(t, path);
 }
 
-Result<Trace> read_checked(const std::filesystem::path& path) {
+// `meta_only`: the format checks and the attributes, not the tables.
+Result<Trace> read_checked(const std::filesystem::path& path, bool meta_only) {
   h5::QuietErrors quiet;
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return input_error(path.string() + ": no such file");
@@ -822,6 +824,7 @@ Result<Trace> read_checked(const std::filesystem::path& path) {
   if (!failed.empty()) return corrupt(path, "cannot read the attribute " + failed);
   if (m.duration_ns > kMaxTraceNs)
     return corrupt(path, "duration_ns is " + std::to_string(m.duration_ns) + ", more than 31 days");
+  if (meta_only) return t;
 
   auto bad = [&](const char* what) { return corrupt(path, std::string("cannot read ") + what); };
   h5::Handle files = h5::group(H5Gopen2(f, "files", H5P_DEFAULT));
@@ -892,9 +895,11 @@ Result<Trace> read_checked(const std::filesystem::path& path) {
 
 // In this process, every index and length checked; HDF5 itself may still crash on corrupt
 // metadata (trace_read.cpp runs this in a child first).
-Result<Trace> read_trace_in_process(const std::filesystem::path& path) {
+Result<Trace> read_trace_in_process(const std::filesystem::path& path) { return read_trace_in_process(path, false); }
+
+Result<Trace> read_trace_in_process(const std::filesystem::path& path, bool meta_only) {
   try {
-    return read_checked(path);
+    return read_checked(path, meta_only);
   } catch (const std::bad_alloc&) {
     return input_error(path.string() + ": corrupt trace: it asks for more memory than this host has");
   } catch (const std::length_error& e) {

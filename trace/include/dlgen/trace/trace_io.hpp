@@ -14,8 +14,8 @@ namespace dlgen::trace {
 // read_trace returns events sorted by ts_ns (each thread's own order kept). A corrupt file is an
 // input error with the reason ("x.h5: corrupt trace: event 17 names file 90 but /files has 3
 // rows"), never a crash: every index, length and count read from the file is checked, and since
-// HDF5 1.10 itself can crash on corrupt metadata, the file is read first in a child process
-// (docs/trace-format.md, "What the reader checks").
+// HDF5 1.10 itself can crash on corrupt metadata, the tables are read in a child process with
+// time and memory limits (docs/trace-format.md, "What the reader checks").
 Result<Trace> read_trace(const std::filesystem::path& path);
 // The same checks, in this process only (a crash inside libhdf5 takes the process with it).
 Result<Trace> read_trace_in_process(const std::filesystem::path& path);
