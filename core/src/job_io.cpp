@@ -265,8 +265,11 @@ class Section {
   void integer(std::string_view key, Int& out) {
     const toml::node* n = get(key);
     if (!n) return;
+    // Only an integer node is asked for its value: toml++ converts a float to int64 with a cast,
+    // which is undefined beyond int64's range (found by fuzzing: workers = 5.5e39).
+    if (!n->is_integer()) return type_error(key, *n, "a whole number");
     auto v = n->value<std::int64_t>();
-    if (!n->is_integer() || !v) return type_error(key, *n, "a whole number");
+    if (!v) return type_error(key, *n, "a whole number");
     if (*v < 0) return ctx_.error(path(key), line_of(*n), "must be >= 0");
     if (static_cast<std::uint64_t>(*v) > std::numeric_limits<Int>::max())
       return ctx_.error(path(key), line_of(*n),
