@@ -3,17 +3,20 @@
 # configures and builds, then either runs the main job on a small scale or runs every test.
 #
 #   ./build.sh demo    install + build + `dlgen run jobs/unet3d.toml --scale small`
-#   ./build.sh test    install + build + all tests (ctest); CI calls this (.ci/run)
+#   ./build.sh test    install + build + all tests (ctest), then the fuzz step (tests/fuzz/run_fuzz.sh:
+#                      clang build of the libFuzzer targets, corpus and regressions replayed, each
+#                      target fuzzed FUZZ_SECONDS, default 20); CI calls this (.ci/run)
 #   ./build.sh build   install + build only
 #
-# Environment: BUILD_DIR (default build), DLGEN_SKIP_INSTALL=1 to skip apt-get.
+# Environment: BUILD_DIR (default build), DLGEN_SKIP_INSTALL=1 to skip apt-get, DLGEN_SKIP_FUZZ=1 to
+# skip the fuzz step.
 set -euo pipefail
 cd "$(dirname "$0")"
 mode=${1:-build}
 build_dir=${BUILD_DIR:-build}
 
 packages=(
-  cmake ninja-build pkg-config g++ clang llvm
+  cmake ninja-build pkg-config g++ clang llvm libclang-rt-14-dev
   libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libyaml-cpp-dev
   liburing-dev libbpf-dev bpftool libelf-dev zlib1g-dev
   libhdf5-dev libturbojpeg0-dev
@@ -57,6 +60,8 @@ case "$mode" in
     (cd "$build_dir" && ctest --output-on-failure --timeout 600) || rc=$?
     # Which tests skipped and why; where this host is root with io_uring and BPF, any skip fails.
     bash tests/report_skips.sh "$build_dir" || rc=1
+    # libFuzzer targets (clang): corpus and regressions replayed, then each fuzzed briefly.
+    if [ "${DLGEN_SKIP_FUZZ:-0}" != 1 ]; then tests/fuzz/run_fuzz.sh || rc=1; fi
     exit "$rc"
     ;;
   build)

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "dlgen/core/limits.hpp"
 #include "dlgen/core/llm.hpp"
 #include "dlgen/core/units.hpp"
 
@@ -21,7 +22,7 @@ void check_distribution(const Distribution& d, const std::string& path, std::vec
     add(out, path + ".min", "must be <= max");
   switch (d.kind) {
     case DistKind::fixed:
-      if (d.value < 0 || !std::isfinite(d.value)) add(out, path, "must be >= 0");
+      if (d.value < 0) add(out, path, "must be >= 0");  // non-finite: limits::check_limits
       break;
     case DistKind::normal:
     case DistKind::lognormal:
@@ -46,6 +47,7 @@ void check_distribution(const Distribution& d, const std::string& path, std::vec
         const std::string bp = path + ".bins[" + std::to_string(i) + "]";
         if (b.lo < 0 || b.hi < b.lo) add(out, bp, "needs 0 <= lo <= hi");
         if (b.weight < 0) add(out, bp, "weight must be >= 0");
+        if (!std::isfinite(b.weight)) add(out, bp, "weight must be a finite number");
         total += b.weight > 0 ? b.weight : 0;
       }
       if (total <= 0) add(out, path + ".bins", "weights must sum to more than 0");
@@ -75,7 +77,9 @@ const Distribution& ComputeSpec::effective() const {
   return step_time;
 }
 
-std::vector<Diagnostic> validate(const Job& job) {
+std::vector<Diagnostic> validate(const Job& job) { return validate(job, limits::host_memory_bytes()); }
+
+std::vector<Diagnostic> validate(const Job& job, std::uint64_t ram_bytes) {
   std::vector<Diagnostic> out;
   if (job.run.train) check_dataset(job.dataset, "dataset", out);  // a checkpoint-only job reads no dataset
   if (job.validation) check_dataset(*job.validation, "validation", out);
@@ -133,12 +137,17 @@ std::vector<Diagnostic> validate(const Job& job) {
 
   // A job whose epoch holds no full step would measure nothing.
   const std::uint64_t per_step = std::uint64_t(r.batch_size) * std::max<std::uint32_t>(run.accelerators, 1);
-  const std::uint64_t samples = job.dataset.num_files * job.dataset.samples_per_file;
-  if (job.run.train && r.batch_size >= 1 && job.dataset.num_files >= 1 && job.dataset.samples_per_file >= 1 && samples < per_step)
+  const std::uint64_t samples =
+      limits::mul(job.dataset.num_files, job.dataset.samples_per_file).value_or(UINT64_MAX);
+  if (job.run.train && r.batch_size >= 1 && job.dataset.num_files >= 1 && job.dataset.samples_per_file >= 1 &&
+      samples < per_step)
     add(out, "dataset.num_files",
         "the dataset holds " + std::to_string(samples) + " samples, fewer than one step (batch_size " +
             std::to_string(r.batch_size) + " x " + std::to_string(run.accelerators) + " accelerators)");
   check_checkpoint_workflow(job, out);  // run.train = false, [model] (core/llm.cpp)
+
+  // Sane limits on every count and size, and the plan's memory, before anything is allocated.
+  for (auto& d : limits::check_limits(job, ram_bytes)) out.push_back(std::move(d));
   return out;
 }
 

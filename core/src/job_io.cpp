@@ -272,11 +272,15 @@ class Section {
   void integer(std::string_view key, Int& out) {
     const toml::node* n = get(key);
     if (!n) return;
+    // Only an integer node is asked for its value: toml++ converts a float to int64 with a cast,
+    // which is undefined beyond int64's range (found by fuzzing: workers = 5.5e39).
+    if (!n->is_integer()) return type_error(key, *n, "a whole number");
     auto v = n->value<std::int64_t>();
-    if (!n->is_integer() || !v) return type_error(key, *n, "a whole number");
+    if (!v) return type_error(key, *n, "a whole number");
     if (*v < 0) return ctx_.error(path(key), line_of(*n), "must be >= 0");
     if (static_cast<std::uint64_t>(*v) > std::numeric_limits<Int>::max())
-      return ctx_.error(path(key), line_of(*n), "is too large");
+      return ctx_.error(path(key), line_of(*n),
+                        "is too large (at most " + std::to_string(std::numeric_limits<Int>::max()) + ")");
     out = static_cast<Int>(*v);
   }
 
@@ -284,7 +288,8 @@ class Section {
     const toml::node* n = get(key);
     if (!n) return;
     auto v = scalar(*n, path(key), Unit::bytes);
-    if (v) out = static_cast<std::uint64_t>(std::llround(*v));
+    // Beyond 2^64 saturates (llround would overflow); limits::check_limits names the limit.
+    if (v) out = *v < 0x1p64 ? static_cast<std::uint64_t>(std::round(*v)) : UINT64_MAX;
   }
 
   void duration(std::string_view key, double& out) {

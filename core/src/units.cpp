@@ -96,8 +96,8 @@ Result<double> parse_size_value(std::string_view text) {
 Result<std::uint64_t> parse_size(std::string_view text) {
   auto v = parse_size_value(text);
   if (!v) return v.error();
-  if (*v > 1.8e19) return input_error("size \"" + std::string(text) + "\" is too large");
-  return static_cast<std::uint64_t>(std::llround(*v));
+  if (!(std::round(*v) < 0x1p64)) return input_error("size \"" + std::string(text) + "\" is too large");
+  return static_cast<std::uint64_t>(std::round(*v));
 }
 
 Result<double> parse_duration_s(std::string_view text) {

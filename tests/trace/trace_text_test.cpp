@@ -102,3 +102,52 @@ TEST(TraceText, OpNamesRoundTrip) {
 
 }  // namespace
 }  // namespace dlgen::trace
+
+namespace dlgen::trace {
+namespace {
+
+// Found by fuzzing (tests/fuzz): numbers that overflow, values too large for their field, and
+// strings that format_trace_text could not write back.
+TEST(TraceText, RefusesNumbersThatDoNotFit) {
+  for (const char* line : {"ts=99999999999999999999 op=read\n", "ts=18446744073709551615s op=read\n",
+                           "ts=1 op=read size=99999999999999999TiB\n", "ts=1 op=read size=.\n",
+                           "ts=1 op=read size=1.5e300K\n", "ts=1 op=read pid=4294967296\n",
+                           "ts=1 op=read ret=-9223372036854775809\n", "ts=1 op=read fd=3000000000\n",
+                           "file path=/a magic_len=256\n", "ts=32d op=read\n", "ts=2700000s op=read\n",
+                           "meta duration=3000000s\n", "proc pid=1 start=3000000s\n"}) {
+    auto t = parse_trace_text(line);
+    EXPECT_FALSE(t) << line;
+    if (!t) {
+      EXPECT_EQ(t.error().message.rfind("line 1: ", 0), 0u) << t.error().message;
+    }
+  }
+  auto t = parse_trace_text("ts=1 op=read ret=-9223372036854775808 pid=4294967295\n");
+  ASSERT_TRUE(t) << t.error().message;
+  EXPECT_EQ(t->events[0].ret, INT64_MIN);
+  EXPECT_EQ(t->events[0].pid, 4294967295u);
+}
+
+TEST(TraceText, QuotedStringsRoundTrip) {
+  Trace t;
+  t.meta.host = "a \"b\" # c\\d\ne";
+  t.files.push_back(File{"/data/x#1 \"q\"", 1, 2, 3, 0, 0});
+  t.files.push_back(File{"/data/plain", 1, 3, 3, 0, 0});
+  Event e;
+  e.file = 0;
+  e.op = Op::read;
+  t.events.push_back(e);
+  auto back = parse_trace_text(format_trace_text(t));
+  ASSERT_TRUE(back) << back.error().message << "\n" << format_trace_text(t);
+  EXPECT_EQ(back->meta.host, t.meta.host);
+  ASSERT_EQ(back->files.size(), 2u);
+  EXPECT_EQ(back->files[0].path, t.files[0].path);
+  EXPECT_EQ(back->events[0].file, 0u);
+  // '#' still starts a comment, and is still a file index as a value's first character.
+  auto c = parse_trace_text("file path=/a\nts=1 op=read file=#0 # a comment\nts=2 op=read size=10#comment\n");
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c->events[0].file, 0u);
+  EXPECT_EQ(c->events[1].size, 10u);
+}
+
+}  // namespace
+}  // namespace dlgen::trace

@@ -265,7 +265,9 @@ std::string inspect_json(const InspectReport& r) {
   for (const auto& row : r.throughput)
     j["throughput"].push_back({{"t_s", row.t_s}, {"ops", row.ops}, {"bytes_read", row.bytes_read},
                                {"bytes_written", row.bytes_written}});
-  return j.dump(2) + "\n";
+  // Paths and names are bytes on Linux, not always UTF-8: replace what is not (U+FFFD) rather
+  // than throw.
+  return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace dlgen::trace

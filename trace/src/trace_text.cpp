@@ -6,6 +6,8 @@
 #include <charconv>
 #include <cmath>
 #include <map>
+#include <type_traits>
+#include <utility>
 #include <unordered_map>
 #include <vector>
 
@@ -16,26 +18,40 @@ struct Field {
   std::string key, value;
 };
 
-// Splits a line into key=value tokens; a value may be double-quoted to hold spaces.
+// Splits a line into key=value tokens; a value may be double-quoted to hold spaces, '#', or (as
+// \" \\ \n) quotes, backslashes and newlines. '#' starts a comment except as a value's first
+// character (file=#3) or inside quotes.
 Result<std::vector<Field>> tokenize(std::string_view line) {
   std::vector<Field> out;
   std::size_t i = 0;
   while (i < line.size()) {
     while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-    if (i >= line.size()) break;
+    if (i >= line.size() || line[i] == '#') break;
     std::size_t k = i;
-    while (i < line.size() && line[i] != '=' && line[i] != ' ' && line[i] != '\t') ++i;
+    while (i < line.size() && line[i] != '=' && line[i] != ' ' && line[i] != '\t' && line[i] != '#') ++i;
     Field f{std::string(line.substr(k, i - k)), {}};
     if (i < line.size() && line[i] == '=') {
       ++i;
       if (i < line.size() && line[i] == '"') {
-        std::size_t end = line.find('"', i + 1);
-        if (end == std::string_view::npos) return input_error("unterminated quote after " + f.key + "=");
-        f.value = std::string(line.substr(i + 1, end - i - 1));
-        i = end + 1;
+        ++i;
+        bool closed = false;
+        while (i < line.size()) {
+          const char c = line[i++];
+          if (c == '"') {
+            closed = true;
+            break;
+          }
+          if (c == '\\' && i < line.size()) {
+            const char e = line[i++];
+            f.value.push_back(e == 'n' ? '\n' : e);
+          } else {
+            f.value.push_back(c);
+          }
+        }
+        if (!closed) return input_error("unterminated quote after " + f.key + "=");
       } else {
         std::size_t v = i;
-        while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
+        while (i < line.size() && line[i] != ' ' && line[i] != '\t' && (line[i] != '#' || i == v)) ++i;
         f.value = std::string(line.substr(v, i - v));
       }
     }
@@ -61,6 +77,9 @@ Result<std::uint64_t> parse_time_ns(const std::string& s) {
   std::uint64_t whole = 0;
   auto r = std::from_chars(num.data(), num.data() + (dot == std::string::npos ? num.size() : dot), whole);
   if (r.ec != std::errc{} && dot != 0) return input_error("bad time '" + s + "'");
+  std::uint64_t whole_ns = 0;
+  if (__builtin_mul_overflow(whole, static_cast<std::uint64_t>(mult), &whole_ns))
+    return input_error("time '" + s + "' is too large");
   long double frac = 0;
   if (dot != std::string::npos) {
     long double scale = 0.1L;
@@ -69,8 +88,10 @@ Result<std::uint64_t> parse_time_ns(const std::string& s) {
       frac += (num[i] - '0') * scale;
     }
   }
-  return static_cast<std::uint64_t>(whole * static_cast<std::uint64_t>(mult) +
-                                    std::llround(frac * mult));
+  std::uint64_t ns = 0;
+  if (__builtin_add_overflow(whole_ns, static_cast<std::uint64_t>(std::llround(frac * mult)), &ns))
+    return input_error("time '" + s + "' is too large");
+  return ns;
 }
 
 Result<std::uint64_t> parse_bytes(const std::string& s) {
@@ -87,11 +108,18 @@ Result<std::uint64_t> parse_bytes(const std::string& s) {
   std::string num = s.substr(0, n);
   if (num.find('.') == std::string::npos) {
     std::uint64_t v = 0;
-    if (std::from_chars(num.data(), num.data() + num.size(), v).ec != std::errc{})
+    std::uint64_t bytes = 0;
+    if (std::from_chars(num.data(), num.data() + num.size(), v).ec != std::errc{} ||
+        __builtin_mul_overflow(v, it->second, &bytes))
       return input_error("bad size '" + s + "'");
-    return v * it->second;
+    return bytes;
   }
-  return static_cast<std::uint64_t>(std::llround(std::stold(num) * it->second));
+  double d = 0;
+  auto r = std::from_chars(num.data(), num.data() + num.size(), d);
+  if (r.ec != std::errc{} || r.ptr != num.data() + num.size()) return input_error("bad size '" + s + "'");
+  const double bytes = std::round(d * static_cast<double>(it->second));
+  if (!(bytes >= 0 && bytes < 0x1p64)) return input_error("bad size '" + s + "'");
+  return static_cast<std::uint64_t>(bytes);
 }
 
 Result<std::uint64_t> parse_uint(const std::string& s) {
@@ -114,11 +142,12 @@ Result<std::int64_t> parse_int(const std::string& s) {
     auto it = names.find(s.substr(1));
     if (it != names.end()) return -static_cast<std::int64_t>(it->second);
     auto v = parse_bytes(s.substr(1));
-    if (!v) return input_error("bad number '" + s + "'");
-    return -static_cast<std::int64_t>(*v);
+    if (!v || *v > (std::uint64_t{1} << 63)) return input_error("bad number '" + s + "'");
+    return static_cast<std::int64_t>(0 - *v);  // -2^63 included
   }
   auto v = parse_bytes(s);
   if (!v) return v.error();
+  if (*v > static_cast<std::uint64_t>(INT64_MAX)) return input_error("number '" + s + "' is too large");
   return static_cast<std::int64_t>(*v);
 }
 
@@ -148,8 +177,22 @@ std::string join_words(const std::vector<std::string>& w) {
 }
 
 std::string quote(const std::string& s) {
-  if (!s.empty() && s.find_first_of(" \t\"") == std::string::npos) return s;
-  return "\"" + s + "\"";
+  if (!s.empty() && s.find_first_of(" \t\"#\\\n=") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c == '\n' ? std::string("\\n") : std::string(1, c);
+  }
+  return out + "\"";
+}
+
+// Whether an integer parse result fits the field it goes into (bools always do).
+template <class T, class V>
+bool fits(V v) {
+  if constexpr (std::is_same_v<T, bool> || std::is_same_v<V, bool>)
+    return true;
+  else
+    return std::in_range<T>(v);
 }
 
 class Parser {
@@ -162,10 +205,6 @@ class Parser {
       std::string_view line = text.substr(0, nl);
       text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
       ++lineno;
-      if (std::size_t h = line.find('#'); h != std::string_view::npos) {
-        // '#' starts a comment unless it is a file index reference (file=#3).
-        if (h == 0 || line[h - 1] != '=') line = line.substr(0, h);
-      }
       auto fields = tokenize(line);
       if (!fields) return at(lineno, fields.error().message);
       if (fields->empty()) continue;
@@ -202,11 +241,14 @@ class Parser {
     return nullptr;
   }
 
-#define DLGEN_TRY_SET(target, expr)        \
-  do {                                     \
-    auto v_ = (expr);                      \
-    if (!v_) return v_.error();            \
-    target = static_cast<decltype(target)>(*v_); \
+  // Sets `target` from a parse result; a value the field's type cannot hold is an error.
+#define DLGEN_TRY_SET(target, expr)                                                        \
+  do {                                                                                     \
+    auto v_ = (expr);                                                                      \
+    if (!v_) return v_.error();                                                            \
+    using T_ = std::remove_reference_t<decltype(target)>;                                  \
+    if (!fits<T_>(*v_)) return input_error("value out of range for " #target);             \
+    target = static_cast<T_>(*v_);                                                         \
   } while (0)
 
   Result<void> meta(const std::vector<Field>& fs, bool& duration_given) {
@@ -219,7 +261,11 @@ class Parser {
       else if (k == "version") m.dlgen_version = v;
       else if (k == "start_wall") DLGEN_TRY_SET(m.start_wall_ns, parse_time_ns(v));
       else if (k == "start_mono") DLGEN_TRY_SET(m.start_mono_ns, parse_time_ns(v));
-      else if (k == "duration") { DLGEN_TRY_SET(m.duration_ns, parse_time_ns(v)); duration_given = true; }
+      else if (k == "duration") {
+        DLGEN_TRY_SET(m.duration_ns, parse_time_ns(v));
+        if (m.duration_ns > kMaxTraceNs) return input_error("duration beyond 31 days");
+        duration_given = true;
+      }
       else if (k == "lost") DLGEN_TRY_SET(m.lost_events, parse_uint(v));
       else if (auto* reason = lost_reason(k)) {
         auto n = parse_uint(v);
@@ -270,6 +316,7 @@ class Parser {
       else return input_error("unknown proc key '" + k + "'");
     }
     if (p.pid == 0) return input_error("proc needs pid=");
+    if (p.start_ns > kMaxTraceNs || p.end_ns > kMaxTraceNs) return input_error("start or end beyond 31 days");
     if (!tgid) p.tgid = p.pid;
     if (!first) p.first_comm = p.comm;
     if (!thread) p.is_thread = p.tgid != p.pid;
@@ -305,6 +352,7 @@ class Parser {
       else return input_error("unknown event key '" + k + "' (expected meta, file, proc or ts=... op=...)");
     }
     if (!have_ts || !have_op) return input_error("an event needs ts= and op=");
+    if (e.ts_ns > kMaxTraceNs || e.dur_ns > kMaxTraceNs) return input_error("ts or dur beyond 31 days");
     if (!have_tid) e.tid = e.pid;
     if (!have_ret && (is_read(e.op) || is_write(e.op))) e.ret = static_cast<std::int64_t>(e.size);
     t_.events.push_back(e);
@@ -345,7 +393,7 @@ Result<Trace> parse_trace_text(std::string_view text) { return Parser().run(text
 std::string format_trace_text(const Trace& t) {
   std::string out;
   const Meta& m = t.meta;
-  out += "meta command=\"" + join_words(m.command) + "\" host=" + quote(m.host) +
+  out += "meta command=" + quote(join_words(m.command)) + " host=" + quote(m.host) +
          " kernel=" + quote(m.kernel) + " version=" + quote(m.dlgen_version) +
          " start_wall=" + std::to_string(m.start_wall_ns) + " start_mono=" + std::to_string(m.start_mono_ns) +
          " duration=" + std::to_string(m.duration_ns) + " lost=" + std::to_string(m.lost_events) +

@@ -143,8 +143,10 @@ struct Diagnostic {
   std::uint32_t line = 0;  // 0: unknown
 };
 
-// Every rule over several fields, all problems at once.
+// Every rule over several fields, all problems at once, and the limits of dlgen/core/limits.hpp
+// (the plan's memory against this host's RAM; the second form takes the RAM, 0: not checked).
 std::vector<Diagnostic> validate(const Job& job);
+std::vector<Diagnostic> validate(const Job& job, std::uint64_t ram_bytes);
 
 // Enum ⇄ name, as written in job files.
 const char* to_string(Format f);

@@ -29,6 +29,9 @@ bool is_read(Op op);   // read, pread, readv, preadv, uring_read, sendfile/copy_
 bool is_write(Op op);  // write, pwrite, writev, pwritev, uring_write
 
 constexpr std::uint32_t kNoFile = 0xffffffffu;
+// Times (ts_ns, dur_ns, process start/end, duration) beyond 31 days are refused by the readers as
+// corrupt: no capture runs that long, and inspect and summarize lay a trace out per second.
+constexpr std::uint64_t kMaxTraceNs = 31ull * 86400 * 1'000'000'000;
 
 // One event. For I/O: offset is the file position used, size the bytes asked for, ret the bytes
 // done or -errno. For open: flags are the open flags, ret the fd. For process events: `arg` holds

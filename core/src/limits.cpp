@@ -1,0 +1,316 @@
+#include "dlgen/core/limits.hpp"
+
+#include <sys/sysinfo.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "dlgen/core/units.hpp"
+
+namespace dlgen::limits {
+namespace {
+
+void add_diag(std::vector<Diagnostic>& out, std::string path, std::string message) {
+  out.push_back({std::move(path), std::move(message), 0});
+}
+
+std::string num(std::uint64_t v) {
+  return std::to_string(v);
+}
+
+// A count above its limit: "must be at most 1024 (got 5000): <reason>".
+bool count_ok(std::vector<Diagnostic>& out, const std::string& path, std::uint64_t value,
+              std::uint64_t limit, const char* reason) {
+  if (value <= limit) return true;
+  add_diag(out, path, "must be at most " + num(limit) + " (got " + num(value) + "): " + reason);
+  return false;
+}
+
+bool size_ok(std::vector<Diagnostic>& out, const std::string& path, double bytes,
+             std::uint64_t limit, const char* reason) {
+  if (!std::isfinite(bytes)) {
+    add_diag(out, path, "must be a finite size");
+    return false;
+  }
+  if (bytes <= static_cast<double>(limit)) return true;
+  const std::string got =
+      bytes < 0x1p64 ? format_size(static_cast<std::uint64_t>(bytes)) : "more than 16EiB";
+  add_diag(out, path, "must be at most " + format_size(limit) + " (got " + got + "): " + reason);
+  return false;
+}
+
+bool seconds_ok(std::vector<Diagnostic>& out, const std::string& path, double s, double limit,
+                const char* reason) {
+  if (!std::isfinite(s)) {
+    add_diag(out, path, "must be a finite duration");
+    return false;
+  }
+  if (s <= limit) return true;
+  add_diag(
+      out, path,
+      "must be at most " + format_duration(limit) + " (got " + format_duration(s) + "): " + reason);
+  return false;
+}
+
+// Every parameter of a distribution against one limit (bytes or seconds).
+template <class Check>
+bool distribution_ok(const Distribution& d, const std::string& path, Check check) {
+  bool good = true;
+  switch (d.kind) {
+    case DistKind::fixed:
+      good &= check(path, d.value);
+      break;
+    case DistKind::normal:
+    case DistKind::lognormal:
+    case DistKind::gamma:
+      good &= check(path + ".mean", d.mean);
+      good &= check(path + ".stdev", d.stdev);
+      break;
+    case DistKind::uniform:
+      break;
+    case DistKind::histogram:
+      for (std::size_t i = 0; i < d.bins.size(); ++i) {
+        const std::string bp = path + ".bins[" + std::to_string(i) + "]";
+        good &= check(bp, d.bins[i].lo) && check(bp, d.bins[i].hi);
+      }
+      break;
+  }
+  good &= check(path + ".min", d.min);
+  good &= check(path + ".max", d.max);
+  return good;
+}
+
+// The largest value a draw can take (bounded kinds) or its expected value (unbounded tails):
+// what a dataset's total size is estimated with.
+double typical_max(const Distribution& d) {
+  if (d.max > 0) return d.max;
+  if (d.kind == DistKind::histogram) {
+    double hi = 0;
+    for (const auto& b : d.bins) hi = std::max(hi, b.hi);
+    return hi;
+  }
+  if (d.kind == DistKind::fixed) return d.value;
+  return d.expected();
+}
+
+constexpr const char* kSampleReason =
+    "one sample this large fits no accelerator's memory, and dlgen writes each file whole";
+
+// Counts and sizes of one dataset; returns false when a count is out of range (then the products
+// below it mean nothing and the plan is not estimated).
+bool check_dataset(const DatasetSpec& d, const std::string& p, std::vector<Diagnostic>& out) {
+  bool good = count_ok(
+      out, p + ".num_files", d.num_files, kMaxFiles,
+      "dlgen generates, lists and opens one file per index; ImageNet has 1.28 million files");
+  good &= count_ok(out, p + ".samples_per_file", d.samples_per_file, kMaxSamplesPerFile,
+                   "more samples than any record or array file of a training set holds");
+  const bool sizes =
+      distribution_ok(d.sample_size, p + ".sample_size", [&](const std::string& path, double v) {
+        return size_ok(out, path, v, kMaxSampleBytes, kSampleReason);
+      });
+  if (!good || !sizes) return false;
+  // The dataset's bytes: files x samples x the largest (or, unbounded, the mean) sample size.
+  const auto samples = mul(d.num_files, std::max<std::uint32_t>(d.samples_per_file, 1));
+  const double bytes =
+      static_cast<double>(samples.value_or(UINT64_MAX)) * typical_max(d.sample_size);
+  if (!samples || !(bytes <= static_cast<double>(kMaxDatasetBytes))) {
+    add_diag(out, p + ".num_files",
+             "the dataset would hold " +
+                 (bytes < 0x1p64 ? format_size(static_cast<std::uint64_t>(bytes))
+                                 : std::string("more than 16EiB")) +
+                 " (" + num(d.num_files) + " files x " + num(d.samples_per_file) + " samples x " +
+                 format_size(static_cast<std::uint64_t>(typical_max(d.sample_size))) +
+                 "), more than the limit of " + format_size(kMaxDatasetBytes) +
+                 " (byte counts must fit 64 bits)");
+    return false;
+  }
+  return true;
+}
+
+// Per-dataset plan memory (see plan_memory_bytes), nullopt on overflow.
+std::optional<std::uint64_t> dataset_plan_bytes(const DatasetSpec& d, const ReaderSpec& r,
+                                                std::uint64_t accelerators) {
+  const std::uint64_t files = d.num_files;
+  const auto samples = mul(files, std::max<std::uint32_t>(d.samples_per_file, 1));
+  if (!samples) return std::nullopt;
+  const std::uint64_t s = *samples;
+  const std::uint64_t batch = std::max<std::uint32_t>(r.batch_size, 1);
+  // Per sample: the epoch order (8), the accelerators' SampleRef lists (16), with a shuffle buffer
+  // the buffered order (8) and the buffer itself (8 per buffered sample), with varying sizes the
+  // layout's offset and length tables (16).
+  std::uint64_t per_sample = 8 + 16;
+  if (r.shuffle != Shuffle::none && r.shuffle_buffer > 0) per_sample += 8;
+  const bool tables = d.sample_size.kind != DistKind::fixed;
+  if (tables) per_sample += 16;
+  // Per file: the file order (8), the runner's file table (size 8, path offset 8, the path:
+  // directory + subdirectory + prefix + index + extension), the layout's file sizes (8).
+  const std::uint64_t path = d.dir.native().size() + d.file_prefix.size() + 40;
+  const std::uint64_t per_file = 8 + 16 + path + (tables ? 8 : 0);
+  auto a = mul(s, per_sample);
+  auto b = mul(files, per_file);
+  auto c = mul(std::min<std::uint64_t>(r.shuffle_buffer, s), 8);
+  auto batches = mul(s / batch + 2 * accelerators, 8);
+  if (!a || !b || !c || !batches) return std::nullopt;
+  auto t = add(*a, *b);
+  if (t) t = add(*t, *c);
+  if (t) t = add(*t, *batches);
+  return t;
+}
+
+}  // namespace
+
+std::optional<std::uint64_t> mul(std::uint64_t a, std::uint64_t b) {
+  std::uint64_t r = 0;
+  if (__builtin_mul_overflow(a, b, &r)) return std::nullopt;
+  return r;
+}
+
+std::optional<std::uint64_t> add(std::uint64_t a, std::uint64_t b) {
+  std::uint64_t r = 0;
+  if (__builtin_add_overflow(a, b, &r)) return std::nullopt;
+  return r;
+}
+
+std::uint64_t host_memory_bytes() {
+  struct sysinfo si {};
+  if (::sysinfo(&si) != 0) return 0;
+  return mul(si.totalram, si.mem_unit).value_or(UINT64_MAX);
+}
+
+std::uint64_t request_buffer_bytes(const ReaderSpec& reader, std::uint32_t accelerators,
+                                   std::uint64_t ram_bytes) {
+  const std::uint64_t iodepth = reader.iodepth > 0 ? reader.iodepth : 1;
+  const std::uint64_t threads =
+      std::max<std::uint64_t>(reader.workers, 1) * std::max<std::uint64_t>(accelerators, 1);
+  std::uint64_t budget = kWorkerBufferBudget;
+  if (ram_bytes > 0) budget = std::min(budget, ram_bytes / 4 / threads);
+  return std::min(std::max(budget / iodepth, kMinRequestBuffer), kMaxRequestBytes);
+}
+
+std::optional<std::uint64_t> plan_memory_bytes(const Job& job) {
+  const std::uint64_t acc = std::max<std::uint32_t>(job.run.accelerators, 1);
+  auto total = dataset_plan_bytes(job.dataset, job.reader, acc);
+  if (total && job.validation && job.run.eval_every_epochs > 0) {
+    // The runner holds the training plan while it plans an evaluation pass.
+    auto eval = dataset_plan_bytes(*job.validation, job.reader, acc);
+    total = eval ? add(*total, *eval) : std::nullopt;
+  }
+  return total;
+}
+
+std::vector<Diagnostic> check_limits(const Job& job, std::uint64_t ram_bytes) {
+  std::vector<Diagnostic> out;
+  bool counts = check_dataset(job.dataset, "dataset", out);
+  if (job.validation) counts &= check_dataset(*job.validation, "validation", out);
+
+  const ReaderSpec& r = job.reader;
+  const RunSpec& run = job.run;
+  counts &= count_ok(out, "reader.batch_size", r.batch_size, kMaxBatchSize,
+                     "larger than any training batch (language models use a few thousand samples)");
+  counts &= count_ok(out, "reader.workers", r.workers, kMaxWorkers,
+                     "each worker is a thread with its own io_uring and buffers; a DataLoader runs "
+                     "a few to a few dozen");
+  counts &= count_ok(out, "run.accelerators", run.accelerators, kMaxAccelerators,
+                     "each simulated accelerator is a thread with its own workers on this host");
+  if (r.workers <= kMaxWorkers && run.accelerators <= kMaxAccelerators) {
+    const std::uint64_t threads = std::uint64_t{run.accelerators} * (std::uint64_t{r.workers} + 1);
+    if (threads > kMaxThreads)
+      add_diag(out, "reader.workers",
+               "run.accelerators x (workers + 1) = " + num(threads) +
+                   " threads, more than the limit of " + num(kMaxThreads) +
+                   " on one host (each holds a stack, an io_uring and buffers)");
+  }
+  count_ok(out, "reader.prefetch", r.prefetch, kMaxPrefetch,
+           "batches a worker holds ready; PyTorch's default is 2");
+  count_ok(out, "reader.iodepth", r.iodepth, kMaxIodepth,
+           "each request in flight holds its own buffer; NVMe queues take 1024 entries");
+  counts &= count_ok(out, "run.epochs", run.epochs, kMaxEpochs,
+                     "every epoch plans a new order of all samples");
+  const char* req_reason = "one read request; the replay's request buffers are at most 1GiB";
+  size_ok(out, "reader.request_size", double(r.request_size_bytes), kMaxRequestBytes, req_reason);
+  const bool header =
+      size_ok(out, "reader.header_read", double(r.header_read_bytes), kMaxRequestBytes, req_reason);
+  const bool probe =
+      size_ok(out, "reader.probe", double(r.probe_bytes), kMaxRequestBytes, req_reason);
+  size_ok(out, "reader.readahead", double(r.readahead_bytes), kMaxRequestBytes, req_reason);
+  // A header read and a probe are one request each, into one request buffer.
+  const std::uint64_t buffer = request_buffer_bytes(r, run.accelerators, ram_bytes);
+  const std::string buffer_text =
+      "the replay's buffer per request (" + format_size(buffer) + ": " +
+      format_size(kWorkerBufferBudget) + " per worker, at most a quarter of RAM over " +
+      num(std::uint64_t{std::max(r.workers, 1u)} * std::max(run.accelerators, 1u)) +
+      " worker(s), split over iodepth " + num(std::max(r.iodepth, 1u)) + ")";
+  if (header && r.header_read_bytes > buffer)
+    add_diag(out, "reader.header_read", "is one request and must fit " + buffer_text);
+  if (probe && r.probe_bytes > buffer)
+    add_diag(out, "reader.probe", "is one request and must fit " + buffer_text);
+
+  auto seconds = [&](const char* reason) {
+    return [&out, reason](const std::string& path, double v) {
+      return seconds_ok(out, path, v, kMaxStepSeconds, reason);
+    };
+  };
+  distribution_ok(job.compute.step_time, "compute.time",
+                  seconds("a training step longer than an hour"));
+  for (const auto& [name, d] : job.compute.per_accelerator)
+    distribution_ok(d, "compute." + name + ".time", seconds("a training step longer than an hour"));
+  distribution_ok(r.preprocess, "reader.preprocess",
+                  seconds("preprocessing one sample for more than an hour"));
+  seconds_ok(out, "reader.startup", r.startup_s, kMaxStepSeconds,
+             "a DataLoader start-up longer than an hour");
+  seconds_ok(out, "reader.warmup", r.warmup_s, kMaxStepSeconds,
+             "a worker's first-sample cost longer than an hour");
+  seconds_ok(out, "run.max_time", run.max_seconds, kMaxRunSeconds,
+             "a benchmark run longer than 30 days");
+
+  const CheckpointSpec& k = job.checkpoint;
+  if (k.enabled) {
+    size_ok(out, "checkpoint.size", double(k.size_bytes), kMaxCheckpointBytes,
+            "larger than the checkpoint of any model (a trillion parameters with optimizer state "
+            "is ~16TiB)");
+    count_ok(out, "checkpoint.files", k.files, kMaxCheckpointFiles,
+             "shards of one checkpoint, one file each");
+    size_ok(out, "checkpoint.write_size", double(k.write_size_bytes), kMaxRequestBytes,
+            "one write request; its buffer is allocated once per writer");
+  }
+
+  if (!counts) return out;
+  // Totals that later arithmetic multiplies: steps of the whole run and checkpoint bytes.
+  const std::uint64_t per_step =
+      mul(std::max<std::uint32_t>(r.batch_size, 1), std::max<std::uint32_t>(run.accelerators, 1))
+          .value();
+  const std::uint64_t samples =
+      mul(job.dataset.num_files, std::max<std::uint32_t>(job.dataset.samples_per_file, 1)).value();
+  const auto total_steps = mul(samples / per_step + 1, run.epochs);
+  if (!total_steps) add_diag(out, "run.epochs", "the run's step count overflows 64 bits");
+  if (k.enabled && total_steps) {
+    std::uint64_t checkpoints = k.every_epochs > 0 ? run.epochs / k.every_epochs : 0;
+    if (k.every_steps > 0) checkpoints += *total_steps / k.every_steps;
+    if (!mul(checkpoints, k.size_bytes))
+      add_diag(out, "checkpoint.size",
+               "the run writes " + num(checkpoints) + " checkpoints; their bytes overflow 64 bits");
+  }
+  // The plan's memory, before anything is planned.
+  if (ram_bytes > 0) {
+    const auto need = plan_memory_bytes(job);
+    const auto allowed =
+        static_cast<std::uint64_t>(static_cast<double>(ram_bytes) * kPlanMemoryFraction);
+    if (!need || *need > allowed) {
+      std::uint64_t all = samples;
+      if (job.validation && run.eval_every_epochs > 0)
+        all += job.validation->num_files *
+               std::max<std::uint32_t>(job.validation->samples_per_file, 1);
+      add_diag(
+          out, "dataset.num_files",
+          "the plan needs " + (need ? format_size(*need) : std::string("more than 16EiB")) +
+              " of memory for " + num(all) +
+              " samples (per epoch one entry per sample, plus per-file tables); this host allows " +
+              format_size(allowed) + " (half of its " + format_size(ram_bytes) +
+              " RAM): use fewer files or samples per file");
+    }
+  }
+  return out;
+}
+
+}  // namespace dlgen::limits
