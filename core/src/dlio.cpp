@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "dlgen/core/llm.hpp"
+#include "closest_key.hpp"
 #include "dlgen/core/units.hpp"
 
 namespace dlgen {
@@ -72,26 +73,9 @@ bool is_dist_key(std::string_view key) {
   return key == "train.computation_time" || key == "reader.preprocess_time" || key == "evaluation.eval_time";
 }
 
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j)
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
-}
-
 std::string did_you_mean(std::string_view key) {
-  std::string best;
-  std::size_t best_d = SIZE_MAX;
-  for (const auto& k : kMapped) {
-    const std::size_t d = edit_distance(key, k);
-    if (d < best_d) best_d = d, best = k;
-  }
-  return best_d <= std::max<std::size_t>(2, key.size() / 4) ? " (did you mean '" + best + "'?)" : "";
+  const std::string_view best = detail::closest_key(key, kMapped);
+  return best.empty() ? "" : " (did you mean '" + std::string(best) + "'?)";
 }
 
 class Reader {

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "dlgen/core/units.hpp"
+#include "closest_key.hpp"
 #include "units_internal.hpp"
 
 namespace dlgen {
@@ -60,30 +61,10 @@ const std::vector<std::string_view>* keys_of(std::string_view section) {
   return nullptr;
 }
 
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j)
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
-}
-
 // " (did you mean 'batch_size'?)" for the closest known key, or "" when none is close.
 std::string suggestion(std::string_view key, const std::vector<std::string_view>& known) {
-  std::string_view best;
-  std::size_t best_d = SIZE_MAX;
-  for (auto k : known) {
-    const std::size_t d = edit_distance(key, k);
-    if (d < best_d) {
-      best_d = d;
-      best = k;
-    }
-  }
-  if (best.empty() || best_d > std::max<std::size_t>(2, key.size() / 3)) {
+  const std::string_view best = detail::closest_key(key, known);
+  if (best.empty()) {
     std::string list;
     for (auto k : known) list += (list.empty() ? "" : ", ") + std::string(k);
     return " (known keys: " + list + ")";
