@@ -3,7 +3,6 @@
 // 2 bad usage; 77 no BPF privilege or kernel support; 1 other failures.
 #include <cstdio>
 #include <fstream>
-
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
@@ -19,11 +18,15 @@ namespace {
 std::string capture_json(const capture::CaptureResult& r, const std::string& output) {
   nlohmann::json lost = nlohmann::json::object();
   for (const auto& reason : trace::kLostReasons) lost[reason.name] = r.lost.*reason.count;
-  nlohmann::json j = {{"trace", output},         {"exit_status", r.exit_status},
-                      {"interrupted", r.interrupted}, {"events", r.events},
-                      {"files", r.files},         {"processes", r.processes},
+  nlohmann::json j = {{"trace", output},
+                      {"exit_status", r.exit_status},
+                      {"interrupted", r.interrupted},
+                      {"events", r.events},
+                      {"files", r.files},
+                      {"processes", r.processes},
                       {"duration_s", static_cast<double>(r.duration.count()) / 1e9},
-                      {"lost_events", r.lost_events}, {"lost", lost}};
+                      {"lost_events", r.lost_events},
+                      {"lost", lost}};
   return j.dump(2) + "\n";
 }
 #endif
@@ -31,8 +34,9 @@ std::string capture_json(const capture::CaptureResult& r, const std::string& out
 }  // namespace
 
 void add_capture_commands(CLI::App& app, Action& action) {
-  auto* cmd = app.add_subcommand("capture", "Run a command (or attach to a process tree) under the eBPF "
-                                            "tracer and record its file I/O into an HDF5 trace");
+  auto* cmd = app.add_subcommand("capture",
+                                 "Run a command (or attach to a process tree) under the eBPF "
+                                 "tracer and record its file I/O into an HDF5 trace");
   struct Args {
     std::string output;
     std::vector<std::string> command;
@@ -51,17 +55,24 @@ void add_capture_commands(CLI::App& app, Action& action) {
   cmd->add_option("-p,--pid", args->pid, "Attach to this running process and its descendants");
   cmd->add_option("--duration", args->duration_s, "Stop capturing after this many seconds")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_flag("--block", args->block, "Also record block-layer requests issued by the traced processes");
+  cmd->add_flag("--block", args->block,
+                "Also record block-layer requests issued by the traced processes");
   cmd->add_option("--ring-mib", args->ring_mib, "Ring buffer size in MiB (power of two)");
-  cmd->add_flag("-v,--verbose", args->verbose, "Print libbpf diagnostics, the fixed costs by phase and dlgen's own CPU");
-  cmd->add_flag("-q,--quiet", args->quiet, "No summary line on stderr (a warning about lost events still shows)");
+  cmd->add_flag("-v,--verbose", args->verbose,
+                "Print libbpf diagnostics, the fixed costs by phase and dlgen's own CPU");
+  cmd->add_flag("-q,--quiet", args->quiet,
+                "No summary line on stderr (a warning about lost events still shows)");
   cmd->add_option("--inflight-map-entries", args->inflight_entries,
-                  "io_uring (and block) requests tracked in flight at once; beyond it they are lost and counted")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+                  "io_uring (and block) requests tracked in flight at once; beyond it they are "
+                  "lost and counted")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--process-map-entries", args->process_entries,
                   "Processes traced at once; beyond it new ones are untraced and counted as lost")
-      ->capture_default_str()->check(CLI::PositiveNumber);
-  cmd->add_option("--json-out", args->json_out, "Also write the capture's counts (lost events by reason) as JSON here");
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--json-out", args->json_out,
+                  "Also write the capture's counts (lost events by reason) as JSON here");
   cmd->add_option("command", args->command, "The command to run (after --)");
   cmd->footer("Example: dlgen capture -o run.h5 -- python3 train.py --epochs 2");
   cmd->callback([args, &action] {
@@ -86,14 +97,16 @@ void add_capture_commands(CLI::App& app, Action& action) {
         return 127;
       }
       if (!args->quiet)
-        std::fprintf(stderr, "dlgen: captured %llu events, %llu files, %llu processes in %.2f s%s -> %s%s\n",
-                     static_cast<unsigned long long>(r->events), static_cast<unsigned long long>(r->files),
-                     static_cast<unsigned long long>(r->processes), r->duration.count() / 1e9,
-                     r->lost_events ? (", " + std::to_string(r->lost_events) + " LOST").c_str() : "",
-                     args->output.c_str(), r->interrupted ? " (interrupted)" : "");
+        std::fprintf(
+            stderr, "dlgen: captured %llu events, %llu files, %llu processes in %.2f s%s -> %s%s\n",
+            static_cast<unsigned long long>(r->events), static_cast<unsigned long long>(r->files),
+            static_cast<unsigned long long>(r->processes), r->duration.count() / 1e9,
+            r->lost_events ? (", " + std::to_string(r->lost_events) + " LOST").c_str() : "",
+            args->output.c_str(), r->interrupted ? " (interrupted)" : "");
       if (r->lost_events) {
         const std::string remedy = trace::lost_remedies(r->lost);
-        std::fprintf(stderr, "dlgen: WARNING: %llu events were lost, the trace is incomplete: %s%s\n",
+        std::fprintf(stderr,
+                     "dlgen: WARNING: %llu events were lost, the trace is incomplete: %s%s\n",
                      static_cast<unsigned long long>(r->lost_events),
                      trace::describe_lost(r->lost_events, r->lost).c_str(),
                      remedy.empty() ? "" : (" (capture again with " + remedy + ")").c_str());
@@ -101,7 +114,8 @@ void add_capture_commands(CLI::App& app, Action& action) {
       if (args->verbose) {
         std::string counts;
         for (const auto& reason : trace::kLostReasons)
-          counts += std::string(counts.empty() ? "" : ", ") + reason.name + " " + std::to_string(r->lost.*reason.count);
+          counts += std::string(counts.empty() ? "" : ", ") + reason.name + " " +
+                    std::to_string(r->lost.*reason.count);
         std::fprintf(stderr, "dlgen capture: lost events by reason: %s\n", counts.c_str());
       }
       if (!args->json_out.empty()) {

@@ -1,6 +1,7 @@
 // `dlgen compare ORIG.h5 REPLAY.h5` and `dlgen fidelity -- CMD...`: the fidelity check of a replay
 // against the run it was distilled from. Exit 0: every metric within tolerance; 1: some not, a
-// trace lost events (unless --allow-lost), or a runtime failure; 2: bad arguments or unreadable traces.
+// trace lost events (unless --allow-lost), or a runtime failure; 2: bad arguments or unreadable
+// traces.
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -37,13 +38,15 @@ void add_tolerance_options(CLI::App* cmd, CompareOptions& o) {
   cmd->add_option("--tolerance", o.tolerances,
                   "Override a metric's tolerance: metric=value (0.1 or 10%); repeatable")
       ->type_name("METRIC=VALUE");
-  cmd->add_option("--tolerances", o.tolerance_file, "TOML file of metric = tolerance")->check(CLI::ExistingFile);
+  cmd->add_option("--tolerances", o.tolerance_file, "TOML file of metric = tolerance")
+      ->check(CLI::ExistingFile);
   cmd->add_option("--report", o.report, "Write a self-contained HTML fidelity report here");
   cmd->add_option("--json-out", o.json_out, "Write the JSON comparison to this file");
   cmd->add_flag("--json", o.json, "Print the comparison as JSON instead of a table");
   cmd->add_flag("-q,--quiet", o.quiet, "Print only the verdict line");
-  cmd->add_flag("--allow-lost", o.allow_lost,
-                "Judge traces that lost events during capture on their metrics (by default they fail)");
+  cmd->add_flag(
+      "--allow-lost", o.allow_lost,
+      "Judge traces that lost events during capture on their metrics (by default they fail)");
 }
 
 Result<std::string> write_file(const std::string& path, const std::string& text) {
@@ -67,7 +70,8 @@ Result<compare::Profile> load_profile(const std::string& path, const char* label
 int run_compare(const CompareOptions& o) {
   compare::Tolerances tol;
   if (!o.tolerance_file.empty()) {
-    if (auto r = compare::load_tolerances(tol, o.tolerance_file); !r) return report_error(r.error());
+    if (auto r = compare::load_tolerances(tol, o.tolerance_file); !r)
+      return report_error(r.error());
   }
   for (const auto& t : o.tolerances)
     if (auto r = compare::apply_tolerance(tol, t); !r) return report_error(r.error());
@@ -76,10 +80,12 @@ int run_compare(const CompareOptions& o) {
   auto b = load_profile(o.replay, "replay");
   if (!b) return report_error(b.error());
   compare::Comparison c = compare::compare(
-      *a, *b, tol, o.allow_lost ? compare::LostEventsPolicy::allow : compare::LostEventsPolicy::refuse);
+      *a, *b, tol,
+      o.allow_lost ? compare::LostEventsPolicy::allow : compare::LostEventsPolicy::refuse);
 
   if (!o.report.empty()) {
-    if (auto r = write_file(o.report, compare::to_html(c, "dlgen fidelity report")); !r) return report_error(r.error());
+    if (auto r = write_file(o.report, compare::to_html(c, "dlgen fidelity report")); !r)
+      return report_error(r.error());
   }
   if (!o.json_out.empty()) {
     if (auto r = write_file(o.json_out, compare::to_json(c)); !r) return report_error(r.error());
@@ -109,7 +115,8 @@ int run_self(const std::vector<std::string>& args) {
   std::fprintf(stderr, "%s\n", line.c_str());
   std::fflush(nullptr);
   pid_t pid = 0;
-  if (int rc = posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv.data(), environ); rc != 0) {
+  if (int rc = posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv.data(), environ);
+      rc != 0) {
     std::fprintf(stderr, "dlgen: fidelity: cannot start /proc/self/exe: %s\n", std::strerror(rc));
     return 1;
   }
@@ -139,7 +146,8 @@ int run_fidelity(FidelityOptions& o) {
   // The traced command's own exit status is the capture's business; a missing trace is ours.
   int rc = run_self(capture);
   if (rc == 2 || rc == 77) return rc;
-  if (!std::filesystem::exists(orig)) return report_error(runtime_error("capture wrote no trace: " + orig));
+  if (!std::filesystem::exists(orig))
+    return report_error(runtime_error("capture wrote no trace: " + orig));
   // Absolute paths for the replay's dataset and checkpoints: the tracer resolves relative paths
   // only while the opening process's cwd can still be read.
   const std::string abs = std::filesystem::absolute(o.workdir).lexically_normal().string();
@@ -164,16 +172,24 @@ int run_fidelity(FidelityOptions& o) {
 
 void add_compare_commands(CLI::App& app, Action& action) {
   auto co = std::make_shared<CompareOptions>();
-  auto* cmp = app.add_subcommand("compare", "Compare a replay's trace with the original run's trace (fidelity)");
-  cmp->add_option("original", co->original, "Trace of the original run (HDF5)")->required()->check(CLI::ExistingFile);
-  cmp->add_option("replay", co->replay, "Trace of the replay (dlgen run --capture)")->required()->check(CLI::ExistingFile);
+  auto* cmp = app.add_subcommand(
+      "compare", "Compare a replay's trace with the original run's trace (fidelity)");
+  cmp->add_option("original", co->original, "Trace of the original run (HDF5)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmp->add_option("replay", co->replay, "Trace of the replay (dlgen run --capture)")
+      ->required()
+      ->check(CLI::ExistingFile);
   add_tolerance_options(cmp, *co);
   cmp->callback([co, &action] { action = [co] { return run_compare(*co); }; });
 
   auto fo = std::make_shared<FidelityOptions>();
-  auto* fid = app.add_subcommand("fidelity", "Capture CMD, distil it, replay the job with capture, and compare");
-  fid->add_option("--workdir", fo->workdir, "Where the traces, job and report go")->capture_default_str();
-  fid->add_option("--set", fo->sets, "Override a key of the distilled job for the replay: key=value; repeatable");
+  auto* fid = app.add_subcommand(
+      "fidelity", "Capture CMD, distil it, replay the job with capture, and compare");
+  fid->add_option("--workdir", fo->workdir, "Where the traces, job and report go")
+      ->capture_default_str();
+  fid->add_option("--set", fo->sets,
+                  "Override a key of the distilled job for the replay: key=value; repeatable");
   add_tolerance_options(fid, fo->compare);
   fid->add_option("command", fo->command, "The training command, after --")->required();
   fid->callback([fo, &action] { action = [fo] { return run_fidelity(*fo); }; });

@@ -28,10 +28,11 @@ int run_distil(const DistilArgs& a) {
   opt.name = a.name;
   opt.dataset_dir = a.dataset_dir;
   const analysis::Distilled d = analysis::distil(summary, opt);
-  const std::string toml = "# Distilled by dlgen from " + a.trace +
-                           ". Comments give each value's evidence; dataset.dir is a new directory for\n"
-                           "# synthetic data (the traced data is never written).\n" +
-                           to_toml(d.job, d.comments);
+  const std::string toml =
+      "# Distilled by dlgen from " + a.trace +
+      ". Comments give each value's evidence; dataset.dir is a new directory for\n"
+      "# synthetic data (the traced data is never written).\n" +
+      to_toml(d.job, d.comments);
 
   // Where each output goes: the job to -o (stdout without -o); --json and --explain to stdout
   // when the job went to a file, else to stderr so that stdout stays one document. `--json`
@@ -58,13 +59,16 @@ int run_distil(const DistilArgs& a) {
   if (a.explain) {
     std::fprintf(side, "How the job was inferred from %s:\n", a.trace.c_str());
     for (const auto& r : d.reasoning) std::fprintf(side, "  %s\n", r.c_str());
-    for (const auto& [key, why] : d.comments) std::fprintf(side, "  %-28s %s\n", key.c_str(), why.c_str());
+    for (const auto& [key, why] : d.comments)
+      std::fprintf(side, "  %-28s %s\n", key.c_str(), why.c_str());
   }
   for (const auto& n : d.notes) std::fprintf(stderr, "dlgen distil: note: %s\n", n.c_str());
   if (!job_to_stdout)
-    std::fprintf(stderr, "wrote %s (%llu files, %u workers, batch %u, %u epochs); run it with: dlgen run %s\n",
-                 a.output.c_str(), static_cast<unsigned long long>(d.job.dataset.num_files), d.job.reader.workers,
-                 d.job.reader.batch_size, d.job.run.epochs, a.output.c_str());
+    std::fprintf(
+        stderr,
+        "wrote %s (%llu files, %u workers, batch %u, %u epochs); run it with: dlgen run %s\n",
+        a.output.c_str(), static_cast<unsigned long long>(d.job.dataset.num_files),
+        d.job.reader.workers, d.job.reader.batch_size, d.job.run.epochs, a.output.c_str());
   return 0;
 }
 
@@ -72,14 +76,17 @@ int run_distil(const DistilArgs& a) {
 
 void add_distil_command(CLI::App& app, Action& action) {
   auto a = std::make_shared<DistilArgs>();
-  auto* cmd = app.add_subcommand("distil", "Turn a captured trace into a replayable, commented job file");
+  auto* cmd =
+      app.add_subcommand("distil", "Turn a captured trace into a replayable, commented job file");
   cmd->add_option("trace", a->trace, "trace file (.h5) from dlgen capture")->required();
   cmd->add_option("-o,--output", a->output, "job file to write ('-' or absent: stdout)");
   cmd->add_flag("--explain", a->explain, "print the reasoning behind every inferred value");
   cmd->add_flag("--json", a->json, "print the raw trace summary as JSON");
-  cmd->add_option("--name", a->name, "job name (default: from the dataset directory or the script)");
-  cmd->add_option("--dataset-dir", a->dataset_dir,
-                  "directory for the synthetic dataset (default: data/<name>; never the traced data)");
+  cmd->add_option("--name", a->name,
+                  "job name (default: from the dataset directory or the script)");
+  cmd->add_option(
+      "--dataset-dir", a->dataset_dir,
+      "directory for the synthetic dataset (default: data/<name>; never the traced data)");
   cmd->callback([a, &action] { action = [a] { return run_distil(*a); }; });
 }
 

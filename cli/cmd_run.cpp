@@ -24,10 +24,10 @@
 #include "dlgen/core/units.hpp"
 #include "dlgen/generator/generator.hpp"
 #include "dlgen/replay/checkpoint_workflow.hpp"
-#include "dlgen/replay/plan.hpp"
 #include "dlgen/replay/dlio_summary.hpp"
 #include "dlgen/replay/find_max.hpp"
 #include "dlgen/replay/mlperf.hpp"
+#include "dlgen/replay/plan.hpp"
 #include "dlgen/replay/runner.hpp"
 
 namespace dlgen::cli {
@@ -57,20 +57,25 @@ struct RunArgs {
 
 void add_job_options(CLI::App* cmd, JobArgs& a) {
   cmd->add_option("job", a.job, "Job file (TOML) or DLIO workload config (YAML)")->required();
-  cmd->add_option("overrides", a.hydra,
-                  "Hydra-style overrides as DLIO users type them: ++workload.dataset.num_files_train=64 "
-                  "workload.reader.read_threads=8 (on a TOML job: ++reader.batch_size=8, as --set)");
+  cmd->add_option(
+      "overrides", a.hydra,
+      "Hydra-style overrides as DLIO users type them: ++workload.dataset.num_files_train=64 "
+      "workload.reader.read_threads=8 (on a TOML job: ++reader.batch_size=8, as --set)");
   cmd->add_option("--scale", a.scale, "Apply the job's [scales.NAME] (built-in: small)");
   // One value per --set, so `--set k=v job.toml` leaves the job file to the positional.
-  cmd->add_option("--set", a.sets, "Override a job key, e.g. --set reader.batch_size=8 (repeatable)")
+  cmd->add_option("--set", a.sets,
+                  "Override a job key, e.g. --set reader.batch_size=8 (repeatable)")
       ->allow_extra_args(false);
-  cmd->add_option("--accelerator", a.accelerator, "Compute profile: compute.<NAME>.time (a100, h100, ...)");
+  cmd->add_option("--accelerator", a.accelerator,
+                  "Compute profile: compute.<NAME>.time (a100, h100, ...)");
 }
 
 Result<Job> load(const JobArgs& a) {
   for (const auto& w : a.hydra)
     if (!is_hydra_override(w))
-      return input_error("'" + w + "': expected a Hydra-style override (key=value, ++key=value, ~key) after the job");
+      return input_error(
+          "'" + w +
+          "': expected a Hydra-style override (key=value, ++key=value, ~key) after the job");
   JobLoadOptions o;
   o.overrides = a.sets;
   o.scale = a.scale;
@@ -79,7 +84,8 @@ Result<Job> load(const JobArgs& a) {
     // On a TOML job, `++reader.batch_size=8` and `reader.batch_size=8` are --set.
     std::vector<std::string> sets;
     for (std::string w : a.hydra) {
-      if (w.front() == '~') return input_error("'" + w + "': removing keys (~) applies to DLIO configs only");
+      if (w.front() == '~')
+        return input_error("'" + w + "': removing keys (~) applies to DLIO configs only");
       w.erase(0, w.find_first_not_of('+'));
       sets.push_back(w);
     }
@@ -95,7 +101,9 @@ Result<Job> load(const JobArgs& a) {
   return parse_job(to_toml(d->job, d->comments), a.job + " (as converted to TOML)", o);
 }
 
-bool eval_used(const Job& job) { return job.validation.has_value() && job.run.eval_every_epochs > 0; }
+bool eval_used(const Job& job) {
+  return job.validation.has_value() && job.run.eval_every_epochs > 0;
+}
 
 // Generates (or reuses) the training set and, when evaluation passes run, the validation set.
 Result<void> prepare_datasets(const Job& job, const JobArgs& args, bool no_generate, bool quiet) {
@@ -104,16 +112,19 @@ Result<void> prepare_datasets(const Job& job, const JobArgs& args, bool no_gener
   for (const DatasetSpec* d : sets) {
     if (generator::dataset_ready(*d)) continue;
     if (no_generate)
-      return runtime_error("the dataset in " + d->dir.string() + " is missing or does not match the job; generate it with `dlgen generate " +
-                           args.job + (args.scale.empty() ? "" : " --scale " + args.scale) +
-                           "` (with the same --set options), or run without --no-generate");
+      return runtime_error(
+          "the dataset in " + d->dir.string() +
+          " is missing or does not match the job; generate it with `dlgen generate " + args.job +
+          (args.scale.empty() ? "" : " --scale " + args.scale) +
+          "` (with the same --set options), or run without --no-generate");
     generator::GenerateOptions go;
     go.progress = !quiet;
     Result<generator::GenerateReport> g = generator::ensure_dataset(*d, go);
     if (!g) return g.error();
     if (!quiet && !g->reused)
-      std::fprintf(stderr, "dlgen: generated %s: %llu files, %s in %.1f s\n", d->dir.string().c_str(),
-                   static_cast<unsigned long long>(g->files_written), format_size(g->bytes_written).c_str(), g->seconds);
+      std::fprintf(stderr, "dlgen: generated %s: %llu files, %s in %.1f s\n",
+                   d->dir.string().c_str(), static_cast<unsigned long long>(g->files_written),
+                   format_size(g->bytes_written).c_str(), g->seconds);
   }
   return ok();
 }
@@ -157,7 +168,8 @@ int exec_capture(const std::string& trace) {
   for (auto& s : outer) argv.push_back(s.data());
   argv.push_back(nullptr);
   ::execv("/proc/self/exe", argv.data());
-  return report_error(runtime_error(std::string("cannot exec dlgen capture: ") + std::strerror(errno)));
+  return report_error(
+      runtime_error(std::string("cannot exec dlgen capture: ") + std::strerror(errno)));
 }
 
 // MLPerf Storage's headline (replay/find_max.hpp): prints each trial, then the verdict.
@@ -168,24 +180,29 @@ int find_max_accelerators(const Job& base, const replay::RunOptions& ro, bool qu
     if (!t.ran)
       std::printf("  %4u accelerator(s): some get no batch in an epoch: fail\n", t.accelerators);
     else
-      std::printf("  %4u accelerator(s): AU %5.1f%% (lowest, whole trial), %.1f MiB/s, %.1f samples/s, %u epoch(s) x "
-                  "%llu steps, %.1f s, host CPU %.0f%%: %s\n",
-                  t.accelerators, t.report.au * 100, t.report.mib_per_s, t.report.samples_per_s, t.epochs,
-                  static_cast<unsigned long long>(t.steps_per_epoch), t.report.elapsed_s,
-                  t.report.cpu.host_busy_percent, t.passed ? "pass" : "fail");
+      std::printf(
+          "  %4u accelerator(s): AU %5.1f%% (lowest, whole trial), %.1f MiB/s, %.1f samples/s, %u "
+          "epoch(s) x "
+          "%llu steps, %.1f s, host CPU %.0f%%: %s\n",
+          t.accelerators, t.report.au * 100, t.report.mib_per_s, t.report.samples_per_s, t.epochs,
+          static_cast<unsigned long long>(t.steps_per_epoch), t.report.elapsed_s,
+          t.report.cpu.host_busy_percent, t.passed ? "pass" : "fail");
     std::fflush(stdout);
   };
   Result<replay::FindMaxResult> r = replay::find_max_accelerators(base, run, {}, observe);
   if (!r) return report_error(r.error());
-  std::printf("max accelerators: %u%s (whole-trial AU >= %.0f%% with %s)\n", r->max_accelerators,
-              r->hit_limit ? " or more" : "", base.compute.au_threshold * 100,
-              base.compute.accelerator.empty() ? "the job's step time" : base.compute.accelerator.c_str());
+  std::printf(
+      "max accelerators: %u%s (whole-trial AU >= %.0f%% with %s)\n", r->max_accelerators,
+      r->hit_limit ? " or more" : "", base.compute.au_threshold * 100,
+      base.compute.accelerator.empty() ? "the job's step time" : base.compute.accelerator.c_str());
   for (const auto& n : r->notes) std::printf("note: %s\n", n.c_str());
   for (const auto& t : r->trials)
     if (t.ran && t.report.client_bound) {
-      std::printf("note: the trial with %u accelerators was client-bound (host CPU %.0f%% busy): the limit may be "
-                  "this host, not the storage\n",
-                  t.accelerators, t.report.cpu.host_busy_percent);
+      std::printf(
+          "note: the trial with %u accelerators was client-bound (host CPU %.0f%% busy): the limit "
+          "may be "
+          "this host, not the storage\n",
+          t.accelerators, t.report.cpu.host_busy_percent);
       break;
     }
   return 0;
@@ -194,36 +211,44 @@ int find_max_accelerators(const Job& base, const replay::RunOptions& ro, bool qu
 // A checkpoint-only job (run.train = false: MLPerf Storage's LLM checkpointing): N checkpoints
 // written, then M read back, by simulated ranks (replay/checkpoint_workflow.hpp).
 int run_checkpoint_only(const Job& job, const RunArgs& a) {
-  if (a.find_max) return report_error(input_error("--find-max-accelerators needs a training job (run.train = true)"));
-  if (!a.timeseries.empty()) return report_error(input_error("--timeseries applies to training replays"));
+  if (a.find_max)
+    return report_error(
+        input_error("--find-max-accelerators needs a training job (run.train = true)"));
+  if (!a.timeseries.empty())
+    return report_error(input_error("--timeseries applies to training replays"));
   if (a.dry_run) {
     if (!a.quiet) std::fputs(replay::format_checkpoint_plan(job).c_str(), stdout);
     if (!a.output.empty()) {
       std::ofstream out(a.output, std::ios::binary | std::ios::trunc);
       out << replay::checkpoint_plan_json(job);
       out.close();
-      if (!out) return report_error(runtime_error(a.output + ": cannot write: " + std::strerror(errno)));
+      if (!out)
+        return report_error(runtime_error(a.output + ": cannot write: " + std::strerror(errno)));
     }
     return 0;
   }
   if (!a.capture.empty()) return exec_capture(a.capture);
   if (a.engine != "uring" && !a.quiet)
-    std::fprintf(stderr, "dlgen: note: the checkpoint workflow writes and reads with pwrite/pread, as torch.save and "
-                         "torch.load do; --engine applies to training replays\n");
+    std::fprintf(stderr,
+                 "dlgen: note: the checkpoint workflow writes and reads with pwrite/pread, as "
+                 "torch.save and "
+                 "torch.load do; --engine applies to training replays\n");
   replay::CheckpointRunOptions o;
   o.progress = !a.quiet && progress_enabled();
   Result<replay::CheckpointRunResult> r = replay::run_checkpoint_workflow(job, o);
   if (!r) return report_error(r.error());
   if (a.quiet) {
-    const replay::PhaseFigures w = replay::phase_figures(r->writes), rd = replay::phase_figures(r->reads);
-    std::printf("%s: write %.2f GiB/s (%u x %.3f s), read %.2f GiB/s (%u x %.3f s)\n", r->job_name.c_str(),
-                w.mean_throughput_bps / (1 << 30), w.count, w.mean_duration_s, rd.mean_throughput_bps / (1 << 30),
-                rd.count, rd.mean_duration_s);
+    const replay::PhaseFigures w = replay::phase_figures(r->writes),
+                               rd = replay::phase_figures(r->reads);
+    std::printf("%s: write %.2f GiB/s (%u x %.3f s), read %.2f GiB/s (%u x %.3f s)\n",
+                r->job_name.c_str(), w.mean_throughput_bps / (1 << 30), w.count, w.mean_duration_s,
+                rd.mean_throughput_bps / (1 << 30), rd.count, rd.mean_duration_s);
   } else {
     std::fputs(replay::format_checkpoint_summary(*r).c_str(), stdout);
   }
   if (!a.output.empty())
-    if (Result<void> w = replay::write_checkpoint_json(*r, a.output); !w) return report_error(w.error());
+    if (Result<void> w = replay::write_checkpoint_json(*r, a.output); !w)
+      return report_error(w.error());
   return 0;
 }
 
@@ -234,24 +259,30 @@ int do_run(const RunArgs& a) {
   if (!job) return report_error(job.error());
   if (!job->run.train) return run_checkpoint_only(*job, a);
   const auto engine = replay::engine_from_string(a.engine);
-  if (!engine) return report_error(input_error("--engine " + a.engine + ": expected uring, pread or null"));
+  if (!engine)
+    return report_error(input_error("--engine " + a.engine + ": expected uring, pread or null"));
   if (a.dry_run) {
     const replay::PlanSummary plan = replay::summarize_plan(*job);
     if (!a.quiet) {
       std::fputs(replay::format_plan(*job, plan).c_str(), stdout);
-      std::printf("  dataset      %s\n", generator::dataset_ready(job->dataset) ? "present" : "missing (run generates it)");
+      std::printf("  dataset      %s\n", generator::dataset_ready(job->dataset)
+                                             ? "present"
+                                             : "missing (run generates it)");
     }
     if (!a.output.empty()) {
       std::ofstream out(a.output, std::ios::binary | std::ios::trunc);
       out << replay::plan_json(*job, plan);
       out.close();
-      if (!out) return report_error(runtime_error(a.output + ": cannot write: " + std::strerror(errno)));
+      if (!out)
+        return report_error(runtime_error(a.output + ": cannot write: " + std::strerror(errno)));
     }
     return 0;
   }
   if (*engine != replay::EngineKind::null)
-    if (Result<void> r = prepare_datasets(*job, a.job, a.no_generate, a.quiet); !r) return report_error(r.error());
-  // Generate first, trace second: the replay trace must hold the replay, not the dataset's creation.
+    if (Result<void> r = prepare_datasets(*job, a.job, a.no_generate, a.quiet); !r)
+      return report_error(r.error());
+  // Generate first, trace second: the replay trace must hold the replay, not the dataset's
+  // creation.
   if (!a.capture.empty()) return exec_capture(a.capture);
   replay::RunOptions ro;
   ro.engine = *engine;
@@ -274,19 +305,23 @@ int do_run(const RunArgs& a) {
     std::ofstream out(a.dlio_summary, std::ios::binary | std::ios::trunc);
     out << replay::dlio_summary_json(*job, *rep, ctx);
     out.close();
-    if (!out) return report_error(runtime_error(a.dlio_summary + ": cannot write: " + std::strerror(errno)));
+    if (!out)
+      return report_error(
+          runtime_error(a.dlio_summary + ": cannot write: " + std::strerror(errno)));
   }
   if (a.quiet && rep->au_applicable)
-    std::printf("%s: AU %.1f%% %s, %.1f samples/s, %.1f MiB/s\n", rep->job_name.c_str(), rep->au * 100,
-                rep->passed ? "PASS" : "FAIL", rep->samples_per_s, rep->mib_per_s);
+    std::printf("%s: AU %.1f%% %s, %.1f samples/s, %.1f MiB/s\n", rep->job_name.c_str(),
+                rep->au * 100, rep->passed ? "PASS" : "FAIL", rep->samples_per_s, rep->mib_per_s);
   else if (a.quiet)
-    std::printf("%s: %.1f samples/s, %.1f MiB/s\n", rep->job_name.c_str(), rep->samples_per_s, rep->mib_per_s);
+    std::printf("%s: %.1f samples/s, %.1f MiB/s\n", rep->job_name.c_str(), rep->samples_per_s,
+                rep->mib_per_s);
   else
     std::fputs(replay::format_summary(*rep).c_str(), stdout);
   if (!a.output.empty())
     if (Result<void> w = replay::write_json(*rep, a.output); !w) return report_error(w.error());
   if (!a.timeseries.empty())
-    if (Result<void> w = replay::write_timeseries_csv(*rep, a.timeseries); !w) return report_error(w.error());
+    if (Result<void> w = replay::write_timeseries_csv(*rep, a.timeseries); !w)
+      return report_error(w.error());
   return 0;  // an AU below the threshold is a result (printed as FAIL), not a failure to run
 }
 
@@ -295,7 +330,8 @@ int do_generate(JobArgs a, bool quiet) {
   Result<Job> job = load(a);
   if (!job) return report_error(job.error());
   if (!job->run.train) {
-    std::printf("%s: a checkpoint-only job reads no dataset: nothing to generate\n", job->name.c_str());
+    std::printf("%s: a checkpoint-only job reads no dataset: nothing to generate\n",
+                job->name.c_str());
     return 0;
   }
   std::vector<const DatasetSpec*> sets{&job->dataset};
@@ -306,11 +342,14 @@ int do_generate(JobArgs a, bool quiet) {
     Result<generator::GenerateReport> g = generator::ensure_dataset(*d, go);
     if (!g) return report_error(g.error());
     if (g->reused)
-      std::printf("%s: up to date (%llu files)\n", d->dir.string().c_str(), static_cast<unsigned long long>(d->num_files));
+      std::printf("%s: up to date (%llu files)\n", d->dir.string().c_str(),
+                  static_cast<unsigned long long>(d->num_files));
     else
-      std::printf("%s: wrote %llu files, %s in %.1f s (%.1f MiB/s)\n", d->dir.string().c_str(),
-                  static_cast<unsigned long long>(g->files_written), format_size(g->bytes_written).c_str(), g->seconds,
-                  g->seconds > 0 ? static_cast<double>(g->bytes_written) / 1048576.0 / g->seconds : 0.0);
+      std::printf(
+          "%s: wrote %llu files, %s in %.1f s (%.1f MiB/s)\n", d->dir.string().c_str(),
+          static_cast<unsigned long long>(g->files_written), format_size(g->bytes_written).c_str(),
+          g->seconds,
+          g->seconds > 0 ? static_cast<double>(g->bytes_written) / 1048576.0 / g->seconds : 0.0);
   }
   return 0;
 }
@@ -327,7 +366,8 @@ int do_validate(const JobArgs& a) {
 
 // dlgen convert CONFIG.yaml -o job.toml: the DLIO config as a commented dlgen job.
 int do_convert(const JobArgs& a, const std::string& output) {
-  if (!is_dlio_config(a.job)) return report_error(input_error(a.job + ": convert reads a DLIO config (.yaml, .yml)"));
+  if (!is_dlio_config(a.job))
+    return report_error(input_error(a.job + ": convert reads a DLIO config (.yaml, .yml)"));
   Result<DlioJob> d = load_dlio(a.job, a.hydra);
   if (!d) return report_error(d.error());
   std::string text = "# Converted by `dlgen convert` from the DLIO config " + a.job;
@@ -365,17 +405,19 @@ int do_mlperf(const MlperfArgs& a) {
   if (!loaded) return report_error(loaded.error());
   Job job = *loaded;
   const auto engine = replay::engine_from_string(a.engine);
-  if (!engine) return report_error(input_error("--engine " + a.engine + ": expected uring, pread or null"));
+  if (!engine)
+    return report_error(input_error("--engine " + a.engine + ": expected uring, pread or null"));
   std::uint64_t ram = 0;
   if (!a.ram.empty()) {
     Result<std::uint64_t> r = parse_size(a.ram);
     if (!r) return report_error(input_error("--ram " + a.ram + ": " + r.error().message));
     ram = *r;
   } else {
-    struct sysinfo si{};
+    struct sysinfo si {};
     if (::sysinfo(&si) == 0) ram = std::uint64_t{si.totalram} * si.mem_unit;
   }
-  const std::string accelerator = !a.job.accelerator.empty() ? a.job.accelerator : replay::mlperf_match_accelerator(job);
+  const std::string accelerator =
+      !a.job.accelerator.empty() ? a.job.accelerator : replay::mlperf_match_accelerator(job);
   std::optional<Job> reference;
   if (!accelerator.empty()) {
     Result<Job> ref = replay::mlperf_reference(job.name, accelerator);
@@ -387,25 +429,32 @@ int do_mlperf(const MlperfArgs& a) {
   mo.sizing = replay::mlperf_dataset_size(job, ram);
   if (!a.no_size && job.dataset.num_files < mo.sizing.files) {
     if (!a.quiet)
-      std::fprintf(stderr, "dlgen: mlperf: dataset sized to %llu files (was %llu): 500 steps x %u x %u accelerator(s) = %llu samples, 5 x RAM = %llu samples\n",
-                   static_cast<unsigned long long>(mo.sizing.files), static_cast<unsigned long long>(job.dataset.num_files),
-                   job.reader.batch_size, job.run.accelerators, static_cast<unsigned long long>(mo.sizing.samples_for_steps),
+      std::fprintf(stderr,
+                   "dlgen: mlperf: dataset sized to %llu files (was %llu): 500 steps x %u x %u "
+                   "accelerator(s) = %llu samples, 5 x RAM = %llu samples\n",
+                   static_cast<unsigned long long>(mo.sizing.files),
+                   static_cast<unsigned long long>(job.dataset.num_files), job.reader.batch_size,
+                   job.run.accelerators,
+                   static_cast<unsigned long long>(mo.sizing.samples_for_steps),
                    static_cast<unsigned long long>(mo.sizing.samples_for_memory));
     job.dataset.num_files = mo.sizing.files;
   }
   if (*engine != replay::EngineKind::null)
-    if (Result<void> r = prepare_datasets(job, a.job, false, a.quiet); !r) return report_error(r.error());
+    if (Result<void> r = prepare_datasets(job, a.job, false, a.quiet); !r)
+      return report_error(r.error());
   replay::RunOptions ro;
   ro.engine = *engine;
   auto run = [&](const Job& j) { return replay::run_job(j, ro); };
   auto observe = [&](const replay::MlperfRun& m) {
     if (a.quiet) return;
-    std::printf("  %-8s seed %llu: %.1f samples/s, %.1f MiB/s, AU %.1f%% %s, %.1f s\n", m.warmup ? "warm-up" : "run",
-                static_cast<unsigned long long>(m.seed), m.samples_per_s, m.mib_per_s, m.au * 100,
-                m.au_passed ? "pass" : "FAIL", m.elapsed_s);
+    std::printf("  %-8s seed %llu: %.1f samples/s, %.1f MiB/s, AU %.1f%% %s, %.1f s\n",
+                m.warmup ? "warm-up" : "run", static_cast<unsigned long long>(m.seed),
+                m.samples_per_s, m.mib_per_s, m.au * 100, m.au_passed ? "pass" : "FAIL",
+                m.elapsed_s);
     std::fflush(stdout);
   };
-  Result<replay::MlperfResult> r = replay::run_mlperf(job, reference ? &*reference : nullptr, run, mo, observe);
+  Result<replay::MlperfResult> r =
+      replay::run_mlperf(job, reference ? &*reference : nullptr, run, mo, observe);
   if (!r) return report_error(r.error());
   std::error_code ec;
   std::filesystem::create_directories(a.out_dir, ec);
@@ -418,11 +467,14 @@ int do_mlperf(const MlperfArgs& a) {
     std::ofstream out(p, std::ios::binary | std::ios::trunc);
     out << text;
     out.close();
-    if (!out) return report_error(runtime_error(p.string() + ": cannot write: " + std::strerror(errno)));
+    if (!out)
+      return report_error(runtime_error(p.string() + ": cannot write: " + std::strerror(errno)));
   }
-  std::printf("%s: %s: mean %.1f samples/s, %.1f MiB/s, AU %.1f%% (lowest %.1f%%), %zu runs within %.1f%%\n",
-              r->workload.c_str(), replay::to_string(r->division), r->mean_samples_per_s, r->mean_mib_per_s,
-              r->mean_au * 100, r->min_au * 100, static_cast<std::size_t>(a.runs), r->max_deviation * 100);
+  std::printf(
+      "%s: %s: mean %.1f samples/s, %.1f MiB/s, AU %.1f%% (lowest %.1f%%), %zu runs within "
+      "%.1f%%\n",
+      r->workload.c_str(), replay::to_string(r->division), r->mean_samples_per_s, r->mean_mib_per_s,
+      r->mean_au * 100, r->min_au * 100, static_cast<std::size_t>(a.runs), r->max_deviation * 100);
   for (const auto& why : r->reasons) std::printf("  %s\n", why.c_str());
   std::printf("  results in %s/ (results.json, results.csv, summary.html)\n", a.out_dir.c_str());
   return 0;
@@ -432,16 +484,22 @@ int do_mlperf(const MlperfArgs& a) {
 
 void add_run_commands(CLI::App& app, Action& action) {
   auto run_args = std::make_shared<RunArgs>();
-  CLI::App* run = app.add_subcommand("run", "Replay a job's training I/O (generating its dataset if missing)");
+  CLI::App* run =
+      app.add_subcommand("run", "Replay a job's training I/O (generating its dataset if missing)");
   add_job_options(run, run_args->job);
   run->add_option("--engine", run_args->engine, "I/O engine: uring (default), pread, null");
   run->add_option("--output,-o", run_args->output, "Write the full result as JSON");
-  run->add_option("--dlio-summary", run_args->dlio_summary,
-                  "Also write DLIO's summary.json (its metric names, with dlgen's real MiB/s beside them)");
-  run->add_option("--timeseries", run_args->timeseries, "Write per-second throughput and queue depth as CSV");
-  run->add_flag("--dry-run", run_args->dry_run, "Print the plan (files, bytes, steps, minimum runtime) and exit");
-  run->add_flag("--no-generate", run_args->no_generate, "Fail instead of generating a missing dataset");
-  run->add_option("--capture", run_args->capture, "Trace the replay itself into this HDF5 trace (dlgen capture)");
+  run->add_option(
+      "--dlio-summary", run_args->dlio_summary,
+      "Also write DLIO's summary.json (its metric names, with dlgen's real MiB/s beside them)");
+  run->add_option("--timeseries", run_args->timeseries,
+                  "Write per-second throughput and queue depth as CSV");
+  run->add_flag("--dry-run", run_args->dry_run,
+                "Print the plan (files, bytes, steps, minimum runtime) and exit");
+  run->add_flag("--no-generate", run_args->no_generate,
+                "Fail instead of generating a missing dataset");
+  run->add_option("--capture", run_args->capture,
+                  "Trace the replay itself into this HDF5 trace (dlgen capture)");
   run->add_flag("--find-max-accelerators", run_args->find_max,
                 "Search the most simulated accelerators this storage keeps at AU >= threshold");
   run->add_flag("--quiet,-q", run_args->quiet, "One result line, no progress");
@@ -449,18 +507,24 @@ void add_run_commands(CLI::App& app, Action& action) {
 
   auto gen_args = std::make_shared<JobArgs>();
   auto gen_quiet = std::make_shared<bool>(false);
-  CLI::App* gen = app.add_subcommand("generate", "Write a job's dataset (and validation set); reuse it when current");
+  CLI::App* gen = app.add_subcommand(
+      "generate", "Write a job's dataset (and validation set); reuse it when current");
   add_job_options(gen, *gen_args);
   gen->add_flag("--quiet,-q", *gen_quiet, "No progress");
-  gen->callback([&action, gen_args, gen_quiet] { action = [gen_args, gen_quiet] { return do_generate(*gen_args, *gen_quiet); }; });
+  gen->callback([&action, gen_args, gen_quiet] {
+    action = [gen_args, gen_quiet] { return do_generate(*gen_args, *gen_quiet); };
+  });
 
   auto ml = std::make_shared<MlperfArgs>();
-  CLI::App* mlc = app.add_subcommand("mlperf", "MLPerf Storage's run rules: sized dataset, warm-up + N runs, verdict "
-                                               "CLOSED / OPEN / INVALID, results.json, results.csv, summary.html");
+  CLI::App* mlc =
+      app.add_subcommand("mlperf",
+                         "MLPerf Storage's run rules: sized dataset, warm-up + N runs, verdict "
+                         "CLOSED / OPEN / INVALID, results.json, results.csv, summary.html");
   add_job_options(mlc, ml->job);
   mlc->add_option("--runs", ml->runs, "Measured runs (default 5), each with a new seed");
   mlc->add_flag("--no-warmup", ml->no_warmup, "No warm-up run before them");
-  mlc->add_flag("--no-size", ml->no_size, "Keep the job's dataset size (INVALID when smaller than the rules ask)");
+  mlc->add_flag("--no-size", ml->no_size,
+                "Keep the job's dataset size (INVALID when smaller than the rules ask)");
   mlc->add_option("--ram", ml->ram, "Client RAM the dataset must exceed 5x (default: this host's)");
   mlc->add_option("--engine", ml->engine, "I/O engine: uring (default), pread, null");
   mlc->add_option("--output-dir", ml->out_dir, "Where results go (default mlperf-results)");
@@ -469,14 +533,19 @@ void add_run_commands(CLI::App& app, Action& action) {
 
   auto conv_args = std::make_shared<JobArgs>();
   auto conv_out = std::make_shared<std::string>();
-  CLI::App* conv = app.add_subcommand("convert", "Write a DLIO workload config (YAML) as a commented dlgen job (TOML)");
+  CLI::App* conv = app.add_subcommand(
+      "convert", "Write a DLIO workload config (YAML) as a commented dlgen job (TOML)");
   conv->add_option("config", conv_args->job, "DLIO config (YAML)")->required();
-  conv->add_option("overrides", conv_args->hydra, "Hydra-style overrides: ++workload.dataset.num_files_train=64");
+  conv->add_option("overrides", conv_args->hydra,
+                   "Hydra-style overrides: ++workload.dataset.num_files_train=64");
   conv->add_option("--output,-o", *conv_out, "The TOML job to write (default: stdout)");
-  conv->callback([&action, conv_args, conv_out] { action = [conv_args, conv_out] { return do_convert(*conv_args, *conv_out); }; });
+  conv->callback([&action, conv_args, conv_out] {
+    action = [conv_args, conv_out] { return do_convert(*conv_args, *conv_out); };
+  });
 
   auto val_args = std::make_shared<JobArgs>();
-  CLI::App* val = app.add_subcommand("validate", "Check a job file: prints every problem (file:line: key: message) or ok");
+  CLI::App* val = app.add_subcommand(
+      "validate", "Check a job file: prints every problem (file:line: key: message) or ok");
   add_job_options(val, *val_args);
   val->callback([&action, val_args] { action = [val_args] { return do_validate(*val_args); }; });
 }

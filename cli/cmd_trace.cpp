@@ -15,7 +15,8 @@ void add_trace_commands(CLI::App& app, Action& action) {
     bool json = false;
   };
   auto in = std::make_shared<InspectArgs>();
-  auto* inspect = app.add_subcommand("inspect", "Summarise a trace: processes, files, ops, sizes, throughput");
+  auto* inspect =
+      app.add_subcommand("inspect", "Summarise a trace: processes, files, ops, sizes, throughput");
   inspect->add_option("trace", in->trace, "trace file (.h5)")->required();
   inspect->add_flag("--json", in->json, "print one JSON object for scripts");
   inspect->callback([in, &action] {
@@ -33,7 +34,8 @@ void add_trace_commands(CLI::App& app, Action& action) {
     std::string trace, format = "perfetto", output;
   };
   auto ex = std::make_shared<ExportArgs>();
-  auto* exp = app.add_subcommand("export", "Convert a trace for other tools (perfetto: Chrome trace-event JSON)");
+  auto* exp = app.add_subcommand(
+      "export", "Convert a trace for other tools (perfetto: Chrome trace-event JSON)");
   exp->add_option("trace", ex->trace, "trace file (.h5)")->required();
   exp->add_option("--format", ex->format, "output format")->check(CLI::IsMember({"perfetto"}));
   exp->add_option("-o,--output", ex->output, "output file ('-' for stdout)")->required();

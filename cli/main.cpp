@@ -12,7 +12,9 @@ int report_error(const Error& error) {
 }  // namespace dlgen::cli
 
 int main(int argc, char** argv) {
-  CLI::App app{"dlgen: deep-learning I/O workloads for storage benchmarking — capture, distil, run, compare"};
+  CLI::App app{
+      "dlgen: deep-learning I/O workloads for storage benchmarking — capture, distil, run, "
+      "compare"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("dlgen ") + DLGEN_VERSION);
   dlgen::cli::Action action;

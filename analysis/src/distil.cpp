@@ -35,7 +35,8 @@ std::string original_au(const TraceSummary& s) {
   double hi = 0;
   for (const auto& a : s.accelerators)
     if (a.au_wall_s > 0) ++n, hi = std::max(hi, a.au);
-  if (n > 1) out += " (lowest of " + std::to_string(n) + " accelerators; highest " + pct(hi, 1.0) + ")";
+  if (n > 1)
+    out += " (lowest of " + std::to_string(n) + " accelerators; highest " + pct(hi, 1.0) + ")";
   return out + " = compute / wall from the first batch to the end of the run";
 }
 
@@ -43,8 +44,10 @@ std::string sanitize(std::string s) {
   std::string out;
   for (char c : s) {
     const unsigned char u = static_cast<unsigned char>(c);
-    if (std::isalnum(u) || c == '-' || c == '_') out += static_cast<char>(std::tolower(u));
-    else if (!out.empty() && out.back() != '-') out += '-';
+    if (std::isalnum(u) || c == '-' || c == '_')
+      out += static_cast<char>(std::tolower(u));
+    else if (!out.empty() && out.back() != '-')
+      out += '-';
   }
   while (!out.empty() && out.back() == '-') out.pop_back();
   return out.empty() ? "distilled" : out;
@@ -57,8 +60,9 @@ std::string default_name(const TraceSummary& s) {
     std::string leaf = dir.filename().string();
     // Split and generic names say nothing about the workload: use the parent's name.
     for (int up = 0; up < 2 && dir.has_parent_path(); ++up) {
-      static const std::set<std::string> kGeneric = {"train", "training", "data", "dataset", "datasets",
-                                                     "images", "samples", "files", "input", "shards"};
+      static const std::set<std::string> kGeneric = {"train",    "training", "data",    "dataset",
+                                                     "datasets", "images",   "samples", "files",
+                                                     "input",    "shards"};
       if (!kGeneric.count(leaf)) break;
       dir = dir.parent_path();
       leaf = dir.filename().string();
@@ -66,7 +70,8 @@ std::string default_name(const TraceSummary& s) {
     if (!leaf.empty()) return sanitize(leaf);
   }
   for (const auto& arg : s.command)
-    if (arg.size() > 3 && arg.ends_with(".py")) return sanitize(std::filesystem::path(arg).stem().string());
+    if (arg.size() > 3 && arg.ends_with(".py"))
+      return sanitize(std::filesystem::path(arg).stem().string());
   return "distilled";
 }
 
@@ -112,8 +117,9 @@ Distribution fit_sizes(const std::vector<double>& v, std::string* why) {
     d.stdev = st.stdev;
     d.min = st.min;
     d.max = st.max;
-    *why = std::string(to_string(d.kind)) + " fits " + std::to_string(v.size()) + " file sizes (KS D=" +
-           fmt("%.3f", cands.front().d) + " < " + fmt("%.3f", crit) + " at 5%)";
+    *why = std::string(to_string(d.kind)) + " fits " + std::to_string(v.size()) +
+           " file sizes (KS D=" + fmt("%.3f", cands.front().d) + " < " + fmt("%.3f", crit) +
+           " at 5%)";
     return d;
   }
   // Exact empirical histogram: one bin per distinct size when few, else 32 quantile bins.
@@ -133,8 +139,10 @@ Distribution fit_sizes(const std::vector<double>& v, std::string* why) {
       d.bins.push_back({sorted[lo], sorted[hi - 1], static_cast<double>(hi - lo)});
     }
   }
-  *why = enough ? "no parametric fit passes KS at 5% (best " + std::string(to_string(cands.front().kind)) +
-                      " D=" + fmt("%.3f", cands.front().d) + " ≥ " + fmt("%.3f", crit) + "): empirical histogram"
+  *why = enough ? "no parametric fit passes KS at 5% (best " +
+                      std::string(to_string(cands.front().kind)) +
+                      " D=" + fmt("%.3f", cands.front().d) + " ≥ " + fmt("%.3f", crit) +
+                      "): empirical histogram"
                 : "only " + std::to_string(v.size()) + " files: empirical histogram";
   return d;
 }
@@ -183,8 +191,10 @@ std::string file_prefix_of(const DatasetSummary& d, const TraceSummary& s) {
     std::size_t n = 0;
     while (n < stem.size() && !std::isdigit(static_cast<unsigned char>(stem[n]))) ++n;
     std::string p = stem.substr(0, n);
-    if (first) prefix = p, first = false;
-    else if (p != prefix) return "";
+    if (first)
+      prefix = p, first = false;
+    else if (p != prefix)
+      return "";
   }
   while (!prefix.empty() && (prefix.back() == '_' || prefix.back() == '-' || prefix.back() == '.'))
     prefix.pop_back();
@@ -223,18 +233,21 @@ DatasetSpec dataset_spec(Ctx& x, const DatasetSummary& d, const std::string& key
       // of it, is the whole one.
       std::uint64_t slots = 0;
       for (auto r : rows) slots += s.sample_files[r].samples;
-      spec.samples_per_file = static_cast<std::uint32_t>(
-          std::max<std::uint64_t>({1, (d.files.size() + rows.size() / 2) / rows.size(), slots / rows.size()}));
+      spec.samples_per_file = static_cast<std::uint32_t>(std::max<std::uint64_t>(
+          {1, (d.files.size() + rows.size() / 2) / rows.size(), slots / rows.size()}));
       spec.sample_size = Distribution::fixed_at(static_cast<double>(sf.stride));
       spec.files_per_dir = 0;
       spec.file_prefix = sanitize(std::filesystem::path(sf.path).stem().string());
       x.c(key + ".num_files", std::to_string(rows.size()) + " file(s) of many samples (" + sf.path +
-                                  (rows.size() > 1 ? ", ..." : "") + "), read a sample at a time at scattered offsets");
-      x.c(key + ".samples_per_file", std::to_string(sf.samples) + " slots of " + format_size(sf.stride) + " in " +
-                                         format_size(sf.size) + "; " + std::to_string(d.files.size()) +
+                                  (rows.size() > 1 ? ", ..." : "") +
+                                  "), read a sample at a time at scattered offsets");
+      x.c(key + ".samples_per_file", std::to_string(sf.samples) + " slots of " +
+                                         format_size(sf.stride) + " in " + format_size(sf.size) +
+                                         "; " + std::to_string(d.files.size()) +
                                          " distinct samples read in all");
-      x.c(key + ".sample_size", "the commonest step between sample offsets (" + std::to_string(sf.reads) +
-                                    " reads; samples start at byte " + std::to_string(sf.base) + ")");
+      x.c(key + ".sample_size", "the commonest step between sample offsets (" +
+                                    std::to_string(sf.reads) + " reads; samples start at byte " +
+                                    std::to_string(sf.base) + ")");
       x.c(key + ".files_per_dir", "one directory");
       x.c(key + ".file_prefix", "the traced file's name");
       x.sample_file = &sf;
@@ -244,34 +257,41 @@ DatasetSpec dataset_spec(Ctx& x, const DatasetSummary& d, const std::string& key
   spec.num_files = d.files.size();
   std::uint64_t max_unique = 0;
   for (const auto& e : s.epochs)
-    if (e.dataset >= 0 && &s.datasets[e.dataset] == &d) max_unique = std::max(max_unique, e.unique_files);
+    if (e.dataset >= 0 && &s.datasets[e.dataset] == &d)
+      max_unique = std::max(max_unique, e.unique_files);
   x.c(key + ".num_files", std::to_string(d.files.size()) + " distinct files read under " + d.dir +
                               " (at most " + std::to_string(max_unique) + " in one pass)");
   spec.samples_per_file = 1;
-  if ((d.files.size() < 4 && d.read.reads_per_access > 8 && !d.read.whole_file) || d.read.reads_per_access > 32)
-    x.note(key + ".samples_per_file: " + std::to_string(d.files.size()) + " file(s) read in many requests (" +
-           fmt("%.0f", d.read.reads_per_access) +
-           " per open), not on a grid of fixed-size samples: a file may hold many samples (tar or record "
-           "shards streamed through a buffer); samples per file cannot be told from the trace, 1 assumed, so "
-           "batch size, epochs and steps below count files, not samples: check them against the script");
+  if ((d.files.size() < 4 && d.read.reads_per_access > 8 && !d.read.whole_file) ||
+      d.read.reads_per_access > 32)
+    x.note(key + ".samples_per_file: " + std::to_string(d.files.size()) +
+           " file(s) read in many requests (" + fmt("%.0f", d.read.reads_per_access) +
+           " per open), not on a grid of fixed-size samples: a file may hold many samples (tar or "
+           "record "
+           "shards streamed through a buffer); samples per file cannot be told from the trace, 1 "
+           "assumed, so "
+           "batch size, epochs and steps below count files, not samples: check them against the "
+           "script");
   std::vector<double> sizes(d.file_sizes.begin(), d.file_sizes.end());
   const double overhead = framing_overhead(spec.format, d.size.p50);
   for (auto& v : sizes) v = std::max(1.0, v - overhead);
   std::string why;
   spec.sample_size = fit_sizes(sizes, &why);
-  x.c(key + ".sample_size", why + "; file sizes " + format_size(static_cast<std::uint64_t>(d.size.min)) +
-                                ".." + format_size(static_cast<std::uint64_t>(d.size.max)) + ", mean " +
-                                format_size(static_cast<std::uint64_t>(d.size.mean)) +
-                                (overhead > 0 ? ", less " + std::to_string(static_cast<long long>(overhead)) +
-                                                    " B of " + to_string(spec.format) + " framing"
-                                              : ""));
+  x.c(key + ".sample_size",
+      why + "; file sizes " + format_size(static_cast<std::uint64_t>(d.size.min)) + ".." +
+          format_size(static_cast<std::uint64_t>(d.size.max)) + ", mean " +
+          format_size(static_cast<std::uint64_t>(d.size.mean)) +
+          (overhead > 0 ? ", less " + std::to_string(static_cast<long long>(overhead)) + " B of " +
+                              to_string(spec.format) + " framing"
+                        : ""));
   spec.files_per_dir = d.dirs > 1 ? d.files_per_dir : 0;
   x.c(key + ".files_per_dir", d.dirs > 1 ? std::to_string(d.dirs) + " subdirectories, up to " +
                                                std::to_string(d.files_per_dir) + " files each"
                                          : "all files in one directory");
   const std::string prefix = file_prefix_of(d, s);
   if (!prefix.empty()) spec.file_prefix = prefix;
-  x.c(key + ".file_prefix", prefix.empty() ? "file names differ: default prefix" : "common prefix of the traced names");
+  x.c(key + ".file_prefix",
+      prefix.empty() ? "file names differ: default prefix" : "common prefix of the traced names");
   return spec;
 }
 
@@ -283,7 +303,8 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
   job.name = options.name.empty() ? default_name(s) : options.name;
   std::string cmd;
   for (const auto& a : s.command) cmd += (cmd.empty() ? "" : " ") + a;
-  job.description = "distilled by dlgen from a trace" + (cmd.empty() ? std::string() : " of: " + cmd);
+  job.description =
+      "distilled by dlgen from a trace" + (cmd.empty() ? std::string() : " of: " + cmd);
   const std::filesystem::path data_dir =
       options.dataset_dir.empty() ? std::filesystem::path("data") / job.name : options.dataset_dir;
 
@@ -309,23 +330,29 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
   std::uint32_t epochs = 0, evals = 0;
   std::vector<const EpochSummary*> train_epochs;
   for (const auto& e : s.epochs) {
-    if (e.evaluation) ++evals;
-    else ++epochs, train_epochs.push_back(&e);
+    if (e.evaluation)
+      ++evals;
+    else
+      ++epochs, train_epochs.push_back(&e);
   }
   job.run.epochs = std::max<std::uint32_t>(1, epochs);
-  x.c("run.epochs", std::to_string(epochs) + " passes over the training files (a pass ends when a file repeats)");
+  x.c("run.epochs",
+      std::to_string(epochs) + " passes over the training files (a pass ends when a file repeats)");
   if (evals > 0 && epochs > 0) {
-    job.run.eval_every_epochs = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::lround(
-                                                               static_cast<double>(epochs) / evals)));
-    x.c("run.eval_every_epochs", std::to_string(evals) + " evaluation passes over " + std::to_string(epochs) + " epochs");
+    job.run.eval_every_epochs = std::max<std::uint32_t>(
+        1, static_cast<std::uint32_t>(std::lround(static_cast<double>(epochs) / evals)));
+    x.c("run.eval_every_epochs",
+        std::to_string(evals) + " evaluation passes over " + std::to_string(epochs) + " epochs");
   } else {
     x.c("run.eval_every_epochs", "no evaluation passes seen");
   }
-  job.run.accelerators = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(s.accelerators.size()));
+  job.run.accelerators =
+      std::max<std::uint32_t>(1, static_cast<std::uint32_t>(s.accelerators.size()));
   {
     std::string pids;
     for (const auto& a : s.accelerators) pids += (pids.empty() ? "" : ",") + std::to_string(a.pid);
-    x.c("run.accelerators", std::to_string(s.accelerators.size()) + " process(es) consuming data (pid " + pids + ")");
+    x.c("run.accelerators",
+        std::to_string(s.accelerators.size()) + " process(es) consuming data (pid " + pids + ")");
   }
 
   // Reader.
@@ -345,8 +372,9 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
       std::uint64_t per_epoch_files = train_epochs.empty() ? 0 : train_epochs.front()->unique_files;
       x.c("reader.workers", std::to_string(a.workers) + " readers per epoch (" +
                                 (names.empty() ? std::string("unnamed") : names) + ") read " +
-                                std::to_string(per_epoch_files) + " of " + std::to_string(train_files) +
-                                " train files in epoch 0; " + std::to_string(a.readers.size()) + " distinct over the run");
+                                std::to_string(per_epoch_files) + " of " +
+                                std::to_string(train_files) + " train files in epoch 0; " +
+                                std::to_string(a.readers.size()) + " distinct over the run");
     }
   }
   std::uint64_t train_batches = 0;
@@ -356,25 +384,29 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
     r.batch_size = s.batch_size;
     std::uint64_t full = 0;
     for (const auto& b : s.batches) full += b.samples == s.batch_size;
-    x.c("reader.batch_size", std::to_string(full) + " of " + std::to_string(s.batches.size()) +
-                                 (s.batches_from_read_bursts ? " read bursts (no handovers seen) had "
-                                                             : " handovers carried ") +
-                                 std::to_string(s.batch_size) + " samples");
+    x.c("reader.batch_size",
+        std::to_string(full) + " of " + std::to_string(s.batches.size()) +
+            (s.batches_from_read_bursts ? " read bursts (no handovers seen) had "
+                                        : " handovers carried ") +
+            std::to_string(s.batch_size) + " samples");
   } else {
-    x.note("reader.batch_size: no worker→main handovers (sendmsg, /dev/shm) in the trace; 1 assumed");
+    x.note(
+        "reader.batch_size: no worker→main handovers (sendmsg, /dev/shm) in the trace; 1 assumed");
     x.c("reader.batch_size", "not inferred (no handovers seen)");
   }
   if (s.prefetch > 0) {
     r.prefetch = s.prefetch;
-    x.c("reader.prefetch", "up to " + std::to_string(s.prefetch * std::max<std::uint32_t>(1, r.workers)) +
-                               " batches were ready ahead of the consumer (90th percentile), per worker");
+    x.c("reader.prefetch",
+        "up to " + std::to_string(s.prefetch * std::max<std::uint32_t>(1, r.workers)) +
+            " batches were ready ahead of the consumer (90th percentile), per worker");
   } else {
     x.c("reader.prefetch", "not inferred: default");
   }
   if (ti >= 0) {
     const auto& d = s.datasets[ti];
     const auto& o = d.order;
-    const std::string stat = "Spearman rho=" + fmt("%.2f", o.spearman) + " (z=" + fmt("%.1f", o.spearman_z) +
+    const std::string stat = "Spearman rho=" + fmt("%.2f", o.spearman) +
+                             " (z=" + fmt("%.1f", o.spearman_z) +
                              "), per-reader ascending=" + fmt("%.2f", o.ascending_fraction) +
                              ", epoch-to-epoch rho=" + fmt("%.2f", o.cross_epoch_spearman);
     switch (o.kind) {
@@ -384,10 +416,14 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
         break;
       case OrderKind::shuffled:
         r.shuffle = Shuffle::file;
-        x.c("reader.shuffle", std::string(o.reshuffled ? "random permutation, reshuffled each epoch: "
-                                                       : "random permutation: ") + stat);
+        x.c("reader.shuffle",
+            std::string(o.reshuffled ? "random permutation, reshuffled each epoch: "
+                                     : "random permutation: ") +
+                stat);
         if (!o.reshuffled && train_epochs.size() > 1)
-          x.note("reader.shuffle: the same permutation was used every epoch; the job reshuffles each epoch");
+          x.note(
+              "reader.shuffle: the same permutation was used every epoch; the job reshuffles each "
+              "epoch");
         break;
       case OrderKind::buffer_shuffled:
         r.shuffle = Shuffle::file;
@@ -410,26 +446,29 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
       x.c("reader.request_size", per_file + "; " + format_size(rp.request_bytes) +
                                      " requests carry most bytes (files read in chunks)");
     else
-      x.c("reader.request_size", per_file + ": " + (rp.header_bytes ? "data after the header" : "whole file") +
+      x.c("reader.request_size", per_file + ": " +
+                                     (rp.header_bytes ? "data after the header" : "whole file") +
                                      " in one request");
     r.header_read_bytes = rp.header_bytes;
     r.probe_bytes = rp.probe_bytes;
     if (rp.probe_bytes)
-      x.c("reader.probe", "most files are first read " + format_size(rp.probe_bytes) +
-                              " at offset 0, then again from the start (numpy.load's magic probe and seek back)");
+      x.c("reader.probe",
+          "most files are first read " + format_size(rp.probe_bytes) +
+              " at offset 0, then again from the start (numpy.load's magic probe and seek back)");
     if (rp.header_bytes)
       x.c("reader.header_read", "most files' first read is " + format_size(rp.header_bytes) +
                                     ", then the data follows (format header/metadata)");
     // Start-up gap at each epoch: PyTorch re-forks DataLoader workers each epoch (the default
-    // persistent_workers=False); measured from the previous pass's last step (or checkpoint) end to the
-    // pass's first read, median over passes after the first (the first one holds the imports).
+    // persistent_workers=False); measured from the previous pass's last step (or checkpoint) end to
+    // the pass's first read, median over passes after the first (the first one holds the imports).
     if (!s.pass_startup_s.empty()) {
       const double st = std::round(s.startup_s * 1000.0) / 1000.0;
       r.startup_s = st >= 0.005 ? st : 0.0;
       std::vector<double> gaps = s.pass_startup_s;
       const auto [lo, hi] = std::minmax_element(gaps.begin(), gaps.end());
-      x.c("reader.startup", "median gap before a pass's first read over " + std::to_string(gaps.size()) +
-                                " passes after the first (" + format_duration(*lo) + ".." + format_duration(*hi) +
+      x.c("reader.startup", "median gap before a pass's first read over " +
+                                std::to_string(gaps.size()) + " passes after the first (" +
+                                format_duration(*lo) + ".." + format_duration(*hi) +
                                 "), after the previous step or checkpoint" +
                                 (r.startup_s > 0 ? ": worker start-up each epoch" : ": none"));
     } else {
@@ -441,10 +480,11 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
       std::string skew_why;
       auto h = skewed_times(s.preprocess_gaps_s, &skew_why);
       r.preprocess = h ? *h : Distribution::fixed_at(std::round(s.preprocess_s * 1e5) / 1e5);
-      x.c("reader.preprocess", "median gap between a sample's last read and the reader's next sample over " +
-                                   std::to_string(s.preprocess_gaps_s.size()) +
-                                   " samples (handover gaps left out): per-sample decode/transform time" +
-                                   (skew_why.empty() ? "" : "; " + skew_why));
+      x.c("reader.preprocess",
+          "median gap between a sample's last read and the reader's next sample over " +
+              std::to_string(s.preprocess_gaps_s.size()) +
+              " samples (handover gaps left out): per-sample decode/transform time" +
+              (skew_why.empty() ? "" : "; " + skew_why));
     }
     // Warm-up of a fresh worker: its first sample of a pass takes longer than the others (imports,
     // decoder set-up in the new process); the median excess over the typical sample, when clear.
@@ -455,7 +495,8 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
       if (w >= 0.005) {
         r.warmup_s = w;
         x.c("reader.warmup", "a reader's first sample of a pass took " + format_duration(first) +
-                                 " open to next open (median over " + std::to_string(s.first_sample_spans_s.size()) +
+                                 " open to next open (median over " +
+                                 std::to_string(s.first_sample_spans_s.size()) +
                                  " reader passes), the others " + format_duration(typical) +
                                  ": a fresh worker's first-use costs");
       }
@@ -474,22 +515,28 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
       r.readahead_bytes = sf.request > sf.stride ? sf.request : 0;
       x.c("reader.request_size", "one request per sample");
       if (r.readahead_bytes)
-        x.c("reader.readahead", format_size(sf.request) + " read at each sample's offset: the loading library's read-ahead (more than the " +
-                                    format_size(sf.stride) + " sample)");
+        x.c("reader.readahead",
+            format_size(sf.request) +
+                " read at each sample's offset: the loading library's read-ahead (more than the " +
+                format_size(sf.stride) + " sample)");
       // A second, small read per sample elsewhere in the file (a label array, metadata): replayed
       // as a header read per sample.
-      const bool aux = sf.sample_reads > 0 && sf.aux_reads * 2 >= sf.sample_reads && sf.aux_request > 0;
+      const bool aux =
+          sf.sample_reads > 0 && sf.aux_reads * 2 >= sf.sample_reads && sf.aux_request > 0;
       r.header_read_bytes = aux ? sf.aux_request : 0;
-      x.c("reader.header_read", aux ? "besides each sample, " + fmt("%.2f", double(sf.aux_reads) / double(sf.sample_reads)) +
-                                          " reads of " + format_size(sf.aux_request) +
-                                          " elsewhere in the file per sample (labels, metadata)"
-                                    : "none: the file's header is read once, not per sample");
+      x.c("reader.header_read",
+          aux ? "besides each sample, " +
+                    fmt("%.2f", double(sf.aux_reads) / double(sf.sample_reads)) + " reads of " +
+                    format_size(sf.aux_request) +
+                    " elsewhere in the file per sample (labels, metadata)"
+              : "none: the file's header is read once, not per sample");
       if (r.shuffle == Shuffle::file) {
         r.shuffle = Shuffle::sample;
         x.c("reader.shuffle", "samples of the file read in a random order, reshuffled each epoch");
       }
     } else if (!rp.whole_file) {
-      x.note("reader.read: only " + pct(rp.coverage, 1.0) + " of each file is read per access; the job reads whole files");
+      x.note("reader.read: only " + pct(rp.coverage, 1.0) +
+             " of each file is read per access; the job reads whole files");
     }
     // drop_last and max_steps from samples per epoch.
     if (!train_epochs.empty() && r.batch_size > 0) {
@@ -498,13 +545,16 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
       const std::uint64_t global_batch = std::uint64_t(r.batch_size) * job.run.accelerators;
       if (per_epoch >= n) {
         r.drop_last = false;
-        x.c("reader.drop_last", "every file read each epoch (" + std::to_string(per_epoch) + " reads)");
+        x.c("reader.drop_last",
+            "every file read each epoch (" + std::to_string(per_epoch) + " reads)");
       } else if (n - per_epoch < global_batch && per_epoch % global_batch == 0) {
         r.drop_last = true;
-        x.c("reader.drop_last", std::to_string(n - per_epoch) + " files skipped per epoch, fewer than a batch");
+        x.c("reader.drop_last",
+            std::to_string(n - per_epoch) + " files skipped per epoch, fewer than a batch");
       } else {
         job.run.max_steps = per_epoch / global_batch;
-        x.c("run.max_steps", "epochs read only " + std::to_string(per_epoch) + " of " + std::to_string(n) + " files");
+        x.c("run.max_steps", "epochs read only " + std::to_string(per_epoch) + " of " +
+                                 std::to_string(n) + " files");
       }
     }
   }
@@ -519,7 +569,8 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
     const double spread = (c.p90 - c.p50) / 1.2816;
     std::vector<double> measured_s;
     for (const auto& st : s.steps)
-      if (st.epoch >= 0 && !s.epochs[st.epoch].evaluation) measured_s.push_back(static_cast<double>(st.compute_ns) * 1e-9);
+      if (st.epoch >= 0 && !s.epochs[st.epoch].evaluation)
+        measured_s.push_back(static_cast<double>(st.compute_ns) * 1e-9);
     std::string skew_why;
     if (auto h = s.batches_from_read_bursts ? std::nullopt : skewed_times(measured_s, &skew_why)) {
       d = *h;
@@ -541,11 +592,12 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
       x.c("compute.time", "step cadence of the readers' bursts: " + format_duration(c.p50) +
                               " median (an upper bound of compute; no handovers in the trace)");
     else
-    x.c("compute.time", "main process busy " + format_duration(c.p50) + " median per step (p90 " +
-                            format_duration(c.p90) + ") over " + std::to_string(c.count) + " steps, " +
-                            std::to_string(measured) + " measured with the next batch ready; data wait median " +
-                            format_duration(s.data_wait_time.p50) + ", " + original_au(s) +
-                            (skew_why.empty() ? "" : "; " + skew_why));
+      x.c("compute.time", "main process busy " + format_duration(c.p50) + " median per step (p90 " +
+                              format_duration(c.p90) + ") over " + std::to_string(c.count) +
+                              " steps, " + std::to_string(measured) +
+                              " measured with the next batch ready; data wait median " +
+                              format_duration(s.data_wait_time.p50) + ", " + original_au(s) +
+                              (skew_why.empty() ? "" : "; " + skew_why));
   } else {
     job.compute.step_time = Distribution::fixed_at(0);
     x.note("compute.time: no step intervals (no batch receipts by the main process); 0 assumed");
@@ -572,7 +624,8 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
       copied += c.copied_bytes;
     }
     k.size_bytes = static_cast<std::uint64_t>(detail::percentile(bytes, 0.5));
-    k.files = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::lround(detail::percentile(files, 0.5))));
+    k.files = std::max<std::uint32_t>(
+        1, static_cast<std::uint32_t>(std::lround(detail::percentile(files, 0.5))));
     std::uint64_t best = 0, best_bytes = 0;
     for (auto [sz, n] : ws)
       if (sz * n > best_bytes) best = sz, best_bytes = sz * n;
@@ -582,41 +635,51 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
     // a step index off by one; epochs are counted exactly, so their gcd is used.
     std::vector<double> dsteps;
     for (std::size_t i = 0; i < st.size(); ++i)
-      if (st[i] > (i ? st[i - 1] : 0)) dsteps.push_back(static_cast<double>(st[i] - (i ? st[i - 1] : 0)));
+      if (st[i] > (i ? st[i - 1] : 0))
+        dsteps.push_back(static_cast<double>(st[i] - (i ? st[i - 1] : 0)));
     const std::uint64_t ge = detail::gcd_all(ep);
-    const std::uint64_t gs = static_cast<std::uint64_t>(std::llround(detail::percentile(dsteps, 0.5)));
+    const std::uint64_t gs =
+        static_cast<std::uint64_t>(std::llround(detail::percentile(dsteps, 0.5)));
     const std::string count = std::to_string(s.checkpoints.size()) + " checkpoints";
     if (all_at_end && ge > 0) {
       k.every_epochs = static_cast<std::uint32_t>(ge);
-      x.c("checkpoint.every_epochs", count + ", each at the end of an epoch (after epochs " + [&] {
-        std::string l;
-        for (auto e : ep) l += (l.empty() ? "" : ",") + std::to_string(e);
-        return l;
-      }() + ")");
+      x.c(
+          "checkpoint.every_epochs", count + ", each at the end of an epoch (after epochs " + [&] {
+            std::string l;
+            for (auto e : ep) l += (l.empty() ? "" : ",") + std::to_string(e);
+            return l;
+          }() + ")");
     } else if (gs > 0) {
       k.every_steps = gs;
-      x.c("checkpoint.every_steps", count + " after steps " + [&] {
-        std::string l;
-        for (auto e : st) l += (l.empty() ? "" : ",") + std::to_string(e);
-        return l;
-      }());
+      x.c(
+          "checkpoint.every_steps", count + " after steps " + [&] {
+            std::string l;
+            for (auto e : st) l += (l.empty() ? "" : ",") + std::to_string(e);
+            return l;
+          }());
     } else {
       k.every_epochs = 1;
       x.note("checkpoint cadence: checkpoints not aligned to steps or epochs; every epoch assumed");
     }
-    x.c("checkpoint.size", "median bytes written per checkpoint (" + format_size(static_cast<std::uint64_t>(detail::percentile(bytes, 0))) +
-                               ".." + format_size(static_cast<std::uint64_t>(detail::percentile(bytes, 1))) + ")");
+    x.c("checkpoint.size",
+        "median bytes written per checkpoint (" +
+            format_size(static_cast<std::uint64_t>(detail::percentile(bytes, 0))) + ".." +
+            format_size(static_cast<std::uint64_t>(detail::percentile(bytes, 1))) + ")");
     x.c("checkpoint.files", "files written per checkpoint (median)");
     x.c("checkpoint.write_size", "write request size carrying the most bytes");
     x.c("checkpoint.fsync", fsync ? "fsync/fdatasync seen on checkpoint files" : "no fsync seen");
     k.dir = std::filesystem::path("checkpoints") / job.name;
-    x.c("checkpoint.dir", "synthetic checkpoints; the traced run wrote " + s.checkpoints.front().paths.front());
-    if (copied) x.note("checkpoint: " + format_size(copied) + " copied with sendfile/copy_file_range; the job writes instead");
+    x.c("checkpoint.dir",
+        "synthetic checkpoints; the traced run wrote " + s.checkpoints.front().paths.front());
+    if (copied)
+      x.note("checkpoint: " + format_size(copied) +
+             " copied with sendfile/copy_file_range; the job writes instead");
   }
   if (s.checkpoint_restore) {
     k.restore = true;
     if (k.dir.empty()) k.dir = std::filesystem::path("checkpoints") / job.name;
-    x.c("checkpoint.restore", format_size(s.restore_bytes) + " of checkpoint files read before training");
+    x.c("checkpoint.restore",
+        format_size(s.restore_bytes) + " of checkpoint files read before training");
   }
 
   for (const auto& n : s.notes) x.note(n);

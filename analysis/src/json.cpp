@@ -22,8 +22,8 @@ json hist_map(const std::map<K, std::uint64_t>& h) {
 }
 
 json stats(const Stats& s) {
-  return {{"count", s.count}, {"min", s.min}, {"max", s.max}, {"mean", s.mean}, {"stdev", s.stdev},
-          {"p50", s.p50},     {"p90", s.p90}, {"p99", s.p99}};
+  return {{"count", s.count}, {"min", s.min}, {"max", s.max}, {"mean", s.mean},
+          {"stdev", s.stdev}, {"p50", s.p50}, {"p90", s.p90}, {"p99", s.p99}};
 }
 
 }  // namespace
@@ -35,20 +35,30 @@ std::string to_json(const TraceSummary& s) {
   j["lost_events"] = s.lost_events;
   j["complete"] = s.complete;
   for (const auto& p : s.processes)
-    j["processes"].push_back({{"pid", p.pid}, {"tgid", p.tgid}, {"ppid", p.ppid}, {"comm", p.comm},
-                              {"is_thread", p.is_thread}, {"role", to_string(p.role)},
-                              {"accelerator", p.accelerator}, {"bytes_read", p.bytes_read},
-                              {"read_ops", p.read_ops}, {"samples_read", p.samples_read},
+    j["processes"].push_back({{"pid", p.pid},
+                              {"tgid", p.tgid},
+                              {"ppid", p.ppid},
+                              {"comm", p.comm},
+                              {"is_thread", p.is_thread},
+                              {"role", to_string(p.role)},
+                              {"accelerator", p.accelerator},
+                              {"bytes_read", p.bytes_read},
+                              {"read_ops", p.read_ops},
+                              {"samples_read", p.samples_read},
                               {"handovers", p.handovers}});
   std::map<std::string, std::uint64_t> classes;
   for (const auto& f : s.files) ++classes[to_string(f.cls)];
   j["file_classes"] = classes;
   for (const auto& f : s.files)
     if (f.cls != FileClass::ignored && f.cls != FileClass::train && f.cls != FileClass::validation)
-      j["other_files"].push_back({{"path", f.path}, {"class", to_string(f.cls)}, {"bytes_read", f.bytes_read},
+      j["other_files"].push_back({{"path", f.path},
+                                  {"class", to_string(f.cls)},
+                                  {"bytes_read", f.bytes_read},
                                   {"bytes_written", f.bytes_written}});
   for (const auto& a : s.accelerators)
-    j["accelerators"].push_back({{"pid", a.pid}, {"readers", a.readers}, {"workers", a.workers},
+    j["accelerators"].push_back({{"pid", a.pid},
+                                 {"readers", a.readers},
+                                 {"workers", a.workers},
                                  {"reads_itself", a.reads_itself}});
   for (const auto& d : s.datasets) {
     json o = {{"kind", to_string(d.order.kind)},
@@ -59,10 +69,14 @@ std::string to_json(const TraceSummary& s) {
               {"reshuffled", d.order.reshuffled},
               {"buffer_estimate", d.order.buffer_estimate},
               {"each_file_once", d.order.each_file_once}};
-    json r = {{"reads_per_access", d.read.reads_per_access}, {"coverage", d.read.coverage},
-              {"whole_file", d.read.whole_file},             {"request_bytes", d.read.request_bytes},
-              {"header_bytes", d.read.header_bytes},         {"direct", d.read.direct},
-              {"mmap", d.read.mmap},                         {"request_sizes", hist(d.read.request_sizes)}};
+    json r = {{"reads_per_access", d.read.reads_per_access},
+              {"coverage", d.read.coverage},
+              {"whole_file", d.read.whole_file},
+              {"request_bytes", d.read.request_bytes},
+              {"header_bytes", d.read.header_bytes},
+              {"direct", d.read.direct},
+              {"mmap", d.read.mmap},
+              {"request_sizes", hist(d.read.request_sizes)}};
     j["datasets"].push_back({{"dir", d.dir},
                              {"class", to_string(d.cls)},
                              {"files", d.files.size()},
@@ -83,31 +97,60 @@ std::string to_json(const TraceSummary& s) {
   for (const auto& e : s.epochs) {
     json rc = json::array();
     for (auto [rank, n] : e.read_counts) rc.push_back({rank, n});
-    j["epochs"].push_back({{"index", e.index}, {"dataset", e.dataset}, {"evaluation", e.evaluation},
-                           {"start_ns", e.start_ns}, {"end_ns", e.end_ns}, {"accesses", e.accesses},
-                           {"unique_files", e.unique_files}, {"bytes_read", e.bytes_read},
-                           {"read_ops", e.read_ops}, {"steps", e.steps}, {"reader_count", e.reader_count},
-                           {"order", e.order}, {"read_counts", rc}});
+    j["epochs"].push_back({{"index", e.index},
+                           {"dataset", e.dataset},
+                           {"evaluation", e.evaluation},
+                           {"start_ns", e.start_ns},
+                           {"end_ns", e.end_ns},
+                           {"accesses", e.accesses},
+                           {"unique_files", e.unique_files},
+                           {"bytes_read", e.bytes_read},
+                           {"read_ops", e.read_ops},
+                           {"steps", e.steps},
+                           {"reader_count", e.reader_count},
+                           {"order", e.order},
+                           {"read_counts", rc}});
   }
   for (const auto& b : s.batches)
-    j["batches"].push_back({{"ready_ns", b.ready_ns}, {"received_ns", b.received_ns}, {"worker", b.worker},
-                            {"accelerator", b.accelerator}, {"samples", b.samples}, {"epoch", b.epoch}});
+    j["batches"].push_back({{"ready_ns", b.ready_ns},
+                            {"received_ns", b.received_ns},
+                            {"worker", b.worker},
+                            {"accelerator", b.accelerator},
+                            {"samples", b.samples},
+                            {"epoch", b.epoch}});
   for (const auto& st : s.steps)
-    j["steps"].push_back({{"accelerator", st.accelerator}, {"start_ns", st.start_ns}, {"end_ns", st.end_ns},
-                          {"compute_ns", st.compute_ns}, {"wait_ns", st.wait_ns},
-                          {"compute_measured", st.compute_measured}, {"epoch", st.epoch}});
+    j["steps"].push_back({{"accelerator", st.accelerator},
+                          {"start_ns", st.start_ns},
+                          {"end_ns", st.end_ns},
+                          {"compute_ns", st.compute_ns},
+                          {"wait_ns", st.wait_ns},
+                          {"compute_measured", st.compute_measured},
+                          {"epoch", st.epoch}});
   for (const auto& c : s.checkpoints)
-    j["checkpoints"].push_back({{"start_ns", c.start_ns}, {"end_ns", c.end_ns}, {"bytes", c.bytes},
-                                {"files", c.files}, {"write_ops", c.write_ops}, {"fsync", c.fsync},
-                                {"copied_bytes", c.copied_bytes}, {"after_epoch", c.after_epoch},
-                                {"after_step", c.after_step}, {"at_epoch_end", c.at_epoch_end},
-                                {"paths", c.paths}, {"write_sizes", hist(c.write_sizes)}});
+    j["checkpoints"].push_back({{"start_ns", c.start_ns},
+                                {"end_ns", c.end_ns},
+                                {"bytes", c.bytes},
+                                {"files", c.files},
+                                {"write_ops", c.write_ops},
+                                {"fsync", c.fsync},
+                                {"copied_bytes", c.copied_bytes},
+                                {"after_epoch", c.after_epoch},
+                                {"after_step", c.after_step},
+                                {"at_epoch_end", c.at_epoch_end},
+                                {"paths", c.paths},
+                                {"write_sizes", hist(c.write_sizes)}});
   j["checkpoint_restore"] = s.checkpoint_restore;
   j["restore_bytes"] = s.restore_bytes;
-  j["totals"] = {{"bytes_read", s.bytes_read}, {"bytes_written", s.bytes_written}, {"read_ops", s.read_ops},
-                 {"write_ops", s.write_ops},   {"opens", s.opens},                 {"stats", s.stats},
-                 {"dataset_bytes_read", s.dataset_bytes_read}, {"dataset_read_ops", s.dataset_read_ops},
-                 {"block_bytes", s.block_bytes}, {"block_requests", s.block_requests}};
+  j["totals"] = {{"bytes_read", s.bytes_read},
+                 {"bytes_written", s.bytes_written},
+                 {"read_ops", s.read_ops},
+                 {"write_ops", s.write_ops},
+                 {"opens", s.opens},
+                 {"stats", s.stats},
+                 {"dataset_bytes_read", s.dataset_bytes_read},
+                 {"dataset_read_ops", s.dataset_read_ops},
+                 {"block_bytes", s.block_bytes},
+                 {"block_requests", s.block_requests}};
   j["request_sizes"] = hist(s.request_sizes);
   j["block_sizes"] = hist(s.block_sizes);
   j["concurrency"] = {{"inflight_ns", hist_map(s.concurrency.inflight_ns)},
@@ -116,19 +159,27 @@ std::string to_json(const TraceSummary& s) {
                       {"mean_inflight", s.concurrency.mean_inflight},
                       {"max_readers", s.concurrency.max_readers}};
   for (const auto& b : s.per_second)
-    j["per_second"].push_back({{"bytes_read", b.bytes_read}, {"bytes_written", b.bytes_written},
-                               {"read_ops", b.read_ops}, {"write_ops", b.write_ops}});
+    j["per_second"].push_back({{"bytes_read", b.bytes_read},
+                               {"bytes_written", b.bytes_written},
+                               {"read_ops", b.read_ops},
+                               {"write_ops", b.write_ops}});
   j["batch_size"] = s.batch_size;
   j["prefetch"] = s.prefetch;
   j["step_time_s"] = stats(s.step_time);
   j["compute_time_s"] = stats(s.compute_time);
   j["data_wait_time_s"] = stats(s.data_wait_time);
   // AU as the replay defines it (docs/metrics.md): the lowest accelerator's, their mean, and each.
-  j["au"] = {{"measured", s.au_measured}, {"au", s.au}, {"mean", s.au_mean},
-             {"run_begin_ns", s.run_begin_ns}, {"run_end_ns", s.run_end_ns}};
+  j["au"] = {{"measured", s.au_measured},
+             {"au", s.au},
+             {"mean", s.au_mean},
+             {"run_begin_ns", s.run_begin_ns},
+             {"run_end_ns", s.run_end_ns}};
   for (const auto& a : s.accelerators)
-    j["au"]["per_accelerator"].push_back({{"pid", a.pid}, {"au", a.au}, {"compute_s", a.au_compute_s},
-                                          {"wall_s", a.au_wall_s}, {"first_wait_s", a.first_wait_s},
+    j["au"]["per_accelerator"].push_back({{"pid", a.pid},
+                                          {"au", a.au},
+                                          {"compute_s", a.au_compute_s},
+                                          {"wall_s", a.au_wall_s},
+                                          {"first_wait_s", a.first_wait_s},
                                           {"prefetch", a.prefetch}});
   j["notes"] = s.notes;
   return j.dump(2);

@@ -30,8 +30,8 @@ T mode_of(const std::vector<T>& v, std::size_t* count = nullptr) {
 // The sample layout of file `f` if its reads look like sample-at-a-time reads of a multi-sample
 // file: many reads per open, mostly not sequential, a common request size whose offsets step by a
 // common stride on a common grid.
-std::optional<SampleFile> layout_of(const trace::Trace& t, std::uint32_t f, const std::vector<const Event*>& reads,
-                                    std::uint64_t opens) {
+std::optional<SampleFile> layout_of(const trace::Trace& t, std::uint32_t f,
+                                    const std::vector<const Event*>& reads, std::uint64_t opens) {
   constexpr std::size_t kMinReads = 64;
   if (reads.size() < kMinReads || opens * 16 > reads.size()) return std::nullopt;
   // Sequential readers (a big file streamed, np.load of a whole array) are not sample reads.
@@ -69,7 +69,8 @@ std::optional<SampleFile> layout_of(const trace::Trace& t, std::uint32_t f, cons
   SampleFile sf;
   sf.path = t.files[f].path;
   sf.size = t.files[f].size_at_open;
-  for (const Event* e : reads) sf.size = std::max(sf.size, e->offset + static_cast<std::uint64_t>(e->ret));
+  for (const Event* e : reads)
+    sf.size = std::max(sf.size, e->offset + static_cast<std::uint64_t>(e->ret));
   sf.base = residue;
   for (auto o : offs)
     if (o % stride == residue) {
@@ -93,14 +94,17 @@ std::string virtual_path(const std::string& path, std::uint64_t k) {
 
 }  // namespace
 
-std::optional<trace::Trace> split_sample_files(const trace::Trace& t, std::vector<SampleFile>& found,
+std::optional<trace::Trace> split_sample_files(const trace::Trace& t,
+                                               std::vector<SampleFile>& found,
                                                std::map<std::uint32_t, std::uint32_t>& virtual_of) {
   std::unordered_map<std::uint32_t, std::vector<const Event*>> reads;
   std::unordered_map<std::uint32_t, std::uint64_t> opens;
   for (const auto& e : t.events) {
     if (e.file == trace::kNoFile) continue;
-    if (e.op == Op::open && e.ret >= 0) ++opens[e.file];
-    else if (data_read(e)) reads[e.file].push_back(&e);
+    if (e.op == Op::open && e.ret >= 0)
+      ++opens[e.file];
+    else if (data_read(e))
+      reads[e.file].push_back(&e);
   }
   std::unordered_map<std::uint32_t, std::uint32_t> row_of;  // real file → row in found
   for (const auto& [f, rs] : reads)
@@ -116,8 +120,8 @@ std::optional<trace::Trace> split_sample_files(const trace::Trace& t, std::vecto
   out.processes = t.processes;
   out.events.reserve(t.events.size() + t.events.size() / 4);
   std::map<std::pair<std::uint32_t, std::uint64_t>, std::uint32_t> vfile;  // (real, sample) → index
-  std::unordered_map<std::uint32_t, std::uint64_t> current;               // tid → its current sample
-  std::unordered_map<std::uint32_t, std::uint32_t> open_virtual;          // tid → virtual file it reads
+  std::unordered_map<std::uint32_t, std::uint64_t> current;       // tid → its current sample
+  std::unordered_map<std::uint32_t, std::uint32_t> open_virtual;  // tid → virtual file it reads
   std::vector<std::vector<std::uint64_t>> aux_sizes(found.size());
   for (const auto& e : t.events) {
     auto row = e.file == trace::kNoFile ? row_of.end() : row_of.find(e.file);
@@ -172,7 +176,8 @@ std::optional<trace::Trace> split_sample_files(const trace::Trace& t, std::vecto
     found[i].aux_reads = aux_sizes[i].size();
     if (aux_sizes[i].empty()) continue;
     // The median: a label array read through a read-ahead buffer comes in all sizes.
-    std::nth_element(aux_sizes[i].begin(), aux_sizes[i].begin() + aux_sizes[i].size() / 2, aux_sizes[i].end());
+    std::nth_element(aux_sizes[i].begin(), aux_sizes[i].begin() + aux_sizes[i].size() / 2,
+                     aux_sizes[i].end());
     found[i].aux_request = aux_sizes[i][aux_sizes[i].size() / 2];
   }
   return out;

@@ -15,7 +15,8 @@ namespace dlgen::analysis {
 
 // The rewritten trace when some file reads like a multi-sample file, else nullopt. `found` gets one
 // row per such file; `virtual_of` maps each virtual file's index to its row.
-std::optional<trace::Trace> split_sample_files(const trace::Trace& t, std::vector<SampleFile>& found,
+std::optional<trace::Trace> split_sample_files(const trace::Trace& t,
+                                               std::vector<SampleFile>& found,
                                                std::map<std::uint32_t, std::uint32_t>& virtual_of);
 
 }  // namespace dlgen::analysis

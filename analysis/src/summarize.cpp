@@ -19,31 +19,44 @@ namespace dlgen::analysis {
 
 const char* to_string(ProcessRole r) {
   switch (r) {
-    case ProcessRole::main: return "main";
-    case ProcessRole::reader_worker: return "reader_worker";
-    case ProcessRole::other: return "other";
+    case ProcessRole::main:
+      return "main";
+    case ProcessRole::reader_worker:
+      return "reader_worker";
+    case ProcessRole::other:
+      return "other";
   }
   return "?";
 }
 
 const char* to_string(FileClass c) {
   switch (c) {
-    case FileClass::train: return "train";
-    case FileClass::validation: return "validation";
-    case FileClass::checkpoint: return "checkpoint";
-    case FileClass::shm: return "shm";
-    case FileClass::ignored: return "ignored";
-    case FileClass::other: return "other";
+    case FileClass::train:
+      return "train";
+    case FileClass::validation:
+      return "validation";
+    case FileClass::checkpoint:
+      return "checkpoint";
+    case FileClass::shm:
+      return "shm";
+    case FileClass::ignored:
+      return "ignored";
+    case FileClass::other:
+      return "other";
   }
   return "?";
 }
 
 const char* to_string(OrderKind k) {
   switch (k) {
-    case OrderKind::unknown: return "unknown";
-    case OrderKind::sequential: return "sequential";
-    case OrderKind::shuffled: return "shuffled";
-    case OrderKind::buffer_shuffled: return "buffer_shuffled";
+    case OrderKind::unknown:
+      return "unknown";
+    case OrderKind::sequential:
+      return "sequential";
+    case OrderKind::shuffled:
+      return "shuffled";
+    case OrderKind::buffer_shuffled:
+      return "buffer_shuffled";
   }
   return "?";
 }
@@ -80,10 +93,16 @@ std::string extension_of(const std::string& path) {
   return lower(fs::path(path).extension().string());
 }
 
-std::string parent_of(const std::string& path) { return fs::path(path).parent_path().string(); }
+std::string parent_of(const std::string& path) {
+  return fs::path(path).parent_path().string();
+}
 
-bool starts_with(const std::string& s, std::string_view p) { return s.rfind(p, 0) == 0; }
-bool contains(const std::string& s, std::string_view p) { return s.find(p) != std::string::npos; }
+bool starts_with(const std::string& s, std::string_view p) {
+  return s.rfind(p, 0) == 0;
+}
+bool contains(const std::string& s, std::string_view p) {
+  return s.find(p) != std::string::npos;
+}
 
 // Code, libraries, configs and kernel files: never data, whatever the program does with them.
 bool is_ignored_path(const std::string& path) {
@@ -91,34 +110,36 @@ bool is_ignored_path(const std::string& path) {
   // relative names the tracer could not resolve are never data.
   if (path.empty() || path[0] != '/') return true;
   if (path.ends_with(" (deleted)")) return true;
-  static const char* kPrefixes[] = {"/proc/", "/sys/", "/dev/", "/usr/", "/lib", "/etc/", "/bin/",
-                                    "/sbin/", "/run/", "/var/lib/", "/var/cache/", "/snap/"};
+  static const char* kPrefixes[] = {"/proc/", "/sys/",     "/dev/",       "/usr/",
+                                    "/lib",   "/etc/",     "/bin/",       "/sbin/",
+                                    "/run/",  "/var/lib/", "/var/cache/", "/snap/"};
   for (auto p : kPrefixes)
     if (starts_with(path, p)) return true;
-  static const char* kParts[] = {"/site-packages/", "/dist-packages/", "/__pycache__/",
-                                 "/.cache/", "/.local/lib/", "/.git/", "/include/python"};
+  static const char* kParts[] = {"/site-packages/", "/dist-packages/", "/__pycache__/",  "/.cache/",
+                                 "/.local/lib/",    "/.git/",          "/include/python"};
   for (auto p : kParts)
     if (contains(path, p)) return true;
   const std::string ext = extension_of(path);
   static const std::set<std::string> kExt = {
-      ".py",  ".pyc", ".pyo", ".pyd", ".so",   ".a",   ".json", ".yaml", ".yml", ".cfg", ".ini",
-      ".toml", ".txt", ".log", ".md",  ".pth_", ".pyi", ".egg", ".whl",  ".conf", ".cache", ".lock",
-      ".pem", ".crt", ".mo",  ".pc",  ".h",   ".hpp", ".c",    ".cpp",  ".sh",  ".ipynb"};
+      ".py",  ".pyc", ".pyo", ".pyd",  ".so",    ".a",    ".json", ".yaml",
+      ".yml", ".cfg", ".ini", ".toml", ".txt",   ".log",  ".md",   ".pth_",
+      ".pyi", ".egg", ".whl", ".conf", ".cache", ".lock", ".pem",  ".crt",
+      ".mo",  ".pc",  ".h",   ".hpp",  ".c",     ".cpp",  ".sh",   ".ipynb"};
   if (kExt.count(ext)) return true;
   if (contains(path, ".so.")) return true;
   return false;
 }
 
 bool is_checkpoint_name(const std::string& path) {
-  static const std::set<std::string> kExt = {".pt", ".pth", ".ckpt", ".safetensors", ".distcp",
-                                             ".checkpoint", ".chkpt"};
+  static const std::set<std::string> kExt = {".pt",     ".pth",        ".ckpt", ".safetensors",
+                                             ".distcp", ".checkpoint", ".chkpt"};
   return kExt.count(extension_of(path)) || contains(lower(path), "checkpoint") ||
          contains(lower(path), "ckpt");
 }
 
 bool is_split_name(const std::string& name, bool* validation) {
-  static const std::set<std::string> kVal = {"val", "valid", "validation", "eval", "evaluation",
-                                             "test", "testing", "dev"};
+  static const std::set<std::string> kVal = {"val",        "valid", "validation", "eval",
+                                             "evaluation", "test",  "testing",    "dev"};
   static const std::set<std::string> kTrain = {"train", "training"};
   const std::string n = lower(name);
   if (kVal.count(n)) {
@@ -160,9 +181,9 @@ struct Access {
   std::uint64_t ts = 0, end = 0;
   std::uint64_t bytes = 0, reads = 0;
   std::uint64_t first_read = 0;
-  std::uint64_t last_read_end = 0;  // end of the last read that moved data (0: none)
-  std::vector<std::uint64_t> sizes;  // bytes asked per read that moved data
-  std::vector<std::uint64_t> moved;  // bytes each of those reads returned
+  std::uint64_t last_read_end = 0;     // end of the last read that moved data (0: none)
+  std::vector<std::uint64_t> sizes;    // bytes asked per read that moved data
+  std::vector<std::uint64_t> moved;    // bytes each of those reads returned
   std::vector<std::uint64_t> offsets;  // where each of those reads started
   bool direct = false, mmap = false;
   std::int32_t pass = -1;
@@ -190,7 +211,8 @@ struct Builder {
     std::uint64_t last = 0;
     for (const auto& e : t.events) last = std::max(last, e.ts_ns + e.dur_ns);
     if (s.duration_ns == 0) s.duration_ns = last;
-    s.per_second.resize(static_cast<std::size_t>(std::max(s.duration_ns, last) / 1000000000ull) + 1);
+    s.per_second.resize(static_cast<std::size_t>(std::max(s.duration_ns, last) / 1000000000ull) +
+                        1);
     for (const auto& e : t.events) {
       auto& b = s.per_second[e.ts_ns / 1000000000ull];
       const std::uint64_t done = e.ret > 0 ? static_cast<std::uint64_t>(e.ret) : 0;
@@ -248,31 +270,42 @@ struct Builder {
     }
     // Files written and afterwards read back in full by another thread (a dataset generated at
     // the start of the run) are data, not checkpoints.
-    std::vector<std::uint64_t> last_write(t.files.size(), 0), first_read(t.files.size(), UINT64_MAX);
+    std::vector<std::uint64_t> last_write(t.files.size(), 0),
+        first_read(t.files.size(), UINT64_MAX);
     std::vector<std::set<std::uint32_t>> writers(t.files.size()), readers(t.files.size());
     for (const auto& e : t.events) {
       if (e.file == trace::kNoFile || e.file >= t.files.size() || e.ret <= 0) continue;
-      if (trace::is_write(e.op)) last_write[e.file] = std::max(last_write[e.file], e.ts_ns), writers[e.file].insert(e.tid);
-      else if (trace::is_read(e.op)) first_read[e.file] = std::min(first_read[e.file], e.ts_ns), readers[e.file].insert(e.tid);
+      if (trace::is_write(e.op))
+        last_write[e.file] = std::max(last_write[e.file], e.ts_ns), writers[e.file].insert(e.tid);
+      else if (trace::is_read(e.op))
+        first_read[e.file] = std::min(first_read[e.file], e.ts_ns), readers[e.file].insert(e.tid);
     }
     std::vector<bool> written_then_read(t.files.size(), false);
     for (std::size_t i = 0; i < t.files.size(); ++i) {
       bool other_reader = false;
       for (auto r : readers[i]) other_reader = other_reader || !writers[i].count(r);
-      written_then_read[i] = s.files[i].bytes_written > 0 && first_read[i] > last_write[i] && other_reader &&
-                             s.files[i].bytes_read * 2 >= s.files[i].bytes_written && !is_checkpoint_name(s.files[i].path);
+      written_then_read[i] = s.files[i].bytes_written > 0 && first_read[i] > last_write[i] &&
+                             other_reader &&
+                             s.files[i].bytes_read * 2 >= s.files[i].bytes_written &&
+                             !is_checkpoint_name(s.files[i].path);
     }
     for (std::size_t i = 0; i < s.files.size(); ++i) {
       auto& f = s.files[i];
-      if (starts_with(f.path, "/dev/shm/")) f.cls = FileClass::shm;
-      else if (is_ignored_path(f.path)) f.cls = FileClass::ignored;
-      else if (written_then_read[i]) f.cls = FileClass::train;  // generated, then read as data
+      if (starts_with(f.path, "/dev/shm/"))
+        f.cls = FileClass::shm;
+      else if (is_ignored_path(f.path))
+        f.cls = FileClass::ignored;
+      else if (written_then_read[i])
+        f.cls = FileClass::train;  // generated, then read as data
       else if (f.bytes_written >= kMinCheckpointBytes ||
                (f.bytes_written > 0 && is_checkpoint_name(f.path)))
         f.cls = FileClass::checkpoint;
-      else if (f.bytes_read > 0 && is_checkpoint_name(f.path)) f.cls = FileClass::checkpoint;
-      else if (f.bytes_read > 0) f.cls = FileClass::train;  // candidate; refined by grouping
-      else f.cls = FileClass::other;
+      else if (f.bytes_read > 0 && is_checkpoint_name(f.path))
+        f.cls = FileClass::checkpoint;
+      else if (f.bytes_read > 0)
+        f.cls = FileClass::train;  // candidate; refined by grouping
+      else
+        f.cls = FileClass::other;
     }
   }
 
@@ -359,7 +392,9 @@ struct Builder {
           break;
         }
     for (auto* g : order) {
-      FileClass cls = g == train ? FileClass::train : g == val ? FileClass::validation : FileClass::other;
+      FileClass cls = g == train ? FileClass::train
+                      : g == val ? FileClass::validation
+                                 : FileClass::other;
       for (auto fi : g->files) s.files[fi].cls = cls;
       if (cls == FileClass::other) continue;
       DatasetSummary d;
@@ -367,8 +402,9 @@ struct Builder {
       d.cls = cls;
       d.extension = g->ext;
       d.files = g->files;
-      std::sort(d.files.begin(), d.files.end(),
-                [&](std::uint32_t a, std::uint32_t b) { return s.files[a].path < s.files[b].path; });
+      std::sort(d.files.begin(), d.files.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return s.files[a].path < s.files[b].path;
+      });
       s.datasets.push_back(std::move(d));
     }
     std::sort(s.datasets.begin(), s.datasets.end(),
@@ -385,8 +421,8 @@ struct Builder {
         parents.insert(p);
         ++per_dir[p];
         const auto rel = fs::path(s.files[fi].path).lexically_relative(d.dir);
-        d.depth = std::max<std::uint32_t>(d.depth, static_cast<std::uint32_t>(
-                                                       std::distance(rel.begin(), rel.end()) - 1));
+        d.depth = std::max<std::uint32_t>(
+            d.depth, static_cast<std::uint32_t>(std::distance(rel.begin(), rel.end()) - 1));
       }
       d.dirs = static_cast<std::uint32_t>(parents.size());
       if (d.dirs > 1) {
@@ -403,19 +439,22 @@ struct Builder {
 
   void detect_format(DatasetSummary& d) {
     static const std::map<std::string, Format> kExt = {
-        {".npz", Format::npz},   {".npy", Format::raw},       {".h5", Format::hdf5},
-        {".hdf5", Format::hdf5}, {".hdf", Format::hdf5},      {".jpg", Format::jpeg},
+        {".npz", Format::npz},   {".npy", Format::raw},           {".h5", Format::hdf5},
+        {".hdf5", Format::hdf5}, {".hdf", Format::hdf5},          {".jpg", Format::jpeg},
         {".jpeg", Format::jpeg}, {".tfrecord", Format::tfrecord}, {".tfrecords", Format::tfrecord},
-        {".bin", Format::raw},   {".raw", Format::raw},       {".dat", Format::raw}};
+        {".bin", Format::raw},   {".raw", Format::raw},           {".dat", Format::raw}};
     std::map<Format, std::uint64_t> magic_votes;
     std::uint64_t seen = 0;
     for (auto fi : d.files) {
       const auto& f = t.files[fi];
       if (f.magic_len == 0) continue;
       ++seen;
-      if (f.magic_len >= 4 && (f.magic & 0xffffffffu) == 0x04034b50u) ++magic_votes[Format::npz];
-      else if (f.magic_len >= 4 && (f.magic & 0xffffffffu) == 0x46444889u) ++magic_votes[Format::hdf5];
-      else if (f.magic_len >= 2 && (f.magic & 0xffffu) == 0xd8ffu) ++magic_votes[Format::jpeg];
+      if (f.magic_len >= 4 && (f.magic & 0xffffffffu) == 0x04034b50u)
+        ++magic_votes[Format::npz];
+      else if (f.magic_len >= 4 && (f.magic & 0xffffffffu) == 0x46444889u)
+        ++magic_votes[Format::hdf5];
+      else if (f.magic_len >= 2 && (f.magic & 0xffffu) == 0xd8ffu)
+        ++magic_votes[Format::jpeg];
       else if (f.magic_len == 8 && f.magic > 0 && f.magic + 16 <= f.size_at_open)
         ++magic_votes[Format::tfrecord];  // a little-endian record length that fits the file
     }
@@ -430,8 +469,9 @@ struct Builder {
       d.format = by_magic;
       d.format_evidence = "magic bytes of " + std::string(dlgen::to_string(*by_magic)) + " in " +
                           std::to_string(votes) + "/" + std::to_string(n) + " files";
-      if (by_ext) d.format_evidence += by_ext == by_magic ? ", extension " + d.extension + " agrees"
-                                                          : ", extension " + d.extension + " disagrees";
+      if (by_ext)
+        d.format_evidence += by_ext == by_magic ? ", extension " + d.extension + " agrees"
+                                                : ", extension " + d.extension + " disagrees";
     } else if (by_ext) {
       d.format = by_ext;
       d.format_evidence = "extension " + d.extension + " (magic bytes " +
@@ -508,7 +548,8 @@ struct Builder {
     // Ranks: position in the dataset's path order.
     std::unordered_map<std::uint32_t, std::uint32_t> rank;
     for (auto& d : s.datasets)
-      for (std::size_t i = 0; i < d.files.size(); ++i) rank[d.files[i]] = static_cast<std::uint32_t>(i);
+      for (std::size_t i = 0; i < d.files.size(); ++i)
+        rank[d.files[i]] = static_cast<std::uint32_t>(i);
     for (auto& a : accesses) a.rank = rank[a.file];
     std::stable_sort(accesses.begin(), accesses.end(),
                      [](const Access& a, const Access& b) { return a.ts < b.ts; });
@@ -523,8 +564,10 @@ struct Builder {
 
     std::set<std::uint32_t> handover_pids, recv_pids;
     for (const auto& e : t.events) {
-      if (e.op == Op::recvmsg) recv_pids.insert(e.pid);
-      else if (is_handover(e, s.files)) handover_pids.insert(e.pid);
+      if (e.op == Op::recvmsg)
+        recv_pids.insert(e.pid);
+      else if (is_handover(e, s.files))
+        handover_pids.insert(e.pid);
     }
     auto ppid_of = [&](std::uint32_t pid) -> std::uint32_t {
       auto it = procs.find(pid);
@@ -535,7 +578,8 @@ struct Builder {
     std::map<std::uint32_t, std::uint32_t> accel_pid_of;  // reading pid → main pid
     for (auto& [pid, tids] : tids_of) {
       std::uint32_t main = pid;
-      if (handover_pids.count(pid) && !recv_pids.count(pid) && ppid_of(pid) != 0) main = ppid_of(pid);
+      if (handover_pids.count(pid) && !recv_pids.count(pid) && ppid_of(pid) != 0)
+        main = ppid_of(pid);
       accel_pid_of[pid] = main;
     }
     std::map<std::uint32_t, std::uint32_t> accel_index;
@@ -573,7 +617,8 @@ struct Builder {
         ps.role = ProcessRole::main;
         ps.accelerator = accel_index[p.pid];
       }
-      if (reader_accel.count(p.pid) && !(ps.role == ProcessRole::main && s.accelerators[ps.accelerator].reads_itself)) {
+      if (reader_accel.count(p.pid) &&
+          !(ps.role == ProcessRole::main && s.accelerators[ps.accelerator].reads_itself)) {
         ps.role = ProcessRole::reader_worker;
         ps.accelerator = reader_accel[p.pid];
       }
@@ -640,10 +685,12 @@ struct Builder {
         if (s.epochs[pi].evaluation) continue;
         std::set<std::uint32_t> rs;
         for (const auto& a : accesses)
-          if (a.pass == static_cast<std::int32_t>(pi) && accel_of_reader(a.reader) == ai) rs.insert(a.reader);
+          if (a.pass == static_cast<std::int32_t>(pi) && accel_of_reader(a.reader) == ai)
+            rs.insert(a.reader);
         if (!rs.empty()) counts.push_back(static_cast<double>(rs.size()));
       }
-      s.accelerators[ai].workers = static_cast<std::uint32_t>(std::lround(detail::percentile(counts, 0.5)));
+      s.accelerators[ai].workers =
+          static_cast<std::uint32_t>(std::lround(detail::percentile(counts, 0.5)));
     }
   }
 
@@ -653,15 +700,17 @@ struct Builder {
       auto& rp = d.read;
       std::vector<double> reads, coverage;
       std::uint64_t n = 0, direct = 0, mapped = 0;
-      std::map<std::uint64_t, std::uint64_t> first_sizes;  // first read size asked → accesses (≥ 2 reads)
-      std::uint64_t multi = 0;                             // accesses with ≥ 2 reads
+      std::map<std::uint64_t, std::uint64_t>
+          first_sizes;          // first read size asked → accesses (≥ 2 reads)
+      std::uint64_t multi = 0;  // accesses with ≥ 2 reads
       for (const auto& a : accesses) {
         if (a.dataset != static_cast<std::int32_t>(di)) continue;
         ++n;
         d.bytes_read += a.bytes;
         reads.push_back(static_cast<double>(a.reads));
         const auto fsize = s.files[a.file].size_bytes;
-        coverage.push_back(fsize ? std::min(1.0, static_cast<double>(a.bytes) / static_cast<double>(fsize)) : 1.0);
+        coverage.push_back(
+            fsize ? std::min(1.0, static_cast<double>(a.bytes) / static_cast<double>(fsize)) : 1.0);
         if (a.reads >= 2) ++first_sizes[a.first_read], ++multi;
         direct += a.direct;
         mapped += a.mmap;
@@ -677,7 +726,8 @@ struct Builder {
       }
       d.accesses = n;
       if (n == 0) continue;
-      rp.reads_per_access = std::accumulate(reads.begin(), reads.end(), 0.0) / static_cast<double>(n);
+      rp.reads_per_access =
+          std::accumulate(reads.begin(), reads.end(), 0.0) / static_cast<double>(n);
       rp.coverage = std::accumulate(coverage.begin(), coverage.end(), 0.0) / static_cast<double>(n);
       rp.whole_file = detail::percentile(coverage, 0.5) >= 0.9;
       rp.direct = direct * 2 > n;
@@ -692,7 +742,8 @@ struct Builder {
       std::map<std::uint64_t, std::uint64_t> probe_sizes;
       std::uint64_t n_probed = 0;
       for (const auto& a : accesses)
-        if (a.dataset == static_cast<std::int32_t>(di) && a.reads >= 2 && probed(a)) ++probe_sizes[a.sizes[0]], ++n_probed;
+        if (a.dataset == static_cast<std::int32_t>(di) && a.reads >= 2 && probed(a))
+          ++probe_sizes[a.sizes[0]], ++n_probed;
       const bool probing = n_probed * 10 >= multi * 6 && n_probed > 0;
       if (probing) {
         std::uint64_t c = 0;
@@ -704,7 +755,8 @@ struct Builder {
             ++first_sizes[probed(a) ? a.sizes[1] : a.first_read];
       }
       auto skip_of = [&](const Access& a) -> std::size_t { return probing && probed(a) ? 1 : 0; };
-      // The request size (asked) that moved the most bytes, over each access's reads from `skip` on.
+      // The request size (asked) that moved the most bytes, over each access's reads from `skip`
+      // on.
       auto dominant = [&](std::size_t skip, std::uint64_t* share_total) {
         std::map<std::uint64_t, std::uint64_t> by_size;
         std::uint64_t total = 0;
@@ -735,7 +787,8 @@ struct Builder {
       }
       // Chunked: one size carries most data and some file needs more than one request of it
       // (a size at least the largest file is the same as "rest in one request").
-      if (best > 0 && best_bytes * 2 >= total && static_cast<double>(best) < d.size.max) rp.request_bytes = best;
+      if (best > 0 && best_bytes * 2 >= total && static_cast<double>(best) < d.size.max)
+        rp.request_bytes = best;
     }
   }
 
@@ -764,7 +817,8 @@ struct Builder {
         std::sort(sorted.begin(), sorted.end());
         std::vector<double> disp;
         for (std::size_t i = 0; i < n; ++i) {
-          const auto r = std::lower_bound(sorted.begin(), sorted.end(), e.order[i]) - sorted.begin();
+          const auto r =
+              std::lower_bound(sorted.begin(), sorted.end(), e.order[i]) - sorted.begin();
           disp.push_back(static_cast<double>(i) - static_cast<double>(r));
         }
         sds.push_back(detail::make_stats(disp).stdev);
@@ -773,7 +827,8 @@ struct Builder {
         std::uint64_t up = 0, pairs = 0;
         std::set<std::uint32_t> first_seen;
         for (const auto& a : accesses) {
-          if (a.pass != static_cast<std::int32_t>(pi) || !first_seen.insert(a.rank).second) continue;
+          if (a.pass != static_cast<std::int32_t>(pi) || !first_seen.insert(a.rank).second)
+            continue;
           auto it = last.find(a.reader);
           if (it != last.end()) {
             ++pairs;
@@ -795,7 +850,8 @@ struct Builder {
         if (x.size() >= 8) cross.push_back(detail::spearman(x, y));
       }
       auto mean = [](const std::vector<double>& v) {
-        return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+        return v.empty() ? 0.0
+                         : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
       };
       if (rhos.empty()) continue;
       o.spearman = mean(rhos);
@@ -812,7 +868,8 @@ struct Builder {
       } else {
         o.kind = OrderKind::unknown;
       }
-      o.reshuffled = !cross.empty() && o.cross_epoch_spearman < 0.9 && o.kind != OrderKind::sequential;
+      o.reshuffled =
+          !cross.empty() && o.cross_epoch_spearman < 0.9 && o.kind != OrderKind::sequential;
     }
   }
 
@@ -835,7 +892,8 @@ struct Builder {
       const bool shm = e.op != Op::sendmsg && is_handover(e, s.files);
       if (!shm) continue;
       auto it = keys_of_pid.find(e.pid);
-      if (it != keys_of_pid.end()) shm_readers.insert(it->second.size() == 1 ? *it->second.begin() : e.tid);
+      if (it != keys_of_pid.end())
+        shm_readers.insert(it->second.size() == 1 ? *it->second.begin() : e.tid);
     }
     // A handover by a process belongs to its reader when it has one reader (a worker process),
     // by a thread to that thread. The reading thread's own handovers (PyTorch collates into a
@@ -859,7 +917,8 @@ struct Builder {
       evs.insert(evs.end(), src.begin(), src.end());
     }
     for (auto& [reader, evs] : per_reader) {
-      std::stable_sort(evs.begin(), evs.end(), [](const Ev& a, const Ev& b) { return a.ts < b.ts; });
+      std::stable_sort(evs.begin(), evs.end(),
+                       [](const Ev& a, const Ev& b) { return a.ts < b.ts; });
       std::uint32_t count = 0;
       std::int32_t pass = -1;
       for (const auto& ev : evs) {
@@ -882,11 +941,13 @@ struct Builder {
     }
     std::vector<std::size_t> order(s.batches.size());
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return s.batches[a].ready_ns < s.batches[b].ready_ns; });
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return s.batches[a].ready_ns < s.batches[b].ready_ns;
+    });
     std::vector<Batch> sorted;
     std::vector<std::size_t> new_index(order.size());
-    for (std::size_t i = 0; i < order.size(); ++i) sorted.push_back(s.batches[order[i]]), new_index[order[i]] = i;
+    for (std::size_t i = 0; i < order.size(); ++i)
+      sorted.push_back(s.batches[order[i]]), new_index[order[i]] = i;
     s.batches = std::move(sorted);
     for (auto& [f, i] : batch_shm) i = new_index[i];
     std::vector<std::uint64_t> sizes;
@@ -910,15 +971,18 @@ struct Builder {
       if (as.size() < 4) continue;
       std::vector<double> gaps;
       for (std::size_t i = 1; i < as.size(); ++i)
-        gaps.push_back(as[i]->ts > as[i - 1]->end ? static_cast<double>(as[i]->ts - as[i - 1]->end) : 0.0);
+        gaps.push_back(as[i]->ts > as[i - 1]->end ? static_cast<double>(as[i]->ts - as[i - 1]->end)
+                                                  : 0.0);
       const double threshold = std::max(500000.0, 4 * detail::percentile(gaps, 0.5));
       const auto accel = accel_of_reader(reader);
-      const double w = std::max<std::uint32_t>(1, s.accelerators.empty() ? 1 : s.accelerators[accel].workers);
+      const double w =
+          std::max<std::uint32_t>(1, s.accelerators.empty() ? 1 : s.accelerators[accel].workers);
       std::size_t first = 0;
       std::uint64_t prev_start = 0;
       std::int32_t prev_pass = -1;
       for (std::size_t i = 1; i <= as.size(); ++i) {
-        const bool split = i == as.size() || gaps[i - 1] > threshold || as[i]->pass != as[first]->pass;
+        const bool split =
+            i == as.size() || gaps[i - 1] > threshold || as[i]->pass != as[first]->pass;
         if (!split) continue;
         Batch b;
         b.ready_ns = as[i - 1]->end;
@@ -946,11 +1010,14 @@ struct Builder {
       if (b.epoch >= 0) ++s.epochs[b.epoch].steps;
     burst_periods_s.clear();
     for (double p : periods) burst_periods_s.push_back(p * 1e-9);
-    s.notes.push_back("no batch handovers (sendmsg or /dev/shm): batches inferred from bursts of reads per reader, "
-                      "step time from their cadence (an upper bound of compute)");
+    s.notes.push_back(
+        "no batch handovers (sendmsg or /dev/shm): batches inferred from bursts of reads per "
+        "reader, "
+        "step time from their cadence (an upper bound of compute)");
   }
   std::vector<double> burst_periods_s;
-  std::map<std::uint32_t, std::size_t> batch_shm;  // /dev/shm file → index in s.batches (before sorting)
+  std::map<std::uint32_t, std::size_t>
+      batch_shm;  // /dev/shm file → index in s.batches (before sorting)
 
   // Receipts: the accelerator process's recvmsg calls, grouped k per batch (k: descriptors per
   // batch, e.g. data and label tensors), matched to batches in ready order.
@@ -965,7 +1032,8 @@ struct Builder {
       auto it = batch_shm.find(e.file);
       if (it == batch_shm.end()) continue;
       auto& b = s.batches[it->second];
-      if (b.received_ns == 0 && e.ts_ns >= b.ready_ns && s.accelerators[b.accelerator].pid == e.pid) {
+      if (b.received_ns == 0 && e.ts_ns >= b.ready_ns &&
+          s.accelerators[b.accelerator].pid == e.pid) {
         b.received_ns = e.ts_ns + e.dur_ns;
         ++matched;
       }
@@ -981,8 +1049,9 @@ struct Builder {
       for (auto& b : s.batches)
         if (b.accelerator == ai) mine.push_back(&b);
       if (recvs.empty() || mine.empty()) continue;
-      const std::size_t k = std::max<std::size_t>(1, static_cast<std::size_t>(std::lround(
-                                                         static_cast<double>(recvs.size()) / static_cast<double>(mine.size()))));
+      const std::size_t k = std::max<std::size_t>(
+          1, static_cast<std::size_t>(std::lround(static_cast<double>(recvs.size()) /
+                                                  static_cast<double>(mine.size()))));
       for (std::size_t i = 0; i < mine.size() && (i + 1) * k <= recvs.size(); ++i)
         mine[i]->received_ns = recvs[(i + 1) * k - 1];
     }
@@ -1015,7 +1084,8 @@ struct Builder {
       if (e.op == Op::recvmsg && e.pid == pid) ++recvs[e.tid];
     if (recvs.empty() || recvs.count(pid)) return pid;
     return std::max_element(recvs.begin(), recvs.end(),
-                            [](const auto& x, const auto& y) { return x.second < y.second; })->first;
+                            [](const auto& x, const auto& y) { return x.second < y.second; })
+        ->first;
   }
 
   void steps() {
@@ -1101,7 +1171,8 @@ struct Builder {
           // None (the last step runs into the checkpoint or the next pass's start-up): still one
           // step of the typical length, as with receipts only, so that n batches are n steps
           // on both sides of a comparison.
-          if (!found && !lens.empty()) in.push_back({w1, w1 + static_cast<std::uint64_t>(typical_gap)});
+          if (!found && !lens.empty())
+            in.push_back({w1, w1 + static_cast<std::uint64_t>(typical_gap)});
         }
         std::sort(in.begin(), in.end());
         for (std::size_t i = 0; i < in.size(); ++i) {
@@ -1126,7 +1197,8 @@ struct Builder {
           st.compute_measured = !tail && (!received || earliest_ready + margin < in[i].second);
           if (st.compute_measured) {
             st.compute_ns = gap;
-            (s.epochs[pass].evaluation ? eval_computes_measured : computes_measured).push_back(static_cast<double>(gap));
+            (s.epochs[pass].evaluation ? eval_computes_measured : computes_measured)
+                .push_back(static_cast<double>(gap));
           }
           s.steps.push_back(st);
         }
@@ -1141,17 +1213,22 @@ struct Builder {
       // Each gap is compute plus whatever wait follows it (the next pass's start-up, another
       // rank's checkpoint): every one is an upper bound, the smallest the tightest.
       typical = detail::percentile(single_train_gaps, 0.0);
-      s.notes.push_back("accelerators got one batch per training pass: compute time is the shortest idle gap of a "
-                        "main process after one (an upper bound)");
+      s.notes.push_back(
+          "accelerators got one batch per training pass: compute time is the shortest idle gap of "
+          "a "
+          "main process after one (an upper bound)");
     } else if (computes_measured.empty()) {
       std::vector<double> all;
       for (const auto& st : s.steps) all.push_back(static_cast<double>(st.end_ns - st.start_ns));
       typical = detail::percentile(all, 0.1);
       if (!all.empty())
-        s.notes.push_back("every step waited for data: compute time is an upper bound (10th percentile of step time)");
+        s.notes.push_back(
+            "every step waited for data: compute time is an upper bound (10th percentile of step "
+            "time)");
     }
     // Evaluation computes less per batch (no backward pass): its own typical value when measured.
-    const double typical_eval = eval_computes_measured.empty() ? typical : detail::percentile(eval_computes_measured, 0.5);
+    const double typical_eval =
+        eval_computes_measured.empty() ? typical : detail::percentile(eval_computes_measured, 0.5);
     auto is_eval = [&](std::int32_t pass) { return pass >= 0 && s.epochs[pass].evaluation; };
     for (const Single& one : singles) {
       Step st;
@@ -1166,12 +1243,14 @@ struct Builder {
     }
     if (!singles.empty())
       std::stable_sort(s.steps.begin(), s.steps.end(), [](const Step& a, const Step& b) {
-        return a.accelerator != b.accelerator ? a.accelerator < b.accelerator : a.start_ns < b.start_ns;
+        return a.accelerator != b.accelerator ? a.accelerator < b.accelerator
+                                              : a.start_ns < b.start_ns;
       });
     for (auto& st : s.steps) {
       if (st.compute_measured) continue;
       const auto interval = st.end_ns - st.start_ns;
-      st.compute_ns = std::min<std::uint64_t>(interval, static_cast<std::uint64_t>(is_eval(st.epoch) ? typical_eval : typical));
+      st.compute_ns = std::min<std::uint64_t>(
+          interval, static_cast<std::uint64_t>(is_eval(st.epoch) ? typical_eval : typical));
       st.wait_ns = interval - st.compute_ns;
     }
     typical_compute_ns_ = typical;
@@ -1205,7 +1284,8 @@ struct Builder {
     std::set<std::uint32_t> cur_files;
     std::uint64_t last_end = 0;
     for (const Event* e : writes) {
-      const bool data = trace::is_write(e->op) || e->op == Op::sendfile || e->op == Op::copy_file_range;
+      const bool data =
+          trace::is_write(e->op) || e->op == Op::sendfile || e->op == Op::copy_file_range;
       bool split = cur == nullptr;
       if (cur) {
         // A batch receipt between two writes means training went on: a new checkpoint.
@@ -1228,7 +1308,8 @@ struct Builder {
         cur->fsync = true;
         continue;
       }
-      if (e->op == Op::sendfile || e->op == Op::copy_file_range) cur->copied_bytes += done;
+      if (e->op == Op::sendfile || e->op == Op::copy_file_range)
+        cur->copied_bytes += done;
       else {
         cur->bytes += done;
         ++cur->write_ops;
@@ -1283,11 +1364,13 @@ struct Builder {
     for (auto& c : s.checkpoints) {
       if (compute_gaps.empty() || spans.empty()) {
         c.after_step = static_cast<std::uint64_t>(
-            std::lower_bound(train_receipts.begin(), train_receipts.end(), c.start_ns) - train_receipts.begin());
+            std::lower_bound(train_receipts.begin(), train_receipts.end(), c.start_ns) -
+            train_receipts.begin());
       } else {
         std::uint64_t before = 0;
         std::size_t k = 0;
-        while (k + 1 < spans.size() && spans[k + 1].first_receipt < c.start_ns) before += spans[k++].steps;
+        while (k + 1 < spans.size() && spans[k + 1].first_receipt < c.start_ns)
+          before += spans[k++].steps;
         std::uint64_t in_pass = 0;
         // Within the pass a step is one gap of 0.5–1.5 T; after its last receipt the last step's
         // gap may be longer (PyTorch joins the workers before the loop ends), so any length counts.
@@ -1302,42 +1385,52 @@ struct Builder {
       bool between = true;
       for (const auto& e : s.epochs) {
         if (e.evaluation) continue;
-        if (e.end_ns <= c.start_ns) ++done;
-        else if (e.start_ns < c.start_ns) between = false;
+        if (e.end_ns <= c.start_ns)
+          ++done;
+        else if (e.start_ns < c.start_ns)
+          between = false;
       }
       c.after_epoch = done;
       // At an epoch end: all of the epoch's batches were received before the checkpoint.
       std::uint64_t steps_done = 0;
       for (const auto& e : s.epochs)
         if (!e.evaluation && e.end_ns <= c.start_ns) steps_done += e.steps;
-      const std::uint64_t per_acc = s.accelerators.empty() ? steps_done : steps_done / s.accelerators.size();
+      const std::uint64_t per_acc =
+          s.accelerators.empty() ? steps_done : steps_done / s.accelerators.size();
       // Or: no batch of the pass in progress is received after it, and the step count is within
       // one of the pass end (step counts from idle gaps can be off by one on a loaded machine).
       bool next_is_new_pass = true;
       for (const auto& b : s.batches)
-        if (b.accelerator == 0 && b.received_ns > c.end_ns && b.epoch >= 0 && !s.epochs[b.epoch].evaluation) {
+        if (b.accelerator == 0 && b.received_ns > c.end_ns && b.epoch >= 0 &&
+            !s.epochs[b.epoch].evaluation) {
           std::uint32_t pass_index = 0;
           for (std::int32_t q = 0; q < b.epoch; ++q) pass_index += !s.epochs[q].evaluation;
           if (pass_index < done) next_is_new_pass = false;
         }
-      const std::uint64_t diff = c.after_step > per_acc ? c.after_step - per_acc : per_acc - c.after_step;
-      c.at_epoch_end = receipts.empty() ? between
-                                        : (done > 0 && (c.after_step == per_acc || (diff <= 1 && next_is_new_pass)));
+      const std::uint64_t diff =
+          c.after_step > per_acc ? c.after_step - per_acc : per_acc - c.after_step;
+      c.at_epoch_end =
+          receipts.empty()
+              ? between
+              : (done > 0 && (c.after_step == per_acc || (diff <= 1 && next_is_new_pass)));
     }
-    // Steps that span a checkpoint are not step times: set apart (their compute still counts in AU).
+    // Steps that span a checkpoint are not step times: set apart (their compute still counts in
+    // AU).
     auto spans_checkpoint = [&](const Step& st) {
       for (const auto& c : s.checkpoints)
         if (c.start_ns < st.end_ns && c.end_ns > st.start_ns) return true;
       return false;
     };
-    const auto held = std::stable_partition(s.steps.begin(), s.steps.end(), [&](const Step& st) { return !spans_checkpoint(st); });
+    const auto held = std::stable_partition(s.steps.begin(), s.steps.end(),
+                                            [&](const Step& st) { return !spans_checkpoint(st); });
     s.checkpoint_steps.assign(held, s.steps.end());
     s.steps.erase(held, s.steps.end());
     // A held step's gap also holds the wait for the checkpoint (an accelerator that did not write
     // it idles until the writer is done): its compute is at most the typical one.
     for (Step& st : s.checkpoint_steps) {
       const bool eval = st.epoch >= 0 && s.epochs[st.epoch].evaluation;
-      const auto typ = static_cast<std::uint64_t>(eval ? typical_eval_compute_ns_ : typical_compute_ns_);
+      const auto typ =
+          static_cast<std::uint64_t>(eval ? typical_eval_compute_ns_ : typical_compute_ns_);
       st.compute_ns = std::min(st.compute_ns, typ);
       st.compute_measured = false;
       st.wait_ns = st.end_ns - st.start_ns - st.compute_ns;
@@ -1355,7 +1448,8 @@ struct Builder {
     for (const auto* list : {&s.steps, &s.checkpoint_steps})
       for (const Step& st : *list) {
         if (st.accelerator >= per.size()) continue;
-        per[st.accelerator].push_back({static_cast<std::int64_t>(st.start_ns), static_cast<std::int64_t>(st.compute_ns),
+        per[st.accelerator].push_back({static_cast<std::int64_t>(st.start_ns),
+                                       static_cast<std::int64_t>(st.compute_ns),
                                        static_cast<std::int64_t>(st.end_ns)});
         end = std::max(end, st.end_ns);
       }
@@ -1371,7 +1465,8 @@ struct Builder {
       bool received = !per[ai].empty();
       for (const auto& b : s.batches) received = received || (b.accelerator == ai && b.received_ns);
       if (!received) continue;  // not a consumer as far as the trace shows
-      const AuParts p = accelerator_utilisation(per[ai], static_cast<std::int64_t>(begin), static_cast<std::int64_t>(end));
+      const AuParts p = accelerator_utilisation(per[ai], static_cast<std::int64_t>(begin),
+                                                static_cast<std::int64_t>(end));
       auto& acc = s.accelerators[ai];
       acc.au = std::min(1.0, p.au());
       acc.au_compute_s = p.compute_s;
@@ -1387,10 +1482,11 @@ struct Builder {
     s.au_measured = true;
   }
 
-  // Gap before each pass after the first: the previous pass's activity ends with its last step's end
-  // (the main process's first syscall after computing on the last batch) or, later, a checkpoint
-  // written after it; the pass starts with its first dataset read. Without steps, the previous pass's
-  // last read end is used (an overestimate by the consumption of the prefetched batches).
+  // Gap before each pass after the first: the previous pass's activity ends with its last step's
+  // end (the main process's first syscall after computing on the last batch) or, later, a
+  // checkpoint written after it; the pass starts with its first dataset read. Without steps, the
+  // previous pass's last read end is used (an overestimate by the consumption of the prefetched
+  // batches).
   void startup() {
     for (std::size_t pi = 1; pi < s.epochs.size(); ++pi) {
       const auto& prev = s.epochs[pi - 1];
@@ -1425,7 +1521,7 @@ struct Builder {
       handovers[it->second.size() == 1 ? *it->second.begin() : e.tid].push_back(e.ts_ns);
     }
     for (auto& [key, v] : handovers) std::sort(v.begin(), v.end());
-    std::map<std::uint32_t, const Access*> last;  // reader key → its previous train access
+    std::map<std::uint32_t, const Access*> last;   // reader key → its previous train access
     std::map<std::uint32_t, bool> last_was_first;  // ... which was the reader's first of its pass
     std::vector<double> first_later, first_all, spans;  // sample spans (open to next open)
     for (const auto& a : accesses) {
@@ -1483,7 +1579,8 @@ struct Builder {
       std::vector<double> depth;
       std::vector<std::uint64_t> ready, got;
       for (const auto& b : s.batches)
-        if (b.accelerator == ai && b.received_ns) ready.push_back(b.ready_ns), got.push_back(b.received_ns);
+        if (b.accelerator == ai && b.received_ns)
+          ready.push_back(b.ready_ns), got.push_back(b.received_ns);
       std::sort(ready.begin(), ready.end());
       std::sort(got.begin(), got.end());
       for (std::size_t i = 0; i < got.size(); ++i) {
@@ -1492,7 +1589,8 @@ struct Builder {
       }
       const auto w = std::max<std::uint32_t>(1, s.accelerators[ai].workers);
       if (depth.empty()) continue;
-      s.accelerators[ai].prefetch = static_cast<std::uint32_t>(std::ceil(detail::percentile(depth, 0.9) / w));
+      s.accelerators[ai].prefetch =
+          static_cast<std::uint32_t>(std::ceil(detail::percentile(depth, 0.9) / w));
       s.prefetch = std::max(s.prefetch, s.accelerators[ai].prefetch);
     }
   }
@@ -1549,11 +1647,16 @@ struct Builder {
 
   void notes() {
     if (s.lost_events)
-      s.notes.push_back(std::to_string(s.lost_events) + " events were lost during capture: counts are lower bounds");
+      s.notes.push_back(std::to_string(s.lost_events) +
+                        " events were lost during capture: counts are lower bounds");
     if (!s.complete) s.notes.push_back("the capture did not finish: the last epoch may be partial");
-    if (train_dataset(s) < 0) s.notes.push_back("no training dataset found: no regular file outside code and library paths was read");
+    if (train_dataset(s) < 0)
+      s.notes.push_back(
+          "no training dataset found: no regular file outside code and library paths was read");
     if (s.batches.empty() && train_dataset(s) >= 0)
-      s.notes.push_back("no batch handovers (sendmsg or /dev/shm) and no read bursts: batch size, steps and compute time per step cannot be inferred");
+      s.notes.push_back(
+          "no batch handovers (sendmsg or /dev/shm) and no read bursts: batch size, steps and "
+          "compute time per step cannot be inferred");
   }
 };
 

@@ -1,5 +1,6 @@
-// Generates one dataset shape with the real generator (parallel writes, syncfs, manifest) and prints
-// its throughput: `gen_bench DIR FORMAT FILES SIZE [THREADS [SAMPLES_PER_FILE]]`, SIZE per sample
+// Generates one dataset shape with the real generator (parallel writes, syncfs, manifest) and
+// prints its throughput: `gen_bench DIR FORMAT FILES SIZE [THREADS [SAMPLES_PER_FILE]]`, SIZE per
+// sample
 // ("16MiB"). Always regenerates (force), so repeated rounds measure writing, not reuse. DIR "-"
 // writes nothing and prints the dataset's total bytes (framing included).
 #include <cstdio>
@@ -26,9 +27,11 @@ int main(int argc, char** argv) {
   spec.format = *format;
   spec.num_files = std::strtoull(argv[3], nullptr, 10);
   spec.sample_size = dlgen::Distribution::fixed_at(static_cast<double>(*size));
-  spec.samples_per_file = argc > 6 ? static_cast<std::uint32_t>(std::strtoul(argv[6], nullptr, 10)) : 1;
+  spec.samples_per_file =
+      argc > 6 ? static_cast<std::uint32_t>(std::strtoul(argv[6], nullptr, 10)) : 1;
   if (spec.dir == "-") {
-    std::printf("bytes=%llu\n", static_cast<unsigned long long>(dlgen::datasets::Layout(spec).total_bytes()));
+    std::printf("bytes=%llu\n",
+                static_cast<unsigned long long>(dlgen::datasets::Layout(spec).total_bytes()));
     return 0;
   }
   dlgen::generator::GenerateOptions options;
@@ -42,6 +45,7 @@ int main(int argc, char** argv) {
   std::printf("files=%llu bytes=%llu seconds=%.3f mib_s=%.1f files_s=%.0f\n",
               static_cast<unsigned long long>(r->files_written),
               static_cast<unsigned long long>(r->bytes_written), r->seconds,
-              double(r->bytes_written) / (1 << 20) / r->seconds, double(r->files_written) / r->seconds);
+              double(r->bytes_written) / (1 << 20) / r->seconds,
+              double(r->files_written) / r->seconds);
   return 0;
 }

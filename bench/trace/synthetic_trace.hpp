@@ -40,7 +40,12 @@ inline Trace make_trace(std::size_t n_events, std::uint32_t seed = 42, int worke
   std::uniform_int_distribution<int> pick_file(0, n_files - 1);
 
   // Each worker walks through its own file; events interleave across workers by time.
-  struct Cursor { std::uint32_t file = kNoFile; std::uint64_t off = 0; int fd = 0; int phase = 0; };
+  struct Cursor {
+    std::uint32_t file = kNoFile;
+    std::uint64_t off = 0;
+    int fd = 0;
+    int phase = 0;
+  };
   std::vector<Cursor> cur(workers);
   std::uint64_t ts = 2000000;
   t.events.reserve(n_events);

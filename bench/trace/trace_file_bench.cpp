@@ -3,9 +3,9 @@
 // `trace_file_bench --load FILE` only times read_trace on an existing trace (any version), wall
 // and CPU seconds, so versions can be compared on a busy machine.
 #include <chrono>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <string>
 
@@ -73,23 +73,29 @@ int main(int argc, char** argv) {
   std::printf("write s           %.3f wall, %.3f CPU\n", write_s, write_cpu);
   std::printf("C++ load s        %.3f (best of 3)\n", best_load);
 
-  std::string py = std::string(DLGEN_PYTHON) + " -c \"import time,h5py,numpy as np\n"
-                   "best=1e9\n"
-                   "for _ in range(3):\n"
-                   "  t=time.perf_counter()\n"
-                   "  f=h5py.File('" + path.string() + "','r')\n"
-                   "  ev={k: v[:] for k, v in f['events'].items()}\n"
-                   "  unit=int(f['events'].attrs['ts_unit_ns'])\n"
-                   "  ts=np.cumsum(ev['ts_delta'])*unit\n"
-                   "  ret=ev['ret_delta']+ev['size'].astype(np.int64)\n"
-                   "  adv=np.r_[0,ret[:-1]]; x=ev['offset_delta']+np.maximum(adv,0); cs=np.cumsum(x)\n"
-                   "  st=np.maximum.accumulate(np.where(adv>0,0,np.arange(len(x)))); off=cs-cs[st]+x[st]\n"
-                   "  o=np.argsort(ts,kind='stable')\n"
-                   "  ev={k: v[o] for k, v in ev.items()}; ts=ts[o]; ret=ret[o]; off=off[o]\n"
-                   "  paths=f['files/path'].asstr()[:]\n"
-                   "  f.close(); best=min(best,time.perf_counter()-t)\n"
-                   "assert len(ts)==" + std::to_string(n) + "\n"
-                   "print('h5py load s       %.3f (best of 3)' % best)\"";
+  std::string py =
+      std::string(DLGEN_PYTHON) +
+      " -c \"import time,h5py,numpy as np\n"
+      "best=1e9\n"
+      "for _ in range(3):\n"
+      "  t=time.perf_counter()\n"
+      "  f=h5py.File('" +
+      path.string() +
+      "','r')\n"
+      "  ev={k: v[:] for k, v in f['events'].items()}\n"
+      "  unit=int(f['events'].attrs['ts_unit_ns'])\n"
+      "  ts=np.cumsum(ev['ts_delta'])*unit\n"
+      "  ret=ev['ret_delta']+ev['size'].astype(np.int64)\n"
+      "  adv=np.r_[0,ret[:-1]]; x=ev['offset_delta']+np.maximum(adv,0); cs=np.cumsum(x)\n"
+      "  st=np.maximum.accumulate(np.where(adv>0,0,np.arange(len(x)))); off=cs-cs[st]+x[st]\n"
+      "  o=np.argsort(ts,kind='stable')\n"
+      "  ev={k: v[o] for k, v in ev.items()}; ts=ts[o]; ret=ret[o]; off=off[o]\n"
+      "  paths=f['files/path'].asstr()[:]\n"
+      "  f.close(); best=min(best,time.perf_counter()-t)\n"
+      "assert len(ts)==" +
+      std::to_string(n) +
+      "\n"
+      "print('h5py load s       %.3f (best of 3)' % best)\"";
   int rc = std::system(py.c_str());
   if (!std::getenv("DLGEN_BENCH_KEEP")) std::filesystem::remove(path);
   return rc == 0 ? 0 : 1;

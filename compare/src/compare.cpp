@@ -18,41 +18,55 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // a shared 2-core VM, 20-30%; page-cache dependent figures (checkpoint write time, in-flight) more.
 const std::vector<MetricDef> kMetrics = {
     {"bytes_read", "volume", "bytes", DistanceKind::relative, 0.05, "data bytes read"},
-    {"bytes_written", "volume", "bytes", DistanceKind::relative, 0.10, "bytes written (checkpoints, outputs)"},
+    {"bytes_written", "volume", "bytes", DistanceKind::relative, 0.10,
+     "bytes written (checkpoints, outputs)"},
     {"files_read", "volume", "count", DistanceKind::relative, 0.02, "distinct data files read"},
     {"read_ops", "volume", "count", DistanceKind::relative, 0.25, "data read requests"},
     {"opens", "volume", "count", DistanceKind::relative, 0.10, "opens of data files"},
-    {"metadata_ops", "volume", "count", DistanceKind::relative, 1.00, "opens + stats (metadata load)"},
-    {"request_size", "volume", "bytes", DistanceKind::ks, 0.15, "request-size distribution (KS; median shown)"},
+    {"metadata_ops", "volume", "count", DistanceKind::relative, 1.00,
+     "opens + stats (metadata load)"},
+    {"request_size", "volume", "bytes", DistanceKind::ks, 0.15,
+     "request-size distribution (KS; median shown)"},
     {"request_size_emd", "volume", "bytes", DistanceKind::relative, 0.15,
      "request-size Wasserstein distance / original mean size"},
-    {"epoch_bytes_read", "volume", "bytes", DistanceKind::relative, 0.05, "worst epoch: data bytes read"},
+    {"epoch_bytes_read", "volume", "bytes", DistanceKind::relative, 0.05,
+     "worst epoch: data bytes read"},
     {"sequential_fraction", "access", "fraction", DistanceKind::absolute, 0.10,
      "reads continuing where the previous read of the file ended"},
     {"order_vs_path", "access", "fraction", DistanceKind::absolute, 0.30,
      "rank correlation of read order with path order (1 = unshuffled)"},
     {"reshuffle", "access", "fraction", DistanceKind::absolute, 0.30,
      "rank correlation between consecutive epochs' orders (1 = same order)"},
-    {"reads_per_file", "access", "fraction", DistanceKind::absolute, 0.10, "bytes read per file byte per epoch"},
+    {"reads_per_file", "access", "fraction", DistanceKind::absolute, 0.10,
+     "bytes read per file byte per epoch"},
     {"readers", "concurrency", "count", DistanceKind::absolute, 0.0, "tasks issuing data reads"},
     {"inflight", "concurrency", "count", DistanceKind::ks, 0.40,
      "I/Os in flight while busy (time-weighted KS; mean shown)"},
     {"epochs", "timing", "count", DistanceKind::absolute, 0.0, "epochs"},
     {"steps", "timing", "count", DistanceKind::relative, 0.02, "steps (batches consumed)"},
-    {"duration", "timing", "s", DistanceKind::relative, 0.25, "time reading in steady-state epochs (all but the first)"},
-    {"epoch_time", "timing", "s", DistanceKind::relative, 0.30, "worst steady-state epoch: duration"},
+    {"duration", "timing", "s", DistanceKind::relative, 0.25,
+     "time reading in steady-state epochs (all but the first)"},
+    {"epoch_time", "timing", "s", DistanceKind::relative, 0.30,
+     "worst steady-state epoch: duration"},
     {"step_time", "timing", "s", DistanceKind::relative, 0.20, "median step time"},
     {"compute", "timing", "s", DistanceKind::relative, 0.20, "median compute gap per step"},
-    {"data_wait", "timing", "fraction", DistanceKind::absolute, 0.15, "share of step time waiting for data"},
+    {"data_wait", "timing", "fraction", DistanceKind::absolute, 0.15,
+     "share of step time waiting for data"},
     {"au", "timing", "fraction", DistanceKind::absolute, 0.05,
      "AU: compute / wall from the first batch to the run's end (lowest accelerator)"},
-    {"throughput", "timing", "MiB/s", DistanceKind::relative, 0.35, "data MiB/s in steady-state epochs"},
+    {"throughput", "timing", "MiB/s", DistanceKind::relative, 0.35,
+     "data MiB/s in steady-state epochs"},
     {"checkpoints", "checkpoint", "count", DistanceKind::absolute, 0.0, "checkpoints written"},
-    {"checkpoint_size", "checkpoint", "bytes", DistanceKind::relative, 0.05, "mean bytes per checkpoint"},
-    {"checkpoint_interval", "checkpoint", "s", DistanceKind::relative, 0.50, "median time between checkpoints"},
-    {"checkpoint_write_time", "checkpoint", "s", DistanceKind::relative, 1.00, "median checkpoint write time"},
-    {"checkpoint_fsync", "checkpoint", "fraction", DistanceKind::absolute, 0.0, "checkpoints with an fsync"},
-    {"block_bytes", "device", "bytes", DistanceKind::relative, 0.25, "bytes moved at the block layer"},
+    {"checkpoint_size", "checkpoint", "bytes", DistanceKind::relative, 0.05,
+     "mean bytes per checkpoint"},
+    {"checkpoint_interval", "checkpoint", "s", DistanceKind::relative, 0.50,
+     "median time between checkpoints"},
+    {"checkpoint_write_time", "checkpoint", "s", DistanceKind::relative, 1.00,
+     "median checkpoint write time"},
+    {"checkpoint_fsync", "checkpoint", "fraction", DistanceKind::absolute, 0.0,
+     "checkpoints with an fsync"},
+    {"block_bytes", "device", "bytes", DistanceKind::relative, 0.25,
+     "bytes moved at the block layer"},
     {"block_requests", "device", "count", DistanceKind::relative, 0.50, "block-layer requests"},
 };
 
@@ -137,21 +151,25 @@ std::vector<WeightedValue> busy_only(const std::vector<WeightedValue>& s) {
 // The first epoch carries warm-up that the replay does not model and storage does not cause
 // (DataLoader workers importing, first batches, cold caches); with two or more epochs, timing is
 // judged on the others ("steady state"). The per-epoch table still shows the first.
-std::size_t first_steady(std::size_t epochs) { return epochs >= 2 ? 1 : 0; }
+std::size_t first_steady(std::size_t epochs) {
+  return epochs >= 2 ? 1 : 0;
+}
 
 // Seconds spent reading in steady-state epochs: gaps between epochs (worker start-up,
 // checkpoints) are not counted; checkpoints have their own metrics. No epochs: first to last read.
 double steady_duration(const Profile& p) {
   if (p.epochs.empty()) return p.duration_s;
   double d = 0;
-  for (std::size_t e = first_steady(p.epochs.size()); e < p.epochs.size(); ++e) d += p.epochs[e].duration_s;
+  for (std::size_t e = first_steady(p.epochs.size()); e < p.epochs.size(); ++e)
+    d += p.epochs[e].duration_s;
   return d;
 }
 
 double steady_bytes(const Profile& p) {
   if (p.epochs.empty()) return p.bytes_read;
   double b = 0;
-  for (std::size_t e = first_steady(p.epochs.size()); e < p.epochs.size(); ++e) b += p.epochs[e].bytes_read;
+  for (std::size_t e = first_steady(p.epochs.size()); e < p.epochs.size(); ++e)
+    b += p.epochs[e].bytes_read;
   return b;
 }
 
@@ -163,7 +181,9 @@ double sum(const std::vector<double>& v) {
 
 }  // namespace
 
-const std::vector<MetricDef>& metric_defs() { return kMetrics; }
+const std::vector<MetricDef>& metric_defs() {
+  return kMetrics;
+}
 
 const MetricDef* find_metric(std::string_view name) {
   for (const auto& m : kMetrics)
@@ -180,21 +200,27 @@ double Tolerances::get(std::string_view metric) const {
 
 const char* to_string(Verdict v) {
   switch (v) {
-    case Verdict::pass: return "PASS";
-    case Verdict::fail: return "FAIL";
-    case Verdict::skipped: return "SKIP";
+    case Verdict::pass:
+      return "PASS";
+    case Verdict::fail:
+      return "FAIL";
+    case Verdict::skipped:
+      return "SKIP";
   }
   return "?";
 }
 
-bool Comparison::pass() const { return failures() == 0 && refusals.empty(); }
+bool Comparison::pass() const {
+  return failures() == 0 && refusals.empty();
+}
 
 void apply_lost_events_rule(Comparison& c, LostEventsPolicy policy) {
   for (const Profile* p : {&c.original, &c.replay}) {
     if (p->lost_events == 0 && p->lost.total() == 0) continue;
     const std::uint64_t n = std::max(p->lost_events, p->lost.total());
-    const std::string what = (p->label.empty() ? std::string("trace") : p->label) + ": lost " + std::to_string(n) +
-                             " events during capture (" + trace::describe_lost(n, p->lost) +
+    const std::string what = (p->label.empty() ? std::string("trace") : p->label) + ": lost " +
+                             std::to_string(n) + " events during capture (" +
+                             trace::describe_lost(n, p->lost) +
                              "), so its counts are lower bounds and its timing has gaps";
     const std::string remedy = trace::lost_remedies(p->lost);
     if (policy == LostEventsPolicy::allow)
@@ -206,11 +232,13 @@ void apply_lost_events_rule(Comparison& c, LostEventsPolicy policy) {
 }
 
 std::size_t Comparison::failures() const {
-  return static_cast<std::size_t>(std::count_if(metrics.begin(), metrics.end(),
-                                                [](const MetricResult& m) { return m.verdict == Verdict::fail; }));
+  return static_cast<std::size_t>(
+      std::count_if(metrics.begin(), metrics.end(),
+                    [](const MetricResult& m) { return m.verdict == Verdict::fail; }));
 }
 
-Comparison compare(const Profile& a, const Profile& b, const Tolerances& tol, LostEventsPolicy lost) {
+Comparison compare(const Profile& a, const Profile& b, const Tolerances& tol,
+                   LostEventsPolicy lost) {
   Builder m(tol);
 
   // Volume.
@@ -219,7 +247,8 @@ Comparison compare(const Profile& a, const Profile& b, const Tolerances& tol, Lo
     // Relative to at least 1 MiB: a few stray bytes (a log line, a cache file) in a run that writes
     // no checkpoint are not a difference a storage benchmark can see.
     constexpr double kWriteFloor = 1 << 20;
-    const double wa = static_cast<double>(a.bytes_written), wb = static_cast<double>(b.bytes_written);
+    const double wa = static_cast<double>(a.bytes_written),
+                 wb = static_cast<double>(b.bytes_written);
     m.add_with_distance("bytes_written", wa, wb, std::fabs(wa - wb) / std::max(wa, kWriteFloor));
   }
   m.add("files_read", a.files_read, b.files_read);
@@ -228,7 +257,8 @@ Comparison compare(const Profile& a, const Profile& b, const Tolerances& tol, Lo
   m.add("metadata_ops", a.opens + a.stats, b.opens + b.stats);
   {
     MetricResult& r = m.add_with_distance("request_size", quantile(a.request_sizes, 0.5),
-                                          quantile(b.request_sizes, 0.5), ks_distance(a.request_sizes, b.request_sizes));
+                                          quantile(b.request_sizes, 0.5),
+                                          ks_distance(a.request_sizes, b.request_sizes));
     r.note = "median request size; distance is KS";
     // With few requests, two draws from one distribution differ by up to the KS critical value:
     // below it a difference is sampling noise, not infidelity.
@@ -236,8 +266,9 @@ Comparison compare(const Profile& a, const Profile& b, const Tolerances& tol, Lo
     if (floor > r.tolerance && !tol.values.count("request_size")) {
       r.tolerance = floor;
       r.verdict = r.distance <= r.tolerance + 1e-12 ? Verdict::pass : Verdict::fail;
-      r.note += "; tolerance raised to the 1% KS critical value for " + std::to_string(a.request_sizes.size()) +
-                " and " + std::to_string(b.request_sizes.size()) + " requests";
+      r.note += "; tolerance raised to the 1% KS critical value for " +
+                std::to_string(a.request_sizes.size()) + " and " +
+                std::to_string(b.request_sizes.size()) + " requests";
     }
   }
   {
@@ -267,7 +298,8 @@ Comparison compare(const Profile& a, const Profile& b, const Tolerances& tol, Lo
       m.skip("epoch_bytes_read", 0, 0, "no epochs found on one side");
       m.skip("epoch_time", 0, 0, "no epochs found on one side");
     } else {
-      m.add_with_distance("epoch_bytes_read", wa_b, wb_b, worst_bytes).note = "values of the worst epoch";
+      m.add_with_distance("epoch_bytes_read", wa_b, wb_b, worst_bytes).note =
+          "values of the worst epoch";
       m.add_with_distance("epoch_time", wa_t, wb_t, worst_time).note =
           common > 1 ? "values of the worst epoch after the first" : "the only epoch";
     }
@@ -292,27 +324,35 @@ Comparison compare(const Profile& a, const Profile& b, const Tolerances& tol, Lo
     if (ia.empty() && ib.empty())
       m.skip("inflight", 0, 0, "no I/O durations in either trace");
     else
-      m.add_with_distance("inflight", weighted_mean(ia), weighted_mean(ib), ks_distance_weighted(ia, ib))
+      m.add_with_distance("inflight", weighted_mean(ia), weighted_mean(ib),
+                          ks_distance_weighted(ia, ib))
           .note = "mean in flight while busy; distance is KS";
   }
 
   // Timing.
   m.add("epochs", static_cast<double>(a.epochs.size()), static_cast<double>(b.epochs.size()));
   // Steps come from batch handovers (a worker's sendmsg or /dev/shm tensors, the consumer's
-  // recvmsg; dlgen's replay makes the same calls). A trace without any cannot say what a step is: the step metrics are then not measurable, and epoch time, duration
-  // and throughput carry the timing verdict.
+  // recvmsg; dlgen's replay makes the same calls). A trace without any cannot say what a step is:
+  // the step metrics are then not measurable, and epoch time, duration and throughput carry the
+  // timing verdict.
   const bool steps_a = !a.step_times_s.empty(), steps_b = !b.step_times_s.empty();
   std::string no_steps;
-  if (!steps_a && !steps_b) no_steps = "no batch handovers in either trace";
-  else if (!steps_a) no_steps = "no batch handovers in the original trace";
-  else if (!steps_b) no_steps = "no batch handovers in the replay trace";
+  if (!steps_a && !steps_b)
+    no_steps = "no batch handovers in either trace";
+  else if (!steps_a)
+    no_steps = "no batch handovers in the original trace";
+  else if (!steps_b)
+    no_steps = "no batch handovers in the replay trace";
   if (!no_steps.empty()) {
-    m.skip("steps", static_cast<double>(a.step_times_s.size()), static_cast<double>(b.step_times_s.size()), no_steps);
+    m.skip("steps", static_cast<double>(a.step_times_s.size()),
+           static_cast<double>(b.step_times_s.size()), no_steps);
   } else {
-    m.add("steps", static_cast<double>(a.step_times_s.size()), static_cast<double>(b.step_times_s.size()));
+    m.add("steps", static_cast<double>(a.step_times_s.size()),
+          static_cast<double>(b.step_times_s.size()));
   }
   m.add("duration", steady_duration(a), steady_duration(b));
-  auto dist_metric = [&](std::string_view name, const std::vector<double>& x, const std::vector<double>& y) {
+  auto dist_metric = [&](std::string_view name, const std::vector<double>& x,
+                         const std::vector<double>& y) {
     if (!no_steps.empty())
       m.skip(name, quantile(x, 0.5), quantile(y, 0.5), no_steps);
     else
@@ -363,11 +403,15 @@ Comparison compare(const Profile& a, const Profile& b, const Tolerances& tol, Lo
       // Relative to at least 50 ms: a few-millisecond write into the page cache doubles with any
       // scheduling hiccup on a shared host, which is noise, not a storage difference.
       constexpr double kWriteTimeFloorS = 0.05;
-      const double wa = quantile(a.checkpoint_write_s, 0.5), wb = quantile(b.checkpoint_write_s, 0.5);
-      m.add_with_distance("checkpoint_write_time", wa, wb, std::fabs(wa - wb) / std::max(wa, kWriteTimeFloorS))
+      const double wa = quantile(a.checkpoint_write_s, 0.5),
+                   wb = quantile(b.checkpoint_write_s, 0.5);
+      m.add_with_distance("checkpoint_write_time", wa, wb,
+                          std::fabs(wa - wb) / std::max(wa, kWriteTimeFloorS))
           .note = "median; relative to at least 50 ms";
     }
-    auto fs = [](const Profile& p) { return p.checkpoints > 0 ? std::min(1.0, p.fsyncs / p.checkpoints) : 0; };
+    auto fs = [](const Profile& p) {
+      return p.checkpoints > 0 ? std::min(1.0, p.fsyncs / p.checkpoints) : 0;
+    };
     m.add("checkpoint_fsync", fs(a), fs(b));
   }
 

@@ -1,5 +1,4 @@
 #include "dlgen/compare/profile.hpp"
-#include "dlgen/compare/compare.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,6 +6,7 @@
 #include <unordered_set>
 
 #include "dlgen/analysis/summary.hpp"
+#include "dlgen/compare/compare.hpp"
 #include "dlgen/trace/trace.hpp"
 
 namespace dlgen::compare {
@@ -49,7 +49,8 @@ Profile profile_of(const analysis::TraceSummary& s) {
 
   std::uint64_t n = 0;
   for (const auto& [size, count] : s.request_sizes) n += count;
-  const double keep = n > kMaxSizeSamples ? static_cast<double>(kMaxSizeSamples) / static_cast<double>(n) : 1.0;
+  const double keep =
+      n > kMaxSizeSamples ? static_cast<double>(kMaxSizeSamples) / static_cast<double>(n) : 1.0;
   for (const auto& [size, count] : s.request_sizes) {
     auto k = static_cast<std::uint64_t>(std::llround(static_cast<double>(count) * keep));
     if (k == 0 && count > 0) k = 1;
@@ -78,7 +79,8 @@ Profile profile_of(const analysis::TraceSummary& s) {
     ep.bytes_read = static_cast<double>(e.bytes_read);
     ep.read_ops = static_cast<double>(e.read_ops);
     ep.files_read = static_cast<double>(e.unique_files);
-    ep.reads_per_file = e.unique_files ? static_cast<double>(e.accesses) / static_cast<double>(e.unique_files) : 0;
+    ep.reads_per_file =
+        e.unique_files ? static_cast<double>(e.accesses) / static_cast<double>(e.unique_files) : 0;
     ep.steps = static_cast<double>(e.steps);
     ep.order = e.order;
     rpf += ep.reads_per_file;
@@ -91,13 +93,15 @@ Profile profile_of(const analysis::TraceSummary& s) {
   p.duration_s = first >= 0 ? last - first : static_cast<double>(s.duration_ns) * kNs;
 
   // Concurrency: reader tasks per accelerator, summed; I/Os in flight as the summary measured them.
-  for (const auto& a : s.accelerators) p.readers += a.reads_itself ? 1.0 : static_cast<double>(a.workers);
+  for (const auto& a : s.accelerators)
+    p.readers += a.reads_itself ? 1.0 : static_cast<double>(a.workers);
   if (p.readers == 0) p.readers = s.concurrency.max_readers;
   for (const auto& [count, ns] : s.concurrency.inflight_ns)
     p.inflight.push_back({static_cast<double>(count), static_cast<double>(ns) * kNs});
 
   for (const auto& st : s.steps) {
-    p.step_times_s.push_back(static_cast<double>(st.end_ns - std::min(st.end_ns, st.start_ns)) * kNs);
+    p.step_times_s.push_back(static_cast<double>(st.end_ns - std::min(st.end_ns, st.start_ns)) *
+                             kNs);
     p.compute_s.push_back(static_cast<double>(st.compute_ns) * kNs);
     p.data_wait_s.push_back(static_cast<double>(st.wait_ns) * kNs);
   }
@@ -119,7 +123,8 @@ Profile profile_of(const analysis::TraceSummary& s) {
     p.checkpoints += 1;
     p.checkpoint_bytes += static_cast<double>(c.bytes);
     p.checkpoint_start_s.push_back(static_cast<double>(c.start_ns) * kNs);
-    p.checkpoint_write_s.push_back(static_cast<double>(c.end_ns - std::min(c.end_ns, c.start_ns)) * kNs);
+    p.checkpoint_write_s.push_back(static_cast<double>(c.end_ns - std::min(c.end_ns, c.start_ns)) *
+                                   kNs);
     if (c.fsync) p.fsyncs += 1;
   }
   if (p.checkpoints > 0) p.checkpoint_bytes /= p.checkpoints;
@@ -179,7 +184,8 @@ Profile profile_of(const trace::Trace& t, const analysis::TraceSummary& s) {
     std::sort(epoch_starts.begin(), epoch_starts.end());
     std::vector<bool> ckpt_file(t.files.size(), false);
     for (const auto& f : s.files)
-      if (f.cls == analysis::FileClass::checkpoint && f.file < ckpt_file.size()) ckpt_file[f.file] = true;
+      if (f.cls == analysis::FileClass::checkpoint && f.file < ckpt_file.size())
+        ckpt_file[f.file] = true;
     struct Part {
       std::uint64_t start = 0, end = 0, bytes = 0;
       bool fsync = false;
@@ -192,8 +198,10 @@ Profile profile_of(const trace::Trace& t, const analysis::TraceSummary& s) {
       for (const auto& e : t.events) {
         if (e.ts_ns < c.start_ns || e.ts_ns > c.end_ns) continue;
         if (e.file >= ckpt_file.size() || !ckpt_file[e.file]) continue;
-        const bool sync = e.op == trace::Op::fsync || e.op == trace::Op::fdatasync || e.op == trace::Op::sync_file_range;
-        const bool data = trace::is_write(e.op) || e.op == trace::Op::sendfile || e.op == trace::Op::copy_file_range;
+        const bool sync = e.op == trace::Op::fsync || e.op == trace::Op::fdatasync ||
+                          e.op == trace::Op::sync_file_range;
+        const bool data = trace::is_write(e.op) || e.op == trace::Op::sendfile ||
+                          e.op == trace::Op::copy_file_range;
         if (!sync && !data) continue;
         auto it = std::upper_bound(epoch_starts.begin(), epoch_starts.end(), last_end);
         if (open && data && it != epoch_starts.end() && *it < e.ts_ns) {
@@ -208,8 +216,10 @@ Profile profile_of(const trace::Trace& t, const analysis::TraceSummary& s) {
         }
         cur.end = std::max(cur.end, e.ts_ns + e.dur_ns);
         last_end = cur.end;
-        if (sync) cur.fsync = true;
-        else if (e.ret > 0) cur.bytes += static_cast<std::uint64_t>(e.ret);
+        if (sync)
+          cur.fsync = true;
+        else if (e.ret > 0)
+          cur.bytes += static_cast<std::uint64_t>(e.ret);
       }
       if (open) parts.push_back(cur);
     }
@@ -226,8 +236,9 @@ Profile profile_of(const trace::Trace& t, const analysis::TraceSummary& s) {
         if (part.fsync) p.fsyncs += 1;
       }
       p.checkpoint_bytes /= p.checkpoints;
-      p.notes.push_back("checkpoints split at epoch starts: " + std::to_string(s.checkpoints.size()) + " write burst(s) → " +
-                        std::to_string(parts.size()) + " checkpoints");
+      p.notes.push_back(
+          "checkpoints split at epoch starts: " + std::to_string(s.checkpoints.size()) +
+          " write burst(s) → " + std::to_string(parts.size()) + " checkpoints");
     }
   }
 

@@ -19,11 +19,20 @@ std::string esc(std::string_view s) {
   std::string out;
   for (char ch : s) {
     switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += ch;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += ch;
     }
   }
   return out;
@@ -65,23 +74,26 @@ struct Frame {
 };
 
 std::string svg_open(const Frame& f, std::string_view title) {
-  std::string s = "<svg class=\"chart\" width=\"" + std::to_string(f.w) + "\" height=\"" + std::to_string(f.h) +
-                  "\" viewBox=\"0 0 " + std::to_string(f.w) + " " + std::to_string(f.h) + "\" role=\"img\">";
+  std::string s = "<svg class=\"chart\" width=\"" + std::to_string(f.w) + "\" height=\"" +
+                  std::to_string(f.h) + "\" viewBox=\"0 0 " + std::to_string(f.w) + " " +
+                  std::to_string(f.h) + "\" role=\"img\">";
   s += "<title>" + esc(title) + "</title>";
-  s += "<text x=\"" + std::to_string(f.w / 2) + "\" y=\"18\" text-anchor=\"middle\" class=\"ct\">" + esc(title) +
-       "</text>";
+  s += "<text x=\"" + std::to_string(f.w / 2) + "\" y=\"18\" text-anchor=\"middle\" class=\"ct\">" +
+       esc(title) + "</text>";
   return s;
 }
 
 std::string legend(const Frame& f) {
   int y = f.h - 12;
   std::string s;
-  s += "<rect x=\"" + std::to_string(f.left) + "\" y=\"" + std::to_string(y - 9) + "\" width=\"10\" height=\"10\" fill=\"" +
-       kOrigColor + "\"/><text x=\"" + std::to_string(f.left + 14) + "\" y=\"" + std::to_string(y) +
+  s += "<rect x=\"" + std::to_string(f.left) + "\" y=\"" + std::to_string(y - 9) +
+       "\" width=\"10\" height=\"10\" fill=\"" + kOrigColor + "\"/><text x=\"" +
+       std::to_string(f.left + 14) + "\" y=\"" + std::to_string(y) +
        "\" class=\"lg\">original</text>";
   s += "<rect x=\"" + std::to_string(f.left + 90) + "\" y=\"" + std::to_string(y - 9) +
-       "\" width=\"10\" height=\"10\" fill=\"" + kReplayColor + "\"/><text x=\"" + std::to_string(f.left + 104) +
-       "\" y=\"" + std::to_string(y) + "\" class=\"lg\">replay</text>";
+       "\" width=\"10\" height=\"10\" fill=\"" + kReplayColor + "\"/><text x=\"" +
+       std::to_string(f.left + 104) + "\" y=\"" + std::to_string(y) +
+       "\" class=\"lg\">replay</text>";
   return s;
 }
 
@@ -90,10 +102,10 @@ std::string y_axis(const Frame& f, double ymax, std::string_view label) {
   for (int k = 0; k <= 4; ++k) {
     double v = ymax * k / 4;
     double y = f.top + f.ph() - f.ph() * k / 4.0;
-    s += "<line x1=\"" + std::to_string(f.left) + "\" x2=\"" + std::to_string(f.left + f.pw()) + "\" y1=\"" +
-         num(y) + "\" y2=\"" + num(y) + "\" class=\"grid\"/>";
-    s += "<text x=\"" + std::to_string(f.left - 4) + "\" y=\"" + num(y + 4) + "\" text-anchor=\"end\" class=\"tk\">" +
-         short_number(v) + "</text>";
+    s += "<line x1=\"" + std::to_string(f.left) + "\" x2=\"" + std::to_string(f.left + f.pw()) +
+         "\" y1=\"" + num(y) + "\" y2=\"" + num(y) + "\" class=\"grid\"/>";
+    s += "<text x=\"" + std::to_string(f.left - 4) + "\" y=\"" + num(y + 4) +
+         "\" text-anchor=\"end\" class=\"tk\">" + short_number(v) + "</text>";
   }
   s += "<text transform=\"translate(12," + std::to_string(f.top + f.ph() / 2) +
        ") rotate(-90)\" text-anchor=\"middle\" class=\"tk\">" + esc(label) + "</text>";
@@ -101,8 +113,9 @@ std::string y_axis(const Frame& f, double ymax, std::string_view label) {
 }
 
 // Paired bars: for each category, the original's and the replay's share (fractions 0..1).
-std::string paired_bars(std::string_view title, const std::vector<std::string>& cats, const std::vector<double>& a,
-                        const std::vector<double>& b, std::string_view ylabel, std::string_view xlabel) {
+std::string paired_bars(std::string_view title, const std::vector<std::string>& cats,
+                        const std::vector<double>& a, const std::vector<double>& b,
+                        std::string_view ylabel, std::string_view xlabel) {
   Frame f;
   std::string s = svg_open(f, title);
   double ymax = 0;
@@ -116,15 +129,16 @@ std::string paired_bars(std::string_view title, const std::vector<std::string>& 
   // Label as many bars as fit without overlap (about 6.5 px per character at 11 px).
   std::size_t longest = 1;
   for (const auto& c : cats) longest = std::max(longest, c.size());
-  const auto fit = static_cast<std::size_t>(std::max(1.0, f.pw() / (6.5 * static_cast<double>(longest) + 10)));
+  const auto fit =
+      static_cast<std::size_t>(std::max(1.0, f.pw() / (6.5 * static_cast<double>(longest) + 10)));
   std::size_t label_every = (n + fit - 1) / fit;
   for (std::size_t i = 0; i < cats.size(); ++i) {
     double x0 = f.left + slot * static_cast<double>(i) + slot * 0.1;
     auto bar = [&](double v, double x, const char* color, const char* who) {
       double h = f.ph() * v / ymax;
-      s += "<rect x=\"" + num(x) + "\" y=\"" + num(f.top + f.ph() - h) + "\" width=\"" + num(bw) + "\" height=\"" +
-           num(h) + "\" fill=\"" + color + "\"><title>" + esc(cats[i]) + " " + who + ": " + num(v * 100, "%.1f") +
-           "%</title></rect>";
+      s += "<rect x=\"" + num(x) + "\" y=\"" + num(f.top + f.ph() - h) + "\" width=\"" + num(bw) +
+           "\" height=\"" + num(h) + "\" fill=\"" + color + "\"><title>" + esc(cats[i]) + " " +
+           who + ": " + num(v * 100, "%.1f") + "%</title></rect>";
     };
     bar(i < a.size() ? a[i] : 0, x0, kOrigColor, "original");
     bar(i < b.size() ? b[i] : 0, x0 + bw, kReplayColor, "replay");
@@ -132,8 +146,9 @@ std::string paired_bars(std::string_view title, const std::vector<std::string>& 
       s += "<text x=\"" + num(x0 + bw) + "\" y=\"" + std::to_string(f.top + f.ph() + 14) +
            "\" text-anchor=\"middle\" class=\"tk\">" + esc(cats[i]) + "</text>";
   }
-  s += "<text x=\"" + std::to_string(f.left + f.pw() / 2) + "\" y=\"" + std::to_string(f.top + f.ph() + 30) +
-       "\" text-anchor=\"middle\" class=\"tk\">" + esc(xlabel) + "</text>";
+  s += "<text x=\"" + std::to_string(f.left + f.pw() / 2) + "\" y=\"" +
+       std::to_string(f.top + f.ph() + 30) + "\" text-anchor=\"middle\" class=\"tk\">" +
+       esc(xlabel) + "</text>";
   s += legend(f) + "</svg>";
   return s;
 }
@@ -155,35 +170,42 @@ std::string request_size_chart(const Profile& a, const Profile& b) {
   Histogram hb = log2_histogram(b.request_sizes, lo_exp, hi_exp);
   std::vector<std::string> cats;
   for (std::size_t i = 0; i + 1 < ha.edges.size(); ++i) cats.push_back(size_label(ha.edges[i]));
-  return paired_bars("Request sizes", cats, shares(ha), shares(hb), "share of requests", "request size (from)");
+  return paired_bars("Request sizes", cats, shares(ha), shares(hb), "share of requests",
+                     "request size (from)");
 }
 
 std::string inflight_chart(const Profile& a, const Profile& b) {
   double maxv = 0, ta = 0, tb = 0;
   for (const auto& w : a.inflight) maxv = std::max(maxv, w.value), ta += w.value > 0 ? w.weight : 0;
   for (const auto& w : b.inflight) maxv = std::max(maxv, w.value), tb += w.value > 0 ? w.weight : 0;
-  if (ta <= 0 && tb <= 0) return "<p class=\"na\">No I/O durations recorded: in-flight distribution unavailable.</p>";
+  if (ta <= 0 && tb <= 0)
+    return "<p class=\"na\">No I/O durations recorded: in-flight distribution unavailable.</p>";
   auto n = static_cast<std::size_t>(std::min(maxv, 64.0));
   std::vector<double> sa(n, 0), sb(n, 0);
   for (const auto& w : a.inflight)
-    if (w.value >= 1) sa[std::min(n, static_cast<std::size_t>(w.value)) - 1] += ta > 0 ? w.weight / ta : 0;
+    if (w.value >= 1)
+      sa[std::min(n, static_cast<std::size_t>(w.value)) - 1] += ta > 0 ? w.weight / ta : 0;
   for (const auto& w : b.inflight)
-    if (w.value >= 1) sb[std::min(n, static_cast<std::size_t>(w.value)) - 1] += tb > 0 ? w.weight / tb : 0;
+    if (w.value >= 1)
+      sb[std::min(n, static_cast<std::size_t>(w.value)) - 1] += tb > 0 ? w.weight / tb : 0;
   std::vector<std::string> cats;
   for (std::size_t i = 1; i <= n; ++i) cats.push_back(std::to_string(i));
-  return paired_bars("I/Os in flight (while busy)", cats, sa, sb, "share of busy time", "reads in flight");
+  return paired_bars("I/Os in flight (while busy)", cats, sa, sb, "share of busy time",
+                     "reads in flight");
 }
 
-std::string distribution_chart(std::string_view title, const std::vector<double>& a, const std::vector<double>& b,
-                               std::string_view xlabel) {
-  if (a.empty() && b.empty()) return "<p class=\"na\">" + esc(title) + ": not found in either trace.</p>";
+std::string distribution_chart(std::string_view title, const std::vector<double>& a,
+                               const std::vector<double>& b, std::string_view xlabel) {
+  if (a.empty() && b.empty())
+    return "<p class=\"na\">" + esc(title) + ": not found in either trace.</p>";
   double hi = std::max(quantile(a, 0.99), quantile(b, 0.99));
   if (!(hi > 0)) hi = 1;
   hi *= 1.05;
   const int bins = 20;
   Histogram ha = linear_histogram(a, 0, hi, bins), hb = linear_histogram(b, 0, hi, bins);
   std::vector<std::string> cats;
-  for (int i = 0; i < bins; ++i) cats.push_back(num(ha.edges[static_cast<std::size_t>(i)], "%.3gs"));
+  for (int i = 0; i < bins; ++i)
+    cats.push_back(num(ha.edges[static_cast<std::size_t>(i)], "%.3gs"));
   return paired_bars(title, cats, shares(ha), shares(hb), "share of steps", xlabel);
 }
 
@@ -195,7 +217,8 @@ std::string throughput_chart(const Profile& a, const Profile& b) {
   std::string s = svg_open(f, "Data throughput over time");
   double xmax = 0, ymax = 0;
   for (const auto* p : {&a, &b}) {
-    if (!p->throughput_t_s.empty()) xmax = std::max(xmax, p->throughput_t_s.back() + p->throughput_bin_s);
+    if (!p->throughput_t_s.empty())
+      xmax = std::max(xmax, p->throughput_t_s.back() + p->throughput_bin_s);
     for (double v : p->throughput_mib_s) ymax = std::max(ymax, v);
   }
   xmax = nice_max(xmax);
@@ -206,7 +229,8 @@ std::string throughput_chart(const Profile& a, const Profile& b) {
     s += "<text x=\"" + num(x) + "\" y=\"" + std::to_string(f.top + f.ph() + 14) +
          "\" text-anchor=\"middle\" class=\"tk\">" + short_number(xmax * k / 5) + "</text>";
   }
-  s += "<text x=\"" + std::to_string(f.left + f.pw() / 2) + "\" y=\"" + std::to_string(f.top + f.ph() + 30) +
+  s += "<text x=\"" + std::to_string(f.left + f.pw() / 2) + "\" y=\"" +
+       std::to_string(f.top + f.ph() + 30) +
        "\" text-anchor=\"middle\" class=\"tk\">seconds since first data read</text>";
   for (const auto* p : {&a, &b}) {
     std::string pts;
@@ -216,8 +240,8 @@ std::string throughput_chart(const Profile& a, const Profile& b) {
       double y = f.top + f.ph() - f.ph() * p->throughput_mib_s[i] / ymax;
       pts += num(x) + "," + num(y) + " ";
     }
-    s += "<polyline fill=\"none\" stroke-width=\"1.6\" stroke=\"" + std::string(p == &a ? kOrigColor : kReplayColor) +
-         "\" points=\"" + pts + "\"/>";
+    s += "<polyline fill=\"none\" stroke-width=\"1.6\" stroke=\"" +
+         std::string(p == &a ? kOrigColor : kReplayColor) + "\" points=\"" + pts + "\"/>";
   }
   s += legend(f) + "</svg>";
   return s;
@@ -239,66 +263,85 @@ std::string to_html(const Comparison& c, std::string_view title) {
     skipped += m.verdict == Verdict::skipped;
   }
   std::string h;
-  h += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + esc(title) + "</title>\n";
-  h += "<style>\n"
-       "body{font-family:sans-serif;margin:24px;color:#222;max-width:1160px}\n"
-       "h1{font-size:22px;margin-bottom:4px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #ccc}\n"
-       ".sub{color:#666;font-size:13px}\n"
-       ".badge{display:inline-block;padding:6px 14px;border-radius:4px;color:#fff;font-weight:bold;font-size:18px}\n"
-       ".badge.pass{background:#2e7d32}.badge.fail{background:#c62828}\n"
-       "table{border-collapse:collapse;font-size:13px}th,td{border:1px solid #ddd;padding:3px 8px;text-align:right}\n"
-       "th{background:#f3f3f3}td.l{text-align:left}td.pass{color:#2e7d32;font-weight:bold}\n"
-       "td.fail{color:#c62828;font-weight:bold}td.skip{color:#888}\n"
-       ".charts{display:flex;flex-wrap:wrap;gap:12px}.chart{border:1px solid #eee;background:#fff}\n"
-       ".ct{font-size:14px;font-weight:bold}.tk{font-size:11px;fill:#444}.lg{font-size:12px}\n"
-       ".grid{stroke:#e5e5e5;stroke-width:1}.na{color:#888;font-style:italic}\n"
-       ".refusal{color:#c62828}.vnote{color:#8a6d00}\n"
-       "</style>\n</head>\n<body>\n";
+  h += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" +
+       esc(title) + "</title>\n";
+  h +=
+      "<style>\n"
+      "body{font-family:sans-serif;margin:24px;color:#222;max-width:1160px}\n"
+      "h1{font-size:22px;margin-bottom:4px}h2{font-size:17px;margin-top:28px;border-bottom:1px "
+      "solid #ccc}\n"
+      ".sub{color:#666;font-size:13px}\n"
+      ".badge{display:inline-block;padding:6px "
+      "14px;border-radius:4px;color:#fff;font-weight:bold;font-size:18px}\n"
+      ".badge.pass{background:#2e7d32}.badge.fail{background:#c62828}\n"
+      "table{border-collapse:collapse;font-size:13px}th,td{border:1px solid #ddd;padding:3px "
+      "8px;text-align:right}\n"
+      "th{background:#f3f3f3}td.l{text-align:left}td.pass{color:#2e7d32;font-weight:bold}\n"
+      "td.fail{color:#c62828;font-weight:bold}td.skip{color:#888}\n"
+      ".charts{display:flex;flex-wrap:wrap;gap:12px}.chart{border:1px solid #eee;background:#fff}\n"
+      ".ct{font-size:14px;font-weight:bold}.tk{font-size:11px;fill:#444}.lg{font-size:12px}\n"
+      ".grid{stroke:#e5e5e5;stroke-width:1}.na{color:#888;font-style:italic}\n"
+      ".refusal{color:#c62828}.vnote{color:#8a6d00}\n"
+      "</style>\n</head>\n<body>\n";
   h += "<h1>" + esc(title) + "</h1>\n";
-  h += "<p class=\"sub\">original: " + esc(a.label) + " &middot; replay: " + esc(b.label) + "</p>\n";
-  h += std::string("<p><span class=\"badge ") + (c.pass() ? "pass\">PASS" : "fail\">FAIL") + "</span> &nbsp;" +
-       std::to_string(passed) + " metrics within tolerance, " + std::to_string(c.failures()) + " outside, " +
-       std::to_string(skipped) + " not measurable</p>\n";
+  h +=
+      "<p class=\"sub\">original: " + esc(a.label) + " &middot; replay: " + esc(b.label) + "</p>\n";
+  h += std::string("<p><span class=\"badge ") + (c.pass() ? "pass\">PASS" : "fail\">FAIL") +
+       "</span> &nbsp;" + std::to_string(passed) + " metrics within tolerance, " +
+       std::to_string(c.failures()) + " outside, " + std::to_string(skipped) +
+       " not measurable</p>\n";
   for (const auto& r : c.refusals) h += "<p class=\"refusal\"><b>FAIL:</b> " + esc(r) + "</p>\n";
   for (const auto& n : c.verdict_notes) h += "<p class=\"vnote\"><b>Note:</b> " + esc(n) + "</p>\n";
 
-  h += "<h2>Verdict per metric</h2>\n<table>\n<tr><th>metric</th><th>group</th><th>original</th><th>replay</th>"
+  h += "<h2>Verdict per "
+       "metric</h2>\n<table>\n<tr><th>metric</th><th>group</th><th>original</th><th>replay</th>"
        "<th>distance</th><th>tolerance</th><th>verdict</th><th>what</th></tr>\n";
   for (const auto& m : c.metrics) {
     const MetricDef* def = find_metric(m.name);
     std::string what = def ? std::string(def->what) : "";
     if (m.verdict == Verdict::skipped) what += " — " + m.note;
-    h += "<tr><td class=\"l\">" + esc(m.name) + "</td><td class=\"l\">" + esc(m.group) + "</td><td>" +
-         esc(format_value(m.original, m.unit)) + "</td><td>" + esc(format_value(m.replay, m.unit)) + "</td><td>" +
-         (m.verdict == Verdict::skipped ? "-" : esc(format_distance(m.distance, m.kind, m.unit))) + "</td><td>" +
-         esc(format_distance(m.tolerance, m.kind, m.unit)) + "</td>" + verdict_cell(m.verdict) +
-         "<td class=\"l\">" + esc(what) + "</td></tr>\n";
+    h += "<tr><td class=\"l\">" + esc(m.name) + "</td><td class=\"l\">" + esc(m.group) +
+         "</td><td>" + esc(format_value(m.original, m.unit)) + "</td><td>" +
+         esc(format_value(m.replay, m.unit)) + "</td><td>" +
+         (m.verdict == Verdict::skipped ? "-" : esc(format_distance(m.distance, m.kind, m.unit))) +
+         "</td><td>" + esc(format_distance(m.tolerance, m.kind, m.unit)) + "</td>" +
+         verdict_cell(m.verdict) + "<td class=\"l\">" + esc(what) + "</td></tr>\n";
   }
   h += "</table>\n";
 
-  h += "<h2>Throughput over time</h2>\n<div class=\"charts\">" + throughput_chart(a, b) + "</div>\n";
+  h +=
+      "<h2>Throughput over time</h2>\n<div class=\"charts\">" + throughput_chart(a, b) + "</div>\n";
   h += "<h2>Request sizes and concurrency</h2>\n<div class=\"charts\">" + request_size_chart(a, b) +
        inflight_chart(a, b) + "</div>\n";
   h += "<h2>Step time</h2>\n<div class=\"charts\">" +
-       distribution_chart("Step time distribution", a.step_times_s, b.step_times_s, "step time (from)") +
-       distribution_chart("Compute per step", a.compute_s, b.compute_s, "compute time (from)") + "</div>\n";
+       distribution_chart("Step time distribution", a.step_times_s, b.step_times_s,
+                          "step time (from)") +
+       distribution_chart("Compute per step", a.compute_s, b.compute_s, "compute time (from)") +
+       "</div>\n";
 
   h += "<h2>Per epoch</h2>\n";
   if (c.epochs.empty()) {
     h += "<p class=\"na\">No epochs found.</p>\n";
   } else {
-    h += "<table>\n<tr><th>epoch</th><th>duration orig.</th><th>duration replay</th><th>bytes orig.</th>"
-         "<th>bytes replay</th><th>files orig.</th><th>files replay</th><th>steps orig.</th><th>steps replay</th>"
+    h += "<table>\n<tr><th>epoch</th><th>duration orig.</th><th>duration replay</th><th>bytes "
+         "orig.</th>"
+         "<th>bytes replay</th><th>files orig.</th><th>files replay</th><th>steps "
+         "orig.</th><th>steps replay</th>"
          "<th>reads/file orig.</th><th>reads/file replay</th></tr>\n";
     for (const auto& e : c.epochs) {
       auto cell = [](bool has, double v, std::string_view unit) {
         return "<td>" + (has ? esc(format_value(v, unit)) : std::string("-")) + "</td>";
       };
-      h += "<tr><td>" + std::to_string(e.epoch) + "</td>" + cell(e.has_original, e.original.duration_s, "s") +
-           cell(e.has_replay, e.replay.duration_s, "s") + cell(e.has_original, e.original.bytes_read, "bytes") +
-           cell(e.has_replay, e.replay.bytes_read, "bytes") + cell(e.has_original, e.original.files_read, "count") +
-           cell(e.has_replay, e.replay.files_read, "count") + cell(e.has_original, e.original.steps, "count") +
-           cell(e.has_replay, e.replay.steps, "count") + cell(e.has_original, e.original.reads_per_file, "count") +
+      h += "<tr><td>" + std::to_string(e.epoch) + "</td>" +
+           cell(e.has_original, e.original.duration_s, "s") +
+           cell(e.has_replay, e.replay.duration_s, "s") +
+           cell(e.has_original, e.original.bytes_read, "bytes") +
+           cell(e.has_replay, e.replay.bytes_read, "bytes") +
+           cell(e.has_original, e.original.files_read, "count") +
+           cell(e.has_replay, e.replay.files_read, "count") +
+           cell(e.has_original, e.original.steps, "count") +
+           cell(e.has_replay, e.replay.steps, "count") +
+           cell(e.has_original, e.original.reads_per_file, "count") +
            cell(e.has_replay, e.replay.reads_per_file, "count") + "</tr>\n";
     }
     h += "</table>\n";
@@ -307,8 +350,10 @@ std::string to_html(const Comparison& c, std::string_view title) {
   for (const auto* p : {&a, &b})
     for (const auto& n : p->notes) notes += "<li>" + esc(p->label) + ": " + esc(n) + "</li>\n";
   if (!notes.empty()) h += "<h2>Notes</h2>\n<ul>\n" + notes + "</ul>\n";
-  h += "<p class=\"sub\">Generated by dlgen compare. Distances: relative = |replay − original| / original; "
-       "KS = Kolmogorov–Smirnov statistic; tolerances are configurable with --tolerance metric=value.</p>\n";
+  h += "<p class=\"sub\">Generated by dlgen compare. Distances: relative = |replay − original| / "
+       "original; "
+       "KS = Kolmogorov–Smirnov statistic; tolerances are configurable with --tolerance "
+       "metric=value.</p>\n";
   h += "</body>\n</html>\n";
   return h;
 }

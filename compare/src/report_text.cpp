@@ -1,8 +1,7 @@
 // Terminal table and JSON renderings of a Comparison.
-#include <nlohmann/json.hpp>
-
 #include <cmath>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "dlgen/compare/compare.hpp"
@@ -14,16 +13,21 @@ namespace dlgen::compare {
 std::string format_value(double v, std::string_view unit) {
   char buf[64];
   if (std::isinf(v)) return "inf";
-  if (unit == "bytes") return v < 0 ? "-" + format_size(static_cast<std::uint64_t>(-v))
-                                    : format_size(static_cast<std::uint64_t>(std::llround(v)));
+  if (unit == "bytes")
+    return v < 0 ? "-" + format_size(static_cast<std::uint64_t>(-v))
+                 : format_size(static_cast<std::uint64_t>(std::llround(v)));
   if (unit == "s") return format_duration(v);
   if (unit == "count") {
-    if (v == std::floor(v)) std::snprintf(buf, sizeof buf, "%.0f", v);
-    else std::snprintf(buf, sizeof buf, "%.2f", v);
+    if (v == std::floor(v))
+      std::snprintf(buf, sizeof buf, "%.0f", v);
+    else
+      std::snprintf(buf, sizeof buf, "%.2f", v);
     return buf;
   }
-  if (unit == "MiB/s") std::snprintf(buf, sizeof buf, "%.1f MiB/s", v);
-  else std::snprintf(buf, sizeof buf, "%.3f", v);
+  if (unit == "MiB/s")
+    std::snprintf(buf, sizeof buf, "%.1f MiB/s", v);
+  else
+    std::snprintf(buf, sizeof buf, "%.3f", v);
   return buf;
 }
 
@@ -31,9 +35,14 @@ std::string format_distance(double d, DistanceKind kind, std::string_view unit) 
   char buf[64];
   if (std::isinf(d)) return "inf";
   switch (kind) {
-    case DistanceKind::relative: std::snprintf(buf, sizeof buf, "%.1f%%", d * 100); return buf;
-    case DistanceKind::ks: std::snprintf(buf, sizeof buf, "KS %.3f", d); return buf;
-    case DistanceKind::absolute: return format_value(d, unit);
+    case DistanceKind::relative:
+      std::snprintf(buf, sizeof buf, "%.1f%%", d * 100);
+      return buf;
+    case DistanceKind::ks:
+      std::snprintf(buf, sizeof buf, "KS %.3f", d);
+      return buf;
+    case DistanceKind::absolute:
+      return format_value(d, unit);
   }
   return "?";
 }
@@ -41,33 +50,42 @@ std::string format_distance(double d, DistanceKind kind, std::string_view unit) 
 std::string format_table(const Comparison& c) {
   std::string out;
   char line[512];
-  std::snprintf(line, sizeof line, "%-22s %-12s %14s %14s %12s %12s  %s\n", "metric", "group", "original",
-                "replay", "distance", "tolerance", "verdict");
+  std::snprintf(line, sizeof line, "%-22s %-12s %14s %14s %12s %12s  %s\n", "metric", "group",
+                "original", "replay", "distance", "tolerance", "verdict");
   out += line;
   out += std::string(100, '-') + "\n";
   for (const auto& m : c.metrics) {
-    std::snprintf(line, sizeof line, "%-22s %-12s %14s %14s %12s %12s  %s%s%s\n", m.name.c_str(), m.group.c_str(),
-                  format_value(m.original, m.unit).c_str(), format_value(m.replay, m.unit).c_str(),
-                  m.verdict == Verdict::skipped ? "-" : format_distance(m.distance, m.kind, m.unit).c_str(),
-                  format_distance(m.tolerance, m.kind, m.unit).c_str(), to_string(m.verdict),
-                  m.verdict == Verdict::skipped ? " " : "", m.verdict == Verdict::skipped ? m.note.c_str() : "");
+    std::snprintf(
+        line, sizeof line, "%-22s %-12s %14s %14s %12s %12s  %s%s%s\n", m.name.c_str(),
+        m.group.c_str(), format_value(m.original, m.unit).c_str(),
+        format_value(m.replay, m.unit).c_str(),
+        m.verdict == Verdict::skipped ? "-" : format_distance(m.distance, m.kind, m.unit).c_str(),
+        format_distance(m.tolerance, m.kind, m.unit).c_str(), to_string(m.verdict),
+        m.verdict == Verdict::skipped ? " " : "",
+        m.verdict == Verdict::skipped ? m.note.c_str() : "");
     out += line;
   }
   if (!c.epochs.empty()) {
     out += "\nper epoch (original / replay)\n";
-    std::snprintf(line, sizeof line, "%-6s %23s %23s %19s %15s\n", "epoch", "duration", "bytes read", "files",
-                  "reads/file");
+    std::snprintf(line, sizeof line, "%-6s %23s %23s %19s %15s\n", "epoch", "duration",
+                  "bytes read", "files", "reads/file");
     out += line;
     for (const auto& e : c.epochs) {
       auto pair = [](bool ha, double a, bool hb, double b, std::string_view unit) {
-        return (ha ? format_value(a, unit) : std::string("-")) + " / " + (hb ? format_value(b, unit) : std::string("-"));
+        return (ha ? format_value(a, unit) : std::string("-")) + " / " +
+               (hb ? format_value(b, unit) : std::string("-"));
       };
-      std::snprintf(line, sizeof line, "%-6zu %23s %23s %19s %15s\n", e.epoch,
-                    pair(e.has_original, e.original.duration_s, e.has_replay, e.replay.duration_s, "s").c_str(),
-                    pair(e.has_original, e.original.bytes_read, e.has_replay, e.replay.bytes_read, "bytes").c_str(),
-                    pair(e.has_original, e.original.files_read, e.has_replay, e.replay.files_read, "count").c_str(),
-                    pair(e.has_original, e.original.reads_per_file, e.has_replay, e.replay.reads_per_file,
-                         "count").c_str());
+      std::snprintf(
+          line, sizeof line, "%-6zu %23s %23s %19s %15s\n", e.epoch,
+          pair(e.has_original, e.original.duration_s, e.has_replay, e.replay.duration_s, "s")
+              .c_str(),
+          pair(e.has_original, e.original.bytes_read, e.has_replay, e.replay.bytes_read, "bytes")
+              .c_str(),
+          pair(e.has_original, e.original.files_read, e.has_replay, e.replay.files_read, "count")
+              .c_str(),
+          pair(e.has_original, e.original.reads_per_file, e.has_replay, e.replay.reads_per_file,
+               "count")
+              .c_str());
       out += line;
     }
   }
@@ -80,8 +98,9 @@ std::string format_table(const Comparison& c) {
   }
   for (const auto& n : c.verdict_notes) out += "note: " + n + "\n";
   for (const auto& r : c.refusals) out += "FAIL: " + r + "\n";
-  std::snprintf(line, sizeof line, "\nfidelity: %s (%zu passed, %zu failed, %zu skipped%s)\n", c.pass() ? "PASS" : "FAIL",
-                passed, c.failures(), skipped, c.refusals.empty() ? "" : "; a trace lost events");
+  std::snprintf(line, sizeof line, "\nfidelity: %s (%zu passed, %zu failed, %zu skipped%s)\n",
+                c.pass() ? "PASS" : "FAIL", passed, c.failures(), skipped,
+                c.refusals.empty() ? "" : "; a trace lost events");
   out += line;
   return out;
 }
@@ -94,9 +113,10 @@ nlohmann::json number(double v) {
 }
 
 nlohmann::json epoch_json(const EpochProfile& e) {
-  return {{"start_s", e.start_s},       {"duration_s", e.duration_s}, {"bytes_read", e.bytes_read},
-          {"read_ops", e.read_ops},     {"files_read", e.files_read}, {"reads_per_file", e.reads_per_file},
-          {"steps", e.steps}};
+  return {
+      {"start_s", e.start_s},   {"duration_s", e.duration_s}, {"bytes_read", e.bytes_read},
+      {"read_ops", e.read_ops}, {"files_read", e.files_read}, {"reads_per_file", e.reads_per_file},
+      {"steps", e.steps}};
 }
 
 nlohmann::json lost_json(const trace::LostEvents& lost) {
@@ -107,52 +127,61 @@ nlohmann::json lost_json(const trace::LostEvents& lost) {
 
 nlohmann::json profile_json(const Profile& p) {
   nlohmann::json inflight = nlohmann::json::array();
-  for (const auto& w : p.inflight) inflight.push_back({{"inflight", w.value}, {"seconds", w.weight}});
+  for (const auto& w : p.inflight)
+    inflight.push_back({{"inflight", w.value}, {"seconds", w.weight}});
   nlohmann::json epochs = nlohmann::json::array();
   for (const auto& e : p.epochs) epochs.push_back(epoch_json(e));
-  return {{"label", p.label},
-          {"bytes_read", p.bytes_read},
-          {"bytes_written", p.bytes_written},
-          {"files_read", p.files_read},
-          {"read_ops", p.read_ops},
-          {"opens", p.opens},
-          {"stats", p.stats},
-          {"request_size_p50", quantile(p.request_sizes, 0.5)},
-          {"request_size_mean", mean(p.request_sizes)},
-          {"sequential_fraction", p.sequential_fraction},
-          {"order_vs_path", p.order_vs_path},
-          {"epoch_order_similarity", p.epoch_order_similarity},
-          {"reads_per_file", p.reads_per_file},
-          {"readers", p.readers},
-          {"inflight", inflight},
-          {"duration_s", p.duration_s},
-          {"step_time_s", {{"count", p.step_times_s.size()},
-                           {"p50", quantile(p.step_times_s, 0.5)},
-                           {"p90", quantile(p.step_times_s, 0.9)},
-                           {"p99", quantile(p.step_times_s, 0.99)}}},
-          {"compute_s", {{"p50", quantile(p.compute_s, 0.5)}, {"p90", quantile(p.compute_s, 0.9)}}},
-          {"data_wait_s", {{"p50", quantile(p.data_wait_s, 0.5)}, {"p90", quantile(p.data_wait_s, 0.9)}}},
-          {"au", {{"measured", p.au_measured}, {"lowest", p.au}, {"per_accelerator", p.accelerator_au}}},
-          {"throughput", {{"bin_s", p.throughput_bin_s}, {"t_s", p.throughput_t_s}, {"mib_s", p.throughput_mib_s}}},
-          {"checkpoints", p.checkpoints},
-          {"checkpoint_bytes", p.checkpoint_bytes},
-          {"checkpoint_start_s", p.checkpoint_start_s},
-          {"checkpoint_write_s", p.checkpoint_write_s},
-          {"fsyncs", p.fsyncs},
-          {"has_block", p.has_block},
-          {"block_bytes", p.block_bytes},
-          {"block_requests", p.block_requests},
-          {"epochs", epochs},
-          {"lost_events", p.lost_events},
-          {"lost", lost_json(p.lost)},
-          {"notes", p.notes}};
+  return {
+      {"label", p.label},
+      {"bytes_read", p.bytes_read},
+      {"bytes_written", p.bytes_written},
+      {"files_read", p.files_read},
+      {"read_ops", p.read_ops},
+      {"opens", p.opens},
+      {"stats", p.stats},
+      {"request_size_p50", quantile(p.request_sizes, 0.5)},
+      {"request_size_mean", mean(p.request_sizes)},
+      {"sequential_fraction", p.sequential_fraction},
+      {"order_vs_path", p.order_vs_path},
+      {"epoch_order_similarity", p.epoch_order_similarity},
+      {"reads_per_file", p.reads_per_file},
+      {"readers", p.readers},
+      {"inflight", inflight},
+      {"duration_s", p.duration_s},
+      {"step_time_s",
+       {{"count", p.step_times_s.size()},
+        {"p50", quantile(p.step_times_s, 0.5)},
+        {"p90", quantile(p.step_times_s, 0.9)},
+        {"p99", quantile(p.step_times_s, 0.99)}}},
+      {"compute_s", {{"p50", quantile(p.compute_s, 0.5)}, {"p90", quantile(p.compute_s, 0.9)}}},
+      {"data_wait_s",
+       {{"p50", quantile(p.data_wait_s, 0.5)}, {"p90", quantile(p.data_wait_s, 0.9)}}},
+      {"au",
+       {{"measured", p.au_measured}, {"lowest", p.au}, {"per_accelerator", p.accelerator_au}}},
+      {"throughput",
+       {{"bin_s", p.throughput_bin_s}, {"t_s", p.throughput_t_s}, {"mib_s", p.throughput_mib_s}}},
+      {"checkpoints", p.checkpoints},
+      {"checkpoint_bytes", p.checkpoint_bytes},
+      {"checkpoint_start_s", p.checkpoint_start_s},
+      {"checkpoint_write_s", p.checkpoint_write_s},
+      {"fsyncs", p.fsyncs},
+      {"has_block", p.has_block},
+      {"block_bytes", p.block_bytes},
+      {"block_requests", p.block_requests},
+      {"epochs", epochs},
+      {"lost_events", p.lost_events},
+      {"lost", lost_json(p.lost)},
+      {"notes", p.notes}};
 }
 
 const char* kind_name(DistanceKind k) {
   switch (k) {
-    case DistanceKind::relative: return "relative";
-    case DistanceKind::absolute: return "absolute";
-    case DistanceKind::ks: return "ks";
+    case DistanceKind::relative:
+      return "relative";
+    case DistanceKind::absolute:
+      return "absolute";
+    case DistanceKind::ks:
+      return "ks";
   }
   return "?";
 }
@@ -174,9 +203,10 @@ std::string to_json(const Comparison& c) {
                        {"note", m.note}});
   nlohmann::json epochs = nlohmann::json::array();
   for (const auto& e : c.epochs)
-    epochs.push_back({{"epoch", e.epoch},
-                      {"original", e.has_original ? epoch_json(e.original) : nlohmann::json(nullptr)},
-                      {"replay", e.has_replay ? epoch_json(e.replay) : nlohmann::json(nullptr)}});
+    epochs.push_back(
+        {{"epoch", e.epoch},
+         {"original", e.has_original ? epoch_json(e.original) : nlohmann::json(nullptr)},
+         {"replay", e.has_replay ? epoch_json(e.replay) : nlohmann::json(nullptr)}});
   std::size_t skipped = 0;
   for (const auto& m : c.metrics) skipped += m.verdict == Verdict::skipped;
   nlohmann::json j = {{"pass", c.pass()},

@@ -57,7 +57,8 @@ double wasserstein_distance(std::vector<double> a, std::vector<double> b) {
   for (std::size_t k = 0; k + 1 < xs.size(); ++k) {
     while (i < a.size() && a[i] <= xs[k]) ++i;
     while (j < b.size() && b[j] <= xs[k]) ++j;
-    area += std::fabs(static_cast<double>(i) / na - static_cast<double>(j) / nb) * (xs[k + 1] - xs[k]);
+    area +=
+        std::fabs(static_cast<double>(i) / na - static_cast<double>(j) / nb) * (xs[k + 1] - xs[k]);
   }
   return area;
 }
@@ -77,7 +78,8 @@ double ks_distance_weighted(std::vector<WeightedValue> a, std::vector<WeightedVa
   std::size_t i = 0, j = 0;
   double ca = 0, cb = 0, d = 0;
   while (i < a.size() || j < b.size()) {
-    double x = (j >= b.size() || (i < a.size() && a[i].value <= b[j].value)) ? a[i].value : b[j].value;
+    double x =
+        (j >= b.size() || (i < a.size() && a[i].value <= b[j].value)) ? a[i].value : b[j].value;
     while (i < a.size() && a[i].value <= x) ca += a[i++].weight;
     while (j < b.size() && b[j].value <= x) cb += b[j++].weight;
     d = std::max(d, std::fabs(ca / ta - cb / tb));

@@ -9,7 +9,9 @@ namespace {
 
 // The transforms below use only the engine's raw 64-bit output (never std::*_distribution, whose
 // algorithms differ between standard libraries), so a (seed, index) gives the same size everywhere.
-double uniform01(Rng& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
+double uniform01(Rng& rng) {
+  return static_cast<double>(rng() >> 11) * 0x1.0p-53;
+}
 
 double standard_normal(Rng& rng) {
   // Box-Muller; u1 in (0, 1] so the log is finite.
@@ -40,8 +42,10 @@ double standard_gamma(double shape, Rng& rng) {
 
 double raw_draw(const Distribution& d, Rng& rng) {
   switch (d.kind) {
-    case DistKind::fixed: return d.value;
-    case DistKind::normal: return d.mean + d.stdev * standard_normal(rng);
+    case DistKind::fixed:
+      return d.value;
+    case DistKind::normal:
+      return d.mean + d.stdev * standard_normal(rng);
     case DistKind::lognormal: {
       if (d.mean <= 0) return 0;
       // Parameters of log(X) from the mean and stdev of X itself.
@@ -49,7 +53,8 @@ double raw_draw(const Distribution& d, Rng& rng) {
       const double mu = std::log(d.mean) - s2 / 2;
       return std::exp(mu + std::sqrt(s2) * standard_normal(rng));
     }
-    case DistKind::uniform: return d.min + (d.max - d.min) * uniform01(rng);
+    case DistKind::uniform:
+      return d.min + (d.max - d.min) * uniform01(rng);
     case DistKind::gamma: {
       if (d.mean <= 0) return 0;
       if (d.stdev <= 0) return d.mean;
@@ -81,8 +86,12 @@ bool in_bounds(const Distribution& d, double v) {
   return v >= d.min && (d.max <= 0 || v <= d.max) && v >= 0;
 }
 
-double normal_pdf(double x) { return std::exp(-0.5 * x * x) / std::sqrt(2 * std::numbers::pi); }
-double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::numbers::sqrt2); }
+double normal_pdf(double x) {
+  return std::exp(-0.5 * x * x) / std::sqrt(2 * std::numbers::pi);
+}
+double normal_cdf(double x) {
+  return 0.5 * std::erfc(-x / std::numbers::sqrt2);
+}
 
 }  // namespace
 
@@ -119,8 +128,10 @@ double Distribution::expected() const {
   const double hi = max > 0 ? max : INFINITY;
   auto clamp = [&](double v) { return std::min(std::max(v, lo), hi); };
   switch (kind) {
-    case DistKind::fixed: return clamp(value);
-    case DistKind::uniform: return (min + max) / 2;
+    case DistKind::fixed:
+      return clamp(value);
+    case DistKind::uniform:
+      return (min + max) / 2;
     case DistKind::normal: {
       if (stdev <= 0) return clamp(mean);
       // Mean of a normal truncated to [lo, hi].
@@ -132,7 +143,8 @@ double Distribution::expected() const {
       return mean + stdev * (normal_pdf(a) - pb) / z;
     }
     case DistKind::lognormal:
-    case DistKind::gamma: return clamp(mean);  // approximate when bounds cut the tails
+    case DistKind::gamma:
+      return clamp(mean);  // approximate when bounds cut the tails
     case DistKind::histogram: {
       double total = 0, acc = 0;
       for (const auto& b : bins) {

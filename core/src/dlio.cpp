@@ -11,13 +11,13 @@
 #include <fstream>
 #include <functional>
 #include <limits>
-#include <type_traits>
 #include <optional>
 #include <set>
 #include <sstream>
+#include <type_traits>
 
-#include "dlgen/core/llm.hpp"
 #include "closest_key.hpp"
+#include "dlgen/core/llm.hpp"
 #include "dlgen/core/units.hpp"
 
 namespace dlgen {
@@ -32,45 +32,58 @@ struct Leaf {
 
 // Keys dlgen maps to their I/O meaning (or accepts as having none, with a note).
 const std::set<std::string, std::less<>> kMapped = {
-    "model", "model.name", "model.type", "model.model_size", "framework",
-    "workflow.generate_data", "workflow.train", "workflow.evaluation", "workflow.checkpoint",
-    "dataset.data_folder", "dataset.format", "dataset.num_files_train", "dataset.num_files_eval",
-    "dataset.num_samples_per_file", "dataset.record_length_bytes", "dataset.record_length_bytes_stdev",
-    "dataset.record_length_bytes_resize", "dataset.num_subfolders_train", "dataset.num_subfolders_eval",
-    "reader.data_loader", "reader.batch_size", "reader.batch_size_eval", "reader.read_threads",
-    "reader.computation_threads", "reader.prefetch_size", "reader.file_shuffle", "reader.sample_shuffle",
-    "reader.shuffle_size", "reader.transfer_size", "reader.preprocess_time", "reader.preprocess_time_stdev",
-    "reader.odirect", "reader.dont_use_mmap", "train.epochs", "train.computation_time",
+    "model", "model.name", "model.type", "model.model_size", "framework", "workflow.generate_data",
+    "workflow.train", "workflow.evaluation", "workflow.checkpoint", "dataset.data_folder",
+    "dataset.format", "dataset.num_files_train", "dataset.num_files_eval",
+    "dataset.num_samples_per_file", "dataset.record_length_bytes",
+    "dataset.record_length_bytes_stdev", "dataset.record_length_bytes_resize",
+    "dataset.num_subfolders_train", "dataset.num_subfolders_eval", "reader.data_loader",
+    "reader.batch_size", "reader.batch_size_eval", "reader.read_threads",
+    "reader.computation_threads", "reader.prefetch_size", "reader.file_shuffle",
+    "reader.sample_shuffle", "reader.shuffle_size", "reader.transfer_size",
+    "reader.preprocess_time", "reader.preprocess_time_stdev", "reader.odirect",
+    "reader.dont_use_mmap", "train.epochs", "train.computation_time",
     "train.computation_time_stdev", "train.total_training_steps", "evaluation.eval_time",
     "evaluation.eval_time_stdev", "evaluation.epochs_between_evals", "checkpoint.checkpoint_folder",
     "checkpoint.checkpoint_after_epoch", "checkpoint.epochs_between_checkpoints",
     "checkpoint.steps_between_checkpoints", "checkpoint.fsync", "metric.au",
     // LLM checkpointing (MLPerf Storage v2.0): the model sizes every rank's shards (core/llm.hpp)
-    "model.num_layers", "model.model_datatype", "model.optimizer_datatype", "model.parallelism.tensor",
-    "model.parallelism.pipeline", "model.parallelism.data", "model.parallelism.zero_stage",
-    "model.transformer.vocab_size", "model.transformer.hidden_size", "model.transformer.ffn_hidden_size",
-    "model.transformer.num_attention_heads", "model.transformer.num_kv_heads", "checkpoint.num_checkpoints_write",
-    "checkpoint.num_checkpoints_read", "checkpoint.time_between_checkpoints", "checkpoint.type", "checkpoint.mode"};
+    "model.num_layers", "model.model_datatype", "model.optimizer_datatype",
+    "model.parallelism.tensor", "model.parallelism.pipeline", "model.parallelism.data",
+    "model.parallelism.zero_stage", "model.transformer.vocab_size", "model.transformer.hidden_size",
+    "model.transformer.ffn_hidden_size", "model.transformer.num_attention_heads",
+    "model.transformer.num_kv_heads", "checkpoint.num_checkpoints_write",
+    "checkpoint.num_checkpoints_read", "checkpoint.time_between_checkpoints", "checkpoint.type",
+    "checkpoint.mode"};
 
 // The keys that describe an LLM; any of them makes the config an LLM checkpoint workload.
-const char* const kLlmKeys[] = {"model.num_layers", "model.model_datatype", "model.optimizer_datatype",
-                                "model.parallelism.tensor", "model.parallelism.pipeline", "model.parallelism.data",
-                                "model.parallelism.zero_stage", "model.transformer.vocab_size",
-                                "model.transformer.hidden_size", "model.transformer.ffn_hidden_size",
-                                "model.transformer.num_attention_heads", "model.transformer.num_kv_heads"};
+const char* const kLlmKeys[] = {"model.num_layers",
+                                "model.model_datatype",
+                                "model.optimizer_datatype",
+                                "model.parallelism.tensor",
+                                "model.parallelism.pipeline",
+                                "model.parallelism.data",
+                                "model.parallelism.zero_stage",
+                                "model.transformer.vocab_size",
+                                "model.transformer.hidden_size",
+                                "model.transformer.ffn_hidden_size",
+                                "model.transformer.num_attention_heads",
+                                "model.transformer.num_kv_heads"};
 
 // Keys DLIO has that dlgen cannot honour yet: refused with the reason, never ignored.
 const std::map<std::string, std::string, std::less<>> kRefused = {
     {"checkpoint.recovery_rank_shift",
-     "reading back the shards another host wrote (recovery_rank_shift) needs multi-host runs, not built yet"},
+     "reading back the shards another host wrote (recovery_rank_shift) needs multi-host runs, not "
+     "built yet"},
 };
 
 // Distribution parameters DLIO accepts under a time key given as a map.
-const std::set<std::string, std::less<>> kDistParams = {"mean", "stdev", "type", "min", "max",
-                                                        "shape", "scale", "lam"};
+const std::set<std::string, std::less<>> kDistParams = {"mean", "stdev", "type",  "min",
+                                                        "max",  "shape", "scale", "lam"};
 
 bool is_dist_key(std::string_view key) {
-  return key == "train.computation_time" || key == "reader.preprocess_time" || key == "evaluation.eval_time";
+  return key == "train.computation_time" || key == "reader.preprocess_time" ||
+         key == "evaluation.eval_time";
 }
 
 std::string did_you_mean(std::string_view key) {
@@ -87,12 +100,16 @@ class Reader {
     try {
       root = YAML::Load(std::string(text));
     } catch (const YAML::Exception& e) {
-      return input_error(source_.string() + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML: " + e.msg);
+      return input_error(source_.string() + ":" + std::to_string(e.mark.line + 1) +
+                         ": not valid YAML: " + e.msg);
     }
     if (root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
-    if (!root.IsMap()) return input_error(source_.string() + ":1: a DLIO config is a YAML mapping (model:, dataset:, reader: ...)");
+    if (!root.IsMap())
+      return input_error(source_.string() +
+                         ":1: a DLIO config is a YAML mapping (model:, dataset:, reader: ...)");
     // Hydra composes the workload under `workload`; a config may be given either way.
-    if (root.size() == 1 && root["workload"] && root["workload"].IsMap()) root.reset(root["workload"]);
+    if (root.size() == 1 && root["workload"] && root["workload"].IsMap())
+      root.reset(root["workload"]);
     for (const std::string& o : overrides)
       if (Result<void> r = apply_override(root, o); !r) return r.error();
     flatten(root, "");
@@ -108,12 +125,17 @@ class Reader {
   Result<void> apply_override(YAML::Node& root, const std::string& word) {
     std::string_view w = word;
     bool remove = false;
-    if (w.rfind("++", 0) == 0) w.remove_prefix(2);
-    else if (w.rfind("+", 0) == 0) w.remove_prefix(1);
-    else if (w.rfind("~", 0) == 0) w.remove_prefix(1), remove = true;
+    if (w.rfind("++", 0) == 0)
+      w.remove_prefix(2);
+    else if (w.rfind("+", 0) == 0)
+      w.remove_prefix(1);
+    else if (w.rfind("~", 0) == 0)
+      w.remove_prefix(1), remove = true;
     const std::size_t eq = w.find('=');
     if (!remove && eq == std::string_view::npos)
-      return input_error("override '" + word + "': expected key=value (Hydra style, e.g. ++workload.reader.read_threads=8)");
+      return input_error(
+          "override '" + word +
+          "': expected key=value (Hydra style, e.g. ++workload.reader.read_threads=8)");
     std::string key(remove ? w.substr(0, eq) : w.substr(0, eq));
     if (key.rfind("workload.", 0) == 0) key.erase(0, 9);
     if (key.empty()) return input_error("override '" + word + "': empty key");
@@ -174,18 +196,22 @@ class Reader {
     }
     return source_.string() + ":" + std::to_string(l.line);
   }
-  void error(const Leaf& l, const std::string& msg) { errors_.push_back(where(l) + ": " + l.key + ": " + msg); }
+  void error(const Leaf& l, const std::string& msg) {
+    errors_.push_back(where(l) + ": " + l.key + ": " + msg);
+  }
   void note(const std::string& msg) { out_.notes.push_back(msg); }
   // Records that dlgen key `dk` comes from DLIO leaf `l` (comments and error locations).
   void from(const std::string& dk, const Leaf& l) {
     origin_[dk] = l;
-    out_.comments[dk] = "DLIO " + l.key + (l.line ? " (line " + std::to_string(l.line) + ")" : " (command line)");
+    out_.comments[dk] =
+        "DLIO " + l.key + (l.line ? " (line " + std::to_string(l.line) + ")" : " (command line)");
   }
   void error_at_dlgen_key(const std::string& dk, const std::string& msg) {
     // "reader.batch_size" or a prefix of a known key ("checkpoint")
     for (std::string k = dk;; k = k.substr(0, k.rfind('.'))) {
       if (auto it = origin_.find(k); it != origin_.end()) {
-        errors_.push_back(where(it->second) + ": " + it->second.key + " (dlgen " + dk + "): " + msg);
+        errors_.push_back(where(it->second) + ": " + it->second.key + " (dlgen " + dk +
+                          "): " + msg);
         return;
       }
       if (k.find('.') == std::string::npos) break;
@@ -198,7 +224,8 @@ class Reader {
     return s;
   }
 
-  // ---- scalar values ------------------------------------------------------------------------------
+  // ---- scalar values
+  // ------------------------------------------------------------------------------
   std::optional<std::string> text(const Leaf& l) {
     if (!l.node.IsScalar()) {
       error(l, "must be a single value");
@@ -271,15 +298,19 @@ class Reader {
       }
       return d;
     }
-    if (!l.node.IsMap()) return error(l, "must be a number of seconds or a map (mean, stdev, type...)"), std::nullopt;
+    if (!l.node.IsMap())
+      return error(l, "must be a number of seconds or a map (mean, stdev, type...)"), std::nullopt;
     std::map<std::string, double> p;
     std::string type = "normal";
     for (const auto& kv : l.node) {
       const std::string k = kv.first.as<std::string>("");
       const int mark = kv.first.Mark().line;
-      Leaf sub{l.key + "." + k, kv.second, l.line == 0 ? 0 : static_cast<std::uint32_t>(std::max(mark, 0) + 1)};
+      Leaf sub{l.key + "." + k, kv.second,
+               l.line == 0 ? 0 : static_cast<std::uint32_t>(std::max(mark, 0) + 1)};
       if (!kDistParams.count(k)) {
-        error(sub, "unknown distribution parameter (known: mean, stdev, type, min, max, shape, scale, lam)");
+        error(sub,
+              "unknown distribution parameter (known: mean, stdev, type, min, max, shape, scale, "
+              "lam)");
         continue;
       }
       if (k == "type") {
@@ -310,7 +341,9 @@ class Reader {
       d.kind = DistKind::gamma;
       d.mean = d.stdev = need("scale");
     } else if (type == "poisson") {
-      error(l, "a poisson time draws whole seconds; dlgen does not model it (give normal, uniform, gamma or exponential)");
+      error(l,
+            "a poisson time draws whole seconds; dlgen does not model it (give normal, uniform, "
+            "gamma or exponential)");
       return std::nullopt;
     } else {
       error(l, "unknown distribution type \"" + type + "\" (normal, uniform, gamma, exponential)");
@@ -324,9 +357,11 @@ class Reader {
   // ---- the mapping -----------------------------------------------------------------------------
   // Pass 1 stores every leaf by key (and refuses unknown ones); pass 2 (build) sets the Job.
   void take(const Leaf& l) {
-    if (auto r = kRefused.find(l.key); r != kRefused.end()) return error(l, "not supported: " + r->second);
+    if (auto r = kRefused.find(l.key); r != kRefused.end())
+      return error(l, "not supported: " + r->second);
     const bool dist_param = [&] {
-      for (const char* k : {"train.computation_time.", "reader.preprocess_time.", "evaluation.eval_time."})
+      for (const char* k :
+           {"train.computation_time.", "reader.preprocess_time.", "evaluation.eval_time."})
         if (l.key.rfind(k, 0) == 0) return true;
       return false;
     }();
@@ -378,10 +413,13 @@ class Reader {
     if (const Leaf* l = get("dataset.format")) {
       from("dataset.format", *l);
       if (auto w = word(*l)) {
-        if (auto f = format_from_string(*w)) job.dataset.format = *f;
+        if (auto f = format_from_string(*w))
+          job.dataset.format = *f;
         else if (*w == "npy") {
           job.dataset.format = Format::raw;
-          note("dataset.format npy: written as raw bytes of the same size (read the same way: one whole file per sample)");
+          note(
+              "dataset.format npy: written as raw bytes of the same size (read the same way: one "
+              "whole file per sample)");
         } else {
           error(*l, "format \"" + *w + "\" is not supported (npz, npy, hdf5, tfrecord, jpeg)");
         }
@@ -415,7 +453,9 @@ class Reader {
     }
     if (const Leaf* l = get("dataset.record_length_bytes_resize")) {
       if (number(*l))
-        note("dataset.record_length_bytes_resize: the in-memory size after decoding; no I/O meaning, not replayed");
+        note(
+            "dataset.record_length_bytes_resize: the in-memory size after decoding; no I/O "
+            "meaning, not replayed");
     }
     std::uint64_t subfolders = 0, subfolders_eval = 0;
     if (const Leaf* l = get("dataset.num_subfolders_train")) {
@@ -424,7 +464,8 @@ class Reader {
     }
     if (const Leaf* l = get("dataset.num_subfolders_eval")) subfolders_eval = count(*l).value_or(0);
     if (subfolders > 0)
-      job.dataset.files_per_dir = static_cast<std::uint32_t>((job.dataset.num_files + subfolders - 1) / subfolders);
+      job.dataset.files_per_dir =
+          static_cast<std::uint32_t>((job.dataset.num_files + subfolders - 1) / subfolders);
 
     // reader
     if (const Leaf* l = get("reader.data_loader")) {
@@ -439,12 +480,16 @@ class Reader {
     if (const Leaf* l = get("reader.read_threads")) {
       if (auto v = count32(*l)) {
         job.reader.workers = std::max<std::uint32_t>(*v, 1);
-        if (*v == 0) note("reader.read_threads 0 (the main process reads): replayed as 1 reader worker");
+        if (*v == 0)
+          note("reader.read_threads 0 (the main process reads): replayed as 1 reader worker");
       }
       from("reader.workers", *l);
     }
     if (const Leaf* l = get("reader.computation_threads")) {
-      if (count(*l)) note("reader.computation_threads: TensorFlow's parallel decode threads; no I/O meaning, not replayed");
+      if (count(*l))
+        note(
+            "reader.computation_threads: TensorFlow's parallel decode threads; no I/O meaning, not "
+            "replayed");
     }
     if (const Leaf* l = get("reader.prefetch_size")) {
       if (auto v = count32(*l)) job.reader.prefetch = std::max<std::uint32_t>(*v, 1);
@@ -458,7 +503,9 @@ class Reader {
       if (*w == "off" || *w == "false") return false;
       if (*w == "seed" || *w == "on" || *w == "true") return true;
       if (*w == "random") {
-        note(std::string(key) + " random: dlgen shuffles with reader.seed (reproducible); change reader.seed for a new order");
+        note(std::string(key) +
+             " random: dlgen shuffles with reader.seed (reproducible); change reader.seed for a "
+             "new order");
         return true;
       }
       error(*l, "must be off, seed or random");
@@ -509,7 +556,8 @@ class Reader {
     if (const Leaf* l = get("train.total_training_steps")) {
       if (auto v = count(*l, true); v && *v > 0) {
         if (job.run.epochs > 1)
-          error(*l, "dlgen stops each epoch after run.max_steps; a step total over " + std::to_string(job.run.epochs) +
+          error(*l, "dlgen stops each epoch after run.max_steps; a step total over " +
+                        std::to_string(job.run.epochs) +
                         " epochs is not supported (set train.epochs=1)");
         job.run.max_steps = *v;
         from("run.max_steps", *l);
@@ -524,7 +572,9 @@ class Reader {
     bool evaluation = false, checkpoint = false;
     if (const Leaf* l = get("workflow.generate_data")) {
       if (boolean(*l))
-        note("workflow.generate_data: dlgen generates a missing dataset itself (and never overwrites files it did not write)");
+        note(
+            "workflow.generate_data: dlgen generates a missing dataset itself (and never "
+            "overwrites files it did not write)");
     }
     bool train = true;
     if (const Leaf* l = get("workflow.evaluation")) evaluation = boolean(*l).value_or(false);
@@ -537,8 +587,10 @@ class Reader {
       if (!train) {
         from("run.train", *l);
         if (!checkpoint)
-          error(*l, "False runs nothing unless workflow.checkpoint is True (the checkpoint-only workflow); "
-                    "`dlgen generate` writes a dataset");
+          error(*l,
+                "False runs nothing unless workflow.checkpoint is True (the checkpoint-only "
+                "workflow); "
+                "`dlgen generate` writes a dataset");
         if (evaluation) error(*l, "False with workflow.evaluation True: evaluation needs training");
       }
     }
@@ -554,7 +606,10 @@ class Reader {
         DatasetSpec v = job.dataset;
         v.dir = folder / "valid";
         v.num_files = eval_files;
-        v.files_per_dir = subfolders_eval > 0 ? static_cast<std::uint32_t>((eval_files + subfolders_eval - 1) / subfolders_eval) : 0;
+        v.files_per_dir =
+            subfolders_eval > 0
+                ? static_cast<std::uint32_t>((eval_files + subfolders_eval - 1) / subfolders_eval)
+                : 0;
         job.validation = v;
         if (const Leaf* l = get("dataset.num_files_eval")) from("validation.num_files", *l);
         job.run.eval_every_epochs = 1;
@@ -565,15 +620,19 @@ class Reader {
         std::optional<double> ev_stdev;
         if (const Leaf* l = get("evaluation.eval_time_stdev")) ev_stdev = number(*l);
         const Leaf* et = get("evaluation.eval_time");
-        const std::optional<Distribution> eval_time = et ? time(*et, ev_stdev) : Distribution::fixed_at(0);
+        const std::optional<Distribution> eval_time =
+            et ? time(*et, ev_stdev) : Distribution::fixed_at(0);
         if (eval_time && !(*eval_time == job.compute.step_time))
           error(et ? *et : *wl,
-                "dlgen replays evaluation steps with the training compute time; an evaluation time different from "
+                "dlgen replays evaluation steps with the training compute time; an evaluation time "
+                "different from "
                 "train.computation_time is not supported yet");
       }
       if (const Leaf* l = get("reader.batch_size_eval")) {
         if (auto v = count32(*l); v && *v != job.reader.batch_size)
-          error(*l, "dlgen evaluates with reader.batch_size; a different evaluation batch size is not supported yet");
+          error(*l,
+                "dlgen evaluates with reader.batch_size; a different evaluation batch size is not "
+                "supported yet");
       }
     }
 
@@ -611,25 +670,32 @@ class Reader {
     if (const Leaf* l = get("model.model_size")) {
       if (llm) {
         count(*l);
-        note("model.model_size: ignored for an LLM (DLIO ignores it for transformers too): the model description sizes the shards");
+        note(
+            "model.model_size: ignored for an LLM (DLIO ignores it for transformers too): the "
+            "model description sizes the shards");
       } else {
         if (auto v = count(*l)) k.size_bytes = *v;
         from("checkpoint.size", *l);
         if (checkpoint)
           note("checkpoint size = model.model_size = " + std::to_string(k.size_bytes) +
-               " bytes, written for real with fresh incompressible content (DLIO ignores model_size here)");
+               " bytes, written for real with fresh incompressible content (DLIO ignores "
+               "model_size here)");
       }
     }
     if (checkpoint && !llm && k.size_bytes == 0)
-      error_at_dlgen_key("checkpoint.enabled", "a checkpoint needs model.model_size (bytes of one checkpoint)");
+      error_at_dlgen_key("checkpoint.enabled",
+                         "a checkpoint needs model.model_size (bytes of one checkpoint)");
     read_checkpoint_workflow(train, checkpoint, llm);
     if (!checkpoint) {
       job.model.reset();
       k = CheckpointSpec{};
-      for (const char* key : {"checkpoint.checkpoint_folder", "checkpoint.epochs_between_checkpoints",
-                              "checkpoint.steps_between_checkpoints", "checkpoint.checkpoint_after_epoch"})
+      for (const char* key :
+           {"checkpoint.checkpoint_folder", "checkpoint.epochs_between_checkpoints",
+            "checkpoint.steps_between_checkpoints", "checkpoint.checkpoint_after_epoch"})
         if (get(key)) {
-          note("the checkpoint section is not in force: workflow.checkpoint is not True (as in DLIO)");
+          note(
+              "the checkpoint section is not in force: workflow.checkpoint is not True (as in "
+              "DLIO)");
           break;
         }
     }
@@ -644,8 +710,10 @@ class Reader {
       if (const Leaf* l = get(key); l && (!first || (l->line && l->line < first->line))) first = l;
     if (!first) return false;
     if (train) {
-      error(*first, "an LLM checkpoint during training is not built yet: dlgen runs LLM checkpoints as MLPerf Storage "
-                    "v2.0 does, checkpoint-only (workflow.train: False, workflow.checkpoint: True)");
+      error(*first,
+            "an LLM checkpoint during training is not built yet: dlgen runs LLM checkpoints as "
+            "MLPerf Storage "
+            "v2.0 does, checkpoint-only (workflow.train: False, workflow.checkpoint: True)");
       return true;
     }
     if (!checkpoint) return true;  // reported at workflow.train
@@ -674,16 +742,20 @@ class Reader {
     whole("model.parallelism.pipeline", m.pipeline, false, "pipeline_parallel");
     whole("model.parallelism.zero_stage", m.zero_stage, false, "zero_stage");
     if (!get("model.parallelism.data"))
-      error(*first, "model.parallelism.data is needed: DLIO takes the data-parallel size from the MPI processes "
-                    "(processes / (tensor x pipeline)); give it, e.g. ++workload.model.parallelism.data=8");
+      error(*first,
+            "model.parallelism.data is needed: DLIO takes the data-parallel size from the MPI "
+            "processes "
+            "(processes / (tensor x pipeline)); give it, e.g. ++workload.model.parallelism.data=8");
     whole("model.parallelism.data", m.data, false, "data_parallel");
     auto type = [&](const char* key, DataType& field, const char* dk) {
       const Leaf* l = get(key);
       if (!l) return;
       from(std::string("model.") + dk, *l);
       if (auto w = word(*l)) {
-        if (auto t = datatype_from_string(*w)) field = *t;
-        else error(*l, "unknown datatype \"" + *w + "\" (int8, uint8, fp16, bf16, fp32, fp64)");
+        if (auto t = datatype_from_string(*w))
+          field = *t;
+        else
+          error(*l, "unknown datatype \"" + *w + "\" (int8, uint8, fp16, bf16, fp32, fp64)");
       }
     };
     type("model.model_datatype", m.datatype, "datatype");
@@ -699,10 +771,13 @@ class Reader {
     const Leaf* w = get("checkpoint.num_checkpoints_write");
     const Leaf* r = get("checkpoint.num_checkpoints_read");
     if (train || !checkpoint) {
-      for (const Leaf* l : {w, r, get("checkpoint.time_between_checkpoints"), get("checkpoint.mode")})
+      for (const Leaf* l :
+           {w, r, get("checkpoint.time_between_checkpoints"), get("checkpoint.mode")})
         if (l && checkpoint)
-          error(*l, "applies to the checkpoint-only workflow (workflow.train: False); during training checkpoints "
-                    "follow steps_between_checkpoints / epochs_between_checkpoints");
+          error(*l,
+                "applies to the checkpoint-only workflow (workflow.train: False); during training "
+                "checkpoints "
+                "follow steps_between_checkpoints / epochs_between_checkpoints");
       if (const Leaf* l = get("checkpoint.type")) check_type(*l, llm, checkpoint);
       return;
     }
@@ -728,8 +803,10 @@ class Reader {
       if (auto m = word(*l)) {
         if (*m == "subset") {
           k.mode = CheckpointMode::subset;
-          note("checkpoint.mode subset: this host simulates ranks 0.." + std::to_string(k.ranks_per_host - 1) +
-               " of the TP x PP x DP world, each writing its own share (--set checkpoint.ranks_per_host=N for another count)");
+          note("checkpoint.mode subset: this host simulates ranks 0.." +
+               std::to_string(k.ranks_per_host - 1) +
+               " of the TP x PP x DP world, each writing its own share (--set "
+               "checkpoint.ranks_per_host=N for another count)");
         } else if (*m != "default") {
           error(*l, "must be default or subset");
         }
@@ -737,10 +814,13 @@ class Reader {
     }
     if (const Leaf* l = get("checkpoint.type")) check_type(*l, llm, checkpoint);
     if (llm && k.mode == CheckpointMode::all && out_.job.model && out_.job.model->world() > 8)
-      note("checkpoint.mode default: this host simulates all " + std::to_string(out_.job.model->world()) +
-           " ranks of the model (one thread each); MLPerf Storage runs one host's share with checkpoint.mode: subset");
+      note("checkpoint.mode default: this host simulates all " +
+           std::to_string(out_.job.model->world()) +
+           " ranks of the model (one thread each); MLPerf Storage runs one host's share with "
+           "checkpoint.mode: subset");
     note("checkpoint-only workflow: " + std::to_string(k.writes) + " checkpoint(s) written, then " +
-         std::to_string(k.reads) + " read back, the page cache dropped between when the data is under 3x this host's RAM");
+         std::to_string(k.reads) +
+         " read back, the page cache dropped between when the data is under 3x this host's RAM");
   }
 
   void check_type(const Leaf& l, bool llm, bool checkpoint) {
@@ -749,11 +829,15 @@ class Reader {
     if (*t != "rank_zero" && *t != "all_ranks") return error(l, "must be rank_zero or all_ranks");
     if (!checkpoint) return;
     if (llm)
-      note("checkpoint.type: DLIO's LLM checkpointing writes the shards ZeRO and TP x PP give each rank whatever the "
-           "type; so does dlgen");
+      note(
+          "checkpoint.type: DLIO's LLM checkpointing writes the shards ZeRO and TP x PP give each "
+          "rank whatever the "
+          "type; so does dlgen");
     else if (*t == "all_ranks")
-      error(l, "all_ranks (every rank writing its own model_size checkpoint) is not mapped; give checkpoint.size and "
-               "checkpoint.files in the converted TOML job");
+      error(l,
+            "all_ranks (every rank writing its own model_size checkpoint) is not mapped; give "
+            "checkpoint.size and "
+            "checkpoint.files in the converted TOML job");
   }
 
   std::filesystem::path source_;
@@ -776,7 +860,9 @@ bool is_hydra_override(std::string_view w) {
   if (w.rfind("--", 0) == 0 || w.empty()) return false;
   if (w.front() == '~') return w.size() > 1;
   const std::size_t eq = w.find('=');
-  return eq != std::string_view::npos && eq > (w.rfind("++", 0) == 0 ? 2u : w.front() == '+' ? 1u : 0u);
+  return eq != std::string_view::npos && eq > (w.rfind("++", 0) == 0 ? 2u
+                                               : w.front() == '+'    ? 1u
+                                                                     : 0u);
 }
 
 Result<DlioJob> parse_dlio(std::string_view yaml_text, const std::filesystem::path& source_name,
@@ -787,7 +873,8 @@ Result<DlioJob> parse_dlio(std::string_view yaml_text, const std::filesystem::pa
   return out;
 }
 
-Result<DlioJob> load_dlio(const std::filesystem::path& path, const std::vector<std::string>& overrides) {
+Result<DlioJob> load_dlio(const std::filesystem::path& path,
+                          const std::vector<std::string>& overrides) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return input_error(path.string() + ": cannot open DLIO config: " + std::strerror(errno));
   std::ostringstream ss;

@@ -15,7 +15,8 @@ void add(std::vector<Diagnostic>& out, std::string path, std::string message) {
 }
 
 // Checks a distribution's own parameters; `what` is "size" or "time" for the messages.
-void check_distribution(const Distribution& d, const std::string& path, std::vector<Diagnostic>& out) {
+void check_distribution(const Distribution& d, const std::string& path,
+                        std::vector<Diagnostic>& out) {
   if (d.min < 0) add(out, path + ".min", "must be >= 0");
   if (d.max < 0) add(out, path + ".max", "must be >= 0");
   if (d.kind != DistKind::uniform && d.max > 0 && d.min > d.max)
@@ -29,12 +30,13 @@ void check_distribution(const Distribution& d, const std::string& path, std::vec
     case DistKind::gamma:
       if (!(d.mean > 0)) add(out, path + ".mean", "must be > 0");
       if (d.stdev < 0) add(out, path + ".stdev", "must be >= 0");
-      if (d.max > 0 && d.mean > 0 && d.mean > d.max)
-        add(out, path + ".mean", "must be <= max");
+      if (d.max > 0 && d.mean > 0 && d.mean > d.max) add(out, path + ".mean", "must be <= max");
       break;
     case DistKind::uniform:
-      if (d.max <= 0) add(out, path + ".max", "must be > 0 for a uniform distribution");
-      else if (d.min > d.max) add(out, path + ".min", "must be <= max");
+      if (d.max <= 0)
+        add(out, path + ".max", "must be > 0 for a uniform distribution");
+      else if (d.min > d.max)
+        add(out, path + ".min", "must be <= max");
       break;
     case DistKind::histogram: {
       if (d.bins.empty()) {
@@ -77,11 +79,14 @@ const Distribution& ComputeSpec::effective() const {
   return step_time;
 }
 
-std::vector<Diagnostic> validate(const Job& job) { return validate(job, limits::host_memory_bytes()); }
+std::vector<Diagnostic> validate(const Job& job) {
+  return validate(job, limits::host_memory_bytes());
+}
 
 std::vector<Diagnostic> validate(const Job& job, std::uint64_t ram_bytes) {
   std::vector<Diagnostic> out;
-  if (job.run.train) check_dataset(job.dataset, "dataset", out);  // a checkpoint-only job reads no dataset
+  if (job.run.train)
+    check_dataset(job.dataset, "dataset", out);  // a checkpoint-only job reads no dataset
   if (job.validation) check_dataset(*job.validation, "validation", out);
 
   const ReaderSpec& r = job.reader;
@@ -100,7 +105,9 @@ std::vector<Diagnostic> validate(const Job& job, std::uint64_t ram_bytes) {
   if (r.shuffle_buffer > 0 && r.shuffle == Shuffle::none)
     add(out, "reader.shuffle_buffer", "needs shuffle = \"file\" or \"sample\"");
   if (r.read_unit == ReadUnit::sample && job.dataset.format == Format::jpeg)
-    add(out, "reader.read", "\"sample\" needs a multi-sample format (npz, hdf5, tfrecord, raw); jpeg holds one image per file");
+    add(out, "reader.read",
+        "\"sample\" needs a multi-sample format (npz, hdf5, tfrecord, raw); jpeg holds one image "
+        "per file");
 
   const ComputeSpec& c = job.compute;
   if (!c.accelerator.empty() && !c.per_accelerator.count(c.accelerator)) {
@@ -112,8 +119,10 @@ std::vector<Diagnostic> validate(const Job& job, std::uint64_t ram_bytes) {
                            : " (known: " + known + ")"));
   }
   check_distribution(c.step_time, "compute.time", out);
-  for (const auto& [name, d] : c.per_accelerator) check_distribution(d, "compute." + name + ".time", out);
-  if (!(c.au_threshold >= 0 && c.au_threshold <= 1)) add(out, "compute.au_threshold", "must be within [0, 1]");
+  for (const auto& [name, d] : c.per_accelerator)
+    check_distribution(d, "compute." + name + ".time", out);
+  if (!(c.au_threshold >= 0 && c.au_threshold <= 1))
+    add(out, "compute.au_threshold", "must be within [0, 1]");
 
   const CheckpointSpec& k = job.checkpoint;
   if (k.enabled) {
@@ -123,7 +132,8 @@ std::vector<Diagnostic> validate(const Job& job, std::uint64_t ram_bytes) {
     if (k.dir.empty()) add(out, "checkpoint.dir", "must name a directory");
     if (k.every_epochs == 0 && k.every_steps == 0 && !k.restore)
       add(out, "checkpoint", "needs every_epochs, every_steps or restore");
-    if (k.first_epoch > 0 && k.every_epochs == 0) add(out, "checkpoint.first_epoch", "needs every_epochs");
+    if (k.first_epoch > 0 && k.every_epochs == 0)
+      add(out, "checkpoint.first_epoch", "needs every_epochs");
     if (k.files > 0 && k.size_bytes > 0 && k.size_bytes < k.files)
       add(out, "checkpoint.size", "must be at least one byte per file");
   }
@@ -136,14 +146,16 @@ std::vector<Diagnostic> validate(const Job& job, std::uint64_t ram_bytes) {
     add(out, "run.eval_every_epochs", "needs a [validation] dataset");
 
   // A job whose epoch holds no full step would measure nothing.
-  const std::uint64_t per_step = std::uint64_t(r.batch_size) * std::max<std::uint32_t>(run.accelerators, 1);
+  const std::uint64_t per_step =
+      std::uint64_t(r.batch_size) * std::max<std::uint32_t>(run.accelerators, 1);
   const std::uint64_t samples =
       limits::mul(job.dataset.num_files, job.dataset.samples_per_file).value_or(UINT64_MAX);
-  if (job.run.train && r.batch_size >= 1 && job.dataset.num_files >= 1 && job.dataset.samples_per_file >= 1 &&
-      samples < per_step)
+  if (job.run.train && r.batch_size >= 1 && job.dataset.num_files >= 1 &&
+      job.dataset.samples_per_file >= 1 && samples < per_step)
     add(out, "dataset.num_files",
-        "the dataset holds " + std::to_string(samples) + " samples, fewer than one step (batch_size " +
-            std::to_string(r.batch_size) + " x " + std::to_string(run.accelerators) + " accelerators)");
+        "the dataset holds " + std::to_string(samples) +
+            " samples, fewer than one step (batch_size " + std::to_string(r.batch_size) + " x " +
+            std::to_string(run.accelerators) + " accelerators)");
   check_checkpoint_workflow(job, out);  // run.train = false, [model] (core/llm.cpp)
 
   // Sane limits on every count and size, and the plan's memory, before anything is allocated.
@@ -153,57 +165,78 @@ std::vector<Diagnostic> validate(const Job& job, std::uint64_t ram_bytes) {
 
 const char* to_string(Format f) {
   switch (f) {
-    case Format::raw: return "raw";
-    case Format::npz: return "npz";
-    case Format::hdf5: return "hdf5";
-    case Format::jpeg: return "jpeg";
-    case Format::tfrecord: return "tfrecord";
+    case Format::raw:
+      return "raw";
+    case Format::npz:
+      return "npz";
+    case Format::hdf5:
+      return "hdf5";
+    case Format::jpeg:
+      return "jpeg";
+    case Format::tfrecord:
+      return "tfrecord";
   }
   return "?";
 }
 
 const char* to_string(Shuffle s) {
   switch (s) {
-    case Shuffle::none: return "none";
-    case Shuffle::file: return "file";
-    case Shuffle::sample: return "sample";
+    case Shuffle::none:
+      return "none";
+    case Shuffle::file:
+      return "file";
+    case Shuffle::sample:
+      return "sample";
   }
   return "?";
 }
 
 const char* to_string(ReadUnit r) {
   switch (r) {
-    case ReadUnit::file: return "file";
-    case ReadUnit::sample: return "sample";
+    case ReadUnit::file:
+      return "file";
+    case ReadUnit::sample:
+      return "sample";
   }
   return "?";
 }
 
 const char* to_string(CacheMode c) {
   switch (c) {
-    case CacheMode::keep: return "keep";
-    case CacheMode::drop_start: return "drop_start";
-    case CacheMode::drop_epoch: return "drop_epoch";
+    case CacheMode::keep:
+      return "keep";
+    case CacheMode::drop_start:
+      return "drop_start";
+    case CacheMode::drop_epoch:
+      return "drop_epoch";
   }
   return "?";
 }
 
 const char* to_string(DistKind k) {
   switch (k) {
-    case DistKind::fixed: return "fixed";
-    case DistKind::normal: return "normal";
-    case DistKind::lognormal: return "lognormal";
-    case DistKind::uniform: return "uniform";
-    case DistKind::gamma: return "gamma";
-    case DistKind::histogram: return "histogram";
+    case DistKind::fixed:
+      return "fixed";
+    case DistKind::normal:
+      return "normal";
+    case DistKind::lognormal:
+      return "lognormal";
+    case DistKind::uniform:
+      return "uniform";
+    case DistKind::gamma:
+      return "gamma";
+    case DistKind::histogram:
+      return "histogram";
   }
   return "?";
 }
 
 const char* to_string(CheckpointMode m) {
   switch (m) {
-    case CheckpointMode::all: return "all";
-    case CheckpointMode::subset: return "subset";
+    case CheckpointMode::all:
+      return "all";
+    case CheckpointMode::subset:
+      return "subset";
   }
   return "?";
 }

@@ -12,8 +12,8 @@
 #include <set>
 #include <sstream>
 
-#include "dlgen/core/units.hpp"
 #include "closest_key.hpp"
+#include "dlgen/core/units.hpp"
 #include "units_internal.hpp"
 
 namespace dlgen {
@@ -25,30 +25,31 @@ using namespace std::string_view_literals;
 // The key schema: which keys each section accepts. Used for unknown-key errors (with a "did you
 // mean"), for checking `--set` keys before they touch the tree, and for [scales.*] tables.
 
-const std::vector<std::string_view> kSections = {"job", "dataset", "validation", "reader",
-                                                 "compute", "checkpoint", "run", "model", "scales"};
+const std::vector<std::string_view> kSections = {
+    "job", "dataset", "validation", "reader", "compute", "checkpoint", "run", "model", "scales"};
 const std::vector<std::string_view> kJobKeys = {"name", "description"};
-const std::vector<std::string_view> kDatasetKeys = {"dir",         "format",        "num_files",
-                                                    "samples_per_file", "sample_size", "file_size",
-                                                    "seed",        "files_per_dir", "file_prefix"};
+const std::vector<std::string_view> kDatasetKeys = {
+    "dir",       "format", "num_files",     "samples_per_file", "sample_size",
+    "file_size", "seed",   "files_per_dir", "file_prefix"};
 const std::vector<std::string_view> kReaderKeys = {
-    "batch_size", "workers", "prefetch",    "shuffle", "shuffle_buffer", "seed",
-    "read",       "request_size", "header_read", "iodepth", "direct",         "drop_last",
-    "startup",    "preprocess", "warmup",       "readahead",      "probe"};
+    "batch_size", "workers",      "prefetch",    "shuffle",   "shuffle_buffer", "seed",
+    "read",       "request_size", "header_read", "iodepth",   "direct",         "drop_last",
+    "startup",    "preprocess",   "warmup",      "readahead", "probe"};
 const std::vector<std::string_view> kComputeKeys = {"accelerator", "time", "au_threshold"};
 const std::vector<std::string_view> kAcceleratorKeys = {"time"};
-const std::vector<std::string_view> kCheckpointKeys = {"enabled", "every_epochs", "first_epoch", "every_steps",
-                                                       "size",    "files",        "write_size",
-                                                       "fsync",   "dir",          "restore",
-                                                       "writes",  "reads",        "pause",
-                                                       "mode",    "ranks_per_host"};
-const std::vector<std::string_view> kRunKeys = {"epochs", "accelerators", "max_steps", "eval_every_epochs",
-                                                "cache",  "max_time", "train"};
+const std::vector<std::string_view> kCheckpointKeys = {
+    "enabled", "every_epochs", "first_epoch", "every_steps", "size",
+    "files",   "write_size",   "fsync",       "dir",         "restore",
+    "writes",  "reads",        "pause",       "mode",        "ranks_per_host"};
+const std::vector<std::string_view> kRunKeys = {
+    "epochs", "accelerators", "max_steps", "eval_every_epochs", "cache", "max_time", "train"};
 // [model]: an LLM as DLIO describes it (core/llm.hpp); the names are model_problems()' keys.
 const std::vector<std::string_view> kModelKeys = {
-    "num_layers", "hidden_size",     "ffn_hidden_size",    "vocab_size",       "attention_heads", "kv_heads",
-    "datatype",   "optimizer_datatype", "tensor_parallel", "pipeline_parallel", "data_parallel",  "zero_stage"};
-const std::vector<std::string_view> kDistKeys = {"dist", "value", "mean", "stdev", "min", "max", "bins"};
+    "num_layers",      "hidden_size",       "ffn_hidden_size", "vocab_size",
+    "attention_heads", "kv_heads",          "datatype",        "optimizer_datatype",
+    "tensor_parallel", "pipeline_parallel", "data_parallel",   "zero_stage"};
+const std::vector<std::string_view> kDistKeys = {"dist", "value", "mean", "stdev",
+                                                 "min",  "max",   "bins"};
 
 const std::vector<std::string_view>* keys_of(std::string_view section) {
   if (section == "job") return &kJobKeys;
@@ -77,7 +78,8 @@ std::vector<std::string> split_dots(std::string_view s) {
   std::size_t start = 0;
   for (;;) {
     const std::size_t dot = s.find('.', start);
-    parts.emplace_back(s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
+    parts.emplace_back(
+        s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
     if (dot == std::string_view::npos) break;
     start = dot + 1;
   }
@@ -85,7 +87,8 @@ std::vector<std::string> split_dots(std::string_view s) {
 }
 
 bool is_dist_key(std::string_view section, std::string_view key) {
-  return ((section == "dataset" || section == "validation") && (key == "sample_size" || key == "file_size")) ||
+  return ((section == "dataset" || section == "validation") &&
+          (key == "sample_size" || key == "file_size")) ||
          (section == "compute" && key == "time");
 }
 
@@ -95,7 +98,8 @@ std::string check_key_path(std::string_view dotted) {
   for (const auto& p : parts)
     if (p.empty()) return "is not a valid dotted key";
   const std::string& section = parts[0];
-  if (std::find(kSections.begin(), kSections.end(), section) == kSections.end() || section == "scales")
+  if (std::find(kSections.begin(), kSections.end(), section) == kSections.end() ||
+      section == "scales")
     return "unknown section '" + section + "'" + suggestion(section, kSections);
   if (parts.size() == 1) return "is a table; set one of its keys (e.g. " + section + ".<key>)";
   const auto* known = keys_of(section);
@@ -103,9 +107,11 @@ std::string check_key_path(std::string_view dotted) {
   std::size_t next = 2;
   if (section == "compute" && std::find(known->begin(), known->end(), key) == known->end()) {
     // compute.<accelerator>.time
-    if (parts.size() < 3) return "unknown key '" + key + "'" + suggestion(key, *known) +
-                                 "; per-accelerator step times are compute.<name>.time";
-    if (parts[2] != "time") return "unknown key '" + parts[2] + "'" + suggestion(parts[2], kAcceleratorKeys);
+    if (parts.size() < 3)
+      return "unknown key '" + key + "'" + suggestion(key, *known) +
+             "; per-accelerator step times are compute.<name>.time";
+    if (parts[2] != "time")
+      return "unknown key '" + parts[2] + "'" + suggestion(parts[2], kAcceleratorKeys);
     if (parts.size() == 3) return "";
     if (parts.size() == 4 &&
         std::find(kDistKeys.begin(), kDistKeys.end(), parts[3]) != kDistKeys.end())
@@ -130,11 +136,21 @@ std::string quote(std::string_view s) {
   std::string out = "\"";
   for (char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char buf[8];
@@ -190,13 +206,15 @@ std::string node_text(const toml::node& n) {
 // ---------------------------------------------------------------------------------------------
 // Conversion TOML tree → Job, collecting every problem.
 
-std::uint32_t line_of(const toml::node& n) { return n.source().begin.line; }
+std::uint32_t line_of(const toml::node& n) {
+  return n.source().begin.line;
+}
 
 struct Ctx {
   std::string source;
   std::vector<Diagnostic> diags;
-  std::map<std::string, std::uint32_t> lines;    // dotted path → line in the file
-  std::map<std::string, std::string> origins;    // dotted path → "--set k=v" that put it there
+  std::map<std::string, std::uint32_t> lines;  // dotted path → line in the file
+  std::map<std::string, std::string> origins;  // dotted path → "--set k=v" that put it there
 
   void error(const std::string& path, std::uint32_t line, std::string message) {
     diags.push_back({path, std::move(message), line});
@@ -237,7 +255,8 @@ enum class Unit { bytes, seconds };
 // Reads one section table, remembering which keys it consumed.
 class Section {
  public:
-  Section(Ctx& ctx, const toml::table* t, std::string prefix) : ctx_(ctx), t_(t), prefix_(std::move(prefix)) {}
+  Section(Ctx& ctx, const toml::table* t, std::string prefix)
+      : ctx_(ctx), t_(t), prefix_(std::move(prefix)) {}
 
   std::string path(std::string_view key) const { return prefix_ + "." + std::string(key); }
   bool has(std::string_view key) const { return t_ && t_->contains(key); }
@@ -260,8 +279,9 @@ class Section {
     if (!v) return type_error(key, *n, "a whole number");
     if (*v < 0) return ctx_.error(path(key), line_of(*n), "must be >= 0");
     if (static_cast<std::uint64_t>(*v) > std::numeric_limits<Int>::max())
-      return ctx_.error(path(key), line_of(*n),
-                        "is too large (at most " + std::to_string(std::numeric_limits<Int>::max()) + ")");
+      return ctx_.error(
+          path(key), line_of(*n),
+          "is too large (at most " + std::to_string(std::numeric_limits<Int>::max()) + ")");
     out = static_cast<Int>(*v);
   }
 
@@ -305,16 +325,20 @@ class Section {
     std::string s;
     bool present = has(key);
     string(key, s);
-    if (present && !s.empty()) out = s;
-    else if (present) ctx_.error(path(key), ctx_.lines[path(key)], "must not be empty");
+    if (present && !s.empty())
+      out = s;
+    else if (present)
+      ctx_.error(path(key), ctx_.lines[path(key)], "must not be empty");
   }
 
   template <class E>
-  void choice(std::string_view key, E& out, std::initializer_list<std::pair<std::string_view, E>> options) {
+  void choice(std::string_view key, E& out,
+              std::initializer_list<std::pair<std::string_view, E>> options) {
     const toml::node* n = get(key);
     if (!n) return;
     std::string list;
-    for (auto& [name, _] : options) list += (list.empty() ? "\"" : ", \"") + std::string(name) + "\"";
+    for (auto& [name, _] : options)
+      list += (list.empty() ? "\"" : ", \"") + std::string(name) + "\"";
     if (!n->is_string()) return type_error(key, *n, "one of " + list);
     const std::string s = *n->value<std::string>();
     for (auto& [name, value] : options)
@@ -322,7 +346,8 @@ class Section {
         out = value;
         return;
       }
-    ctx_.error(path(key), line_of(*n), "unknown value \"" + s + "\" (expected one of " + list + ")");
+    ctx_.error(path(key), line_of(*n),
+               "unknown value \"" + s + "\" (expected one of " + list + ")");
   }
 
   void distribution(std::string_view key, Distribution& out, Unit unit) {
@@ -343,18 +368,24 @@ class Section {
     std::string kind_name;
     s.string("dist", kind_name);
     if (kind_name.empty()) {
-      if (t.contains("bins")) kind_name = "histogram";
-      else if (t.contains("mean")) kind_name = "normal";
-      else if (t.contains("value")) kind_name = "fixed";
-      else if (t.contains("min") && t.contains("max")) kind_name = "uniform";
+      if (t.contains("bins"))
+        kind_name = "histogram";
+      else if (t.contains("mean"))
+        kind_name = "normal";
+      else if (t.contains("value"))
+        kind_name = "fixed";
+      else if (t.contains("min") && t.contains("max"))
+        kind_name = "uniform";
       else {
-        ctx_.error(p, line_of(n), "a distribution table needs dist = \"fixed\", \"normal\", \"lognormal\", \"uniform\", \"gamma\" or \"histogram\"");
+        ctx_.error(p, line_of(n),
+                   "a distribution table needs dist = \"fixed\", \"normal\", \"lognormal\", "
+                   "\"uniform\", \"gamma\" or \"histogram\"");
         return;
       }
     }
     bool known = false;
-    for (DistKind k : {DistKind::fixed, DistKind::normal, DistKind::lognormal, DistKind::uniform, DistKind::gamma,
-                       DistKind::histogram})
+    for (DistKind k : {DistKind::fixed, DistKind::normal, DistKind::lognormal, DistKind::uniform,
+                       DistKind::gamma, DistKind::histogram})
       if (kind_name == to_string(k)) {
         d.kind = k;
         known = true;
@@ -368,7 +399,9 @@ class Section {
     auto param = [&](std::string_view k, double& field, bool required) {
       const toml::node* pn = s.get(k);
       if (!pn) {
-        if (required) ctx_.error(p + "." + std::string(k), line_of(n), "is required for dist = \"" + kind_name + "\"");
+        if (required)
+          ctx_.error(p + "." + std::string(k), line_of(n),
+                     "is required for dist = \"" + kind_name + "\"");
         return;
       }
       auto v = scalar(*pn, p + "." + std::string(k), unit);
@@ -376,7 +409,10 @@ class Section {
     };
     std::vector<std::string_view> used = {"dist", "min", "max"};
     switch (d.kind) {
-      case DistKind::fixed: param("value", d.value, true); used.push_back("value"); break;
+      case DistKind::fixed:
+        param("value", d.value, true);
+        used.push_back("value");
+        break;
       case DistKind::normal:
       case DistKind::lognormal:
       case DistKind::gamma:
@@ -384,7 +420,8 @@ class Section {
         param("stdev", d.stdev, true);
         used.insert(used.end(), {"mean", "stdev"});
         break;
-      case DistKind::uniform: break;
+      case DistKind::uniform:
+        break;
       case DistKind::histogram: {
         used.push_back("bins");
         const toml::node* bn = s.get("bins");
@@ -402,9 +439,11 @@ class Section {
       const std::string_view ks = k.str();
       if (std::find(used.begin(), used.end(), ks) != used.end()) continue;
       if (std::find(kDistKeys.begin(), kDistKeys.end(), ks) != kDistKeys.end())
-        ctx_.error(p + "." + std::string(ks), line_of(v), "is not used by dist = \"" + kind_name + "\"");
+        ctx_.error(p + "." + std::string(ks), line_of(v),
+                   "is not used by dist = \"" + kind_name + "\"");
       else
-        ctx_.error(p + "." + std::string(ks), line_of(v), "unknown key" + suggestion(ks, kDistKeys));
+        ctx_.error(p + "." + std::string(ks), line_of(v),
+                   "unknown key" + suggestion(ks, kDistKeys));
     }
     out = d;
   }
@@ -425,11 +464,13 @@ class Section {
     ctx_.error(path(key), line_of(n), "expected " + expected + ", got " + node_text(n));
   }
 
-  // A size (bytes) or a duration (seconds): a number >= 0, or a string with a unit ("146MiB", "0.3s").
+  // A size (bytes) or a duration (seconds): a number >= 0, or a string with a unit ("146MiB",
+  // "0.3s").
   std::optional<double> scalar(const toml::node& n, const std::string& p, Unit unit) {
     const bool bytes = unit == Unit::bytes;
     if (n.is_number()) {
-      const double v = n.is_integer() ? static_cast<double>(*n.value<std::int64_t>()) : *n.value<double>();
+      const double v =
+          n.is_integer() ? static_cast<double>(*n.value<std::int64_t>()) : *n.value<double>();
       if (!(v >= 0)) {
         ctx_.error(p, line_of(n), "must be >= 0");
         return std::nullopt;
@@ -445,8 +486,11 @@ class Section {
       }
       return *r;
     }
-    ctx_.error(p, line_of(n), bytes ? "expected a size such as \"146MiB\" or a number of bytes, got " + node_text(n)
-                                    : "expected a duration such as \"0.323s\" or a number of seconds, got " + node_text(n));
+    ctx_.error(
+        p, line_of(n),
+        bytes
+            ? "expected a size such as \"146MiB\" or a number of bytes, got " + node_text(n)
+            : "expected a duration such as \"0.323s\" or a number of seconds, got " + node_text(n));
     return std::nullopt;
   }
 
@@ -500,10 +544,12 @@ void read_dataset(Ctx& ctx, const toml::table* t, const std::string& prefix, Dat
   Section s(ctx, t, prefix);
   s.path_value("dir", d.dir);
   if (const toml::node* n = s.get("format")) {
-    if (auto v = n->value<std::string>(); n->is_string() && format_from_string(*v)) d.format = *format_from_string(*v);
+    if (auto v = n->value<std::string>(); n->is_string() && format_from_string(*v))
+      d.format = *format_from_string(*v);
     else
       ctx.error(prefix + ".format", line_of(*n),
-                "unknown format " + node_text(*n) + " (expected one of \"raw\", \"npz\", \"hdf5\", \"jpeg\", \"tfrecord\")");
+                "unknown format " + node_text(*n) +
+                    " (expected one of \"raw\", \"npz\", \"hdf5\", \"jpeg\", \"tfrecord\")");
   }
   s.integer("num_files", d.num_files);
   s.integer("samples_per_file", d.samples_per_file);
@@ -513,7 +559,8 @@ void read_dataset(Ctx& ctx, const toml::table* t, const std::string& prefix, Dat
       ctx.error(prefix + ".file_size", ctx.lines[prefix + ".sample_size"],
                 "give either sample_size or file_size, not both");
     else if (d.samples_per_file != 1)
-      ctx.error(prefix + ".file_size", 0, "is a synonym of sample_size only when samples_per_file = 1");
+      ctx.error(prefix + ".file_size", 0,
+                "is a synonym of sample_size only when samples_per_file = 1");
     s.distribution("file_size", d.sample_size, Unit::bytes);
     ctx.lines[prefix + ".sample_size"] = ctx.lines[prefix + ".file_size"];
   }
@@ -544,10 +591,12 @@ Job convert(Ctx& ctx, const toml::table& root, const std::filesystem::path& sour
   // A checkpoint-only job ([run] train = false) reads no dataset.
   const toml::node* train_node = root.at_path("run.train").node();
   const bool checkpoint_only = train_node && train_node->value<bool>() == false;
-  if (!dataset && !checkpoint_only) ctx.error("dataset", 0, "is required ([dataset] with at least dir and sample_size)");
+  if (!dataset && !checkpoint_only)
+    ctx.error("dataset", 0, "is required ([dataset] with at least dir and sample_size)");
   read_dataset(ctx, dataset, "dataset", job.dataset);
   if (dataset && !dataset->contains("sample_size") && !dataset->contains("file_size"))
-    ctx.error("dataset.sample_size", ctx.lines["dataset"], "is required (a size such as \"146MiB\" or a distribution)");
+    ctx.error("dataset.sample_size", ctx.lines["dataset"],
+              "is required (a size such as \"146MiB\" or a distribution)");
 
   if (const toml::table* v = subtable(ctx, root, "validation")) {
     // Unset keys follow [dataset]; the directory and seed differ so the two sets never collide.
@@ -565,7 +614,8 @@ Job convert(Ctx& ctx, const toml::table& root, const std::filesystem::path& sour
     s.integer("batch_size", r.batch_size);
     s.integer("workers", r.workers);
     s.integer("prefetch", r.prefetch);
-    s.choice("shuffle", r.shuffle, {{"none", Shuffle::none}, {"file", Shuffle::file}, {"sample", Shuffle::sample}});
+    s.choice("shuffle", r.shuffle,
+             {{"none", Shuffle::none}, {"file", Shuffle::file}, {"sample", Shuffle::sample}});
     s.integer("shuffle_buffer", r.shuffle_buffer);
     s.integer("seed", r.seed);
     s.choice("read", r.read_unit, {{"file", ReadUnit::file}, {"sample", ReadUnit::sample}});
@@ -592,14 +642,17 @@ Job convert(Ctx& ctx, const toml::table& root, const std::filesystem::path& sour
     std::vector<std::string_view> known = kComputeKeys;
     if (t) {
       for (auto&& [k, v] : *t) {
-        if (std::find(kComputeKeys.begin(), kComputeKeys.end(), k.str()) != kComputeKeys.end()) continue;
+        if (std::find(kComputeKeys.begin(), kComputeKeys.end(), k.str()) != kComputeKeys.end())
+          continue;
         if (!v.is_table() || v.as_table()->is_inline()) continue;  // reported as unknown below
         known.push_back(k.str());
         const std::string name(k.str());
         ctx.lines["compute." + name] = line_of(v);
         Section a(ctx, v.as_table(), "compute." + name);
         Distribution d;
-        if (!a.has("time")) ctx.error("compute." + name + ".time", line_of(v), "is required ([compute." + name + "] time = \"0.3s\")");
+        if (!a.has("time"))
+          ctx.error("compute." + name + ".time", line_of(v),
+                    "is required ([compute." + name + "] time = \"0.3s\")");
         a.distribution("time", d, Unit::seconds);
         a.check_unknown(kAcceleratorKeys);
         c.per_accelerator[name] = d;
@@ -642,7 +695,9 @@ Job convert(Ctx& ctx, const toml::table& root, const std::filesystem::path& sour
     s.integer("max_steps", r.max_steps);
     s.integer("eval_every_epochs", r.eval_every_epochs);
     s.choice("cache", r.cache,
-             {{"keep", CacheMode::keep}, {"drop_start", CacheMode::drop_start}, {"drop_epoch", CacheMode::drop_epoch}});
+             {{"keep", CacheMode::keep},
+              {"drop_start", CacheMode::drop_start},
+              {"drop_epoch", CacheMode::drop_epoch}});
     s.duration("max_time", r.max_seconds);
     s.boolean("train", r.train);
     s.check_unknown(kRunKeys);
@@ -659,8 +714,11 @@ Job convert(Ctx& ctx, const toml::table& root, const std::filesystem::path& sour
     m.kv_heads = m.attention_heads;  // default: multi-head attention
     s.integer("kv_heads", m.kv_heads);
     const std::initializer_list<std::pair<std::string_view, DataType>> types = {
-        {"int8", DataType::int8}, {"fp16", DataType::fp16}, {"bf16", DataType::bf16},
-        {"fp32", DataType::fp32}, {"fp64", DataType::fp64}};
+        {"int8", DataType::int8},
+        {"fp16", DataType::fp16},
+        {"bf16", DataType::bf16},
+        {"fp32", DataType::fp32},
+        {"fp64", DataType::fp64}};
     s.choice("datatype", m.datatype, types);
     s.choice("optimizer_datatype", m.optimizer_datatype, types);
     s.integer("tensor_parallel", m.tensor);
@@ -674,10 +732,11 @@ Job convert(Ctx& ctx, const toml::table& root, const std::filesystem::path& sour
 }
 
 // [scales.NAME] tables flattened to dotted key → value text (inline tables are values).
-void flatten(const toml::table& t, const std::string& prefix, std::map<std::string, std::string>& out,
-             std::map<std::string, std::uint32_t>& lines) {
+void flatten(const toml::table& t, const std::string& prefix,
+             std::map<std::string, std::string>& out, std::map<std::string, std::uint32_t>& lines) {
   for (auto&& [k, v] : t) {
-    const std::string key = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
+    const std::string key =
+        prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
     if (v.is_table() && !v.as_table()->is_inline()) {
       flatten(*v.as_table(), key, out, lines);
     } else {
@@ -688,8 +747,10 @@ void flatten(const toml::table& t, const std::string& prefix, std::map<std::stri
 }
 
 // Puts a copy of `value` at dotted `key` in `root`, creating tables on the way. toml++ copies drop
-// source positions, so the override's line 1 (of its own "v = ..." snippet) never reaches a message.
-Result<void> put(toml::table& root, const std::vector<std::string>& parts, const toml::node& value) {
+// source positions, so the override's line 1 (of its own "v = ..." snippet) never reaches a
+// message.
+Result<void> put(toml::table& root, const std::vector<std::string>& parts,
+                 const toml::node& value) {
   toml::table* t = &root;
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
     toml::node* n = t->get(parts[i]);
@@ -720,7 +781,8 @@ void merge(toml::table& into, toml::table&& from) {
 // The built-in "small" scale: the dataset shrinks (same sizes and pattern) to about 1 GiB or less,
 // keeping at least two steps per epoch; the validation set likewise; checkpoints capped at 256 MiB.
 void shrink_small(Job& job) {
-  const std::uint64_t per_step = std::uint64_t(std::max(job.reader.batch_size, 1u)) * std::max(job.run.accelerators, 1u);
+  const std::uint64_t per_step =
+      std::uint64_t(std::max(job.reader.batch_size, 1u)) * std::max(job.run.accelerators, 1u);
   auto shrink = [&](DatasetSpec& d) {
     const std::uint64_t spf = std::max(d.samples_per_file, 1u);
     const double file_bytes = std::max(1.0, d.sample_size.expected() * double(spf));
@@ -752,7 +814,8 @@ Result<toml::table> parse_tree(std::string_view text, const std::string& source)
     return toml::parse(text, source);
   } catch (const toml::parse_error& e) {
     return input_error(source + ":" + std::to_string(e.source().begin.line) + ":" +
-                       std::to_string(e.source().begin.column) + ": " + std::string(e.description()));
+                       std::to_string(e.source().begin.column) + ": " +
+                       std::string(e.description()));
   }
 }
 
@@ -769,7 +832,8 @@ Result<void> apply_override(toml::table& root, const std::string& text, Ctx& ctx
   const std::string value = trim(text.substr(eq + 1));
   if (auto problem = check_key_path(key); !problem.empty())
     return input_error("--set " + text + ": " + key + ": " + problem);
-  // The value is TOML when it parses as such ("8", "true", "{dist=\"normal\", ...}"), else a string.
+  // The value is TOML when it parses as such ("8", "true", "{dist=\"normal\", ...}"), else a
+  // string.
   toml::table holder;
   try {
     holder = toml::parse("v = " + value);
@@ -779,11 +843,22 @@ Result<void> apply_override(toml::table& root, const std::string& text, Ctx& ctx
   }
   toml::node* n = holder.get("v");
   // A key whose value is text takes the text as written: `--set job.name=2024` names it "2024".
-  static const std::set<std::string> text_keys = {
-      "job.name",     "job.description",  "dataset.dir",    "dataset.format", "dataset.file_prefix",
-      "validation.dir", "validation.format", "validation.file_prefix", "reader.shuffle", "reader.read",
-      "compute.accelerator", "checkpoint.dir", "run.cache", "checkpoint.mode", "model.datatype",
-      "model.optimizer_datatype"};
+  static const std::set<std::string> text_keys = {"job.name",
+                                                  "job.description",
+                                                  "dataset.dir",
+                                                  "dataset.format",
+                                                  "dataset.file_prefix",
+                                                  "validation.dir",
+                                                  "validation.format",
+                                                  "validation.file_prefix",
+                                                  "reader.shuffle",
+                                                  "reader.read",
+                                                  "compute.accelerator",
+                                                  "checkpoint.dir",
+                                                  "run.cache",
+                                                  "checkpoint.mode",
+                                                  "model.datatype",
+                                                  "model.optimizer_datatype"};
   if (!n->is_string() && text_keys.count(key)) {
     holder.insert_or_assign("v", value);
     n = holder.get("v");
@@ -802,19 +877,28 @@ std::string join_errors(const Ctx& ctx, const std::vector<Diagnostic>& diags) {
 
 // --- writer helpers ---
 
-std::string size_text(double bytes) { return format_size_exact(bytes); }
-std::string time_text(double s) { return format_duration_exact(s); }
+std::string size_text(double bytes) {
+  return format_size_exact(bytes);
+}
+std::string time_text(double s) {
+  return format_duration_exact(s);
+}
 
 std::string dist_text(const Distribution& d, Unit unit) {
   auto v = [&](double x) { return unit == Unit::bytes ? size_text(x) : time_text(x); };
   if (d.kind == DistKind::fixed && d.min == 0 && d.max == 0) return v(d.value);
   std::string out = "{ dist = \"" + std::string(to_string(d.kind)) + "\"";
   switch (d.kind) {
-    case DistKind::fixed: out += ", value = " + v(d.value); break;
+    case DistKind::fixed:
+      out += ", value = " + v(d.value);
+      break;
     case DistKind::normal:
     case DistKind::lognormal:
-    case DistKind::gamma: out += ", mean = " + v(d.mean) + ", stdev = " + v(d.stdev); break;
-    case DistKind::uniform: break;
+    case DistKind::gamma:
+      out += ", mean = " + v(d.mean) + ", stdev = " + v(d.stdev);
+      break;
+    case DistKind::uniform:
+      break;
     case DistKind::histogram: {
       out += ", bins = [";
       for (std::size_t i = 0; i < d.bins.size(); ++i) {
@@ -896,7 +980,8 @@ Result<Job> parse_job(std::string_view toml_text, const std::filesystem::path& s
         std::map<std::string, std::uint32_t> lines;
         flatten(*v.as_table(), "", scales[std::string(name.str())], lines);
         for (const auto& [key, text] : scales[std::string(name.str())])
-          if (auto problem = check_key_path(key); !problem.empty()) ctx.error(sp + "." + key, lines[key], problem);
+          if (auto problem = check_key_path(key); !problem.empty())
+            ctx.error(sp + "." + key, lines[key], problem);
       }
     }
   }
@@ -912,7 +997,8 @@ Result<Job> parse_job(std::string_view toml_text, const std::filesystem::path& s
     } else {
       std::string known = "built-in: small";
       for (const auto& [name, _] : scales) known = name + ", " + known;
-      return input_error(source + ": unknown scale \"" + options.scale + "\" (known: " + known + ")");
+      return input_error(source + ": unknown scale \"" + options.scale + "\" (known: " + known +
+                         ")");
     }
   }
   root.erase("scales");
@@ -922,7 +1008,8 @@ Result<Job> parse_job(std::string_view toml_text, const std::filesystem::path& s
   if (!options.accelerator.empty())
     if (auto r = apply_override(root, "compute.accelerator=" + quote(options.accelerator), ctx); !r)
       return r.error();
-  if (!options.accelerator.empty()) ctx.origins["compute.accelerator"] = "--accelerator " + options.accelerator;
+  if (!options.accelerator.empty())
+    ctx.origins["compute.accelerator"] = "--accelerator " + options.accelerator;
 
   Job job = convert(ctx, root, source_name);
   job.scales = std::move(scales);
@@ -934,7 +1021,8 @@ Result<Job> parse_job(std::string_view toml_text, const std::filesystem::path& s
   for (auto d : validate(job)) {
     bool shadowed = false;
     for (const auto& r : reported)
-      if (d.path == r || d.path.starts_with(r + ".") || r.starts_with(d.path + ".")) shadowed = true;
+      if (d.path == r || d.path.starts_with(r + ".") || r.starts_with(d.path + "."))
+        shadowed = true;
     if (shadowed) continue;
     all.push_back(d);
   }
@@ -947,7 +1035,8 @@ Result<Job> load_job(const std::filesystem::path& path, const JobLoadOptions& op
   if (!in) return input_error(path.string() + ": cannot open job file: " + std::strerror(errno));
   std::ostringstream ss;
   ss << in.rdbuf();
-  if (in.bad()) return input_error(path.string() + ": cannot read job file: " + std::strerror(errno));
+  if (in.bad())
+    return input_error(path.string() + ": cannot read job file: " + std::strerror(errno));
   return parse_job(ss.str(), path, options);
 }
 
@@ -1014,7 +1103,8 @@ std::string to_toml(const Job& job, const std::map<std::string, std::string>& co
     if (k.reads > 0) w.kv("reads", std::to_string(k.reads));
     if (k.pause_s > 0) w.kv("pause", time_text(k.pause_s));
     if (k.mode != CheckpointMode::all) w.kv("mode", quote(to_string(k.mode)));
-    if (k.ranks_per_host != CheckpointSpec{}.ranks_per_host) w.kv("ranks_per_host", std::to_string(k.ranks_per_host));
+    if (k.ranks_per_host != CheckpointSpec{}.ranks_per_host)
+      w.kv("ranks_per_host", std::to_string(k.ranks_per_host));
   }
 
   const RunSpec& run = job.run;
@@ -1048,7 +1138,8 @@ std::string to_toml(const Job& job, const std::map<std::string, std::string>& co
     w.section("scales." + bare_or_quoted_key(name));
     for (const auto& [key, text] : entries) {
       std::string k2;
-      for (const auto& part : split_dots(key)) k2 += (k2.empty() ? "" : ".") + bare_or_quoted_key(part);
+      for (const auto& part : split_dots(key))
+        k2 += (k2.empty() ? "" : ".") + bare_or_quoted_key(part);
       w.kv(k2, text);
     }
   }

@@ -13,8 +13,12 @@ bool progress_enabled() {
 }
 
 Progress::Progress(std::string label, std::uint64_t total, std::string unit)
-    : label_(std::move(label)), unit_(std::move(unit)), total_(total),
-      start_(std::chrono::steady_clock::now()), last_(start_), enabled_(progress_enabled()) {}
+    : label_(std::move(label)),
+      unit_(std::move(unit)),
+      total_(total),
+      start_(std::chrono::steady_clock::now()),
+      last_(start_),
+      enabled_(progress_enabled()) {}
 
 Progress::~Progress() {
   if (enabled_) std::fprintf(stderr, "\r\033[K");

@@ -23,12 +23,13 @@ bool split_number(std::string_view text, double& number, std::string& unit) {
   text = trim(text);
   if (text.empty()) return false;
   std::size_t end = 0;
-  while (end < text.size() &&
-         (std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == '.' || text[end] == '_' ||
-          ((text[end] == 'e' || text[end] == 'E') && end + 1 < text.size() &&
-           (std::isdigit(static_cast<unsigned char>(text[end + 1])) || text[end + 1] == '-' ||
-            text[end + 1] == '+')) ||
-          ((text[end] == '-' || text[end] == '+') && end > 0 && (text[end - 1] == 'e' || text[end - 1] == 'E'))))
+  while (end < text.size() && (std::isdigit(static_cast<unsigned char>(text[end])) ||
+                               text[end] == '.' || text[end] == '_' ||
+                               ((text[end] == 'e' || text[end] == 'E') && end + 1 < text.size() &&
+                                (std::isdigit(static_cast<unsigned char>(text[end + 1])) ||
+                                 text[end + 1] == '-' || text[end + 1] == '+')) ||
+                               ((text[end] == '-' || text[end] == '+') && end > 0 &&
+                                (text[end - 1] == 'e' || text[end - 1] == 'E'))))
     ++end;
   if (end == 0) return false;
   std::string digits;
@@ -68,23 +69,38 @@ Result<double> parse_size_value(std::string_view text) {
   // Binary multiples unless the unit spells a decimal one ("kB", "MB", "GB", "TB").
   double mult = 0;
   const std::string lu = lower(u);
-  if (u.empty() || lu == "b") mult = 1;
+  if (u.empty() || lu == "b")
+    mult = 1;
   else {
     const char p = lu[0];
     double base = 0;
     int exp = 0;
     switch (p) {
-      case 'k': exp = 1; break;
-      case 'm': exp = 2; break;
-      case 'g': exp = 3; break;
-      case 't': exp = 4; break;
-      case 'p': exp = 5; break;
-      default: exp = 0;
+      case 'k':
+        exp = 1;
+        break;
+      case 'm':
+        exp = 2;
+        break;
+      case 'g':
+        exp = 3;
+        break;
+      case 't':
+        exp = 4;
+        break;
+      case 'p':
+        exp = 5;
+        break;
+      default:
+        exp = 0;
     }
     const std::string rest = lu.substr(1);
-    if (exp == 0) mult = 0;
-    else if (rest.empty() || rest == "i" || rest == "ib") base = 1024;
-    else if (rest == "b") base = 1000;
+    if (exp == 0)
+      mult = 0;
+    else if (rest.empty() || rest == "i" || rest == "ib")
+      base = 1024;
+    else if (rest == "b")
+      base = 1000;
     if (base != 0) mult = std::pow(base, exp);
   }
   if (mult == 0)
@@ -96,7 +112,8 @@ Result<double> parse_size_value(std::string_view text) {
 Result<std::uint64_t> parse_size(std::string_view text) {
   auto v = parse_size_value(text);
   if (!v) return v.error();
-  if (!(std::round(*v) < 0x1p64)) return input_error("size \"" + std::string(text) + "\" is too large");
+  if (!(std::round(*v) < 0x1p64))
+    return input_error("size \"" + std::string(text) + "\" is too large");
   return static_cast<std::uint64_t>(std::round(*v));
 }
 
@@ -161,8 +178,12 @@ std::string format_size_exact(double bytes) {
   return s;
 }
 
-std::string format_duration_exact(double seconds) { return "\"" + shortest(seconds) + "s\""; }
+std::string format_duration_exact(double seconds) {
+  return "\"" + shortest(seconds) + "s\"";
+}
 
-std::string shortest_double(double v) { return shortest(v); }
+std::string shortest_double(double v) {
+  return shortest(v);
+}
 
 }  // namespace dlgen

@@ -10,14 +10,16 @@
 #include <fstream>
 
 #include "codecs.hpp"
-#include "dlgen/datasets/content.hpp"
 #include "dlgen/datasets/checksum.hpp"
+#include "dlgen/datasets/content.hpp"
 #include "framing.hpp"
 
 namespace dlgen::datasets {
 
 namespace detail {
-std::string errno_text(int err) { return std::strerror(err); }
+std::string errno_text(int err) {
+  return std::strerror(err);
+}
 }  // namespace detail
 
 Result<void> Sink::write(std::span<const std::uint8_t> bytes) {
@@ -38,7 +40,9 @@ Result<std::span<std::uint8_t>> MemorySink::acquire(std::size_t max) {
   return std::span<std::uint8_t>(bytes_.data() + size_, n);
 }
 
-void MemorySink::commit(std::size_t n) { size_ += n; }
+void MemorySink::commit(std::size_t n) {
+  size_ += n;
+}
 
 Result<void> MemorySink::patch(std::uint64_t offset, std::span<const std::uint8_t> bytes) {
   if (offset + bytes.size() > size_) return runtime_error("patch beyond the end of a memory file");
@@ -53,8 +57,8 @@ std::vector<std::uint8_t> MemorySink::take() {
 }
 
 AlignedBuffer::AlignedBuffer(std::size_t bytes)
-    : p_(static_cast<std::uint8_t*>(::operator new((bytes + kAlign - 1) / kAlign * kAlign,
-                                                   std::align_val_t(kAlign)))),
+    : p_(static_cast<std::uint8_t*>(
+          ::operator new((bytes + kAlign - 1) / kAlign * kAlign, std::align_val_t(kAlign)))),
       n_((bytes + kAlign - 1) / kAlign * kAlign) {}
 
 AlignedBuffer& AlignedBuffer::operator=(AlignedBuffer&& o) noexcept {
@@ -158,7 +162,9 @@ Result<std::span<std::uint8_t>> FileSink::acquire(std::size_t max) {
   return std::span<std::uint8_t>(buffer_.data() + used_, n);
 }
 
-void FileSink::commit(std::size_t n) { used_ += n; }
+void FileSink::commit(std::size_t n) {
+  used_ += n;
+}
 
 Result<void> FileSink::patch(std::uint64_t offset, std::span<const std::uint8_t> bytes) {
   // Bytes still in the buffer are patched there; older ones are rewritten in place.
@@ -170,7 +176,8 @@ Result<void> FileSink::patch(std::uint64_t offset, std::span<const std::uint8_t>
     offset += n;
   }
   if (bytes.empty()) return ok();
-  if (offset + bytes.size() > position()) return runtime_error("patch beyond the end of " + name_.string());
+  if (offset + bytes.size() > position())
+    return runtime_error("patch beyond the end of " + name_.string());
   std::memcpy(buffer_.data() + (offset - base_), bytes.data(), bytes.size());
   return ok();
 }
@@ -256,7 +263,8 @@ Result<void> encode_npz(const Layout& layout, std::uint64_t file, Sink& sink) {
     le(h, 0, 2);  // extra length
     h.insert(h.end(), m.name.begin(), m.name.end());
     if (auto r = sink.write(h); !r) return r;
-    m.crc = static_cast<std::uint32_t>(::crc32_z(0, reinterpret_cast<const Bytef*>(npy.data()), npy.size()));
+    m.crc = static_cast<std::uint32_t>(
+        ::crc32_z(0, reinterpret_cast<const Bytef*>(npy.data()), npy.size()));
     if (auto r = sink.write(as_bytes(npy)); !r) return r;
     if (auto r = put_content(sink, content, layout.sample_bytes(file, j), &m.crc); !r) return r;
     std::uint8_t crc[4];
@@ -324,10 +332,14 @@ Result<void> encode_file(const Layout& layout, std::uint64_t file, Sink& sink) {
   if (file >= layout.num_files())
     return input_error("file index " + std::to_string(file) + " out of range");
   switch (layout.spec().format) {
-    case Format::raw: return encode_raw(layout, file, sink);
-    case Format::npz: return encode_npz(layout, file, sink);
-    case Format::tfrecord: return encode_tfrecord(layout, file, sink);
-    case Format::jpeg: return detail::encode_jpeg(layout, file, sink);
+    case Format::raw:
+      return encode_raw(layout, file, sink);
+    case Format::npz:
+      return encode_npz(layout, file, sink);
+    case Format::tfrecord:
+      return encode_tfrecord(layout, file, sink);
+    case Format::jpeg:
+      return detail::encode_jpeg(layout, file, sink);
     case Format::hdf5:
       return input_error("hdf5 files are written through a path (write_file), not a stream");
   }
@@ -338,15 +350,17 @@ namespace detail {
 
 Result<int> open_output(const std::filesystem::path& path, int flags, bool direct) {
   int fd = ::open(path.c_str(), flags | O_CLOEXEC | (direct ? O_DIRECT : 0), 0644);
-  if (fd < 0 && direct && errno == EINVAL) fd = ::open(path.c_str(), flags | O_CLOEXEC, 0644);  // tmpfs
+  if (fd < 0 && direct && errno == EINVAL)
+    fd = ::open(path.c_str(), flags | O_CLOEXEC, 0644);  // tmpfs
   if (fd < 0) return runtime_error(path.string() + ": " + errno_text(errno));
   return fd;
 }
 
-Result<void> finish_output(int fd, FileSink& sink, const std::filesystem::path& path, Result<void> r,
-                           bool sync, bool* synced) {
+Result<void> finish_output(int fd, FileSink& sink, const std::filesystem::path& path,
+                           Result<void> r, bool sync, bool* synced) {
   if (r) r = sink.flush();
-  if (r && sync && ::fsync(fd) != 0) r = runtime_error(path.string() + ": fsync: " + errno_text(errno));
+  if (r && sync && ::fsync(fd) != 0)
+    r = runtime_error(path.string() + ": fsync: " + errno_text(errno));
   if (::close(fd) != 0 && r) r = runtime_error(path.string() + ": close: " + errno_text(errno));
   if (synced) *synced = r && sync;
   return r;

@@ -46,7 +46,8 @@ class Handle {
   herr_t (*close_)(hid_t);
 };
 
-// Creates the skeleton at `path`; returns the file offset of row 0 of "data". Caller holds the mutex.
+// Creates the skeleton at `path`; returns the file offset of row 0 of "data". Caller holds the
+// mutex.
 Result<std::uint64_t> create_skeleton(const std::filesystem::path& path, std::uint32_t rows,
                                       std::uint64_t row, const std::uint64_t* sizes) {
   const std::string where = path.string() + ": hdf5: ";
@@ -132,7 +133,8 @@ Result<void> write_hdf5(const Layout& layout, std::uint64_t file, const std::fil
   if (!offset) return offset.error();
   if (*offset != layout.sample_extent(file, 0).offset)
     return runtime_error(path.string() + ": hdf5 data landed at " + std::to_string(*offset) +
-                         ", the layout expected " + std::to_string(layout.sample_extent(file, 0).offset));
+                         ", the layout expected " +
+                         std::to_string(layout.sample_extent(file, 0).offset));
   const bool direct = layout.file_size(file) >= kDirectMinBytes;
   auto opened = open_output(path, O_WRONLY, direct);
   if (!opened) return opened.error();
@@ -155,7 +157,8 @@ Result<void> write_hdf5(const Layout& layout, std::uint64_t file, const std::fil
   if (r) r = sink.flush();
   // The file must end exactly where the layout says; a mismatch means the measured frame is wrong.
   struct stat st {};
-  if (r && ::fstat(fd, &st) == 0 && static_cast<std::uint64_t>(st.st_size) != layout.file_size(file))
+  if (r && ::fstat(fd, &st) == 0 &&
+      static_cast<std::uint64_t>(st.st_size) != layout.file_size(file))
     r = runtime_error(path.string() + ": hdf5 file is " + std::to_string(st.st_size) +
                       " bytes, the layout expected " + std::to_string(layout.file_size(file)));
   r = finish_output(fd, sink, path, std::move(r), direct, synced);

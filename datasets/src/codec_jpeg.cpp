@@ -39,7 +39,7 @@ Result<Image> encode(std::uint64_t seed, int w, int h, int variant) {
   thread_local Compressor c;
   if (!c.h) return runtime_error(std::string("turbojpeg: ") + tjGetErrorStr());
   ContentStream noise(seed ^ 0x6a706567ull, (static_cast<std::uint64_t>(w) << 40) ^
-                                                 (static_cast<std::uint64_t>(h) << 16) ^ variant);
+                                                (static_cast<std::uint64_t>(h) << 16) ^ variant);
   std::vector<std::uint8_t> rgb(static_cast<std::size_t>(w) * h * 3);
   const double phase = variant * 1.7;
   std::size_t i = 0;
@@ -48,7 +48,8 @@ Result<Image> encode(std::uint64_t seed, int w, int h, int variant) {
       const std::uint64_t r = noise.next();
       const double base = 96 + 64 * std::sin(x * 0.05 + phase) * std::cos(y * 0.04);
       for (int ch = 0; ch < 3; ++ch) {
-        const int v = static_cast<int>(base + ch * 24) + static_cast<int>((r >> (8 * ch)) & 0x3f) - 32;
+        const int v =
+            static_cast<int>(base + ch * 24) + static_cast<int>((r >> (8 * ch)) & 0x3f) - 32;
         rgb[i++] = static_cast<std::uint8_t>(std::clamp(v, 0, 255));
       }
     }

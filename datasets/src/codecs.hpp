@@ -15,7 +15,7 @@ AlignedBuffer& thread_buffer(std::size_t bytes);
 // Opens `path` for writing with `flags`, with O_DIRECT when `direct` and the filesystem takes it.
 Result<int> open_output(const std::filesystem::path& path, int flags, bool direct);
 // Flushes `sink` (when `r` is ok), fsync()s when `sync`, closes `fd`; sets *synced (when given).
-Result<void> finish_output(int fd, FileSink& sink, const std::filesystem::path& path, Result<void> r,
-                           bool sync, bool* synced);
+Result<void> finish_output(int fd, FileSink& sink, const std::filesystem::path& path,
+                           Result<void> r, bool sync, bool* synced);
 
 }  // namespace dlgen::datasets::detail

@@ -11,7 +11,9 @@
 namespace dlgen::datasets {
 namespace {
 
-constexpr std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+constexpr std::uint64_t rotl(std::uint64_t x, int k) {
+  return (x << k) | (x >> (64 - k));
+}
 
 void blocks_scalar(std::uint64_t (&s)[4][ContentStream::kLanes], std::uint8_t* p, std::size_t n) {
   constexpr std::size_t L = ContentStream::kLanes;
@@ -36,14 +38,16 @@ void blocks_scalar(std::uint64_t (&s)[4][ContentStream::kLanes], std::uint8_t* p
 __attribute__((target("avx2"))) void blocks_avx2(std::uint64_t (&s)[4][ContentStream::kLanes],
                                                  std::uint8_t* p, std::size_t n) {
   __m256i* v = reinterpret_cast<__m256i*>(&s[0][0]);  // v[2k + h]: word k of lanes 4h..4h+3
-  __m256i a0 = _mm256_load_si256(v + 0), a1 = _mm256_load_si256(v + 2), a2 = _mm256_load_si256(v + 4),
-          a3 = _mm256_load_si256(v + 6);
-  __m256i b0 = _mm256_load_si256(v + 1), b1 = _mm256_load_si256(v + 3), b2 = _mm256_load_si256(v + 5),
-          b3 = _mm256_load_si256(v + 7);
+  __m256i a0 = _mm256_load_si256(v + 0), a1 = _mm256_load_si256(v + 2),
+          a2 = _mm256_load_si256(v + 4), a3 = _mm256_load_si256(v + 6);
+  __m256i b0 = _mm256_load_si256(v + 1), b1 = _mm256_load_si256(v + 3),
+          b2 = _mm256_load_si256(v + 5), b3 = _mm256_load_si256(v + 7);
   for (; n > 0; --n, p += ContentStream::kBlock) {
     __m256i sa = _mm256_add_epi64(a0, a3), sb = _mm256_add_epi64(b0, b3);
-    const __m256i ra = _mm256_add_epi64(_mm256_or_si256(_mm256_slli_epi64(sa, 23), _mm256_srli_epi64(sa, 41)), a0);
-    const __m256i rb = _mm256_add_epi64(_mm256_or_si256(_mm256_slli_epi64(sb, 23), _mm256_srli_epi64(sb, 41)), b0);
+    const __m256i ra =
+        _mm256_add_epi64(_mm256_or_si256(_mm256_slli_epi64(sa, 23), _mm256_srli_epi64(sa, 41)), a0);
+    const __m256i rb =
+        _mm256_add_epi64(_mm256_or_si256(_mm256_slli_epi64(sb, 23), _mm256_srli_epi64(sb, 41)), b0);
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), ra);
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(p + 32), rb);
     const __m256i ta = _mm256_slli_epi64(a1, 17), tb = _mm256_slli_epi64(b1, 17);

@@ -3,7 +3,8 @@
 namespace dlgen::datasets::framing {
 
 std::string npy_header(std::uint64_t n) {
-  std::string dict = "{'descr': '|u1', 'fortran_order': False, 'shape': (" + std::to_string(n) + ",), }";
+  std::string dict =
+      "{'descr': '|u1', 'fortran_order': False, 'shape': (" + std::to_string(n) + ",), }";
   // magic (6) + version (2) + header length (2) + dict + padding + '\n', a multiple of 64.
   const std::size_t unpadded = 10 + dict.size() + 1;
   const std::size_t total = (unpadded + 63) / 64 * 64;
@@ -17,7 +18,9 @@ std::string npy_header(std::uint64_t n) {
   return h;
 }
 
-std::string npz_member_name(std::uint32_t sample) { return "x_" + std::to_string(sample) + ".npy"; }
+std::string npz_member_name(std::uint32_t sample) {
+  return "x_" + std::to_string(sample) + ".npy";
+}
 
 namespace {
 std::size_t varint_size(std::uint64_t v) {
@@ -39,10 +42,10 @@ void put_varint(std::vector<std::uint8_t>& out, std::uint64_t v) {
 
 std::vector<std::uint8_t> example_prefix(std::uint64_t n) {
   // Field 1, wire type 2 (length-delimited) is tag byte 0x0a; field 2 is 0x12. Inside out:
-  const std::uint64_t bytes_list = 1 + varint_size(n) + n;                  // BytesList.value
-  const std::uint64_t feature = 1 + varint_size(bytes_list) + bytes_list;   // Feature.bytes_list
-  const std::uint64_t entry = 3 + 1 + varint_size(feature) + feature;       // map entry "x" → Feature
-  const std::uint64_t features = 1 + varint_size(entry) + entry;            // Features.feature
+  const std::uint64_t bytes_list = 1 + varint_size(n) + n;                 // BytesList.value
+  const std::uint64_t feature = 1 + varint_size(bytes_list) + bytes_list;  // Feature.bytes_list
+  const std::uint64_t entry = 3 + 1 + varint_size(feature) + feature;  // map entry "x" → Feature
+  const std::uint64_t features = 1 + varint_size(entry) + entry;       // Features.feature
   std::vector<std::uint8_t> out;
   out.push_back(0x0a);  // Example.features
   put_varint(out, features);

@@ -20,10 +20,10 @@ struct Layout::Geometry {
   std::uint64_t stride = 0;
   std::uint64_t file_bytes = 0;
   bool same_for_all = false;
-  std::uint32_t per_file = 1;               // samples per file
-  std::vector<std::uint64_t> offset;        // [file * per_file + j]
-  std::vector<std::uint64_t> length;        // [file * per_file + j]
-  std::vector<std::uint64_t> size;          // [file]
+  std::uint32_t per_file = 1;         // samples per file
+  std::vector<std::uint64_t> offset;  // [file * per_file + j]
+  std::vector<std::uint64_t> length;  // [file * per_file + j]
+  std::vector<std::uint64_t> size;    // [file]
   std::uint64_t total = 0;
 };
 
@@ -116,12 +116,13 @@ void frame_fixed(const DatasetSpec& spec, const framing::Hdf5Frame& h5, std::uin
       g.file_bytes = std::max<std::uint64_t>(n * len, framing::kJpegMinBytes);
       break;
     case Format::npz: {
-      const std::uint64_t head = framing::kZipLocalHeader + kNpzNameFixed + framing::npy_header(len).size();
+      const std::uint64_t head =
+          framing::kZipLocalHeader + kNpzNameFixed + framing::npy_header(len).size();
       g.first = head;
       g.stride = head + len;
       const std::uint64_t names = digits_below(n);
-      g.file_bytes = n * g.stride + names + n * (framing::kZipCentralHeader + kNpzNameFixed) + names +
-                     framing::kZipEnd;
+      g.file_bytes = n * g.stride + names + n * (framing::kZipCentralHeader + kNpzNameFixed) +
+                     names + framing::kZipEnd;
       break;
     }
     case Format::tfrecord: {
@@ -143,11 +144,16 @@ void frame_fixed(const DatasetSpec& spec, const framing::Hdf5Frame& h5, std::uin
 
 const char* Layout::extension(Format format) {
   switch (format) {
-    case Format::raw: return ".bin";
-    case Format::npz: return ".npz";
-    case Format::hdf5: return ".h5";
-    case Format::jpeg: return ".jpg";
-    case Format::tfrecord: return ".tfrecord";
+    case Format::raw:
+      return ".bin";
+    case Format::npz:
+      return ".npz";
+    case Format::hdf5:
+      return ".h5";
+    case Format::jpeg:
+      return ".jpg";
+    case Format::tfrecord:
+      return ".tfrecord";
   }
   return ".bin";
 }
@@ -229,6 +235,8 @@ Extent Layout::sample_extent(std::uint64_t file, std::uint32_t sample) const {
   return e;
 }
 
-std::uint64_t Layout::total_bytes() const { return geo_->total; }
+std::uint64_t Layout::total_bytes() const {
+  return geo_->total;
+}
 
 }  // namespace dlgen::datasets

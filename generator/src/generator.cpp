@@ -38,7 +38,9 @@ struct Manifest {
   std::vector<std::pair<std::string, std::uint64_t>> files;  // relative path, size
 };
 
-std::string errno_text() { return std::strerror(errno); }
+std::string errno_text() {
+  return std::strerror(errno);
+}
 
 Result<std::optional<Manifest>> read_manifest(const fs::path& dir) {
   const fs::path p = dir / kManifestName;
@@ -69,9 +71,12 @@ json dataset_json(const DatasetSpec& s) {
     for (const auto& b : d.bins) bins.push_back({b.lo, b.hi, b.weight});
     dist["bins"] = bins;
   }
-  return {{"format", to_string(s.format)},      {"num_files", s.num_files},
-          {"samples_per_file", s.samples_per_file}, {"sample_size", dist},
-          {"seed", s.seed},                     {"files_per_dir", s.files_per_dir},
+  return {{"format", to_string(s.format)},
+          {"num_files", s.num_files},
+          {"samples_per_file", s.samples_per_file},
+          {"sample_size", dist},
+          {"seed", s.seed},
+          {"files_per_dir", s.files_per_dir},
           {"file_prefix", s.file_prefix}};
 }
 
@@ -103,7 +108,8 @@ Result<void> write_manifest(const datasets::Layout& layout, const std::string& f
     }
     done += static_cast<std::size_t>(w);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) return runtime_error(tmp.string() + ": " + errno_text());
+  if (::fsync(fd) != 0 || ::close(fd) != 0)
+    return runtime_error(tmp.string() + ": " + errno_text());
   if (::rename(tmp.c_str(), (dir / kManifestName).c_str()) != 0)
     return runtime_error((dir / kManifestName).string() + ": rename: " + errno_text());
   return ok();
@@ -139,7 +145,8 @@ Result<std::vector<fs::path>> foreign_files(const fs::path& dir, const std::set<
     if (rel == manifest || rel == manifest + suffix) continue;
     const bool regular = e.is_regular_file() && !e.is_symlink();
     if (regular && owned.count(rel)) continue;
-    if (regular && rel.ends_with(suffix) && temp_ok.count(rel.substr(0, rel.size() - suffix.size())))
+    if (regular && rel.ends_with(suffix) &&
+        temp_ok.count(rel.substr(0, rel.size() - suffix.size())))
       continue;
     foreign.push_back(rel);
   }
@@ -205,9 +212,11 @@ Result<GenerateReport> ensure_dataset(const DatasetSpec& spec, const GenerateOpt
   auto read = read_manifest(dir);
   if (!read) return read.error();
   const std::optional<Manifest>& old = *read;
-  if (old && old->complete && old->fingerprint == fp && !options.force && files_match(dir, layout)) {
+  if (old && old->complete && old->fingerprint == fp && !options.force &&
+      files_match(dir, layout)) {
     report.reused = true;
-    report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    report.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return report;
   }
 
@@ -217,12 +226,14 @@ Result<GenerateReport> ensure_dataset(const DatasetSpec& spec, const GenerateOpt
   if (old) {
     for (const auto& f : old->files) owned.insert(f.first);
     temp_ok = owned;
-    for (std::uint64_t i = 0; i < layout.num_files(); ++i) temp_ok.insert(layout.relative_path(i).string());
+    for (std::uint64_t i = 0; i < layout.num_files(); ++i)
+      temp_ok.insert(layout.relative_path(i).string());
   }
   auto foreign = foreign_files(dir, owned, temp_ok);
   if (!foreign) return foreign.error();
   if (!foreign->empty())
-    return input_error(dir.string() + (old ? " holds " : " is not empty and has no dlgen manifest; it holds ") +
+    return input_error(dir.string() +
+                       (old ? " holds " : " is not empty and has no dlgen manifest; it holds ") +
                        std::to_string(foreign->size()) + " file(s) dlgen did not write (first: " +
                        foreign->front().string() + "); refusing to touch it");
 
@@ -253,9 +264,11 @@ Result<GenerateReport> ensure_dataset(const DatasetSpec& spec, const GenerateOpt
   }
 
   std::uint32_t threads = options.threads ? options.threads : std::thread::hardware_concurrency();
-  threads = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(threads, 1, std::max<std::size_t>(todo.size(), 1)));
+  threads = static_cast<std::uint32_t>(
+      std::clamp<std::uint64_t>(threads, 1, std::max<std::size_t>(todo.size(), 1)));
   std::optional<Progress> progress;
-  if (options.progress) progress.emplace("generating " + dir.filename().string(), todo.size(), "files");
+  if (options.progress)
+    progress.emplace("generating " + dir.filename().string(), todo.size(), "files");
   std::atomic<std::uint64_t> next{0}, bytes{0};
   std::atomic<bool> failed{false};
   std::atomic<bool> all_synced{true};
@@ -282,7 +295,8 @@ Result<GenerateReport> ensure_dataset(const DatasetSpec& spec, const GenerateOpt
       }
       const std::uint64_t b = bytes.fetch_add(layout.file_size(i)) + layout.file_size(i);
       if (progress) {
-        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const double s =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         char note[64];
         std::snprintf(note, sizeof note, "%.0f MiB/s", s > 0 ? double(b) / (1 << 20) / s : 0.0);
         progress->note(note);
@@ -303,7 +317,8 @@ Result<GenerateReport> ensure_dataset(const DatasetSpec& spec, const GenerateOpt
   // flushes whatever else is dirty on that filesystem, still cheaper than an fsync per file).
   if (all_synced.load()) {
     for (std::uint64_t d = 0; d < layout.num_dirs(); ++d) {
-      const int fd = ::open((dir / layout.relative_dir(d)).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      const int fd =
+          ::open((dir / layout.relative_dir(d)).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
       if (fd >= 0) {
         ::fsync(fd);
         ::close(fd);
@@ -312,8 +327,10 @@ Result<GenerateReport> ensure_dataset(const DatasetSpec& spec, const GenerateOpt
   }
   const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd >= 0) {
-    if (all_synced.load()) ::fsync(dfd);
-    else ::syncfs(dfd);
+    if (all_synced.load())
+      ::fsync(dfd);
+    else
+      ::syncfs(dfd);
     ::close(dfd);
   }
   if (auto r = write_manifest(layout, fp, true); !r) return r.error();

@@ -25,7 +25,8 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-std::string errno_text(const std::filesystem::path& p, const char* what, std::uint64_t offset, int err) {
+std::string errno_text(const std::filesystem::path& p, const char* what, std::uint64_t offset,
+                       int err) {
   return p.string() + ": " + what + " at " + std::to_string(offset) + ": " + std::strerror(err);
 }
 
@@ -73,7 +74,8 @@ std::vector<std::filesystem::path> checkpoint_paths(const CheckpointSpec& spec) 
   std::vector<std::filesystem::path> out;
   const std::uint32_t n = std::max<std::uint32_t>(spec.files, 1);
   for (std::uint32_t i = 0; i < n; ++i)
-    out.push_back(spec.dir / ("checkpoint-" + std::to_string(i) + "-of-" + std::to_string(n) + ".dlgen"));
+    out.push_back(spec.dir /
+                  ("checkpoint-" + std::to_string(i) + "-of-" + std::to_string(n) + ".dlgen"));
   return out;
 }
 
@@ -85,7 +87,9 @@ std::uint64_t checkpoint_shard_bytes(const CheckpointSpec& spec, std::uint32_t s
 Result<void> write_checkpoint(const CheckpointSpec& spec, CheckpointResult& into) {
   std::error_code ec;
   std::filesystem::create_directories(spec.dir, ec);
-  if (ec) return runtime_error(spec.dir.string() + ": cannot create checkpoint directory: " + ec.message());
+  if (ec)
+    return runtime_error(spec.dir.string() +
+                         ": cannot create checkpoint directory: " + ec.message());
   const auto paths = checkpoint_paths(spec);
   const std::uint64_t chunk = std::max<std::uint64_t>(spec.write_size_bytes, 4096);
   // Content: a fresh pseudo-random stream per shard and per checkpoint (xoshiro256++ x8, the
@@ -93,37 +97,39 @@ Result<void> write_checkpoint(const CheckpointSpec& spec, CheckpointResult& into
   // nothing compresses, as with a real model's weights and optimizer state.
   const std::uint64_t stream_seed = process_salt() ^ (into.count * 0x9e3779b97f4a7c15ull);
   const auto t0 = std::chrono::steady_clock::now();
-  Result<void> r = for_each_shard(static_cast<std::uint32_t>(paths.size()), [&](std::uint32_t s) -> Result<void> {
-    const auto& p = paths[s];
-    const int fd = ::open(p.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) return runtime_error(errno_text(p, "open", 0, errno));
-    const std::uint64_t size = checkpoint_shard_bytes(spec, s);
-    std::vector<std::uint8_t> block(std::min(chunk, std::max<std::uint64_t>(size, 1)));
-    datasets::ContentStream content(stream_seed, s);
-    std::uint64_t block_at = 0, block_end = 0;  // the file range whose bytes `block` holds
-    for (std::uint64_t off = 0; off < size;) {
-      if (off >= block_end) {  // fresh bytes for the next request; a short write sends the rest
-        block_at = off;
-        block_end = off + std::min<std::uint64_t>(block.size(), size - off);
-        content.fill(block.data(), block_end - block_at);
-      }
-      const ssize_t w = ::pwrite(fd, block.data() + (off - block_at), block_end - off, static_cast<off_t>(off));
-      if (w < 0 && errno == EINTR) continue;
-      if (w <= 0) {
-        const int err = w < 0 ? errno : EIO;
+  Result<void> r = for_each_shard(
+      static_cast<std::uint32_t>(paths.size()), [&](std::uint32_t s) -> Result<void> {
+        const auto& p = paths[s];
+        const int fd = ::open(p.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd < 0) return runtime_error(errno_text(p, "open", 0, errno));
+        const std::uint64_t size = checkpoint_shard_bytes(spec, s);
+        std::vector<std::uint8_t> block(std::min(chunk, std::max<std::uint64_t>(size, 1)));
+        datasets::ContentStream content(stream_seed, s);
+        std::uint64_t block_at = 0, block_end = 0;  // the file range whose bytes `block` holds
+        for (std::uint64_t off = 0; off < size;) {
+          if (off >= block_end) {  // fresh bytes for the next request; a short write sends the rest
+            block_at = off;
+            block_end = off + std::min<std::uint64_t>(block.size(), size - off);
+            content.fill(block.data(), block_end - block_at);
+          }
+          const ssize_t w = ::pwrite(fd, block.data() + (off - block_at), block_end - off,
+                                     static_cast<off_t>(off));
+          if (w < 0 && errno == EINTR) continue;
+          if (w <= 0) {
+            const int err = w < 0 ? errno : EIO;
+            ::close(fd);
+            return runtime_error(errno_text(p, "write", off, err));
+          }
+          off += static_cast<std::uint64_t>(w);
+        }
+        if (spec.fsync && ::fsync(fd) != 0) {
+          const int err = errno;
+          ::close(fd);
+          return runtime_error(errno_text(p, "fsync", 0, err));
+        }
         ::close(fd);
-        return runtime_error(errno_text(p, "write", off, err));
-      }
-      off += static_cast<std::uint64_t>(w);
-    }
-    if (spec.fsync && ::fsync(fd) != 0) {
-      const int err = errno;
-      ::close(fd);
-      return runtime_error(errno_text(p, "fsync", 0, err));
-    }
-    ::close(fd);
-    return ok();
-  });
+        return ok();
+      });
   if (!r) return r;
   into.write_s += seconds_since(t0);
   into.count += 1;
@@ -136,8 +142,9 @@ Result<void> restore_checkpoint(const CheckpointSpec& spec, CheckpointResult& in
   const auto paths = checkpoint_paths(spec);
   bool present = true;
   for (std::uint32_t s = 0; s < paths.size(); ++s) {
-    struct stat st{};
-    if (::stat(paths[s].c_str(), &st) != 0 || static_cast<std::uint64_t>(st.st_size) != checkpoint_shard_bytes(spec, s))
+    struct stat st {};
+    if (::stat(paths[s].c_str(), &st) != 0 ||
+        static_cast<std::uint64_t>(st.st_size) != checkpoint_shard_bytes(spec, s))
       present = false;
   }
   if (!present) {
@@ -154,27 +161,28 @@ Result<void> restore_checkpoint(const CheckpointSpec& spec, CheckpointResult& in
   const std::uint64_t chunk = std::max<std::uint64_t>(spec.write_size_bytes, 4096);
   const auto t0 = std::chrono::steady_clock::now();
   std::atomic<std::uint64_t> bytes{0};
-  Result<void> r = for_each_shard(static_cast<std::uint32_t>(paths.size()), [&](std::uint32_t s) -> Result<void> {
-    const auto& p = paths[s];
-    const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return runtime_error(errno_text(p, "open", 0, errno));
-    std::vector<char> buf(chunk);
-    std::uint64_t off = 0;
-    for (;;) {
-      const ssize_t n = ::pread(fd, buf.data(), chunk, static_cast<off_t>(off));
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) {
-        const int err = errno;
+  Result<void> r = for_each_shard(
+      static_cast<std::uint32_t>(paths.size()), [&](std::uint32_t s) -> Result<void> {
+        const auto& p = paths[s];
+        const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) return runtime_error(errno_text(p, "open", 0, errno));
+        std::vector<char> buf(chunk);
+        std::uint64_t off = 0;
+        for (;;) {
+          const ssize_t n = ::pread(fd, buf.data(), chunk, static_cast<off_t>(off));
+          if (n < 0 && errno == EINTR) continue;
+          if (n < 0) {
+            const int err = errno;
+            ::close(fd);
+            return runtime_error(errno_text(p, "read", off, err));
+          }
+          if (n == 0) break;
+          off += static_cast<std::uint64_t>(n);
+        }
+        bytes += off;
         ::close(fd);
-        return runtime_error(errno_text(p, "read", off, err));
-      }
-      if (n == 0) break;
-      off += static_cast<std::uint64_t>(n);
-    }
-    bytes += off;
-    ::close(fd);
-    return ok();
-  });
+        return ok();
+      });
   if (!r) return r;
   into.restore_s += seconds_since(t0);
   into.restore_bytes += bytes.load();

@@ -21,7 +21,8 @@ TrialShape size_trial(const Job& base, std::uint32_t accelerators, const FindMax
   j.checkpoint.restore = false;
   const EpochPlan plan = plan_epoch(j, 0);
   std::uint64_t per_epoch = plan.accelerators.empty() ? 0 : UINT64_MAX;
-  for (const auto& acc : plan.accelerators) per_epoch = std::min<std::uint64_t>(per_epoch, acc.num_batches());
+  for (const auto& acc : plan.accelerators)
+    per_epoch = std::min<std::uint64_t>(per_epoch, acc.num_batches());
   t.steps_per_epoch = per_epoch;
   if (per_epoch == 0) {
     t.idle = true;
@@ -29,19 +30,23 @@ TrialShape size_trial(const Job& base, std::uint32_t accelerators, const FindMax
   }
   const double step_s = base.compute.effective().expected();
   const std::uint64_t by_time =
-      step_s > 0 ? static_cast<std::uint64_t>(std::ceil(options.min_compute_s / step_s)) : options.min_steps;
+      step_s > 0 ? static_cast<std::uint64_t>(std::ceil(options.min_compute_s / step_s))
+                 : options.min_steps;
   const std::uint64_t target = std::max(options.min_steps, by_time);
   t.target_steps = target;
   const std::uint64_t epochs = (target + per_epoch - 1) / per_epoch;
-  j.run.epochs = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(epochs, 1, options.max_epochs));
+  j.run.epochs =
+      static_cast<std::uint32_t>(std::clamp<std::uint64_t>(epochs, 1, options.max_epochs));
   return t;
 }
 
-Result<FindMaxResult> find_max_accelerators(const Job& base, const TrialRunner& run, const FindMaxOptions& options,
+Result<FindMaxResult> find_max_accelerators(const Job& base, const TrialRunner& run,
+                                            const FindMaxOptions& options,
                                             const TrialObserver& observe) {
   if (base.compute.effective().expected() <= 0)
-    return input_error("--find-max-accelerators needs a compute time per step (compute.time or --accelerator): "
-                       "with none, any number of accelerators is \"busy\"");
+    return input_error(
+        "--find-max-accelerators needs a compute time per step (compute.time or --accelerator): "
+        "with none, any number of accelerators is \"busy\"");
   FindMaxResult res;
   bool capped = false, cached = false;
   auto trial = [&](std::uint32_t n) -> Result<bool> {
@@ -58,7 +63,8 @@ Result<FindMaxResult> find_max_accelerators(const Job& base, const TrialRunner& 
       if (shape.job.run.epochs > 1 && r->dataset_fits_in_ram) cached = true;
       t.report = std::move(*r);
     }
-    if (!shape.idle && shape.steps_per_epoch * shape.job.run.epochs < shape.target_steps) capped = true;
+    if (!shape.idle && shape.steps_per_epoch * shape.job.run.epochs < shape.target_steps)
+      capped = true;
     res.trials.push_back(t);
     if (observe) observe(res.trials.back());
     return t.passed;
@@ -81,12 +87,14 @@ Result<FindMaxResult> find_max_accelerators(const Job& base, const TrialRunner& 
   }
   res.max_accelerators = good;
   res.hit_limit = bad == 0;
-  if (res.hit_limit) res.notes.push_back("stopped searching at " + std::to_string(options.limit) + " accelerators");
+  if (res.hit_limit)
+    res.notes.push_back("stopped searching at " + std::to_string(options.limit) + " accelerators");
   for (const auto& t : res.trials)
     if (!t.ran) {
-      res.notes.push_back("at " + std::to_string(t.accelerators) +
-                          " accelerators some get no batch of the dataset in an epoch (a larger dataset may allow "
-                          "more accelerators)");
+      res.notes.push_back(
+          "at " + std::to_string(t.accelerators) +
+          " accelerators some get no batch of the dataset in an epoch (a larger dataset may allow "
+          "more accelerators)");
       break;
     }
   if (capped)
@@ -95,8 +103,9 @@ Result<FindMaxResult> find_max_accelerators(const Job& base, const TrialRunner& 
                         format_duration(options.min_compute_s) +
                         " of compute per accelerator: a larger dataset gives a firmer number");
   if (cached)
-    res.notes.push_back("trials repeat epochs of a dataset that fits in RAM; later epochs may read from the page "
-                        "cache (run.cache = \"drop_epoch\" avoids it)");
+    res.notes.push_back(
+        "trials repeat epochs of a dataset that fits in RAM; later epochs may read from the page "
+        "cache (run.cache = \"drop_epoch\" avoids it)");
   return res;
 }
 

@@ -16,9 +16,12 @@ namespace dlgen::replay {
 
 const char* to_string(EngineKind kind) {
   switch (kind) {
-    case EngineKind::uring: return "uring";
-    case EngineKind::pread: return "pread";
-    case EngineKind::null: return "null";
+    case EngineKind::uring:
+      return "uring";
+    case EngineKind::pread:
+      return "pread";
+    case EngineKind::null:
+      return "null";
   }
   return "?";
 }
@@ -33,12 +36,15 @@ std::optional<EngineKind> engine_from_string(std::string_view name) {
 BufferPool::BufferPool(std::uint32_t count, std::uint64_t bytes, std::uint32_t alignment)
     : count_(count), bytes_((bytes + alignment - 1) / alignment * alignment) {
   const std::size_t total = std::max<std::size_t>(std::size_t{count_} * bytes_, alignment);
-  base_ = static_cast<std::byte*>(std::aligned_alloc(alignment, (total + alignment - 1) / alignment * alignment));
+  base_ = static_cast<std::byte*>(
+      std::aligned_alloc(alignment, (total + alignment - 1) / alignment * alignment));
   // Not touched here: registering the buffers with io_uring faults and pins them; the pread
   // engine faults each page once, on first use.
 }
 
-BufferPool::~BufferPool() { std::free(base_); }
+BufferPool::~BufferPool() {
+  std::free(base_);
+}
 
 namespace {
 RealClock& monotonic() {
@@ -68,7 +74,8 @@ void IoEngine::close_file(int fd) {
 
 void IoEngine::bad_request(const IoRequest& r) const {
   std::fprintf(stderr,
-               "dlgen: bug: %s engine got a request of %u bytes at %llu into buffer %u, but its buffers are %llu "
+               "dlgen: bug: %s engine got a request of %u bytes at %llu into buffer %u, but its "
+               "buffers are %llu "
                "bytes and it has %u\n",
                name(), r.length, static_cast<unsigned long long>(r.offset), r.buffer,
                static_cast<unsigned long long>(options_.buffer_bytes), options_.buffers);
@@ -118,12 +125,15 @@ class UringEngine final : public IoEngine {
     if (pool_.ok() && pool_.count() > 0) {
       std::vector<iovec> iov(pool_.count());
       for (std::uint32_t i = 0; i < pool_.count(); ++i) iov[i] = {pool_.data(i), pool_.bytes()};
-      registered_ = io_uring_register_buffers(&ring_, iov.data(), static_cast<unsigned>(iov.size())) == 0;
+      registered_ =
+          io_uring_register_buffers(&ring_, iov.data(), static_cast<unsigned>(iov.size())) == 0;
     }
     return 0;
   }
 
-  const char* name() const override { return registered_ ? "uring (registered buffers)" : "uring"; }
+  const char* name() const override {
+    return registered_ ? "uring (registered buffers)" : "uring";
+  }
 
   int submit(std::span<const IoRequest> requests) override {
     int taken = 0;
@@ -162,7 +172,8 @@ class UringEngine final : public IoEngine {
       const std::int64_t issued = queued_.empty() ? 0 : clock().now_ns();
       rc = io_uring_submit_and_wait(&ring_, min_complete);
       if (rc > 0 && !queued_.empty()) {
-        const std::size_t sent = std::min<std::size_t>(queued_.size(), static_cast<std::size_t>(rc));
+        const std::size_t sent =
+            std::min<std::size_t>(queued_.size(), static_cast<std::size_t>(rc));
         for (std::size_t i = 0; i < sent; ++i) tags_[queued_[i]].issued_ns = issued;
         queued_.erase(queued_.begin(), queued_.begin() + static_cast<std::ptrdiff_t>(sent));
       }
@@ -236,8 +247,9 @@ class PreadEngine final : public ImmediateEngine {
       const std::int64_t issued = clock().now_ns();
       ssize_t rc;
       do {
-        rc = r.op == IoOp::read ? ::pread(r.fd, pool_.data(r.buffer), r.length, static_cast<off_t>(r.offset))
-                                : ::pwrite(r.fd, pool_.data(r.buffer), r.length, static_cast<off_t>(r.offset));
+        rc = r.op == IoOp::read
+                 ? ::pread(r.fd, pool_.data(r.buffer), r.length, static_cast<off_t>(r.offset))
+                 : ::pwrite(r.fd, pool_.data(r.buffer), r.length, static_cast<off_t>(r.offset));
       } while (rc < 0 && errno == EINTR);
       const std::int64_t result = rc < 0 ? -static_cast<std::int64_t>(errno) : rc;
       done_.push_back({r.user_data, result, issued, clock().now_ns()});
@@ -288,13 +300,18 @@ Result<std::unique_ptr<IoEngine>> make_engine(EngineKind kind, const EngineOptio
     case EngineKind::uring: {
       auto u = std::make_unique<UringEngine>(options);
       if (int rc = u->init(); rc < 0)
-        return unsupported_error(std::string("io_uring is not available here (io_uring_queue_init: ") +
-                                 std::strerror(-rc) + "); use --engine pread");
+        return unsupported_error(
+            std::string("io_uring is not available here (io_uring_queue_init: ") +
+            std::strerror(-rc) + "); use --engine pread");
       engine = std::move(u);
       break;
     }
-    case EngineKind::pread: engine = std::make_unique<PreadEngine>(options); break;
-    case EngineKind::null: engine = std::make_unique<NullEngine>(options); break;
+    case EngineKind::pread:
+      engine = std::make_unique<PreadEngine>(options);
+      break;
+    case EngineKind::null:
+      engine = std::make_unique<NullEngine>(options);
+      break;
   }
   if (!engine->pool().ok())
     return runtime_error("cannot allocate " + std::to_string(options.buffers) + " I/O buffers of " +

@@ -14,7 +14,9 @@
 namespace dlgen::replay {
 namespace {
 
-double seconds_between(std::int64_t a, std::int64_t b) { return static_cast<double>(b - a) * 1e-9; }
+double seconds_between(std::int64_t a, std::int64_t b) {
+  return static_cast<double>(b - a) * 1e-9;
+}
 
 // The host's CPUs above this busy share during a failed run make the client the suspect.
 constexpr double kClientBoundBusyPercent = 90.0;
@@ -25,8 +27,10 @@ CpuSample read_cpu_sample() {
   CpuSample s;
   rusage ru{};
   if (::getrusage(RUSAGE_SELF, &ru) == 0) {
-    s.user_s = static_cast<double>(ru.ru_utime.tv_sec) + static_cast<double>(ru.ru_utime.tv_usec) * 1e-6;
-    s.system_s = static_cast<double>(ru.ru_stime.tv_sec) + static_cast<double>(ru.ru_stime.tv_usec) * 1e-6;
+    s.user_s =
+        static_cast<double>(ru.ru_utime.tv_sec) + static_cast<double>(ru.ru_utime.tv_usec) * 1e-6;
+    s.system_s =
+        static_cast<double>(ru.ru_stime.tv_sec) + static_cast<double>(ru.ru_stime.tv_usec) * 1e-6;
   }
   // /proc/stat's first line: "cpu user nice system idle iowait irq softirq steal ..." in jiffies.
   // Idle and iowait are not busy; steal is time the hypervisor gave elsewhere (busy for us).
@@ -54,7 +58,8 @@ AuParts accelerator_utilisation(std::span<const PhaseRecord> phases, std::size_t
   std::vector<AuStep> steps;
   for (const PhaseRecord& ph : phases) {
     if (accelerator >= ph.steps.size()) continue;
-    for (const StepRecord& s : ph.steps[accelerator]) steps.push_back({s.ready, s.compute_ns, s.end});
+    for (const StepRecord& s : ph.steps[accelerator])
+      steps.push_back({s.ready, s.compute_ns, s.end});
   }
   return dlgen::accelerator_utilisation(steps, run_begin_ns, run_end_ns);
 }
@@ -148,8 +153,10 @@ void compute_report(const RunRecord& rec, Report& rep) {
   }
   rep.bytes_read = rep.train_bytes + rep.eval_bytes;
   rep.latency = percentiles(latency);
-  rep.samples_per_s = rep.train_seconds > 0 ? static_cast<double>(rep.samples) / rep.train_seconds : 0;
-  rep.eval_samples_per_s = rep.eval_seconds > 0 ? static_cast<double>(rep.eval_samples) / rep.eval_seconds : 0;
+  rep.samples_per_s =
+      rep.train_seconds > 0 ? static_cast<double>(rep.samples) / rep.train_seconds : 0;
+  rep.eval_samples_per_s =
+      rep.eval_seconds > 0 ? static_cast<double>(rep.eval_samples) / rep.eval_seconds : 0;
   rep.train_mib_per_s = mib_per_s(rep.train_bytes, rep.train_seconds);
   rep.eval_mib_per_s = mib_per_s(rep.eval_bytes, rep.eval_seconds);
   rep.mib_per_s = mib_per_s(rep.bytes_read, rep.train_seconds + rep.eval_seconds);
@@ -177,20 +184,24 @@ void compute_report(const RunRecord& rec, Report& rep) {
     rep.per_accelerator.push_back(r);
   }
   rep.au = rep.per_accelerator.empty() ? 0 : au_min;
-  rep.au_mean = rep.per_accelerator.empty() ? 0 : au_sum / static_cast<double>(rep.per_accelerator.size());
+  rep.au_mean =
+      rep.per_accelerator.empty() ? 0 : au_sum / static_cast<double>(rep.per_accelerator.size());
   rep.compute = compute_accuracy(rec.phases);
   rep.au_applicable = rep.compute.configured_mean_s > 0;
   rep.passed = !rep.au_applicable || rep.au >= rep.au_threshold;
 
   rep.cpu = cpu_usage(rec.cpu_begin, rec.cpu_end, rep.elapsed_s, rec.cpus);
-  rep.client_bound = rep.au_applicable && !rep.passed && rep.cpu.host_busy_percent >= kClientBoundBusyPercent;
+  rep.client_bound =
+      rep.au_applicable && !rep.passed && rep.cpu.host_busy_percent >= kClientBoundBusyPercent;
   if (rep.client_bound) {
     char msg[320];
-    std::snprintf(msg, sizeof msg,
-                  "client-bound: this host's %u CPU(s) were %.0f%% busy (dlgen %.0f%%) while AU stayed under its "
-                  "threshold; the client may be what starved the accelerators, not the storage (fewer "
-                  "accelerators or workers per host, or more hosts)",
-                  rep.cpu.cpus, rep.cpu.host_busy_percent, rep.cpu.process_percent);
+    std::snprintf(
+        msg, sizeof msg,
+        "client-bound: this host's %u CPU(s) were %.0f%% busy (dlgen %.0f%%) while AU stayed under "
+        "its "
+        "threshold; the client may be what starved the accelerators, not the storage (fewer "
+        "accelerators or workers per host, or more hosts)",
+        rep.cpu.cpus, rep.cpu.host_busy_percent, rep.cpu.process_percent);
     rep.warnings.emplace_back(msg);
   }
 }

@@ -48,41 +48,74 @@ struct Param {
 const std::vector<Param>& params() {
   static const std::vector<Param> p = {
       // CLOSED may change these (the submitter's system, not the workload).
-      {"dataset.num_files", Freedom::closed, [](const Job& j) { return std::to_string(j.dataset.num_files); }},
-      {"dataset.files_per_dir", Freedom::closed, [](const Job& j) { return std::to_string(j.dataset.files_per_dir); }},
+      {"dataset.num_files", Freedom::closed,
+       [](const Job& j) { return std::to_string(j.dataset.num_files); }},
+      {"dataset.files_per_dir", Freedom::closed,
+       [](const Job& j) { return std::to_string(j.dataset.files_per_dir); }},
       {"dataset.dir", Freedom::closed, [](const Job& j) { return j.dataset.dir.string(); }},
-      {"reader.workers", Freedom::closed, [](const Job& j) { return std::to_string(j.reader.workers); }},
-      {"reader.request_size", Freedom::closed, [](const Job& j) { return std::to_string(j.reader.request_size_bytes); }},
-      {"reader.prefetch", Freedom::closed, [](const Job& j) { return std::to_string(j.reader.prefetch); }},
+      {"reader.workers", Freedom::closed,
+       [](const Job& j) { return std::to_string(j.reader.workers); }},
+      {"reader.request_size", Freedom::closed,
+       [](const Job& j) { return std::to_string(j.reader.request_size_bytes); }},
+      {"reader.prefetch", Freedom::closed,
+       [](const Job& j) { return std::to_string(j.reader.prefetch); }},
       {"checkpoint.dir", Freedom::closed, [](const Job& j) { return j.checkpoint.dir.string(); }},
-      {"run.accelerators", Freedom::closed, [](const Job& j) { return std::to_string(j.run.accelerators); }},
+      {"run.accelerators", Freedom::closed,
+       [](const Job& j) { return std::to_string(j.run.accelerators); }},
       // OPEN may also change the format and how a loader reads it.
-      {"dataset.format", Freedom::open, [](const Job& j) { return std::string(to_string(j.dataset.format)); }},
-      {"dataset.samples_per_file", Freedom::open, [](const Job& j) { return std::to_string(j.dataset.samples_per_file); }},
-      {"reader.read", Freedom::open, [](const Job& j) { return std::string(to_string(j.reader.read_unit)); }},
-      {"reader.iodepth", Freedom::open, [](const Job& j) { return std::to_string(j.reader.iodepth); }},
-      {"reader.header_read", Freedom::open, [](const Job& j) { return std::to_string(j.reader.header_read_bytes); }},
-      {"reader.probe", Freedom::open, [](const Job& j) { return std::to_string(j.reader.probe_bytes); }},
-      {"reader.readahead", Freedom::open, [](const Job& j) { return std::to_string(j.reader.readahead_bytes); }},
+      {"dataset.format", Freedom::open,
+       [](const Job& j) { return std::string(to_string(j.dataset.format)); }},
+      {"dataset.samples_per_file", Freedom::open,
+       [](const Job& j) { return std::to_string(j.dataset.samples_per_file); }},
+      {"reader.read", Freedom::open,
+       [](const Job& j) { return std::string(to_string(j.reader.read_unit)); }},
+      {"reader.iodepth", Freedom::open,
+       [](const Job& j) { return std::to_string(j.reader.iodepth); }},
+      {"reader.header_read", Freedom::open,
+       [](const Job& j) { return std::to_string(j.reader.header_read_bytes); }},
+      {"reader.probe", Freedom::open,
+       [](const Job& j) { return std::to_string(j.reader.probe_bytes); }},
+      {"reader.readahead", Freedom::open,
+       [](const Job& j) { return std::to_string(j.reader.readahead_bytes); }},
       // The workload itself.
-      {"dataset.sample_size", Freedom::fixed, [](const Job& j) { return describe(j.dataset.sample_size); }},
-      {"reader.batch_size", Freedom::fixed, [](const Job& j) { return std::to_string(j.reader.batch_size); }},
-      {"reader.shuffle", Freedom::fixed, [](const Job& j) { return std::string(to_string(j.reader.shuffle)); }},
-      {"reader.shuffle_buffer", Freedom::fixed, [](const Job& j) { return std::to_string(j.reader.shuffle_buffer); }},
-      {"reader.drop_last", Freedom::fixed, [](const Job& j) { return std::string(j.reader.drop_last ? "true" : "false"); }},
+      {"dataset.sample_size", Freedom::fixed,
+       [](const Job& j) { return describe(j.dataset.sample_size); }},
+      {"reader.batch_size", Freedom::fixed,
+       [](const Job& j) { return std::to_string(j.reader.batch_size); }},
+      {"reader.shuffle", Freedom::fixed,
+       [](const Job& j) { return std::string(to_string(j.reader.shuffle)); }},
+      {"reader.shuffle_buffer", Freedom::fixed,
+       [](const Job& j) { return std::to_string(j.reader.shuffle_buffer); }},
+      {"reader.drop_last", Freedom::fixed,
+       [](const Job& j) { return std::string(j.reader.drop_last ? "true" : "false"); }},
       {"reader.startup", Freedom::fixed, [](const Job& j) { return num(j.reader.startup_s); }},
       {"reader.warmup", Freedom::fixed, [](const Job& j) { return num(j.reader.warmup_s); }},
-      {"reader.preprocess", Freedom::fixed, [](const Job& j) { return describe(j.reader.preprocess); }},
-      {"compute.time", Freedom::fixed, [](const Job& j) { return describe(j.compute.effective()); }},
-      {"compute.au_threshold", Freedom::fixed, [](const Job& j) { return num(j.compute.au_threshold); }},
-      {"checkpoint.enabled", Freedom::fixed, [](const Job& j) { return std::string(j.checkpoint.enabled ? "true" : "false"); }},
-      {"checkpoint.size", Freedom::fixed, [](const Job& j) { return std::to_string(j.checkpoint.enabled ? j.checkpoint.size_bytes : 0); }},
-      {"checkpoint.every_epochs", Freedom::fixed, [](const Job& j) { return std::to_string(j.checkpoint.enabled ? j.checkpoint.every_epochs : 0); }},
-      {"checkpoint.every_steps", Freedom::fixed, [](const Job& j) { return std::to_string(j.checkpoint.enabled ? j.checkpoint.every_steps : 0); }},
+      {"reader.preprocess", Freedom::fixed,
+       [](const Job& j) { return describe(j.reader.preprocess); }},
+      {"compute.time", Freedom::fixed,
+       [](const Job& j) { return describe(j.compute.effective()); }},
+      {"compute.au_threshold", Freedom::fixed,
+       [](const Job& j) { return num(j.compute.au_threshold); }},
+      {"checkpoint.enabled", Freedom::fixed,
+       [](const Job& j) { return std::string(j.checkpoint.enabled ? "true" : "false"); }},
+      {"checkpoint.size", Freedom::fixed,
+       [](const Job& j) {
+         return std::to_string(j.checkpoint.enabled ? j.checkpoint.size_bytes : 0);
+       }},
+      {"checkpoint.every_epochs", Freedom::fixed,
+       [](const Job& j) {
+         return std::to_string(j.checkpoint.enabled ? j.checkpoint.every_epochs : 0);
+       }},
+      {"checkpoint.every_steps", Freedom::fixed,
+       [](const Job& j) {
+         return std::to_string(j.checkpoint.enabled ? j.checkpoint.every_steps : 0);
+       }},
       {"run.epochs", Freedom::fixed, [](const Job& j) { return std::to_string(j.run.epochs); }},
-      {"run.max_steps", Freedom::fixed, [](const Job& j) { return std::to_string(j.run.max_steps); }},
+      {"run.max_steps", Freedom::fixed,
+       [](const Job& j) { return std::to_string(j.run.max_steps); }},
       {"run.max_time", Freedom::fixed, [](const Job& j) { return num(j.run.max_seconds); }},
-      {"run.eval_every_epochs", Freedom::fixed, [](const Job& j) { return std::to_string(j.run.eval_every_epochs); }},
+      {"run.eval_every_epochs", Freedom::fixed,
+       [](const Job& j) { return std::to_string(j.run.eval_every_epochs); }},
   };
   return p;
 }
@@ -101,13 +134,15 @@ const char* to_string(Division d) {
   return "?";
 }
 
-MlperfSizing mlperf_dataset_size(const Job& job, std::uint64_t ram_bytes_per_host, std::uint32_t hosts) {
+MlperfSizing mlperf_dataset_size(const Job& job, std::uint64_t ram_bytes_per_host,
+                                 std::uint32_t hosts) {
   MlperfSizing s;
-  const std::uint64_t accelerators = std::uint64_t{job.run.accelerators} * std::max<std::uint32_t>(hosts, 1);
+  const std::uint64_t accelerators =
+      std::uint64_t{job.run.accelerators} * std::max<std::uint32_t>(hosts, 1);
   s.samples_for_steps = 500 * std::uint64_t{job.reader.batch_size} * accelerators;
   const double record = std::max(1.0, nominal_record_bytes(job.dataset.sample_size));
-  s.samples_for_memory = static_cast<std::uint64_t>(
-      std::ceil(5.0 * static_cast<double>(ram_bytes_per_host) * std::max<std::uint32_t>(hosts, 1) / record));
+  s.samples_for_memory = static_cast<std::uint64_t>(std::ceil(
+      5.0 * static_cast<double>(ram_bytes_per_host) * std::max<std::uint32_t>(hosts, 1) / record));
   const std::uint64_t samples = std::max(s.samples_for_steps, s.samples_for_memory);
   const std::uint64_t per_file = std::max<std::uint32_t>(job.dataset.samples_per_file, 1);
   s.files = (samples + per_file - 1) / per_file;
@@ -138,10 +173,12 @@ DivisionCheck check_division(const Job& reference, const Job& job) {
     if (a == b || p.freedom == Freedom::closed) continue;
     if (p.freedom == Freedom::open) {
       if (c.division == Division::closed) c.division = Division::open;
-      c.reasons.push_back(std::string(p.key) + ": " + b + " (reference " + a + "): allowed in OPEN only");
+      c.reasons.push_back(std::string(p.key) + ": " + b + " (reference " + a +
+                          "): allowed in OPEN only");
     } else {
       c.division = Division::invalid;
-      c.reasons.push_back(std::string(p.key) + ": " + b + " (reference " + a + "): not allowed in CLOSED or OPEN");
+      c.reasons.push_back(std::string(p.key) + ": " + b + " (reference " + a +
+                          "): not allowed in CLOSED or OPEN");
     }
   }
   return c;
@@ -166,8 +203,9 @@ Result<MlperfResult> run_mlperf(const Job& job, const Job* reference, const Mlpe
   }
   if (job.dataset.num_files < o.sizing.files) {
     r.division = Division::invalid;
-    r.reasons.push_back("the dataset has " + std::to_string(job.dataset.num_files) + " files; the rules ask for " +
-                        std::to_string(o.sizing.files) + " (500 steps of every accelerator and 5x the clients' RAM)");
+    r.reasons.push_back("the dataset has " + std::to_string(job.dataset.num_files) +
+                        " files; the rules ask for " + std::to_string(o.sizing.files) +
+                        " (500 steps of every accelerator and 5x the clients' RAM)");
   }
   const std::uint32_t total = o.runs + (o.warmup ? 1 : 0);
   for (std::uint32_t i = 0; i < total; ++i) {
@@ -200,17 +238,20 @@ Result<MlperfResult> run_mlperf(const Job& job, const Job* reference, const Mlpe
   }
   for (const MlperfRun* m : measured)
     if (r.mean_samples_per_s > 0)
-      r.max_deviation = std::max(r.max_deviation, std::fabs(m->samples_per_s - r.mean_samples_per_s) / r.mean_samples_per_s);
+      r.max_deviation =
+          std::max(r.max_deviation,
+                   std::fabs(m->samples_per_s - r.mean_samples_per_s) / r.mean_samples_per_s);
   r.replicated = r.max_deviation <= o.replication_limit;
   char buf[200];
   if (!r.all_passed) {
-    std::snprintf(buf, sizeof buf, "a measured run kept AU below %.0f%% (lowest %.1f%%)", r.au_threshold * 100,
-                  r.min_au * 100);
+    std::snprintf(buf, sizeof buf, "a measured run kept AU below %.0f%% (lowest %.1f%%)",
+                  r.au_threshold * 100, r.min_au * 100);
     r.reasons.push_back(buf);
     r.division = Division::invalid;
   }
   if (!r.replicated) {
-    std::snprintf(buf, sizeof buf, "runs disagree: samples/s up to %.1f%% from their mean (limit %.0f%%)",
+    std::snprintf(buf, sizeof buf,
+                  "runs disagree: samples/s up to %.1f%% from their mean (limit %.0f%%)",
                   r.max_deviation * 100, o.replication_limit * 100);
     r.reasons.push_back(buf);
     r.division = Division::invalid;
@@ -230,10 +271,16 @@ std::string mlperf_json(const MlperfResult& r) {
   j["au_threshold"] = r.au_threshold;
   nlohmann::json runs = nlohmann::json::array();
   for (const auto& m : r.runs)
-    runs.push_back({{"seed", m.seed}, {"warmup", m.warmup}, {"samples_per_s", m.samples_per_s},
-                    {"mib_per_s", m.mib_per_s}, {"au", m.au}, {"au_passed", m.au_passed}, {"elapsed_s", m.elapsed_s}});
+    runs.push_back({{"seed", m.seed},
+                    {"warmup", m.warmup},
+                    {"samples_per_s", m.samples_per_s},
+                    {"mib_per_s", m.mib_per_s},
+                    {"au", m.au},
+                    {"au_passed", m.au_passed},
+                    {"elapsed_s", m.elapsed_s}});
   j["runs"] = runs;
-  j["mean"] = {{"samples_per_s", r.mean_samples_per_s}, {"mib_per_s", r.mean_mib_per_s}, {"au", r.mean_au}};
+  j["mean"] = {
+      {"samples_per_s", r.mean_samples_per_s}, {"mib_per_s", r.mean_mib_per_s}, {"au", r.mean_au}};
   j["min_au"] = r.min_au;
   j["max_deviation"] = r.max_deviation;
   j["replicated"] = r.replicated;
@@ -248,12 +295,13 @@ std::string mlperf_csv(const MlperfResult& r) {
   int i = 0;
   for (const auto& m : r.runs) {
     std::snprintf(buf, sizeof buf, "%s,%llu,%d,%.6g,%.6g,%.6g,%d,%.6g\n",
-                  m.warmup ? "warmup" : std::to_string(++i).c_str(), static_cast<unsigned long long>(m.seed),
-                  m.warmup ? 1 : 0, m.samples_per_s, m.mib_per_s, m.au, m.au_passed ? 1 : 0, m.elapsed_s);
+                  m.warmup ? "warmup" : std::to_string(++i).c_str(),
+                  static_cast<unsigned long long>(m.seed), m.warmup ? 1 : 0, m.samples_per_s,
+                  m.mib_per_s, m.au, m.au_passed ? 1 : 0, m.elapsed_s);
     out << buf;
   }
-  std::snprintf(buf, sizeof buf, "mean,,0,%.6g,%.6g,%.6g,%d,\n", r.mean_samples_per_s, r.mean_mib_per_s, r.mean_au,
-                r.all_passed ? 1 : 0);
+  std::snprintf(buf, sizeof buf, "mean,,0,%.6g,%.6g,%.6g,%d,\n", r.mean_samples_per_s,
+                r.mean_mib_per_s, r.mean_au, r.all_passed ? 1 : 0);
   out << buf;
   return out.str();
 }
@@ -263,23 +311,30 @@ namespace {
 std::string escape(const std::string& s) {
   std::string o;
   for (char c : s) {
-    if (c == '<') o += "&lt;";
-    else if (c == '>') o += "&gt;";
-    else if (c == '&') o += "&amp;";
-    else if (c == '"') o += "&quot;";
-    else o += c;
+    if (c == '<')
+      o += "&lt;";
+    else if (c == '>')
+      o += "&gt;";
+    else if (c == '&')
+      o += "&amp;";
+    else if (c == '"')
+      o += "&quot;";
+    else
+      o += c;
   }
   return o;
 }
 
 // A bar per measured run and a dashed line at `line` (the mean, or the AU threshold).
-std::string bars(const std::vector<double>& v, double line, const char* line_label, const char* unit) {
+std::string bars(const std::vector<double>& v, double line, const char* line_label,
+                 const char* unit) {
   const double w = 640, h = 220, pad = 40, legend = 150;  // the line's label right of the plot
   double top = line;
   for (double x : v) top = std::max(top, x);
   top = top > 0 ? top * 1.15 : 1;
   std::ostringstream s;
-  s << "<svg xmlns='http://www.w3.org/2000/svg' width='" << w + legend << "' height='" << h << "' role='img'>";
+  s << "<svg xmlns='http://www.w3.org/2000/svg' width='" << w + legend << "' height='" << h
+    << "' role='img'>";
   const double bw = (w - 2 * pad) / std::max<std::size_t>(v.size(), 1);
   char buf[512];
   for (std::size_t i = 0; i < v.size(); ++i) {
@@ -288,17 +343,18 @@ std::string bars(const std::vector<double>& v, double line, const char* line_lab
                   "<rect x='%.1f' y='%.1f' width='%.1f' height='%.1f' fill='#4a7ab7'/>"
                   "<text x='%.1f' y='%.1f' font-size='11' text-anchor='middle'>%.4g</text>"
                   "<text x='%.1f' y='%.1f' font-size='11' text-anchor='middle'>run %zu</text>",
-                  pad + i * bw + bw * 0.15, h - pad - bh, bw * 0.7, bh, pad + i * bw + bw / 2, h - pad - bh - 4, v[i],
-                  pad + i * bw + bw / 2, h - pad + 14, i + 1);
+                  pad + i * bw + bw * 0.15, h - pad - bh, bw * 0.7, bh, pad + i * bw + bw / 2,
+                  h - pad - bh - 4, v[i], pad + i * bw + bw / 2, h - pad + 14, i + 1);
     s << buf;
   }
   const double ly = h - pad - (h - 2 * pad) * line / top;
-  std::snprintf(buf, sizeof buf,
-                "<line x1='%.1f' x2='%.1f' y1='%.1f' y2='%.1f' stroke='#c0392b' stroke-dasharray='6 4'/>"
-                "<text x='%.1f' y='%.1f' font-size='11' fill='#c0392b'>%s %.4g %s</text>",
-                pad, w - pad, ly, ly, w - pad + 6, ly + 4, line_label, line, unit);
-  s << buf << "<line x1='" << pad << "' x2='" << w - pad << "' y1='" << h - pad << "' y2='" << h - pad
-    << "' stroke='#333'/></svg>";
+  std::snprintf(
+      buf, sizeof buf,
+      "<line x1='%.1f' x2='%.1f' y1='%.1f' y2='%.1f' stroke='#c0392b' stroke-dasharray='6 4'/>"
+      "<text x='%.1f' y='%.1f' font-size='11' fill='#c0392b'>%s %.4g %s</text>",
+      pad, w - pad, ly, ly, w - pad + 6, ly + 4, line_label, line, unit);
+  s << buf << "<line x1='" << pad << "' x2='" << w - pad << "' y1='" << h - pad << "' y2='"
+    << h - pad << "' stroke='#333'/></svg>";
   return s.str();
 }
 
@@ -308,17 +364,22 @@ std::string mlperf_html(const MlperfResult& r) {
   std::vector<double> sps, au;
   for (const auto& m : r.runs)
     if (!m.warmup) sps.push_back(m.samples_per_s), au.push_back(m.au * 100);
-  const char* colour = r.division == Division::closed ? "#1e8449" : r.division == Division::open ? "#b9770e" : "#c0392b";
+  const char* colour = r.division == Division::closed ? "#1e8449"
+                       : r.division == Division::open ? "#b9770e"
+                                                      : "#c0392b";
   std::ostringstream h;
-  h << "<!doctype html><html><head><meta charset='utf-8'><title>dlgen mlperf: " << escape(r.workload)
+  h << "<!doctype html><html><head><meta charset='utf-8'><title>dlgen mlperf: "
+    << escape(r.workload)
     << "</title><style>body{font-family:sans-serif;margin:2em;max-width:60em}"
-       "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px 10px;text-align:right}"
+       "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px "
+       "10px;text-align:right}"
        ".verdict{font-size:1.6em;font-weight:bold;color:"
     << colour << "}</style></head><body>";
   h << "<h1>MLPerf Storage run rules: " << escape(r.workload) << "</h1>";
   h << "<p class='verdict'>" << to_string(r.division) << "</p>";
-  if (r.reasons.empty()) h << "<p>Every parameter is as the reference workload allows in CLOSED; every run kept AU "
-                              "at or above the threshold and the runs agree.</p>";
+  if (r.reasons.empty())
+    h << "<p>Every parameter is as the reference workload allows in CLOSED; every run kept AU "
+         "at or above the threshold and the runs agree.</p>";
   else {
     h << "<ul>";
     for (const auto& s : r.reasons) h << "<li>" << escape(s) << "</li>";
@@ -326,25 +387,32 @@ std::string mlperf_html(const MlperfResult& r) {
   }
   char buf[512];
   std::snprintf(buf, sizeof buf,
-                "<p>Mean of %zu measured runs: <b>%.1f samples/s</b>, <b>%.1f MiB/s</b> (bytes actually read), AU "
-                "%.1f%% (lowest run %.1f%%, threshold %.0f%%); runs within %.1f%% of their mean. Dataset: %llu "
+                "<p>Mean of %zu measured runs: <b>%.1f samples/s</b>, <b>%.1f MiB/s</b> (bytes "
+                "actually read), AU "
+                "%.1f%% (lowest run %.1f%%, threshold %.0f%%); runs within %.1f%% of their mean. "
+                "Dataset: %llu "
                 "files (the rules ask for at least %llu).</p>",
                 sps.size(), r.mean_samples_per_s, r.mean_mib_per_s, r.mean_au * 100, r.min_au * 100,
-                r.au_threshold * 100, r.max_deviation * 100, static_cast<unsigned long long>(r.dataset_files),
+                r.au_threshold * 100, r.max_deviation * 100,
+                static_cast<unsigned long long>(r.dataset_files),
                 static_cast<unsigned long long>(r.sizing.files));
   h << buf;
   h << "<h2>Samples/s per run</h2>" << bars(sps, r.mean_samples_per_s, "mean", "samples/s");
   h << "<h2>AU per run (%)</h2>" << bars(au, r.au_threshold * 100, "threshold", "%");
-  h << "<h2>Runs</h2><table><tr><th>run</th><th>seed</th><th>samples/s</th><th>MiB/s</th><th>AU</th><th>time "
+  h << "<h2>Runs</h2><table><tr><th>run</th><th>seed</th><th>samples/s</th><th>MiB/s</th><th>AU</"
+       "th><th>time "
        "(s)</th></tr>";
   int i = 0;
   for (const auto& m : r.runs) {
-    std::snprintf(buf, sizeof buf, "<tr><td>%s</td><td>%llu</td><td>%.1f</td><td>%.1f</td><td>%.1f%%</td><td>%.1f</td></tr>",
-                  m.warmup ? "warm-up" : std::to_string(++i).c_str(), static_cast<unsigned long long>(m.seed),
-                  m.samples_per_s, m.mib_per_s, m.au * 100, m.elapsed_s);
+    std::snprintf(
+        buf, sizeof buf,
+        "<tr><td>%s</td><td>%llu</td><td>%.1f</td><td>%.1f</td><td>%.1f%%</td><td>%.1f</td></tr>",
+        m.warmup ? "warm-up" : std::to_string(++i).c_str(), static_cast<unsigned long long>(m.seed),
+        m.samples_per_s, m.mib_per_s, m.au * 100, m.elapsed_s);
     h << buf;
   }
-  h << "</table><p>Definitions: docs/metrics.md (AU, MiB/s), docs/mlperf.md (the rules).</p></body></html>\n";
+  h << "</table><p>Definitions: docs/metrics.md (AU, MiB/s), docs/mlperf.md (the "
+       "rules).</p></body></html>\n";
   return h.str();
 }
 

@@ -1,5 +1,5 @@
-// MLPerf Storage's reference training workloads, as its DLIO configs give them (v1.0 figures; unet3d
-// on b200 from v2.0), read through the same DLIO reader as a user's config.
+// MLPerf Storage's reference training workloads, as its DLIO configs give them (v1.0 figures;
+// unet3d on b200 from v2.0), read through the same DLIO reader as a user's config.
 #include <cstdio>
 
 #include "dlgen/core/dlio.hpp"
@@ -103,9 +103,9 @@ struct Profile {
   double compute_s;
 };
 const Profile kProfiles[] = {
-    {"unet3d", "a100", kUnet3d, 0.636},       {"unet3d", "h100", kUnet3d, 0.323},
-    {"unet3d", "b200", kUnet3d, 0.162},       {"resnet50", "a100", kResnet50, 0.435},
-    {"resnet50", "h100", kResnet50, 0.224},   {"cosmoflow", "a100", kCosmoflow, 0.00551},
+    {"unet3d", "a100", kUnet3d, 0.636},         {"unet3d", "h100", kUnet3d, 0.323},
+    {"unet3d", "b200", kUnet3d, 0.162},         {"resnet50", "a100", kResnet50, 0.435},
+    {"resnet50", "h100", kResnet50, 0.224},     {"cosmoflow", "a100", kCosmoflow, 0.00551},
     {"cosmoflow", "h100", kCosmoflow, 0.00351},
 };
 
@@ -118,18 +118,21 @@ Result<Job> mlperf_reference(const std::string& workload, const std::string& acc
     if (workload != p.workload || accelerator != p.accelerator) continue;
     char set[64];
     std::snprintf(set, sizeof set, "train.computation_time=%.9g", p.compute_s);
-    Result<DlioJob> d = parse_dlio(p.yaml, std::string("reference ") + p.workload + "_" + p.accelerator + ".yaml", {set});
+    Result<DlioJob> d = parse_dlio(
+        p.yaml, std::string("reference ") + p.workload + "_" + p.accelerator + ".yaml", {set});
     if (!d) return d.error();
     return d->job;
   }
-  return input_error("no MLPerf Storage reference for " + workload + " on " + accelerator + " (known: " + known + ")");
+  return input_error("no MLPerf Storage reference for " + workload + " on " + accelerator +
+                     " (known: " + known + ")");
 }
 
 std::string mlperf_match_accelerator(const Job& job) {
   for (const Profile& p : kProfiles) {
     if (job.name != p.workload) continue;
     Result<Job> ref = mlperf_reference(p.workload, p.accelerator);
-    if (ref && ref->compute.effective() == job.compute.effective() && ref->reader.batch_size == job.reader.batch_size)
+    if (ref && ref->compute.effective() == job.compute.effective() &&
+        ref->reader.batch_size == job.reader.batch_size)
       return p.accelerator;
   }
   return "";

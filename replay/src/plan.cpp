@@ -3,11 +3,10 @@
 #include <algorithm>
 #include <cassert>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 #include "dlgen/core/units.hpp"
 #include "dlgen/datasets/layout.hpp"
-
-#include <nlohmann/json.hpp>
 
 namespace dlgen::replay {
 namespace {
@@ -150,7 +149,8 @@ PlanSummary summarize_plan(const Job& job, Topology topology) {
     const datasets::Layout eval_layout(*job.validation);
     s.eval_files = eval_layout.num_files();
     s.eval_bytes = eval_layout.total_bytes();
-    s.eval_steps = plan_eval(job, 0, topology).num_steps() * (job.run.epochs / job.run.eval_every_epochs);
+    s.eval_steps =
+        plan_eval(job, 0, topology).num_steps() * (job.run.epochs / job.run.eval_every_epochs);
   }
   s.checkpoints = checkpoint_count(job, s.steps_per_epoch);
   s.checkpoint_bytes = s.checkpoints * job.checkpoint.size_bytes;
@@ -162,8 +162,10 @@ PlanSummary summarize_plan(const Job& job, Topology topology) {
 std::string plan_json(const Job& job, const PlanSummary& s) {
   nlohmann::json j;
   j["job"] = job.name;
-  j["dataset"] = {{"dir", job.dataset.dir.string()}, {"format", to_string(job.dataset.format)},
-                  {"num_files", s.files}, {"bytes", s.dataset_bytes},
+  j["dataset"] = {{"dir", job.dataset.dir.string()},
+                  {"format", to_string(job.dataset.format)},
+                  {"num_files", s.files},
+                  {"bytes", s.dataset_bytes},
                   {"samples_per_file", job.dataset.samples_per_file}};
   if (s.eval_steps > 0) j["validation"] = {{"num_files", s.eval_files}, {"bytes", s.eval_bytes}};
   j["accelerators"] = job.run.accelerators;
@@ -194,16 +196,18 @@ std::string format_plan(const Job& job, const PlanSummary& s) {
   add("plan for %s\n", job.name.empty() ? job.source.string().c_str() : job.name.c_str());
   add("  dataset      %s: %llu files, %s, %s\n", job.dataset.dir.string().c_str(), ull(s.files),
       format_size(s.dataset_bytes).c_str(), to_string(job.dataset.format));
-  add("  per epoch    %llu samples, %llu steps per accelerator (batch %u, %u accelerator(s), %u worker(s) each)\n",
+  add("  per epoch    %llu samples, %llu steps per accelerator (batch %u, %u accelerator(s), %u "
+      "worker(s) each)\n",
       ull(s.samples_per_epoch), ull(s.steps_per_epoch), job.reader.batch_size, job.run.accelerators,
       job.reader.workers);
   add("  epochs       %u: %llu steps per accelerator in all\n", job.run.epochs, ull(s.total_steps));
   if (s.eval_steps > 0)
-    add("  evaluation   %llu files, %s, %llu steps in all\n", ull(s.eval_files), format_size(s.eval_bytes).c_str(),
-        ull(s.eval_steps));
+    add("  evaluation   %llu files, %s, %llu steps in all\n", ull(s.eval_files),
+        format_size(s.eval_bytes).c_str(), ull(s.eval_steps));
   if (s.checkpoints > 0)
     add("  checkpoints  %llu x %s in %u file(s) under %s\n", ull(s.checkpoints),
-        format_size(job.checkpoint.size_bytes).c_str(), job.checkpoint.files, job.checkpoint.dir.string().c_str());
+        format_size(job.checkpoint.size_bytes).c_str(), job.checkpoint.files,
+        job.checkpoint.dir.string().c_str());
   add("  compute      %s per step%s%s\n", format_duration(s.compute_step_s).c_str(),
       job.compute.accelerator.empty() ? "" : " on ", job.compute.accelerator.c_str());
   add("  min runtime  %s (steps x compute time: a storage that never stalls)\n",

@@ -25,7 +25,8 @@ std::uint64_t LatencyHistogram::bucket_low(int b) {
 
 std::uint64_t LatencyHistogram::percentile(double q) const {
   if (count_ == 0) return 0;
-  const auto rank = static_cast<std::uint64_t>(std::clamp(q, 0.0, 1.0) * static_cast<double>(count_ - 1)) + 1;
+  const auto rank =
+      static_cast<std::uint64_t>(std::clamp(q, 0.0, 1.0) * static_cast<double>(count_ - 1)) + 1;
   std::uint64_t seen = 0;
   for (int b = 0; b < kBuckets; ++b) {
     seen += counts_[b];
@@ -56,22 +57,40 @@ std::string to_json(const Report& r) {
   j["job"] = r.job_name;
   j["engine"] = r.engine;
   j["accelerator"] = r.accelerator;
-  j["config"] = {{"accelerators", r.accelerators}, {"workers", r.workers}, {"iodepth", r.iodepth},
-                 {"epochs", r.epochs},             {"direct", r.direct},   {"cache", r.cache_mode}};
+  j["config"] = {{"accelerators", r.accelerators},
+                 {"workers", r.workers},
+                 {"iodepth", r.iodepth},
+                 {"epochs", r.epochs},
+                 {"direct", r.direct},
+                 {"cache", r.cache_mode}};
   j["elapsed_s"] = r.elapsed_s;
   // The headline figures in one place, for scripts (bench/fio reads totals.bytes_read and
   // totals.wall_seconds).
   // wall_seconds: the seconds of the passes that moved bytes_read (training and evaluation).
-  j["totals"] = {{"bytes_read", r.bytes_read}, {"wall_seconds", r.train_seconds + r.eval_seconds},
-                 {"elapsed_seconds", r.elapsed_s}, {"samples", r.samples},
-                 {"steps", r.steps},           {"requests", r.requests},    {"mib_per_s", r.mib_per_s},
-                 {"samples_per_s", r.samples_per_s}, {"au", r.au}};
-  j["train"] = {{"samples", r.samples}, {"bytes", r.train_bytes}, {"seconds", r.train_seconds},
-                {"samples_per_s", r.samples_per_s}, {"mib_per_s", r.train_mib_per_s}};
-  j["eval"] = {{"samples", r.eval_samples}, {"bytes", r.eval_bytes}, {"seconds", r.eval_seconds},
-               {"samples_per_s", r.eval_samples_per_s}, {"mib_per_s", r.eval_mib_per_s}};
-  j["cpu"] = {{"user_s", r.cpu.user_s}, {"system_s", r.cpu.system_s}, {"cpus", r.cpu.cpus},
-              {"process_percent", r.cpu.process_percent}, {"host_busy_percent", r.cpu.host_busy_percent},
+  j["totals"] = {{"bytes_read", r.bytes_read},
+                 {"wall_seconds", r.train_seconds + r.eval_seconds},
+                 {"elapsed_seconds", r.elapsed_s},
+                 {"samples", r.samples},
+                 {"steps", r.steps},
+                 {"requests", r.requests},
+                 {"mib_per_s", r.mib_per_s},
+                 {"samples_per_s", r.samples_per_s},
+                 {"au", r.au}};
+  j["train"] = {{"samples", r.samples},
+                {"bytes", r.train_bytes},
+                {"seconds", r.train_seconds},
+                {"samples_per_s", r.samples_per_s},
+                {"mib_per_s", r.train_mib_per_s}};
+  j["eval"] = {{"samples", r.eval_samples},
+               {"bytes", r.eval_bytes},
+               {"seconds", r.eval_seconds},
+               {"samples_per_s", r.eval_samples_per_s},
+               {"mib_per_s", r.eval_mib_per_s}};
+  j["cpu"] = {{"user_s", r.cpu.user_s},
+              {"system_s", r.cpu.system_s},
+              {"cpus", r.cpu.cpus},
+              {"process_percent", r.cpu.process_percent},
+              {"host_busy_percent", r.cpu.host_busy_percent},
               {"client_bound", r.client_bound}};
   j["realtime_priority"] = r.realtime;
   j["samples"] = r.samples;
@@ -86,24 +105,42 @@ std::string to_json(const Report& r) {
   j["au_threshold"] = r.au_threshold;
   j["au_applicable"] = r.au_applicable;
   j["passed"] = r.passed;
-  j["latency_us"] = {{"count", r.latency.count}, {"mean", r.latency.mean_us}, {"p50", r.latency.p50_us},
-                     {"p90", r.latency.p90_us},  {"p99", r.latency.p99_us},   {"p99.9", r.latency.p999_us},
+  j["latency_us"] = {{"count", r.latency.count}, {"mean", r.latency.mean_us},
+                     {"p50", r.latency.p50_us},  {"p90", r.latency.p90_us},
+                     {"p99", r.latency.p99_us},  {"p99.9", r.latency.p999_us},
                      {"max", r.latency.max_us}};
   json accs = json::array();
   for (const auto& a : r.per_accelerator)
-    accs.push_back({{"id", a.id}, {"steps", a.steps}, {"samples", a.samples}, {"compute_s", a.compute_s},
-                    {"wall_s", a.wall_s}, {"first_wait_s", a.first_wait_s}, {"wait_s", a.wait_s}, {"au", a.au}});
+    accs.push_back({{"id", a.id},
+                    {"steps", a.steps},
+                    {"samples", a.samples},
+                    {"compute_s", a.compute_s},
+                    {"wall_s", a.wall_s},
+                    {"first_wait_s", a.first_wait_s},
+                    {"wait_s", a.wait_s},
+                    {"au", a.au}});
   j["per_accelerator"] = accs;
   json eps = json::array();
   for (const auto& e : r.epochs_detail)
-    eps.push_back({{"epoch", e.epoch}, {"eval", e.eval}, {"seconds", e.seconds}, {"steps", e.steps},
-                   {"samples", e.samples}, {"bytes", e.bytes}, {"requests", e.requests},
-                   {"samples_per_s", e.samples_per_s()}, {"mib_per_s", e.mib_per_s()}, {"au", e.au}});
+    eps.push_back({{"epoch", e.epoch},
+                   {"eval", e.eval},
+                   {"seconds", e.seconds},
+                   {"steps", e.steps},
+                   {"samples", e.samples},
+                   {"bytes", e.bytes},
+                   {"requests", e.requests},
+                   {"samples_per_s", e.samples_per_s()},
+                   {"mib_per_s", e.mib_per_s()},
+                   {"au", e.au}});
   j["epochs"] = eps;
   const auto& c = r.checkpoint;
-  j["checkpoint"] = {{"count", c.count},         {"files", c.files},       {"bytes", c.bytes},
-                     {"write_s", c.write_s},     {"write_mib_s", c.write_mib_s()},
-                     {"restore_s", c.restore_s}, {"restore_bytes", c.restore_bytes},
+  j["checkpoint"] = {{"count", c.count},
+                     {"files", c.files},
+                     {"bytes", c.bytes},
+                     {"write_s", c.write_s},
+                     {"write_mib_s", c.write_mib_s()},
+                     {"restore_s", c.restore_s},
+                     {"restore_bytes", c.restore_bytes},
                      {"restore_mib_s", c.restore_mib_s()}};
   const auto& m = r.compute;
   j["compute"] = {{"steps", m.steps},
@@ -113,7 +150,9 @@ std::string to_json(const Report& r) {
                   {"mean_abs_error_s", m.mean_abs_error_s},
                   {"max_error_s", m.max_error_s},
                   {"relative_error", m.relative_error()}};
-  j["dataset"] = {{"bytes", r.dataset_bytes}, {"ram_bytes", r.ram_bytes}, {"fits_in_ram", r.dataset_fits_in_ram}};
+  j["dataset"] = {{"bytes", r.dataset_bytes},
+                  {"ram_bytes", r.ram_bytes},
+                  {"fits_in_ram", r.dataset_fits_in_ram}};
   j["batch_signals_dropped"] = r.batch_signals_dropped;
   j["warnings"] = r.warnings;
   return j.dump(2) + "\n";
@@ -128,30 +167,36 @@ std::string format_summary(const Report& r) {
   };
   using ull = unsigned long long;
   add("%s: %s engine, %u accelerator(s)%s%s, %u worker(s) each, iodepth %u, %s, cache %s\n",
-      r.job_name.c_str(), r.engine.c_str(), r.accelerators, r.accelerator.empty() ? "" : " ", r.accelerator.c_str(),
-      r.workers, r.iodepth, r.direct ? "O_DIRECT" : "buffered", r.cache_mode.c_str());
-  add("  time        %s for %u epoch(s), %llu steps, %llu samples\n", format_duration(r.elapsed_s).c_str(),
-      r.epochs, ull(r.steps), ull(r.samples));
+      r.job_name.c_str(), r.engine.c_str(), r.accelerators, r.accelerator.empty() ? "" : " ",
+      r.accelerator.c_str(), r.workers, r.iodepth, r.direct ? "O_DIRECT" : "buffered",
+      r.cache_mode.c_str());
+  add("  time        %s for %u epoch(s), %llu steps, %llu samples\n",
+      format_duration(r.elapsed_s).c_str(), r.epochs, ull(r.steps), ull(r.samples));
   add("  throughput  %.1f samples/s, %.1f MiB/s (%s read in %llu requests, %llu files opened)\n",
-      r.samples_per_s, r.mib_per_s, format_size(r.bytes_read).c_str(), ull(r.requests), ull(r.files_opened));
+      r.samples_per_s, r.mib_per_s, format_size(r.bytes_read).c_str(), ull(r.requests),
+      ull(r.files_opened));
   if (r.eval_seconds > 0)
-    add("              train %.1f MiB/s (%s in %.2f s), eval %.1f MiB/s (%s in %.2f s, %.1f samples/s)\n",
+    add("              train %.1f MiB/s (%s in %.2f s), eval %.1f MiB/s (%s in %.2f s, %.1f "
+        "samples/s)\n",
         r.train_mib_per_s, format_size(r.train_bytes).c_str(), r.train_seconds, r.eval_mib_per_s,
         format_size(r.eval_bytes).c_str(), r.eval_seconds, r.eval_samples_per_s);
   // Latencies span 10 us (page cache) to seconds (a 140 MiB request): pick the unit per value.
   auto lat = [](double us) {
     char b[32];
-    if (us < 1000) std::snprintf(b, sizeof b, "%.0f us", us);
-    else if (us < 1e6) std::snprintf(b, sizeof b, "%.2f ms", us / 1e3);
-    else std::snprintf(b, sizeof b, "%.2f s", us / 1e6);
+    if (us < 1000)
+      std::snprintf(b, sizeof b, "%.0f us", us);
+    else if (us < 1e6)
+      std::snprintf(b, sizeof b, "%.2f ms", us / 1e3);
+    else
+      std::snprintf(b, sizeof b, "%.2f s", us / 1e6);
     return std::string(b);
   };
-  add("  latency     p50 %s, p90 %s, p99 %s, p99.9 %s, max %s (per request)\n", lat(r.latency.p50_us).c_str(),
-      lat(r.latency.p90_us).c_str(), lat(r.latency.p99_us).c_str(), lat(r.latency.p999_us).c_str(),
-      lat(r.latency.max_us).c_str());
+  add("  latency     p50 %s, p90 %s, p99 %s, p99.9 %s, max %s (per request)\n",
+      lat(r.latency.p50_us).c_str(), lat(r.latency.p90_us).c_str(), lat(r.latency.p99_us).c_str(),
+      lat(r.latency.p999_us).c_str(), lat(r.latency.max_us).c_str());
   for (const auto& e : r.epochs_detail) {
-    add("  %s %-4u  %8.2f s  %9.1f samples/s  %8.1f MiB/s", e.eval ? "eval " : "epoch", e.epoch, e.seconds,
-        e.samples_per_s(), e.mib_per_s());
+    add("  %s %-4u  %8.2f s  %9.1f samples/s  %8.1f MiB/s", e.eval ? "eval " : "epoch", e.epoch,
+        e.seconds, e.samples_per_s(), e.mib_per_s());
     if (r.au_applicable) add("  AU %5.1f%%", e.au * 100);
     out += '\n';
   }
@@ -159,14 +204,16 @@ std::string format_summary(const Report& r) {
     add("  checkpoint  %llu written, %s in %.2f s: %.1f MiB/s\n", ull(r.checkpoint.count),
         format_size(r.checkpoint.bytes).c_str(), r.checkpoint.write_s, r.checkpoint.write_mib_s());
   if (r.checkpoint.restore_bytes > 0)
-    add("  restore     %s read in %.2f s: %.1f MiB/s\n", format_size(r.checkpoint.restore_bytes).c_str(),
-        r.checkpoint.restore_s, r.checkpoint.restore_mib_s());
+    add("  restore     %s read in %.2f s: %.1f MiB/s\n",
+        format_size(r.checkpoint.restore_bytes).c_str(), r.checkpoint.restore_s,
+        r.checkpoint.restore_mib_s());
   if (r.compute.steps > 0)
     add("  compute     %s configured, %s measured per step (mean error %+.1f us, %.3f%%)\n",
-        format_duration(r.compute.configured_mean_s).c_str(), format_duration(r.compute.measured_mean_s).c_str(),
-        r.compute.mean_error_s * 1e6, r.compute.relative_error() * 100);
-  add("  cpu         %.2f s user, %.2f s system: %.0f%% of %u CPU(s); host %.0f%% busy%s\n", r.cpu.user_s,
-      r.cpu.system_s, r.cpu.process_percent, r.cpu.cpus, r.cpu.host_busy_percent,
+        format_duration(r.compute.configured_mean_s).c_str(),
+        format_duration(r.compute.measured_mean_s).c_str(), r.compute.mean_error_s * 1e6,
+        r.compute.relative_error() * 100);
+  add("  cpu         %.2f s user, %.2f s system: %.0f%% of %u CPU(s); host %.0f%% busy%s\n",
+      r.cpu.user_s, r.cpu.system_s, r.cpu.process_percent, r.cpu.cpus, r.cpu.host_busy_percent,
       r.realtime ? "" : "; accelerator threads without real-time priority (not root)");
   if (r.per_accelerator.size() > 1)
     for (const auto& a : r.per_accelerator)
@@ -175,7 +222,8 @@ std::string format_summary(const Report& r) {
   if (!r.au_applicable)
     add("  AU          n/a: the job configures no compute time (a pure I/O run)\n");
   else
-    add("  AU          %.1f%% (lowest accelerator, whole run; threshold %.0f%%): %s\n", r.au * 100, r.au_threshold * 100,
+    add("  AU          %.1f%% (lowest accelerator, whole run; threshold %.0f%%): %s\n", r.au * 100,
+        r.au_threshold * 100,
         r.passed ? "PASS" : "FAIL: the storage could not keep the accelerators busy");
   return out;
 }
@@ -198,7 +246,8 @@ Result<void> write_timeseries_csv(const Report& report, const std::filesystem::p
     prev = p.t_s;
     char row[256];
     std::snprintf(row, sizeof row, "%.3f,%llu,%.3f,%llu,%.3f,%llu,%u,%u\n", p.t_s,
-                  static_cast<unsigned long long>(p.bytes), static_cast<double>(p.bytes) / 1048576.0 / dt,
+                  static_cast<unsigned long long>(p.bytes),
+                  static_cast<double>(p.bytes) / 1048576.0 / dt,
                   static_cast<unsigned long long>(p.samples), static_cast<double>(p.samples) / dt,
                   static_cast<unsigned long long>(p.requests), p.in_flight, p.ready_batches);
     f << row;

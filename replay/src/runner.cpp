@@ -24,12 +24,12 @@
 #include <thread>
 #include <vector>
 
+#include "batch_signal.hpp"
 #include "dlgen/core/progress.hpp"
 #include "dlgen/core/units.hpp"
 #include "dlgen/datasets/layout.hpp"
 #include "dlgen/replay/checkpoint.hpp"
 #include "dlgen/replay/metrics.hpp"
-#include "batch_signal.hpp"
 #include "worker.hpp"
 
 namespace dlgen::replay {
@@ -55,7 +55,8 @@ FileTable make_table(const datasets::Layout& layout) {
 // Wakes every thread of a phase that may wait on a hand-off (after `stop` was set, when some thread
 // that would have woken it never started): accelerators see their batches "produced", workers their
 // window released; both then see `stop` and end.
-void stop_all(const std::vector<std::unique_ptr<Handoff[]>>& handoffs, std::uint32_t workers, Clock& clock) {
+void stop_all(const std::vector<std::unique_ptr<Handoff[]>>& handoffs, std::uint32_t workers,
+              Clock& clock) {
   for (const auto& per : handoffs)
     for (std::uint32_t w = 0; w < workers; ++w) {
       per[w].produced.store(~std::uint64_t{0}, std::memory_order_release);
@@ -64,7 +65,6 @@ void stop_all(const std::vector<std::unique_ptr<Handoff[]>>& handoffs, std::uint
       clock.notify(per[w].consumed);
     }
 }
-
 
 // Runs checkpoints at step boundaries: every accelerator arrives, the last one in writes.
 // The barrier also completes when the last accelerators leave it at the end of the phase; only a
@@ -87,12 +87,14 @@ struct PhaseOutcome {
 
 class Runner {
  public:
-  Runner(const Job& job, const RunOptions& options, Clock& clock) : job_(job), options_(options), clock_(clock) {}
+  Runner(const Job& job, const RunOptions& options, Clock& clock)
+      : job_(job), options_(options), clock_(clock) {}
 
   Result<Report> run();
 
  private:
-  Result<PhaseOutcome> run_phase(const EpochPlan& plan, const FileTable& files, bool eval, Progress* progress);
+  Result<PhaseOutcome> run_phase(const EpochPlan& plan, const FileTable& files, bool eval,
+                                 Progress* progress);
   void sampler();
   void drop_cache(const FileTable& files, std::vector<std::string>& warnings);
 
@@ -101,7 +103,7 @@ class Runner {
   Clock& clock_;
   CheckpointResult checkpoint_;
   std::atomic<bool> realtime_{true};  // every accelerator thread got SCHED_FIFO
-  std::int64_t deadline_ns_ = 0;   // run.max_time as a clock deadline (0: none)
+  std::int64_t deadline_ns_ = 0;      // run.max_time as a clock deadline (0: none)
   std::uint64_t global_step_ = 0;  // steps taken by accelerator 0, all epochs (checkpoint cadence)
   std::atomic<std::uint64_t> bytes_{0}, samples_{0}, requests_{0};
   std::atomic<std::int64_t> in_flight_{0}, ready_{0};
@@ -111,7 +113,8 @@ class Runner {
   std::vector<SeriesPoint> series_;
 };
 
-Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& files, bool eval, Progress* progress) {
+Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& files, bool eval,
+                                       Progress* progress) {
   const ReaderSpec& rd = job_.reader;
   PhaseConfig cfg;
   cfg.files = &files;
@@ -136,20 +139,25 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
   cfg.factory = &options_.engine_factory;
   // One request reads a whole sample unless the job sets a request size; a buffer per request in
   // flight, within the per-worker memory budget (larger samples take several requests).
-  std::uint64_t want = rd.request_size_bytes > 0 ? rd.request_size_bytes : std::max<std::uint64_t>(files.max_size, 1);
-  want = std::max({want, rd.header_read_bytes, rd.probe_bytes, rd.read_unit == ReadUnit::sample ? rd.readahead_bytes : 0});
+  std::uint64_t want = rd.request_size_bytes > 0 ? rd.request_size_bytes
+                                                 : std::max<std::uint64_t>(files.max_size, 1);
+  want = std::max({want, rd.header_read_bytes, rd.probe_bytes,
+                   rd.read_unit == ReadUnit::sample ? rd.readahead_bytes : 0});
   std::uint64_t budget = options_.buffer_budget_bytes;
-  struct sysinfo si{};
+  struct sysinfo si {};
   if (::sysinfo(&si) == 0) {
-    const std::uint64_t threads = std::uint64_t{cfg.workers} * std::max<std::size_t>(plan.accelerators.size(), 1);
-    budget = std::min<std::uint64_t>(budget, std::uint64_t{si.totalram} * si.mem_unit / 4 / threads);
+    const std::uint64_t threads =
+        std::uint64_t{cfg.workers} * std::max<std::size_t>(plan.accelerators.size(), 1);
+    budget =
+        std::min<std::uint64_t>(budget, std::uint64_t{si.totalram} * si.mem_unit / 4 / threads);
   }
   const std::uint64_t cap = std::max<std::uint64_t>(budget / cfg.iodepth, 128 << 10);
   want = std::min<std::uint64_t>({want, cap, 1ull << 30});
   cfg.request_bytes = cfg.direct ? align_up(want, cfg.block) : want;
   if (rd.read_unit == ReadUnit::sample) cfg.readahead_bytes = rd.readahead_bytes;
   // A whole unaligned sample read with O_DIRECT may straddle one more block than its length.
-  if (cfg.direct && rd.read_unit == ReadUnit::sample && rd.request_size_bytes == 0) cfg.request_bytes += cfg.block;
+  if (cfg.direct && rd.read_unit == ReadUnit::sample && rd.request_size_bytes == 0)
+    cfg.request_bytes += cfg.block;
 
   PhaseShared shared;
   shared.bytes = &bytes_;
@@ -165,9 +173,11 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
   for (auto& h : handoffs) h = std::make_unique<Handoff[]>(cfg.workers);
   // Tokens that can wait on one accelerator's signal: every worker's window of batches, full.
   std::vector<std::unique_ptr<BatchSignal>> signals(na);
-  for (auto& s : signals) s = std::make_unique<BatchSignal>(std::uint64_t{cfg.workers} * (cfg.prefetch + 1));
+  for (auto& s : signals)
+    s = std::make_unique<BatchSignal>(std::uint64_t{cfg.workers} * (cfg.prefetch + 1));
   for (std::size_t a = 0; a < na; ++a)
-    for (std::uint32_t w = 0; w < cfg.workers; ++w) handoffs[a][w].signal_fd = signals[a]->send_fd();
+    for (std::uint32_t w = 0; w < cfg.workers; ++w)
+      handoffs[a][w].signal_fd = signals[a]->send_fd();
 
   // Step-cadence checkpoints: a barrier over the accelerators; its completion writes.
   const CheckpointSpec& ck = job_.checkpoint;
@@ -176,7 +186,8 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
     if (Result<void> r = write_checkpoint(ck, checkpoint_); !r) shared.fail(r.error());
   };
   std::atomic<bool> ckpt_requested{false};
-  ClockBarrier ckpt_barrier(clock_, static_cast<std::uint32_t>(na), CheckpointCompletion{&write_fn, &ckpt_requested});
+  ClockBarrier ckpt_barrier(clock_, static_cast<std::uint32_t>(na),
+                            CheckpointCompletion{&write_fn, &ckpt_requested});
   const std::uint64_t step_base = global_step_;
   const Distribution& dist = job_.compute.effective();
   const std::int64_t deadline = deadline_ns_;
@@ -188,7 +199,8 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
     Handoff* h = handoffs[a].get();
     std::vector<StepRecord>& recs = out.steps[a];
     recs.reserve(ap.num_batches());
-    Rng rng(mix_seed(mix_seed(mix_seed(rd.seed, 0xc0de), plan.epoch * 2 + (eval ? 1 : 0)), ap.global_id));
+    Rng rng(mix_seed(mix_seed(mix_seed(rd.seed, 0xc0de), plan.epoch * 2 + (eval ? 1 : 0)),
+                     ap.global_id));
     for (std::uint64_t k = 0; k < ap.num_batches(); ++k) {
       Handoff& w = h[k % cfg.workers];
       const std::uint64_t j = k / cfg.workers;
@@ -234,10 +246,11 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
   std::vector<std::unique_ptr<Worker>> workers;
   for (std::size_t a = 0; a < na; ++a)
     for (std::uint32_t w = 0; w < cfg.workers; ++w)
-      workers.push_back(std::make_unique<Worker>(cfg, plan.accelerators[a], w, handoffs[a][w], shared, clock_,
-                                                 stats[a][w]));
-  // reader.startup: readers begin that long after the phase starts (PyTorch re-forks DataLoader workers
-  // each epoch); the accelerators wait for their first batch meanwhile, so the gap counts as data wait.
+      workers.push_back(std::make_unique<Worker>(cfg, plan.accelerators[a], w, handoffs[a][w],
+                                                 shared, clock_, stats[a][w]));
+  // reader.startup: readers begin that long after the phase starts (PyTorch re-forks DataLoader
+  // workers each epoch); the accelerators wait for their first batch meanwhile, so the gap counts
+  // as data wait.
   const std::int64_t startup_ns = static_cast<std::int64_t>(rd.startup_s * 1e9);
   // Every worker, then every accelerator. std::thread throws when the system cannot start one
   // (threads or memory for stacks run out: many accelerators x workers); then the threads already
@@ -259,7 +272,8 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
         }
         w->run();
       });
-    for (std::size_t a = 0; a < na; ++a, ++accelerators_started) start([&accelerator, a] { accelerator(a); });
+    for (std::size_t a = 0; a < na; ++a, ++accelerators_started)
+      start([&accelerator, a] { accelerator(a); });
   } catch (const std::system_error& e) {
     shared.fail(runtime_error("cannot start thread " + std::to_string(threads.size() + 1) + " of " +
                               std::to_string(needed) + ": " + e.code().message() +
@@ -284,7 +298,8 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
       out.stats.files += s.files;
     }
   for (std::size_t a = 0; a < na; ++a)
-    for (std::size_t k = 0; k < out.steps[a].size(); ++k) out.samples += plan.accelerators[a].batch(k).size();
+    for (std::size_t k = 0; k < out.steps[a].size(); ++k)
+      out.samples += plan.accelerators[a].batch(k).size();
   if (!eval && !out.steps.empty()) global_step_ += out.steps[0].size();
   out.signals_dropped = shared.signals_dropped.load();
   return out;
@@ -324,7 +339,8 @@ void Runner::drop_cache(const FileTable& files, std::vector<std::string>& warnin
     const int fd = ::open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
     if (fd < 0 || ::write(fd, "1", 1) != 1) {
       if (warnings.empty() || warnings.back().find("drop_caches") == std::string::npos)
-        warnings.push_back("cannot write /proc/sys/vm/drop_caches; dropped the dataset's pages with fadvise only");
+        warnings.push_back(
+            "cannot write /proc/sys/vm/drop_caches; dropped the dataset's pages with fadvise only");
     }
     if (fd >= 0) ::close(fd);
   }
@@ -354,22 +370,25 @@ Result<Report> Runner::run() {
     eval_files = make_table(*eval_layout);
   }
   rep.dataset_bytes = train.total_bytes;
-  struct sysinfo si{};
+  struct sysinfo si {};
   if (::sysinfo(&si) == 0) rep.ram_bytes = std::uint64_t{si.totalram} * si.mem_unit;
   rep.dataset_fits_in_ram = rep.ram_bytes > 0 && rep.dataset_bytes < 5 * rep.ram_bytes;
   if (rep.dataset_fits_in_ram)
-    rep.warnings.push_back("the dataset (" + format_size(rep.dataset_bytes) + ") is smaller than 5x RAM (" +
-                           format_size(rep.ram_bytes) + "): " +
-                           (job_.reader.direct ? "O_DIRECT bypasses the page cache, but MLPerf Storage still"
-                                               : "reads after the first may come from the page cache; MLPerf Storage") +
-                           " requires a dataset of at least 5x RAM for a valid result");
+    rep.warnings.push_back(
+        "the dataset (" + format_size(rep.dataset_bytes) + ") is smaller than 5x RAM (" +
+        format_size(rep.ram_bytes) + "): " +
+        (job_.reader.direct
+             ? "O_DIRECT bypasses the page cache, but MLPerf Storage still"
+             : "reads after the first may come from the page cache; MLPerf Storage") +
+        " requires a dataset of at least 5x RAM for a valid result");
 
   std::thread sampler_thread;
   if (options_.series) {
     try {
       sampler_thread = std::thread([this] { sampler(); });
     } catch (const std::system_error& e) {
-      return runtime_error(std::string("cannot start the time-series thread: ") + e.code().message());
+      return runtime_error(std::string("cannot start the time-series thread: ") +
+                           e.code().message());
     }
   }
   auto stop_sampler = [&] {
@@ -392,7 +411,8 @@ Result<Report> Runner::run() {
   rec.cpus = online_cpus();
   rec.cpu_begin = read_cpu_sample();
   rec.begin_ns = clock_.now_ns();
-  if (job_.run.max_seconds > 0) deadline_ns_ = rec.begin_ns + static_cast<std::int64_t>(job_.run.max_seconds * 1e9);
+  if (job_.run.max_seconds > 0)
+    deadline_ns_ = rec.begin_ns + static_cast<std::int64_t>(job_.run.max_seconds * 1e9);
   auto record = [&](PhaseOutcome&& ph, std::uint32_t epoch, bool eval, const EpochPlan& plan) {
     if (rec.accelerator_ids.empty())
       for (const auto& a : plan.accelerators) rec.accelerator_ids.push_back(a.global_id);
@@ -412,8 +432,10 @@ Result<Report> Runner::run() {
   };
 
   if (job_.checkpoint.enabled && job_.checkpoint.restore)
-    if (Result<void> r = restore_checkpoint(job_.checkpoint, checkpoint_); !r) return fail(r.error());
-  if (job_.run.cache == CacheMode::drop_start || job_.run.cache == CacheMode::drop_epoch) drop_cache(train, rep.warnings);
+    if (Result<void> r = restore_checkpoint(job_.checkpoint, checkpoint_); !r)
+      return fail(r.error());
+  if (job_.run.cache == CacheMode::drop_start || job_.run.cache == CacheMode::drop_epoch)
+    drop_cache(train, rep.warnings);
 
   for (std::uint32_t e = 0; e < job_.run.epochs; ++e) {
     if (job_.run.cache == CacheMode::drop_epoch && e > 0) drop_cache(train, rep.warnings);
@@ -428,7 +450,8 @@ Result<Report> Runner::run() {
     record(std::move(*r), e + 1, false, plan);
 
     if (job_.checkpoint.after_epoch(e + 1))
-      if (Result<void> w = write_checkpoint(job_.checkpoint, checkpoint_); !w) return fail(w.error());
+      if (Result<void> w = write_checkpoint(job_.checkpoint, checkpoint_); !w)
+        return fail(w.error());
 
     if (do_eval && (e + 1) % job_.run.eval_every_epochs == 0) {
       const EpochPlan ep = plan_eval(job_, e, options_.topology);
@@ -437,7 +460,8 @@ Result<Report> Runner::run() {
       record(std::move(*ev), e + 1, true, ep);
     }
     if (deadline_ns_ > 0 && clock_.now_ns() >= deadline_ns_) {
-      rep.warnings.push_back("stopped at run.max_time (" + format_duration(job_.run.max_seconds) + ")");
+      rep.warnings.push_back("stopped at run.max_time (" + format_duration(job_.run.max_seconds) +
+                             ")");
       break;
     }
   }
@@ -448,9 +472,10 @@ Result<Report> Runner::run() {
   rec.checkpoint = checkpoint_;
   rec.realtime = realtime_.load() && !rec.accelerator_ids.empty();
   if (rep.batch_signals_dropped > 0)
-    rep.warnings.push_back(std::to_string(rep.batch_signals_dropped) +
-                           " batch hand-over tokens were dropped (their socket was full): a trace of this replay "
-                           "misses that many batch boundaries");
+    rep.warnings.push_back(
+        std::to_string(rep.batch_signals_dropped) +
+        " batch hand-over tokens were dropped (their socket was full): a trace of this replay "
+        "misses that many batch boundaries");
   compute_report(rec, rep);
   return rep;
 }

@@ -328,8 +328,9 @@ TEST(Summarize, NoiseFilesAreIgnored) {
   EXPECT_EQ(s.datasets[0].dir, "/mnt/datasets/unet/train");
   for (const auto& f : s.files) {
     if (f.path.ends_with(".py") || f.path.ends_with(".so.2") || f.path.ends_with(".yaml") ||
-        f.path.ends_with(".pyc") || f.path.starts_with("/proc") || f.path.ends_with(".so"))
+        f.path.ends_with(".pyc") || f.path.starts_with("/proc") || f.path.ends_with(".so")) {
       EXPECT_EQ(f.cls, FileClass::ignored) << f.path;
+    }
   }
   EXPECT_EQ(d.job.dataset.num_files, 64u);
 }
@@ -504,7 +505,8 @@ TEST(Distil, SizeDistributionFits) {
   c.magic_len = 0;
   std::mt19937 rng(3);
   std::normal_distribution<double> nd(4e6, 5e5);
-  for (std::uint32_t i = 0; i < c.files; ++i) c.sizes.push_back(static_cast<std::uint64_t>(nd(rng)));
+  for (std::uint32_t i = 0; i < c.files; ++i)
+    c.sizes.push_back(static_cast<std::uint64_t>(nd(rng)));
   auto d = run(c);
   EXPECT_EQ(d.job.dataset.format, Format::raw);
   EXPECT_TRUE(d.job.dataset.sample_size.kind == DistKind::normal ||

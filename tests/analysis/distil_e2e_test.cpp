@@ -65,9 +65,10 @@ class DistilE2e : public ::testing::Test {
   std::filesystem::path generate(const std::string& name, int files, const std::string& size,
                                  const std::string& extra = "") {
     const auto job = dir_ / (name + "-gen.toml");
-    std::ofstream(job) << "[job]\nname = \"" << name << "\"\n[dataset]\ndir = \"" << (dir_ / name).string()
-                       << "\"\nformat = \"npz\"\nnum_files = " << files << "\nsample_size = \"" << size
-                       << "\"\n" << extra;
+    std::ofstream(job) << "[job]\nname = \"" << name << "\"\n[dataset]\ndir = \""
+                       << (dir_ / name).string() << "\"\nformat = \"npz\"\nnum_files = " << files
+                       << "\nsample_size = \"" << size << "\"\n"
+                       << extra;
     const auto r = sh(std::string(DLGEN_BINARY) + " generate -q " + job.string(), dir_ / "err.txt");
     EXPECT_EQ(r.rc, 0) << slurp(dir_ / "err.txt");
     return dir_ / name;
@@ -76,8 +77,9 @@ class DistilE2e : public ::testing::Test {
   // Captures train.py; returns its ground-truth JSON (last stdout line), or null when capture
   // cannot run here.
   nlohmann::json capture(const std::string& args, const std::filesystem::path& trace) {
-    const std::string cmd = std::string(DLGEN_BINARY) + " capture -q -o " + trace.string() + " -- " +
-                            DLGEN_PYTHON + " " + DLGEN_SOURCE_DIR + "/tests/pytorch/train.py " + args;
+    const std::string cmd = std::string(DLGEN_BINARY) + " capture -q -o " + trace.string() +
+                            " -- " + DLGEN_PYTHON + " " + DLGEN_SOURCE_DIR +
+                            "/tests/pytorch/train.py " + args;
     const auto r = sh(cmd, dir_ / "err.txt");
     if (r.rc == 77) return nullptr;
     EXPECT_EQ(r.rc, 0) << slurp(dir_ / "err.txt");
@@ -88,7 +90,9 @@ class DistilE2e : public ::testing::Test {
 
   Job distil(const std::filesystem::path& trace, const std::string& out_name) {
     const auto job = dir_ / out_name;
-    const auto r = sh(std::string(DLGEN_BINARY) + " distil " + trace.string() + " -o " + job.string(), dir_ / "err.txt");
+    const auto r =
+        sh(std::string(DLGEN_BINARY) + " distil " + trace.string() + " -o " + job.string(),
+           dir_ / "err.txt");
     EXPECT_EQ(r.rc, 0) << slurp(dir_ / "err.txt");
     auto loaded = load_job(job);  // the distilled job must be accepted as is
     EXPECT_TRUE(loaded) << (loaded ? "" : loaded.error().message) << "\n" << slurp(job);
@@ -101,9 +105,13 @@ class DistilE2e : public ::testing::Test {
 TEST_F(DistilE2e, OneWorkerSequentialCheckpointEveryEpoch) {
   const auto data = generate("seq", 48, "32KiB");
   const auto trace = dir_ / "run.h5";
-  const auto truth = capture("--data " + data.string() + " --workers 1 --batch-size 8 --epochs 2 --no-shuffle "
-                             "--compute-ms 30 --checkpoint-every-epochs 1 --checkpoint-size 2097152 "
-                             "--checkpoint-dir " + (dir_ / "ck").string(), trace);
+  const auto truth =
+      capture("--data " + data.string() +
+                  " --workers 1 --batch-size 8 --epochs 2 --no-shuffle "
+                  "--compute-ms 30 --checkpoint-every-epochs 1 --checkpoint-size 2097152 "
+                  "--checkpoint-dir " +
+                  (dir_ / "ck").string(),
+              trace);
   if (truth.is_null()) GTEST_SKIP() << "dlgen capture cannot run here (exit 77)";
   ASSERT_TRUE(truth.is_object() && truth.contains("checkpoints")) << truth.dump();
   const Job job = distil(trace, "job.toml");
@@ -124,9 +132,13 @@ TEST_F(DistilE2e, OneWorkerSequentialCheckpointEveryEpoch) {
 TEST_F(DistilE2e, ThreeWorkersShuffledCheckpointEveryFourSteps) {
   const auto data = generate("shuf", 96, "16KiB");
   const auto trace = dir_ / "run.h5";
-  const auto truth = capture("--data " + data.string() + " --workers 3 --batch-size 16 --epochs 2 --shuffle "
-                             "--compute-ms 40 --checkpoint-every-steps 4 --checkpoint-size 1048576 "
-                             "--checkpoint-dir " + (dir_ / "ck").string(), trace);
+  const auto truth =
+      capture("--data " + data.string() +
+                  " --workers 3 --batch-size 16 --epochs 2 --shuffle "
+                  "--compute-ms 40 --checkpoint-every-steps 4 --checkpoint-size 1048576 "
+                  "--checkpoint-dir " +
+                  (dir_ / "ck").string(),
+              trace);
   if (truth.is_null()) GTEST_SKIP() << "dlgen capture cannot run here (exit 77)";
   ASSERT_TRUE(truth.is_object() && truth.contains("checkpoints")) << truth.dump();
   const Job job = distil(trace, "job.toml");
@@ -150,11 +162,13 @@ TEST_F(DistilE2e, RoundTripThroughTheReplay) {
                           << "\"\nformat = \"npz\"\nnum_files = 64\nsample_size = \"48KiB\"\n"
                           << "[reader]\nbatch_size = 4\nworkers = 2\nshuffle = \"none\"\n"
                           << "[compute]\ntime = \"0.025s\"\n[run]\nepochs = 2\n";
-  ASSERT_EQ(sh(std::string(DLGEN_BINARY) + " generate -q " + job_file.string(), dir_ / "err.txt").rc, 0)
+  ASSERT_EQ(
+      sh(std::string(DLGEN_BINARY) + " generate -q " + job_file.string(), dir_ / "err.txt").rc, 0)
       << slurp(dir_ / "err.txt");
   const auto trace = dir_ / "replay.h5";
-  const auto r = sh("cd " + dir_.path().string() + " && " + DLGEN_BINARY + " run " + job_file.string() +
-                        " --capture " + trace.string(), dir_ / "err.txt");
+  const auto r = sh("cd " + dir_.path().string() + " && " + DLGEN_BINARY + " run " +
+                        job_file.string() + " --capture " + trace.string(),
+                    dir_ / "err.txt");
   if (r.rc == 77) GTEST_SKIP() << "dlgen capture cannot run here (exit 77)";
   ASSERT_EQ(r.rc, 0) << slurp(dir_ / "err.txt");
   const Job job = distil(trace, "back.toml");

@@ -29,31 +29,31 @@ struct SimConfig {
   std::uint64_t magic = 0x04034b50;  // PK\3\4
   std::uint8_t magic_len = 4;
   std::uint32_t files = 64;
-  std::uint32_t files_per_dir = 0;  // 0: flat
+  std::uint32_t files_per_dir = 0;   // 0: flat
   std::vector<std::uint64_t> sizes;  // per file; empty: fixed `size`
   std::uint64_t size = 256 * 1024;
-  std::uint64_t chunk = 0;           // 0: one read of the whole file (+ an EOF read); else chunks
-  std::uint64_t header = 0;          // a first read of this size before the chunks (PIL: 4096)
-  std::uint64_t probe = 0;           // numpy.load: a read at 0 first, then the file again from 0
+  std::uint64_t chunk = 0;   // 0: one read of the whole file (+ an EOF read); else chunks
+  std::uint64_t header = 0;  // a first read of this size before the chunks (PIL: 4096)
+  std::uint64_t probe = 0;   // numpy.load: a read at 0 first, then the file again from 0
   std::uint64_t startup_ns = 20'000'000;  // each pass: iterator start until the workers read
-  std::uint64_t preprocess_ns = 0;   // per sample after its reads (decode/transform in the worker)
-  std::uint64_t warmup_ns = 0;       // more on each worker's first sample of a pass (fresh process)
-  std::uint32_t workers = 2;         // 0: the main process reads itself
-  bool thread_readers = false;       // readers are threads of the main process, no handovers
+  std::uint64_t preprocess_ns = 0;  // per sample after its reads (decode/transform in the worker)
+  std::uint64_t warmup_ns = 0;      // more on each worker's first sample of a pass (fresh process)
+  std::uint32_t workers = 2;        // 0: the main process reads itself
+  bool thread_readers = false;      // readers are threads of the main process, no handovers
   std::uint32_t batch = 8;
   std::uint32_t epochs = 3;
   std::uint32_t prefetch = 2;
   std::vector<std::uint32_t> prefetch_per_accelerator;  // empty: `prefetch` for every rank
-  std::uint32_t accelerators = 1;    // main processes (DDP ranks)
+  std::uint32_t accelerators = 1;                       // main processes (DDP ranks)
   bool drop_last = false;
   SimOrder order = SimOrder::sequential;
   std::uint32_t buffer = 16;
   std::uint64_t compute_ns = 50'000'000;
   // A right tail (a busy machine descheduling the process): every Nth step computes, and every
   // Nth sample preprocesses, `tail_factor` times longer. 0: no tail.
-  // One HDF5-like file of `one_file_samples` samples of `sample_stride` bytes (after a 2 KiB header)
-  // instead of a file per sample: each worker opens it once per pass and reads a sample as one
-  // `sample_readahead` pread at its offset (a library read-ahead) plus a small label read.
+  // One HDF5-like file of `one_file_samples` samples of `sample_stride` bytes (after a 2 KiB
+  // header) instead of a file per sample: each worker opens it once per pass and reads a sample as
+  // one `sample_readahead` pread at its offset (a library read-ahead) plus a small label read.
   std::uint32_t one_file_samples = 0;
   std::uint64_t sample_stride = 16384;
   std::uint64_t sample_readahead = 65536;
@@ -61,14 +61,14 @@ struct SimConfig {
   std::uint32_t preprocess_tail_every = 0;
   std::uint32_t tail_factor = 4;
   std::uint64_t read_ns_per_mib = 2'000'000;
-  std::uint32_t cold_factor = 1;     // epoch 0 reads this many times slower (cold page cache)
+  std::uint32_t cold_factor = 1;  // epoch 0 reads this many times slower (cold page cache)
   std::uint32_t ckpt_every_epochs = 0;
   std::uint64_t ckpt_delay_ns = 1000;  // from the step's end to the checkpoint's open (serialising)
   std::uint32_t ckpt_every_steps = 0;
   std::uint64_t ckpt_size = 8 << 20;
   std::uint64_t ckpt_write = 1 << 20;
-  bool noise = true;                 // python imports, shared libraries, a config file
-  std::string val_dir;               // "" : no validation; else one pass after each epoch
+  bool noise = true;    // python imports, shared libraries, a config file
+  std::string val_dir;  // "" : no validation; else one pass after each epoch
   std::uint32_t val_files = 16;
   std::uint32_t seed = 7;
 };
@@ -76,8 +76,8 @@ struct SimConfig {
 // What one rank did, in the Sim's own times (the tracer sees a receipt ~130 us before it, when
 // the main process's last recvmsg for the batch returns).
 struct SimTruth {
-  std::uint64_t first_batch_ns = 0;  // the run's first batch handed to it
-  std::uint64_t compute_ns = 0;      // Σ compute over every step it took (train and eval)
+  std::uint64_t first_batch_ns = 0;      // the run's first batch handed to it
+  std::uint64_t compute_ns = 0;          // Σ compute over every step it took (train and eval)
   std::uint64_t steps = 0, samples = 0;  // train and eval
 };
 
@@ -88,11 +88,13 @@ class Sim : private testing::TraceBuilder {
   trace::Trace build() {
     t_.meta.command = {"python3", "train.py"};
     truth_.assign(std::max<std::uint32_t>(1, c_.accelerators), SimTruth{});
-    for (std::uint32_t a = 0; a < truth_.size(); ++a) proc(main_pid(a), 1, "python3", false, main_pid(a));
+    for (std::uint32_t a = 0; a < truth_.size(); ++a)
+      proc(main_pid(a), 1, "python3", false, main_pid(a));
     if (c_.noise) noise();
     std::vector<std::uint32_t> train;
     if (c_.one_file_samples) {
-      big_ = file(c_.data_dir + "/train.h5", 2048 + c_.one_file_samples * (c_.sample_stride + 8), 0x0a1a0a0d46444889ull, 8);
+      big_ = file(c_.data_dir + "/train.h5", 2048 + c_.one_file_samples * (c_.sample_stride + 8),
+                  0x0a1a0a0d46444889ull, 8);
       for (std::uint32_t i = 0; i < c_.one_file_samples; ++i) train.push_back(i);  // sample indices
     } else {
       train = dataset(c_.data_dir, c_.files, "sample_");
@@ -104,8 +106,9 @@ class Sim : private testing::TraceBuilder {
       if (c_.ckpt_every_epochs && (e + 1) % c_.ckpt_every_epochs == 0) checkpoint();
       if (!val.empty()) pass(val, e, true);
     }
-    std::stable_sort(t_.events.begin(), t_.events.end(),
-                     [](const trace::Event& a, const trace::Event& b) { return a.ts_ns < b.ts_ns; });
+    std::stable_sort(
+        t_.events.begin(), t_.events.end(),
+        [](const trace::Event& a, const trace::Event& b) { return a.ts_ns < b.ts_ns; });
     t_.meta.duration_ns = now_ + 1000;
     return t_;
   }
@@ -113,7 +116,8 @@ class Sim : private testing::TraceBuilder {
   std::uint32_t checkpoints_written() const { return ckpts_; }
   std::uint64_t steps_done() const { return steps_; }  // training steps per rank
   const std::vector<SimTruth>& truth() const { return truth_; }
-  // The run's end: the last step's end on any rank or the last checkpoint's end, whichever is later.
+  // The run's end: the last step's end on any rank or the last checkpoint's end, whichever is
+  // later.
   std::uint64_t run_end_ns() const { return run_end_; }
 
  private:
@@ -121,7 +125,8 @@ class Sim : private testing::TraceBuilder {
   static std::uint32_t main_pid(std::uint32_t rank) { return kMain + 100 * rank; }
 
   // One sample of the one-file dataset: its pread (with read-ahead) and a label read.
-  std::uint64_t read_sample(std::uint64_t ts, std::uint32_t pid, std::uint32_t tid, std::uint32_t k) {
+  std::uint64_t read_sample(std::uint64_t ts, std::uint32_t pid, std::uint32_t tid,
+                            std::uint32_t k) {
     const std::int32_t fd = 7 + static_cast<std::int32_t>(tid % 50);
     if (opened_.insert(pid).second) {
       ev(ts, 5000, pid, tid, trace::Op::open, big_, -1, 0, 0, fd);
@@ -130,7 +135,8 @@ class Sim : private testing::TraceBuilder {
     const std::uint64_t size = t_.files[big_].size_at_open;
     const std::uint64_t off = 2048 + std::uint64_t{k} * c_.sample_stride;
     const std::uint64_t n = std::min(c_.sample_readahead, size - off);
-    ev(ts, 20000, pid, tid, trace::Op::pread, big_, fd, off, c_.sample_readahead, static_cast<std::int64_t>(n));
+    ev(ts, 20000, pid, tid, trace::Op::pread, big_, fd, off, c_.sample_readahead,
+       static_cast<std::int64_t>(n));
     ts += 21000;
     const std::uint64_t labels = 2048 + std::uint64_t{c_.one_file_samples} * c_.sample_stride;
     ev(ts, 3000, pid, tid, trace::Op::pread, big_, fd, labels + (k / 512) * 4096, 4096, 4096);
@@ -147,7 +153,8 @@ class Sim : private testing::TraceBuilder {
     ev(ts, 5000, pid, tid, trace::Op::open, f, -1, 0, 0, fd);
     ts += 6000;
     if (c_.probe) {
-      ev(ts, 2000, pid, tid, trace::Op::read, f, fd, 0, c_.probe, static_cast<std::int64_t>(std::min(c_.probe, size)));
+      ev(ts, 2000, pid, tid, trace::Op::read, f, fd, 0, c_.probe,
+         static_cast<std::int64_t>(std::min(c_.probe, size)));
       ev(ts + 2500, 500, pid, tid, trace::Op::lseek, f, fd, 0, 0, 0);
       ts += 3500;
     }
@@ -155,7 +162,8 @@ class Sim : private testing::TraceBuilder {
     for (std::uint64_t off = 0; off < size;) {
       const std::uint64_t ask = off == 0 && c_.header ? c_.header : chunk;
       const std::uint64_t n = std::min(ask, size - off);
-      const std::uint64_t dur = std::max<std::uint64_t>(1000, (n * c_.read_ns_per_mib >> 20) * slow_);
+      const std::uint64_t dur =
+          std::max<std::uint64_t>(1000, (n * c_.read_ns_per_mib >> 20) * slow_);
       ev(ts, dur, pid, tid, trace::Op::read, f, fd, off, ask, static_cast<std::int64_t>(n));
       ts += dur + 500;
       off += n;
@@ -169,24 +177,31 @@ class Sim : private testing::TraceBuilder {
   }
 
   void noise() {
-    static const char* kPaths[] = {"/usr/lib/python3.11/os.py", "/usr/lib/python3/dist-packages/numpy/core/_multiarray_umath.cpython-311-x86_64-linux-gnu.so",
-                                   "/home/u/proj/train.py", "/home/u/proj/config.yaml",
-                                   "/home/u/proj/__pycache__/model.cpython-311.pyc", "/proc/self/maps",
-                                   "/etc/ld.so.cache", "/home/u/proj/libtorch_cpu.so.2"};
+    static const char* kPaths[] = {"/usr/lib/python3.11/os.py",
+                                   "/usr/lib/python3/dist-packages/numpy/core/"
+                                   "_multiarray_umath.cpython-311-x86_64-linux-gnu.so",
+                                   "/home/u/proj/train.py",
+                                   "/home/u/proj/config.yaml",
+                                   "/home/u/proj/__pycache__/model.cpython-311.pyc",
+                                   "/proc/self/maps",
+                                   "/etc/ld.so.cache",
+                                   "/home/u/proj/libtorch_cpu.so.2"};
     for (const char* p : kPaths) {
       const auto f = file(p, 40000);
       now_ = read_file(now_, kMain, kMain, f);
     }
   }
 
-  std::vector<std::uint32_t> dataset(const std::string& dir, std::uint32_t n, const std::string& prefix) {
+  std::vector<std::uint32_t> dataset(const std::string& dir, std::uint32_t n,
+                                     const std::string& prefix) {
     std::vector<std::uint32_t> ids;
     std::normal_distribution<double> jitter(0, 0);
     for (std::uint32_t i = 0; i < n; ++i) {
       std::string sub = c_.files_per_dir ? "/c" + std::to_string(i / c_.files_per_dir) : "";
       char name[32];
       std::snprintf(name, sizeof name, "%05u", i);
-      const std::uint64_t size = c_.sizes.empty() || dir != c_.data_dir ? c_.size : c_.sizes[i % c_.sizes.size()];
+      const std::uint64_t size =
+          c_.sizes.empty() || dir != c_.data_dir ? c_.size : c_.sizes[i % c_.sizes.size()];
       ids.push_back(file(dir + sub + "/" + prefix + name + c_.ext, size, c_.magic, c_.magic_len));
     }
     return ids;
@@ -255,13 +270,15 @@ class Sim : private testing::TraceBuilder {
       std::vector<std::uint32_t> shard;
       for (std::size_t i = r; i < seq.size(); i += N) shard.push_back(seq[i]);
       for (std::size_t i = 0; i < shard.size(); i += c_.batch) {
-        std::vector<std::uint32_t> b(shard.begin() + static_cast<long>(i),
-                                     shard.begin() + static_cast<long>(std::min(shard.size(), i + c_.batch)));
+        std::vector<std::uint32_t> b(
+            shard.begin() + static_cast<long>(i),
+            shard.begin() + static_cast<long>(std::min(shard.size(), i + c_.batch)));
         if (b.size() < c_.batch && c_.drop_last) break;
         k.batches.push_back(b);
       }
       most = std::max(most, k.batches.size());
-      k.prefetch = r < c_.prefetch_per_accelerator.size() ? c_.prefetch_per_accelerator[r] : c_.prefetch;
+      k.prefetch =
+          r < c_.prefetch_per_accelerator.size() ? c_.prefetch_per_accelerator[r] : c_.prefetch;
       k.pids.resize(W);
       const std::uint32_t main = main_pid(r);
       for (std::uint32_t w = 0; w < W; ++w) {
@@ -288,8 +305,10 @@ class Sim : private testing::TraceBuilder {
         const std::uint32_t main = main_pid(r);
         const std::uint32_t w = static_cast<std::uint32_t>(i % W);
         std::uint64_t start = k.worker_free[w];
-        if (inline_reads) start = std::max(start, k.main_free);
-        else if (i >= std::size_t(k.prefetch) * W) start = std::max(start, k.recv[i - k.prefetch * W]);
+        if (inline_reads)
+          start = std::max(start, k.main_free);
+        else if (i >= std::size_t(k.prefetch) * W)
+          start = std::max(start, k.recv[i - k.prefetch * W]);
         const std::uint32_t tgid = c_.thread_readers ? main : k.pids[w];
         for (std::size_t j = 0; j < k.batches[i].size(); ++j) {
           start = read_file(start, tgid, k.pids[w], k.batches[i][j]);
@@ -297,7 +316,8 @@ class Sim : private testing::TraceBuilder {
         }
         if (c_.workers > 0 && !c_.thread_readers) {
           ev(start, 20000, k.pids[w], k.pids[w], trace::Op::shm_open, trace::kNoFile, -1, 0, 0, 11);
-          ev(start + 30000, 20000, k.pids[w], k.pids[w], trace::Op::shm_open, trace::kNoFile, -1, 0, 0, 12);
+          ev(start + 30000, 20000, k.pids[w], k.pids[w], trace::Op::shm_open, trace::kNoFile, -1, 0,
+             0, 12);
           start += 100000;
         }
         k.ready[i] = start;
@@ -305,12 +325,16 @@ class Sim : private testing::TraceBuilder {
         k.recv[i] = std::max(k.main_free, k.ready[i] + 300000);
         if (c_.workers > 0 && !c_.thread_readers) {
           for (int m = 0; m < 2; ++m) {
-            ev(k.recv[i] - 200000 + m * 50000, 10000, k.pids[w], k.pids[w] + 500, trace::Op::sendmsg, trace::kNoFile, 5, 0, 64, 64);
-            ev(k.recv[i] - 190000 + m * 50000, 10000, main, main, trace::Op::recvmsg, trace::kNoFile, 6, 0, 64, 64);
+            ev(k.recv[i] - 200000 + m * 50000, 10000, k.pids[w], k.pids[w] + 500,
+               trace::Op::sendmsg, trace::kNoFile, 5, 0, 64, 64);
+            ev(k.recv[i] - 190000 + m * 50000, 10000, main, main, trace::Op::recvmsg,
+               trace::kNoFile, 6, 0, 64, 64);
           }
         }
-        const bool tail = !eval && c_.compute_tail_every && (steps_ + 1) % c_.compute_tail_every == 0;
-        const std::uint64_t compute = eval ? c_.compute_ns / 3 : c_.compute_ns * (tail ? c_.tail_factor : 1);
+        const bool tail =
+            !eval && c_.compute_tail_every && (steps_ + 1) % c_.compute_tail_every == 0;
+        const std::uint64_t compute =
+            eval ? c_.compute_ns / 3 : c_.compute_ns * (tail ? c_.tail_factor : 1);
         k.main_free = k.recv[i] + compute;
         SimTruth& t = truth_[r];
         if (t.steps == 0) t.first_batch_ns = k.recv[i];
@@ -340,8 +364,8 @@ class Sim : private testing::TraceBuilder {
   std::uint32_t ckpts_ = 0;
   std::uint64_t steps_ = 0;
   std::uint64_t samples_read_ = 0;
-  std::uint32_t big_ = 0;               // the one-file dataset's file
-  std::set<std::uint32_t> opened_;      // processes that opened it
+  std::uint32_t big_ = 0;           // the one-file dataset's file
+  std::set<std::uint32_t> opened_;  // processes that opened it
   std::uint32_t slow_ = 1;
   std::vector<SimTruth> truth_;
   std::uint64_t run_end_ = 0;

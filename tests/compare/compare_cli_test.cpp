@@ -62,7 +62,8 @@ TEST_F(CompareCli, SameTracePassesWithExitZero) {
 
 TEST_F(CompareCli, WrongReplayFailsWithExitOneAndWritesReports) {
   auto html = dir_ / "fidelity.html";
-  auto r = dlgen("compare " + orig_.string() + " " + one_worker_.string() + " --json --report " + html.string());
+  auto r = dlgen("compare " + orig_.string() + " " + one_worker_.string() + " --json --report " +
+                 html.string());
   EXPECT_EQ(r.status, 1) << r.out;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["pass"], false);
@@ -81,7 +82,8 @@ TEST_F(CompareCli, ToleranceOverrideCanAcceptTheDifference) {
   auto j = nlohmann::json::parse(r.out);
   std::string overrides;
   for (const auto& m : j["metrics"])
-    if (m["verdict"] == "FAIL") overrides += " --tolerance " + m["name"].get<std::string>() + "=1e9";
+    if (m["verdict"] == "FAIL")
+      overrides += " --tolerance " + m["name"].get<std::string>() + "=1e9";
   auto relaxed = dlgen("compare " + orig_.string() + " " + one_worker_.string() + overrides);
   EXPECT_EQ(relaxed.status, 0) << overrides << "\n" << relaxed.out;
 }

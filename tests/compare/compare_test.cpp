@@ -1,4 +1,6 @@
 // The comparison over Profiles: distances, verdicts, tolerances and the three renderings.
+#include "dlgen/compare/compare.hpp"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -6,7 +8,6 @@
 #include <random>
 #include <regex>
 
-#include "dlgen/compare/compare.hpp"
 #include "dlgen/compare/stats.hpp"
 #include "temp_dir.hpp"
 
@@ -328,7 +329,8 @@ TEST(Tolerances, BadInputIsAnInputError) {
   auto r = apply_tolerance(tol, "byte_read=0.1");
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().kind, ErrorKind::bad_input);
-  EXPECT_NE(r.error().message.find("did you mean 'bytes_read'"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("did you mean 'bytes_read'"), std::string::npos)
+      << r.error().message;
   EXPECT_FALSE(apply_tolerance(tol, "bytes_read"));
   EXPECT_FALSE(apply_tolerance(tol, "bytes_read=abc"));
   EXPECT_FALSE(apply_tolerance(tol, "bytes_read=-1"));
@@ -360,8 +362,8 @@ TEST(Report, JsonHasEveryMetricAndProfile) {
   ASSERT_EQ(j["metrics"].size(), c.metrics.size());
   bool saw_readers = false;
   for (const auto& m : j["metrics"]) {
-    for (const char* key : {"name", "group", "unit", "distance_kind", "original", "replay", "distance", "tolerance",
-                            "verdict"})
+    for (const char* key : {"name", "group", "unit", "distance_kind", "original", "replay",
+                            "distance", "tolerance", "verdict"})
       EXPECT_TRUE(m.contains(key)) << key;
     if (m["name"] == "readers") {
       saw_readers = true;
@@ -395,7 +397,8 @@ bool balanced(const std::string& html, std::string* why) {
   static const std::regex tag(R"(<(/?)([a-zA-Z][a-zA-Z0-9]*)[^>]*?(/?)>)");
   const std::set<std::string> void_tags = {"meta", "br", "hr", "img", "input", "link"};
   std::vector<std::string> stack;
-  for (auto it = std::sregex_iterator(html.begin(), html.end(), tag); it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), tag); it != std::sregex_iterator();
+       ++it) {
     std::string name = (*it)[2];
     bool closing = (*it)[1] == "/", self = (*it)[3] == "/";
     if (void_tags.count(name) || self) continue;
@@ -443,7 +446,8 @@ TEST(Report, TableShowsVerdicts) {
   EXPECT_NE(t.find("checkpoints"), std::string::npos);
   EXPECT_NE(t.find("FAIL"), std::string::npos);
   EXPECT_NE(t.find("fidelity: FAIL"), std::string::npos);
-  EXPECT_NE(format_table(compare(baseline(), baseline(), Tolerances{})).find("fidelity: PASS"), std::string::npos);
+  EXPECT_NE(format_table(compare(baseline(), baseline(), Tolerances{})).find("fidelity: PASS"),
+            std::string::npos);
 }
 
 }  // namespace

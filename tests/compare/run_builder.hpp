@@ -31,7 +31,7 @@ struct RunShape {
   std::uint64_t compute_ns = 40'000'000;
   bool checkpoint = true;  // after every epoch
   std::uint64_t checkpoint_bytes = 4 << 20;
-  bool replay = false;     // the io_uring replay shape
+  bool replay = false;  // the io_uring replay shape
   std::uint32_t seed = 1;
 };
 
@@ -62,8 +62,9 @@ class RunBuilder : private testing::TraceBuilder {
       epoch(order, e);
       if (s_.checkpoint) checkpoint(e);
     }
-    std::stable_sort(t_.events.begin(), t_.events.end(),
-                     [](const trace::Event& a, const trace::Event& b) { return a.ts_ns < b.ts_ns; });
+    std::stable_sort(
+        t_.events.begin(), t_.events.end(),
+        [](const trace::Event& a, const trace::Event& b) { return a.ts_ns < b.ts_ns; });
     t_.meta.duration_ns = now_ + 1000;
     return t_;
   }
@@ -72,7 +73,8 @@ class RunBuilder : private testing::TraceBuilder {
   static constexpr std::uint32_t kMain = 100;
   static constexpr std::uint64_t kReadNsPerMiB = 4'000'000;  // 250 MiB/s
 
-  std::uint64_t read_file(std::uint64_t ts, std::uint32_t pid, std::uint32_t tid, std::uint32_t f, bool uring) {
+  std::uint64_t read_file(std::uint64_t ts, std::uint32_t pid, std::uint32_t tid, std::uint32_t f,
+                          bool uring) {
     const std::uint64_t size = t_.files[f].size_at_open;
     // Threads of one process share its descriptor table: each reader holds its own descriptor.
     const std::int32_t fd = 7 + static_cast<std::int32_t>(tid - pid);
@@ -123,7 +125,8 @@ class RunBuilder : private testing::TraceBuilder {
       free_at[w] = ts;
       recv[i] = std::max(main_free, ready[i] + 300000);
       if (!s_.replay) {
-        ev(recv[i] - 200000, 10000, pid[w], tid[w], trace::Op::sendmsg, trace::kNoFile, 5, 0, 64, 64);
+        ev(recv[i] - 200000, 10000, pid[w], tid[w], trace::Op::sendmsg, trace::kNoFile, 5, 0, 64,
+           64);
         ev(recv[i] - 190000, 10000, kMain, kMain, trace::Op::recvmsg, trace::kNoFile, 6, 0, 64, 64);
       }
       main_free = recv[i] + s_.compute_ns;
@@ -140,8 +143,8 @@ class RunBuilder : private testing::TraceBuilder {
     const std::uint64_t w = 1 << 20;
     for (std::uint64_t off = 0; off < s_.checkpoint_bytes; off += w) {
       const auto n = std::min(w, s_.checkpoint_bytes - off);
-      ev(ts, 300000, kMain, kMain, s_.replay ? trace::Op::uring_write : trace::Op::write, f, 9, off, n,
-         static_cast<std::int64_t>(n));
+      ev(ts, 300000, kMain, kMain, s_.replay ? trace::Op::uring_write : trace::Op::write, f, 9, off,
+         n, static_cast<std::int64_t>(n));
       ts += 310000;
     }
     ev(ts, 2000000, kMain, kMain, trace::Op::fsync, f, 9, 0, 0, 0);
@@ -154,6 +157,8 @@ class RunBuilder : private testing::TraceBuilder {
   std::uint32_t next_pid_ = 1000;
 };
 
-inline trace::Trace build_run(const RunShape& s) { return RunBuilder(s).build(); }
+inline trace::Trace build_run(const RunShape& s) {
+  return RunBuilder(s).build();
+}
 
 }  // namespace dlgen::testing

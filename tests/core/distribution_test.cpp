@@ -144,9 +144,12 @@ TEST(Distribution, HistogramReproducesItsBins) {
   int first = 0, exact = 0;
   for (int i = 0; i < n; ++i) {
     const double v = sample_at(d, 5, i);
-    if (v >= 100 && v <= 200) ++first;
-    else if (v == 1000) ++exact;
-    else ADD_FAILURE() << "value outside every weighted bin: " << v;
+    if (v >= 100 && v <= 200)
+      ++first;
+    else if (v == 1000)
+      ++exact;
+    else
+      ADD_FAILURE() << "value outside every weighted bin: " << v;
   }
   EXPECT_NEAR(double(first) / n, 0.75, 0.01);
   EXPECT_NEAR(double(exact) / n, 0.25, 0.01);

@@ -1,6 +1,7 @@
-// DLIO workload configs read into a Job: the MLPerf Storage-style configs in tests/data/dlio (our own
-// copies; their keys and values are the published ones), Hydra-style overrides, every key mapped or
-// refused with file:line, time distributions, and the converted TOML reading back to the same Job.
+// DLIO workload configs read into a Job: the MLPerf Storage-style configs in tests/data/dlio (our
+// own copies; their keys and values are the published ones), Hydra-style overrides, every key
+// mapped or refused with file:line, time distributions, and the converted TOML reading back to the
+// same Job.
 #include "dlgen/core/dlio.hpp"
 
 #include <gtest/gtest.h>
@@ -75,12 +76,14 @@ TEST(Dlio, Resnet50AndCosmoflow) {
 }
 
 TEST(Dlio, HydraOverridesInBothForms) {
-  const Job j = must_load("unet3d_h100.yaml", {"++workload.dataset.num_files_train=64", "workload.reader.read_threads=8",
+  const Job j = must_load("unet3d_h100.yaml", {"++workload.dataset.num_files_train=64",
+                                               "workload.reader.read_threads=8",
                                                "+workload.train.epochs=2", "~workload.checkpoint"});
   EXPECT_EQ(j.dataset.num_files, 64u);
   EXPECT_EQ(j.reader.workers, 8u);
   EXPECT_EQ(j.run.epochs, 2u);
-  EXPECT_EQ(j.checkpoint.first_epoch, 1u);  // the checkpoint section is gone; workflow.checkpoint stays
+  EXPECT_EQ(j.checkpoint.first_epoch,
+            1u);  // the checkpoint section is gone; workflow.checkpoint stays
   EXPECT_TRUE(j.checkpoint.enabled);
   EXPECT_EQ(j.checkpoint.every_epochs, 1u);  // DLIO's defaults
   // An override that makes the job invalid is named in the error.
@@ -100,8 +103,10 @@ TEST(Dlio, UnknownAndUnsupportedKeysAreRefusedWithFileAndLine) {
   EXPECT_NE(e.find("w.yaml:3: dataset.num_file_eval: not a DLIO key"), std::string::npos) << e;
   EXPECT_NE(e.find("did you mean 'dataset.num_files_eval'"), std::string::npos) << e;
   e = error_of("model:\n  name: x\n  parallelism:\n    tensor: 8\n");
-  EXPECT_NE(e.find("w.yaml:4: model.parallelism.tensor: an LLM checkpoint during training is not built yet"),
-            std::string::npos)
+  EXPECT_NE(
+      e.find(
+          "w.yaml:4: model.parallelism.tensor: an LLM checkpoint during training is not built yet"),
+      std::string::npos)
       << e;
   e = error_of("train:\n  computation_time:\n    type: poisson\n    lam: 2\n");
   EXPECT_NE(e.find("w.yaml:2: train.computation_time"), std::string::npos) << e;
@@ -117,8 +122,10 @@ TEST(Dlio, UnknownAndUnsupportedKeysAreRefusedWithFileAndLine) {
   EXPECT_NE(e.find("w.yaml:2:"), std::string::npos) << e;
   EXPECT_NE(e.find("w.yaml:3:"), std::string::npos) << e;
   // Evaluation with a compute time dlgen cannot replay separately is refused, not approximated.
-  e = error_of("workflow:\n  evaluation: True\ndataset:\n  num_files_eval: 4\ntrain:\n  computation_time: 0.1\n"
-               "evaluation:\n  eval_time: 0.05\n");
+  e = error_of(
+      "workflow:\n  evaluation: True\ndataset:\n  num_files_eval: 4\ntrain:\n  computation_time: "
+      "0.1\n"
+      "evaluation:\n  eval_time: 0.05\n");
   EXPECT_NE(e.find("w.yaml:8: evaluation.eval_time"), std::string::npos) << e;
 }
 
@@ -136,7 +143,8 @@ TEST(Dlio, TimeDistributions) {
   EXPECT_EQ(u.kind, DistKind::uniform);
   EXPECT_DOUBLE_EQ(u.min, 0.1);
   EXPECT_DOUBLE_EQ(u.max, 0.3);
-  Distribution g = t("    type: gamma\n    shape: 4\n    scale: 0.05\n");  // mean k*theta, stdev sqrt(k)*theta
+  Distribution g =
+      t("    type: gamma\n    shape: 4\n    scale: 0.05\n");  // mean k*theta, stdev sqrt(k)*theta
   EXPECT_EQ(g.kind, DistKind::gamma);
   EXPECT_DOUBLE_EQ(g.mean, 0.2);
   EXPECT_DOUBLE_EQ(g.stdev, 0.1);
@@ -144,7 +152,8 @@ TEST(Dlio, TimeDistributions) {
   EXPECT_EQ(x.kind, DistKind::gamma);
   EXPECT_DOUBLE_EQ(x.mean, 0.3);
   EXPECT_DOUBLE_EQ(x.stdev, 0.3);
-  Result<DlioJob> s = parse_dlio("train:\n  computation_time: 0.2\n  computation_time_stdev: 0.02\n", "s.yaml");
+  Result<DlioJob> s =
+      parse_dlio("train:\n  computation_time: 0.2\n  computation_time_stdev: 0.02\n", "s.yaml");
   ASSERT_TRUE(s) << s.error().message;
   EXPECT_EQ(s->job.compute.step_time.kind, DistKind::normal);
   EXPECT_DOUBLE_EQ(s->job.compute.step_time.stdev, 0.02);
@@ -165,8 +174,10 @@ TEST(Dlio, ConvertedTomlReadsBackToTheSameJob) {
 
 TEST(Dlio, EvaluationAndSubfolders) {
   Result<DlioJob> d = parse_dlio(
-      "workflow:\n  evaluation: True\ndataset:\n  data_folder: /d\n  num_files_train: 100\n  num_files_eval: 10\n"
-      "  num_subfolders_train: 4\n  num_subfolders_eval: 2\nevaluation:\n  epochs_between_evals: 2\n",
+      "workflow:\n  evaluation: True\ndataset:\n  data_folder: /d\n  num_files_train: 100\n  "
+      "num_files_eval: 10\n"
+      "  num_subfolders_train: 4\n  num_subfolders_eval: 2\nevaluation:\n  epochs_between_evals: "
+      "2\n",
       "e.yaml");
   ASSERT_TRUE(d) << d.error().message;
   EXPECT_EQ(d->job.dataset.dir, std::filesystem::path("/d/train"));

@@ -82,21 +82,27 @@ TEST(JobIo, FileSizeIsASynonymWithOneSamplePerFile) {
   Job j = parse_ok("[dataset]\ndir = \"d\"\nfile_size = \"2MiB\"\n");
   EXPECT_EQ(j.dataset.sample_size.value, 2 << 20);
   auto e = parse_err("[dataset]\ndir = \"d\"\nsamples_per_file = 4\nfile_size = \"2MiB\"\n");
-  EXPECT_NE(e.find("dataset.file_size: is a synonym of sample_size only when samples_per_file = 1"), std::string::npos) << e;
+  EXPECT_NE(e.find("dataset.file_size: is a synonym of sample_size only when samples_per_file = 1"),
+            std::string::npos)
+      << e;
 }
 
 TEST(JobIo, ReportsEveryProblemAtOnce) {
-  auto e = parse_err("[dataset]\ndir = \"d\"\nsample_size = \"1MiB\"\n[reader]\nbatch_size = 0\nworkerz = 2\n"
-                     "[run]\nepochs = 0\n");
+  auto e = parse_err(
+      "[dataset]\ndir = \"d\"\nsample_size = \"1MiB\"\n[reader]\nbatch_size = 0\nworkerz = 2\n"
+      "[run]\nepochs = 0\n");
   EXPECT_NE(e.find("t.toml:5: reader.batch_size: must be >= 1"), std::string::npos) << e;
-  EXPECT_NE(e.find("t.toml:6: reader.workerz: unknown key (did you mean 'workers'?)"), std::string::npos) << e;
+  EXPECT_NE(e.find("t.toml:6: reader.workerz: unknown key (did you mean 'workers'?)"),
+            std::string::npos)
+      << e;
   EXPECT_NE(e.find("t.toml:8: run.epochs: must be >= 1"), std::string::npos) << e;
 }
 
 TEST(JobIo, OverridesApplyBeforeConversion) {
   JobLoadOptions o;
   o.overrides = {"reader.batch_size=8", "dataset.dir=/mnt/fast/u", "dataset.sample_size=12MiB",
-                 "reader.direct=true", "compute.a100.time={dist=\"normal\", mean=\"0.6s\", stdev=\"10ms\"}"};
+                 "reader.direct=true",
+                 "compute.a100.time={dist=\"normal\", mean=\"0.6s\", stdev=\"10ms\"}"};
   Job j = parse_ok(kUnet, o);
   EXPECT_EQ(j.reader.batch_size, 8u);
   EXPECT_EQ(j.dataset.dir, "/mnt/fast/u");
@@ -120,10 +126,14 @@ TEST(JobIo, OverrideErrorsNameTheOverride) {
   EXPECT_NE(e.find("did you mean 'batch_size'?"), std::string::npos) << e;
   o.overrides = {"reader.batch_size=0"};
   e = parse_err(kUnet, o);
-  EXPECT_NE(e.find("t.toml: reader.batch_size (from --set reader.batch_size=0): must be >= 1"), std::string::npos) << e;
+  EXPECT_NE(e.find("t.toml: reader.batch_size (from --set reader.batch_size=0): must be >= 1"),
+            std::string::npos)
+      << e;
   o.overrides = {"reader.workers=many"};
   e = parse_err(kUnet, o);
-  EXPECT_NE(e.find("reader.workers (from --set reader.workers=many): expected a whole number"), std::string::npos) << e;
+  EXPECT_NE(e.find("reader.workers (from --set reader.workers=many): expected a whole number"),
+            std::string::npos)
+      << e;
   o.overrides = {"no_equals_sign"};
   EXPECT_NE(parse_err(kUnet, o).find("expected key=value"), std::string::npos);
 }
@@ -135,10 +145,11 @@ TEST(JobIo, NamedScaleAppliesTheJobsTable) {
   EXPECT_EQ(j.dataset.num_files, 16u);
   EXPECT_EQ(j.run.epochs, 3u);
   EXPECT_EQ(j.dataset.sample_size.mean, 146600628);  // sizes kept
-  o.overrides = {"run.epochs=1"};  // --set wins over the scale
+  o.overrides = {"run.epochs=1"};                    // --set wins over the scale
   EXPECT_EQ(parse_ok(kUnet, o).run.epochs, 1u);
   o.scale = "huge";
-  EXPECT_NE(parse_err(kUnet, o).find("unknown scale \"huge\" (known: small, built-in: small)"), std::string::npos);
+  EXPECT_NE(parse_err(kUnet, o).find("unknown scale \"huge\" (known: small, built-in: small)"),
+            std::string::npos);
 }
 
 TEST(JobIo, BuiltInSmallScaleShrinksTheDatasetOnly) {
@@ -181,14 +192,16 @@ TEST(JobIo, AcceleratorSelection) {
   EXPECT_EQ(j.compute.effective().value, 0.636);
   o.accelerator = "v100";
   auto e = parse_err(kUnet, o);
-  EXPECT_NE(e.find("compute.accelerator (from --accelerator v100): unknown accelerator \"v100\" (known: a100, h100)"),
+  EXPECT_NE(e.find("compute.accelerator (from --accelerator v100): unknown accelerator \"v100\" "
+                   "(known: a100, h100)"),
             std::string::npos)
       << e;
 }
 
 TEST(JobIo, ValidationInheritsFromDataset) {
-  Job j = parse_ok("[dataset]\ndir = \"data/i\"\nformat = \"jpeg\"\nnum_files = 100\nsample_size = \"110KiB\"\n"
-                   "seed = 4\n[validation]\nnum_files = 10\n");
+  Job j = parse_ok(
+      "[dataset]\ndir = \"data/i\"\nformat = \"jpeg\"\nnum_files = 100\nsample_size = \"110KiB\"\n"
+      "seed = 4\n[validation]\nnum_files = 10\n");
   ASSERT_TRUE(j.validation);
   EXPECT_EQ(j.validation->format, Format::jpeg);
   EXPECT_EQ(j.validation->num_files, 10u);
@@ -198,15 +211,19 @@ TEST(JobIo, ValidationInheritsFromDataset) {
 }
 
 TEST(JobIo, CheckpointEnabledByCadence) {
-  Job j = parse_ok("[job]\nname = \"n\"\n[dataset]\ndir = \"d\"\nsample_size = 1\n[checkpoint]\nevery_steps = 10\nsize = \"1GiB\"\nfiles = 8\n");
+  Job j = parse_ok(
+      "[job]\nname = \"n\"\n[dataset]\ndir = \"d\"\nsample_size = 1\n[checkpoint]\nevery_steps = "
+      "10\nsize = \"1GiB\"\nfiles = 8\n");
   EXPECT_TRUE(j.checkpoint.enabled);
   EXPECT_EQ(j.checkpoint.every_steps, 10u);
   EXPECT_EQ(j.checkpoint.size_bytes, 1u << 30);
   EXPECT_EQ(j.checkpoint.dir, fs::path("checkpoints/n"));
   JobLoadOptions o;
   o.overrides = {"checkpoint.enabled=false"};
-  EXPECT_FALSE(parse_ok("[dataset]\ndir = \"d\"\nsample_size = 1\n[checkpoint]\nevery_steps = 10\nsize = 1\n", o)
-                   .checkpoint.enabled);
+  EXPECT_FALSE(
+      parse_ok(
+          "[dataset]\ndir = \"d\"\nsample_size = 1\n[checkpoint]\nevery_steps = 10\nsize = 1\n", o)
+          .checkpoint.enabled);
 }
 
 Job rich_job() {
@@ -250,20 +267,23 @@ Job rich_job() {
   j.checkpoint = {true, 2, 100, 3ull << 30, 8, 16 << 20, false, "ck/dir", true};
   j.run = {3, 2, 50, 1, CacheMode::drop_epoch, 90.5};
   j.scales["small"] = {{"dataset.num_files", "16"}, {"run.epochs", "1"}};
-  j.scales["tiny"] = {{"dataset.sample_size", "{ dist = \"normal\", mean = \"1MiB\", stdev = \"1KiB\" }"}};
+  j.scales["tiny"] = {
+      {"dataset.sample_size", "{ dist = \"normal\", mean = \"1MiB\", stdev = \"1KiB\" }"}};
   return j;
 }
 
 TEST(JobIo, RoundTripWritesWhatItReads) {
   const Job j = rich_job();
   ASSERT_TRUE(validate(j).empty()) << validate(j)[0].path << ": " << validate(j)[0].message;
-  const std::string text = to_toml(j, {{"dataset.num_files", "from the trace"}, {"reader", "reader section"}});
+  const std::string text =
+      to_toml(j, {{"dataset.num_files", "from the trace"}, {"reader", "reader section"}});
   auto back = parse_job(text, "x.toml");
   ASSERT_TRUE(back) << back.error().message << "\n" << text;
   EXPECT_TRUE(*back == j) << text;
   EXPECT_NE(text.find("num_files = 12345  # from the trace\n"), std::string::npos) << text;
   EXPECT_NE(text.find("[reader]  # reader section\n"), std::string::npos) << text;
-  EXPECT_EQ(to_toml(*back, {{"dataset.num_files", "from the trace"}, {"reader", "reader section"}}), text);
+  EXPECT_EQ(to_toml(*back, {{"dataset.num_files", "from the trace"}, {"reader", "reader section"}}),
+            text);
 }
 
 TEST(JobIo, RoundTripOfDefaultJob) {
@@ -277,7 +297,8 @@ TEST(JobIo, RoundTripOfDefaultJob) {
 }
 
 TEST(JobIo, ReaderStartupRoundTrips) {
-  auto r = parse_job("[dataset]\ndir = \"d\"\nsample_size = 4096\n[reader]\nstartup = \"0.25s\"\n", "t.toml");
+  auto r = parse_job("[dataset]\ndir = \"d\"\nsample_size = 4096\n[reader]\nstartup = \"0.25s\"\n",
+                     "t.toml");
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_DOUBLE_EQ(r->reader.startup_s, 0.25);
   const std::string text = to_toml(*r);
@@ -288,39 +309,47 @@ TEST(JobIo, ReaderStartupRoundTrips) {
 }
 
 TEST(JobIo, ReaderWarmupRoundTripsAndRejectsNegative) {
-  auto r = parse_job("[dataset]\ndir = \"d\"\nsample_size = 4096\n[reader]\nwarmup = \"80ms\"\n", "t.toml");
+  auto r = parse_job("[dataset]\ndir = \"d\"\nsample_size = 4096\n[reader]\nwarmup = \"80ms\"\n",
+                     "t.toml");
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_DOUBLE_EQ(r->reader.warmup_s, 0.08);
   auto back = parse_job(to_toml(*r), "t.toml");
   ASSERT_TRUE(back) << back.error().message;
   EXPECT_TRUE(*back == *r) << to_toml(*r);
-  auto bad = parse_job("[dataset]\ndir = \"d\"\nsample_size = 4096\n[reader]\nwarmup = \"-1s\"\n", "t.toml");
+  auto bad = parse_job("[dataset]\ndir = \"d\"\nsample_size = 4096\n[reader]\nwarmup = \"-1s\"\n",
+                       "t.toml");
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().message.find("warmup"), std::string::npos) << bad.error().message;
 }
 
 TEST(JobIo, ReadaheadRoundTripsAndNeedsSampleReads) {
-  auto r = parse_job("[dataset]\ndir = \"d\"\nformat = \"hdf5\"\nsample_size = 4096\nsamples_per_file = 8\n"
-                     "[reader]\nread = \"sample\"\nreadahead = \"64KiB\"\n", "t.toml");
+  auto r = parse_job(
+      "[dataset]\ndir = \"d\"\nformat = \"hdf5\"\nsample_size = 4096\nsamples_per_file = 8\n"
+      "[reader]\nread = \"sample\"\nreadahead = \"64KiB\"\n",
+      "t.toml");
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->reader.readahead_bytes, 65536u);
   auto back = parse_job(to_toml(*r), "t.toml");
   ASSERT_TRUE(back) << back.error().message;
   EXPECT_TRUE(*back == *r);
-  auto bad = parse_job("[dataset]\ndir = \"d\"\nsample_size = 4096\n[reader]\nreadahead = \"64KiB\"\n", "t.toml");
+  auto bad = parse_job(
+      "[dataset]\ndir = \"d\"\nsample_size = 4096\n[reader]\nreadahead = \"64KiB\"\n", "t.toml");
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().message.find("readahead"), std::string::npos) << bad.error().message;
 }
 
 TEST(JobIo, ProbeRoundTripsAndNeedsFileReads) {
-  auto r = parse_job("[dataset]\ndir = \"d\"\nsample_size = 4096\n[reader]\nprobe = \"4KiB\"\n", "t.toml");
+  auto r = parse_job("[dataset]\ndir = \"d\"\nsample_size = 4096\n[reader]\nprobe = \"4KiB\"\n",
+                     "t.toml");
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->reader.probe_bytes, 4096u);
   auto back = parse_job(to_toml(*r), "t.toml");
   ASSERT_TRUE(back) << back.error().message;
   EXPECT_TRUE(*back == *r);
-  auto bad = parse_job("[dataset]\ndir = \"d\"\nformat = \"hdf5\"\nsample_size = 4096\nsamples_per_file = 4\n"
-                       "[reader]\nread = \"sample\"\nprobe = \"4KiB\"\n", "t.toml");
+  auto bad = parse_job(
+      "[dataset]\ndir = \"d\"\nformat = \"hdf5\"\nsample_size = 4096\nsamples_per_file = 4\n"
+      "[reader]\nread = \"sample\"\nprobe = \"4KiB\"\n",
+      "t.toml");
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().message.find("probe"), std::string::npos) << bad.error().message;
 }
@@ -329,7 +358,8 @@ TEST(JobIo, ReaderPreprocessRoundTrips) {
   auto d = parse_job("[dataset]\ndir = \"d\"\nsample_size = 4096\n", "t.toml");
   ASSERT_TRUE(d) << d.error().message;
   EXPECT_EQ(d->reader.preprocess, Distribution::fixed_at(0));
-  auto r = parse_job("[dataset]\ndir = \"d\"\nsample_size = 4096\n[reader]\npreprocess = \"5ms\"\n", "t.toml");
+  auto r = parse_job("[dataset]\ndir = \"d\"\nsample_size = 4096\n[reader]\npreprocess = \"5ms\"\n",
+                     "t.toml");
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_DOUBLE_EQ(r->reader.preprocess.expected(), 0.005);
   std::string text = to_toml(*r);
@@ -337,8 +367,10 @@ TEST(JobIo, ReaderPreprocessRoundTrips) {
   auto back = parse_job(text, "t.toml");
   ASSERT_TRUE(back) << back.error().message << "\n" << text;
   EXPECT_TRUE(*back == *r) << text;
-  auto n = parse_job("[dataset]\ndir = \"d\"\nsample_size = 4096\n[reader]\n"
-                     "preprocess = { dist = \"normal\", mean = \"4ms\", stdev = \"1ms\" }\n", "t.toml");
+  auto n = parse_job(
+      "[dataset]\ndir = \"d\"\nsample_size = 4096\n[reader]\n"
+      "preprocess = { dist = \"normal\", mean = \"4ms\", stdev = \"1ms\" }\n",
+      "t.toml");
   ASSERT_TRUE(n) << n.error().message;
   EXPECT_EQ(n->reader.preprocess.kind, DistKind::normal);
   EXPECT_DOUBLE_EQ(n->reader.preprocess.mean, 0.004);
@@ -352,7 +384,8 @@ TEST(JobIo, LoadJobReportsMissingFile) {
   auto r = load_job("/nonexistent/job.toml");
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().kind, ErrorKind::bad_input);
-  EXPECT_NE(r.error().message.find("/nonexistent/job.toml: cannot open job file"), std::string::npos);
+  EXPECT_NE(r.error().message.find("/nonexistent/job.toml: cannot open job file"),
+            std::string::npos);
 }
 
 // Every shipped job parses and validates, at full size and small, on each accelerator it defines,
@@ -365,12 +398,14 @@ TEST(ShippedJobs, ParseValidateAndRoundTrip) {
     SCOPED_TRACE(e.path().string());
     auto full = load_job(e.path());
     ASSERT_TRUE(full) << full.error().message;
-    if (!full->run.train) {  // checkpoint-only (LLM) jobs: no dataset, no compute; small writes little
+    if (!full->run
+             .train) {  // checkpoint-only (LLM) jobs: no dataset, no compute; small writes little
       JobLoadOptions small;
       small.scale = "small";
       auto s = load_job(e.path(), small);
       ASSERT_TRUE(s) << s.error().message;
-      const double bytes = double(checkpoint_bytes(host_shards(*s))) * std::max(s->checkpoint.writes, 1u);
+      const double bytes =
+          double(checkpoint_bytes(host_shards(*s))) * std::max(s->checkpoint.writes, 1u);
       EXPECT_LT(bytes, 1.0 * (1ull << 30)) << "small scale must stay small";
       EXPECT_EQ(s->checkpoint.dir.string().rfind("data/checkpoints/" + full->name, 0), 0u);
       auto back = parse_job(to_toml(*full), e.path());
@@ -380,15 +415,16 @@ TEST(ShippedJobs, ParseValidateAndRoundTrip) {
     }
     EXPECT_EQ(full->compute.accelerator, "h100");
     EXPECT_GT(full->compute.effective().expected(), 0);
-    EXPECT_EQ(full->dataset.dir.string().rfind("data/" + full->name, 0), 0u) << "dataset dirs live under data/<name>";
+    EXPECT_EQ(full->dataset.dir.string().rfind("data/" + full->name, 0), 0u)
+        << "dataset dirs live under data/<name>";
     JobLoadOptions small;
     small.scale = "small";
     auto s = load_job(e.path(), small);
     ASSERT_TRUE(s) << s.error().message;
     EXPECT_LE(s->dataset.num_files, full->dataset.num_files);
     EXPECT_EQ(s->dataset.sample_size, full->dataset.sample_size);
-    const double small_bytes =
-        s->dataset.sample_size.expected() * double(s->dataset.samples_per_file) * double(s->dataset.num_files);
+    const double small_bytes = s->dataset.sample_size.expected() *
+                               double(s->dataset.samples_per_file) * double(s->dataset.num_files);
     EXPECT_LT(small_bytes, 3.0 * (1ull << 30)) << "small scale must stay small";
     for (const auto& [name, _] : full->compute.per_accelerator) {
       JobLoadOptions o;
@@ -426,7 +462,8 @@ TEST(BadJobs, GoldenMessages) {
     const std::string& msg = r.error().message;
     EXPECT_NE(msg.find(expect), std::string::npos) << msg;
     if (marked) {
-      EXPECT_NE(msg.find(e.path().string() + ":" + std::to_string(marked) + ":"), std::string::npos) << msg;
+      EXPECT_NE(msg.find(e.path().string() + ":" + std::to_string(marked) + ":"), std::string::npos)
+          << msg;
     }
   }
   EXPECT_GE(seen, 20);

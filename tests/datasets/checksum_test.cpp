@@ -1,8 +1,8 @@
+#include "dlgen/datasets/checksum.hpp"
+
 #include <gtest/gtest.h>
 
 #include <string>
-
-#include "dlgen/datasets/checksum.hpp"
 
 using dlgen::datasets::crc32c;
 

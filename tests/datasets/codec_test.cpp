@@ -86,7 +86,8 @@ TEST(Codec, MemoryAndFileBytesAgree) {
     auto mem = dlgen::datasets::encode_to_memory(l, 1);
     ASSERT_TRUE(mem);
     std::ifstream in(l.path(1), std::ios::binary);
-    std::vector<std::uint8_t> disk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<std::uint8_t> disk((std::istreambuf_iterator<char>(in)),
+                                   std::istreambuf_iterator<char>());
     EXPECT_EQ(*mem, disk) << dlgen::to_string(f);
   }
 }
@@ -111,7 +112,8 @@ TEST(Codec, LargeFilesWrittenDirectlyMatchMemoryAndAreValid) {
       ASSERT_TRUE(r) << r.error().message;
       EXPECT_TRUE(synced);
       std::ifstream in(l.path(1), std::ios::binary);
-      std::vector<std::uint8_t> disk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      std::vector<std::uint8_t> disk((std::istreambuf_iterator<char>(in)),
+                                     std::istreambuf_iterator<char>());
       EXPECT_EQ(*mem, disk) << dlgen::to_string(f) << " buffer " << buffer;
     }
   }

@@ -136,15 +136,18 @@ TEST(Layout, FixedSizeArithmeticEqualsTheTables) {
         s.sample_size.min = 0;
         const Layout fast(s);
         const Layout ref(s, Layout::Geometry_mode::tables);
-        SCOPED_TRACE(testing::Message() << "format " << static_cast<int>(f) << " n " << n << " size " << v);
+        SCOPED_TRACE(testing::Message()
+                     << "format " << static_cast<int>(f) << " n " << n << " size " << v);
         ASSERT_EQ(fast.total_bytes(), ref.total_bytes());
         for (std::uint64_t i = 0; i < s.num_files; ++i) {
           ASSERT_EQ(fast.relative_path(i), ref.relative_path(i));
           ASSERT_EQ(fast.file_size(i), ref.file_size(i));
           for (std::uint32_t j = 0; j < n; ++j) {
             ASSERT_EQ(fast.sample_bytes(i, j), ref.sample_bytes(i, j));
-            ASSERT_EQ(fast.sample_extent(i, j).offset, ref.sample_extent(i, j).offset) << "sample " << j;
-            ASSERT_EQ(fast.sample_extent(i, j).length, ref.sample_extent(i, j).length) << "sample " << j;
+            ASSERT_EQ(fast.sample_extent(i, j).offset, ref.sample_extent(i, j).offset)
+                << "sample " << j;
+            ASSERT_EQ(fast.sample_extent(i, j).length, ref.sample_extent(i, j).length)
+                << "sample " << j;
             ++compared;
           }
         }

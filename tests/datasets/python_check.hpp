@@ -1,5 +1,6 @@
 #pragma once
-// Runs a Python snippet with Debian's python3 (numpy, h5py, PIL) on a file; returns its exit status.
+// Runs a Python snippet with Debian's python3 (numpy, h5py, PIL) on a file; returns its exit
+// status.
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>

@@ -1,15 +1,14 @@
 #include "dlgen/generator/generator.hpp"
 
 #include <gtest/gtest.h>
-
 #include <zlib.h>
 
 #include <fstream>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <vector>
-#include <nlohmann/json.hpp>
 
 #include "dlgen/datasets/layout.hpp"
 #include "temp_dir.hpp"
@@ -85,7 +84,8 @@ TEST(Generator, SingleFileMatchesTheDatasetFile) {
   ASSERT_TRUE(ensure_dataset(s, quiet()));
   ASSERT_TRUE(dlgen::generator::generate_file(s, 7, t.path() / "one.npz"));
   std::ifstream a(t.path() / "one.npz", std::ios::binary), b(Layout(s).path(7), std::ios::binary);
-  const std::string x((std::istreambuf_iterator<char>(a)), {}), y((std::istreambuf_iterator<char>(b)), {});
+  const std::string x((std::istreambuf_iterator<char>(a)), {}),
+      y((std::istreambuf_iterator<char>(b)), {});
   EXPECT_EQ(x, y);
 }
 
@@ -260,10 +260,13 @@ TEST(Generator, ContentIsNeitherDedupableNorCompressible) {
     std::ifstream in(l.path(i), std::ios::binary);
     const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
     ASSERT_EQ(bytes.size(), l.file_size(i));
-    for (std::size_t o = 0; o + 4096 <= bytes.size(); o += 4096) repeats += !seen.insert(bytes.substr(o, 4096)).second;
+    for (std::size_t o = 0; o + 4096 <= bytes.size(); o += 4096)
+      repeats += !seen.insert(bytes.substr(o, 4096)).second;
     uLongf n = compressBound(bytes.size());
     std::vector<unsigned char> out(n);
-    ASSERT_EQ(compress2(out.data(), &n, reinterpret_cast<const Bytef*>(bytes.data()), bytes.size(), 6), Z_OK);
+    ASSERT_EQ(
+        compress2(out.data(), &n, reinterpret_cast<const Bytef*>(bytes.data()), bytes.size(), 6),
+        Z_OK);
     EXPECT_GT(static_cast<double>(n) / static_cast<double>(bytes.size()), 0.99) << l.path(i);
   }
   EXPECT_EQ(repeats, 0u);

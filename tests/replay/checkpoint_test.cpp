@@ -1,6 +1,9 @@
 // Checkpoint content must not flatter storage that compresses or deduplicates: every 4 KiB block
 // of a checkpoint is different, within a shard, across shards and across checkpoints, and zlib
 // cannot shrink it.
+#include "dlgen/replay/checkpoint.hpp"
+
+#include <gtest/gtest.h>
 #include <zlib.h>
 
 #include <cstdint>
@@ -10,9 +13,6 @@
 #include <string>
 #include <vector>
 
-#include <gtest/gtest.h>
-
-#include "dlgen/replay/checkpoint.hpp"
 #include "temp_dir.hpp"
 
 namespace dlgen::replay {

@@ -1,6 +1,6 @@
 // Engines driven directly: submit/reap, -errno results, registered buffers, short reads at EOF.
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -31,7 +31,7 @@ TEST_P(Engines, ReadsWhatTheFileHoldsAndReportsEof) {
   const int fd = ::open(path.c_str(), O_RDONLY);
   ASSERT_GE(fd, 0);
   const IoRequest reqs[3] = {{fd, IoOp::read, 0, 8192, 0, 10},
-                             {fd, IoOp::read, 1, 8192, 8192, 11},   // 1808 bytes left: short read
+                             {fd, IoOp::read, 1, 8192, 8192, 11},  // 1808 bytes left: short read
                              {-1, IoOp::read, 2, 100, 0, 12}};     // bad fd: -EBADF
   ASSERT_EQ(e.submit(reqs), 3);
   IoCompletion done[4];
@@ -67,7 +67,8 @@ TEST(NullEngine, RecordsRequestsAndCompletesThemWhole) {
   o.record = true;
   auto e = make_engine(EngineKind::null, o);
   ASSERT_TRUE(e);
-  const IoRequest reqs[3] = {{5, IoOp::read, 0, 100, 7, 1}, {5, IoOp::read, 1, 200, 9, 2}, {5, IoOp::read, 0, 1, 0, 3}};
+  const IoRequest reqs[3] = {
+      {5, IoOp::read, 0, 100, 7, 1}, {5, IoOp::read, 1, 200, 9, 2}, {5, IoOp::read, 0, 1, 0, 3}};
   EXPECT_EQ((*e)->submit(reqs), 2);  // depth 2: the third waits
   IoCompletion done[4];
   ASSERT_EQ((*e)->reap(done, 1), 2);

@@ -1,12 +1,13 @@
 // The figures `dlgen run` prints, as laws: AU (MLPerf Storage's whole-run definition) against
 // hand-built step records whose answer is known, AU against samples/s over a grid of job shapes
 // run on the fake clock, MiB/s × seconds = bytes for training, evaluation and both, CPU arithmetic.
+#include "dlgen/replay/metrics.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "dlgen/replay/find_max.hpp"
-#include "dlgen/replay/metrics.hpp"
 #include "dlgen/replay/runner.hpp"
 #include "temp_dir.hpp"
 
@@ -43,9 +44,9 @@ TEST(Metrics, AuCountsEveryEpochBoundaryNotOnlyTheFirstWait) {
     phases.push_back(std::move(ph));
   }
   const AuParts p = accelerator_utilisation(phases, 0, 0, t);
-  EXPECT_DOUBLE_EQ(p.compute_s, 3.0);   // six steps of 0.5 s
+  EXPECT_DOUBLE_EQ(p.compute_s, 3.0);  // six steps of 0.5 s
   EXPECT_DOUBLE_EQ(p.first_wait_s, 1.0);
-  EXPECT_DOUBLE_EQ(p.wall_s, 5.0);      // 6 s in all, the first wait left out
+  EXPECT_DOUBLE_EQ(p.wall_s, 5.0);  // 6 s in all, the first wait left out
   EXPECT_DOUBLE_EQ(p.au(), 0.6);
   // The per-pass column: pass 1 leaves out its first wait (1.0/1.0), the others count it (1.0/2.0).
   EXPECT_DOUBLE_EQ(phase_utilisation(phases[0], true), 1.0);
@@ -216,17 +217,18 @@ Job shape_job(const Shape& s) {
 // computing c s a step, cannot have computed more than n_a/b × c in its wall time.
 TEST(MetricsLaw, AuNeverExceedsWhatTheSamplesAllowAcrossShapes) {
   const std::vector<Shape> grid = {
-      {1, 1, 64, 8, 3, false, false, 0.0, 0.0},    // many steps, one worker
-      {1, 4, 64, 8, 3, false, false, 0.2, 0.01},   // slow start-up and reader
-      {24, 4, 48, 1, 4, false, false, 0.3, 0.0},   // 24 accelerators, 2 steps an epoch
+      {1, 1, 64, 8, 3, false, false, 0.0, 0.0},     // many steps, one worker
+      {1, 4, 64, 8, 3, false, false, 0.2, 0.01},    // slow start-up and reader
+      {24, 4, 48, 1, 4, false, false, 0.3, 0.0},    // 24 accelerators, 2 steps an epoch
       {24, 4, 24, 1, 6, false, false, 0.3, 0.002},  // 1 step an epoch
-      {3, 2, 36, 4, 2, true, false, 0.1, 0.005},   // evaluation passes
-      {2, 2, 32, 4, 2, false, true, 0.0, 0.0},     // a checkpoint after every step
-      {4, 3, 96, 2, 2, true, true, 0.05, 0.001},   // all of it
+      {3, 2, 36, 4, 2, true, false, 0.1, 0.005},    // evaluation passes
+      {2, 2, 32, 4, 2, false, true, 0.0, 0.0},      // a checkpoint after every step
+      {4, 3, 96, 2, 2, true, true, 0.05, 0.001},    // all of it
   };
   for (const Shape& s : grid) {
-    SCOPED_TRACE("accelerators " + std::to_string(s.accelerators) + ", workers " + std::to_string(s.workers) +
-                 ", files " + std::to_string(s.files) + ", batch " + std::to_string(s.batch));
+    SCOPED_TRACE("accelerators " + std::to_string(s.accelerators) + ", workers " +
+                 std::to_string(s.workers) + ", files " + std::to_string(s.files) + ", batch " +
+                 std::to_string(s.batch));
     const dlgen::testing::TempDir ck("dlgen-law");
     Job job = shape_job(s);
     job.checkpoint.dir = ck.path();
@@ -250,15 +252,17 @@ TEST(MetricsLaw, AuNeverExceedsWhatTheSamplesAllowAcrossShapes) {
     // The headline figures together: total samples (training and evaluation) per accelerator
     // over the AU window bound the lowest AU.
     double max_first_wait = 0;
-    for (const auto& a : r->per_accelerator) max_first_wait = std::max(max_first_wait, a.first_wait_s);
+    for (const auto& a : r->per_accelerator)
+      max_first_wait = std::max(max_first_wait, a.first_wait_s);
     const double per_acc = static_cast<double>(r->samples + r->eval_samples) / s.accelerators;
     EXPECT_LE(r->au, per_acc / s.batch * c / (r->elapsed_s - max_first_wait) + 1e-9);
     // Training samples/s is training samples over training seconds.
     EXPECT_NEAR(r->samples_per_s * r->train_seconds, static_cast<double>(r->samples), 1e-6);
     EXPECT_NEAR(r->mib_per_s * (r->train_seconds + r->eval_seconds) * 1048576.0,
                 static_cast<double>(r->bytes_read), 1e-3);
-    if (s.startup_s > 0 && s.files / (s.accelerators * s.batch) <= 2)
+    if (s.startup_s > 0 && s.files / (s.accelerators * s.batch) <= 2) {
       EXPECT_LT(r->au, 0.9) << "1-2 steps an epoch with a start-up wait each epoch cannot keep AU high";
+    }
   }
 }
 
@@ -287,7 +291,8 @@ TEST(FindMax, FindsTheLargestPassingCount) {
 
 TEST(FindMax, TrialsRunWholeEpochsUntilEnoughStepsAndNoCheckpoints) {
   Job base = shape_job({1, 2, 64, 8, 1, false, true, 0, 0});
-  base.compute.step_time = Distribution::fixed_at(0.5);  // 3 s of compute needs 6 steps; 30 steps win
+  base.compute.step_time =
+      Distribution::fixed_at(0.5);  // 3 s of compute needs 6 steps; 30 steps win
   const TrialShape t = size_trial(base, 4, {});
   EXPECT_EQ(t.steps_per_epoch, 2u);  // 64 samples / 4 accelerators / batch 8
   EXPECT_EQ(t.job.run.epochs, 15u);  // 30 steps
@@ -319,7 +324,8 @@ TEST(FindMax, IdleAcceleratorsFailWithoutRunningAndANoteSaysWhy) {
 TEST(FindMax, NeedsAComputeTime) {
   Job base = shape_job({1, 2, 32, 8, 1, false, false, 0, 0});
   base.compute.step_time = Distribution::fixed_at(0);
-  Result<FindMaxResult> r = find_max_accelerators(base, [](const Job&) -> Result<Report> { return Report{}; });
+  Result<FindMaxResult> r =
+      find_max_accelerators(base, [](const Job&) -> Result<Report> { return Report{}; });
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().kind, ErrorKind::bad_input);
 }

@@ -84,7 +84,8 @@ TEST(Mlperf, DivisionFollowsWhatChanged) {
   c = check_division(ref, j);
   EXPECT_EQ(c.division, Division::open);
   ASSERT_EQ(c.reasons.size(), 1u);
-  EXPECT_NE(c.reasons[0].find("dataset.format: npz (reference tfrecord): allowed in OPEN only"), std::string::npos);
+  EXPECT_NE(c.reasons[0].find("dataset.format: npz (reference tfrecord): allowed in OPEN only"),
+            std::string::npos);
 
   j.reader.batch_size = 4;
   c = check_division(ref, j);
@@ -114,7 +115,8 @@ TEST(Mlperf, WarmupThenRunsWithNewSeedsAndTheirMean) {
   ASSERT_EQ(r->runs.size(), 6u);
   EXPECT_TRUE(r->runs[0].warmup);
   for (std::size_t i = 1; i < 6; ++i) EXPECT_FALSE(r->runs[i].warmup);
-  for (std::size_t i = 0; i < 6; ++i) EXPECT_EQ(m.seeds[i], ref.reader.seed + i);  // a new seed each run
+  for (std::size_t i = 0; i < 6; ++i)
+    EXPECT_EQ(m.seeds[i], ref.reader.seed + i);   // a new seed each run
   EXPECT_DOUBLE_EQ(r->mean_samples_per_s, 1000);  // the warm-up's 900 is not counted
   EXPECT_NEAR(r->max_deviation, 0.01, 1e-12);
   EXPECT_TRUE(r->replicated);
@@ -166,9 +168,11 @@ TEST(Mlperf, ReportFiles) {
   EXPECT_EQ(csv.rfind("mean,", std::string::npos) != std::string::npos, true);
   const std::string html = mlperf_html(*r);
   EXPECT_NE(html.find("<p class='verdict'>CLOSED</p>"), std::string::npos);
-  EXPECT_EQ(std::count(html.begin(), html.end(), '<') - std::count(html.begin(), html.end(), '>'), 0);
+  EXPECT_EQ(std::count(html.begin(), html.end(), '<') - std::count(html.begin(), html.end(), '>'),
+            0);
   EXPECT_NE(html.find("<svg"), std::string::npos);
-  EXPECT_EQ(html.find("http://") == std::string::npos || html.find("xmlns='http://www.w3.org/2000/svg'") != std::string::npos,
+  EXPECT_EQ(html.find("http://") == std::string::npos ||
+                html.find("xmlns='http://www.w3.org/2000/svg'") != std::string::npos,
             true);  // self-contained: no external resources
 }
 

@@ -1,10 +1,10 @@
 // The epoch plan: seeded, complete (every sample once per epoch), reshuffled per epoch, sharded.
+#include "dlgen/replay/plan.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <set>
-
-#include "dlgen/replay/plan.hpp"
 
 namespace dlgen::replay {
 namespace {
@@ -30,13 +30,15 @@ std::vector<SampleRef> all_samples(const EpochPlan& p) {
 }
 
 // Every (file, sample) of the dataset exactly once.
-void expect_exactly_once(const std::vector<SampleRef>& got, std::uint64_t files, std::uint32_t per_file) {
+void expect_exactly_once(const std::vector<SampleRef>& got, std::uint64_t files,
+                         std::uint32_t per_file) {
   ASSERT_EQ(got.size(), files * per_file);
   std::set<std::pair<std::uint64_t, std::uint32_t>> seen;
   for (const auto& r : got) {
     ASSERT_LT(r.file, files);
     ASSERT_LT(r.sample, per_file);
-    EXPECT_TRUE(seen.insert({r.file, r.sample}).second) << "duplicate " << r.file << ":" << r.sample;
+    EXPECT_TRUE(seen.insert({r.file, r.sample}).second)
+        << "duplicate " << r.file << ":" << r.sample;
   }
 }
 
@@ -45,7 +47,8 @@ TEST(Plan, NoShuffleIsFileOrder) {
   const EpochPlan p = plan_epoch(job, 0);
   ASSERT_EQ(p.accelerators.size(), 1u);
   const auto& s = p.accelerators[0].samples;
-  for (std::size_t i = 0; i < s.size(); ++i) EXPECT_EQ(s[i], (SampleRef{i / 3, static_cast<std::uint32_t>(i % 3)}));
+  for (std::size_t i = 0; i < s.size(); ++i)
+    EXPECT_EQ(s[i], (SampleRef{i / 3, static_cast<std::uint32_t>(i % 3)}));
   EXPECT_EQ(p.accelerators[0].num_batches(), 4u);  // 15 samples, batch 4, last batch of 3 kept
   EXPECT_EQ(p.accelerators[0].batch(3).size(), 3u);
 }
@@ -56,7 +59,8 @@ TEST(Plan, EverySampleExactlyOncePerEpochForEveryShuffle) {
       Job job = make_job(37, 5, 8, sh);
       job.reader.shuffle_buffer = buffer;
       job.run.accelerators = 3;
-      for (std::uint32_t e = 0; e < 3; ++e) expect_exactly_once(all_samples(plan_epoch(job, e)), 37, 5);
+      for (std::uint32_t e = 0; e < 3; ++e)
+        expect_exactly_once(all_samples(plan_epoch(job, e)), 37, 5);
     }
   }
 }

@@ -1,7 +1,9 @@
 // The runner with a fake clock and the null engine (AU arithmetic, steps, checkpoints at no real
 // cost), and with the io_uring and pread engines on real files (bytes read exact, O_DIRECT).
-#include <gtest/gtest.h>
+#include "dlgen/replay/runner.hpp"
+
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -11,7 +13,6 @@
 
 #include "dlgen/datasets/layout.hpp"
 #include "dlgen/replay/checkpoint.hpp"
-#include "dlgen/replay/runner.hpp"
 #include "replay_fixture.hpp"
 #include "temp_dir.hpp"
 
@@ -43,7 +44,8 @@ TEST(Runner, FakeClockComputesWithoutRealTimeAndAuIsFull) {
   const auto t0 = std::chrono::steady_clock::now();
   Result<Report> r = run_fake(job);
   ASSERT_TRUE(r) << r.error().message;
-  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3)) << "fake time must cost no real time";
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3))
+      << "fake time must cost no real time";
   EXPECT_EQ(r->steps, 30u);
   EXPECT_EQ(r->samples, 120u);
   EXPECT_EQ(r->bytes_read, 120u * 10000u);  // raw, one sample a file: whole files
@@ -59,10 +61,10 @@ TEST(Runner, FakeClockComputesWithoutRealTimeAndAuIsFull) {
   EXPECT_EQ(r->epochs_detail[1].samples, 40u);
 }
 
-// reader.startup: each epoch's readers begin that long after the epoch starts (PyTorch re-forking its
-// DataLoader workers); the accelerators wait meanwhile, on the fake clock at no real cost. Every
-// accelerator's workers start up at once: per epoch 0.5 s, then its steps back to back (no data
-// wait: reads and preprocessing cost nothing), whatever the number of accelerators.
+// reader.startup: each epoch's readers begin that long after the epoch starts (PyTorch re-forking
+// its DataLoader workers); the accelerators wait meanwhile, on the fake clock at no real cost.
+// Every accelerator's workers start up at once: per epoch 0.5 s, then its steps back to back (no
+// data wait: reads and preprocessing cost nothing), whatever the number of accelerators.
 TEST(Runner, ReaderStartupDelaysEachEpoch) {
   for (std::uint32_t accelerators : {1u, 2u, 4u}) {
     SCOPED_TRACE("accelerators " + std::to_string(accelerators));
@@ -74,7 +76,8 @@ TEST(Runner, ReaderStartupDelaysEachEpoch) {
     const auto t0 = std::chrono::steady_clock::now();
     Result<Report> r = run_fake(job);
     ASSERT_TRUE(r) << r.error().message;
-    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3)) << "fake time must cost no real time";
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3))
+        << "fake time must cost no real time";
     // 40 samples over the accelerators in batches of 4: 10, 5 or 3 (4+4+2) steps an epoch each.
     const std::uint64_t steps = (40 / accelerators + 3) / 4;
     EXPECT_EQ(r->steps, 3 * steps);
@@ -115,7 +118,8 @@ TEST(Runner, ReaderWarmupDelaysEachEpochsFirstBatchOncePerWorkerInParallel) {
 TEST(Runner, ReaderPreprocessRunsOnEveryWorkerInParallel) {
   for (std::uint32_t accelerators : {1u, 2u})
     for (std::uint32_t workers : {1u, 2u, 4u, 8u}) {
-      SCOPED_TRACE("accelerators " + std::to_string(accelerators) + ", workers " + std::to_string(workers));
+      SCOPED_TRACE("accelerators " + std::to_string(accelerators) + ", workers " +
+                   std::to_string(workers));
       Job job = small_job("/nonexistent/fake", 8 * accelerators, Distribution::fixed_at(10000));
       job.run.accelerators = accelerators;
       job.reader.workers = workers;
@@ -124,7 +128,8 @@ TEST(Runner, ReaderPreprocessRunsOnEveryWorkerInParallel) {
       const auto t0 = std::chrono::steady_clock::now();
       Result<Report> r = run_fake(job);
       ASSERT_TRUE(r) << r.error().message;
-      EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3)) << "fake time must cost no real time";
+      EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3))
+          << "fake time must cost no real time";
       EXPECT_EQ(r->samples, 8u * accelerators);
       EXPECT_NEAR(r->elapsed_s, 0.8 / workers, 1e-9);
       EXPECT_NEAR(r->samples_per_s, 8.0 * accelerators / (0.8 / workers), 1e-6);
@@ -253,7 +258,8 @@ TEST(Runner, FakeClockRunsAreRepeatable) {
     ASSERT_TRUE(r) << r.error().message;
     EXPECT_EQ(r->elapsed_s, first->elapsed_s);
     EXPECT_EQ(r->au, first->au);
-    for (std::size_t a = 0; a < 3; ++a) EXPECT_EQ(r->per_accelerator[a].wait_s, first->per_accelerator[a].wait_s);
+    for (std::size_t a = 0; a < 3; ++a)
+      EXPECT_EQ(r->per_accelerator[a].wait_s, first->per_accelerator[a].wait_s);
   }
 }
 
@@ -363,9 +369,11 @@ class RealFiles : public ::testing::TestWithParam<std::tuple<EngineKind, bool>> 
 
 TEST_P(RealFiles, ReadsExactlyTheDatasetsBytes) {
   const auto [engine, direct] = GetParam();
-  if (engine == EngineKind::uring && !uring_available()) GTEST_SKIP() << "io_uring is not available here";
+  if (engine == EngineKind::uring && !uring_available())
+    GTEST_SKIP() << "io_uring is not available here";
   TempDir tmp("dlgen-real");
-  if (direct && !direct_supported(tmp.path())) GTEST_SKIP() << "the temp file system refuses O_DIRECT";
+  if (direct && !direct_supported(tmp.path()))
+    GTEST_SKIP() << "the temp file system refuses O_DIRECT";
   Job job = small_job(tmp / "data", 60, uniform(1, 300000));  // odd sizes, some below one block
   job.dataset.files_per_dir = 16;
   job.reader.direct = direct;
@@ -434,9 +442,11 @@ TEST(Runner, ReadaheadReadsMoreThanEachSample) {
 
 TEST_P(RealFiles, ReadsSampleExtentsInsideFiles) {
   const auto [engine, direct] = GetParam();
-  if (engine == EngineKind::uring && !uring_available()) GTEST_SKIP() << "io_uring is not available here";
+  if (engine == EngineKind::uring && !uring_available())
+    GTEST_SKIP() << "io_uring is not available here";
   TempDir tmp("dlgen-extent");
-  if (direct && !direct_supported(tmp.path())) GTEST_SKIP() << "the temp file system refuses O_DIRECT";
+  if (direct && !direct_supported(tmp.path()))
+    GTEST_SKIP() << "the temp file system refuses O_DIRECT";
   Job job = small_job(tmp / "data", 8, uniform(1000, 9000));
   job.dataset.samples_per_file = 5;
   job.reader.read_unit = ReadUnit::sample;
@@ -450,7 +460,8 @@ TEST_P(RealFiles, ReadsSampleExtentsInsideFiles) {
     for (std::uint32_t s = 0; s < 5; ++s) {
       const auto e = layout.sample_extent(f, s);
       want += e.length;
-      requests += direct ? (e.offset + e.length + 4095) / 4096 - e.offset / 4096 : (e.length + 4095) / 4096;
+      requests +=
+          direct ? (e.offset + e.length + 4095) / 4096 - e.offset / 4096 : (e.length + 4095) / 4096;
     }
   RunOptions o;
   o.engine = engine;
@@ -478,7 +489,8 @@ TEST(Runner, MissingFileNamesThePathAndHowToGenerate) {
   o.series = false;
   Result<Report> r = run_job(job, o);
   ASSERT_FALSE(r);
-  EXPECT_NE(r.error().message.find((tmp / "nothing").string()), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find((tmp / "nothing").string()), std::string::npos)
+      << r.error().message;
   EXPECT_NE(r.error().message.find("dlgen generate"), std::string::npos) << r.error().message;
 }
 
@@ -501,9 +513,10 @@ TEST(Report, JsonHasTheFieldsScriptsRead) {
   Result<Report> r = run_fake(job);
   ASSERT_TRUE(r) << r.error().message;
   const auto j = nlohmann::json::parse(to_json(*r));
-  for (const char* k : {"job", "engine", "elapsed_s", "samples", "steps", "bytes_read", "requests", "samples_per_s",
-                        "mib_per_s", "au", "au_threshold", "passed", "latency_us", "per_accelerator", "epochs",
-                        "checkpoint", "compute", "dataset", "warnings"})
+  for (const char* k :
+       {"job", "engine", "elapsed_s", "samples", "steps", "bytes_read", "requests", "samples_per_s",
+        "mib_per_s", "au", "au_threshold", "passed", "latency_us", "per_accelerator", "epochs",
+        "checkpoint", "compute", "dataset", "warnings"})
     EXPECT_TRUE(j.contains(k)) << k;
   EXPECT_EQ(j["samples"].get<std::uint64_t>(), 16u);
   EXPECT_EQ(j["bytes_read"].get<std::uint64_t>(), 16u * 4096u);

@@ -23,18 +23,22 @@ struct Outcome {
 };
 
 Outcome dlgen(const std::string& args, const std::filesystem::path& cwd) {
-  const std::string cmd = "cd '" + cwd.string() + "' && DLGEN_NO_PROGRESS=1 '" DLGEN_BINARY "' " + args + " 2>&1";
+  const std::string cmd =
+      "cd '" + cwd.string() + "' && DLGEN_NO_PROGRESS=1 '" DLGEN_BINARY "' " + args + " 2>&1";
   Outcome o;
   FILE* p = ::popen(cmd.c_str(), "r");
   if (!p) return o;
   std::array<char, 4096> buf{};
-  for (std::size_t n; (n = std::fread(buf.data(), 1, buf.size(), p)) > 0;) o.out.append(buf.data(), n);
+  for (std::size_t n; (n = std::fread(buf.data(), 1, buf.size(), p)) > 0;)
+    o.out.append(buf.data(), n);
   const int st = ::pclose(p);
   o.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   return o;
 }
 
-void write(const std::filesystem::path& p, const std::string& text) { std::ofstream(p) << text; }
+void write(const std::filesystem::path& p, const std::string& text) {
+  std::ofstream(p) << text;
+}
 
 // Any command, stdout only (stderr to /dev/null).
 Outcome dlgen_free(const std::string& cmd) {
@@ -42,7 +46,8 @@ Outcome dlgen_free(const std::string& cmd) {
   FILE* p = ::popen((cmd + " 2>/dev/null").c_str(), "r");
   if (!p) return o;
   std::array<char, 4096> buf{};
-  for (std::size_t n; (n = std::fread(buf.data(), 1, buf.size(), p)) > 0;) o.out.append(buf.data(), n);
+  for (std::size_t n; (n = std::fread(buf.data(), 1, buf.size(), p)) > 0;)
+    o.out.append(buf.data(), n);
   const int st = ::pclose(p);
   o.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   return o;
@@ -86,12 +91,15 @@ epochs = 2
 accelerators = 1
 )";
 
-bool uring_skip(const Outcome& o) { return o.code == 77; }
+bool uring_skip(const Outcome& o) {
+  return o.code == 77;
+}
 
 TEST(RunE2E, RunsAJobWithIoUringAndReportsExactCounts) {
   TempDir tmp("dlgen-e2e");
   write(tmp / "job.toml", kJob);
-  const Outcome o = dlgen("run job.toml --engine uring --output result.json --timeseries series.csv", tmp.path());
+  const Outcome o =
+      dlgen("run job.toml --engine uring --output result.json --timeseries series.csv", tmp.path());
   if (uring_skip(o)) GTEST_SKIP() << "io_uring not available: " << o.out;
   ASSERT_EQ(o.code, 0) << o.out;
   EXPECT_NE(o.out.find("MiB/s"), std::string::npos) << o.out;
@@ -126,7 +134,9 @@ TEST(RunE2E, RunsAJobWithIoUringAndReportsExactCounts) {
   EXPECT_EQ(header.rfind("t_s,bytes,mib_per_s", 0), 0u) << header;
 
   // A second run reuses the dataset; --set and O_DIRECT change what is read, not what exists.
-  const Outcome d = dlgen("run job.toml --no-generate --set reader.direct=true --set run.epochs=1 -o d.json", tmp.path());
+  const Outcome d =
+      dlgen("run job.toml --no-generate --set reader.direct=true --set run.epochs=1 -o d.json",
+            tmp.path());
   ASSERT_EQ(d.code, 0) << d.out;
   const auto dj = nlohmann::json::parse(std::ifstream(tmp / "d.json"));
   EXPECT_EQ(dj["bytes_read"].get<std::uint64_t>(), dataset);
@@ -136,9 +146,10 @@ TEST(RunE2E, RunsAJobWithIoUringAndReportsExactCounts) {
 TEST(RunE2E, FixedIodepthDrivesThatManyRequestsInFlight) {
   TempDir tmp("dlgen-e2e-qd");
   write(tmp / "job.toml", kJob);
-  const Outcome o = dlgen("run job.toml --set reader.request_size=4KiB --set reader.iodepth=16 --set reader.workers=1 "
-                          "--set checkpoint.enabled=false --set run.epochs=1 -o r.json",
-                          tmp.path());
+  const Outcome o = dlgen(
+      "run job.toml --set reader.request_size=4KiB --set reader.iodepth=16 --set reader.workers=1 "
+      "--set checkpoint.enabled=false --set run.epochs=1 -o r.json",
+      tmp.path());
   if (uring_skip(o)) GTEST_SKIP() << o.out;
   ASSERT_EQ(o.code, 0) << o.out;
   const auto j = nlohmann::json::parse(std::ifstream(tmp / "r.json"));
@@ -158,7 +169,8 @@ TEST(RunE2E, NoGenerateOnAMissingDatasetSaysHowToGenerate) {
 TEST(RunE2E, DryRunPrintsThePlanWithoutTouchingStorage) {
   TempDir tmp("dlgen-e2e-dry");
   write(tmp / "job.toml", kJob);
-  const Outcome o = dlgen("run --set run.epochs=2 job.toml --dry-run", tmp.path());  // --set takes one value
+  const Outcome o =
+      dlgen("run --set run.epochs=2 job.toml --dry-run", tmp.path());  // --set takes one value
   ASSERT_EQ(o.code, 0) << o.out;
   EXPECT_NE(o.out.find("48 files"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("12 steps per accelerator"), std::string::npos) << o.out;
@@ -182,7 +194,9 @@ TEST(RunE2E, GenerateThenValidate) {
 
 TEST(RunE2E, ValidateABadJobExits2WithFileLineAndKey) {
   TempDir tmp("dlgen-e2e-bad");
-  write(tmp / "bad.toml", "[dataset]\ndir = \"d\"\nnum_files = 4\nsample_size = \"1KiB\"\n\n[reader]\nbatch_sise = 4\n");
+  write(tmp / "bad.toml",
+        "[dataset]\ndir = \"d\"\nnum_files = 4\nsample_size = \"1KiB\"\n\n[reader]\nbatch_sise = "
+        "4\n");
   const Outcome o = dlgen("validate bad.toml", tmp.path());
   EXPECT_EQ(o.code, 2) << o.out;
   EXPECT_NE(o.out.find("bad.toml:7"), std::string::npos) << o.out;
@@ -196,12 +210,14 @@ TEST(RunE2E, ValidateABadJobExits2WithFileLineAndKey) {
 TEST(RunE2E, CaptureTracesTheReplayItself) {
   TempDir tmp("dlgen-e2e-cap");
   write(tmp / "job.toml", kJob);
-  const Outcome o = dlgen("run job.toml --set run.epochs=1 --set checkpoint.enabled=false --capture replay.h5 -q",
-                          tmp.path());
+  const Outcome o =
+      dlgen("run job.toml --set run.epochs=1 --set checkpoint.enabled=false --capture replay.h5 -q",
+            tmp.path());
   if (o.code == 77) GTEST_SKIP() << "capture cannot run here: " << o.out;
   ASSERT_EQ(o.code, 0) << o.out;
   EXPECT_GT(std::filesystem::file_size(tmp / "replay.h5"), 0u) << o.out;
-  EXPECT_NE(o.out.find("samples/s"), std::string::npos) << o.out;  // the replay ran under the tracer
+  EXPECT_NE(o.out.find("samples/s"), std::string::npos)
+      << o.out;  // the replay ran under the tracer
 }
 
 // The issue's scenario: 24 simulated H100s (0.224 s a step) on a resnet50-like set of 16,000
@@ -232,7 +248,8 @@ accelerators = 24
 )");
   const Outcome g = dlgen("generate job.toml -q", tmp.path());
   ASSERT_EQ(g.code, 0) << g.out;
-  const Outcome o = dlgen("run job.toml --no-generate -q -o r.json", tmp.path());  // warm: just written
+  const Outcome o =
+      dlgen("run job.toml --no-generate -q -o r.json", tmp.path());  // warm: just written
   if (uring_skip(o)) GTEST_SKIP() << o.out;
   ASSERT_EQ(o.code, 0) << o.out;
   const auto j = nlohmann::json::parse(std::ifstream(tmp / "r.json"));
@@ -269,7 +286,8 @@ TEST(RunE2E, FindMaxAcceleratorsRepeatsEpochsToSizeEachTrial) {
   job.replace(job.find("num_files = 48"), 14, "num_files = 400");
   job.replace(job.find("au_threshold = 0.0"), 18, "au_threshold = 0.5");
   write(tmp / "job.toml", job);
-  const Outcome o = dlgen("run job.toml --find-max-accelerators --set checkpoint.enabled=false", tmp.path());
+  const Outcome o =
+      dlgen("run job.toml --find-max-accelerators --set checkpoint.enabled=false", tmp.path());
   if (uring_skip(o)) GTEST_SKIP() << o.out;
   ASSERT_EQ(o.code, 0) << o.out;
   EXPECT_NE(o.out.find("max accelerators: "), std::string::npos) << o.out;
@@ -286,7 +304,8 @@ TEST(RunE2E, FindMaxAcceleratorsStopsWhereAcceleratorsGetNoBatch) {
   job.replace(job.find("au_threshold = 0.0"), 18, "au_threshold = 0.01");
   write(tmp / "job.toml", job);
   // 48 samples: 49 or more accelerators leave some without a batch; 1 step an epoch from 12 on.
-  const Outcome o = dlgen("run job.toml --find-max-accelerators --set checkpoint.enabled=false", tmp.path());
+  const Outcome o =
+      dlgen("run job.toml --find-max-accelerators --set checkpoint.enabled=false", tmp.path());
   if (uring_skip(o)) GTEST_SKIP() << o.out;
   ASSERT_EQ(o.code, 0) << o.out;
   EXPECT_NE(o.out.find("64 accelerator(s): some get no batch"), std::string::npos) << o.out;
@@ -294,7 +313,6 @@ TEST(RunE2E, FindMaxAcceleratorsStopsWhereAcceleratorsGetNoBatch) {
   EXPECT_NE(o.out.find("cut at 64 epochs"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("max accelerators: 48 "), std::string::npos) << o.out;
 }
-
 
 // A DLIO workload config run as it is, with Hydra-style overrides as DLIO users type them; the
 // same config converted to TOML runs the same plan; a bad key is refused with file:line.
@@ -329,34 +347,41 @@ checkpoint:
 metric:
   au: 0.0
 )");
-  Outcome o = dlgen("run tiny.yaml ++workload.train.epochs=3 workload.reader.read_threads=1 -q -o r.json "
-                    "--dlio-summary summary.json",
-                    tmp.path());
+  Outcome o = dlgen(
+      "run tiny.yaml ++workload.train.epochs=3 workload.reader.read_threads=1 -q -o r.json "
+      "--dlio-summary summary.json",
+      tmp.path());
   if (uring_skip(o)) GTEST_SKIP() << o.out;
   ASSERT_EQ(o.code, 0) << o.out;
   auto j = nlohmann::json::parse(std::ifstream(tmp / "r.json"));
-  // DLIO's summary.json names, for scripts that read DLIO results; the real MiB/s beside the nominal.
+  // DLIO's summary.json names, for scripts that read DLIO results; the real MiB/s beside the
+  // nominal.
   auto sum = nlohmann::json::parse(std::ifstream(tmp / "summary.json"));
   const auto& m = sum["metric"];
   EXPECT_EQ(m["train_au_percentage"].size(), 3u);
   EXPECT_EQ(m["train_throughput_samples_per_second"].size(), 3u);
   EXPECT_DOUBLE_EQ(m["train_au_mean_percentage"].get<double>(), j["au"].get<double>() * 100);
   EXPECT_EQ(m["train_au_meet_expectation"], "success");  // threshold 0
-  EXPECT_DOUBLE_EQ(m["train_throughput_mean_samples_per_second"].get<double>(), j["samples_per_s"].get<double>());
-  EXPECT_NEAR(m["train_io_mean_MB_per_second"].get<double>(), j["samples_per_s"].get<double>() * 65536 / 1048576.0, 1e-6);
+  EXPECT_DOUBLE_EQ(m["train_throughput_mean_samples_per_second"].get<double>(),
+                   j["samples_per_s"].get<double>());
+  EXPECT_NEAR(m["train_io_mean_MB_per_second"].get<double>(),
+              j["samples_per_s"].get<double>() * 65536 / 1048576.0, 1e-6);
   EXPECT_DOUBLE_EQ(sum["dlgen"]["train_io_actual_mean_MiB_per_second"].get<double>(),
                    j["train"]["mib_per_s"].get<double>());
   EXPECT_EQ(sum["num_files_train"].get<std::uint64_t>(), 16u);
   EXPECT_EQ(sum["num_accelerators"].get<std::uint64_t>(), 1u);
   EXPECT_EQ(j["samples"].get<std::uint64_t>(), 3u * 16u);  // 3 epochs from the override
-  EXPECT_EQ(j["checkpoint"]["count"].get<std::uint64_t>(), 1u);  // after epoch 2 only (then 4, 6...)
+  EXPECT_EQ(j["checkpoint"]["count"].get<std::uint64_t>(),
+            1u);  // after epoch 2 only (then 4, 6...)
   EXPECT_TRUE(std::filesystem::exists(tmp / "data/tiny/train"));  // DLIO's <data_folder>/train
 
   o = dlgen("convert tiny.yaml ++workload.train.epochs=3 -o tiny.toml", tmp.path());
   ASSERT_EQ(o.code, 0) << o.out;
   std::ifstream t(tmp / "tiny.toml");
   const std::string toml{std::istreambuf_iterator<char>(t), std::istreambuf_iterator<char>()};
-  EXPECT_NE(toml.find("num_files = 16  # DLIO dataset.num_files_train (line 12)"), std::string::npos) << toml;
+  EXPECT_NE(toml.find("num_files = 16  # DLIO dataset.num_files_train (line 12)"),
+            std::string::npos)
+      << toml;
   EXPECT_NE(toml.find("epochs = 3  # DLIO train.epochs (command line)"), std::string::npos) << toml;
   o = dlgen("run tiny.toml --no-generate -q -o t.json", tmp.path());
   ASSERT_EQ(o.code, 0) << o.out;
@@ -365,13 +390,17 @@ metric:
   EXPECT_EQ(k["checkpoint"]["count"], j["checkpoint"]["count"]);
 
   // --set still works on a DLIO config, after the conversion.
-  o = dlgen("run tiny.yaml --set run.epochs=1 --set checkpoint.enabled=false -q -o s.json", tmp.path());
+  o = dlgen("run tiny.yaml --set run.epochs=1 --set checkpoint.enabled=false -q -o s.json",
+            tmp.path());
   ASSERT_EQ(o.code, 0) << o.out;
-  EXPECT_EQ(nlohmann::json::parse(std::ifstream(tmp / "s.json"))["samples"].get<std::uint64_t>(), 16u);
+  EXPECT_EQ(nlohmann::json::parse(std::ifstream(tmp / "s.json"))["samples"].get<std::uint64_t>(),
+            16u);
 
   // The plan as JSON: 16 files of 64 KiB, batch 4 on 2 accelerators: 2 steps an epoch each.
-  o = dlgen("run tiny.yaml ++workload.train.epochs=4 --set run.accelerators=2 --dry-run -q --output plan.json",
-            tmp.path());
+  o = dlgen(
+      "run tiny.yaml ++workload.train.epochs=4 --set run.accelerators=2 --dry-run -q --output "
+      "plan.json",
+      tmp.path());
   ASSERT_EQ(o.code, 0) << o.out;
   auto p = nlohmann::json::parse(std::ifstream(tmp / "plan.json"));
   EXPECT_EQ(p["dataset"]["num_files"].get<std::uint64_t>(), 16u);
@@ -391,19 +420,22 @@ metric:
   EXPECT_EQ(o.code, 2) << o.out;
 }
 
-// MLPerf Storage's run rules end to end: the dataset sized by the rules, warm-up + runs, the verdict
-// and the three report files; the HTML summary loads in headless Chromium with its plots.
+// MLPerf Storage's run rules end to end: the dataset sized by the rules, warm-up + runs, the
+// verdict and the three report files; the HTML summary loads in headless Chromium with its plots.
 TEST(RunE2E, MlperfRulesWriteAVerdictAndReports) {
   TempDir tmp("dlgen-e2e-mlperf");
   std::string job = kJob;
   job.replace(job.find("au_threshold = 0.0"), 18, "au_threshold = 0.5");
   write(tmp / "job.toml", job);
-  const Outcome o = dlgen("mlperf job.toml --ram 1MiB --runs 2 --set checkpoint.enabled=false --set reader.batch_size=1 "
-                          "--set run.epochs=1",
-                          tmp.path());
+  const Outcome o = dlgen(
+      "mlperf job.toml --ram 1MiB --runs 2 --set checkpoint.enabled=false --set "
+      "reader.batch_size=1 "
+      "--set run.epochs=1",
+      tmp.path());
   if (uring_skip(o)) GTEST_SKIP() << o.out;
   ASSERT_EQ(o.code, 0) << o.out;
-  EXPECT_NE(o.out.find("dataset sized to 500 files"), std::string::npos) << o.out;  // 500 steps x batch 1
+  EXPECT_NE(o.out.find("dataset sized to 500 files"), std::string::npos)
+      << o.out;                                                       // 500 steps x batch 1
   EXPECT_NE(o.out.find("e2e: INVALID"), std::string::npos) << o.out;  // not an MLPerf workload
   const auto j = nlohmann::json::parse(std::ifstream(tmp / "mlperf-results/results.json"));
   EXPECT_EQ(j["runs"].size(), 3u);  // warm-up + 2
@@ -411,7 +443,8 @@ TEST(RunE2E, MlperfRulesWriteAVerdictAndReports) {
   EXPECT_GT(j["mean"]["samples_per_s"].get<double>(), 0);
   EXPECT_TRUE(std::filesystem::exists(tmp / "mlperf-results/results.csv"));
   const std::string html = (tmp / "mlperf-results/summary.html").string();
-  const Outcome dom = dlgen_free("chromium --headless --no-sandbox --disable-gpu --dump-dom 'file://" + html + "'");
+  const Outcome dom =
+      dlgen_free("chromium --headless --no-sandbox --disable-gpu --dump-dom 'file://" + html + "'");
   ASSERT_EQ(dom.code, 0) << dom.out;
   EXPECT_NE(dom.out.find("class=\"verdict\">INVALID</p>"), std::string::npos) << dom.out;
   EXPECT_NE(dom.out.find("<rect"), std::string::npos);
@@ -444,7 +477,8 @@ TEST(RunE2E, LlmCheckpointOnlyWorkflowFromTheShippedJobAndTheDlioConfig) {
       }
       EXPECT_EQ(sum, bytes);
       EXPECT_DOUBLE_EQ(c["duration_s"].get<double>(), slowest);
-      EXPECT_NEAR(c["throughput_bytes_per_s"].get<double>() * slowest, double(bytes), 1e-6 * double(bytes));
+      EXPECT_NEAR(c["throughput_bytes_per_s"].get<double>() * slowest, double(bytes),
+                  1e-6 * double(bytes));
     }
   }
   EXPECT_TRUE(std::filesystem::exists(tmp / "data/checkpoints/llama3-8b/global_epoch1_step2"));
@@ -452,10 +486,13 @@ TEST(RunE2E, LlmCheckpointOnlyWorkflowFromTheShippedJobAndTheDlioConfig) {
   // The DLIO config as MLPerf ships it, shrunk by overrides: same shards as the TOML job's scale.
   const std::string shrink =
       " ++workload.model.num_layers=2 ++workload.model.transformer.hidden_size=256"
-      " ++workload.model.transformer.ffn_hidden_size=896 ++workload.model.transformer.vocab_size=2000"
-      " ++workload.model.transformer.num_attention_heads=8 ++workload.model.transformer.num_kv_heads=2"
+      " ++workload.model.transformer.ffn_hidden_size=896 "
+      "++workload.model.transformer.vocab_size=2000"
+      " ++workload.model.transformer.num_attention_heads=8 "
+      "++workload.model.transformer.num_kv_heads=2"
       " ++workload.checkpoint.num_checkpoints_write=1 ++workload.checkpoint.num_checkpoints_read=1";
-  o = dlgen("run '" + src + "/tests/data/dlio/llama3_8b.yaml'" + shrink + " -q -o d.json", tmp.path());
+  o = dlgen("run '" + src + "/tests/data/dlio/llama3_8b.yaml'" + shrink + " -q -o d.json",
+            tmp.path());
   ASSERT_EQ(o.code, 0) << o.out;
   auto d = nlohmann::json::parse(std::ifstream(tmp / "d.json"));
   EXPECT_EQ(d["config"]["checkpoint_bytes"].get<std::uint64_t>(), bytes);

@@ -12,9 +12,11 @@ namespace dlgen::testing {
 class TraceBuilder {
  protected:
   // Files get inode numbers from `first_ino` on, on device `dev`.
-  explicit TraceBuilder(std::uint64_t first_ino = 1, std::uint64_t dev = 0) : first_ino_(first_ino), dev_(dev) {}
+  explicit TraceBuilder(std::uint64_t first_ino = 1, std::uint64_t dev = 0)
+      : first_ino_(first_ino), dev_(dev) {}
 
-  void proc(std::uint32_t pid, std::uint32_t ppid, std::string comm, bool thread, std::uint32_t tgid) {
+  void proc(std::uint32_t pid, std::uint32_t ppid, std::string comm, bool thread,
+            std::uint32_t tgid) {
     trace::Process p;
     p.pid = pid;
     p.tgid = tgid;

@@ -1,6 +1,8 @@
 // The direct chunk writer (trace/src/chunk_writer.hpp) must produce chunks that HDF5's own filter
 // pipeline decodes exactly: with every encoding (shuffled or not per chunk, run-length or plain
 // deflate), across partial chunks rewritten as they fill, as a capture does on each flush.
+#include "chunk_writer.hpp"
+
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
@@ -9,7 +11,6 @@
 #include <set>
 #include <vector>
 
-#include "chunk_writer.hpp"
 #include "temp_dir.hpp"
 
 namespace dlgen::trace {
@@ -35,13 +36,22 @@ hid_t create_u64_column(hid_t file) {
 std::vector<std::uint64_t> mixed_values(std::size_t n) {
   std::mt19937_64 rng(7);
   std::vector<std::uint64_t> v(n);
-  const std::uint64_t words[3] = {0x0123456789abcdefull, 0xfedcba9876543210ull, 0x00000000ffffffffull};
+  const std::uint64_t words[3] = {0x0123456789abcdefull, 0xfedcba9876543210ull,
+                                  0x00000000ffffffffull};
   for (std::size_t i = 0; i < n; ++i) {
     switch ((i / 700) % 4) {
-      case 0: v[i] = 42; break;
-      case 1: v[i] = i; break;
-      case 2: v[i] = rng(); break;
-      default: v[i] = words[rng() % 3]; break;
+      case 0:
+        v[i] = 42;
+        break;
+      case 1:
+        v[i] = i;
+        break;
+      case 2:
+        v[i] = rng();
+        break;
+      default:
+        v[i] = words[rng() % 3];
+        break;
     }
   }
   return v;
@@ -98,7 +108,8 @@ TEST(ChunkWriter, ByteShuffleIsHdf5sLayout) {
   for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<std::uint8_t>(i);
   byte_shuffle(in.data(), 5, 4, out.data());
   // byte j of element i goes to j * n + i
-  EXPECT_EQ(out, (std::vector<std::uint8_t>{0, 4, 8, 12, 16, 1, 5, 9, 13, 17, 2, 6, 10, 14, 18, 3, 7, 11, 15, 19}));
+  EXPECT_EQ(out, (std::vector<std::uint8_t>{0, 4, 8,  12, 16, 1, 5, 9,  13, 17,
+                                            2, 6, 10, 14, 18, 3, 7, 11, 15, 19}));
   std::vector<std::uint8_t> in8(8 * 3), out8(in8.size());
   for (std::size_t i = 0; i < in8.size(); ++i) in8[i] = static_cast<std::uint8_t>(i);
   byte_shuffle(in8.data(), 3, 8, out8.data());
@@ -138,7 +149,8 @@ TEST(ChunkWriter, TrialsPickPerChunkAndStillReadBack) {
   // Chunk 0 (trial) sees a counter; chunk 16 (next trial) sees random words: both decode.
   std::vector<std::uint64_t> values(40 * kChunk + 5);
   std::mt19937_64 rng(3);
-  for (std::size_t i = 0; i < values.size(); ++i) values[i] = i < 16 * kChunk ? i : rng() % 5 * 0x0101010101010101ull;
+  for (std::size_t i = 0; i < values.size(); ++i)
+    values[i] = i < 16 * kChunk ? i : rng() % 5 * 0x0101010101010101ull;
   auto masks = write_and_check(values, -1);
   EXPECT_FALSE(masks.empty());
 }

@@ -1,4 +1,6 @@
 // HDF5 trace files: round trip, streaming writer, crash safety, error messages.
+#include "dlgen/trace/trace_io.hpp"
+
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -7,7 +9,6 @@
 #include <fstream>
 #include <map>
 
-#include "dlgen/trace/trace_io.hpp"
 #include "dlgen/trace/trace_text.hpp"
 #include "temp_dir.hpp"
 
@@ -16,7 +17,9 @@ namespace {
 
 // What format version 2 declares: ts to the nearest multiple of 125 ns, dur to 7 significant
 // bits (relative error <= 2^-7); every other field exact.
-std::uint64_t stored_ts(std::uint64_t ts) { return (ts + 62) / 125 * 125; }
+std::uint64_t stored_ts(std::uint64_t ts) {
+  return (ts + 62) / 125 * 125;
+}
 bool dur_within_precision(std::uint64_t stored, std::uint64_t orig) {
   if (orig < 128) return stored == orig;
   double err = std::abs(static_cast<double>(stored) - static_cast<double>(orig));
@@ -27,14 +30,14 @@ bool dur_within_precision(std::uint64_t stored, std::uint64_t orig) {
 bool operator==(const Event& a, const Event& b) {
   return stored_ts(a.ts_ns) == stored_ts(b.ts_ns) && dur_within_precision(a.dur_ns, b.dur_ns) &&
          dur_within_precision(b.dur_ns, a.dur_ns) && a.pid == b.pid && a.tid == b.tid &&
-         a.op == b.op && a.file == b.file && a.fd == b.fd && a.offset == b.offset && a.size == b.size &&
-         a.ret == b.ret && a.flags == b.flags && a.arg == b.arg;
+         a.op == b.op && a.file == b.file && a.fd == b.fd && a.offset == b.offset &&
+         a.size == b.size && a.ret == b.ret && a.flags == b.flags && a.arg == b.arg;
 }
 
 bool exactly_equal(const Event& a, const Event& b) {
   return a.ts_ns == b.ts_ns && a.dur_ns == b.dur_ns && a.pid == b.pid && a.tid == b.tid &&
-         a.op == b.op && a.file == b.file && a.fd == b.fd && a.offset == b.offset && a.size == b.size &&
-         a.ret == b.ret && a.flags == b.flags && a.arg == b.arg;
+         a.op == b.op && a.file == b.file && a.fd == b.fd && a.offset == b.offset &&
+         a.size == b.size && a.ret == b.ret && a.flags == b.flags && a.arg == b.arg;
 }
 
 // Every field differs from its default so a column lost on the way shows.
@@ -130,8 +133,23 @@ TEST(TraceIo, TimesKeepTheirDeclaredResolution) {
   t.files = {{"/f", 1, 1, 0, 0, 0}};
   // Durations over the whole range the reader accepts (up to 31 days: longer is a corrupt file),
   // times on and off the 125 ns grid, two threads interleaved.
-  std::uint64_t durs[] = {0,         1,          127,          128,  129, 255, 256, 257, 1000, 12345, 20000, 50000,
-                          999999, 123456789, 1ull << 40, (1ull << 40) + 12345, 31ull * 86400 * 1'000'000'000 - 1};
+  std::uint64_t durs[] = {0,
+                          1,
+                          127,
+                          128,
+                          129,
+                          255,
+                          256,
+                          257,
+                          1000,
+                          12345,
+                          20000,
+                          50000,
+                          999999,
+                          123456789,
+                          1ull << 40,
+                          (1ull << 40) + 12345,
+                          31ull * 86400 * 1'000'000'000 - 1};
   std::uint64_t ts = 0;
   for (std::size_t i = 0; i < std::size(durs); ++i) {
     Event e;
@@ -151,7 +169,8 @@ TEST(TraceIo, TimesKeepTheirDeclaredResolution) {
     const Event &a = t.events[i], &b = back->events[i];
     EXPECT_EQ(b.ts_ns, stored_ts(a.ts_ns)) << i;
     EXPECT_LE(b.ts_ns > a.ts_ns ? b.ts_ns - a.ts_ns : a.ts_ns - b.ts_ns, 62u) << i;
-    EXPECT_TRUE(dur_within_precision(b.dur_ns, a.dur_ns)) << i << ": " << a.dur_ns << " -> " << b.dur_ns;
+    EXPECT_TRUE(dur_within_precision(b.dur_ns, a.dur_ns))
+        << i << ": " << a.dur_ns << " -> " << b.dur_ns;
     EXPECT_EQ(b.pid, a.pid) << i;
   }
   // Whole microseconds and powers of two stay exact.
@@ -169,7 +188,12 @@ TEST(TraceIo, OffsetAndRetEncodingsAreExact) {
   Trace t;
   t.files = {{"/f", 1, 1, 0, 0, 0}};
   const std::uint64_t big = 0xfffffffffffff000ull;
-  struct Row { Op op; std::uint64_t off, size; std::int64_t ret; std::uint32_t tid; };
+  struct Row {
+    Op op;
+    std::uint64_t off, size;
+    std::int64_t ret;
+    std::uint32_t tid;
+  };
   Row rows[] = {{Op::open, 0, 0, 3, 1},         {Op::read, 0, 4096, 4096, 1},
                 {Op::read, 4096, 4096, 100, 1}, {Op::read, 4196, 4096, 0, 1},
                 {Op::close, 0, 0, 0, 1},        {Op::pread, big, 4096, 4095, 2},
@@ -178,8 +202,14 @@ TEST(TraceIo, OffsetAndRetEncodingsAreExact) {
   for (std::size_t i = 0; i < std::size(rows); ++i) {
     Event e;
     e.ts_ns = 1000 * i;
-    e.op = rows[i].op; e.offset = rows[i].off; e.size = rows[i].size; e.ret = rows[i].ret;
-    e.pid = 1; e.tid = rows[i].tid; e.file = 0; e.fd = 3;
+    e.op = rows[i].op;
+    e.offset = rows[i].off;
+    e.size = rows[i].size;
+    e.ret = rows[i].ret;
+    e.pid = 1;
+    e.tid = rows[i].tid;
+    e.file = 0;
+    e.fd = 3;
     t.events.push_back(e);
   }
   ASSERT_TRUE(write_trace(dir / "o.h5", t));
@@ -234,8 +264,12 @@ TEST(TraceIo, ReaderSortsEventsAppendedOutOfOrder) {
   auto w = TraceWriter::create(dir / "s.h5");
   ASSERT_TRUE(w);
   std::vector<Event> evs(3);
-  evs[0].ts_ns = 3000; evs[1].ts_ns = 1000; evs[2].ts_ns = 2000;
-  evs[0].size = 3; evs[1].size = 1; evs[2].size = 2;
+  evs[0].ts_ns = 3000;
+  evs[1].ts_ns = 1000;
+  evs[2].ts_ns = 2000;
+  evs[0].size = 3;
+  evs[1].size = 1;
+  evs[2].size = 2;
   ASSERT_TRUE((*w)->append(evs));
   ASSERT_TRUE((*w)->finish({}, {}, {}));
   auto back = read_trace(dir / "s.h5");

@@ -59,7 +59,8 @@ print("ok")
 )PY";
 
 TEST(Python, H5pyReadsTheTrace) {
-  if (std::system((std::string(DLGEN_PYTHON) + " -c 'import h5py, numpy' 2>/dev/null").c_str()) != 0)
+  if (std::system((std::string(DLGEN_PYTHON) + " -c 'import h5py, numpy' 2>/dev/null").c_str()) !=
+      0)
     GTEST_SKIP() << "python3-h5py or python3-numpy is not installed";
   testing::TempDir dir;
   auto t = parse_trace_text(R"(
@@ -77,15 +78,16 @@ ts=2s pid=100 op=sendmsg size=72
   ASSERT_TRUE(t) << t.error().message;
   ASSERT_TRUE(write_trace(dir / "t.h5", *t));
   std::ofstream(dir / "read.py") << kSnippet;
-  std::string cmd = std::string(DLGEN_PYTHON) + " " + (dir / "read.py").string() + " " +
-                    (dir / "t.h5").string();
+  std::string cmd =
+      std::string(DLGEN_PYTHON) + " " + (dir / "read.py").string() + " " + (dir / "t.h5").string();
   EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
 }
 
 // Format version 1 (every field as is, ts_delta_ns in ns, time order) still reads. The file is
 // built with h5py per the version 1 spec, since this dlgen only writes version 2.
 TEST(Python, Version1TraceStillReads) {
-  if (std::system((std::string(DLGEN_PYTHON) + " -c 'import h5py, numpy' 2>/dev/null").c_str()) != 0)
+  if (std::system((std::string(DLGEN_PYTHON) + " -c 'import h5py, numpy' 2>/dev/null").c_str()) !=
+      0)
     GTEST_SKIP() << "python3-h5py or python3-numpy is not installed";
   testing::TempDir dir;
   std::ofstream(dir / "v1.py") << R"PY(
@@ -113,8 +115,8 @@ with h5py.File(sys.argv[1], "w") as f:
     pr.create_dataset("comm", data=np.array([b"python3"], dtype="S16"))
     pr.create_dataset("first_comm", data=np.array([b"python3"], dtype="S16"))
 )PY";
-  std::string cmd = std::string(DLGEN_PYTHON) + " " + (dir / "v1.py").string() + " " +
-                    (dir / "v1.h5").string();
+  std::string cmd =
+      std::string(DLGEN_PYTHON) + " " + (dir / "v1.py").string() + " " + (dir / "v1.h5").string();
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
   auto t = read_trace(dir / "v1.h5");
   ASSERT_TRUE(t) << t.error().message;

@@ -1,7 +1,7 @@
 // The text form of traces that other modules' tests are built from.
-#include <gtest/gtest.h>
-
 #include "dlgen/trace/trace_text.hpp"
+
+#include <gtest/gtest.h>
 
 namespace dlgen::trace {
 namespace {
@@ -24,7 +24,7 @@ ts=2ms pid=100 op=sendmsg size=100
   EXPECT_EQ(t->meta.host, "node1");
   EXPECT_EQ(t->meta.lost_events, 3u);
   EXPECT_EQ(t->meta.duration_ns, 3'000'000u);  // not given: end of the last event
-  ASSERT_EQ(t->files.size(), 2u);               // b.jpg interned on first use
+  ASSERT_EQ(t->files.size(), 2u);              // b.jpg interned on first use
   EXPECT_EQ(t->files[0].size_at_open, 1u << 20);
   EXPECT_EQ(t->files[0].magic, 0x04034b50u);
   EXPECT_EQ(t->files[1].path, "/data/b.jpg");
@@ -109,12 +109,13 @@ namespace {
 // Found by fuzzing (tests/fuzz): numbers that overflow, values too large for their field, and
 // strings that format_trace_text could not write back.
 TEST(TraceText, RefusesNumbersThatDoNotFit) {
-  for (const char* line : {"ts=99999999999999999999 op=read\n", "ts=18446744073709551615s op=read\n",
-                           "ts=1 op=read size=99999999999999999TiB\n", "ts=1 op=read size=.\n",
-                           "ts=1 op=read size=1.5e300K\n", "ts=1 op=read pid=4294967296\n",
-                           "ts=1 op=read ret=-9223372036854775809\n", "ts=1 op=read fd=3000000000\n",
-                           "file path=/a magic_len=256\n", "ts=32d op=read\n", "ts=2700000s op=read\n",
-                           "meta duration=3000000s\n", "proc pid=1 start=3000000s\n"}) {
+  for (const char* line :
+       {"ts=99999999999999999999 op=read\n", "ts=18446744073709551615s op=read\n",
+        "ts=1 op=read size=99999999999999999TiB\n", "ts=1 op=read size=.\n",
+        "ts=1 op=read size=1.5e300K\n", "ts=1 op=read pid=4294967296\n",
+        "ts=1 op=read ret=-9223372036854775809\n", "ts=1 op=read fd=3000000000\n",
+        "file path=/a magic_len=256\n", "ts=32d op=read\n", "ts=2700000s op=read\n",
+        "meta duration=3000000s\n", "proc pid=1 start=3000000s\n"}) {
     auto t = parse_trace_text(line);
     EXPECT_FALSE(t) << line;
     if (!t) {
@@ -143,7 +144,8 @@ TEST(TraceText, QuotedStringsRoundTrip) {
   EXPECT_EQ(back->files[0].path, t.files[0].path);
   EXPECT_EQ(back->events[0].file, 0u);
   // '#' still starts a comment, and is still a file index as a value's first character.
-  auto c = parse_trace_text("file path=/a\nts=1 op=read file=#0 # a comment\nts=2 op=read size=10#comment\n");
+  auto c = parse_trace_text(
+      "file path=/a\nts=1 op=read file=#0 # a comment\nts=2 op=read size=10#comment\n");
   ASSERT_TRUE(c) << c.error().message;
   EXPECT_EQ(c->events[0].file, 0u);
   EXPECT_EQ(c->events[1].size, 10u);

@@ -1,9 +1,9 @@
 // AsyncWriter: blocks reach the underlying writer in order, on another thread; errors come back.
 #include "async_writer.hpp"
 
-#include <thread>
-
 #include <gtest/gtest.h>
+
+#include <thread>
 
 namespace dlgen::capture {
 namespace {

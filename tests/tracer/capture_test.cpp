@@ -1,6 +1,9 @@
 // Captures real programs with the BPF tracer and checks that the trace holds exactly the I/O they
 // did. Needs BPF privilege (root); skips where BPF cannot be loaded.
+#include "dlgen/capture/capture.hpp"
+
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -16,9 +19,6 @@
 #include <set>
 #include <thread>
 
-#include <gtest/gtest.h>
-
-#include "dlgen/capture/capture.hpp"
 #include "dlgen/trace/trace_io.hpp"
 #include "temp_dir.hpp"
 
@@ -52,13 +52,13 @@ class MemoryWriter : public trace::TraceWriter {
   }
 };
 
-#define DLGEN_REQUIRE_BPF()                                                         \
-  do {                                                                              \
-    auto probe = probe_bpf();                                                       \
-    if (!probe) {                                                                   \
+#define DLGEN_REQUIRE_BPF()                                                                    \
+  do {                                                                                         \
+    auto probe = probe_bpf();                                                                  \
+    if (!probe) {                                                                              \
       if (probe.error().kind == ErrorKind::unsupported) GTEST_SKIP() << probe.error().message; \
-      FAIL() << probe.error().message;                                              \
-    }                                                                               \
+      FAIL() << probe.error().message;                                                         \
+    }                                                                                          \
   } while (0)
 
 void make_file(const std::filesystem::path& p, std::size_t size, unsigned seed) {
@@ -78,7 +78,8 @@ std::vector<trace::Event> on_file(const trace::Trace& t, const std::string& name
   for (const auto& e : t.events)
     if (e.file != trace::kNoFile && e.file < t.files.size()) {
       const auto& p = t.files[e.file].path;
-      if (p.size() > name.size() && p.compare(p.size() - name.size() - 1, std::string::npos, "/" + name) == 0)
+      if (p.size() > name.size() &&
+          p.compare(p.size() - name.size() - 1, std::string::npos, "/" + name) == 0)
         out.push_back(e);
     }
   return out;
@@ -86,13 +87,15 @@ std::vector<trace::Event> on_file(const trace::Trace& t, const std::string& name
 
 std::vector<trace::Event> with_op(const std::vector<trace::Event>& ev, Op op) {
   std::vector<trace::Event> out;
-  std::copy_if(ev.begin(), ev.end(), std::back_inserter(out), [op](const trace::Event& e) { return e.op == op; });
+  std::copy_if(ev.begin(), ev.end(), std::back_inserter(out),
+               [op](const trace::Event& e) { return e.op == op; });
   return out;
 }
 
 const trace::File* file_named(const trace::Trace& t, const std::string& name) {
   for (const auto& f : t.files)
-    if (f.path.size() > name.size() && f.path.substr(f.path.size() - name.size() - 1) == "/" + name) return &f;
+    if (f.path.size() > name.size() && f.path.substr(f.path.size() - name.size() - 1) == "/" + name)
+      return &f;
   return nullptr;
 }
 
@@ -103,7 +106,8 @@ struct RunResult {
 
 // Runs dlgen with args (stderr captured); `during` runs with the child's pid once started.
 RunResult run_dlgen(const std::vector<std::string>& args, const std::filesystem::path& errfile,
-                    const std::function<void(pid_t)>& during = {}, const std::vector<std::string>& prefix = {}) {
+                    const std::function<void(pid_t)>& during = {},
+                    const std::vector<std::string>& prefix = {}) {
   pid_t pid = ::fork();
   if (pid == 0) {
     int fd = ::open(errfile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
@@ -160,8 +164,8 @@ TEST(Capture, KnownProgramIoIsRecordedExactly) {
   for (unsigned i = 0; i < 4; ++i) {
     const std::string name = "data" + std::to_string(i);
     auto ev = on_file(t, name);
-    auto opens = with_op(ev, Op::open), reads = with_op(ev, Op::read), preads = with_op(ev, Op::pread),
-         closes = with_op(ev, Op::close);
+    auto opens = with_op(ev, Op::open), reads = with_op(ev, Op::read),
+         preads = with_op(ev, Op::pread), closes = with_op(ev, Op::close);
     ASSERT_EQ(opens.size(), 1u) << name;
     ASSERT_EQ(reads.size(), 1u) << name;
     ASSERT_EQ(preads.size(), 1u) << name;
@@ -181,7 +185,7 @@ TEST(Capture, KnownProgramIoIsRecordedExactly) {
     EXPECT_LE(reads[0].ts_ns, preads[0].ts_ns);
     const auto* f = file_named(t, name);
     ASSERT_NE(f, nullptr);
-    struct stat st{};
+    struct stat st {};
     ASSERT_EQ(::stat((dir / name).c_str(), &st), 0);
     EXPECT_EQ(f->path, (dir / name).string());
     EXPECT_EQ(f->ino, st.st_ino);
@@ -207,7 +211,8 @@ TEST(Capture, KnownProgramIoIsRecordedExactly) {
   ASSERT_EQ(forks.size(), 1u);
   const auto child_pid = static_cast<std::uint32_t>(forks[0].arg);
   EXPECT_EQ(forks[0].pid, root);
-  auto crow = std::find_if(t.processes.begin(), t.processes.end(), [&](const auto& p) { return p.pid == child_pid; });
+  auto crow = std::find_if(t.processes.begin(), t.processes.end(),
+                           [&](const auto& p) { return p.pid == child_pid; });
   ASSERT_NE(crow, t.processes.end());
   EXPECT_FALSE(crow->is_thread);
   EXPECT_EQ(crow->ppid, root);
@@ -253,7 +258,8 @@ TEST(Capture, KnownProgramIoIsRecordedExactly) {
   // Nothing from outside the traced tree.
   std::set<std::uint32_t> pids;
   for (const auto& p : t.processes) pids.insert(p.tgid);
-  for (const auto& e : t.events) EXPECT_TRUE(pids.count(e.pid)) << "event from untraced pid " << e.pid;
+  for (const auto& e : t.events)
+    EXPECT_TRUE(pids.count(e.pid)) << "event from untraced pid " << e.pid;
 }
 
 // A real PyTorch run: DataLoader with 2 workers over 16 sample files, then torch.save.
@@ -268,7 +274,8 @@ TEST(Capture, PyTorchDataLoaderWorkersSamplesCheckpointAndHandovers) {
   ASSERT_TRUE(r) << r.error().message;
   if (r->exit_status != 0) {
     // python3-torch missing is an environment problem, not a tracer one.
-    const auto probe = std::system((std::string(DLGEN_PYTHON) + " -c 'import torch' 2>/dev/null").c_str());
+    const auto probe =
+        std::system((std::string(DLGEN_PYTHON) + " -c 'import torch' 2>/dev/null").c_str());
     if (probe != 0) GTEST_SKIP() << "python3-torch is not installed";
   }
   ASSERT_EQ(r->exit_status, 0);
@@ -300,10 +307,12 @@ TEST(Capture, PyTorchDataLoaderWorkersSamplesCheckpointAndHandovers) {
   // The checkpoint: written by the main process.
   std::uint64_t ckpt_bytes = 0;
   for (const auto& e : on_file(t, "ckpt.pt"))
-    if (trace::is_write(e.op) && e.ret > 0 && e.pid == root) ckpt_bytes += static_cast<std::uint64_t>(e.ret);
+    if (trace::is_write(e.op) && e.ret > 0 && e.pid == root)
+      ckpt_bytes += static_cast<std::uint64_t>(e.ret);
   EXPECT_EQ(ckpt_bytes, std::filesystem::file_size(dir / "ckpt.pt"));
 
-  // Batch handover: tensors in /dev/shm, fds passed over unix sockets (workers send, main receives).
+  // Batch handover: tensors in /dev/shm, fds passed over unix sockets (workers send, main
+  // receives).
   std::size_t shm = 0, send = 0, recv = 0;
   for (const auto& e : t.events) {
     if (e.op == Op::shm_open && e.file != trace::kNoFile &&
@@ -356,7 +365,8 @@ TEST(Capture, OpenedFilesGetTheirAbsolutePaths) {
   EXPECT_EQ(opens[(dir / "new.bin").string()], 1);
   EXPECT_EQ(opens[(dir / "gone" / "z.bin").string()], 1);
   for (const auto& e : t.events)
-    if (e.file != trace::kNoFile && t.files[e.file].path == "/dev/shm/" + shm_name && e.op == Op::open)
+    if (e.file != trace::kNoFile && t.files[e.file].path == "/dev/shm/" + shm_name &&
+        e.op == Op::open)
       ADD_FAILURE() << "a /dev/shm open is not marked shm_open";
   // Reads are attributed to the file opened, by its absolute path.
   auto x_reads = with_op(on_file(t, "x.bin"), Op::read);
@@ -375,16 +385,18 @@ TEST(Capture, OpenedFilesGetTheirAbsolutePaths) {
   EXPECT_EQ(path_of(Op::rename), std::vector<std::string>{(dir / "new.bin").string()});
   EXPECT_EQ(path_of(Op::mkdir), std::vector<std::string>{(dir / "gone").string()});
   auto unlinks = path_of(Op::unlink);
-  EXPECT_NE(std::find(unlinks.begin(), unlinks.end(), (dir / "gone" / "z.bin").string()), unlinks.end());
+  EXPECT_NE(std::find(unlinks.begin(), unlinks.end(), (dir / "gone" / "z.bin").string()),
+            unlinks.end());
   EXPECT_NE(std::find(unlinks.begin(), unlinks.end(), "/dev/shm/" + shm_name), unlinks.end());
 }
 
 TEST(Capture, BlockRequestsAreAttributedToTheReader) {
   DLGEN_REQUIRE_BPF();
   // A file on a block device (the build dir; /tmp may be tmpfs), dropped from the page cache.
-  const std::filesystem::path path = std::filesystem::path(DLGEN_TEST_BINARY_DIR) / "block_test.bin";
+  const std::filesystem::path path =
+      std::filesystem::path(DLGEN_TEST_BINARY_DIR) / "block_test.bin";
   make_file(path, 1 << 20, 9);
-  struct stat st{};
+  struct stat st {};
   ASSERT_EQ(::stat(path.c_str(), &st), 0);
   if (major(st.st_dev) == 0) GTEST_SKIP() << "the build dir is not on a block device";
   int fd = ::open(path.c_str(), O_RDONLY);
@@ -419,7 +431,8 @@ TEST(Capture, BlockRequestsAreAttributedToTheReader) {
 TEST(Capture, ExitStatusIsPassedThrough) {
   DLGEN_REQUIRE_BPF();
   testing::TempDir dir("dlgen-capture");
-  auto r = run_dlgen({"capture", "-q", "-o", (dir / "t.h5").string(), "--", "sh", "-c", "exit 3"}, dir / "err");
+  auto r = run_dlgen({"capture", "-q", "-o", (dir / "t.h5").string(), "--", "sh", "-c", "exit 3"},
+                     dir / "err");
   EXPECT_EQ(r.status, 3) << r.err;
   auto t = trace::read_trace(dir / "t.h5");
   ASSERT_TRUE(t) << t.error().message;
@@ -428,15 +441,18 @@ TEST(Capture, ExitStatusIsPassedThrough) {
   ASSERT_FALSE(t->processes.empty());
   EXPECT_EQ(t->processes.front().exit_code, 3);
 
-  auto k = run_dlgen({"capture", "-q", "-o", (dir / "k.h5").string(), "--", "sh", "-c", "kill -TERM $$"}, dir / "err");
+  auto k =
+      run_dlgen({"capture", "-q", "-o", (dir / "k.h5").string(), "--", "sh", "-c", "kill -TERM $$"},
+                dir / "err");
   EXPECT_EQ(k.status, 128 + SIGTERM) << k.err;
 }
 
 TEST(Capture, MissingCommandIsAClearError) {
   DLGEN_REQUIRE_BPF();
   testing::TempDir dir("dlgen-capture");
-  auto r = run_dlgen({"capture", "-q", "-o", (dir / "t.h5").string(), "--", "/nonexistent/dlgen-no-such-cmd"},
-                     dir / "err");
+  auto r = run_dlgen(
+      {"capture", "-q", "-o", (dir / "t.h5").string(), "--", "/nonexistent/dlgen-no-such-cmd"},
+      dir / "err");
   EXPECT_EQ(r.status, 127);
   EXPECT_NE(r.err.find("cannot run '/nonexistent/dlgen-no-such-cmd'"), std::string::npos) << r.err;
 }
@@ -454,12 +470,13 @@ TEST(Capture, CtrlCEndsTheCaptureWithAReadableTrace) {
   const auto ready = dir / "ready";
   // The command announces that it runs (so the capture is attached), then waits to be interrupted.
   const std::string script = "echo x > " + ready.string() + "; exec sleep 60";
-  auto r = run_dlgen({"capture", "-q", "-o", out.string(), "--", "sh", "-c", script}, dir / "err", [&](pid_t pid) {
-    for (int i = 0; i < 600 && !std::filesystem::exists(ready); ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    ::kill(pid, SIGINT);  // as `kill -INT`: dlgen forwards it to the command
-  });
+  auto r = run_dlgen({"capture", "-q", "-o", out.string(), "--", "sh", "-c", script}, dir / "err",
+                     [&](pid_t pid) {
+                       for (int i = 0; i < 600 && !std::filesystem::exists(ready); ++i)
+                         std::this_thread::sleep_for(std::chrono::milliseconds(50));
+                       std::this_thread::sleep_for(std::chrono::milliseconds(200));
+                       ::kill(pid, SIGINT);  // as `kill -INT`: dlgen forwards it to the command
+                     });
   EXPECT_EQ(r.status, 128 + SIGINT) << r.err;
   auto t = trace::read_trace(out);
   ASSERT_TRUE(t) << t.error().message;
@@ -481,13 +498,15 @@ TEST(Capture, KilledCaptureStillLeavesAReadableTrace) {
   const auto ready = dir / "ready";
   const std::string script = "cat " + (dir / "early.bin").string() + " > /dev/null; echo x > " +
                              ready.string() + "; exec sleep 8";
-  auto r = run_dlgen({"capture", "-q", "-o", out.string(), "--", "sh", "-c", script}, dir / "err", [&](pid_t pid) {
-    for (int i = 0; i < 600 && !std::filesystem::exists(ready); ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    // The trace is flushed every 2 s: wait long enough for a flush after the reads.
-    std::this_thread::sleep_for(std::chrono::milliseconds(3500));
-    ::kill(pid, SIGKILL);
-  });
+  auto r = run_dlgen({"capture", "-q", "-o", out.string(), "--", "sh", "-c", script}, dir / "err",
+                     [&](pid_t pid) {
+                       for (int i = 0; i < 600 && !std::filesystem::exists(ready); ++i)
+                         std::this_thread::sleep_for(std::chrono::milliseconds(50));
+                       // The trace is flushed every 2 s: wait long enough for a flush after the
+                       // reads.
+                       std::this_thread::sleep_for(std::chrono::milliseconds(3500));
+                       ::kill(pid, SIGKILL);
+                     });
   EXPECT_EQ(r.status, 128 + SIGKILL);
   auto t = trace::read_trace(out);
   ASSERT_TRUE(t) << t.error().message;
@@ -504,20 +523,23 @@ TEST(Capture, AttachToRunningProcessTree) {
   const auto go = dir / "go";
   const auto out = dir / "t.h5";
   // A running tree (sh -> sh) that reads late.bin once `go` exists, then exits.
-  const std::string script = "sh -c 'while [ ! -e " + go.string() + " ]; do sleep 0.05; done; cat " +
-                             (dir / "late.bin").string() + " > /dev/null'";
+  const std::string script = "sh -c 'while [ ! -e " + go.string() +
+                             " ]; do sleep 0.05; done; cat " + (dir / "late.bin").string() +
+                             " > /dev/null'";
   pid_t target = ::fork();
   if (target == 0) {
     ::execl("/bin/sh", "sh", "-c", script.c_str(), static_cast<char*>(nullptr));
     ::_exit(126);
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  auto r = run_dlgen({"capture", "-q", "-o", out.string(), "-p", std::to_string(target)}, dir / "err", [&](pid_t) {
-    for (int i = 0; i < 600 && !std::filesystem::exists(out); ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));  // attach follows the file's creation
-    std::ofstream(go) << "go";
-  });
+  auto r = run_dlgen({"capture", "-q", "-o", out.string(), "-p", std::to_string(target)},
+                     dir / "err", [&](pid_t) {
+                       for (int i = 0; i < 600 && !std::filesystem::exists(out); ++i)
+                         std::this_thread::sleep_for(std::chrono::milliseconds(50));
+                       std::this_thread::sleep_for(
+                           std::chrono::milliseconds(500));  // attach follows the file's creation
+                       std::ofstream(go) << "go";
+                     });
   int st = 0;
   ::waitpid(target, &st, 0);
   EXPECT_EQ(r.status, 0) << r.err;
@@ -580,14 +602,16 @@ TEST(Capture, ProcessMapFullDropsAreCounted) {
   make_file(dir / "f.bin", 4096, 3);
   constexpr std::uint64_t kChildren = 6;
   CaptureOptions o;
-  o.command = {DLGEN_IO_PROGRAM, "--fork-burst", std::to_string(kChildren), (dir / "f.bin").string()};
+  o.command = {DLGEN_IO_PROGRAM, "--fork-burst", std::to_string(kChildren),
+               (dir / "f.bin").string()};
   o.process_map_entries = 2;  // the command and one child
   MemoryWriter w;
   auto r = capture(o, w);
   ASSERT_TRUE(r) << r.error().message;
   ASSERT_EQ(r->exit_status, 0);
   const auto& t = w.trace;
-  EXPECT_EQ(with_op(t.events, Op::fork).size(), kChildren);  // the parent is traced: every fork seen
+  EXPECT_EQ(with_op(t.events, Op::fork).size(),
+            kChildren);  // the parent is traced: every fork seen
   std::set<std::uint32_t> readers;
   for (const auto& e : with_op(on_file(t, "f.bin"), Op::read)) readers.insert(e.pid);
   EXPECT_EQ(readers.size(), 1u);
@@ -624,23 +648,28 @@ TEST(Capture, CliWarnsAboutLostEventsAndWritesTheirCounts) {
   DLGEN_REQUIRE_BPF();
   testing::TempDir dir("dlgen-lost");
   const auto out = dir / "t.h5", json = dir / "c.json";
-  auto r = run_dlgen({"capture", "-q", "-o", out.string(), "--inflight-map-entries", "4", "--json-out",
-                      json.string(), "--", DLGEN_IO_PROGRAM, "--uring-burst", "16"},
+  auto r = run_dlgen({"capture", "-q", "-o", out.string(), "--inflight-map-entries", "4",
+                      "--json-out", json.string(), "--", DLGEN_IO_PROGRAM, "--uring-burst", "16"},
                      dir / "err");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.err.find("WARNING: 12 events were lost"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("12 uring_map (io_uring in-flight map full)"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("capture again with a larger --inflight-map-entries"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("capture again with a larger --inflight-map-entries"), std::string::npos)
+      << r.err;
   std::ifstream in(json);
   std::string text((std::istreambuf_iterator<char>(in)), {});
   EXPECT_NE(text.find("\"uring_map\": 12"), std::string::npos) << text;
   EXPECT_NE(text.find("\"lost_events\": 12"), std::string::npos) << text;
 
   // Nothing lost: no warning; -v lists every reason's count.
-  r = run_dlgen({"capture", "-v", "-o", out.string(), "--", DLGEN_IO_PROGRAM, "--uring-burst", "16"}, dir / "err");
+  r = run_dlgen(
+      {"capture", "-v", "-o", out.string(), "--", DLGEN_IO_PROGRAM, "--uring-burst", "16"},
+      dir / "err");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err.find("dlgen: WARNING"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("lost events by reason: ring_buffer 0, uring_map 0, block_map 0"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("lost events by reason: ring_buffer 0, uring_map 0, block_map 0"),
+            std::string::npos)
+      << r.err;
 }
 
 TEST(Capture, WithoutPrivilegeExits77) {
@@ -650,8 +679,8 @@ TEST(Capture, WithoutPrivilegeExits77) {
   ::chmod(dir.path().c_str(), 0777);
   const auto out = dir / "t.h5";
   auto r = run_dlgen({"capture", "-o", out.string(), "--", "true"}, dir / "err", {},
-                     {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=-all",
-                      "--bounding-set=-all"});
+                     {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                      "--inh-caps=-all", "--bounding-set=-all"});
   if (r.status == 126) GTEST_SKIP() << "cannot run dlgen as nobody here: " << r.err;
   EXPECT_EQ(r.status, 77) << r.err;
   EXPECT_NE(r.err.find("BPF privilege"), std::string::npos) << r.err;

@@ -1,11 +1,10 @@
 // The user-space half of capture: ring-buffer records in, trace rows out. No BPF needed.
 #include "interpreter.hpp"
 
+#include <gtest/gtest.h>
 #include <sys/sysmacros.h>
 
 #include <cstring>
-
-#include <gtest/gtest.h>
 
 #include "events.h"
 
@@ -185,7 +184,8 @@ TEST(Interpreter, ProcessTreeFromForkThreadRenameExit) {
   exit_child.group_dead = 1;
   auto exit_root = proc(DL_OP_EXIT, 100, 30, "python3");
   exit_root.code = 3 << 8;
-  for (const dl_proc* r : {&fork, &thread, &rename, &exit_child, &exit_root}) in.on_record(r, sizeof(*r));
+  for (const dl_proc* r : {&fork, &thread, &rename, &exit_child, &exit_root})
+    in.on_record(r, sizeof(*r));
   const auto& ps = in.processes();
   ASSERT_EQ(ps.size(), 3u);
   EXPECT_EQ(ps[0].pid, 100u);

@@ -16,7 +16,8 @@ Deflater::Deflater() {
   // Z_RLE looks for matches at distance 1 only; the level sizes tables and picks the match finder.
   ready_[kFast] = deflateInit2(&z_[kFast], 1, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY) == Z_OK;
   ready_[kRle] = deflateInit2(&z_[kRle], 1, Z_DEFLATED, 15, 8, Z_RLE) == Z_OK;
-  ready_[kThorough] = deflateInit2(&z_[kThorough], 6, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY) == Z_OK;
+  ready_[kThorough] =
+      deflateInit2(&z_[kThorough], 6, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY) == Z_OK;
 }
 
 Deflater::~Deflater() {
@@ -64,8 +65,8 @@ inline void shuffle8x8(const std::uint8_t* in, std::size_t n, std::uint8_t* out)
   __m128i t2 = _mm_unpacklo_epi8(row(4), row(5)), t3 = _mm_unpacklo_epi8(row(6), row(7));
   __m128i u0 = _mm_unpacklo_epi16(t0, t1), u1 = _mm_unpackhi_epi16(t0, t1);
   __m128i u2 = _mm_unpacklo_epi16(t2, t3), u3 = _mm_unpackhi_epi16(t2, t3);
-  __m128i v[4] = {_mm_unpacklo_epi32(u0, u2), _mm_unpackhi_epi32(u0, u2), _mm_unpacklo_epi32(u1, u3),
-                  _mm_unpackhi_epi32(u1, u3)};
+  __m128i v[4] = {_mm_unpacklo_epi32(u0, u2), _mm_unpackhi_epi32(u0, u2),
+                  _mm_unpacklo_epi32(u1, u3), _mm_unpackhi_epi32(u1, u3)};
   for (int k = 0; k < 4; ++k) {  // v[k] holds lanes 2k and 2k+1
     _mm_storel_epi64(reinterpret_cast<__m128i*>(out + 2 * k * n), v[k]);
     _mm_storel_epi64(reinterpret_cast<__m128i*>(out + (2 * k + 1) * n), _mm_srli_si128(v[k], 8));
@@ -99,8 +100,11 @@ void byte_shuffle(const std::uint8_t* in, std::size_t n, std::size_t elem_size, 
 
 ChunkColumn::ChunkColumn(hid_t dataset, std::size_t elem_size, bool shuffle, hsize_t chunk_elems,
                          hsize_t start)
-    : dataset_(dataset), elem_size_(elem_size), shuffle_(shuffle),
-      chunk_elems_(chunk_elems), chunk_index_(start / chunk_elems) {
+    : dataset_(dataset),
+      elem_size_(elem_size),
+      shuffle_(shuffle),
+      chunk_elems_(chunk_elems),
+      chunk_index_(start / chunk_elems) {
   part_.reserve(chunk_elems_ * elem_size_);
 }
 
@@ -132,7 +136,8 @@ bool ChunkColumn::write_partial(Deflater& z, bool final) {
   return true;
 }
 
-const std::vector<std::uint8_t>& ChunkColumn::encode(const std::uint8_t* raw, Encoding e, Deflater& z) {
+const std::vector<std::uint8_t>& ChunkColumn::encode(const std::uint8_t* raw, Encoding e,
+                                                     Deflater& z) {
   const std::size_t chunk_bytes = chunk_elems_ * elem_size_;
   if (e.shuffle && elem_size_ > 1) {
     if (shuffled_of_ != raw) {  // a trial encodes the same chunk shuffled twice: shuffle once
@@ -177,12 +182,15 @@ bool ChunkColumn::write_chunk(Deflater& z, bool complete, bool interim) {
     for (std::size_t i = 0; i < n_encodings; ++i) {
       // The thorough encoding (unshuffled level 6) is worth its CPU only for columns whose best
       // cheap encoding was unshuffled (offset and return deltas) and whose result is sizeable.
-      if (i >= kCheap && ((kEncodings[encoding_].shuffle && elem_size_ > 1) || best_.size() * 64 <= chunk_bytes)) break;
+      if (i >= kCheap &&
+          ((kEncodings[encoding_].shuffle && elem_size_ > 1) || best_.size() * 64 <= chunk_bytes))
+        break;
       const auto& packed = encode(raw, kEncodings[i], z);
       if (packed.empty()) return false;
       // (Thorough: only where bytes matter, i.e. the cheap result is over 1/64 of the raw chunk.)
-      const bool better = i < kCheap ? packed.size() < best_.size()
-                                     : packed.size() * 5 < best_.size() * 4 && best_.size() * 64 > chunk_bytes;
+      const bool better =
+          i < kCheap ? packed.size() < best_.size()
+                     : packed.size() * 5 < best_.size() * 4 && best_.size() * 64 > chunk_bytes;
       if (out == nullptr || better) {
         best_ = packed;
         encoding_ = i;

@@ -12,13 +12,12 @@
 // unshuffled + deflate level 1 (multi-byte patterns such as offset deltas). Within ~5% of level 6
 // in size at about a quarter of the CPU (bench/trace/README.md).
 #include <hdf5.h>
+#include <zlib.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
 #include <vector>
-
-#include <zlib.h>
 
 namespace dlgen::trace {
 
@@ -47,7 +46,8 @@ class ChunkColumn {
   // `dataset` stays owned by the caller and must outlive this column; it must have been created
   // with chunks of `chunk_elems`, then (if `shuffle`) H5Pset_shuffle, then H5Pset_deflate.
   // `start` elements are already in the dataset (a multiple of chunk_elems).
-  ChunkColumn(hid_t dataset, std::size_t elem_size, bool shuffle, hsize_t chunk_elems, hsize_t start = 0);
+  ChunkColumn(hid_t dataset, std::size_t elem_size, bool shuffle, hsize_t chunk_elems,
+              hsize_t start = 0);
 
   // Appends `n` elements of elem_size little-endian bytes each; writes every chunk they complete.
   // The dataset's extent must already cover them.
@@ -60,7 +60,10 @@ class ChunkColumn {
   bool write_partial(Deflater& z, bool final = true);
 
   // Tests: use encoding `i` (index into kEncodings) for every chunk from now on, no trials.
-  void force_encoding(std::size_t i) { forced_ = true; encoding_ = i; }
+  void force_encoding(std::size_t i) {
+    forced_ = true;
+    encoding_ = i;
+  }
   static constexpr std::size_t encodings() { return std::size(kEncodings); }
 
  private:
@@ -82,15 +85,15 @@ class ChunkColumn {
 
   hid_t dataset_;
   std::size_t elem_size_;
-  bool shuffle_;                    // the dataset declares the shuffle filter
+  bool shuffle_;  // the dataset declares the shuffle filter
   hsize_t chunk_elems_;
   hsize_t chunk_index_;             // chunk being filled
   std::vector<std::uint8_t> part_;  // its elements so far
   std::vector<std::uint8_t> scratch_, best_;
   const std::uint8_t* shuffled_of_ = nullptr;  // the chunk data scratch_ holds shuffled, if any
-  bool partial_written_ = true;     // part_ (if any) already on disk as it is
-  bool partial_final_ = false;      // ... with its final encoding
-  std::size_t encoding_ = 0;        // index into kEncodings, last chosen by trial
+  bool partial_written_ = true;                // part_ (if any) already on disk as it is
+  bool partial_final_ = false;                 // ... with its final encoding
+  std::size_t encoding_ = 0;                   // index into kEncodings, last chosen by trial
   std::uint64_t complete_chunks_ = 0;
   bool tried_ = false;  // a trial was made (encoding_ is a measured choice)
   bool forced_ = false;

@@ -12,10 +12,13 @@
 namespace dlgen::trace {
 namespace {
 
-std::string quoted(const std::string& s) { return nlohmann::json(s).dump(); }
+std::string quoted(const std::string& s) {
+  return nlohmann::json(s).dump();
+}
 
 bool is_process_event(Op op) {
-  return op == Op::fork || op == Op::exec || op == Op::exit || op == Op::task_rename || op == Op::thread;
+  return op == Op::fork || op == Op::exec || op == Op::exit || op == Op::task_rename ||
+         op == Op::thread;
 }
 
 }  // namespace
@@ -38,20 +41,26 @@ void export_perfetto(const Trace& t, std::ostream& out) {
     std::string label = p.comm + " (" + to_string(role_of(p, mainp)) + ")";
     if (!p.is_thread && named_pids.insert(p.pid).second) {
       sep();
-      std::snprintf(buf, sizeof buf, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":",
-                    p.pid, p.pid);
+      std::snprintf(
+          buf, sizeof buf,
+          "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":",
+          p.pid, p.pid);
       out << buf << quoted(label) << "}}";
     }
     named_tids.insert(p.pid);
     sep();
-    std::snprintf(buf, sizeof buf, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":",
-                  p.tgid, p.pid);
+    std::snprintf(
+        buf, sizeof buf,
+        "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":", p.tgid,
+        p.pid);
     out << buf << quoted(label) << "}}";
   }
   for (const Event& e : t.events) {
     if (named_tids.insert(e.tid).second) {
       sep();
-      std::snprintf(buf, sizeof buf, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":\"tid %u\"}}",
+      std::snprintf(buf, sizeof buf,
+                    "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,\"args\":{"
+                    "\"name\":\"tid %u\"}}",
                     e.pid, e.tid, e.tid);
       out << buf;
     }
@@ -59,19 +68,25 @@ void export_perfetto(const Trace& t, std::ostream& out) {
     double ts_us = static_cast<double>(e.ts_ns) / 1000.0;
     if (is_process_event(e.op)) {
       std::snprintf(buf, sizeof buf,
-                    "{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"process\",\"name\":\"%s\",\"ts\":%.3f,\"pid\":%u,\"tid\":%u,"
+                    "{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"process\",\"name\":\"%s\",\"ts\":%.3f,"
+                    "\"pid\":%u,\"tid\":%u,"
                     "\"args\":{\"arg\":%" PRIu64 "}}",
                     to_string(e.op), ts_us, e.pid, e.tid, e.arg);
       out << buf;
       continue;
     }
     std::snprintf(buf, sizeof buf,
-                  "{\"ph\":\"X\",\"cat\":\"%s\",\"name\":\"%s\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":%u,\"tid\":%u,\"args\":{",
-                  is_read(e.op) ? "read" : is_write(e.op) ? "write" : "io", to_string(e.op), ts_us,
-                  static_cast<double>(e.dur_ns) / 1000.0, e.pid, e.tid);
+                  "{\"ph\":\"X\",\"cat\":\"%s\",\"name\":\"%s\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":%"
+                  "u,\"tid\":%u,\"args\":{",
+                  is_read(e.op)    ? "read"
+                  : is_write(e.op) ? "write"
+                                   : "io",
+                  to_string(e.op), ts_us, static_cast<double>(e.dur_ns) / 1000.0, e.pid, e.tid);
     out << buf;
-    if (e.file != kNoFile && e.file < t.files.size()) out << "\"path\":" << quoted(t.files[e.file].path) << ",";
-    std::snprintf(buf, sizeof buf, "\"fd\":%d,\"offset\":%" PRIu64 ",\"size\":%" PRIu64 ",\"ret\":%" PRId64 "}}",
+    if (e.file != kNoFile && e.file < t.files.size())
+      out << "\"path\":" << quoted(t.files[e.file].path) << ",";
+    std::snprintf(buf, sizeof buf,
+                  "\"fd\":%d,\"offset\":%" PRIu64 ",\"size\":%" PRIu64 ",\"ret\":%" PRId64 "}}",
                   e.fd, e.offset, e.size, e.ret);
     out << buf;
   }

@@ -38,13 +38,27 @@ class Handle {
   Closer close_ = nullptr;
 };
 
-inline Handle file(hid_t id) { return {id, H5Fclose}; }
-inline Handle group(hid_t id) { return {id, H5Gclose}; }
-inline Handle dataset(hid_t id) { return {id, H5Dclose}; }
-inline Handle space(hid_t id) { return {id, H5Sclose}; }
-inline Handle type(hid_t id) { return {id, H5Tclose}; }
-inline Handle plist(hid_t id) { return {id, H5Pclose}; }
-inline Handle attr(hid_t id) { return {id, H5Aclose}; }
+inline Handle file(hid_t id) {
+  return {id, H5Fclose};
+}
+inline Handle group(hid_t id) {
+  return {id, H5Gclose};
+}
+inline Handle dataset(hid_t id) {
+  return {id, H5Dclose};
+}
+inline Handle space(hid_t id) {
+  return {id, H5Sclose};
+}
+inline Handle type(hid_t id) {
+  return {id, H5Tclose};
+}
+inline Handle plist(hid_t id) {
+  return {id, H5Pclose};
+}
+inline Handle attr(hid_t id) {
+  return {id, H5Aclose};
+}
 
 // Silences HDF5's default error-stack printing for the guard's lifetime; errors are reported
 // through Result with a message that names the file instead.
@@ -64,12 +78,31 @@ class QuietErrors {
 };
 
 // Native HDF5 type for a C++ arithmetic type.
-template <class T> hid_t native();
-template <> inline hid_t native<std::uint8_t>() { return H5T_NATIVE_UINT8; }
-template <> inline hid_t native<std::int32_t>() { return H5T_NATIVE_INT32; }
-template <> inline hid_t native<std::uint32_t>() { return H5T_NATIVE_UINT32; }
-template <> inline hid_t native<std::int64_t>() { return H5T_NATIVE_INT64; }
-template <> inline hid_t native<std::uint64_t>() { return H5T_NATIVE_UINT64; }
-template <> inline hid_t native<float>() { return H5T_NATIVE_FLOAT; }
+template <class T>
+hid_t native();
+template <>
+inline hid_t native<std::uint8_t>() {
+  return H5T_NATIVE_UINT8;
+}
+template <>
+inline hid_t native<std::int32_t>() {
+  return H5T_NATIVE_INT32;
+}
+template <>
+inline hid_t native<std::uint32_t>() {
+  return H5T_NATIVE_UINT32;
+}
+template <>
+inline hid_t native<std::int64_t>() {
+  return H5T_NATIVE_INT64;
+}
+template <>
+inline hid_t native<std::uint64_t>() {
+  return H5T_NATIVE_UINT64;
+}
+template <>
+inline hid_t native<float>() {
+  return H5T_NATIVE_FLOAT;
+}
 
 }  // namespace dlgen::trace::h5

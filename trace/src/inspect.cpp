@@ -13,11 +13,16 @@ namespace dlgen::trace {
 
 const char* to_string(Role role) {
   switch (role) {
-    case Role::main: return "main";
-    case Role::dataloader_worker: return "dataloader_worker";
-    case Role::pin_memory: return "pin_memory";
-    case Role::thread: return "thread";
-    case Role::child: return "child";
+    case Role::main:
+      return "main";
+    case Role::dataloader_worker:
+      return "dataloader_worker";
+    case Role::pin_memory:
+      return "pin_memory";
+    case Role::thread:
+      return "thread";
+    case Role::child:
+      return "child";
   }
   return "child";
 }
@@ -41,7 +46,9 @@ Role role_of(const Process& p, std::uint32_t main) {
 
 namespace {
 
-bool is_io(Op op) { return is_read(op) || is_write(op); }
+bool is_io(Op op) {
+  return is_read(op) || is_write(op);
+}
 
 std::string dir_of(const std::string& path) {
   auto slash = path.rfind('/');
@@ -88,7 +95,8 @@ InspectReport inspect(const Trace& t) {
   std::vector<bool> touched(t.files.size(), false);
   std::vector<OpSummary> ops(kOpCount);
   std::vector<SizeBucket> sizes(66);
-  r.throughput.resize(static_cast<std::size_t>(end_ns / 1000000000ull) + (t.events.empty() ? 0 : 1));
+  r.throughput.resize(static_cast<std::size_t>(end_ns / 1000000000ull) +
+                      (t.events.empty() ? 0 : 1));
   for (std::size_t i = 0; i < r.throughput.size(); ++i) r.throughput[i].t_s = i;
 
   for (const Event& e : t.events) {
@@ -121,7 +129,8 @@ InspectReport inspect(const Trace& t) {
     int k = e.size == 0 ? 0 : 1 + (63 - __builtin_clzll(e.size));
     SizeBucket& b = sizes[k];
     (rd ? b.reads : b.writes)++;
-    SecondRow& row = r.throughput[std::min<std::size_t>(e.ts_ns / 1000000000ull, r.throughput.size() - 1)];
+    SecondRow& row =
+        r.throughput[std::min<std::size_t>(e.ts_ns / 1000000000ull, r.throughput.size() - 1)];
     row.ops++;
     (rd ? row.bytes_read : row.bytes_written) += done;
   }
@@ -164,18 +173,20 @@ std::string format_inspect(const InspectReport& r) {
        human_bytes(r.bytes_read).c_str(), human_bytes(r.bytes_written).c_str());
   line("lost events: %" PRIu64 "%s\n", r.meta.lost_events,
        r.meta.lost_events ? "   (WARNING: the trace is missing events)" : "");
-  if (r.meta.lost_events) out += "  by reason: " + describe_lost(r.meta.lost_events, r.meta.lost) + "\n";
+  if (r.meta.lost_events)
+    out += "  by reason: " + describe_lost(r.meta.lost_events, r.meta.lost) + "\n";
 
   out += "\nprocesses\n";
-  line("  %-8s %-8s %-8s %-16s %-18s %10s %12s %12s\n", "pid", "tgid", "ppid", "comm", "role", "io ops",
-       "read", "written");
+  line("  %-8s %-8s %-8s %-16s %-18s %10s %12s %12s\n", "pid", "tgid", "ppid", "comm", "role",
+       "io ops", "read", "written");
   for (const auto& p : r.processes)
     line("  %-8u %-8u %-8u %-16s %-18s %10" PRIu64 " %12s %12s\n", p.process.pid, p.process.tgid,
          p.process.ppid, p.process.comm.c_str(), to_string(p.role), p.ops,
          human_bytes(p.bytes_read).c_str(), human_bytes(p.bytes_written).c_str());
 
   out += "\nfiles by directory\n";
-  line("  %8s %10s %10s %12s %12s  %s\n", "files", "reads", "writes", "read", "written", "directory");
+  line("  %8s %10s %10s %12s %12s  %s\n", "files", "reads", "writes", "read", "written",
+       "directory");
   std::size_t shown = 0;
   for (const auto& d : r.dirs) {
     if (++shown > 20) {
@@ -196,7 +207,8 @@ std::string format_inspect(const InspectReport& r) {
   std::uint64_t most = 1;
   for (const auto& b : r.sizes) most = std::max(most, b.reads + b.writes);
   for (const auto& b : r.sizes) {
-    int bar = static_cast<int>(40.0 * static_cast<double>(b.reads + b.writes) / static_cast<double>(most));
+    int bar = static_cast<int>(40.0 * static_cast<double>(b.reads + b.writes) /
+                               static_cast<double>(most));
     line("  %-22s %10" PRIu64 " reads %10" PRIu64 " writes  %s\n", bucket_label(b).c_str(), b.reads,
          b.writes, std::string(static_cast<std::size_t>(bar), '#').c_str());
   }
@@ -238,32 +250,44 @@ std::string inspect_json(const InspectReport& r) {
   j["lost_events"] = r.meta.lost_events;
   j["lost"] = json::object();  // by reason; unattributed: counted before dlgen kept reasons
   for (const auto& reason : kLostReasons) j["lost"][reason.name] = r.meta.lost.*reason.count;
-  j["lost"]["unattributed"] = r.meta.lost_events - std::min(r.meta.lost_events, r.meta.lost.total());
+  j["lost"]["unattributed"] =
+      r.meta.lost_events - std::min(r.meta.lost_events, r.meta.lost.total());
   j["events"] = r.events;
   j["files"] = r.files;
   j["bytes_read"] = r.bytes_read;
   j["bytes_written"] = r.bytes_written;
   j["processes"] = json::array();
   for (const auto& p : r.processes)
-    j["processes"].push_back({{"pid", p.process.pid}, {"tgid", p.process.tgid},
-                              {"ppid", p.process.ppid}, {"comm", p.process.comm},
-                              {"role", to_string(p.role)}, {"is_thread", p.process.is_thread},
-                              {"io_ops", p.ops}, {"bytes_read", p.bytes_read},
+    j["processes"].push_back({{"pid", p.process.pid},
+                              {"tgid", p.process.tgid},
+                              {"ppid", p.process.ppid},
+                              {"comm", p.process.comm},
+                              {"role", to_string(p.role)},
+                              {"is_thread", p.process.is_thread},
+                              {"io_ops", p.ops},
+                              {"bytes_read", p.bytes_read},
                               {"bytes_written", p.bytes_written}});
   j["dirs"] = json::array();
   for (const auto& d : r.dirs)
-    j["dirs"].push_back({{"dir", d.dir}, {"files", d.files}, {"reads", d.reads}, {"writes", d.writes},
-                         {"bytes_read", d.bytes_read}, {"bytes_written", d.bytes_written}});
+    j["dirs"].push_back({{"dir", d.dir},
+                         {"files", d.files},
+                         {"reads", d.reads},
+                         {"writes", d.writes},
+                         {"bytes_read", d.bytes_read},
+                         {"bytes_written", d.bytes_written}});
   j["ops"] = json::object();
   for (const auto& o : r.ops)
-    j["ops"][to_string(o.op)] = {{"count", o.count}, {"errors", o.errors}, {"bytes", o.bytes},
-                                 {"busy_s", o.busy_s}};
+    j["ops"][to_string(o.op)] = {
+        {"count", o.count}, {"errors", o.errors}, {"bytes", o.bytes}, {"busy_s", o.busy_s}};
   j["request_sizes"] = json::array();
   for (const auto& b : r.sizes)
-    j["request_sizes"].push_back({{"lo", b.lo}, {"hi", b.hi}, {"reads", b.reads}, {"writes", b.writes}});
+    j["request_sizes"].push_back(
+        {{"lo", b.lo}, {"hi", b.hi}, {"reads", b.reads}, {"writes", b.writes}});
   j["throughput"] = json::array();
   for (const auto& row : r.throughput)
-    j["throughput"].push_back({{"t_s", row.t_s}, {"ops", row.ops}, {"bytes_read", row.bytes_read},
+    j["throughput"].push_back({{"t_s", row.t_s},
+                               {"ops", row.ops},
+                               {"bytes_read", row.bytes_read},
                                {"bytes_written", row.bytes_written}});
   // Paths and names are bytes on Linux, not always UTF-8: replace what is not (U+FFFD) rather
   // than throw.

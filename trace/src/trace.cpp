@@ -4,51 +4,93 @@ namespace dlgen::trace {
 
 const char* to_string(Op op) {
   switch (op) {
-    case Op::open: return "open";
-    case Op::close: return "close";
-    case Op::read: return "read";
-    case Op::pread: return "pread";
-    case Op::readv: return "readv";
-    case Op::preadv: return "preadv";
-    case Op::write: return "write";
-    case Op::pwrite: return "pwrite";
-    case Op::writev: return "writev";
-    case Op::pwritev: return "pwritev";
-    case Op::lseek: return "lseek";
-    case Op::mmap: return "mmap";
-    case Op::munmap: return "munmap";
-    case Op::fsync: return "fsync";
-    case Op::fdatasync: return "fdatasync";
-    case Op::sync_file_range: return "sync_file_range";
-    case Op::fallocate: return "fallocate";
-    case Op::ftruncate: return "ftruncate";
-    case Op::rename: return "rename";
-    case Op::unlink: return "unlink";
-    case Op::mkdir: return "mkdir";
-    case Op::getdents: return "getdents";
-    case Op::stat: return "stat";
-    case Op::sendfile: return "sendfile";
-    case Op::copy_file_range: return "copy_file_range";
-    case Op::uring_read: return "uring_read";
-    case Op::uring_write: return "uring_write";
-    case Op::uring_other: return "uring_other";
-    case Op::sendmsg: return "sendmsg";
-    case Op::recvmsg: return "recvmsg";
-    case Op::shm_open: return "shm_open";
-    case Op::block: return "block";
-    case Op::fork: return "fork";
-    case Op::exec: return "exec";
-    case Op::exit: return "exit";
-    case Op::task_rename: return "task_rename";
-    case Op::thread: return "thread";
+    case Op::open:
+      return "open";
+    case Op::close:
+      return "close";
+    case Op::read:
+      return "read";
+    case Op::pread:
+      return "pread";
+    case Op::readv:
+      return "readv";
+    case Op::preadv:
+      return "preadv";
+    case Op::write:
+      return "write";
+    case Op::pwrite:
+      return "pwrite";
+    case Op::writev:
+      return "writev";
+    case Op::pwritev:
+      return "pwritev";
+    case Op::lseek:
+      return "lseek";
+    case Op::mmap:
+      return "mmap";
+    case Op::munmap:
+      return "munmap";
+    case Op::fsync:
+      return "fsync";
+    case Op::fdatasync:
+      return "fdatasync";
+    case Op::sync_file_range:
+      return "sync_file_range";
+    case Op::fallocate:
+      return "fallocate";
+    case Op::ftruncate:
+      return "ftruncate";
+    case Op::rename:
+      return "rename";
+    case Op::unlink:
+      return "unlink";
+    case Op::mkdir:
+      return "mkdir";
+    case Op::getdents:
+      return "getdents";
+    case Op::stat:
+      return "stat";
+    case Op::sendfile:
+      return "sendfile";
+    case Op::copy_file_range:
+      return "copy_file_range";
+    case Op::uring_read:
+      return "uring_read";
+    case Op::uring_write:
+      return "uring_write";
+    case Op::uring_other:
+      return "uring_other";
+    case Op::sendmsg:
+      return "sendmsg";
+    case Op::recvmsg:
+      return "recvmsg";
+    case Op::shm_open:
+      return "shm_open";
+    case Op::block:
+      return "block";
+    case Op::fork:
+      return "fork";
+    case Op::exec:
+      return "exec";
+    case Op::exit:
+      return "exit";
+    case Op::task_rename:
+      return "task_rename";
+    case Op::thread:
+      return "thread";
   }
   return "unknown";
 }
 
 bool is_read(Op op) {
   switch (op) {
-    case Op::read: case Op::pread: case Op::readv: case Op::preadv: case Op::uring_read:
-    case Op::sendfile: case Op::copy_file_range:
+    case Op::read:
+    case Op::pread:
+    case Op::readv:
+    case Op::preadv:
+    case Op::uring_read:
+    case Op::sendfile:
+    case Op::copy_file_range:
       return true;
     default:
       return false;
@@ -57,7 +99,11 @@ bool is_read(Op op) {
 
 bool is_write(Op op) {
   switch (op) {
-    case Op::write: case Op::pwrite: case Op::writev: case Op::pwritev: case Op::uring_write:
+    case Op::write:
+    case Op::pwrite:
+    case Op::writev:
+    case Op::pwritev:
+    case Op::uring_write:
       return true;
     default:
       return false;
@@ -80,7 +126,8 @@ std::string lost_remedies(const LostEvents& by_reason) {
   std::string out;
   for (const auto& r : kLostReasons) {
     const std::string remedy = r.remedy;
-    if (by_reason.*r.count == 0 || remedy.empty() || out.find(remedy) != std::string::npos) continue;
+    if (by_reason.*r.count == 0 || remedy.empty() || out.find(remedy) != std::string::npos)
+      continue;
     out += (out.empty() ? "" : ", ") + remedy;
   }
   return out;

@@ -9,6 +9,8 @@
 // buffer grows past kAutoWriteEvents, followed at once by H5Fflush), so a capture killed between
 // flushes leaves the state of the last flush. The reader takes the shortest /events column as the
 // event count, so a kill in the middle of an append still reads back consistently.
+#include "dlgen/trace/trace_io.hpp"
+
 #include <hdf5.h>
 
 #include <algorithm>
@@ -24,7 +26,6 @@
 #include <utility>
 #include <vector>
 
-#include "dlgen/trace/trace_io.hpp"
 #include "chunk_writer.hpp"
 #include "h5.hpp"
 #include "trace_read.hpp"
@@ -34,13 +35,13 @@ namespace {
 
 constexpr std::uint32_t kFormatVersion = 2;
 constexpr const char* kFormatName = "dlgen-trace";
-constexpr hsize_t kChunk = 1 << 14;            // elements per chunk of an /events column
-constexpr hsize_t kTableChunk = 1024;          // elements per chunk of /files and /processes
+constexpr hsize_t kChunk = 1 << 14;    // elements per chunk of an /events column
+constexpr hsize_t kTableChunk = 1024;  // elements per chunk of /files and /processes
 // zlib level of /files and /processes (HDF5's filter; rewritten in part at every flush, and small
 // next to the path strings, which HDF5 stores uncompressed); /events: chunk_writer.hpp.
 constexpr unsigned kDeflateLevel = 1;
 constexpr std::size_t kAutoWriteEvents = 1 << 18;
-constexpr std::size_t kCommLen = 16;           // TASK_COMM_LEN, NUL padded
+constexpr std::size_t kCommLen = 16;  // TASK_COMM_LEN, NUL padded
 
 Error h5_error(const std::filesystem::path& path, const std::string& what) {
   return runtime_error(path.string() + ": " + what);
@@ -103,7 +104,8 @@ Rows checked_rows(hid_t group, const char* group_name, const char* name, std::si
   h5::Handle sp = h5::space(H5Dget_space(ds));
   const int nd = sp.valid() ? H5Sget_simple_extent_ndims(sp) : -1;
   if (nd != 1) {
-    r.error = "/" + std::string(group_name) + "/" + name + " has " + std::to_string(nd) + " dimensions, expected 1";
+    r.error = "/" + std::string(group_name) + "/" + name + " has " + std::to_string(nd) +
+              " dimensions, expected 1";
     return r;
   }
   if (H5Sget_simple_extent_dims(sp, &r.n, nullptr) < 0) {
@@ -112,17 +114,19 @@ Rows checked_rows(hid_t group, const char* group_name, const char* name, std::si
   }
   const long double bytes = static_cast<long double>(r.n) * elem_bytes;
   if (bytes > static_cast<long double>(file_bytes) * kMaxInflate + (1u << 20))
-    r.error = "/" + std::string(group_name) + "/" + name + " claims " + std::to_string(r.n) + " rows (" +
-              std::to_string(static_cast<unsigned long long>(bytes)) + " bytes), more than a file of " +
-              std::to_string(file_bytes) + " bytes can hold";
+    r.error = "/" + std::string(group_name) + "/" + name + " claims " + std::to_string(r.n) +
+              " rows (" + std::to_string(static_cast<unsigned long long>(bytes)) +
+              " bytes), more than a file of " + std::to_string(file_bytes) + " bytes can hold";
   return r;
 }
 
 // The common row count of a table's columns. `tolerance` rows of disagreement are accepted (an
 // unfinished capture may stop between two columns' writes; the shortest then counts); more is a
 // corrupt file.
-Result<hsize_t> table_rows(hid_t group, const char* group_name, const std::vector<std::pair<const char*, std::size_t>>& cols,
-                           std::uint64_t file_bytes, hsize_t tolerance, const std::filesystem::path& path) {
+Result<hsize_t> table_rows(hid_t group, const char* group_name,
+                           const std::vector<std::pair<const char*, std::size_t>>& cols,
+                           std::uint64_t file_bytes, hsize_t tolerance,
+                           const std::filesystem::path& path) {
   hsize_t lo = 0, hi = 0;
   const char* lo_name = nullptr;
   const char* hi_name = nullptr;
@@ -133,8 +137,9 @@ Result<hsize_t> table_rows(hid_t group, const char* group_name, const std::vecto
     if (!hi_name || r.n > hi) hi = r.n, hi_name = name;
   }
   if (hi - lo > tolerance)
-    return input_error(path.string() + ": corrupt trace: /" + group_name + " columns disagree: " + hi_name + " has " +
-                       std::to_string(hi) + " rows, " + lo_name + " " + std::to_string(lo));
+    return input_error(path.string() + ": corrupt trace: /" + group_name +
+                       " columns disagree: " + hi_name + " has " + std::to_string(hi) + " rows, " +
+                       lo_name + " " + std::to_string(lo));
   return lo;
 }
 
@@ -267,7 +272,8 @@ std::string get_attr_string(hid_t obj, const char* name, std::string* failed = n
 
 // nullopt: the attribute is there but unreadable, or claims more strings than the file can hold
 // (each variable-length string takes at least 16 bytes of it).
-std::optional<std::vector<std::string>> get_attr_strings(hid_t obj, const char* name, std::uint64_t file_bytes) {
+std::optional<std::vector<std::string>> get_attr_strings(hid_t obj, const char* name,
+                                                         std::uint64_t file_bytes) {
   std::vector<std::string> out;
   if (H5Aexists(obj, name) <= 0) return out;
   h5::Handle a = h5::attr(H5Aopen(obj, name, H5P_DEFAULT));
@@ -296,7 +302,7 @@ std::optional<std::vector<std::string>> get_attr_strings(hid_t obj, const char* 
 //   * ret_delta: ret - size (0 for complete transfers); offset_delta: offset minus where the
 //     previous row left off if that row moved bytes (ret > 0: its offset + ret), else the offset
 //     itself; 0 for sequential I/O and for the position-less rows after an EOF. Wraps mod 2^64.
-constexpr std::uint64_t kTsUnitNs = 125;         // divides 1 us: whole microseconds stay exact
+constexpr std::uint64_t kTsUnitNs = 125;  // divides 1 us: whole microseconds stay exact
 constexpr int kDurSignificantBits = 7;
 
 struct ColumnSpec {
@@ -320,7 +326,9 @@ std::array<ColumnSpec, 12> event_columns() {
            {"arg", H5T_STD_U64LE}}};
 }
 
-std::uint64_t quantise_ts(std::uint64_t ts_ns) { return (ts_ns + kTsUnitNs / 2) / kTsUnitNs; }
+std::uint64_t quantise_ts(std::uint64_t ts_ns) {
+  return (ts_ns + kTsUnitNs / 2) / kTsUnitNs;
+}
 
 // dur rounded to nearest with kDurSignificantBits significant bits, as float (exactly
 // representable: they fit a float's 24). Relative error <= 2^-kDurSignificantBits.
@@ -357,8 +365,17 @@ struct EventColumns {
   void fill(const Event* ev, const std::vector<std::uint32_t>& order, std::uint64_t& last_q,
             std::uint64_t& last_end) {
     std::size_t n = order.size();
-    ts_delta.resize(n); dur.resize(n); offset_delta.resize(n); size.resize(n); arg.resize(n);
-    pid.resize(n); tid.resize(n); file.resize(n); flags.resize(n); op.resize(n); fd.resize(n);
+    ts_delta.resize(n);
+    dur.resize(n);
+    offset_delta.resize(n);
+    size.resize(n);
+    arg.resize(n);
+    pid.resize(n);
+    tid.resize(n);
+    file.resize(n);
+    flags.resize(n);
+    op.resize(n);
+    fd.resize(n);
     ret_delta.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
       const Event& e = ev[order[i]];
@@ -366,22 +383,33 @@ struct EventColumns {
       ts_delta[i] = static_cast<std::int64_t>(q - last_q);
       last_q = q;
       dur[i] = encode_dur(e.dur_ns);
-      pid[i] = e.pid; tid[i] = e.tid; op[i] = static_cast<std::uint8_t>(e.op);
-      file[i] = e.file; fd[i] = e.fd; size[i] = e.size;
+      pid[i] = e.pid;
+      tid[i] = e.tid;
+      op[i] = static_cast<std::uint8_t>(e.op);
+      file[i] = e.file;
+      fd[i] = e.fd;
+      size[i] = e.size;
       offset_delta[i] = static_cast<std::int64_t>(e.offset - last_end);
       last_end = row_end(e.offset, e.ret);
       ret_delta[i] = static_cast<std::int64_t>(static_cast<std::uint64_t>(e.ret) - e.size);
-      flags[i] = e.flags; arg[i] = e.arg;
+      flags[i] = e.flags;
+      arg[i] = e.arg;
     }
   }
   // (memory type, data) per column, in event_columns() order.
   std::array<std::pair<hid_t, const void*>, 12> views() const {
-    return {{{H5T_NATIVE_INT64, ts_delta.data()}, {H5T_NATIVE_FLOAT, dur.data()},
-             {H5T_NATIVE_UINT32, pid.data()}, {H5T_NATIVE_UINT32, tid.data()},
-             {H5T_NATIVE_UINT8, op.data()}, {H5T_NATIVE_UINT32, file.data()},
-             {H5T_NATIVE_INT32, fd.data()}, {H5T_NATIVE_INT64, offset_delta.data()},
-             {H5T_NATIVE_UINT64, size.data()}, {H5T_NATIVE_INT64, ret_delta.data()},
-             {H5T_NATIVE_UINT32, flags.data()}, {H5T_NATIVE_UINT64, arg.data()}}};
+    return {{{H5T_NATIVE_INT64, ts_delta.data()},
+             {H5T_NATIVE_FLOAT, dur.data()},
+             {H5T_NATIVE_UINT32, pid.data()},
+             {H5T_NATIVE_UINT32, tid.data()},
+             {H5T_NATIVE_UINT8, op.data()},
+             {H5T_NATIVE_UINT32, file.data()},
+             {H5T_NATIVE_INT32, fd.data()},
+             {H5T_NATIVE_INT64, offset_delta.data()},
+             {H5T_NATIVE_UINT64, size.data()},
+             {H5T_NATIVE_INT64, ret_delta.data()},
+             {H5T_NATIVE_UINT32, flags.data()},
+             {H5T_NATIVE_UINT64, arg.data()}}};
   }
 };
 
@@ -405,11 +433,13 @@ void group_by_thread(const Event* ev, std::size_t n, std::vector<std::uint32_t>&
   }
   std::vector<std::uint32_t> by_tid(counts.size());
   std::iota(by_tid.begin(), by_tid.end(), 0u);
-  std::sort(by_tid.begin(), by_tid.end(), [&](std::uint32_t a, std::uint32_t b) { return counts[a].first < counts[b].first; });
+  std::sort(by_tid.begin(), by_tid.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return counts[a].first < counts[b].first; });
   std::uint32_t start = 0;
   for (std::uint32_t s : by_tid) start += std::exchange(counts[s].second, start);
   order.resize(n);
-  for (std::size_t i = 0; i < n; ++i) order[counts[slot_of[i]].second++] = static_cast<std::uint32_t>(i);
+  for (std::size_t i = 0; i < n; ++i)
+    order[counts[slot_of[i]].second++] = static_cast<std::uint32_t>(i);
 }
 
 // ---- the writer ----
@@ -517,7 +547,8 @@ class H5TraceWriter final : public TraceWriter {
       auto vs = cols_.views();
       hsize_t total = written_ + k;
       for (std::size_t c = 0; c < vs.size(); ++c)
-        if (H5Dset_extent(columns_[c], &total) < 0 || !chunks_[c].append(vs[c].second, k, deflater_))
+        if (H5Dset_extent(columns_[c], &total) < 0 ||
+            !chunks_[c].append(vs[c].second, k, deflater_))
           return false;
       written_ = total;
       done += k;
@@ -555,19 +586,27 @@ class H5TraceWriter final : public TraceWriter {
     hsize_t first = std::min<hsize_t>(fdev_.size(), n);
     for (hsize_t i = 0; i < first; ++i) {
       const File& f = files[i];
-      if (f.dev != fdev_[i] || f.ino != fino_[i] || f.size_at_open != fsz_[i] || f.magic != fmagic_[i] ||
-          f.magic_len != fmlen_[i]) {
+      if (f.dev != fdev_[i] || f.ino != fino_[i] || f.size_at_open != fsz_[i] ||
+          f.magic != fmagic_[i] || f.magic_len != fmlen_[i]) {
         first = i;
         break;
       }
     }
-    fdev_.resize(n); fino_.resize(n); fsz_.resize(n); fmagic_.resize(n); fmlen_.resize(n);
+    fdev_.resize(n);
+    fino_.resize(n);
+    fsz_.resize(n);
+    fmagic_.resize(n);
+    fmlen_.resize(n);
     std::vector<const char*> paths;
     for (hsize_t i = first; i < n; ++i) {
-      fdev_[i] = files[i].dev; fino_[i] = files[i].ino; fsz_[i] = files[i].size_at_open;
-      fmagic_[i] = files[i].magic; fmlen_[i] = files[i].magic_len;
+      fdev_[i] = files[i].dev;
+      fino_[i] = files[i].ino;
+      fsz_[i] = files[i].size_at_open;
+      fmagic_[i] = files[i].magic;
+      fmlen_[i] = files[i].magic_len;
     }
-    for (hsize_t i = std::min<hsize_t>(paths_written_, n); i < n; ++i) paths.push_back(files[i].path.c_str());
+    for (hsize_t i = std::min<hsize_t>(paths_written_, n); i < n; ++i)
+      paths.push_back(files[i].path.c_str());
     h5::Handle vs = vlen_string_type();
     hsize_t start = std::min<hsize_t>(paths_written_, n);
     const hsize_t k = n - first;
@@ -594,10 +633,16 @@ class H5TraceWriter final : public TraceWriter {
     std::vector<std::uint8_t> thread(n);
     for (hsize_t i = 0; i < n; ++i) {
       const Process& p = procs[i];
-      pid[i] = p.pid; tgid[i] = p.tgid; ppid[i] = p.ppid;
+      pid[i] = p.pid;
+      tgid[i] = p.tgid;
+      ppid[i] = p.ppid;
       std::memcpy(&comm[i * kCommLen], p.comm.data(), std::min(p.comm.size(), kCommLen));
-      std::memcpy(&first[i * kCommLen], p.first_comm.data(), std::min(p.first_comm.size(), kCommLen));
-      start[i] = p.start_ns; end[i] = p.end_ns; code[i] = p.exit_code; thread[i] = p.is_thread;
+      std::memcpy(&first[i * kCommLen], p.first_comm.data(),
+                  std::min(p.first_comm.size(), kCommLen));
+      start[i] = p.start_ns;
+      end[i] = p.end_ns;
+      code[i] = p.exit_code;
+      thread[i] = p.is_thread;
     }
     h5::Handle cs = comm_type();
     bool good = write_rows(procs_, "pid", H5T_NATIVE_UINT32, pid.data(), 0, n, n);
@@ -625,7 +670,8 @@ class H5TraceWriter final : public TraceWriter {
     good &= set_attr_string(root, "dlgen_version", m.dlgen_version);
     good &= set_attr<std::uint64_t>(root, "lost_events", m.lost_events);
     for (const auto& r : kLostReasons)
-      good &= set_attr<std::uint64_t>(root, (std::string("lost_") + r.name).c_str(), m.lost.*r.count);
+      good &=
+          set_attr<std::uint64_t>(root, (std::string("lost_") + r.name).c_str(), m.lost.*r.count);
     good &= set_attr<std::int32_t>(root, "exit_status", m.exit_status);
     good &= set_attr<std::uint8_t>(root, "block_layer", m.block_layer ? 1 : 0);
     good &= set_attr<std::uint8_t>(root, "complete", m.complete ? 1 : 0);
@@ -638,8 +684,8 @@ class H5TraceWriter final : public TraceWriter {
   std::vector<Event> pending_;
   EventColumns cols_;                 // reused by write_events
   std::vector<std::uint32_t> order_;  // ...
-  std::vector<h5::Handle> columns_;  // the /events datasets, in event_columns() order
-  std::vector<ChunkColumn> chunks_;  // ... and their chunk writers
+  std::vector<h5::Handle> columns_;   // the /events datasets, in event_columns() order
+  std::vector<ChunkColumn> chunks_;   // ... and their chunk writers
   Deflater deflater_;
   hsize_t written_ = 0;
   hsize_t paths_written_ = 0;
@@ -675,12 +721,13 @@ Result<void> write_trace(const std::filesystem::path& path, const Trace& trace) 
 
 namespace {
 
-
 Error corrupt(const std::filesystem::path& path, const std::string& what) {
   return input_error(path.string() + ": corrupt trace: " + what);
 }
 
-Error bad_events(const std::filesystem::path& path) { return corrupt(path, "cannot read /events"); }
+Error bad_events(const std::filesystem::path& path) {
+  return corrupt(path, "cannot read /events");
+}
 
 // Checks every event's op code, file index and times, then sorts by entry time (stable) unless
 // already sorted.
@@ -689,14 +736,15 @@ Result<void> finish_events(Trace& t, const std::filesystem::path& path) {
   for (std::size_t i = 0; i < t.events.size(); ++i) {
     const Event& e = t.events[i];
     if (static_cast<int>(e.op) >= kOpCount)
-      return corrupt(path, "unknown op code " + std::to_string(static_cast<int>(e.op)) + " in event " +
-                               std::to_string(i));
+      return corrupt(path, "unknown op code " + std::to_string(static_cast<int>(e.op)) +
+                               " in event " + std::to_string(i));
     if (e.file != kNoFile && e.file >= t.files.size())
       return corrupt(path, "event " + std::to_string(i) + " names file " + std::to_string(e.file) +
                                " but /files has " + std::to_string(t.files.size()) + " rows");
     if (e.ts_ns > kMaxTraceNs || e.dur_ns > kMaxTraceNs)
-      return corrupt(path, "event " + std::to_string(i) + " at " + std::to_string(e.ts_ns) + " ns lasting " +
-                               std::to_string(e.dur_ns) + " ns lies beyond 31 days");
+      return corrupt(path, "event " + std::to_string(i) + " at " + std::to_string(e.ts_ns) +
+                               " ns lasting " + std::to_string(e.dur_ns) +
+                               " ns lies beyond 31 days");
     sorted &= i == 0 || t.events[i - 1].ts_ns <= e.ts_ns;
   }
   if (sorted) return ok();
@@ -713,26 +761,32 @@ Result<void> finish_events(Trace& t, const std::filesystem::path& path) {
 }
 
 // An unfinished capture may stop between two columns' extensions of one write block.
-constexpr hsize_t kEventTolerance(bool complete) { return complete ? 0 : kChunk * 4; }
+constexpr hsize_t kEventTolerance(bool complete) {
+  return complete ? 0 : kChunk * 4;
+}
 
-Result<void> read_events_v2(hid_t events, Trace& t, const std::filesystem::path& path, std::uint64_t file_bytes) {
+Result<void> read_events_v2(hid_t events, Trace& t, const std::filesystem::path& path,
+                            std::uint64_t file_bytes) {
   std::vector<std::pair<const char*, std::size_t>> cols;
   for (const auto& c : event_columns()) cols.emplace_back(c.name, H5Tget_size(c.file_type));
-  auto rows = table_rows(events, "events", cols, file_bytes, kEventTolerance(t.meta.complete), path);
+  auto rows =
+      table_rows(events, "events", cols, file_bytes, kEventTolerance(t.meta.complete), path);
   if (!rows) return rows.error();
   const hsize_t n = *rows;
   std::string failed;
   const auto unit = get_attr<std::uint64_t>(events, "ts_unit_ns", kTsUnitNs, &failed);
   if (!failed.empty()) return corrupt(path, "cannot read /events " + failed);
   if (unit < 1 || unit > 1'000'000'000)
-    return corrupt(path, "/events ts_unit_ns is " + std::to_string(unit) + " (expected 1 ns to 1 s)");
+    return corrupt(path,
+                   "/events ts_unit_ns is " + std::to_string(unit) + " (expected 1 ns to 1 s)");
   EventColumns c;
   if (!read_column(events, "ts_delta", n, c.ts_delta) || !read_column(events, "dur_ns", n, c.dur) ||
       !read_column(events, "pid", n, c.pid) || !read_column(events, "tid", n, c.tid) ||
       !read_column(events, "op", n, c.op) || !read_column(events, "file", n, c.file) ||
       !read_column(events, "fd", n, c.fd) ||
       !read_column(events, "offset_delta", n, c.offset_delta) ||
-      !read_column(events, "size", n, c.size) || !read_column(events, "ret_delta", n, c.ret_delta) ||
+      !read_column(events, "size", n, c.size) ||
+      !read_column(events, "ret_delta", n, c.ret_delta) ||
       !read_column(events, "flags", n, c.flags) || !read_column(events, "arg", n, c.arg))
     return bad_events(path);
   t.events.resize(n);
@@ -743,26 +797,33 @@ Result<void> read_events_v2(hid_t events, Trace& t, const std::filesystem::path&
     // delta (wrapping mod 2^64) would otherwise give any time.
     q += static_cast<std::uint64_t>(c.ts_delta[i]);
     if (q > kMaxTraceNs / unit)
-      return corrupt(path, "event row " + std::to_string(i) + " has ts_delta " + std::to_string(c.ts_delta[i]) +
-                               ", a time beyond 31 days");
+      return corrupt(path, "event row " + std::to_string(i) + " has ts_delta " +
+                               std::to_string(c.ts_delta[i]) + ", a time beyond 31 days");
     e.ts_ns = q * unit;
     e.dur_ns = decode_dur(c.dur[i]);
-    e.pid = c.pid[i]; e.tid = c.tid[i]; e.op = static_cast<Op>(c.op[i]);
-    e.file = c.file[i]; e.fd = c.fd[i]; e.size = c.size[i];
+    e.pid = c.pid[i];
+    e.tid = c.tid[i];
+    e.op = static_cast<Op>(c.op[i]);
+    e.file = c.file[i];
+    e.fd = c.fd[i];
+    e.size = c.size[i];
     e.offset = end + static_cast<std::uint64_t>(c.offset_delta[i]);
     e.ret = static_cast<std::int64_t>(e.size + static_cast<std::uint64_t>(c.ret_delta[i]));
     end = row_end(e.offset, e.ret);
-    e.flags = c.flags[i]; e.arg = c.arg[i];
+    e.flags = c.flags[i];
+    e.arg = c.arg[i];
   }
   return finish_events(t, path);
 }
 
 // Version 1: every field as is, ts as ts_delta_ns (ns), rows in time order.
-Result<void> read_events_v1(hid_t events, Trace& t, const std::filesystem::path& path, std::uint64_t file_bytes) {
+Result<void> read_events_v1(hid_t events, Trace& t, const std::filesystem::path& path,
+                            std::uint64_t file_bytes) {
   const std::vector<std::pair<const char*, std::size_t>> cols = {
-      {"ts_delta_ns", 8}, {"dur_ns", 8}, {"pid", 4}, {"tid", 4}, {"op", 1},   {"file", 4},
+      {"ts_delta_ns", 8}, {"dur_ns", 8}, {"pid", 4},  {"tid", 4}, {"op", 1},    {"file", 4},
       {"fd", 4},          {"offset", 8}, {"size", 8}, {"ret", 8}, {"flags", 4}, {"arg", 8}};
-  auto rows = table_rows(events, "events", cols, file_bytes, kEventTolerance(t.meta.complete), path);
+  auto rows =
+      table_rows(events, "events", cols, file_bytes, kEventTolerance(t.meta.complete), path);
   if (!rows) return rows.error();
   const hsize_t n = *rows;
   std::vector<std::int64_t> ts_delta, ret;
@@ -782,9 +843,18 @@ Result<void> read_events_v1(hid_t events, Trace& t, const std::filesystem::path&
   for (hsize_t i = 0; i < n; ++i) {
     Event& e = t.events[i];
     ts += static_cast<std::uint64_t>(ts_delta[i]);
-    e.ts_ns = ts; e.dur_ns = dur[i]; e.pid = pid[i]; e.tid = tid[i]; e.op = static_cast<Op>(op[i]);
-    e.file = file[i]; e.fd = fd[i]; e.offset = offset[i]; e.size = size[i]; e.ret = ret[i];
-    e.flags = flags[i]; e.arg = arg[i];
+    e.ts_ns = ts;
+    e.dur_ns = dur[i];
+    e.pid = pid[i];
+    e.tid = tid[i];
+    e.op = static_cast<Op>(op[i]);
+    e.file = file[i];
+    e.fd = fd[i];
+    e.offset = offset[i];
+    e.size = size[i];
+    e.ret = ret[i];
+    e.flags = flags[i];
+    e.arg = arg[i];
   }
   return finish_events(t, path);
 }
@@ -821,7 +891,8 @@ Result<Trace> read_checked(const std::filesystem::path& path, bool meta_only) {
   m.dlgen_version = get_attr_string(f, "dlgen_version", &failed);
   m.lost_events = get_attr<std::uint64_t>(f, "lost_events", 0, &failed);
   for (const auto& r : kLostReasons)  // absent (older traces): 0
-    m.lost.*r.count = get_attr<std::uint64_t>(f, (std::string("lost_") + r.name).c_str(), 0, &failed);
+    m.lost.*r.count =
+        get_attr<std::uint64_t>(f, (std::string("lost_") + r.name).c_str(), 0, &failed);
   m.lost_events = std::max(m.lost_events, m.lost.total());
   m.exit_status = get_attr<std::int32_t>(f, "exit_status", 0, &failed);
   m.block_layer = get_attr<std::uint8_t>(f, "block_layer", 0, &failed) != 0;
@@ -835,14 +906,17 @@ Result<Trace> read_checked(const std::filesystem::path& path, bool meta_only) {
   h5::Handle files = h5::group(H5Gopen2(f, "files", H5P_DEFAULT));
   h5::Handle procs = h5::group(H5Gopen2(f, "processes", H5P_DEFAULT));
   h5::Handle events = h5::group(H5Gopen2(f, "events", H5P_DEFAULT));
-  if (!files.valid() || !procs.valid() || !events.valid()) return bad("/files, /processes or /events");
+  if (!files.valid() || !procs.valid() || !events.valid())
+    return bad("/files, /processes or /events");
   // /files and /processes are rewritten whole at each flush: their columns agree unless the
   // capture was killed inside one (complete = 0: the shortest counts).
   const hsize_t table_tolerance = m.complete ? 0 : std::numeric_limits<hsize_t>::max();
 
   {
-    auto rows = table_rows(files, "files", {{"path", 16}, {"dev", 8}, {"ino", 8}, {"size_at_open", 8}, {"magic", 8}, {"magic_len", 1}},
-                           file_bytes, table_tolerance, path);
+    auto rows = table_rows(
+        files, "files",
+        {{"path", 16}, {"dev", 8}, {"ino", 8}, {"size_at_open", 8}, {"magic", 8}, {"magic_len", 1}},
+        file_bytes, table_tolerance, path);
     if (!rows) return rows.error();
     const hsize_t n = *rows;
     std::vector<std::string> path_col;
@@ -855,15 +929,22 @@ Result<Trace> read_checked(const std::filesystem::path& path, bool meta_only) {
     t.files.resize(n);
     for (hsize_t i = 0; i < n; ++i) {
       if (mlen[i] > 8)
-        return corrupt(path, "/files row " + std::to_string(i) + " has magic_len " + std::to_string(mlen[i]) +
-                                 " (at most 8)");
+        return corrupt(path, "/files row " + std::to_string(i) + " has magic_len " +
+                                 std::to_string(mlen[i]) + " (at most 8)");
       t.files[i] = File{std::move(path_col[i]), dev[i], ino[i], sz[i], magic[i], mlen[i]};
     }
   }
   {
     auto rows = table_rows(procs, "processes",
-                           {{"pid", 4}, {"tgid", 4}, {"ppid", 4}, {"comm", kCommLen}, {"first_comm", kCommLen},
-                            {"start_ns", 8}, {"end_ns", 8}, {"exit_code", 4}, {"is_thread", 1}},
+                           {{"pid", 4},
+                            {"tgid", 4},
+                            {"ppid", 4},
+                            {"comm", kCommLen},
+                            {"first_comm", kCommLen},
+                            {"start_ns", 8},
+                            {"end_ns", 8},
+                            {"exit_code", 4},
+                            {"is_thread", 1}},
                            file_bytes, table_tolerance, path);
     if (!rows) return rows.error();
     const hsize_t n = *rows;
@@ -881,11 +962,18 @@ Result<Trace> read_checked(const std::filesystem::path& path, bool meta_only) {
     t.processes.resize(n);
     for (hsize_t i = 0; i < n; ++i) {
       Process& p = t.processes[i];
-      p.pid = pid[i]; p.tgid = tgid[i]; p.ppid = ppid[i];
-      p.comm = std::move(comm[i]); p.first_comm = std::move(first[i]);
-      p.start_ns = start[i]; p.end_ns = end[i]; p.exit_code = code[i]; p.is_thread = thread[i] != 0;
+      p.pid = pid[i];
+      p.tgid = tgid[i];
+      p.ppid = ppid[i];
+      p.comm = std::move(comm[i]);
+      p.first_comm = std::move(first[i]);
+      p.start_ns = start[i];
+      p.end_ns = end[i];
+      p.exit_code = code[i];
+      p.is_thread = thread[i] != 0;
       if (p.start_ns > kMaxTraceNs || p.end_ns > kMaxTraceNs)
-        return corrupt(path, "/processes row " + std::to_string(i) + " starts or ends beyond 31 days");
+        return corrupt(path,
+                       "/processes row " + std::to_string(i) + " starts or ends beyond 31 days");
     }
   }
   {
@@ -900,13 +988,16 @@ Result<Trace> read_checked(const std::filesystem::path& path, bool meta_only) {
 
 // In this process, every index and length checked; HDF5 itself may still crash on corrupt
 // metadata (trace_read.cpp runs this in a child first).
-Result<Trace> read_trace_in_process(const std::filesystem::path& path) { return read_trace_in_process(path, false); }
+Result<Trace> read_trace_in_process(const std::filesystem::path& path) {
+  return read_trace_in_process(path, false);
+}
 
 Result<Trace> read_trace_in_process(const std::filesystem::path& path, bool meta_only) {
   try {
     return read_checked(path, meta_only);
   } catch (const std::bad_alloc&) {
-    return input_error(path.string() + ": corrupt trace: it asks for more memory than this host has");
+    return input_error(path.string() +
+                       ": corrupt trace: it asks for more memory than this host has");
   } catch (const std::length_error& e) {
     return input_error(path.string() + ": corrupt trace: " + e.what());
   }

@@ -1,14 +1,14 @@
 #include "dlgen/trace/trace_text.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <map>
 #include <type_traits>
-#include <utility>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace dlgen::trace {
@@ -28,7 +28,8 @@ Result<std::vector<Field>> tokenize(std::string_view line) {
     while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
     if (i >= line.size() || line[i] == '#') break;
     std::size_t k = i;
-    while (i < line.size() && line[i] != '=' && line[i] != ' ' && line[i] != '\t' && line[i] != '#') ++i;
+    while (i < line.size() && line[i] != '=' && line[i] != ' ' && line[i] != '\t' && line[i] != '#')
+      ++i;
     Field f{std::string(line.substr(k, i - k)), {}};
     if (i < line.size() && line[i] == '=') {
       ++i;
@@ -51,7 +52,8 @@ Result<std::vector<Field>> tokenize(std::string_view line) {
         if (!closed) return input_error("unterminated quote after " + f.key + "=");
       } else {
         std::size_t v = i;
-        while (i < line.size() && line[i] != ' ' && line[i] != '\t' && (line[i] != '#' || i == v)) ++i;
+        while (i < line.size() && line[i] != ' ' && line[i] != '\t' && (line[i] != '#' || i == v))
+          ++i;
         f.value = std::string(line.substr(v, i - v));
       }
     }
@@ -67,15 +69,21 @@ Result<std::uint64_t> parse_time_ns(const std::string& s) {
   if (n == 0) return input_error("bad time '" + s + "'");
   std::string unit = s.substr(n);
   long double mult;
-  if (unit.empty() || unit == "ns") mult = 1;
-  else if (unit == "us") mult = 1e3L;
-  else if (unit == "ms") mult = 1e6L;
-  else if (unit == "s") mult = 1e9L;
-  else return input_error("bad time unit in '" + s + "' (ns, us, ms, s)");
+  if (unit.empty() || unit == "ns")
+    mult = 1;
+  else if (unit == "us")
+    mult = 1e3L;
+  else if (unit == "ms")
+    mult = 1e6L;
+  else if (unit == "s")
+    mult = 1e9L;
+  else
+    return input_error("bad time unit in '" + s + "' (ns, us, ms, s)");
   std::string num = s.substr(0, n);
   std::size_t dot = num.find('.');
   std::uint64_t whole = 0;
-  auto r = std::from_chars(num.data(), num.data() + (dot == std::string::npos ? num.size() : dot), whole);
+  auto r = std::from_chars(num.data(), num.data() + (dot == std::string::npos ? num.size() : dot),
+                           whole);
   if (r.ec != std::errc{} && dot != 0) return input_error("bad time '" + s + "'");
   std::uint64_t whole_ns = 0;
   if (__builtin_mul_overflow(whole, static_cast<std::uint64_t>(mult), &whole_ns))
@@ -99,10 +107,21 @@ Result<std::uint64_t> parse_bytes(const std::string& s) {
   while (n < s.size() && (std::isdigit(static_cast<unsigned char>(s[n])) || s[n] == '.')) ++n;
   if (n == 0) return input_error("bad size '" + s + "'");
   std::string unit = s.substr(n);
-  static const std::map<std::string, std::uint64_t> units = {
-      {"", 1}, {"B", 1}, {"K", 1ull << 10}, {"KiB", 1ull << 10}, {"M", 1ull << 20}, {"MiB", 1ull << 20},
-      {"G", 1ull << 30}, {"GiB", 1ull << 30}, {"T", 1ull << 40}, {"TiB", 1ull << 40},
-      {"KB", 1000}, {"kB", 1000}, {"MB", 1000000}, {"GB", 1000000000}, {"TB", 1000000000000ull}};
+  static const std::map<std::string, std::uint64_t> units = {{"", 1},
+                                                             {"B", 1},
+                                                             {"K", 1ull << 10},
+                                                             {"KiB", 1ull << 10},
+                                                             {"M", 1ull << 20},
+                                                             {"MiB", 1ull << 20},
+                                                             {"G", 1ull << 30},
+                                                             {"GiB", 1ull << 30},
+                                                             {"T", 1ull << 40},
+                                                             {"TiB", 1ull << 40},
+                                                             {"KB", 1000},
+                                                             {"kB", 1000},
+                                                             {"MB", 1000000},
+                                                             {"GB", 1000000000},
+                                                             {"TB", 1000000000000ull}};
   auto it = units.find(unit);
   if (it == units.end()) return input_error("bad size unit in '" + s + "'");
   std::string num = s.substr(0, n);
@@ -116,7 +135,8 @@ Result<std::uint64_t> parse_bytes(const std::string& s) {
   }
   double d = 0;
   auto r = std::from_chars(num.data(), num.data() + num.size(), d);
-  if (r.ec != std::errc{} || r.ptr != num.data() + num.size()) return input_error("bad size '" + s + "'");
+  if (r.ec != std::errc{} || r.ptr != num.data() + num.size())
+    return input_error("bad size '" + s + "'");
   const double bytes = std::round(d * static_cast<double>(it->second));
   if (!(bytes >= 0 && bytes < 0x1p64)) return input_error("bad size '" + s + "'");
   return static_cast<std::uint64_t>(bytes);
@@ -128,17 +148,18 @@ Result<std::uint64_t> parse_uint(const std::string& s) {
   const char* b = s.data();
   if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) base = 16, b += 2;
   auto r = std::from_chars(b, s.data() + s.size(), v, base);
-  if (r.ec != std::errc{} || r.ptr != s.data() + s.size()) return input_error("bad number '" + s + "'");
+  if (r.ec != std::errc{} || r.ptr != s.data() + s.size())
+    return input_error("bad number '" + s + "'");
   return v;
 }
 
 Result<std::int64_t> parse_int(const std::string& s) {
   if (!s.empty() && s[0] == '-') {
     static const std::unordered_map<std::string, int> names = {
-        {"EPERM", EPERM}, {"ENOENT", ENOENT}, {"EINTR", EINTR}, {"EIO", EIO}, {"EBADF", EBADF},
-        {"EAGAIN", EAGAIN}, {"ENOMEM", ENOMEM}, {"EACCES", EACCES}, {"EEXIST", EEXIST},
-        {"ENOTDIR", ENOTDIR}, {"EISDIR", EISDIR}, {"EINVAL", EINVAL}, {"ENOSPC", ENOSPC},
-        {"ESPIPE", ESPIPE}, {"EFAULT", EFAULT}};
+        {"EPERM", EPERM},   {"ENOENT", ENOENT},   {"EINTR", EINTR},   {"EIO", EIO},
+        {"EBADF", EBADF},   {"EAGAIN", EAGAIN},   {"ENOMEM", ENOMEM}, {"EACCES", EACCES},
+        {"EEXIST", EEXIST}, {"ENOTDIR", ENOTDIR}, {"EISDIR", EISDIR}, {"EINVAL", EINVAL},
+        {"ENOSPC", ENOSPC}, {"ESPIPE", ESPIPE},   {"EFAULT", EFAULT}};
     auto it = names.find(s.substr(1));
     if (it != names.end()) return -static_cast<std::int64_t>(it->second);
     auto v = parse_bytes(s.substr(1));
@@ -147,7 +168,8 @@ Result<std::int64_t> parse_int(const std::string& s) {
   }
   auto v = parse_bytes(s);
   if (!v) return v.error();
-  if (*v > static_cast<std::uint64_t>(INT64_MAX)) return input_error("number '" + s + "' is too large");
+  if (*v > static_cast<std::uint64_t>(INT64_MAX))
+    return input_error("number '" + s + "' is too large");
   return static_cast<std::int64_t>(*v);
 }
 
@@ -224,7 +246,8 @@ class Parser {
     std::stable_sort(t_.events.begin(), t_.events.end(),
                      [](const Event& a, const Event& b) { return a.ts_ns < b.ts_ns; });
     if (!duration_given)
-      for (const Event& e : t_.events) t_.meta.duration_ns = std::max(t_.meta.duration_ns, e.ts_ns + e.dur_ns);
+      for (const Event& e : t_.events)
+        t_.meta.duration_ns = std::max(t_.meta.duration_ns, e.ts_ns + e.dur_ns);
     return std::move(t_);
   }
 
@@ -236,46 +259,56 @@ class Parser {
   // The reason of a meta key "lost_<reason>", or nullptr.
   static const LostReason* lost_reason(const std::string& key) {
     for (const auto& r : kLostReasons)
-      if (key.size() > 5 && key.compare(0, 5, "lost_") == 0 && key.compare(5, std::string::npos, r.name) == 0)
+      if (key.size() > 5 && key.compare(0, 5, "lost_") == 0 &&
+          key.compare(5, std::string::npos, r.name) == 0)
         return &r;
     return nullptr;
   }
 
   // Sets `target` from a parse result; a value the field's type cannot hold is an error.
-#define DLGEN_TRY_SET(target, expr)                                                        \
-  do {                                                                                     \
-    auto v_ = (expr);                                                                      \
-    if (!v_) return v_.error();                                                            \
-    using T_ = std::remove_reference_t<decltype(target)>;                                  \
-    if (!fits<T_>(*v_)) return input_error("value out of range for " #target);             \
-    target = static_cast<T_>(*v_);                                                         \
+#define DLGEN_TRY_SET(target, expr)                                            \
+  do {                                                                         \
+    auto v_ = (expr);                                                          \
+    if (!v_) return v_.error();                                                \
+    using T_ = std::remove_reference_t<decltype(target)>;                      \
+    if (!fits<T_>(*v_)) return input_error("value out of range for " #target); \
+    target = static_cast<T_>(*v_);                                             \
   } while (0)
 
   Result<void> meta(const std::vector<Field>& fs, bool& duration_given) {
     Meta& m = t_.meta;
     for (std::size_t i = 1; i < fs.size(); ++i) {
       const auto& [k, v] = fs[i];
-      if (k == "command") m.command = split_words(v);
-      else if (k == "host") m.host = v;
-      else if (k == "kernel") m.kernel = v;
-      else if (k == "version") m.dlgen_version = v;
-      else if (k == "start_wall") DLGEN_TRY_SET(m.start_wall_ns, parse_time_ns(v));
-      else if (k == "start_mono") DLGEN_TRY_SET(m.start_mono_ns, parse_time_ns(v));
+      if (k == "command")
+        m.command = split_words(v);
+      else if (k == "host")
+        m.host = v;
+      else if (k == "kernel")
+        m.kernel = v;
+      else if (k == "version")
+        m.dlgen_version = v;
+      else if (k == "start_wall")
+        DLGEN_TRY_SET(m.start_wall_ns, parse_time_ns(v));
+      else if (k == "start_mono")
+        DLGEN_TRY_SET(m.start_mono_ns, parse_time_ns(v));
       else if (k == "duration") {
         DLGEN_TRY_SET(m.duration_ns, parse_time_ns(v));
         if (m.duration_ns > kMaxTraceNs) return input_error("duration beyond 31 days");
         duration_given = true;
-      }
-      else if (k == "lost") DLGEN_TRY_SET(m.lost_events, parse_uint(v));
+      } else if (k == "lost")
+        DLGEN_TRY_SET(m.lost_events, parse_uint(v));
       else if (auto* reason = lost_reason(k)) {
         auto n = parse_uint(v);
         if (!n) return n.error();
         m.lost.*reason->count = *n;
-      }
-      else if (k == "exit") DLGEN_TRY_SET(m.exit_status, parse_int(v));
-      else if (k == "block") DLGEN_TRY_SET(m.block_layer, parse_bool(v));
-      else if (k == "complete") DLGEN_TRY_SET(m.complete, parse_bool(v));
-      else return input_error("unknown meta key '" + k + "'");
+      } else if (k == "exit")
+        DLGEN_TRY_SET(m.exit_status, parse_int(v));
+      else if (k == "block")
+        DLGEN_TRY_SET(m.block_layer, parse_bool(v));
+      else if (k == "complete")
+        DLGEN_TRY_SET(m.complete, parse_bool(v));
+      else
+        return input_error("unknown meta key '" + k + "'");
     }
     m.lost_events = std::max(m.lost_events, m.lost.total());  // `lost` may be left out
     return ok();
@@ -285,13 +318,20 @@ class Parser {
     File f;
     for (std::size_t i = 1; i < fs.size(); ++i) {
       const auto& [k, v] = fs[i];
-      if (k == "path") f.path = v;
-      else if (k == "size") DLGEN_TRY_SET(f.size_at_open, parse_bytes(v));
-      else if (k == "dev") DLGEN_TRY_SET(f.dev, parse_uint(v));
-      else if (k == "ino") DLGEN_TRY_SET(f.ino, parse_uint(v));
-      else if (k == "magic") DLGEN_TRY_SET(f.magic, parse_uint(v));
-      else if (k == "magic_len") DLGEN_TRY_SET(f.magic_len, parse_uint(v));
-      else return input_error("unknown file key '" + k + "'");
+      if (k == "path")
+        f.path = v;
+      else if (k == "size")
+        DLGEN_TRY_SET(f.size_at_open, parse_bytes(v));
+      else if (k == "dev")
+        DLGEN_TRY_SET(f.dev, parse_uint(v));
+      else if (k == "ino")
+        DLGEN_TRY_SET(f.ino, parse_uint(v));
+      else if (k == "magic")
+        DLGEN_TRY_SET(f.magic, parse_uint(v));
+      else if (k == "magic_len")
+        DLGEN_TRY_SET(f.magic_len, parse_uint(v));
+      else
+        return input_error("unknown file key '" + k + "'");
     }
     if (f.path.empty()) return input_error("file needs path=");
     by_path_.emplace(f.path, static_cast<std::uint32_t>(t_.files.size()));
@@ -304,19 +344,33 @@ class Parser {
     bool tgid = false, first = false, thread = false;
     for (std::size_t i = 1; i < fs.size(); ++i) {
       const auto& [k, v] = fs[i];
-      if (k == "pid") DLGEN_TRY_SET(p.pid, parse_uint(v));
-      else if (k == "tgid") { DLGEN_TRY_SET(p.tgid, parse_uint(v)); tgid = true; }
-      else if (k == "ppid") DLGEN_TRY_SET(p.ppid, parse_uint(v));
-      else if (k == "comm") p.comm = v;
-      else if (k == "first") { p.first_comm = v; first = true; }
-      else if (k == "start") DLGEN_TRY_SET(p.start_ns, parse_time_ns(v));
-      else if (k == "end") DLGEN_TRY_SET(p.end_ns, parse_time_ns(v));
-      else if (k == "exit") DLGEN_TRY_SET(p.exit_code, parse_int(v));
-      else if (k == "thread") { DLGEN_TRY_SET(p.is_thread, parse_bool(v)); thread = true; }
-      else return input_error("unknown proc key '" + k + "'");
+      if (k == "pid")
+        DLGEN_TRY_SET(p.pid, parse_uint(v));
+      else if (k == "tgid") {
+        DLGEN_TRY_SET(p.tgid, parse_uint(v));
+        tgid = true;
+      } else if (k == "ppid")
+        DLGEN_TRY_SET(p.ppid, parse_uint(v));
+      else if (k == "comm")
+        p.comm = v;
+      else if (k == "first") {
+        p.first_comm = v;
+        first = true;
+      } else if (k == "start")
+        DLGEN_TRY_SET(p.start_ns, parse_time_ns(v));
+      else if (k == "end")
+        DLGEN_TRY_SET(p.end_ns, parse_time_ns(v));
+      else if (k == "exit")
+        DLGEN_TRY_SET(p.exit_code, parse_int(v));
+      else if (k == "thread") {
+        DLGEN_TRY_SET(p.is_thread, parse_bool(v));
+        thread = true;
+      } else
+        return input_error("unknown proc key '" + k + "'");
     }
     if (p.pid == 0) return input_error("proc needs pid=");
-    if (p.start_ns > kMaxTraceNs || p.end_ns > kMaxTraceNs) return input_error("start or end beyond 31 days");
+    if (p.start_ns > kMaxTraceNs || p.end_ns > kMaxTraceNs)
+      return input_error("start or end beyond 31 days");
     if (!tgid) p.tgid = p.pid;
     if (!first) p.first_comm = p.comm;
     if (!thread) p.is_thread = p.tgid != p.pid;
@@ -330,11 +384,17 @@ class Parser {
     std::size_t i = fs[0].key == "ev" && fs[0].value.empty() ? 1 : 0;
     for (; i < fs.size(); ++i) {
       const auto& [k, v] = fs[i];
-      if (k == "ts") { DLGEN_TRY_SET(e.ts_ns, parse_time_ns(v)); have_ts = true; }
-      else if (k == "dur") DLGEN_TRY_SET(e.dur_ns, parse_time_ns(v));
-      else if (k == "pid") DLGEN_TRY_SET(e.pid, parse_uint(v));
-      else if (k == "tid") { DLGEN_TRY_SET(e.tid, parse_uint(v)); have_tid = true; }
-      else if (k == "op") {
+      if (k == "ts") {
+        DLGEN_TRY_SET(e.ts_ns, parse_time_ns(v));
+        have_ts = true;
+      } else if (k == "dur")
+        DLGEN_TRY_SET(e.dur_ns, parse_time_ns(v));
+      else if (k == "pid")
+        DLGEN_TRY_SET(e.pid, parse_uint(v));
+      else if (k == "tid") {
+        DLGEN_TRY_SET(e.tid, parse_uint(v));
+        have_tid = true;
+      } else if (k == "op") {
         auto op = op_from_string(v);
         if (!op) return input_error("unknown op '" + v + "'");
         e.op = *op;
@@ -343,16 +403,26 @@ class Parser {
         auto f = file_ref(v);
         if (!f) return f.error();
         e.file = *f;
-      } else if (k == "fd") DLGEN_TRY_SET(e.fd, parse_int(v));
-      else if (k == "off" || k == "offset") DLGEN_TRY_SET(e.offset, parse_bytes(v));
-      else if (k == "size") DLGEN_TRY_SET(e.size, parse_bytes(v));
-      else if (k == "ret") { DLGEN_TRY_SET(e.ret, parse_int(v)); have_ret = true; }
-      else if (k == "flags") DLGEN_TRY_SET(e.flags, parse_uint(v));
-      else if (k == "arg") DLGEN_TRY_SET(e.arg, parse_uint(v));
-      else return input_error("unknown event key '" + k + "' (expected meta, file, proc or ts=... op=...)");
+      } else if (k == "fd")
+        DLGEN_TRY_SET(e.fd, parse_int(v));
+      else if (k == "off" || k == "offset")
+        DLGEN_TRY_SET(e.offset, parse_bytes(v));
+      else if (k == "size")
+        DLGEN_TRY_SET(e.size, parse_bytes(v));
+      else if (k == "ret") {
+        DLGEN_TRY_SET(e.ret, parse_int(v));
+        have_ret = true;
+      } else if (k == "flags")
+        DLGEN_TRY_SET(e.flags, parse_uint(v));
+      else if (k == "arg")
+        DLGEN_TRY_SET(e.arg, parse_uint(v));
+      else
+        return input_error("unknown event key '" + k +
+                           "' (expected meta, file, proc or ts=... op=...)");
     }
     if (!have_ts || !have_op) return input_error("an event needs ts= and op=");
-    if (e.ts_ns > kMaxTraceNs || e.dur_ns > kMaxTraceNs) return input_error("ts or dur beyond 31 days");
+    if (e.ts_ns > kMaxTraceNs || e.dur_ns > kMaxTraceNs)
+      return input_error("ts or dur beyond 31 days");
     if (!have_tid) e.tid = e.pid;
     if (!have_ret && (is_read(e.op) || is_write(e.op))) e.ret = static_cast<std::int64_t>(e.size);
     t_.events.push_back(e);
@@ -388,19 +458,23 @@ std::optional<Op> op_from_string(std::string_view name) {
   return std::nullopt;
 }
 
-Result<Trace> parse_trace_text(std::string_view text) { return Parser().run(text); }
+Result<Trace> parse_trace_text(std::string_view text) {
+  return Parser().run(text);
+}
 
 std::string format_trace_text(const Trace& t) {
   std::string out;
   const Meta& m = t.meta;
   out += "meta command=" + quote(join_words(m.command)) + " host=" + quote(m.host) +
          " kernel=" + quote(m.kernel) + " version=" + quote(m.dlgen_version) +
-         " start_wall=" + std::to_string(m.start_wall_ns) + " start_mono=" + std::to_string(m.start_mono_ns) +
+         " start_wall=" + std::to_string(m.start_wall_ns) +
+         " start_mono=" + std::to_string(m.start_mono_ns) +
          " duration=" + std::to_string(m.duration_ns) + " lost=" + std::to_string(m.lost_events) +
          " exit=" + std::to_string(m.exit_status) + " block=" + (m.block_layer ? "1" : "0") +
          " complete=" + (m.complete ? "1" : "0");
   for (const auto& r : kLostReasons)  // only those that are not 0: absent reads as 0
-    if (m.lost.*r.count) out += std::string(" lost_") + r.name + "=" + std::to_string(m.lost.*r.count);
+    if (m.lost.*r.count)
+      out += std::string(" lost_") + r.name + "=" + std::to_string(m.lost.*r.count);
   out += "\n";
   std::unordered_map<std::string, int> path_count;
   for (const File& f : t.files) path_count[f.path]++;
@@ -410,20 +484,24 @@ std::string format_trace_text(const Trace& t) {
            " magic=" + std::to_string(f.magic) + " magic_len=" + std::to_string(f.magic_len) + "\n";
   for (const Process& p : t.processes)
     out += "proc pid=" + std::to_string(p.pid) + " tgid=" + std::to_string(p.tgid) +
-           " ppid=" + std::to_string(p.ppid) + " comm=" + quote(p.comm) + " first=" + quote(p.first_comm) +
-           " start=" + std::to_string(p.start_ns) + " end=" + std::to_string(p.end_ns) +
-           " exit=" + std::to_string(p.exit_code) + " thread=" + (p.is_thread ? "1" : "0") + "\n";
+           " ppid=" + std::to_string(p.ppid) + " comm=" + quote(p.comm) +
+           " first=" + quote(p.first_comm) + " start=" + std::to_string(p.start_ns) +
+           " end=" + std::to_string(p.end_ns) + " exit=" + std::to_string(p.exit_code) +
+           " thread=" + (p.is_thread ? "1" : "0") + "\n";
   for (const Event& e : t.events) {
     std::string file = "none";
     if (e.file != kNoFile && e.file < t.files.size()) {
       const std::string& p = t.files[e.file].path;
-      file = path_count[p] == 1 && !p.empty() && p[0] != '#' && p != "none" ? quote(p) : "#" + std::to_string(e.file);
+      file = path_count[p] == 1 && !p.empty() && p[0] != '#' && p != "none"
+                 ? quote(p)
+                 : "#" + std::to_string(e.file);
     }
     out += "ts=" + std::to_string(e.ts_ns) + " dur=" + std::to_string(e.dur_ns) +
-           " pid=" + std::to_string(e.pid) + " tid=" + std::to_string(e.tid) + " op=" + to_string(e.op) +
-           " file=" + file + " fd=" + std::to_string(e.fd) + " off=" + std::to_string(e.offset) +
-           " size=" + std::to_string(e.size) + " ret=" + std::to_string(e.ret) +
-           " flags=" + std::to_string(e.flags) + " arg=" + std::to_string(e.arg) + "\n";
+           " pid=" + std::to_string(e.pid) + " tid=" + std::to_string(e.tid) +
+           " op=" + to_string(e.op) + " file=" + file + " fd=" + std::to_string(e.fd) +
+           " off=" + std::to_string(e.offset) + " size=" + std::to_string(e.size) +
+           " ret=" + std::to_string(e.ret) + " flags=" + std::to_string(e.flags) +
+           " arg=" + std::to_string(e.arg) + "\n";
   }
   return out;
 }

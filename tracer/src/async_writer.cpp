@@ -7,7 +7,9 @@ namespace dlgen::capture {
 AsyncWriter::AsyncWriter(trace::TraceWriter& inner, std::size_t max_blocks)
     : inner_(inner), max_blocks_(max_blocks > 0 ? max_blocks : 1), thread_([this] { run(); }) {}
 
-AsyncWriter::~AsyncWriter() { stop(); }
+AsyncWriter::~AsyncWriter() {
+  stop();
+}
 
 void AsyncWriter::stop() {
   {
@@ -30,7 +32,8 @@ void AsyncWriter::run() {
     lock.unlock();
     changed_.notify_all();
     Result<void> r = ok();
-    if (!skip) r = b.is_flush ? inner_.flush(b.meta, b.files, b.processes) : inner_.append(b.events);
+    if (!skip)
+      r = b.is_flush ? inner_.flush(b.meta, b.files, b.processes) : inner_.append(b.events);
     lock.lock();
     busy_ = false;
     if (!r && !error_) error_ = r.error();

@@ -8,9 +8,9 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,10 +25,10 @@
 #include <memory>
 #include <sstream>
 
+#include "async_writer.hpp"
+#include "capture_impl.hpp"
 #include "dlgen.skel.h"
 #include "events.h"
-#include "capture_impl.hpp"
-#include "async_writer.hpp"
 #include "interpreter.hpp"
 
 namespace dlgen::capture {
@@ -59,7 +59,7 @@ int libbpf_print(enum libbpf_print_level level, const char* fmt, va_list args) {
 }
 
 void mount_kernel_filesystems() {
-  struct stat st{};
+  struct stat st {};
   if (::stat("/sys/kernel/tracing/events", &st) != 0)
     ::mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, nullptr);
   if (::stat("/sys/fs/bpf", &st) == 0) {
@@ -105,8 +105,10 @@ class BpfSession {
     skel_->rodata->with_block = o.block_layer ? 1 : 0;
     skel_->rodata->with_magic = o.record_magic ? 1 : 0;
     bpf_map__set_max_entries(skel_->maps.events, o.ring_buffer_bytes);
-    bpf_map__set_max_entries(skel_->maps.uring_reqs, std::max<std::uint32_t>(1, o.inflight_map_entries));
-    bpf_map__set_max_entries(skel_->maps.block_reqs, std::max<std::uint32_t>(1, o.inflight_map_entries));
+    bpf_map__set_max_entries(skel_->maps.uring_reqs,
+                             std::max<std::uint32_t>(1, o.inflight_map_entries));
+    bpf_map__set_max_entries(skel_->maps.block_reqs,
+                             std::max<std::uint32_t>(1, o.inflight_map_entries));
     bpf_map__set_max_entries(skel_->maps.tgids, std::max<std::uint32_t>(1, o.process_map_entries));
     skel_->rodata->wakeup_bytes = std::min<std::uint64_t>(256u << 10, o.ring_buffer_bytes / 8);
     if (!o.block_layer) {
@@ -118,10 +120,11 @@ class BpfSession {
   }
 
   Result<void> attach() {
-    bpf_program* progs[] = {skel_->progs.dl_sys_enter, skel_->progs.dl_sys_exit, skel_->progs.dl_uring_submit, skel_->progs.dl_uring_complete,
-                            skel_->progs.dl_fork,          skel_->progs.dl_exec,
-                            skel_->progs.dl_exit,          skel_->progs.dl_rename,
-                            skel_->progs.dl_block_issue,   skel_->progs.dl_block_complete};
+    bpf_program* progs[] = {skel_->progs.dl_sys_enter,    skel_->progs.dl_sys_exit,
+                            skel_->progs.dl_uring_submit, skel_->progs.dl_uring_complete,
+                            skel_->progs.dl_fork,         skel_->progs.dl_exec,
+                            skel_->progs.dl_exit,         skel_->progs.dl_rename,
+                            skel_->progs.dl_block_issue,  skel_->progs.dl_block_complete};
     for (auto* p : progs) {
       if (!bpf_program__autoload(p)) continue;
       bpf_link* l = bpf_program__attach(p);
@@ -167,7 +170,8 @@ class BpfSession {
     for (const auto* p : attached_) {
       bpf_prog_info info{};
       std::uint32_t len = sizeof(info);
-      if (bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len) == 0) out.missed += info.recursion_misses;
+      if (bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len) == 0)
+        out.missed += info.recursion_misses;
     }
     return out;
   }
@@ -202,7 +206,7 @@ class SignalScope {
  public:
   SignalScope() {
     g_stop = 0;
-    struct sigaction sa{};
+    struct sigaction sa {};
     sa.sa_sigaction = on_signal;
     sa.sa_flags = SA_SIGINFO | SA_RESTART;
     sigemptyset(&sa.sa_mask);
@@ -216,7 +220,8 @@ class SignalScope {
   }
 
  private:
-  struct sigaction old_int_{}, old_term_{};
+  struct sigaction old_int_ {
+  }, old_term_{};
 };
 
 std::string read_file(const std::string& path) {
@@ -275,7 +280,8 @@ trace::Meta base_meta(const CaptureOptions& o, std::uint64_t start_mono, std::in
   ::gethostname(host, sizeof(host) - 1);
   m.host = host;
   utsname u{};
-  if (::uname(&u) == 0) m.kernel = std::string(u.sysname) + " " + u.release + " " + u.version + " " + u.machine;
+  if (::uname(&u) == 0)
+    m.kernel = std::string(u.sysname) + " " + u.release + " " + u.version + " " + u.machine;
   m.dlgen_version = DLGEN_VERSION;
   m.block_layer = o.block_layer;
   m.complete = false;
@@ -296,8 +302,10 @@ Result<CaptureResult> capture(const CaptureOptions& o, trace::TraceWriter& sink)
 }
 
 Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& open_sink) {
-  if (o.command.empty() && o.attach_pid == 0) return input_error("capture: give a command or -p PID");
-  if (!o.command.empty() && o.attach_pid != 0) return input_error("capture: give a command or -p PID, not both");
+  if (o.command.empty() && o.attach_pid == 0)
+    return input_error("capture: give a command or -p PID");
+  if (!o.command.empty() && o.attach_pid != 0)
+    return input_error("capture: give a command or -p PID, not both");
   if (o.ring_buffer_bytes < 4096 || (o.ring_buffer_bytes & (o.ring_buffer_bytes - 1)))
     return input_error("capture: the ring buffer size must be a power of two >= 4096");
   if (o.attach_pid != 0 && ::kill(static_cast<pid_t>(o.attach_pid), 0) != 0 && errno == ESRCH)
@@ -342,7 +350,10 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
   // inherited HDF5 file lock would outlive a killed dlgen and make the trace unreadable).
   auto opened = open_sink();
   if (!opened) {
-    if (child > 0) { ::kill(child, SIGKILL); ::waitpid(child, nullptr, 0); }
+    if (child > 0) {
+      ::kill(child, SIGKILL);
+      ::waitpid(child, nullptr, 0);
+    }
     return opened.error();
   }
   // Compression and writes run on their own thread: polling never waits for deflate.
@@ -353,7 +364,10 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
   Interpreter interp(start_mono);
   trace::Meta meta = base_meta(o, start_mono, start_wall);
   if (auto r = bpf.open_ring(on_sample, &interp); !r) {
-    if (child > 0) { ::kill(child, SIGKILL); ::waitpid(child, nullptr, 0); }
+    if (child > 0) {
+      ::kill(child, SIGKILL);
+      ::waitpid(child, nullptr, 0);
+    }
     return r.error();
   }
 
@@ -364,19 +378,22 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
       const int e = errno;
       ::kill(child, SIGKILL);
       ::waitpid(child, nullptr, 0);
-      return runtime_error(std::string("capture: cannot add the command to the traced set: ") + std::strerror(e));
+      return runtime_error(std::string("capture: cannot add the command to the traced set: ") +
+                           std::strerror(e));
     }
     trace::Process root;
     root.pid = root.tgid = static_cast<std::uint32_t>(child);
     root.ppid = static_cast<std::uint32_t>(::getpid());
-    root.comm = root.first_comm = std::filesystem::path(o.command[0]).filename().string().substr(0, 15);
+    root.comm = root.first_comm =
+        std::filesystem::path(o.command[0]).filename().string().substr(0, 15);
     interp.add_process(root);
     char c = 'g';
     [[maybe_unused]] auto n = ::write(go[1], &c, 1);  // release the command
     ::close(go[1]);
     int e = 0;
     ssize_t got;
-    do got = ::read(err[0], &e, sizeof(e)); while (got < 0 && errno == EINTR);
+    do got = ::read(err[0], &e, sizeof(e));
+    while (got < 0 && errno == EINTR);
     ::close(err[0]);
     if (got == static_cast<ssize_t>(sizeof(e)))
       result.exec_error = "cannot run '" + o.command[0] + "': " + std::strerror(e);
@@ -406,7 +423,8 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
           th.pid = tid;
           th.tgid = th.ppid = pid;
           th.is_thread = true;
-          th.comm = th.first_comm = trim(read_file("/proc/" + std::to_string(pid) + "/task/" + t->d_name + "/comm"));
+          th.comm = th.first_comm =
+              trim(read_file("/proc/" + std::to_string(pid) + "/task/" + t->d_name + "/comm"));
           interp.add_process(th);
         }
         ::closedir(d);
@@ -417,7 +435,11 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
     std::string cmdline = read_file("/proc/" + std::to_string(o.attach_pid) + "/cmdline");
     std::string arg;
     for (char ch : cmdline) {
-      if (ch == 0) { meta.command.push_back(arg); arg.clear(); } else arg += ch;
+      if (ch == 0) {
+        meta.command.push_back(arg);
+        arg.clear();
+      } else
+        arg += ch;
     }
     if (!arg.empty()) meta.command.push_back(arg);
   }
@@ -451,13 +473,15 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
     // Drain in batches: epoll reports the ring readable as soon as one record waits, so
     // polling after every small drain would spin through epoll_wait/waitpid (and their syscall
     // tracepoints) a few records at a time. After a small drain, sleep briefly and let records
-    // accumulate (the default 32 MiB ring holds ~0.3 s at 1M events/s); with nothing waiting, sleep in
-    // epoll until the kernel side's wakeup (at each 256 KiB of records) or the timeout.
+    // accumulate (the default 32 MiB ring holds ~0.3 s at 1M events/s); with nothing waiting, sleep
+    // in epoll until the kernel side's wakeup (at each 256 KiB of records) or the timeout.
     int n = ring_buffer__consume(bpf.ring());
-    if (n < 0 && n != -EINTR) return runtime_error(std::string("ring buffer: ") + std::strerror(-n));
+    if (n < 0 && n != -EINTR)
+      return runtime_error(std::string("ring buffer: ") + std::strerror(-n));
     if (n == 0) {
       n = ring_buffer__poll(bpf.ring(), 50);
-      if (n < 0 && n != -EINTR) return runtime_error(std::string("ring buffer poll: ") + std::strerror(-n));
+      if (n < 0 && n != -EINTR)
+        return runtime_error(std::string("ring buffer poll: ") + std::strerror(-n));
     } else if (n < kBatchRecords) {
       timespec nap{0, 5'000'000};
       ::nanosleep(&nap, nullptr);
@@ -466,8 +490,9 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
       pid_t w = ::waitpid(child, &status, WNOHANG);
       if (w == child) {
         child_done = true;
-        result.exit_status = WIFEXITED(status) ? WEXITSTATUS(status)
-                             : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+        result.exit_status = WIFEXITED(status)     ? WEXITSTATUS(status)
+                             : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
+                                                   : 1;
         break;
       }
     } else if (interp.exited(o.attach_pid) ||
@@ -505,7 +530,8 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
     rusage self{};
     ::getrusage(RUSAGE_SELF, &self);
     std::fprintf(stderr, "dlgen capture: dlgen's own CPU %.3f s user, %.3f s system\n",
-                 self.ru_utime.tv_sec + self.ru_utime.tv_usec / 1e6, self.ru_stime.tv_sec + self.ru_stime.tv_usec / 1e6);
+                 self.ru_utime.tv_sec + self.ru_utime.tv_usec / 1e6,
+                 self.ru_stime.tv_sec + self.ru_stime.tv_usec / 1e6);
   }
 
   result.events = appended;

@@ -22,12 +22,15 @@ std::string read_link(const std::string& p) {
   return std::string(buf, static_cast<std::size_t>(n));
 }
 
-std::string comm_of(const char* comm) { return std::string(comm, strnlen(comm, DL_COMM_LEN)); }
+std::string comm_of(const char* comm) {
+  return std::string(comm, strnlen(comm, DL_COMM_LEN));
+}
 
 }  // namespace
 
 std::uint64_t Interpreter::user_dev(std::uint64_t kernel_dev) {
-  return makedev(static_cast<unsigned>(kernel_dev >> 20), static_cast<unsigned>(kernel_dev & 0xfffff));
+  return makedev(static_cast<unsigned>(kernel_dev >> 20),
+                 static_cast<unsigned>(kernel_dev & 0xfffff));
 }
 
 int Interpreter::exit_status(std::int32_t wait_status) {
@@ -60,7 +63,8 @@ std::string Interpreter::proc_fd_path(std::uint32_t pid, std::int32_t fd) const 
 
 // Paths from the kernel are as the program passed them; relative ones are made absolute with the
 // process's cwd or dirfd as seen in /proc now (best effort: the process may have moved on).
-std::string Interpreter::resolve(const std::string& path, std::uint32_t pid, std::int64_t dirfd) const {
+std::string Interpreter::resolve(const std::string& path, std::uint32_t pid,
+                                 std::int64_t dirfd) const {
   if (path.empty() || path[0] == '/' || !use_proc_) return path;
   std::string base = dirfd == kAtFdcwd ? read_link("/proc/" + std::to_string(pid) + "/cwd")
                                        : proc_fd_path(pid, static_cast<std::int32_t>(dirfd));
@@ -79,7 +83,8 @@ std::uint32_t Interpreter::intern_path(const std::string& path) {
 }
 
 std::uint32_t Interpreter::intern_id(std::uint64_t dev, std::uint64_t ino, std::uint64_t isize,
-                                     const std::string& path_hint, std::uint32_t pid, std::int32_t fd) {
+                                     const std::string& path_hint, std::uint32_t pid,
+                                     std::int32_t fd) {
   IdKey key{dev, ino};
   if (auto it = by_id_.find(key); it != by_id_.end()) {
     // An open under another name: the inode number was freed and reused (or a hard link), so
@@ -95,12 +100,14 @@ std::uint32_t Interpreter::intern_id(std::uint64_t dev, std::uint64_t ino, std::
     std::string now = proc_fd_path(pid, fd);
     struct stat st {};
     const std::string link = "/proc/" + std::to_string(pid) + "/fd/" + std::to_string(fd);
-    if (!now.empty() && ::stat(link.c_str(), &st) == 0 && static_cast<std::uint64_t>(st.st_dev) == dev &&
+    if (!now.empty() && ::stat(link.c_str(), &st) == 0 &&
+        static_cast<std::uint64_t>(st.st_dev) == dev &&
         static_cast<std::uint64_t>(st.st_ino) == ino)
       path = std::move(now);
   }
-  if (path.empty()) path = "<dev " + std::to_string(major(dev)) + ":" + std::to_string(minor(dev)) +
-                           " ino " + std::to_string(ino) + ">";
+  if (path.empty())
+    path = "<dev " + std::to_string(major(dev)) + ":" + std::to_string(minor(dev)) + " ino " +
+           std::to_string(ino) + ">";
   std::uint32_t index;
   auto named = by_path_.find(path);
   if (named != by_path_.end() && files_[named->second].ino == 0 && files_[named->second].dev == 0) {

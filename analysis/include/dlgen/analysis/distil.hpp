@@ -13,7 +13,7 @@
 namespace dlgen::analysis {
 
 struct DistilOptions {
-  std::string name;                  // job name; "" → derived from the traced command or dataset dir
+  std::string name;  // job name; "" → derived from the traced command or dataset dir
   std::filesystem::path dataset_dir;  // "" → data/<name> (a new directory for the synthetic copy)
 };
 

@@ -1,7 +1,8 @@
 #pragma once
 // TraceSummary: what a captured training run did, reduced from the raw events to the facts that the
-// distiller (trace → job) and the comparer (trace vs trace) both need. One `summarize` feeds both, so
-// they cannot disagree about a trace. Plain data only; times are nanoseconds since the trace start
+// distiller (trace → job) and the comparer (trace vs trace) both need. One `summarize` feeds both,
+// so they cannot disagree about a trace. Plain data only; times are nanoseconds since the trace
+// start
 // (`_ns`), sizes bytes (`_bytes`). Indices into the trace's tables are kept where a caller may want
 // to look an item up again (`file`, `pid`).
 #include <cstdint>
@@ -44,16 +45,16 @@ struct ProcessSummary {
   ProcessRole role = ProcessRole::other;
   std::uint32_t accelerator = 0;  // index into TraceSummary::accelerators (main and its readers)
   std::uint64_t start_ns = 0, end_ns = 0;
-  std::uint64_t bytes_read = 0, read_ops = 0;    // dataset reads only
-  std::uint64_t samples_read = 0;                // dataset file accesses (opens) it made
-  std::uint64_t handovers = 0;                   // batch handovers it sent (workers) or got (main)
+  std::uint64_t bytes_read = 0, read_ops = 0;  // dataset reads only
+  std::uint64_t samples_read = 0;              // dataset file accesses (opens) it made
+  std::uint64_t handovers = 0;                 // batch handovers it sent (workers) or got (main)
 };
 
 struct FileSummary {
   std::uint32_t file = trace::kNoFile;  // index into Trace::files
   std::string path;
   FileClass cls = FileClass::other;
-  std::int32_t dataset = -1;  // index into TraceSummary::datasets, -1: none
+  std::int32_t dataset = -1;     // index into TraceSummary::datasets, -1: none
   std::uint64_t size_bytes = 0;  // i_size at open, or the furthest byte read/written
   std::uint64_t opens = 0;
   std::uint64_t bytes_read = 0, read_ops = 0;
@@ -72,15 +73,18 @@ struct Stats {
 
 // How one sample (one file access: an open and the reads on that descriptor) is read.
 struct ReadPattern {
-  double reads_per_access = 0;    // read syscalls per access (zero-byte EOF reads excluded)
-  double coverage = 0;            // mean fraction of the file's bytes read per access
-  bool whole_file = true;         // accesses read (nearly) the whole file
-  std::uint64_t request_bytes = 0;  // dominant chunk size when files are read in chunks; 0: one read
-  std::uint64_t header_bytes = 0;   // a small first read before the data (npz/hdf5 metadata), 0: none
-  std::uint64_t probe_bytes = 0;    // a first read at 0 after which the file is read from 0 again (numpy.load)
-  bool direct = false;            // opened with O_DIRECT
-  bool mmap = false;              // mapped instead of (or as well as) read
-  Histogram request_sizes;        // reads that moved data: bytes moved (ret > 0) → count
+  double reads_per_access = 0;  // read syscalls per access (zero-byte EOF reads excluded)
+  double coverage = 0;          // mean fraction of the file's bytes read per access
+  bool whole_file = true;       // accesses read (nearly) the whole file
+  std::uint64_t request_bytes =
+      0;  // dominant chunk size when files are read in chunks; 0: one read
+  std::uint64_t header_bytes =
+      0;  // a small first read before the data (npz/hdf5 metadata), 0: none
+  std::uint64_t probe_bytes =
+      0;                // a first read at 0 after which the file is read from 0 again (numpy.load)
+  bool direct = false;  // opened with O_DIRECT
+  bool mmap = false;    // mapped instead of (or as well as) read
+  Histogram request_sizes;  // reads that moved data: bytes moved (ret > 0) → count
 };
 
 // Order in which a dataset's files were read.
@@ -94,13 +98,14 @@ const char* to_string(OrderKind k);
 
 struct OrderSummary {
   OrderKind kind = OrderKind::unknown;
-  double spearman = 0;          // rank correlation of read position vs path order (mean over epochs)
-  double spearman_z = 0;        // its test statistic rho·sqrt(n−1) (|z| < 3: consistent with random)
-  double ascending_fraction = 0;  // per reader, fraction of consecutive reads in increasing path order
-  double cross_epoch_spearman = 0;  // order of epoch e vs e+1 (1: same order each epoch)
-  bool reshuffled = false;        // the order changed between epochs
+  double spearman = 0;    // rank correlation of read position vs path order (mean over epochs)
+  double spearman_z = 0;  // its test statistic rho·sqrt(n−1) (|z| < 3: consistent with random)
+  double ascending_fraction =
+      0;  // per reader, fraction of consecutive reads in increasing path order
+  double cross_epoch_spearman = 0;    // order of epoch e vs e+1 (1: same order each epoch)
+  bool reshuffled = false;            // the order changed between epochs
   std::uint64_t buffer_estimate = 0;  // buffer_shuffled: estimated buffer size in samples
-  bool each_file_once = false;    // every epoch read every file at most once
+  bool each_file_once = false;        // every epoch read every file at most once
 };
 
 // One pass over a dataset (a training epoch or an evaluation pass).
@@ -109,11 +114,11 @@ struct EpochSummary {
   std::int32_t dataset = 0;  // index into TraceSummary::datasets
   bool evaluation = false;
   std::uint64_t start_ns = 0, end_ns = 0;  // first access start to last read end
-  std::uint64_t accesses = 0;      // file accesses (opens)
-  std::uint64_t unique_files = 0;  // distinct files read
+  std::uint64_t accesses = 0;              // file accesses (opens)
+  std::uint64_t unique_files = 0;          // distinct files read
   std::uint64_t bytes_read = 0, read_ops = 0;
-  std::uint64_t steps = 0;         // batches handed over in this pass (all accelerators)
-  std::uint32_t reader_count = 0;  // distinct reader processes/threads active in the pass
+  std::uint64_t steps = 0;           // batches handed over in this pass (all accelerators)
+  std::uint32_t reader_count = 0;    // distinct reader processes/threads active in the pass
   std::vector<std::uint32_t> order;  // dataset file ranks (path order) in order of first read
   std::map<std::uint32_t, std::uint32_t> read_counts;  // dataset file rank → accesses in this pass
 };
@@ -121,31 +126,31 @@ struct EpochSummary {
 struct DatasetSummary {
   std::string dir;  // deepest directory holding every file of the set
   FileClass cls = FileClass::train;
-  std::vector<std::uint32_t> files;  // trace file indices, in path order (rank = position)
+  std::vector<std::uint32_t> files;       // trace file indices, in path order (rank = position)
   std::vector<std::uint64_t> file_sizes;  // bytes, same order as `files`
   Stats size;                             // file sizes in bytes
   std::uint64_t total_bytes = 0;
-  std::string extension;                  // ".npz", "" when mixed or absent
-  std::optional<Format> format;           // from extension and magic bytes
-  std::string format_evidence;            // "extension .npz and magic PK\\x03\\x04 in 480/480 files"
-  std::uint32_t dirs = 1;                 // distinct parent directories
-  std::uint32_t files_per_dir = 0;        // 0: flat; else typical files per subdirectory
-  std::uint32_t depth = 0;                // subdirectory levels below `dir`
+  std::string extension;            // ".npz", "" when mixed or absent
+  std::optional<Format> format;     // from extension and magic bytes
+  std::string format_evidence;      // "extension .npz and magic PK\\x03\\x04 in 480/480 files"
+  std::uint32_t dirs = 1;           // distinct parent directories
+  std::uint32_t files_per_dir = 0;  // 0: flat; else typical files per subdirectory
+  std::uint32_t depth = 0;          // subdirectory levels below `dir`
   ReadPattern read;
   OrderSummary order;
-  std::uint64_t accesses = 0;             // file accesses over the whole run
+  std::uint64_t accesses = 0;  // file accesses over the whole run
   std::uint64_t bytes_read = 0;
 };
 
 // A file of many samples read one sample at a time (see TraceSummary::sample_files).
 struct SampleFile {
-  std::string path;            // the real file
-  std::uint64_t size = 0;      // its size, bytes
-  std::uint64_t base = 0;      // offset of sample 0 (header/metadata before it)
-  std::uint64_t stride = 0;    // bytes per sample: the commonest step between sample reads
-  std::uint64_t samples = 0;   // (size - base) / stride
-  std::uint64_t request = 0;   // the commonest request size at sample offsets
-  std::uint64_t reads = 0;     // data-moving reads of the file
+  std::string path;                // the real file
+  std::uint64_t size = 0;          // its size, bytes
+  std::uint64_t base = 0;          // offset of sample 0 (header/metadata before it)
+  std::uint64_t stride = 0;        // bytes per sample: the commonest step between sample reads
+  std::uint64_t samples = 0;       // (size - base) / stride
+  std::uint64_t request = 0;       // the commonest request size at sample offsets
+  std::uint64_t reads = 0;         // data-moving reads of the file
   std::uint64_t sample_reads = 0;  // ... of them inside the samples' area
   std::uint64_t aux_reads = 0;     // ... outside it (metadata, a label array), per current sample
   std::uint64_t aux_request = 0;   // the median request size of those
@@ -185,7 +190,7 @@ struct CheckpointWrite {
   std::uint64_t after_step = 0;    // steps (per accelerator) completed before it
   bool at_epoch_end = false;       // between the end of an epoch and the start of the next
   std::vector<std::string> paths;
-  Histogram write_sizes;           // write request sizes asked, bytes → count
+  Histogram write_sizes;  // write request sizes asked, bytes → count
 };
 
 // I/Os in flight over time for dataset reads (time-weighted).
@@ -208,7 +213,7 @@ struct Accelerator {
   std::vector<std::uint32_t> readers;  // its reader workers (pids or tids), over the whole run
   std::uint32_t workers = 0;           // concurrent readers per epoch (median over epochs)
   bool reads_itself = false;           // no separate workers: the main process reads samples
-  std::uint32_t prefetch = 0;          // its batches ready ahead of consumption, per worker; 0: unknown
+  std::uint32_t prefetch = 0;  // its batches ready ahead of consumption, per worker; 0: unknown
   // AU (docs/metrics.md; the replay's definition and arithmetic, dlgen::accelerator_utilisation):
   // au = au_compute_s / au_wall_s. Compute: every step it took, training and evaluation (steps
   // that held a checkpoint included); wall: from its first batch's arrival to the run's end
@@ -235,7 +240,7 @@ struct TraceSummary {
   // time) but computed on like the others, so they count in AU.
   std::vector<Step> checkpoint_steps;
   std::vector<CheckpointWrite> checkpoints;
-  bool checkpoint_restore = false;       // checkpoint files read before the first training read
+  bool checkpoint_restore = false;  // checkpoint files read before the first training read
   std::uint64_t restore_bytes = 0;
 
   // Whole-run totals (all regular files; ignored files included in opens/stats).
@@ -250,16 +255,16 @@ struct TraceSummary {
   std::vector<SecondBucket> per_second;  // index = second since trace start
 
   // Per-run inferences shared by distil and compare.
-  std::uint32_t batch_size = 0;    // samples per handover (mode), 0: not seen
+  std::uint32_t batch_size = 0;  // samples per handover (mode), 0: not seen
   // No handovers in the trace (threaded readers, dlgen's own replay): batches were inferred from
   // each reader's bursts of reads separated by idle gaps, and step time from their cadence.
   bool batches_from_read_bursts = false;
   // Batches ready ahead of consumption, per worker: the largest accelerator's estimate (one loader
   // setting for every rank; a rank sees fewer ahead only when it consumes as fast as they come).
-  std::uint32_t prefetch = 0;      // 0: unknown
-  Stats step_time;                 // seconds per step (interval between batches)
-  Stats compute_time;              // seconds of compute per step
-  Stats data_wait_time;            // seconds waited for data per step
+  std::uint32_t prefetch = 0;  // 0: unknown
+  Stats step_time;             // seconds per step (interval between batches)
+  Stats compute_time;          // seconds of compute per step
+  Stats data_wait_time;        // seconds waited for data per step
   // The original run's AU, MLPerf Storage's: the lowest accelerator's (Accelerator::au), and their
   // mean. The run begins at its first dataset read and ends at the latest step end of any
   // accelerator or the end of the last checkpoint write, whichever is later. Accelerators that
@@ -269,8 +274,9 @@ struct TraceSummary {
   std::uint64_t run_begin_ns = 0, run_end_ns = 0;
 
   // Start-up gap of each pass after the first: from the end of the previous pass's last step (or of
-  // a checkpoint written after it) to the pass's first dataset read. PyTorch's DataLoader re-forks its
-  // workers there (persistent_workers=False). The first pass is left out: its gap holds the imports.
+  // a checkpoint written after it) to the pass's first dataset read. PyTorch's DataLoader re-forks
+  // its workers there (persistent_workers=False). The first pass is left out: its gap holds the
+  // imports.
   std::vector<double> pass_startup_s;  // seconds, one per pass from the second on
   double startup_s = 0;                // median of pass_startup_s; 0: fewer than two passes
   // Per-sample reader time: gaps between a train sample's last data read and the same reader's next

@@ -18,9 +18,9 @@ namespace dlgen::compare {
 
 // How a metric's distance is computed from the two sides.
 enum class DistanceKind {
-  relative,     // |replay - original| / |original|  (original 0: 0 if both 0, else infinity)
-  absolute,     // |replay - original|, in the metric's unit
-  ks,           // two-sample Kolmogorov–Smirnov statistic, 0..1
+  relative,  // |replay - original| / |original|  (original 0: 0 if both 0, else infinity)
+  absolute,  // |replay - original|, in the metric's unit
+  ks,        // two-sample Kolmogorov–Smirnov statistic, 0..1
 };
 
 // A metric dlgen knows how to compare, with its default tolerance (justified in docs/fidelity.md).
@@ -29,8 +29,8 @@ struct MetricDef {
   std::string_view group;  // volume, access, concurrency, timing, checkpoint, device
   std::string_view unit;   // bytes, count, fraction, s, MiB/s
   DistanceKind kind;
-  double tolerance;        // pass when distance <= tolerance
-  std::string_view what;   // one line for the report
+  double tolerance;       // pass when distance <= tolerance
+  std::string_view what;  // one line for the report
 };
 const std::vector<MetricDef>& metric_defs();
 const MetricDef* find_metric(std::string_view name);
@@ -84,7 +84,7 @@ struct Comparison {
   std::vector<std::string> refusals;
   // Said with the verdict: lost events let through by LostEventsPolicy::allow, one line each.
   std::vector<std::string> verdict_notes;
-  bool pass() const;  // no metric failed and nothing refused
+  bool pass() const;             // no metric failed and nothing refused
   std::size_t failures() const;  // metrics that failed
 };
 
@@ -97,12 +97,13 @@ Comparison compare(const analysis::TraceSummary& original, const analysis::Trace
                    const Tolerances& tolerances, LostEventsPolicy lost = LostEventsPolicy::refuse);
 
 // The lost-events rule (compare() applies it): for each side of `c` whose trace lost events, one
-// line naming the trace and its counts by reason, into c.refusals (refuse) or c.verdict_notes (allow).
+// line naming the trace and its counts by reason, into c.refusals (refuse) or c.verdict_notes
+// (allow).
 void apply_lost_events_rule(Comparison& c, LostEventsPolicy policy);
 
 // Renderings of a comparison.
-std::string format_table(const Comparison& c);   // terminal table + per-epoch table + verdict
-std::string to_json(const Comparison& c);        // every value, machine readable
+std::string format_table(const Comparison& c);  // terminal table + per-epoch table + verdict
+std::string to_json(const Comparison& c);       // every value, machine readable
 std::string to_html(const Comparison& c, std::string_view title);  // self-contained, inline SVG
 
 }  // namespace dlgen::compare

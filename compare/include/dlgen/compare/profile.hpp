@@ -20,9 +20,9 @@ namespace dlgen::compare {
 struct EpochProfile {
   double start_s = 0;
   double duration_s = 0;
-  double bytes_read = 0;    // data files only
+  double bytes_read = 0;  // data files only
   double read_ops = 0;
-  double files_read = 0;    // distinct data files touched
+  double files_read = 0;      // distinct data files touched
   double reads_per_file = 0;  // bytes read / bytes of the distinct files read: 1.0 = each file once
   double steps = 0;
   std::vector<std::uint32_t> order;  // data file index (rank in path order) by first read
@@ -36,25 +36,28 @@ struct Profile {
   double bytes_written = 0;
   double files_read = 0;
   double read_ops = 0;
-  double opens = 0;  // opens of data files
-  double stats = 0;  // stat-family calls (metadata load), any path
+  double opens = 0;                   // opens of data files
+  double stats = 0;                   // stat-family calls (metadata load), any path
   std::vector<double> request_sizes;  // bytes per data read request
 
   // Access order.
   double sequential_fraction = 0;  // reads starting where the previous read of that file ended
-  double order_vs_path = 0;        // Spearman correlation of first-read order with path order (mean over epochs): 1 = sorted
-  double epoch_order_similarity = 1;  // Spearman correlation between consecutive epochs' orders: 1 = no reshuffle
-  double reads_per_file = 0;       // mean over epochs of EpochProfile::reads_per_file
+  double order_vs_path =
+      0;  // Spearman correlation of first-read order with path order (mean over epochs): 1 = sorted
+  double epoch_order_similarity =
+      1;  // Spearman correlation between consecutive epochs' orders: 1 = no reshuffle
+  double reads_per_file = 0;  // mean over epochs of EpochProfile::reads_per_file
 
   // Concurrency.
-  std::vector<WeightedValue> inflight;  // I/Os in flight → seconds spent at that count (busy or not)
-  double readers = 0;                   // tasks (processes or threads) that issue data reads
+  std::vector<WeightedValue>
+      inflight;        // I/Os in flight → seconds spent at that count (busy or not)
+  double readers = 0;  // tasks (processes or threads) that issue data reads
 
   // Timing.
-  double duration_s = 0;  // first to last data read
-  std::vector<double> step_times_s;   // per step, batch to batch at the consumer
-  std::vector<double> data_wait_s;    // per step, time the consumer waited for data
-  std::vector<double> compute_s;      // per step, gap between batches spent computing
+  double duration_s = 0;                 // first to last data read
+  std::vector<double> step_times_s;      // per step, batch to batch at the consumer
+  std::vector<double> data_wait_s;       // per step, time the consumer waited for data
+  std::vector<double> compute_s;         // per step, gap between batches spent computing
   std::vector<double> throughput_t_s;    // bin start times since the first data read
   std::vector<double> throughput_mib_s;  // data MiB/s per bin
   double throughput_bin_s = 0;
@@ -67,10 +70,11 @@ struct Profile {
 
   // Checkpoints.
   double checkpoints = 0;
-  double checkpoint_bytes = 0;              // mean bytes per checkpoint
-  std::vector<double> checkpoint_start_s;   // when each checkpoint began
-  std::vector<double> checkpoint_write_s;   // how long each took (first write to last write/fsync end)
-  double fsyncs = 0;                        // fsync/fdatasync calls on checkpoint files
+  double checkpoint_bytes = 0;             // mean bytes per checkpoint
+  std::vector<double> checkpoint_start_s;  // when each checkpoint began
+  std::vector<double>
+      checkpoint_write_s;  // how long each took (first write to last write/fsync end)
+  double fsyncs = 0;       // fsync/fdatasync calls on checkpoint files
 
   // Device level (only with --block on both sides).
   bool has_block = false;

@@ -12,8 +12,11 @@
 namespace dlgen::compare {
 
 // The q-quantile (0..1) of `values`: dlgen::percentile (core/stats.hpp), the one percentile the
-// replay, summarize and compare share (linear interpolation, numpy's default); 0 for an empty sample.
-inline double quantile(std::vector<double> values, double q) { return dlgen::percentile(std::move(values), q); }
+// replay, summarize and compare share (linear interpolation, numpy's default); 0 for an empty
+// sample.
+inline double quantile(std::vector<double> values, double q) {
+  return dlgen::percentile(std::move(values), q);
+}
 double mean(const std::vector<double>& values);
 
 // Two-sample Kolmogorov–Smirnov statistic: the largest gap between the two empirical CDFs, in

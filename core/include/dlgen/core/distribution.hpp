@@ -11,7 +11,8 @@ namespace dlgen {
 
 enum class DistKind { fixed, normal, lognormal, uniform, gamma, histogram };
 
-// One bin of an empirical histogram: values in [lo, hi] (lo == hi: that exact value), with a weight.
+// One bin of an empirical histogram: values in [lo, hi] (lo == hi: that exact value), with a
+// weight.
 struct HistogramBin {
   double lo = 0;
   double hi = 0;
@@ -21,11 +22,11 @@ struct HistogramBin {
 
 struct Distribution {
   DistKind kind = DistKind::fixed;
-  double value = 0;  // fixed
-  double mean = 0;   // normal, lognormal, gamma: of the value itself (not of its log)
-  double stdev = 0;  // normal, lognormal, gamma
-  double min = 0;    // lower bound for every kind; uniform: range start
-  double max = 0;    // upper bound (0: unbounded) ; uniform: range end
+  double value = 0;                // fixed
+  double mean = 0;                 // normal, lognormal, gamma: of the value itself (not of its log)
+  double stdev = 0;                // normal, lognormal, gamma
+  double min = 0;                  // lower bound for every kind; uniform: range start
+  double max = 0;                  // upper bound (0: unbounded) ; uniform: range end
   std::vector<HistogramBin> bins;  // histogram
 
   static Distribution fixed_at(double v) {

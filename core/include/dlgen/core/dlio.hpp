@@ -2,8 +2,8 @@
 // DLIO workload configs (YAML, as DLIO and MLPerf Storage ship them) read into the same Job as a
 // TOML job file. Every DLIO key is either mapped to its I/O meaning or refused with file:line and a
 // reason: none is ignored silently. Hydra-style overrides (`++workload.dataset.num_files_train=64`,
-// `workload.reader.read_threads=8`, `~workload.checkpoint`) edit the YAML tree before it is read, so
-// their errors read like the file's. Key by key mapping: docs/dlio.md. yaml-cpp stays inside
+// `workload.reader.read_threads=8`, `~workload.checkpoint`) edit the YAML tree before it is read,
+// so their errors read like the file's. Key by key mapping: docs/dlio.md. yaml-cpp stays inside
 // core/src/dlio.cpp.
 #include <filesystem>
 #include <map>
@@ -33,7 +33,8 @@ bool is_hydra_override(std::string_view word);
 
 // Reads a DLIO config with Hydra-style overrides applied in order and validates the Job; errors
 // list every problem as "configs/unet3d.yaml:14: reader.batch_size: must be >= 1".
-Result<DlioJob> load_dlio(const std::filesystem::path& path, const std::vector<std::string>& overrides = {});
+Result<DlioJob> load_dlio(const std::filesystem::path& path,
+                          const std::vector<std::string>& overrides = {});
 Result<DlioJob> parse_dlio(std::string_view yaml_text, const std::filesystem::path& source_name,
                            const std::vector<std::string>& overrides = {});
 

@@ -25,21 +25,21 @@ enum class CacheMode { keep, drop_start, drop_epoch };  // page cache handling b
 enum class CheckpointMode { all, subset };
 
 struct DatasetSpec {
-  std::filesystem::path dir;      // root directory of the files
+  std::filesystem::path dir;  // root directory of the files
   Format format = Format::raw;
   std::uint64_t num_files = 1;
   std::uint32_t samples_per_file = 1;
-  Distribution sample_size;       // bytes of one sample's payload (with 1 sample/file: the file)
-  std::uint64_t seed = 0;         // sizes and contents are a pure function of (seed, file index)
+  Distribution sample_size;         // bytes of one sample's payload (with 1 sample/file: the file)
+  std::uint64_t seed = 0;           // sizes and contents are a pure function of (seed, file index)
   std::uint32_t files_per_dir = 0;  // 0: flat; N: N files per subdirectory (ImageNet classes)
   std::string file_prefix = "file";
   bool operator==(const DatasetSpec&) const = default;
 };
 
 struct ReaderSpec {
-  std::uint32_t batch_size = 1;     // samples per step per accelerator
-  std::uint32_t workers = 1;        // reader workers per accelerator
-  std::uint32_t prefetch = 2;       // batches each worker may hold ready ahead of the accelerator
+  std::uint32_t batch_size = 1;  // samples per step per accelerator
+  std::uint32_t workers = 1;     // reader workers per accelerator
+  std::uint32_t prefetch = 2;    // batches each worker may hold ready ahead of the accelerator
   Shuffle shuffle = Shuffle::file;
   std::uint64_t shuffle_buffer = 0;  // samples; 0: full permutation, N: DLIO-style buffer of N
   std::uint64_t seed = 0;
@@ -49,7 +49,8 @@ struct ReaderSpec {
   std::uint32_t iodepth = 0;             // requests in flight per worker; 0: engine default
   bool direct = false;                   // O_DIRECT
   bool drop_last = false;
-  double startup_s = 0;  // delay at each epoch start before readers begin (DataLoader worker start-up)
+  double startup_s =
+      0;  // delay at each epoch start before readers begin (DataLoader worker start-up)
   // Extra seconds on each worker's first sample of every pass (a freshly forked DataLoader worker's
   // first-use costs: imports, decoder set-up), after its reads, before its next sample.
   double warmup_s = 0;
@@ -78,10 +79,10 @@ struct ComputeSpec {
 
 struct CheckpointSpec {
   bool enabled = false;
-  std::uint32_t every_epochs = 0;  // write after every N epochs (0: not by epoch)
-  std::uint64_t every_steps = 0;   // write after every N steps (0: not by step)
-  std::uint64_t size_bytes = 0;    // total size of one checkpoint
-  std::uint32_t files = 1;         // shards per checkpoint
+  std::uint32_t every_epochs = 0;               // write after every N epochs (0: not by epoch)
+  std::uint64_t every_steps = 0;                // write after every N steps (0: not by step)
+  std::uint64_t size_bytes = 0;                 // total size of one checkpoint
+  std::uint32_t files = 1;                      // shards per checkpoint
   std::uint64_t write_size_bytes = 4ull << 20;  // request size for writes
   bool fsync = true;
   std::filesystem::path dir;
@@ -101,19 +102,22 @@ struct CheckpointSpec {
   // `size_bytes`.
   std::uint32_t writes = 0;
   std::uint32_t reads = 0;
-  double pause_s = 0;  // before each checkpoint written or read, untimed (DLIO's time_between_checkpoints)
+  double pause_s =
+      0;  // before each checkpoint written or read, untimed (DLIO's time_between_checkpoints)
   CheckpointMode mode = CheckpointMode::all;
-  std::uint32_t ranks_per_host = 8;  // mode = subset: ranks 0 .. ranks_per_host-1 of the model's world
+  std::uint32_t ranks_per_host =
+      8;  // mode = subset: ranks 0 .. ranks_per_host-1 of the model's world
   bool operator==(const CheckpointSpec&) const = default;
 };
 
 struct RunSpec {
   std::uint32_t epochs = 1;
-  std::uint32_t accelerators = 1;      // simulated accelerators on this host (one host per run; multi-host runs are not built yet)
-  std::uint64_t max_steps = 0;         // 0: no limit; else stop each epoch after N steps
-  std::uint32_t eval_every_epochs = 0; // 0: no evaluation passes
+  std::uint32_t accelerators = 1;       // simulated accelerators on this host (one host per run;
+                                        // multi-host runs are not built yet)
+  std::uint64_t max_steps = 0;          // 0: no limit; else stop each epoch after N steps
+  std::uint32_t eval_every_epochs = 0;  // 0: no evaluation passes
   CacheMode cache = CacheMode::keep;
-  double max_seconds = 0;              // 0: no limit
+  double max_seconds = 0;  // 0: no limit
   // false: no training, no dataset: the checkpoint-only workflow (CheckpointSpec::writes/reads).
   bool train = true;
   bool operator==(const RunSpec&) const = default;

@@ -14,8 +14,8 @@ namespace dlgen {
 
 struct JobLoadOptions {
   std::vector<std::string> overrides;  // "reader.batch_size=8", applied in order
-  std::string scale;                   // "" or a name: "small" applies [scales.small] (built-in fallback)
-  std::string accelerator;             // "" or "h100": selects compute.<accelerator>
+  std::string scale;        // "" or a name: "small" applies [scales.small] (built-in fallback)
+  std::string accelerator;  // "" or "h100": selects compute.<accelerator>
 };
 
 // Parses and validates; the error message lists every problem, one per line,

@@ -17,9 +17,15 @@ struct Error {
   int exit_code() const { return static_cast<int>(kind); }
 };
 
-inline Error runtime_error(std::string m) { return {std::move(m), ErrorKind::runtime}; }
-inline Error input_error(std::string m) { return {std::move(m), ErrorKind::bad_input}; }
-inline Error unsupported_error(std::string m) { return {std::move(m), ErrorKind::unsupported}; }
+inline Error runtime_error(std::string m) {
+  return {std::move(m), ErrorKind::runtime};
+}
+inline Error input_error(std::string m) {
+  return {std::move(m), ErrorKind::bad_input};
+}
+inline Error unsupported_error(std::string m) {
+  return {std::move(m), ErrorKind::unsupported};
+}
 
 template <class T>
 class [[nodiscard]] Result {
@@ -28,14 +34,26 @@ class [[nodiscard]] Result {
   Result(Error error) : v_(std::move(error)) {}
   bool has_value() const { return v_.index() == 0; }
   explicit operator bool() const { return has_value(); }
-  T& value() & { assert(has_value()); return std::get<0>(v_); }
-  const T& value() const& { assert(has_value()); return std::get<0>(v_); }
-  T&& value() && { assert(has_value()); return std::get<0>(std::move(v_)); }
+  T& value() & {
+    assert(has_value());
+    return std::get<0>(v_);
+  }
+  const T& value() const& {
+    assert(has_value());
+    return std::get<0>(v_);
+  }
+  T&& value() && {
+    assert(has_value());
+    return std::get<0>(std::move(v_));
+  }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
-  const Error& error() const { assert(!has_value()); return std::get<1>(v_); }
+  const Error& error() const {
+    assert(!has_value());
+    return std::get<1>(v_);
+  }
 
  private:
   std::variant<T, Error> v_;
@@ -48,13 +66,18 @@ class [[nodiscard]] Result<void> {
   Result(Error error) : error_(std::move(error)), ok_(false) {}
   bool has_value() const { return ok_; }
   explicit operator bool() const { return ok_; }
-  const Error& error() const { assert(!ok_); return error_; }
+  const Error& error() const {
+    assert(!ok_);
+    return error_;
+  }
 
  private:
   Error error_;
   bool ok_ = true;
 };
 
-inline Result<void> ok() { return {}; }
+inline Result<void> ok() {
+  return {};
+}
 
 }  // namespace dlgen

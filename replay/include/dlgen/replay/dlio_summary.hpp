@@ -19,6 +19,7 @@ struct DlioSummaryContext {
 // samples/s by to print its "MB/s".
 double nominal_record_bytes(const Distribution& sample_size);
 
-std::string dlio_summary_json(const Job& job, const Report& report, const DlioSummaryContext& context);
+std::string dlio_summary_json(const Job& job, const Report& report,
+                              const DlioSummaryContext& context);
 
 }  // namespace dlgen::replay

@@ -21,17 +21,19 @@ struct FindMaxOptions {
   // A trial never runs more epochs than this: one of few steps an epoch is then shorter than the
   // targets above, but still judged on its whole-trial AU (every epoch boundary counted).
   std::uint32_t max_epochs = 64;
-  std::uint32_t limit = 1024;       // stop doubling here
+  std::uint32_t limit = 1024;  // stop doubling here
 };
 
 // How one trial is sized: the job with `accelerators`, whole epochs (run.epochs), no restore.
 struct TrialShape {
   Job job;
   std::uint64_t steps_per_epoch = 0;  // the fewest batches any accelerator gets in an epoch
-  std::uint64_t target_steps = 0;     // what the options ask for; epochs x steps_per_epoch may fall short
-  bool idle = false;                  // some accelerator gets no batch at all: AU 0, fails at once
+  std::uint64_t target_steps =
+      0;              // what the options ask for; epochs x steps_per_epoch may fall short
+  bool idle = false;  // some accelerator gets no batch at all: AU 0, fails at once
 };
-TrialShape size_trial(const Job& base, std::uint32_t accelerators, const FindMaxOptions& options = {});
+TrialShape size_trial(const Job& base, std::uint32_t accelerators,
+                      const FindMaxOptions& options = {});
 
 struct FindMaxTrial {
   std::uint32_t accelerators = 0;
@@ -39,7 +41,7 @@ struct FindMaxTrial {
   std::uint64_t steps_per_epoch = 0;
   bool ran = false;  // false: failed without running (an idle accelerator)
   bool passed = false;
-  Report report;     // when ran
+  Report report;  // when ran
 };
 
 struct FindMaxResult {
@@ -55,6 +57,7 @@ using TrialObserver = std::function<void(const FindMaxTrial&)>;
 
 // Needs a compute time per step (an input error otherwise).
 Result<FindMaxResult> find_max_accelerators(const Job& base, const TrialRunner& run,
-                                            const FindMaxOptions& options = {}, const TrialObserver& observe = {});
+                                            const FindMaxOptions& options = {},
+                                            const TrialObserver& observe = {});
 
 }  // namespace dlgen::replay

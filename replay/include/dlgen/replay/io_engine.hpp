@@ -1,7 +1,8 @@
 #pragma once
 // The I/O engine (fio's split): the runner decides what to read and when, an engine decides how.
 // An engine owns a pool of aligned buffers (registered with the kernel where the engine can) and
-// is used by one thread. Results are bytes or -errno, liburing style; nothing allocates per request.
+// is used by one thread. Results are bytes or -errno, liburing style; nothing allocates per
+// request.
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
@@ -45,12 +46,12 @@ struct IoCompletion {
 };
 
 struct EngineOptions {
-  std::uint32_t depth = 32;          // requests in flight at most
-  std::uint32_t buffers = 32;        // pool buffers
+  std::uint32_t depth = 32;    // requests in flight at most
+  std::uint32_t buffers = 32;  // pool buffers
   std::uint64_t buffer_bytes = 1 << 20;
-  std::uint32_t alignment = 4096;    // buffer alignment (O_DIRECT needs the logical block size)
-  bool record = false;               // null engine: keep every request for inspection (tests)
-  Clock* clock = nullptr;            // stamps issue and completion times; nullptr: CLOCK_MONOTONIC
+  std::uint32_t alignment = 4096;  // buffer alignment (O_DIRECT needs the logical block size)
+  bool record = false;             // null engine: keep every request for inspection (tests)
+  Clock* clock = nullptr;          // stamps issue and completion times; nullptr: CLOCK_MONOTONIC
 };
 
 // A pool of equally sized, aligned buffers in one allocation.
@@ -120,7 +121,9 @@ class IoEngine {
 };
 
 // True for the results that mean "nothing happened, try again" (submit and reap).
-constexpr bool transient_error(int rc) { return rc == -EAGAIN || rc == -EBUSY || rc == -EINTR; }
+constexpr bool transient_error(int rc) {
+  return rc == -EAGAIN || rc == -EBUSY || rc == -EINTR;
+}
 
 // Makes the engine of one worker thread: the runner calls it once per worker (from that worker's
 // thread). Tests pass one (RunOptions::engine_factory) to run the replay on a fault engine.

@@ -21,7 +21,8 @@ struct MlperfSizing {
   std::uint64_t samples_for_memory = 0;  // 5 x RAM (all hosts) / mean sample size
   std::uint64_t files = 0;               // max of both, in files of samples_per_file, rounded up
 };
-MlperfSizing mlperf_dataset_size(const Job& job, std::uint64_t ram_bytes_per_host, std::uint32_t hosts = 1);
+MlperfSizing mlperf_dataset_size(const Job& job, std::uint64_t ram_bytes_per_host,
+                                 std::uint32_t hosts = 1);
 
 enum class Division { closed, open, invalid };
 const char* to_string(Division d);
@@ -32,7 +33,8 @@ const char* to_string(Division d);
 // samples per file. Anything else that differs makes it INVALID. `reasons` names every difference.
 struct DivisionCheck {
   Division division = Division::closed;
-  std::vector<std::string> reasons;  // "reader.batch_size: 4 (reference 7): not allowed in CLOSED or OPEN"
+  std::vector<std::string>
+      reasons;  // "reader.batch_size: 4 (reference 7): not allowed in CLOSED or OPEN"
 };
 DivisionCheck check_division(const Job& reference, const Job& job);
 
@@ -47,8 +49,8 @@ std::string mlperf_match_accelerator(const Job& job);
 double mlperf_au_threshold(const std::string& workload);
 
 struct MlperfOptions {
-  std::uint32_t runs = 5;          // measured runs (MLPerf: 5 for training)
-  bool warmup = true;              // one run before them, not counted
+  std::uint32_t runs = 5;           // measured runs (MLPerf: 5 for training)
+  bool warmup = true;               // one run before them, not counted
   double replication_limit = 0.05;  // every run's samples/s within 5% of the mean
   MlperfSizing sizing;              // what the rules ask; a smaller dataset is INVALID
 };
@@ -65,13 +67,13 @@ struct MlperfResult {
   Division division = Division::closed;
   std::vector<std::string> reasons;  // why not CLOSED, or why INVALID
   MlperfSizing sizing;
-  std::uint64_t dataset_files = 0;   // what the runs used
+  std::uint64_t dataset_files = 0;  // what the runs used
   double au_threshold = 0;
-  std::vector<MlperfRun> runs;       // the warm-up first, when there was one
+  std::vector<MlperfRun> runs;  // the warm-up first, when there was one
   double mean_samples_per_s = 0, mean_mib_per_s = 0, mean_au = 0, min_au = 0;
-  double max_deviation = 0;          // the largest |samples/s - mean| / mean over measured runs
+  double max_deviation = 0;  // the largest |samples/s - mean| / mean over measured runs
   bool replicated = false;
-  bool all_passed = false;           // every measured run kept AU >= threshold
+  bool all_passed = false;  // every measured run kept AU >= threshold
 };
 
 using MlperfRunner = std::function<Result<Report>(const Job&)>;
@@ -80,7 +82,8 @@ using MlperfObserver = std::function<void(const MlperfRun&)>;
 // Runs the rules: `job` must already be sized (see mlperf_dataset_size); `reference` is its
 // workload's reference job (for the division), or nullptr when there is none (then INVALID).
 Result<MlperfResult> run_mlperf(const Job& job, const Job* reference, const MlperfRunner& run,
-                                const MlperfOptions& options = {}, const MlperfObserver& observe = {});
+                                const MlperfOptions& options = {},
+                                const MlperfObserver& observe = {});
 
 std::string mlperf_json(const MlperfResult& r);
 std::string mlperf_csv(const MlperfResult& r);

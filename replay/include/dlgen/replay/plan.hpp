@@ -70,15 +70,15 @@ EpochPlan plan_dataset(const DatasetSpec& dataset, const ReaderSpec& reader, con
 struct PlanSummary {
   std::uint64_t files = 0;
   std::uint64_t dataset_bytes = 0;
-  std::uint64_t samples_per_epoch = 0;     // over all accelerators of this rank
-  std::uint64_t steps_per_epoch = 0;       // per accelerator
-  std::uint64_t total_steps = 0;           // per accelerator, all epochs
+  std::uint64_t samples_per_epoch = 0;  // over all accelerators of this rank
+  std::uint64_t steps_per_epoch = 0;    // per accelerator
+  std::uint64_t total_steps = 0;        // per accelerator, all epochs
   std::uint64_t eval_files = 0;
   std::uint64_t eval_bytes = 0;
-  std::uint64_t eval_steps = 0;            // per accelerator, all evaluation passes
+  std::uint64_t eval_steps = 0;  // per accelerator, all evaluation passes
   std::uint64_t checkpoints = 0;
-  std::uint64_t checkpoint_bytes = 0;      // all checkpoints together
-  double compute_step_s = 0;               // mean compute time per step
+  std::uint64_t checkpoint_bytes = 0;  // all checkpoints together
+  double compute_step_s = 0;           // mean compute time per step
   double min_runtime_s = 0;
 };
 PlanSummary summarize_plan(const Job& job, Topology topology = {});

@@ -28,7 +28,9 @@ class LatencyHistogram {
   void merge(const LatencyHistogram& o);
   std::uint64_t count() const { return count_; }
   std::uint64_t max() const { return max_; }
-  double mean() const { return count_ ? static_cast<double>(sum_) / static_cast<double>(count_) : 0; }
+  double mean() const {
+    return count_ ? static_cast<double>(sum_) / static_cast<double>(count_) : 0;
+  }
   // The value below which a fraction q (0..1) of the recorded latencies fall: a histogram lookup,
   // not dlgen::percentile (which interpolates between exact samples; a run keeps no samples). The
   // nearest rank ⌊q·(n−1)⌋+1 is found among the buckets and answered with its bucket's midpoint,
@@ -70,7 +72,7 @@ Percentiles percentiles(const LatencyHistogram& h);
 struct AcceleratorResult {
   std::uint32_t id = 0;
   std::uint64_t steps = 0, samples = 0;  // training and evaluation steps
-  double compute_s = 0;     // AU numerator: configured compute of every step
+  double compute_s = 0;                  // AU numerator: configured compute of every step
   double wall_s = 0;        // AU denominator: first batch's arrival to the end of the run
   double first_wait_s = 0;  // the wait for the run's first batch (the only time AU leaves out)
   double wait_s = 0;        // time spent waiting for batches (all steps)
@@ -84,7 +86,9 @@ struct EpochResult {
   std::uint64_t steps = 0, samples = 0, bytes = 0, requests = 0;
   double au = 0;  // a column: this pass's compute / wall over all accelerators (never the verdict)
   double samples_per_s() const { return seconds > 0 ? static_cast<double>(samples) / seconds : 0; }
-  double mib_per_s() const { return seconds > 0 ? static_cast<double>(bytes) / 1048576.0 / seconds : 0; }
+  double mib_per_s() const {
+    return seconds > 0 ? static_cast<double>(bytes) / 1048576.0 / seconds : 0;
+  }
 };
 
 struct CheckpointResult {
@@ -92,7 +96,9 @@ struct CheckpointResult {
   double write_s = 0;  // total, fsync included
   double restore_s = 0;
   std::uint64_t restore_bytes = 0;
-  double write_mib_s() const { return write_s > 0 ? static_cast<double>(bytes) / 1048576.0 / write_s : 0; }
+  double write_mib_s() const {
+    return write_s > 0 ? static_cast<double>(bytes) / 1048576.0 / write_s : 0;
+  }
   double restore_mib_s() const {
     return restore_s > 0 ? static_cast<double>(restore_bytes) / 1048576.0 / restore_s : 0;
   }
@@ -102,10 +108,12 @@ struct ComputeAccuracy {
   std::uint64_t steps = 0;
   double configured_mean_s = 0;
   double measured_mean_s = 0;
-  double mean_error_s = 0;      // measured − configured, averaged (positive: late)
+  double mean_error_s = 0;  // measured − configured, averaged (positive: late)
   double mean_abs_error_s = 0;
   double max_error_s = 0;
-  double relative_error() const { return configured_mean_s > 0 ? mean_abs_error_s / configured_mean_s : 0; }
+  double relative_error() const {
+    return configured_mean_s > 0 ? mean_abs_error_s / configured_mean_s : 0;
+  }
 };
 
 // The client's CPU over the run, as fio reports it: this process's user and system seconds, that
@@ -113,7 +121,7 @@ struct ComputeAccuracy {
 struct CpuResult {
   double user_s = 0, system_s = 0;
   unsigned cpus = 0;
-  double process_percent = 0;  // (user + system) / (elapsed × cpus) × 100
+  double process_percent = 0;    // (user + system) / (elapsed × cpus) × 100
   double host_busy_percent = 0;  // busy / total jiffies of all CPUs over the run × 100
 };
 

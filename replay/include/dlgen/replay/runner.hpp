@@ -21,8 +21,8 @@ struct RunOptions {
   EngineKind engine = EngineKind::uring;
   Clock* clock = nullptr;  // nullptr: a RealClock
   Topology topology;
-  bool progress = false;         // a progress line on a terminal
-  bool series = true;            // sample per-second counters (real time) for the time series
+  bool progress = false;            // a progress line on a terminal
+  bool series = true;               // sample per-second counters (real time) for the time series
   std::uint32_t block_size = 4096;  // O_DIRECT alignment of offsets, lengths and buffers
   // I/O buffer memory per worker at most (also capped so that all workers together use at most a
   // quarter of RAM). A sample larger than budget / iodepth is read in several requests.

@@ -65,15 +65,16 @@ struct InspectReport {
   std::uint64_t events = 0, files = 0;
   std::uint64_t bytes_read = 0, bytes_written = 0;
   std::vector<ProcessSummary> processes;
-  std::vector<DirSummary> dirs;         // by bytes read + written, largest first
-  std::vector<OpSummary> ops;           // ops that occur, by count, largest first
-  std::vector<SizeBucket> sizes;        // non-empty buckets, ascending
-  std::vector<SecondRow> throughput;    // every second of the trace, empty ones included
+  std::vector<DirSummary> dirs;       // by bytes read + written, largest first
+  std::vector<OpSummary> ops;         // ops that occur, by count, largest first
+  std::vector<SizeBucket> sizes;      // non-empty buckets, ascending
+  std::vector<SecondRow> throughput;  // every second of the trace, empty ones included
 };
 
 InspectReport inspect(const Trace& trace);
 std::string format_inspect(const InspectReport& report);  // human-readable text
-std::string inspect_json(const InspectReport& report);    // one JSON object, keys in docs/trace-format.md
+std::string inspect_json(
+    const InspectReport& report);  // one JSON object, keys in docs/trace-format.md
 
 // Chrome trace-event JSON (opens in ui.perfetto.dev and chrome://tracing): one track per
 // process/thread named by process_name/thread_name metadata, one complete ("X") slice per event

@@ -1,7 +1,7 @@
 #pragma once
 // The Trace model: what `dlgen capture` recorded, in memory. One home (this header), one writer and
-// one reader (trace_io.hpp, HDF5 on disk, spec in docs/trace-format.md). Times are nanoseconds since
-// the trace start (CLOCK_MONOTONIC based), sizes bytes.
+// one reader (trace_io.hpp, HDF5 on disk, spec in docs/trace-format.md). Times are nanoseconds
+// since the trace start (CLOCK_MONOTONIC based), sizes bytes.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -10,22 +10,48 @@ namespace dlgen::trace {
 
 // What an event is. Values are stored in trace files: append only, never renumber.
 enum class Op : std::uint8_t {
-  open = 0, close = 1,
-  read = 2, pread = 3, readv = 4, preadv = 5,
-  write = 6, pwrite = 7, writev = 8, pwritev = 9,
-  lseek = 10, mmap = 11, munmap = 12,
-  fsync = 13, fdatasync = 14, sync_file_range = 15, fallocate = 16, ftruncate = 17,
-  rename = 18, unlink = 19, mkdir = 20, getdents = 21, stat = 22,
-  sendfile = 23, copy_file_range = 24,
-  uring_read = 25, uring_write = 26, uring_other = 27,
-  sendmsg = 28, recvmsg = 29,     // on unix sockets: batch handover between workers and main
-  shm_open = 30,                  // a /dev/shm file opened (PyTorch tensor sharing); no payload
-  block = 31,                     // a block-layer request (with --block): offset = sector*512
-  fork = 32, exec = 33, exit = 34, task_rename = 35, thread = 36,
+  open = 0,
+  close = 1,
+  read = 2,
+  pread = 3,
+  readv = 4,
+  preadv = 5,
+  write = 6,
+  pwrite = 7,
+  writev = 8,
+  pwritev = 9,
+  lseek = 10,
+  mmap = 11,
+  munmap = 12,
+  fsync = 13,
+  fdatasync = 14,
+  sync_file_range = 15,
+  fallocate = 16,
+  ftruncate = 17,
+  rename = 18,
+  unlink = 19,
+  mkdir = 20,
+  getdents = 21,
+  stat = 22,
+  sendfile = 23,
+  copy_file_range = 24,
+  uring_read = 25,
+  uring_write = 26,
+  uring_other = 27,
+  sendmsg = 28,
+  recvmsg = 29,   // on unix sockets: batch handover between workers and main
+  shm_open = 30,  // a /dev/shm file opened (PyTorch tensor sharing); no payload
+  block = 31,     // a block-layer request (with --block): offset = sector*512
+  fork = 32,
+  exec = 33,
+  exit = 34,
+  task_rename = 35,
+  thread = 36,
 };
 constexpr int kOpCount = 37;
 const char* to_string(Op op);
-bool is_read(Op op);   // read, pread, readv, preadv, uring_read, sendfile/copy_file_range source side
+bool is_read(
+    Op op);  // read, pread, readv, preadv, uring_read, sendfile/copy_file_range source side
 bool is_write(Op op);  // write, pwrite, writev, pwritev, uring_write
 
 constexpr std::uint32_t kNoFile = 0xffffffffu;
@@ -57,7 +83,7 @@ struct File {
   std::uint64_t dev = 0;
   std::uint64_t ino = 0;
   std::uint64_t size_at_open = 0;  // i_size when first opened (0: unknown)
-  std::uint64_t magic = 0;         // first up-to-8 bytes read at offset 0, little-endian (0: unseen)
+  std::uint64_t magic = 0;  // first up-to-8 bytes read at offset 0, little-endian (0: unseen)
   std::uint8_t magic_len = 0;
 };
 
@@ -79,13 +105,14 @@ struct Process {
 // traced set counts once, though all its events are missing). Stored as the `lost_*` attributes
 // (docs/trace-format.md); traces written before the breakdown read as all 0.
 struct LostEvents {
-  std::uint64_t ring_buffer = 0;   // kernel: the ring buffer was full (user space fell behind)
-  std::uint64_t uring_map = 0;     // kernel: an io_uring request not tracked (in-flight map full)
-  std::uint64_t block_map = 0;     // kernel: a block request not tracked (in-flight map full)
-  std::uint64_t process_map = 0;   // a new process not added to the traced set (map full): once each
+  std::uint64_t ring_buffer = 0;  // kernel: the ring buffer was full (user space fell behind)
+  std::uint64_t uring_map = 0;    // kernel: an io_uring request not tracked (in-flight map full)
+  std::uint64_t block_map = 0;    // kernel: a block request not tracked (in-flight map full)
+  std::uint64_t process_map = 0;  // a new process not added to the traced set (map full): once each
   std::uint64_t task_storage = 0;  // kernel: a syscall not recorded (no per-thread slot allocated)
-  std::uint64_t missed = 0;        // kernel: a tracepoint hit skipped (program already running on the CPU)
-  std::uint64_t malformed = 0;     // user space: a record too short, or of an unknown kind or op
+  std::uint64_t missed =
+      0;  // kernel: a tracepoint hit skipped (program already running on the CPU)
+  std::uint64_t malformed = 0;  // user space: a record too short, or of an unknown kind or op
   std::uint64_t total() const {
     return ring_buffer + uring_map + block_map + process_map + task_storage + missed + malformed;
   }
@@ -102,8 +129,10 @@ struct LostReason {
 };
 inline constexpr LostReason kLostReasons[] = {
     {"ring_buffer", &LostEvents::ring_buffer, "ring buffer full", "a larger --ring-mib"},
-    {"uring_map", &LostEvents::uring_map, "io_uring in-flight map full", "a larger --inflight-map-entries"},
-    {"block_map", &LostEvents::block_map, "block in-flight map full", "a larger --inflight-map-entries"},
+    {"uring_map", &LostEvents::uring_map, "io_uring in-flight map full",
+     "a larger --inflight-map-entries"},
+    {"block_map", &LostEvents::block_map, "block in-flight map full",
+     "a larger --inflight-map-entries"},
     {"process_map", &LostEvents::process_map, "process map full (processes untraced)",
      "a larger --process-map-entries"},
     {"task_storage", &LostEvents::task_storage, "no per-thread slot", ""},
@@ -127,7 +156,7 @@ struct Meta {
   std::string kernel;
   std::string dlgen_version;
   std::uint64_t lost_events = 0;  // total events lost (lost.total(), or more in older traces)
-  LostEvents lost;                 // ... by reason
+  LostEvents lost;                // ... by reason
   std::int32_t exit_status = 0;
   bool block_layer = false;  // --block was on
   bool complete = true;      // false when the capture was killed before finishing

@@ -21,7 +21,7 @@ struct CaptureOptions {
   std::chrono::nanoseconds duration{0};  // 0: until the command exits, or Ctrl-C/SIGTERM
   bool block_layer = false;              // --block: block requests issued by the traced tree
   bool record_magic = true;              // first up-to-8 bytes of reads at offset 0
-  std::uint32_t ring_buffer_bytes = 32u << 20;    // power of two (~0.3 s of records at 1M events/s)
+  std::uint32_t ring_buffer_bytes = 32u << 20;  // power of two (~0.3 s of records at 1M events/s)
   std::chrono::milliseconds flush_interval{2000};  // how often the trace file is made whole on disk
   std::size_t flush_events = 1u << 18;             // ... or after this many buffered events
   // Capacity of the kernel side's maps: io_uring and block requests in flight at once (each), and
@@ -29,7 +29,7 @@ struct CaptureOptions {
   // tests shrink them to provoke drops.
   std::uint32_t inflight_map_entries = 65536;
   std::uint32_t process_map_entries = 16384;
-  bool verbose = false;                  // libbpf diagnostics on stderr
+  bool verbose = false;  // libbpf diagnostics on stderr
 };
 
 // How a capture ended.
@@ -56,7 +56,8 @@ Result<CaptureResult> capture(const CaptureOptions& options, trace::TraceWriter&
 // Captures into the HDF5 file options.output.
 Result<CaptureResult> capture(const CaptureOptions& options);
 
-// Checks that BPF programs can be loaded here (privilege, BTF); an `unsupported` error says why not.
+// Checks that BPF programs can be loaded here (privilege, BTF); an `unsupported` error says why
+// not.
 Result<void> probe_bpf();
 
 }  // namespace dlgen::capture
