@@ -1,6 +1,5 @@
 // dlgen run / generate / validate: load a job (with --scale, --set, --accelerator), make sure its
 // dataset exists, replay it, print what a storage engineer needs, write JSON and a time series.
-#include <sys/sysinfo.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,6 +19,7 @@
 #include "commands.hpp"
 #include "dlgen/core/dlio.hpp"
 #include "dlgen/core/job_io.hpp"
+#include "dlgen/core/limits.hpp"
 #include "dlgen/core/progress.hpp"
 #include "dlgen/core/units.hpp"
 #include "dlgen/generator/generator.hpp"
@@ -413,8 +413,7 @@ int do_mlperf(const MlperfArgs& a) {
     if (!r) return report_error(input_error("--ram " + a.ram + ": " + r.error().message));
     ram = *r;
   } else {
-    struct sysinfo si {};
-    if (::sysinfo(&si) == 0) ram = std::uint64_t{si.totalram} * si.mem_unit;
+    ram = limits::host_memory_bytes();
   }
   const std::string accelerator =
       !a.job.accelerator.empty() ? a.job.accelerator : replay::mlperf_match_accelerator(job);

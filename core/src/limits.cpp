@@ -179,11 +179,11 @@ std::uint64_t host_memory_bytes() {
 }
 
 std::uint64_t request_buffer_bytes(const ReaderSpec& reader, std::uint32_t accelerators,
-                                   std::uint64_t ram_bytes) {
+                                   std::uint64_t ram_bytes, std::uint64_t budget_bytes) {
   const std::uint64_t iodepth = reader.iodepth > 0 ? reader.iodepth : 1;
   const std::uint64_t threads =
       std::max<std::uint64_t>(reader.workers, 1) * std::max<std::uint64_t>(accelerators, 1);
-  std::uint64_t budget = kWorkerBufferBudget;
+  std::uint64_t budget = budget_bytes;
   if (ram_bytes > 0) budget = std::min(budget, ram_bytes / 4 / threads);
   return std::min(std::max(budget / iodepth, kMinRequestBuffer), kMaxRequestBytes);
 }

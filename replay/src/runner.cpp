@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <sys/socket.h>
-#include <sys/sysinfo.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -25,6 +24,7 @@
 #include <vector>
 
 #include "batch_signal.hpp"
+#include "dlgen/core/limits.hpp"
 #include "dlgen/core/progress.hpp"
 #include "dlgen/core/units.hpp"
 #include "dlgen/datasets/layout.hpp"
@@ -143,16 +143,12 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
                                                  : std::max<std::uint64_t>(files.max_size, 1);
   want = std::max({want, rd.header_read_bytes, rd.probe_bytes,
                    rd.read_unit == ReadUnit::sample ? rd.readahead_bytes : 0});
-  std::uint64_t budget = options_.buffer_budget_bytes;
-  struct sysinfo si {};
-  if (::sysinfo(&si) == 0) {
-    const std::uint64_t threads =
-        std::uint64_t{cfg.workers} * std::max<std::size_t>(plan.accelerators.size(), 1);
-    budget =
-        std::min<std::uint64_t>(budget, std::uint64_t{si.totalram} * si.mem_unit / 4 / threads);
-  }
-  const std::uint64_t cap = std::max<std::uint64_t>(budget / cfg.iodepth, 128 << 10);
-  want = std::min<std::uint64_t>({want, cap, 1ull << 30});
+  ReaderSpec sized = rd;
+  sized.workers = cfg.workers;
+  sized.iodepth = cfg.iodepth;
+  want = std::min(want, limits::request_buffer_bytes(
+                            sized, static_cast<std::uint32_t>(std::max<std::size_t>(plan.accelerators.size(), 1)),
+                            limits::host_memory_bytes(), options_.buffer_budget_bytes));
   cfg.request_bytes = cfg.direct ? align_up(want, cfg.block) : want;
   if (rd.read_unit == ReadUnit::sample) cfg.readahead_bytes = rd.readahead_bytes;
   // A whole unaligned sample read with O_DIRECT may straddle one more block than its length.
@@ -370,8 +366,7 @@ Result<Report> Runner::run() {
     eval_files = make_table(*eval_layout);
   }
   rep.dataset_bytes = train.total_bytes;
-  struct sysinfo si {};
-  if (::sysinfo(&si) == 0) rep.ram_bytes = std::uint64_t{si.totalram} * si.mem_unit;
+  rep.ram_bytes = limits::host_memory_bytes();
   rep.dataset_fits_in_ram = rep.ram_bytes > 0 && rep.dataset_bytes < 5 * rep.ram_bytes;
   if (rep.dataset_fits_in_ram)
     rep.warnings.push_back(

@@ -45,12 +45,13 @@ std::optional<std::uint64_t> add(std::uint64_t a, std::uint64_t b);
 // This host's RAM in bytes (sysinfo), 0 when unknown.
 std::uint64_t host_memory_bytes();
 
-// Bytes of the buffer each request in flight gets in the replay (as replay/src/runner.cpp sizes
-// it): the per-worker budget, at most a quarter of `ram_bytes` over all worker threads, split over
+// Bytes of the buffer each request in flight gets in the replay (replay/src/runner.cpp sizes its
+// buffers with this function): the per-worker budget (`budget_bytes`), at most a quarter of `ram_bytes` over all worker threads, split over
 // iodepth requests, never below kMinRequestBuffer, never above kMaxRequestBytes. A header_read or
 // probe is one request, so it must fit this buffer.
 std::uint64_t request_buffer_bytes(const ReaderSpec& reader, std::uint32_t accelerators,
-                                   std::uint64_t ram_bytes);
+                                   std::uint64_t ram_bytes,
+                                   std::uint64_t budget_bytes = kWorkerBufferBudget);
 
 // The memory a run's per-epoch plan needs at its peak, in bytes (nullopt: the count overflows):
 // per dataset (train, and validation when evaluation passes run) the epoch order (8 bytes per
