@@ -38,4 +38,11 @@ Result<DlioJob> load_dlio(const std::filesystem::path& path,
 Result<DlioJob> parse_dlio(std::string_view yaml_text, const std::filesystem::path& source_name,
                            const std::vector<std::string>& overrides = {});
 
+// A training job as a DLIO workload config (`dlgen convert job.toml --to dlio`): the reverse of the
+// mapping above, for running the same workload under DLIO. What DLIO cannot express (a library's
+// probe or header reads, worker start-up or warm-up, histogram distributions, raw files, LLM
+// checkpoint workloads...) is refused with the dlgen key and the reason, all at once; `notes` gets
+// what DLIO will do differently.
+Result<std::string> to_dlio_yaml(const Job& job, std::vector<std::string>* notes = nullptr);
+
 }  // namespace dlgen
