@@ -22,9 +22,8 @@ struct Outcome {
   std::string out;  // stdout and stderr together
 };
 
-Outcome dlgen(const std::string& args, const std::filesystem::path& cwd) {
-  const std::string cmd =
-      "cd '" + cwd.string() + "' && DLGEN_NO_PROGRESS=1 '" DLGEN_BINARY "' " + args + " 2>&1";
+// Runs a shell command; its exit code and what it printed.
+Outcome shell(const std::string& cmd) {
   Outcome o;
   FILE* p = ::popen(cmd.c_str(), "r");
   if (!p) return o;
@@ -36,21 +35,13 @@ Outcome dlgen(const std::string& args, const std::filesystem::path& cwd) {
   return o;
 }
 
-void write(const std::filesystem::path& p, const std::string& text) {
-  std::ofstream(p) << text;
+// The dlgen binary in `cwd`, stdout and stderr together.
+Outcome dlgen(const std::string& args, const std::filesystem::path& cwd) {
+  return shell("cd '" + cwd.string() + "' && DLGEN_NO_PROGRESS=1 '" DLGEN_BINARY "' " + args + " 2>&1");
 }
 
-// Any command, stdout only (stderr to /dev/null).
-Outcome dlgen_free(const std::string& cmd) {
-  Outcome o;
-  FILE* p = ::popen((cmd + " 2>/dev/null").c_str(), "r");
-  if (!p) return o;
-  std::array<char, 4096> buf{};
-  for (std::size_t n; (n = std::fread(buf.data(), 1, buf.size(), p)) > 0;)
-    o.out.append(buf.data(), n);
-  const int st = ::pclose(p);
-  o.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return o;
+void write(const std::filesystem::path& p, const std::string& text) {
+  std::ofstream(p) << text;
 }
 
 // 48 raw files of 20-200 KiB (a few MiB), batch 4, 2 workers, QD 4, 2 epochs, checkpoints.
@@ -444,7 +435,7 @@ TEST(RunE2E, MlperfRulesWriteAVerdictAndReports) {
   EXPECT_TRUE(std::filesystem::exists(tmp / "mlperf-results/results.csv"));
   const std::string html = (tmp / "mlperf-results/summary.html").string();
   const Outcome dom =
-      dlgen_free("chromium --headless --no-sandbox --disable-gpu --dump-dom 'file://" + html + "'");
+      shell("chromium --headless --no-sandbox --disable-gpu --dump-dom 'file://" + html + "' 2>/dev/null");
   ASSERT_EQ(dom.code, 0) << dom.out;
   EXPECT_NE(dom.out.find("class=\"verdict\">INVALID</p>"), std::string::npos) << dom.out;
   EXPECT_NE(dom.out.find("<rect"), std::string::npos);
