@@ -425,6 +425,11 @@ int do_mlperf(const MlperfArgs& a) {
   Result<Job> loaded = load(ja);
   if (!loaded) return report_error(loaded.error());
   Job job = *loaded;
+  if (!job.run.train)
+    return report_error(input_error(
+        a.job.job + ": mlperf runs training workloads; MLPerf's checkpointing rules are not built yet. Run a "
+                    "checkpoint-only job with `dlgen run " + a.job.job + "` (per-checkpoint duration = slowest rank, "
+                    "throughput, slowest-rank rate, as MLPerf Storage v2.0 reports them)"));
   const auto engine = replay::engine_from_string(a.engine);
   if (!engine)
     return report_error(input_error("--engine " + a.engine + ": expected uring, pread or null"));

@@ -187,6 +187,7 @@ DivisionCheck check_division(const Job& reference, const Job& job) {
 Result<MlperfResult> run_mlperf(const Job& job, const Job* reference, const MlperfRunner& run,
                                 const MlperfOptions& o, const MlperfObserver& observe) {
   if (o.runs < 1) return input_error("mlperf: at least one measured run");
+  if (!job.run.train) return input_error("mlperf: checkpoint-only workloads are not built into the run rules yet");
   MlperfResult r;
   r.workload = job.name;
   r.sizing = o.sizing;

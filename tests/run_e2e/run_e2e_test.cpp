@@ -439,6 +439,10 @@ TEST(RunE2E, MlperfRulesWriteAVerdictAndReports) {
   ASSERT_EQ(dom.code, 0) << dom.out;
   EXPECT_NE(dom.out.find("class=\"verdict\">INVALID</p>"), std::string::npos) << dom.out;
   EXPECT_NE(dom.out.find("<rect"), std::string::npos);
+  // Checkpointing workloads are refused with the way to run them, not misread as training.
+  const Outcome ck = dlgen("mlperf '" DLGEN_SOURCE_DIR "/jobs/llama3-8b.toml' --scale small", tmp.path());
+  EXPECT_EQ(ck.code, 2) << ck.out;
+  EXPECT_NE(ck.out.find("dlgen run"), std::string::npos) << ck.out;
 }
 
 // MLPerf Storage's LLM checkpointing, checkpoint-only: the shipped Llama 3 8B job at its small
