@@ -27,6 +27,17 @@ using fixture::uniform;
 using fixture::uring_available;
 using fixture::write_dataset;
 
+// Checkpoints of one 4 KiB file every `every_steps` steps, no fsync: cheap enough for timing tests.
+void tiny_checkpoints(Job& job, const std::filesystem::path& dir, std::uint64_t every_steps) {
+  job.checkpoint.enabled = true;
+  job.checkpoint.every_steps = every_steps;
+  job.checkpoint.size_bytes = 4096;
+  job.checkpoint.write_size_bytes = 4096;
+  job.checkpoint.files = 1;
+  job.checkpoint.fsync = false;
+  job.checkpoint.dir = dir;
+}
+
 // Runs `job` on the null engine and a fresh fake clock (no real time, no real I/O).
 Result<Report> run_fake(const Job& job) {
   FakeClock clock;
@@ -208,13 +219,7 @@ TEST(Runner, StepCheckpointBarrierWaitsInFakeTime) {
   job.reader.batch_size = 4;
   job.reader.preprocess = Distribution::fixed_at(0.100);
   job.compute.step_time = Distribution::fixed_at(0.050);
-  job.checkpoint.enabled = true;
-  job.checkpoint.every_steps = 1;
-  job.checkpoint.size_bytes = 4096;
-  job.checkpoint.write_size_bytes = 4096;
-  job.checkpoint.files = 1;
-  job.checkpoint.fsync = false;
-  job.checkpoint.dir = tmp / "ck";
+  tiny_checkpoints(job, tmp / "ck", 1);
   Result<Report> r = run_fake(job);
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->checkpoint.count, 2u);
@@ -244,13 +249,7 @@ TEST(Runner, FakeClockRunsAreRepeatable) {
   job.reader.preprocess = uniform(0.001, 0.02);
   job.compute.step_time = uniform(0.005, 0.015);
   job.run.epochs = 2;
-  job.checkpoint.enabled = true;
-  job.checkpoint.every_steps = 2;
-  job.checkpoint.size_bytes = 4096;
-  job.checkpoint.write_size_bytes = 4096;
-  job.checkpoint.files = 1;
-  job.checkpoint.fsync = false;
-  job.checkpoint.dir = tmp / "ck";
+  tiny_checkpoints(job, tmp / "ck", 2);
   Result<Report> first = run_fake(job);
   ASSERT_TRUE(first) << first.error().message;
   for (int i = 0; i < 10; ++i) {
