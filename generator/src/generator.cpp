@@ -1,6 +1,7 @@
 #include "dlgen/generator/generator.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -195,6 +196,33 @@ bool dataset_ready(const DatasetSpec& spec) {
   return files_match(spec.dir, datasets::Layout(spec));
 }
 
+// Two dlgen processes preparing the same dataset directory (two users, or ranks of one run) take
+// turns: an exclusive flock on the directory itself, so no file is created in it. The second waits,
+// then finds the first one's complete manifest and reuses the dataset.
+class DirLock {
+ public:
+  DirLock() = default;
+  DirLock(const DirLock&) = delete;
+  DirLock& operator=(const DirLock&) = delete;
+  ~DirLock() {
+    if (fd_ >= 0) ::close(fd_);  // closing releases the lock
+  }
+  Result<void> acquire(const fs::path& dir, bool say_waiting) {
+    fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd_ < 0) return runtime_error(dir.string() + ": open: " + errno_text());
+    if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) return ok();
+    if (errno != EWOULDBLOCK) return runtime_error(dir.string() + ": flock: " + errno_text());
+    if (say_waiting)
+      std::fprintf(stderr, "dlgen: another dlgen is preparing %s; waiting for it\n", dir.c_str());
+    while (::flock(fd_, LOCK_EX) != 0)
+      if (errno != EINTR) return runtime_error(dir.string() + ": flock: " + errno_text());
+    return ok();
+  }
+
+ private:
+  int fd_ = -1;
+};
+
 Result<GenerateReport> ensure_dataset(const DatasetSpec& spec, const GenerateOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   if (spec.dir.empty()) return input_error("dataset.dir is empty");
@@ -208,6 +236,8 @@ Result<GenerateReport> ensure_dataset(const DatasetSpec& spec, const GenerateOpt
     return input_error(dir.string() + ": exists and is not a directory");
   fs::create_directories(dir, ec);
   if (ec) return runtime_error(dir.string() + ": " + ec.message());
+  DirLock lock;
+  if (Result<void> l = lock.acquire(dir, options.progress); !l) return l.error();
 
   auto read = read_manifest(dir);
   if (!read) return read.error();

@@ -7,6 +7,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -271,4 +272,27 @@ TEST(Generator, ContentIsNeitherDedupableNorCompressible) {
   }
   EXPECT_EQ(repeats, 0u);
   EXPECT_GE(seen.size(), 12u * 64u);
+}
+
+// Two dlgen processes preparing the same directory take turns on a lock on it: the second waits,
+// then reuses what the first wrote (before, it deleted the first one's temporaries under it:
+// "rename: No such file or directory"). Threads with their own opens contend like processes.
+TEST(Generator, TwoPreparingTheSameDirectoryTakeTurns) {
+  TempDir t;
+  DatasetSpec s = spec(t, Format::raw);
+  s.num_files = 300;
+  for (int round = 0; round < 3; ++round) {
+    s.seed = 100 + round;  // a new fingerprint each round: the first one in regenerates
+    dlgen::Result<dlgen::generator::GenerateReport> a = dlgen::input_error("not run"), b = a;
+    std::thread ta([&] { a = ensure_dataset(s, quiet(1)); });
+    std::thread tb([&] { b = ensure_dataset(s, quiet(1)); });
+    ta.join();
+    tb.join();
+    ASSERT_TRUE(a) << a.error().message;
+    ASSERT_TRUE(b) << b.error().message;
+    EXPECT_NE(a->reused, b->reused) << "one writes, the other reuses";
+    EXPECT_TRUE(dlgen::generator::dataset_ready(s));
+    const Layout l(s);
+    for (std::uint64_t i = 0; i < l.num_files(); ++i) ASSERT_EQ(fs::file_size(l.path(i)), l.file_size(i));
+  }
 }
