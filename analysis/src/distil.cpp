@@ -598,6 +598,21 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
                               " measured with the next batch ready; data wait median " +
                               format_duration(s.data_wait_time.p50) + ", " + original_au(s) +
                               (skew_why.empty() ? "" : "; " + skew_why));
+    // Evaluation steps (a validation pass: forward only) have their own compute time when the
+    // trace shows one that differs from training's by more than 10%.
+    std::vector<double> eval_s;
+    for (const auto& st : s.steps)
+      if (st.compute_measured && st.epoch >= 0 && s.epochs[st.epoch].evaluation)
+        eval_s.push_back(static_cast<double>(st.compute_ns) * 1e-9);
+    if (job.run.eval_every_epochs > 0 && eval_s.size() >= 3) {
+      const double e = detail::percentile(eval_s, 0.5);
+      if (std::fabs(e - c.p50) > 0.1 * c.p50) {
+        job.compute.eval_time = Distribution::fixed_at(us(e));
+        x.c("compute.eval_time", "main process busy " + format_duration(e) + " median per evaluation step over " +
+                                     std::to_string(eval_s.size()) + " measured steps (training: " +
+                                     format_duration(c.p50) + ")");
+      }
+    }
   } else {
     job.compute.step_time = Distribution::fixed_at(0);
     x.note("compute.time: no step intervals (no batch receipts by the main process); 0 assumed");

@@ -619,14 +619,11 @@ class Reader {
         }
         std::optional<double> ev_stdev;
         if (const Leaf* l = get("evaluation.eval_time_stdev")) ev_stdev = number(*l);
+        // DLIO's default eval_time is 0: an evaluation pass then only reads.
         const Leaf* et = get("evaluation.eval_time");
-        const std::optional<Distribution> eval_time =
-            et ? time(*et, ev_stdev) : Distribution::fixed_at(0);
-        if (eval_time && !(*eval_time == job.compute.step_time))
-          error(et ? *et : *wl,
-                "dlgen replays evaluation steps with the training compute time; an evaluation time "
-                "different from "
-                "train.computation_time is not supported yet");
+        const std::optional<Distribution> eval_time = et ? time(*et, ev_stdev) : Distribution::fixed_at(0);
+        if (eval_time) job.compute.eval_time = *eval_time;
+        if (et) from("compute.eval_time", *et);
       }
       if (const Leaf* l = get("reader.batch_size_eval")) {
         if (auto v = count32(*l); v && *v != job.reader.batch_size)
@@ -1015,7 +1012,10 @@ Result<std::string> to_dlio_yaml(const Job& job, std::vector<std::string>* notes
   if (eval) {
     y << YAML::Key << "evaluation" << YAML::Value << YAML::BeginMap;
     y << YAML::Key << "eval_time" << YAML::Value;
-    if (!emit_dist(y, job.compute.effective())) y << 0;
+    if (!emit_dist(y, job.compute.effective(true))) {
+      y << 0;
+      refuse("compute.eval_time", "a histogram has no DLIO form");
+    }
     y << YAML::Key << "epochs_between_evals" << YAML::Value << job.run.eval_every_epochs << YAML::EndMap;
   }
   if (job.checkpoint.enabled) {

@@ -35,7 +35,7 @@ const std::vector<std::string_view> kReaderKeys = {
     "batch_size", "workers",      "prefetch",    "shuffle",   "shuffle_buffer", "seed",
     "read",       "request_size", "header_read", "iodepth",   "direct",         "drop_last",
     "startup",    "preprocess",   "warmup",      "readahead", "probe"};
-const std::vector<std::string_view> kComputeKeys = {"accelerator", "time", "au_threshold"};
+const std::vector<std::string_view> kComputeKeys = {"accelerator", "time", "eval_time", "au_threshold"};
 const std::vector<std::string_view> kAcceleratorKeys = {"time"};
 const std::vector<std::string_view> kCheckpointKeys = {
     "enabled", "every_epochs", "first_epoch", "every_steps", "size",
@@ -89,7 +89,7 @@ std::vector<std::string> split_dots(std::string_view s) {
 bool is_dist_key(std::string_view section, std::string_view key) {
   return ((section == "dataset" || section == "validation") &&
           (key == "sample_size" || key == "file_size")) ||
-         (section == "compute" && key == "time");
+         (section == "compute" && (key == "time" || key == "eval_time"));
 }
 
 // Checks a dotted key path against the schema; returns "" when it names a settable key.
@@ -638,6 +638,11 @@ Job convert(Ctx& ctx, const toml::table& root, const std::filesystem::path& sour
     Section s(ctx, t, "compute");
     s.string("accelerator", c.accelerator);
     s.distribution("time", c.step_time, Unit::seconds);
+    if (s.has("eval_time")) {
+      Distribution e;
+      s.distribution("eval_time", e, Unit::seconds);
+      c.eval_time = e;
+    }
     s.number("au_threshold", c.au_threshold);
     std::vector<std::string_view> known = kComputeKeys;
     if (t) {
@@ -1079,6 +1084,7 @@ std::string to_toml(const Job& job, const std::map<std::string, std::string>& co
   w.section("compute");
   if (!c.accelerator.empty()) w.kv("accelerator", quote(c.accelerator));
   w.kv("time", dist_text(c.step_time, Unit::seconds));
+  if (c.eval_time) w.kv("eval_time", dist_text(*c.eval_time, Unit::seconds));
   w.kv("au_threshold", float_text(c.au_threshold));
   for (const auto& [name, d] : c.per_accelerator) {
     w.section("compute." + bare_or_quoted_key(name));

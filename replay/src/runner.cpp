@@ -185,7 +185,7 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
   ClockBarrier ckpt_barrier(clock_, static_cast<std::uint32_t>(na),
                             CheckpointCompletion{&write_fn, &ckpt_requested});
   const std::uint64_t step_base = global_step_;
-  const Distribution& dist = job_.compute.effective();
+  const Distribution& dist = job_.compute.effective(eval);
   const std::int64_t deadline = deadline_ns_;
 
   auto accelerator = [&](std::size_t a) {

@@ -441,6 +441,10 @@ TEST(Summarize, ValidationSetIsSeparatedAndCounted) {
   EXPECT_EQ(d.job.run.epochs, 3u);
   EXPECT_EQ(d.job.run.eval_every_epochs, 1u);
   EXPECT_NE(d.job.validation->dir, d.job.dataset.dir);
+  // Evaluation steps compute a third of a training step in the simulation: their own time.
+  ASSERT_TRUE(d.job.compute.eval_time.has_value());
+  EXPECT_NEAR(d.job.compute.eval_time->expected(), 0.050 / 3, 0.001);
+  EXPECT_NEAR(d.job.compute.step_time.expected(), 0.050, 0.002);
 }
 
 TEST(Summarize, ThreadReadersWithoutHandoversUseReadBursts) {

@@ -121,12 +121,14 @@ TEST(Dlio, UnknownAndUnsupportedKeysAreRefusedWithFileAndLine) {
   e = error_of("reader:\n  batch_size: 0\n  read_threads: -1\n");
   EXPECT_NE(e.find("w.yaml:2:"), std::string::npos) << e;
   EXPECT_NE(e.find("w.yaml:3:"), std::string::npos) << e;
-  // Evaluation with a compute time dlgen cannot replay separately is refused, not approximated.
-  e = error_of(
+  // Evaluation steps have their own compute time (DLIO's eval_time, default 0).
+  Result<DlioJob> ev = parse_dlio(
       "workflow:\n  evaluation: True\ndataset:\n  num_files_eval: 4\ntrain:\n  computation_time: "
-      "0.1\n"
-      "evaluation:\n  eval_time: 0.05\n");
-  EXPECT_NE(e.find("w.yaml:8: evaluation.eval_time"), std::string::npos) << e;
+      "0.1\nevaluation:\n  eval_time: 0.05\n",
+      "w.yaml");
+  ASSERT_TRUE(ev) << ev.error().message;
+  EXPECT_EQ(ev->job.compute.effective(true), Distribution::fixed_at(0.05));
+  EXPECT_EQ(ev->job.compute.effective(false), Distribution::fixed_at(0.1));
 }
 
 TEST(Dlio, TimeDistributions) {
@@ -187,6 +189,11 @@ TEST(Dlio, EvaluationAndSubfolders) {
   EXPECT_EQ(d->job.validation->num_files, 10u);
   EXPECT_EQ(d->job.validation->files_per_dir, 5u);
   EXPECT_EQ(d->job.run.eval_every_epochs, 2u);
+  EXPECT_EQ(d->job.compute.effective(true), Distribution::fixed_at(0));  // DLIO's default eval_time
+  // compute.eval_time round-trips through TOML.
+  Result<Job> back = parse_job(to_toml(d->job), "e.toml");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(back->compute.eval_time, d->job.compute.eval_time);
 }
 
 // dlgen convert --to dlio: a job written as a DLIO config reads back as the same job; what DLIO

@@ -284,6 +284,29 @@ TEST(Runner, EvaluationPassesReadTheValidationSet) {
   EXPECT_EQ(r->bytes_read, 4u * 16u * 1000u + 2u * 6u * 500u);
 }
 
+// compute.eval_time: evaluation steps take their own compute time (forward only), training steps
+// theirs; the pass durations and every accelerator's compute show which was spent where.
+TEST(Runner, EvaluationStepsTakeTheEvaluationComputeTime) {
+  Job job = small_job("/nonexistent/train", 16, Distribution::fixed_at(1000));  // 4 steps of 4
+  DatasetSpec v = job.dataset;
+  v.dir = "/nonexistent/valid";
+  v.num_files = 8;  // 2 steps of 4
+  job.validation = v;
+  job.run.epochs = 2;
+  job.run.eval_every_epochs = 1;
+  job.reader.workers = 2;
+  job.compute.step_time = Distribution::fixed_at(0.1);
+  job.compute.eval_time = Distribution::fixed_at(0.02);
+  Result<Report> r = run_fake(job);
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_EQ(r->epochs_detail.size(), 4u);
+  EXPECT_NEAR(r->epochs_detail[0].seconds, 4 * 0.1, 1e-9);
+  EXPECT_NEAR(r->epochs_detail[1].seconds, 2 * 0.02, 1e-9);  // was 2 x 0.1 with one compute time
+  ASSERT_EQ(r->per_accelerator.size(), 1u);
+  EXPECT_NEAR(r->per_accelerator[0].compute_s, 2 * (4 * 0.1 + 2 * 0.02), 1e-9);
+  EXPECT_NEAR(r->eval_seconds, 2 * 2 * 0.02, 1e-9);
+}
+
 TEST(Runner, MaxTimeStopsTheRunEarly) {
   Job job = small_job("/nonexistent/maxtime", 400, Distribution::fixed_at(100));
   job.compute.step_time = Distribution::fixed_at(0.1);  // 100 steps of 0.1 s an epoch

@@ -74,6 +74,11 @@ struct ComputeSpec {
   double au_threshold = 0.90;  // a run passes when every accelerator's AU ≥ this
   // The step time in force: per_accelerator[accelerator] when set, else step_time.
   const Distribution& effective() const;
+  // Seconds per evaluation step (a validation pass: forward only, DLIO's eval_time); unset: the
+  // training step time.
+  std::optional<Distribution> eval_time;
+  // The step time of an evaluation step (eval_time when set) or of a training step.
+  const Distribution& effective(bool eval) const { return eval && eval_time ? *eval_time : effective(); }
   bool operator==(const ComputeSpec&) const = default;
 };
 
