@@ -172,26 +172,37 @@ TEST(FaultEngine, CountsAnEngineDestroyedWithRequestsInFlight) {
   EXPECT_EQ(f->counters.destroyed_in_flight.load(), 1u);
 }
 
-// Per request, in every engine: pread stamps just before and after each call (no request
-// includes the ones before it); io_uring stamps the submit once per io_uring_enter and each
-// completion as it is taken.
-TEST(EngineStamps, PreadStampsEachRequestOnItsOwn) {
-  TempDir tmp("dlgen-stamps");
-  std::ofstream(tmp / "f", std::ios::binary) << std::string(16384, 'x');
-  TickClock clock;
+// An engine's options for three 4 KiB reads in flight, stamped on `clock`.
+EngineOptions three_read_options(Clock& clock) {
   EngineOptions o;
   o.depth = 3;
   o.buffers = 3;
   o.buffer_bytes = 4096;
   o.clock = &clock;
-  auto e = make_engine(EngineKind::pread, o);
-  ASSERT_TRUE(e);
-  int fd = -1;
-  ASSERT_EQ((*e)->open_file((tmp / "f").c_str(), O_RDONLY, fd), 0);
+  return o;
+}
+
+// Writes a 16 KiB file at `path`, opens it through `e` and submits its first three 4 KiB blocks.
+void submit_three_reads(IoEngine& e, const std::filesystem::path& path, int& fd) {
+  std::ofstream(path, std::ios::binary) << std::string(16384, 'x');
+  ASSERT_EQ(e.open_file(path.c_str(), O_RDONLY, fd), 0);
   const IoRequest reqs[3] = {{fd, IoOp::read, 0, 4096, 0, 0},
                              {fd, IoOp::read, 1, 4096, 4096, 1},
                              {fd, IoOp::read, 2, 4096, 8192, 2}};
-  ASSERT_EQ((*e)->submit(reqs), 3);
+  ASSERT_EQ(e.submit(reqs), 3);
+}
+
+// Per request, in every engine: pread stamps just before and after each call (no request
+// includes the ones before it); io_uring stamps the submit once per io_uring_enter and each
+// completion as it is taken.
+TEST(EngineStamps, PreadStampsEachRequestOnItsOwn) {
+  TempDir tmp("dlgen-stamps");
+  TickClock clock;
+  auto e = make_engine(EngineKind::pread, three_read_options(clock));
+  ASSERT_TRUE(e);
+  int fd = -1;
+  submit_three_reads(**e, tmp / "f", fd);
+  if (HasFatalFailure()) return;
   IoCompletion done[3];
   ASSERT_EQ((*e)->reap(done, 3), 3);
   (*e)->close_file(fd);
@@ -208,21 +219,12 @@ TEST(EngineStamps, PreadStampsEachRequestOnItsOwn) {
 TEST(EngineStamps, UringStampsTheSubmitAndEachCompletion) {
   if (!uring_available()) GTEST_SKIP() << "io_uring is not available here";
   TempDir tmp("dlgen-stamps");
-  std::ofstream(tmp / "f", std::ios::binary) << std::string(16384, 'x');
   TickClock clock;
-  EngineOptions o;
-  o.depth = 3;
-  o.buffers = 3;
-  o.buffer_bytes = 4096;
-  o.clock = &clock;
-  auto e = make_engine(EngineKind::uring, o);
+  auto e = make_engine(EngineKind::uring, three_read_options(clock));
   ASSERT_TRUE(e);
   int fd = -1;
-  ASSERT_EQ((*e)->open_file((tmp / "f").c_str(), O_RDONLY, fd), 0);
-  const IoRequest reqs[3] = {{fd, IoOp::read, 0, 4096, 0, 0},
-                             {fd, IoOp::read, 1, 4096, 4096, 1},
-                             {fd, IoOp::read, 2, 4096, 8192, 2}};
-  ASSERT_EQ((*e)->submit(reqs), 3);
+  submit_three_reads(**e, tmp / "f", fd);
+  if (HasFatalFailure()) return;
   IoCompletion done[3];
   int got = 0;
   while (got < 3) {
