@@ -66,8 +66,11 @@ const std::vector<MetricDef> kMetrics = {
     {"checkpoint_fsync", "checkpoint", "fraction", DistanceKind::absolute, 0.0,
      "checkpoints with an fsync"},
     {"block_bytes", "device", "bytes", DistanceKind::relative, 0.25,
-     "bytes moved at the block layer"},
-    {"block_requests", "device", "count", DistanceKind::relative, 0.50, "block-layer requests"},
+     "dataset bytes moved at the block layer (all the process's where files are not attributed)"},
+    {"block_requests", "device", "count", DistanceKind::relative, 0.50,
+     "block-layer requests for dataset files"},
+    {"device_read_fraction", "device", "fraction", DistanceKind::absolute, 0.15,
+     "dataset block bytes per dataset byte read: 0 page cache, ~1 device"},
 };
 
 double distance_of(DistanceKind kind, double a, double b) {
@@ -419,10 +422,16 @@ Comparison compare(const Profile& a, const Profile& b, const Tolerances& tol,
   if (a.has_block && b.has_block) {
     m.add("block_bytes", a.block_bytes, b.block_bytes);
     m.add("block_requests", a.block_requests, b.block_requests);
+    if (a.block_attributed && b.block_attributed)
+      m.add("device_read_fraction", a.device_read_fraction, b.device_read_fraction);
+    else
+      m.skip("device_read_fraction", a.device_read_fraction, b.device_read_fraction,
+             "needs block requests attributed to files (a trace from this dlgen)");
   } else {
     const char* why = "needs --block on both captures";
     m.skip("block_bytes", a.block_bytes, b.block_bytes, why);
     m.skip("block_requests", a.block_requests, b.block_requests, why);
+    m.skip("device_read_fraction", a.device_read_fraction, b.device_read_fraction, why);
   }
 
   Comparison c;

@@ -174,6 +174,31 @@ Profile profile_of(const trace::Trace& t, const analysis::TraceSummary& s) {
   p.sequential_fraction = reads > 0 ? sequential / reads : 0;
   p.stats = stats;
 
+  // Device level split by file: block requests whose pages belong to a dataset file.
+  if (p.has_block) {
+    double data_bytes = 0, data_requests = 0, all_bytes = 0, read_bytes = 0;
+    bool attributed = false;
+    for (const auto& e : t.events) {
+      if (e.op == trace::Op::block) {
+        all_bytes += static_cast<double>(e.size);
+        if (e.file != trace::kNoFile) attributed = true;
+        if (is_data_event(e)) {
+          data_bytes += static_cast<double>(e.size);
+          data_requests += 1;
+        }
+      } else if (trace::is_read(e.op) && e.ret > 0 && is_data_event(e)) {
+        read_bytes += static_cast<double>(e.ret);
+      }
+    }
+    p.block_all_bytes = all_bytes;
+    if (attributed) {
+      p.block_attributed = true;
+      p.block_bytes = data_bytes;
+      p.block_requests = data_requests;
+      p.device_read_fraction = read_bytes > 0 ? data_bytes / read_bytes : 0;
+    }
+  }
+
   // Checkpoints: summarize splits write bursts at batch receipts, which a replay trace has none of
   // (its readers hand batches over in memory), so two checkpoints to the same file less than a
   // second apart merge there. An epoch starting between two checkpoint writes also means training

@@ -86,6 +86,8 @@ struct inflight {
   __u64 ts;
   __u64 offset;
   __u64 size;
+  __u64 dev; /* block requests: the file whose pages the request moves (0 when unknown) */
+  __u64 ino;
   __u32 pid;
   __u32 tid;
   __s32 fd;
@@ -610,6 +612,8 @@ static __always_inline struct dl_io *complete_inflight(void *map, __u64 key)
   io->dur_ns = bpf_ktime_get_ns() - r.ts;
   io->offset = r.offset;
   io->size = r.size;
+  io->dev = r.dev;
+  io->ino = r.ino;
   return io;
 }
 
@@ -711,6 +715,40 @@ int BPF_PROG(dl_rename, struct task_struct *task, const char *comm)
   return 0;
 }
 
+/* The file a block request moves data for, so that user space can split device traffic by file
+ * (dataset, checkpoint, the program's own libraries). Page-cache I/O (buffered reads, readahead,
+ * writeback done in the process's context by fsync): the owner of the first page of the first bio
+ * (page->mapping->host). Anonymous or user pages (O_DIRECT) carry no file: then the file of the
+ * syscall the issuing thread is inside, if any. Metadata pages belong to the block device's own
+ * inode, which matches no file: left unattributed. */
+#define DL_PAGE_MAPPING_FLAGS 3UL /* PAGE_MAPPING_ANON | PAGE_MAPPING_MOVABLE */
+static __always_inline void block_owner(struct request *rq, struct inflight *r)
+{
+  struct bio *bio = BPF_CORE_READ(rq, bio);
+  if (!bio)
+    return;
+  struct page *pg = BPF_CORE_READ(bio, bi_io_vec, bv_page);
+  if (pg) {
+    struct address_space *m = BPF_CORE_READ(pg, mapping);
+    if (m && !((unsigned long)m & DL_PAGE_MAPPING_FLAGS)) {
+      struct inode *host = BPF_CORE_READ(m, host);
+      if (host) {
+        r->dev = BPF_CORE_READ(host, i_sb, s_dev);
+        r->ino = BPF_CORE_READ(host, i_ino);
+        return;
+      }
+    }
+  }
+  struct pending *slot = bpf_task_storage_get(&pending, bpf_get_current_task_btf(), 0, 0);
+  if (slot && slot->active && slot->file) {
+    struct inode *inode = DL_AS_FILE(slot->file)->f_inode;
+    if (inode) {
+      r->dev = inode->i_sb->s_dev;
+      r->ino = inode->i_ino;
+    }
+  }
+}
+
 /* Block requests, attributed to the traced process that issues them (page-cache misses it caused
  * directly; writeback from kernel threads is not attributed). */
 SEC("tp_btf/block_rq_issue")
@@ -729,6 +767,7 @@ int BPF_PROG(dl_block_issue, struct request *rq)
   r.offset = BPF_CORE_READ(rq, __sector) * 512;
   r.size = BPF_CORE_READ(rq, __data_len);
   r.flags = BPF_CORE_READ(rq, cmd_flags) & 0xff; /* REQ_OP_* */
+  block_owner(rq, &r);
   __u64 key = (__u64)rq;
   if (bpf_map_update_elem(&block_reqs, &key, &r, BPF_ANY) != 0)
     count_lost(DL_LOST_BLOCK_MAP);

@@ -174,7 +174,13 @@ bool Interpreter::on_io(const dl_io& io, const char* path_arg) {
     std::string p = proc_fd_path(io.pid, static_cast<std::int32_t>(io.ret));
     if (!p.empty() && p[0] == '/') path = p;
   }
-  if (io.dev != 0 || io.ino != 0) {
+  if (io.op == DL_OP_BLOCK) {
+    // The file whose pages the block request moves: only one the program opened (a library's
+    // or the block device's own inode is left unattributed rather than interned nameless).
+    if (io.dev != 0 || io.ino != 0)
+      if (auto it = by_id_.find(IdKey{user_dev(io.dev), io.ino}); it != by_id_.end())
+        e.file = it->second;
+  } else if (io.dev != 0 || io.ino != 0) {
     std::int32_t fd = is_open ? static_cast<std::int32_t>(io.ret) : io.fd;
     e.file = intern_id(user_dev(io.dev), io.ino, io.isize, path, io.pid, fd);
   } else if (path_arg && !path.empty()) {

@@ -77,9 +77,18 @@ struct Profile {
   double fsyncs = 0;       // fsync/fdatasync calls on checkpoint files
 
   // Device level (only with --block on both sides).
+  // With a trace whose block events name their file (dlgen >= 0.9: the page owner), block_bytes
+  // and block_requests count only the dataset's files (what a replay must reproduce; the program's
+  // own libraries and the interpreter loading from a cold cache are left out) and
+  // block_attributed is set; older traces count every block request of the traced processes.
   bool has_block = false;
+  bool block_attributed = false;
   double block_bytes = 0;
   double block_requests = 0;
+  double block_all_bytes = 0;  // every block request of the traced processes, attributed or not
+  // Dataset bytes the device moved per dataset byte the program read: 0 all from the page cache,
+  // about 1 all from the device (more with readahead beyond what was read). Needs attribution.
+  double device_read_fraction = 0;
 
   // Events the capture lost (every count above is then a lower bound): the total, and by reason
   // where the trace recorded them (profile_of(trace, ...)).
