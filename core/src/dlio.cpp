@@ -479,9 +479,7 @@ class Reader {
     }
     if (const Leaf* l = get("reader.read_threads")) {
       if (auto v = count32(*l)) {
-        job.reader.workers = std::max<std::uint32_t>(*v, 1);
-        if (*v == 0)
-          note("reader.read_threads 0 (the main process reads): replayed as 1 reader worker");
+        job.reader.workers = *v;  // 0: the training process loads its own batches
       }
       from("reader.workers", *l);
     }
@@ -621,7 +619,8 @@ class Reader {
         if (const Leaf* l = get("evaluation.eval_time_stdev")) ev_stdev = number(*l);
         // DLIO's default eval_time is 0: an evaluation pass then only reads.
         const Leaf* et = get("evaluation.eval_time");
-        const std::optional<Distribution> eval_time = et ? time(*et, ev_stdev) : Distribution::fixed_at(0);
+        const std::optional<Distribution> eval_time =
+            et ? time(*et, ev_stdev) : Distribution::fixed_at(0);
         if (eval_time) job.compute.eval_time = *eval_time;
         if (et) from("compute.eval_time", *et);
       }
@@ -888,18 +887,19 @@ bool emit_dist(YAML::Emitter& y, const Distribution& d) {
       y << d.value;
       return true;
     case DistKind::normal:
-      y << YAML::BeginMap << YAML::Key << "mean" << YAML::Value << d.mean << YAML::Key << "stdev" << YAML::Value
-        << d.stdev << YAML::EndMap;
+      y << YAML::BeginMap << YAML::Key << "mean" << YAML::Value << d.mean << YAML::Key << "stdev"
+        << YAML::Value << d.stdev << YAML::EndMap;
       return true;
     case DistKind::uniform:
-      y << YAML::BeginMap << YAML::Key << "type" << YAML::Value << "uniform" << YAML::Key << "min" << YAML::Value
-        << d.min << YAML::Key << "max" << YAML::Value << d.max << YAML::EndMap;
+      y << YAML::BeginMap << YAML::Key << "type" << YAML::Value << "uniform" << YAML::Key << "min"
+        << YAML::Value << d.min << YAML::Key << "max" << YAML::Value << d.max << YAML::EndMap;
       return true;
     case DistKind::gamma: {  // mean k*theta, stdev sqrt(k)*theta
       if (d.mean <= 0 || d.stdev <= 0) return false;
       const double theta = d.stdev * d.stdev / d.mean;
-      y << YAML::BeginMap << YAML::Key << "type" << YAML::Value << "gamma" << YAML::Key << "shape" << YAML::Value
-        << d.mean / theta << YAML::Key << "scale" << YAML::Value << theta << YAML::EndMap;
+      y << YAML::BeginMap << YAML::Key << "type" << YAML::Value << "gamma" << YAML::Key << "shape"
+        << YAML::Value << d.mean / theta << YAML::Key << "scale" << YAML::Value << theta
+        << YAML::EndMap;
       return true;
     }
     default:
@@ -911,21 +911,28 @@ bool emit_dist(YAML::Emitter& y, const Distribution& d) {
 
 Result<std::string> to_dlio_yaml(const Job& job, std::vector<std::string>* notes) {
   std::vector<std::string> refused;
-  auto refuse = [&](const std::string& key, const std::string& why) { refused.push_back(key + ": " + why); };
+  auto refuse = [&](const std::string& key, const std::string& why) {
+    refused.push_back(key + ": " + why);
+  };
   auto note = [&](const std::string& n) {
     if (notes) notes->push_back(n);
   };
   const ReaderSpec& r = job.reader;
   const DatasetSpec& d = job.dataset;
-  if (!job.run.train) refuse("run.train", "checkpoint-only workloads are not written as DLIO configs yet");
+  if (!job.run.train)
+    refuse("run.train", "checkpoint-only workloads are not written as DLIO configs yet");
   if (job.model) refuse("model", "LLM models are not written as DLIO configs yet");
-  if (d.format == Format::raw) refuse("dataset.format", "raw files have no DLIO format (npz, hdf5, tfrecord, jpeg)");
+  if (d.format == Format::raw)
+    refuse("dataset.format", "raw files have no DLIO format (npz, hdf5, tfrecord, jpeg)");
   if (d.sample_size.kind != DistKind::fixed && d.sample_size.kind != DistKind::normal)
-    refuse("dataset.sample_size", std::string("DLIO sizes records as a fixed size or mean and stdev, not ") +
-                                      to_string(d.sample_size.kind));
+    refuse("dataset.sample_size",
+           std::string("DLIO sizes records as a fixed size or mean and stdev, not ") +
+               to_string(d.sample_size.kind));
   if (r.header_read_bytes || r.probe_bytes || r.readahead_bytes)
-    refuse("reader.header_read/probe/readahead", "DLIO's readers have no library access pattern to replay");
-  if (r.startup_s > 0 || r.warmup_s > 0) refuse("reader.startup/warmup", "DLIO has no worker start-up or warm-up time");
+    refuse("reader.header_read/probe/readahead",
+           "DLIO's readers have no library access pattern to replay");
+  if (r.startup_s > 0 || r.warmup_s > 0)
+    refuse("reader.startup/warmup", "DLIO has no worker start-up or warm-up time");
   if (r.read_unit == ReadUnit::sample && d.samples_per_file > 1)
     note("reader.read = sample: DLIO's reader for the format decides how a sample is read");
   if (r.iodepth > 1) refuse("reader.iodepth", "a DLIO reader has one request in flight per thread");
@@ -933,32 +940,40 @@ Result<std::string> to_dlio_yaml(const Job& job, std::vector<std::string>* notes
   if (job.run.cache != CacheMode::keep) refuse("run.cache", "DLIO does not drop the page cache");
   if (job.run.max_seconds > 0) refuse("run.max_time", "DLIO has no time limit");
   if (job.run.max_steps > 0 && job.run.epochs > 1)
-    refuse("run.max_steps", "DLIO's total_training_steps counts the whole run; dlgen's limit is per epoch");
+    refuse("run.max_steps",
+           "DLIO's total_training_steps counts the whole run; dlgen's limit is per epoch");
   if (job.run.accelerators > 1)
     note("run.accelerators = " + std::to_string(job.run.accelerators) +
-         ": in DLIO the accelerators are MPI ranks (mpirun -np " + std::to_string(job.run.accelerators) + ")");
+         ": in DLIO the accelerators are MPI ranks (mpirun -np " +
+         std::to_string(job.run.accelerators) + ")");
   if (job.checkpoint.enabled && job.checkpoint.files > 1)
     refuse("checkpoint.files", "DLIO writes a CNN checkpoint as one file per rank");
 
   YAML::Emitter y;
   y.SetDoublePrecision(12);
   y << YAML::BeginMap;
-  y << YAML::Key << "model" << YAML::Value << YAML::BeginMap << YAML::Key << "name" << YAML::Value << job.name;
-  if (job.checkpoint.enabled) y << YAML::Key << "model_size" << YAML::Value << job.checkpoint.size_bytes;
+  y << YAML::Key << "model" << YAML::Value << YAML::BeginMap << YAML::Key << "name" << YAML::Value
+    << job.name;
+  if (job.checkpoint.enabled)
+    y << YAML::Key << "model_size" << YAML::Value << job.checkpoint.size_bytes;
   y << YAML::EndMap;
   y << YAML::Key << "framework" << YAML::Value << "pytorch";
   const bool eval = job.validation && job.run.eval_every_epochs > 0;
-  y << YAML::Key << "workflow" << YAML::Value << YAML::BeginMap << YAML::Key << "generate_data" << YAML::Value
-    << "False" << YAML::Key << "train" << YAML::Value << "True" << YAML::Key << "evaluation" << YAML::Value
-    << (eval ? "True" : "False") << YAML::Key << "checkpoint" << YAML::Value
-    << (job.checkpoint.enabled ? "True" : "False") << YAML::EndMap;
+  y << YAML::Key << "workflow" << YAML::Value << YAML::BeginMap << YAML::Key << "generate_data"
+    << YAML::Value << "False" << YAML::Key << "train" << YAML::Value << "True" << YAML::Key
+    << "evaluation" << YAML::Value << (eval ? "True" : "False") << YAML::Key << "checkpoint"
+    << YAML::Value << (job.checkpoint.enabled ? "True" : "False") << YAML::EndMap;
 
   y << YAML::Key << "dataset" << YAML::Value << YAML::BeginMap;
   std::filesystem::path folder = d.dir;
-  if (d.dir.filename() == "train") folder = d.dir.parent_path();
-  else note("dataset.dir " + d.dir.string() + ": DLIO reads " + (d.dir / "train").string() + " (data_folder/train)");
+  if (d.dir.filename() == "train")
+    folder = d.dir.parent_path();
+  else
+    note("dataset.dir " + d.dir.string() + ": DLIO reads " + (d.dir / "train").string() +
+         " (data_folder/train)");
   if (eval && job.validation->dir != folder / "valid")
-    note("validation.dir " + job.validation->dir.string() + ": DLIO reads " + (folder / "valid").string());
+    note("validation.dir " + job.validation->dir.string() + ": DLIO reads " +
+         (folder / "valid").string());
   y << YAML::Key << "data_folder" << YAML::Value << folder.string();
   y << YAML::Key << "format" << YAML::Value << to_string(d.format);
   y << YAML::Key << "num_files_train" << YAML::Value << d.num_files;
@@ -971,10 +986,12 @@ Result<std::string> to_dlio_yaml(const Job& job, std::vector<std::string>* notes
     y << YAML::Key << "record_length_bytes" << YAML::Value << d.sample_size.value;
   }
   if (d.files_per_dir > 0)
-    y << YAML::Key << "num_subfolders_train" << YAML::Value << (d.num_files + d.files_per_dir - 1) / d.files_per_dir;
+    y << YAML::Key << "num_subfolders_train" << YAML::Value
+      << (d.num_files + d.files_per_dir - 1) / d.files_per_dir;
   if (eval && job.validation->files_per_dir > 0)
     y << YAML::Key << "num_subfolders_eval" << YAML::Value
-      << (job.validation->num_files + job.validation->files_per_dir - 1) / job.validation->files_per_dir;
+      << (job.validation->num_files + job.validation->files_per_dir - 1) /
+             job.validation->files_per_dir;
   y << YAML::EndMap;
 
   y << YAML::Key << "reader" << YAML::Value << YAML::BeginMap;
@@ -985,9 +1002,11 @@ Result<std::string> to_dlio_yaml(const Job& job, std::vector<std::string>* notes
   y << YAML::Key << "prefetch_size" << YAML::Value << r.prefetch;
   const char* shuffle = r.shuffle == Shuffle::none ? "off" : "seed";
   y << YAML::Key << "file_shuffle" << YAML::Value << shuffle;
-  y << YAML::Key << "sample_shuffle" << YAML::Value << (r.shuffle == Shuffle::sample ? "seed" : "off");
+  y << YAML::Key << "sample_shuffle" << YAML::Value
+    << (r.shuffle == Shuffle::sample ? "seed" : "off");
   if (r.shuffle_buffer > 0) y << YAML::Key << "shuffle_size" << YAML::Value << r.shuffle_buffer;
-  if (r.request_size_bytes > 0) y << YAML::Key << "transfer_size" << YAML::Value << r.request_size_bytes;
+  if (r.request_size_bytes > 0)
+    y << YAML::Key << "transfer_size" << YAML::Value << r.request_size_bytes;
   if (r.direct) y << YAML::Key << "odirect" << YAML::Value << "True";
   if (!(r.preprocess == Distribution::fixed_at(0))) {
     y << YAML::Key << "preprocess_time" << YAML::Value;
@@ -1016,15 +1035,18 @@ Result<std::string> to_dlio_yaml(const Job& job, std::vector<std::string>* notes
       y << 0;
       refuse("compute.eval_time", "a histogram has no DLIO form");
     }
-    y << YAML::Key << "epochs_between_evals" << YAML::Value << job.run.eval_every_epochs << YAML::EndMap;
+    y << YAML::Key << "epochs_between_evals" << YAML::Value << job.run.eval_every_epochs
+      << YAML::EndMap;
   }
   if (job.checkpoint.enabled) {
     const CheckpointSpec& k = job.checkpoint;
     y << YAML::Key << "checkpoint" << YAML::Value << YAML::BeginMap;
     y << YAML::Key << "checkpoint_folder" << YAML::Value << k.dir.string();
-    if (k.every_steps > 0) y << YAML::Key << "steps_between_checkpoints" << YAML::Value << k.every_steps;
+    if (k.every_steps > 0)
+      y << YAML::Key << "steps_between_checkpoints" << YAML::Value << k.every_steps;
     if (k.every_epochs > 0) {
-      y << YAML::Key << "checkpoint_after_epoch" << YAML::Value << (k.first_epoch > 0 ? k.first_epoch : k.every_epochs);
+      y << YAML::Key << "checkpoint_after_epoch" << YAML::Value
+        << (k.first_epoch > 0 ? k.first_epoch : k.every_epochs);
       y << YAML::Key << "epochs_between_checkpoints" << YAML::Value << k.every_epochs;
     }
     y << YAML::Key << "fsync" << YAML::Value << (k.fsync ? "True" : "False");

@@ -91,7 +91,6 @@ std::vector<Diagnostic> validate(const Job& job, std::uint64_t ram_bytes) {
 
   const ReaderSpec& r = job.reader;
   if (r.batch_size < 1) add(out, "reader.batch_size", "must be >= 1");
-  if (r.workers < 1) add(out, "reader.workers", "must be >= 1");
   if (r.direct && r.request_size_bytes % 4096 != 0)
     add(out, "reader.request_size", "must be a multiple of 4KiB with direct = true");
   if (r.direct && r.header_read_bytes % 4096 != 0)

@@ -214,7 +214,8 @@ std::vector<Diagnostic> check_limits(const Job& job, std::uint64_t ram_bytes) {
   counts &= count_ok(out, "run.accelerators", run.accelerators, kMaxAccelerators,
                      "each simulated accelerator is a thread with its own workers on this host");
   if (r.workers <= kMaxWorkers && run.accelerators <= kMaxAccelerators) {
-    const std::uint64_t threads = std::uint64_t{run.accelerators} * (std::uint64_t{r.workers} + 1);
+    const std::uint64_t threads =
+        std::uint64_t{run.accelerators} * (std::uint64_t{std::max(r.workers, 1u)} + 1);
     if (threads > kMaxThreads)
       add_diag(out, "reader.workers",
                "run.accelerators x (workers + 1) = " + num(threads) +

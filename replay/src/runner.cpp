@@ -123,7 +123,11 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
   cfg.probe_bytes = rd.probe_bytes;
   cfg.direct = rd.direct;
   cfg.block = std::max<std::uint32_t>(options_.block_size, 512);
-  cfg.iodepth = rd.iodepth > 0 ? rd.iodepth : kDefaultIodepth;
+  // reader.workers = 0: the training process loads its own batches (PyTorch's num_workers=0):
+  // one loader per accelerator that starts a batch only once the previous step's compute is done,
+  // reading one request at a time unless the job sets iodepth. Loading and compute never overlap.
+  const bool synchronous = rd.workers == 0;
+  cfg.iodepth = rd.iodepth > 0 ? rd.iodepth : synchronous ? 1 : kDefaultIodepth;
   cfg.workers = std::max<std::uint32_t>(rd.workers, 1);
   if (rd.preprocess.expected() > 0 || rd.preprocess.max > 0) {
     cfg.preprocess = &rd.preprocess;
@@ -134,7 +138,10 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
   // requests can be in flight even when batches are small (batch 1 with iodepth 32 would
   // otherwise cap a worker at `prefetch` requests; the data is discarded, so this costs no memory).
   const std::uint32_t batch = std::max<std::uint32_t>(rd.batch_size, 1);
-  cfg.prefetch = std::max<std::uint32_t>({rd.prefetch, 1, (cfg.iodepth + batch - 1) / batch + 1});
+  cfg.prefetch =
+      synchronous
+          ? 1
+          : std::max<std::uint32_t>({rd.prefetch, 1, (cfg.iodepth + batch - 1) / batch + 1});
   cfg.engine = options_.engine;
   cfg.factory = &options_.engine_factory;
   // One request reads a whole sample unless the job sets a request size; a buffer per request in
@@ -146,9 +153,11 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
   ReaderSpec sized = rd;
   sized.workers = cfg.workers;
   sized.iodepth = cfg.iodepth;
-  want = std::min(want, limits::request_buffer_bytes(
-                            sized, static_cast<std::uint32_t>(std::max<std::size_t>(plan.accelerators.size(), 1)),
-                            limits::host_memory_bytes(), options_.buffer_budget_bytes));
+  want = std::min(
+      want,
+      limits::request_buffer_bytes(
+          sized, static_cast<std::uint32_t>(std::max<std::size_t>(plan.accelerators.size(), 1)),
+          limits::host_memory_bytes(), options_.buffer_budget_bytes));
   cfg.request_bytes = cfg.direct ? align_up(want, cfg.block) : want;
   if (rd.read_unit == ReadUnit::sample) cfg.readahead_bytes = rd.readahead_bytes;
   // A whole unaligned sample read with O_DIRECT may straddle one more block than its length.
@@ -209,12 +218,17 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
       if (shared.stop.load()) break;
       signals[a]->receive();
       r.ready = clock_.now_ns();
-      w.consumed.store(j + 1, std::memory_order_release);
-      clock_.notify(w.consumed);
+      // The loader may start the next batch now, or (synchronous) after this step's compute.
+      auto release = [&] {
+        w.consumed.store(j + 1, std::memory_order_release);
+        clock_.notify(w.consumed);
+      };
+      if (!synchronous) release();
       ready_.fetch_sub(1, std::memory_order_relaxed);
       r.compute_ns = static_cast<std::int64_t>(sample(dist, rng) * 1e9);
       if (r.compute_ns > 0) clock_.sleep_until(r.ready + r.compute_ns);
       r.end = clock_.now_ns();
+      if (synchronous) release();
       r.samples = static_cast<std::uint32_t>(ap.batch(k).size());
       samples_.fetch_add(ap.batch(k).size(), std::memory_order_relaxed);
       if (progress) progress->add(1);
@@ -349,7 +363,9 @@ Result<Report> Runner::run() {
   rep.accelerator = job_.compute.accelerator;
   rep.accelerators = job_.run.accelerators;
   rep.workers = job_.reader.workers;
-  rep.iodepth = job_.reader.iodepth > 0 ? job_.reader.iodepth : kDefaultIodepth;
+  rep.iodepth = job_.reader.iodepth > 0    ? job_.reader.iodepth
+                : job_.reader.workers == 0 ? 1
+                                           : kDefaultIodepth;
   rep.epochs = job_.run.epochs;
   rep.direct = job_.reader.direct;
   rep.cache_mode = to_string(job_.run.cache);

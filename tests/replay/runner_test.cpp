@@ -174,6 +174,43 @@ TEST(Runner, TwoWorkersScheduleIsExact) {
   EXPECT_NEAR(r->compute.mean_abs_error_s, 0, 1e-12);
 }
 
+// reader.workers = 0 (PyTorch's num_workers=0): each accelerator loads its own batches and
+// computes, one after the other. 6 samples per accelerator, batch 2, preprocess 100 ms a sample,
+// compute 50 ms a step:
+//   load 0.00-0.20, compute 0.20-0.25, load 0.25-0.45, compute 0.45-0.50, load 0.50-0.70,
+//   compute 0.70-0.75: 0.75 s; waits 0.2 + 0.2 + 0.2, AU = 0.15 / (0.75 - 0.2).
+// With one worker the loader runs ahead instead: batches ready at 0.2, 0.4, 0.6, the last step
+// ends at 0.65. The same on every accelerator, whatever their number.
+TEST(Runner, SynchronousLoadingNeverOverlapsCompute) {
+  for (std::uint32_t accelerators : {1u, 3u})
+    for (std::uint32_t workers : {0u, 1u}) {
+      SCOPED_TRACE("accelerators " + std::to_string(accelerators) + ", workers " +
+                   std::to_string(workers));
+      Job job = small_job("/nonexistent/fake", 6 * accelerators, Distribution::fixed_at(10000));
+      job.run.accelerators = accelerators;
+      job.reader.workers = workers;
+      job.reader.batch_size = 2;
+      job.reader.preprocess = Distribution::fixed_at(0.100);
+      job.compute.step_time = Distribution::fixed_at(0.050);
+      job.reader.iodepth = 0;  // the default: 1 for a synchronous loader
+      ASSERT_TRUE(validate(job).empty());
+      Result<Report> r = run_fake(job);
+      ASSERT_TRUE(r) << r.error().message;
+      EXPECT_EQ(r->steps, 3u);  // per accelerator
+      const double elapsed = workers == 0 ? 0.75 : 0.65;
+      EXPECT_NEAR(r->elapsed_s, elapsed, 1e-9);
+      ASSERT_EQ(r->per_accelerator.size(), accelerators);
+      for (const AcceleratorResult& a : r->per_accelerator) {
+        EXPECT_NEAR(a.first_wait_s, 0.2, 1e-9);
+        EXPECT_NEAR(a.wait_s, workers == 0 ? 0.6 : 0.5, 1e-9);
+        EXPECT_NEAR(a.compute_s, 0.15, 1e-9);
+      }
+      EXPECT_NEAR(r->au, 0.15 / (elapsed - 0.2), 1e-9);
+      EXPECT_NEAR(r->samples_per_s, 6.0 * accelerators / elapsed, 1e-6);
+      if (workers == 0) EXPECT_EQ(r->iodepth, 1u);
+    }
+}
+
 // Two accelerators with different step counts: 9 samples, batch 2, 2 workers each, preprocess
 // 100 ms, compute 50 ms. Accelerator 0 gets samples 0,2,4,6,8 (batches of 2, 2, 1), accelerator 1
 // samples 1,3,5,7 (2, 2). Worker 0 of accelerator 0 reads its 3 samples (batches 0 and 2) at
