@@ -96,10 +96,39 @@ void handover_batches(const trace::Trace& t, const Classified& c,
   s.batch_size = static_cast<std::uint32_t>(detail::mode(sizes));
 }
 
+// The batch size of a consumer that loads its own samples, from the gaps before each of its
+// accesses: with batch B, the gap before every B-th sample of a pass (counted from the pass's
+// start) is the step's compute and the others are per-sample work. B is the smallest size whose
+// boundary gaps are clearly longer than the rest (their 20th percentile over twice the others'
+// 80th); 1 when none is (a per-sample loop, or gaps that only scatter with the host's noise).
+std::uint32_t consumer_batch(const std::vector<const Access*>& as,
+                             const std::vector<double>& gaps) {
+  std::vector<std::size_t> pos(as.size(), 0);  // position of each access in its pass
+  std::size_t longest = 0;
+  for (std::size_t i = 1; i < as.size(); ++i) {
+    pos[i] = as[i]->pass == as[i - 1]->pass ? pos[i - 1] + 1 : 0;
+    longest = std::max(longest, pos[i] + 1);
+  }
+  for (std::size_t b = 2; b <= std::min<std::size_t>(4096, longest / 2); ++b) {
+    std::vector<double> boundary, inner;
+    for (std::size_t i = 1; i < as.size(); ++i) {
+      if (pos[i] == 0) continue;
+      (pos[i] % b == 0 ? boundary : inner).push_back(gaps[i - 1]);
+    }
+    if (boundary.size() < 2 || inner.empty()) continue;
+    if (detail::percentile(boundary, 0.2) > 2 * std::max(detail::percentile(inner, 0.8), 1000.0))
+      return static_cast<std::uint32_t>(b);
+  }
+  return 1;
+}
+
 // Without handovers, a reader's batches show as bursts of reads separated by idle gaps (it
 // waits for a free prefetch slot); a gap longer than 4× the median gap, and over 0.5 ms, ends a
 // burst. In steady state each of W workers reads one batch per W steps, so the step time is
 // the burst period divided by W (an upper bound of compute: waiting cannot be told apart).
+// A consumer that loads its own samples (PyTorch num_workers=0, a plain loop) loads a batch and
+// then computes: its batches are every consumer_batch() samples of a pass, and the gap before
+// each is its compute.
 void read_bursts(const std::vector<Access>& accesses, const Readers& r, const Passes& p,
                  Batches& s) {
   if (!s.batches.empty()) return;
@@ -116,13 +145,28 @@ void read_bursts(const std::vector<Access>& accesses, const Readers& r, const Pa
     const double threshold = std::max(500000.0, 4 * detail::percentile(gaps, 0.5));
     const auto accel = r.accel_of_reader(reader);
     const double w = std::max<std::uint32_t>(1, r.accelerators.empty() ? 1 : p.workers[accel]);
+    const bool consumer = !r.accelerators.empty() && r.accelerators[accel].reads_itself &&
+                          r.accelerators[accel].pid == reader;
+    const std::uint32_t every = consumer ? consumer_batch(as, gaps) : 0;
+    if (consumer) s.consumer_loads = true;
+    std::vector<std::size_t> pos(as.size(), 0);  // position of each access in its pass
+    for (std::size_t i = 1; i < as.size(); ++i)
+      pos[i] = as[i]->pass == as[i - 1]->pass ? pos[i - 1] + 1 : 0;
+    // Whether access i starts a new batch (i == size: the end).
+    auto ends_burst = [&](std::size_t i) {
+      if (i == as.size() || pos[i] == 0) return true;
+      return consumer ? pos[i] % every == 0 : gaps[i - 1] > threshold;
+    };
     std::size_t first = 0;
     std::uint64_t prev_start = 0;
     std::int32_t prev_pass = -1;
     for (std::size_t i = 1; i <= as.size(); ++i) {
-      const bool split =
-          i == as.size() || gaps[i - 1] > threshold || as[i]->pass != as[first]->pass;
-      if (!split) continue;
+      if (!ends_burst(i)) continue;
+      if (consumer) {
+        s.burst_starts[reader].push_back(as[first]->ts);
+        if (first > 0 && as[first - 1]->pass == as[first]->pass)
+          s.burst_gaps_s.push_back(gaps[first - 1] * 1e-9);
+      }
       Batch b;
       b.ready_ns = as[i - 1]->end;
       b.worker = reader;
@@ -146,10 +190,15 @@ void read_bursts(const std::vector<Access>& accesses, const Readers& r, const Pa
   s.batch_size = static_cast<std::uint32_t>(detail::mode(sizes));
   s.burst_periods_s.clear();
   for (double period : periods) s.burst_periods_s.push_back(period * 1e-9);
-  s.notes.push_back(
-      "no batch handovers (sendmsg or /dev/shm): batches inferred from bursts of reads per "
-      "reader, "
-      "step time from their cadence (an upper bound of compute)");
+  if (s.consumer_loads)
+    s.notes.push_back(
+        "no batch handovers: the consuming process reads its own samples; batches inferred from "
+        "bursts of its reads (each sample a step when they show no regular batch), compute from "
+        "the idle gap before each burst");
+  else
+    s.notes.push_back(
+        "no batch handovers (sendmsg or /dev/shm): batches inferred from bursts of reads per "
+        "reader, step time from their cadence (an upper bound of compute)");
 }
 
 // Receipts: the accelerator process's recvmsg calls, grouped k per batch (k: descriptors per

@@ -370,7 +370,7 @@ void distil_loader(Ctx& x) {
   auto& r = job.reader;
   if (!s.accelerators.empty()) {
     const auto& a = s.accelerators[0];
-    r.workers = std::max<std::uint32_t>(1, a.workers);
+    r.workers = a.reads_itself ? 0 : std::max<std::uint32_t>(1, a.workers);
     std::string names;
     std::map<std::string, int> comms;
     for (const auto& p : s.processes)
@@ -378,7 +378,9 @@ void distil_loader(Ctx& x) {
     for (auto& [c, n] : comms) names += (names.empty() ? "" : ", ") + c;
     std::uint64_t train_files = ti >= 0 ? s.datasets[ti].files.size() : 0;
     if (a.reads_itself) {
-      x.c("reader.workers", "the main process reads its own samples (no separate workers): 1");
+      x.c("reader.workers",
+          "the main process reads its own samples (no separate workers): 0, loading and compute "
+          "take turns");
     } else {
       std::uint64_t per_epoch_files = train_epochs.empty() ? 0 : train_epochs.front()->unique_files;
       x.c("reader.workers", std::to_string(a.workers) + " readers per epoch (" +
@@ -601,7 +603,11 @@ void distil_compute(Ctx& x) {
       if (st.epoch >= 0 && !s.epochs[st.epoch].evaluation)
         measured_s.push_back(static_cast<double>(st.compute_ns) * 1e-9);
     std::string skew_why;
-    if (auto h = s.batches_from_read_bursts ? std::nullopt : skewed_times(measured_s, &skew_why)) {
+    const bool consumer_loads = !s.accelerators.empty() && s.accelerators[0].reads_itself;
+    if (s.batches_from_read_bursts && consumer_loads) measured_s = s.burst_gaps_s;
+    if (auto h = s.batches_from_read_bursts && !consumer_loads
+                     ? std::nullopt
+                     : skewed_times(measured_s, &skew_why)) {
       d = *h;
     } else if (c.count < 3 || spread <= 0.05 * c.p50) {
       d = Distribution::fixed_at(us(c.p50));
@@ -617,7 +623,11 @@ void distil_compute(Ctx& x) {
     std::uint64_t measured = 0;
     for (const auto& st : s.steps)
       measured += st.compute_measured && st.epoch >= 0 && !s.epochs[st.epoch].evaluation;
-    if (s.batches_from_read_bursts)
+    if (s.batches_from_read_bursts && consumer_loads)
+      x.c("compute.time", "idle gap before each of the main process's loading bursts: " +
+                              format_duration(c.p50) + " median (it loads a batch, then computes)" +
+                              (skew_why.empty() ? "" : "; " + skew_why));
+    else if (s.batches_from_read_bursts)
       x.c("compute.time", "step cadence of the readers' bursts: " + format_duration(c.p50) +
                               " median (an upper bound of compute; no handovers in the trace)");
     else

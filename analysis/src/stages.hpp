@@ -15,7 +15,8 @@
 //   steps      (steps.cpp)       accelerator steps and compute                       → Steps
 //   checkpoints (checkpoints.cpp) checkpoint writes, steps held by them              → Checkpoints
 //   timing     (timing.cpp)      AU, pass start-up, per-sample time, step statistics,
-//                                concurrency                                         → Utilisation...
+//                                concurrency                                         →
+//                                Utilisation...
 #include <cstdint>
 #include <map>
 #include <string>
@@ -99,7 +100,7 @@ Readers find_readers(const trace::Trace& t, const Classified& c, const std::vect
 // ---- passes, read patterns, order ----
 
 struct Passes {
-  std::vector<EpochSummary> epochs;  // `steps` left 0: counted from Batches
+  std::vector<EpochSummary> epochs;    // `steps` left 0: counted from Batches
   std::vector<std::uint32_t> workers;  // per accelerator: median readers active in a training pass
   bool evaluation(std::int32_t pass) const { return pass >= 0 && epochs[pass].evaluation; }
 };
@@ -128,6 +129,13 @@ struct Batches {
   std::uint32_t batch_size = 0;
   bool from_read_bursts = false;
   std::vector<double> burst_periods_s;  // read bursts only: step cadence per reader, seconds
+  // Read bursts of a consumer that loads its own samples (no DataLoader workers): it loads a
+  // batch, then computes, so the idle gap before each burst is its compute (seconds), and those
+  // gaps are not per-sample processing. burst_starts: reader key → start of each burst's first
+  // access.
+  bool consumer_loads = false;
+  std::vector<double> burst_gaps_s;
+  std::map<std::uint32_t, std::vector<std::uint64_t>> burst_starts;
   std::vector<std::uint64_t> steps_per_pass;  // batches per pass (index into Passes::epochs)
   std::vector<std::string> notes;
 };
@@ -186,7 +194,7 @@ struct SampleTimes {
   std::vector<double> first_sample_spans_s;
   double sample_span_s = 0;
 };
-SampleTimes sample_times(const trace::Trace& t, const Classified& c,
+SampleTimes sample_times(const trace::Trace& t, const Classified& c, const Batches& b,
                          const std::vector<Access>& as);
 
 struct StepTiming {

@@ -53,7 +53,7 @@ TraceSummary summarize_split(const trace::Trace& t) {
       find_checkpoints(t, classified, accesses, readers, passes, batches, steps);
   const Utilisation au = utilisation(readers.accelerators.size(), passes, batches, checkpoints);
   const PassStartup startup = pass_startup(passes, checkpoints);
-  const SampleTimes samples = sample_times(t, classified, accesses);
+  const SampleTimes samples = sample_times(t, classified, batches, accesses);
   const StepTiming timing = step_timing(passes, batches, checkpoints);
 
   TraceSummary s;
@@ -102,6 +102,7 @@ TraceSummary summarize_split(const trace::Trace& t) {
   s.batches = batches.batches;
   s.batch_size = batches.batch_size;
   s.batches_from_read_bursts = batches.from_read_bursts;
+  s.burst_gaps_s = batches.burst_gaps_s;
   const auto handovers = handover_counts(s.batches, s.accelerators);
   for (auto& p : s.processes)
     if (auto it = handovers.find(p.pid); it != handovers.end()) p.handovers = it->second;

@@ -92,7 +92,7 @@ PassStartup pass_startup(const Passes& p, const Checkpoints& k) {
 // sample's last data read and the open of its next sample in the same pass. Gaps that contain one
 // of the reader's handovers (collate, waiting for the consumer) are left out; overlapping
 // accesses (several samples read at once) count as 0.
-SampleTimes sample_times(const trace::Trace& t, const Classified& c,
+SampleTimes sample_times(const trace::Trace& t, const Classified& c, const Batches& b,
                          const std::vector<Access>& accesses) {
   SampleTimes s;
   std::map<std::uint32_t, std::set<std::uint32_t>> keys_of_pid;
@@ -104,6 +104,10 @@ SampleTimes sample_times(const trace::Trace& t, const Classified& c,
     if (it == keys_of_pid.end()) continue;
     handovers[it->second.size() == 1 ? *it->second.begin() : e.tid].push_back(e.ts_ns);
   }
+  // A consumer loading its own samples computes before each burst: that gap is not per-sample
+  // work, as a handover's is not (the burst's start stands for the handover).
+  for (const auto& [reader, starts] : b.burst_starts)
+    for (std::uint64_t ts : starts) handovers[reader].push_back(ts > 0 ? ts - 1 : 0);
   for (auto& [key, v] : handovers) std::sort(v.begin(), v.end());
   std::map<std::uint32_t, const Access*> last;   // reader key → its previous train access
   std::map<std::uint32_t, bool> last_was_first;  // ... which was the reader's first of its pass
@@ -155,7 +159,10 @@ StepTiming step_timing(const Passes& p, const Batches& bt, const Checkpoints& k)
     compute.push_back(static_cast<double>(st.compute_ns) * 1e-9);
     wait.push_back(static_cast<double>(st.wait_ns) * 1e-9);
   }
-  if (step.empty() && !bt.burst_periods_s.empty()) step = compute = bt.burst_periods_s;
+  if (step.empty() && !bt.burst_periods_s.empty()) {
+    step = compute = bt.burst_periods_s;
+    if (bt.consumer_loads && !bt.burst_gaps_s.empty()) compute = bt.burst_gaps_s;
+  }
   s.step_time = detail::make_stats(step);
   s.compute_time = detail::make_stats(compute);
   s.data_wait_time = detail::make_stats(wait);

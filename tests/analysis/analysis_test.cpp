@@ -475,15 +475,44 @@ TEST(Summarize, NoBatchSignalAtAllIsSaid) {
   EXPECT_TRUE(has_note(d, "compute"));
 }
 
-TEST(Summarize, MainProcessReadingItself) {
+// A main process that loads its own batches (PyTorch num_workers=0): no handovers, so batches
+// come from its reads. It loads a batch (each sample read, then decoded for 2 ms), then computes
+// 50 ms: workers = 0 (loading and compute take turns), batch 8, compute the gap before each
+// batch, preprocess the gaps inside one, never the other way round.
+TEST(Summarize, MainProcessLoadingItsOwnBatches) {
+  for (std::uint32_t batch : {1u, 4u, 8u}) {
+    SCOPED_TRACE("batch " + std::to_string(batch));
+    SimConfig c;
+    c.workers = 0;
+    c.batch = batch;
+    c.preprocess_ns = batch > 1 ? 2'000'000 : 0;
+    TraceSummary s;
+    const auto d = run(c, &s);
+    EXPECT_EQ(d.job.reader.workers, 0u);
+    ASSERT_EQ(s.accelerators.size(), 1u);
+    EXPECT_TRUE(s.accelerators[0].reads_itself);
+    EXPECT_EQ(d.job.run.epochs, 3u);
+    EXPECT_EQ(d.job.reader.batch_size, batch);
+    // Compute: 50 ms, plus the 0.3 ms the simulated hand-over adds, plus the last sample's decode.
+    const double decode = static_cast<double>(c.preprocess_ns) * 1e-9;
+    EXPECT_NEAR(d.job.compute.step_time.expected(), 0.0503 + decode, 0.002);
+    EXPECT_NEAR(d.job.reader.preprocess.expected(), decode, 0.0005);
+    EXPECT_TRUE(has_note(d, "reads its own samples"));
+  }
+}
+
+// A per-sample loop whose gaps only scatter (a loaded host: every 5th gap 4x longer) is not read
+// as batches: each sample is a step of its own.
+TEST(Summarize, MainProcessPerSampleLoopWithNoisyGapsIsBatchOne) {
   SimConfig c;
   c.workers = 0;
-  TraceSummary s;
-  const auto d = run(c, &s);
-  EXPECT_EQ(d.job.reader.workers, 1u);
-  ASSERT_EQ(s.accelerators.size(), 1u);
-  EXPECT_TRUE(s.accelerators[0].reads_itself);
-  EXPECT_EQ(d.job.run.epochs, 3u);
+  c.batch = 1;
+  c.compute_ns = 2'000'000;
+  c.compute_tail_every = 5;
+  const auto d = run(c);
+  EXPECT_EQ(d.job.reader.workers, 0u);
+  EXPECT_EQ(d.job.reader.batch_size, 1u);
+  EXPECT_EQ(d.job.reader.preprocess.expected(), 0.0);
 }
 
 TEST(Distil, DropLastDetected) {

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -154,6 +155,49 @@ TEST_F(DistilE2e, ThreeWorkersShuffledCheckpointEveryFourSteps) {
   EXPECT_EQ(job.checkpoint.size_bytes, truth["checkpoints"][0].get<std::uint64_t>());
   const double measured = truth["step_time_median_s"].get<double>();
   EXPECT_NEAR(job.compute.step_time.expected(), measured, 0.1 * measured);
+}
+
+// PyTorch's DataLoader with num_workers=0: the training process loads each batch itself (no
+// handovers in the trace), then computes. distil says workers = 0, the batch from the gaps, and
+// compute from the gap before each batch; the replay of that job then takes as long as the
+// original (loading and compute taking turns, not overlapping).
+TEST_F(DistilE2e, MainProcessLoadingItsOwnBatches) {
+  const auto data = generate("inline", 48, "32KiB");
+  const auto trace = dir_ / "run.h5";
+  const auto truth = capture("--data " + data.string() +
+                                 " --workers 0 --batch-size 8 --epochs 2 --shuffle --compute-ms 30",
+                             trace);
+  if (truth.is_null()) GTEST_SKIP() << "dlgen capture cannot run here (exit 77)";
+  ASSERT_TRUE(truth.is_object() && truth.contains("elapsed_s")) << truth.dump();
+  const Job job = distil(trace, "job.toml");
+  EXPECT_EQ(job.dataset.num_files, 48u);
+  EXPECT_EQ(job.reader.workers, 0u);
+  EXPECT_EQ(job.reader.batch_size, 8u);
+  EXPECT_EQ(job.run.epochs, 2u);
+  const double measured = truth["step_time_median_s"].get<double>();
+  // The gap before a batch also holds the previous batch's collate and the loop's own overhead.
+  EXPECT_NEAR(job.compute.step_time.expected(), measured, 0.15 * measured);
+  // Replayed, 12 steps of (load 8 samples, then compute) take the original's time, not the
+  // compute alone (which a replay overlapping loading with compute would approach).
+  ASSERT_EQ(sh(std::string(DLGEN_BINARY) + " generate -q " + (dir_ / "job.toml").string(),
+               dir_ / "err.txt")
+                .rc,
+            0)
+      << slurp(dir_ / "err.txt");
+  const auto out = dir_ / "r.json";
+  ASSERT_EQ(sh(std::string(DLGEN_BINARY) + " run -q " + (dir_ / "job.toml").string() +
+                   " --output " + out.string(),
+               dir_ / "err.txt")
+                .rc,
+            0)
+      << slurp(dir_ / "err.txt");
+  const auto report = nlohmann::json::parse(slurp(out), nullptr, false);
+  ASSERT_TRUE(report.is_object()) << slurp(out);
+  std::cerr << "original " << truth["elapsed_s"] << " s, replay " << report["elapsed_s"] << " s\n";
+  const double compute_only = 12 * job.compute.step_time.expected();
+  EXPECT_GT(report["elapsed_s"].get<double>(), compute_only);
+  EXPECT_NEAR(report["elapsed_s"].get<double>(), truth["elapsed_s"].get<double>(),
+              0.25 * truth["elapsed_s"].get<double>());
 }
 
 TEST_F(DistilE2e, RoundTripThroughTheReplay) {

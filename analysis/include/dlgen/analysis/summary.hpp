@@ -282,6 +282,9 @@ struct TraceSummary {
   // Per-sample reader time: gaps between a train sample's last data read and the same reader's next
   // sample open (gaps spanning a handover left out), seconds; preprocess_s is their median.
   std::vector<double> preprocess_gaps_s;
+  // A consumer that loads its own samples (no handovers): the idle gap before each of its loading
+  // bursts, seconds, in trace order; its compute per step.
+  std::vector<double> burst_gaps_s;
   double preprocess_s = 0;
   // Sample spans: a reader's open of a sample to its open of the next one in the same pass (no
   // handover between), seconds. first_sample_spans_s: after each reader's first sample of a pass
