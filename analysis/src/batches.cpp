@@ -58,8 +58,27 @@ void handover_batches(const trace::Trace& t, const Classified& c,
     const auto& src = own.count(key) ? own[key] : foreign[key];
     evs.insert(evs.end(), src.begin(), src.end());
   }
+  // A reader streaming shards (tar/WebDataset, record files through a buffer) hands batches over
+  // while a file is still open: most of its handovers fall inside one of its accesses. Then every
+  // handover is a batch, of samples the syscalls cannot count (1 each, `stream` set).
+  std::map<std::uint32_t, std::vector<std::pair<std::uint64_t, std::uint64_t>>> spans;
+  for (const auto& a : accesses) spans[a.reader].push_back({a.ts, a.end});
+  std::set<std::uint32_t> streaming;
+  for (auto& [reader, evs] : per_reader) {
+    const auto& sp = spans[reader];  // in start order
+    std::size_t inside = 0, handovers = 0;
+    for (const auto& ev : evs) {
+      if (!ev.handover) continue;
+      ++handovers;
+      auto it = std::upper_bound(sp.begin(), sp.end(), std::make_pair(ev.ts, ~std::uint64_t{0}));
+      if (it != sp.begin() && std::prev(it)->second > ev.ts) ++inside;
+    }
+    if (handovers >= 4 && 2 * inside > handovers) streaming.insert(reader);
+  }
+  s.stream = !streaming.empty();
   for (auto& [reader, evs] : per_reader) {
     std::stable_sort(evs.begin(), evs.end(), [](const Ev& a, const Ev& b) { return a.ts < b.ts; });
+    const bool stream = streaming.count(reader) > 0;
     std::uint32_t count = 0;
     std::int32_t pass = -1;
     for (const auto& ev : evs) {
@@ -68,6 +87,7 @@ void handover_batches(const trace::Trace& t, const Classified& c,
         pass = ev.pass;
         continue;
       }
+      if (stream && pass >= 0) count = 1;
       if (count == 0) continue;
       Batch b;
       b.ready_ns = ev.ts;

@@ -262,8 +262,25 @@ DatasetSpec dataset_spec(Ctx& x, const DatasetSummary& d, const std::string& key
   x.c(key + ".num_files", std::to_string(d.files.size()) + " distinct files read under " + d.dir +
                               " (at most " + std::to_string(max_unique) + " in one pass)");
   spec.samples_per_file = 1;
-  if ((d.files.size() < 4 && d.read.reads_per_access > 8 && !d.read.whole_file) ||
-      d.read.reads_per_access > 32)
+  // Streamed shards: the batches handed over per pass, over the files read in it, are the
+  // samples a file holds, in batches (the syscalls show no sample boundaries; the job counts a
+  // batch as a sample: reader.batch_size 1).
+  std::uint64_t stream_batches = 0, stream_files = 0;
+  if (s.stream_shards)
+    for (const auto& e : s.epochs)
+      if (!e.evaluation && e.dataset >= 0 && &s.datasets[e.dataset] == &d)
+        stream_batches += e.steps, stream_files += e.unique_files;
+  if (stream_batches > 0 && stream_files > 0) {
+    spec.samples_per_file = static_cast<std::uint32_t>(
+        std::max<std::uint64_t>(1, (stream_batches + stream_files / 2) / stream_files));
+    x.c(key + ".samples_per_file",
+        std::to_string(stream_batches) + " batches handed over while reading " +
+            std::to_string(stream_files) +
+            " shard files in the training passes: each file streams about " +
+            std::to_string(spec.samples_per_file) +
+            " batches (a sample here is one batch's worth; the trace shows no sample boundaries)");
+  } else if ((d.files.size() < 4 && d.read.reads_per_access > 8 && !d.read.whole_file) ||
+             d.read.reads_per_access > 32)
     x.note(key + ".samples_per_file: " + std::to_string(d.files.size()) +
            " file(s) read in many requests (" + fmt("%.0f", d.read.reads_per_access) +
            " per open), not on a grid of fixed-size samples: a file may hold many samples (tar or "
@@ -274,7 +291,7 @@ DatasetSpec dataset_spec(Ctx& x, const DatasetSummary& d, const std::string& key
            "script");
   std::vector<double> sizes(d.file_sizes.begin(), d.file_sizes.end());
   const double overhead = framing_overhead(spec.format, d.size.p50);
-  for (auto& v : sizes) v = std::max(1.0, v - overhead);
+  for (auto& v : sizes) v = std::max(1.0, (v - overhead) / spec.samples_per_file);
   std::string why;
   spec.sample_size = fit_sizes(sizes, &why);
   x.c(key + ".sample_size",
@@ -394,11 +411,18 @@ void distil_loader(Ctx& x) {
     r.batch_size = s.batch_size;
     std::uint64_t full = 0;
     for (const auto& b : s.batches) full += b.samples == s.batch_size;
-    x.c("reader.batch_size",
-        std::to_string(full) + " of " + std::to_string(s.batches.size()) +
-            (s.batches_from_read_bursts ? " read bursts (no handovers seen) had "
-                                        : " handovers carried ") +
-            std::to_string(s.batch_size) + " samples");
+    if (s.stream_shards)
+      x.c("reader.batch_size",
+          "1: each of the " + std::to_string(s.batches.size()) +
+              " handovers is a batch, counted as one sample (the trace shows no sample "
+              "boundaries in a stream); for samples/s in the script's units set batch_size to its "
+              "batch and multiply dataset.samples_per_file by it, dividing sample_size");
+    else
+      x.c("reader.batch_size",
+          std::to_string(full) + " of " + std::to_string(s.batches.size()) +
+              (s.batches_from_read_bursts ? " read bursts (no handovers seen) had "
+                                          : " handovers carried ") +
+              std::to_string(s.batch_size) + " samples");
   } else {
     x.note(
         "reader.batch_size: no worker→main handovers (sendmsg, /dev/shm) in the trace; 1 assumed");
@@ -459,7 +483,11 @@ void distil_requests(Ctx& x, const DatasetSummary& d) {
   const TraceSummary& s = x.s;
   auto& r = x.out.job.reader;
   const auto& rp = d.read;
-  r.read_unit = ReadUnit::file;
+  r.read_unit = s.stream_shards ? ReadUnit::stream : ReadUnit::file;
+  if (s.stream_shards)
+    x.c("reader.read",
+        "batches were handed over while a file was still open: each worker streams its own shards "
+        "front to back (tar/WebDataset or record files through a buffer)");
   r.request_size_bytes = rp.request_bytes;
   const std::string per_file = fmt("%.1f", rp.reads_per_access) + " data-moving reads per file";
   if (rp.request_bytes)

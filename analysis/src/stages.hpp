@@ -128,6 +128,9 @@ struct Batches {
   std::vector<Batch> batches;  // in ready order, with receipts
   std::uint32_t batch_size = 0;
   bool from_read_bursts = false;
+  // Readers streamed shards: they handed batches over while a file was open, so a batch's samples
+  // cannot be counted from the syscalls (each batch counts 1).
+  bool stream = false;
   std::vector<double> burst_periods_s;  // read bursts only: step cadence per reader, seconds
   // Read bursts of a consumer that loads its own samples (no DataLoader workers): it loads a
   // batch, then computes, so the idle gap before each burst is its compute (seconds), and those

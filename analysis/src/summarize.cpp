@@ -103,6 +103,7 @@ TraceSummary summarize_split(const trace::Trace& t) {
   s.batch_size = batches.batch_size;
   s.batches_from_read_bursts = batches.from_read_bursts;
   s.burst_gaps_s = batches.burst_gaps_s;
+  s.stream_shards = batches.stream;
   const auto handovers = handover_counts(s.batches, s.accelerators);
   for (auto& p : s.processes)
     if (auto it = handovers.find(p.pid); it != handovers.end()) p.handovers = it->second;

@@ -310,12 +310,26 @@ Comparison compare(const Profile& a, const Profile& b, const Tolerances& tol,
 
   // Access order.
   m.add("sequential_fraction", a.sequential_fraction, b.sequential_fraction);
+  // A rank correlation over n files has a spread of about 1/sqrt(n-1) when the order is random:
+  // with fewer than kOrderFiles files an epoch (0.23 at 20) it cannot tell a shuffled order from
+  // a fixed one within the tolerance, so the order rows are not judged.
+  constexpr double kOrderFiles = 20;
+  double fewest = 0;
+  for (const auto& e : a.epochs)
+    fewest = fewest == 0 ? e.files_read : std::min(fewest, e.files_read);
+  const bool few = !a.epochs.empty() && fewest < kOrderFiles;
+  const std::string few_why = "only " + std::to_string(static_cast<long long>(fewest)) +
+                              " files an epoch: too few to judge an order (at least 20)";
   if (a.epochs.empty() && b.epochs.empty())
     m.skip("order_vs_path", a.order_vs_path, b.order_vs_path, "no epochs");
+  else if (few)
+    m.skip("order_vs_path", a.order_vs_path, b.order_vs_path, few_why);
   else
     m.add("order_vs_path", a.order_vs_path, b.order_vs_path);
   if (a.epochs.size() < 2 && b.epochs.size() < 2)
     m.skip("reshuffle", a.epoch_order_similarity, b.epoch_order_similarity, "fewer than 2 epochs");
+  else if (few)
+    m.skip("reshuffle", a.epoch_order_similarity, b.epoch_order_similarity, few_why);
   else
     m.add("reshuffle", a.epoch_order_similarity, b.epoch_order_similarity);
   m.add("reads_per_file", a.reads_per_file, b.reads_per_file);

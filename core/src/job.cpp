@@ -103,6 +103,9 @@ std::vector<Diagnostic> validate(const Job& job, std::uint64_t ram_bytes) {
     add(out, "reader.readahead", "applies to read = \"sample\" only (a whole file is read anyway)");
   if (r.shuffle_buffer > 0 && r.shuffle == Shuffle::none)
     add(out, "reader.shuffle_buffer", "needs shuffle = \"file\" or \"sample\"");
+  if (r.read_unit == ReadUnit::stream && r.shuffle == Shuffle::sample)
+    add(out, "reader.shuffle",
+        "read = \"stream\" reads each shard front to back: shuffle \"file\" (shards) or \"none\"");
   if (r.read_unit == ReadUnit::sample && job.dataset.format == Format::jpeg)
     add(out, "reader.read",
         "\"sample\" needs a multi-sample format (npz, hdf5, tfrecord, raw); jpeg holds one image "
@@ -197,6 +200,8 @@ const char* to_string(ReadUnit r) {
       return "file";
     case ReadUnit::sample:
       return "sample";
+    case ReadUnit::stream:
+      return "stream";
   }
   return "?";
 }

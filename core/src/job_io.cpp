@@ -35,7 +35,8 @@ const std::vector<std::string_view> kReaderKeys = {
     "batch_size", "workers",      "prefetch",    "shuffle",   "shuffle_buffer", "seed",
     "read",       "request_size", "header_read", "iodepth",   "direct",         "drop_last",
     "startup",    "preprocess",   "warmup",      "readahead", "probe"};
-const std::vector<std::string_view> kComputeKeys = {"accelerator", "time", "eval_time", "au_threshold"};
+const std::vector<std::string_view> kComputeKeys = {"accelerator", "time", "eval_time",
+                                                    "au_threshold"};
 const std::vector<std::string_view> kAcceleratorKeys = {"time"};
 const std::vector<std::string_view> kCheckpointKeys = {
     "enabled", "every_epochs", "first_epoch", "every_steps", "size",
@@ -618,7 +619,9 @@ Job convert(Ctx& ctx, const toml::table& root, const std::filesystem::path& sour
              {{"none", Shuffle::none}, {"file", Shuffle::file}, {"sample", Shuffle::sample}});
     s.integer("shuffle_buffer", r.shuffle_buffer);
     s.integer("seed", r.seed);
-    s.choice("read", r.read_unit, {{"file", ReadUnit::file}, {"sample", ReadUnit::sample}});
+    s.choice(
+        "read", r.read_unit,
+        {{"file", ReadUnit::file}, {"sample", ReadUnit::sample}, {"stream", ReadUnit::stream}});
     s.size("request_size", r.request_size_bytes);
     s.size("header_read", r.header_read_bytes);
     s.size("readahead", r.readahead_bytes);

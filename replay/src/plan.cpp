@@ -75,6 +75,58 @@ std::vector<std::uint64_t> epoch_order(const DatasetSpec& dataset, const ReaderS
   return out;
 }
 
+namespace {
+
+// read = "stream": the epoch's shard order (files; samples stay in file order) dealt round-robin
+// to every worker of every accelerator of every rank; each worker's batches are the next `batch`
+// samples of its own shards. The accelerator takes its workers' batches in turn (batch k from
+// worker k mod W, as the replay's workers serve them and PyTorch's DataLoader takes them); a
+// worker whose shards ran out leaves its turn to the next one with samples left.
+void plan_streams(const DatasetSpec& dataset, const ReaderSpec& r, const RunSpec& run,
+                  std::uint32_t epoch, Topology topology, EpochPlan& plan) {
+  const std::uint32_t local = std::max<std::uint32_t>(1, run.accelerators);
+  const std::uint32_t workers = std::max<std::uint32_t>(1, r.workers);
+  const std::uint64_t slots = std::uint64_t{topology.nranks} * local * workers;
+  const std::uint64_t per_file = std::max<std::uint32_t>(1, dataset.samples_per_file);
+  const std::uint64_t batch = std::max<std::uint32_t>(1, r.batch_size);
+  std::vector<std::uint64_t> files(dataset.num_files);
+  for (std::uint64_t i = 0; i < files.size(); ++i) files[i] = i;
+  if (r.shuffle != Shuffle::none) {
+    Rng rng(mix_seed(mix_seed(r.seed, kShuffleSalt), epoch));
+    permute(files, rng);
+  }
+  plan.accelerators.resize(local);
+  for (std::uint32_t a = 0; a < local; ++a) {
+    AcceleratorPlan& acc = plan.accelerators[a];
+    acc.global_id = static_cast<std::uint32_t>(topology.rank * local + a);
+    // Each worker's stream: its shards' samples in order; `next` = how far it has been taken.
+    std::vector<std::vector<SampleRef>> stream(workers);
+    for (std::uint32_t w = 0; w < workers; ++w)
+      for (std::uint64_t i = std::uint64_t{acc.global_id} * workers + w; i < files.size();
+           i += slots)
+        for (std::uint64_t s = 0; s < per_file; ++s)
+          stream[w].push_back({files[i], static_cast<std::uint32_t>(s)});
+    std::vector<std::size_t> next(workers, 0);
+    acc.batch_begin.assign(1, 0);
+    for (std::uint64_t k = 0;; ++k) {
+      if (run.max_steps > 0 && k >= run.max_steps) break;
+      std::uint32_t w = static_cast<std::uint32_t>(k % workers);
+      for (std::uint32_t tried = 0; tried < workers && next[w] == stream[w].size(); ++tried)
+        w = (w + 1) % workers;
+      if (next[w] == stream[w].size()) break;
+      const std::size_t take = std::min<std::size_t>(batch, stream[w].size() - next[w]);
+      if (r.drop_last && take < batch) break;
+      acc.samples.insert(acc.samples.end(),
+                         stream[w].begin() + static_cast<std::ptrdiff_t>(next[w]),
+                         stream[w].begin() + static_cast<std::ptrdiff_t>(next[w] + take));
+      next[w] += take;
+      acc.batch_begin.push_back(acc.samples.size());
+    }
+  }
+}
+
+}  // namespace
+
 EpochPlan plan_dataset(const DatasetSpec& dataset, const ReaderSpec& reader, const RunSpec& run,
                        std::uint32_t epoch, Phase phase, Topology topology) {
   assert(topology.nranks >= 1 && topology.rank < topology.nranks);
@@ -86,6 +138,10 @@ EpochPlan plan_dataset(const DatasetSpec& dataset, const ReaderSpec& reader, con
     r.shuffle = Shuffle::none;
     r.drop_last = false;
     r.seed = mix_seed(reader.seed, kEvalSalt);
+  }
+  if (r.read_unit == ReadUnit::stream) {
+    plan_streams(dataset, r, run, epoch, topology, plan);
+    return plan;
   }
   const std::vector<std::uint64_t> order = epoch_order(dataset, r, epoch);
   const std::uint32_t local = std::max<std::uint32_t>(1, run.accelerators);

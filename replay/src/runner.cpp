@@ -161,7 +161,7 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
   cfg.request_bytes = cfg.direct ? align_up(want, cfg.block) : want;
   if (rd.read_unit == ReadUnit::sample) cfg.readahead_bytes = rd.readahead_bytes;
   // A whole unaligned sample read with O_DIRECT may straddle one more block than its length.
-  if (cfg.direct && rd.read_unit == ReadUnit::sample && rd.request_size_bytes == 0)
+  if (cfg.direct && rd.read_unit != ReadUnit::file && rd.request_size_bytes == 0)
     cfg.request_bytes += cfg.block;
 
   PhaseShared shared;

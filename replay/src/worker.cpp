@@ -84,7 +84,7 @@ bool Worker::start_sample() {
   cur_open_ = o;
   file_size_ = cfg_.files->size[ref.file];
   std::uint64_t begin = 0, end = file_size_;
-  if (cfg_.read_unit == ReadUnit::sample) {
+  if (cfg_.read_unit != ReadUnit::file) {  // sample, or stream: the next stretch of the shard
     const datasets::Extent e = cfg_.files->extent(ref.file, ref.sample);
     begin = e.offset;
     end = e.offset + e.length;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace dlgen::replay {
@@ -178,6 +179,85 @@ TEST(Plan, CheckpointCount) {
   EXPECT_EQ(checkpoint_count(job, 10), 3u + 2u);
   job.checkpoint.enabled = false;
   EXPECT_EQ(checkpoint_count(job, 10), 0u);
+}
+
+}  // namespace
+}  // namespace dlgen::replay
+
+namespace dlgen::replay {
+namespace {
+
+// read = "stream" (tar / WebDataset shards): every shard is owned by one accelerator of one rank
+// and read front to back; every sample once per epoch across ranks; the shard order reshuffled
+// each epoch. 23 shards do not divide evenly: workers whose shards run out leave the tail to
+// the others.
+TEST(Plan, StreamsReadEachShardFrontToBackOnOneAccelerator) {
+  Job job = make_job(23, 5, 3, Shuffle::file);
+  job.reader.read_unit = ReadUnit::stream;
+  job.reader.workers = 2;
+  job.run.accelerators = 2;
+  ASSERT_TRUE(validate(job).empty());
+  std::vector<std::vector<std::uint64_t>> shard_orders;
+  for (std::uint32_t epoch = 0; epoch < 3; ++epoch) {
+    for (std::uint32_t nranks : {1u, 3u}) {
+      SCOPED_TRACE("epoch " + std::to_string(epoch) + ", ranks " + std::to_string(nranks));
+      std::vector<SampleRef> every;
+      std::map<std::uint64_t, std::uint32_t> owner;    // shard → global accelerator
+      std::map<std::uint64_t, std::uint32_t> next_of;  // shard → next sample expected
+      for (std::uint32_t rank = 0; rank < nranks; ++rank) {
+        const EpochPlan p = plan_epoch(job, epoch, {rank, nranks});
+        ASSERT_EQ(p.accelerators.size(), 2u);
+        for (const AcceleratorPlan& a : p.accelerators) {
+          every.insert(every.end(), a.samples.begin(), a.samples.end());
+          for (std::size_t k = 0; k < a.num_batches(); ++k) EXPECT_LE(a.batch(k).size(), 3u);
+          for (const SampleRef& r : a.samples) {
+            EXPECT_TRUE(owner.emplace(r.file, a.global_id).second || owner[r.file] == a.global_id);
+            EXPECT_EQ(r.sample, next_of[r.file]++) << "shard " << r.file << " front to back";
+          }
+        }
+      }
+      expect_exactly_once(every, 23, 5);
+      if (nranks == 1) {
+        std::vector<std::uint64_t> order;
+        for (const auto& r : every)
+          if (r.sample == 0) order.push_back(r.file);
+        shard_orders.push_back(order);
+      }
+    }
+  }
+  EXPECT_NE(shard_orders[0], shard_orders[1]);
+  EXPECT_NE(shard_orders[1], shard_orders[2]);
+}
+
+// With shards that divide evenly, batch k is worker k mod W's: each worker's batches, taken in
+// turn, are its own shards' samples in order (a new shard starts at its sample 0), and no two
+// workers share a shard.
+TEST(Plan, StreamsTakeBatchesFromTheWorkersInTurn) {
+  Job job = make_job(24, 5, 3, Shuffle::file);  // 6 shards per worker, 30 samples, 10 batches
+  job.reader.read_unit = ReadUnit::stream;
+  job.reader.workers = 2;
+  job.run.accelerators = 2;
+  const EpochPlan p = plan_epoch(job, 1);
+  std::map<std::uint64_t, std::uint32_t> owner;
+  for (const AcceleratorPlan& a : p.accelerators) {
+    ASSERT_EQ(a.num_batches(), 20u);
+    std::vector<std::vector<SampleRef>> per_worker(2);
+    for (std::size_t k = 0; k < a.num_batches(); ++k) {
+      const auto b = a.batch(k);
+      EXPECT_EQ(b.size(), 3u);
+      per_worker[k % 2].insert(per_worker[k % 2].end(), b.begin(), b.end());
+    }
+    for (std::uint32_t w = 0; w < 2; ++w) {
+      const auto& s = per_worker[w];
+      ASSERT_EQ(s.size(), 30u);
+      for (std::size_t i = 0; i < s.size(); ++i) {
+        EXPECT_EQ(s[i].sample, i % 5);
+        const std::uint32_t slot = a.global_id * 2 + w;
+        EXPECT_TRUE(owner.emplace(s[i].file, slot).second || owner[s[i].file] == slot);
+      }
+    }
+  }
+  EXPECT_EQ(owner.size(), 24u);
 }
 
 }  // namespace

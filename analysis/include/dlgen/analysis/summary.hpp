@@ -284,6 +284,9 @@ struct TraceSummary {
   std::vector<double> preprocess_gaps_s;
   // A consumer that loads its own samples (no handovers): the idle gap before each of its loading
   // bursts, seconds, in trace order; its compute per step.
+  // Readers streamed shards (tar/WebDataset, record files through a buffer): batches were
+  // handed over while a file was open; each batch counts as one sample (see Batch::samples).
+  bool stream_shards = false;
   std::vector<double> burst_gaps_s;
   double preprocess_s = 0;
   // Sample spans: a reader's open of a sample to its open of the next one in the same pass (no

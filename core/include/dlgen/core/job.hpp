@@ -17,8 +17,10 @@ namespace dlgen {
 enum class Format { raw, npz, hdf5, jpeg, tfrecord };
 enum class Shuffle { none, file, sample };
 // How a sample is fetched: `file` reads the whole file holding it; `sample` reads only the sample's
-// byte range inside a multi-sample file (npz member, hdf5 chunk, tfrecord record).
-enum class ReadUnit { file, sample };
+// byte range inside a multi-sample file (npz member, hdf5 chunk, tfrecord record); `stream`: each
+// reader worker owns whole files (shards: tar, WebDataset, record files) and reads them front to
+// back through a buffer, its batches the next samples of its own stream (PyTorch IterableDataset).
+enum class ReadUnit { file, sample, stream };
 enum class CacheMode { keep, drop_start, drop_epoch };  // page cache handling between epochs
 // Which ranks of an LLM's world this host simulates in the checkpoint-only workflow: all of them,
 // or (MLPerf Storage's subset mode) the first `ranks_per_host`, each writing its own share.
@@ -78,7 +80,9 @@ struct ComputeSpec {
   // training step time.
   std::optional<Distribution> eval_time;
   // The step time of an evaluation step (eval_time when set) or of a training step.
-  const Distribution& effective(bool eval) const { return eval && eval_time ? *eval_time : effective(); }
+  const Distribution& effective(bool eval) const {
+    return eval && eval_time ? *eval_time : effective();
+  }
   bool operator==(const ComputeSpec&) const = default;
 };
 
