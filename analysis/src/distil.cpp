@@ -295,19 +295,18 @@ DatasetSpec dataset_spec(Ctx& x, const DatasetSummary& d, const std::string& key
   return spec;
 }
 
-}  // namespace
+// The training passes (epochs), in time order.
+std::vector<const EpochSummary*> training_passes(const TraceSummary& s) {
+  std::vector<const EpochSummary*> out;
+  for (const auto& e : s.epochs)
+    if (!e.evaluation) out.push_back(&e);
+  return out;
+}
 
-Distilled distil(const TraceSummary& s, const DistilOptions& options) {
-  Ctx x{s, {}};
+// [dataset] and [validation].
+void distil_datasets(Ctx& x, const std::filesystem::path& data_dir) {
+  const TraceSummary& s = x.s;
   Job& job = x.out.job;
-  job.name = options.name.empty() ? default_name(s) : options.name;
-  std::string cmd;
-  for (const auto& a : s.command) cmd += (cmd.empty() ? "" : " ") + a;
-  job.description =
-      "distilled by dlgen from a trace" + (cmd.empty() ? std::string() : " of: " + cmd);
-  const std::filesystem::path data_dir =
-      options.dataset_dir.empty() ? std::filesystem::path("data") / job.name : options.dataset_dir;
-
   const int ti = train_dataset(s);
   const int vi = validation_dataset(s);
   if (ti < 0) {
@@ -325,7 +324,12 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
     job.validation->seed = 1;
     x.why("validation data: " + d.dir + ", " + std::to_string(d.files.size()) + " files");
   }
+}
 
+// [run]: epochs, evaluation cadence, accelerators.
+void distil_run(Ctx& x) {
+  const TraceSummary& s = x.s;
+  Job& job = x.out.job;
   // Passes.
   std::uint32_t epochs = 0, evals = 0;
   std::vector<const EpochSummary*> train_epochs;
@@ -354,7 +358,14 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
     x.c("run.accelerators",
         std::to_string(s.accelerators.size()) + " process(es) consuming data (pid " + pids + ")");
   }
+}
 
+// [reader]: workers, batch size and prefetch.
+void distil_loader(Ctx& x) {
+  const TraceSummary& s = x.s;
+  Job& job = x.out.job;
+  const int ti = train_dataset(s);
+  const auto train_epochs = training_passes(s);
   // Reader.
   auto& r = job.reader;
   if (!s.accelerators.empty()) {
@@ -377,9 +388,6 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
                                 std::to_string(a.readers.size()) + " distinct over the run");
     }
   }
-  std::uint64_t train_batches = 0;
-  for (const auto& b : s.batches)
-    if (b.epoch >= 0 && !s.epochs[b.epoch].evaluation) ++train_batches;
   if (s.batch_size > 0) {
     r.batch_size = s.batch_size;
     std::uint64_t full = 0;
@@ -402,163 +410,184 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
   } else {
     x.c("reader.prefetch", "not inferred: default");
   }
-  if (ti >= 0) {
-    const auto& d = s.datasets[ti];
-    const auto& o = d.order;
-    const std::string stat = "Spearman rho=" + fmt("%.2f", o.spearman) +
-                             " (z=" + fmt("%.1f", o.spearman_z) +
-                             "), per-reader ascending=" + fmt("%.2f", o.ascending_fraction) +
-                             ", epoch-to-epoch rho=" + fmt("%.2f", o.cross_epoch_spearman);
-    switch (o.kind) {
-      case OrderKind::sequential:
-        r.shuffle = Shuffle::none;
-        x.c("reader.shuffle", "sequential path order: " + stat);
-        break;
-      case OrderKind::shuffled:
-        r.shuffle = Shuffle::file;
-        x.c("reader.shuffle",
-            std::string(o.reshuffled ? "random permutation, reshuffled each epoch: "
-                                     : "random permutation: ") +
-                stat);
-        if (!o.reshuffled && train_epochs.size() > 1)
-          x.note(
-              "reader.shuffle: the same permutation was used every epoch; the job reshuffles each "
-              "epoch");
-        break;
-      case OrderKind::buffer_shuffled:
-        r.shuffle = Shuffle::file;
-        r.shuffle_buffer = std::max<std::uint64_t>(2, o.buffer_estimate);
-        x.c("reader.shuffle", "ordered overall but locally random (shuffle buffer): " + stat);
-        x.c("reader.shuffle_buffer", "stdev of displacement from path order: about " +
-                                         std::to_string(o.buffer_estimate) + " samples");
-        break;
-      case OrderKind::unknown:
-        r.shuffle = Shuffle::file;
-        x.note("reader.shuffle: order not classified (" + stat + "); random assumed");
-        x.c("reader.shuffle", "not classified: random assumed");
-        break;
-    }
-    const auto& rp = d.read;
-    r.read_unit = ReadUnit::file;
-    r.request_size_bytes = rp.request_bytes;
-    const std::string per_file = fmt("%.1f", rp.reads_per_access) + " data-moving reads per file";
-    if (rp.request_bytes)
-      x.c("reader.request_size", per_file + "; " + format_size(rp.request_bytes) +
-                                     " requests carry most bytes (files read in chunks)");
-    else
-      x.c("reader.request_size", per_file + ": " +
-                                     (rp.header_bytes ? "data after the header" : "whole file") +
-                                     " in one request");
-    r.header_read_bytes = rp.header_bytes;
-    r.probe_bytes = rp.probe_bytes;
-    if (rp.probe_bytes)
-      x.c("reader.probe",
-          "most files are first read " + format_size(rp.probe_bytes) +
-              " at offset 0, then again from the start (numpy.load's magic probe and seek back)");
-    if (rp.header_bytes)
-      x.c("reader.header_read", "most files' first read is " + format_size(rp.header_bytes) +
-                                    ", then the data follows (format header/metadata)");
-    // Start-up gap at each epoch: PyTorch re-forks DataLoader workers each epoch (the default
-    // persistent_workers=False); measured from the previous pass's last step (or checkpoint) end to
-    // the pass's first read, median over passes after the first (the first one holds the imports).
-    if (!s.pass_startup_s.empty()) {
-      const double st = std::round(s.startup_s * 1000.0) / 1000.0;
-      r.startup_s = st >= 0.005 ? st : 0.0;
-      std::vector<double> gaps = s.pass_startup_s;
-      const auto [lo, hi] = std::minmax_element(gaps.begin(), gaps.end());
-      x.c("reader.startup", "median gap before a pass's first read over " +
-                                std::to_string(gaps.size()) + " passes after the first (" +
-                                format_duration(*lo) + ".." + format_duration(*hi) +
-                                "), after the previous step or checkpoint" +
-                                (r.startup_s > 0 ? ": worker start-up each epoch" : ": none"));
-    } else {
-      x.c("reader.startup", "one pass: no gap between passes to measure");
-    }
-    // Per-sample worker time (decode/augmentation): median gap between a sample's last read and the
-    // same reader's next sample open; replayed only when clearly above syscall noise (0.2 ms).
-    if (s.preprocess_gaps_s.size() >= 3 && s.preprocess_s > 0.0002) {
-      std::string skew_why;
-      auto h = skewed_times(s.preprocess_gaps_s, &skew_why);
-      r.preprocess = h ? *h : Distribution::fixed_at(std::round(s.preprocess_s * 1e5) / 1e5);
-      x.c("reader.preprocess",
-          "median gap between a sample's last read and the reader's next sample over " +
-              std::to_string(s.preprocess_gaps_s.size()) +
-              " samples (handover gaps left out): per-sample decode/transform time" +
-              (skew_why.empty() ? "" : "; " + skew_why));
-    }
-    // Warm-up of a fresh worker: its first sample of a pass takes longer than the others (imports,
-    // decoder set-up in the new process); the median excess over the typical sample, when clear.
-    if (s.first_sample_spans_s.size() >= 2 && s.sample_span_s > 0) {
-      const double typical = s.sample_span_s;
-      const double first = detail::percentile(s.first_sample_spans_s, 0.5);
-      const double w = std::round((first - typical) * 1000.0) / 1000.0;
-      if (w >= 0.005) {
-        r.warmup_s = w;
-        x.c("reader.warmup", "a reader's first sample of a pass took " + format_duration(first) +
-                                 " open to next open (median over " +
-                                 std::to_string(s.first_sample_spans_s.size()) +
-                                 " reader passes), the others " + format_duration(typical) +
-                                 ": a fresh worker's first-use costs");
-      }
-    }
-    r.direct = rp.direct;
-    x.c("reader.direct", rp.direct ? "files opened with O_DIRECT" : "buffered reads (no O_DIRECT)");
-    if (rp.mmap) x.note("reader: the files were memory-mapped; the replay reads them instead");
-    if (x.sample_file) {
-      // Samples of a big file: read each sample's byte range, in a shuffled order across the file.
-      const SampleFile& sf = *x.sample_file;
-      r.read_unit = ReadUnit::sample;
-      x.c("reader.read", "a sample's byte range at a time from the multi-sample file");
-      // A request larger than the sample is the loading library's read-ahead (HDF5's 64 KiB sieve
-      // buffer): the replay reads as much from each sample's start.
-      r.request_size_bytes = 0;
-      r.readahead_bytes = sf.request > sf.stride ? sf.request : 0;
-      x.c("reader.request_size", "one request per sample");
-      if (r.readahead_bytes)
-        x.c("reader.readahead",
-            format_size(sf.request) +
-                " read at each sample's offset: the loading library's read-ahead (more than the " +
-                format_size(sf.stride) + " sample)");
-      // A second, small read per sample elsewhere in the file (a label array, metadata): replayed
-      // as a header read per sample.
-      const bool aux =
-          sf.sample_reads > 0 && sf.aux_reads * 2 >= sf.sample_reads && sf.aux_request > 0;
-      r.header_read_bytes = aux ? sf.aux_request : 0;
-      x.c("reader.header_read",
-          aux ? "besides each sample, " +
-                    fmt("%.2f", double(sf.aux_reads) / double(sf.sample_reads)) + " reads of " +
-                    format_size(sf.aux_request) +
-                    " elsewhere in the file per sample (labels, metadata)"
-              : "none: the file's header is read once, not per sample");
-      if (r.shuffle == Shuffle::file) {
-        r.shuffle = Shuffle::sample;
-        x.c("reader.shuffle", "samples of the file read in a random order, reshuffled each epoch");
-      }
-    } else if (!rp.whole_file) {
-      x.note("reader.read: only " + pct(rp.coverage, 1.0) +
-             " of each file is read per access; the job reads whole files");
-    }
-    // drop_last and max_steps from samples per epoch.
-    if (!train_epochs.empty() && r.batch_size > 0) {
-      const std::uint64_t n = d.files.size();
-      const std::uint64_t per_epoch = train_epochs.front()->accesses;
-      const std::uint64_t global_batch = std::uint64_t(r.batch_size) * job.run.accelerators;
-      if (per_epoch >= n) {
-        r.drop_last = false;
-        x.c("reader.drop_last",
-            "every file read each epoch (" + std::to_string(per_epoch) + " reads)");
-      } else if (n - per_epoch < global_batch && per_epoch % global_batch == 0) {
-        r.drop_last = true;
-        x.c("reader.drop_last",
-            std::to_string(n - per_epoch) + " files skipped per epoch, fewer than a batch");
-      } else {
-        job.run.max_steps = per_epoch / global_batch;
-        x.c("run.max_steps", "epochs read only " + std::to_string(per_epoch) + " of " +
-                                 std::to_string(n) + " files");
-      }
+}
+
+// [reader]: shuffle, from the training set's order.
+void distil_shuffle(Ctx& x, const DatasetSummary& d) {
+  auto& r = x.out.job.reader;
+  const auto train_epochs = training_passes(x.s);
+  const auto& o = d.order;
+  const std::string stat = "Spearman rho=" + fmt("%.2f", o.spearman) +
+                           " (z=" + fmt("%.1f", o.spearman_z) +
+                           "), per-reader ascending=" + fmt("%.2f", o.ascending_fraction) +
+                           ", epoch-to-epoch rho=" + fmt("%.2f", o.cross_epoch_spearman);
+  switch (o.kind) {
+    case OrderKind::sequential:
+      r.shuffle = Shuffle::none;
+      x.c("reader.shuffle", "sequential path order: " + stat);
+      break;
+    case OrderKind::shuffled:
+      r.shuffle = Shuffle::file;
+      x.c("reader.shuffle", std::string(o.reshuffled ? "random permutation, reshuffled each epoch: "
+                                                     : "random permutation: ") +
+                                stat);
+      if (!o.reshuffled && train_epochs.size() > 1)
+        x.note(
+            "reader.shuffle: the same permutation was used every epoch; the job reshuffles each "
+            "epoch");
+      break;
+    case OrderKind::buffer_shuffled:
+      r.shuffle = Shuffle::file;
+      r.shuffle_buffer = std::max<std::uint64_t>(2, o.buffer_estimate);
+      x.c("reader.shuffle", "ordered overall but locally random (shuffle buffer): " + stat);
+      x.c("reader.shuffle_buffer", "stdev of displacement from path order: about " +
+                                       std::to_string(o.buffer_estimate) + " samples");
+      break;
+    case OrderKind::unknown:
+      r.shuffle = Shuffle::file;
+      x.note("reader.shuffle: order not classified (" + stat + "); random assumed");
+      x.c("reader.shuffle", "not classified: random assumed");
+      break;
+  }
+}
+
+// [reader]: how each file is read (requests, probe, header), start-up, per-sample and warm-up
+// times, O_DIRECT, and a multi-sample file's sample reads.
+void distil_requests(Ctx& x, const DatasetSummary& d) {
+  const TraceSummary& s = x.s;
+  auto& r = x.out.job.reader;
+  const auto& rp = d.read;
+  r.read_unit = ReadUnit::file;
+  r.request_size_bytes = rp.request_bytes;
+  const std::string per_file = fmt("%.1f", rp.reads_per_access) + " data-moving reads per file";
+  if (rp.request_bytes)
+    x.c("reader.request_size", per_file + "; " + format_size(rp.request_bytes) +
+                                   " requests carry most bytes (files read in chunks)");
+  else
+    x.c("reader.request_size", per_file + ": " +
+                                   (rp.header_bytes ? "data after the header" : "whole file") +
+                                   " in one request");
+  r.header_read_bytes = rp.header_bytes;
+  r.probe_bytes = rp.probe_bytes;
+  if (rp.probe_bytes)
+    x.c("reader.probe",
+        "most files are first read " + format_size(rp.probe_bytes) +
+            " at offset 0, then again from the start (numpy.load's magic probe and seek back)");
+  if (rp.header_bytes)
+    x.c("reader.header_read", "most files' first read is " + format_size(rp.header_bytes) +
+                                  ", then the data follows (format header/metadata)");
+  // Start-up gap at each epoch: PyTorch re-forks DataLoader workers each epoch (the default
+  // persistent_workers=False); measured from the previous pass's last step (or checkpoint) end to
+  // the pass's first read, median over passes after the first (the first one holds the imports).
+  if (!s.pass_startup_s.empty()) {
+    const double st = std::round(s.startup_s * 1000.0) / 1000.0;
+    r.startup_s = st >= 0.005 ? st : 0.0;
+    std::vector<double> gaps = s.pass_startup_s;
+    const auto [lo, hi] = std::minmax_element(gaps.begin(), gaps.end());
+    x.c("reader.startup", "median gap before a pass's first read over " +
+                              std::to_string(gaps.size()) + " passes after the first (" +
+                              format_duration(*lo) + ".." + format_duration(*hi) +
+                              "), after the previous step or checkpoint" +
+                              (r.startup_s > 0 ? ": worker start-up each epoch" : ": none"));
+  } else {
+    x.c("reader.startup", "one pass: no gap between passes to measure");
+  }
+  // Per-sample worker time (decode/augmentation): median gap between a sample's last read and the
+  // same reader's next sample open; replayed only when clearly above syscall noise (0.2 ms).
+  if (s.preprocess_gaps_s.size() >= 3 && s.preprocess_s > 0.0002) {
+    std::string skew_why;
+    auto h = skewed_times(s.preprocess_gaps_s, &skew_why);
+    r.preprocess = h ? *h : Distribution::fixed_at(std::round(s.preprocess_s * 1e5) / 1e5);
+    x.c("reader.preprocess",
+        "median gap between a sample's last read and the reader's next sample over " +
+            std::to_string(s.preprocess_gaps_s.size()) +
+            " samples (handover gaps left out): per-sample decode/transform time" +
+            (skew_why.empty() ? "" : "; " + skew_why));
+  }
+  // Warm-up of a fresh worker: its first sample of a pass takes longer than the others (imports,
+  // decoder set-up in the new process); the median excess over the typical sample, when clear.
+  if (s.first_sample_spans_s.size() >= 2 && s.sample_span_s > 0) {
+    const double typical = s.sample_span_s;
+    const double first = detail::percentile(s.first_sample_spans_s, 0.5);
+    const double w = std::round((first - typical) * 1000.0) / 1000.0;
+    if (w >= 0.005) {
+      r.warmup_s = w;
+      x.c("reader.warmup", "a reader's first sample of a pass took " + format_duration(first) +
+                               " open to next open (median over " +
+                               std::to_string(s.first_sample_spans_s.size()) +
+                               " reader passes), the others " + format_duration(typical) +
+                               ": a fresh worker's first-use costs");
     }
   }
+  r.direct = rp.direct;
+  x.c("reader.direct", rp.direct ? "files opened with O_DIRECT" : "buffered reads (no O_DIRECT)");
+  if (rp.mmap) x.note("reader: the files were memory-mapped; the replay reads them instead");
+  if (x.sample_file) {
+    // Samples of a big file: read each sample's byte range, in a shuffled order across the file.
+    const SampleFile& sf = *x.sample_file;
+    r.read_unit = ReadUnit::sample;
+    x.c("reader.read", "a sample's byte range at a time from the multi-sample file");
+    // A request larger than the sample is the loading library's read-ahead (HDF5's 64 KiB sieve
+    // buffer): the replay reads as much from each sample's start.
+    r.request_size_bytes = 0;
+    r.readahead_bytes = sf.request > sf.stride ? sf.request : 0;
+    x.c("reader.request_size", "one request per sample");
+    if (r.readahead_bytes)
+      x.c("reader.readahead",
+          format_size(sf.request) +
+              " read at each sample's offset: the loading library's read-ahead (more than the " +
+              format_size(sf.stride) + " sample)");
+    // A second, small read per sample elsewhere in the file (a label array, metadata): replayed
+    // as a header read per sample.
+    const bool aux =
+        sf.sample_reads > 0 && sf.aux_reads * 2 >= sf.sample_reads && sf.aux_request > 0;
+    r.header_read_bytes = aux ? sf.aux_request : 0;
+    x.c("reader.header_read",
+        aux ? "besides each sample, " +
+                  fmt("%.2f", double(sf.aux_reads) / double(sf.sample_reads)) + " reads of " +
+                  format_size(sf.aux_request) +
+                  " elsewhere in the file per sample (labels, metadata)"
+            : "none: the file's header is read once, not per sample");
+    if (r.shuffle == Shuffle::file) {
+      r.shuffle = Shuffle::sample;
+      x.c("reader.shuffle", "samples of the file read in a random order, reshuffled each epoch");
+    }
+  } else if (!rp.whole_file) {
+    x.note("reader.read: only " + pct(rp.coverage, 1.0) +
+           " of each file is read per access; the job reads whole files");
+  }
+}
 
+// [reader] drop_last or [run] max_steps, from the files read per epoch.
+void distil_epoch_size(Ctx& x, const DatasetSummary& d) {
+  Job& job = x.out.job;
+  auto& r = job.reader;
+  const auto train_epochs = training_passes(x.s);
+  // drop_last and max_steps from samples per epoch.
+  if (!train_epochs.empty() && r.batch_size > 0) {
+    const std::uint64_t n = d.files.size();
+    const std::uint64_t per_epoch = train_epochs.front()->accesses;
+    const std::uint64_t global_batch = std::uint64_t(r.batch_size) * job.run.accelerators;
+    if (per_epoch >= n) {
+      r.drop_last = false;
+      x.c("reader.drop_last",
+          "every file read each epoch (" + std::to_string(per_epoch) + " reads)");
+    } else if (n - per_epoch < global_batch && per_epoch % global_batch == 0) {
+      r.drop_last = true;
+      x.c("reader.drop_last",
+          std::to_string(n - per_epoch) + " files skipped per epoch, fewer than a batch");
+    } else {
+      job.run.max_steps = per_epoch / global_batch;
+      x.c("run.max_steps",
+          "epochs read only " + std::to_string(per_epoch) + " of " + std::to_string(n) + " files");
+    }
+  }
+}
+
+// [compute]: step time and evaluation step time.
+void distil_compute(Ctx& x) {
+  const TraceSummary& s = x.s;
+  Job& job = x.out.job;
   // Compute.
   if (s.compute_time.count > 0) {
     const auto& c = s.compute_time;
@@ -608,9 +637,10 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
       const double e = detail::percentile(eval_s, 0.5);
       if (std::fabs(e - c.p50) > 0.1 * c.p50) {
         job.compute.eval_time = Distribution::fixed_at(us(e));
-        x.c("compute.eval_time", "main process busy " + format_duration(e) + " median per evaluation step over " +
-                                     std::to_string(eval_s.size()) + " measured steps (training: " +
-                                     format_duration(c.p50) + ")");
+        x.c("compute.eval_time", "main process busy " + format_duration(e) +
+                                     " median per evaluation step over " +
+                                     std::to_string(eval_s.size()) +
+                                     " measured steps (training: " + format_duration(c.p50) + ")");
       }
     }
   } else {
@@ -618,7 +648,12 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
     x.note("compute.time: no step intervals (no batch receipts by the main process); 0 assumed");
     x.c("compute.time", "not inferred");
   }
+}
 
+// [checkpoint].
+void distil_checkpoint(Ctx& x) {
+  const TraceSummary& s = x.s;
+  Job& job = x.out.job;
   // Checkpoints.
   auto& k = job.checkpoint;
   if (!s.checkpoints.empty()) {
@@ -696,7 +731,30 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
     x.c("checkpoint.restore",
         format_size(s.restore_bytes) + " of checkpoint files read before training");
   }
+}
 
+}  // namespace
+
+Distilled distil(const TraceSummary& s, const DistilOptions& options) {
+  Ctx x{s, {}};
+  Job& job = x.out.job;
+  job.name = options.name.empty() ? default_name(s) : options.name;
+  std::string cmd;
+  for (const auto& a : s.command) cmd += (cmd.empty() ? "" : " ") + a;
+  job.description =
+      "distilled by dlgen from a trace" + (cmd.empty() ? std::string() : " of: " + cmd);
+  const std::filesystem::path data_dir =
+      options.dataset_dir.empty() ? std::filesystem::path("data") / job.name : options.dataset_dir;
+  distil_datasets(x, data_dir);
+  distil_run(x);
+  distil_loader(x);
+  if (const int ti = train_dataset(s); ti >= 0) {
+    distil_shuffle(x, s.datasets[ti]);
+    distil_requests(x, s.datasets[ti]);
+    distil_epoch_size(x, s.datasets[ti]);
+  }
+  distil_compute(x);
+  distil_checkpoint(x);
   for (const auto& n : s.notes) x.note(n);
   for (const auto& dg : validate(job)) x.note("validation: " + dg.path + ": " + dg.message);
   return std::move(x.out);

@@ -1,0 +1,208 @@
+// batches: the batches handed from reader workers to accelerators (from handovers, or else from
+// bursts of reads), and when each accelerator received them.
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <set>
+
+#include "stages.hpp"
+#include "stats.hpp"
+
+namespace dlgen::analysis::stages {
+namespace {
+
+using trace::Op;
+
+// Batches: each reader's accesses between its handovers (sendmsg, /dev/shm tensors).
+void handover_batches(const trace::Trace& t, const Classified& c,
+                      const std::vector<Access>& accesses, const Readers& r, Batches& s,
+                      std::map<std::uint32_t, std::size_t>& batch_shm) {
+  struct Ev {
+    std::uint64_t ts;
+    bool handover;
+    std::int32_t pass;
+    std::uint32_t file = trace::kNoFile;  // the /dev/shm tensor file of a handover
+  };
+  std::map<std::uint32_t, std::vector<Ev>> per_reader;  // reader key → events
+  std::map<std::uint32_t, std::set<std::uint32_t>> keys_of_pid;
+  for (const auto& a : accesses) keys_of_pid[a.pid].insert(a.reader);
+  for (const auto& a : accesses) per_reader[a.reader].push_back({a.ts, false, a.pass});
+  // When a reader has shm opens, they mark the batch (collate time); sendmsg may come later,
+  // when the consumer asks for the descriptors, and would split the next batch.
+  std::set<std::uint32_t> shm_readers;
+  for (const auto& e : t.events) {
+    const bool shm = e.op != Op::sendmsg && is_handover(e, c.files);
+    if (!shm) continue;
+    auto it = keys_of_pid.find(e.pid);
+    if (it != keys_of_pid.end())
+      shm_readers.insert(it->second.size() == 1 ? *it->second.begin() : e.tid);
+  }
+  // A handover by a process belongs to its reader when it has one reader (a worker process),
+  // by a thread to that thread. The reading thread's own handovers (PyTorch collates into a
+  // /dev/shm tensor right after the reads) mark batches exactly; other threads' (the queue
+  // feeder sharing a label tensor, the resource sharer's sendmsg when the consumer asks) come
+  // late and would split the next batch, so they count only when the reading thread has none.
+  std::set<std::uint32_t> reading_tids;
+  for (const auto& a : accesses) reading_tids.insert(a.tid);
+  std::map<std::uint32_t, std::vector<Ev>> own, foreign;
+  for (const auto& e : t.events) {
+    if (!is_handover(e, c.files)) continue;
+    auto it = keys_of_pid.find(e.pid);
+    if (it == keys_of_pid.end()) continue;
+    std::uint32_t key = it->second.size() == 1 ? *it->second.begin() : e.tid;
+    if (!per_reader.count(key)) continue;
+    if (e.op == Op::sendmsg && shm_readers.count(key)) continue;
+    (reading_tids.count(e.tid) ? own : foreign)[key].push_back({e.ts_ns, true, -1, e.file});
+  }
+  for (auto& [key, evs] : per_reader) {
+    const auto& src = own.count(key) ? own[key] : foreign[key];
+    evs.insert(evs.end(), src.begin(), src.end());
+  }
+  for (auto& [reader, evs] : per_reader) {
+    std::stable_sort(evs.begin(), evs.end(), [](const Ev& a, const Ev& b) { return a.ts < b.ts; });
+    std::uint32_t count = 0;
+    std::int32_t pass = -1;
+    for (const auto& ev : evs) {
+      if (!ev.handover) {
+        ++count;
+        pass = ev.pass;
+        continue;
+      }
+      if (count == 0) continue;
+      Batch b;
+      b.ready_ns = ev.ts;
+      if (ev.file != trace::kNoFile) batch_shm[ev.file] = s.batches.size();
+      b.worker = reader;
+      b.accelerator = r.accel_of_reader(reader);
+      b.samples = count;
+      b.epoch = pass;
+      s.batches.push_back(b);
+      count = 0;
+    }
+  }
+  std::vector<std::size_t> order(s.batches.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return s.batches[a].ready_ns < s.batches[b].ready_ns;
+  });
+  std::vector<Batch> sorted;
+  std::vector<std::size_t> new_index(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i)
+    sorted.push_back(s.batches[order[i]]), new_index[order[i]] = i;
+  s.batches = std::move(sorted);
+  for (auto& [f, i] : batch_shm) i = new_index[i];
+  std::vector<std::uint64_t> sizes;
+  for (const auto& b : s.batches) sizes.push_back(b.samples);
+  s.batch_size = static_cast<std::uint32_t>(detail::mode(sizes));
+}
+
+// Without handovers, a reader's batches show as bursts of reads separated by idle gaps (it
+// waits for a free prefetch slot); a gap longer than 4× the median gap, and over 0.5 ms, ends a
+// burst. In steady state each of W workers reads one batch per W steps, so the step time is
+// the burst period divided by W (an upper bound of compute: waiting cannot be told apart).
+void read_bursts(const std::vector<Access>& accesses, const Readers& r, const Passes& p,
+                 Batches& s) {
+  if (!s.batches.empty()) return;
+  std::map<std::uint32_t, std::vector<const Access*>> per_reader;
+  for (const auto& a : accesses)
+    if (a.dataset >= 0) per_reader[a.reader].push_back(&a);
+  std::vector<double> periods;
+  for (auto& [reader, as] : per_reader) {
+    if (as.size() < 4) continue;
+    std::vector<double> gaps;
+    for (std::size_t i = 1; i < as.size(); ++i)
+      gaps.push_back(as[i]->ts > as[i - 1]->end ? static_cast<double>(as[i]->ts - as[i - 1]->end)
+                                                : 0.0);
+    const double threshold = std::max(500000.0, 4 * detail::percentile(gaps, 0.5));
+    const auto accel = r.accel_of_reader(reader);
+    const double w = std::max<std::uint32_t>(1, r.accelerators.empty() ? 1 : p.workers[accel]);
+    std::size_t first = 0;
+    std::uint64_t prev_start = 0;
+    std::int32_t prev_pass = -1;
+    for (std::size_t i = 1; i <= as.size(); ++i) {
+      const bool split =
+          i == as.size() || gaps[i - 1] > threshold || as[i]->pass != as[first]->pass;
+      if (!split) continue;
+      Batch b;
+      b.ready_ns = as[i - 1]->end;
+      b.worker = reader;
+      b.accelerator = accel;
+      b.samples = static_cast<std::uint32_t>(i - first);
+      b.epoch = as[first]->pass;
+      s.batches.push_back(b);
+      if (prev_pass == as[first]->pass && prev_start)
+        periods.push_back(static_cast<double>(as[first]->ts - prev_start) / w);
+      prev_start = as[first]->ts;
+      prev_pass = as[first]->pass;
+      first = i;
+    }
+  }
+  if (s.batches.empty()) return;
+  s.from_read_bursts = true;
+  std::sort(s.batches.begin(), s.batches.end(),
+            [](const Batch& a, const Batch& b) { return a.ready_ns < b.ready_ns; });
+  std::vector<std::uint64_t> sizes;
+  for (const auto& b : s.batches) sizes.push_back(b.samples);
+  s.batch_size = static_cast<std::uint32_t>(detail::mode(sizes));
+  s.burst_periods_s.clear();
+  for (double period : periods) s.burst_periods_s.push_back(period * 1e-9);
+  s.notes.push_back(
+      "no batch handovers (sendmsg or /dev/shm): batches inferred from bursts of reads per "
+      "reader, "
+      "step time from their cadence (an upper bound of compute)");
+}
+
+// Receipts: the accelerator process's recvmsg calls, grouped k per batch (k: descriptors per
+// batch, e.g. data and label tensors), matched to batches in ready order.
+void receipts(const trace::Trace& t, const Readers& r,
+              const std::map<std::uint32_t, std::size_t>& batch_shm, Batches& s) {
+  // Exact: the accelerator process maps the very /dev/shm file the worker created for the
+  // batch (PyTorch passes its descriptor); the first event on it by that process is the receipt.
+  std::set<std::uint32_t> main_pids;
+  for (const auto& a : r.accelerators) main_pids.insert(a.pid);
+  std::size_t matched = 0;
+  for (const auto& e : t.events) {
+    if (e.file == trace::kNoFile || !main_pids.count(e.pid)) continue;
+    auto it = batch_shm.find(e.file);
+    if (it == batch_shm.end()) continue;
+    auto& b = s.batches[it->second];
+    if (b.received_ns == 0 && e.ts_ns >= b.ready_ns && r.accelerators[b.accelerator].pid == e.pid) {
+      b.received_ns = e.ts_ns + e.dur_ns;
+      ++matched;
+    }
+  }
+  if (matched * 2 >= s.batches.size() && matched > 0) return;
+  for (auto& b : s.batches) b.received_ns = 0;
+  for (std::size_t ai = 0; ai < r.accelerators.size(); ++ai) {
+    const auto pid = r.accelerators[ai].pid;
+    std::vector<std::uint64_t> recvs;
+    for (const auto& e : t.events)
+      if (e.op == Op::recvmsg && e.pid == pid) recvs.push_back(e.ts_ns + e.dur_ns);
+    std::vector<Batch*> mine;
+    for (auto& b : s.batches)
+      if (b.accelerator == ai) mine.push_back(&b);
+    if (recvs.empty() || mine.empty()) continue;
+    const std::size_t k = std::max<std::size_t>(
+        1, static_cast<std::size_t>(
+               std::lround(static_cast<double>(recvs.size()) / static_cast<double>(mine.size()))));
+    for (std::size_t i = 0; i < mine.size() && (i + 1) * k <= recvs.size(); ++i)
+      mine[i]->received_ns = recvs[(i + 1) * k - 1];
+  }
+}
+
+}  // namespace
+
+Batches find_batches(const trace::Trace& t, const Classified& c, const std::vector<Access>& as,
+                     const Readers& r, const Passes& p) {
+  Batches out;
+  std::map<std::uint32_t, std::size_t> batch_shm;  // /dev/shm file → index in out.batches
+  handover_batches(t, c, as, r, out, batch_shm);
+  read_bursts(as, r, p, out);
+  receipts(t, r, batch_shm, out);
+  out.steps_per_pass.assign(p.epochs.size(), 0);
+  for (const auto& b : out.batches)
+    if (b.epoch >= 0) ++out.steps_per_pass[b.epoch];
+  return out;
+}
+
+}  // namespace dlgen::analysis::stages

@@ -1,0 +1,197 @@
+// checkpoints: bursts of writes to checkpoint files, placed among epochs and steps; the steps whose
+// interval held one are set apart.
+#include <algorithm>
+#include <set>
+
+#include "stages.hpp"
+#include "stats.hpp"
+
+namespace dlgen::analysis::stages {
+
+using trace::Event;
+using trace::Op;
+
+Checkpoints find_checkpoints(const trace::Trace& t, const Classified& cls,
+                             const std::vector<Access>& accesses, const Readers& r, const Passes& p,
+                             const Batches& bt, const Steps& found) {
+  Checkpoints out;
+  out.steps = found.steps;
+  std::vector<const Event*> writes;
+  std::uint64_t first_train = UINT64_MAX;
+  for (const auto& a : accesses)
+    if (cls.files[a.file].cls == FileClass::train) first_train = std::min(first_train, a.ts);
+  for (const auto& e : t.events) {
+    if (e.file == trace::kNoFile || e.file >= cls.files.size()) continue;
+    if (cls.files[e.file].cls != FileClass::checkpoint) continue;
+    if (trace::is_write(e.op) || e.op == Op::sendfile || e.op == Op::copy_file_range ||
+        e.op == Op::fsync || e.op == Op::fdatasync || e.op == Op::sync_file_range)
+      writes.push_back(&e);
+    else if (trace::is_read(e.op) && e.ts_ns < first_train && e.ret > 0) {
+      out.restore = true;
+      out.restore_bytes += static_cast<std::uint64_t>(e.ret);
+    }
+  }
+  std::vector<std::uint64_t> receipts;  // every accelerator-0 batch receipt
+  for (const auto& b : bt.batches)
+    if (b.accelerator == 0 && b.received_ns) receipts.push_back(b.received_ns);
+  std::sort(receipts.begin(), receipts.end());
+  CheckpointWrite* cur = nullptr;
+  std::set<std::uint32_t> cur_files;
+  std::uint64_t last_end = 0;
+  for (const Event* e : writes) {
+    const bool data =
+        trace::is_write(e->op) || e->op == Op::sendfile || e->op == Op::copy_file_range;
+    bool split = cur == nullptr;
+    if (cur) {
+      // A batch receipt between two writes means training went on: a new checkpoint.
+      auto it = std::upper_bound(receipts.begin(), receipts.end(), last_end);
+      if (it != receipts.end() && *it < e->ts_ns) split = true;
+      if (receipts.empty() && e->ts_ns > last_end + 1000000000ull) split = true;
+    }
+    if (split) {
+      if (!data) continue;  // an fsync with no writes before it
+      if (cur) cur->files = static_cast<std::uint32_t>(cur_files.size());
+      out.checkpoints.emplace_back();
+      cur = &out.checkpoints.back();
+      cur->start_ns = e->ts_ns;
+      cur_files.clear();
+    }
+    cur->end_ns = std::max(cur->end_ns, e->ts_ns + e->dur_ns);
+    last_end = cur->end_ns;
+    const std::uint64_t done = e->ret > 0 ? static_cast<std::uint64_t>(e->ret) : 0;
+    if (e->op == Op::fsync || e->op == Op::fdatasync || e->op == Op::sync_file_range) {
+      cur->fsync = true;
+      continue;
+    }
+    if (e->op == Op::sendfile || e->op == Op::copy_file_range)
+      cur->copied_bytes += done;
+    else {
+      cur->bytes += done;
+      ++cur->write_ops;
+      ++cur->write_sizes[e->size];
+    }
+    if (cur_files.insert(e->file).second) cur->paths.push_back(cls.files[e->file].path);
+  }
+  if (cur) cur->files = static_cast<std::uint32_t>(cur_files.size());
+  // Place each checkpoint among epochs and training steps.
+  std::vector<std::uint64_t> train_receipts;
+  for (const auto& b : bt.batches)
+    if (b.accelerator == 0 && b.received_ns && b.epoch >= 0 && !p.epochs[b.epoch].evaluation)
+      train_receipts.push_back(b.received_ns);
+  std::sort(train_receipts.begin(), train_receipts.end());
+  // Steps done before a checkpoint. The main thread computes each step in one idle gap of a
+  // typical length T (the median measured compute); counting gaps of 0.5–1.5 T from the start of
+  // the pass to the checkpoint gives its step within the pass (a receipt count would be too
+  // high: PyTorch receives out-of-order batches early and caches them). Passes completed before
+  // count in full. Without a main-thread timeline, batch receipts stand in.
+  std::vector<double> measured;
+  for (const auto& st : out.steps)
+    if (st.compute_measured && st.epoch >= 0 && !p.epochs[st.epoch].evaluation)
+      measured.push_back(static_cast<double>(st.compute_ns));
+  const double T = detail::percentile(measured, 0.5);
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> compute_gaps;
+  if (T > 0 && !r.accelerators.empty()) {
+    const auto pid = r.accelerators[0].pid;
+    std::uint64_t busy_until = 0;
+    bool any = false;
+    for (const auto& e : t.events) {
+      if (e.tid != pid) continue;
+      if (any && e.ts_ns > busy_until) {
+        const double len = static_cast<double>(e.ts_ns - busy_until);
+        if (len >= 0.5 * T) compute_gaps.push_back({busy_until, e.ts_ns});
+      }
+      busy_until = std::max(busy_until, e.ts_ns + e.dur_ns);
+      any = true;
+    }
+  }
+  struct PassSpan {
+    std::uint64_t first_receipt, last_receipt, steps;
+  };
+  std::vector<PassSpan> spans;  // training passes of accelerator 0, in time order
+  for (std::size_t pi = 0; pi < p.epochs.size(); ++pi) {
+    if (p.epochs[pi].evaluation) continue;
+    std::uint64_t first = UINT64_MAX, last = 0, n = 0;
+    for (const auto& b : bt.batches)
+      if (b.accelerator == 0 && b.epoch == static_cast<std::int32_t>(pi) && b.received_ns)
+        first = std::min(first, b.received_ns), last = std::max(last, b.received_ns), ++n;
+    if (n) spans.push_back({first, last, n});
+  }
+  for (auto& c : out.checkpoints) {
+    if (compute_gaps.empty() || spans.empty()) {
+      c.after_step = static_cast<std::uint64_t>(
+          std::lower_bound(train_receipts.begin(), train_receipts.end(), c.start_ns) -
+          train_receipts.begin());
+    } else {
+      std::uint64_t before = 0;
+      std::size_t k = 0;
+      while (k + 1 < spans.size() && spans[k + 1].first_receipt < c.start_ns)
+        before += spans[k++].steps;
+      std::uint64_t in_pass = 0;
+      // Within the pass a step is one gap of 0.5–1.5 T; after its last receipt the last step's
+      // gap may be longer (PyTorch joins the workers before the loop ends), so any length counts.
+      for (const auto& g : compute_gaps) {
+        if (g.first < spans[k].first_receipt || g.second > c.start_ns) continue;
+        const double len = static_cast<double>(g.second - g.first);
+        if (len <= 1.5 * T || g.first >= spans[k].last_receipt) ++in_pass;
+      }
+      c.after_step = before + std::min(in_pass, spans[k].steps);
+    }
+    std::uint32_t done = 0;
+    bool between = true;
+    for (const auto& e : p.epochs) {
+      if (e.evaluation) continue;
+      if (e.end_ns <= c.start_ns)
+        ++done;
+      else if (e.start_ns < c.start_ns)
+        between = false;
+    }
+    c.after_epoch = done;
+    // At an epoch end: all of the epoch's batches were received before the checkpoint.
+    std::uint64_t steps_done = 0;
+    for (std::size_t pi = 0; pi < p.epochs.size(); ++pi)
+      if (!p.epochs[pi].evaluation && p.epochs[pi].end_ns <= c.start_ns)
+        steps_done += bt.steps_per_pass[pi];
+    const std::uint64_t per_acc =
+        r.accelerators.empty() ? steps_done : steps_done / r.accelerators.size();
+    // Or: no batch of the pass in progress is received after it, and the step count is within
+    // one of the pass end (step counts from idle gaps can be off by one on a loaded machine).
+    bool next_is_new_pass = true;
+    for (const auto& b : bt.batches)
+      if (b.accelerator == 0 && b.received_ns > c.end_ns && b.epoch >= 0 &&
+          !p.epochs[b.epoch].evaluation) {
+        std::uint32_t pass_index = 0;
+        for (std::int32_t q = 0; q < b.epoch; ++q) pass_index += !p.epochs[q].evaluation;
+        if (pass_index < done) next_is_new_pass = false;
+      }
+    const std::uint64_t diff =
+        c.after_step > per_acc ? c.after_step - per_acc : per_acc - c.after_step;
+    c.at_epoch_end =
+        receipts.empty()
+            ? between
+            : (done > 0 && (c.after_step == per_acc || (diff <= 1 && next_is_new_pass)));
+  }
+  // Steps that span a checkpoint are not step times: set apart (their compute still counts in
+  // AU).
+  auto spans_checkpoint = [&](const Step& st) {
+    for (const auto& c : out.checkpoints)
+      if (c.start_ns < st.end_ns && c.end_ns > st.start_ns) return true;
+    return false;
+  };
+  const auto held = std::stable_partition(out.steps.begin(), out.steps.end(),
+                                          [&](const Step& st) { return !spans_checkpoint(st); });
+  out.checkpoint_steps.assign(held, out.steps.end());
+  out.steps.erase(held, out.steps.end());
+  // A held step's gap also holds the wait for the checkpoint (an accelerator that did not write
+  // it idles until the writer is done): its compute is at most the typical one.
+  for (Step& st : out.checkpoint_steps) {
+    const bool eval = st.epoch >= 0 && p.epochs[st.epoch].evaluation;
+    const auto typ =
+        static_cast<std::uint64_t>(eval ? found.typical_eval_compute_ns : found.typical_compute_ns);
+    st.compute_ns = std::min(st.compute_ns, typ);
+    st.compute_measured = false;
+    st.wait_ns = st.end_ns - st.start_ns - st.compute_ns;
+  }
+  return out;
+}
+
+}  // namespace dlgen::analysis::stages

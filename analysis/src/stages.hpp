@@ -1,0 +1,201 @@
+#pragma once
+// The stages of summarize (trace → TraceSummary), each a pure function in its own file that reads
+// the previous stages' outputs (const&) and returns its own struct; summarize() chains them and
+// assembles the summary. No stage changes what another stage returned, so the order is enforced by
+// the types:
+//
+//   classify   (classify.cpp)    trace → files and datasets                          → Classified
+//   totals     (classify.cpp)    trace → whole-run counts and per-second buckets     → RunTotals
+//   accesses   (accesses.cpp)    dataset opens and their reads, readers, pass index  → Access list
+//   readers    (readers.cpp)     accelerators, their reader workers, process roles   → Readers
+//   passes     (passes.cpp)      epochs and evaluation passes, workers per accelerator → Passes
+//   reads      (passes.cpp)      how each dataset's files are read                   → DatasetReads
+//   order      (passes.cpp)      order statistics per dataset                        → OrderSummary
+//   batches    (batches.cpp)     batches from handovers or read bursts, receipts     → Batches
+//   steps      (steps.cpp)       accelerator steps and compute                       → Steps
+//   checkpoints (checkpoints.cpp) checkpoint writes, steps held by them              → Checkpoints
+//   timing     (timing.cpp)      AU, pass start-up, per-sample time, step statistics,
+//                                concurrency                                         → Utilisation...
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "dlgen/analysis/summary.hpp"
+#include "dlgen/trace/trace.hpp"
+
+namespace dlgen::analysis::stages {
+
+// ---- shared helpers (classify.cpp) ----
+
+// A worker handing a batch over: sendmsg on a unix socket, or a /dev/shm tensor file created
+// (POSIX semaphores, /dev/shm/sem.*, are locks, not tensors).
+bool is_handover(const trace::Event& e, const std::vector<FileSummary>& files);
+
+// ---- classify ----
+
+// Whole-run totals (every regular file) and per-second buckets.
+struct RunTotals {
+  std::vector<std::string> command;
+  std::uint64_t duration_ns = 0;
+  std::uint64_t lost_events = 0;
+  bool complete = true;
+  std::uint64_t bytes_read = 0, bytes_written = 0;
+  std::uint64_t read_ops = 0, write_ops = 0;
+  std::uint64_t opens = 0, stats = 0;
+  Histogram block_sizes;
+  std::uint64_t block_bytes = 0, block_requests = 0;
+  std::vector<SecondBucket> per_second;
+};
+RunTotals totals(const trace::Trace& t);
+
+// Every file classified, and the datasets (training first, then validation) with their layout and
+// format; the datasets' read pattern, order and access counts are left for later stages.
+struct Classified {
+  std::vector<FileSummary> files;        // one per trace file, same index
+  std::vector<DatasetSummary> datasets;  // layout, sizes and format only
+  bool is_dataset_file(std::uint32_t f) const {
+    return f < files.size() &&
+           (files[f].cls == FileClass::train || files[f].cls == FileClass::validation);
+  }
+};
+Classified classify(const trace::Trace& t);
+
+// ---- accesses ----
+
+// One access to a dataset file: an open and the reads on that descriptor until close.
+struct Access {
+  std::uint32_t file = 0;  // trace file index
+  std::int32_t dataset = -1;
+  std::uint32_t rank = 0;  // position of the file in its dataset's path order
+  std::uint32_t pid = 0, tid = 0;
+  std::uint32_t reader = 0;  // reader key (tid for threaded readers, else pid)
+  std::uint64_t ts = 0, end = 0;
+  std::uint64_t bytes = 0, reads = 0;
+  std::uint64_t first_read = 0;
+  std::uint64_t last_read_end = 0;     // end of the last read that moved data (0: none)
+  std::vector<std::uint64_t> sizes;    // bytes asked per read that moved data
+  std::vector<std::uint64_t> moved;    // bytes each of those reads returned
+  std::vector<std::uint64_t> offsets;  // where each of those reads started
+  bool direct = false, mmap = false;
+  std::int32_t pass = -1;  // index into Passes::epochs
+};
+
+// Dataset accesses in start order, each with its reader key and pass index.
+std::vector<Access> find_accesses(const trace::Trace& t, const Classified& c);
+
+// ---- readers ----
+
+struct Readers {
+  // pid, readers and reads_itself set; workers, prefetch and AU are later stages'.
+  std::vector<Accelerator> accelerators;
+  // Every traced process with its role and dataset read counts (handovers: counted at assembly).
+  std::vector<ProcessSummary> processes;
+  // The accelerator a reader key feeds (0 when it is nobody's reader).
+  std::uint32_t accel_of_reader(std::uint32_t reader) const;
+};
+Readers find_readers(const trace::Trace& t, const Classified& c, const std::vector<Access>& as);
+
+// ---- passes, read patterns, order ----
+
+struct Passes {
+  std::vector<EpochSummary> epochs;  // `steps` left 0: counted from Batches
+  std::vector<std::uint32_t> workers;  // per accelerator: median readers active in a training pass
+  bool evaluation(std::int32_t pass) const { return pass >= 0 && epochs[pass].evaluation; }
+};
+Passes find_passes(const Classified& c, const std::vector<Access>& as, const Readers& r);
+
+// Per dataset: how its files are read, with the run's dataset request histogram and totals.
+struct DatasetReads {
+  struct PerDataset {
+    ReadPattern read;
+    std::uint64_t accesses = 0, bytes_read = 0;
+  };
+  std::vector<PerDataset> datasets;  // same order as Classified::datasets
+  Histogram request_sizes;
+  std::uint64_t dataset_bytes_read = 0, dataset_read_ops = 0;
+};
+DatasetReads read_patterns(const Classified& c, const std::vector<Access>& as);
+
+// Order statistics of each dataset (same order as Classified::datasets).
+std::vector<OrderSummary> order_stats(const Classified& c, const std::vector<Access>& as,
+                                      const Passes& p);
+
+// ---- batches ----
+
+struct Batches {
+  std::vector<Batch> batches;  // in ready order, with receipts
+  std::uint32_t batch_size = 0;
+  bool from_read_bursts = false;
+  std::vector<double> burst_periods_s;  // read bursts only: step cadence per reader, seconds
+  std::vector<std::uint64_t> steps_per_pass;  // batches per pass (index into Passes::epochs)
+  std::vector<std::string> notes;
+};
+Batches find_batches(const trace::Trace& t, const Classified& c, const std::vector<Access>& as,
+                     const Readers& r, const Passes& p);
+
+// ---- steps ----
+
+struct Steps {
+  std::vector<Step> steps;  // per accelerator, in time order (checkpoint steps included)
+  // The median measured compute per step (training, evaluation), for steps whose gap is not pure
+  // compute.
+  double typical_compute_ns = 0, typical_eval_compute_ns = 0;
+  std::vector<std::string> notes;
+};
+Steps find_steps(const trace::Trace& t, const std::vector<Access>& as, const Readers& r,
+                 const Passes& p, const Batches& b);
+
+// ---- checkpoints ----
+
+struct Checkpoints {
+  std::vector<CheckpointWrite> checkpoints;
+  bool restore = false;
+  std::uint64_t restore_bytes = 0;
+  std::vector<Step> steps;             // Steps::steps less those whose interval held a checkpoint
+  std::vector<Step> checkpoint_steps;  // ... those, compute capped at the typical one
+};
+Checkpoints find_checkpoints(const trace::Trace& t, const Classified& c,
+                             const std::vector<Access>& as, const Readers& r, const Passes& p,
+                             const Batches& b, const Steps& st);
+
+// ---- timing and concurrency ----
+
+struct Utilisation {
+  struct PerAccelerator {
+    bool measured = false;  // received a batch
+    double au = 0, compute_s = 0, wall_s = 0, first_wait_s = 0;
+  };
+  std::vector<PerAccelerator> accelerators;
+  double au = 0, au_mean = 0;
+  bool measured = false;
+  std::uint64_t run_begin_ns = 0, run_end_ns = 0;
+};
+Utilisation utilisation(std::size_t accelerators, const Passes& p, const Batches& b,
+                        const Checkpoints& k);
+
+struct PassStartup {
+  std::vector<double> pass_startup_s;
+  double startup_s = 0;
+};
+PassStartup pass_startup(const Passes& p, const Checkpoints& k);
+
+struct SampleTimes {
+  std::vector<double> preprocess_gaps_s;
+  double preprocess_s = 0;
+  std::vector<double> first_sample_spans_s;
+  double sample_span_s = 0;
+};
+SampleTimes sample_times(const trace::Trace& t, const Classified& c,
+                         const std::vector<Access>& as);
+
+struct StepTiming {
+  Stats step_time, compute_time, data_wait_time;
+  std::vector<std::uint32_t> prefetch;  // per accelerator
+  std::uint32_t run_prefetch = 0;
+};
+StepTiming step_timing(const Passes& p, const Batches& b, const Checkpoints& k);
+
+Concurrency concurrency(const trace::Trace& t, const Classified& c);
+
+}  // namespace dlgen::analysis::stages

@@ -1,0 +1,221 @@
+// steps: each accelerator's steps (batch received → next batch received) with their compute and
+// data wait.
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "stages.hpp"
+#include "stats.hpp"
+
+namespace dlgen::analysis::stages {
+namespace {
+
+using trace::Op;
+
+// The thread whose syscall timeline shows the accelerator's steps: the main thread, except in a
+// process whose readers are its own threads handing batches to a consumer thread (dlgen's
+// replay: reader threads sendmsg, the accelerator thread recvmsg), where the main thread only
+// waits; then the thread that receives the batches.
+std::uint32_t timeline_thread(const trace::Trace& t, const std::vector<Access>& accesses,
+                              const Readers& readers, std::size_t ai) {
+  const auto& acc = readers.accelerators[ai];
+  const auto pid = acc.pid;
+  if (acc.reads_itself || acc.readers.empty()) return pid;
+  for (auto r : acc.readers)
+    if (r == pid) return pid;
+  std::set<std::uint32_t> reading_tids;
+  for (const auto& a : accesses)
+    if (a.pid == pid) reading_tids.insert(a.tid);
+  for (auto r : acc.readers)
+    if (!reading_tids.count(r)) return pid;  // readers are other processes (DataLoader workers)
+  std::map<std::uint32_t, std::size_t> recvs;
+  for (const auto& e : t.events)
+    if (e.op == Op::recvmsg && e.pid == pid) ++recvs[e.tid];
+  if (recvs.empty() || recvs.count(pid)) return pid;
+  return std::max_element(recvs.begin(), recvs.end(),
+                          [](const auto& x, const auto& y) { return x.second < y.second; })
+      ->first;
+}
+
+}  // namespace
+
+// Steps. The main thread makes no traced syscalls while it computes (a sleep, a matmul or a
+// GPU kernel), so compute shows as the idle gaps of its syscall timeline between batch
+// receipts: in a training pass with n batches, the n−1 longest gaps. A gap is pure compute when
+// the batch the process took next was ready before the gap ended (or was already cached, so no
+// receipt follows the gap); otherwise it also holds waiting for data, and the compute in it is
+// estimated by the median measured compute. Without a main-thread timeline (threaded readers),
+// the receipt intervals stand in for the gaps.
+Steps find_steps(const trace::Trace& t, const std::vector<Access>& accesses, const Readers& r,
+                 const Passes& p, const Batches& bt) {
+  Steps out;
+  std::vector<double> computes_measured, eval_computes_measured;
+  // Passes in which an accelerator received one batch: no gap between receipts to measure; the
+  // batch is still one step (n batches are n steps, and its compute counts in AU): the main
+  // thread's idle gap after the receipt when it has a typical length, else the typical length.
+  struct Single {
+    std::uint32_t accelerator;
+    std::int32_t pass;
+    std::uint64_t received_ns;
+    std::uint64_t gap_end_ns;  // end of the first idle gap (≥ 0.5 ms) after the receipt, 0: none
+  };
+  std::vector<Single> singles;
+  for (std::size_t ai = 0; ai < r.accelerators.size(); ++ai) {
+    std::vector<const Batch*> got;
+    for (const auto& b : bt.batches)
+      if (b.accelerator == ai && b.received_ns) got.push_back(&b);
+    std::sort(got.begin(), got.end(),
+              [](const Batch* a, const Batch* b) { return a->received_ns < b->received_ns; });
+    // Idle gaps of the main thread: [end of one syscall, start of the next].
+    const std::uint32_t timeline = timeline_thread(t, accesses, r, ai);
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> gaps;
+    std::uint64_t busy_until = 0;
+    bool any = false;
+    for (const auto& e : t.events) {
+      if (e.tid != timeline) continue;
+      if (any && e.ts_ns > busy_until) gaps.push_back({busy_until, e.ts_ns});
+      busy_until = std::max(busy_until, e.ts_ns + e.dur_ns);
+      any = true;
+    }
+    std::map<std::int32_t, std::vector<const Batch*>> per_pass;
+    for (const Batch* b : got)
+      if (b->epoch >= 0) per_pass[b->epoch].push_back(b);
+    for (auto& [pass, bs] : per_pass) {
+      if (bs.size() == 1) {
+        // Its compute is the main thread's first idle gap after the receipt (shorter gaps are
+        // the spacing of its syscalls); that gap also holds any wait that follows the compute.
+        const std::uint64_t got_ns = bs.front()->received_ns;
+        std::uint64_t gap_end = 0;
+        for (const auto& g : gaps)
+          if (g.first >= got_ns && g.second - g.first >= 500000) {
+            gap_end = g.second;
+            break;
+          }
+        singles.push_back({static_cast<std::uint32_t>(ai), pass, got_ns, gap_end});
+      }
+      if (bs.size() < 2) continue;
+      const std::uint64_t w0 = bs.front()->received_ns, w1 = bs.back()->received_ns;
+      std::vector<std::pair<std::uint64_t, std::uint64_t>> in;
+      for (const auto& g : gaps)
+        if (g.first >= w0 && g.second <= w1) in.push_back(g);
+      std::sort(in.begin(), in.end(), [](const auto& a, const auto& b) {
+        return a.second - a.first > b.second - b.first;
+      });
+      if (in.size() > bs.size() - 1) in.resize(bs.size() - 1);
+      if (in.empty()) {  // no main-thread timeline: receipt to receipt
+        std::vector<double> lens;
+        for (std::size_t i = 0; i + 1 < bs.size(); ++i) {
+          in.push_back({bs[i]->received_ns, bs[i + 1]->received_ns});
+          lens.push_back(static_cast<double>(bs[i + 1]->received_ns - bs[i]->received_ns));
+        }
+        // The last batch is computed on too, after the last receipt: one more step of the
+        // typical length (n batches are n steps).
+        in.push_back({w1, w1 + static_cast<std::uint64_t>(detail::percentile(lens, 0.5))});
+      } else {
+        // The last step computes after the last receipt: the first gap after it of a typical
+        // length (not the wait for the next pass's workers, which is longer).
+        std::vector<double> lens;
+        for (const auto& g : in) lens.push_back(static_cast<double>(g.second - g.first));
+        const double typical_gap = detail::percentile(lens, 0.5);
+        bool found = false;
+        for (const auto& g : gaps) {
+          if (g.first < w1) continue;
+          const double len = static_cast<double>(g.second - g.first);
+          if (len > 1.5 * typical_gap) break;
+          if (len >= 0.5 * typical_gap) {
+            in.push_back(g);
+            found = true;
+            break;
+          }
+        }
+        // None (the last step runs into the checkpoint or the next pass's start-up): still one
+        // step of the typical length, as with receipts only, so that n batches are n steps
+        // on both sides of a comparison.
+        if (!found && !lens.empty())
+          in.push_back({w1, w1 + static_cast<std::uint64_t>(typical_gap)});
+      }
+      std::sort(in.begin(), in.end());
+      for (std::size_t i = 0; i < in.size(); ++i) {
+        Step st;
+        st.accelerator = static_cast<std::uint32_t>(ai);
+        st.epoch = pass;
+        st.start_ns = in[i].first;
+        st.end_ns = i + 1 < in.size() ? std::max(in[i].second, in[i + 1].first) : in[i].second;
+        const std::uint64_t gap = in[i].second - in[i].first;
+        // The batches received right after the gap: were they ready before it ended?
+        std::uint64_t earliest_ready = UINT64_MAX;
+        bool received = false;
+        for (const Batch* b : bs)
+          if (b->received_ns >= in[i].second && b->received_ns <= in[i].second + 5000000) {
+            received = true;
+            earliest_ready = std::min(earliest_ready, b->ready_ns);
+          }
+        const std::uint64_t margin = std::max<std::uint64_t>(1000000, gap / 10);
+        // The gap after the pass's last receipt also holds the end of the pass (worker
+        // shutdown): it counts as a step, never as a measurement.
+        const bool tail = in[i].first >= w1;
+        st.compute_measured = !tail && (!received || earliest_ready + margin < in[i].second);
+        if (st.compute_measured) {
+          st.compute_ns = gap;
+          (p.epochs[pass].evaluation ? eval_computes_measured : computes_measured)
+              .push_back(static_cast<double>(gap));
+        }
+        out.steps.push_back(st);
+      }
+    }
+  }
+  double typical = detail::percentile(computes_measured, 0.5);
+  std::vector<double> single_train_gaps;
+  for (const Single& one : singles)
+    if (one.gap_end_ns && !p.epochs[one.pass].evaluation)
+      single_train_gaps.push_back(static_cast<double>(one.gap_end_ns - one.received_ns));
+  if (computes_measured.empty() && !single_train_gaps.empty()) {
+    // Each gap is compute plus whatever wait follows it (the next pass's start-up, another
+    // rank's checkpoint): every one is an upper bound, the smallest the tightest.
+    typical = detail::percentile(single_train_gaps, 0.0);
+    out.notes.push_back(
+        "accelerators got one batch per training pass: compute time is the shortest idle gap of "
+        "a "
+        "main process after one (an upper bound)");
+  } else if (computes_measured.empty()) {
+    std::vector<double> all;
+    for (const auto& st : out.steps) all.push_back(static_cast<double>(st.end_ns - st.start_ns));
+    typical = detail::percentile(all, 0.1);
+    if (!all.empty())
+      out.notes.push_back(
+          "every step waited for data: compute time is an upper bound (10th percentile of step "
+          "time)");
+  }
+  // Evaluation computes less per batch (no backward pass): its own typical value when measured.
+  const double typical_eval =
+      eval_computes_measured.empty() ? typical : detail::percentile(eval_computes_measured, 0.5);
+  auto is_eval = [&](std::int32_t pass) { return pass >= 0 && p.epochs[pass].evaluation; };
+  for (const Single& one : singles) {
+    Step st;
+    st.accelerator = one.accelerator;
+    st.epoch = one.pass;
+    st.start_ns = one.received_ns;
+    const double typ = is_eval(one.pass) ? typical_eval : typical;
+    const double gap = static_cast<double>(one.gap_end_ns - one.received_ns);
+    const bool typical_gap = one.gap_end_ns && gap >= 0.5 * typ && gap <= 1.5 * typ;
+    st.end_ns = typical_gap ? one.gap_end_ns : one.received_ns + static_cast<std::uint64_t>(typ);
+    out.steps.push_back(st);
+  }
+  if (!singles.empty())
+    std::stable_sort(out.steps.begin(), out.steps.end(), [](const Step& a, const Step& b) {
+      return a.accelerator != b.accelerator ? a.accelerator < b.accelerator
+                                            : a.start_ns < b.start_ns;
+    });
+  for (auto& st : out.steps) {
+    if (st.compute_measured) continue;
+    const auto interval = st.end_ns - st.start_ns;
+    st.compute_ns = std::min<std::uint64_t>(
+        interval, static_cast<std::uint64_t>(is_eval(st.epoch) ? typical_eval : typical));
+    st.wait_ns = interval - st.compute_ns;
+  }
+  out.typical_compute_ns = typical;
+  out.typical_eval_compute_ns = typical_eval;
+  return out;
+}
+
+}  // namespace dlgen::analysis::stages

@@ -1,0 +1,225 @@
+// timing: figures over the steps, passes and checkpoints found by the earlier stages: AU, the
+// start-up gap of each pass, per-sample reader time, step statistics and prefetch, and the
+// concurrency of dataset reads.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "dlgen/core/stats.hpp"
+#include "stages.hpp"
+#include "stats.hpp"
+
+namespace dlgen::analysis::stages {
+
+// AU per accelerator and the run's (docs/metrics.md: MLPerf Storage's definition, with the
+// replay's arithmetic, dlgen::accelerator_utilisation). Each step is (its batch's arrival, its
+// compute, its end); the run begins at the first dataset read and ends at the latest step end of
+// any accelerator or the end of the last checkpoint write, whichever is later: the same instants
+// as a replay's run (its end is taken after its last pass or checkpoint).
+Utilisation utilisation(std::size_t accelerators, const Passes& p, const Batches& bt,
+                        const Checkpoints& k) {
+  Utilisation s;
+  s.accelerators.resize(accelerators);
+  std::vector<std::vector<AuStep>> per(accelerators);
+  std::uint64_t end = 0;
+  for (const auto* list : {&k.steps, &k.checkpoint_steps})
+    for (const Step& st : *list) {
+      if (st.accelerator >= per.size()) continue;
+      per[st.accelerator].push_back({static_cast<std::int64_t>(st.start_ns),
+                                     static_cast<std::int64_t>(st.compute_ns),
+                                     static_cast<std::int64_t>(st.end_ns)});
+      end = std::max(end, st.end_ns);
+    }
+  if (end == 0) return s;  // no step: AU is not measurable
+  for (const auto& c : k.checkpoints) end = std::max(end, c.end_ns);
+  std::uint64_t begin = end;
+  for (const auto& e : p.epochs) begin = std::min(begin, e.start_ns);
+  s.run_begin_ns = begin;
+  s.run_end_ns = end;
+  double lowest = 1, sum = 0;
+  std::size_t n = 0;
+  for (std::size_t ai = 0; ai < accelerators; ++ai) {
+    bool received = !per[ai].empty();
+    for (const auto& b : bt.batches) received = received || (b.accelerator == ai && b.received_ns);
+    if (!received) continue;  // not a consumer as far as the trace shows
+    const AuParts parts = accelerator_utilisation(per[ai], static_cast<std::int64_t>(begin),
+                                                  static_cast<std::int64_t>(end));
+    auto& acc = s.accelerators[ai];
+    acc.measured = true;
+    acc.au = std::min(1.0, parts.au());
+    acc.compute_s = parts.compute_s;
+    acc.wall_s = parts.wall_s;
+    acc.first_wait_s = parts.first_wait_s;
+    lowest = std::min(lowest, acc.au);
+    sum += acc.au;
+    ++n;
+  }
+  if (n == 0) return s;
+  s.au = lowest;
+  s.au_mean = sum / static_cast<double>(n);
+  s.measured = true;
+  return s;
+}
+
+// Gap before each pass after the first: the previous pass's activity ends with its last step's
+// end (the main process's first syscall after computing on the last batch) or, later, a
+// checkpoint written after it; the pass starts with its first dataset read. Without steps, the
+// previous pass's last read end is used (an overestimate by the consumption of the prefetched
+// batches).
+PassStartup pass_startup(const Passes& p, const Checkpoints& k) {
+  PassStartup s;
+  for (std::size_t pi = 1; pi < p.epochs.size(); ++pi) {
+    const auto& prev = p.epochs[pi - 1];
+    const auto& cur = p.epochs[pi];
+    std::uint64_t end = 0;
+    for (const auto& st : k.steps)
+      if (st.epoch == static_cast<std::int32_t>(pi - 1)) end = std::max(end, st.end_ns);
+    if (end == 0) end = prev.end_ns;
+    for (const auto& c : k.checkpoints)
+      if (c.end_ns > end && c.end_ns <= cur.start_ns) end = c.end_ns;
+    if (cur.start_ns <= end) {
+      s.pass_startup_s.push_back(0);
+      continue;
+    }
+    s.pass_startup_s.push_back(static_cast<double>(cur.start_ns - end) * 1e-9);
+  }
+  s.startup_s = detail::percentile(s.pass_startup_s, 0.5);
+  return s;
+}
+
+// Per-sample worker time (decode, augmentation): per reader, the gap between the end of a train
+// sample's last data read and the open of its next sample in the same pass. Gaps that contain one
+// of the reader's handovers (collate, waiting for the consumer) are left out; overlapping
+// accesses (several samples read at once) count as 0.
+SampleTimes sample_times(const trace::Trace& t, const Classified& c,
+                         const std::vector<Access>& accesses) {
+  SampleTimes s;
+  std::map<std::uint32_t, std::set<std::uint32_t>> keys_of_pid;
+  for (const auto& a : accesses) keys_of_pid[a.pid].insert(a.reader);
+  std::map<std::uint32_t, std::vector<std::uint64_t>> handovers;  // reader key → times, sorted
+  for (const auto& e : t.events) {
+    if (!is_handover(e, c.files)) continue;
+    auto it = keys_of_pid.find(e.pid);
+    if (it == keys_of_pid.end()) continue;
+    handovers[it->second.size() == 1 ? *it->second.begin() : e.tid].push_back(e.ts_ns);
+  }
+  for (auto& [key, v] : handovers) std::sort(v.begin(), v.end());
+  std::map<std::uint32_t, const Access*> last;   // reader key → its previous train access
+  std::map<std::uint32_t, bool> last_was_first;  // ... which was the reader's first of its pass
+  std::vector<double> first_later, first_all, spans;  // sample spans (open to next open)
+  for (const auto& a : accesses) {
+    if (a.file >= c.files.size() || c.files[a.file].cls != FileClass::train) continue;
+    auto it = last.find(a.reader);
+    const bool same_pass = it != last.end() && it->second->pass == a.pass;
+    if (same_pass && it->second->last_read_end > 0) {
+      const std::uint64_t end = it->second->last_read_end;
+      const auto& h = handovers[a.reader];
+      auto no_handover = [&](std::uint64_t from) {
+        const auto lo = std::lower_bound(h.begin(), h.end(), from);
+        return lo == h.end() || *lo >= a.ts;
+      };
+      // (The gap after a reader's first sample of a pass belongs to its warm-up, below.)
+      if (!last_was_first[a.reader]) {
+        if (a.ts <= end)
+          s.preprocess_gaps_s.push_back(0);
+        else if (no_handover(end))
+          s.preprocess_gaps_s.push_back(static_cast<double>(a.ts - end) * 1e-9);
+      }
+      if (a.ts > it->second->ts && no_handover(it->second->ts)) {
+        const double span = static_cast<double>(a.ts - it->second->ts) * 1e-9;
+        if (last_was_first[a.reader]) {
+          first_all.push_back(span);
+          if (a.pass > 0) first_later.push_back(span);
+        } else {
+          spans.push_back(span);
+        }
+      }
+    }
+    last_was_first[a.reader] = !same_pass;
+    last[a.reader] = &a;
+  }
+  s.first_sample_spans_s = first_later.empty() ? first_all : first_later;
+  s.sample_span_s = detail::percentile(spans, 0.5);
+  s.preprocess_s = detail::percentile(s.preprocess_gaps_s, 0.5);
+  return s;
+}
+
+StepTiming step_timing(const Passes& p, const Batches& bt, const Checkpoints& k) {
+  StepTiming s;
+  s.prefetch.resize(p.workers.size());
+  std::vector<double> step, compute, wait;
+  for (const auto& st : k.steps) {
+    if (st.epoch < 0 || p.epochs[st.epoch].evaluation) continue;
+    step.push_back(static_cast<double>(st.end_ns - st.start_ns) * 1e-9);
+    compute.push_back(static_cast<double>(st.compute_ns) * 1e-9);
+    wait.push_back(static_cast<double>(st.wait_ns) * 1e-9);
+  }
+  if (step.empty() && !bt.burst_periods_s.empty()) step = compute = bt.burst_periods_s;
+  s.step_time = detail::make_stats(step);
+  s.compute_time = detail::make_stats(compute);
+  s.data_wait_time = detail::make_stats(wait);
+  // Prefetch: batches ready and not yet received when a batch is received, per worker, per
+  // accelerator (each has its own loader); the run's is the largest.
+  s.run_prefetch = 0;
+  for (std::size_t ai = 0; ai < p.workers.size(); ++ai) {
+    std::vector<double> depth;
+    std::vector<std::uint64_t> ready, got;
+    for (const auto& b : bt.batches)
+      if (b.accelerator == ai && b.received_ns)
+        ready.push_back(b.ready_ns), got.push_back(b.received_ns);
+    std::sort(ready.begin(), ready.end());
+    std::sort(got.begin(), got.end());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      const auto r = std::upper_bound(ready.begin(), ready.end(), got[i]) - ready.begin();
+      depth.push_back(static_cast<double>(r) - static_cast<double>(i));
+    }
+    const auto w = std::max<std::uint32_t>(1, p.workers[ai]);
+    if (depth.empty()) continue;
+    s.prefetch[ai] = static_cast<std::uint32_t>(std::ceil(detail::percentile(depth, 0.9) / w));
+    s.run_prefetch = std::max(s.run_prefetch, s.prefetch[ai]);
+  }
+  return s;
+}
+
+Concurrency concurrency(const trace::Trace& t, const Classified& cls) {
+  Concurrency c;
+  struct Edge {
+    std::uint64_t ts;
+    int delta;
+    std::uint32_t tid;
+  };
+  std::vector<Edge> edges;
+  for (const auto& e : t.events) {
+    if (e.file == trace::kNoFile || !cls.is_dataset_file(e.file) || !trace::is_read(e.op)) continue;
+    edges.push_back({e.ts_ns, +1, e.tid});
+    edges.push_back({e.ts_ns + std::max<std::uint64_t>(e.dur_ns, 1), -1, e.tid});
+  }
+  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) {
+    return a.ts != b.ts ? a.ts < b.ts : a.delta < b.delta;
+  });
+  std::map<std::uint32_t, int> per_tid;
+  int inflight = 0, readers = 0;
+  std::uint64_t prev = 0, busy = 0;
+  double weighted = 0;
+  for (const auto& ed : edges) {
+    if (inflight > 0 && ed.ts > prev) {
+      const auto dt = ed.ts - prev;
+      c.inflight_ns[static_cast<std::uint32_t>(inflight)] += dt;
+      c.readers_ns[static_cast<std::uint32_t>(readers)] += dt;
+      busy += dt;
+      weighted += static_cast<double>(inflight) * static_cast<double>(dt);
+    }
+    prev = ed.ts;
+    int& n = per_tid[ed.tid];
+    if (ed.delta > 0 && n++ == 0) ++readers;
+    if (ed.delta < 0 && --n == 0) --readers;
+    inflight += ed.delta;
+    c.max_inflight = std::max(c.max_inflight, static_cast<std::uint32_t>(std::max(inflight, 0)));
+    c.max_readers = std::max(c.max_readers, static_cast<std::uint32_t>(std::max(readers, 0)));
+  }
+  c.mean_inflight = busy ? weighted / static_cast<double>(busy) : 0;
+  return c;
+}
+
+}  // namespace dlgen::analysis::stages
