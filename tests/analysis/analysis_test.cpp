@@ -447,6 +447,57 @@ TEST(Summarize, ValidationSetIsSeparatedAndCounted) {
   EXPECT_NEAR(d.job.compute.step_time.expected(), 0.050, 0.002);
 }
 
+// `dlgen distil` writes the validation set to "<name>-val" beside "<name>", and `dlgen run` lays
+// both out in class folders: the two trees are siblings with one extension, which merged into one
+// dataset (validation files counted in the epochs, 4 readers, too many steps) until a split word in
+// a directory's name ("imgs-val", "val2017") stopped the merge. A split word in a directory above
+// both ("/tmp/test-7") says nothing about either.
+TEST(Summarize, ValidationTreeBesideTheTrainingTreeIsItsOwnSet) {
+  struct Case {
+    std::string train, val;
+  };
+  for (const Case& k : {Case{"/tmp/test-7/data/imgs", "/tmp/test-7/data/imgs-val"},
+                        Case{"/data/coco/train2017", "/data/coco/val2017"}}) {
+    SimConfig c;
+    c.data_dir = k.train;
+    c.val_dir = k.val;
+    c.files_per_dir = 16;
+    c.val_files = 32;
+    c.epochs = 2;
+    TraceSummary s;
+    const auto d = run(c, &s);
+    ASSERT_EQ(s.datasets.size(), 2u) << k.val;
+    EXPECT_EQ(s.datasets[0].dir, k.train);
+    EXPECT_EQ(s.datasets[0].cls, FileClass::train);
+    EXPECT_EQ(s.datasets[1].dir, k.val);
+    EXPECT_EQ(s.datasets[1].cls, FileClass::validation);
+    ASSERT_EQ(s.epochs.size(), 4u) << k.val;
+    for (std::size_t i = 0; i < s.epochs.size(); ++i) {
+      const auto& e = s.epochs[i];
+      EXPECT_EQ(e.evaluation, i % 2 == 1);
+      EXPECT_EQ(e.unique_files, e.evaluation ? 32u : 64u);
+      EXPECT_EQ(e.steps, e.evaluation ? 4u : 8u);
+      EXPECT_EQ(e.reader_count, 2u);
+    }
+    EXPECT_EQ(d.job.dataset.num_files, 64u);
+    ASSERT_TRUE(d.job.validation.has_value());
+    EXPECT_EQ(d.job.validation->num_files, 32u);
+    EXPECT_EQ(d.job.reader.workers, 2u);
+    EXPECT_EQ(d.job.run.eval_every_epochs, 1u);
+  }
+}
+
+// "train_val" names both splits, so neither: such a tree is an ordinary dataset.
+TEST(Summarize, ADirectoryNamingBothSplitsIsTraining) {
+  SimConfig c;
+  c.data_dir = "/data/voc/train_val";
+  TraceSummary s;
+  run(c, &s);
+  ASSERT_EQ(s.datasets.size(), 1u);
+  EXPECT_EQ(s.datasets[0].cls, FileClass::train);
+  EXPECT_EQ(s.epochs.size(), 3u);
+}
+
 TEST(Summarize, ThreadReadersWithoutHandoversUseReadBursts) {
   SimConfig c;
   c.files = 256;
