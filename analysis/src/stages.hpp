@@ -4,18 +4,17 @@
 // assembles the summary. No stage changes what another stage returned, so the order is enforced by
 // the types:
 //
-//   classify   (classify.cpp)    trace → files and datasets                          → Classified
-//   totals     (classify.cpp)    trace → whole-run counts and per-second buckets     → RunTotals
-//   accesses   (accesses.cpp)    dataset opens and their reads, readers, pass index  → Access list
-//   readers    (readers.cpp)     accelerators, their reader workers, process roles   → Readers
-//   passes     (passes.cpp)      epochs and evaluation passes, workers per accelerator → Passes
-//   reads      (passes.cpp)      how each dataset's files are read                   → DatasetReads
-//   order      (passes.cpp)      order statistics per dataset                        → OrderSummary
-//   batches    (batches.cpp)     batches from handovers or read bursts, receipts     → Batches
-//   steps      (steps.cpp)       accelerator steps and compute                       → Steps
-//   checkpoints (checkpoints.cpp) checkpoint writes, steps held by them              → Checkpoints
-//   timing     (timing.cpp)      AU, pass start-up, per-sample time, step statistics,
-//                                concurrency                                         → Utilisation...
+//   classify.cpp     totals, classify: run totals; files and datasets (RunTotals, Classified)
+//   accesses.cpp     find_accesses: opens of dataset files and their reads, reader, pass (Access)
+//   readers.cpp      find_readers: accelerators, their readers, process roles (Readers)
+//   passes.cpp       find_passes: epochs and evaluation passes, workers (Passes);
+//                    read_patterns: how each dataset is read (DatasetReads);
+//                    order_stats: read order per dataset (OrderSummary)
+//   batches.cpp      find_batches: from handovers or read bursts, with receipts (Batches)
+//   steps.cpp        find_steps: accelerator steps, compute and data wait (Steps)
+//   checkpoints.cpp  find_checkpoints: checkpoint writes, steps that held one (Checkpoints)
+//   timing.cpp       utilisation, pass_startup, sample_times, step_timing, concurrency: AU,
+//                    start-up gaps, per-sample times, step statistics, prefetch, reads in flight
 #include <cstdint>
 #include <map>
 #include <string>
@@ -99,7 +98,7 @@ Readers find_readers(const trace::Trace& t, const Classified& c, const std::vect
 // ---- passes, read patterns, order ----
 
 struct Passes {
-  std::vector<EpochSummary> epochs;  // `steps` left 0: counted from Batches
+  std::vector<EpochSummary> epochs;    // `steps` left 0: counted from Batches
   std::vector<std::uint32_t> workers;  // per accelerator: median readers active in a training pass
   bool evaluation(std::int32_t pass) const { return pass >= 0 && epochs[pass].evaluation; }
 };
@@ -127,7 +126,7 @@ struct Batches {
   std::vector<Batch> batches;  // in ready order, with receipts
   std::uint32_t batch_size = 0;
   bool from_read_bursts = false;
-  std::vector<double> burst_periods_s;  // read bursts only: step cadence per reader, seconds
+  std::vector<double> burst_periods_s;        // read bursts only: step cadence per reader, seconds
   std::vector<std::uint64_t> steps_per_pass;  // batches per pass (index into Passes::epochs)
   std::vector<std::string> notes;
 };
@@ -186,8 +185,7 @@ struct SampleTimes {
   std::vector<double> first_sample_spans_s;
   double sample_span_s = 0;
 };
-SampleTimes sample_times(const trace::Trace& t, const Classified& c,
-                         const std::vector<Access>& as);
+SampleTimes sample_times(const trace::Trace& t, const Classified& c, const std::vector<Access>& as);
 
 struct StepTiming {
   Stats step_time, compute_time, data_wait_time;
