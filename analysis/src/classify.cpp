@@ -164,10 +164,14 @@ bool is_split_name(const std::string& name, bool* validation) {
   return true;
 }
 
-// True when a dataset directory mentions a validation split: any of its path components named
-// exactly so, or one of its own components (below the deepest directory it shares with
-// `others`, the other datasets' directories) having a validation word in its name.
-bool mentions_validation(const std::string& path, const std::vector<std::string>& others) {
+// True when a dataset directory is a validation set's by name. Strictly (for choosing the training
+// set, which must not be lost to a word in a directory above it: "/home/dev/test-runs/data"): a
+// path component named exactly so, or a validation word in the directory's own name. Loosely (for
+// choosing the validation set among the other groups): also a validation word in any component
+// below the deepest directory it shares with `others`, the other groups' directories ("x-val/c0"
+// beside "x/c0..c3": a validation tree with one class folder).
+bool mentions_validation(const std::string& path, const std::vector<std::string>& others,
+                         bool strict) {
   const fs::path p(path);
   std::size_t shared = 0;
   for (const auto& o : others) {
@@ -177,11 +181,12 @@ bool mentions_validation(const std::string& path, const std::vector<std::string>
     for (auto a = p.begin(), b = q.begin(); a != p.end() && b != q.end() && *a == *b; ++a, ++b) ++n;
     shared = std::max(shared, n);
   }
+  bool val = false;
+  if (is_split_name(p.filename().string(), &val) && val) return true;
   std::size_t i = 0;
   for (const auto& part : p) {
-    bool val = false;
     if (is_exact_split_name(part.string(), &val) && val) return true;
-    if (!others.empty() && i >= shared && is_split_name(part.string(), &val) && val) return true;
+    if (!strict && i >= shared && is_split_name(part.string(), &val) && val) return true;
     ++i;
   }
   return false;
@@ -419,13 +424,13 @@ void group_datasets(const trace::Trace& t, Classified& s) {
   std::vector<std::string> dirs;
   for (const auto* g : order) dirs.push_back(g->dir);
   for (auto* g : order)
-    if (!mentions_validation(g->dir, dirs)) {
+    if (!mentions_validation(g->dir, dirs, true)) {
       train = g;
       break;
     }
   if (!train && !order.empty()) train = order.front();
   for (auto* g : order)
-    if (g != train && mentions_validation(g->dir, dirs)) {
+    if (g != train && mentions_validation(g->dir, dirs, false)) {
       val = g;
       break;
     }

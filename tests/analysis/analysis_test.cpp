@@ -487,6 +487,39 @@ TEST(Summarize, ValidationTreeBesideTheTrainingTreeIsItsOwnSet) {
   }
 }
 
+// A validation word in a directory above the training set ("test-runs") does not make it a
+// validation set, even when another file read elsewhere (a cache blob under /tmp) shares nothing
+// with it but "/".
+TEST(Summarize, AValidationWordAboveTheTrainingSetDoesNotCount) {
+  SimConfig c;
+  c.data_dir = "/home/ci/test-runs/data";
+  c.epochs = 2;
+  trace::Trace t = Sim(c).build();
+  trace::File blob;
+  blob.path = "/tmp/cache/blob.bin";
+  blob.size_at_open = 4096;
+  t.files.push_back(blob);
+  const auto f = static_cast<std::uint32_t>(t.files.size() - 1);
+  trace::Event e;
+  e.pid = e.tid = 100;
+  e.file = f;
+  e.fd = 9;
+  e.ts_ns = 500'000;
+  e.op = trace::Op::open;
+  e.ret = 9;
+  t.events.insert(t.events.begin(), e);
+  e.op = trace::Op::read;
+  e.ts_ns = 600'000;
+  e.size = 4096;
+  e.ret = 4096;
+  t.events.insert(t.events.begin() + 1, e);
+  const auto s = summarize(t);
+  ASSERT_GE(s.datasets.size(), 1u);
+  EXPECT_EQ(s.datasets[0].dir, "/home/ci/test-runs/data");
+  EXPECT_EQ(s.datasets[0].cls, FileClass::train);
+  EXPECT_EQ(train_dataset(s), 0);
+}
+
 // "train_val" names both splits, so neither: such a tree is an ordinary dataset.
 TEST(Summarize, ADirectoryNamingBothSplitsIsTraining) {
   SimConfig c;
