@@ -348,6 +348,10 @@ std::string to_html(const Comparison& c, std::string_view title) {
        distribution_chart("Step time distribution", a.step_times_s, b.step_times_s,
                           "step time (from)") +
        distribution_chart("Compute per step", a.compute_s, b.compute_s, "compute time (from)") +
+       (a.eval_step_times_s.empty() && b.eval_step_times_s.empty()
+            ? std::string()
+            : distribution_chart("Evaluation step time", a.eval_step_times_s, b.eval_step_times_s,
+                                 "evaluation step time (from)")) +
        "</div>\n";
 
   h += "<h2>Per epoch</h2>\n";

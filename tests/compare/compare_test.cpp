@@ -507,6 +507,7 @@ TEST(Report, EvaluationPassesHaveTheirOwnRowsInEveryRendering) {
   EXPECT_TRUE(balanced(html, &why)) << why;
   EXPECT_NE(html.find("<h2>Per evaluation pass</h2>"), std::string::npos);
   EXPECT_NE(html.find("<th>eval pass</th>"), std::string::npos);
+  EXPECT_NE(html.find("Evaluation step time"), std::string::npos);
   for (const char* name :
        {"eval_passes", "eval_files", "eval_epoch_bytes_read", "eval_steps", "eval_step_time"})
     EXPECT_NE(html.find(std::string("<td class=\"l\">") + name + "</td>"), std::string::npos)
