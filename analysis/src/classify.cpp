@@ -130,27 +130,64 @@ bool is_checkpoint_name(const std::string& path) {
          contains(lower(path), "ckpt");
 }
 
-bool is_split_name(const std::string& name, bool* validation) {
+// A directory name that is exactly a split's name ("val", "train").
+bool is_exact_split_name(const std::string& name, bool* validation) {
   static const std::set<std::string> kVal = {"val",        "valid", "validation", "eval",
                                              "evaluation", "test",  "testing",    "dev"};
   static const std::set<std::string> kTrain = {"train", "training"};
   const std::string n = lower(name);
-  if (kVal.count(n)) {
-    *validation = true;
-    return true;
-  }
-  if (kTrain.count(n)) {
-    *validation = false;
-    return true;
-  }
-  return false;
+  if (!kVal.count(n) && !kTrain.count(n)) return false;
+  *validation = kVal.count(n) > 0;
+  return true;
 }
 
-// True when a path (below a dataset root) mentions a validation split.
-bool mentions_validation(const std::string& path) {
-  for (const auto& part : fs::path(path)) {
-    bool val = false;
-    if (is_split_name(part.string(), &val) && val) return true;
+// A directory name that names a dataset split: exactly, or as one of its words with any
+// trailing digits dropped ("imagenet-val", "val2017", "train_images"; dlgen's distilled jobs put
+// the validation set in "<name>-val" beside "<name>"). A name with words of both splits
+// ("train_val") names neither.
+bool is_split_name(const std::string& name, bool* validation) {
+  if (is_exact_split_name(name, validation)) return true;
+  bool val = false, train = false;
+  std::string word;
+  for (std::size_t i = 0; i <= name.size(); ++i) {
+    if (i < name.size() && std::isalnum(static_cast<unsigned char>(name[i]))) {
+      word += name[i];
+      continue;
+    }
+    while (!word.empty() && std::isdigit(static_cast<unsigned char>(word.back()))) word.pop_back();
+    bool v = false;
+    if (!word.empty() && is_exact_split_name(word, &v)) (v ? val : train) = true;
+    word.clear();
+  }
+  if (val == train) return false;
+  *validation = val;
+  return true;
+}
+
+// True when a dataset directory is a validation set's by name. Strictly (for choosing the training
+// set, which must not be lost to a word in a directory above it: "/home/dev/test-runs/data"): a
+// path component named exactly so, or a validation word in the directory's own name. Loosely (for
+// choosing the validation set among the other groups): also a validation word in any component
+// below the deepest directory it shares with `others`, the other groups' directories ("x-val/c0"
+// beside "x/c0..c3": a validation tree with one class folder).
+bool mentions_validation(const std::string& path, const std::vector<std::string>& others,
+                         bool strict) {
+  const fs::path p(path);
+  std::size_t shared = 0;
+  for (const auto& o : others) {
+    if (o == path) continue;
+    const fs::path q(o);
+    std::size_t n = 0;
+    for (auto a = p.begin(), b = q.begin(); a != p.end() && b != q.end() && *a == *b; ++a, ++b) ++n;
+    shared = std::max(shared, n);
+  }
+  bool val = false;
+  if (is_split_name(p.filename().string(), &val) && val) return true;
+  std::size_t i = 0;
+  for (const auto& part : p) {
+    if (is_exact_split_name(part.string(), &val) && val) return true;
+    if (!strict && i >= shared && is_split_name(part.string(), &val) && val) return true;
+    ++i;
   }
   return false;
 }
@@ -384,14 +421,16 @@ void group_datasets(const trace::Trace& t, Classified& s) {
             [&](const Group* a, const Group* b) { return bytes_of(a) > bytes_of(b); });
   Group* train = nullptr;
   Group* val = nullptr;
+  std::vector<std::string> dirs;
+  for (const auto* g : order) dirs.push_back(g->dir);
   for (auto* g : order)
-    if (!mentions_validation(g->dir)) {
+    if (!mentions_validation(g->dir, dirs, true)) {
       train = g;
       break;
     }
   if (!train && !order.empty()) train = order.front();
   for (auto* g : order)
-    if (g != train && mentions_validation(g->dir)) {
+    if (g != train && mentions_validation(g->dir, dirs, false)) {
       val = g;
       break;
     }

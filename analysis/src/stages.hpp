@@ -4,19 +4,17 @@
 // assembles the summary. No stage changes what another stage returned, so the order is enforced by
 // the types:
 //
-//   classify   (classify.cpp)    trace → files and datasets                          → Classified
-//   totals     (classify.cpp)    trace → whole-run counts and per-second buckets     → RunTotals
-//   accesses   (accesses.cpp)    dataset opens and their reads, readers, pass index  → Access list
-//   readers    (readers.cpp)     accelerators, their reader workers, process roles   → Readers
-//   passes     (passes.cpp)      epochs and evaluation passes, workers per accelerator → Passes
-//   reads      (passes.cpp)      how each dataset's files are read                   → DatasetReads
-//   order      (passes.cpp)      order statistics per dataset                        → OrderSummary
-//   batches    (batches.cpp)     batches from handovers or read bursts, receipts     → Batches
-//   steps      (steps.cpp)       accelerator steps and compute                       → Steps
-//   checkpoints (checkpoints.cpp) checkpoint writes, steps held by them              → Checkpoints
-//   timing     (timing.cpp)      AU, pass start-up, per-sample time, step statistics,
-//                                concurrency                                         →
-//                                Utilisation...
+//   classify.cpp     totals, classify: run totals; files and datasets (RunTotals, Classified)
+//   accesses.cpp     find_accesses: opens of dataset files and their reads, reader, pass (Access)
+//   readers.cpp      find_readers: accelerators, their readers, process roles (Readers)
+//   passes.cpp       find_passes: epochs and evaluation passes, workers (Passes);
+//                    read_patterns: how each dataset is read (DatasetReads);
+//                    order_stats: read order per dataset (OrderSummary)
+//   batches.cpp      find_batches: from handovers or read bursts, with receipts (Batches)
+//   steps.cpp        find_steps: accelerator steps, compute and data wait (Steps)
+//   checkpoints.cpp  find_checkpoints: checkpoint writes, steps that held one (Checkpoints)
+//   timing.cpp       utilisation, pass_startup, sample_times, step_timing, concurrency: AU,
+//                    start-up gaps, per-sample times, step statistics, prefetch, reads in flight
 #include <cstdint>
 #include <map>
 #include <string>

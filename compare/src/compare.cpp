@@ -56,6 +56,15 @@ const std::vector<MetricDef> kMetrics = {
      "AU: compute / wall from the first batch to the run's end (lowest accelerator)"},
     {"throughput", "timing", "MiB/s", DistanceKind::relative, 0.35,
      "data MiB/s in steady-state epochs"},
+    {"eval_passes", "evaluation", "count", DistanceKind::absolute, 0.0, "evaluation passes"},
+    {"eval_files", "evaluation", "count", DistanceKind::relative, 0.02,
+     "distinct validation files read"},
+    {"eval_epoch_bytes_read", "evaluation", "bytes", DistanceKind::relative, 0.05,
+     "worst evaluation pass: data bytes read"},
+    {"eval_steps", "evaluation", "count", DistanceKind::relative, 0.02,
+     "evaluation steps (batches consumed)"},
+    {"eval_step_time", "evaluation", "s", DistanceKind::relative, 0.20,
+     "median evaluation step time"},
     {"checkpoints", "checkpoint", "count", DistanceKind::absolute, 0.0, "checkpoints written"},
     {"checkpoint_size", "checkpoint", "bytes", DistanceKind::relative, 0.05,
      "mean bytes per checkpoint"},
@@ -402,6 +411,45 @@ Comparison compare(const Profile& a, const Profile& b, const Tolerances& tol,
     m.add("throughput", mibs(a), mibs(b));
   }
 
+  // Evaluation passes, on their own rows: pass i with pass i, like epochs.
+  if (a.eval_passes.empty() && b.eval_passes.empty()) {
+    const char* why = "no evaluation passes in either trace";
+    for (auto name :
+         {"eval_passes", "eval_files", "eval_epoch_bytes_read", "eval_steps", "eval_step_time"})
+      m.skip(name, 0, 0, why);
+  } else {
+    m.add("eval_passes", static_cast<double>(a.eval_passes.size()),
+          static_cast<double>(b.eval_passes.size()));
+    m.add("eval_files", a.eval_files_read, b.eval_files_read);
+    const std::size_t n = std::min(a.eval_passes.size(), b.eval_passes.size());
+    if (n == 0) {
+      m.skip("eval_epoch_bytes_read", 0, 0, "no evaluation passes on one side");
+    } else {
+      double worst = 0, wa = 0, wb = 0;
+      for (std::size_t e = 0; e < n; ++e) {
+        const double ea = a.eval_passes[e].bytes_read, eb = b.eval_passes[e].bytes_read;
+        const double d = distance_of(DistanceKind::relative, ea, eb);
+        if (d >= worst) worst = d, wa = ea, wb = eb;
+      }
+      m.add_with_distance("eval_epoch_bytes_read", wa, wb, worst).note =
+          "values of the worst evaluation pass";
+    }
+    const bool ea = !a.eval_step_times_s.empty(), eb = !b.eval_step_times_s.empty();
+    if (!no_steps.empty() || (!ea && !eb)) {
+      const std::string why = !no_steps.empty() ? no_steps : "no evaluation steps in either trace";
+      m.skip("eval_steps", static_cast<double>(a.eval_step_times_s.size()),
+             static_cast<double>(b.eval_step_times_s.size()), why);
+      m.skip("eval_step_time", quantile(a.eval_step_times_s, 0.5),
+             quantile(b.eval_step_times_s, 0.5), why);
+    } else {
+      m.add("eval_steps", static_cast<double>(a.eval_step_times_s.size()),
+            static_cast<double>(b.eval_step_times_s.size()));
+      m.add("eval_step_time", quantile(a.eval_step_times_s, 0.5),
+            quantile(b.eval_step_times_s, 0.5))
+          .note = "median";
+    }
+  }
+
   // Checkpoints.
   m.add("checkpoints", a.checkpoints, b.checkpoints);
   if (a.checkpoints == 0 && b.checkpoints == 0) {
@@ -458,6 +506,13 @@ Comparison compare(const Profile& a, const Profile& b, const Tolerances& tol,
     row.original.order.clear();
     row.replay.order.clear();
     c.epochs.push_back(std::move(row));
+  }
+  for (std::size_t e = 0; e < std::max(a.eval_passes.size(), b.eval_passes.size()); ++e) {
+    EpochRow row;
+    row.epoch = e;
+    if (e < a.eval_passes.size()) row.original = a.eval_passes[e], row.has_original = true;
+    if (e < b.eval_passes.size()) row.replay = b.eval_passes[e], row.has_replay = true;
+    c.eval_passes.push_back(std::move(row));
   }
   c.original = a;
   c.replay = b;

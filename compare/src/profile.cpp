@@ -40,6 +40,7 @@ Profile profile_of(const analysis::TraceSummary& s) {
       data_files.insert(f.file);
       p.opens += static_cast<double>(f.opens);
       if (f.bytes_read > 0) p.files_read += 1;
+      if (f.bytes_read > 0 && f.cls == analysis::FileClass::validation) p.eval_files_read += 1;
     }
     if (f.cls != analysis::FileClass::shm && f.cls != analysis::FileClass::ignored)
       p.bytes_written += static_cast<double>(f.bytes_written);
@@ -65,14 +66,10 @@ Profile profile_of(const analysis::TraceSummary& s) {
     p.epoch_order_similarity = order.cross_epoch_spearman;
   }
 
-  // Epochs: training passes only (evaluation passes are summarised in notes).
+  // Epochs: training passes; evaluation passes apart, so that a validation set read between
+  // epochs moves no training figure.
   double first = -1, last = 0, rpf = 0;
-  std::size_t eval = 0;
   for (const auto& e : s.epochs) {
-    if (e.evaluation) {
-      ++eval;
-      continue;
-    }
     EpochProfile ep;
     ep.start_s = static_cast<double>(e.start_ns) * kNs;
     ep.duration_s = static_cast<double>(e.end_ns - std::min(e.end_ns, e.start_ns)) * kNs;
@@ -82,6 +79,10 @@ Profile profile_of(const analysis::TraceSummary& s) {
     ep.reads_per_file =
         e.unique_files ? static_cast<double>(e.accesses) / static_cast<double>(e.unique_files) : 0;
     ep.steps = static_cast<double>(e.steps);
+    if (e.evaluation) {
+      p.eval_passes.push_back(std::move(ep));
+      continue;
+    }
     ep.order = e.order;
     rpf += ep.reads_per_file;
     if (first < 0 || ep.start_s < first) first = ep.start_s;
@@ -89,7 +90,6 @@ Profile profile_of(const analysis::TraceSummary& s) {
     p.epochs.push_back(std::move(ep));
   }
   if (!p.epochs.empty()) p.reads_per_file = rpf / static_cast<double>(p.epochs.size());
-  if (eval) p.notes.push_back(std::to_string(eval) + " evaluation pass(es) not compared per epoch");
   p.duration_s = first >= 0 ? last - first : static_cast<double>(s.duration_ns) * kNs;
 
   // Concurrency: reader tasks per accelerator, summed; I/Os in flight as the summary measured them.
@@ -100,8 +100,13 @@ Profile profile_of(const analysis::TraceSummary& s) {
     p.inflight.push_back({static_cast<double>(count), static_cast<double>(ns) * kNs});
 
   for (const auto& st : s.steps) {
-    p.step_times_s.push_back(static_cast<double>(st.end_ns - std::min(st.end_ns, st.start_ns)) *
-                             kNs);
+    const double step = static_cast<double>(st.end_ns - std::min(st.end_ns, st.start_ns)) * kNs;
+    if (st.epoch >= 0 && s.epochs[static_cast<std::size_t>(st.epoch)].evaluation) {
+      p.eval_step_times_s.push_back(step);
+      p.eval_compute_s.push_back(static_cast<double>(st.compute_ns) * kNs);
+      continue;
+    }
+    p.step_times_s.push_back(step);
     p.compute_s.push_back(static_cast<double>(st.compute_ns) * kNs);
     p.data_wait_s.push_back(static_cast<double>(st.wait_ns) * kNs);
   }

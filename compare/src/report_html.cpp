@@ -254,6 +254,37 @@ std::string verdict_cell(Verdict v) {
 
 }  // namespace
 
+namespace {
+
+// One row per pass (training epoch or evaluation pass), original and replay side by side.
+std::string epoch_table(const std::vector<EpochRow>& rows, const char* head) {
+  std::string h = std::string("<table>\n<tr><th>") + head +
+                  "</th><th>duration orig.</th><th>duration replay</th><th>bytes "
+                  "orig.</th>"
+                  "<th>bytes replay</th><th>files orig.</th><th>files replay</th><th>steps "
+                  "orig.</th><th>steps replay</th>"
+                  "<th>reads/file orig.</th><th>reads/file replay</th></tr>\n";
+  for (const auto& e : rows) {
+    auto cell = [](bool has, double v, std::string_view unit) {
+      return "<td>" + (has ? esc(format_value(v, unit)) : std::string("-")) + "</td>";
+    };
+    h += "<tr><td>" + std::to_string(e.epoch) + "</td>" +
+         cell(e.has_original, e.original.duration_s, "s") +
+         cell(e.has_replay, e.replay.duration_s, "s") +
+         cell(e.has_original, e.original.bytes_read, "bytes") +
+         cell(e.has_replay, e.replay.bytes_read, "bytes") +
+         cell(e.has_original, e.original.files_read, "count") +
+         cell(e.has_replay, e.replay.files_read, "count") +
+         cell(e.has_original, e.original.steps, "count") +
+         cell(e.has_replay, e.replay.steps, "count") +
+         cell(e.has_original, e.original.reads_per_file, "count") +
+         cell(e.has_replay, e.replay.reads_per_file, "count") + "</tr>\n";
+  }
+  return h + "</table>\n";
+}
+
+}  // namespace
+
 std::string to_html(const Comparison& c, std::string_view title) {
   const Profile& a = c.original;
   const Profile& b = c.replay;
@@ -317,34 +348,17 @@ std::string to_html(const Comparison& c, std::string_view title) {
        distribution_chart("Step time distribution", a.step_times_s, b.step_times_s,
                           "step time (from)") +
        distribution_chart("Compute per step", a.compute_s, b.compute_s, "compute time (from)") +
+       (a.eval_step_times_s.empty() && b.eval_step_times_s.empty()
+            ? std::string()
+            : distribution_chart("Evaluation step time", a.eval_step_times_s, b.eval_step_times_s,
+                                 "evaluation step time (from)")) +
        "</div>\n";
 
   h += "<h2>Per epoch</h2>\n";
-  if (c.epochs.empty()) {
-    h += "<p class=\"na\">No epochs found.</p>\n";
-  } else {
-    h += "<table>\n<tr><th>epoch</th><th>duration orig.</th><th>duration replay</th><th>bytes "
-         "orig.</th>"
-         "<th>bytes replay</th><th>files orig.</th><th>files replay</th><th>steps "
-         "orig.</th><th>steps replay</th>"
-         "<th>reads/file orig.</th><th>reads/file replay</th></tr>\n";
-    for (const auto& e : c.epochs) {
-      auto cell = [](bool has, double v, std::string_view unit) {
-        return "<td>" + (has ? esc(format_value(v, unit)) : std::string("-")) + "</td>";
-      };
-      h += "<tr><td>" + std::to_string(e.epoch) + "</td>" +
-           cell(e.has_original, e.original.duration_s, "s") +
-           cell(e.has_replay, e.replay.duration_s, "s") +
-           cell(e.has_original, e.original.bytes_read, "bytes") +
-           cell(e.has_replay, e.replay.bytes_read, "bytes") +
-           cell(e.has_original, e.original.files_read, "count") +
-           cell(e.has_replay, e.replay.files_read, "count") +
-           cell(e.has_original, e.original.steps, "count") +
-           cell(e.has_replay, e.replay.steps, "count") +
-           cell(e.has_original, e.original.reads_per_file, "count") +
-           cell(e.has_replay, e.replay.reads_per_file, "count") + "</tr>\n";
-    }
-    h += "</table>\n";
+  h += c.epochs.empty() ? "<p class=\"na\">No epochs found.</p>\n" : epoch_table(c.epochs, "epoch");
+  if (!c.eval_passes.empty()) {
+    h += "<h2>Per evaluation pass</h2>\n";
+    h += epoch_table(c.eval_passes, "eval pass");
   }
   std::string notes;
   for (const auto* p : {&a, &b})

@@ -47,6 +47,34 @@ std::string format_distance(double d, DistanceKind kind, std::string_view unit) 
   return "?";
 }
 
+namespace {
+
+// One row per pass, original / replay side by side; "" when there are none.
+std::string epoch_table(const char* title, const char* head, const std::vector<EpochRow>& rows) {
+  if (rows.empty()) return "";
+  char line[256];
+  std::string out = std::string("\n") + title + "\n";
+  std::snprintf(line, sizeof line, "%-6s %23s %23s %19s %15s %15s\n", head, "duration",
+                "bytes read", "files", "steps", "reads/file");
+  out += line;
+  for (const auto& e : rows) {
+    auto pair = [&](double a, double b, std::string_view unit) {
+      return (e.has_original ? format_value(a, unit) : std::string("-")) + " / " +
+             (e.has_replay ? format_value(b, unit) : std::string("-"));
+    };
+    std::snprintf(line, sizeof line, "%-6zu %23s %23s %19s %15s %15s\n", e.epoch,
+                  pair(e.original.duration_s, e.replay.duration_s, "s").c_str(),
+                  pair(e.original.bytes_read, e.replay.bytes_read, "bytes").c_str(),
+                  pair(e.original.files_read, e.replay.files_read, "count").c_str(),
+                  pair(e.original.steps, e.replay.steps, "count").c_str(),
+                  pair(e.original.reads_per_file, e.replay.reads_per_file, "count").c_str());
+    out += line;
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string format_table(const Comparison& c) {
   std::string out;
   char line[512];
@@ -65,30 +93,8 @@ std::string format_table(const Comparison& c) {
         m.verdict == Verdict::skipped ? m.note.c_str() : "");
     out += line;
   }
-  if (!c.epochs.empty()) {
-    out += "\nper epoch (original / replay)\n";
-    std::snprintf(line, sizeof line, "%-6s %23s %23s %19s %15s\n", "epoch", "duration",
-                  "bytes read", "files", "reads/file");
-    out += line;
-    for (const auto& e : c.epochs) {
-      auto pair = [](bool ha, double a, bool hb, double b, std::string_view unit) {
-        return (ha ? format_value(a, unit) : std::string("-")) + " / " +
-               (hb ? format_value(b, unit) : std::string("-"));
-      };
-      std::snprintf(
-          line, sizeof line, "%-6zu %23s %23s %19s %15s\n", e.epoch,
-          pair(e.has_original, e.original.duration_s, e.has_replay, e.replay.duration_s, "s")
-              .c_str(),
-          pair(e.has_original, e.original.bytes_read, e.has_replay, e.replay.bytes_read, "bytes")
-              .c_str(),
-          pair(e.has_original, e.original.files_read, e.has_replay, e.replay.files_read, "count")
-              .c_str(),
-          pair(e.has_original, e.original.reads_per_file, e.has_replay, e.replay.reads_per_file,
-               "count")
-              .c_str());
-      out += line;
-    }
-  }
+  out += epoch_table("per epoch (original / replay)", "epoch", c.epochs);
+  out += epoch_table("per evaluation pass (original / replay)", "eval", c.eval_passes);
   for (const auto* p : {&c.original, &c.replay})
     for (const auto& n : p->notes) out += "note (" + p->label + "): " + n + "\n";
   std::size_t passed = 0, skipped = 0;
@@ -131,6 +137,8 @@ nlohmann::json profile_json(const Profile& p) {
     inflight.push_back({{"inflight", w.value}, {"seconds", w.weight}});
   nlohmann::json epochs = nlohmann::json::array();
   for (const auto& e : p.epochs) epochs.push_back(epoch_json(e));
+  nlohmann::json eval_passes = nlohmann::json::array();
+  for (const auto& e : p.eval_passes) eval_passes.push_back(epoch_json(e));
   return {
       {"label", p.label},
       {"bytes_read", p.bytes_read},
@@ -169,6 +177,14 @@ nlohmann::json profile_json(const Profile& p) {
       {"block_bytes", p.block_bytes},
       {"block_requests", p.block_requests},
       {"epochs", epochs},
+      {"eval_passes", eval_passes},
+      {"eval_files_read", p.eval_files_read},
+      {"eval_step_time_s",
+       {{"count", p.eval_step_times_s.size()},
+        {"p50", quantile(p.eval_step_times_s, 0.5)},
+        {"p90", quantile(p.eval_step_times_s, 0.9)}}},
+      {"eval_compute_s",
+       {{"p50", quantile(p.eval_compute_s, 0.5)}, {"p90", quantile(p.eval_compute_s, 0.9)}}},
       {"lost_events", p.lost_events},
       {"lost", lost_json(p.lost)},
       {"notes", p.notes}};
@@ -201,12 +217,15 @@ std::string to_json(const Comparison& c) {
                        {"tolerance", number(m.tolerance)},
                        {"verdict", to_string(m.verdict)},
                        {"note", m.note}});
-  nlohmann::json epochs = nlohmann::json::array();
-  for (const auto& e : c.epochs)
-    epochs.push_back(
-        {{"epoch", e.epoch},
-         {"original", e.has_original ? epoch_json(e.original) : nlohmann::json(nullptr)},
-         {"replay", e.has_replay ? epoch_json(e.replay) : nlohmann::json(nullptr)}});
+  auto rows = [](const std::vector<EpochRow>& in) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& e : in)
+      out.push_back(
+          {{"epoch", e.epoch},
+           {"original", e.has_original ? epoch_json(e.original) : nlohmann::json(nullptr)},
+           {"replay", e.has_replay ? epoch_json(e.replay) : nlohmann::json(nullptr)}});
+    return out;
+  };
   std::size_t skipped = 0;
   for (const auto& m : c.metrics) skipped += m.verdict == Verdict::skipped;
   nlohmann::json j = {{"pass", c.pass()},
@@ -215,7 +234,8 @@ std::string to_json(const Comparison& c) {
                       {"verdict_notes", c.verdict_notes},
                       {"skipped", skipped},
                       {"metrics", metrics},
-                      {"epochs", epochs},
+                      {"epochs", rows(c.epochs)},
+                      {"eval_passes", rows(c.eval_passes)},
                       {"original", profile_json(c.original)},
                       {"replay", profile_json(c.replay)}};
   return j.dump(2) + "\n";

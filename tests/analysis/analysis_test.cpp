@@ -447,6 +447,90 @@ TEST(Summarize, ValidationSetIsSeparatedAndCounted) {
   EXPECT_NEAR(d.job.compute.step_time.expected(), 0.050, 0.002);
 }
 
+// `dlgen distil` writes the validation set to "<name>-val" beside "<name>", and `dlgen run` lays
+// both out in class folders: the two trees are siblings with one extension, which merged into one
+// dataset (validation files counted in the epochs, 4 readers, too many steps) until a split word in
+// a directory's name ("imgs-val", "val2017") stopped the merge. A split word in a directory above
+// both ("/tmp/test-7") says nothing about either.
+TEST(Summarize, ValidationTreeBesideTheTrainingTreeIsItsOwnSet) {
+  struct Case {
+    std::string train, val;
+  };
+  for (const Case& k : {Case{"/tmp/test-7/data/imgs", "/tmp/test-7/data/imgs-val"},
+                        Case{"/data/coco/train2017", "/data/coco/val2017"}}) {
+    SimConfig c;
+    c.data_dir = k.train;
+    c.val_dir = k.val;
+    c.files_per_dir = 16;
+    c.val_files = 32;
+    c.epochs = 2;
+    TraceSummary s;
+    const auto d = run(c, &s);
+    ASSERT_EQ(s.datasets.size(), 2u) << k.val;
+    EXPECT_EQ(s.datasets[0].dir, k.train);
+    EXPECT_EQ(s.datasets[0].cls, FileClass::train);
+    EXPECT_EQ(s.datasets[1].dir, k.val);
+    EXPECT_EQ(s.datasets[1].cls, FileClass::validation);
+    ASSERT_EQ(s.epochs.size(), 4u) << k.val;
+    for (std::size_t i = 0; i < s.epochs.size(); ++i) {
+      const auto& e = s.epochs[i];
+      EXPECT_EQ(e.evaluation, i % 2 == 1);
+      EXPECT_EQ(e.unique_files, e.evaluation ? 32u : 64u);
+      EXPECT_EQ(e.steps, e.evaluation ? 4u : 8u);
+      EXPECT_EQ(e.reader_count, 2u);
+    }
+    EXPECT_EQ(d.job.dataset.num_files, 64u);
+    ASSERT_TRUE(d.job.validation.has_value());
+    EXPECT_EQ(d.job.validation->num_files, 32u);
+    EXPECT_EQ(d.job.reader.workers, 2u);
+    EXPECT_EQ(d.job.run.eval_every_epochs, 1u);
+  }
+}
+
+// A validation word in a directory above the training set ("test-runs") does not make it a
+// validation set, even when another file read elsewhere (a cache blob under /tmp) shares nothing
+// with it but "/".
+TEST(Summarize, AValidationWordAboveTheTrainingSetDoesNotCount) {
+  SimConfig c;
+  c.data_dir = "/home/ci/test-runs/data";
+  c.epochs = 2;
+  trace::Trace t = Sim(c).build();
+  trace::File blob;
+  blob.path = "/tmp/cache/blob.bin";
+  blob.size_at_open = 4096;
+  t.files.push_back(blob);
+  const auto f = static_cast<std::uint32_t>(t.files.size() - 1);
+  trace::Event e;
+  e.pid = e.tid = 100;
+  e.file = f;
+  e.fd = 9;
+  e.ts_ns = 500'000;
+  e.op = trace::Op::open;
+  e.ret = 9;
+  t.events.insert(t.events.begin(), e);
+  e.op = trace::Op::read;
+  e.ts_ns = 600'000;
+  e.size = 4096;
+  e.ret = 4096;
+  t.events.insert(t.events.begin() + 1, e);
+  const auto s = summarize(t);
+  ASSERT_GE(s.datasets.size(), 1u);
+  EXPECT_EQ(s.datasets[0].dir, "/home/ci/test-runs/data");
+  EXPECT_EQ(s.datasets[0].cls, FileClass::train);
+  EXPECT_EQ(train_dataset(s), 0);
+}
+
+// "train_val" names both splits, so neither: such a tree is an ordinary dataset.
+TEST(Summarize, ADirectoryNamingBothSplitsIsTraining) {
+  SimConfig c;
+  c.data_dir = "/data/voc/train_val";
+  TraceSummary s;
+  run(c, &s);
+  ASSERT_EQ(s.datasets.size(), 1u);
+  EXPECT_EQ(s.datasets[0].cls, FileClass::train);
+  EXPECT_EQ(s.epochs.size(), 3u);
+}
+
 TEST(Summarize, ThreadReadersWithoutHandoversUseReadBursts) {
   SimConfig c;
   c.files = 256;

@@ -293,6 +293,67 @@ TEST(Compare, TraceWithoutHandoversSkipsStepMetrics) {
   EXPECT_TRUE(c.pass());
 }
 
+// Two validation passes of 20 files (1 MiB each, 3 steps of ~40 ms) after the baseline's epochs.
+Profile with_eval(double eval_files = 20, double eval_step_s = 0.04) {
+  Profile p = baseline();
+  for (int e = 0; e < 2; ++e) {
+    EpochProfile ep;
+    ep.start_s = e * 3.2 + 3.0;
+    ep.duration_s = 0.2;
+    ep.files_read = eval_files;
+    ep.read_ops = eval_files * 4;
+    ep.bytes_read = eval_files * 1048576.0;
+    ep.reads_per_file = 1;
+    ep.steps = 3;
+    p.eval_passes.push_back(ep);
+    for (int i = 0; i < 3; ++i) p.eval_step_times_s.push_back(eval_step_s);
+  }
+  p.eval_files_read = eval_files;
+  return p;
+}
+
+// Evaluation passes have their own rows; a training figure is not moved by them, and a wrong
+// validation set fails on the evaluation rows alone.
+TEST(Compare, EvaluationPassesAreJudgedOnTheirOwnRows) {
+  Comparison same = compare(with_eval(), with_eval(), Tolerances{});
+  EXPECT_TRUE(same.pass());
+  for (const char* name :
+       {"eval_passes", "eval_files", "eval_epoch_bytes_read", "eval_steps", "eval_step_time"}) {
+    EXPECT_EQ(metric(same, name).verdict, Verdict::pass) << name;
+    EXPECT_EQ(metric(same, name).group, "evaluation") << name;
+  }
+  ASSERT_EQ(same.eval_passes.size(), 2u);
+  EXPECT_EQ(same.eval_passes[1].original.files_read, 20);
+
+  Comparison wrong = compare(with_eval(), with_eval(30), Tolerances{});
+  EXPECT_EQ(metric(wrong, "eval_files").verdict, Verdict::fail);
+  EXPECT_EQ(metric(wrong, "eval_epoch_bytes_read").verdict, Verdict::fail);
+  EXPECT_NEAR(metric(wrong, "eval_epoch_bytes_read").distance, 0.5, 1e-9);
+  for (const char* name : {"epoch_bytes_read", "steps", "step_time", "epochs", "readers"})
+    EXPECT_EQ(metric(wrong, name).verdict, Verdict::pass) << name;
+
+  Comparison slow = compare(with_eval(), with_eval(20, 0.06), Tolerances{});
+  EXPECT_EQ(metric(slow, "eval_step_time").verdict, Verdict::fail);
+  EXPECT_NEAR(metric(slow, "eval_step_time").distance, 0.5, 1e-9);
+  EXPECT_EQ(metric(slow, "step_time").verdict, Verdict::pass);
+
+  // A replay without its evaluation passes fails on their count.
+  Comparison none = compare(with_eval(), baseline(), Tolerances{});
+  EXPECT_EQ(metric(none, "eval_passes").verdict, Verdict::fail);
+  EXPECT_EQ(metric(none, "eval_passes").original, 2);
+  EXPECT_EQ(metric(none, "eval_passes").replay, 0);
+}
+
+TEST(Compare, EvaluationRowsAreSkippedWhenNeitherSideHasAPass) {
+  Comparison c = compare(baseline(), baseline(), Tolerances{});
+  for (const char* name :
+       {"eval_passes", "eval_files", "eval_epoch_bytes_read", "eval_steps", "eval_step_time"}) {
+    EXPECT_EQ(metric(c, name).verdict, Verdict::skipped) << name;
+    EXPECT_NE(metric(c, name).note.find("evaluation"), std::string::npos) << name;
+  }
+  EXPECT_TRUE(c.eval_passes.empty());
+}
+
 TEST(Compare, OneSidedZeroIsInfinitelyFar) {
   Profile a = baseline(), b = baseline();
   a.bytes_read = 0;
@@ -437,6 +498,32 @@ TEST(Report, HtmlIsSelfContainedWithCharts) {
   EXPECT_EQ(html.find("http"), std::string::npos);
   EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_EQ(html.find("nan"), std::string::npos);
+}
+
+TEST(Report, EvaluationPassesHaveTheirOwnRowsInEveryRendering) {
+  Comparison c = compare(with_eval(), with_eval(30), Tolerances{});
+  const std::string html = to_html(c, "eval");
+  std::string why;
+  EXPECT_TRUE(balanced(html, &why)) << why;
+  EXPECT_NE(html.find("<h2>Per evaluation pass</h2>"), std::string::npos);
+  EXPECT_NE(html.find("<th>eval pass</th>"), std::string::npos);
+  EXPECT_NE(html.find("Evaluation step time"), std::string::npos);
+  for (const char* name :
+       {"eval_passes", "eval_files", "eval_epoch_bytes_read", "eval_steps", "eval_step_time"})
+    EXPECT_NE(html.find(std::string("<td class=\"l\">") + name + "</td>"), std::string::npos)
+        << name;
+  const std::string text = format_table(c);
+  EXPECT_NE(text.find("per evaluation pass (original / replay)"), std::string::npos);
+  EXPECT_NE(text.find("20 / 30"), std::string::npos) << text;
+  const auto j = nlohmann::json::parse(to_json(c));
+  ASSERT_EQ(j["eval_passes"].size(), 2u);
+  EXPECT_EQ(j["eval_passes"][0]["original"]["files_read"], 20);
+  EXPECT_EQ(j["eval_passes"][0]["replay"]["files_read"], 30);
+  EXPECT_EQ(j["original"]["eval_passes"].size(), 2u);
+  EXPECT_EQ(j["epochs"].size(), 2u);
+  // Without evaluation passes, no evaluation table.
+  EXPECT_EQ(to_html(compare(baseline(), baseline(), Tolerances{}), "t").find("Per evaluation"),
+            std::string::npos);
 }
 
 TEST(Report, TableShowsVerdicts) {

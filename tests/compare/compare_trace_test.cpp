@@ -2,6 +2,7 @@
 // on the metric that should catch it, and the io_uring replay shape of the same run passes.
 #include <gtest/gtest.h>
 
+#include "../analysis/sim.hpp"
 #include "dlgen/analysis/summary.hpp"
 #include "dlgen/compare/compare.hpp"
 #include "run_builder.hpp"
@@ -156,6 +157,43 @@ TEST(CompareTrace, AuIsMeasuredOnBothSidesOrSkipped) {
   Comparison c = versus(RunShape{}, uring);
   EXPECT_EQ(metric(c, "au").verdict, Verdict::skipped);
   EXPECT_NE(metric(c, "au").note.find("replay"), std::string::npos);
+}
+
+// A validation set beside the training set, named as `dlgen distil` names it ("<name>-val" next to
+// "<name>"), in class folders: the passes over it are evaluation passes on their own rows, and the
+// training figures (epochs, files and steps per epoch, readers, step times) count training alone.
+TEST(CompareTrace, EvaluationPassesStayOutOfTheTrainingFigures) {
+  testing::SimConfig sc;
+  sc.data_dir = "/tmp/test-7/data/imgs";
+  sc.val_dir = "/tmp/test-7/data/imgs-val";
+  sc.files_per_dir = 16;
+  sc.val_files = 32;  // two class folders, as the training set has four
+  sc.epochs = 3;
+  testing::Sim sim(sc);
+  const trace::Trace t = sim.build();
+  const Profile p = profile_of(t, analysis::summarize(t));
+  ASSERT_EQ(p.epochs.size(), 3u);
+  for (const auto& e : p.epochs) {
+    EXPECT_EQ(e.files_read, 64);
+    EXPECT_EQ(e.steps, 8);  // 64 files / batch 8
+  }
+  ASSERT_EQ(p.eval_passes.size(), 3u);
+  for (const auto& e : p.eval_passes) {
+    EXPECT_EQ(e.files_read, 32);
+    EXPECT_EQ(e.steps, 4);
+  }
+  EXPECT_EQ(p.eval_files_read, 32);
+  EXPECT_EQ(p.files_read, 96);
+  EXPECT_EQ(p.readers, 2);
+  EXPECT_EQ(p.eval_step_times_s.size(), 3u * 4);
+  EXPECT_EQ(p.step_times_s.size(), 3u * 8);
+  // Evaluation steps compute a third of a training step in the simulation: not in step_time.
+  EXPECT_NEAR(quantile(p.compute_s, 0.5), 0.050, 0.002);
+  EXPECT_LT(quantile(p.eval_step_times_s, 0.5), 0.030);
+
+  Comparison c = compare(p, p, Tolerances{});
+  EXPECT_TRUE(c.pass()) << failures(c);
+  EXPECT_EQ(c.eval_passes.size(), 3u);
 }
 
 }  // namespace

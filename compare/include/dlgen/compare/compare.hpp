@@ -26,7 +26,7 @@ enum class DistanceKind {
 // A metric dlgen knows how to compare, with its default tolerance (justified in docs/fidelity.md).
 struct MetricDef {
   std::string_view name;   // "bytes_read", key for --tolerance
-  std::string_view group;  // volume, access, concurrency, timing, checkpoint, device
+  std::string_view group;  // volume, access, concurrency, timing, evaluation, checkpoint, device
   std::string_view unit;   // bytes, count, fraction, s, MiB/s
   DistanceKind kind;
   double tolerance;       // pass when distance <= tolerance
@@ -77,8 +77,9 @@ enum class LostEventsPolicy { refuse, allow };
 
 struct Comparison {
   std::vector<MetricResult> metrics;
-  std::vector<EpochRow> epochs;
-  Profile original;  // kept for the plots
+  std::vector<EpochRow> epochs;       // training epochs
+  std::vector<EpochRow> eval_passes;  // evaluation passes (EpochRow::epoch: the pass's index)
+  Profile original;                   // kept for the plots
   Profile replay;
   // Why the comparison fails whatever the metrics say (a trace lost events), one line each.
   std::vector<std::string> refusals;

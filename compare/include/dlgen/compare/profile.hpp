@@ -16,7 +16,7 @@ struct TraceSummary;
 
 namespace dlgen::compare {
 
-// One training epoch as seen in the trace.
+// One training epoch (or, in Profile::eval_passes, one evaluation pass) as seen in the trace.
 struct EpochProfile {
   double start_s = 0;
   double duration_s = 0;
@@ -55,9 +55,9 @@ struct Profile {
 
   // Timing.
   double duration_s = 0;                 // first to last data read
-  std::vector<double> step_times_s;      // per step, batch to batch at the consumer
-  std::vector<double> data_wait_s;       // per step, time the consumer waited for data
-  std::vector<double> compute_s;         // per step, gap between batches spent computing
+  std::vector<double> step_times_s;      // per training step, batch to batch at the consumer
+  std::vector<double> data_wait_s;       // per training step, time the consumer waited for data
+  std::vector<double> compute_s;         // per training step, gap between batches computing
   std::vector<double> throughput_t_s;    // bin start times since the first data read
   std::vector<double> throughput_mib_s;  // data MiB/s per bin
   double throughput_bin_s = 0;
@@ -95,7 +95,15 @@ struct Profile {
   std::uint64_t lost_events = 0;
   trace::LostEvents lost;
 
-  std::vector<EpochProfile> epochs;
+  std::vector<EpochProfile> epochs;  // training epochs, in time order
+
+  // Evaluation (validation passes), compared on their own rows: the training figures above leave
+  // them out.
+  std::vector<EpochProfile> eval_passes;  // in time order
+  double eval_files_read = 0;             // distinct validation files read
+  std::vector<double> eval_step_times_s;  // per evaluation step, batch to batch
+  std::vector<double> eval_compute_s;     // per evaluation step, computing
+
   std::vector<std::string> notes;  // what could not be measured and why
 };
 

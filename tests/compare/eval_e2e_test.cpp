@@ -1,0 +1,220 @@
+// Evaluation passes end to end, with real captures (root: BPF; skips when capture reports 77):
+// - a replay of a job with a validation set (laid out as `dlgen distil` writes it: "<name>-val"
+//   beside "<name>", both in class folders) summarises with its evaluation passes apart from its
+//   epochs, with the numbers the job plans (files, steps and readers per pass);
+// - an ImageFolder-style PyTorch script (tests/pytorch/imagefolder.py: 2 workers, batch 16, JPEG
+//   class folders, a validation pass after every epoch, torch.save each epoch and a copy of the
+//   best model) through capture → distil → run --capture → compare: the training and evaluation
+//   rows pass, and the HTML report shows the evaluation passes as their own rows.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "dlgen/core/job_io.hpp"
+#include "temp_dir.hpp"
+
+namespace {
+
+using dlgen::testing::TempDir;
+
+struct Outcome {
+  int code = -1;
+  std::string out;
+};
+
+Outcome sh(const std::string& cmd) {
+  Outcome o;
+  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
+  if (!p) return o;
+  std::array<char, 4096> buf{};
+  for (std::size_t n; (n = std::fread(buf.data(), 1, buf.size(), p)) > 0;)
+    o.out.append(buf.data(), n);
+  const int st = ::pclose(p);
+  o.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return o;
+}
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class EvalE2E : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (::geteuid() != 0) GTEST_SKIP() << "dlgen capture needs root (BPF)";
+  }
+
+  Outcome dlgen(const std::string& args) {
+    return sh("cd '" + dir_.path().string() + "' && DLGEN_NO_PROGRESS=1 '" DLGEN_BINARY "' " +
+              args);
+  }
+
+  // The summary of a trace (`dlgen distil --json`).
+  nlohmann::json summary(const std::string& trace) {
+    Outcome o = dlgen("distil --json " + trace);
+    EXPECT_EQ(o.code, 0) << o.out;
+    return nlohmann::json::parse(o.out, nullptr, false);
+  }
+
+  TempDir dir_{"evalpass-e2e"};
+};
+
+std::string metric_verdict(const nlohmann::json& j, const std::string& name) {
+  for (const auto& m : j["metrics"])
+    if (m["name"] == name) return m["verdict"];
+  return "missing";
+}
+
+std::string failures(const nlohmann::json& j) {
+  std::string out;
+  for (const auto& m : j["metrics"])
+    if (m["verdict"] == "FAIL")
+      out += m["name"].get<std::string>() + " (" + m["original"].dump() + " vs " +
+             m["replay"].dump() + ") ";
+  return out;
+}
+
+TEST_F(EvalE2E, ReplayOfAJobWithValidationSummarisesItsEvaluationPassesApart) {
+  const std::string root = dir_.path().string();
+  // 120 training files in 4 folders, 40 validation files in 4 folders, batch 8, 2 workers,
+  // 3 epochs with a validation pass after each: 15 training and 5 evaluation steps per pass.
+  std::ofstream(dir_ / "job.toml") << "[job]\nname = \"evalpass\"\n"
+                                   << "[dataset]\ndir = \"" << root
+                                   << "/imgs\"\nformat = \"jpeg\"\nnum_files = 120\n"
+                                      "sample_size = \"20KiB\"\nfiles_per_dir = 30\n"
+                                   << "[validation]\ndir = \"" << root
+                                   << "/imgs-val\"\nnum_files = 40\nfiles_per_dir = 10\n"
+                                      "[reader]\nbatch_size = 8\nworkers = 2\n"
+                                      "[compute]\ntime = \"0.004s\"\neval_time = \"0.002s\"\n"
+                                      "[run]\nepochs = 3\neval_every_epochs = 1\n";
+  Outcome r = dlgen("run job.toml -q --capture replay.h5");
+  if (r.code == 77) GTEST_SKIP() << "capture cannot run here: " << r.out;
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto s = summary("replay.h5");
+  ASSERT_TRUE(s.is_object());
+  ASSERT_EQ(s["datasets"].size(), 2u) << s["datasets"].dump();
+  EXPECT_EQ(s["datasets"][0]["dir"], root + "/imgs");
+  EXPECT_EQ(s["datasets"][0]["class"], "train");
+  EXPECT_EQ(s["datasets"][0]["files"], 120);
+  EXPECT_EQ(s["datasets"][1]["dir"], root + "/imgs-val");
+  EXPECT_EQ(s["datasets"][1]["class"], "validation");
+  EXPECT_EQ(s["datasets"][1]["files"], 40);
+  ASSERT_EQ(s["epochs"].size(), 6u);
+  for (std::size_t i = 0; i < 6; ++i) {
+    const auto& e = s["epochs"][i];
+    const bool eval = i % 2 == 1;
+    EXPECT_EQ(e["evaluation"], eval) << i;
+    EXPECT_EQ(e["index"], i / 2) << i;
+    EXPECT_EQ(e["accesses"], eval ? 40 : 120) << i;
+    EXPECT_EQ(e["unique_files"], eval ? 40 : 120) << i;
+    EXPECT_EQ(e["steps"], eval ? 5 : 15) << i;
+    EXPECT_EQ(e["reader_count"], 2) << i;
+  }
+  // The training set's order is a fresh shuffle each epoch, untouched by the validation reads.
+  EXPECT_EQ(s["datasets"][0]["order"]["kind"], "shuffled");
+  EXPECT_TRUE(s["datasets"][0]["order"]["reshuffled"].get<bool>());
+  // And distil of the replay gives back the job's shape.
+  Outcome d = dlgen("distil replay.h5 -o back.toml");
+  ASSERT_EQ(d.code, 0) << d.out;
+  auto back = dlgen::load_job(dir_ / "back.toml");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(back->dataset.num_files, 120u);
+  ASSERT_TRUE(back->validation.has_value());
+  EXPECT_EQ(back->validation->num_files, 40u);
+  EXPECT_EQ(back->run.epochs, 3u);
+  EXPECT_EQ(back->run.eval_every_epochs, 1u);
+  EXPECT_EQ(back->reader.workers, 2u);
+  EXPECT_EQ(back->reader.batch_size, 8u);
+}
+
+TEST_F(EvalE2E, ImageFolderScriptWithValidationPassesOnTrainingAndEvaluationRows) {
+  if (sh(std::string(DLGEN_PYTHON) + " -c 'import torch, PIL, numpy'").code != 0)
+    GTEST_SKIP() << "python3-torch, PIL or numpy is not installed";
+  const std::string root = dir_.path().string();
+  const std::string script = std::string(DLGEN_SOURCE_DIR) + "/tests/pytorch/imagefolder.py";
+  Outcome m = sh(std::string(DLGEN_PYTHON) + " " + script + " --make-data " + root + "/data");
+  ASSERT_EQ(m.code, 0) << m.out;
+  Outcome c =
+      dlgen("capture -q -o orig.h5 -- " DLGEN_PYTHON " " + script + " --data " + root +
+            "/data/train --val-data " + root + "/data/val --checkpoint-dir " + root + "/ckpt");
+  if (c.code == 77) GTEST_SKIP() << "capture cannot run here: " << c.out;
+  ASSERT_EQ(c.code, 0) << c.out;
+  const auto truth = nlohmann::json::parse(c.out.substr(c.out.rfind('{')), nullptr, false);
+  ASSERT_TRUE(truth.is_object()) << c.out;
+
+  Outcome d = dlgen("distil orig.h5 -o job.toml --dataset-dir " + root + "/replay-data");
+  ASSERT_EQ(d.code, 0) << d.out;
+  auto job = dlgen::load_job(dir_ / "job.toml");
+  ASSERT_TRUE(job) << job.error().message;
+  EXPECT_EQ(job->dataset.num_files, truth["train_files"].get<std::uint64_t>());
+  ASSERT_TRUE(job->validation.has_value());
+  EXPECT_EQ(job->validation->num_files, truth["val_files"].get<std::uint64_t>());
+  EXPECT_EQ(job->reader.batch_size, 16u);
+  EXPECT_EQ(job->reader.workers, 2u);
+  EXPECT_EQ(job->run.epochs, 2u);
+  EXPECT_EQ(job->run.eval_every_epochs, 1u);
+
+  ASSERT_EQ(dlgen("generate -q job.toml").code, 0);
+  Outcome r =
+      dlgen("run job.toml -q --set checkpoint.dir=" + root + "/replay-ckpt --capture replay.h5");
+  ASSERT_EQ(r.code, 0) << r.out;
+  Outcome cmp = dlgen("compare orig.h5 replay.h5 --json --report report.html");
+  const auto j = nlohmann::json::parse(cmp.out, nullptr, false);
+  ASSERT_TRUE(j.is_object()) << cmp.out;
+
+  // Training rows and evaluation rows. Not judged here: the run's timing (epoch_time, duration,
+  // throughput, au: the consumer's own per-batch cost is not in the job yet) and the checkpoint's
+  // write time and best-model copy (the checkpoint as written is another part of issue 12).
+  for (const char* name : {"bytes_read",
+                           "files_read",
+                           "read_ops",
+                           "request_size",
+                           "epoch_bytes_read",
+                           "epochs",
+                           "steps",
+                           "readers",
+                           "order_vs_path",
+                           "reshuffle",
+                           "reads_per_file",
+                           "sequential_fraction",
+                           "step_time",
+                           "compute",
+                           "eval_passes",
+                           "eval_files",
+                           "eval_epoch_bytes_read",
+                           "eval_steps",
+                           "eval_step_time",
+                           "checkpoints",
+                           "checkpoint_size"})
+    EXPECT_EQ(metric_verdict(j, name), "PASS") << name << ": " << failures(j);
+  ASSERT_EQ(j["eval_passes"].size(), 2u);
+  for (const auto& row : j["eval_passes"]) {
+    EXPECT_EQ(row["original"]["files_read"], truth["val_files"]);
+    EXPECT_EQ(row["replay"]["files_read"], truth["val_files"]);
+  }
+  ASSERT_EQ(j["epochs"].size(), 2u);
+  for (const auto& row : j["epochs"]) {
+    EXPECT_EQ(row["original"]["files_read"], truth["train_files"]);
+    EXPECT_EQ(row["replay"]["files_read"], truth["train_files"]);
+  }
+  if (!failures(j).empty())
+    std::printf("[ info ] rows failing outside this test's scope: %s\n", failures(j).c_str());
+
+  const std::string html = slurp(dir_ / "report.html");
+  EXPECT_NE(html.find("<h2>Per evaluation pass</h2>"), std::string::npos);
+  for (const char* name : {"eval_passes", "eval_epoch_bytes_read", "eval_steps", "eval_step_time"})
+    EXPECT_NE(html.find(std::string("<td class=\"l\">") + name + "</td>"), std::string::npos)
+        << name;
+}
+
+}  // namespace
