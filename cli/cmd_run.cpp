@@ -439,6 +439,8 @@ int do_mlperf(const MlperfArgs& a) {
   }
   MlperfOutputs outputs;
   outputs.job_path = a.job.job;
+  if (!a.job.scale.empty()) outputs.overrides.push_back("--scale " + a.job.scale);
+  if (!a.job.accelerator.empty()) outputs.overrides.push_back("--accelerator " + a.job.accelerator);
   for (const auto& s : a.job.sets) outputs.overrides.push_back("--set " + s);
   outputs.overrides.insert(outputs.overrides.end(), a.job.hydra.begin(), a.job.hydra.end());
   outputs.out_dir = a.out_dir;
@@ -579,7 +581,9 @@ void add_run_commands(CLI::App& app, Action& action) {
   mlc->add_flag("--no-warmup", ml->no_warmup, "No warm-up run before them (training)");
   mlc->add_flag("--no-size", ml->no_size,
                 "Keep the job's dataset size (INVALID when smaller than the rules ask)");
-  mlc->add_option("--ram", ml->ram, "Client RAM the dataset must exceed 5x (default: this host's)");
+  mlc->add_option("--ram", ml->ram,
+                  "Client RAM: a training dataset must exceed 5x it; checkpointing drops the "
+                  "page cache under 3x it (default: this host's)");
   mlc->add_option("--engine", ml->engine, "I/O engine: uring (default), pread, null");
   mlc->add_option("--output-dir", ml->out_dir, "Where results go (default mlperf-results)");
   mlc->add_option("--results-dir", ml->results_dir,

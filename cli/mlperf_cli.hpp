@@ -17,7 +17,7 @@ namespace dlgen::cli {
 // Where the verb's results go, and how the job was given (for the submission's config files).
 struct MlperfOutputs {
   std::string job_path;                // the job or DLIO config as given
-  std::vector<std::string> overrides;  // --set and Hydra-style overrides as typed
+  std::vector<std::string> overrides;  // --scale, --accelerator, --set, Hydra overrides as typed
   std::string out_dir = "mlperf-results";
   std::string results_dir;  // the submission folder; "" = none
   std::string submitter = "dlgen-user";

@@ -70,7 +70,6 @@ Result<std::vector<SubmissionFile>> submission_files(const SubmissionSpec& s) {
                      s.command_line + "`\n"});
   out.push_back({top / "systems" / (system + ".json"),
                  "{\n  \"system_name\": \"" + system + "\",\n  \"submitter\": \"" + submitter +
-                     "\",\n  \"division\": \"" + submission_division_folder(s.division) +
                      "\",\n  \"status\": \"TODO: available | RDI\",\n"
                      "  \"storage_system\": {\"solution_type\": \"TODO: Local | Remote Block | "
                      "NAS | Proprietary | Object | Other\", \"software_defined\": null, "

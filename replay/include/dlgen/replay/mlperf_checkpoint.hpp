@@ -78,7 +78,8 @@ struct MlperfCheckpointResult {
   std::uint32_t ranks = 0;
   bool fsync = false;
   std::vector<MlperfCheckpointRun> runs;
-  MlperfCheckpointPhase mean_write, mean_read;     // means of the runs' figures
+  // Means of the runs' duration, throughput and aggregate; checkpoints and bytes: all runs'.
+  MlperfCheckpointPhase mean_write, mean_read;
   double write_deviation = 0, read_deviation = 0;  // largest |throughput - mean| / mean
   bool replicated = false;
 };
