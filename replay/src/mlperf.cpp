@@ -185,6 +185,35 @@ DivisionCheck check_division(const Job& reference, const Job& job) {
   return c;
 }
 
+MlperfRun mlperf_run_of(const Report& rep, std::uint64_t seed, bool warmup) {
+  MlperfRun m;
+  m.seed = seed;
+  m.warmup = warmup;
+  m.samples_per_s = rep.samples_per_s;
+  m.mib_per_s = rep.train_mib_per_s;
+  m.au = rep.au;
+  m.elapsed_s = rep.elapsed_s;
+  m.au_passed = rep.passed;
+  return m;
+}
+
+MlperfRun reduce_mlperf_ranks(const std::vector<MlperfRun>& ranks) {
+  MlperfRun m;
+  if (ranks.empty()) return m;
+  m.seed = ranks.front().seed;
+  m.warmup = ranks.front().warmup;
+  m.au = ranks.front().au;
+  m.au_passed = true;
+  for (const MlperfRun& r : ranks) {
+    m.samples_per_s += r.samples_per_s;
+    m.mib_per_s += r.mib_per_s;
+    m.au = std::min(m.au, r.au);
+    m.elapsed_s = std::max(m.elapsed_s, r.elapsed_s);
+    m.au_passed = m.au_passed && r.au_passed;
+  }
+  return m;
+}
+
 Result<MlperfResult> run_mlperf(const Job& job, const Job* reference, const MlperfRunner& run,
                                 const MlperfOptions& o, const MlperfObserver& observe) {
   if (o.runs < 1) return input_error("mlperf: at least one measured run");
@@ -216,14 +245,7 @@ Result<MlperfResult> run_mlperf(const Job& job, const Job* reference, const Mlpe
     j.reader.seed = job.reader.seed + i;  // a new shuffle order every run
     Result<Report> rep = run(j);
     if (!rep) return rep.error();
-    MlperfRun m;
-    m.seed = j.reader.seed;
-    m.warmup = o.warmup && i == 0;
-    m.samples_per_s = rep->samples_per_s;
-    m.mib_per_s = rep->train_mib_per_s;
-    m.au = rep->au;
-    m.elapsed_s = rep->elapsed_s;
-    m.au_passed = rep->passed;
+    const MlperfRun m = mlperf_run_of(*rep, j.reader.seed, o.warmup && i == 0);
     r.runs.push_back(m);
     if (observe) observe(m);
   }
