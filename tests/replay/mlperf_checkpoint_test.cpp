@@ -134,6 +134,13 @@ TEST(MlperfCheckpoint, DivisionFollowsWhatChanged) {
   Job twenty = ref;
   twenty.checkpoint.writes = 20;
   invalid(twenty, "checkpoint.writes/reads");
+  Job five = ref;
+  five.checkpoint.reads = 5;
+  invalid(five, "checkpoint.writes/reads");
+  // One phase alone is a phase of a split submission (write, flush the cache, read): allowed.
+  Job write_phase = ref;
+  write_phase.checkpoint.reads = 0;
+  EXPECT_EQ(check_checkpoint_division(ref, write_phase, 10).division, Division::closed);
   Job pause = ref;
   pause.checkpoint.pause_s = 0;
   invalid(pause, "checkpoint.pause");
@@ -197,6 +204,17 @@ TEST(MlperfCheckpoint, TenCheckpointsSplitOverTheRunsAndTheirMeans) {
   EXPECT_EQ(two.firsts, (std::vector<std::uint32_t>{1, 6}));
   EXPECT_EQ(r->runs[0].write.checkpoints, 5u);
   EXPECT_EQ(r->division, Division::closed);
+  // The read phase of a submission that writes and reads apart: 10 read, each run its own.
+  Job reads = ref;
+  reads.checkpoint.writes = 0;
+  Model rd{{1.0}};
+  r = run_mlperf_checkpoint(reads, &ref, std::ref(rd));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(rd.firsts, (std::vector<std::uint32_t>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}));
+  EXPECT_EQ(rd.writes, std::vector<std::uint32_t>(10, 0));
+  EXPECT_EQ(r->division, Division::closed);
+  EXPECT_EQ(r->mean_write.checkpoints, 0u);
+  EXPECT_EQ(r->mean_read.checkpoints, 10u);
   o.runs = 3;  // 10 does not split over 3 runs
   EXPECT_FALSE(run_mlperf_checkpoint(ref, &ref, std::ref(two), o));
   o.runs = 0;
