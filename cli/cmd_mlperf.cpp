@@ -139,6 +139,19 @@ replay::SubmissionRun training_submission_run(const Job& job, const replay::Repo
   return s;
 }
 
+int check_submission_free(const Job& job, const MlperfOutputs& o, bool checkpointing,
+                          const std::string& workload) {
+  if (o.results_dir.empty()) return 0;
+  replay::SubmissionSpec s;
+  s.submitter = o.submitter;
+  s.system = o.system;
+  s.checkpointing = checkpointing;
+  s.workload = workload.empty() ? job.name : workload;
+  if (Result<void> r = replay::check_submission_free(o.results_dir, s); !r)
+    return report_error(r.error());
+  return 0;
+}
+
 int write_training_submission(const Job& job, const MlperfOutputs& o, replay::Division division,
                               const std::string& results_json,
                               const std::vector<replay::SubmissionRun>& runs) {
@@ -150,6 +163,7 @@ int mlperf_checkpoint(const Job& job, const MlperfOutputs& o) {
   std::optional<Job> reference;
   if (!workload.empty())
     if (Result<Job> r = replay::mlperf_checkpoint_reference(workload); r) reference = *r;
+  if (int rc = check_submission_free(job, o, true, workload); rc != 0) return rc;
   replay::MlperfCheckpointOptions mo;
   // MLPerf's 10 written and 10 read: by default one of each per run (10 runs).
   mo.runs = o.runs > 0 ? o.runs : std::gcd(job.checkpoint.writes, job.checkpoint.reads);

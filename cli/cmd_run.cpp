@@ -455,6 +455,7 @@ int do_mlperf(const MlperfArgs& a) {
   const auto engine = replay::engine_from_string(a.engine);
   if (!engine)
     return report_error(input_error("--engine " + a.engine + ": expected uring, pread or null"));
+  if (int rc = check_submission_free(job, outputs, false, job.name); rc != 0) return rc;
   const std::string accelerator =
       !a.job.accelerator.empty() ? a.job.accelerator : replay::mlperf_match_accelerator(job);
   std::optional<Job> reference;

@@ -44,6 +44,10 @@ replay::SubmissionRun training_submission_run(const Job& job, const replay::Repo
                                               std::time_t ended, bool warmup,
                                               const std::string& log);
 
+// Before the runs: an error (exit 2) when --results-dir already holds this workload's results.
+int check_submission_free(const Job& job, const MlperfOutputs& o, bool checkpointing,
+                          const std::string& workload);
+
 // The submission folder of a training workload's rules (`results_json`: results.json).
 int write_training_submission(const Job& job, const MlperfOutputs& o, replay::Division division,
                               const std::string& results_json,

@@ -133,6 +133,22 @@ std::string dlio_training_epoch_stats_json(const Report& report) {
   return j.dump(2) + "\n";
 }
 
+Result<void> check_submission_free(const std::filesystem::path& dir, const SubmissionSpec& spec) {
+  for (Division d : {Division::closed, Division::open, Division::invalid}) {
+    SubmissionSpec s = spec;
+    s.division = d;
+    s.runs.clear();
+    Result<std::vector<SubmissionFile>> files = submission_files(s);
+    if (!files) return files.error();
+    for (const SubmissionFile& f : *files)
+      if (f.path.filename() == "results.json" && std::filesystem::exists(dir / f.path))
+        return input_error((dir / f.path).string() +
+                           ": already there (an earlier submission's runs); give another "
+                           "--results-dir or move it away");
+  }
+  return ok();
+}
+
 Result<void> write_submission(const std::filesystem::path& dir,
                               const std::vector<SubmissionFile>& files) {
   for (const SubmissionFile& f : files)

@@ -141,7 +141,13 @@ TEST(MlperfSubmission, TrainingTreeAsTheRulesLayItOut) {
             std::string::npos);
   EXPECT_EQ(read(run / "20260101_120001/training_run.stdout.log").find("warm-up"),
             std::string::npos);
-  // A second submission into the same place is refused; the submitter's system file is kept.
+  // A second submission into the same place is refused, before its runs and after; the
+  // submitter's system file is kept.
+  SubmissionSpec later = spec(false, 0);
+  later.division = Division::invalid;  // whatever division the next result gets
+  EXPECT_FALSE(check_submission_free(tmp.path(), later));
+  later.workload = "cosmoflow";
+  EXPECT_TRUE(check_submission_free(tmp.path(), later));
   std::ofstream(top / "systems/fast-box.json") << "{\"filled\": true}\n";
   Result<void> again = write_submission(tmp.path(), *files);
   ASSERT_FALSE(again);

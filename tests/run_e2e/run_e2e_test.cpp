@@ -497,6 +497,14 @@ TEST(RunE2E, MlperfCheckpointingRulesAndSubmissionFolder) {
     EXPECT_TRUE(std::filesystem::exists(d.path() / "checkpointing_run.stdout.log"));
   }
   EXPECT_EQ(folders, 2u);
+  // The same submission folder again: refused before any run.
+  const Outcome again = dlgen("mlperf '" DLGEN_SOURCE_DIR
+                              "/jobs/llama3-8b.toml' --scale small --results-dir sub --submitter "
+                              "'ACME Labs' --system fast1",
+                              tmp.path());
+  EXPECT_EQ(again.code, 2) << again.out;
+  EXPECT_NE(again.out.find("already there"), std::string::npos) << again.out;
+  EXPECT_EQ(again.out.find("run 1"), std::string::npos) << again.out;
   // 2 checkpoints do not split over 3 runs: refused as bad input.
   const Outcome bad =
       dlgen("mlperf '" DLGEN_SOURCE_DIR "/jobs/llama3-8b.toml' --scale small --runs 3", tmp.path());

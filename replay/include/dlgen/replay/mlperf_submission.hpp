@@ -73,6 +73,10 @@ Result<std::vector<SubmissionFile>> submission_files(const SubmissionSpec& spec)
 // evaluation passes under "eval".
 std::string dlio_training_epoch_stats_json(const Report& report);
 
+// Before the runs: an error when `dir` already holds this submitter's, system's and workload's
+// results.json in any division folder (write_submission would refuse it after hours of runs).
+Result<void> check_submission_free(const std::filesystem::path& dir, const SubmissionSpec& spec);
+
 // Writes them under `dir`; refuses a results folder (run/ or the checkpointing workload's) that
 // already holds a results.json, so that an earlier submission's runs are never mixed with these.
 Result<void> write_submission(const std::filesystem::path& dir,
