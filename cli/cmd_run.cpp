@@ -29,6 +29,7 @@
 #include "dlgen/replay/mlperf.hpp"
 #include "dlgen/replay/plan.hpp"
 #include "dlgen/replay/runner.hpp"
+#include "mlperf_cli.hpp"
 
 namespace dlgen::cli {
 namespace {
@@ -411,8 +412,11 @@ struct MlperfArgs {
   JobArgs job;
   std::string engine = "uring";
   std::string out_dir = "mlperf-results";
+  std::string results_dir;  // the submission folder (mlperf_cli.hpp)
+  std::string submitter = "dlgen-user";
+  std::string system = "system-under-test";
   std::string ram;
-  std::uint32_t runs = 5;
+  std::uint32_t runs = 0;  // 0: 5 for training; for checkpointing, one checkpoint each
   bool no_warmup = false;
   bool no_size = false;
   bool quiet = false;
@@ -425,14 +429,6 @@ int do_mlperf(const MlperfArgs& a) {
   Result<Job> loaded = load(ja);
   if (!loaded) return report_error(loaded.error());
   Job job = *loaded;
-  if (!job.run.train)
-    return report_error(input_error(
-        a.job.job + ": mlperf runs training workloads; MLPerf's checkpointing rules are not built yet. Run a "
-                    "checkpoint-only job with `dlgen run " + a.job.job + "` (per-checkpoint duration = slowest rank, "
-                    "throughput, slowest-rank rate, as MLPerf Storage v2.0 reports them)"));
-  const auto engine = replay::engine_from_string(a.engine);
-  if (!engine)
-    return report_error(input_error("--engine " + a.engine + ": expected uring, pread or null"));
   std::uint64_t ram = 0;
   if (!a.ram.empty()) {
     Result<std::uint64_t> r = parse_size(a.ram);
@@ -441,6 +437,25 @@ int do_mlperf(const MlperfArgs& a) {
   } else {
     ram = limits::host_memory_bytes();
   }
+  MlperfOutputs outputs;
+  outputs.job_path = a.job.job;
+  if (!a.job.scale.empty()) outputs.overrides.push_back("--scale " + a.job.scale);
+  if (!a.job.accelerator.empty()) outputs.overrides.push_back("--accelerator " + a.job.accelerator);
+  for (const auto& s : a.job.sets) outputs.overrides.push_back("--set " + s);
+  outputs.overrides.insert(outputs.overrides.end(), a.job.hydra.begin(), a.job.hydra.end());
+  outputs.out_dir = a.out_dir;
+  outputs.results_dir = a.results_dir;
+  outputs.submitter = a.submitter;
+  outputs.system = a.system;
+  outputs.ram = ram;
+  outputs.runs = a.runs;
+  outputs.quiet = a.quiet;
+  // MLPerf Storage v2.0's LLM checkpointing rules (cmd_mlperf.cpp).
+  if (!job.run.train) return mlperf_checkpoint(job, outputs);
+  const auto engine = replay::engine_from_string(a.engine);
+  if (!engine)
+    return report_error(input_error("--engine " + a.engine + ": expected uring, pread or null"));
+  if (int rc = check_submission_free(job, outputs, false, job.name); rc != 0) return rc;
   const std::string accelerator =
       !a.job.accelerator.empty() ? a.job.accelerator : replay::mlperf_match_accelerator(job);
   std::optional<Job> reference;
@@ -449,7 +464,7 @@ int do_mlperf(const MlperfArgs& a) {
     if (ref) reference = *ref;
   }
   replay::MlperfOptions mo;
-  mo.runs = a.runs;
+  mo.runs = a.runs > 0 ? a.runs : 5;
   mo.warmup = !a.no_warmup;
   mo.sizing = replay::mlperf_dataset_size(job, ram);
   if (!a.no_size && job.dataset.num_files < mo.sizing.files) {
@@ -469,7 +484,19 @@ int do_mlperf(const MlperfArgs& a) {
       return report_error(r.error());
   replay::RunOptions ro;
   ro.engine = *engine;
-  auto run = [&](const Job& j) { return replay::run_job(j, ro); };
+  std::vector<replay::SubmissionRun> submission;  // with --results-dir: every run's files
+  std::time_t last_second = 0;
+  auto run = [&](const Job& j) {
+    const std::string start = dlio_time_text();
+    Result<replay::Report> rep = replay::run_job(j, ro);
+    if (rep && !a.results_dir.empty()) {
+      last_second = distinct_second(last_second);
+      submission.push_back(training_submission_run(j, *rep, start, dlio_time_text(), last_second,
+                                                   mo.warmup && submission.empty(),
+                                                   replay::format_summary(*rep)));
+    }
+    return rep;
+  };
   auto observe = [&](const replay::MlperfRun& m) {
     if (a.quiet) return;
     std::printf("  %-8s seed %llu: %.1f samples/s, %.1f MiB/s, AU %.1f%% %s, %.1f s\n",
@@ -499,9 +526,12 @@ int do_mlperf(const MlperfArgs& a) {
       "%s: %s: mean %.1f samples/s, %.1f MiB/s, AU %.1f%% (lowest %.1f%%), %zu runs within "
       "%.1f%%\n",
       r->workload.c_str(), replay::to_string(r->division), r->mean_samples_per_s, r->mean_mib_per_s,
-      r->mean_au * 100, r->min_au * 100, static_cast<std::size_t>(a.runs), r->max_deviation * 100);
+      r->mean_au * 100, r->min_au * 100, static_cast<std::size_t>(mo.runs), r->max_deviation * 100);
   for (const auto& why : r->reasons) std::printf("  %s\n", why.c_str());
   std::printf("  results in %s/ (results.json, results.csv, summary.html)\n", a.out_dir.c_str());
+  if (!a.results_dir.empty())
+    return write_training_submission(job, outputs, r->division, replay::mlperf_json(*r),
+                                     submission);
   return 0;
 }
 
@@ -543,16 +573,26 @@ void add_run_commands(CLI::App& app, Action& action) {
   auto ml = std::make_shared<MlperfArgs>();
   CLI::App* mlc =
       app.add_subcommand("mlperf",
-                         "MLPerf Storage's run rules: sized dataset, warm-up + N runs, verdict "
+                         "MLPerf Storage's run rules (training and LLM checkpointing): verdict "
                          "CLOSED / OPEN / INVALID, results.json, results.csv, summary.html");
   add_job_options(mlc, ml->job);
-  mlc->add_option("--runs", ml->runs, "Measured runs (default 5), each with a new seed");
-  mlc->add_flag("--no-warmup", ml->no_warmup, "No warm-up run before them");
+  mlc->add_option("--runs", ml->runs,
+                  "Measured runs (training: default 5, each with a new seed; checkpointing: the "
+                  "10 checkpoints written and read split over them, default one of each per run)");
+  mlc->add_flag("--no-warmup", ml->no_warmup, "No warm-up run before them (training)");
   mlc->add_flag("--no-size", ml->no_size,
                 "Keep the job's dataset size (INVALID when smaller than the rules ask)");
-  mlc->add_option("--ram", ml->ram, "Client RAM the dataset must exceed 5x (default: this host's)");
+  mlc->add_option("--ram", ml->ram,
+                  "Client RAM: a training dataset must exceed 5x it; checkpointing drops the "
+                  "page cache under 3x it (default: this host's)");
   mlc->add_option("--engine", ml->engine, "I/O engine: uring (default), pread, null");
   mlc->add_option("--output-dir", ml->out_dir, "Where results go (default mlperf-results)");
+  mlc->add_option("--results-dir", ml->results_dir,
+                  "Also write MLPerf Storage's submission folder here (docs/mlperf.md)");
+  mlc->add_option("--submitter", ml->submitter,
+                  "Submitter (organisation) folder name in --results-dir (default dlgen-user)");
+  mlc->add_option("--system", ml->system,
+                  "System-under-test folder name in --results-dir (default system-under-test)");
   mlc->add_flag("--quiet,-q", ml->quiet, "Only the verdict");
   mlc->callback([&action, ml] { action = [ml] { return do_mlperf(*ml); }; });
 

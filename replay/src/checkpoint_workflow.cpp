@@ -255,10 +255,11 @@ class Workflow {
   std::optional<Error> first_error_;
 };
 
-void print_progress(const char* what, const CheckpointPass& p, std::uint32_t of) {
+// `n` of `of`: the checkpoint's place in this run (its index may start past 1).
+void print_progress(const char* what, const CheckpointPass& p, std::uint32_t n, std::uint32_t of) {
   const PassFigures f = pass_figures(p);
-  std::fprintf(stderr, "dlgen: checkpoint %s %u/%u: %s in %s, %s (slowest rank %s)\n", what,
-               p.index, of, format_size(f.bytes).c_str(), secs(f.duration_s).c_str(),
+  std::fprintf(stderr, "dlgen: checkpoint %s %u/%u: %s in %s, %s (slowest rank %s)\n", what, n, of,
+               format_size(f.bytes).c_str(), secs(f.duration_s).c_str(),
                gib_s(f.throughput_bps).c_str(), gib_s(f.slowest_rank_bps).c_str());
 }
 
@@ -324,7 +325,7 @@ Result<CheckpointRunResult> run_checkpoint_workflow(const Job& job,
   out.parameters = job.model ? parameter_count(*job.model) : 0;
   out.checkpoint_bytes = checkpoint_bytes(shards);
   for (const RankShard& s : shards) out.checkpoint_files += s.files.size();
-  out.ram_bytes = host_ram();
+  out.ram_bytes = options.ram_bytes > 0 ? options.ram_bytes : host_ram();
   if (shards.empty())
     return input_error(job.name + ": the checkpoint-only workflow has no rank to simulate");
 
@@ -344,7 +345,8 @@ Result<CheckpointRunResult> run_checkpoint_workflow(const Job& job,
   if (Result<void> s = wf.start(); !s) return s.error();
   Result<void> status = ok();
   std::uint64_t written = 0;  // checkpoint bytes now on this host's storage, for the cache rule
-  for (std::uint32_t i = 1; i <= k.writes && status; ++i) {
+  const std::uint32_t first = std::max<std::uint32_t>(options.first_index, 1);
+  for (std::uint32_t i = first; i < first + k.writes && status; ++i) {
     if (status = make_dir(i); !status) break;
     pause();  // DLIO's time_between_checkpoints: compute between checkpoints, untimed
     Result<CheckpointPass> p = wf.pass(i, true);
@@ -352,15 +354,15 @@ Result<CheckpointRunResult> run_checkpoint_workflow(const Job& job,
       status = p.error();
       break;
     }
-    if (options.progress) print_progress("write", *p, k.writes);
+    if (options.progress) print_progress("write", *p, i - first + 1, k.writes);
     written += pass_figures(*p).bytes;
     out.writes.push_back(std::move(*p));
   }
   if (status && k.reads > 0) {
     // Checkpoints to read that this run did not write (writes = 0) must exist; missing ones are
     // written first, untimed.
-    for (std::uint32_t i = 1; i <= k.reads && status; ++i) {
-      if (i <= k.writes || files_present(job, shards, i)) continue;
+    for (std::uint32_t i = first; i < first + k.reads && status; ++i) {
+      if (i < first + k.writes || files_present(job, shards, i)) continue;
       if (status = make_dir(i); !status) break;
       Result<CheckpointPass> p = wf.pass(i, true);
       if (!p)
@@ -374,7 +376,7 @@ Result<CheckpointRunResult> run_checkpoint_workflow(const Job& job,
   if (status && k.reads > 0) {
     out.cache_dropped = drop_cache_between(written, out.ram_bytes);
     if (out.cache_dropped) {
-      for (std::uint32_t i = 1; i <= std::max(k.writes, k.reads); ++i)
+      for (std::uint32_t i = first; i < first + std::max(k.writes, k.reads); ++i)
         for (const RankShard& s : shards)
           for (const ShardFile& f : s.files) evict(checkpoint_dir(job, i) / f.name);
       out.cache_note = "dropped before the reads (" + format_size(written) + " written < 3 x " +
@@ -384,14 +386,14 @@ Result<CheckpointRunResult> run_checkpoint_workflow(const Job& job,
                        format_size(out.ram_bytes) +
                        " RAM, MLPerf's rule): at most a third of it can still be cached";
     }
-    for (std::uint32_t i = 1; i <= k.reads && status; ++i) {
+    for (std::uint32_t i = first; i < first + k.reads && status; ++i) {
       pause();
       Result<CheckpointPass> p = wf.pass(i, false);
       if (!p) {
         status = p.error();
         break;
       }
-      if (options.progress) print_progress("read", *p, k.reads);
+      if (options.progress) print_progress("read", *p, i - first + 1, k.reads);
       out.reads.push_back(std::move(*p));
     }
   }

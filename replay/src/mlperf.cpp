@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "dlgen/replay/dlio_summary.hpp"
+#include "mlperf_html.hpp"
 
 namespace dlgen::replay {
 namespace {
@@ -184,10 +185,40 @@ DivisionCheck check_division(const Job& reference, const Job& job) {
   return c;
 }
 
+MlperfRun mlperf_run_of(const Report& rep, std::uint64_t seed, bool warmup) {
+  MlperfRun m;
+  m.seed = seed;
+  m.warmup = warmup;
+  m.samples_per_s = rep.samples_per_s;
+  m.mib_per_s = rep.train_mib_per_s;
+  m.au = rep.au;
+  m.elapsed_s = rep.elapsed_s;
+  m.au_passed = rep.passed;
+  return m;
+}
+
+MlperfRun reduce_mlperf_ranks(const std::vector<MlperfRun>& ranks) {
+  MlperfRun m;
+  if (ranks.empty()) return m;
+  m.seed = ranks.front().seed;
+  m.warmup = ranks.front().warmup;
+  m.au = ranks.front().au;
+  m.au_passed = true;
+  for (const MlperfRun& r : ranks) {
+    m.samples_per_s += r.samples_per_s;
+    m.mib_per_s += r.mib_per_s;
+    m.au = std::min(m.au, r.au);
+    m.elapsed_s = std::max(m.elapsed_s, r.elapsed_s);
+    m.au_passed = m.au_passed && r.au_passed;
+  }
+  return m;
+}
+
 Result<MlperfResult> run_mlperf(const Job& job, const Job* reference, const MlperfRunner& run,
                                 const MlperfOptions& o, const MlperfObserver& observe) {
   if (o.runs < 1) return input_error("mlperf: at least one measured run");
-  if (!job.run.train) return input_error("mlperf: checkpoint-only workloads are not built into the run rules yet");
+  if (!job.run.train)
+    return input_error("mlperf: checkpoint-only workloads are not built into the run rules yet");
   MlperfResult r;
   r.workload = job.name;
   r.sizing = o.sizing;
@@ -214,14 +245,7 @@ Result<MlperfResult> run_mlperf(const Job& job, const Job* reference, const Mlpe
     j.reader.seed = job.reader.seed + i;  // a new shuffle order every run
     Result<Report> rep = run(j);
     if (!rep) return rep.error();
-    MlperfRun m;
-    m.seed = j.reader.seed;
-    m.warmup = o.warmup && i == 0;
-    m.samples_per_s = rep->samples_per_s;
-    m.mib_per_s = rep->train_mib_per_s;
-    m.au = rep->au;
-    m.elapsed_s = rep->elapsed_s;
-    m.au_passed = rep->passed;
+    const MlperfRun m = mlperf_run_of(*rep, j.reader.seed, o.warmup && i == 0);
     r.runs.push_back(m);
     if (observe) observe(m);
   }
@@ -307,61 +331,9 @@ std::string mlperf_csv(const MlperfResult& r) {
   return out.str();
 }
 
-namespace {
-
-std::string escape(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    if (c == '<')
-      o += "&lt;";
-    else if (c == '>')
-      o += "&gt;";
-    else if (c == '&')
-      o += "&amp;";
-    else if (c == '"')
-      o += "&quot;";
-    else
-      o += c;
-  }
-  return o;
-}
-
-// A bar per measured run and a dashed line at `line` (the mean, or the AU threshold).
-std::string bars(const std::vector<double>& v, double line, const char* line_label,
-                 const char* unit) {
-  const double w = 640, h = 220, pad = 40, legend = 150;  // the line's label right of the plot
-  double top = line;
-  for (double x : v) top = std::max(top, x);
-  top = top > 0 ? top * 1.15 : 1;
-  std::ostringstream s;
-  s << "<svg xmlns='http://www.w3.org/2000/svg' width='" << w + legend << "' height='" << h
-    << "' role='img'>";
-  const double bw = (w - 2 * pad) / std::max<std::size_t>(v.size(), 1);
-  char buf[512];
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    const double bh = (h - 2 * pad) * v[i] / top;
-    std::snprintf(buf, sizeof buf,
-                  "<rect x='%.1f' y='%.1f' width='%.1f' height='%.1f' fill='#4a7ab7'/>"
-                  "<text x='%.1f' y='%.1f' font-size='11' text-anchor='middle'>%.4g</text>"
-                  "<text x='%.1f' y='%.1f' font-size='11' text-anchor='middle'>run %zu</text>",
-                  pad + i * bw + bw * 0.15, h - pad - bh, bw * 0.7, bh, pad + i * bw + bw / 2,
-                  h - pad - bh - 4, v[i], pad + i * bw + bw / 2, h - pad + 14, i + 1);
-    s << buf;
-  }
-  const double ly = h - pad - (h - 2 * pad) * line / top;
-  std::snprintf(
-      buf, sizeof buf,
-      "<line x1='%.1f' x2='%.1f' y1='%.1f' y2='%.1f' stroke='#c0392b' stroke-dasharray='6 4'/>"
-      "<text x='%.1f' y='%.1f' font-size='11' fill='#c0392b'>%s %.4g %s</text>",
-      pad, w - pad, ly, ly, w - pad + 6, ly + 4, line_label, line, unit);
-  s << buf << "<line x1='" << pad << "' x2='" << w - pad << "' y1='" << h - pad << "' y2='"
-    << h - pad << "' stroke='#333'/></svg>";
-  return s.str();
-}
-
-}  // namespace
-
 std::string mlperf_html(const MlperfResult& r) {
+  using html::bars;
+  using html::escape;
   std::vector<double> sps, au;
   for (const auto& m : r.runs)
     if (!m.warmup) sps.push_back(m.samples_per_s), au.push_back(m.au * 100);

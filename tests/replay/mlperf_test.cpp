@@ -154,6 +154,39 @@ TEST(Mlperf, RunsThatDisagreeOrMissAuAreInvalid) {
   EXPECT_EQ(r->division, Division::invalid);
 }
 
+// The multi-host seam: ranks' figures of one run reduce as rank 0 reduces them.
+TEST(Mlperf, RanksOfOneRunReduceToItsFigures) {
+  Report rep;
+  rep.samples_per_s = 100;
+  rep.train_mib_per_s = 270;
+  rep.au = 0.93;
+  rep.elapsed_s = 12;
+  rep.passed = true;
+  const MlperfRun a = mlperf_run_of(rep, 7, false);
+  EXPECT_EQ(a.seed, 7u);
+  EXPECT_DOUBLE_EQ(a.mib_per_s, 270);
+  MlperfRun b = a, c = a;
+  b.samples_per_s = 50;
+  b.mib_per_s = 135;
+  b.au = 0.88;
+  b.au_passed = false;
+  b.elapsed_s = 13;
+  c.au = 0.97;
+  const MlperfRun m = reduce_mlperf_ranks({a, b, c});
+  EXPECT_DOUBLE_EQ(m.samples_per_s, 250);  // samples and bytes add up over hosts
+  EXPECT_DOUBLE_EQ(m.mib_per_s, 675);
+  EXPECT_DOUBLE_EQ(m.au, 0.88);  // the lowest rank's AU is the run's
+  EXPECT_FALSE(m.au_passed);     // one rank below the threshold fails the run
+  EXPECT_DOUBLE_EQ(m.elapsed_s, 13);
+  EXPECT_EQ(m.seed, 7u);
+  // One rank alone is its own run.
+  const MlperfRun one = reduce_mlperf_ranks({a});
+  EXPECT_DOUBLE_EQ(one.samples_per_s, a.samples_per_s);
+  EXPECT_DOUBLE_EQ(one.au, a.au);
+  EXPECT_TRUE(one.au_passed);
+  EXPECT_DOUBLE_EQ(reduce_mlperf_ranks({}).samples_per_s, 0);
+}
+
 TEST(Mlperf, ReportFiles) {
   const Job ref = reference();
   Model m{{1000, 1000, 1001, 999, 1000, 1000}, {}, {}};

@@ -421,7 +421,7 @@ TEST(RunE2E, MlperfRulesWriteAVerdictAndReports) {
   const Outcome o = dlgen(
       "mlperf job.toml --ram 1MiB --runs 2 --set checkpoint.enabled=false --set "
       "reader.batch_size=1 "
-      "--set run.epochs=1",
+      "--set run.epochs=1 --results-dir sub --submitter ACME --system box1",
       tmp.path());
   if (uring_skip(o)) GTEST_SKIP() << o.out;
   ASSERT_EQ(o.code, 0) << o.out;
@@ -439,10 +439,77 @@ TEST(RunE2E, MlperfRulesWriteAVerdictAndReports) {
   ASSERT_EQ(dom.code, 0) << dom.out;
   EXPECT_NE(dom.out.find("class=\"verdict\">INVALID</p>"), std::string::npos) << dom.out;
   EXPECT_NE(dom.out.find("<rect"), std::string::npos);
-  // Checkpointing workloads are refused with the way to run them, not misread as training.
-  const Outcome ck = dlgen("mlperf '" DLGEN_SOURCE_DIR "/jobs/llama3-8b.toml' --scale small", tmp.path());
-  EXPECT_EQ(ck.code, 2) << ck.out;
-  EXPECT_NE(ck.out.find("dlgen run"), std::string::npos) << ck.out;
+  // The submission folder: the warm-up and both runs, each with DLIO's summary.json.
+  const std::filesystem::path run = tmp / "sub/invalid/ACME/results/box1/training/e2e/run";
+  EXPECT_TRUE(std::filesystem::exists(run / "results.json"));
+  std::size_t folders = 0;
+  for (const auto& d : std::filesystem::directory_iterator(run)) {
+    if (!d.is_directory()) continue;
+    ++folders;
+    const auto s = nlohmann::json::parse(std::ifstream(d.path() / "summary.json"));
+    EXPECT_GT(s["metric"]["train_throughput_mean_samples_per_second"].get<double>(), 0);
+    EXPECT_TRUE(std::filesystem::exists(d.path() / "dlio_config/config.yaml"));
+  }
+  EXPECT_EQ(folders, 3u);
+  EXPECT_TRUE(std::filesystem::exists(tmp / "sub/invalid/ACME/systems/box1.json"));
+}
+
+// MLPerf Storage's checkpointing rules end to end on the shipped Llama 3 8B job at its small
+// scale: 2 written and 2 read, one of each per run by default; INVALID (the small model is not
+// the workload) with the reason; the HTML summary loads in headless Chromium with its plots; the
+// submission folder holds each run's DLIO-named summary.json.
+TEST(RunE2E, MlperfCheckpointingRulesAndSubmissionFolder) {
+  TempDir tmp("dlgen-e2e-mlperf-ck");
+  const Outcome o = dlgen("mlperf '" DLGEN_SOURCE_DIR
+                          "/jobs/llama3-8b.toml' --scale small --output-dir out --results-dir sub "
+                          "--submitter 'ACME Labs' --system fast1",
+                          tmp.path());
+  ASSERT_EQ(o.code, 0) << o.out;
+  EXPECT_NE(o.out.find("llama3-8b: INVALID: 2 run(s) x (1 written + 1 read)"), std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find("model: 2 layers"), std::string::npos) << o.out;
+  const auto j = nlohmann::json::parse(std::ifstream(tmp / "out/results.json"));
+  ASSERT_EQ(j["runs"].size(), 2u);
+  for (const auto& r : j["runs"]) {
+    EXPECT_EQ(r["write"]["checkpoints"], 1);
+    EXPECT_EQ(r["read"]["checkpoints"], 1);
+    EXPECT_GT(r["write"]["throughput_bytes_per_s"].get<double>(), 0);
+    EXPECT_GT(r["read"]["duration_s"].get<double>(), 0);
+  }
+  // Run 2 wrote its own checkpoint, as one combined run would.
+  EXPECT_TRUE(std::filesystem::exists(tmp / "data/checkpoints/llama3-8b/global_epoch1_step2"));
+  const std::string html = (tmp / "out/summary.html").string();
+  const Outcome dom = shell("chromium --headless --no-sandbox --disable-gpu --dump-dom 'file://" +
+                            html + "' 2>/dev/null");
+  ASSERT_EQ(dom.code, 0) << dom.out;
+  EXPECT_NE(dom.out.find("class=\"verdict\">INVALID</p>"), std::string::npos) << dom.out;
+  EXPECT_NE(dom.out.find("<rect"), std::string::npos);
+  const std::filesystem::path w =
+      tmp / "sub/invalid/ACME-Labs/results/fast1/checkpointing/llama3-8b";
+  EXPECT_TRUE(std::filesystem::exists(w / "results.json"));
+  std::size_t folders = 0;
+  for (const auto& d : std::filesystem::directory_iterator(w)) {
+    if (!d.is_directory()) continue;
+    ++folders;
+    const auto s = nlohmann::json::parse(std::ifstream(d.path() / "summary.json"));
+    EXPECT_GT(s["metric"]["save_checkpoint_io_mean_GB_per_second"].get<double>(), 0);
+    EXPECT_GT(s["metric"]["load_checkpoint_duration_mean_seconds"].get<double>(), 0);
+    EXPECT_TRUE(std::filesystem::exists(d.path() / "checkpointing_run.stdout.log"));
+  }
+  EXPECT_EQ(folders, 2u);
+  // The same submission folder again: refused before any run.
+  const Outcome again = dlgen("mlperf '" DLGEN_SOURCE_DIR
+                              "/jobs/llama3-8b.toml' --scale small --results-dir sub --submitter "
+                              "'ACME Labs' --system fast1",
+                              tmp.path());
+  EXPECT_EQ(again.code, 2) << again.out;
+  EXPECT_NE(again.out.find("already there"), std::string::npos) << again.out;
+  EXPECT_EQ(again.out.find("run 1"), std::string::npos) << again.out;
+  // 2 checkpoints do not split over 3 runs: refused as bad input.
+  const Outcome bad =
+      dlgen("mlperf '" DLGEN_SOURCE_DIR "/jobs/llama3-8b.toml' --scale small --runs 3", tmp.path());
+  EXPECT_EQ(bad.code, 2) << bad.out;
+  EXPECT_NE(bad.out.find("do not split evenly"), std::string::npos) << bad.out;
 }
 
 // MLPerf Storage's LLM checkpointing, checkpoint-only: the shipped Llama 3 8B job at its small

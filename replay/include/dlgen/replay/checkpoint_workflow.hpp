@@ -78,6 +78,11 @@ struct CheckpointRunResult {
 
 struct CheckpointRunOptions {
   bool progress = false;  // one line per checkpoint on stderr
+  // The checkpoints this run writes and reads are global_epoch1_step<first_index> onwards, so
+  // that several runs of the MLPerf rules (replay/mlperf_checkpoint.hpp) leave as many distinct
+  // checkpoints as one combined run would.
+  std::uint32_t first_index = 1;
+  std::uint64_t ram_bytes = 0;  // the client RAM for the page-cache rule; 0: this host's
 };
 
 // Runs the workflow; the first I/O failure stops it with "path: write at OFFSET: reason".

@@ -76,6 +76,14 @@ struct MlperfResult {
   bool all_passed = false;  // every measured run kept AU >= threshold
 };
 
+// One measured (or warm-up) run's figures from its Report.
+MlperfRun mlperf_run_of(const Report& report, std::uint64_t seed, bool warmup);
+
+// The seam for multi-host runs: one run's figures from every rank's (host's) own, as rank 0 would
+// reduce them: samples/s and MiB/s add up, AU is the lowest rank's (its lowest accelerator's), the
+// run lasts as long as its slowest rank, and it passes only if every rank passed.
+MlperfRun reduce_mlperf_ranks(const std::vector<MlperfRun>& ranks);
+
 using MlperfRunner = std::function<Result<Report>(const Job&)>;
 using MlperfObserver = std::function<void(const MlperfRun&)>;
 
