@@ -113,6 +113,21 @@ EpochPlan plan_dataset(const DatasetSpec& dataset, const ReaderSpec& reader, con
   return plan;
 }
 
+std::uint64_t most_batches(const DatasetSpec& dataset, const ReaderSpec& reader, const RunSpec& run,
+                           Phase phase, std::uint32_t nranks) {
+  const bool drop_last = phase == Phase::train && reader.drop_last;
+  const std::uint64_t samples =
+      dataset.num_files * std::max<std::uint32_t>(1, dataset.samples_per_file);
+  const std::uint64_t global = std::uint64_t{std::max<std::uint32_t>(1, run.accelerators)} *
+                               std::max<std::uint32_t>(1, nranks);
+  const std::uint64_t batch = std::max<std::uint32_t>(1, reader.batch_size);
+  const std::uint64_t usable = drop_last ? samples / global * global : samples;
+  const std::uint64_t n = (usable + global - 1) / global;  // global accelerator 0's samples
+  std::uint64_t batches = drop_last ? n / batch : (n + batch - 1) / batch;
+  if (run.max_steps > 0) batches = std::min<std::uint64_t>(batches, run.max_steps);
+  return batches;
+}
+
 EpochPlan plan_epoch(const Job& job, std::uint32_t epoch, Topology topology) {
   return plan_dataset(job.dataset, job.reader, job.run, epoch, Phase::train, topology);
 }

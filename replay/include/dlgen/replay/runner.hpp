@@ -11,6 +11,7 @@
 #include "dlgen/core/job.hpp"
 #include "dlgen/core/result.hpp"
 #include "dlgen/replay/clock.hpp"
+#include "dlgen/replay/cluster.hpp"
 #include "dlgen/replay/io_engine.hpp"
 #include "dlgen/replay/plan.hpp"
 #include "dlgen/replay/report.hpp"
@@ -21,6 +22,14 @@ struct RunOptions {
   EngineKind engine = EngineKind::uring;
   Clock* clock = nullptr;  // nullptr: a RealClock
   Topology topology;
+  // The ranks of a multi-host run (nullptr or one rank: this process alone, as without mpirun).
+  // With several ranks the topology is {cluster->rank(), cluster->size()}, every pass starts on an
+  // agreement of all ranks (a barrier that also carries a failure), checkpoints are written by all
+  // ranks together (each its shards, see checkpoint.hpp), the page cache is dropped by one rank per
+  // host, run.max_time is checked at the end of each epoch (all ranks stop together), and a rank
+  // that fails stops every rank with "rank R (host): ...". The Report stays this rank's; see
+  // cluster_report.hpp for the reduced one.
+  Cluster* cluster = nullptr;
   bool progress = false;            // a progress line on a terminal
   bool series = true;               // sample per-second counters (real time) for the time series
   std::uint32_t block_size = 4096;  // O_DIRECT alignment of offsets, lengths and buffers
