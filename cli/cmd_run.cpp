@@ -52,6 +52,7 @@ struct RunArgs {
   std::string timeseries;
   std::string capture;
   std::string dlio_summary;
+  std::string record_samples;
   bool dry_run = false;
   bool no_generate = false;
   bool find_max = false;
@@ -262,6 +263,24 @@ int run_checkpoint_only(const Job& job, const RunArgs& a) {
   return 0;
 }
 
+// `--record-samples PATH`: one line per consumed sample ("epoch train|eval accelerator file
+// sample"); "%r" in PATH becomes the rank (several ranks without %r: PATH.rank<R>).
+Result<void> write_consumed(const std::vector<replay::ConsumedPass>& passes, std::string path,
+                            std::uint32_t rank, std::uint32_t ranks) {
+  if (const std::size_t at = path.find("%r"); at != std::string::npos)
+    path.replace(at, 2, std::to_string(rank));
+  else if (ranks > 1)
+    path += ".rank" + std::to_string(rank);
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  for (const auto& p : passes)
+    for (std::size_t i = 0; i < p.samples.size(); ++i)
+      out << p.epoch << (p.eval ? " eval " : " train ") << p.accelerator[i] << ' '
+          << p.samples[i].file << ' ' << p.samples[i].sample << '\n';
+  out.close();
+  if (!out) return runtime_error(path + ": cannot write: " + std::strerror(errno));
+  return ok();
+}
+
 // ---- Several ranks (mpirun -np N dlgen run JOB): docs/cluster.md ----------------------------
 // Every collective below is matched on all ranks: each step ends with an agreement (cluster.hpp),
 // so a rank that fails stops all of them, and the error (naming its rank and host) is printed once,
@@ -372,11 +391,17 @@ int run_ranks(const RunArgs& a, replay::Cluster& cl) {
     ro.progress = false;
     return find_max_accelerators(*job, run_reduced, a.quiet, cl.size(), fail, !root);
   }
+  std::vector<replay::ConsumedPass> consumed;
+  if (!a.record_samples.empty()) ro.consumed = &consumed;
   const std::string started = local_time_text();
   Result<replay::Report> rep = replay::run_job(*job, ro);
   if (!rep) return fail(rep.error());
   const replay::ClusterResult c = replay::gather_ranks(cl, *rep);
   replay::apply_cluster(c, *rep);
+  Result<void> recorded = ok();
+  if (!a.record_samples.empty())
+    recorded = write_consumed(consumed, a.record_samples, cl.rank(), cl.size());
+  if (Result<void> s = replay::agree(cl, recorded); !s) return fail(s.error());
   if (!root) return 0;
   if (!a.dlio_summary.empty()) {
     replay::DlioSummaryContext ctx;
@@ -452,9 +477,14 @@ int do_run(const RunArgs& a) {
     return find_max_accelerators(
         *job, [&](const Job& j) { return replay::run_job(j, ro); }, a.quiet);
   }
+  std::vector<replay::ConsumedPass> consumed;
+  if (!a.record_samples.empty()) ro.consumed = &consumed;
   const std::string started = local_time_text();
   Result<replay::Report> rep = replay::run_job(*job, ro);
   if (!rep) return report_error(rep.error());
+  if (!a.record_samples.empty())
+    if (Result<void> w = write_consumed(consumed, a.record_samples, 0, 1); !w)
+      return report_error(w.error());
   if (!a.dlio_summary.empty()) {
     replay::DlioSummaryContext ctx;
     char host[256] = {};
@@ -685,6 +715,10 @@ void add_run_commands(CLI::App& app, Action& action) {
                 "Fail instead of generating a missing dataset");
   run->add_option("--capture", run_args->capture,
                   "Trace the replay itself into this HDF5 trace (dlgen capture)");
+  run->add_option("--record-samples", run_args->record_samples,
+                  "Write the samples each accelerator consumed, per pass, as text (\"epoch E "
+                  "train|eval accelerator file sample\" lines); %r in the name becomes the rank "
+                  "under mpirun");
   run->add_flag("--find-max-accelerators", run_args->find_max,
                 "Search the most simulated accelerators this storage keeps at AU >= threshold");
   run->add_flag("--quiet,-q", run_args->quiet, "One result line, no progress");

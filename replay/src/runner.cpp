@@ -449,6 +449,18 @@ Result<Report> Runner::run() {
   if (job_.run.max_seconds > 0)
     deadline_ns_ = rec.begin_ns + static_cast<std::int64_t>(job_.run.max_seconds * 1e9);
   auto record = [&](PhaseOutcome&& ph, std::uint32_t epoch, bool eval, const EpochPlan& plan) {
+    if (options_.consumed) {
+      ConsumedPass c;
+      c.epoch = epoch;
+      c.eval = eval;
+      for (std::size_t a = 0; a < plan.accelerators.size() && a < ph.steps.size(); ++a)
+        for (std::size_t k = 0; k < ph.steps[a].size(); ++k)
+          for (const SampleRef& s : plan.accelerators[a].batch(k)) {
+            c.accelerator.push_back(plan.accelerators[a].global_id);
+            c.samples.push_back(s);
+          }
+      options_.consumed->push_back(std::move(c));
+    }
     if (rec.accelerator_ids.empty())
       for (const auto& a : plan.accelerators) rec.accelerator_ids.push_back(a.global_id);
     PhaseRecord pr;

@@ -182,3 +182,34 @@ TEST(Plan, CheckpointCount) {
 
 }  // namespace
 }  // namespace dlgen::replay
+
+namespace dlgen::replay {
+namespace {
+
+// most_batches is what every rank counts its step checkpoints against: it must be the largest
+// batch count of any accelerator of any rank, for either drop_last, any max_steps, train or eval.
+TEST(Plan, MostBatchesIsTheLargestBatchCountOfAnyRank) {
+  for (std::uint64_t files : {1, 7, 25, 64})
+    for (std::uint32_t batch : {1, 2, 5})
+      for (std::uint32_t nranks : {1, 2, 3})
+        for (std::uint32_t accs : {1, 2})
+          for (bool drop_last : {false, true})
+            for (std::uint64_t max_steps : {0, 2})
+              for (Phase phase : {Phase::train, Phase::eval}) {
+                Job job = make_job(files, 2, batch, Shuffle::sample);
+                job.run.accelerators = accs;
+                job.reader.drop_last = drop_last;
+                job.run.max_steps = max_steps;
+                std::uint64_t most = 0;
+                for (std::uint32_t r = 0; r < nranks; ++r)
+                  most = std::max(
+                      most, plan_dataset(job.dataset, job.reader, job.run, 0, phase, {r, nranks})
+                                .num_steps());
+                EXPECT_EQ(most_batches(job.dataset, job.reader, job.run, phase, nranks), most)
+                    << files << " files, batch " << batch << ", " << nranks << " ranks x " << accs
+                    << ", drop_last " << drop_last << ", max_steps " << max_steps;
+              }
+}
+
+}  // namespace
+}  // namespace dlgen::replay

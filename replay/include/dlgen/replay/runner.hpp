@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "dlgen/core/job.hpp"
 #include "dlgen/core/result.hpp"
@@ -17,6 +18,15 @@
 #include "dlgen/replay/report.hpp"
 
 namespace dlgen::replay {
+
+// The samples one pass handed to this process's accelerators (the batches each accelerator took,
+// in order): what `dlgen run --record-samples` writes, and how tests prove the sharding.
+struct ConsumedPass {
+  std::uint32_t epoch = 0;  // 1-based
+  bool eval = false;
+  std::vector<std::uint32_t> accelerator;  // global accelerator id, one per sample
+  std::vector<SampleRef> samples;
+};
 
 struct RunOptions {
   EngineKind engine = EngineKind::uring;
@@ -30,6 +40,8 @@ struct RunOptions {
   // that fails stops every rank with "rank R (host): ...". The Report stays this rank's; see
   // cluster_report.hpp for the reduced one.
   Cluster* cluster = nullptr;
+  // When set, every pass's consumed samples are appended here.
+  std::vector<ConsumedPass>* consumed = nullptr;
   bool progress = false;            // a progress line on a terminal
   bool series = true;               // sample per-second counters (real time) for the time series
   std::uint32_t block_size = 4096;  // O_DIRECT alignment of offsets, lengths and buffers
