@@ -422,8 +422,11 @@ Result<Report> Runner::run() {
     try {
       sampler_thread = std::thread([this] { sampler(); });
     } catch (const std::system_error& e) {
-      return runtime_error(std::string("cannot start the time-series thread: ") +
-                           e.code().message());
+      const Error err =
+          runtime_error(std::string("cannot start the time-series thread: ") + e.code().message());
+      // The other ranks learn it at their next agreement.
+      if (multi()) return agree_all(err).error();
+      return err;
     }
   }
   auto stop_sampler = [&] {
