@@ -187,7 +187,13 @@ TEST(ClusterRun, EverySampleOncePerEpochAcrossRanksAndEveryRankJoinsEveryCheckpo
   job.checkpoint.size_bytes = 3 << 16;
   job.checkpoint.files = 3;
   job.checkpoint.every_steps = 3;  // rank 0 reaches step 3 of an epoch, ranks 1 and 2 do not
+  // An evaluation pass over 7 validation files after every epoch (no shuffle, tail kept).
+  job.validation = job.dataset;
+  job.validation->dir = tmp.path() / "val";
+  job.validation->num_files = 7;
+  job.run.eval_every_epochs = 1;
   fixture::write_dataset(job.dataset);
+  fixture::write_dataset(*job.validation);
   const std::uint32_t n = 3;
   auto ranks = make_thread_clusters(n);
   std::vector<std::vector<ConsumedPass>> consumed(n);
@@ -217,6 +223,14 @@ TEST(ClusterRun, EverySampleOncePerEpochAcrossRanksAndEveryRankJoinsEveryCheckpo
         }
     ASSERT_EQ(seen.size(), 25u) << "epoch " << e;
     for (std::uint64_t f = 0; f < 25; ++f) EXPECT_EQ(seen.count(f), 1u) << "epoch " << e;
+  }
+  for (std::uint32_t e = 1; e <= job.run.epochs; ++e) {
+    std::multiset<std::uint64_t> eval;
+    for (std::uint32_t r = 0; r < n; ++r)
+      for (const ConsumedPass& p : consumed[r])
+        if (p.epoch == e && p.eval)
+          for (const SampleRef& s : p.samples) eval.insert(s.file);
+    EXPECT_EQ(eval, (std::multiset<std::uint64_t>{0, 1, 2, 3, 4, 5, 6})) << "eval " << e;
   }
   EXPECT_NE(orders[0], orders[1]);  // reshuffled per epoch
   EXPECT_NE(orders[1], orders[2]);
