@@ -13,7 +13,8 @@
 
 namespace dlgen::replay {
 
-// Where this process sits among the MPI ranks (one rank per host today: {0, 1}). Rank r runs
+// Where this process sits among the MPI ranks ({0, 1} without mpirun; RunOptions::cluster sets it
+// under mpirun, docs/cluster.md). Rank r runs
 // job.run.accelerators accelerators, global accelerator ids r*accelerators ... + accelerators-1.
 struct Topology {
   std::uint32_t rank = 0;
