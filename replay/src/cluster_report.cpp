@@ -120,6 +120,27 @@ Result<void> check_same_job(Cluster& cluster, const Job& job) {
                      "options");
 }
 
+std::vector<HostRow> host_rows(const ClusterResult& c) {
+  std::vector<HostRow> rows;
+  for (const RankResult& r : c.per_rank) {
+    auto it =
+        std::find_if(rows.begin(), rows.end(), [&](const HostRow& h) { return h.host == r.host; });
+    if (it == rows.end()) {
+      rows.push_back({r.host});
+      rows.back().au = 1;
+      it = rows.end() - 1;
+    }
+    it->ranks += 1;
+    it->accelerators += r.accelerators;
+    it->samples += r.samples;
+    it->bytes += r.bytes_read;
+    it->samples_per_s += r.samples_per_s;
+    it->mib_per_s += r.mib_per_s;
+    it->au = std::min(it->au, r.au);
+  }
+  return rows;
+}
+
 RankResult rank_result(const Report& rep, std::uint32_t rank, std::string host) {
   RankResult r;
   r.rank = rank;
@@ -278,6 +299,13 @@ std::string format_cluster_summary(const Report& r, const ClusterResult& c) {
   add("  %-4s %-20s %5u %10llu %10s %11.1f %9.1f\n", "all", "(sums)",
       c.per_rank.empty() ? 0u : r.accelerators * c.ranks, ull(c.samples),
       format_size(c.bytes_read).c_str(), c.samples_per_s, c.mib_per_s);
+  // Several ranks on one host (tests, or a host given several slots): one row per host too.
+  if (c.hosts < c.ranks)
+    for (const HostRow& h : host_rows(c))
+      add("  host %-20s %u rank(s), %u accelerator(s), %llu samples, %s, %.1f samples/s, %.1f "
+          "MiB/s, lowest AU %.1f%%\n",
+          h.host.c_str(), h.ranks, h.accelerators, ull(h.samples), format_size(h.bytes).c_str(),
+          h.samples_per_s, h.mib_per_s, h.au * 100);
   add("  time        %s (slowest rank) for %u epoch(s), %llu steps per accelerator\n",
       format_duration(c.elapsed_s).c_str(), r.epochs, ull(c.steps));
   if (c.eval_samples > 0)
@@ -338,6 +366,17 @@ std::string cluster_json(const Report& r, const ClusterResult& c) {
                    {"checkpoint_bytes", rr.checkpoint_bytes},
                    {"checkpoint_seconds", rr.checkpoint_seconds}});
   j["per_rank"] = per;
+  json hosts = json::array();
+  for (const HostRow& h : host_rows(c))
+    hosts.push_back({{"host", h.host},
+                     {"ranks", h.ranks},
+                     {"accelerators", h.accelerators},
+                     {"samples", h.samples},
+                     {"bytes_read", h.bytes},
+                     {"samples_per_s", h.samples_per_s},
+                     {"mib_per_s", h.mib_per_s},
+                     {"au", h.au}});
+  j["per_host"] = hosts;
   json cks = json::array();
   for (const CheckpointPass& p : c.checkpoints) {
     const PassFigures f = pass_figures(p);

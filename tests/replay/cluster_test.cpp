@@ -170,6 +170,17 @@ TEST(ClusterReport, TotalsAreSumsAuIsTheLowestAcceleratorAnywhereCheckpointsEndW
   EXPECT_NEAR(c.checkpoint.throughput_bps * c.checkpoint.duration_s, 6 << 20, 1e-3);
   EXPECT_NEAR(c.checkpoint.slowest_rank_bps, (1 << 20) / 0.6, 1e-6);
 
+  // Per host (ranks 0 and 2 on h0, rank 1 on h1): sums, lowest AU.
+  const std::vector<HostRow> hosts = host_rows(c);
+  ASSERT_EQ(hosts.size(), 2u);
+  EXPECT_EQ(hosts[0].host, "h0");
+  EXPECT_EQ(hosts[0].ranks, 2u);
+  EXPECT_EQ(hosts[0].accelerators, 4u);
+  EXPECT_EQ(hosts[0].samples, 100u + 102);
+  EXPECT_DOUBLE_EQ(hosts[0].mib_per_s, 10 + 30);
+  EXPECT_DOUBLE_EQ(hosts[0].au, 0.95);
+  EXPECT_DOUBLE_EQ(hosts[1].au, 0.91);
+
   Report rep;
   apply_cluster(c, rep);
   EXPECT_EQ(rep.per_accelerator.size(), 6u);

@@ -73,6 +73,14 @@ struct ClusterResult {
 };
 // Pure: sums, minimum, maximum and checkpoint figures of the ranks' results.
 ClusterResult reduce_ranks(std::vector<RankResult> ranks);
+// The ranks grouped by host name, in order of first appearance: sums per host, lowest AU.
+struct HostRow {
+  std::string host;
+  std::uint32_t ranks = 0, accelerators = 0;
+  std::uint64_t samples = 0, bytes = 0;
+  double samples_per_s = 0, mib_per_s = 0, au = 0;
+};
+std::vector<HostRow> host_rows(const ClusterResult& cluster);
 // Every rank's result to every rank (one all_gather), reduced: all ranks hold the same answer.
 ClusterResult gather_ranks(Cluster& cluster, const Report& mine);
 // The report with its headline figures replaced by the cluster's (samples, bytes, rates, AU,
