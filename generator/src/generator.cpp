@@ -223,31 +223,31 @@ class DirLock {
   int fd_ = -1;
 };
 
-Result<GenerateReport> ensure_dataset(const DatasetSpec& spec, const GenerateOptions& options) {
+Result<PreparedDataset> begin_dataset(const DatasetSpec& spec, const GenerateOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   if (spec.dir.empty()) return input_error("dataset.dir is empty");
   const fs::path dir = spec.dir;
   const datasets::Layout layout(spec);
   const std::string fp = fingerprint(spec);
-  GenerateReport report;
+  PreparedDataset prepared;
 
   std::error_code ec;
   if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
     return input_error(dir.string() + ": exists and is not a directory");
   fs::create_directories(dir, ec);
   if (ec) return runtime_error(dir.string() + ": " + ec.message());
-  DirLock lock;
-  if (Result<void> l = lock.acquire(dir, options.progress); !l) return l.error();
+  auto lock = std::make_shared<DirLock>();
+  if (Result<void> l = lock->acquire(dir, options.progress); !l) return l.error();
 
   auto read = read_manifest(dir);
   if (!read) return read.error();
   const std::optional<Manifest>& old = *read;
   if (old && old->complete && old->fingerprint == fp && !options.force &&
       files_match(dir, layout)) {
-    report.reused = true;
-    report.seconds =
+    prepared.reused = true;
+    prepared.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return report;
+    return prepared;
   }
 
   // Files dlgen may touch: those the old manifest lists, and temporaries of those and of the plan.
@@ -269,8 +269,8 @@ Result<GenerateReport> ensure_dataset(const DatasetSpec& spec, const GenerateOpt
 
   // Same fingerprint: files already renamed into place are complete and kept (resume);
   // otherwise every file the old manifest lists is ours to delete.
-  const bool resume = old && old->fingerprint == fp && !options.force;
-  if (old && !resume) {
+  prepared.resume = old && old->fingerprint == fp && !options.force;
+  if (old && !prepared.resume) {
     for (const auto& f : old->files) {
       remove_quietly(dir / f.first);
       remove_quietly(dir / (f.first + kTempSuffix));
@@ -281,9 +281,23 @@ Result<GenerateReport> ensure_dataset(const DatasetSpec& spec, const GenerateOpt
     fs::create_directories(dir / layout.relative_dir(d), ec);
     if (ec) return runtime_error((dir / layout.relative_dir(d)).string() + ": " + ec.message());
   }
+  prepared.lock = std::move(lock);
+  prepared.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return prepared;
+}
+
+Result<GenerateReport> write_dataset_share(const DatasetSpec& spec, bool resume, FileShare share,
+                                           const GenerateOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  const fs::path dir = spec.dir;
+  const datasets::Layout layout(spec);
+  const std::uint32_t count = std::max<std::uint32_t>(share.count, 1);
+  GenerateReport report;
+  std::error_code ec;
 
   std::vector<std::uint64_t> todo;
-  for (std::uint64_t i = 0; i < layout.num_files(); ++i) {
+  for (std::uint64_t i = share.index; i < layout.num_files(); i += count) {
     const fs::path p = dir / layout.relative_path(i);
     remove_quietly(fs::path(p.string() + kTempSuffix));
     if (resume) {
@@ -292,7 +306,6 @@ Result<GenerateReport> ensure_dataset(const DatasetSpec& spec, const GenerateOpt
     }
     todo.push_back(i);
   }
-
   std::uint32_t threads = options.threads ? options.threads : std::thread::hardware_concurrency();
   threads = static_cast<std::uint32_t>(
       std::clamp<std::uint64_t>(threads, 1, std::max<std::size_t>(todo.size(), 1)));
@@ -363,10 +376,35 @@ Result<GenerateReport> ensure_dataset(const DatasetSpec& spec, const GenerateOpt
       ::syncfs(dfd);
     ::close(dfd);
   }
-  if (auto r = write_manifest(layout, fp, true); !r) return r.error();
   report.files_written = todo.size();
   report.bytes_written = bytes.load();
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return report;
+}
+
+Result<void> finish_dataset(const DatasetSpec& spec, PreparedDataset& prepared) {
+  if (prepared.reused) return ok();
+  const datasets::Layout layout(spec);
+  Result<void> w = write_manifest(layout, fingerprint(spec), true);
+  prepared.lock.reset();
+  return w;
+}
+
+Result<GenerateReport> ensure_dataset(const DatasetSpec& spec, const GenerateOptions& options) {
+  Result<PreparedDataset> p = begin_dataset(spec, options);
+  if (!p) return p.error();
+  GenerateReport report;
+  report.seconds = p->seconds;
+  if (p->reused) {
+    report.reused = true;
+    return report;
+  }
+  Result<GenerateReport> w = write_dataset_share(spec, p->resume, {}, options);
+  if (!w) return w.error();
+  if (Result<void> f = finish_dataset(spec, *p); !f) return f.error();
+  report.files_written = w->files_written;
+  report.bytes_written = w->bytes_written;
+  report.seconds += w->seconds;
   return report;
 }
 

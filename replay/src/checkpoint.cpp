@@ -84,13 +84,23 @@ std::uint64_t checkpoint_shard_bytes(const CheckpointSpec& spec, std::uint32_t s
   return spec.size_bytes / n + (shard < spec.size_bytes % n ? 1 : 0);
 }
 
-Result<void> write_checkpoint(const CheckpointSpec& spec, CheckpointResult& into) {
+Result<void> write_checkpoint(const CheckpointSpec& spec, CheckpointResult& into,
+                              ShardShare share) {
   std::error_code ec;
   std::filesystem::create_directories(spec.dir, ec);
   if (ec)
     return runtime_error(spec.dir.string() +
                          ": cannot create checkpoint directory: " + ec.message());
-  const auto paths = checkpoint_paths(spec);
+  const auto all_paths = checkpoint_paths(spec);
+  std::vector<std::filesystem::path> paths;
+  std::vector<std::uint32_t> shard_of;
+  std::uint64_t bytes = 0;
+  for (std::uint32_t i = 0; i < all_paths.size(); ++i)
+    if (share.owns(i)) {
+      paths.push_back(all_paths[i]);
+      shard_of.push_back(i);
+      bytes += checkpoint_shard_bytes(spec, i);
+    }
   const std::uint64_t chunk = std::max<std::uint64_t>(spec.write_size_bytes, 4096);
   // Content: a fresh pseudo-random stream per shard and per checkpoint (xoshiro256++ x8, the
   // dataset generator's, ~15 GB/s a core): no block repeats within or across checkpoints and
@@ -102,9 +112,9 @@ Result<void> write_checkpoint(const CheckpointSpec& spec, CheckpointResult& into
         const auto& p = paths[s];
         const int fd = ::open(p.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (fd < 0) return runtime_error(errno_text(p, "open", 0, errno));
-        const std::uint64_t size = checkpoint_shard_bytes(spec, s);
+        const std::uint64_t size = checkpoint_shard_bytes(spec, shard_of[s]);
         std::vector<std::uint8_t> block(std::min(chunk, std::max<std::uint64_t>(size, 1)));
-        datasets::ContentStream content(stream_seed, s);
+        datasets::ContentStream content(stream_seed, shard_of[s]);
         std::uint64_t block_at = 0, block_end = 0;  // the file range whose bytes `block` holds
         for (std::uint64_t off = 0; off < size;) {
           if (off >= block_end) {  // fresh bytes for the next request; a short write sends the rest
@@ -131,25 +141,32 @@ Result<void> write_checkpoint(const CheckpointSpec& spec, CheckpointResult& into
         return ok();
       });
   if (!r) return r;
-  into.write_s += seconds_since(t0);
+  const double seconds = seconds_since(t0);
+  into.write_s += seconds;
   into.count += 1;
   into.files += paths.size();
-  into.bytes += spec.size_bytes;
+  into.bytes += bytes;
+  into.write_bytes.push_back(bytes);
+  into.write_seconds.push_back(seconds);
   return ok();
 }
 
-Result<void> restore_checkpoint(const CheckpointSpec& spec, CheckpointResult& into) {
-  const auto paths = checkpoint_paths(spec);
+Result<void> restore_checkpoint(const CheckpointSpec& spec, CheckpointResult& into,
+                                ShardShare share) {
+  const auto all_paths = checkpoint_paths(spec);
+  std::vector<std::filesystem::path> paths;
   bool present = true;
-  for (std::uint32_t s = 0; s < paths.size(); ++s) {
+  for (std::uint32_t s = 0; s < all_paths.size(); ++s) {
+    if (!share.owns(s)) continue;
+    paths.push_back(all_paths[s]);
     struct stat st {};
-    if (::stat(paths[s].c_str(), &st) != 0 ||
+    if (::stat(all_paths[s].c_str(), &st) != 0 ||
         static_cast<std::uint64_t>(st.st_size) != checkpoint_shard_bytes(spec, s))
       present = false;
   }
   if (!present) {
     CheckpointResult setup;
-    if (Result<void> w = write_checkpoint(spec, setup); !w) return w;
+    if (Result<void> w = write_checkpoint(spec, setup, share); !w) return w;
   }
   for (const auto& p : paths) {
     const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);

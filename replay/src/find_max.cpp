@@ -19,7 +19,8 @@ TrialShape size_trial(const Job& base, std::uint32_t accelerators, const FindMax
   // measured by `dlgen run` itself and would only repeat in every trial.
   j.checkpoint.enabled = false;
   j.checkpoint.restore = false;
-  const EpochPlan plan = plan_epoch(j, 0);
+  const std::uint32_t ranks = std::max<std::uint32_t>(options.ranks, 1);
+  const EpochPlan plan = plan_epoch(j, 0, {ranks - 1, ranks});
   std::uint64_t per_epoch = plan.accelerators.empty() ? 0 : UINT64_MAX;
   for (const auto& acc : plan.accelerators)
     per_epoch = std::min<std::uint64_t>(per_epoch, acc.num_batches());

@@ -108,14 +108,18 @@ void plan_streams(const DatasetSpec& dataset, const ReaderSpec& r, const RunSpec
           stream[w].push_back({files[i], static_cast<std::uint32_t>(s)});
     std::vector<std::size_t> next(workers, 0);
     acc.batch_begin.assign(1, 0);
-    for (std::uint64_t k = 0;; ++k) {
+    for (std::uint64_t k = 0;;) {
       if (run.max_steps > 0 && k >= run.max_steps) break;
       std::uint32_t w = static_cast<std::uint32_t>(k % workers);
       for (std::uint32_t tried = 0; tried < workers && next[w] == stream[w].size(); ++tried)
         w = (w + 1) % workers;
       if (next[w] == stream[w].size()) break;
       const std::size_t take = std::min<std::size_t>(batch, stream[w].size() - next[w]);
-      if (r.drop_last && take < batch) break;
+      if (r.drop_last && take < batch) {  // a worker's last partial batch (PyTorch drops it)
+        next[w] = stream[w].size();
+        continue;
+      }
+      ++k;
       acc.samples.insert(acc.samples.end(),
                          stream[w].begin() + static_cast<std::ptrdiff_t>(next[w]),
                          stream[w].begin() + static_cast<std::ptrdiff_t>(next[w] + take));
@@ -167,6 +171,39 @@ EpochPlan plan_dataset(const DatasetSpec& dataset, const ReaderSpec& reader, con
     for (std::uint64_t k = 0; k <= batches; ++k) acc.batch_begin.push_back(std::min(n, k * batch));
   }
   return plan;
+}
+
+std::uint64_t most_batches(const DatasetSpec& dataset, const ReaderSpec& reader, const RunSpec& run,
+                           Phase phase, std::uint32_t nranks) {
+  const bool drop_last = phase == Phase::train && reader.drop_last;
+  if (reader.read_unit == ReadUnit::stream) {
+    // Global accelerator 0 holds the first shard slots, which get the most shards; its batches
+    // are every worker's own (each ends in a partial batch, dropped with drop_last).
+    const std::uint64_t workers = std::max<std::uint32_t>(1, reader.workers);
+    const std::uint64_t slots = std::uint64_t{std::max<std::uint32_t>(1, run.accelerators)} *
+                                std::max<std::uint32_t>(1, nranks) * workers;
+    const std::uint64_t per_file = std::max<std::uint32_t>(1, dataset.samples_per_file);
+    const std::uint64_t batch = std::max<std::uint32_t>(1, reader.batch_size);
+    std::uint64_t batches = 0;
+    for (std::uint64_t w = 0; w < workers; ++w) {
+      const std::uint64_t files =
+          dataset.num_files > w ? (dataset.num_files - w - 1) / slots + 1 : 0;
+      const std::uint64_t n = files * per_file;
+      batches += drop_last ? n / batch : (n + batch - 1) / batch;
+    }
+    if (run.max_steps > 0) batches = std::min<std::uint64_t>(batches, run.max_steps);
+    return batches;
+  }
+  const std::uint64_t samples =
+      dataset.num_files * std::max<std::uint32_t>(1, dataset.samples_per_file);
+  const std::uint64_t global = std::uint64_t{std::max<std::uint32_t>(1, run.accelerators)} *
+                               std::max<std::uint32_t>(1, nranks);
+  const std::uint64_t batch = std::max<std::uint32_t>(1, reader.batch_size);
+  const std::uint64_t usable = drop_last ? samples / global * global : samples;
+  const std::uint64_t n = (usable + global - 1) / global;  // global accelerator 0's samples
+  std::uint64_t batches = drop_last ? n / batch : (n + batch - 1) / batch;
+  if (run.max_steps > 0) batches = std::min<std::uint64_t>(batches, run.max_steps);
+  return batches;
 }
 
 EpochPlan plan_epoch(const Job& job, std::uint32_t epoch, Topology topology) {

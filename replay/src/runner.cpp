@@ -95,6 +95,17 @@ class Runner {
  private:
   Result<PhaseOutcome> run_phase(const EpochPlan& plan, const FileTable& files, bool eval,
                                  Progress* progress);
+  // One checkpoint, written by every rank together: all ranks agree to start, each writes its
+  // shards, all agree that it is written (so the slowest rank ends it for everyone, as the next
+  // training step's all-reduce would).
+  Result<void> coordinated_checkpoint();
+  // An agreement of all ranks on `mine` (see cluster.hpp); remembers an agreed failure, after which
+  // this rank calls no more collectives.
+  Result<void> agree_all(const Result<void>& mine);
+  bool multi() const { return options_.cluster != nullptr && options_.cluster->size() > 1; }
+  ShardShare share() const {
+    return multi() ? ShardShare{options_.cluster->rank(), options_.cluster->size()} : ShardShare{};
+  }
   void sampler();
   void drop_cache(const FileTable& files, std::vector<std::string>& warnings);
 
@@ -102,6 +113,7 @@ class Runner {
   const RunOptions& options_;
   Clock& clock_;
   CheckpointResult checkpoint_;
+  bool agreed_failure_ = false;       // an error every rank already knows (no more collectives)
   std::atomic<bool> realtime_{true};  // every accelerator thread got SCHED_FIFO
   std::int64_t deadline_ns_ = 0;      // run.max_time as a clock deadline (0: none)
   std::uint64_t global_step_ = 0;  // steps taken by accelerator 0, all epochs (checkpoint cadence)
@@ -188,7 +200,7 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
   const CheckpointSpec& ck = job_.checkpoint;
   const bool step_ckpt = !eval && ck.enabled && ck.every_steps > 0;
   std::function<void()> write_fn = [&] {
-    if (Result<void> r = write_checkpoint(ck, checkpoint_); !r) shared.fail(r.error());
+    if (Result<void> r = coordinated_checkpoint(); !r) shared.fail(r.error());
   };
   std::atomic<bool> ckpt_requested{false};
   ClockBarrier ckpt_barrier(clock_, static_cast<std::uint32_t>(na),
@@ -240,7 +252,8 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
         r.end = t;
       }
       recs.push_back(r);
-      if (deadline > 0 && r.end >= deadline) shared.stop.store(true);
+      // Several ranks stop together at the end of an epoch instead (Runner::run).
+      if (deadline > 0 && r.end >= deadline && !multi()) shared.stop.store(true);
     }
     if (step_ckpt) ckpt_barrier.arrive_and_drop();
     // Release workers blocked on a full prefetch window.
@@ -310,7 +323,25 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
   for (std::size_t a = 0; a < na; ++a)
     for (std::size_t k = 0; k < out.steps[a].size(); ++k)
       out.samples += plan.accelerators[a].batch(k).size();
-  if (!eval && !out.steps.empty()) global_step_ += out.steps[0].size();
+  // Ranks of a multi-host run may differ by one batch per accelerator (the epoch's tail, without
+  // drop_last). Global accelerator 0 has the most batches; a rank with fewer writes the step
+  // checkpoints it did not reach now, so that every rank takes part in every checkpoint.
+  std::uint64_t local_steps = 0;
+  for (const auto& st : out.steps) local_steps = std::max<std::uint64_t>(local_steps, st.size());
+  if (step_ckpt && multi()) {
+    const std::uint64_t global_steps =
+        most_batches(eval ? *job_.validation : job_.dataset, job_.reader, job_.run,
+                     eval ? Phase::eval : Phase::train, options_.cluster->size());
+    for (std::uint64_t k = local_steps; k < global_steps; ++k)
+      if ((step_base + k + 1) % ck.every_steps == 0)
+        if (Result<void> c = coordinated_checkpoint(); !c) return c.error();
+  }
+  // The step cadence counts global accelerator 0's steps, the same on every rank.
+  if (!eval && multi())
+    global_step_ +=
+        most_batches(job_.dataset, job_.reader, job_.run, Phase::train, options_.cluster->size());
+  else if (!eval && !out.steps.empty())
+    global_step_ += out.steps[0].size();
   out.signals_dropped = shared.signals_dropped.load();
   return out;
 }
@@ -370,7 +401,13 @@ Result<Report> Runner::run() {
   rep.direct = job_.reader.direct;
   rep.cache_mode = to_string(job_.run.cache);
 
-  if (Result<void> p = probe_engine(options_.engine); !p) return p.error();
+  // Every rank probes its engine; with several ranks they agree first, so that one rank without
+  // io_uring stops all of them before any I/O.
+  Result<void> probe = probe_engine(options_.engine);
+  if (multi()) probe = agree_all(probe);
+  if (!probe) return probe.error();
+  const Topology topology =
+      multi() ? Topology{options_.cluster->rank(), options_.cluster->size()} : options_.topology;
 
   const datasets::Layout layout(job_.dataset);
   const FileTable train = make_table(layout);
@@ -383,6 +420,9 @@ Result<Report> Runner::run() {
   }
   rep.dataset_bytes = train.total_bytes;
   rep.ram_bytes = limits::host_memory_bytes();
+  // Several hosts: the page cache of all of them together (each host counted once, by its leader).
+  if (multi())
+    rep.ram_bytes = all_sum(*options_.cluster, options_.cluster->host_leader() ? rep.ram_bytes : 0);
   rep.dataset_fits_in_ram = rep.ram_bytes > 0 && rep.dataset_bytes < 5 * rep.ram_bytes;
   if (rep.dataset_fits_in_ram)
     rep.warnings.push_back(
@@ -398,8 +438,11 @@ Result<Report> Runner::run() {
     try {
       sampler_thread = std::thread([this] { sampler(); });
     } catch (const std::system_error& e) {
-      return runtime_error(std::string("cannot start the time-series thread: ") +
-                           e.code().message());
+      const Error err =
+          runtime_error(std::string("cannot start the time-series thread: ") + e.code().message());
+      // The other ranks learn it at their next agreement.
+      if (multi()) return agree_all(err).error();
+      return err;
     }
   }
   auto stop_sampler = [&] {
@@ -425,6 +468,18 @@ Result<Report> Runner::run() {
   if (job_.run.max_seconds > 0)
     deadline_ns_ = rec.begin_ns + static_cast<std::int64_t>(job_.run.max_seconds * 1e9);
   auto record = [&](PhaseOutcome&& ph, std::uint32_t epoch, bool eval, const EpochPlan& plan) {
+    if (options_.consumed) {
+      ConsumedPass c;
+      c.epoch = epoch;
+      c.eval = eval;
+      for (std::size_t a = 0; a < plan.accelerators.size() && a < ph.steps.size(); ++a)
+        for (std::size_t k = 0; k < ph.steps[a].size(); ++k)
+          for (const SampleRef& s : plan.accelerators[a].batch(k)) {
+            c.accelerator.push_back(plan.accelerators[a].global_id);
+            c.samples.push_back(s);
+          }
+      options_.consumed->push_back(std::move(c));
+    }
     if (rec.accelerator_ids.empty())
       for (const auto& a : plan.accelerators) rec.accelerator_ids.push_back(a.global_id);
     PhaseRecord pr;
@@ -442,35 +497,55 @@ Result<Report> Runner::run() {
     rep.batch_signals_dropped += ph.signals_dropped;
   };
 
-  if (job_.checkpoint.enabled && job_.checkpoint.restore)
-    if (Result<void> r = restore_checkpoint(job_.checkpoint, checkpoint_); !r)
-      return fail(r.error());
-  if (job_.run.cache == CacheMode::drop_start || job_.run.cache == CacheMode::drop_epoch)
-    drop_cache(train, rep.warnings);
+  // With several ranks a pass starts when every rank agrees (an epoch barrier that also carries a
+  // failure) and ends with another agreement; an error every rank already knows is returned as is.
+  auto phase_end = [&](Result<PhaseOutcome>& r) -> Result<void> {
+    if (!multi() || agreed_failure_) return r ? ok() : Result<void>(r.error());
+    return agree_all(r ? ok() : Result<void>(r.error()));
+  };
+  // The page cache: one rank per host drops it (on a shared dataset the others' drops repeat it).
+  auto drop = [&] {
+    if (!multi() || options_.cluster->host_leader()) drop_cache(train, rep.warnings);
+  };
+
+  if (job_.checkpoint.enabled && job_.checkpoint.restore) {
+    Result<void> r = multi() ? agree_all(ok()) : ok();
+    if (r) r = restore_checkpoint(job_.checkpoint, checkpoint_, share());
+    if (multi() && !agreed_failure_) r = agree_all(r);
+    if (!r) return fail(r.error());
+  }
+  if (job_.run.cache == CacheMode::drop_start || job_.run.cache == CacheMode::drop_epoch) drop();
 
   for (std::uint32_t e = 0; e < job_.run.epochs; ++e) {
-    if (job_.run.cache == CacheMode::drop_epoch && e > 0) drop_cache(train, rep.warnings);
-    const EpochPlan plan = plan_epoch(job_, e, options_.topology);
+    if (job_.run.cache == CacheMode::drop_epoch && e > 0) drop();
+    if (multi())
+      if (Result<void> a = agree_all(ok()); !a) return fail(a.error());
+    const EpochPlan plan = plan_epoch(job_, e, topology);
     std::optional<Progress> progress;
     if (options_.progress)
       progress.emplace("epoch " + std::to_string(e + 1) + "/" + std::to_string(job_.run.epochs),
                        plan.num_steps() * plan.accelerators.size(), "steps");
     Result<PhaseOutcome> r = run_phase(plan, train, false, progress ? &*progress : nullptr);
     progress.reset();
-    if (!r) return fail(r.error());
+    if (Result<void> end = phase_end(r); !end) return fail(end.error());
     record(std::move(*r), e + 1, false, plan);
 
     if (job_.checkpoint.after_epoch(e + 1))
-      if (Result<void> w = write_checkpoint(job_.checkpoint, checkpoint_); !w)
-        return fail(w.error());
+      if (Result<void> w = coordinated_checkpoint(); !w) return fail(w.error());
 
     if (do_eval && (e + 1) % job_.run.eval_every_epochs == 0) {
-      const EpochPlan ep = plan_eval(job_, e, options_.topology);
+      if (multi())
+        if (Result<void> a = agree_all(ok()); !a) return fail(a.error());
+      const EpochPlan ep = plan_eval(job_, e, topology);
       Result<PhaseOutcome> ev = run_phase(ep, eval_files, true, nullptr);
-      if (!ev) return fail(ev.error());
+      if (Result<void> end = phase_end(ev); !end) return fail(end.error());
       record(std::move(*ev), e + 1, true, ep);
     }
-    if (deadline_ns_ > 0 && clock_.now_ns() >= deadline_ns_) {
+    // Several ranks: each checks its own deadline at the end of the epoch, and all stop when any
+    // one passed it (all ranks passed the agreement above, so this gather is matched).
+    bool past = deadline_ns_ > 0 && clock_.now_ns() >= deadline_ns_;
+    if (multi()) past = all_max(*options_.cluster, past ? 1.0 : 0.0) > 0;
+    if (past) {
       rep.warnings.push_back("stopped at run.max_time (" + format_duration(job_.run.max_seconds) +
                              ")");
       break;
@@ -489,6 +564,18 @@ Result<Report> Runner::run() {
         "misses that many batch boundaries");
   compute_report(rec, rep);
   return rep;
+}
+
+Result<void> Runner::agree_all(const Result<void>& mine) {
+  Result<void> r = agree(*options_.cluster, mine);
+  if (!r) agreed_failure_ = true;
+  return r;
+}
+
+Result<void> Runner::coordinated_checkpoint() {
+  if (!multi()) return write_checkpoint(job_.checkpoint, checkpoint_);
+  if (Result<void> a = agree_all(ok()); !a) return a;
+  return agree_all(write_checkpoint(job_.checkpoint, checkpoint_, share()));
 }
 
 }  // namespace

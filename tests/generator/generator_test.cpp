@@ -296,3 +296,38 @@ TEST(Generator, TwoPreparingTheSameDirectoryTakeTurns) {
     for (std::uint64_t i = 0; i < l.num_files(); ++i) ASSERT_EQ(fs::file_size(l.path(i)), l.file_size(i));
   }
 }
+
+// Several processes writing one dataset (the ranks of a multi-host run): the leader begins, each
+// writes its share (file i on share i mod N), the leader finishes. The shares together write
+// every file once, byte-identical to a single process's dataset, with one complete manifest; the
+// dataset is not ready before the leader finishes.
+TEST(Generator, SharesWrittenByThreeProcessesMakeTheSameDatasetWithOneManifest) {
+  TempDir t1, t2;
+  const DatasetSpec a = spec(t1), b = spec(t2);
+  ASSERT_TRUE(ensure_dataset(a, quiet()));
+  auto prepared = dlgen::generator::begin_dataset(b, quiet());
+  ASSERT_TRUE(prepared);
+  ASSERT_FALSE(prepared->reused);
+  std::uint64_t files = 0;
+  for (std::uint32_t r = 0; r < 3; ++r) {
+    auto w = dlgen::generator::write_dataset_share(b, prepared->resume, {r, 3}, quiet());
+    ASSERT_TRUE(w) << w.error().message;
+    EXPECT_EQ(w->files_written, (20u - r + 2) / 3) << "share " << r;  // 7, 7, 6
+    files += w->files_written;
+  }
+  EXPECT_EQ(files, 20u);
+  EXPECT_FALSE(dlgen::generator::dataset_ready(b));  // no complete manifest yet
+  ASSERT_TRUE(dlgen::generator::finish_dataset(b, *prepared));
+  EXPECT_TRUE(dlgen::generator::dataset_ready(b));
+  EXPECT_TRUE(manifest(b)["complete"].get<bool>());
+  for (std::uint64_t i = 0; i < 20; ++i) {
+    std::ifstream x(Layout(a).path(i), std::ios::binary), y(Layout(b).path(i), std::ios::binary);
+    EXPECT_EQ(std::string((std::istreambuf_iterator<char>(x)), {}),
+              std::string((std::istreambuf_iterator<char>(y)), {}))
+        << "file " << i;
+  }
+  // The leader's next begin finds it complete and reuses it (what every rank is then told).
+  auto again = dlgen::generator::begin_dataset(b, quiet());
+  ASSERT_TRUE(again);
+  EXPECT_TRUE(again->reused);
+}

@@ -260,5 +260,35 @@ TEST(Plan, StreamsTakeBatchesFromTheWorkersInTurn) {
   EXPECT_EQ(owner.size(), 24u);
 }
 
+// most_batches is what every rank counts its step checkpoints against: it must be the largest
+// batch count of any accelerator of any rank, for either drop_last, any max_steps, train or eval.
+TEST(Plan, MostBatchesIsTheLargestBatchCountOfAnyRank) {
+  for (std::uint64_t files : {1, 7, 25, 64})
+    for (std::uint32_t batch : {1, 2, 5})
+      for (std::uint32_t nranks : {1, 2, 3})
+        for (std::uint32_t accs : {1, 2})
+          for (bool drop_last : {false, true})
+            for (std::uint64_t max_steps : {0, 2})
+              for (Phase phase : {Phase::train, Phase::eval})
+                for (ReadUnit unit : {ReadUnit::file, ReadUnit::stream}) {
+                  Job job = make_job(files, 2, batch,
+                                     unit == ReadUnit::stream ? Shuffle::file : Shuffle::sample);
+                  job.reader.read_unit = unit;
+                  job.reader.workers = unit == ReadUnit::stream ? 3 : 1;
+                  job.run.accelerators = accs;
+                  job.reader.drop_last = drop_last;
+                  job.run.max_steps = max_steps;
+                  std::uint64_t most = 0;
+                  for (std::uint32_t r = 0; r < nranks; ++r)
+                    most = std::max(
+                        most, plan_dataset(job.dataset, job.reader, job.run, 0, phase, {r, nranks})
+                                  .num_steps());
+                  EXPECT_EQ(most_batches(job.dataset, job.reader, job.run, phase, nranks), most)
+                      << files << " files, batch " << batch << ", " << nranks << " ranks x " << accs
+                      << ", drop_last " << drop_last << ", max_steps " << max_steps << ", "
+                      << to_string(unit);
+                }
+}
+
 }  // namespace
 }  // namespace dlgen::replay

@@ -5,6 +5,7 @@
 // regenerated; a directory holding files dlgen did not write is never touched (error).
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 
 #include "dlgen/core/job.hpp"
@@ -29,6 +30,28 @@ struct GenerateReport {
 Result<GenerateReport> ensure_dataset(const DatasetSpec& spec, const GenerateOptions& options = {});
 // True when `spec.dir` holds a complete dataset matching `spec` (manifest fingerprint and files).
 bool dataset_ready(const DatasetSpec& spec);
+
+// Several processes writing one dataset together (the ranks of a multi-host run, on a shared
+// filesystem): one of them, the leader, calls begin_dataset, which takes the directory's lock and
+// decides (reuse; or regenerate, clearing a stale dataset of dlgen's; or refuse a foreign one);
+// then every process writes its share with write_dataset_share; then the leader alone calls
+// finish_dataset, which writes the complete manifest and releases the lock. ensure_dataset is the
+// same three steps in one process.
+struct PreparedDataset {
+  bool reused = false;         // the dataset matched: nothing to write, no lock held
+  bool resume = false;         // same fingerprint: complete files already in place are kept
+  std::shared_ptr<void> lock;  // the directory's lock, held until finish_dataset or destruction
+  double seconds = 0;
+};
+// Which files a process writes: file i when i mod count == index.
+struct FileShare {
+  std::uint32_t index = 0, count = 1;
+};
+Result<PreparedDataset> begin_dataset(const DatasetSpec& spec, const GenerateOptions& options = {});
+// Writes the share's files (all but the complete ones when `resume`) and makes them durable.
+Result<GenerateReport> write_dataset_share(const DatasetSpec& spec, bool resume, FileShare share,
+                                           const GenerateOptions& options = {});
+Result<void> finish_dataset(const DatasetSpec& spec, PreparedDataset& prepared);
 
 // The manifest's file name, in the dataset root.
 inline constexpr const char* kManifestName = ".dlgen-manifest.json";

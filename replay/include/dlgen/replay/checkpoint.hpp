@@ -19,10 +19,21 @@ std::vector<std::filesystem::path> checkpoint_paths(const CheckpointSpec& spec);
 // Bytes of shard i (the remainder goes to the first shards).
 std::uint64_t checkpoint_shard_bytes(const CheckpointSpec& spec, std::uint32_t shard);
 
-// Writes one checkpoint (shards in parallel), adds its bytes, files and time to `into`.
-Result<void> write_checkpoint(const CheckpointSpec& spec, CheckpointResult& into);
-// Reads the latest checkpoint back (writing one first when it is missing, untimed, and dropping
-// it from the page cache so the read comes from storage); adds bytes and time to `into`.
-Result<void> restore_checkpoint(const CheckpointSpec& spec, CheckpointResult& into);
+// Which shards this process writes: shard i belongs to rank i mod ranks (every shard once over
+// the ranks of a multi-host run; {0, 1}: all of them).
+struct ShardShare {
+  std::uint32_t rank = 0, ranks = 1;
+  bool owns(std::uint32_t shard) const { return ranks <= 1 || shard % ranks == rank; }
+};
+
+// Writes this process's shards of one checkpoint (in parallel), adds their bytes, files and time
+// to `into` (and appends them to into.write_bytes / into.write_seconds).
+Result<void> write_checkpoint(const CheckpointSpec& spec, CheckpointResult& into,
+                              ShardShare share = {});
+// Reads this process's shards of the latest checkpoint back (writing them first when missing,
+// untimed, and dropping them from the page cache so the read comes from storage); adds bytes and
+// time to `into`.
+Result<void> restore_checkpoint(const CheckpointSpec& spec, CheckpointResult& into,
+                                ShardShare share = {});
 
 }  // namespace dlgen::replay

@@ -22,6 +22,9 @@ struct FindMaxOptions {
   // targets above, but still judged on its whole-trial AU (every epoch boundary counted).
   std::uint32_t max_epochs = 64;
   std::uint32_t limit = 1024;  // stop doubling here
+  // Ranks of a multi-host run (each runs the trial's accelerators): the trial is sized on the
+  // last rank's share, whose accelerators get the fewest samples.
+  std::uint32_t ranks = 1;
 };
 
 // How one trial is sized: the job with `accelerators`, whole epochs (run.epochs), no restore.

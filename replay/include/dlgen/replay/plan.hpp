@@ -13,7 +13,8 @@
 
 namespace dlgen::replay {
 
-// Where this process sits among the MPI ranks (one rank per host today: {0, 1}). Rank r runs
+// Where this process sits among the MPI ranks ({0, 1} without mpirun; RunOptions::cluster sets it
+// under mpirun, docs/cluster.md). Rank r runs
 // job.run.accelerators accelerators, global accelerator ids r*accelerators ... + accelerators-1.
 struct Topology {
   std::uint32_t rank = 0;
@@ -64,6 +65,12 @@ EpochPlan plan_epoch(const Job& job, std::uint32_t epoch, Topology topology = {}
 EpochPlan plan_eval(const Job& job, std::uint32_t epoch, Topology topology = {});
 EpochPlan plan_dataset(const DatasetSpec& dataset, const ReaderSpec& reader, const RunSpec& run,
                        std::uint32_t epoch, Phase phase, Topology topology);
+
+// The most batches any accelerator of any rank gets in one pass (global accelerator 0's, which
+// the sharding gives the most samples): what every rank of a multi-host run counts its step
+// checkpoints against. Equals the largest plan_dataset(...).num_steps() over the ranks.
+std::uint64_t most_batches(const DatasetSpec& dataset, const ReaderSpec& reader, const RunSpec& run,
+                           Phase phase, std::uint32_t nranks);
 
 // What a dry run prints: the work a job implies, and the least time it can take
 // (steps × mean compute time: a storage that never makes an accelerator wait).

@@ -94,6 +94,9 @@ struct EpochResult {
 struct CheckpointResult {
   std::uint64_t count = 0, bytes = 0, files = 0;
   double write_s = 0;  // total, fsync included
+  // Per checkpoint written by this process, in order: its bytes and seconds (fsync included).
+  std::vector<std::uint64_t> write_bytes;
+  std::vector<double> write_seconds;
   double restore_s = 0;
   std::uint64_t restore_bytes = 0;
   double write_mib_s() const {

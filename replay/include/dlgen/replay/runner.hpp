@@ -7,20 +7,41 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "dlgen/core/job.hpp"
 #include "dlgen/core/result.hpp"
 #include "dlgen/replay/clock.hpp"
+#include "dlgen/replay/cluster.hpp"
 #include "dlgen/replay/io_engine.hpp"
 #include "dlgen/replay/plan.hpp"
 #include "dlgen/replay/report.hpp"
 
 namespace dlgen::replay {
 
+// The samples one pass handed to this process's accelerators (the batches each accelerator took,
+// in order): what `dlgen run --record-samples` writes, and how tests prove the sharding.
+struct ConsumedPass {
+  std::uint32_t epoch = 0;  // 1-based
+  bool eval = false;
+  std::vector<std::uint32_t> accelerator;  // global accelerator id, one per sample
+  std::vector<SampleRef> samples;
+};
+
 struct RunOptions {
   EngineKind engine = EngineKind::uring;
   Clock* clock = nullptr;  // nullptr: a RealClock
   Topology topology;
+  // The ranks of a multi-host run (nullptr or one rank: this process alone, as without mpirun).
+  // With several ranks the topology is {cluster->rank(), cluster->size()}, every pass starts on an
+  // agreement of all ranks (a barrier that also carries a failure), checkpoints are written by all
+  // ranks together (each its shards, see checkpoint.hpp), the page cache is dropped by one rank per
+  // host, run.max_time is checked at the end of each epoch (all ranks stop together), and a rank
+  // that fails stops every rank with "rank R (host): ...". The Report stays this rank's; see
+  // cluster_report.hpp for the reduced one.
+  Cluster* cluster = nullptr;
+  // When set, every pass's consumed samples are appended here.
+  std::vector<ConsumedPass>* consumed = nullptr;
   bool progress = false;            // a progress line on a terminal
   bool series = true;               // sample per-second counters (real time) for the time series
   std::uint32_t block_size = 4096;  // O_DIRECT alignment of offsets, lengths and buffers

@@ -1,0 +1,91 @@
+#pragma once
+// The ranks of one run (`mpirun -np N dlgen run JOB`): one rank per client host, each running the
+// job's accelerators and workers as threads. A Cluster is the small set of collectives dlgen
+// needs: its rank and size, the host's name, a barrier, an all-gather of bytes, a broadcast, and
+// an abort. Everything else (agreeing on a status, gathering plain structs, min / max / sum) is
+// built on those in free functions below, so every implementation behaves alike.
+//
+// Two implementations: a single process (rank 0 of 1; no MPI at all, today's behaviour) and MPI
+// (built with DLGEN_WITH_MPI, used only when the process was started by mpirun). No MPI type
+// appears here. Tests use make_thread_clusters: N ranks as threads of one process.
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "dlgen/core/result.hpp"
+
+namespace dlgen::replay {
+
+class Cluster {
+ public:
+  virtual ~Cluster() = default;
+  virtual std::uint32_t rank() const = 0;
+  virtual std::uint32_t size() const = 0;
+  virtual const std::string& host() const = 0;
+  // One rank per host is its leader (the lowest rank on that host): it does per-host work such as
+  // dropping the page cache, and counts the host's RAM once.
+  virtual bool host_leader() const = 0;
+  virtual void barrier() = 0;
+  // Every rank passes its bytes; every rank gets all ranks' bytes, in rank order. Collective: all
+  // ranks call it the same number of times in the same order.
+  virtual std::vector<std::string> all_gather(std::string_view mine) = 0;
+  // Rank `root`'s `bytes` replace every other rank's.
+  virtual void broadcast(std::string& bytes, std::uint32_t root = 0) = 0;
+  // Ends every rank at once (the last resort when ranks cannot agree: a hang otherwise).
+  [[noreturn]] virtual void abort(int exit_code) = 0;
+};
+
+// True when this process was started by mpirun (Open MPI or PMIx set OMPI_COMM_WORLD_SIZE or
+// PMIX_RANK in its environment). Read before any MPI call: without mpirun, MPI is never started.
+bool launched_by_mpirun();
+// Whether this build can run under mpirun (DLGEN_WITH_MPI).
+bool mpi_built();
+
+// The single-process cluster: rank 0 of 1, host = gethostname(), collectives return at once.
+std::unique_ptr<Cluster> make_single_cluster();
+// MPI's cluster when launched by mpirun (initialising MPI; it is finalised when the returned
+// object is destroyed), else the single-process one. Launched by mpirun in a build without MPI:
+// an error (exit 77) rather than N unrelated runs each believing it is alone.
+Result<std::unique_ptr<Cluster>> make_cluster();
+// N ranks as threads of one process (tests): ranks[i] is rank i; `hosts[i]` names rank i's host
+// (default: all "localhost"). Each rank's calls must come from one thread at a time.
+std::vector<std::unique_ptr<Cluster>> make_thread_clusters(std::uint32_t n,
+                                                           std::vector<std::string> hosts = {});
+
+// Every rank passes its own status; every rank gets the same answer: ok when all are ok, else an
+// error naming the first failing rank, its host and its message ("rank 1 (node7): data/x: read at
+// 0: Input/output error"), with that rank's error kind. One all_gather: a rank that failed calls
+// it once where the others call it at their next agreement, so every rank leaves together.
+Result<void> agree(Cluster& cluster, const Result<void>& mine);
+
+// Gathers a trivially copyable struct from every rank, in rank order, on every rank.
+template <class T>
+std::vector<T> gather_all(Cluster& cluster, const T& mine) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  const std::vector<std::string> parts =
+      cluster.all_gather({reinterpret_cast<const char*>(&mine), sizeof(T)});
+  std::vector<T> out(parts.size());
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    if (parts[i].size() == sizeof(T)) std::memcpy(&out[i], parts[i].data(), sizeof(T));
+  return out;
+}
+
+double all_max(Cluster& cluster, double mine);
+double all_min(Cluster& cluster, double mine);
+std::uint64_t all_sum(Cluster& cluster, std::uint64_t mine);
+// Rank 0's value on every rank.
+template <class T>
+T from_rank0(Cluster& cluster, const T& mine) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  std::string bytes(reinterpret_cast<const char*>(&mine), sizeof(T));
+  cluster.broadcast(bytes, 0);
+  T out = mine;
+  if (bytes.size() == sizeof(T)) std::memcpy(&out, bytes.data(), sizeof(T));
+  return out;
+}
+
+}  // namespace dlgen::replay

@@ -1,0 +1,14 @@
+#pragma once
+// The MPI cluster (cluster_mpi.cpp, built with DLGEN_WITH_MPI only).
+#include <memory>
+
+#include "dlgen/core/result.hpp"
+#include "dlgen/replay/cluster.hpp"
+
+namespace dlgen::replay {
+
+// Initialises MPI (MPI_Init_thread, serialized: one thread at a time calls MPI) and wraps
+// MPI_COMM_WORLD; MPI_Finalize runs when the object is destroyed.
+Result<std::unique_ptr<Cluster>> make_mpi_cluster();
+
+}  // namespace dlgen::replay

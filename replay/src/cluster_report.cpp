@@ -1,0 +1,417 @@
+#include "dlgen/replay/cluster_report.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "dlgen/core/job_io.hpp"
+#include "dlgen/core/units.hpp"
+
+namespace dlgen::replay {
+namespace {
+
+using nlohmann::json;
+
+json to_j(const RankResult& r) {
+  json accs = json::array();
+  for (const auto& a : r.per_accelerator)
+    accs.push_back(
+        {a.id, a.steps, a.samples, a.compute_s, a.wall_s, a.first_wait_s, a.wait_s, a.au});
+  return {
+      {"rank", r.rank},
+      {"host", r.host},
+      {"accelerators", r.accelerators},
+      {"samples", r.samples},
+      {"eval_samples", r.eval_samples},
+      {"steps", r.steps},
+      {"bytes_read", r.bytes_read},
+      {"train_bytes", r.train_bytes},
+      {"eval_bytes", r.eval_bytes},
+      {"requests", r.requests},
+      {"files_opened", r.files_opened},
+      {"elapsed_s", r.elapsed_s},
+      {"samples_per_s", r.samples_per_s},
+      {"eval_samples_per_s", r.eval_samples_per_s},
+      {"mib_per_s", r.mib_per_s},
+      {"train_mib_per_s", r.train_mib_per_s},
+      {"eval_mib_per_s", r.eval_mib_per_s},
+      {"au", r.au},
+      {"au_mean", r.au_mean},
+      {"au_applicable", r.au_applicable},
+      {"au_threshold", r.au_threshold},
+      {"cpu",
+       {r.cpu.user_s, r.cpu.system_s, r.cpu.cpus, r.cpu.process_percent, r.cpu.host_busy_percent}},
+      {"client_bound", r.client_bound},
+      {"per_accelerator", accs},
+      {"checkpoint_bytes", r.checkpoint_bytes},
+      {"checkpoint_seconds", r.checkpoint_seconds},
+      {"restore_bytes", r.restore_bytes},
+      {"restore_s", r.restore_s},
+      {"warnings", r.warnings}};
+}
+
+RankResult from_j(const json& j) {
+  RankResult r;
+  r.rank = j.at("rank");
+  r.host = j.at("host");
+  r.accelerators = j.at("accelerators");
+  r.samples = j.at("samples");
+  r.eval_samples = j.at("eval_samples");
+  r.steps = j.at("steps");
+  r.bytes_read = j.at("bytes_read");
+  r.train_bytes = j.at("train_bytes");
+  r.eval_bytes = j.at("eval_bytes");
+  r.requests = j.at("requests");
+  r.files_opened = j.at("files_opened");
+  r.elapsed_s = j.at("elapsed_s");
+  r.samples_per_s = j.at("samples_per_s");
+  r.eval_samples_per_s = j.at("eval_samples_per_s");
+  r.mib_per_s = j.at("mib_per_s");
+  r.train_mib_per_s = j.at("train_mib_per_s");
+  r.eval_mib_per_s = j.at("eval_mib_per_s");
+  r.au = j.at("au");
+  r.au_mean = j.at("au_mean");
+  r.au_applicable = j.at("au_applicable");
+  r.au_threshold = j.at("au_threshold");
+  const json& c = j.at("cpu");
+  r.cpu = {c.at(0), c.at(1), c.at(2), c.at(3), c.at(4)};
+  r.client_bound = j.at("client_bound");
+  for (const json& a : j.at("per_accelerator"))
+    r.per_accelerator.push_back(
+        {a.at(0), a.at(1), a.at(2), a.at(3), a.at(4), a.at(5), a.at(6), a.at(7)});
+  r.checkpoint_bytes = j.at("checkpoint_bytes").get<std::vector<std::uint64_t>>();
+  r.checkpoint_seconds = j.at("checkpoint_seconds").get<std::vector<double>>();
+  r.restore_bytes = j.at("restore_bytes");
+  r.restore_s = j.at("restore_s");
+  r.warnings = j.at("warnings").get<std::vector<std::string>>();
+  return r;
+}
+
+}  // namespace
+
+std::string job_fingerprint(const Job& job) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (const unsigned char c : to_toml(job)) {
+    h ^= c;
+    h *= 0x100000001b3ull;
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return hex;
+}
+
+Result<void> check_same_job(Cluster& cluster, const Job& job) {
+  if (cluster.size() <= 1) return ok();
+  const std::string mine = job_fingerprint(job) + " " + cluster.host();
+  const std::vector<std::string> all = cluster.all_gather(mine);
+  const std::string first = all[0].substr(0, 16);
+  std::string differ;
+  for (std::size_t r = 1; r < all.size(); ++r)
+    if (all[r].substr(0, 16) != first)
+      differ += (differ.empty() ? "" : ", ") + std::string("rank ") + std::to_string(r) + " (" +
+                all[r].substr(std::min<std::size_t>(17, all[r].size())) + ")";
+  if (differ.empty()) return ok();
+  return input_error("the ranks hold different jobs: " + differ + " differ from rank 0 (" +
+                     all[0].substr(std::min<std::size_t>(17, all[0].size())) +
+                     ", job fingerprint " + first +
+                     "); every rank must run the same job file with the same --scale and --set "
+                     "options");
+}
+
+std::vector<HostRow> host_rows(const ClusterResult& c) {
+  std::vector<HostRow> rows;
+  for (const RankResult& r : c.per_rank) {
+    auto it =
+        std::find_if(rows.begin(), rows.end(), [&](const HostRow& h) { return h.host == r.host; });
+    if (it == rows.end()) {
+      rows.push_back({r.host});
+      rows.back().au = 1;
+      it = rows.end() - 1;
+    }
+    it->ranks += 1;
+    it->accelerators += r.accelerators;
+    it->samples += r.samples;
+    it->bytes += r.bytes_read;
+    it->samples_per_s += r.samples_per_s;
+    it->mib_per_s += r.mib_per_s;
+    it->au = std::min(it->au, r.au);
+  }
+  return rows;
+}
+
+RankResult rank_result(const Report& rep, std::uint32_t rank, std::string host) {
+  RankResult r;
+  r.rank = rank;
+  r.host = std::move(host);
+  r.accelerators = rep.accelerators;
+  r.samples = rep.samples;
+  r.eval_samples = rep.eval_samples;
+  r.steps = rep.steps;
+  r.bytes_read = rep.bytes_read;
+  r.train_bytes = rep.train_bytes;
+  r.eval_bytes = rep.eval_bytes;
+  r.requests = rep.requests;
+  r.files_opened = rep.files_opened;
+  r.elapsed_s = rep.elapsed_s;
+  r.samples_per_s = rep.samples_per_s;
+  r.eval_samples_per_s = rep.eval_samples_per_s;
+  r.mib_per_s = rep.mib_per_s;
+  r.train_mib_per_s = rep.train_mib_per_s;
+  r.eval_mib_per_s = rep.eval_mib_per_s;
+  r.au = rep.au;
+  r.au_mean = rep.au_mean;
+  r.au_applicable = rep.au_applicable;
+  r.au_threshold = rep.au_threshold;
+  r.cpu = rep.cpu;
+  r.client_bound = rep.client_bound;
+  r.per_accelerator = rep.per_accelerator;
+  r.checkpoint_bytes = rep.checkpoint.write_bytes;
+  r.checkpoint_seconds = rep.checkpoint.write_seconds;
+  r.restore_bytes = rep.checkpoint.restore_bytes;
+  r.restore_s = rep.checkpoint.restore_s;
+  r.warnings = rep.warnings;
+  return r;
+}
+
+ClusterResult reduce_ranks(std::vector<RankResult> ranks) {
+  ClusterResult c;
+  std::sort(ranks.begin(), ranks.end(),
+            [](const RankResult& a, const RankResult& b) { return a.rank < b.rank; });
+  c.ranks = static_cast<std::uint32_t>(ranks.size());
+  std::set<std::string> hosts;
+  double au_sum = 0;
+  std::uint64_t accelerators = 0;
+  c.au = ranks.empty() ? 0 : 1;
+  for (const RankResult& r : ranks) {
+    hosts.insert(r.host);
+    c.samples += r.samples;
+    c.eval_samples += r.eval_samples;
+    c.bytes_read += r.bytes_read;
+    c.train_bytes += r.train_bytes;
+    c.eval_bytes += r.eval_bytes;
+    c.requests += r.requests;
+    c.files_opened += r.files_opened;
+    c.samples_per_s += r.samples_per_s;
+    c.eval_samples_per_s += r.eval_samples_per_s;
+    c.mib_per_s += r.mib_per_s;
+    c.train_mib_per_s += r.train_mib_per_s;
+    c.eval_mib_per_s += r.eval_mib_per_s;
+    c.steps = std::max(c.steps, r.steps);
+    c.elapsed_s = std::max(c.elapsed_s, r.elapsed_s);
+    // A rank's AU is already the lowest of its accelerators (each judged over its own host's
+    // run), so the lowest rank AU is the lowest accelerator anywhere.
+    if (r.au < c.au) {
+      c.au = r.au;
+      c.au_rank = r.rank;
+    }
+    au_sum += r.au_mean * r.accelerators;
+    accelerators += r.accelerators;
+    c.au_applicable = c.au_applicable && r.au_applicable;
+    c.client_bound = c.client_bound || r.client_bound;
+    c.restore_bytes += r.restore_bytes;
+    c.restore_s = std::max(c.restore_s, r.restore_s);
+  }
+  c.au_mean = accelerators > 0 ? au_sum / static_cast<double>(accelerators) : 0;
+  c.hosts = static_cast<std::uint32_t>(hosts.size());
+  const double threshold = ranks.empty() ? 0 : ranks.front().au_threshold;
+  c.passed = !c.au_applicable || c.au >= threshold;
+  // Checkpoint i is every rank's i-th write (the runner makes every rank take part in each).
+  std::size_t count = 0;
+  for (const RankResult& r : ranks) count = std::max(count, r.checkpoint_seconds.size());
+  for (std::size_t i = 0; i < count; ++i) {
+    CheckpointPass pass;
+    pass.index = static_cast<std::uint32_t>(i + 1);
+    for (const RankResult& r : ranks)
+      if (i < r.checkpoint_seconds.size() && i < r.checkpoint_bytes.size())
+        pass.ranks.push_back({r.rank, r.checkpoint_bytes[i], r.checkpoint_seconds[i]});
+    c.checkpoints.push_back(std::move(pass));
+  }
+  c.checkpoint = phase_figures(c.checkpoints);
+  c.per_rank = std::move(ranks);
+  return c;
+}
+
+ClusterResult gather_ranks(Cluster& cluster, const Report& mine) {
+  const std::string text = to_j(rank_result(mine, cluster.rank(), cluster.host())).dump();
+  std::vector<RankResult> ranks;
+  for (const std::string& part : cluster.all_gather(text)) {
+    // Every rank built its part with to_j above; a part that does not parse is a bug.
+    ranks.push_back(from_j(json::parse(part)));
+  }
+  return reduce_ranks(std::move(ranks));
+}
+
+void apply_cluster(const ClusterResult& c, Report& r) {
+  r.samples = c.samples;
+  r.eval_samples = c.eval_samples;
+  r.bytes_read = c.bytes_read;
+  r.train_bytes = c.train_bytes;
+  r.eval_bytes = c.eval_bytes;
+  r.requests = c.requests;
+  r.files_opened = c.files_opened;
+  r.samples_per_s = c.samples_per_s;
+  r.eval_samples_per_s = c.eval_samples_per_s;
+  r.mib_per_s = c.mib_per_s;
+  r.train_mib_per_s = c.train_mib_per_s;
+  r.eval_mib_per_s = c.eval_mib_per_s;
+  r.steps = c.steps;
+  r.elapsed_s = c.elapsed_s;
+  r.au = c.au;
+  r.au_mean = c.au_mean;
+  r.au_applicable = c.au_applicable;
+  r.passed = c.passed;
+  r.client_bound = c.client_bound;
+  r.per_accelerator.clear();
+  for (const RankResult& rr : c.per_rank)
+    r.per_accelerator.insert(r.per_accelerator.end(), rr.per_accelerator.begin(),
+                             rr.per_accelerator.end());
+  r.checkpoint.count = c.checkpoint.count;
+  r.checkpoint.bytes = c.checkpoint.bytes;
+  r.checkpoint.write_s = c.checkpoint.duration_s;
+  r.checkpoint.restore_bytes = c.restore_bytes;
+  r.checkpoint.restore_s = c.restore_s;
+}
+
+std::string format_cluster_summary(const Report& r, const ClusterResult& c) {
+  std::string out;
+  char line[1024];
+  auto add = [&](const char* fmt, auto... args) {
+    std::snprintf(line, sizeof line, fmt, args...);
+    out += line;
+  };
+  using ull = unsigned long long;
+  add("%s: %u ranks on %u host(s), %s engine, %u accelerator(s)%s%s per rank, %u worker(s) each, "
+      "iodepth %u, %s, cache %s\n",
+      r.job_name.c_str(), c.ranks, c.hosts, r.engine.c_str(), r.accelerators,
+      r.accelerator.empty() ? "" : " ", r.accelerator.c_str(), r.workers, r.iodepth,
+      r.direct ? "O_DIRECT" : "buffered", r.cache_mode.c_str());
+  add("  %-4s %-20s %5s %10s %10s %11s %9s %7s %6s\n", "rank", "host", "accel", "samples", "read",
+      "samples/s", "MiB/s", "AU", "cpu");
+  for (const RankResult& rr : c.per_rank) {
+    char au[16] = "n/a";
+    if (rr.au_applicable) std::snprintf(au, sizeof au, "%.1f%%", rr.au * 100);
+    add("  %-4u %-20s %5u %10llu %10s %11.1f %9.1f %7s %5.0f%%\n", rr.rank, rr.host.c_str(),
+        rr.accelerators, ull(rr.samples), format_size(rr.bytes_read).c_str(), rr.samples_per_s,
+        rr.mib_per_s, au, rr.cpu.host_busy_percent);
+  }
+  add("  %-4s %-20s %5u %10llu %10s %11.1f %9.1f\n", "all", "(sums)",
+      c.per_rank.empty() ? 0u : r.accelerators * c.ranks, ull(c.samples),
+      format_size(c.bytes_read).c_str(), c.samples_per_s, c.mib_per_s);
+  // Several ranks on one host (tests, or a host given several slots): one row per host too.
+  if (c.hosts < c.ranks)
+    for (const HostRow& h : host_rows(c))
+      add("  host %-20s %u rank(s), %u accelerator(s), %llu samples, %s, %.1f samples/s, %.1f "
+          "MiB/s, lowest AU %.1f%%\n",
+          h.host.c_str(), h.ranks, h.accelerators, ull(h.samples), format_size(h.bytes).c_str(),
+          h.samples_per_s, h.mib_per_s, h.au * 100);
+  add("  time        %s (slowest rank) for %u epoch(s), %llu steps per accelerator\n",
+      format_duration(c.elapsed_s).c_str(), r.epochs, ull(c.steps));
+  if (c.eval_samples > 0)
+    add("  eval        %llu samples, %.1f samples/s, %.1f MiB/s (sums over ranks)\n",
+        ull(c.eval_samples), c.eval_samples_per_s, c.eval_mib_per_s);
+  if (c.checkpoint.count > 0)
+    add("  checkpoint  %u written by all ranks, %s: %.2f s (slowest rank, summed), %.1f MiB/s "
+        "(all ranks' bytes / that); slowest rank %.1f MiB/s\n",
+        c.checkpoint.count, format_size(c.checkpoint.bytes).c_str(), c.checkpoint.duration_s,
+        c.checkpoint.throughput_bps / 1048576.0, c.checkpoint.slowest_rank_bps / 1048576.0);
+  if (c.restore_bytes > 0)
+    add("  restore     %s read, %.2f s (slowest rank)\n", format_size(c.restore_bytes).c_str(),
+        c.restore_s);
+  add("  latency     rank 0: p50 %.0f us, p99 %.0f us, max %.0f us (per request)\n",
+      r.latency.p50_us, r.latency.p99_us, r.latency.max_us);
+  // Rank 0's warnings as they are; another rank's only when rank 0 did not say the same.
+  std::set<std::string> said;
+  for (const RankResult& rr : c.per_rank)
+    for (const auto& w : rr.warnings)
+      if (said.insert(w).second) {
+        if (rr.rank == 0)
+          add("  warning: %s\n", w.c_str());
+        else
+          add("  warning: rank %u (%s): %s\n", rr.rank, rr.host.c_str(), w.c_str());
+      }
+  if (!c.au_applicable)
+    add("  AU          n/a: the job configures no compute time (a pure I/O run)\n");
+  else
+    add("  AU          %.1f%% (lowest accelerator on any rank: rank %u; whole run; threshold "
+        "%.0f%%): %s\n",
+        c.au * 100, c.au_rank, r.au_threshold * 100,
+        c.passed ? "PASS" : "FAIL: the storage could not keep the accelerators busy");
+  return out;
+}
+
+std::string cluster_json(const Report& r, const ClusterResult& c) {
+  json j = json::parse(to_json(r));
+  j["ranks"] = c.ranks;
+  j["hosts"] = c.hosts;
+  json per = json::array();
+  for (const RankResult& rr : c.per_rank)
+    per.push_back({{"rank", rr.rank},
+                   {"host", rr.host},
+                   {"accelerators", rr.accelerators},
+                   {"samples", rr.samples},
+                   {"bytes_read", rr.bytes_read},
+                   {"samples_per_s", rr.samples_per_s},
+                   {"mib_per_s", rr.mib_per_s},
+                   {"au", rr.au},
+                   {"au_mean", rr.au_mean},
+                   {"elapsed_s", rr.elapsed_s},
+                   {"cpu",
+                    {{"user_s", rr.cpu.user_s},
+                     {"system_s", rr.cpu.system_s},
+                     {"cpus", rr.cpu.cpus},
+                     {"process_percent", rr.cpu.process_percent},
+                     {"host_busy_percent", rr.cpu.host_busy_percent}}},
+                   {"checkpoint_bytes", rr.checkpoint_bytes},
+                   {"checkpoint_seconds", rr.checkpoint_seconds}});
+  j["per_rank"] = per;
+  json hosts = json::array();
+  for (const HostRow& h : host_rows(c))
+    hosts.push_back({{"host", h.host},
+                     {"ranks", h.ranks},
+                     {"accelerators", h.accelerators},
+                     {"samples", h.samples},
+                     {"bytes_read", h.bytes},
+                     {"samples_per_s", h.samples_per_s},
+                     {"mib_per_s", h.mib_per_s},
+                     {"au", h.au}});
+  j["per_host"] = hosts;
+  json cks = json::array();
+  for (const CheckpointPass& p : c.checkpoints) {
+    const PassFigures f = pass_figures(p);
+    cks.push_back({{"index", p.index},
+                   {"bytes", f.bytes},
+                   {"duration_s", f.duration_s},
+                   {"throughput_bps", f.throughput_bps},
+                   {"slowest_rank_bps", f.slowest_rank_bps},
+                   {"slowest_rank", f.slowest_rank}});
+  }
+  j["cluster"] = {
+      {"au_rank", c.au_rank},
+      {"sums",
+       "samples, bytes_read, samples_per_s and mib_per_s (top level and totals) are sums "
+       "over ranks; au is the lowest accelerator on any rank; latency_us, epochs, compute "
+       "and cpu are rank 0's"},
+      {"checkpoints", cks},
+      {"checkpoint",
+       {{"count", c.checkpoint.count},
+        {"bytes", c.checkpoint.bytes},
+        {"duration_s", c.checkpoint.duration_s},
+        {"throughput_bps", c.checkpoint.throughput_bps},
+        {"mean_duration_s", c.checkpoint.mean_duration_s},
+        {"mean_throughput_bps", c.checkpoint.mean_throughput_bps},
+        {"slowest_rank_bps", c.checkpoint.slowest_rank_bps}}}};
+  return j.dump(2) + "\n";
+}
+
+Result<void> write_cluster_json(const Report& report, const ClusterResult& cluster,
+                                const std::filesystem::path& path) {
+  std::ofstream f(path);
+  if (!f) return runtime_error(path.string() + ": cannot open for writing");
+  f << cluster_json(report, cluster);
+  if (!f) return runtime_error(path.string() + ": write failed");
+  return ok();
+}
+
+}  // namespace dlgen::replay

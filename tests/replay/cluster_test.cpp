@@ -1,0 +1,290 @@
+// The ranks of a multi-host run, with N ranks as threads of one process (make_thread_clusters):
+// agreements stop every rank on any rank's failure, the reduced result obeys its laws, and a
+// run over several ranks reads every sample once per epoch and writes every checkpoint with all
+// ranks even when their batch counts differ.
+#include "dlgen/replay/cluster.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <functional>
+#include <set>
+#include <thread>
+
+#include "dlgen/replay/checkpoint.hpp"
+#include "dlgen/replay/cluster_report.hpp"
+#include "dlgen/replay/plan.hpp"
+#include "dlgen/replay/runner.hpp"
+#include "replay_fixture.hpp"
+#include "temp_dir.hpp"
+
+namespace dlgen::replay {
+namespace {
+
+using dlgen::testing::TempDir;
+
+// Runs body(rank, cluster) on one thread per rank and joins them.
+template <class F>
+void on_ranks(std::vector<std::unique_ptr<Cluster>>& ranks, F body) {
+  std::vector<std::thread> threads;
+  for (std::size_t r = 0; r < ranks.size(); ++r)
+    threads.emplace_back([&, r] { body(static_cast<std::uint32_t>(r), *ranks[r]); });
+  for (auto& t : threads) t.join();
+}
+
+TEST(Cluster, SingleProcessIsRankZeroOfOneAndNeedsNoMpi) {
+  auto c = make_single_cluster();
+  EXPECT_EQ(c->rank(), 0u);
+  EXPECT_EQ(c->size(), 1u);
+  EXPECT_TRUE(c->host_leader());
+  EXPECT_EQ(c->all_gather("x"), std::vector<std::string>{"x"});
+  const Result<void> bad = agree(*c, runtime_error("boom"));
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message, "boom");  // one rank: the error as it was, no rank prefix
+}
+
+TEST(Cluster, AgreeStopsEveryRankNamingTheFailingRankAndHost) {
+  auto ranks = make_thread_clusters(3, {"hostA", "hostB", "hostC"});
+  std::vector<Result<void>> got(3);
+  on_ranks(ranks, [&](std::uint32_t r, Cluster& c) {
+    got[r] = agree(c, r == 1 ? input_error("data/x.npz: read at 0: Input/output error") : ok());
+  });
+  for (const auto& g : got) {
+    ASSERT_FALSE(g);
+    EXPECT_EQ(g.error().message, "rank 1 (hostB): data/x.npz: read at 0: Input/output error");
+    EXPECT_EQ(g.error().exit_code(), 2);  // the failing rank's kind, on every rank
+  }
+  std::vector<Result<void>> fine(3, runtime_error("unset"));
+  on_ranks(ranks, [&](std::uint32_t r, Cluster& c) { fine[r] = agree(c, ok()); });
+  for (const auto& g : fine) EXPECT_TRUE(g);
+}
+
+TEST(Cluster, GatherBroadcastAndReductionsGiveEveryRankTheSameAnswer) {
+  auto ranks = make_thread_clusters(3, {"a", "b", "a"});
+  EXPECT_TRUE(ranks[0]->host_leader());
+  EXPECT_TRUE(ranks[1]->host_leader());
+  EXPECT_FALSE(ranks[2]->host_leader());  // host "a" already has rank 0
+  std::vector<std::vector<std::uint32_t>> gathered(3);
+  std::vector<std::uint64_t> sums(3);
+  std::vector<double> maxes(3), mins(3);
+  std::vector<int> root(3);
+  on_ranks(ranks, [&](std::uint32_t r, Cluster& c) {
+    gathered[r] = gather_all(c, r * 10);
+    sums[r] = all_sum(c, r + 1);
+    maxes[r] = all_max(c, r * 1.5);
+    mins[r] = all_min(c, r * 1.5 + 1);
+    root[r] = from_rank0(c, static_cast<int>(r) + 7);
+  });
+  for (std::uint32_t r = 0; r < 3; ++r) {
+    EXPECT_EQ(gathered[r], (std::vector<std::uint32_t>{0, 10, 20}));
+    EXPECT_EQ(sums[r], 6u);
+    EXPECT_DOUBLE_EQ(maxes[r], 3.0);
+    EXPECT_DOUBLE_EQ(mins[r], 1.0);
+    EXPECT_EQ(root[r], 7);
+  }
+}
+
+Job tiny_job(const std::filesystem::path& dir) {
+  Job job = fixture::small_job(dir / "data", 25, Distribution::fixed_at(4096));
+  job.reader.batch_size = 2;
+  job.reader.shuffle = Shuffle::sample;
+  job.run.accelerators = 2;
+  job.run.epochs = 3;
+  return job;
+}
+
+TEST(Cluster, RanksHoldingDifferentJobsAreRefusedWithAnInputError) {
+  TempDir tmp;
+  auto ranks = make_thread_clusters(3, {"a", "b", "c"});
+  std::vector<Result<void>> got(3);
+  on_ranks(ranks, [&](std::uint32_t r, Cluster& c) {
+    Job job = tiny_job(tmp.path());
+    if (r == 2) job.reader.batch_size = 3;
+    got[r] = check_same_job(c, job);
+  });
+  for (const auto& g : got) {
+    ASSERT_FALSE(g);
+    EXPECT_EQ(g.error().exit_code(), 2);
+    EXPECT_NE(g.error().message.find("rank 2 (c)"), std::string::npos) << g.error().message;
+    EXPECT_EQ(g.error().message.find("rank 1"), std::string::npos) << g.error().message;
+  }
+  on_ranks(ranks,
+           [&](std::uint32_t r, Cluster& c) { got[r] = check_same_job(c, tiny_job(tmp.path())); });
+  for (const auto& g : got) EXPECT_TRUE(g);
+}
+
+RankResult rank_row(std::uint32_t rank, std::vector<double> aus, double seconds_per_ckpt) {
+  RankResult r;
+  r.rank = rank;
+  r.host = "h" + std::to_string(rank % 2);
+  r.accelerators = static_cast<std::uint32_t>(aus.size());
+  r.samples = 100 + rank;
+  r.bytes_read = 1000000 * (rank + 1);
+  r.samples_per_s = 50.0 + rank;
+  r.mib_per_s = 10.0 * (rank + 1);
+  r.au_threshold = 0.9;
+  r.au = *std::min_element(aus.begin(), aus.end());
+  double mean = 0;
+  for (std::size_t i = 0; i < aus.size(); ++i) {
+    AcceleratorResult a;
+    a.id = rank * static_cast<std::uint32_t>(aus.size()) + static_cast<std::uint32_t>(i);
+    a.au = aus[i];
+    mean += aus[i];
+    r.per_accelerator.push_back(a);
+  }
+  r.au_mean = mean / static_cast<double>(aus.size());
+  r.elapsed_s = 10 + rank;
+  r.checkpoint_bytes = {1 << 20, 1 << 20};
+  r.checkpoint_seconds = {seconds_per_ckpt, 2 * seconds_per_ckpt};
+  return r;
+}
+
+TEST(ClusterReport, TotalsAreSumsAuIsTheLowestAcceleratorAnywhereCheckpointsEndWithTheSlowestRank) {
+  std::vector<RankResult> rows = {rank_row(2, {0.97, 0.95}, 0.3), rank_row(0, {0.99, 0.98}, 0.1),
+                                  rank_row(1, {0.91, 0.96}, 0.2)};
+  const ClusterResult c = reduce_ranks(rows);
+  ASSERT_EQ(c.ranks, 3u);
+  EXPECT_EQ(c.hosts, 2u);
+  for (std::uint32_t r = 0; r < 3; ++r) EXPECT_EQ(c.per_rank[r].rank, r);  // rank order
+  EXPECT_EQ(c.samples, 100u + 101 + 102);
+  EXPECT_EQ(c.bytes_read, 6000000u);
+  EXPECT_DOUBLE_EQ(c.samples_per_s, 50 + 51 + 52);
+  EXPECT_DOUBLE_EQ(c.mib_per_s, 60);
+  EXPECT_DOUBLE_EQ(c.elapsed_s, 12);
+  double lowest = 1, sum = 0;
+  for (const auto& r : rows)
+    for (const auto& a : r.per_accelerator) {
+      lowest = std::min(lowest, a.au);
+      sum += a.au;
+    }
+  EXPECT_DOUBLE_EQ(c.au, lowest);
+  EXPECT_EQ(c.au_rank, 1u);
+  EXPECT_NEAR(c.au_mean, sum / 6, 1e-12);
+  EXPECT_TRUE(c.passed);  // 0.91 >= 0.9
+  // Checkpoint i lasts as long as its slowest rank; throughput x duration = all ranks' bytes.
+  ASSERT_EQ(c.checkpoints.size(), 2u);
+  EXPECT_DOUBLE_EQ(pass_figures(c.checkpoints[0]).duration_s, 0.3);
+  EXPECT_DOUBLE_EQ(pass_figures(c.checkpoints[1]).duration_s, 0.6);
+  EXPECT_EQ(c.checkpoint.bytes, 6u << 20);
+  EXPECT_NEAR(c.checkpoint.throughput_bps * c.checkpoint.duration_s, 6 << 20, 1e-3);
+  EXPECT_NEAR(c.checkpoint.slowest_rank_bps, (1 << 20) / 0.6, 1e-6);
+
+  // Per host (ranks 0 and 2 on h0, rank 1 on h1): sums, lowest AU.
+  const std::vector<HostRow> hosts = host_rows(c);
+  ASSERT_EQ(hosts.size(), 2u);
+  EXPECT_EQ(hosts[0].host, "h0");
+  EXPECT_EQ(hosts[0].ranks, 2u);
+  EXPECT_EQ(hosts[0].accelerators, 4u);
+  EXPECT_EQ(hosts[0].samples, 100u + 102);
+  EXPECT_DOUBLE_EQ(hosts[0].mib_per_s, 10 + 30);
+  EXPECT_DOUBLE_EQ(hosts[0].au, 0.95);
+  EXPECT_DOUBLE_EQ(hosts[1].au, 0.91);
+
+  Report rep;
+  apply_cluster(c, rep);
+  EXPECT_EQ(rep.per_accelerator.size(), 6u);
+  EXPECT_DOUBLE_EQ(rep.au, lowest);
+  EXPECT_DOUBLE_EQ(rep.mib_per_s, 60);
+}
+
+// A real run over 3 ranks x 2 accelerators (threads), 25 samples of batch 2: global accelerators
+// get 5 or 4 samples, so ranks 1 and 2 take one batch fewer than rank 0 in every epoch.
+TEST(ClusterRun, EverySampleOncePerEpochAcrossRanksAndEveryRankJoinsEveryCheckpoint) {
+  TempDir tmp;
+  Job job = tiny_job(tmp.path());
+  job.checkpoint.enabled = true;
+  job.checkpoint.dir = tmp.path() / "ckpt";
+  job.checkpoint.size_bytes = 3 << 16;
+  job.checkpoint.files = 3;
+  job.checkpoint.every_steps = 3;  // rank 0 reaches step 3 of an epoch, ranks 1 and 2 do not
+  // An evaluation pass over 7 validation files after every epoch (no shuffle, tail kept).
+  job.validation = job.dataset;
+  job.validation->dir = tmp.path() / "val";
+  job.validation->num_files = 7;
+  job.run.eval_every_epochs = 1;
+  fixture::write_dataset(job.dataset);
+  fixture::write_dataset(*job.validation);
+  const std::uint32_t n = 3;
+  auto ranks = make_thread_clusters(n);
+  std::vector<std::vector<ConsumedPass>> consumed(n);
+  std::vector<Result<Report>> reports(n, runtime_error("unset"));
+  on_ranks(ranks, [&](std::uint32_t r, Cluster& c) {
+    RunOptions o;
+    o.engine = EngineKind::pread;
+    o.series = false;
+    o.cluster = &c;
+    o.consumed = &consumed[r];
+    reports[r] = run_job(job, o);
+  });
+  for (std::uint32_t r = 0; r < n; ++r) ASSERT_TRUE(reports[r]) << reports[r].error().message;
+  std::vector<std::vector<std::uint64_t>> orders(job.run.epochs);
+  for (std::uint32_t e = 1; e <= job.run.epochs; ++e) {
+    std::multiset<std::uint64_t> seen;
+    for (std::uint32_t r = 0; r < n; ++r)
+      for (const ConsumedPass& p : consumed[r])
+        if (p.epoch == e && !p.eval) {
+          for (std::size_t i = 0; i < p.samples.size(); ++i) {
+            seen.insert(p.samples[i].file);
+            EXPECT_EQ(p.accelerator[i] / job.run.accelerators, r);  // this rank's accelerators
+          }
+          if (r == 0) orders[e - 1].assign(p.samples.size(), 0);
+          if (r == 0)
+            for (std::size_t i = 0; i < p.samples.size(); ++i) orders[e - 1][i] = p.samples[i].file;
+        }
+    ASSERT_EQ(seen.size(), 25u) << "epoch " << e;
+    for (std::uint64_t f = 0; f < 25; ++f) EXPECT_EQ(seen.count(f), 1u) << "epoch " << e;
+  }
+  for (std::uint32_t e = 1; e <= job.run.epochs; ++e) {
+    std::multiset<std::uint64_t> eval;
+    for (std::uint32_t r = 0; r < n; ++r)
+      for (const ConsumedPass& p : consumed[r])
+        if (p.epoch == e && p.eval)
+          for (const SampleRef& s : p.samples) eval.insert(s.file);
+    EXPECT_EQ(eval, (std::multiset<std::uint64_t>{0, 1, 2, 3, 4, 5, 6})) << "eval " << e;
+  }
+  EXPECT_NE(orders[0], orders[1]);  // reshuffled per epoch
+  EXPECT_NE(orders[1], orders[2]);
+  // Rank 0 takes 3 steps an epoch: 9 steps, checkpoints after global steps 3, 6, 9; every rank
+  // took part in each and wrote its shard (shard i on rank i mod 3).
+  for (std::uint32_t r = 0; r < n; ++r) {
+    EXPECT_EQ(reports[r]->checkpoint.count, 3u) << "rank " << r;
+    EXPECT_EQ(reports[r]->checkpoint.write_seconds.size(), 3u);
+    EXPECT_EQ(reports[r]->checkpoint.files, 3u);  // one shard per checkpoint
+    EXPECT_EQ(reports[r]->checkpoint.bytes, 3u << 16);
+  }
+  for (const auto& p : checkpoint_paths(job.checkpoint))
+    EXPECT_EQ(std::filesystem::file_size(p), 1u << 16) << p;
+}
+
+// A rank that fails (its checkpoint shard cannot be opened) stops every rank with its message.
+TEST(ClusterRun, AFailingRankStopsEveryRankWithItsMessage) {
+  TempDir tmp;
+  Job job = tiny_job(tmp.path());
+  job.checkpoint.enabled = true;
+  job.checkpoint.dir = tmp.path() / "ckpt";
+  job.checkpoint.size_bytes = 3 << 16;
+  job.checkpoint.files = 3;
+  job.checkpoint.every_epochs = 1;
+  fixture::write_dataset(job.dataset);
+  // Shard 1 (rank 1's) is a directory: open(O_WRONLY) fails with EISDIR on rank 1 only.
+  std::filesystem::create_directories(checkpoint_paths(job.checkpoint)[1]);
+  auto ranks = make_thread_clusters(3, {"h0", "h1", "h2"});
+  std::vector<Result<Report>> reports(3, runtime_error("unset"));
+  on_ranks(ranks, [&](std::uint32_t r, Cluster& c) {
+    RunOptions o;
+    o.engine = EngineKind::pread;
+    o.series = false;
+    o.cluster = &c;
+    reports[r] = run_job(job, o);
+  });
+  for (std::uint32_t r = 0; r < 3; ++r) {
+    ASSERT_FALSE(reports[r]) << "rank " << r;
+    EXPECT_EQ(reports[r].error().message.rfind("rank 1 (h1): ", 0), 0u)
+        << reports[r].error().message;
+    EXPECT_NE(reports[r].error().message.find("Is a directory"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace dlgen::replay
