@@ -10,10 +10,11 @@ against the ground truth rank 0 prints as JSON on its last stdout line.
 Launchers:
   --launcher spawn     torch.multiprocessing.spawn of --ranks processes (the default)
   --launcher torchrun  one rank of `torchrun --nproc_per_node N` (RANK, WORLD_SIZE, MASTER_* set)
-  --launcher env       one rank of an MPI launch (`mpirun -np N`): rank and size from
-                       OMPI_COMM_WORLD_RANK/SIZE or PMIX_RANK, no process group (no gradient
-                       averaging): each rank reads its DistributedSampler share on its own, as
-                       one host of a multi-host run does
+  --launcher env       one rank of an MPI launch (`mpirun -np N`, one rank per host): rank and
+                       size from OMPI_COMM_WORLD_RANK/SIZE or PMI_RANK/SIZE; with --port, a gloo
+                       process group at MASTER_ADDR (default 127.0.0.1):PORT averages gradients
+                       as DDP across hosts does (ranks stay in step); without, each rank reads
+                       its DistributedSampler share on its own
 
 Run with Debian's interpreter (/usr/bin/python3): it needs python3-torch and numpy.
 """
@@ -177,7 +178,10 @@ def main():
         world = env_int("OMPI_COMM_WORLD_SIZE", "PMI_SIZE")
         if rank is None or world is None:
             raise SystemExit("train_ddp.py: --launcher env needs an MPI launch (mpirun -np N)")
-        truth = train(rank, world, a, distributed=False)
+        if a.port:
+            os.environ.setdefault("MASTER_ADDR", "127.0.0.1")
+            os.environ["MASTER_PORT"] = str(a.port)
+        truth = train(rank, world, a, distributed=a.port > 0)
         print(json.dumps(truth))
         sys.stdout.flush()
 

@@ -18,6 +18,15 @@ std::int32_t parse_rank(const char* v) {
   return ec == std::errc() && p == end && n >= 0 ? n : -1;
 }
 
+// Files that exist on each host apart (shared-memory tensors, sockets, pipes, kernel files) are
+// never one file, whatever their names: only other paths are matched across hosts.
+bool host_local(const std::string& path) {
+  if (path.empty() || path[0] != '/') return true;  // socket:[N], pipe:[N], anon_inode:...
+  for (const char* p : {"/dev/", "/proc/", "/sys/", "/run/"})
+    if (path.rfind(p, 0) == 0) return true;
+  return false;
+}
+
 constexpr std::uint64_t kMaxClockSpreadNs = 86400ull * 1'000'000'000;  // one day
 constexpr std::uint32_t kMaxHosts = (1u << (32 - kHostPidShift)) - 1;  // 1023
 
@@ -167,8 +176,9 @@ Result<Trace> merge_host_traces(std::vector<Trace> traces,
     std::vector<std::uint32_t> file_map(t.files.size());
     for (std::size_t i = 0; i < t.files.size(); ++i) {
       File& f = t.files[i];
+      const std::string key = host_local(f.path) ? std::to_string(h) + ":" + f.path : "/" + f.path;
       auto [it, added] =
-          file_of_path.try_emplace(f.path, static_cast<std::uint32_t>(out.files.size()));
+          file_of_path.try_emplace(key, static_cast<std::uint32_t>(out.files.size()));
       if (added) {
         out.files.push_back(std::move(f));
       } else {

@@ -39,7 +39,9 @@ Result<std::string> expand_trace_path(const std::string& pattern, const LaunchRa
 // - times are laid on one clock by the traces' start wall-clock times (start_wall_ns): host h's
 //   events move by its start minus the earliest start (hosts' clocks must agree, as NTP or PTP
 //   keeps them; a trace without a wall-clock start is taken to start with the others);
-// - files are matched by path: a dataset on a shared filesystem is one set of files;
+// - files are matched by path: a dataset on a shared filesystem is one set of files; files that
+//   each host has apart (/dev/, /proc/, /sys/, /run/: shared-memory tensors; sockets and pipes)
+//   stay one per host;
 // - metadata: the first host's command, kernel and version, hosts joined by ',' in `host`, lost
 //   events summed, complete only when every trace is, the first non-zero exit status.
 // One trace is returned as it is (no HostPart). Errors (bad input): no trace; two traces of the
