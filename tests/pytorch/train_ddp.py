@@ -9,7 +9,11 @@ against the ground truth rank 0 prints as JSON on its last stdout line.
 
 Launchers:
   --launcher spawn     torch.multiprocessing.spawn of --ranks processes (the default)
-  --launcher torchrun  one rank of `torchrun --nproc_per_node N` (RANK, WORLD_SIZE, MASTER_* set)
+  --launcher torchrun  one rank of `torchrun --nproc_per_node N` (RANK, WORLD_SIZE, MASTER_* set).
+                       Debian 12's torchrun (python3-torch 1.13 on Python 3.11) fails before it
+                       starts a rank (AttributeError in elastic/multiprocessing's to_map), so the
+                       tests use spawn; the shape (a launcher process, N rank processes each with
+                       its workers) is the same
   --launcher env       one rank of an MPI launch (`mpirun -np N`, one rank per host): rank and
                        size from OMPI_COMM_WORLD_RANK/SIZE or PMI_RANK/SIZE; with --port, a gloo
                        process group at MASTER_ADDR (default 127.0.0.1):PORT averages gradients
