@@ -276,6 +276,10 @@ TEST_F(E2E, MultiHostCapturesDistilAndCompareOneTracePerHost) {
     EXPECT_EQ(j["rank"], r);
     EXPECT_EQ(j["world_size"], 2);
     EXPECT_FALSE(j["host"].get<std::string>().empty());
+    // Two captures ran at once on this machine: each traced only its own rank's tree.
+    Outcome one = dlgen(dir, "distil --json orig-" + std::to_string(r) + ".h5");
+    ASSERT_EQ(one.code, 0) << one.out;
+    EXPECT_EQ(nlohmann::json::parse(one.out)["accelerators"].size(), 1u) << "rank " << r;
   }
   Outcome d =
       dlgen(dir, "distil orig-0.h5 orig-1.h5 -o job.toml --dataset-dir " + root + "/replay-data");
