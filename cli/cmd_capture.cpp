@@ -1,11 +1,15 @@
 // dlgen capture -o run.h5 [--block] [--duration S] [-p PID] -- CMD ARGS...
 // Exit status: the command's own (128+signal when killed); 127 when it cannot be executed;
 // 2 bad usage; 77 no BPF privilege or kernel support; 1 other failures.
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "dlgen/trace/merge.hpp"
 #ifdef DLGEN_WITH_BPF
 #include "dlgen/capture/capture.hpp"
 #endif
@@ -51,7 +55,10 @@ void add_capture_commands(CLI::App& app, Action& action) {
     std::uint32_t process_entries = 16384;
   };
   auto args = std::make_shared<Args>();
-  cmd->add_option("-o,--output", args->output, "Trace file to write (HDF5)")->required();
+  cmd->add_option("-o,--output", args->output,
+                  "Trace file to write (HDF5); under mpirun, %r is the MPI rank and %h the host "
+                  "(one trace per rank: -o trace-%r.h5)")
+      ->required();
   cmd->add_option("-p,--pid", args->pid, "Attach to this running process and its descendants");
   cmd->add_option("--duration", args->duration_s, "Stop capturing after this many seconds")
       ->check(CLI::NonNegativeNumber);
@@ -74,14 +81,26 @@ void add_capture_commands(CLI::App& app, Action& action) {
   cmd->add_option("--json-out", args->json_out,
                   "Also write the capture's counts (lost events by reason) as JSON here");
   cmd->add_option("command", args->command, "The command to run (after --)");
-  cmd->footer("Example: dlgen capture -o run.h5 -- python3 train.py --epochs 2");
+  cmd->footer(
+      "Example: dlgen capture -o run.h5 -- python3 train.py --epochs 2\n"
+      "One trace per host: mpirun -np 2 --hostfile H dlgen capture -o run-%r.h5 -- python3 "
+      "train.py");
   cmd->callback([args, &action] {
     action = [args]() -> int {
 #ifdef DLGEN_WITH_BPF
       if (args->command.empty() == (args->pid == 0))
         return report_error(input_error("capture: give either a command (after --) or -p PID"));
+      // Under mpirun every rank captures its own host: -o trace-%r.h5 names one file per rank.
+      const trace::LaunchRank launch =
+          trace::launch_rank([](const char* v) { return std::getenv(v); });
+      char host[256] = {};
+      ::gethostname(host, sizeof(host) - 1);
+      auto output = trace::expand_trace_path(args->output, launch, host);
+      if (!output) return report_error(output.error());
       capture::CaptureOptions o;
-      o.output = args->output;
+      o.output = *output;
+      o.rank = launch.rank;
+      o.world_size = launch.world_size;
       o.command = args->command;
       o.attach_pid = args->pid;
       o.duration = std::chrono::nanoseconds(static_cast<std::int64_t>(args->duration_s * 1e9));
@@ -102,7 +121,7 @@ void add_capture_commands(CLI::App& app, Action& action) {
             static_cast<unsigned long long>(r->events), static_cast<unsigned long long>(r->files),
             static_cast<unsigned long long>(r->processes), r->duration.count() / 1e9,
             r->lost_events ? (", " + std::to_string(r->lost_events) + " LOST").c_str() : "",
-            args->output.c_str(), r->interrupted ? " (interrupted)" : "");
+            output->c_str(), r->interrupted ? " (interrupted)" : "");
       if (r->lost_events) {
         const std::string remedy = trace::lost_remedies(r->lost);
         std::fprintf(stderr,
@@ -119,9 +138,11 @@ void add_capture_commands(CLI::App& app, Action& action) {
         std::fprintf(stderr, "dlgen capture: lost events by reason: %s\n", counts.c_str());
       }
       if (!args->json_out.empty()) {
-        std::ofstream out(args->json_out, std::ios::trunc);
-        out << capture_json(*r, args->output);
-        if (!out) return report_error(runtime_error(args->json_out + ": cannot write"));
+        auto json_out = trace::expand_trace_path(args->json_out, launch, host);
+        if (!json_out) return report_error(json_out.error());
+        std::ofstream out(*json_out, std::ios::trunc);
+        out << capture_json(*r, *output);
+        if (!out) return report_error(runtime_error(*json_out + ": cannot write"));
       }
       return r->exit_status;
 #else

@@ -24,7 +24,8 @@ namespace dlgen::cli {
 namespace {
 
 struct CompareOptions {
-  std::string original, replay;
+  std::vector<std::string> original, replay;  // one trace each, or one per host
+  std::vector<std::string> positional;        // today's form: ORIGINAL REPLAY
   bool json = false;
   std::string report;
   std::string json_out;
@@ -58,16 +59,29 @@ Result<std::string> write_file(const std::string& path, const std::string& text)
   return path;
 }
 
-Result<compare::Profile> load_profile(const std::string& path, const char* label) {
-  auto trace = trace::read_trace(path);
+Result<compare::Profile> load_profile(const std::vector<std::string>& paths, const char* label) {
+  auto trace = read_host_traces(paths);
   if (!trace) return trace.error();
   analysis::TraceSummary summary = analysis::summarize(*trace);
   compare::Profile p = compare::profile_of(*trace, summary);
-  p.label = std::string(label) + " (" + path + ")";
+  p.label = std::string(label) + " (" + join_paths(paths) + ")";
   return p;
 }
 
-int run_compare(const CompareOptions& o) {
+int run_compare(CompareOptions o) {
+  // Either `compare ORIGINAL REPLAY` or `--original A.h5 [B.h5...] --replay C.h5 [D.h5...]`
+  // (one trace per host on either side).
+  if (!o.positional.empty()) {
+    if (o.positional.size() != 2 || !o.original.empty() || !o.replay.empty())
+      return report_error(input_error(
+          "compare: give ORIGINAL.h5 REPLAY.h5, or --original A.h5 [B.h5...] --replay C.h5 "
+          "[D.h5...] (one trace per host)"));
+    o.original = {o.positional[0]};
+    o.replay = {o.positional[1]};
+  }
+  if (o.original.empty() || o.replay.empty())
+    return report_error(input_error(
+        "compare: both sides are needed: ORIGINAL.h5 REPLAY.h5, or --original ... --replay ..."));
   compare::Tolerances tol;
   if (!o.tolerance_file.empty()) {
     if (auto r = compare::load_tolerances(tol, o.tolerance_file); !r)
@@ -162,8 +176,8 @@ int run_fidelity(FidelityOptions& o) {
   std::vector<std::string> run = {"run", job, "--capture", replay};
   for (const auto& s : sets) run.insert(run.end(), {"--set", s});
   if ((rc = run_self(run)) != 0) return rc;
-  o.compare.original = orig;
-  o.compare.replay = replay;
+  o.compare.original = {orig};
+  o.compare.replay = {replay};
   if (o.compare.report.empty()) o.compare.report = o.workdir + "/fidelity.html";
   return run_compare(o.compare);
 }
@@ -174,11 +188,15 @@ void add_compare_commands(CLI::App& app, Action& action) {
   auto co = std::make_shared<CompareOptions>();
   auto* cmp = app.add_subcommand(
       "compare", "Compare a replay's trace with the original run's trace (fidelity)");
-  cmp->add_option("original", co->original, "Trace of the original run (HDF5)")
-      ->required()
+  cmp->add_option("traces", co->positional,
+                  "ORIGINAL.h5 REPLAY.h5: the original run's trace and the replay's (dlgen run "
+                  "--capture)")
       ->check(CLI::ExistingFile);
-  cmp->add_option("replay", co->replay, "Trace of the replay (dlgen run --capture)")
-      ->required()
+  cmp->add_option("--original", co->original,
+                  "The original run's traces, one per host (mpirun -np N dlgen capture -o "
+                  "run-%r.h5): --original run-*.h5")
+      ->check(CLI::ExistingFile);
+  cmp->add_option("--replay", co->replay, "The replay's traces, one per host")
       ->check(CLI::ExistingFile);
   add_tolerance_options(cmp, *co);
   cmp->callback([co, &action] { action = [co] { return run_compare(*co); }; });

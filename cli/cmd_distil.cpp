@@ -16,20 +16,22 @@ namespace dlgen::cli {
 namespace {
 
 struct DistilArgs {
-  std::string trace, output, name, dataset_dir;
+  std::vector<std::string> traces;  // one, or one per host of a multi-host capture
+  std::string output, name, dataset_dir;
   bool explain = false, json = false;
 };
 
 int run_distil(const DistilArgs& a) {
-  auto t = trace::read_trace(a.trace);
+  auto t = read_host_traces(a.traces);
   if (!t) return report_error(t.error());
+  const std::string from = join_paths(a.traces);
   const analysis::TraceSummary summary = analysis::summarize(*t);
   analysis::DistilOptions opt;
   opt.name = a.name;
   opt.dataset_dir = a.dataset_dir;
   const analysis::Distilled d = analysis::distil(summary, opt);
   const std::string toml =
-      "# Distilled by dlgen from " + a.trace +
+      "# Distilled by dlgen from " + from +
       ". Comments give each value's evidence; dataset.dir is a new directory for\n"
       "# synthetic data (the traced data is never written).\n" +
       to_toml(d.job, d.comments);
@@ -57,7 +59,7 @@ int run_distil(const DistilArgs& a) {
     std::fwrite(j.data(), 1, j.size(), side);
   }
   if (a.explain) {
-    std::fprintf(side, "How the job was inferred from %s:\n", a.trace.c_str());
+    std::fprintf(side, "How the job was inferred from %s:\n", from.c_str());
     for (const auto& r : d.reasoning) std::fprintf(side, "  %s\n", r.c_str());
     for (const auto& [key, why] : d.comments)
       std::fprintf(side, "  %-28s %s\n", key.c_str(), why.c_str());
@@ -78,7 +80,10 @@ void add_distil_command(CLI::App& app, Action& action) {
   auto a = std::make_shared<DistilArgs>();
   auto* cmd =
       app.add_subcommand("distil", "Turn a captured trace into a replayable, commented job file");
-  cmd->add_option("trace", a->trace, "trace file (.h5) from dlgen capture")->required();
+  cmd->add_option("trace", a->traces,
+                  "trace file (.h5) from dlgen capture; or one per host of a run captured with "
+                  "mpirun -np N dlgen capture -o run-%r.h5 (run-*.h5)")
+      ->required();
   cmd->add_option("-o,--output", a->output, "job file to write ('-' or absent: stdout)");
   cmd->add_flag("--explain", a->explain, "print the reasoning behind every inferred value");
   cmd->add_flag("--json", a->json, "print the raw trace summary as JSON");

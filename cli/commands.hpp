@@ -4,8 +4,11 @@
 // 0 ok, 1 runtime failure, 2 bad usage or bad input, 77 cannot run here.
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <string>
+#include <vector>
 
 #include "dlgen/core/result.hpp"
+#include "dlgen/trace/trace.hpp"
 
 namespace dlgen::cli {
 
@@ -16,6 +19,10 @@ void add_capture_commands(CLI::App& app, Action& action);  // capture (cmd_captu
 void add_trace_commands(CLI::App& app, Action& action);    // inspect, export (cmd_trace.cpp)
 void add_distil_command(CLI::App& app, Action& action);    // distil (cmd_distil.cpp)
 void add_compare_commands(CLI::App& app, Action& action);  // compare, fidelity (cmd_compare.cpp)
+
+// Reads one trace, or the traces of one run captured one per host, merged (traces.cpp).
+Result<trace::Trace> read_host_traces(const std::vector<std::string>& paths);
+std::string join_paths(const std::vector<std::string>& paths);  // "a.h5 b.h5"
 
 // Prints "dlgen: <message>" to stderr and returns the error's exit code.
 int report_error(const Error& error);

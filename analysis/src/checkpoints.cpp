@@ -134,6 +134,19 @@ Checkpoints find_checkpoints(const trace::Trace& t, const Classified& cls,
         const double len = static_cast<double>(g.second - g.first);
         if (len <= 1.5 * T || g.first >= spans[k].last_receipt) ++in_pass;
       }
+      // After the pass: its reads are over, its last batch was received and computed on (a
+      // compute gap since) before the checkpoint. Then every step of it is done, however many
+      // of its gaps were out of 0.5-1.5 T (DDP: a step's gap also holds the wait for the other
+      // ranks' gradients, so step gaps vary more than compute).
+      bool reads_done = true;
+      for (const auto& e : p.epochs)
+        if (!e.evaluation && e.start_ns < c.start_ns && e.end_ns > c.start_ns) reads_done = false;
+      const bool computed_last =
+          std::any_of(compute_gaps.begin(), compute_gaps.end(), [&](const auto& g) {
+            return g.first >= spans[k].last_receipt && g.second <= c.start_ns;
+          });
+      if (reads_done && computed_last && spans[k].last_receipt < c.start_ns)
+        in_pass = spans[k].steps;
       c.after_step = before + std::min(in_pass, spans[k].steps);
     }
     std::uint32_t done = 0;

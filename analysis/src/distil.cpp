@@ -367,13 +367,50 @@ void distil_run(Ctx& x) {
   } else {
     x.c("run.eval_every_epochs", "no evaluation passes seen");
   }
+  // Accelerators per host: a job runs run.accelerators on each host (mpirun -np H dlgen run);
+  // a trace merged from one capture per host has them on H hosts.
+  const std::uint32_t hosts =
+      std::max<std::uint32_t>(1, static_cast<std::uint32_t>(s.hosts.size()));
   job.run.accelerators =
       std::max<std::uint32_t>(1, static_cast<std::uint32_t>(s.accelerators.size()));
   {
     std::string pids;
     for (const auto& a : s.accelerators) pids += (pids.empty() ? "" : ",") + std::to_string(a.pid);
-    x.c("run.accelerators",
-        std::to_string(s.accelerators.size()) + " process(es) consuming data (pid " + pids + ")");
+    // Each accelerator's share of the first training pass (DistributedSampler gives each rank a
+    // disjoint 1/N of the files).
+    std::string share;
+    if (s.accelerators.size() > 1 && !train_epochs.empty()) {
+      const auto first = static_cast<std::int32_t>(train_epochs.front() - s.epochs.data());
+      std::vector<std::uint64_t> per(s.accelerators.size(), 0);
+      for (const auto& b : s.batches)
+        if (b.epoch == first && b.accelerator < per.size()) per[b.accelerator] += b.samples;
+      std::string list;
+      for (auto n : per) list += (list.empty() ? "" : ",") + std::to_string(n);
+      share = "; each read its share of epoch 0's " +
+              std::to_string(train_epochs.front()->unique_files) + " files (" + list + ")";
+    }
+    if (hosts > 1) {
+      std::uint32_t most = 0, least = UINT32_MAX;
+      std::string per_host;
+      for (const auto& h : s.hosts) {
+        most = std::max(most, h.accelerators), least = std::min(least, h.accelerators);
+        per_host += (per_host.empty() ? "" : ", ") + h.host +
+                    (h.rank >= 0 ? " rank " + std::to_string(h.rank) : "") + ": " +
+                    std::to_string(h.accelerators);
+      }
+      job.run.accelerators = std::max<std::uint32_t>(1, most);
+      x.c("run.accelerators", std::to_string(job.run.accelerators) +
+                                  " per host: " + std::to_string(s.accelerators.size()) +
+                                  " process(es) consuming data on " + std::to_string(hosts) +
+                                  " hosts (" + per_host + "); run on " + std::to_string(hosts) +
+                                  " hosts with mpirun -np " + std::to_string(hosts) + share);
+      if (most != least)
+        x.note("run.accelerators: the hosts ran different numbers of accelerators (" + per_host +
+               "); the job runs " + std::to_string(most) + " on every host");
+    } else {
+      x.c("run.accelerators", std::to_string(s.accelerators.size()) +
+                                  " process(es) consuming data (pid " + pids + ")" + share);
+    }
   }
 }
 
@@ -597,7 +634,9 @@ void distil_epoch_size(Ctx& x, const DatasetSummary& d) {
   if (!train_epochs.empty() && r.batch_size > 0) {
     const std::uint64_t n = d.files.size();
     const std::uint64_t per_epoch = train_epochs.front()->accesses;
-    const std::uint64_t global_batch = std::uint64_t(r.batch_size) * job.run.accelerators;
+    const std::uint64_t hosts = std::max<std::size_t>(1, x.s.hosts.size());
+    const std::uint64_t global_batch =
+        std::uint64_t(r.batch_size) * job.run.accelerators * hosts;
     if (per_epoch >= n) {
       r.drop_last = false;
       x.c("reader.drop_last",
@@ -754,6 +793,22 @@ void distil_checkpoint(Ctx& x) {
             format_size(static_cast<std::uint64_t>(detail::percentile(bytes, 0))) + ".." +
             format_size(static_cast<std::uint64_t>(detail::percentile(bytes, 1))) + ")");
     x.c("checkpoint.files", "files written per checkpoint (median)");
+    if (s.accelerators.size() > 1) {
+      std::set<std::uint32_t> writers;
+      for (const auto& c : s.checkpoints) writers.insert(c.writers.begin(), c.writers.end());
+      std::string who;
+      for (auto w : writers)
+        who += (who.empty() ? "" : ",") + std::to_string(s.accelerators[w].pid);
+      x.c("checkpoint.size",
+          "median bytes written per checkpoint (" +
+              format_size(static_cast<std::uint64_t>(detail::percentile(bytes, 0))) + ".." +
+              format_size(static_cast<std::uint64_t>(detail::percentile(bytes, 1))) + "), by " +
+              (writers.empty() ? std::string("no accelerator process")
+                               : std::to_string(writers.size()) + " of " +
+                                     std::to_string(s.accelerators.size()) +
+                                     " accelerator processes (pid " + who + ")") +
+              (writers.size() == 1 ? ": one rank saves the whole model (DDP rank 0)" : ""));
+    }
     x.c("checkpoint.write_size", "write request size carrying the most bytes");
     x.c("checkpoint.fsync", fsync ? "fsync/fdatasync seen on checkpoint files" : "no fsync seen");
     k.dir = std::filesystem::path("checkpoints") / job.name;

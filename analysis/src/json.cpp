@@ -34,6 +34,12 @@ std::string to_json(const TraceSummary& s) {
   j["duration_ns"] = s.duration_ns;
   j["lost_events"] = s.lost_events;
   j["complete"] = s.complete;
+  j["hosts"] = json::array();
+  for (const auto& h : s.hosts)
+    j["hosts"].push_back({{"host", h.host},
+                          {"rank", h.rank},
+                          {"source", h.source},
+                          {"accelerators", h.accelerators}});
   for (const auto& p : s.processes)
     j["processes"].push_back({{"pid", p.pid},
                               {"tgid", p.tgid},
@@ -57,6 +63,7 @@ std::string to_json(const TraceSummary& s) {
                                   {"bytes_written", f.bytes_written}});
   for (const auto& a : s.accelerators)
     j["accelerators"].push_back({{"pid", a.pid},
+                                 {"host", a.host},
                                  {"readers", a.readers},
                                  {"workers", a.workers},
                                  {"reads_itself", a.reads_itself}});
@@ -138,6 +145,7 @@ std::string to_json(const TraceSummary& s) {
                                 {"after_step", c.after_step},
                                 {"at_epoch_end", c.at_epoch_end},
                                 {"paths", c.paths},
+                                {"writers", c.writers},
                                 {"write_sizes", hist(c.write_sizes)}});
   j["checkpoint_restore"] = s.checkpoint_restore;
   j["restore_bytes"] = s.restore_bytes;

@@ -5,8 +5,10 @@
 #include <map>
 
 #include "dlgen/analysis/summary.hpp"
+#include "hosts.hpp"
 #include "sample_files.hpp"
 #include "stages.hpp"
+#include "thread_accelerators.hpp"
 
 namespace dlgen::analysis {
 namespace {
@@ -139,11 +141,15 @@ TraceSummary summarize_split(const trace::Trace& t) {
 
 }  // namespace
 
-TraceSummary summarize(const trace::Trace& trace) {
+TraceSummary summarize(const trace::Trace& original) {
+  // dlgen's replay runs several accelerators as threads of one process: one process each first.
+  const std::optional<trace::Trace> threaded = split_thread_accelerators(original);
+  const trace::Trace& trace = threaded ? *threaded : original;
   std::vector<SampleFile> sample_files;
   std::map<std::uint32_t, std::uint32_t> virtual_files;
   const std::optional<trace::Trace> split = split_sample_files(trace, sample_files, virtual_files);
   TraceSummary s = summarize_split(split ? *split : trace);
+  assign_hosts(trace, s);  // pids and paths are the same in the split trace
   s.sample_files = std::move(sample_files);
   s.virtual_files = std::move(virtual_files);
   return s;

@@ -169,6 +169,7 @@ std::string format_inspect(const InspectReport& r) {
   if (!r.meta.host.empty() || !r.meta.kernel.empty())
     line("host:      %s   kernel: %s   dlgen %s\n", r.meta.host.c_str(), r.meta.kernel.c_str(),
          r.meta.dlgen_version.c_str());
+  if (r.meta.rank >= 0) line("rank:      %d of %d (MPI)\n", r.meta.rank, r.meta.world_size);
   line("events:    %" PRIu64 "   files: %" PRIu64 "   read: %s   written: %s\n", r.events, r.files,
        human_bytes(r.bytes_read).c_str(), human_bytes(r.bytes_written).c_str());
   line("lost events: %" PRIu64 "%s\n", r.meta.lost_events,
@@ -245,6 +246,8 @@ std::string inspect_json(const InspectReport& r) {
   j["exit_status"] = r.meta.exit_status;
   j["complete"] = r.meta.complete;
   j["host"] = r.meta.host;
+  j["rank"] = r.meta.rank;  // -1: not launched by MPI
+  j["world_size"] = r.meta.world_size;
   j["kernel"] = r.meta.kernel;
   j["dlgen_version"] = r.meta.dlgen_version;
   j["lost_events"] = r.meta.lost_events;

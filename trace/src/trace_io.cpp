@@ -666,6 +666,8 @@ class H5TraceWriter final : public TraceWriter {
     good &= set_attr<std::uint64_t>(root, "start_mono_ns", m.start_mono_ns);
     good &= set_attr<std::uint64_t>(root, "duration_ns", m.duration_ns);
     good &= set_attr_string(root, "host", m.host);
+    good &= set_attr<std::int32_t>(root, "rank", m.rank);
+    good &= set_attr<std::int32_t>(root, "world_size", m.world_size);
     good &= set_attr_string(root, "kernel", m.kernel);
     good &= set_attr_string(root, "dlgen_version", m.dlgen_version);
     good &= set_attr<std::uint64_t>(root, "lost_events", m.lost_events);
@@ -887,6 +889,8 @@ Result<Trace> read_checked(const std::filesystem::path& path, bool meta_only) {
   m.start_mono_ns = get_attr<std::uint64_t>(f, "start_mono_ns", 0, &failed);
   m.duration_ns = get_attr<std::uint64_t>(f, "duration_ns", 0, &failed);
   m.host = get_attr_string(f, "host", &failed);
+  m.rank = get_attr<std::int32_t>(f, "rank", -1, &failed);  // absent (older traces): no MPI
+  m.world_size = get_attr<std::int32_t>(f, "world_size", 0, &failed);
   m.kernel = get_attr_string(f, "kernel", &failed);
   m.dlgen_version = get_attr_string(f, "dlgen_version", &failed);
   m.lost_events = get_attr<std::uint64_t>(f, "lost_events", 0, &failed);
@@ -898,6 +902,9 @@ Result<Trace> read_checked(const std::filesystem::path& path, bool meta_only) {
   m.block_layer = get_attr<std::uint8_t>(f, "block_layer", 0, &failed) != 0;
   m.complete = get_attr<std::uint8_t>(f, "complete", 0, &failed) != 0;
   if (!failed.empty()) return corrupt(path, "cannot read the attribute " + failed);
+  if (m.rank < -1 || m.world_size < 0 || (m.world_size > 0 && m.rank >= m.world_size))
+    return corrupt(path, "rank " + std::to_string(m.rank) + " of world_size " +
+                             std::to_string(m.world_size) + " is impossible");
   if (m.duration_ns > kMaxTraceNs)
     return corrupt(path, "duration_ns is " + std::to_string(m.duration_ns) + ", more than 31 days");
   if (meta_only) return t;

@@ -283,6 +283,10 @@ class Parser {
         m.command = split_words(v);
       else if (k == "host")
         m.host = v;
+      else if (k == "rank")
+        DLGEN_TRY_SET(m.rank, parse_int(v));
+      else if (k == "world_size")
+        DLGEN_TRY_SET(m.world_size, parse_int(v));
       else if (k == "kernel")
         m.kernel = v;
       else if (k == "version")
@@ -472,6 +476,8 @@ std::string format_trace_text(const Trace& t) {
          " duration=" + std::to_string(m.duration_ns) + " lost=" + std::to_string(m.lost_events) +
          " exit=" + std::to_string(m.exit_status) + " block=" + (m.block_layer ? "1" : "0") +
          " complete=" + (m.complete ? "1" : "0");
+  if (m.rank >= 0 || m.world_size > 0)  // absent: not launched by MPI
+    out += " rank=" + std::to_string(m.rank) + " world_size=" + std::to_string(m.world_size);
   for (const auto& r : kLostReasons)  // only those that are not 0: absent reads as 0
     if (m.lost.*r.count)
       out += std::string(" lost_") + r.name + "=" + std::to_string(m.lost.*r.count);

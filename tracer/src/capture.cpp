@@ -279,6 +279,8 @@ trace::Meta base_meta(const CaptureOptions& o, std::uint64_t start_mono, std::in
   char host[256] = {};
   ::gethostname(host, sizeof(host) - 1);
   m.host = host;
+  m.rank = o.rank;
+  m.world_size = o.world_size;
   utsname u{};
   if (::uname(&u) == 0)
     m.kernel = std::string(u.sysname) + " " + u.release + " " + u.version + " " + u.machine;

@@ -190,6 +190,9 @@ struct CheckpointWrite {
   std::uint64_t after_step = 0;    // steps (per accelerator) completed before it
   bool at_epoch_end = false;       // between the end of an epoch and the start of the next
   std::vector<std::string> paths;
+  // Accelerators (indices into TraceSummary::accelerators) whose process or reader wrote it; empty
+  // when another process did (DDP: rank 0 alone saves).
+  std::vector<std::uint32_t> writers;
   Histogram write_sizes;  // write request sizes asked, bytes → count
 };
 
@@ -210,6 +213,7 @@ struct SecondBucket {
 
 struct Accelerator {
   std::uint32_t pid = 0;               // the main process
+  std::uint32_t host = 0;              // index into TraceSummary::hosts (0 with one host)
   std::vector<std::uint32_t> readers;  // its reader workers (pids or tids), over the whole run
   std::uint32_t workers = 0;           // concurrent readers per epoch (median over epochs)
   bool reads_itself = false;           // no separate workers: the main process reads samples
@@ -223,8 +227,19 @@ struct Accelerator {
   double first_wait_s = 0;  // the run's first pass start → its first batch (left out of au_wall_s)
 };
 
+// One client host of a run captured with one trace per host (trace::merge_host_traces).
+struct HostSummary {
+  std::string host;                // host name
+  std::int32_t rank = -1;          // MPI rank of its capture, -1: none
+  std::string source;              // the trace it came from
+  std::uint32_t accelerators = 0;  // accelerator processes found on it
+};
+
 struct TraceSummary {
   std::vector<std::string> command;
+  // The hosts of a merged trace, in host order (pids of host h are h << 22 + pid); one entry, the
+  // trace's own host, for a single capture.
+  std::vector<HostSummary> hosts;
   std::uint64_t duration_ns = 0;
   std::uint64_t lost_events = 0;
   bool complete = true;

@@ -153,6 +153,10 @@ struct Meta {
   std::uint64_t start_mono_ns = 0;  // CLOCK_MONOTONIC at trace start (event ts are relative to it)
   std::uint64_t duration_ns = 0;
   std::string host;
+  // The MPI rank and world size of the capturing process (`mpirun -np N dlgen capture`): from
+  // OMPI_COMM_WORLD_RANK/SIZE, PMIX_RANK or PMI_RANK/SIZE. -1 and 0: not launched by MPI.
+  std::int32_t rank = -1;
+  std::int32_t world_size = 0;
   std::string kernel;
   std::string dlgen_version;
   std::uint64_t lost_events = 0;  // total events lost (lost.total(), or more in older traces)
@@ -162,11 +166,27 @@ struct Meta {
   bool complete = true;      // false when the capture was killed before finishing
 };
 
+// One host's trace inside a merged trace (merge.hpp): which host and rank it came from, how its
+// pids were moved (pid + pid_base) and its times (ts + offset_ns) in the merged trace.
+struct HostPart {
+  std::string source;  // where it was read from (a file name), for messages
+  std::string host;
+  std::int32_t rank = -1;
+  std::uint32_t pid_base = 0;  // host index << kHostPidShift
+  std::uint64_t offset_ns = 0;
+};
+// Pids of one host fit in 22 bits (Linux's PID_MAX_LIMIT on 64-bit is 2^22): a merged trace moves
+// host h's pids and tids to h << 22 + pid, so up to 1023 hosts keep distinct ids.
+constexpr std::uint32_t kHostPidShift = 22;
+
 struct Trace {
   Meta meta;
   std::vector<File> files;
   std::vector<Process> processes;
   std::vector<Event> events;  // sorted by ts_ns
+  // Empty for one capture. A trace merged from one capture per host (merge_host_traces) lists
+  // them, in host order; not stored in trace files (merging is done when they are read).
+  std::vector<HostPart> hosts;
 };
 
 }  // namespace dlgen::trace

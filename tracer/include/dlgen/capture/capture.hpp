@@ -30,6 +30,10 @@ struct CaptureOptions {
   std::uint32_t inflight_map_entries = 65536;
   std::uint32_t process_map_entries = 16384;
   bool verbose = false;  // libbpf diagnostics on stderr
+  // The MPI rank and world size to record in the trace (`mpirun -np N dlgen capture`, one trace
+  // per rank; trace::launch_rank reads them from the environment). -1, 0: not launched by MPI.
+  std::int32_t rank = -1;
+  std::int32_t world_size = 0;
 };
 
 // How a capture ended.

@@ -1,0 +1,129 @@
+// Accelerators that are threads of one process (thread_accelerators.hpp).
+#include "thread_accelerators.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <vector>
+
+namespace dlgen::analysis {
+namespace {
+
+using trace::Op;
+
+// One thread's sendmsg or recvmsg calls: which descriptor it used most, and when.
+struct Channel {
+  std::uint32_t pid = 0, tid = 0;
+  std::map<std::int32_t, std::uint64_t> fds;  // descriptor → calls
+  std::uint64_t first = UINT64_MAX, last = 0;
+  std::int32_t fd() const {
+    return std::max_element(fds.begin(), fds.end(),
+                            [](const auto& a, const auto& b) { return a.second < b.second; })
+        ->first;
+  }
+};
+
+std::uint64_t overlap(std::uint64_t a0, std::uint64_t a1, std::uint64_t b0, std::uint64_t b1) {
+  const std::uint64_t lo = std::max(a0, b0), hi = std::min(a1, b1);
+  return hi > lo ? hi - lo : (hi == lo && a0 <= b1 && b0 <= a1 ? 1 : 0);
+}
+
+// Thread → the pid of the accelerator process it moves to, for process `pid`; empty when its
+// threads do not have the replay's shape.
+std::map<std::uint32_t, std::uint32_t> plan_process(std::uint32_t pid,
+                                                    std::vector<const Channel*> consumers,
+                                                    const std::vector<const Channel*>& senders) {
+  std::sort(consumers.begin(), consumers.end(),
+            [](const Channel* a, const Channel* b) { return a->first < b->first; });
+  // Phases: consumers that run at the same time.
+  std::vector<std::vector<const Channel*>> phases;
+  std::uint64_t phase_end = 0;
+  for (const Channel* c : consumers) {
+    if (phases.empty() || c->first > phase_end) phases.emplace_back(), phase_end = 0;
+    phases.back().push_back(c);
+    phase_end = std::max(phase_end, c->last);
+  }
+  if (std::none_of(phases.begin(), phases.end(), [](const auto& p) { return p.size() >= 2; }))
+    return {};
+  // Each sender joins the phase its calls overlap most.
+  std::vector<std::vector<const Channel*>> phase_senders(phases.size());
+  for (const Channel* s : senders) {
+    std::size_t best = 0;
+    std::uint64_t best_overlap = 0;
+    for (std::size_t p = 0; p < phases.size(); ++p) {
+      std::uint64_t lo = UINT64_MAX, hi = 0;
+      for (const Channel* c : phases[p]) lo = std::min(lo, c->first), hi = std::max(hi, c->last);
+      const std::uint64_t o = overlap(s->first, s->last, lo, hi);
+      if (o > best_overlap) best = p, best_overlap = o;
+    }
+    if (best_overlap == 0) return {};  // a sender outside every phase: not the replay's shape
+    phase_senders[best].push_back(s);
+  }
+  std::map<std::uint32_t, std::uint32_t> moved;
+  std::vector<std::uint32_t> accelerator_pid;  // k-th accelerator → its process's pid
+  for (std::size_t p = 0; p < phases.size(); ++p) {
+    std::vector<const Channel*> cons = phases[p];
+    std::sort(cons.begin(), cons.end(),
+              [](const Channel* a, const Channel* b) { return a->fd() < b->fd(); });
+    std::set<std::int32_t> send_fds;
+    for (const Channel* s : phase_senders[p]) send_fds.insert(s->fd());
+    std::set<std::int32_t> recv_fds;
+    for (const Channel* c : cons) recv_fds.insert(c->fd());
+    if (recv_fds.size() != cons.size() || send_fds.size() != cons.size()) return {};
+    const std::vector<std::int32_t> sends(send_fds.begin(), send_fds.end());
+    for (std::size_t k = 0; k < cons.size(); ++k) {
+      if (k == accelerator_pid.size()) accelerator_pid.push_back(cons[k]->tid);
+      moved[cons[k]->tid] = accelerator_pid[k];
+    }
+    for (const Channel* s : phase_senders[p]) {
+      const auto k = static_cast<std::size_t>(
+          std::lower_bound(sends.begin(), sends.end(), s->fd()) - sends.begin());
+      moved[s->tid] = accelerator_pid[k];
+    }
+  }
+  (void)pid;
+  return moved;
+}
+
+}  // namespace
+
+std::optional<trace::Trace> split_thread_accelerators(const trace::Trace& t) {
+  std::map<std::uint32_t, Channel> recv, send;  // by tid
+  for (const auto& e : t.events) {
+    if (e.op != Op::recvmsg && e.op != Op::sendmsg) continue;
+    if (e.tid == e.pid) continue;  // a main thread: PyTorch's consumer, not a replay thread
+    Channel& c = (e.op == Op::recvmsg ? recv : send)[e.tid];
+    c.pid = e.pid;
+    c.tid = e.tid;
+    ++c.fds[e.fd];
+    c.first = std::min(c.first, e.ts_ns);
+    c.last = std::max(c.last, e.ts_ns);
+  }
+  std::map<std::uint32_t, std::vector<const Channel*>> consumers, senders;  // by process
+  for (const auto& [tid, c] : recv) consumers[c.pid].push_back(&c);
+  for (const auto& [tid, c] : send)
+    if (!recv.count(tid)) senders[c.pid].push_back(&c);
+  std::map<std::uint32_t, std::uint32_t> moved;   // tid → new pid
+  std::map<std::uint32_t, std::uint32_t> parent;  // new pid → the real process
+  for (const auto& [pid, cons] : consumers) {
+    if (cons.size() < 2) continue;
+    for (const auto& [tid, to] : plan_process(pid, cons, senders[pid]))
+      moved[tid] = to, parent[to] = pid;
+  }
+  if (moved.empty()) return std::nullopt;
+  trace::Trace out = t;
+  for (auto& e : out.events)
+    if (auto it = moved.find(e.tid); it != moved.end()) e.pid = it->second;
+  for (auto& p : out.processes) {
+    auto it = moved.find(p.pid);
+    if (it == moved.end()) continue;
+    p.tgid = it->second;
+    if (p.pid == it->second) {
+      p.is_thread = false;
+      p.ppid = parent[it->second];
+    }
+  }
+  return out;
+}
+
+}  // namespace dlgen::analysis
