@@ -289,8 +289,23 @@ struct Builder {
                              s.files[i].bytes_read * 2 >= s.files[i].bytes_written &&
                              !is_checkpoint_name(s.files[i].path);
     }
+    // Many read-only .pt/.pth files in one directory are samples (torch.load per sample), not a
+    // restored checkpoint (a few files, or names that say checkpoint, rank, model or optimizer).
+    std::map<std::string, std::uint32_t> pt_in_dir;
+    auto pt_sample = [](const FileSummary& f) {
+      const std::string l = lower(f.path);
+      return f.bytes_written == 0 && f.bytes_read > 0 && is_checkpoint_name(f.path) &&
+             !contains(l, "checkpoint") && !contains(l, "ckpt") && !contains(l, "rank") &&
+             !contains(l, "model") && !contains(l, "optim") && !contains(l, "state");
+    };
+    for (const auto& f : s.files)
+      if (pt_sample(f)) ++pt_in_dir[std::filesystem::path(f.path).parent_path().string()];
     for (std::size_t i = 0; i < s.files.size(); ++i) {
       auto& f = s.files[i];
+      if (pt_sample(f) && pt_in_dir[std::filesystem::path(f.path).parent_path().string()] >= 16) {
+        f.cls = FileClass::train;  // candidate; refined by grouping
+        continue;
+      }
       if (starts_with(f.path, "/dev/shm/"))
         f.cls = FileClass::shm;
       else if (is_ignored_path(f.path))
@@ -726,6 +741,15 @@ struct Builder {
       }
       d.accesses = n;
       if (n == 0) continue;
+      std::vector<AccessReads> in;  // each access's reads, for the recipe learner (recipe.hpp)
+      for (const auto& a : accesses) {
+        if (a.dataset != static_cast<std::int32_t>(di)) continue;
+        AccessReads& ar = in.emplace_back();
+        ar.file_size = s.files[a.file].size_bytes;
+        for (std::size_t k = 0; k < a.offsets.size(); ++k)
+          ar.reads.push_back({a.offsets[k], a.sizes[k], a.moved[k]});
+      }
+      d.recipe = learn_recipe(in);
       rp.reads_per_access =
           std::accumulate(reads.begin(), reads.end(), 0.0) / static_cast<double>(n);
       rp.coverage = std::accumulate(coverage.begin(), coverage.end(), 0.0) / static_cast<double>(n);

@@ -143,12 +143,31 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
                                                  : std::max<std::uint64_t>(files.max_size, 1);
   want = std::max({want, rd.header_read_bytes, rd.probe_bytes,
                    rd.read_unit == ReadUnit::sample ? rd.readahead_bytes : 0});
+  // read = "file": the recipe's steps (reader.recipe, or what probe/header/request_size stand
+  // for). A recipe's buffer holds its largest request (a step's chunk, its fixed length, or a
+  // whole file for "rest").
+  const Recipe legacy = legacy_recipe(rd.probe_bytes, rd.header_read_bytes, rd.request_size_bytes);
+  if (rd.read_unit == ReadUnit::file) {
+    cfg.recipe = rd.recipe.empty() ? &legacy : &rd.recipe;
+    cfg.dependent = !rd.recipe.empty();
+    if (!rd.recipe.empty()) {
+      want = 1;
+      for (const RecipeStep& st : rd.recipe)
+        want = std::max(want, st.chunk > 0 ? st.chunk
+                              : st.to_end || st.block > 0
+                                  ? std::max<std::uint64_t>(files.max_size, 1)
+                                  : std::min<std::uint64_t>(
+                                        st.length, std::max<std::uint64_t>(files.max_size, 1)));
+    }
+  }
   ReaderSpec sized = rd;
   sized.workers = cfg.workers;
   sized.iodepth = cfg.iodepth;
-  want = std::min(want, limits::request_buffer_bytes(
-                            sized, static_cast<std::uint32_t>(std::max<std::size_t>(plan.accelerators.size(), 1)),
-                            limits::host_memory_bytes(), options_.buffer_budget_bytes));
+  want = std::min(
+      want,
+      limits::request_buffer_bytes(
+          sized, static_cast<std::uint32_t>(std::max<std::size_t>(plan.accelerators.size(), 1)),
+          limits::host_memory_bytes(), options_.buffer_budget_bytes));
   cfg.request_bytes = cfg.direct ? align_up(want, cfg.block) : want;
   if (rd.read_unit == ReadUnit::sample) cfg.readahead_bytes = rd.readahead_bytes;
   // A whole unaligned sample read with O_DIRECT may straddle one more block than its length.
