@@ -7,6 +7,36 @@
 
 namespace dlgen::analysis {
 
+namespace {
+
+// Reads from r[i] on as pieces between multiples of ALIGN, each started with a BLOCK-byte head
+// (numpy reading an .npz member in 256 KiB reads through Python's 4 KiB buffer: 252 KiB, 4 KiB,
+// 252 KiB, ..., the tail). The guess (ALIGN from the heads' spacing, BLOCK from a head's size) is
+// replayed with the applier and kept when it gives the reads that follow (the last one may be
+// missing: the member can end before the file does). Returns the reads it explains, 0: none.
+std::size_t aligned_pieces(const std::vector<AccessRead>& r, std::size_t i, std::uint64_t fsize,
+                           Recipe& out) {
+  if (i + 3 >= r.size() || r[i + 3].offset <= r[i + 1].offset) return 0;
+  RecipeStep g;
+  g.offset = r[i].offset;
+  g.to_end = true;
+  g.block = r[i + 1].asked;
+  g.align = r[i + 3].offset - r[i + 1].offset;
+  if (g.block == 0 || g.align <= g.block || r[i + 1].offset % g.align != 0 ||
+      r[i + 1].offset <= g.offset || fsize - g.offset < g.offset)
+    return 0;
+  const std::vector<RecipeRequest> want = recipe_requests({g}, fsize);
+  std::size_t k = 0;
+  while (k < want.size() && i + k < r.size() && want[k].offset == r[i + k].offset &&
+         want[k].length == r[i + k].moved)
+    ++k;
+  if (k < 4 || k + 1 < want.size()) return 0;
+  out.push_back(g);
+  return k;
+}
+
+}  // namespace
+
 Recipe access_template(const AccessReads& access) {
   const auto& r = access.reads;
   std::uint64_t fsize = access.file_size;
@@ -14,6 +44,10 @@ Recipe access_template(const AccessReads& access) {
   Recipe out;
   std::size_t i = 0;
   while (i < r.size()) {
+    if (const std::size_t k = aligned_pieces(r, i, fsize, out); k > 0) {
+      i += k;
+      continue;
+    }
     const std::uint64_t o = r[i].offset;
     const std::uint64_t asked = r[i].asked;
     std::uint64_t total = r[i].moved;

@@ -111,12 +111,6 @@ std::vector<Diagnostic> validate(const Job& job, std::uint64_t ram_bytes) {
       add(out, "reader.recipe",
           "has " + std::to_string(r.recipe.size()) + " steps; at most " +
               std::to_string(kMaxRecipeSteps));
-    for (const RecipeStep& st : r.recipe)
-      if (st.chunk > 0 && st.block > 0) {
-        add(out, "reader.recipe",
-            "step \"" + to_string(st) + "\": /CHUNK and ~BLOCK exclude each other");
-        break;
-      }
   }
   if (r.shuffle_buffer > 0 && r.shuffle == Shuffle::none)
     add(out, "reader.shuffle_buffer", "needs shuffle = \"file\" or \"sample\"");

@@ -3,6 +3,7 @@
 #include "dlgen/core/recipe.hpp"
 
 #include <algorithm>
+#include <tuple>
 
 #include "dlgen/core/units.hpp"
 
@@ -22,6 +23,17 @@ StepRange step_range(const RecipeStep& step, std::uint64_t file_size) {
   return r;
 }
 
+std::uint64_t request_end(const RecipeStep& s, const StepRange& r, std::uint64_t at) {
+  std::uint64_t end = r.end;
+  if (s.chunk > 0) end = std::min(end, at + s.chunk);
+  if (s.align > 0) {
+    end = std::min(end, (at / s.align + 1) * s.align);
+    if (s.block > 0 && at % s.align == 0) end = std::min(end, at + s.block);
+  }
+  if (at < r.cut) end = std::min(end, r.cut);
+  return end;
+}
+
 std::vector<RecipeRequest> recipe_requests(const Recipe& recipe, std::uint64_t file_size,
                                            std::uint64_t max_request) {
   std::vector<RecipeRequest> out;
@@ -29,8 +41,7 @@ std::vector<RecipeRequest> recipe_requests(const Recipe& recipe, std::uint64_t f
     const StepRange r = step_range(s, file_size);
     std::uint64_t at = r.begin;
     while (at < r.end) {
-      std::uint64_t end = at < r.cut ? r.cut : r.end;
-      if (s.chunk > 0) end = std::min(end, at + s.chunk);
+      std::uint64_t end = request_end(s, r, at);
       if (max_request > 0) end = std::min(end, at + max_request);
       out.push_back({at, end - at});
       at = end;
@@ -84,7 +95,7 @@ Result<RecipeStep> parse_recipe_step(std::string_view text) {
   if (!off) return off.error();
   s.offset = *off;
   t.remove_prefix(plus + 1);
-  const std::size_t sep = t.find_first_of("/~");
+  const std::size_t sep = t.find_first_of("/@~");
   const std::string_view len = t.substr(0, sep);
   if (len.substr(0, 4) == "rest") {
     s.to_end = true;
@@ -101,13 +112,20 @@ Result<RecipeStep> parse_recipe_step(std::string_view text) {
     if (*l == 0) return bad("a LENGTH of 0 reads nothing");
     s.length = *l;
   }
-  if (sep != std::string_view::npos) {
-    const char kind = t[sep];
-    auto c = size_part(t.substr(sep + 1), kind == '/' ? "chunk" : "block", whole);
-    if (!c) return c.error();
-    if (*c == 0) return bad(kind == '/' ? "a CHUNK of 0" : "a BLOCK of 0");
-    (kind == '/' ? s.chunk : s.block) = *c;
+  // Modifiers, in this order: /CHUNK, @ALIGN, ~BLOCK.
+  std::string_view rest = sep == std::string_view::npos ? std::string_view() : t.substr(sep);
+  for (const auto& [mark, field, what] :
+       {std::tuple{'/', &s.chunk, "chunk"}, {'@', &s.align, "align"}, {'~', &s.block, "block"}}) {
+    if (rest.empty() || rest[0] != mark) continue;
+    const std::size_t next = rest.find_first_of("/@~", 1);
+    auto v =
+        size_part(rest.substr(1, next == std::string_view::npos ? next : next - 1), what, whole);
+    if (!v) return v.error();
+    if (*v == 0) return bad(std::string("a ") + what + " of 0");
+    *field = *v;
+    rest = next == std::string_view::npos ? std::string_view() : rest.substr(next);
   }
+  if (!rest.empty()) return bad("unexpected \"" + std::string(rest) + "\"");
   return s;
 }
 
@@ -116,6 +134,7 @@ std::string to_string(const RecipeStep& s) {
                     (s.to_end ? std::string("rest") : size_word(s.length));
   if (s.to_end && s.end_gap > 0) out += "-" + size_word(s.end_gap);
   if (s.chunk > 0) out += "/" + size_word(s.chunk);
+  if (s.align > 0) out += "@" + size_word(s.align);
   if (s.block > 0) out += "~" + size_word(s.block);
   return out;
 }
@@ -123,9 +142,9 @@ std::string to_string(const RecipeStep& s) {
 Recipe legacy_recipe(std::uint64_t probe_bytes, std::uint64_t header_bytes,
                      std::uint64_t request_bytes) {
   Recipe r;
-  if (probe_bytes > 0) r.push_back({false, 0, false, probe_bytes, 0, 0, 0});
-  if (header_bytes > 0) r.push_back({false, 0, false, header_bytes, 0, 0, 0});
-  r.push_back({false, header_bytes, true, 0, request_bytes, 0, 0});
+  if (probe_bytes > 0) r.push_back({false, 0, false, probe_bytes, 0, 0, 0, 0});
+  if (header_bytes > 0) r.push_back({false, 0, false, header_bytes, 0, 0, 0, 0});
+  r.push_back({false, header_bytes, true, 0, request_bytes, 0, 0, 0});
   return r;
 }
 

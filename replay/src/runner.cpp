@@ -152,12 +152,13 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
     cfg.dependent = !rd.recipe.empty();
     if (!rd.recipe.empty()) {
       want = 1;
-      for (const RecipeStep& st : rd.recipe)
-        want = std::max(want, st.chunk > 0 ? st.chunk
-                              : st.to_end || st.block > 0
-                                  ? std::max<std::uint64_t>(files.max_size, 1)
-                                  : std::min<std::uint64_t>(
-                                        st.length, std::max<std::uint64_t>(files.max_size, 1)));
+      const std::uint64_t whole = std::max<std::uint64_t>(files.max_size, 1);
+      for (const RecipeStep& st : rd.recipe) {
+        std::uint64_t need = st.to_end || st.block > 0 ? whole : std::min(st.length, whole);
+        if (st.chunk > 0) need = std::min(need, st.chunk);
+        if (st.align > 0) need = std::min(need, st.align);
+        want = std::max(want, need);
+      }
     }
   }
   ReaderSpec sized = rd;

@@ -96,7 +96,7 @@ bool Worker::start_sample() {
     // The recipe's steps, in order (reader.recipe, or probe, header and data).
     for (const RecipeStep& st : *cfg_.recipe) {
       const StepRange r = step_range(st, file_size_);
-      add_segment(op, r.begin, r.end, r.cut, st.chunk);
+      add_segment(op, r.begin, r.end, r.cut, &st);
     }
     return true;
   }
@@ -107,13 +107,13 @@ bool Worker::start_sample() {
   std::uint64_t end = e.offset + e.length;
   if (cfg_.readahead_bytes > e.length) end = std::min(file_size_, begin + cfg_.readahead_bytes);
   const std::uint64_t header = std::min(cfg_.header_bytes, file_size_);
-  add_segment(op, 0, header, header, 0);
-  add_segment(op, begin, end, end, 0);
+  add_segment(op, 0, header);
+  add_segment(op, begin, end);
   return true;
 }
 
 void Worker::add_segment(Open& o, std::uint64_t begin, std::uint64_t end, std::uint64_t cut,
-                         std::uint64_t chunk) {
+                         const RecipeStep* step) {
   if (begin >= end || o.segments == o.segment.size()) return;
   Segment& g = o.segment[o.segments++];
   g.useful_begin = begin;
@@ -123,7 +123,10 @@ void Worker::add_segment(Open& o, std::uint64_t begin, std::uint64_t end, std::u
   g.cut = g.end;
   if (cut < end) g.cut = cfg_.direct ? std::max(g.next, align_down(cut, cfg_.block)) : cut;
   if (g.cut <= g.next) g.cut = g.end;
+  const std::uint64_t chunk = step ? step->chunk : 0;
   g.chunk = cfg_.direct && chunk > 0 ? align_up(chunk, cfg_.block) : chunk;
+  g.align = step ? step->align : 0;
+  g.head = step ? step->block : 0;
 }
 
 void Worker::next_request(std::uint32_t oi, IoRequest& r, Slot& s) {
@@ -134,6 +137,10 @@ void Worker::next_request(std::uint32_t oi, IoRequest& r, Slot& s) {
   std::uint64_t len = g.end - g.next;
   len = std::min(len, cfg_.request_bytes);
   if (g.chunk > 0) len = std::min(len, g.chunk);
+  if (g.align > 0) {
+    len = std::min(len, (g.next / g.align + 1) * g.align - g.next);
+    if (g.head > 0 && g.next % g.align == 0) len = std::min(len, g.head);
+  }
   if (g.next < g.cut) len = std::min(len, g.cut - g.next);
   s.offset = g.next;
   s.end = g.next + len;

@@ -204,6 +204,7 @@ class Worker {
                                       // when direct)
     std::uint64_t cut = 0;            // a request starting before it ends there (~BLOCK); else end
     std::uint64_t chunk = 0;          // requests of at most this (0: the buffer's size)
+    std::uint64_t align = 0, head = 0;  // @ALIGN pieces, each started with a ~BLOCK head
     std::uint64_t useful_begin = 0, useful_end = 0;  // the bytes that count
   };
   static constexpr std::size_t kMaxSegments = kMaxRecipeSteps + 1;
@@ -225,8 +226,8 @@ class Worker {
 
   // Adds the byte range [begin, end) to the sample's ranges to read, with its cut and chunk size
   // (O_DIRECT: whole blocks around it; only the range's own bytes count as read).
-  void add_segment(Open& o, std::uint64_t begin, std::uint64_t end, std::uint64_t cut,
-                   std::uint64_t chunk);
+  void add_segment(Open& o, std::uint64_t begin, std::uint64_t end, std::uint64_t cut = ~0ull,
+                   const RecipeStep* step = nullptr);
 
   // The next request of sample `oi` into `r`: at most request_bytes (the buffer's size) and the
   // range's chunk, ending at its cut; marks the sample fully issued after its last request.

@@ -66,7 +66,7 @@ class Files(Dataset):
             a = np.load(path)
         elif k == "npz":
             with np.load(path) as z:
-                a = z["x"]
+                a = z[z.files[0]]
         elif k == "h5":
             import h5py
             with h5py.File(path, "r") as f:

@@ -32,6 +32,8 @@ struct LearnedRecipe {
 };
 
 // One access as a template. Rules, in order:
+// - reads in pieces between multiples of ALIGN, each piece started with a BLOCK-byte read, to the
+//   end: one step "@ALIGN~BLOCK" (numpy's 256 KiB reads of an .npz member through a 4 KiB buffer);
 // - contiguous reads asking the same size form one step, read in requests of that size (/CHUNK)
 //   when there are several of them or the last asked more than the file had left;
 // - a read that fills its request exactly, followed by one that starts at the next BLOCK boundary

@@ -4,7 +4,7 @@
 // applies to files of any size. Learned by distil from a trace (analysis/recipe.hpp), written in a
 // job as `reader.recipe` (docs/job-format.md), applied per sample by the replay.
 //
-// Text form of one step: OFFSET "+" LENGTH [ "/" CHUNK | "~" BLOCK ], where
+// Text form of one step: OFFSET "+" LENGTH [ "/" CHUNK ] [ "@" ALIGN ] [ "~" BLOCK ], where
 //   OFFSET  a size from the file's start ("4KiB", "30") or "end-" a size back from its end;
 //   LENGTH  a size, "rest" (up to the end of the file) or "rest-N" (up to N bytes before the end:
 //           torch.load reading a tensor's record, which the zip's central directory follows);
@@ -13,6 +13,10 @@
 //           file's start), then the tail in one more request: Python's buffered reader serving a
 //           large read(n) (the whole blocks straight into the caller's memory, the tail through
 //           its BLOCK-byte buffer).
+//   @ALIGN  the length is read in pieces between multiples of ALIGN (from the file's start); with
+//           ~BLOCK, a piece that starts on such a multiple starts with a BLOCK-byte request:
+//           numpy reading an .npz member in 256 KiB reads through Python's 4 KiB buffer
+//           ("8KiB+rest@256KiB~4KiB": 4 KiB, 252 KiB, 4 KiB, 252 KiB, ..., the tail).
 // Examples: "0+4KiB", "end-22+22", "4KiB+rest/60KiB", "8KiB+rest~4KiB", "0+rest", "4KiB+rest-357".
 #include <cstdint>
 #include <string>
@@ -29,7 +33,8 @@ struct RecipeStep {
   bool to_end = false;        // length: the rest of the file
   std::uint64_t length = 0;   // bytes when !to_end (> 0)
   std::uint64_t chunk = 0;    // requests of at most this many bytes; 0: one request
-  std::uint64_t block = 0;    // aligned bulk then tail (see above); 0: none. Not with chunk.
+  std::uint64_t block = 0;    // aligned bulk then tail (see above); 0: none
+  std::uint64_t align = 0;    // pieces between multiples of this (see above); 0: none
   std::uint64_t end_gap = 0;  // to_end: stop this many bytes before the end ("rest-N")
   bool operator==(const RecipeStep&) const = default;
 };
@@ -46,6 +51,10 @@ struct StepRange {
   std::uint64_t begin = 0, end = 0, cut = 0;
 };
 StepRange step_range(const RecipeStep& step, std::uint64_t file_size);
+
+// The end of the request that starts at `at` in `range` (before any buffer limit): at most a
+// chunk, never across a multiple of align, a BLOCK head at such a multiple, never across the cut.
+std::uint64_t request_end(const RecipeStep& step, const StepRange& range, std::uint64_t at);
 
 // One read request.
 struct RecipeRequest {
