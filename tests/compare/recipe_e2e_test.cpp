@@ -42,6 +42,10 @@ struct Kind {
   const char* recipe;  // what distil must learn from its trace
 };
 
+void PrintTo(const Kind& k, std::ostream* os) {
+  *os << k.name;
+}
+
 class RecipeE2E : public ::testing::TestWithParam<Kind> {};
 
 TEST_P(RecipeE2E, DistilLearnsTheRecipeAndTheReplayReadsAsTheLibraryDid) {
