@@ -151,6 +151,33 @@ TEST(RecipeLearner, TheCommonestTemplateWinsWithItsShare) {
   EXPECT_TRUE(learn_recipe({}).recipe.empty());
 }
 
+// numpy.load of a large .npz member: 256 KiB reads through Python's 4 KiB buffer, i.e. a 4 KiB and
+// a 252 KiB request per 256 KiB piece, then the tail (traced on dlgen's npz files); the last
+// buffer fill may stop short of the end (the member ends before the central directory).
+TEST(RecipeLearner, NumpyChunksThroughABufferAreOneAlignedStep) {
+  auto npz = [](std::uint64_t size, bool to_end) {
+    AccessReads a{size,
+                  {{0, 4096, 4096}, {size - 22, 23, 22}, {0, 4096, 4096}, {8192, 253952, 253952}}};
+    std::uint64_t at = 262144;
+    const std::uint64_t cut = size / 4096 * 4096;
+    while (at + 4096 < cut) {
+      a.reads.push_back({at, 4096, 4096});
+      const std::uint64_t e = std::min(at + 262144, cut);
+      a.reads.push_back({at + 4096, e - at - 4096, e - at - 4096});
+      at = e;
+    }
+    if (to_end && cut < size) a.reads.push_back({cut, 4096, size - cut});
+    return a;
+  };
+  const std::vector<AccessReads> in = {npz(7167265, true), npz(9856575, true),
+                                       npz(12591109, false)};
+  const LearnedRecipe l = learn_recipe(in);
+  EXPECT_EQ(recipe_text(l.recipe), "0+4KiB, end-22+22, 0+4KiB, 8KiB+rest@256KiB~4KiB");
+  EXPECT_EQ(l.explained, 3u);
+  expect_replays(l.recipe, in[0]);
+  expect_replays(l.recipe, in[1]);
+}
+
 // A read that stops short of the end keeps a fixed length; a chunked run that stops short keeps
 // its total and its chunk.
 TEST(RecipeLearner, ReadsShortOfTheEndKeepTheirLength) {

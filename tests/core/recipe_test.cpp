@@ -23,7 +23,8 @@ using Reqs = std::vector<RecipeRequest>;
 
 TEST(Recipe, TextRoundTrips) {
   for (const char* s : {"0+4KiB", "end-22+22", "4KiB+rest/60KiB", "8KiB+rest~4KiB", "0+rest",
-                        "30+1000/256", "end-64KiB+64KiB", "1MiB+3MiB/1MiB", "4KiB+rest-357"}) {
+                        "30+1000/256", "end-64KiB+64KiB", "1MiB+3MiB/1MiB", "4KiB+rest-357",
+                        "8KiB+rest@256KiB~4KiB", "0+1MiB/64KiB@256KiB"}) {
     auto st = parse_recipe_step(s);
     ASSERT_TRUE(st) << s << ": " << st.error().message;
     EXPECT_EQ(to_string(*st), s);
@@ -87,6 +88,20 @@ TEST(Recipe, StepsClampToTheFile) {
   EXPECT_TRUE(recipe_requests(parse({"4KiB+rest-357"}), 4200).empty());
   // ~4KiB: the whole blocks in one request, then the tail.
   EXPECT_EQ(recipe_requests(parse({"30+rest~4KiB"}), 10000), (Reqs{{30, 8162}, {8192, 1808}}));
+}
+
+// @ALIGN~BLOCK: pieces between multiples of 256 KiB, each begun on a multiple with a 4 KiB head,
+// the last piece's tail past the last 4 KiB boundary apart (numpy's reads of an npz member).
+TEST(Recipe, AlignedPiecesWithAHead) {
+  EXPECT_EQ(recipe_requests(parse({"8KiB+rest@256KiB~4KiB"}), 600000), (Reqs{{8192, 253952},
+                                                                             {262144, 4096},
+                                                                             {266240, 258048},
+                                                                             {524288, 4096},
+                                                                             {528384, 69632},
+                                                                             {598016, 1984}}));
+  // Without ~BLOCK: pieces only.
+  EXPECT_EQ(recipe_requests(parse({"100+rest@256KiB"}), 600000),
+            (Reqs{{100, 262044}, {262144, 262144}, {524288, 75712}}));
 }
 
 // The per-library keys are special cases: probe, header and request size as steps.
