@@ -33,6 +33,11 @@ void Worker::run() {
   for (std::uint32_t i = cfg_.iodepth; i > 0; --i) free_slots_.push_back(i - 1);
   opens_.resize(cfg_.iodepth + 1);
   free_opens_.reserve(opens_.size());
+  segments_per_open_ = static_cast<std::uint32_t>(
+      cfg_.read_unit == ReadUnit::file ? std::max<std::size_t>(cfg_.recipe->size(), 1) : 2);
+  segments_.resize(opens_.size() * segments_per_open_);
+  for (std::size_t i = 0; i < opens_.size(); ++i)
+    opens_[i].segment = segments_.data() + i * segments_per_open_;
   for (std::uint32_t i = static_cast<std::uint32_t>(opens_.size()); i > 0; --i)
     free_opens_.push_back(i - 1);
   batch_left_.assign(cfg_.prefetch + 1, 0);
@@ -114,7 +119,7 @@ bool Worker::start_sample() {
 
 void Worker::add_segment(Open& o, std::uint64_t begin, std::uint64_t end, std::uint64_t cut,
                          const RecipeStep* step) {
-  if (begin >= end || o.segments == o.segment.size()) return;
+  if (begin >= end || o.segments == segments_per_open_) return;
   Segment& g = o.segment[o.segments++];
   g.useful_begin = begin;
   g.useful_end = end;

@@ -207,7 +207,6 @@ class Worker {
     std::uint64_t align = 0, head = 0;  // @ALIGN pieces, each started with a ~BLOCK head
     std::uint64_t useful_begin = 0, useful_end = 0;  // the bytes that count
   };
-  static constexpr std::size_t kMaxSegments = kMaxRecipeSteps + 1;
   struct Open {
     int fd = -1;
     std::uint32_t pending = 0;
@@ -215,8 +214,8 @@ class Worker {
     std::uint64_t batch = 0;  // local batch index
     std::uint64_t file = 0;
     std::uint32_t sample = 0;
-    std::array<Segment, kMaxSegments> segment{};  // the sample's ranges, in order
-    std::uint32_t segments = 0, segment_at = 0;   // how many; the one being issued
+    Segment* segment = nullptr;                  // the sample's ranges, in order (in segments_)
+    std::uint32_t segments = 0, segment_at = 0;  // how many; the one being issued
   };
 
   void finish();
@@ -295,6 +294,9 @@ class Worker {
   bool warmed_ = false;          // reader.warmup spent (on the phase's first sample)
   std::vector<std::pair<std::int64_t, std::uint64_t>>
       preprocessing_;  // (ends at, local batch), in order
+  // Every open's ranges, back to back: segments_per_open_ each (the recipe's steps, or 2).
+  std::vector<Segment> segments_;
+  std::uint32_t segments_per_open_ = 0;
   // cfg.dependent: samples begun whose requests are not all issued (at most iodepth + 1).
   std::vector<std::uint32_t> active_;
   std::uint64_t file_size_ = 0;
