@@ -187,6 +187,26 @@ TEST(Distil, NumpyLoadProbeIsSetApartFromHeaderAndData) {
   EXPECT_EQ(run(pil).job.reader.probe_bytes, 0u);
 }
 
+// torch.load per sample: many read-only .pt files in one directory are a dataset, not a restored
+// checkpoint; a few are a checkpoint read before training.
+TEST(Distil, ManyReadOnlyPtFilesAreSamplesAFewAreARestore) {
+  SimConfig c;
+  c.ext = ".pt";
+  c.files = 32;
+  TraceSummary s;
+  const auto d = run(c, &s);
+  ASSERT_EQ(s.datasets.size(), 1u);
+  EXPECT_EQ(s.datasets[0].files.size(), 32u);
+  EXPECT_FALSE(s.checkpoint_restore);
+  EXPECT_EQ(d.job.dataset.num_files, 32u);
+  SimConfig few = c;
+  few.files = 4;
+  TraceSummary t;
+  run(few, &t);
+  EXPECT_TRUE(t.datasets.empty());
+  EXPECT_TRUE(t.checkpoint_restore);
+}
+
 TEST(Distil, OneFileOfManySamplesReadASampleAtATime) {
   // 512 samples of 16 KiB in one HDF5-like file, read by 2 DataLoader workers a sample at a time
   // (64 KiB read-ahead + a label read), batch 8, shuffled, 3 epochs: the same inferences as for a
