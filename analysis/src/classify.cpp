@@ -336,8 +336,23 @@ void classify_files(const trace::Trace& t, Classified& s) {
                            other_reader && s.files[i].bytes_read * 2 >= s.files[i].bytes_written &&
                            !is_checkpoint_name(s.files[i].path);
   }
+  // Many read-only .pt/.pth files in one directory are samples (torch.load per sample), not a
+  // restored checkpoint (a few files, or names that say checkpoint, rank, model or optimizer).
+  std::map<std::string, std::uint32_t> pt_in_dir;
+  auto pt_sample = [](const FileSummary& f) {
+    const std::string l = lower(f.path);
+    return f.bytes_written == 0 && f.bytes_read > 0 && is_checkpoint_name(f.path) &&
+           !contains(l, "checkpoint") && !contains(l, "ckpt") && !contains(l, "rank") &&
+           !contains(l, "model") && !contains(l, "optim") && !contains(l, "state");
+  };
+  for (const auto& f : s.files)
+    if (pt_sample(f)) ++pt_in_dir[fs::path(f.path).parent_path().string()];
   for (std::size_t i = 0; i < s.files.size(); ++i) {
     auto& f = s.files[i];
+    if (pt_sample(f) && pt_in_dir[fs::path(f.path).parent_path().string()] >= 16) {
+      f.cls = FileClass::train;  // candidate; refined by grouping
+      continue;
+    }
     if (starts_with(f.path, "/dev/shm/"))
       f.cls = FileClass::shm;
     else if (is_ignored_path(f.path))

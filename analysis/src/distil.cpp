@@ -619,6 +619,19 @@ void distil_requests(Ctx& x, const DatasetSummary& d) {
       r.shuffle = Shuffle::sample;
       x.c("reader.shuffle", "samples of the file read in a random order, reshuffled each epoch");
     }
+  } else if (const LearnedRecipe& lr = d.recipe;
+             !s.stream_shards && !lr.recipe.empty() && lr.share() >= 0.5) {
+    // The learned per-file recipe (analysis/recipe.hpp) says what the per-library keys said, and
+    // more: the order, offsets (from the start or the end) and sizes of each file's reads.
+    r.recipe = lr.recipe;
+    r.request_size_bytes = r.header_read_bytes = r.probe_bytes = 0;
+    x.c("reader.recipe", "how each file was read, learned from the trace: " +
+                             std::to_string(lr.explained) + " of " + std::to_string(lr.accesses) +
+                             " file accesses (" + pct(double(lr.explained), double(lr.accesses)) +
+                             ") read their file exactly this way; " +
+                             std::to_string(lr.templates) + " distinct patterns seen");
+    for (const char* k : {"reader.request_size", "reader.header_read", "reader.probe"})
+      x.c(k, "0: reader.recipe says how files are read");
   } else if (!rp.whole_file) {
     x.note("reader.read: only " + pct(rp.coverage, 1.0) +
            " of each file is read per access; the job reads whole files");

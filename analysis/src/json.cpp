@@ -84,6 +84,12 @@ std::string to_json(const TraceSummary& s) {
               {"direct", d.read.direct},
               {"mmap", d.read.mmap},
               {"request_sizes", hist(d.read.request_sizes)}};
+    json steps = json::array();
+    for (const RecipeStep& st : d.recipe.recipe) steps.push_back(to_string(st));
+    r["recipe"] = {{"steps", steps},
+                   {"accesses", d.recipe.accesses},
+                   {"explained", d.recipe.explained},
+                   {"templates", d.recipe.templates}};
     j["datasets"].push_back({{"dir", d.dir},
                              {"class", to_string(d.cls)},
                              {"files", d.files.size()},

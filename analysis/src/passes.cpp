@@ -92,6 +92,15 @@ DatasetReads read_patterns(const Classified& c, const std::vector<Access>& acces
     }
     pd.accesses = n;
     if (n == 0) continue;
+    std::vector<AccessReads> in;  // each access's reads, for the recipe learner (recipe.hpp)
+    for (const auto& a : accesses) {
+      if (a.dataset != static_cast<std::int32_t>(di)) continue;
+      AccessReads& ar = in.emplace_back();
+      ar.file_size = c.files[a.file].size_bytes;
+      for (std::size_t k = 0; k < a.offsets.size(); ++k)
+        ar.reads.push_back({a.offsets[k], a.sizes[k], a.moved[k]});
+    }
+    pd.recipe = learn_recipe(in);
     rp.reads_per_access = std::accumulate(reads.begin(), reads.end(), 0.0) / static_cast<double>(n);
     rp.coverage = std::accumulate(coverage.begin(), coverage.end(), 0.0) / static_cast<double>(n);
     rp.whole_file = detail::percentile(coverage, 0.5) >= 0.9;

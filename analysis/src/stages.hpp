@@ -108,6 +108,7 @@ Passes find_passes(const Classified& c, const std::vector<Access>& as, const Rea
 struct DatasetReads {
   struct PerDataset {
     ReadPattern read;
+    LearnedRecipe recipe;  // how one access reads a file, as a template (analysis/recipe.hpp)
     std::uint64_t accesses = 0, bytes_read = 0;
   };
   std::vector<PerDataset> datasets;  // same order as Classified::datasets

@@ -78,6 +78,7 @@ TraceSummary summarize_split(const trace::Trace& t) {
   s.datasets = classified.datasets;
   for (std::size_t di = 0; di < s.datasets.size(); ++di) {
     s.datasets[di].read = reads.datasets[di].read;
+    s.datasets[di].recipe = reads.datasets[di].recipe;
     s.datasets[di].accesses = reads.datasets[di].accesses;
     s.datasets[di].bytes_read = reads.datasets[di].bytes_read;
     s.datasets[di].order = orders[di];

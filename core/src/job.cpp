@@ -101,6 +101,16 @@ std::vector<Diagnostic> validate(const Job& job, std::uint64_t ram_bytes) {
     add(out, "reader.probe", "must be a multiple of 4KiB with direct = true");
   if (r.readahead_bytes > 0 && r.read_unit != ReadUnit::sample)
     add(out, "reader.readahead", "applies to read = \"sample\" only (a whole file is read anyway)");
+  if (!r.recipe.empty()) {
+    if (r.read_unit != ReadUnit::file) add(out, "reader.recipe", "applies to read = \"file\" only");
+    if (r.probe_bytes > 0 || r.header_read_bytes > 0 || r.request_size_bytes > 0)
+      add(out, "reader.recipe",
+          "replaces probe, header_read and request_size: set those to 0 (or drop the recipe)");
+    if (r.recipe.size() > kMaxRecipeSteps)
+      add(out, "reader.recipe",
+          "has " + std::to_string(r.recipe.size()) + " steps; at most " +
+              std::to_string(kMaxRecipeSteps));
+  }
   if (r.shuffle_buffer > 0 && r.shuffle == Shuffle::none)
     add(out, "reader.shuffle_buffer", "needs shuffle = \"file\" or \"sample\"");
   if (r.read_unit == ReadUnit::stream && r.shuffle == Shuffle::sample)

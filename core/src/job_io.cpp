@@ -34,7 +34,7 @@ const std::vector<std::string_view> kDatasetKeys = {
 const std::vector<std::string_view> kReaderKeys = {
     "batch_size", "workers",      "prefetch",    "shuffle",   "shuffle_buffer", "seed",
     "read",       "request_size", "header_read", "iodepth",   "direct",         "drop_last",
-    "startup",    "preprocess",   "warmup",      "readahead", "probe"};
+    "startup",    "preprocess",   "warmup",      "readahead", "probe",          "recipe"};
 const std::vector<std::string_view> kComputeKeys = {"accelerator", "time", "eval_time",
                                                     "au_threshold"};
 const std::vector<std::string_view> kAcceleratorKeys = {"time"};
@@ -449,6 +449,30 @@ class Section {
     out = d;
   }
 
+  // An access recipe: an array of step strings (core/recipe.hpp), each error with its index.
+  void recipe(std::string_view key, Recipe& out) {
+    const toml::node* n = get(key);
+    if (!n) return;
+    const toml::array* a = n->as_array();
+    if (!a) return type_error(key, *n, "an array of steps such as [\"0+4KiB\", \"4KiB+rest\"]");
+    Recipe r;
+    for (std::size_t i = 0; i < a->size(); ++i) {
+      const toml::node& e = *a->get(i);
+      const std::string p = path(key) + "[" + std::to_string(i) + "]";
+      if (!e.is_string()) {
+        ctx_.error(p, line_of(e), "expected a step such as \"0+4KiB\", got " + node_text(e));
+        continue;
+      }
+      auto st = parse_recipe_step(*e.value<std::string>());
+      if (!st) {
+        ctx_.error(p, line_of(e), st.error().message);
+        continue;
+      }
+      r.push_back(*st);
+    }
+    out = std::move(r);
+  }
+
   // Unknown keys in this section: every key not consumed and not in `known`.
   void check_unknown(const std::vector<std::string_view>& known) {
     if (!t_) return;
@@ -626,6 +650,7 @@ Job convert(Ctx& ctx, const toml::table& root, const std::filesystem::path& sour
     s.size("header_read", r.header_read_bytes);
     s.size("readahead", r.readahead_bytes);
     s.size("probe", r.probe_bytes);
+    s.recipe("recipe", r.recipe);
     s.integer("iodepth", r.iodepth);
     s.boolean("direct", r.direct);
     s.boolean("drop_last", r.drop_last);
@@ -1076,6 +1101,12 @@ std::string to_toml(const Job& job, const std::map<std::string, std::string>& co
   w.kv("header_read", size_text(double(r.header_read_bytes)));
   w.kv("readahead", size_text(double(r.readahead_bytes)));
   w.kv("probe", size_text(double(r.probe_bytes)));
+  if (!r.recipe.empty()) {
+    std::string steps;
+    for (const RecipeStep& st : r.recipe)
+      steps += (steps.empty() ? "" : ", ") + quote(to_string(st));
+    w.kv("recipe", "[" + steps + "]");
+  }
   w.kv("iodepth", std::to_string(r.iodepth));
   w.kv("direct", r.direct ? "true" : "false");
   w.kv("drop_last", r.drop_last ? "true" : "false");

@@ -162,6 +162,24 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
                                                  : std::max<std::uint64_t>(files.max_size, 1);
   want = std::max({want, rd.header_read_bytes, rd.probe_bytes,
                    rd.read_unit == ReadUnit::sample ? rd.readahead_bytes : 0});
+  // read = "file": the recipe's steps (reader.recipe, or what probe/header/request_size stand
+  // for). A recipe's buffer holds its largest request (a step's chunk, its fixed length, or a
+  // whole file for "rest").
+  const Recipe legacy = legacy_recipe(rd.probe_bytes, rd.header_read_bytes, rd.request_size_bytes);
+  if (rd.read_unit == ReadUnit::file) {
+    cfg.recipe = rd.recipe.empty() ? &legacy : &rd.recipe;
+    cfg.dependent = !rd.recipe.empty();
+    if (!rd.recipe.empty()) {
+      want = 1;
+      const std::uint64_t whole = std::max<std::uint64_t>(files.max_size, 1);
+      for (const RecipeStep& st : rd.recipe) {
+        std::uint64_t need = st.to_end || st.block > 0 ? whole : std::min(st.length, whole);
+        if (st.chunk > 0) need = std::min(need, st.chunk);
+        if (st.align > 0) need = std::min(need, st.align);
+        want = std::max(want, need);
+      }
+    }
+  }
   ReaderSpec sized = rd;
   sized.workers = cfg.workers;
   sized.iodepth = cfg.iodepth;

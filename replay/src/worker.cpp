@@ -33,6 +33,11 @@ void Worker::run() {
   for (std::uint32_t i = cfg_.iodepth; i > 0; --i) free_slots_.push_back(i - 1);
   opens_.resize(cfg_.iodepth + 1);
   free_opens_.reserve(opens_.size());
+  segments_per_open_ = static_cast<std::uint32_t>(
+      cfg_.read_unit == ReadUnit::file ? std::max<std::size_t>(cfg_.recipe->size(), 1) : 2);
+  segments_.resize(opens_.size() * segments_per_open_);
+  for (std::size_t i = 0; i < opens_.size(); ++i)
+    opens_[i].segment = segments_.data() + i * segments_per_open_;
   for (std::uint32_t i = static_cast<std::uint32_t>(opens_.size()); i > 0; --i)
     free_opens_.push_back(i - 1);
   batch_left_.assign(cfg_.prefetch + 1, 0);
@@ -41,6 +46,7 @@ void Worker::run() {
     clock_.prepare_thread();
   }
   pending_.reserve(cfg_.iodepth);
+  active_.reserve(opens_.size());
   completions_.resize(cfg_.iodepth);
   const std::uint64_t nb = plan_.num_batches();
   my_batches_ = nb > index_ ? (nb - index_ + cfg_.workers - 1) / cfg_.workers : 0;
@@ -80,57 +86,77 @@ bool Worker::start_sample() {
   }
   const std::uint32_t o = free_opens_.back();
   free_opens_.pop_back();
-  opens_[o] = {fd, 0, false, started_ - 1, ref.file, ref.sample};
+  Open& op = opens_[o];
+  op.fd = fd;
+  op.pending = 0;
+  op.issued_all = false;
+  op.batch = started_ - 1;
+  op.file = ref.file;
+  op.sample = ref.sample;
+  op.segments = 0;
+  op.segment_at = 0;
   cur_open_ = o;
   file_size_ = cfg_.files->size[ref.file];
-  std::uint64_t begin = 0, end = file_size_;
-  if (cfg_.read_unit != ReadUnit::file) {  // sample, or stream: the next stretch of the shard
-    const datasets::Extent e = cfg_.files->extent(ref.file, ref.sample);
-    begin = e.offset;
-    end = e.offset + e.length;
-    if (cfg_.readahead_bytes > e.length) end = std::min(file_size_, begin + cfg_.readahead_bytes);
+  if (cfg_.read_unit == ReadUnit::file) {
+    // The recipe's steps, in order (reader.recipe, or probe, header and data).
+    for (const RecipeStep& st : *cfg_.recipe) {
+      const StepRange r = step_range(st, file_size_);
+      add_segment(op, r.begin, r.end, r.cut, &st);
+    }
+    return true;
   }
-  // The sample's byte ranges, read in order, each split into requests of at most request_bytes
-  // (the buffer size): reader.probe at 0, the header at 0, then the data.
+  // One sample of a multi-sample file: the header at 0, then the sample's byte range (at least
+  // readahead bytes of it), each split into requests of at most request_bytes (the buffer size).
+  const datasets::Extent e = cfg_.files->extent(ref.file, ref.sample);
+  const std::uint64_t begin = e.offset;
+  std::uint64_t end = e.offset + e.length;
+  if (cfg_.readahead_bytes > e.length) end = std::min(file_size_, begin + cfg_.readahead_bytes);
   const std::uint64_t header = std::min(cfg_.header_bytes, file_size_);
-  const std::uint64_t probe =
-      cfg_.read_unit == ReadUnit::file ? std::min(cfg_.probe_bytes, file_size_) : 0;
-  if (cfg_.read_unit == ReadUnit::file) begin = std::min(header, end);
-  segments_ = 0;
-  segment_at_ = 0;
-  add_segment(0, probe);
-  add_segment(0, header);
-  add_segment(begin, end);
+  add_segment(op, 0, header);
+  add_segment(op, begin, end);
   return true;
 }
 
-void Worker::add_segment(std::uint64_t begin, std::uint64_t end) {
-  if (begin >= end) return;
-  Segment& g = segment_[segments_++];
+void Worker::add_segment(Open& o, std::uint64_t begin, std::uint64_t end, std::uint64_t cut,
+                         const RecipeStep* step) {
+  if (begin >= end || o.segments == segments_per_open_) return;
+  Segment& g = o.segment[o.segments++];
   g.useful_begin = begin;
   g.useful_end = end;
   g.next = cfg_.direct ? align_down(begin, cfg_.block) : begin;
   g.end = cfg_.direct ? align_up(end, cfg_.block) : end;
+  g.cut = g.end;
+  if (cut < end) g.cut = cfg_.direct ? std::max(g.next, align_down(cut, cfg_.block)) : cut;
+  if (g.cut <= g.next) g.cut = g.end;
+  const std::uint64_t chunk = step ? step->chunk : 0;
+  g.chunk = cfg_.direct && chunk > 0 ? align_up(chunk, cfg_.block) : chunk;
+  g.align = step ? step->align : 0;
+  g.head = step ? step->block : 0;
 }
 
-void Worker::next_request(IoRequest& r, Slot& s) {
-  Open& o = opens_[cur_open_];
-  Segment& g = segment_[segment_at_];
+void Worker::next_request(std::uint32_t oi, IoRequest& r, Slot& s) {
+  Open& o = opens_[oi];
+  Segment& g = o.segment[o.segment_at];
   r.fd = o.fd;
   r.op = IoOp::read;
+  std::uint64_t len = g.end - g.next;
+  len = std::min(len, cfg_.request_bytes);
+  if (g.chunk > 0) len = std::min(len, g.chunk);
+  if (g.align > 0) {
+    len = std::min(len, (g.next / g.align + 1) * g.align - g.next);
+    if (g.head > 0 && g.next % g.align == 0) len = std::min(len, g.head);
+  }
+  if (g.next < g.cut) len = std::min(len, g.cut - g.next);
   s.offset = g.next;
-  s.end = g.next + std::min(cfg_.request_bytes, g.end - g.next);
+  s.end = g.next + len;
   s.useful_begin = g.useful_begin;
   s.useful_end = g.useful_end;
   g.next = s.end;
-  s.open = cur_open_;
+  s.open = oi;
   r.offset = s.offset;
   r.length = static_cast<std::uint32_t>(s.end - s.offset);
   ++o.pending;
-  if (g.next >= g.end && ++segment_at_ == segments_) {
-    o.issued_all = true;
-    cur_open_ = kNone;
-  }
+  if (g.next >= g.end && ++o.segment_at == o.segments) o.issued_all = true;
 }
 
 void Worker::complete_sample(std::uint32_t oi) {
@@ -195,17 +221,30 @@ void Worker::loop() {
 
 bool Worker::fill() {
   while (!free_slots_.empty()) {
-    if (cur_open_ == kNone) {
+    // The sample to issue from: the one being issued, or (dependent requests) the first begun
+    // sample whose previous request has completed.
+    std::uint32_t oi = cur_open_;
+    std::size_t ai = 0;
+    if (cfg_.dependent)
+      for (oi = kNone; ai < active_.size(); ++ai)
+        if (opens_[active_[ai]].pending == 0) {
+          oi = active_[ai];
+          break;
+        }
+    if (oi == kNone) {
       const std::uint64_t k = index_ + started_ * cfg_.workers - cfg_.workers;
       if (started_ > 0 && sample_in_batch_ < plan_.batch(k).size()) {
         if (free_opens_.empty()) break;
         if (!preprocessing_.empty()) break;  // the worker is still processing its last sample
         if (!start_sample()) return false;
-        if (segments_ == 0) {  // an empty sample
+        if (opens_[cur_open_].segments == 0) {  // an empty sample
           opens_[cur_open_].issued_all = true;
-          const std::uint32_t oi = cur_open_;
+          const std::uint32_t done = cur_open_;
           cur_open_ = kNone;
-          complete_sample(oi);
+          complete_sample(done);
+        } else if (cfg_.dependent) {
+          active_.push_back(cur_open_);
+          cur_open_ = kNone;
         }
         continue;
       }
@@ -221,9 +260,15 @@ bool Worker::fill() {
     const std::uint32_t si = free_slots_.back();
     free_slots_.pop_back();
     IoRequest& r = pending_.emplace_back();
-    next_request(r, slots_[si]);
+    next_request(oi, r, slots_[si]);
     r.buffer = si;
     r.user_data = si;
+    if (opens_[oi].issued_all) {
+      if (cfg_.dependent)
+        active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(ai));
+      else
+        cur_open_ = kNone;
+    }
   }
   return true;
 }

@@ -88,6 +88,13 @@ struct PhaseConfig {
   std::uint64_t readahead_bytes = 0;
   std::uint64_t header_bytes = 0;
   std::uint64_t probe_bytes = 0;  // reader.probe: a read at offset 0 before the header and data
+  // read = "file": each sample file's steps (reader.recipe, or legacy_recipe of probe, header and
+  // request size); null with read = "sample".
+  const Recipe* recipe = nullptr;
+  // A sample's requests are dependent (reader.recipe set): its next request is issued only after
+  // the previous one completed, as the library issues them; other samples of the worker proceed
+  // meanwhile (up to iodepth requests in flight). false: a sample's requests are issued at once.
+  bool dependent = false;
   bool direct = false;
   std::uint32_t block = 4096;
   std::uint32_t iodepth = 1;
@@ -191,6 +198,15 @@ class Worker {
     std::uint64_t offset = 0, end = 0;
     std::uint64_t useful_begin = 0, useful_end = 0;  // the bytes of this read that count
   };
+  // One byte range of a sample (a recipe step, or probe/header/data) and how far it is issued.
+  struct Segment {
+    std::uint64_t next = 0, end = 0;  // the next request's offset; the range's end (block-aligned
+                                      // when direct)
+    std::uint64_t cut = 0;            // a request starting before it ends there (~BLOCK); else end
+    std::uint64_t chunk = 0;          // requests of at most this (0: the buffer's size)
+    std::uint64_t align = 0, head = 0;  // @ALIGN pieces, each started with a ~BLOCK head
+    std::uint64_t useful_begin = 0, useful_end = 0;  // the bytes that count
+  };
   struct Open {
     int fd = -1;
     std::uint32_t pending = 0;
@@ -198,6 +214,8 @@ class Worker {
     std::uint64_t batch = 0;  // local batch index
     std::uint64_t file = 0;
     std::uint32_t sample = 0;
+    Segment* segment = nullptr;                  // the sample's ranges, in order (in segments_)
+    std::uint32_t segments = 0, segment_at = 0;  // how many; the one being issued
   };
 
   void finish();
@@ -205,13 +223,14 @@ class Worker {
   // Begins the next sample of the current batch: opens its file, sets up the byte range to read.
   bool start_sample();
 
-  // Adds the byte range [begin, end) of the current sample to read (O_DIRECT: whole blocks around
-  // it; only the range's own bytes count as read).
-  void add_segment(std::uint64_t begin, std::uint64_t end);
+  // Adds the byte range [begin, end) to the sample's ranges to read, with its cut and chunk size
+  // (O_DIRECT: whole blocks around it; only the range's own bytes count as read).
+  void add_segment(Open& o, std::uint64_t begin, std::uint64_t end, std::uint64_t cut = ~0ull,
+                   const RecipeStep* step = nullptr);
 
-  // The next request of the current sample into `r`: at most request_bytes (the buffer's size)
-  // of the current range; marks the sample fully issued after its last range's last request.
-  void next_request(IoRequest& r, Slot& s);
+  // The next request of sample `oi` into `r`: at most request_bytes (the buffer's size) and the
+  // range's chunk, ending at its cut; marks the sample fully issued after its last request.
+  void next_request(std::uint32_t oi, IoRequest& r, Slot& s);
 
   void complete_sample(std::uint32_t oi);
 
@@ -275,15 +294,11 @@ class Worker {
   bool warmed_ = false;          // reader.warmup spent (on the phase's first sample)
   std::vector<std::pair<std::int64_t, std::uint64_t>>
       preprocessing_;  // (ends at, local batch), in order
-  // The current sample's byte ranges (probe, header, data) and the one being issued.
-  struct Segment {
-    std::uint64_t next = 0,
-                  end =
-                      0;  // the next request's offset; the range's end (block-aligned when direct)
-    std::uint64_t useful_begin = 0, useful_end = 0;  // the bytes that count
-  };
-  std::array<Segment, 3> segment_{};
-  std::uint32_t segments_ = 0, segment_at_ = 0;
+  // Every open's ranges, back to back: segments_per_open_ each (the recipe's steps, or 2).
+  std::vector<Segment> segments_;
+  std::uint32_t segments_per_open_ = 0;
+  // cfg.dependent: samples begun whose requests are not all issued (at most iodepth + 1).
+  std::vector<std::uint32_t> active_;
   std::uint64_t file_size_ = 0;
 };
 

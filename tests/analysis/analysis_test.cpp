@@ -171,16 +171,40 @@ TEST(Distil, NumpyLoadProbeIsSetApartFromHeaderAndData) {
   c.probe = 4096;
   c.header = 128;
   c.chunk = 1 << 20;
-  const auto d = run(c);
-  EXPECT_EQ(d.job.reader.probe_bytes, 4096u);
-  EXPECT_EQ(d.job.reader.header_read_bytes, 128u);
-  EXPECT_EQ(d.job.reader.request_size_bytes, 1u << 20);
+  TraceSummary s;
+  const auto d = run(c, &s);
+  EXPECT_EQ(s.datasets[0].read.probe_bytes, 4096u);
+  EXPECT_EQ(s.datasets[0].read.header_bytes, 128u);
+  EXPECT_EQ(s.datasets[0].read.request_bytes, 1u << 20);
+  // The job says it as its recipe (the per-library keys are then 0).
+  EXPECT_EQ(recipe_text(d.job.reader.recipe), "0+4KiB, 0+128, 128+rest/1MiB");
+  EXPECT_EQ(d.job.reader.probe_bytes, 0u);
   // PIL reads a 4 KiB header and goes on from there: no probe.
   SimConfig pil;
   pil.header = 4096;
   pil.chunk = 61440;
   pil.size = 200000;
   EXPECT_EQ(run(pil).job.reader.probe_bytes, 0u);
+}
+
+// torch.load per sample: many read-only .pt files in one directory are a dataset, not a restored
+// checkpoint; a few are a checkpoint read before training.
+TEST(Distil, ManyReadOnlyPtFilesAreSamplesAFewAreARestore) {
+  SimConfig c;
+  c.ext = ".pt";
+  c.files = 32;
+  TraceSummary s;
+  const auto d = run(c, &s);
+  ASSERT_EQ(s.datasets.size(), 1u);
+  EXPECT_EQ(s.datasets[0].files.size(), 32u);
+  EXPECT_FALSE(s.checkpoint_restore);
+  EXPECT_EQ(d.job.dataset.num_files, 32u);
+  SimConfig few = c;
+  few.files = 4;
+  TraceSummary t;
+  run(few, &t);
+  EXPECT_TRUE(t.datasets.empty());
+  EXPECT_TRUE(t.checkpoint_restore);
 }
 
 TEST(Distil, OneFileOfManySamplesReadASampleAtATime) {
@@ -351,7 +375,8 @@ TEST(Summarize, ClassFoldersMergeIntoOneDatasetWithFanOut) {
   EXPECT_EQ(s.datasets[0].dirs, 12u);
   EXPECT_EQ(d.job.dataset.files_per_dir, 10u);
   EXPECT_EQ(d.job.dataset.format, Format::jpeg);
-  EXPECT_EQ(d.job.reader.request_size_bytes, 65536u);
+  EXPECT_EQ(s.datasets[0].read.request_bytes, 65536u);
+  EXPECT_EQ(recipe_text(d.job.reader.recipe), "0+rest/64KiB");
   EXPECT_EQ(d.job.dataset.num_files, 120u);
   EXPECT_EQ(d.job.name, "imagenet");
 }
@@ -368,8 +393,9 @@ TEST(Summarize, PilHeaderThenChunksAndEofReadsNotCounted) {
   for (std::uint32_t i = 0; i < c.files; ++i) c.sizes.push_back(20000 + (i * 617) % 50000);
   TraceSummary s;
   const auto d = run(c, &s);
-  EXPECT_EQ(d.job.reader.header_read_bytes, 4096u);
-  EXPECT_EQ(d.job.reader.request_size_bytes, 61440u);
+  EXPECT_EQ(s.datasets[0].read.header_bytes, 4096u);
+  EXPECT_EQ(s.datasets[0].read.request_bytes, 61440u);
+  EXPECT_EQ(recipe_text(d.job.reader.recipe), "0+4KiB, 4KiB+rest/60KiB");
   std::uint64_t expected_reads = 0;
   for (auto sz : c.sizes) expected_reads += 1 + (sz - 4096 + 61439) / 61440;
   EXPECT_EQ(s.dataset_read_ops, expected_reads * c.epochs);
@@ -382,9 +408,11 @@ TEST(Summarize, UniformChunksHaveNoHeader) {
   SimConfig c;
   c.size = 1 << 20;
   c.chunk = 131072;
-  const auto d = run(c, nullptr);
-  EXPECT_EQ(d.job.reader.header_read_bytes, 0u);
-  EXPECT_EQ(d.job.reader.request_size_bytes, 131072u);
+  TraceSummary s;
+  const auto d = run(c, &s);
+  EXPECT_EQ(s.datasets[0].read.header_bytes, 0u);
+  EXPECT_EQ(s.datasets[0].read.request_bytes, 131072u);
+  EXPECT_EQ(recipe_text(d.job.reader.recipe), "0+rest/128KiB");
 }
 
 // numpy.load-like: a small header read, then the data in one read of the rest.

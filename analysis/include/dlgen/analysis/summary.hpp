@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "dlgen/analysis/recipe.hpp"
 #include "dlgen/core/job.hpp"
 #include "dlgen/trace/trace.hpp"
 
@@ -137,6 +138,7 @@ struct DatasetSummary {
   std::uint32_t files_per_dir = 0;  // 0: flat; else typical files per subdirectory
   std::uint32_t depth = 0;          // subdirectory levels below `dir`
   ReadPattern read;
+  LearnedRecipe recipe;  // how one access reads a file, as a template (analysis/recipe.hpp)
   OrderSummary order;
   std::uint64_t accesses = 0;  // file accesses over the whole run
   std::uint64_t bytes_read = 0;

@@ -11,6 +11,7 @@
 
 #include "dlgen/core/distribution.hpp"
 #include "dlgen/core/llm.hpp"
+#include "dlgen/core/recipe.hpp"
 
 namespace dlgen {
 
@@ -66,6 +67,11 @@ struct ReaderSpec {
   // read = "file": a first read of this many bytes at offset 0 after which the file is read again
   // from its start (numpy.load probes the magic through a 4 KiB buffer, then seeks back); 0: none.
   std::uint64_t probe_bytes = 0;
+  // read = "file": how each sample file is read, step by step (core/recipe.hpp), as distil learns
+  // it from a trace; a sample's steps are issued in order, each after the previous completed, as
+  // the library issues them. Empty: the steps that probe, header_read and request_size stand for
+  // (legacy_recipe), issued as today.
+  Recipe recipe;
   bool operator==(const ReaderSpec&) const = default;
 };
 

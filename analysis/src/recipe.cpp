@@ -1,0 +1,131 @@
+// The access-recipe learner (analysis/recipe.hpp): one access → a template relative to its file;
+// the commonest template wins.
+#include "dlgen/analysis/recipe.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace dlgen::analysis {
+
+namespace {
+
+// Reads from r[i] on as pieces between multiples of ALIGN, each started with a BLOCK-byte head
+// (numpy reading an .npz member in 256 KiB reads through Python's 4 KiB buffer: 252 KiB, 4 KiB,
+// 252 KiB, ..., the tail). The guess (ALIGN from the heads' spacing, BLOCK from a head's size) is
+// replayed with the applier and kept when it gives the reads that follow (the last one may be
+// missing: the member can end before the file does). Returns the reads it explains, 0: none.
+std::size_t aligned_pieces(const std::vector<AccessRead>& r, std::size_t i, std::uint64_t fsize,
+                           Recipe& out) {
+  if (i + 3 >= r.size() || r[i + 3].offset <= r[i + 1].offset) return 0;
+  RecipeStep g;
+  g.offset = r[i].offset;
+  g.to_end = true;
+  g.block = r[i + 1].asked;
+  g.align = r[i + 3].offset - r[i + 1].offset;
+  if (g.block == 0 || g.align <= g.block || r[i + 1].offset % g.align != 0 ||
+      r[i + 1].offset <= g.offset || fsize - g.offset < g.offset)
+    return 0;
+  const std::vector<RecipeRequest> want = recipe_requests({g}, fsize);
+  std::size_t k = 0;
+  while (k < want.size() && i + k < r.size() && want[k].offset == r[i + k].offset &&
+         want[k].length == r[i + k].moved)
+    ++k;
+  if (k < 4 || k + 1 < want.size()) return 0;
+  out.push_back(g);
+  return k;
+}
+
+}  // namespace
+
+Recipe access_template(const AccessReads& access) {
+  const auto& r = access.reads;
+  std::uint64_t fsize = access.file_size;
+  for (const AccessRead& x : r) fsize = std::max(fsize, x.offset + x.moved);
+  Recipe out;
+  std::size_t i = 0;
+  while (i < r.size()) {
+    if (const std::size_t k = aligned_pieces(r, i, fsize, out); k > 0) {
+      i += k;
+      continue;
+    }
+    const std::uint64_t o = r[i].offset;
+    const std::uint64_t asked = r[i].asked;
+    std::uint64_t total = r[i].moved;
+    std::size_t j = i + 1;
+    // Contiguous reads of one asked size, each but the last filled: requests of that size.
+    while (j < r.size() && r[j].asked == asked && r[j - 1].moved == r[j - 1].asked &&
+           r[j].offset == r[j - 1].offset + r[j - 1].moved)
+      total += r[j++].moved;
+    RecipeStep st;
+    if (j - i >= 2) st.chunk = asked;
+    // A buffered reader's large read: the whole blocks in one request that it fills, then the
+    // tail through its buffer (asking a block, reaching the end of the file).
+    if (j == i + 1 && j < r.size() && r[i].moved == asked && r[j].offset == o + total &&
+        r[j].asked > 0 && r[j].asked < asked && (o + total) % r[j].asked == 0 &&
+        r[j].moved <= r[j].asked && o + total + r[j].moved >= fsize) {
+      st.block = r[j].asked;
+      total += r[j++].moved;
+    }
+    const bool at_end = o + total >= fsize;
+    // One read asking more than the file had left (beyond Python's readall size + 1): the reader
+    // reads in requests of that size.
+    if (j == i + 1 && at_end && asked > r[i].moved + 1) st.chunk = asked;
+    st.to_end = at_end;
+    st.length = at_end ? 0 : total;
+    // Most of the file from the first half on, short of the end: up to that many bytes before
+    // the end (torch.load's tensor record, followed by the zip's directory).
+    if (!at_end && 2 * total > fsize && fsize - o >= o) {
+      st.to_end = true;
+      st.length = 0;
+      st.end_gap = fsize - (o + total);
+    }
+    st.from_end = fsize - o < o;
+    st.offset = st.from_end ? fsize - o : o;
+    // From the end, to the end, in one request: the same as a fixed length ("end-22+22").
+    if (st.from_end && st.to_end && st.block == 0 && (st.chunk == 0 || st.chunk >= st.offset)) {
+      st.chunk = 0;
+      st.to_end = false;
+      st.length = st.offset;
+    }
+    out.push_back(st);
+    i = j;
+  }
+  return out;
+}
+
+std::string recipe_text(const Recipe& recipe) {
+  std::string out;
+  for (const RecipeStep& s : recipe) out += (out.empty() ? "" : ", ") + to_string(s);
+  return out;
+}
+
+LearnedRecipe learn_recipe(const std::vector<AccessReads>& accesses) {
+  LearnedRecipe best;
+  struct Seen {
+    std::uint64_t count = 0;
+    std::size_t first = 0;
+    Recipe recipe;
+  };
+  std::map<std::string, Seen> seen;
+  for (std::size_t i = 0; i < accesses.size(); ++i) {
+    if (accesses[i].reads.empty()) continue;
+    ++best.accesses;
+    Recipe t = access_template(accesses[i]);
+    Seen& s = seen[recipe_text(t)];
+    if (s.count++ == 0) {
+      s.first = i;
+      s.recipe = std::move(t);
+    }
+  }
+  best.templates = seen.size();
+  const Seen* win = nullptr;
+  for (const auto& [text, s] : seen)
+    if (!win || s.count > win->count || (s.count == win->count && s.first < win->first)) win = &s;
+  if (win && win->recipe.size() <= kMaxRecipeSteps) {
+    best.recipe = win->recipe;
+    best.explained = win->count;
+  }
+  return best;
+}
+
+}  // namespace dlgen::analysis

@@ -1,0 +1,111 @@
+// Access recipes end to end, one small program per library (tests/pytorch/recipe_reader.py: PIL
+// JPEG, numpy .npy and .npz, h5py rows, torch.load, open().read(), each under a PyTorch
+// DataLoader): capture it, distil the trace (the job must carry the library's recipe), replay the
+// job under capture and compare. The request metrics the recipe exists for must pass: read_ops,
+// request_size (KS) and its EMD, sequential_fraction. Needs root (BPF): skips when capture says 77.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "dlgen/core/job_io.hpp"
+#include "dlgen/core/recipe.hpp"
+#include "temp_dir.hpp"
+
+namespace {
+
+using dlgen::testing::TempDir;
+
+struct Outcome {
+  int code = -1;
+  std::string out;
+};
+
+Outcome sh(const std::string& cmd) {
+  Outcome o;
+  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
+  if (!p) return o;
+  std::array<char, 4096> buf{};
+  for (std::size_t n; (n = std::fread(buf.data(), 1, buf.size(), p)) > 0;)
+    o.out.append(buf.data(), n);
+  const int st = ::pclose(p);
+  o.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return o;
+}
+
+struct Kind {
+  const char* name;    // recipe_reader.py --kind
+  const char* recipe;  // what distil must learn from its trace
+};
+
+void PrintTo(const Kind& k, std::ostream* os) {
+  *os << k.name;
+}
+
+class RecipeE2E : public ::testing::TestWithParam<Kind> {};
+
+TEST_P(RecipeE2E, DistilLearnsTheRecipeAndTheReplayReadsAsTheLibraryDid) {
+  const Kind k = GetParam();
+  TempDir dir(std::string("recipe-e2e-") + k.name);
+  const std::string root = dir.path().string();
+  const std::string script = std::string(DLGEN_SOURCE_DIR) + "/tests/pytorch/recipe_reader.py";
+  auto dlgen = [&](const std::string& args) {
+    return sh("cd '" + root + "' && DLGEN_NO_PROGRESS=1 '" DLGEN_BINARY "' " + args);
+  };
+  Outcome m = sh(DLGEN_PYTHON " " + script + " --kind " + k.name + " --make " + root + "/orig");
+  ASSERT_EQ(m.code, 0) << m.out;
+  Outcome c = dlgen("capture -o orig.h5 -- " DLGEN_PYTHON " " + script + " --kind " + k.name +
+                    " --data " + root + "/orig");
+  if (c.code == 77) GTEST_SKIP() << "capture cannot run here: " << c.out;
+  ASSERT_EQ(c.code, 0) << c.out;
+  Outcome d = dlgen("distil orig.h5 -o job.toml --dataset-dir " + root + "/replay-data");
+  ASSERT_EQ(d.code, 0) << d.out;
+  auto job = dlgen::load_job(dir.path() / "job.toml");
+  ASSERT_TRUE(job) << job.error().message;
+  std::string learned;
+  for (const auto& st : job->reader.recipe)
+    learned += (learned.empty() ? "" : ", ") + to_string(st);
+  EXPECT_EQ(learned, k.recipe);
+  Outcome r = dlgen("run job.toml --capture replay.h5");
+  ASSERT_EQ(r.code, 0) << r.out;
+  Outcome cmp = dlgen("compare orig.h5 replay.h5 --json");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(cmp.out);
+  } catch (const std::exception&) {
+    FAIL() << "compare output is not JSON: " << cmp.out;
+  }
+  for (const char* metric :
+       {"read_ops", "request_size", "request_size_emd", "sequential_fraction"}) {
+    bool seen = false;
+    for (const auto& x : j["metrics"])
+      if (x["name"] == metric) {
+        seen = true;
+        EXPECT_EQ(x["verdict"], "PASS")
+            << metric << ": original " << x["original"] << ", replay " << x["replay"];
+      }
+    EXPECT_TRUE(seen) << metric << " missing from compare's output";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Libraries, RecipeE2E,
+    ::testing::Values(Kind{"jpeg", "0+4KiB, 4KiB+rest/60KiB"},
+                      Kind{"npy", "0+4KiB, 0+128, 0+4KiB, 4KiB+rest~4KiB"},
+                      Kind{"npz",
+                           "0+4KiB, end-22+22, end-42+42, end-124+124, 0+8KiB/4KiB, "
+                           "0+8KiB/4KiB, 8KiB+rest~4KiB"},
+                      Kind{"h5",
+                           "0+8, 0+16, 16+80, 96+512, 680+512, 136+544, 1072+328, "
+                           "800+512, 2KiB+rest"},
+                      Kind{"pt",
+                           "0+4KiB, 0+4KiB, end-4KiB+4KiB, end-22+22, end-42+42, "
+                           "end-98+98, end-275+275, end-341+341, 0+4KiB, 4KiB+rest-357"},
+                      Kind{"raw", "0+rest"}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+}  // namespace
