@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <fstream>
@@ -32,6 +33,7 @@
 #include "dlgen/replay/mlperf.hpp"
 #include "dlgen/replay/plan.hpp"
 #include "dlgen/replay/runner.hpp"
+#include "dlgen/trace/merge.hpp"
 #include "mlperf_cli.hpp"
 
 namespace dlgen::cli {
@@ -355,10 +357,6 @@ int run_ranks(const RunArgs& a, replay::Cluster& cl) {
     return fail(input_error(
         "a checkpoint-only job (run.train = false) does not run under mpirun yet: its simulated "
         "ranks are threads of one host (run it without mpirun)"));
-  if (!a.capture.empty())
-    return fail(
-        input_error("--capture under mpirun: trace every host with `mpirun -np N dlgen "
-                    "capture -o trace-%r.h5 -- dlgen run JOB` instead"));
   const auto engine = replay::engine_from_string(a.engine);
   if (!engine) return fail(input_error("--engine " + a.engine + ": expected uring, pread or null"));
   if (a.dry_run) {
@@ -440,6 +438,24 @@ int run_ranks(const RunArgs& a, replay::Cluster& cl) {
 }
 
 int do_run(const RunArgs& a) {
+  // `mpirun -np N dlgen run JOB --capture r-%r.h5`: each rank becomes `dlgen capture -o r-<rank>.h5
+  // -- dlgen run JOB` before MPI starts here (the traced child joins the ranks). The dataset must
+  // be there already: its coordinated generation needs the ranks, and must not be in the trace.
+  if (!a.capture.empty() &&
+      trace::launch_rank([](const char* n) { return std::getenv(n); }).rank >= 0) {
+    JobArgs ja = a.job;
+    ja.quiet = true;
+    Result<Job> job = load(ja);
+    if (!job) return report_error(job.error());
+    if (job->run.train)
+      if (Result<void> r = prepare_datasets(*job, a.job, /*no_generate=*/true, true); !r)
+        return report_error(
+            runtime_error(r.error().message +
+                          "; under mpirun with --capture, generate it first: `mpirun -np N "
+                          "dlgen generate " +
+                          a.job.job + "`"));
+    return exec_capture(a.capture);
+  }
   // Without mpirun this is the single-process cluster (MPI is never started) and nothing changes.
   Result<std::unique_ptr<replay::Cluster>> cluster = replay::make_cluster();
   if (!cluster) return report_error(cluster.error());
@@ -605,10 +621,12 @@ int do_convert(const JobArgs& a, const std::string& output, const std::string& t
     if (!t) return report_error(t.error());
     text = *t;
   } else if (to != "toml") {
-    return report_error(input_error("--to " + to + ": expected toml (from a DLIO config) or dlio (from a job)"));
+    return report_error(
+        input_error("--to " + to + ": expected toml (from a DLIO config) or dlio (from a job)"));
   } else {
     if (!is_dlio_config(a.job))
-      return report_error(input_error(a.job + ": convert reads a DLIO config (.yaml, .yml); --to dlio writes one"));
+      return report_error(
+          input_error(a.job + ": convert reads a DLIO config (.yaml, .yml); --to dlio writes one"));
     Result<DlioJob> d = load_dlio(a.job, a.hydra);
     if (!d) return report_error(d.error());
     text = "# Converted by `dlgen convert` from the DLIO config " + a.job;
@@ -823,15 +841,19 @@ void add_run_commands(CLI::App& app, Action& action) {
   auto conv_args = std::make_shared<JobArgs>();
   auto conv_out = std::make_shared<std::string>();
   auto conv_to = std::make_shared<std::string>("toml");
-  CLI::App* conv = app.add_subcommand(
-      "convert", "Write a DLIO workload config (YAML) as a commented dlgen job (TOML), or with --to dlio a job as a "
-                 "DLIO config");
-  conv->add_option("config", conv_args->job, "DLIO config (YAML), or a job with --to dlio")->required();
+  CLI::App* conv = app.add_subcommand("convert",
+                                      "Write a DLIO workload config (YAML) as a commented dlgen "
+                                      "job (TOML), or with --to dlio a job as a "
+                                      "DLIO config");
+  conv->add_option("config", conv_args->job, "DLIO config (YAML), or a job with --to dlio")
+      ->required();
   conv->add_option("overrides", conv_args->hydra,
                    "Hydra-style overrides: ++workload.dataset.num_files_train=64");
-  conv->add_option("--set", conv_args->sets, "With --to dlio: override a job key first (repeatable)")
+  conv->add_option("--set", conv_args->sets,
+                   "With --to dlio: override a job key first (repeatable)")
       ->allow_extra_args(false);
-  conv->add_option("--scale", conv_args->scale, "With --to dlio: apply the job's [scales.NAME] first");
+  conv->add_option("--scale", conv_args->scale,
+                   "With --to dlio: apply the job's [scales.NAME] first");
   conv->add_option("--to", *conv_to, "toml (default: from a DLIO config) or dlio (from a job)");
   conv->add_option("--output,-o", *conv_out, "The file to write (default: stdout)");
   conv->callback([&action, conv_args, conv_out, conv_to] {
