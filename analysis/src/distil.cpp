@@ -295,6 +295,32 @@ DatasetSpec dataset_spec(Ctx& x, const DatasetSummary& d, const std::string& key
   return spec;
 }
 
+// compute.batch_overhead: the consumer's own cost per batch (summarize's Step::consumer_ns) over
+// the training steps: fixed at the median, or its 20 quantiles when right-skewed (as compute.time:
+// an epoch's time is the sum of its steps, so the mean must survive too). Below 20 µs it is left
+// out: the replay's own hand-off (a recvmsg and a wake-up) costs about that much.
+void distil_batch_overhead(const TraceSummary& s, Job& job, Ctx& x) {
+  if (s.batches_from_read_bursts || s.consumer_time.count == 0) return;
+  if (s.consumer_time.p50 < 20e-6) return;
+  std::vector<double> costs;
+  for (const auto& st : s.steps)
+    if (st.epoch >= 0 && !s.epochs[st.epoch].evaluation)
+      costs.push_back(static_cast<double>(st.consumer_ns) * 1e-9);
+  std::string skew_why;
+  if (auto h = skewed_times(costs, &skew_why))
+    job.compute.batch_overhead = *h;
+  else
+    job.compute.batch_overhead =
+        Distribution::fixed_at(std::round(s.consumer_time.p50 * 1e6) / 1e6);  // µs resolution
+  x.c("compute.batch_overhead",
+      "the main process's own time per batch outside compute and data wait (receiving it, "
+      "unpickling, collating): " +
+          format_duration(s.consumer_time.p50) + " median over " +
+          std::to_string(s.consumer_time.count) + " training steps (p90 " +
+          format_duration(s.consumer_time.p90) + "; step time median " +
+          format_duration(s.step_time.p50) + ")" + (skew_why.empty() ? "" : "; " + skew_why));
+}
+
 }  // namespace
 
 Distilled distil(const TraceSummary& s, const DistilOptions& options) {
@@ -608,11 +634,13 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
       const double e = detail::percentile(eval_s, 0.5);
       if (std::fabs(e - c.p50) > 0.1 * c.p50) {
         job.compute.eval_time = Distribution::fixed_at(us(e));
-        x.c("compute.eval_time", "main process busy " + format_duration(e) + " median per evaluation step over " +
-                                     std::to_string(eval_s.size()) + " measured steps (training: " +
-                                     format_duration(c.p50) + ")");
+        x.c("compute.eval_time", "main process busy " + format_duration(e) +
+                                     " median per evaluation step over " +
+                                     std::to_string(eval_s.size()) +
+                                     " measured steps (training: " + format_duration(c.p50) + ")");
       }
     }
+    distil_batch_overhead(s, job, x);
   } else {
     job.compute.step_time = Distribution::fixed_at(0);
     x.note("compute.time: no step intervals (no batch receipts by the main process); 0 assumed");

@@ -10,6 +10,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "consumer_cost.hpp"
 #include "dlgen/analysis/summary.hpp"
 #include "dlgen/core/stats.hpp"
 #include "sample_files.hpp"
@@ -1064,28 +1065,40 @@ struct Builder {
   // receipt follows the gap); otherwise it also holds waiting for data, and the compute in it is
   // estimated by the median measured compute. Without a main-thread timeline (threaded readers),
   // the receipt intervals stand in for the gaps.
-  // The thread whose syscall timeline shows the accelerator's steps: the main thread, except in a
-  // process whose readers are its own threads handing batches to a consumer thread (dlgen's
+  // The threads whose syscall timeline shows the accelerator's steps: the main thread, except in
+  // a process whose readers are its own threads handing batches to a consumer thread (dlgen's
   // replay: reader threads sendmsg, the accelerator thread recvmsg), where the main thread only
-  // waits; then the thread that receives the batches.
-  std::uint32_t timeline_thread(std::size_t ai) const {
+  // waits; then the threads that receive the batches (the replay starts a new one each pass), and
+  // each pass is read on the one that received most in it (pass_timeline).
+  std::vector<std::uint32_t> timeline_threads(std::size_t ai) const {
     const auto& acc = s.accelerators[ai];
     const auto pid = acc.pid;
-    if (acc.reads_itself || acc.readers.empty()) return pid;
+    if (acc.reads_itself || acc.readers.empty()) return {pid};
     for (auto r : acc.readers)
-      if (r == pid) return pid;
+      if (r == pid) return {pid};
     std::set<std::uint32_t> reading_tids;
     for (const auto& a : accesses)
       if (a.pid == pid) reading_tids.insert(a.tid);
     for (auto r : acc.readers)
-      if (!reading_tids.count(r)) return pid;  // readers are other processes (DataLoader workers)
+      if (!reading_tids.count(r)) return {pid};  // readers are other processes (DataLoader workers)
+    std::set<std::uint32_t> receivers;
+    for (const auto& e : t.events)
+      if (e.op == Op::recvmsg && e.pid == pid) receivers.insert(e.tid);
+    if (receivers.empty() || receivers.count(pid)) return {pid};
+    return {receivers.begin(), receivers.end()};
+  }
+  // Of `threads`, the one with most recvmsg calls in [w0, w1] (the first when none has any).
+  std::uint32_t pass_timeline(const std::vector<std::uint32_t>& threads, std::uint64_t w0,
+                              std::uint64_t w1) const {
+    if (threads.size() == 1) return threads.front();
     std::map<std::uint32_t, std::size_t> recvs;
     for (const auto& e : t.events)
-      if (e.op == Op::recvmsg && e.pid == pid) ++recvs[e.tid];
-    if (recvs.empty() || recvs.count(pid)) return pid;
-    return std::max_element(recvs.begin(), recvs.end(),
-                            [](const auto& x, const auto& y) { return x.second < y.second; })
-        ->first;
+      if (e.op == Op::recvmsg && e.ts_ns + e.dur_ns >= w0 && e.ts_ns <= w1) ++recvs[e.tid];
+    std::uint32_t best = threads.front();
+    std::size_t most = 0;
+    for (auto tid : threads)
+      if (recvs[tid] > most) best = tid, most = recvs[tid];
+    return best;
   }
 
   void steps() {
@@ -1106,21 +1119,25 @@ struct Builder {
         if (b.accelerator == ai && b.received_ns) got.push_back(&b);
       std::sort(got.begin(), got.end(),
                 [](const Batch* a, const Batch* b) { return a->received_ns < b->received_ns; });
-      // Idle gaps of the main thread: [end of one syscall, start of the next].
-      const std::uint32_t timeline = timeline_thread(ai);
-      std::vector<std::pair<std::uint64_t, std::uint64_t>> gaps;
-      std::uint64_t busy_until = 0;
-      bool any = false;
-      for (const auto& e : t.events) {
-        if (e.tid != timeline) continue;
-        if (any && e.ts_ns > busy_until) gaps.push_back({busy_until, e.ts_ns});
-        busy_until = std::max(busy_until, e.ts_ns + e.dur_ns);
-        any = true;
+      // Idle gaps of each timeline thread: [end of one syscall, start of the next].
+      const std::vector<std::uint32_t> timelines = timeline_threads(ai);
+      std::map<std::uint32_t, std::vector<std::pair<std::uint64_t, std::uint64_t>>> gaps_of;
+      {
+        std::map<std::uint32_t, std::uint64_t> busy_until;
+        const std::set<std::uint32_t> wanted(timelines.begin(), timelines.end());
+        for (const auto& e : t.events) {
+          if (!wanted.count(e.tid)) continue;
+          auto [it, first] = busy_until.try_emplace(e.tid, 0);
+          if (!first && e.ts_ns > it->second) gaps_of[e.tid].push_back({it->second, e.ts_ns});
+          it->second = std::max(it->second, e.ts_ns + e.dur_ns);
+        }
       }
       std::map<std::int32_t, std::vector<const Batch*>> per_pass;
       for (const Batch* b : got)
         if (b->epoch >= 0) per_pass[b->epoch].push_back(b);
       for (auto& [pass, bs] : per_pass) {
+        const auto& gaps =
+            gaps_of[pass_timeline(timelines, bs.front()->received_ns, bs.back()->received_ns)];
         if (bs.size() == 1) {
           // Its compute is the main thread's first idle gap after the receipt (shorter gaps are
           // the spacing of its syscalls); that gap also holds any wait that follows the compute.
@@ -1253,6 +1270,7 @@ struct Builder {
           interval, static_cast<std::uint64_t>(is_eval(st.epoch) ? typical_eval : typical));
       st.wait_ns = interval - st.compute_ns;
     }
+    detail::split_step_time(s.steps, is_eval);
     typical_compute_ns_ = typical;
     typical_eval_compute_ns_ = typical_eval;
   }
@@ -1433,7 +1451,9 @@ struct Builder {
           static_cast<std::uint64_t>(eval ? typical_eval_compute_ns_ : typical_compute_ns_);
       st.compute_ns = std::min(st.compute_ns, typ);
       st.compute_measured = false;
-      st.wait_ns = st.end_ns - st.start_ns - st.compute_ns;
+      const std::uint64_t rest = st.end_ns - st.start_ns - st.compute_ns;
+      st.consumer_ns = std::min(st.consumer_ns, rest);
+      st.wait_ns = rest - st.consumer_ns;
     }
   }
 
@@ -1561,17 +1581,19 @@ struct Builder {
   }
 
   void timing_stats() {
-    std::vector<double> step, compute, wait;
+    std::vector<double> step, compute, wait, consumer;
     for (const auto& st : s.steps) {
       if (st.epoch < 0 || s.epochs[st.epoch].evaluation) continue;
       step.push_back(static_cast<double>(st.end_ns - st.start_ns) * 1e-9);
       compute.push_back(static_cast<double>(st.compute_ns) * 1e-9);
       wait.push_back(static_cast<double>(st.wait_ns) * 1e-9);
+      consumer.push_back(static_cast<double>(st.consumer_ns) * 1e-9);
     }
     if (step.empty() && !burst_periods_s.empty()) step = compute = burst_periods_s;
     s.step_time = detail::make_stats(step);
     s.compute_time = detail::make_stats(compute);
     s.data_wait_time = detail::make_stats(wait);
+    s.consumer_time = detail::make_stats(consumer);
     // Prefetch: batches ready and not yet received when a batch is received, per worker, per
     // accelerator (each has its own loader); the run's is the largest.
     s.prefetch = 0;

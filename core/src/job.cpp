@@ -1,6 +1,5 @@
 #include "dlgen/core/job.hpp"
 
-#include <cmath>
 #include <string>
 
 #include "dlgen/core/limits.hpp"
@@ -120,6 +119,7 @@ std::vector<Diagnostic> validate(const Job& job, std::uint64_t ram_bytes) {
   }
   check_distribution(c.step_time, "compute.time", out);
   if (c.eval_time) check_distribution(*c.eval_time, "compute.eval_time", out);
+  check_distribution(c.batch_overhead, "compute.batch_overhead", out);
   for (const auto& [name, d] : c.per_accelerator)
     check_distribution(d, "compute." + name + ".time", out);
   if (!(c.au_threshold >= 0 && c.au_threshold <= 1))

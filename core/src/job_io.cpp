@@ -35,7 +35,8 @@ const std::vector<std::string_view> kReaderKeys = {
     "batch_size", "workers",      "prefetch",    "shuffle",   "shuffle_buffer", "seed",
     "read",       "request_size", "header_read", "iodepth",   "direct",         "drop_last",
     "startup",    "preprocess",   "warmup",      "readahead", "probe"};
-const std::vector<std::string_view> kComputeKeys = {"accelerator", "time", "eval_time", "au_threshold"};
+const std::vector<std::string_view> kComputeKeys = {"accelerator", "time", "eval_time",
+                                                    "batch_overhead", "au_threshold"};
 const std::vector<std::string_view> kAcceleratorKeys = {"time"};
 const std::vector<std::string_view> kCheckpointKeys = {
     "enabled", "every_epochs", "first_epoch", "every_steps", "size",
@@ -643,6 +644,7 @@ Job convert(Ctx& ctx, const toml::table& root, const std::filesystem::path& sour
       s.distribution("eval_time", e, Unit::seconds);
       c.eval_time = e;
     }
+    s.distribution("batch_overhead", c.batch_overhead, Unit::seconds);
     s.number("au_threshold", c.au_threshold);
     std::vector<std::string_view> known = kComputeKeys;
     if (t) {
@@ -1085,6 +1087,8 @@ std::string to_toml(const Job& job, const std::map<std::string, std::string>& co
   if (!c.accelerator.empty()) w.kv("accelerator", quote(c.accelerator));
   w.kv("time", dist_text(c.step_time, Unit::seconds));
   if (c.eval_time) w.kv("eval_time", dist_text(*c.eval_time, Unit::seconds));
+  if (!(c.batch_overhead == Distribution{}))
+    w.kv("batch_overhead", dist_text(c.batch_overhead, Unit::seconds));
   w.kv("au_threshold", float_text(c.au_threshold));
   for (const auto& [name, d] : c.per_accelerator) {
     w.section("compute." + bare_or_quoted_key(name));

@@ -78,7 +78,15 @@ struct ComputeSpec {
   // training step time.
   std::optional<Distribution> eval_time;
   // The step time of an evaluation step (eval_time when set) or of a training step.
-  const Distribution& effective(bool eval) const { return eval && eval_time ? *eval_time : effective(); }
+  const Distribution& effective(bool eval) const {
+    return eval && eval_time ? *eval_time : effective();
+  }
+  // The consumer's own cost per batch, seconds (TOML `batch_overhead`): what the training process
+  // spends on each batch outside compute and data wait (PyTorch's main process receiving it from
+  // /dev/shm, unpickling, collating). The replay spends it on the accelerator thread after the
+  // batch arrives and before compute; it is host time, not accelerator compute, so it counts in
+  // AU's wall time and not in its compute time (docs/metrics.md). Default: none.
+  Distribution batch_overhead;
   bool operator==(const ComputeSpec&) const = default;
 };
 
