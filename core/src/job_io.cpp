@@ -90,7 +90,7 @@ std::vector<std::string> split_dots(std::string_view s) {
 bool is_dist_key(std::string_view section, std::string_view key) {
   return ((section == "dataset" || section == "validation") &&
           (key == "sample_size" || key == "file_size")) ||
-         (section == "compute" && (key == "time" || key == "eval_time"));
+         (section == "compute" && (key == "time" || key == "eval_time" || key == "batch_overhead"));
 }
 
 // Checks a dotted key path against the schema; returns "" when it names a settable key.
