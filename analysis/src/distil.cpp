@@ -656,7 +656,13 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
     bool all_at_end = true, fsync = false;
     std::vector<std::uint64_t> ep, st;
     std::uint64_t copied = 0;
+    std::uint32_t copies = 0, direct = 0;
+    std::map<trace::Op, std::uint64_t> by_call;
+    trace::Op copy_call = trace::Op::sendfile;
     for (const auto& c : s.checkpoints) {
+      if (c.copied_bytes) ++copies, copy_call = c.copy_call;
+      direct += c.direct;
+      by_call[c.write_call] += c.bytes;
       bytes.push_back(static_cast<double>(c.bytes));
       files.push_back(c.files);
       for (auto [sz, n] : c.write_sizes) ws[sz] += n;
@@ -714,9 +720,32 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
     k.dir = std::filesystem::path("checkpoints") / job.name;
     x.c("checkpoint.dir",
         "synthetic checkpoints; the traced run wrote " + s.checkpoints.front().paths.front());
-    if (copied)
-      x.note("checkpoint: " + format_size(copied) +
-             " copied with sendfile/copy_file_range; the job writes instead");
+    // How it was written: the write call that carried the most bytes, O_DIRECT, and copies.
+    trace::Op call = trace::Op::write;
+    std::uint64_t most = 0;
+    for (auto [op, b] : by_call)
+      if (b > most) most = b, call = op;
+    k.write_call = call == trace::Op::writev || call == trace::Op::pwritev ? WriteCall::writev
+                   : call == trace::Op::write                              ? WriteCall::write
+                                                                           : WriteCall::pwrite;
+    x.c("checkpoint.write_call",
+        std::string("the write call carrying the most checkpoint bytes: ") +
+            trace::to_string(call));
+    k.direct = direct * 2 > s.checkpoints.size();
+    x.c("checkpoint.direct", std::to_string(direct) + " of " +
+                                 std::to_string(s.checkpoints.size()) +
+                                 " checkpoints written to files opened with O_DIRECT");
+    if (copies) {
+      k.copy =
+          copy_call == trace::Op::copy_file_range ? CopyCall::copy_file_range : CopyCall::sendfile;
+      k.copy_every = std::max<std::uint32_t>(
+          1, static_cast<std::uint32_t>(std::lround(static_cast<double>(s.checkpoints.size()) /
+                                                    static_cast<double>(copies))));
+      x.c("checkpoint.copy", std::to_string(copies) + " of " +
+                                 std::to_string(s.checkpoints.size()) + " checkpoints copied (" +
+                                 format_size(copied) + " with " + trace::to_string(copy_call) +
+                                 ", e.g. shutil.copyfile of a best model)");
+    }
   }
   if (s.checkpoint_restore) {
     k.restore = true;

@@ -1280,12 +1280,15 @@ struct Builder {
 
   void checkpoints() {
     std::vector<const Event*> writes;
+    std::set<std::uint32_t> direct_files;  // checkpoint files opened with O_DIRECT
+    std::vector<std::map<Op, std::uint64_t>> bytes_by_call;  // per checkpoint
     std::uint64_t first_train = UINT64_MAX;
     for (const auto& a : accesses)
       if (s.files[a.file].cls == FileClass::train) first_train = std::min(first_train, a.ts);
     for (const auto& e : t.events) {
       if (e.file == trace::kNoFile || e.file >= s.files.size()) continue;
       if (s.files[e.file].cls != FileClass::checkpoint) continue;
+      if (e.op == Op::open && (e.flags & 040000) != 0) direct_files.insert(e.file);  // O_DIRECT
       if (trace::is_write(e.op) || e.op == Op::sendfile || e.op == Op::copy_file_range ||
           e.op == Op::fsync || e.op == Op::fdatasync || e.op == Op::sync_file_range)
         writes.push_back(&e);
@@ -1315,6 +1318,7 @@ struct Builder {
         if (!data) continue;  // an fsync with no writes before it
         if (cur) cur->files = static_cast<std::uint32_t>(cur_files.size());
         s.checkpoints.emplace_back();
+        bytes_by_call.emplace_back();
         cur = &s.checkpoints.back();
         cur->start_ns = e->ts_ns;
         cur_files.clear();
@@ -1326,9 +1330,12 @@ struct Builder {
         cur->fsync = true;
         continue;
       }
-      if (e->op == Op::sendfile || e->op == Op::copy_file_range)
+      if (e->op == Op::sendfile || e->op == Op::copy_file_range) {
         cur->copied_bytes += done;
-      else {
+        if (done) cur->copy_call = e->op;
+      } else {
+        bytes_by_call.back()[e->op] += done;
+        cur->direct = cur->direct || direct_files.count(e->file);
         cur->bytes += done;
         ++cur->write_ops;
         ++cur->write_sizes[e->size];
@@ -1336,6 +1343,11 @@ struct Builder {
       if (cur_files.insert(e->file).second) cur->paths.push_back(s.files[e->file].path);
     }
     if (cur) cur->files = static_cast<std::uint32_t>(cur_files.size());
+    for (std::size_t i = 0; i < s.checkpoints.size(); ++i) {
+      std::uint64_t most = 0;
+      for (auto [op, bytes] : bytes_by_call[i])
+        if (bytes > most) most = bytes, s.checkpoints[i].write_call = op;
+    }
     // Place each checkpoint among epochs and training steps.
     std::vector<std::uint64_t> train_receipts;
     for (const auto& b : s.batches)

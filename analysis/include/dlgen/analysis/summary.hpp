@@ -191,10 +191,13 @@ struct CheckpointWrite {
   std::uint32_t files = 0;
   std::uint64_t write_ops = 0;
   bool fsync = false;
-  std::uint64_t copied_bytes = 0;  // sendfile/copy_file_range
-  std::uint32_t after_epoch = 0;   // epochs completed before it
-  std::uint64_t after_step = 0;    // steps (per accelerator) completed before it
-  bool at_epoch_end = false;       // between the end of an epoch and the start of the next
+  std::uint64_t copied_bytes = 0;             // sendfile/copy_file_range
+  trace::Op copy_call = trace::Op::sendfile;  // the call that copied them (when copied_bytes > 0)
+  trace::Op write_call = trace::Op::write;    // the write call that carried the most bytes
+  bool direct = false;                        // a file it wrote was opened with O_DIRECT
+  std::uint32_t after_epoch = 0;              // epochs completed before it
+  std::uint64_t after_step = 0;               // steps (per accelerator) completed before it
+  bool at_epoch_end = false;  // between the end of an epoch and the start of the next
   std::vector<std::string> paths;
   Histogram write_sizes;  // write request sizes asked, bytes → count
 };
