@@ -15,7 +15,9 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Defaults are argued in docs/fidelity.md: counts that the job fixes exactly (files, epochs,
 // readers, checkpoints) get zero or near-zero slack; sizes a few percent; timings, which drift on
-// a shared 2-core VM, 20-30%; page-cache dependent figures (checkpoint write time, in-flight) more.
+// a shared 2-core VM, 10% for the ones storage is sized by (epoch time, duration, throughput, step
+// time: a replay 24% faster asks 24% more bandwidth; replay-vs-replay noise measured in
+// docs/fidelity.md); page-cache dependent figures (checkpoint write time, in-flight) more.
 const std::vector<MetricDef> kMetrics = {
     {"bytes_read", "volume", "bytes", DistanceKind::relative, 0.05, "data bytes read"},
     {"bytes_written", "volume", "bytes", DistanceKind::relative, 0.10,
@@ -44,11 +46,11 @@ const std::vector<MetricDef> kMetrics = {
      "I/Os in flight while busy (time-weighted KS; mean shown)"},
     {"epochs", "timing", "count", DistanceKind::absolute, 0.0, "epochs"},
     {"steps", "timing", "count", DistanceKind::relative, 0.02, "steps (batches consumed)"},
-    {"duration", "timing", "s", DistanceKind::relative, 0.25,
+    {"duration", "timing", "s", DistanceKind::relative, 0.10,
      "time reading in steady-state epochs (all but the first)"},
-    {"epoch_time", "timing", "s", DistanceKind::relative, 0.30,
+    {"epoch_time", "timing", "s", DistanceKind::relative, 0.10,
      "worst steady-state epoch: duration"},
-    {"step_time", "timing", "s", DistanceKind::relative, 0.20, "median step time"},
+    {"step_time", "timing", "s", DistanceKind::relative, 0.10, "median step time"},
     {"compute", "timing", "s", DistanceKind::relative, 0.20, "median compute gap per step"},
     {"data_wait", "timing", "fraction", DistanceKind::absolute, 0.15,
      "share of step time waiting for data"},
@@ -56,7 +58,7 @@ const std::vector<MetricDef> kMetrics = {
      "median consumer's own cost per step (distance: share of the original's median step)"},
     {"au", "timing", "fraction", DistanceKind::absolute, 0.05,
      "AU: compute / wall from the first batch to the run's end (lowest accelerator)"},
-    {"throughput", "timing", "MiB/s", DistanceKind::relative, 0.35,
+    {"throughput", "timing", "MiB/s", DistanceKind::relative, 0.11,
      "data MiB/s in steady-state epochs"},
     {"checkpoints", "checkpoint", "count", DistanceKind::absolute, 0.0, "checkpoints written"},
     {"checkpoint_size", "checkpoint", "bytes", DistanceKind::relative, 0.05,
