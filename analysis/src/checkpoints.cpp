@@ -1,6 +1,7 @@
 // checkpoints: bursts of writes to checkpoint files, placed among epochs and steps; the steps whose
 // interval held one are set apart.
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "stages.hpp"
@@ -17,12 +18,15 @@ Checkpoints find_checkpoints(const trace::Trace& t, const Classified& cls,
   Checkpoints out;
   out.steps = found.steps;
   std::vector<const Event*> writes;
+  std::set<std::uint32_t> direct_files;                    // checkpoint files opened with O_DIRECT
+  std::vector<std::map<Op, std::uint64_t>> bytes_by_call;  // per checkpoint
   std::uint64_t first_train = UINT64_MAX;
   for (const auto& a : accesses)
     if (cls.files[a.file].cls == FileClass::train) first_train = std::min(first_train, a.ts);
   for (const auto& e : t.events) {
     if (e.file == trace::kNoFile || e.file >= cls.files.size()) continue;
     if (cls.files[e.file].cls != FileClass::checkpoint) continue;
+    if (e.op == Op::open && (e.flags & 040000) != 0) direct_files.insert(e.file);  // O_DIRECT
     if (trace::is_write(e.op) || e.op == Op::sendfile || e.op == Op::copy_file_range ||
         e.op == Op::fsync || e.op == Op::fdatasync || e.op == Op::sync_file_range)
       writes.push_back(&e);
@@ -52,6 +56,7 @@ Checkpoints find_checkpoints(const trace::Trace& t, const Classified& cls,
       if (!data) continue;  // an fsync with no writes before it
       if (cur) cur->files = static_cast<std::uint32_t>(cur_files.size());
       out.checkpoints.emplace_back();
+      bytes_by_call.emplace_back();
       cur = &out.checkpoints.back();
       cur->start_ns = e->ts_ns;
       cur_files.clear();
@@ -63,9 +68,12 @@ Checkpoints find_checkpoints(const trace::Trace& t, const Classified& cls,
       cur->fsync = true;
       continue;
     }
-    if (e->op == Op::sendfile || e->op == Op::copy_file_range)
+    if (e->op == Op::sendfile || e->op == Op::copy_file_range) {
       cur->copied_bytes += done;
-    else {
+      if (done) cur->copy_call = e->op;
+    } else {
+      bytes_by_call.back()[e->op] += done;
+      cur->direct = cur->direct || direct_files.count(e->file);
       cur->bytes += done;
       ++cur->write_ops;
       ++cur->write_sizes[e->size];
@@ -73,6 +81,11 @@ Checkpoints find_checkpoints(const trace::Trace& t, const Classified& cls,
     if (cur_files.insert(e->file).second) cur->paths.push_back(cls.files[e->file].path);
   }
   if (cur) cur->files = static_cast<std::uint32_t>(cur_files.size());
+  for (std::size_t i = 0; i < out.checkpoints.size(); ++i) {
+    std::uint64_t most = 0;
+    for (auto [op, bytes] : bytes_by_call[i])
+      if (bytes > most) most = bytes, out.checkpoints[i].write_call = op;
+  }
   // Place each checkpoint among epochs and training steps.
   std::vector<std::uint64_t> train_receipts;
   for (const auto& b : bt.batches)
@@ -202,7 +215,9 @@ Checkpoints find_checkpoints(const trace::Trace& t, const Classified& cls,
         static_cast<std::uint64_t>(eval ? found.typical_eval_compute_ns : found.typical_compute_ns);
     st.compute_ns = std::min(st.compute_ns, typ);
     st.compute_measured = false;
-    st.wait_ns = st.end_ns - st.start_ns - st.compute_ns;
+    const std::uint64_t rest = st.end_ns - st.start_ns - st.compute_ns;
+    st.consumer_ns = std::min(st.consumer_ns, rest);
+    st.wait_ns = rest - st.consumer_ns;
   }
   return out;
 }

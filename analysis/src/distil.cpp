@@ -667,6 +667,32 @@ void distil_epoch_size(Ctx& x, const DatasetSummary& d) {
 }
 
 // [compute]: step time and evaluation step time.
+// compute.batch_overhead: the consumer's own cost per batch (summarize's Step::consumer_ns) over
+// the training steps: fixed at the median, or its 20 quantiles when right-skewed (as compute.time:
+// an epoch's time is the sum of its steps, so the mean must survive too). Below 20 µs it is left
+// out: the replay's own hand-off (a recvmsg and a wake-up) costs about that much.
+void distil_batch_overhead(const TraceSummary& s, Job& job, Ctx& x) {
+  if (s.batches_from_read_bursts || s.consumer_time.count == 0) return;
+  if (s.consumer_time.p50 < 20e-6) return;
+  std::vector<double> costs;
+  for (const auto& st : s.steps)
+    if (st.epoch >= 0 && !s.epochs[st.epoch].evaluation)
+      costs.push_back(static_cast<double>(st.consumer_ns) * 1e-9);
+  std::string skew_why;
+  if (auto h = skewed_times(costs, &skew_why))
+    job.compute.batch_overhead = *h;
+  else
+    job.compute.batch_overhead =
+        Distribution::fixed_at(std::round(s.consumer_time.p50 * 1e6) / 1e6);  // µs resolution
+  x.c("compute.batch_overhead",
+      "the main process's own time per batch outside compute and data wait (receiving it, "
+      "unpickling, collating): " +
+          format_duration(s.consumer_time.p50) + " median over " +
+          std::to_string(s.consumer_time.count) + " training steps (p90 " +
+          format_duration(s.consumer_time.p90) + "; step time median " +
+          format_duration(s.step_time.p50) + ")" + (skew_why.empty() ? "" : "; " + skew_why));
+}
+
 void distil_compute(Ctx& x) {
   const TraceSummary& s = x.s;
   Job& job = x.out.job;
@@ -733,6 +759,7 @@ void distil_compute(Ctx& x) {
                                      " measured steps (training: " + format_duration(c.p50) + ")");
       }
     }
+    distil_batch_overhead(s, job, x);
   } else {
     job.compute.step_time = Distribution::fixed_at(0);
     x.note("compute.time: no step intervals (no batch receipts by the main process); 0 assumed");
@@ -753,7 +780,13 @@ void distil_checkpoint(Ctx& x) {
     bool all_at_end = true, fsync = false;
     std::vector<std::uint64_t> ep, st;
     std::uint64_t copied = 0;
+    std::uint32_t copies = 0, direct = 0;
+    std::map<trace::Op, std::uint64_t> by_call;
+    trace::Op copy_call = trace::Op::sendfile;
     for (const auto& c : s.checkpoints) {
+      if (c.copied_bytes) ++copies, copy_call = c.copy_call;
+      direct += c.direct;
+      by_call[c.write_call] += c.bytes;
       bytes.push_back(static_cast<double>(c.bytes));
       files.push_back(c.files);
       for (auto [sz, n] : c.write_sizes) ws[sz] += n;
@@ -827,9 +860,32 @@ void distil_checkpoint(Ctx& x) {
     k.dir = std::filesystem::path("checkpoints") / job.name;
     x.c("checkpoint.dir",
         "synthetic checkpoints; the traced run wrote " + s.checkpoints.front().paths.front());
-    if (copied)
-      x.note("checkpoint: " + format_size(copied) +
-             " copied with sendfile/copy_file_range; the job writes instead");
+    // How it was written: the write call that carried the most bytes, O_DIRECT, and copies.
+    trace::Op call = trace::Op::write;
+    std::uint64_t most = 0;
+    for (auto [op, b] : by_call)
+      if (b > most) most = b, call = op;
+    k.write_call = call == trace::Op::writev || call == trace::Op::pwritev ? WriteCall::writev
+                   : call == trace::Op::write                              ? WriteCall::write
+                                                                           : WriteCall::pwrite;
+    x.c("checkpoint.write_call",
+        std::string("the write call carrying the most checkpoint bytes: ") +
+            trace::to_string(call));
+    k.direct = direct * 2 > s.checkpoints.size();
+    x.c("checkpoint.direct", std::to_string(direct) + " of " +
+                                 std::to_string(s.checkpoints.size()) +
+                                 " checkpoints written to files opened with O_DIRECT");
+    if (copies) {
+      k.copy =
+          copy_call == trace::Op::copy_file_range ? CopyCall::copy_file_range : CopyCall::sendfile;
+      k.copy_every = std::max<std::uint32_t>(
+          1, static_cast<std::uint32_t>(std::lround(static_cast<double>(s.checkpoints.size()) /
+                                                    static_cast<double>(copies))));
+      x.c("checkpoint.copy", std::to_string(copies) + " of " +
+                                 std::to_string(s.checkpoints.size()) + " checkpoints copied (" +
+                                 format_size(copied) + " with " + trace::to_string(copy_call) +
+                                 ", e.g. shutil.copyfile of a best model)");
+    }
   }
   if (s.checkpoint_restore) {
     k.restore = true;

@@ -200,7 +200,7 @@ SampleTimes sample_times(const trace::Trace& t, const Classified& c, const Batch
                          const std::vector<Access>& as);
 
 struct StepTiming {
-  Stats step_time, compute_time, data_wait_time;
+  Stats step_time, compute_time, data_wait_time, consumer_time;
   std::vector<std::uint32_t> prefetch;  // per accelerator
   std::uint32_t run_prefetch = 0;
 };

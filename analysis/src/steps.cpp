@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "consumer_cost.hpp"
 #include "stages.hpp"
 #include "stats.hpp"
 
@@ -12,29 +13,43 @@ namespace {
 
 using trace::Op;
 
-// The thread whose syscall timeline shows the accelerator's steps: the main thread, except in a
-// process whose readers are its own threads handing batches to a consumer thread (dlgen's
+// The threads whose syscall timeline shows the accelerator's steps: the main thread, except in
+// a process whose readers are its own threads handing batches to a consumer thread (dlgen's
 // replay: reader threads sendmsg, the accelerator thread recvmsg), where the main thread only
-// waits; then the thread that receives the batches.
-std::uint32_t timeline_thread(const trace::Trace& t, const std::vector<Access>& accesses,
-                              const Readers& readers, std::size_t ai) {
+// waits; then the threads that receive the batches (the replay starts a new one each pass), and
+// each pass is read on the one that received most in it (pass_timeline).
+std::vector<std::uint32_t> timeline_threads(const trace::Trace& t,
+                                            const std::vector<Access>& accesses,
+                                            const Readers& readers, std::size_t ai) {
   const auto& acc = readers.accelerators[ai];
   const auto pid = acc.pid;
-  if (acc.reads_itself || acc.readers.empty()) return pid;
+  if (acc.reads_itself || acc.readers.empty()) return {pid};
   for (auto r : acc.readers)
-    if (r == pid) return pid;
+    if (r == pid) return {pid};
   std::set<std::uint32_t> reading_tids;
   for (const auto& a : accesses)
     if (a.pid == pid) reading_tids.insert(a.tid);
   for (auto r : acc.readers)
-    if (!reading_tids.count(r)) return pid;  // readers are other processes (DataLoader workers)
+    if (!reading_tids.count(r)) return {pid};  // readers are other processes (DataLoader workers)
+  std::set<std::uint32_t> receivers;
+  for (const auto& e : t.events)
+    if (e.op == Op::recvmsg && e.pid == pid) receivers.insert(e.tid);
+  if (receivers.empty() || receivers.count(pid)) return {pid};
+  return {receivers.begin(), receivers.end()};
+}
+
+// Of `threads`, the one with most recvmsg calls in [w0, w1] (the first when none has any).
+std::uint32_t pass_timeline(const trace::Trace& t, const std::vector<std::uint32_t>& threads,
+                            std::uint64_t w0, std::uint64_t w1) {
+  if (threads.size() == 1) return threads.front();
   std::map<std::uint32_t, std::size_t> recvs;
   for (const auto& e : t.events)
-    if (e.op == Op::recvmsg && e.pid == pid) ++recvs[e.tid];
-  if (recvs.empty() || recvs.count(pid)) return pid;
-  return std::max_element(recvs.begin(), recvs.end(),
-                          [](const auto& x, const auto& y) { return x.second < y.second; })
-      ->first;
+    if (e.op == Op::recvmsg && e.ts_ns + e.dur_ns >= w0 && e.ts_ns <= w1) ++recvs[e.tid];
+  std::uint32_t best = threads.front();
+  std::size_t most = 0;
+  for (auto tid : threads)
+    if (recvs[tid] > most) best = tid, most = recvs[tid];
+  return best;
 }
 
 }  // namespace
@@ -66,21 +81,25 @@ Steps find_steps(const trace::Trace& t, const std::vector<Access>& accesses, con
       if (b.accelerator == ai && b.received_ns) got.push_back(&b);
     std::sort(got.begin(), got.end(),
               [](const Batch* a, const Batch* b) { return a->received_ns < b->received_ns; });
-    // Idle gaps of the main thread: [end of one syscall, start of the next].
-    const std::uint32_t timeline = timeline_thread(t, accesses, r, ai);
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> gaps;
-    std::uint64_t busy_until = 0;
-    bool any = false;
-    for (const auto& e : t.events) {
-      if (e.tid != timeline) continue;
-      if (any && e.ts_ns > busy_until) gaps.push_back({busy_until, e.ts_ns});
-      busy_until = std::max(busy_until, e.ts_ns + e.dur_ns);
-      any = true;
+    // Idle gaps of each timeline thread: [end of one syscall, start of the next].
+    const std::vector<std::uint32_t> timelines = timeline_threads(t, accesses, r, ai);
+    std::map<std::uint32_t, std::vector<std::pair<std::uint64_t, std::uint64_t>>> gaps_of;
+    {
+      std::map<std::uint32_t, std::uint64_t> busy_until;
+      const std::set<std::uint32_t> wanted(timelines.begin(), timelines.end());
+      for (const auto& e : t.events) {
+        if (!wanted.count(e.tid)) continue;
+        auto [it, first] = busy_until.try_emplace(e.tid, 0);
+        if (!first && e.ts_ns > it->second) gaps_of[e.tid].push_back({it->second, e.ts_ns});
+        it->second = std::max(it->second, e.ts_ns + e.dur_ns);
+      }
     }
     std::map<std::int32_t, std::vector<const Batch*>> per_pass;
     for (const Batch* b : got)
       if (b->epoch >= 0) per_pass[b->epoch].push_back(b);
     for (auto& [pass, bs] : per_pass) {
+      const auto& gaps =
+          gaps_of[pass_timeline(t, timelines, bs.front()->received_ns, bs.back()->received_ns)];
       if (bs.size() == 1) {
         // Its compute is the main thread's first idle gap after the receipt (shorter gaps are
         // the spacing of its syscalls); that gap also holds any wait that follows the compute.
@@ -213,6 +232,7 @@ Steps find_steps(const trace::Trace& t, const std::vector<Access>& accesses, con
         interval, static_cast<std::uint64_t>(is_eval(st.epoch) ? typical_eval : typical));
     st.wait_ns = interval - st.compute_ns;
   }
+  detail::split_step_time(out.steps, is_eval);
   out.typical_compute_ns = typical;
   out.typical_eval_compute_ns = typical_eval;
   return out;

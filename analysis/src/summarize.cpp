@@ -132,6 +132,7 @@ TraceSummary summarize_split(const trace::Trace& t) {
   s.step_time = timing.step_time;
   s.compute_time = timing.compute_time;
   s.data_wait_time = timing.data_wait_time;
+  s.consumer_time = timing.consumer_time;
   s.concurrency = concurrency(t, classified);
 
   s.notes = batches.notes;

@@ -152,12 +152,13 @@ SampleTimes sample_times(const trace::Trace& t, const Classified& c, const Batch
 StepTiming step_timing(const Passes& p, const Batches& bt, const Checkpoints& k) {
   StepTiming s;
   s.prefetch.resize(p.workers.size());
-  std::vector<double> step, compute, wait;
+  std::vector<double> step, compute, wait, consumer;
   for (const auto& st : k.steps) {
     if (st.epoch < 0 || p.epochs[st.epoch].evaluation) continue;
     step.push_back(static_cast<double>(st.end_ns - st.start_ns) * 1e-9);
     compute.push_back(static_cast<double>(st.compute_ns) * 1e-9);
     wait.push_back(static_cast<double>(st.wait_ns) * 1e-9);
+    consumer.push_back(static_cast<double>(st.consumer_ns) * 1e-9);
   }
   if (step.empty() && !bt.burst_periods_s.empty()) {
     step = compute = bt.burst_periods_s;
@@ -166,6 +167,7 @@ StepTiming step_timing(const Passes& p, const Batches& bt, const Checkpoints& k)
   s.step_time = detail::make_stats(step);
   s.compute_time = detail::make_stats(compute);
   s.data_wait_time = detail::make_stats(wait);
+  s.consumer_time = detail::make_stats(consumer);
   // Prefetch: batches ready and not yet received when a batch is received, per worker, per
   // accelerator (each has its own loader); the run's is the largest.
   s.run_prefetch = 0;

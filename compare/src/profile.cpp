@@ -109,6 +109,7 @@ Profile profile_of(const analysis::TraceSummary& s) {
     p.step_times_s.push_back(step);
     p.compute_s.push_back(static_cast<double>(st.compute_ns) * kNs);
     p.data_wait_s.push_back(static_cast<double>(st.wait_ns) * kNs);
+    p.consumer_s.push_back(static_cast<double>(st.consumer_ns) * kNs);
   }
 
   p.au = s.au;

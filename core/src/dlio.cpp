@@ -950,6 +950,10 @@ Result<std::string> to_dlio_yaml(const Job& job, std::vector<std::string>* notes
          std::to_string(job.run.accelerators) + ")");
   if (job.checkpoint.enabled && job.checkpoint.files > 1)
     refuse("checkpoint.files", "DLIO writes a CNN checkpoint as one file per rank");
+  if (!(job.compute.batch_overhead == Distribution{}))
+    refuse("compute.batch_overhead", "DLIO has no consumer cost per batch outside compute");
+  if (job.checkpoint.enabled && (job.checkpoint.direct || job.checkpoint.copy != CopyCall::none))
+    refuse("checkpoint.direct/copy", "DLIO writes checkpoints through its framework, never copies them");
 
   YAML::Emitter y;
   y.SetDoublePrecision(12);

@@ -1,6 +1,5 @@
 #include "dlgen/core/job.hpp"
 
-#include <cmath>
 #include <string>
 
 #include "dlgen/core/limits.hpp"
@@ -132,6 +131,7 @@ std::vector<Diagnostic> validate(const Job& job, std::uint64_t ram_bytes) {
   }
   check_distribution(c.step_time, "compute.time", out);
   if (c.eval_time) check_distribution(*c.eval_time, "compute.eval_time", out);
+  check_distribution(c.batch_overhead, "compute.batch_overhead", out);
   for (const auto& [name, d] : c.per_accelerator)
     check_distribution(d, "compute." + name + ".time", out);
   if (!(c.au_threshold >= 0 && c.au_threshold <= 1))
@@ -142,6 +142,8 @@ std::vector<Diagnostic> validate(const Job& job, std::uint64_t ram_bytes) {
     if (k.size_bytes < 1) add(out, "checkpoint.size", "must be >= 1 byte");
     if (k.files < 1) add(out, "checkpoint.files", "must be >= 1");
     if (k.write_size_bytes < 1) add(out, "checkpoint.write_size", "must be >= 1 byte");
+    if (k.copy != CopyCall::none && k.copy_every < 1)
+      add(out, "checkpoint.copy_every", "must be >= 1 (copy after every N-th checkpoint)");
     if (k.dir.empty()) add(out, "checkpoint.dir", "must name a directory");
     if (k.every_epochs == 0 && k.every_steps == 0 && !k.restore)
       add(out, "checkpoint", "needs every_epochs, every_steps or restore");
@@ -242,6 +244,30 @@ const char* to_string(DistKind k) {
       return "gamma";
     case DistKind::histogram:
       return "histogram";
+  }
+  return "?";
+}
+
+const char* to_string(WriteCall c) {
+  switch (c) {
+    case WriteCall::pwrite:
+      return "pwrite";
+    case WriteCall::write:
+      return "write";
+    case WriteCall::writev:
+      return "writev";
+  }
+  return "?";
+}
+
+const char* to_string(CopyCall c) {
+  switch (c) {
+    case CopyCall::none:
+      return "none";
+    case CopyCall::sendfile:
+      return "sendfile";
+    case CopyCall::copy_file_range:
+      return "copy_file_range";
   }
   return "?";
 }

@@ -36,12 +36,13 @@ const std::vector<std::string_view> kReaderKeys = {
     "read",       "request_size", "header_read", "iodepth",   "direct",         "drop_last",
     "startup",    "preprocess",   "warmup",      "readahead", "probe",          "recipe"};
 const std::vector<std::string_view> kComputeKeys = {"accelerator", "time", "eval_time",
-                                                    "au_threshold"};
+                                                    "batch_overhead", "au_threshold"};
 const std::vector<std::string_view> kAcceleratorKeys = {"time"};
 const std::vector<std::string_view> kCheckpointKeys = {
-    "enabled", "every_epochs", "first_epoch", "every_steps", "size",
-    "files",   "write_size",   "fsync",       "dir",         "restore",
-    "writes",  "reads",        "pause",       "mode",        "ranks_per_host"};
+    "enabled",    "every_epochs", "first_epoch", "every_steps", "size",
+    "files",      "write_size",   "fsync",       "dir",         "restore",
+    "writes",     "reads",        "pause",       "mode",        "ranks_per_host",
+    "write_call", "direct",       "copy",        "copy_every"};
 const std::vector<std::string_view> kRunKeys = {
     "epochs", "accelerators", "max_steps", "eval_every_epochs", "cache", "max_time", "train"};
 // [model]: an LLM as DLIO describes it (core/llm.hpp); the names are model_problems()' keys.
@@ -90,7 +91,7 @@ std::vector<std::string> split_dots(std::string_view s) {
 bool is_dist_key(std::string_view section, std::string_view key) {
   return ((section == "dataset" || section == "validation") &&
           (key == "sample_size" || key == "file_size")) ||
-         (section == "compute" && (key == "time" || key == "eval_time"));
+         (section == "compute" && (key == "time" || key == "eval_time" || key == "batch_overhead"));
 }
 
 // Checks a dotted key path against the schema; returns "" when it names a settable key.
@@ -671,6 +672,7 @@ Job convert(Ctx& ctx, const toml::table& root, const std::filesystem::path& sour
       s.distribution("eval_time", e, Unit::seconds);
       c.eval_time = e;
     }
+    s.distribution("batch_overhead", c.batch_overhead, Unit::seconds);
     s.number("au_threshold", c.au_threshold);
     std::vector<std::string_view> known = kComputeKeys;
     if (t) {
@@ -704,7 +706,17 @@ Job convert(Ctx& ctx, const toml::table& root, const std::filesystem::path& sour
     s.size("size", k.size_bytes);
     s.integer("files", k.files);
     s.size("write_size", k.write_size_bytes);
+    s.choice("write_call", k.write_call,
+             {{"pwrite", WriteCall::pwrite},
+              {"write", WriteCall::write},
+              {"writev", WriteCall::writev}});
+    s.boolean("direct", k.direct);
     s.boolean("fsync", k.fsync);
+    s.choice("copy", k.copy,
+             {{"none", CopyCall::none},
+              {"sendfile", CopyCall::sendfile},
+              {"copy_file_range", CopyCall::copy_file_range}});
+    s.integer("copy_every", k.copy_every);
     s.path_value("dir", k.dir);
     s.boolean("restore", k.restore);
     s.integer("writes", k.writes);
@@ -1119,6 +1131,8 @@ std::string to_toml(const Job& job, const std::map<std::string, std::string>& co
   if (!c.accelerator.empty()) w.kv("accelerator", quote(c.accelerator));
   w.kv("time", dist_text(c.step_time, Unit::seconds));
   if (c.eval_time) w.kv("eval_time", dist_text(*c.eval_time, Unit::seconds));
+  if (!(c.batch_overhead == Distribution{}))
+    w.kv("batch_overhead", dist_text(c.batch_overhead, Unit::seconds));
   w.kv("au_threshold", float_text(c.au_threshold));
   for (const auto& [name, d] : c.per_accelerator) {
     w.section("compute." + bare_or_quoted_key(name));
@@ -1136,7 +1150,13 @@ std::string to_toml(const Job& job, const std::map<std::string, std::string>& co
     w.kv("size", size_text(double(k.size_bytes)));
     w.kv("files", std::to_string(k.files));
     w.kv("write_size", size_text(double(k.write_size_bytes)));
+    if (k.write_call != WriteCall::pwrite) w.kv("write_call", quote(to_string(k.write_call)));
+    if (k.direct) w.kv("direct", "true");
     w.kv("fsync", k.fsync ? "true" : "false");
+    if (k.copy != CopyCall::none) {
+      w.kv("copy", quote(to_string(k.copy)));
+      w.kv("copy_every", std::to_string(k.copy_every));
+    }
     if (!k.dir.empty()) w.kv("dir", quote(k.dir.string()));
     w.kv("restore", k.restore ? "true" : "false");
     if (k.writes > 0) w.kv("writes", std::to_string(k.writes));

@@ -257,6 +257,8 @@ std::vector<Diagnostic> check_limits(const Job& job, std::uint64_t ram_bytes) {
   if (job.compute.eval_time)
     distribution_ok(*job.compute.eval_time, "compute.eval_time",
                     seconds("an evaluation step longer than an hour"));
+  distribution_ok(job.compute.batch_overhead, "compute.batch_overhead",
+                  seconds("a consumer's per-batch cost longer than an hour"));
   for (const auto& [name, d] : job.compute.per_accelerator)
     distribution_ok(d, "compute." + name + ".time", seconds("a training step longer than an hour"));
   distribution_ok(r.preprocess, "reader.preprocess",

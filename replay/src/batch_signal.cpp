@@ -63,4 +63,8 @@ bool BatchSignal::receive() const {
   return ::recvmsg(recv_fd_, &msg, MSG_DONTWAIT) == static_cast<ssize_t>(sizeof batch);
 }
 
+void BatchSignal::mark_compute() const {
+  if (recv_fd_ >= 0) (void)::lseek(recv_fd_, 0, SEEK_CUR);
+}
+
 }  // namespace dlgen::replay

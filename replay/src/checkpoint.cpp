@@ -1,14 +1,18 @@
 #include "dlgen/replay/checkpoint.hpp"
 
 #include <fcntl.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <random>
@@ -68,6 +72,40 @@ Result<void> for_each_shard(std::uint32_t shards, F f) {
   return ok();
 }
 
+// Copies a written shard to its "-best" file with `call` (as shutil.copyfile of model_best does
+// with sendfile), to the end of the source.
+Result<void> copy_shard(const std::filesystem::path& from, CopyCall call) {
+  std::filesystem::path to = from;
+  to.replace_filename(from.stem().string() + "-best" + from.extension().string());
+  const int in = ::open(from.c_str(), O_RDONLY | O_CLOEXEC);
+  if (in < 0) return runtime_error(errno_text(from, "open", 0, errno));
+  const int out = ::open(to.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (out < 0) {
+    const int err = errno;
+    ::close(in);
+    return runtime_error(errno_text(to, "open", 0, err));
+  }
+  std::uint64_t off = 0;
+  for (;;) {
+    constexpr std::size_t kMax = 1u << 30;
+    const ssize_t n = call == CopyCall::sendfile
+                          ? ::sendfile(out, in, nullptr, kMax)
+                          : ::copy_file_range(in, nullptr, out, nullptr, kMax, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int err = errno;
+      ::close(in);
+      ::close(out);
+      return runtime_error(errno_text(to, to_string(call), off, err));
+    }
+    if (n == 0) break;
+    off += static_cast<std::uint64_t>(n);
+  }
+  ::close(in);
+  ::close(out);
+  return ok();
+}
+
 }  // namespace
 
 std::vector<std::filesystem::path> checkpoint_paths(const CheckpointSpec& spec) {
@@ -101,7 +139,11 @@ Result<void> write_checkpoint(const CheckpointSpec& spec, CheckpointResult& into
       shard_of.push_back(i);
       bytes += checkpoint_shard_bytes(spec, i);
     }
-  const std::uint64_t chunk = std::max<std::uint64_t>(spec.write_size_bytes, 4096);
+  // O_DIRECT: requests and buffers aligned to 4 KiB (the logical block size of every device here);
+  // a shard's unaligned tail is written buffered, after clearing O_DIRECT on the descriptor.
+  constexpr std::uint64_t kAlign = 4096;
+  std::uint64_t chunk = std::max<std::uint64_t>(spec.write_size_bytes, 4096);
+  if (spec.direct) chunk = chunk / kAlign * kAlign;
   // Content: a fresh pseudo-random stream per shard and per checkpoint (xoshiro256++ x8, the
   // dataset generator's, ~15 GB/s a core): no block repeats within or across checkpoints and
   // nothing compresses, as with a real model's weights and optimizer state.
@@ -110,20 +152,55 @@ Result<void> write_checkpoint(const CheckpointSpec& spec, CheckpointResult& into
   Result<void> r = for_each_shard(
       static_cast<std::uint32_t>(paths.size()), [&](std::uint32_t s) -> Result<void> {
         const auto& p = paths[s];
-        const int fd = ::open(p.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        const int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | (spec.direct ? O_DIRECT : 0);
+        const int fd = ::open(p.c_str(), flags, 0644);
         if (fd < 0) return runtime_error(errno_text(p, "open", 0, errno));
         const std::uint64_t size = checkpoint_shard_bytes(spec, shard_of[s]);
-        std::vector<std::uint8_t> block(std::min(chunk, std::max<std::uint64_t>(size, 1)));
+        const std::uint64_t len = std::min(chunk, std::max<std::uint64_t>(size, 1));
+        std::unique_ptr<std::uint8_t, decltype(&std::free)> block(
+            static_cast<std::uint8_t*>(
+                std::aligned_alloc(kAlign, (len + kAlign - 1) / kAlign * kAlign)),
+            &std::free);
+        if (!block) {
+          ::close(fd);
+          return runtime_error(p.string() + ": no memory for a " + std::to_string(len) +
+                               "-byte write buffer");
+        }
         datasets::ContentStream content(stream_seed, shard_of[s]);
+        const std::uint64_t aligned_end = spec.direct ? size / kAlign * kAlign : size;
+        bool direct = spec.direct;
         std::uint64_t block_at = 0, block_end = 0;  // the file range whose bytes `block` holds
         for (std::uint64_t off = 0; off < size;) {
           if (off >= block_end) {  // fresh bytes for the next request; a short write sends the rest
             block_at = off;
-            block_end = off + std::min<std::uint64_t>(block.size(), size - off);
-            content.fill(block.data(), block_end - block_at);
+            block_end = off + std::min<std::uint64_t>(len, size - off);
+            if (direct && off < aligned_end) block_end = std::min(block_end, aligned_end);
+            content.fill(block.get(), block_end - block_at);
           }
-          const ssize_t w = ::pwrite(fd, block.data() + (off - block_at), block_end - off,
-                                     static_cast<off_t>(off));
+          if (direct && off >= aligned_end) {  // the tail: buffered
+            if (::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_DIRECT) != 0) {
+              const int err = errno;
+              ::close(fd);
+              return runtime_error(errno_text(p, "fcntl(clear O_DIRECT)", off, err));
+            }
+            direct = false;
+          }
+          const std::uint8_t* data = block.get() + (off - block_at);
+          const std::size_t n = block_end - off;
+          ssize_t w = 0;
+          switch (spec.write_call) {
+            case WriteCall::pwrite:
+              w = ::pwrite(fd, data, n, static_cast<off_t>(off));
+              break;
+            case WriteCall::write:  // sequential: the file position is `off`
+              w = ::write(fd, data, n);
+              break;
+            case WriteCall::writev: {
+              iovec iov{const_cast<std::uint8_t*>(data), n};
+              w = ::writev(fd, &iov, 1);
+              break;
+            }
+          }
           if (w < 0 && errno == EINTR) continue;
           if (w <= 0) {
             const int err = w < 0 ? errno : EIO;
@@ -140,6 +217,10 @@ Result<void> write_checkpoint(const CheckpointSpec& spec, CheckpointResult& into
         ::close(fd);
         return ok();
       });
+  if (!r) return r;
+  if (spec.copy != CopyCall::none && into.count % std::max<std::uint32_t>(spec.copy_every, 1) == 0)
+    r = for_each_shard(static_cast<std::uint32_t>(paths.size()),
+                       [&](std::uint32_t s) { return copy_shard(paths[s], spec.copy); });
   if (!r) return r;
   const double seconds = seconds_since(t0);
   into.write_s += seconds;

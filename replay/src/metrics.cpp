@@ -86,7 +86,8 @@ ComputeAccuracy compute_accuracy(std::span<const PhaseRecord> phases) {
     for (const auto& steps : ph.steps)
       for (const StepRecord& s : steps) {
         const double conf = static_cast<double>(s.compute_ns) * 1e-9;
-        const double meas = static_cast<double>(s.end - s.excluded_ns - s.ready) * 1e-9;
+        const double meas =
+            static_cast<double>(s.end - s.excluded_ns - s.ready - s.overhead_ns) * 1e-9;
         conf_sum += conf;
         meas_sum += meas;
         err_sum += meas - conf;

@@ -225,6 +225,8 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
                             CheckpointCompletion{&write_fn, &ckpt_requested});
   const std::uint64_t step_base = global_step_;
   const Distribution& dist = job_.compute.effective(eval);
+  const Distribution& overhead = job_.compute.batch_overhead;
+  const bool has_overhead = !(overhead == Distribution{});
   const std::int64_t deadline = deadline_ns_;
 
   auto accelerator = [&](std::size_t a) {
@@ -234,8 +236,11 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
     Handoff* h = handoffs[a].get();
     std::vector<StepRecord>& recs = out.steps[a];
     recs.reserve(ap.num_batches());
-    Rng rng(mix_seed(mix_seed(mix_seed(rd.seed, 0xc0de), plan.epoch * 2 + (eval ? 1 : 0)),
-                     ap.global_id));
+    const std::uint64_t step_seed = mix_seed(
+        mix_seed(mix_seed(rd.seed, 0xc0de), plan.epoch * 2 + (eval ? 1 : 0)), ap.global_id);
+    Rng rng(step_seed);
+    // Its own stream, so that a job with and without batch_overhead draws the same compute times.
+    Rng overhead_rng(mix_seed(step_seed, 0x0be5));
     for (std::uint64_t k = 0; k < ap.num_batches(); ++k) {
       Handoff& w = h[k % cfg.workers];
       const std::uint64_t j = k / cfg.workers;
@@ -255,8 +260,17 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
       };
       if (!synchronous) release();
       ready_.fetch_sub(1, std::memory_order_relaxed);
+      // The consumer's own per-batch cost (receive, unpickle, collate), then compute.
+      std::int64_t compute_begin = r.ready;
+      if (has_overhead) {
+        clock_.sleep_until(r.ready +
+                           static_cast<std::int64_t>(sample(overhead, overhead_rng) * 1e9));
+        signals[a]->mark_compute();
+        compute_begin = clock_.now_ns();
+        r.overhead_ns = compute_begin - r.ready;
+      }
       r.compute_ns = static_cast<std::int64_t>(sample(dist, rng) * 1e9);
-      if (r.compute_ns > 0) clock_.sleep_until(r.ready + r.compute_ns);
+      if (r.compute_ns > 0) clock_.sleep_until(compute_begin + r.compute_ns);
       r.end = clock_.now_ns();
       if (synchronous) release();
       r.samples = static_cast<std::uint32_t>(ap.batch(k).size());

@@ -49,6 +49,9 @@ struct SimConfig {
   SimOrder order = SimOrder::sequential;
   std::uint32_t buffer = 16;
   std::uint64_t compute_ns = 50'000'000;
+  // The main process's own cost per batch after receiving it (PyTorch: map the /dev/shm tensors,
+  // unpickle, collate), before compute: a few syscalls spread over that time. 0: none.
+  std::uint64_t consumer_ns = 0;
   // A right tail (a busy machine descheduling the process): every Nth step computes, and every
   // Nth sample preprocesses, `tail_factor` times longer. 0: no tail.
   // One HDF5-like file of `one_file_samples` samples of `sample_stride` bytes (after a 2 KiB
@@ -78,6 +81,7 @@ struct SimConfig {
 struct SimTruth {
   std::uint64_t first_batch_ns = 0;      // the run's first batch handed to it
   std::uint64_t compute_ns = 0;          // Σ compute over every step it took (train and eval)
+  std::uint64_t consumer_ns = 0;         // Σ the consumer's own per-batch cost over those steps
   std::uint64_t steps = 0, samples = 0;  // train and eval
 };
 
@@ -335,12 +339,19 @@ class Sim : private testing::TraceBuilder {
             !eval && c_.compute_tail_every && (steps_ + 1) % c_.compute_tail_every == 0;
         const std::uint64_t compute =
             eval ? c_.compute_ns / 3 : c_.compute_ns * (tail ? c_.tail_factor : 1);
-        k.main_free = k.recv[i] + compute;
+        if (c_.consumer_ns > 0) {  // mmap of the tensors, then munmap of the previous batch's
+          ev(k.recv[i] + c_.consumer_ns / 2, 5000, main, main, trace::Op::mmap, trace::kNoFile, -1,
+             0, 4096, 4096);
+          ev(k.recv[i] + c_.consumer_ns - 5000, 5000, main, main, trace::Op::munmap, trace::kNoFile,
+             -1, 0, 4096, 0);
+        }
+        k.main_free = k.recv[i] + c_.consumer_ns + compute;
         SimTruth& t = truth_[r];
         if (t.steps == 0) t.first_batch_ns = k.recv[i];
         ++t.steps;
         t.samples += k.batches[i].size();
         t.compute_ns += compute;
+        t.consumer_ns += c_.consumer_ns;
         run_end_ = std::max(run_end_, k.main_free);
       }
       if (!eval) {

@@ -217,11 +217,17 @@ TEST(Dlio, JobsWriteBackAsDlioConfigs) {
   j.reader.probe_bytes = 4096;
   j.reader.warmup_s = 0.1;
   j.dataset.format = Format::raw;
+  j.compute.batch_overhead = Distribution::fixed_at(0.002);
+  j.checkpoint.enabled = true;
+  j.checkpoint.every_epochs = 1;
+  j.checkpoint.copy = CopyCall::sendfile;
   Result<std::string> bad = to_dlio_yaml(j);
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().message.find("reader.header_read/probe/readahead"), std::string::npos) << bad.error().message;
   EXPECT_NE(bad.error().message.find("reader.startup/warmup"), std::string::npos);
   EXPECT_NE(bad.error().message.find("dataset.format"), std::string::npos);
+  EXPECT_NE(bad.error().message.find("compute.batch_overhead"), std::string::npos);
+  EXPECT_NE(bad.error().message.find("checkpoint.direct/copy"), std::string::npos);
 }
 
 }  // namespace

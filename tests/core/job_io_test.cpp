@@ -380,6 +380,81 @@ TEST(JobIo, ReaderPreprocessRoundTrips) {
   EXPECT_TRUE(*back == *n) << text;
 }
 
+// compute.batch_overhead: absent by default and then not written (old job files stay as they are);
+// a duration or a distribution, written back as read; negative refused.
+TEST(JobIo, BatchOverheadRoundTripsAndIsOmittedWhenAbsent) {
+  auto d = parse_job("[dataset]\ndir = \"d\"\nsample_size = 4096\n", "t.toml");
+  ASSERT_TRUE(d) << d.error().message;
+  EXPECT_EQ(d->compute.batch_overhead, Distribution{});
+  EXPECT_EQ(to_toml(*d).find("batch_overhead"), std::string::npos);
+  auto r = parse_job(
+      "[dataset]\ndir = \"d\"\nsample_size = 4096\n[compute]\ntime = \"4ms\"\n"
+      "batch_overhead = \"1.8ms\"\n",
+      "t.toml");
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_DOUBLE_EQ(r->compute.batch_overhead.expected(), 0.0018);
+  std::string text = to_toml(*r);
+  EXPECT_NE(text.find("batch_overhead = \"0.0018"), std::string::npos) << text;
+  auto back = parse_job(text, "t.toml");
+  ASSERT_TRUE(back) << back.error().message << "\n" << text;
+  EXPECT_TRUE(*back == *r) << text;
+  auto h = parse_job(
+      "[dataset]\ndir = \"d\"\nsample_size = 4096\n[compute]\n"
+      "batch_overhead = { dist = \"histogram\", bins = [[\"1ms\", \"1ms\", 3], [\"5ms\", \"5ms\", "
+      "1]] }\n",
+      "t.toml");
+  ASSERT_TRUE(h) << h.error().message;
+  EXPECT_DOUBLE_EQ(h->compute.batch_overhead.expected(), 0.002);
+  text = to_toml(*h);
+  back = parse_job(text, "t.toml");
+  ASSERT_TRUE(back) << back.error().message << "\n" << text;
+  EXPECT_TRUE(*back == *h) << text;
+  auto neg = parse_job(
+      "[dataset]\ndir = \"d\"\nsample_size = 4096\n[compute]\nbatch_overhead = \"-1ms\"\n",
+      "t.toml");
+  ASSERT_FALSE(neg);
+  EXPECT_NE(neg.error().message.find("compute.batch_overhead"), std::string::npos)
+      << neg.error().message;
+}
+
+// How a checkpoint is written: the defaults (pwrite, buffered, no copy) are not written out; the
+// others round-trip.
+TEST(JobIo, CheckpointWritePatternRoundTrips) {
+  auto d = parse_job(
+      "[dataset]\ndir = \"d\"\nsample_size = 4096\n[checkpoint]\nevery_epochs = 1\nsize = "
+      "\"1MiB\"\n",
+      "t.toml");
+  ASSERT_TRUE(d) << d.error().message;
+  EXPECT_EQ(d->checkpoint.write_call, WriteCall::pwrite);
+  EXPECT_EQ(d->checkpoint.copy, CopyCall::none);
+  std::string text = to_toml(*d);
+  EXPECT_EQ(text.find("write_call"), std::string::npos) << text;
+  EXPECT_EQ(text.find("copy"), std::string::npos) << text;
+  auto r = parse_job(
+      "[dataset]\ndir = \"d\"\nsample_size = 4096\n[checkpoint]\nevery_epochs = 1\nsize = "
+      "\"1MiB\"\n"
+      "write_call = \"writev\"\ndirect = true\nfsync = false\ncopy = \"sendfile\"\n"
+      "copy_every = 2\n",
+      "t.toml");
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->checkpoint.write_call, WriteCall::writev);
+  EXPECT_TRUE(r->checkpoint.direct);
+  EXPECT_EQ(r->checkpoint.copy, CopyCall::sendfile);
+  EXPECT_EQ(r->checkpoint.copy_every, 2u);
+  text = to_toml(*r);
+  auto back = parse_job(text, "t.toml");
+  ASSERT_TRUE(back) << back.error().message << "\n" << text;
+  EXPECT_TRUE(*back == *r) << text;
+  auto bad = parse_job(
+      "[dataset]\ndir = \"d\"\nsample_size = 4096\n[checkpoint]\nevery_epochs = 1\nsize = "
+      "\"1MiB\"\n"
+      "write_call = \"mmap\"\n",
+      "t.toml");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("checkpoint.write_call"), std::string::npos)
+      << bad.error().message;
+}
+
 TEST(JobIo, LoadJobReportsMissingFile) {
   auto r = load_job("/nonexistent/job.toml");
   ASSERT_FALSE(r);

@@ -3,7 +3,9 @@
 // cannot shrink it.
 #include "dlgen/replay/checkpoint.hpp"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <cstdint>
@@ -43,6 +45,17 @@ double zlib_ratio(const std::vector<unsigned char>& in) {
   return static_cast<double>(n) / static_cast<double>(in.size());
 }
 
+// Whether `dir`'s file system takes O_DIRECT (tmpfs does not).
+bool fixture_direct_ok(const std::filesystem::path& dir) {
+  const auto p = dir / "direct-probe";
+  std::ofstream(p) << "x";
+  const int fd = ::open(p.c_str(), O_RDONLY | O_DIRECT);
+  std::filesystem::remove(p);
+  if (fd < 0) return false;
+  ::close(fd);
+  return true;
+}
+
 CheckpointSpec spec(const std::filesystem::path& dir) {
   CheckpointSpec c;
   c.enabled = true;
@@ -80,6 +93,60 @@ TEST(Checkpoint, EachCheckpointWritesFreshContent) {
   ASSERT_TRUE(write_checkpoint(c, res));  // overwrites the same shards
   EXPECT_EQ(res.count, 2u);
   for (const auto& p : checkpoint_paths(c)) EXPECT_EQ(add_blocks(slurp(p), seen), 0u) << p;
+}
+
+// Every write call (and O_DIRECT, where the file system takes it) writes exactly the checkpoint's
+// bytes, unaligned tails included, with content as fresh as pwrite's.
+TEST(Checkpoint, EveryWriteCallAndDirectWriteTheSameBytes) {
+  TempDir tmp("dlgen-ckpt-calls");
+  for (WriteCall call : {WriteCall::pwrite, WriteCall::write, WriteCall::writev})
+    for (bool direct : {false, true}) {
+      SCOPED_TRACE(std::string(to_string(call)) + (direct ? " O_DIRECT" : ""));
+      CheckpointSpec c = spec(tmp / (std::string(to_string(call)) + (direct ? "-direct" : "")));
+      c.write_call = call;
+      c.direct = direct;
+      c.write_size_bytes = (64 << 10) + 100;  // O_DIRECT rounds it down to 64 KiB
+      std::filesystem::create_directories(c.dir);
+      if (direct && !fixture_direct_ok(c.dir)) continue;  // tmpfs refuses O_DIRECT
+      CheckpointResult res;
+      auto r = write_checkpoint(c, res);
+      ASSERT_TRUE(r) << r.error().message;
+      std::set<std::string> seen;
+      std::uint64_t total = 0;
+      const auto paths = checkpoint_paths(c);
+      for (std::uint32_t k = 0; k < paths.size(); ++k) {
+        const auto bytes = slurp(paths[k]);
+        EXPECT_EQ(bytes.size(), checkpoint_shard_bytes(c, k)) << paths[k];
+        total += bytes.size();
+        EXPECT_EQ(add_blocks(bytes, seen), 0u) << paths[k];
+      }
+      EXPECT_EQ(total, c.size_bytes);
+    }
+}
+
+// copy: after the 1st, 3rd, 5th... checkpoint (copy_every = 2) each shard is copied whole to its
+// "-best" file, with sendfile or copy_file_range; the copy is part of the checkpoint's time.
+TEST(Checkpoint, CopiesEveryNthCheckpointToABestFile) {
+  TempDir tmp("dlgen-ckpt-copy");
+  for (CopyCall call : {CopyCall::sendfile, CopyCall::copy_file_range}) {
+    SCOPED_TRACE(to_string(call));
+    CheckpointSpec c = spec(tmp / to_string(call));
+    c.copy = call;
+    c.copy_every = 2;
+    CheckpointResult res;
+    auto best = [&](const std::filesystem::path& p) {
+      return p.parent_path() / (p.stem().string() + "-best" + p.extension().string());
+    };
+    ASSERT_TRUE(write_checkpoint(c, res));  // 1st: copied
+    for (const auto& p : checkpoint_paths(c)) EXPECT_EQ(slurp(best(p)), slurp(p)) << p;
+    const auto first = slurp(best(checkpoint_paths(c).front()));
+    ASSERT_TRUE(write_checkpoint(c, res));  // 2nd: not copied, the best stays the 1st
+    EXPECT_EQ(slurp(best(checkpoint_paths(c).front())), first);
+    EXPECT_NE(slurp(checkpoint_paths(c).front()), first);
+    ASSERT_TRUE(write_checkpoint(c, res));  // 3rd: copied
+    for (const auto& p : checkpoint_paths(c)) EXPECT_EQ(slurp(best(p)), slurp(p)) << p;
+    EXPECT_EQ(res.count, 3u);
+  }
 }
 
 }  // namespace

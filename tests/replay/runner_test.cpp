@@ -211,6 +211,36 @@ TEST(Runner, SynchronousLoadingNeverOverlapsCompute) {
     }
 }
 
+// compute.batch_overhead: the consumer's own per-batch cost, spent after the batch arrives and
+// before compute. The schedule of TwoWorkersScheduleIsExact with 20 ms of it per step (batches 0
+// and 1 ready at 0.2 s, 2 and 3 at 0.4 s):
+//   0.20-0.22 cost, 0.22-0.27 compute; 0.27-0.29, 0.29-0.34; wait to 0.40; 0.40-0.42, 0.42-0.47;
+//   0.47-0.49, 0.49-0.54. Host time, not accelerator compute: AU = 0.2 / (0.54 - 0.2).
+TEST(Runner, BatchOverheadIsSpentBeforeComputeAndCountsAsWallNotCompute) {
+  Job job = small_job("/nonexistent/fake", 8, Distribution::fixed_at(10000));
+  job.reader.workers = 2;
+  job.reader.batch_size = 2;
+  job.reader.preprocess = Distribution::fixed_at(0.100);
+  job.compute.step_time = Distribution::fixed_at(0.050);
+  job.compute.batch_overhead = Distribution::fixed_at(0.020);
+  Result<Report> r = run_fake(job);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->steps, 4u);
+  EXPECT_NEAR(r->elapsed_s, 0.54, 1e-9);
+  ASSERT_EQ(r->per_accelerator.size(), 1u);
+  const AcceleratorResult& a = r->per_accelerator[0];
+  EXPECT_NEAR(a.first_wait_s, 0.2, 1e-9);
+  EXPECT_NEAR(a.wait_s, 0.2 + 0.06, 1e-9);
+  EXPECT_NEAR(a.compute_s, 0.2, 1e-9);
+  EXPECT_NEAR(a.wall_s, 0.34, 1e-9);
+  EXPECT_NEAR(r->au, 0.2 / 0.34, 1e-9);
+  // The law still holds: AU x wall = steps x compute <= ceil(samples / batch) x compute.
+  EXPECT_NEAR(r->au * a.wall_s, 4 * 0.050, 1e-9);
+  // Compute is measured from the end of the cost: configured and measured agree.
+  EXPECT_NEAR(r->compute.measured_mean_s, 0.050, 1e-9);
+  EXPECT_NEAR(r->compute.mean_abs_error_s, 0, 1e-12);
+}
+
 // Two accelerators with different step counts: 9 samples, batch 2, 2 workers each, preprocess
 // 100 ms, compute 50 ms. Accelerator 0 gets samples 0,2,4,6,8 (batches of 2, 2, 1), accelerator 1
 // samples 1,3,5,7 (2, 2). Worker 0 of accelerator 0 reads its 3 samples (batches 0 and 2) at

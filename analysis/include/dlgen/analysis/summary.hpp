@@ -169,13 +169,19 @@ struct Batch {
   std::int32_t epoch = -1;        // index into TraceSummary::epochs
 };
 
-// One accelerator step: from receiving batch i to receiving batch i+1.
+// One accelerator step: from the start of the main thread's compute gap on batch i to the start of
+// that on batch i+1 (receipt to receipt where the trace has no main-thread timeline). Its
+// interval is exactly compute_ns + consumer_ns + wait_ns (split_step_time,
+// analysis/src/consumer_cost.hpp; docs/metrics.md).
 struct Step {
   std::uint32_t accelerator = 0;
-  std::uint64_t start_ns = 0;     // batch received
-  std::uint64_t end_ns = 0;       // next batch received
-  std::uint64_t compute_ns = 0;   // busy with the batch (estimated when the process had to wait)
-  std::uint64_t wait_ns = 0;      // waited for data
+  std::uint64_t start_ns = 0;
+  std::uint64_t end_ns = 0;
+  std::uint64_t compute_ns = 0;  // busy with the batch (estimated when the process had to wait)
+  std::uint64_t wait_ns = 0;     // waited for data
+  // The consumer's own per-batch cost: receiving the next batch (from /dev/shm), unpickling,
+  // collating, anything of the main thread's outside compute and data wait.
+  std::uint64_t consumer_ns = 0;
   bool compute_measured = false;  // true: the next batch was ready early, so compute = interval
   std::int32_t epoch = -1;
 };
@@ -187,10 +193,13 @@ struct CheckpointWrite {
   std::uint32_t files = 0;
   std::uint64_t write_ops = 0;
   bool fsync = false;
-  std::uint64_t copied_bytes = 0;  // sendfile/copy_file_range
-  std::uint32_t after_epoch = 0;   // epochs completed before it
-  std::uint64_t after_step = 0;    // steps (per accelerator) completed before it
-  bool at_epoch_end = false;       // between the end of an epoch and the start of the next
+  std::uint64_t copied_bytes = 0;             // sendfile/copy_file_range
+  trace::Op copy_call = trace::Op::sendfile;  // the call that copied them (when copied_bytes > 0)
+  trace::Op write_call = trace::Op::write;    // the write call that carried the most bytes
+  bool direct = false;                        // a file it wrote was opened with O_DIRECT
+  std::uint32_t after_epoch = 0;              // epochs completed before it
+  std::uint64_t after_step = 0;               // steps (per accelerator) completed before it
+  bool at_epoch_end = false;  // between the end of an epoch and the start of the next
   std::vector<std::string> paths;
   // Accelerators (indices into TraceSummary::accelerators) whose process or reader wrote it; empty
   // when another process did (DDP: rank 0 alone saves).
@@ -282,6 +291,7 @@ struct TraceSummary {
   Stats step_time;             // seconds per step (interval between batches)
   Stats compute_time;          // seconds of compute per step
   Stats data_wait_time;        // seconds waited for data per step
+  Stats consumer_time;         // seconds of the consumer's own per-batch cost per step
   // The original run's AU, MLPerf Storage's: the lowest accelerator's (Accelerator::au), and their
   // mean. The run begins at its first dataset read and ends at the latest step end of any
   // accelerator or the end of the last checkpoint write, whichever is later. Accelerators that

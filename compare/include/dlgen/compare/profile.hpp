@@ -58,6 +58,7 @@ struct Profile {
   std::vector<double> step_times_s;      // per training step, batch to batch at the consumer
   std::vector<double> data_wait_s;       // per training step, time the consumer waited for data
   std::vector<double> compute_s;         // per training step, gap between batches computing
+  std::vector<double> consumer_s;        // per training step, the consumer's own cost (receive, collate)
   std::vector<double> throughput_t_s;    // bin start times since the first data read
   std::vector<double> throughput_mib_s;  // data MiB/s per bin
   double throughput_bin_s = 0;

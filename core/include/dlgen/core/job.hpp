@@ -26,6 +26,11 @@ enum class CacheMode { keep, drop_start, drop_epoch };  // page cache handling b
 // Which ranks of an LLM's world this host simulates in the checkpoint-only workflow: all of them,
 // or (MLPerf Storage's subset mode) the first `ranks_per_host`, each writing its own share.
 enum class CheckpointMode { all, subset };
+// The system call a checkpoint's data is written with (torch.save: write for its header, then one
+// writev per tensor; many C++ savers: pwrite).
+enum class WriteCall { pwrite, write, writev };
+// How a checkpoint is copied after it is written (shutil.copyfile of model_best: sendfile).
+enum class CopyCall { none, sendfile, copy_file_range };
 
 struct DatasetSpec {
   std::filesystem::path dir;  // root directory of the files
@@ -89,6 +94,12 @@ struct ComputeSpec {
   const Distribution& effective(bool eval) const {
     return eval && eval_time ? *eval_time : effective();
   }
+  // The consumer's own cost per batch, seconds (TOML `batch_overhead`): what the training process
+  // spends on each batch outside compute and data wait (PyTorch's main process receiving it from
+  // /dev/shm, unpickling, collating). The replay spends it on the accelerator thread after the
+  // batch arrives and before compute; it is host time, not accelerator compute, so it counts in
+  // AU's wall time and not in its compute time (docs/metrics.md). Default: none.
+  Distribution batch_overhead;
   bool operator==(const ComputeSpec&) const = default;
 };
 
@@ -122,6 +133,13 @@ struct CheckpointSpec {
   CheckpointMode mode = CheckpointMode::all;
   std::uint32_t ranks_per_host =
       8;  // mode = subset: ranks 0 .. ranks_per_host-1 of the model's world
+  // How the data is written (issue 12: as the original wrote it).
+  WriteCall write_call = WriteCall::pwrite;  // the system call of each write request
+  bool direct = false;  // O_DIRECT: aligned buffers and requests, the unaligned tail buffered
+  // After every `copy_every`-th checkpoint (the 1st, 1 + copy_every, ...), each shard is copied to
+  // a "-best" file with `copy` (shutil.copyfile of a best model); part of the checkpoint's time.
+  CopyCall copy = CopyCall::none;
+  std::uint32_t copy_every = 1;
   bool operator==(const CheckpointSpec&) const = default;
 };
 
@@ -174,6 +192,8 @@ const char* to_string(ReadUnit r);
 const char* to_string(CacheMode c);
 const char* to_string(DistKind k);
 const char* to_string(CheckpointMode m);
+const char* to_string(WriteCall c);
+const char* to_string(CopyCall c);
 std::optional<Format> format_from_string(std::string_view s);
 
 }  // namespace dlgen

@@ -59,6 +59,9 @@ class LatencyHistogram {
 struct StepRecord {
   std::int64_t wait_begin = 0, ready = 0, end = 0;
   std::int64_t compute_ns = 0;
+  // The consumer's own per-batch cost spent before compute (compute.batch_overhead), as measured:
+  // from `ready` to the start of compute. Host time: in wall time, not in AU's compute.
+  std::int64_t overhead_ns = 0;
   std::int64_t excluded_ns = 0;
   std::uint32_t samples = 0;
 };

@@ -1,0 +1,140 @@
+// The consumer's own per-batch cost (docs/metrics.md, "Step"): summarize splits every step into
+// compute + the consumer's cost + data wait, on simulated PyTorch runs (tests/analysis/sim.hpp)
+// whose main process spends a known time on each batch between receiving it and computing.
+#include <gtest/gtest.h>
+
+#include "dlgen/analysis/distil.hpp"
+#include "dlgen/analysis/summary.hpp"
+#include "sim.hpp"
+
+namespace dlgen::analysis {
+namespace {
+
+using testing::Sim;
+using testing::SimConfig;
+
+// 4 workers, batch 1, 4 ms of compute and 2 ms of the consumer's own cost per step, fast reads:
+// issue 12's program (b), as the tracer sees it.
+SimConfig loader_b() {
+  SimConfig c;
+  c.files = 96;
+  c.size = 64 * 1024;
+  c.workers = 4;
+  c.batch = 1;
+  c.epochs = 2;
+  c.compute_ns = 4'000'000;
+  c.consumer_ns = 2'000'000;
+  c.noise = false;
+  return c;
+}
+
+void expect_law(const TraceSummary& s) {
+  ASSERT_FALSE(s.steps.empty());
+  for (const std::vector<Step>* v : {&s.steps, &s.checkpoint_steps})
+    for (const Step& st : *v)
+      EXPECT_EQ(st.end_ns - st.start_ns, st.compute_ns + st.consumer_ns + st.wait_ns)
+          << "step of accelerator " << st.accelerator << " at " << st.start_ns;
+}
+
+// The law, on shapes that exercise every branch: steps with the next batch ready (measured),
+// data-bound steps (estimated), each pass's last step, evaluation, checkpoints, several ranks.
+TEST(SummarizeConsumerCost, EveryStepIsComputePlusConsumerPlusWait) {
+  std::vector<SimConfig> shapes;
+  shapes.push_back(loader_b());
+  {
+    SimConfig c = loader_b();
+    c.read_ns_per_mib = 200'000'000;  // 12.5 ms a sample: data-bound, most steps wait
+    shapes.push_back(c);
+  }
+  {
+    SimConfig c = loader_b();
+    c.consumer_ns = 0;
+    c.accelerators = 2;
+    c.batch = 4;
+    c.val_dir = "/mnt/datasets/unet/val";
+    c.val_files = 32;
+    c.ckpt_every_steps = 5;
+    shapes.push_back(c);
+  }
+  for (const SimConfig& c : shapes) {
+    SCOPED_TRACE("consumer " + std::to_string(c.consumer_ns) + " ns, read " +
+                 std::to_string(c.read_ns_per_mib) + " ns/MiB, " + std::to_string(c.accelerators) +
+                 " accelerators");
+    expect_law(summarize(Sim(c).build()));
+  }
+}
+
+// Compute-bound: every step's next batch was ready, so its time is compute and the consumer's
+// cost, and no wait. The trace sees the cost ~190 µs longer than the simulation spends it: the
+// main process's recvmsg for the next batch comes that long before the batch is handed over.
+TEST(SummarizeConsumerCost, MeasuresTheMainProcesssOwnTimePerBatch) {
+  const TraceSummary s = summarize(Sim(loader_b()).build());
+  EXPECT_NEAR(s.consumer_time.p50, 0.002 + 0.00019, 0.00005);
+  EXPECT_NEAR(s.compute_time.p50, 0.004 - 0.00019, 0.00005);
+  EXPECT_NEAR(s.step_time.p50, 0.006, 0.00005);
+  EXPECT_NEAR(s.data_wait_time.p50, 0, 1e-9);
+  // Without the cost, what is left is the receipt's own syscalls: two recvmsg 50 µs apart.
+  SimConfig none = loader_b();
+  none.consumer_ns = 0;
+  const TraceSummary z = summarize(Sim(none).build());
+  EXPECT_NEAR(z.consumer_time.p50, 0.00006, 0.00001);
+  EXPECT_NEAR(z.step_time.p50, 0.004, 0.00005);
+}
+
+// Data-bound: 2 workers reading a sample in 25 ms each hand over two batches together every
+// 25 ms; the first of each pair is waited for, the second is ready. A step that waited is charged
+// the typical cost (measured on the steps that did not wait) and waited for the rest, so the
+// consumer's cost is not counted as waiting for storage (it was before: 2 ms of every wait). A
+// pass's last step is left out: its compute runs into the pass's end, so summarize places it at
+// the last receipt with the typical compute (n batches are n steps) and the step before it ends
+// there.
+TEST(SummarizeConsumerCost, DataBoundStepsAreChargedTheTypicalCostAndWaitForTheRest) {
+  SimConfig c = loader_b();
+  c.workers = 2;
+  c.read_ns_per_mib = 400'000'000;  // 64 KiB samples: 25 ms each
+  const TraceSummary s = summarize(Sim(c).build());
+  std::uint64_t waited = 0, measured = 0;
+  for (std::size_t i = 0; i + 2 < s.steps.size(); ++i) {
+    const Step& st = s.steps[i];
+    if (s.steps[i + 2].epoch != st.epoch) continue;  // one of the pass's last two steps
+    const double consumer = static_cast<double>(st.consumer_ns) * 1e-9;
+    if (st.compute_measured) {
+      ++measured;
+      EXPECT_NEAR(consumer, 0.002 + 0.00019, 0.00005);
+      EXPECT_EQ(st.wait_ns, 0u);
+    } else {
+      ++waited;
+      EXPECT_NEAR(consumer, 0.002 + 0.00019, 0.00005);
+      EXPECT_NEAR(static_cast<double>(st.compute_ns) * 1e-9, 0.004 - 0.00019, 0.00005);
+      EXPECT_NEAR(static_cast<double>(st.wait_ns) * 1e-9, 0.025 - 0.006 - 0.006, 0.0002);
+    }
+  }
+  EXPECT_GT(measured, 20u);
+  EXPECT_GT(waited, 20u);
+  EXPECT_NEAR(s.consumer_time.p50, 0.002 + 0.00019, 0.00005);
+}
+
+TEST(DistilConsumerCost, WritesTheMedianCostAsComputeBatchOverhead) {
+  const TraceSummary s = summarize(Sim(loader_b()).build());
+  const Distilled d = distil(s);
+  ASSERT_EQ(d.job.compute.batch_overhead.kind, DistKind::fixed);
+  EXPECT_NEAR(d.job.compute.batch_overhead.value, 0.002 + 0.00019, 0.00005);
+  EXPECT_TRUE(d.comments.count("compute.batch_overhead"));
+  // Step time = compute + the cost: what the replay will spend per step when data keeps up.
+  EXPECT_NEAR(d.job.compute.effective().expected() + d.job.compute.batch_overhead.expected(),
+              s.step_time.p50, 0.0002);
+}
+
+// Without batch handovers (reader threads: batches from bursts of reads) there is no consumer to
+// measure: no key.
+TEST(DistilConsumerCost, NoHandoversNoKey) {
+  SimConfig c = loader_b();
+  c.consumer_ns = 0;
+  c.thread_readers = true;  // no handovers: steps from bursts of reads, no consumer timeline
+  const Distilled d = distil(summarize(Sim(c).build()));
+  EXPECT_EQ(d.job.compute.batch_overhead, Distribution{});
+  EXPECT_FALSE(d.comments.count("compute.batch_overhead"));
+}
+
+}  // namespace
+}  // namespace dlgen::analysis

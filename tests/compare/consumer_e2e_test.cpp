@@ -1,0 +1,163 @@
+// The consumer's own per-batch cost end to end (issue 12, program (b)): a PyTorch DataLoader over
+// .npz files read with numpy.load (tests/pytorch/npz_loader.py: 4 workers, batch 1, 3.5 ms of
+// compute a step, no shuffle, 2 epochs) is captured, distilled, replayed under capture and
+// compared. Its main process spends ~2-3 ms a batch of its own (receive from /dev/shm, unpickle,
+// collate): without compute.batch_overhead the replay's steps were 42% short. Needs root (BPF):
+// skips when capture reports 77.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "dlgen/core/job_io.hpp"
+#include "temp_dir.hpp"
+
+namespace {
+
+using dlgen::testing::TempDir;
+
+struct Outcome {
+  int code = -1;
+  std::string out;
+};
+
+Outcome sh(const std::string& cmd) {
+  Outcome o;
+  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
+  if (!p) return o;
+  std::array<char, 4096> buf{};
+  for (std::size_t n; (n = std::fread(buf.data(), 1, buf.size(), p)) > 0;)
+    o.out.append(buf.data(), n);
+  const int st = ::pclose(p);
+  o.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return o;
+}
+
+// 128 npz files of 256-768 KiB (~63 MiB).
+const char* kDataJob = R"(
+[job]
+name = "consumer-e2e-data"
+
+[dataset]
+dir = "train"
+format = "npz"
+num_files = 128
+sample_size = { dist = "uniform", min = "256KiB", max = "768KiB" }
+seed = 3
+)";
+
+class ConsumerE2E : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = std::make_unique<TempDir>("consumer-e2e");
+    const std::string root = dir_->path().string();
+    std::ofstream(dir_->path() / "data.toml") << kDataJob;
+    Outcome g = dlgen("generate data.toml");
+    if (g.code != 0) return fail("generate: " + g.out);
+    const std::string script = std::string(DLGEN_SOURCE_DIR) + "/tests/pytorch/npz_loader.py";
+    Outcome c =
+        dlgen("capture -o orig.h5 -- " DLGEN_PYTHON " " + script + " --data " + root +
+              "/train --workers 4 --batch-size 1 --epochs 2 --compute-ms 3.5 --checkpoint " + root +
+              "/ck --checkpoint-bytes 16777216");
+    if (c.code == 77) return skip("capture cannot run here: " + c.out);
+    if (c.code != 0) return fail("capture: " + c.out);
+    Outcome d = dlgen("distil orig.h5 -o job.toml --dataset-dir " + root + "/replay-data");
+    if (d.code != 0) return fail("distil: " + d.out);
+    Outcome r = dlgen("generate job.toml");
+    if (r.code != 0) return fail("generate job: " + r.out);
+  }
+  static void TearDownTestSuite() { dir_.reset(); }
+
+  void SetUp() override {
+    if (!skip_.empty()) GTEST_SKIP() << skip_;
+    ASSERT_TRUE(setup_error_.empty()) << setup_error_;
+  }
+
+  static Outcome dlgen(const std::string& args) {
+    return sh("cd '" + dir_->path().string() + "' && DLGEN_NO_PROGRESS=1 '" DLGEN_BINARY "' " +
+              args);
+  }
+
+  static nlohmann::json replay_and_compare(const std::string& name, const std::string& sets) {
+    Outcome r = dlgen("run job.toml --set checkpoint.dir=" + dir_->path().string() + "/replay-ck-" +
+                      name + " " + sets + " --capture " + name + ".h5");
+    EXPECT_EQ(r.code, 0) << r.out;
+    Outcome c = dlgen("compare orig.h5 " + name +
+                      ".h5 --json --tolerance step_time=0.1 --tolerance consumer=0.1");
+    try {
+      return nlohmann::json::parse(c.out);
+    } catch (const std::exception&) {
+      ADD_FAILURE() << "compare output is not JSON: " << c.out;
+      return {};
+    }
+  }
+
+  static const nlohmann::json& metric(const nlohmann::json& j, const std::string& name) {
+    for (const auto& m : j["metrics"])
+      if (m["name"] == name) return m;
+    static const nlohmann::json none = {{"verdict", "missing"}, {"original", 0}, {"replay", 0}};
+    return none;
+  }
+
+  static void fail(std::string why) { setup_error_ = std::move(why); }
+  static void skip(std::string why) { skip_ = std::move(why); }
+
+  static inline std::unique_ptr<TempDir> dir_;
+  static inline std::string setup_error_;
+  static inline std::string skip_;
+};
+
+// distil measures the cost, and the replay spends it: step time within 10%, compute and the cost
+// each as in the original. AU (host time is not compute on either side) is checked within 0.10
+// rather than its 0.05 default: the rest of its wall time (epoch start-ups, numpy's many small
+// reads per file, which the job does not reproduce yet: issue 12's access recipes) moves it by
+// ~0.05 here; without the cost it was 0.2-0.3 apart.
+TEST_F(ConsumerE2E, TheReplaySpendsTheConsumersCostAndItsStepsMatch) {
+  auto job = dlgen::load_job(dir_->path() / "job.toml");
+  ASSERT_TRUE(job) << job.error().message;
+  EXPECT_GT(job->compute.batch_overhead.expected(), 0.0005)
+      << "the main process's own time per batch was not measured";
+  const auto j = replay_and_compare("faithful", "");
+  for (const char* name : {"steps", "step_time", "compute", "consumer"})
+    EXPECT_EQ(metric(j, name)["verdict"], "PASS")
+        << name << ": " << metric(j, name)["original"] << " vs " << metric(j, name)["replay"];
+  const auto& au = metric(j, "au");
+  EXPECT_NEAR(au["original"].get<double>(), au["replay"].get<double>(), 0.10);
+}
+
+// The checkpoint as the original wrote it (issue 12, program (a)'s pattern): torch.save after each
+// epoch (a write, then one writev per tensor, buffered, no fsync) and shutil.copyfile of the best
+// model (sendfile) after the first. distil says so, and the replay's checkpoints take as long.
+TEST_F(ConsumerE2E, TheCheckpointIsWrittenAndCopiedAsTheOriginalDid) {
+  auto job = dlgen::load_job(dir_->path() / "job.toml");
+  ASSERT_TRUE(job) << job.error().message;
+  const dlgen::CheckpointSpec& k = job->checkpoint;
+  EXPECT_TRUE(k.enabled);
+  EXPECT_EQ(k.every_epochs, 1u);
+  EXPECT_EQ(k.write_call, dlgen::WriteCall::writev);
+  EXPECT_FALSE(k.direct);
+  EXPECT_FALSE(k.fsync);
+  EXPECT_EQ(k.copy, dlgen::CopyCall::sendfile);
+  EXPECT_EQ(k.copy_every, 2u);  // 2 checkpoints, the first copied
+  const auto j = replay_and_compare("checkpoint", "");
+  for (const char* name : {"checkpoints", "checkpoint_size", "checkpoint_write_time",
+                           "checkpoint_fsync", "bytes_written"})
+    EXPECT_EQ(metric(j, name)["verdict"], "PASS")
+        << name << ": " << metric(j, name)["original"] << " vs " << metric(j, name)["replay"];
+}
+
+// Without the cost (the job before issue 12) the replay's steps are short by it, and compare
+// says so on step_time and on the consumer metric.
+TEST_F(ConsumerE2E, WithoutTheCostTheStepsAreShort) {
+  const auto j = replay_and_compare("no_overhead", "--set compute.batch_overhead=0s");
+  EXPECT_EQ(metric(j, "step_time")["verdict"], "FAIL");
+  EXPECT_EQ(metric(j, "consumer")["verdict"], "FAIL");
+  EXPECT_LT(metric(j, "step_time")["replay"].get<double>(),
+            metric(j, "step_time")["original"].get<double>());
+}
+
+}  // namespace
