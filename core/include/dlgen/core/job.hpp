@@ -145,8 +145,8 @@ struct CheckpointSpec {
 
 struct RunSpec {
   std::uint32_t epochs = 1;
-  std::uint32_t accelerators = 1;       // simulated accelerators on this host (one host per run;
-                                        // multi-host runs are not built yet)
+  std::uint32_t accelerators = 1;       // simulated accelerators on this host (under mpirun:
+                                        // on each host, one rank per host)
   std::uint64_t max_steps = 0;          // 0: no limit; else stop each epoch after N steps
   std::uint32_t eval_every_epochs = 0;  // 0: no evaluation passes
   CacheMode cache = CacheMode::keep;
