@@ -620,7 +620,7 @@ void distil_requests(Ctx& x, const DatasetSummary& d) {
       x.c("reader.shuffle", "samples of the file read in a random order, reshuffled each epoch");
     }
   } else if (const LearnedRecipe& lr = d.recipe;
-             !s.stream_shards && !lr.recipe.empty() && lr.share() >= 0.5) {
+             !s.stream_shards && !lr.recipe.empty() && lr.share() >= 0.25) {
     // The learned per-file recipe (analysis/recipe.hpp) says what the per-library keys said, and
     // more: the order, offsets (from the start or the end) and sizes of each file's reads.
     r.recipe = lr.recipe;
@@ -628,8 +628,8 @@ void distil_requests(Ctx& x, const DatasetSummary& d) {
     x.c("reader.recipe", "how each file was read, learned from the trace: " +
                              std::to_string(lr.explained) + " of " + std::to_string(lr.accesses) +
                              " file accesses (" + pct(double(lr.explained), double(lr.accesses)) +
-                             ") read their file exactly this way; " +
-                             std::to_string(lr.templates) + " distinct patterns seen");
+                             ") read their file exactly this way; " + std::to_string(lr.templates) +
+                             " distinct patterns seen");
     for (const char* k : {"reader.request_size", "reader.header_read", "reader.probe"})
       x.c(k, "0: reader.recipe says how files are read");
   } else if (!rp.whole_file) {
@@ -648,8 +648,7 @@ void distil_epoch_size(Ctx& x, const DatasetSummary& d) {
     const std::uint64_t n = d.files.size();
     const std::uint64_t per_epoch = train_epochs.front()->accesses;
     const std::uint64_t hosts = std::max<std::size_t>(1, x.s.hosts.size());
-    const std::uint64_t global_batch =
-        std::uint64_t(r.batch_size) * job.run.accelerators * hosts;
+    const std::uint64_t global_batch = std::uint64_t(r.batch_size) * job.run.accelerators * hosts;
     if (per_epoch >= n) {
       r.drop_last = false;
       x.c("reader.drop_last",

@@ -15,28 +15,14 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "shell.hpp"
 #include "temp_dir.hpp"
 
 namespace {
 
+using dlgen::testing::Outcome;
+using dlgen::testing::sh;
 using dlgen::testing::TempDir;
-
-struct Outcome {
-  int code = -1;
-  std::string out;
-};
-
-Outcome sh(const std::string& cmd) {
-  Outcome o;
-  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) return o;
-  std::array<char, 4096> buf{};
-  for (std::size_t n; (n = std::fread(buf.data(), 1, buf.size(), p)) > 0;)
-    o.out.append(buf.data(), n);
-  const int st = ::pclose(p);
-  o.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return o;
-}
 
 // 48 raw files of 200-600 KiB (~19 MiB): large enough for readahead to matter, small enough to
 // read in well under a second.

@@ -14,28 +14,14 @@
 
 #include "dlgen/core/job_io.hpp"
 #include "dlgen/core/recipe.hpp"
+#include "shell.hpp"
 #include "temp_dir.hpp"
 
 namespace {
 
+using dlgen::testing::Outcome;
+using dlgen::testing::sh;
 using dlgen::testing::TempDir;
-
-struct Outcome {
-  int code = -1;
-  std::string out;
-};
-
-Outcome sh(const std::string& cmd) {
-  Outcome o;
-  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) return o;
-  std::array<char, 4096> buf{};
-  for (std::size_t n; (n = std::fread(buf.data(), 1, buf.size(), p)) > 0;)
-    o.out.append(buf.data(), n);
-  const int st = ::pclose(p);
-  o.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return o;
-}
 
 struct Kind {
   const char* name;    // recipe_reader.py --kind
