@@ -11,7 +11,6 @@
 #include <array>
 #include <cstdio>
 #include <fstream>
-#include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -137,15 +136,15 @@ TEST_F(ShardE2E, DistilledAsStreamedShards) {
 }
 
 TEST_F(ShardE2E, ReplayReadsTheShardsAsTheOriginalDid) {
-  for (const char* name : {"bytes_read", "files_read", "read_ops", "opens", "request_size",
-                           "request_size_emd", "epoch_bytes_read", "sequential_fraction",
-                           "reads_per_file", "readers", "epochs", "steps", "compute"})
+  // Volume, order of access, steps, and timing at the 10% defaults (the workers' tar parsing and
+  // the consumer's own cost per batch are in the job: reader.preprocess, compute.batch_overhead).
+  for (const char* name :
+       {"bytes_read", "files_read", "read_ops", "opens", "request_size", "request_size_emd",
+        "epoch_bytes_read", "sequential_fraction", "reads_per_file", "readers", "epochs", "steps",
+        "compute", "step_time", "epoch_time", "throughput"})
     EXPECT_EQ(metric(name)["verdict"], "PASS") << metric(name).dump();
   // Too few shards for an order statistic: not judged, said so.
   EXPECT_EQ(metric("order_vs_path")["verdict"], "SKIP");
-  for (const char* name : {"epoch_time", "step_time", "throughput"})
-    std::cerr << name << ": " << metric(name)["original"] << " vs " << metric(name)["replay"]
-              << " (" << metric(name)["verdict"] << ")\n";
 }
 
 }  // namespace
