@@ -44,7 +44,8 @@ const std::vector<std::string_view> kCheckpointKeys = {
     "writes",     "reads",        "pause",       "mode",        "ranks_per_host",
     "write_call", "direct",       "copy",        "copy_every"};
 const std::vector<std::string_view> kRunKeys = {
-    "epochs", "accelerators", "max_steps", "eval_every_epochs", "cache", "max_time", "train"};
+    "epochs", "accelerators", "max_steps", "eval_every_epochs",
+    "cache",  "max_time",     "train",     "sync_steps"};
 // [model]: an LLM as DLIO describes it (core/llm.hpp); the names are model_problems()' keys.
 const std::vector<std::string_view> kModelKeys = {
     "num_layers",      "hidden_size",       "ffn_hidden_size", "vocab_size",
@@ -745,6 +746,7 @@ Job convert(Ctx& ctx, const toml::table& root, const std::filesystem::path& sour
               {"drop_epoch", CacheMode::drop_epoch}});
     s.duration("max_time", r.max_seconds);
     s.boolean("train", r.train);
+    s.boolean("sync_steps", r.sync_steps);
     s.check_unknown(kRunKeys);
   }
 
@@ -1176,6 +1178,7 @@ std::string to_toml(const Job& job, const std::map<std::string, std::string>& co
   w.kv("cache", quote(to_string(run.cache)));
   w.kv("max_time", time_text(run.max_seconds));
   if (!run.train) w.kv("train", "false");
+  if (run.sync_steps) w.kv("sync_steps", "true");
 
   if (job.model) {
     const LlmModel& m = *job.model;

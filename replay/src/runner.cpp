@@ -223,6 +223,9 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
   std::atomic<bool> ckpt_requested{false};
   ClockBarrier ckpt_barrier(clock_, static_cast<std::uint32_t>(na),
                             CheckpointCompletion{&write_fn, &ckpt_requested});
+  // run.sync_steps (DDP): each step ends when every accelerator of this host has computed it.
+  const bool sync_steps = job_.run.sync_steps && na > 1;
+  ClockBarrier step_barrier(clock_, static_cast<std::uint32_t>(na));
   const std::uint64_t step_base = global_step_;
   const Distribution& dist = job_.compute.effective(eval);
   const Distribution& overhead = job_.compute.batch_overhead;
@@ -272,6 +275,11 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
       r.compute_ns = static_cast<std::int64_t>(sample(dist, rng) * 1e9);
       if (r.compute_ns > 0) clock_.sleep_until(compute_begin + r.compute_ns);
       r.end = clock_.now_ns();
+      if (sync_steps) {  // the wait for the slowest accelerator is part of the step (wall, not
+                         // compute)
+        step_barrier.arrive_and_wait();
+        r.end = clock_.now_ns();
+      }
       if (synchronous) release();
       r.samples = static_cast<std::uint32_t>(ap.batch(k).size());
       samples_.fetch_add(ap.batch(k).size(), std::memory_order_relaxed);
@@ -288,6 +296,7 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
       if (deadline > 0 && r.end >= deadline && !multi()) shared.stop.store(true);
     }
     if (step_ckpt) ckpt_barrier.arrive_and_drop();
+    if (sync_steps) step_barrier.arrive_and_drop();
     // Release workers blocked on a full prefetch window.
     for (std::uint32_t i = 0; i < cfg.workers; ++i) {
       h[i].consumed.store(~std::uint64_t{0} / 2, std::memory_order_release);
@@ -335,8 +344,10 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
                               "; lower run.accelerators or reader.workers"));
     stop_all(handoffs, cfg.workers, clock_);
     // Accelerators never started never reach the checkpoint barrier: leave it for them.
-    if (step_ckpt)
-      for (std::size_t a = accelerators_started; a < na; ++a) ckpt_barrier.arrive_and_drop();
+    for (std::size_t a = accelerators_started; a < na; ++a) {
+      if (step_ckpt) ckpt_barrier.arrive_and_drop();
+      if (sync_steps) step_barrier.arrive_and_drop();
+    }
   }
   starting.reset();
   for (auto& t : threads) t.join();

@@ -241,6 +241,36 @@ TEST(Runner, BatchOverheadIsSpentBeforeComputeAndCountsAsWallNotCompute) {
   EXPECT_NEAR(r->compute.mean_abs_error_s, 0, 1e-12);
 }
 
+// run.sync_steps (DDP): a step ends when every accelerator has computed it, so the run takes the
+// sum over steps of the slowest accelerator's compute instead of the slowest accelerator's sum.
+// 3 accelerators, compute drawn per accelerator from uniform(10, 50) ms, data free.
+TEST(Runner, SyncStepsEndEveryStepOnTheSlowestAccelerator) {
+  auto run = [](bool sync) {
+    Job job = small_job("/nonexistent/fake", 3 * 16, Distribution::fixed_at(10000));
+    job.run.accelerators = 3;
+    job.reader.batch_size = 2;
+    job.compute.step_time = uniform(0.010, 0.050);
+    job.run.sync_steps = sync;
+    Result<Report> r = run_fake(job);
+    EXPECT_TRUE(r) << r.error().message;
+    return *r;
+  };
+  const Report free_running = run(false), synced = run(true);
+  ASSERT_EQ(synced.per_accelerator.size(), 3u);
+  double slowest_sum = 0;
+  for (std::size_t a = 0; a < 3; ++a) {
+    // The same compute draws either way: only the waiting differs.
+    EXPECT_NEAR(synced.per_accelerator[a].compute_s, free_running.per_accelerator[a].compute_s,
+                1e-9);
+    slowest_sum = std::max(slowest_sum, free_running.per_accelerator[a].compute_s);
+    // Every accelerator ends its last step at the same moment.
+    EXPECT_NEAR(synced.per_accelerator[a].wall_s, synced.per_accelerator[0].wall_s, 1e-9);
+  }
+  EXPECT_NEAR(free_running.elapsed_s, slowest_sum, 1e-6);
+  EXPECT_GT(synced.elapsed_s, free_running.elapsed_s + 0.01);
+  EXPECT_LT(synced.au, free_running.au);
+}
+
 // Two accelerators with different step counts: 9 samples, batch 2, 2 workers each, preprocess
 // 100 ms, compute 50 ms. Accelerator 0 gets samples 0,2,4,6,8 (batches of 2, 2, 1), accelerator 1
 // samples 1,3,5,7 (2, 2). Worker 0 of accelerator 0 reads its 3 samples (batches 0 and 2) at

@@ -153,6 +153,10 @@ struct RunSpec {
   double max_seconds = 0;  // 0: no limit
   // false: no training, no dataset: the checkpoint-only workflow (CheckpointSpec::writes/reads).
   bool train = true;
+  // Every step ends when every accelerator of the host has finished it (DDP: the gradient
+  // all-reduce makes each rank wait for the slowest); false: accelerators run independently, as
+  // DLIO's and MLPerf Storage's simulated accelerators do.
+  bool sync_steps = false;
   bool operator==(const RunSpec&) const = default;
 };
 
