@@ -941,6 +941,8 @@ Result<std::string> to_dlio_yaml(const Job& job, std::vector<std::string>* notes
   if (r.drop_last) note("reader.drop_last: DLIO always drops the last partial batch");
   if (job.run.cache != CacheMode::keep) refuse("run.cache", "DLIO does not drop the page cache");
   if (job.run.max_seconds > 0) refuse("run.max_time", "DLIO has no time limit");
+  if (job.run.sync_steps)
+    refuse("run.sync_steps", "DLIO's simulated accelerators never wait for each other per step");
   if (job.run.max_steps > 0 && job.run.epochs > 1)
     refuse("run.max_steps",
            "DLIO's total_training_steps counts the whole run; dlgen's limit is per epoch");
@@ -953,7 +955,8 @@ Result<std::string> to_dlio_yaml(const Job& job, std::vector<std::string>* notes
   if (!(job.compute.batch_overhead == Distribution{}))
     refuse("compute.batch_overhead", "DLIO has no consumer cost per batch outside compute");
   if (job.checkpoint.enabled && (job.checkpoint.direct || job.checkpoint.copy != CopyCall::none))
-    refuse("checkpoint.direct/copy", "DLIO writes checkpoints through its framework, never copies them");
+    refuse("checkpoint.direct/copy",
+           "DLIO writes checkpoints through its framework, never copies them");
 
   YAML::Emitter y;
   y.SetDoublePrecision(12);

@@ -218,6 +218,7 @@ TEST(Dlio, JobsWriteBackAsDlioConfigs) {
   j.reader.warmup_s = 0.1;
   j.dataset.format = Format::raw;
   j.compute.batch_overhead = Distribution::fixed_at(0.002);
+  j.run.sync_steps = true;
   j.checkpoint.enabled = true;
   j.checkpoint.every_epochs = 1;
   j.checkpoint.copy = CopyCall::sendfile;
@@ -227,6 +228,7 @@ TEST(Dlio, JobsWriteBackAsDlioConfigs) {
   EXPECT_NE(bad.error().message.find("reader.startup/warmup"), std::string::npos);
   EXPECT_NE(bad.error().message.find("dataset.format"), std::string::npos);
   EXPECT_NE(bad.error().message.find("compute.batch_overhead"), std::string::npos);
+  EXPECT_NE(bad.error().message.find("run.sync_steps"), std::string::npos) << bad.error().message;
   EXPECT_NE(bad.error().message.find("checkpoint.direct/copy"), std::string::npos);
 }
 
