@@ -345,7 +345,7 @@ void distil_datasets(Ctx& x, const std::filesystem::path& data_dir) {
 
 // [run]: epochs, evaluation cadence, accelerators.
 // run.sync_steps: accelerators (on one host) whose k-th training steps keep a constant offset to
-// accelerator 0's over a pass (the offset of each step within a fifth of a step of the pass's
+// accelerator 0's over a pass (the median step's offset within a fifth of a step of the pass's
 // median offset; the first step of a pass left out) wait for each other every step (DDP's
 // gradient all-reduce: the rank whose batch came later starts later by as much, every step);
 // independent accelerators drift apart as their steps' times differ.
@@ -373,12 +373,12 @@ void distil_sync_steps(Ctx& x) {
   }
   if (drift.size() < 8 || steps.empty()) return;
   const double step = detail::percentile(steps, 0.5);
-  const double late = detail::percentile(drift, 0.9);
+  const double late = detail::percentile(drift, 0.5);
   if (step <= 0 || late > 0.2 * step) return;
   x.out.job.run.sync_steps = true;
   x.c("run.sync_steps",
       "the accelerators keep in step: each one's steps start at a constant offset "
-      "to the first's (90th percentile drift " +
+      "to the first's (median drift " +
           format_duration(late * 1e-9) + ", steps " + format_duration(step * 1e-9) +
           "): each step waits for the slowest (DDP's all-reduce)");
 }
