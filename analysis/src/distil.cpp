@@ -344,45 +344,6 @@ void distil_datasets(Ctx& x, const std::filesystem::path& data_dir) {
 }
 
 // [run]: epochs, evaluation cadence, accelerators.
-// run.sync_steps: accelerators (on one host) whose k-th training steps keep a constant offset to
-// accelerator 0's over a pass (the median step's offset within a fifth of a step of the pass's
-// median offset; the first step of a pass left out) wait for each other every step (DDP's
-// gradient all-reduce: the rank whose batch came later starts later by as much, every step);
-// independent accelerators drift apart as their steps' times differ.
-void distil_sync_steps(Ctx& x) {
-  const TraceSummary& s = x.s;
-  if (s.accelerators.size() < 2 || s.hosts.size() > 1) return;
-  std::map<std::pair<std::int32_t, std::uint32_t>, std::vector<std::uint64_t>> starts;
-  std::vector<double> steps;
-  for (const auto& st : s.steps) {
-    if (st.epoch < 0 || s.epochs[st.epoch].evaluation) continue;
-    starts[{st.epoch, st.accelerator}].push_back(st.start_ns);
-    steps.push_back(static_cast<double>(st.end_ns - st.start_ns));
-  }
-  std::vector<double> drift;
-  for (const auto& [key, mine] : starts) {
-    if (key.second == 0) continue;
-    auto it = starts.find({key.first, 0});
-    if (it == starts.end()) continue;
-    std::vector<double> offset;
-    for (std::size_t k = 1; k < std::min(mine.size(), it->second.size()); ++k)
-      offset.push_back(static_cast<double>(mine[k]) - static_cast<double>(it->second[k]));
-    if (offset.empty()) continue;
-    const double typical = detail::percentile(offset, 0.5);
-    for (double o : offset) drift.push_back(std::fabs(o - typical));
-  }
-  if (drift.size() < 8 || steps.empty()) return;
-  const double step = detail::percentile(steps, 0.5);
-  const double late = detail::percentile(drift, 0.5);
-  if (step <= 0 || late > 0.2 * step) return;
-  x.out.job.run.sync_steps = true;
-  x.c("run.sync_steps",
-      "the accelerators keep in step: each one's steps start at a constant offset "
-      "to the first's (median drift " +
-          format_duration(late * 1e-9) + ", steps " + format_duration(step * 1e-9) +
-          "): each step waits for the slowest (DDP's all-reduce)");
-}
-
 void distil_run(Ctx& x) {
   const TraceSummary& s = x.s;
   Job& job = x.out.job;
@@ -451,7 +412,6 @@ void distil_run(Ctx& x) {
                                   " process(es) consuming data (pid " + pids + ")" + share);
     }
   }
-  distil_sync_steps(x);
 }
 
 // [reader]: workers, batch size and prefetch.

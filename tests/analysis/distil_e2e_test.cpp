@@ -200,35 +200,6 @@ TEST_F(DistilE2e, MainProcessLoadingItsOwnBatches) {
               0.25 * truth["elapsed_s"].get<double>());
 }
 
-// run.sync_steps round trip: two accelerators whose compute varies step to step drift apart
-// when independent and keep a constant offset when every step waits for the slowest (DDP); distil
-// tells the two replays apart.
-TEST_F(DistilE2e, SyncStepsRoundTripsThroughTheReplay) {
-  const auto job_file = dir_ / "sync.toml";
-  std::ofstream(job_file) << "[job]\nname = \"sync\"\n[dataset]\ndir = \""
-                          << (dir_ / "sync").string()
-                          << "\"\nformat = \"raw\"\nnum_files = 64\nsample_size = \"16KiB\"\n"
-                          << "[reader]\nbatch_size = 2\nworkers = 1\n"
-                          << "[compute]\ntime = { dist = \"uniform\", min = \"10ms\", max = "
-                             "\"50ms\" }\n[run]\naccelerators = 2\nepochs = 1\n";
-  ASSERT_EQ(
-      sh(std::string(DLGEN_BINARY) + " generate -q " + job_file.string(), dir_ / "err.txt").rc, 0)
-      << slurp(dir_ / "err.txt");
-  for (bool sync : {false, true}) {
-    SCOPED_TRACE(sync ? "synchronised" : "independent");
-    const auto trace = dir_ / (sync ? "synced.h5" : "free.h5");
-    const auto r = sh("cd " + dir_.path().string() + " && " + DLGEN_BINARY + " run -q " +
-                          job_file.string() + " --set run.sync_steps=" + (sync ? "true" : "false") +
-                          " --capture " + trace.string(),
-                      dir_ / "err.txt");
-    if (r.rc == 77) GTEST_SKIP() << "dlgen capture cannot run here (exit 77)";
-    ASSERT_EQ(r.rc, 0) << slurp(dir_ / "err.txt");
-    const Job job = distil(trace, sync ? "synced.toml" : "free.toml");
-    EXPECT_EQ(job.run.accelerators, 2u);
-    EXPECT_EQ(job.run.sync_steps, sync) << slurp(dir_ / (sync ? "synced.toml" : "free.toml"));
-  }
-}
-
 TEST_F(DistilE2e, RoundTripThroughTheReplay) {
   const auto job_file = dir_ / "orig.toml";
   std::ofstream(job_file) << "[job]\nname = \"rt\"\n[dataset]\ndir = \"" << (dir_ / "rt").string()
