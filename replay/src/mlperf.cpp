@@ -337,27 +337,10 @@ std::string mlperf_html(const MlperfResult& r) {
   std::vector<double> sps, au;
   for (const auto& m : r.runs)
     if (!m.warmup) sps.push_back(m.samples_per_s), au.push_back(m.au * 100);
-  const char* colour = r.division == Division::closed ? "#1e8449"
-                       : r.division == Division::open ? "#b9770e"
-                                                      : "#c0392b";
   std::ostringstream h;
-  h << "<!doctype html><html><head><meta charset='utf-8'><title>dlgen mlperf: "
-    << escape(r.workload)
-    << "</title><style>body{font-family:sans-serif;margin:2em;max-width:60em}"
-       "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px "
-       "10px;text-align:right}"
-       ".verdict{font-size:1.6em;font-weight:bold;color:"
-    << colour << "}</style></head><body>";
-  h << "<h1>MLPerf Storage run rules: " << escape(r.workload) << "</h1>";
-  h << "<p class='verdict'>" << to_string(r.division) << "</p>";
-  if (r.reasons.empty())
-    h << "<p>Every parameter is as the reference workload allows in CLOSED; every run kept AU "
-         "at or above the threshold and the runs agree.</p>";
-  else {
-    h << "<ul>";
-    for (const auto& s : r.reasons) h << "<li>" << escape(s) << "</li>";
-    h << "</ul>";
-  }
+  h << html::page_start(r.workload, "MLPerf Storage run rules", r.division, r.reasons,
+                        "Every parameter is as the reference workload allows in CLOSED; every run "
+                        "kept AU at or above the threshold and the runs agree.");
   char buf[512];
   std::snprintf(buf, sizeof buf,
                 "<p>Mean of %zu measured runs: <b>%.1f samples/s</b>, <b>%.1f MiB/s</b> (bytes "

@@ -414,26 +414,10 @@ std::string mlperf_checkpoint_html(const MlperfCheckpointResult& r) {
     wd.push_back(m.write.duration_s);
     rd.push_back(m.read.duration_s);
   }
-  const char* colour = r.division == Division::closed ? "#1e8449"
-                       : r.division == Division::open ? "#b9770e"
-                                                      : "#c0392b";
   std::ostringstream h;
-  h << "<!doctype html><html><head><meta charset='utf-8'><title>dlgen mlperf: "
-    << escape(r.workload)
-    << "</title><style>body{font-family:sans-serif;margin:2em;max-width:60em}"
-       "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px "
-       "10px;text-align:right}.verdict{font-size:1.6em;font-weight:bold;color:"
-    << colour << "}</style></head><body>";
-  h << "<h1>MLPerf Storage checkpointing rules: " << escape(r.workload) << "</h1>";
-  h << "<p class='verdict'>" << to_string(r.division) << "</p>";
-  if (r.reasons.empty())
-    h << "<p>The model, parallelism and checkpoint parameters are the reference's (or as CLOSED "
-         "allows); the runs agree within 5%.</p>";
-  else {
-    h << "<ul>";
-    for (const auto& s : r.reasons) h << "<li>" << escape(s) << "</li>";
-    h << "</ul>";
-  }
+  h << html::page_start(r.workload, "MLPerf Storage checkpointing rules", r.division, r.reasons,
+                        "The model, parallelism and checkpoint parameters are the reference's (or "
+                        "as CLOSED allows); the runs agree within 5%.");
   char buf[700];
   std::snprintf(buf, sizeof buf,
                 "<p>%zu run(s), each writing %u and reading %u checkpoint(s) of %.3f GiB by %u "

@@ -24,6 +24,29 @@ std::string escape(const std::string& s) {
   return o;
 }
 
+std::string page_start(const std::string& workload, const char* heading, Division division,
+                       const std::vector<std::string>& reasons, const char* all_clear) {
+  const char* colour = division == Division::closed ? "#1e8449"
+                       : division == Division::open ? "#b9770e"
+                                                    : "#c0392b";
+  std::ostringstream h;
+  h << "<!doctype html><html><head><meta charset='utf-8'><title>dlgen mlperf: " << escape(workload)
+    << "</title><style>body{font-family:sans-serif;margin:2em;max-width:60em}"
+       "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px "
+       "10px;text-align:right}.verdict{font-size:1.6em;font-weight:bold;color:"
+    << colour << "}</style></head><body>";
+  h << "<h1>" << heading << ": " << escape(workload) << "</h1>";
+  h << "<p class='verdict'>" << to_string(division) << "</p>";
+  if (reasons.empty()) {
+    h << "<p>" << all_clear << "</p>";
+  } else {
+    h << "<ul>";
+    for (const auto& s : reasons) h << "<li>" << escape(s) << "</li>";
+    h << "</ul>";
+  }
+  return h.str();
+}
+
 std::string bars(const std::vector<double>& v, double line, const char* line_label,
                  const char* unit) {
   const double w = 640, h = 220, pad = 40, legend = 150;  // the line's label right of the plot
