@@ -128,6 +128,7 @@ TraceSummary summarize_split(const trace::Trace& t) {
   s.preprocess_s = samples.preprocess_s;
   s.first_sample_spans_s = samples.first_sample_spans_s;
   s.sample_span_s = samples.sample_span_s;
+  s.first_handover_s = timing.first_handover_s;
   s.prefetch = timing.run_prefetch;
   s.step_time = timing.step_time;
   s.compute_time = timing.compute_time;

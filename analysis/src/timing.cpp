@@ -168,6 +168,30 @@ StepTiming step_timing(const Passes& p, const Batches& bt, const Checkpoints& k)
   s.compute_time = detail::make_stats(compute);
   s.data_wait_time = detail::make_stats(wait);
   s.consumer_time = detail::make_stats(consumer);
+  // The first hand-over of a pass: from the accelerator's earliest ready batch of the pass to its
+  // first step. A fresh DataLoader worker's first batch reaches the consumer late (its queue's
+  // feeder thread, the descriptor-passing connection the consumer opens to it); later batches do
+  // not pay that. Passes after the first when there are any (the first holds the imports).
+  std::map<std::pair<std::int32_t, std::uint32_t>, std::uint64_t> ready_of, step_of;
+  for (const auto& b : bt.batches)
+    if (b.epoch >= 0) {
+      auto [it, fresh] = ready_of.try_emplace({b.epoch, b.accelerator}, b.ready_ns);
+      if (!fresh) it->second = std::min(it->second, b.ready_ns);
+    }
+  for (const auto& st : k.steps)
+    if (st.epoch >= 0) {
+      auto [it, fresh] = step_of.try_emplace({st.epoch, st.accelerator}, st.start_ns);
+      if (!fresh) it->second = std::min(it->second, st.start_ns);
+    }
+  std::vector<double> all, later;
+  for (const auto& [key, start] : step_of) {
+    auto r = ready_of.find(key);
+    if (r == ready_of.end() || r->second > start) continue;
+    const double d = static_cast<double>(start - r->second) * 1e-9;
+    all.push_back(d);
+    if (key.first > 0) later.push_back(d);
+  }
+  s.first_handover_s = later.empty() ? all : later;
   // Prefetch: batches ready and not yet received when a batch is received, per worker, per
   // accelerator (each has its own loader); the run's is the largest.
   s.run_prefetch = 0;

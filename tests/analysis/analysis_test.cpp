@@ -163,6 +163,25 @@ TEST(Distil, FreshWorkersFirstSampleIsWarmup) {
   EXPECT_EQ(run(none).job.reader.warmup_s, 0.0);
 }
 
+TEST(Distil, FreshWorkersLateFirstBatchIsWarmup) {
+  // Each pass's first batches reach the consumer 8 ms after they are ready (the workers' queue
+  // feeder threads, the consumer's connection for their descriptors); later batches 0.3 ms.
+  SimConfig c;
+  c.workers = 2;
+  c.first_handover_ns = 8'000'000;
+  const auto d = run(c);
+  EXPECT_NEAR(d.job.reader.warmup_s, 0.0083, 0.001);
+  EXPECT_NE(d.comments.at("reader.warmup").find("first batch reached the consumer"),
+            std::string::npos)
+      << d.comments.at("reader.warmup");
+  // Both parts add up: a slow first sample and a late first batch.
+  c.warmup_ns = 30'000'000;
+  EXPECT_NEAR(run(c).job.reader.warmup_s, 0.0383, 0.003);
+  SimConfig none;
+  none.workers = 2;
+  EXPECT_EQ(run(none).job.reader.warmup_s, 0.0) << "0.3 ms hand-offs are no warm-up";
+}
+
 TEST(Distil, NumpyLoadProbeIsSetApartFromHeaderAndData) {
   // numpy.load: 4 KiB at 0 (magic), seek back, 128 B header, the data in 1 MiB chunks.
   SimConfig c;

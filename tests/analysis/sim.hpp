@@ -38,6 +38,10 @@ struct SimConfig {
   std::uint64_t startup_ns = 20'000'000;  // each pass: iterator start until the workers read
   std::uint64_t preprocess_ns = 0;  // per sample after its reads (decode/transform in the worker)
   std::uint64_t warmup_ns = 0;      // more on each worker's first sample of a pass (fresh process)
+  // More between a worker's first batch of a pass being ready and the consumer receiving it
+  // (PyTorch: the worker's queue feeder thread starts, the consumer connects to receive the
+  // batch's shared-memory descriptors).
+  std::uint64_t first_handover_ns = 0;
   std::uint32_t workers = 2;        // 0: the main process reads itself
   bool thread_readers = false;      // readers are threads of the main process, no handovers
   std::uint32_t batch = 8;
@@ -326,7 +330,7 @@ class Sim : private testing::TraceBuilder {
         }
         k.ready[i] = start;
         k.worker_free[w] = start;
-        k.recv[i] = std::max(k.main_free, k.ready[i] + 300000);
+        k.recv[i] = std::max(k.main_free, k.ready[i] + 300000 + (i < W ? c_.first_handover_ns : 0));
         if (c_.workers > 0 && !c_.thread_readers) {
           for (int m = 0; m < 2; ++m) {
             ev(k.recv[i] - 200000 + m * 50000, 10000, k.pids[w], k.pids[w] + 500,

@@ -191,6 +191,27 @@ TEST(Compare, HalfTheFilesFailsOnVolume) {
   EXPECT_NEAR(metric(c, "files_read").distance, 0.5, 1e-12);
 }
 
+// Throughput is judged on the same seconds as duration: bytes are bytes_read's to judge, so 3%
+// more bytes in the same time passes throughput (and fails nothing), while the same bytes in 15%
+// less time fail duration and throughput together.
+TEST(Compare, ThroughputIsJudgedOnTheOriginalsBytes) {
+  Profile more = baseline();
+  for (auto& e : more.epochs) e.bytes_read *= 1.03;
+  more.bytes_read *= 1.03;
+  Comparison c = compare(baseline(), more, Tolerances{});
+  EXPECT_EQ(metric(c, "throughput").verdict, Verdict::pass);
+  EXPECT_NEAR(metric(c, "throughput").replay, metric(c, "throughput").original * 1.03, 1e-9);
+  EXPECT_NEAR(metric(c, "throughput").distance, 0.0, 1e-12);
+  EXPECT_EQ(metric(c, "bytes_read").verdict, Verdict::pass);
+
+  Profile faster = baseline();
+  for (auto& e : faster.epochs) e.duration_s *= 0.85;
+  c = compare(baseline(), faster, Tolerances{});
+  EXPECT_EQ(metric(c, "duration").verdict, Verdict::fail);
+  EXPECT_EQ(metric(c, "throughput").verdict, Verdict::fail);
+  EXPECT_NEAR(metric(c, "throughput").distance, 0.15 / 0.85, 1e-9);
+}
+
 TEST(Compare, NoCheckpointFailsOnCheckpoints) {
   Profile b = baseline();
   b.checkpoints = 0;
