@@ -571,33 +571,35 @@ void distil_requests(Ctx& x, const DatasetSummary& d) {
             " samples (handover gaps left out): per-sample decode/transform time" +
             (skew_why.empty() ? "" : "; " + skew_why));
   }
-  // Warm-up of a fresh worker, paid once per worker per pass, delaying its first batch: (a) its
-  // first sample takes longer than the others (imports, decoder set-up in the new process): the
-  // median excess of the first sample's span over the typical one, when clear (5 ms); (b) its
-  // first batch reaches the consumer late: the median first hand-over of a pass less the
-  // consumer's own per-batch cost, which the replay spends on every batch anyway.
-  double first_sample = 0, first_span = 0;
-  if (s.first_sample_spans_s.size() >= 2 && s.sample_span_s > 0) {
-    first_span = detail::percentile(s.first_sample_spans_s, 0.5);
-    if (first_span - s.sample_span_s >= 0.005) first_sample = first_span - s.sample_span_s;
+  // Warm-up of fresh workers, paid once per worker per pass, delaying the pass's first batch. With
+  // batch receipts: a pass's first batch reached the consumer (median over passes x accelerators)
+  // later than the replay's would without it: reading a batch (batch x the typical sample span)
+  // and the consumer's own per-batch cost, which the replay spends anyway. This holds everything a
+  // fresh worker pays once: imports, the library's first open, the first sample's decoder set-up,
+  // the queue's feeder thread, the consumer's connection for the batch's descriptors. Without
+  // receipts: the first sample's span over the typical one, when clear (5 ms).
+  const double batch_read = static_cast<double>(r.batch_size) * s.sample_span_s;
+  double warmup = 0;
+  std::string why;
+  if (!s.first_batch_s.empty()) {
+    const double first = detail::percentile(s.first_batch_s, 0.5);
+    warmup = first - batch_read - s.consumer_time.p50;
+    why = "a pass's first batch reached the consumer " + format_duration(first) +
+          " after its readers' first read (median over " + std::to_string(s.first_batch_s.size()) +
+          " passes x accelerators), against " + format_duration(batch_read) + " to read a batch (" +
+          std::to_string(r.batch_size) + " x " + format_duration(s.sample_span_s) +
+          " per sample) and " + format_duration(s.consumer_time.p50) +
+          " to receive one later in the pass";
+  } else if (s.first_sample_spans_s.size() >= 2 && s.sample_span_s > 0) {
+    const double first = detail::percentile(s.first_sample_spans_s, 0.5);
+    if (first - s.sample_span_s >= 0.005) warmup = first - s.sample_span_s;
+    why = "a reader's first sample of a pass took " + format_duration(first) +
+          " open to next open (median over " + std::to_string(s.first_sample_spans_s.size()) +
+          " reader passes), the others " + format_duration(s.sample_span_s);
   }
-  const double handover =
-      s.first_handover_s.empty()
-          ? 0.0
-          : std::max(0.0, detail::percentile(s.first_handover_s, 0.5) - s.consumer_time.p50);
-  const double warmup = std::round((first_sample + handover) * 1e4) / 1e4;
+  warmup = std::round(warmup * 1e4) / 1e4;
   if (warmup >= 0.001) {
     r.warmup_s = warmup;
-    std::string why;
-    if (first_sample > 0)
-      why = "a reader's first sample of a pass took " + format_duration(first_span) +
-            " open to next open (median over " + std::to_string(s.first_sample_spans_s.size()) +
-            " reader passes), the others " + format_duration(s.sample_span_s);
-    if (handover >= 0.0005)
-      why += (why.empty() ? "" : "; ") + std::string("a pass's first batch reached the consumer ") +
-             format_duration(handover + s.consumer_time.p50) + " after it was ready (median over " +
-             std::to_string(s.first_handover_s.size()) + " passes x accelerators), later ones " +
-             format_duration(s.consumer_time.p50);
     x.c("reader.warmup", why + ": a fresh worker's first-use costs");
   }
   r.direct = rp.direct;

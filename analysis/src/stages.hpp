@@ -203,10 +203,11 @@ struct StepTiming {
   Stats step_time, compute_time, data_wait_time, consumer_time;
   std::vector<std::uint32_t> prefetch;  // per accelerator
   std::uint32_t run_prefetch = 0;
-  // Per pass and accelerator: its earliest batch ready to its first step (Summary's field).
-  std::vector<double> first_handover_s;
+  // Per pass and accelerator: its readers' first read to its first step (Summary's field).
+  std::vector<double> first_batch_s;
 };
-StepTiming step_timing(const Passes& p, const Batches& b, const Checkpoints& k);
+StepTiming step_timing(const Passes& p, const Batches& b, const Checkpoints& k,
+                       const std::vector<Access>& accesses);
 
 Concurrency concurrency(const trace::Trace& t, const Classified& c);
 

@@ -56,7 +56,7 @@ TraceSummary summarize_split(const trace::Trace& t) {
   const Utilisation au = utilisation(readers.accelerators.size(), passes, batches, checkpoints);
   const PassStartup startup = pass_startup(passes, checkpoints);
   const SampleTimes samples = sample_times(t, classified, batches, accesses);
-  const StepTiming timing = step_timing(passes, batches, checkpoints);
+  const StepTiming timing = step_timing(passes, batches, checkpoints, accesses);
 
   TraceSummary s;
   s.command = totals.command;
@@ -128,7 +128,7 @@ TraceSummary summarize_split(const trace::Trace& t) {
   s.preprocess_s = samples.preprocess_s;
   s.first_sample_spans_s = samples.first_sample_spans_s;
   s.sample_span_s = samples.sample_span_s;
-  s.first_handover_s = timing.first_handover_s;
+  s.first_batch_s = timing.first_batch_s;
   s.prefetch = timing.run_prefetch;
   s.step_time = timing.step_time;
   s.compute_time = timing.compute_time;

@@ -149,7 +149,8 @@ SampleTimes sample_times(const trace::Trace& t, const Classified& c, const Batch
   return s;
 }
 
-StepTiming step_timing(const Passes& p, const Batches& bt, const Checkpoints& k) {
+StepTiming step_timing(const Passes& p, const Batches& bt, const Checkpoints& k,
+                       const std::vector<Access>& accesses) {
   StepTiming s;
   s.prefetch.resize(p.workers.size());
   std::vector<double> step, compute, wait, consumer;
@@ -168,30 +169,33 @@ StepTiming step_timing(const Passes& p, const Batches& bt, const Checkpoints& k)
   s.compute_time = detail::make_stats(compute);
   s.data_wait_time = detail::make_stats(wait);
   s.consumer_time = detail::make_stats(consumer);
-  // The first hand-over of a pass: from the accelerator's earliest ready batch of the pass to its
-  // first step. A fresh DataLoader worker's first batch reaches the consumer late (its queue's
-  // feeder thread, the descriptor-passing connection the consumer opens to it); later batches do
-  // not pay that. Passes after the first when there are any (the first holds the imports).
-  std::map<std::pair<std::int32_t, std::uint32_t>, std::uint64_t> ready_of, step_of;
-  for (const auto& b : bt.batches)
-    if (b.epoch >= 0) {
-      auto [it, fresh] = ready_of.try_emplace({b.epoch, b.accelerator}, b.ready_ns);
-      if (!fresh) it->second = std::min(it->second, b.ready_ns);
-    }
+  // A pass's first batch: per pass and accelerator, from the first dataset read of its readers to
+  // its first step (the consumer's first receipt). Fresh DataLoader workers pay first-use costs
+  // (imports, the library's first open, the queue's feeder thread, the consumer's connection for
+  // shared-memory descriptors) that later batches do not. Passes after the first when there are
+  // any (the first holds the imports of the run).
+  std::map<std::uint32_t, std::uint32_t> accel_of_reader;
+  for (const auto& b : bt.batches) accel_of_reader.emplace(b.worker, b.accelerator);
+  std::map<std::pair<std::int32_t, std::uint32_t>, std::uint64_t> read_of, step_of;
+  auto earliest = [](auto& m, auto key, std::uint64_t ts) {
+    auto [it, fresh] = m.try_emplace(key, ts);
+    if (!fresh) it->second = std::min(it->second, ts);
+  };
+  for (const auto& a : accesses) {
+    auto it = accel_of_reader.find(a.reader);
+    if (a.pass >= 0 && it != accel_of_reader.end()) earliest(read_of, std::pair{a.pass, it->second}, a.ts);
+  }
   for (const auto& st : k.steps)
-    if (st.epoch >= 0) {
-      auto [it, fresh] = step_of.try_emplace({st.epoch, st.accelerator}, st.start_ns);
-      if (!fresh) it->second = std::min(it->second, st.start_ns);
-    }
+    if (st.epoch >= 0) earliest(step_of, std::pair{st.epoch, st.accelerator}, st.start_ns);
   std::vector<double> all, later;
   for (const auto& [key, start] : step_of) {
-    auto r = ready_of.find(key);
-    if (r == ready_of.end() || r->second > start) continue;
+    auto r = read_of.find(key);
+    if (r == read_of.end() || r->second > start) continue;
     const double d = static_cast<double>(start - r->second) * 1e-9;
     all.push_back(d);
     if (key.first > 0) later.push_back(d);
   }
-  s.first_handover_s = later.empty() ? all : later;
+  s.first_batch_s = later.empty() ? all : later;
   // Prefetch: batches ready and not yet received when a batch is received, per worker, per
   // accelerator (each has its own loader); the run's is the largest.
   s.run_prefetch = 0;

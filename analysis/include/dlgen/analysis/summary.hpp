@@ -322,12 +322,12 @@ struct TraceSummary {
   // first when there are any; sample_span_s: the median of all the others.
   std::vector<double> first_sample_spans_s;
   double sample_span_s = 0;
-  // First hand-over of a pass: per pass and accelerator, from its earliest batch ready (the
-  // worker's handover) to its first step (the consumer's receipt), seconds; from passes after the
-  // first when there are any. A fresh DataLoader worker's first batch pays set-up costs on both
-  // sides (the worker's queue feeder thread, the consumer's connection to receive its shared-memory
-  // descriptors) that later batches do not.
-  std::vector<double> first_handover_s;
+  // A pass's first batch: per pass and accelerator, from the first dataset read of its readers to
+  // its first step (the consumer's first receipt), seconds; from passes after the first when there
+  // are any. Fresh DataLoader workers pay first-use costs that later batches do not: imports, the
+  // library's first open (h5py), the worker queue's feeder thread, the consumer's connection to
+  // receive shared-memory descriptors.
+  std::vector<double> first_batch_s;
 
   // Multi-sample files (one big HDF5/TFRecord/.npy file read a sample at a time at scattered
   // offsets): summarized as one virtual file per sample, so passes, order, batches and workers are
