@@ -195,7 +195,11 @@ void Worker::finish_preprocessing() {
 
 void Worker::loop() {
   while (!shared_.stop.load(std::memory_order_relaxed)) {
+    // A batch whose last sample's processing just ended is handed over before the next sample
+    // is begun, as a DataLoader worker puts a batch before it takes the next index (a trace of
+    // the replay would otherwise show the next sample's open before the handover).
     finish_preprocessing();
+    deliver();
     // 1. Fill every free slot: the current sample's next request, the next sample, the next
     //    batch while the prefetch window allows; then hand what is pending to the engine.
     if (!fill()) return;
