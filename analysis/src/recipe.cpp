@@ -11,28 +11,37 @@ namespace {
 
 // Reads from r[i] on as pieces between multiples of ALIGN, each started with a BLOCK-byte head
 // (numpy reading an .npz member in 256 KiB reads through Python's 4 KiB buffer: 252 KiB, 4 KiB,
-// 252 KiB, ..., the tail). The guess (ALIGN from the heads' spacing, BLOCK from a head's size) is
-// replayed with the applier and kept when it gives the reads that follow (the last one may be
-// missing: the member can end before the file does). Returns the reads it explains, 0: none.
+// 252 KiB, ..., the tail). The guess (ALIGN from the heads' spacing, BLOCK from a head's size; with
+// a single head, as in a member of 256-512 KiB, ALIGN is the head's offset when that is a power of
+// two of at least 64 KiB) is replayed with the applier and kept when it gives the reads that
+// follow (the last one may be missing: the member can end before the file does). Returns the reads
+// it explains, 0: none.
 std::size_t aligned_pieces(const std::vector<AccessRead>& r, std::size_t i, std::uint64_t fsize,
                            Recipe& out) {
-  if (i + 3 >= r.size() || r[i + 3].offset <= r[i + 1].offset) return 0;
-  RecipeStep g;
-  g.offset = r[i].offset;
-  g.to_end = true;
-  g.block = r[i + 1].asked;
-  g.align = r[i + 3].offset - r[i + 1].offset;
-  if (g.block == 0 || g.align <= g.block || r[i + 1].offset % g.align != 0 ||
-      r[i + 1].offset <= g.offset || fsize - g.offset < g.offset)
-    return 0;
-  const std::vector<RecipeRequest> want = recipe_requests({g}, fsize);
-  std::size_t k = 0;
-  while (k < want.size() && i + k < r.size() && want[k].offset == r[i + k].offset &&
-         want[k].length == r[i + k].moved)
-    ++k;
-  if (k < 4 || k + 1 < want.size()) return 0;
-  out.push_back(g);
-  return k;
+  if (i + 2 >= r.size()) return 0;
+  auto try_align = [&](std::uint64_t align, std::size_t at_least) -> std::size_t {
+    RecipeStep g;
+    g.offset = r[i].offset;
+    g.to_end = true;
+    g.block = r[i + 1].asked;
+    g.align = align;
+    if (g.block == 0 || g.align <= g.block || r[i + 1].offset % g.align != 0 ||
+        r[i + 1].offset <= g.offset || fsize - g.offset < g.offset)
+      return 0;
+    const std::vector<RecipeRequest> want = recipe_requests({g}, fsize);
+    std::size_t k = 0;
+    while (k < want.size() && i + k < r.size() && want[k].offset == r[i + k].offset &&
+           want[k].length == r[i + k].moved)
+      ++k;
+    if (k < at_least || k + 1 < want.size()) return 0;
+    out.push_back(g);
+    return k;
+  };
+  if (i + 3 < r.size() && r[i + 3].offset > r[i + 1].offset)
+    if (const std::size_t k = try_align(r[i + 3].offset - r[i + 1].offset, 4); k > 0) return k;
+  const std::uint64_t head = r[i + 1].offset;
+  if (head >= (64u << 10) && (head & (head - 1)) == 0) return try_align(head, 3);
+  return 0;
 }
 
 }  // namespace

@@ -183,7 +183,8 @@ StepTiming step_timing(const Passes& p, const Batches& bt, const Checkpoints& k,
   };
   for (const auto& a : accesses) {
     auto it = accel_of_reader.find(a.reader);
-    if (a.pass >= 0 && it != accel_of_reader.end()) earliest(read_of, std::pair{a.pass, it->second}, a.ts);
+    if (a.pass >= 0 && it != accel_of_reader.end())
+      earliest(read_of, std::pair{a.pass, it->second}, a.ts);
   }
   for (const auto& st : k.steps)
     if (st.epoch >= 0) earliest(step_of, std::pair{st.epoch, st.accelerator}, st.start_ns);

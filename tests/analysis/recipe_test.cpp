@@ -178,6 +178,36 @@ TEST(RecipeLearner, NumpyChunksThroughABufferAreOneAlignedStep) {
   expect_replays(l.recipe, in[1]);
 }
 
+// The same members of 256-512 KiB (one 256 KiB boundary, so one head) learn the same step, so that
+// a dataset of 250-400 KiB files is one recipe, not one pattern per size (traced: 66 patterns, the
+// commonest explaining 29%); smaller members (no head) keep the buffered-read form.
+TEST(RecipeLearner, OneHeadAtAPowerOfTwoIsTheSameAlignedStep) {
+  auto npz = [](std::uint64_t size) {
+    const std::uint64_t cut = size / 4096 * 4096;
+    AccessReads a{size, {{0, 4096, 4096}, {size - 22, 23, 22}, {0, 4096, 4096}}};
+    if (cut <= 262144) {
+      a.reads.push_back({8192, cut - 8192, cut - 8192});
+    } else {
+      a.reads.push_back({8192, 253952, 253952});
+      a.reads.push_back({262144, 4096, 4096});
+      a.reads.push_back({266240, cut - 266240, cut - 266240});
+    }
+    if (cut < size) a.reads.push_back({cut, 4096, size - cut});
+    return a;
+  };
+  const std::vector<AccessReads> in = {npz(301312 + 77), npz(402688 + 300), npz(323840 + 5),
+                                       npz(259328 + 9)};
+  const LearnedRecipe l = learn_recipe(in);
+  EXPECT_EQ(recipe_text(l.recipe), "0+4KiB, end-22+22, 0+4KiB, 8KiB+rest@256KiB~4KiB");
+  EXPECT_EQ(l.explained, 3u);
+  for (std::size_t i = 0; i < 3; ++i) expect_replays(l.recipe, in[i]);
+  EXPECT_EQ(recipe_text(access_template(in[3])), "0+4KiB, end-22+22, 0+4KiB, 8KiB+rest~4KiB");
+  // A lone block-sized read at an offset that is not a power of two is no head.
+  const Recipe other = access_template(
+      AccessReads{400000, {{0, 200000, 200000}, {200000, 4096, 4096}, {204096, 195904, 195904}}});
+  EXPECT_EQ(recipe_text(other).find('@'), std::string::npos) << recipe_text(other);
+}
+
 // A read that stops short of the end keeps a fixed length; a chunked run that stops short keeps
 // its total and its chunk.
 TEST(RecipeLearner, ReadsShortOfTheEndKeepTheirLength) {

@@ -42,8 +42,8 @@ struct SimConfig {
   // (PyTorch: the worker's queue feeder thread starts, the consumer connects to receive the
   // batch's shared-memory descriptors).
   std::uint64_t first_handover_ns = 0;
-  std::uint32_t workers = 2;        // 0: the main process reads itself
-  bool thread_readers = false;      // readers are threads of the main process, no handovers
+  std::uint32_t workers = 2;    // 0: the main process reads itself
+  bool thread_readers = false;  // readers are threads of the main process, no handovers
   std::uint32_t batch = 8;
   std::uint32_t epochs = 3;
   std::uint32_t prefetch = 2;
