@@ -175,6 +175,28 @@ TEST(Compare, NoShuffleFailsOnOrder) {
   EXPECT_EQ(metric(c, "bytes_read").verdict, Verdict::pass);
 }
 
+// Two faithful shuffles of 100 files differ by up to ~0.3 by chance (spread sqrt(2/99) = 0.14):
+// the order rows' tolerance is raised to 3.5 spreads (0.50), and an unshuffled order still fails.
+TEST(Compare, OrderRowsAllowTheSamplingNoiseOfTheirFileCount) {
+  Profile a = baseline(), b = baseline();
+  a.epoch_order_similarity = 0.168, b.epoch_order_similarity = -0.133;  // seen: pt, 96 files
+  a.order_vs_path = -0.15, b.order_vs_path = 0.17;
+  Comparison c = compare(a, b, Tolerances{});
+  EXPECT_EQ(metric(c, "reshuffle").verdict, Verdict::pass);
+  EXPECT_EQ(metric(c, "order_vs_path").verdict, Verdict::pass);
+  EXPECT_NEAR(metric(c, "reshuffle").tolerance, 3.5 * std::sqrt(2.0 / 99), 1e-9);
+  EXPECT_NE(metric(c, "reshuffle").note.find("100 files"), std::string::npos);
+  // A tolerance the user set is kept.
+  Tolerances strict;
+  strict.values["reshuffle"] = 0.3;
+  EXPECT_EQ(metric(compare(a, b, strict), "reshuffle").verdict, Verdict::fail);
+  // With many files the default stands: 0.30 from 273 files an epoch.
+  for (auto* p : {&a, &b})
+    for (auto& e : p->epochs) e.files_read = 1000;
+  EXPECT_DOUBLE_EQ(metric(compare(a, b, Tolerances{}), "reshuffle").tolerance, 0.30);
+  EXPECT_EQ(metric(compare(a, b, Tolerances{}), "reshuffle").verdict, Verdict::fail);
+}
+
 TEST(Compare, HalfTheFilesFailsOnVolume) {
   Profile b = baseline();
   b.files_read /= 2;
