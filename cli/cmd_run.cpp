@@ -342,6 +342,56 @@ Result<void> prepare_datasets_ranks(const Job& job, const JobArgs& args, bool no
   return ok();
 }
 
+// `mpirun -np N dlgen run JOB` on a checkpoint-only job: each rank is one host running its share
+// of the job's simulated ranks (replay::cluster_host_shards); every checkpoint starts on an
+// agreement of all hosts; rank 0 prints the one summary and writes the one JSON of all hosts.
+int run_checkpoint_ranks(const Job& job, const RunArgs& a, replay::Cluster& cl) {
+  const bool root = cl.rank() == 0;
+  auto fail = [root](const Error& e) { return root ? report_error(e) : e.exit_code(); };
+  if (a.find_max)
+    return fail(input_error("--find-max-accelerators needs a training job (run.train = true)"));
+  if (!a.timeseries.empty()) return fail(input_error("--timeseries applies to training replays"));
+  // The split is the same on every rank (the jobs agree): refused everywhere before any I/O.
+  if (Result<std::vector<RankShard>> s = replay::cluster_host_shards(job, 0, cl.size()); !s)
+    return fail(s.error());
+  if (a.dry_run) {
+    if (!root) return 0;
+    if (!a.quiet) {
+      std::fputs(replay::format_checkpoint_plan(job).c_str(), stdout);
+      std::printf("  under mpirun %u hosts, each running %zu of the simulated ranks above\n",
+                  cl.size(), replay::cluster_host_shards(job, 0, cl.size())->size());
+    }
+    if (!a.output.empty()) {
+      std::ofstream out(a.output, std::ios::binary | std::ios::trunc);
+      out << replay::checkpoint_plan_json(job);
+      out.close();
+      if (!out)
+        return report_error(runtime_error(a.output + ": cannot write: " + std::strerror(errno)));
+    }
+    return 0;
+  }
+  replay::CheckpointRunOptions o;
+  o.progress = root && !a.quiet && progress_enabled();
+  o.cluster = &cl;
+  Result<replay::CheckpointRunResult> r = replay::run_checkpoint_workflow(job, o);
+  if (!r) return fail(r.error());
+  if (!root) return 0;
+  if (a.quiet) {
+    const replay::PhaseFigures w = replay::phase_figures(r->writes),
+                               rd = replay::phase_figures(r->reads);
+    std::printf("%s: %zu hosts, write %.2f GiB/s (%u x %.3f s), read %.2f GiB/s (%u x %.3f s)\n",
+                r->job_name.c_str(), r->hosts.size(), w.mean_throughput_bps / (1 << 30), w.count,
+                w.mean_duration_s, rd.mean_throughput_bps / (1 << 30), rd.count,
+                rd.mean_duration_s);
+  } else {
+    std::fputs(replay::format_checkpoint_summary(*r).c_str(), stdout);
+  }
+  if (!a.output.empty())
+    if (Result<void> w = replay::write_checkpoint_json(*r, a.output); !w)
+      return report_error(w.error());
+  return 0;
+}
+
 int run_ranks(const RunArgs& a, replay::Cluster& cl) {
   const bool root = cl.rank() == 0;
   // Every error here is known to every rank: rank 0 prints it, the others only exit with its code.
@@ -353,10 +403,7 @@ int run_ranks(const RunArgs& a, replay::Cluster& cl) {
     return fail(s.error());
   // Ranks holding different jobs are refused before any I/O.
   if (Result<void> same = replay::check_same_job(cl, *job); !same) return fail(same.error());
-  if (!job->run.train)
-    return fail(input_error(
-        "a checkpoint-only job (run.train = false) does not run under mpirun yet: its simulated "
-        "ranks are threads of one host (run it without mpirun)"));
+  if (!job->run.train) return run_checkpoint_ranks(*job, a, cl);
   const auto engine = replay::engine_from_string(a.engine);
   if (!engine) return fail(input_error("--engine " + a.engine + ": expected uring, pread or null"));
   if (a.dry_run) {
