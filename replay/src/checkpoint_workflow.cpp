@@ -269,7 +269,6 @@ void print_progress(const char* what, const CheckpointPass& p, std::uint32_t n, 
                gib_s(f.throughput_bps).c_str(), gib_s(f.slowest_rank_bps).c_str());
 }
 
-
 // One host's result as bytes for the all-gather that joins the hosts' records (JSON: small, and
 // read back by the same build).
 std::string host_result_bytes(const CheckpointRunResult& r) {
@@ -519,12 +518,12 @@ Result<CheckpointRunResult> run_checkpoint_workflow(const Job& job,
   if (job.model && k.mode == CheckpointMode::subset) {
     const std::uint32_t simulated = out.ranks * (cl ? cl->size() : 1);
     if (simulated < out.world_ranks)
-      out.notes.push_back("subset: ranks 0.." + std::to_string(simulated - 1) + " of " +
-                          std::to_string(out.world_ranks) +
-                          (cl ? " (" + std::to_string(cl->size()) + " hosts' share" :
-                                " (this host's share") +
-                          "; the whole checkpoint is " +
-                          format_size(checkpoint_bytes(rank_shards(*job.model))) + ")");
+      out.notes.push_back(
+          "subset: ranks 0.." + std::to_string(simulated - 1) + " of " +
+          std::to_string(out.world_ranks) +
+          (cl ? " (" + std::to_string(cl->size()) + " hosts' share" : " (this host's share") +
+          "; the whole checkpoint is " + format_size(checkpoint_bytes(rank_shards(*job.model))) +
+          ")");
   }
   if (!cl) return out;
   // Every host's records joined into one result, on every host.

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -307,6 +308,117 @@ au_threshold = 0.01
   ASSERT_EQ(o.code, 0) << o.out;
   EXPECT_NE(o.out.find("max accelerators: 4 per host"), std::string::npos) << o.out;
   EXPECT_EQ(count(o.out, "max accelerators"), 1u) << o.out;
+}
+
+// A checkpoint-only job (8 simulated ranks, TP 2 x PP 2 x DP 2) under mpirun: 2 hosts x 4 ranks
+// write and read the same files and bytes as 1 host x 8; rank 0 prints one summary and writes
+// one JSON of all hosts (a checkpoint lasts as long as the slowest rank of any host). 3 hosts
+// cannot share 8 ranks evenly: refused (exit 2) before anything is written.
+const char* kCheckpointJob = R"(
+[job]
+name = "mpi-ckpt"
+[checkpoint]
+writes = 2
+reads = 2
+write_size = "64KiB"
+dir = "ck"
+[run]
+train = false
+[model]
+num_layers = 4
+hidden_size = 128
+ffn_hidden_size = 384
+vocab_size = 1000
+attention_heads = 4
+kv_heads = 2
+tensor_parallel = 2
+pipeline_parallel = 2
+data_parallel = 2
+zero_stage = 1
+)";
+
+std::vector<std::pair<std::string, std::uintmax_t>> files_under(const fs::path& dir) {
+  std::vector<std::pair<std::string, std::uintmax_t>> out;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file()) out.emplace_back(fs::relative(e.path(), dir).string(), e.file_size());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(Mpi, CheckpointOnlyJobTwoHostsOfFourWriteWhatOneHostOfEightWrites) {
+  SKIP_WITHOUT_MPIRUN();
+  TempDir one("dlgen-mpi"), two("dlgen-mpi");
+  std::ofstream(one / "job.toml") << kCheckpointJob;
+  std::ofstream(two / "job.toml") << kCheckpointJob;
+  const Outcome single = shell("cd '" + one.path().string() + "' && DLGEN_NO_PROGRESS=1 '" +
+                               DLGEN_BINARY + "' run job.toml -o r.json 2>&1");
+  ASSERT_EQ(single.code, 0) << single.out;
+  const Outcome o = dlgen_ranks(2, "run job.toml -o r.json", two.path());
+  ASSERT_EQ(o.code, 0) << o.out;
+  EXPECT_EQ(count(o.out, "checkpoint-only workflow, 8 simulated rank(s) of 8"), 1u) << o.out;
+  EXPECT_EQ(count(o.out, "on 2 hosts (mpirun)"), 1u) << o.out;
+  EXPECT_EQ(files_under(one / "ck"), files_under(two / "ck"));
+
+  std::ifstream a(one / "r.json"), b(two / "r.json");
+  const nlohmann::json js = nlohmann::json::parse(a), jm = nlohmann::json::parse(b);
+  EXPECT_EQ(files_under(two / "ck").size(),
+            2 * js["config"]["checkpoint_files"].get<std::size_t>());
+  EXPECT_EQ(jm["config"]["ranks"], 8);
+  EXPECT_EQ(jm["config"]["checkpoint_bytes"], js["config"]["checkpoint_bytes"]);
+  EXPECT_EQ(jm["config"]["checkpoint_files"], js["config"]["checkpoint_files"]);
+  ASSERT_EQ(jm["hosts"].size(), 2u);
+  EXPECT_EQ(jm["hosts"][0]["ranks"], 4);
+  EXPECT_EQ(jm["hosts"][1]["first_rank"], 4);
+  for (const char* phase : {"write", "read"}) {
+    EXPECT_EQ(jm[phase]["bytes"], js[phase]["bytes"]) << phase;
+    ASSERT_EQ(jm[phase]["checkpoints"].size(), 2u) << phase;
+    for (const auto& c : jm[phase]["checkpoints"]) {
+      ASSERT_EQ(c["ranks"].size(), 8u);
+      double slowest = 0;
+      for (int r = 0; r < 8; ++r) {
+        EXPECT_EQ(c["ranks"][r]["rank"], r);
+        slowest = std::max(slowest, c["ranks"][r]["seconds"].get<double>());
+      }
+      EXPECT_DOUBLE_EQ(c["duration_s"].get<double>(), slowest);
+    }
+  }
+
+  TempDir three("dlgen-mpi");
+  std::ofstream(three / "job.toml") << kCheckpointJob;
+  const Outcome refused = dlgen_ranks(3, "run job.toml", three.path());
+  EXPECT_EQ(refused.code, 2) << refused.out;
+  EXPECT_EQ(count(refused.out, "do not split evenly over 3 hosts"), 1u) << refused.out;
+  EXPECT_FALSE(fs::exists(three / "ck"));
+}
+
+// Without a model, checkpoint.files ranks: 6 over 3 hosts, shard i on host i / 2.
+TEST(Mpi, CheckpointOnlyJobOnThreeHosts) {
+  SKIP_WITHOUT_MPIRUN();
+  TempDir tmp("dlgen-mpi");
+  std::ofstream(tmp / "job.toml") << R"(
+[job]
+name = "mpi-ckpt-plain"
+[checkpoint]
+writes = 1
+reads = 1
+size = "600KiB"
+files = 6
+dir = "ck"
+[run]
+train = false
+)";
+  const Outcome o = dlgen_ranks(3, "run job.toml -o r.json", tmp.path());
+  ASSERT_EQ(o.code, 0) << o.out;
+  std::ifstream f(tmp / "r.json");
+  const nlohmann::json j = nlohmann::json::parse(f);
+  ASSERT_EQ(j["hosts"].size(), 3u);
+  for (int h = 0; h < 3; ++h) EXPECT_EQ(j["hosts"][h]["first_rank"], 2 * h);
+  EXPECT_EQ(j["write"]["bytes"], 600 * 1024);
+  EXPECT_EQ(j["read"]["bytes"], 600 * 1024);
+  for (int i = 0; i < 6; ++i)
+    EXPECT_EQ(fs::file_size(tmp / "ck" / "global_epoch1_step1" /
+                            ("checkpoint-" + std::to_string(i) + "-of-6.dlgen")),
+              100u * 1024);
 }
 
 }  // namespace
