@@ -46,6 +46,9 @@ struct JobArgs {
   std::string accelerator;
   std::vector<std::string> hydra;  // Hydra-style overrides after the job: ++workload.x.y=v
   bool quiet = false;              // no notes on stderr
+  // Under mpirun: how long a rank waits for the others at a coordination point (the watchdog,
+  // replay/cluster.hpp); "0": forever.
+  std::string rank_timeout = "10m";
 };
 
 struct RunArgs {
@@ -75,6 +78,25 @@ void add_job_options(CLI::App* cmd, JobArgs& a) {
       ->allow_extra_args(false);
   cmd->add_option("--accelerator", a.accelerator,
                   "Compute profile: compute.<NAME>.time (a100, h100, ...)");
+}
+
+// Under mpirun only: `--rank-timeout DURATION` (docs/cluster.md, "The watchdog").
+void add_rank_timeout(CLI::App* cmd, JobArgs& a) {
+  cmd->add_option("--rank-timeout", a.rank_timeout,
+                  "Under mpirun: end every rank, naming the one that stopped answering, when one "
+                  "keeps the others waiting at a coordination point this long (default 10m; 0: "
+                  "wait forever)");
+}
+
+// The cluster this process is part of (MPI under mpirun, else the single process).
+Result<std::unique_ptr<replay::Cluster>> make_cluster(const JobArgs& a) {
+  Result<double> t = parse_duration_s(a.rank_timeout);
+  if (!t || *t < 0)
+    return input_error("--rank-timeout " + a.rank_timeout + ": " +
+                       (t ? std::string("must be >= 0") : t.error().message));
+  replay::ClusterOptions o;
+  o.rank_timeout_s = *t;
+  return replay::make_cluster(o);
 }
 
 Result<Job> load(const JobArgs& a) {
@@ -504,7 +526,7 @@ int do_run(const RunArgs& a) {
     return exec_capture(a.capture);
   }
   // Without mpirun this is the single-process cluster (MPI is never started) and nothing changes.
-  Result<std::unique_ptr<replay::Cluster>> cluster = replay::make_cluster();
+  Result<std::unique_ptr<replay::Cluster>> cluster = make_cluster(a.job);
   if (!cluster) return report_error(cluster.error());
   if ((*cluster)->size() > 1) return run_ranks(a, **cluster);
   JobArgs ja = a.job;
@@ -607,7 +629,7 @@ int generate_ranks(JobArgs a, bool quiet, replay::Cluster& cl) {
 }
 
 int do_generate(JobArgs a, bool quiet) {
-  Result<std::unique_ptr<replay::Cluster>> cluster = replay::make_cluster();
+  Result<std::unique_ptr<replay::Cluster>> cluster = make_cluster(a);
   if (!cluster) return report_error(cluster.error());
   if ((*cluster)->size() > 1) return generate_ranks(a, quiet, **cluster);
   a.quiet = quiet;
@@ -827,6 +849,7 @@ void add_run_commands(CLI::App& app, Action& action) {
   CLI::App* run =
       app.add_subcommand("run", "Replay a job's training I/O (generating its dataset if missing)");
   add_job_options(run, run_args->job);
+  add_rank_timeout(run, run_args->job);
   run->add_option("--engine", run_args->engine, "I/O engine: uring (default), pread, null");
   run->add_option("--output,-o", run_args->output, "Write the full result as JSON");
   run->add_option(
@@ -854,6 +877,7 @@ void add_run_commands(CLI::App& app, Action& action) {
   CLI::App* gen = app.add_subcommand(
       "generate", "Write a job's dataset (and validation set); reuse it when current");
   add_job_options(gen, *gen_args);
+  add_rank_timeout(gen, *gen_args);
   gen->add_flag("--quiet,-q", *gen_quiet, "No progress");
   gen->callback([&action, gen_args, gen_quiet] {
     action = [gen_args, gen_quiet] { return do_generate(*gen_args, *gen_quiet); };
@@ -865,6 +889,7 @@ void add_run_commands(CLI::App& app, Action& action) {
                          "MLPerf Storage's run rules (training and LLM checkpointing): verdict "
                          "CLOSED / OPEN / INVALID, results.json, results.csv, summary.html");
   add_job_options(mlc, ml->job);
+  add_rank_timeout(mlc, ml->job);
   mlc->add_option("--runs", ml->runs,
                   "Measured runs (training: default 5, each with a new seed; checkpointing: the "
                   "10 checkpoints written and read split over them, default one of each per run)");

@@ -48,9 +48,11 @@ std::string mpirun(int np) {
 }
 
 // mpirun -np N dlgen ARGS in `cwd` (a timeout so that a hang fails instead of blocking CI).
-Outcome dlgen_ranks(int np, const std::string& args, const fs::path& cwd) {
-  return shell("cd '" + cwd.string() + "' && DLGEN_NO_PROGRESS=1 timeout 120 " + mpirun(np) +
-               "'" DLGEN_BINARY "' " + args + " 2>&1");
+// `env`: extra VAR=value settings for the ranks (they inherit mpirun's environment on one host).
+Outcome dlgen_ranks(int np, const std::string& args, const fs::path& cwd,
+                    const std::string& env = "") {
+  return shell("cd '" + cwd.string() + "' && " + env + " DLGEN_NO_PROGRESS=1 timeout 120 " +
+               mpirun(np) + "'" DLGEN_BINARY "' " + args + " 2>&1");
 }
 
 std::size_t count(const std::string& text, const std::string& what) {
@@ -419,6 +421,31 @@ train = false
     EXPECT_EQ(fs::file_size(tmp / "ck" / "global_epoch1_step1" /
                             ("checkpoint-" + std::to_string(i) + "-of-6.dlgen")),
               100u * 1024);
+}
+
+// The watchdog: a rank that hangs (the test hook DLGEN_TEST_HANG_RANK makes it sleep instead of
+// entering its DLGEN_TEST_HANG_AT-th coordination point) ends the whole job after --rank-timeout,
+// with one message naming it; when rank 0 itself hangs, the next rank names it. Either way the
+// job ends in seconds, not at the test's 120 s timeout.
+TEST(Mpi, ARankThatStopsAnsweringEndsTheJobWithItsName) {
+  SKIP_WITHOUT_MPIRUN();
+  TempDir tmp("dlgen-mpi");
+  std::ofstream(tmp / "job.toml") << kJob;
+  ASSERT_EQ(dlgen_ranks(3, "generate job.toml -q", tmp.path()).code, 0);
+  const Outcome o = dlgen_ranks(3, "run job.toml -q --rank-timeout 1s", tmp.path(),
+                                "DLGEN_TEST_HANG_RANK=1 DLGEN_TEST_HANG_AT=6");
+  EXPECT_NE(o.code, 0) << o.out;
+  EXPECT_NE(o.code, 124) << "the job hung: " << o.out;  // timeout(1) would have ended it
+  EXPECT_EQ(count(o.out, "stopped answering"), 1u) << o.out;
+  EXPECT_NE(o.out.find("dlgen: rank 1 ("), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("rank 0 ("), std::string::npos) << o.out;  // the one that waited
+
+  const Outcome root = dlgen_ranks(2, "run job.toml -q --rank-timeout 1s", tmp.path(),
+                                   "DLGEN_TEST_HANG_RANK=0 DLGEN_TEST_HANG_AT=4");
+  EXPECT_NE(root.code, 0) << root.out;
+  EXPECT_NE(root.code, 124) << "the job hung: " << root.out;
+  EXPECT_NE(root.out.find("dlgen: rank 0 ("), std::string::npos) << root.out;
+  EXPECT_NE(root.out.find("stopped answering: rank 1 ("), std::string::npos) << root.out;
 }
 
 }  // namespace
