@@ -448,4 +448,84 @@ TEST(Mpi, ARankThatStopsAnsweringEndsTheJobWithItsName) {
   EXPECT_NE(root.out.find("stopped answering: rank 1 ("), std::string::npos) << root.out;
 }
 
+// `mpirun -np N dlgen mlperf JOB`, training: a warm-up and 2 runs on every host, each run's
+// samples/s the sum of the ranks' own and its AU the lowest rank's; one results.json / csv /
+// summary.html (and one submission folder) written by rank 0, with a row per rank per run.
+TEST(Mpi, MlperfTrainingRunsOnEveryHostAndReducesOnRankZero) {
+  SKIP_WITHOUT_MPIRUN();
+  TempDir tmp("dlgen-mpi");
+  std::ofstream(tmp / "job.toml") << kJob;
+  const Outcome o = dlgen_ranks(
+      3, "mlperf job.toml --no-size --runs 2 --output-dir res --results-dir sub", tmp.path());
+  ASSERT_EQ(o.code, 0) << o.out;
+  EXPECT_EQ(count(o.out, "warm-up  seed"), 1u) << o.out;
+  EXPECT_EQ(count(o.out, "run      seed"), 2u) << o.out;
+  EXPECT_EQ(count(o.out, "3 ranks on 1 host(s)"), 1u) << o.out;
+  EXPECT_EQ(count(o.out, "generated data with 3 ranks"), 1u) << o.out;
+  std::ifstream f(tmp / "res" / "results.json");
+  const nlohmann::json j = nlohmann::json::parse(f);
+  EXPECT_EQ(j["ranks"], 3);
+  ASSERT_EQ(j["runs"].size(), 3u);
+  for (const auto& run : j["runs"]) {
+    ASSERT_EQ(run["per_rank"].size(), 3u);
+    double sps = 0, au = 1;
+    for (int r = 0; r < 3; ++r) {
+      EXPECT_EQ(run["per_rank"][r]["rank"], r);
+      sps += run["per_rank"][r]["samples_per_s"].get<double>();
+      au = std::min(au, run["per_rank"][r]["au"].get<double>());
+    }
+    EXPECT_NEAR(run["samples_per_s"].get<double>(), sps, 1e-6 * sps);
+    EXPECT_DOUBLE_EQ(run["au"].get<double>(), au);
+  }
+  // 500 steps x batch 2 x 2 accelerators x 3 ranks.
+  EXPECT_EQ(j["dataset"]["samples_for_steps"], 6000);
+  std::ifstream c(tmp / "res" / "results.csv");
+  std::stringstream csv;
+  csv << c.rdbuf();
+  EXPECT_NE(csv.str().find("run,rank,host,"), std::string::npos) << csv.str();
+  // One submission tree: a warm-up and two run folders, not one set per rank.
+  std::size_t run_folders = 0;
+  for (const auto& e : fs::recursive_directory_iterator(tmp / "sub"))
+    if (e.path().filename() == "summary.json") ++run_folders;
+  EXPECT_EQ(run_folders, 3u);
+}
+
+// `mpirun -np 2 dlgen mlperf` on an LLM checkpointing job: the 8 ranks split 4 and 4, the 2 runs
+// each one checkpoint written and read by both hosts, one results.json with a row per host. A
+// rank that fails stops both, and rank 0 names it.
+TEST(Mpi, MlperfCheckpointingRunsTheRanksOfEveryHost) {
+  SKIP_WITHOUT_MPIRUN();
+  TempDir tmp("dlgen-mpi");
+  std::ofstream(tmp / "job.toml") << kCheckpointJob;
+  const Outcome o = dlgen_ranks(2, "mlperf job.toml --output-dir res", tmp.path());
+  ASSERT_EQ(o.code, 0) << o.out;
+  EXPECT_EQ(count(o.out, "run 1 "), 1u) << o.out;
+  EXPECT_EQ(count(o.out, "run 2 "), 1u) << o.out;
+  EXPECT_EQ(count(o.out, "8 ranks on 2 hosts"), 1u) << o.out;
+  std::ifstream f(tmp / "res" / "results.json");
+  const nlohmann::json j = nlohmann::json::parse(f);
+  EXPECT_EQ(j["config"]["ranks"], 8);
+  EXPECT_EQ(j["config"]["hosts"], 2);
+  ASSERT_EQ(j["per_host"].size(), 2u);
+  EXPECT_EQ(j["per_host"][1]["first_rank"], 4);
+  ASSERT_EQ(j["runs"].size(), 2u);
+  for (const auto& run : j["runs"]) EXPECT_EQ(run["ranks"], 8);
+  // Both checkpoints on storage, each whole.
+  for (int i = 1; i <= 2; ++i)
+    EXPECT_TRUE(fs::exists(tmp / "ck" / ("global_epoch1_step" + std::to_string(i)) /
+                           "layer_0-model_0_model_states.pt"));
+
+  TempDir bad("dlgen-mpi");
+  std::ofstream(bad / "job.toml") << kCheckpointJob;
+  // Rank 5 (host 1's) writes zero_pp_rank_1_mp_rank_1_optim_states.pt.
+  fs::create_directories(bad / "ck/global_epoch1_step1/zero_pp_rank_1_mp_rank_1_optim_states.pt");
+  const Outcome failed = dlgen_ranks(2, "mlperf job.toml --output-dir res", bad.path());
+  EXPECT_EQ(failed.code, 1) << failed.out;
+  EXPECT_EQ(count(failed.out, "dlgen: rank 1 ("), 1u) << failed.out;
+  EXPECT_NE(failed.out.find("zero_pp_rank_1_mp_rank_1_optim_states.pt: open at 0: Is a directory"),
+            std::string::npos)
+      << failed.out;
+  EXPECT_FALSE(fs::exists(bad / "res" / "results.json"));
+}
+
 }  // namespace
