@@ -124,13 +124,14 @@ std::time_t distinct_second(std::time_t last) {
 replay::SubmissionRun training_submission_run(const Job& job, const replay::Report& report,
                                               const std::string& start, const std::string& end,
                                               std::time_t ended, bool warmup,
-                                              const std::string& log) {
+                                              const std::string& log, std::uint32_t hosts) {
   replay::SubmissionRun s;
   s.timestamp = replay::submission_timestamp(ended);
   replay::DlioSummaryContext ctx;
   ctx.hostname = hostname();
   ctx.start = start;
   ctx.end = end;
+  ctx.hosts = hosts;
   s.summary_json = replay::dlio_summary_json(job, report, ctx);
   s.per_epoch_stats_json = replay::dlio_training_epoch_stats_json(report);
   s.output_json = replay::to_json(report);

@@ -480,6 +480,7 @@ int run_ranks(const RunArgs& a, replay::Cluster& cl) {
   if (!a.dlio_summary.empty()) {
     replay::DlioSummaryContext ctx;
     ctx.hostname = cl.host();
+    ctx.hosts = cl.size();
     ctx.start = started;
     ctx.end = local_time_text();
     std::ofstream out(a.dlio_summary, std::ios::binary | std::ios::trunc);
@@ -852,7 +853,7 @@ int do_mlperf_on(const MlperfArgs& a, replay::Cluster& cl) {
     if (!root) return rep;
     last_second = distinct_second(last_second);
     submission.push_back(training_submission_run(j, reduced, start, dlio_time_text(), last_second,
-                                                 mo.warmup && submission.empty(), log));
+                                                 mo.warmup && submission.empty(), log, cl.size()));
     return rep;
   };
   auto observe = [&](const replay::MlperfRun& m) {

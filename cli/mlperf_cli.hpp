@@ -41,11 +41,11 @@ std::string dlio_time_text();
 // previous run's) is now, so that two short runs never share a folder. Sleeps at most a second.
 std::time_t distinct_second(std::time_t last);
 
-// One training run's files for the submission folder.
+// One training run's files for the submission folder (`hosts`: the ranks under mpirun).
 replay::SubmissionRun training_submission_run(const Job& job, const replay::Report& report,
                                               const std::string& start, const std::string& end,
                                               std::time_t ended, bool warmup,
-                                              const std::string& log);
+                                              const std::string& log, std::uint32_t hosts = 1);
 
 // Before the runs: an error (exit 2) when --results-dir already holds this workload's results.
 int check_submission_free(const Job& job, const MlperfOutputs& o, bool checkpointing,
