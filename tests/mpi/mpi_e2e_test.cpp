@@ -510,6 +510,21 @@ TEST(Mpi, MlperfCheckpointingRunsTheRanksOfEveryHost) {
   EXPECT_EQ(j["per_host"][1]["first_rank"], 4);
   ASSERT_EQ(j["runs"].size(), 2u);
   for (const auto& run : j["runs"]) EXPECT_EQ(run["ranks"], 8);
+  // --ram is each host's: with 1 KiB the checkpoint bytes of every host exceed 3 x its RAM, so
+  // no host drops its cache, and the runs say so.
+  TempDir small("dlgen-mpi");
+  std::ofstream(small / "job.toml") << kCheckpointJob;
+  const Outcome kept =
+      dlgen_ranks(2, "mlperf job.toml --runs 1 --ram 1KiB --output-dir res", small.path());
+  ASSERT_EQ(kept.code, 0) << kept.out;
+  std::ifstream kf(small / "res" / "results.json");
+  const nlohmann::json k = nlohmann::json::parse(kf);
+  for (const auto& h : k["per_host"]) EXPECT_FALSE(h["cache_dropped"].get<bool>());
+  EXPECT_NE(k["runs"][0]["cache_note"].get<std::string>().find("not dropped on any of the 2 hosts"),
+            std::string::npos)
+      << k["runs"][0]["cache_note"];
+  EXPECT_TRUE(j["per_host"][0]["cache_dropped"].get<bool>());  // the first run: 24 GiB of RAM
+
   // Both checkpoints on storage, each whole.
   for (int i = 1; i <= 2; ++i)
     EXPECT_TRUE(fs::exists(tmp / "ck" / ("global_epoch1_step" + std::to_string(i)) /
