@@ -488,6 +488,16 @@ TEST(Mpi, MlperfTrainingRunsOnEveryHostAndReducesOnRankZero) {
   for (const auto& e : fs::recursive_directory_iterator(tmp / "sub"))
     if (e.path().filename() == "summary.json") ++run_folders;
   EXPECT_EQ(run_folders, 3u);
+
+  // Every host must run the same accelerators (MLPerf's rule): refused before any run.
+  const std::string bin = std::string("'") + DLGEN_BINARY + "' ";
+  const Outcome uneven = shell("cd '" + tmp.path().string() + "' && timeout 120 " + mpirun(1) +
+                               bin + "mlperf job.toml --no-size --output-dir res2 : -np 1 " + bin +
+                               "mlperf job.toml --no-size --output-dir res2 --set "
+                               "run.accelerators=3 2>&1");
+  EXPECT_EQ(uneven.code, 2) << uneven.out;
+  EXPECT_NE(uneven.out.find("different jobs: rank 1"), std::string::npos) << uneven.out;
+  EXPECT_FALSE(fs::exists(tmp / "res2"));
 }
 
 // `mpirun -np 2 dlgen mlperf` on an LLM checkpointing job: the 8 ranks split 4 and 4, the 2 runs
