@@ -267,7 +267,12 @@ CheckpointRunResult merge_rank_results(const std::vector<CheckpointRunResult>& h
     std::sort(phase->begin(), phase->end(), by_index);
     for (CheckpointPass& p : *phase) std::sort(p.ranks.begin(), p.ranks.end(), by_rank);
   }
-  if (out.cache_dropped) {
+  const bool read = std::any_of(hosts.begin(), hosts.end(),
+                                [](const CheckpointRunResult& h) { return !h.cache_note.empty(); });
+  if (!read) {  // no reads: no rule applied
+    out.cache_dropped = false;
+    out.cache_note.clear();
+  } else if (out.cache_dropped) {
     out.cache_note = "dropped before the reads on each of the " + std::to_string(hosts.size()) +
                      " hosts (each host's checkpoint bytes < 3 x its RAM): the reads come from "
                      "storage";

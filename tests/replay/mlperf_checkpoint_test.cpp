@@ -257,6 +257,7 @@ TEST(MlperfCheckpoint, RanksOfSeveralHostsReduceAsOneRun) {
   b.cache_dropped = false;
   a.ram_bytes = 100;
   b.ram_bytes = 200;
+  a.cache_note = b.cache_note = "(each host's own)";
   a.hosts = {HostShare{"node1", 0, 4, 4000, 4, 100, true}};
   b.hosts = {HostShare{"node2", 4, 4, 4000, 4, 200, false}};
   // Host b's records first: the merge puts every checkpoint's ranks in rank order.
