@@ -124,13 +124,14 @@ std::time_t distinct_second(std::time_t last) {
 replay::SubmissionRun training_submission_run(const Job& job, const replay::Report& report,
                                               const std::string& start, const std::string& end,
                                               std::time_t ended, bool warmup,
-                                              const std::string& log) {
+                                              const std::string& log, std::uint32_t hosts) {
   replay::SubmissionRun s;
   s.timestamp = replay::submission_timestamp(ended);
   replay::DlioSummaryContext ctx;
   ctx.hostname = hostname();
   ctx.start = start;
   ctx.end = end;
+  ctx.hosts = hosts;
   s.summary_json = replay::dlio_summary_json(job, report, ctx);
   s.per_epoch_stats_json = replay::dlio_training_epoch_stats_json(report);
   s.output_json = replay::to_json(report);
@@ -158,16 +159,26 @@ int write_training_submission(const Job& job, const MlperfOutputs& o, replay::Di
   return write_submission_tree(job, o, division, false, job.name, results_json, runs);
 }
 
-int mlperf_checkpoint(const Job& job, const MlperfOutputs& o) {
+int mlperf_checkpoint(const Job& job, const MlperfOutputs& o, replay::Cluster& cl) {
+  const bool root = cl.rank() == 0;
+  const bool several = cl.size() > 1;
+  auto fail = [root](const Error& e) { return root ? report_error(e) : e.exit_code(); };
   const std::string workload = replay::mlperf_checkpoint_workload(job);
   std::optional<Job> reference;
   if (!workload.empty())
     if (Result<Job> r = replay::mlperf_checkpoint_reference(workload); r) reference = *r;
-  if (int rc = check_submission_free(job, o, true, workload); rc != 0) return rc;
+  {
+    // Only rank 0 writes the results: only it looks at the folder.
+    const int rc = root ? check_submission_free(job, o, true, workload) : 0;
+    const std::uint8_t free_rc =
+        replay::from_rank0<std::uint8_t>(cl, static_cast<std::uint8_t>(rc));
+    if (free_rc != 0) return free_rc;
+  }
   replay::MlperfCheckpointOptions mo;
   // MLPerf's 10 written and 10 read: by default one of each per run (10 runs).
   mo.runs = o.runs > 0 ? o.runs : std::gcd(job.checkpoint.writes, job.checkpoint.reads);
   if (mo.runs == 0) mo.runs = 1;
+  mo.hosts = cl.size();
   std::vector<replay::SubmissionRun> sub;
   std::time_t last = 0;
   const std::string host = hostname();
@@ -175,10 +186,12 @@ int mlperf_checkpoint(const Job& job, const MlperfOutputs& o) {
     replay::CheckpointRunOptions co;
     co.first_index = first;
     co.ram_bytes = o.ram;
-    co.progress = !o.quiet && progress_enabled();
+    co.progress = root && !o.quiet && progress_enabled();
+    co.cluster = &cl;
     const std::string start = dlio_time_text();
+    // Under mpirun: every host's records merged, on every rank.
     Result<replay::CheckpointRunResult> r = replay::run_checkpoint_workflow(j, co);
-    if (!r || o.results_dir.empty()) return r;
+    if (!r || o.results_dir.empty() || !root) return r;
     last = distinct_second(last);
     replay::SubmissionRun s;
     s.timestamp = replay::submission_timestamp(last);
@@ -186,7 +199,9 @@ int mlperf_checkpoint(const Job& job, const MlperfOutputs& o) {
     ctx.hostname = host;
     ctx.start = start;
     ctx.end = dlio_time_text();
-    ctx.host_memory_gib = double(r->ram_bytes) / kGiB;
+    ctx.hosts = several ? static_cast<std::uint32_t>(r->hosts.size()) : 1;
+    ctx.host_memory_gib =
+        double(r->hosts.empty() ? r->ram_bytes : r->hosts.front().ram_bytes) / kGiB;
     s.summary_json = replay::dlio_checkpoint_summary_json(*r, ctx);
     s.per_epoch_stats_json = replay::dlio_checkpoint_epoch_stats_json(*r);
     s.output_json = replay::checkpoint_json(*r);
@@ -195,7 +210,7 @@ int mlperf_checkpoint(const Job& job, const MlperfOutputs& o) {
     return r;
   };
   auto observe = [&](const replay::MlperfCheckpointRun& m) {
-    if (o.quiet) return;
+    if (o.quiet || !root) return;
     std::printf(
         "  run %-3u write %u x %.3f s, %.3f GiB/s (slowest rank) | read %u x %.3f s, %.3f GiB/s "
         "| page cache %s\n",
@@ -206,22 +221,27 @@ int mlperf_checkpoint(const Job& job, const MlperfOutputs& o) {
   };
   Result<replay::MlperfCheckpointResult> r =
       replay::run_mlperf_checkpoint(job, reference ? &*reference : nullptr, run, mo, observe);
-  if (!r) return report_error(r.error());
+  if (!r) return fail(r.error());
   const std::string json = replay::mlperf_checkpoint_json(*r);
-  if (Result<void> w =
-          write_files(o.out_dir, {{"results.json", json},
-                                  {"results.csv", replay::mlperf_checkpoint_csv(*r)},
-                                  {"summary.html", replay::mlperf_checkpoint_html(*r)}});
-      !w)
-    return report_error(w.error());
+  Result<void> written =
+      root ? write_files(o.out_dir, {{"results.json", json},
+                                     {"results.csv", replay::mlperf_checkpoint_csv(*r)},
+                                     {"summary.html", replay::mlperf_checkpoint_html(*r)}})
+           : ok();
+  if (Result<void> w = replay::agree(cl, written); !w) return fail(w.error());
+  if (!root) return 0;
   std::printf(
       "%s: %s: %zu run(s) x (%u written + %u read): write %.3f s, %.3f GiB/s; read %.3f s, %.3f "
       "GiB/s (means; duration = slowest rank, throughput = slowest rank); runs within %.1f%% / "
-      "%.1f%%\n",
+      "%.1f%%%s\n",
       r->workload.c_str(), replay::to_string(r->division), r->runs.size(), r->writes_per_run,
       r->reads_per_run, r->mean_write.duration_s, r->mean_write.throughput_bps / kGiB,
       r->mean_read.duration_s, r->mean_read.throughput_bps / kGiB, r->write_deviation * 100,
-      r->read_deviation * 100);
+      r->read_deviation * 100,
+      several
+          ? ("; " + std::to_string(r->ranks) + " ranks on " + std::to_string(r->hosts) + " hosts")
+                .c_str()
+          : "");
   for (const auto& why : r->reasons) std::printf("  %s\n", why.c_str());
   std::printf("  results in %s/ (results.json, results.csv, summary.html)\n", o.out_dir.c_str());
   if (!o.results_dir.empty())

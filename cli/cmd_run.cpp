@@ -46,6 +46,9 @@ struct JobArgs {
   std::string accelerator;
   std::vector<std::string> hydra;  // Hydra-style overrides after the job: ++workload.x.y=v
   bool quiet = false;              // no notes on stderr
+  // Under mpirun: how long a rank waits for the others at a coordination point (the watchdog,
+  // replay/cluster.hpp); "0": forever.
+  std::string rank_timeout = "10m";
 };
 
 struct RunArgs {
@@ -75,6 +78,25 @@ void add_job_options(CLI::App* cmd, JobArgs& a) {
       ->allow_extra_args(false);
   cmd->add_option("--accelerator", a.accelerator,
                   "Compute profile: compute.<NAME>.time (a100, h100, ...)");
+}
+
+// Under mpirun only: `--rank-timeout DURATION` (docs/cluster.md, "The watchdog").
+void add_rank_timeout(CLI::App* cmd, JobArgs& a) {
+  cmd->add_option("--rank-timeout", a.rank_timeout,
+                  "Under mpirun: end every rank, naming the one that stopped answering, when one "
+                  "keeps the others waiting at a coordination point this long (default 10m; 0: "
+                  "wait forever)");
+}
+
+// The cluster this process is part of (MPI under mpirun, else the single process).
+Result<std::unique_ptr<replay::Cluster>> make_cluster(const JobArgs& a) {
+  Result<double> t = parse_duration_s(a.rank_timeout);
+  if (!t || *t < 0)
+    return input_error("--rank-timeout " + a.rank_timeout + ": " +
+                       (t ? std::string("must be >= 0") : t.error().message));
+  replay::ClusterOptions o;
+  o.rank_timeout_s = *t;
+  return replay::make_cluster(o);
 }
 
 Result<Job> load(const JobArgs& a) {
@@ -342,6 +364,56 @@ Result<void> prepare_datasets_ranks(const Job& job, const JobArgs& args, bool no
   return ok();
 }
 
+// `mpirun -np N dlgen run JOB` on a checkpoint-only job: each rank is one host running its share
+// of the job's simulated ranks (replay::cluster_host_shards); every checkpoint starts on an
+// agreement of all hosts; rank 0 prints the one summary and writes the one JSON of all hosts.
+int run_checkpoint_ranks(const Job& job, const RunArgs& a, replay::Cluster& cl) {
+  const bool root = cl.rank() == 0;
+  auto fail = [root](const Error& e) { return root ? report_error(e) : e.exit_code(); };
+  if (a.find_max)
+    return fail(input_error("--find-max-accelerators needs a training job (run.train = true)"));
+  if (!a.timeseries.empty()) return fail(input_error("--timeseries applies to training replays"));
+  // The split is the same on every rank (the jobs agree): refused everywhere before any I/O.
+  if (Result<std::vector<RankShard>> s = replay::cluster_host_shards(job, 0, cl.size()); !s)
+    return fail(s.error());
+  if (a.dry_run) {
+    if (!root) return 0;
+    if (!a.quiet) {
+      std::fputs(replay::format_checkpoint_plan(job).c_str(), stdout);
+      std::printf("  under mpirun %u hosts, each running %zu of the simulated ranks above\n",
+                  cl.size(), replay::cluster_host_shards(job, 0, cl.size())->size());
+    }
+    if (!a.output.empty()) {
+      std::ofstream out(a.output, std::ios::binary | std::ios::trunc);
+      out << replay::checkpoint_plan_json(job);
+      out.close();
+      if (!out)
+        return report_error(runtime_error(a.output + ": cannot write: " + std::strerror(errno)));
+    }
+    return 0;
+  }
+  replay::CheckpointRunOptions o;
+  o.progress = root && !a.quiet && progress_enabled();
+  o.cluster = &cl;
+  Result<replay::CheckpointRunResult> r = replay::run_checkpoint_workflow(job, o);
+  if (!r) return fail(r.error());
+  if (!root) return 0;
+  if (a.quiet) {
+    const replay::PhaseFigures w = replay::phase_figures(r->writes),
+                               rd = replay::phase_figures(r->reads);
+    std::printf("%s: %zu hosts, write %.2f GiB/s (%u x %.3f s), read %.2f GiB/s (%u x %.3f s)\n",
+                r->job_name.c_str(), r->hosts.size(), w.mean_throughput_bps / (1 << 30), w.count,
+                w.mean_duration_s, rd.mean_throughput_bps / (1 << 30), rd.count,
+                rd.mean_duration_s);
+  } else {
+    std::fputs(replay::format_checkpoint_summary(*r).c_str(), stdout);
+  }
+  if (!a.output.empty())
+    if (Result<void> w = replay::write_checkpoint_json(*r, a.output); !w)
+      return report_error(w.error());
+  return 0;
+}
+
 int run_ranks(const RunArgs& a, replay::Cluster& cl) {
   const bool root = cl.rank() == 0;
   // Every error here is known to every rank: rank 0 prints it, the others only exit with its code.
@@ -353,10 +425,7 @@ int run_ranks(const RunArgs& a, replay::Cluster& cl) {
     return fail(s.error());
   // Ranks holding different jobs are refused before any I/O.
   if (Result<void> same = replay::check_same_job(cl, *job); !same) return fail(same.error());
-  if (!job->run.train)
-    return fail(input_error(
-        "a checkpoint-only job (run.train = false) does not run under mpirun yet: its simulated "
-        "ranks are threads of one host (run it without mpirun)"));
+  if (!job->run.train) return run_checkpoint_ranks(*job, a, cl);
   const auto engine = replay::engine_from_string(a.engine);
   if (!engine) return fail(input_error("--engine " + a.engine + ": expected uring, pread or null"));
   if (a.dry_run) {
@@ -411,6 +480,7 @@ int run_ranks(const RunArgs& a, replay::Cluster& cl) {
   if (!a.dlio_summary.empty()) {
     replay::DlioSummaryContext ctx;
     ctx.hostname = cl.host();
+    ctx.hosts = cl.size();
     ctx.start = started;
     ctx.end = local_time_text();
     std::ofstream out(a.dlio_summary, std::ios::binary | std::ios::trunc);
@@ -457,7 +527,7 @@ int do_run(const RunArgs& a) {
     return exec_capture(a.capture);
   }
   // Without mpirun this is the single-process cluster (MPI is never started) and nothing changes.
-  Result<std::unique_ptr<replay::Cluster>> cluster = replay::make_cluster();
+  Result<std::unique_ptr<replay::Cluster>> cluster = make_cluster(a.job);
   if (!cluster) return report_error(cluster.error());
   if ((*cluster)->size() > 1) return run_ranks(a, **cluster);
   JobArgs ja = a.job;
@@ -560,7 +630,7 @@ int generate_ranks(JobArgs a, bool quiet, replay::Cluster& cl) {
 }
 
 int do_generate(JobArgs a, bool quiet) {
-  Result<std::unique_ptr<replay::Cluster>> cluster = replay::make_cluster();
+  Result<std::unique_ptr<replay::Cluster>> cluster = make_cluster(a);
   if (!cluster) return report_error(cluster.error());
   if ((*cluster)->size() > 1) return generate_ranks(a, quiet, **cluster);
   a.quiet = quiet;
@@ -661,20 +731,34 @@ struct MlperfArgs {
 };
 
 // dlgen mlperf JOB|CONFIG: MLPerf Storage's run rules (replay/mlperf.hpp, docs/mlperf.md).
-int do_mlperf(const MlperfArgs& a) {
+// Under mpirun (docs/mlperf.md, "Several hosts") every rank is one client host: the job must be
+// the same on all (so is every host's accelerator count), the dataset is sized by all hosts'
+// accelerators and RAM and generated by all ranks, each run is every host's, reduced on every
+// rank; rank 0 alone prints and writes the results. Every error is agreed on, so it stops all
+// ranks and rank 0 says which and why.
+int do_mlperf_on(const MlperfArgs& a, replay::Cluster& cl) {
+  const bool root = cl.rank() == 0;
+  const bool several = cl.size() > 1;
+  auto fail = [root](const Error& e) { return root ? report_error(e) : e.exit_code(); };
   JobArgs ja = a.job;
-  ja.quiet = a.quiet;
+  ja.quiet = a.quiet || !root;
   Result<Job> loaded = load(ja);
-  if (!loaded) return report_error(loaded.error());
+  if (Result<void> s = replay::agree(cl, loaded ? ok() : Result<void>(loaded.error())); !s)
+    return fail(s.error());
+  // The same job on every host, hence the same accelerators per host (CLOSED's rule).
+  if (several)
+    if (Result<void> same = replay::check_same_job(cl, *loaded); !same) return fail(same.error());
   Job job = *loaded;
   std::uint64_t ram = 0;
   if (!a.ram.empty()) {
     Result<std::uint64_t> r = parse_size(a.ram);
-    if (!r) return report_error(input_error("--ram " + a.ram + ": " + r.error().message));
+    if (!r) return fail(input_error("--ram " + a.ram + ": " + r.error().message));
     ram = *r;
   } else {
     ram = limits::host_memory_bytes();
   }
+  // The clients' RAM: each host once (its lowest rank counts it).
+  const std::uint64_t ram_all = several ? replay::all_sum(cl, cl.host_leader() ? ram : 0) : ram;
   MlperfOutputs outputs;
   outputs.job_path = a.job.job;
   if (!a.job.scale.empty()) outputs.overrides.push_back("--scale " + a.job.scale);
@@ -685,15 +769,20 @@ int do_mlperf(const MlperfArgs& a) {
   outputs.results_dir = a.results_dir;
   outputs.submitter = a.submitter;
   outputs.system = a.system;
-  outputs.ram = ram;
+  outputs.ram = ram;  // this host's: the checkpoint rule is per host
   outputs.runs = a.runs;
   outputs.quiet = a.quiet;
   // MLPerf Storage v2.0's LLM checkpointing rules (cmd_mlperf.cpp).
-  if (!job.run.train) return mlperf_checkpoint(job, outputs);
+  if (!job.run.train) return mlperf_checkpoint(job, outputs, cl);
   const auto engine = replay::engine_from_string(a.engine);
-  if (!engine)
-    return report_error(input_error("--engine " + a.engine + ": expected uring, pread or null"));
-  if (int rc = check_submission_free(job, outputs, false, job.name); rc != 0) return rc;
+  if (!engine) return fail(input_error("--engine " + a.engine + ": expected uring, pread or null"));
+  {
+    // Only rank 0 writes the results: only it looks at the folder.
+    const int rc = root ? check_submission_free(job, outputs, false, job.name) : 0;
+    const std::uint8_t free_rc =
+        replay::from_rank0<std::uint8_t>(cl, static_cast<std::uint8_t>(rc));
+    if (free_rc != 0) return free_rc;
+  }
   const std::string accelerator =
       !a.job.accelerator.empty() ? a.job.accelerator : replay::mlperf_match_accelerator(job);
   std::optional<Job> reference;
@@ -704,73 +793,120 @@ int do_mlperf(const MlperfArgs& a) {
   replay::MlperfOptions mo;
   mo.runs = a.runs > 0 ? a.runs : 5;
   mo.warmup = !a.no_warmup;
-  mo.sizing = replay::mlperf_dataset_size(job, ram);
+  mo.sizing = replay::mlperf_cluster_dataset_size(job, cl.size(), ram_all);
   if (!a.no_size && job.dataset.num_files < mo.sizing.files) {
-    if (!a.quiet)
+    if (!a.quiet && root)
       std::fprintf(stderr,
                    "dlgen: mlperf: dataset sized to %llu files (was %llu): 500 steps x %u x %u "
-                   "accelerator(s) = %llu samples, 5 x RAM = %llu samples\n",
+                   "accelerator(s)%s = %llu samples, 5 x RAM%s = %llu samples\n",
                    static_cast<unsigned long long>(mo.sizing.files),
                    static_cast<unsigned long long>(job.dataset.num_files), job.reader.batch_size,
                    job.run.accelerators,
+                   several ? (" x " + std::to_string(cl.size()) + " ranks").c_str() : "",
                    static_cast<unsigned long long>(mo.sizing.samples_for_steps),
+                   several ? " (all hosts)" : "",
                    static_cast<unsigned long long>(mo.sizing.samples_for_memory));
     job.dataset.num_files = mo.sizing.files;
   }
-  if (*engine != replay::EngineKind::null)
-    if (Result<void> r = prepare_datasets(job, a.job, false, a.quiet); !r)
-      return report_error(r.error());
+  if (*engine != replay::EngineKind::null) {
+    Result<void> r = several ? prepare_datasets_ranks(job, a.job, false, a.quiet, cl)
+                             : prepare_datasets(job, a.job, false, a.quiet);
+    if (!r) return fail(r.error());
+  }
   replay::RunOptions ro;
   ro.engine = *engine;
+  if (several) {
+    ro.cluster = &cl;
+    // Every rank's own figures of each run, gathered for reduce_mlperf_ranks.
+    const std::vector<std::string> hosts = cl.all_gather(cl.host());
+    mo.gather = [&cl, hosts](const replay::MlperfRun& mine) {
+      struct Figures {
+        double samples_per_s, mib_per_s, au, elapsed_s;
+        std::uint8_t au_passed;
+      };
+      const std::vector<Figures> all = replay::gather_all(
+          cl, Figures{mine.samples_per_s, mine.mib_per_s, mine.au, mine.elapsed_s,
+                      static_cast<std::uint8_t>(mine.au_passed)});
+      std::vector<replay::MlperfRankFigures> out;
+      for (std::uint32_t r = 0; r < all.size(); ++r)
+        out.push_back({r, hosts[r], all[r].samples_per_s, all[r].mib_per_s, all[r].au,
+                       all[r].elapsed_s, all[r].au_passed != 0});
+      return out;
+    };
+  }
   std::vector<replay::SubmissionRun> submission;  // with --results-dir: every run's files
   std::time_t last_second = 0;
   auto run = [&](const Job& j) {
     const std::string start = dlio_time_text();
     Result<replay::Report> rep = replay::run_job(j, ro);
-    if (rep && !a.results_dir.empty()) {
-      last_second = distinct_second(last_second);
-      submission.push_back(training_submission_run(j, *rep, start, dlio_time_text(), last_second,
-                                                   mo.warmup && submission.empty(),
-                                                   replay::format_summary(*rep)));
+    if (!rep || a.results_dir.empty()) return rep;
+    // The submission's files hold the run of all hosts (rank 0 writes them).
+    replay::Report reduced = *rep;
+    std::string log;
+    if (several) {
+      const replay::ClusterResult c = replay::gather_ranks(cl, *rep);
+      replay::apply_cluster(c, reduced);
+      log = replay::format_cluster_summary(reduced, c);
+    } else {
+      log = replay::format_summary(reduced);
     }
+    if (!root) return rep;
+    last_second = distinct_second(last_second);
+    submission.push_back(training_submission_run(j, reduced, start, dlio_time_text(), last_second,
+                                                 mo.warmup && submission.empty(), log, cl.size()));
     return rep;
   };
   auto observe = [&](const replay::MlperfRun& m) {
-    if (a.quiet) return;
-    std::printf("  %-8s seed %llu: %.1f samples/s, %.1f MiB/s, AU %.1f%% %s, %.1f s\n",
+    if (a.quiet || !root) return;
+    std::printf("  %-8s seed %llu: %.1f samples/s, %.1f MiB/s, AU %.1f%% %s, %.1f s%s\n",
                 m.warmup ? "warm-up" : "run", static_cast<unsigned long long>(m.seed),
                 m.samples_per_s, m.mib_per_s, m.au * 100, m.au_passed ? "pass" : "FAIL",
-                m.elapsed_s);
+                m.elapsed_s, several ? " (all hosts)" : "");
     std::fflush(stdout);
   };
   Result<replay::MlperfResult> r =
       replay::run_mlperf(job, reference ? &*reference : nullptr, run, mo, observe);
-  if (!r) return report_error(r.error());
-  std::error_code ec;
-  std::filesystem::create_directories(a.out_dir, ec);
-  if (ec) return report_error(runtime_error(a.out_dir + ": " + ec.message()));
-  const std::pair<const char*, std::string> files[] = {{"results.json", replay::mlperf_json(*r)},
-                                                       {"results.csv", replay::mlperf_csv(*r)},
-                                                       {"summary.html", replay::mlperf_html(*r)}};
-  for (const auto& [name, text] : files) {
-    const std::filesystem::path p = std::filesystem::path(a.out_dir) / name;
-    std::ofstream out(p, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out)
-      return report_error(runtime_error(p.string() + ": cannot write: " + std::strerror(errno)));
-  }
+  if (!r) return fail(r.error());
+  auto write_results = [&]() -> Result<void> {
+    std::error_code ec;
+    std::filesystem::create_directories(a.out_dir, ec);
+    if (ec) return runtime_error(a.out_dir + ": " + ec.message());
+    const std::pair<const char*, std::string> files[] = {{"results.json", replay::mlperf_json(*r)},
+                                                         {"results.csv", replay::mlperf_csv(*r)},
+                                                         {"summary.html", replay::mlperf_html(*r)}};
+    for (const auto& [name, text] : files) {
+      const std::filesystem::path p = std::filesystem::path(a.out_dir) / name;
+      std::ofstream out(p, std::ios::binary | std::ios::trunc);
+      out << text;
+      out.close();
+      if (!out) return runtime_error(p.string() + ": cannot write: " + std::strerror(errno));
+    }
+    return ok();
+  };
+  if (Result<void> w = replay::agree(cl, root ? write_results() : ok()); !w) return fail(w.error());
+  if (!root) return 0;
   std::printf(
       "%s: %s: mean %.1f samples/s, %.1f MiB/s, AU %.1f%% (lowest %.1f%%), %zu runs within "
-      "%.1f%%\n",
+      "%.1f%%%s\n",
       r->workload.c_str(), replay::to_string(r->division), r->mean_samples_per_s, r->mean_mib_per_s,
-      r->mean_au * 100, r->min_au * 100, static_cast<std::size_t>(mo.runs), r->max_deviation * 100);
+      r->mean_au * 100, r->min_au * 100, static_cast<std::size_t>(mo.runs), r->max_deviation * 100,
+      several
+          ? (", " + std::to_string(r->ranks) + " ranks on " + std::to_string(r->hosts) + " host(s)")
+                .c_str()
+          : "");
   for (const auto& why : r->reasons) std::printf("  %s\n", why.c_str());
   std::printf("  results in %s/ (results.json, results.csv, summary.html)\n", a.out_dir.c_str());
   if (!a.results_dir.empty())
     return write_training_submission(job, outputs, r->division, replay::mlperf_json(*r),
                                      submission);
   return 0;
+}
+
+int do_mlperf(const MlperfArgs& a) {
+  // Without mpirun this is the single-process cluster (MPI is never started).
+  Result<std::unique_ptr<replay::Cluster>> cluster = make_cluster(a.job);
+  if (!cluster) return report_error(cluster.error());
+  return do_mlperf_on(a, **cluster);
 }
 
 }  // namespace
@@ -780,6 +916,7 @@ void add_run_commands(CLI::App& app, Action& action) {
   CLI::App* run =
       app.add_subcommand("run", "Replay a job's training I/O (generating its dataset if missing)");
   add_job_options(run, run_args->job);
+  add_rank_timeout(run, run_args->job);
   run->add_option("--engine", run_args->engine, "I/O engine: uring (default), pread, null");
   run->add_option("--output,-o", run_args->output, "Write the full result as JSON");
   run->add_option(
@@ -807,6 +944,7 @@ void add_run_commands(CLI::App& app, Action& action) {
   CLI::App* gen = app.add_subcommand(
       "generate", "Write a job's dataset (and validation set); reuse it when current");
   add_job_options(gen, *gen_args);
+  add_rank_timeout(gen, *gen_args);
   gen->add_flag("--quiet,-q", *gen_quiet, "No progress");
   gen->callback([&action, gen_args, gen_quiet] {
     action = [gen_args, gen_quiet] { return do_generate(*gen_args, *gen_quiet); };
@@ -818,6 +956,7 @@ void add_run_commands(CLI::App& app, Action& action) {
                          "MLPerf Storage's run rules (training and LLM checkpointing): verdict "
                          "CLOSED / OPEN / INVALID, results.json, results.csv, summary.html");
   add_job_options(mlc, ml->job);
+  add_rank_timeout(mlc, ml->job);
   mlc->add_option("--runs", ml->runs,
                   "Measured runs (training: default 5, each with a new seed; checkpointing: the "
                   "10 checkpoints written and read split over them, default one of each per run)");

@@ -9,6 +9,7 @@
 
 #include "dlgen/core/job.hpp"
 #include "dlgen/replay/checkpoint_workflow.hpp"
+#include "dlgen/replay/cluster.hpp"
 #include "dlgen/replay/mlperf_submission.hpp"
 #include "dlgen/replay/report.hpp"
 
@@ -28,8 +29,10 @@ struct MlperfOutputs {
 };
 
 // `dlgen mlperf` on a checkpoint-only job: MLPerf Storage v2.0's checkpointing rules
-// (replay/mlperf_checkpoint.hpp). Returns the exit code.
-int mlperf_checkpoint(const Job& job, const MlperfOutputs& o);
+// (replay/mlperf_checkpoint.hpp). Under mpirun (`cluster` of several ranks) every rank is one
+// host running its share of the job's ranks; rank 0 alone prints and writes. Returns the exit
+// code.
+int mlperf_checkpoint(const Job& job, const MlperfOutputs& o, replay::Cluster& cluster);
 
 // Local time as DLIO writes it in summary.json ("2024-05-01T12:00:00.123456").
 std::string dlio_time_text();
@@ -38,11 +41,11 @@ std::string dlio_time_text();
 // previous run's) is now, so that two short runs never share a folder. Sleeps at most a second.
 std::time_t distinct_second(std::time_t last);
 
-// One training run's files for the submission folder.
+// One training run's files for the submission folder (`hosts`: the ranks under mpirun).
 replay::SubmissionRun training_submission_run(const Job& job, const replay::Report& report,
                                               const std::string& start, const std::string& end,
                                               std::time_t ended, bool warmup,
-                                              const std::string& log);
+                                              const std::string& log, std::uint32_t hosts = 1);
 
 // Before the runs: an error (exit 2) when --results-dir already holds this workload's results.
 int check_submission_free(const Job& job, const MlperfOutputs& o, bool checkpointing,

@@ -27,6 +27,8 @@
 #include "dlgen/core/llm.hpp"
 #include "dlgen/core/units.hpp"
 #include "dlgen/datasets/content.hpp"
+#include "dlgen/replay/cluster.hpp"
+#include "dlgen/replay/mlperf_checkpoint.hpp"
 
 namespace dlgen::replay {
 namespace {
@@ -183,11 +185,14 @@ class Workflow {
       for (std::size_t i = started; i < shards_.size(); ++i) sync_.arrive_and_drop();
       sync_.arrive_and_wait();
       for (auto& t : threads_) t.join();
+      threads_.clear();
       return runtime_error("cannot start simulated rank " + std::to_string(started) + " of " +
                            std::to_string(shards_.size()) + " (one thread each): " + e.what());
     }
     return ok();
   }
+
+  bool started() const { return !threads_.empty(); }
 
   void stop() {
     stop_ = true;
@@ -256,14 +261,102 @@ class Workflow {
 };
 
 // `n` of `of`: the checkpoint's place in this run (its index may start past 1).
-void print_progress(const char* what, const CheckpointPass& p, std::uint32_t n, std::uint32_t of) {
+void print_progress(const char* what, const CheckpointPass& p, std::uint32_t n, std::uint32_t of,
+                    const char* scope) {
   const PassFigures f = pass_figures(p);
-  std::fprintf(stderr, "dlgen: checkpoint %s %u/%u: %s in %s, %s (slowest rank %s)\n", what, n, of,
-               format_size(f.bytes).c_str(), secs(f.duration_s).c_str(),
+  std::fprintf(stderr, "dlgen: checkpoint %s %u/%u%s: %s in %s, %s (slowest rank %s)\n", what, n,
+               of, scope, format_size(f.bytes).c_str(), secs(f.duration_s).c_str(),
                gib_s(f.throughput_bps).c_str(), gib_s(f.slowest_rank_bps).c_str());
 }
 
+// One host's result as bytes for the all-gather that joins the hosts' records (JSON: small, and
+// read back by the same build).
+std::string host_result_bytes(const CheckpointRunResult& r) {
+  using nlohmann::json;
+  auto passes = [](const std::vector<CheckpointPass>& ps) {
+    json a = json::array();
+    for (const CheckpointPass& p : ps) {
+      json ranks = json::array();
+      for (const RankPass& rp : p.ranks) ranks.push_back({rp.rank, rp.bytes, rp.seconds});
+      a.push_back({{"i", p.index}, {"r", ranks}});
+    }
+    return a;
+  };
+  json j;
+  j["w"] = passes(r.writes);
+  j["r"] = passes(r.reads);
+  j["ranks"] = r.ranks;
+  j["bytes"] = r.checkpoint_bytes;
+  j["files"] = r.checkpoint_files;
+  j["ram"] = r.ram_bytes;
+  j["dropped"] = r.cache_dropped;
+  j["note"] = r.cache_note;
+  j["notes"] = r.notes;
+  const HostShare& h = r.hosts.front();
+  j["host"] = h.host;
+  j["first"] = h.first_rank;
+  return j.dump();
+}
+
+CheckpointRunResult host_result_from(const std::string& bytes, const CheckpointRunResult& like) {
+  using nlohmann::json;
+  const json j = json::parse(bytes);
+  CheckpointRunResult r = like;
+  auto passes = [](const json& a) {
+    std::vector<CheckpointPass> ps;
+    for (const json& p : a) {
+      CheckpointPass cp;
+      cp.index = p["i"].get<std::uint32_t>();
+      for (const json& rp : p["r"])
+        cp.ranks.push_back(
+            {rp[0].get<std::uint32_t>(), rp[1].get<std::uint64_t>(), rp[2].get<double>()});
+      ps.push_back(std::move(cp));
+    }
+    return ps;
+  };
+  r.writes = passes(j["w"]);
+  r.reads = passes(j["r"]);
+  r.ranks = j["ranks"].get<std::uint32_t>();
+  r.checkpoint_bytes = j["bytes"].get<std::uint64_t>();
+  r.checkpoint_files = j["files"].get<std::uint64_t>();
+  r.ram_bytes = j["ram"].get<std::uint64_t>();
+  r.cache_dropped = j["dropped"].get<bool>();
+  r.cache_note = j["note"].get<std::string>();
+  r.notes = j["notes"].get<std::vector<std::string>>();
+  r.hosts = {HostShare{j["host"].get<std::string>(), j["first"].get<std::uint32_t>(), r.ranks,
+                       r.checkpoint_bytes, r.checkpoint_files, r.ram_bytes, r.cache_dropped}};
+  return r;
+}
+
 }  // namespace
+
+Result<std::vector<RankShard>> cluster_host_shards(const Job& job, std::uint32_t host,
+                                                   std::uint32_t hosts) {
+  if (hosts <= 1) return host_shards(job);
+  const CheckpointSpec& k = job.checkpoint;
+  if (job.model && k.mode == CheckpointMode::subset) {
+    const std::uint64_t world = job.model->world();
+    const std::uint64_t per = std::min<std::uint64_t>(k.ranks_per_host, world);
+    if (per * hosts > world)
+      return input_error(job.name + ": subset mode: " + std::to_string(hosts) + " hosts x " +
+                         std::to_string(per) + " ranks per host (checkpoint.ranks_per_host) is " +
+                         "more than the model's " + std::to_string(world) +
+                         " ranks (TP x PP x DP); run fewer hosts or mode = \"all\"");
+    return rank_shards(*job.model, static_cast<std::uint32_t>(per * host),
+                       static_cast<std::uint32_t>(per));
+  }
+  std::vector<RankShard> all = host_shards(job);
+  if (all.size() % hosts != 0)
+    return input_error(
+        job.name + ": " + std::to_string(all.size()) +
+        (job.model ? " ranks (the model's TP x PP x DP)" : " ranks (checkpoint.files)") +
+        " do not split evenly over " + std::to_string(hosts) +
+        " hosts (mpirun -np); every host runs the same number of ranks, so give a host count "
+        "that divides them");
+  const std::size_t per = all.size() / hosts;
+  return std::vector<RankShard>(all.begin() + static_cast<std::ptrdiff_t>(per * host),
+                                all.begin() + static_cast<std::ptrdiff_t>(per * (host + 1)));
+}
 
 PassFigures pass_figures(const CheckpointPass& pass) {
   PassFigures f;
@@ -315,13 +408,20 @@ bool drop_cache_between(std::uint64_t bytes_written, std::uint64_t ram_bytes) {
 Result<CheckpointRunResult> run_checkpoint_workflow(const Job& job,
                                                     const CheckpointRunOptions& options) {
   const CheckpointSpec& k = job.checkpoint;
+  Cluster* cl = options.cluster && options.cluster->size() > 1 ? options.cluster : nullptr;
+  // Every coordination point below is an agreement of all hosts (a no-op on one): every host
+  // reaches the same ones in the same order, and leaves on the first failure of any.
+  auto together = [&](const Result<void>& mine) { return cl ? agree(*cl, mine) : mine; };
   CheckpointRunResult out;
   out.job_name = job.name;
   out.dir = k.dir;
   out.fsync = k.fsync;
-  const std::vector<RankShard> shards = host_shards(job);
+  Result<std::vector<RankShard>> share =
+      cluster_host_shards(job, cl ? cl->rank() : 0, cl ? cl->size() : 1);
+  if (!share) return share.error();  // the same on every host: the job is the same
+  const std::vector<RankShard> shards = std::move(*share);
   out.ranks = static_cast<std::uint32_t>(shards.size());
-  out.world_ranks = job.model ? job.model->world() : shards.size();
+  out.world_ranks = job.model ? job.model->world() : host_shards(job).size();
   out.parameters = job.model ? parameter_count(*job.model) : 0;
   out.checkpoint_bytes = checkpoint_bytes(shards);
   for (const RankShard& s : shards) out.checkpoint_files += s.files.size();
@@ -340,31 +440,47 @@ Result<CheckpointRunResult> run_checkpoint_workflow(const Job& job,
   auto pause = [&] {
     if (k.pause_s > 0) std::this_thread::sleep_for(std::chrono::duration<double>(k.pause_s));
   };
+  const bool progress = options.progress && (!cl || cl->rank() == 0);
+  const char* scope = cl ? " (this host's ranks)" : "";
 
   Workflow wf(job, shards);
-  if (Result<void> s = wf.start(); !s) return s.error();
-  Result<void> status = ok();
+  Result<void> status = together(wf.start());
+  if (!status) {
+    if (wf.started()) wf.stop();
+    return status.error();
+  }
+  // One checkpoint written or read by every rank of every host: the directory made, the pause,
+  // all hosts agree to start, all report how it went.
+  auto pass = [&](std::uint32_t index, bool write) -> Result<CheckpointPass> {
+    Result<void> ready = write ? make_dir(index) : ok();
+    if (ready) pause();  // DLIO's time_between_checkpoints: compute between checkpoints, untimed
+    if (Result<void> go = together(ready); !go) return go.error();
+    Result<CheckpointPass> p = wf.pass(index, write);
+    if (Result<void> done = together(p ? ok() : Result<void>(p.error())); !done)
+      return done.error();
+    return p;
+  };
   std::uint64_t written = 0;  // checkpoint bytes now on this host's storage, for the cache rule
   const std::uint32_t first = std::max<std::uint32_t>(options.first_index, 1);
   for (std::uint32_t i = first; i < first + k.writes && status; ++i) {
-    if (status = make_dir(i); !status) break;
-    pause();  // DLIO's time_between_checkpoints: compute between checkpoints, untimed
-    Result<CheckpointPass> p = wf.pass(i, true);
+    Result<CheckpointPass> p = pass(i, true);
     if (!p) {
       status = p.error();
       break;
     }
-    if (options.progress) print_progress("write", *p, i - first + 1, k.writes);
+    if (progress) print_progress("write", *p, i - first + 1, k.writes, scope);
     written += pass_figures(*p).bytes;
     out.writes.push_back(std::move(*p));
   }
   if (status && k.reads > 0) {
     // Checkpoints to read that this run did not write (writes = 0) must exist; missing ones are
-    // written first, untimed.
+    // written first, untimed. A checkpoint missing on any host is written by all of them.
     for (std::uint32_t i = first; i < first + k.reads && status; ++i) {
-      if (i < first + k.writes || files_present(job, shards, i)) continue;
-      if (status = make_dir(i); !status) break;
-      Result<CheckpointPass> p = wf.pass(i, true);
+      if (i < first + k.writes) continue;
+      const bool here = files_present(job, shards, i);
+      const bool everywhere = cl ? all_min(*cl, here ? 1.0 : 0.0) > 0 : here;
+      if (everywhere) continue;
+      Result<CheckpointPass> p = pass(i, true);
       if (!p)
         status = p.error();
       else
@@ -374,6 +490,7 @@ Result<CheckpointRunResult> run_checkpoint_workflow(const Job& job,
     }
   }
   if (status && k.reads > 0) {
+    // Per host: its own bytes against its own RAM, its own files dropped.
     out.cache_dropped = drop_cache_between(written, out.ram_bytes);
     if (out.cache_dropped) {
       for (std::uint32_t i = first; i < first + std::max(k.writes, k.reads); ++i)
@@ -387,24 +504,35 @@ Result<CheckpointRunResult> run_checkpoint_workflow(const Job& job,
                        " RAM, MLPerf's rule): at most a third of it can still be cached";
     }
     for (std::uint32_t i = first; i < first + k.reads && status; ++i) {
-      pause();
-      Result<CheckpointPass> p = wf.pass(i, false);
+      Result<CheckpointPass> p = pass(i, false);
       if (!p) {
         status = p.error();
         break;
       }
-      if (options.progress) print_progress("read", *p, i - first + 1, k.reads);
+      if (progress) print_progress("read", *p, i - first + 1, k.reads, scope);
       out.reads.push_back(std::move(*p));
     }
   }
   wf.stop();
   if (!status) return status.error();
-  if (job.model && k.mode == CheckpointMode::subset && out.ranks < out.world_ranks)
-    out.notes.push_back("subset: ranks 0.." + std::to_string(out.ranks - 1) + " of " +
-                        std::to_string(out.world_ranks) +
-                        " (this host's share; the whole checkpoint is " +
-                        format_size(checkpoint_bytes(rank_shards(*job.model))) + ")");
-  return out;
+  if (job.model && k.mode == CheckpointMode::subset) {
+    const std::uint32_t simulated = out.ranks * (cl ? cl->size() : 1);
+    if (simulated < out.world_ranks)
+      out.notes.push_back(
+          "subset: ranks 0.." + std::to_string(simulated - 1) + " of " +
+          std::to_string(out.world_ranks) +
+          (cl ? " (" + std::to_string(cl->size()) + " hosts' share" : " (this host's share") +
+          "; the whole checkpoint is " + format_size(checkpoint_bytes(rank_shards(*job.model))) +
+          ")");
+  }
+  if (!cl) return out;
+  // Every host's records joined into one result, on every host.
+  out.hosts = {HostShare{cl->host(), shards.front().rank, out.ranks, out.checkpoint_bytes,
+                         out.checkpoint_files, out.ram_bytes, out.cache_dropped}};
+  const std::vector<std::string> parts = cl->all_gather(host_result_bytes(out));
+  std::vector<CheckpointRunResult> hosts;
+  for (const std::string& part : parts) hosts.push_back(host_result_from(part, out));
+  return merge_rank_results(hosts);
 }
 
 std::string format_checkpoint_plan(const Job& job) {
@@ -468,6 +596,17 @@ std::string format_checkpoint_summary(const CheckpointRunResult& r) {
   if (r.parameters > 0)
     out += " of " + std::to_string(r.world_ranks) + ", " + std::to_string(r.parameters) +
            " parameters";
+  if (!r.hosts.empty()) {
+    out += " on " + std::to_string(r.hosts.size()) + " hosts (mpirun)";
+    for (std::size_t i = 0; i < r.hosts.size(); ++i) {
+      const HostShare& h = r.hosts[i];
+      out += "\n  host " + std::to_string(i) + "       " + h.host + ": ranks " +
+             std::to_string(h.first_rank) + ".." + std::to_string(h.first_rank + h.ranks - 1) +
+             ", " + format_size(h.checkpoint_bytes) + " in " + std::to_string(h.checkpoint_files) +
+             " files per checkpoint, RAM " + format_size(h.ram_bytes) + ", page cache " +
+             (h.cache_dropped ? "dropped" : "kept");
+    }
+  }
   out += "\n  checkpoint   " + format_size(r.checkpoint_bytes) + " in " +
          std::to_string(r.checkpoint_files) + " files, fsync " + (r.fsync ? "on" : "off") +
          ", in " + r.dir.string() + "\n";
@@ -538,6 +677,18 @@ std::string checkpoint_json(const CheckpointRunResult& r) {
   j["read"] = phase(r.reads);
   j["page_cache"] = {{"dropped", r.cache_dropped}, {"note", r.cache_note}};
   j["notes"] = r.notes;
+  if (!r.hosts.empty()) {  // under mpirun: what each host ran
+    json hosts = json::array();
+    for (const HostShare& h : r.hosts)
+      hosts.push_back({{"host", h.host},
+                       {"first_rank", h.first_rank},
+                       {"ranks", h.ranks},
+                       {"checkpoint_bytes", h.checkpoint_bytes},
+                       {"checkpoint_files", h.checkpoint_files},
+                       {"ram_bytes", h.ram_bytes},
+                       {"cache_dropped", h.cache_dropped}});
+    j["hosts"] = hosts;
+  }
   return j.dump(2) + "\n";
 }
 

@@ -102,11 +102,12 @@ std::unique_ptr<Cluster> make_single_cluster() {
   return std::make_unique<SingleCluster>();
 }
 
-Result<std::unique_ptr<Cluster>> make_cluster() {
+Result<std::unique_ptr<Cluster>> make_cluster(const ClusterOptions& options) {
   if (!launched_by_mpirun()) return make_single_cluster();
 #ifdef DLGEN_WITH_MPI
-  return make_mpi_cluster();
+  return make_mpi_cluster(options);
 #else
+  (void)options;
   return unsupported_error(
       "started by mpirun, but this dlgen was built without MPI (DLGEN_WITH_MPI=OFF; install "
       "libopenmpi-dev and rebuild)");

@@ -8,7 +8,8 @@
 namespace dlgen::replay {
 
 // Initialises MPI (MPI_Init_thread, serialized: one thread at a time calls MPI) and wraps
-// MPI_COMM_WORLD; MPI_Finalize runs when the object is destroyed.
-Result<std::unique_ptr<Cluster>> make_mpi_cluster();
+// MPI_COMM_WORLD; MPI_Finalize runs when the object is destroyed. Every collective waits at most
+// options.rank_timeout_s for the other ranks (the watchdog: cluster_mpi.cpp).
+Result<std::unique_ptr<Cluster>> make_mpi_cluster(const ClusterOptions& options);
 
 }  // namespace dlgen::replay

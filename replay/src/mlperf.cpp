@@ -137,13 +137,19 @@ const char* to_string(Division d) {
 
 MlperfSizing mlperf_dataset_size(const Job& job, std::uint64_t ram_bytes_per_host,
                                  std::uint32_t hosts) {
+  return mlperf_cluster_dataset_size(job, hosts,
+                                     ram_bytes_per_host * std::max<std::uint32_t>(hosts, 1));
+}
+
+MlperfSizing mlperf_cluster_dataset_size(const Job& job, std::uint32_t ranks,
+                                         std::uint64_t ram_bytes_all_hosts) {
   MlperfSizing s;
   const std::uint64_t accelerators =
-      std::uint64_t{job.run.accelerators} * std::max<std::uint32_t>(hosts, 1);
+      std::uint64_t{job.run.accelerators} * std::max<std::uint32_t>(ranks, 1);
   s.samples_for_steps = 500 * std::uint64_t{job.reader.batch_size} * accelerators;
   const double record = std::max(1.0, nominal_record_bytes(job.dataset.sample_size));
-  s.samples_for_memory = static_cast<std::uint64_t>(std::ceil(
-      5.0 * static_cast<double>(ram_bytes_per_host) * std::max<std::uint32_t>(hosts, 1) / record));
+  s.samples_for_memory = static_cast<std::uint64_t>(
+      std::ceil(5.0 * static_cast<double>(ram_bytes_all_hosts) / record));
   const std::uint64_t samples = std::max(s.samples_for_steps, s.samples_for_memory);
   const std::uint64_t per_file = std::max<std::uint32_t>(job.dataset.samples_per_file, 1);
   s.files = (samples + per_file - 1) / per_file;
@@ -245,7 +251,27 @@ Result<MlperfResult> run_mlperf(const Job& job, const Job* reference, const Mlpe
     j.reader.seed = job.reader.seed + i;  // a new shuffle order every run
     Result<Report> rep = run(j);
     if (!rep) return rep.error();
-    const MlperfRun m = mlperf_run_of(*rep, j.reader.seed, o.warmup && i == 0);
+    MlperfRun m = mlperf_run_of(*rep, j.reader.seed, o.warmup && i == 0);
+    if (o.gather) {  // under mpirun: every rank's own figures, reduced
+      std::vector<MlperfRankFigures> ranks = o.gather(m);
+      std::vector<MlperfRun> runs;
+      for (const MlperfRankFigures& f : ranks) {
+        MlperfRun x = m;
+        x.samples_per_s = f.samples_per_s;
+        x.mib_per_s = f.mib_per_s;
+        x.au = f.au;
+        x.elapsed_s = f.elapsed_s;
+        x.au_passed = f.au_passed;
+        runs.push_back(x);
+      }
+      m = reduce_mlperf_ranks(runs);
+      m.per_rank = std::move(ranks);
+      r.ranks = static_cast<std::uint32_t>(m.per_rank.size());
+      std::vector<std::string> hosts;
+      for (const MlperfRankFigures& f : m.per_rank)
+        if (std::find(hosts.begin(), hosts.end(), f.host) == hosts.end()) hosts.push_back(f.host);
+      r.hosts = static_cast<std::uint32_t>(hosts.size());
+    }
     r.runs.push_back(m);
     if (observe) observe(m);
   }
@@ -294,15 +320,28 @@ std::string mlperf_json(const MlperfResult& r) {
                   {"samples_for_steps", r.sizing.samples_for_steps},
                   {"samples_for_memory", r.sizing.samples_for_memory}};
   j["au_threshold"] = r.au_threshold;
+  j["ranks"] = r.ranks;
+  j["hosts"] = r.hosts;
   nlohmann::json runs = nlohmann::json::array();
-  for (const auto& m : r.runs)
-    runs.push_back({{"seed", m.seed},
-                    {"warmup", m.warmup},
-                    {"samples_per_s", m.samples_per_s},
-                    {"mib_per_s", m.mib_per_s},
-                    {"au", m.au},
-                    {"au_passed", m.au_passed},
-                    {"elapsed_s", m.elapsed_s}});
+  for (const auto& m : r.runs) {
+    nlohmann::json run = {
+        {"seed", m.seed},           {"warmup", m.warmup}, {"samples_per_s", m.samples_per_s},
+        {"mib_per_s", m.mib_per_s}, {"au", m.au},         {"au_passed", m.au_passed},
+        {"elapsed_s", m.elapsed_s}};
+    if (!m.per_rank.empty()) {  // under mpirun: each rank's own figures
+      nlohmann::json per = nlohmann::json::array();
+      for (const MlperfRankFigures& f : m.per_rank)
+        per.push_back({{"rank", f.rank},
+                       {"host", f.host},
+                       {"samples_per_s", f.samples_per_s},
+                       {"mib_per_s", f.mib_per_s},
+                       {"au", f.au},
+                       {"au_passed", f.au_passed},
+                       {"elapsed_s", f.elapsed_s}});
+      run["per_rank"] = per;
+    }
+    runs.push_back(run);
+  }
   j["runs"] = runs;
   j["mean"] = {
       {"samples_per_s", r.mean_samples_per_s}, {"mib_per_s", r.mean_mib_per_s}, {"au", r.mean_au}};
@@ -328,6 +367,19 @@ std::string mlperf_csv(const MlperfResult& r) {
   std::snprintf(buf, sizeof buf, "mean,,0,%.6g,%.6g,%.6g,%d,\n", r.mean_samples_per_s,
                 r.mean_mib_per_s, r.mean_au, r.all_passed ? 1 : 0);
   out << buf;
+  if (r.ranks > 1) {  // under mpirun: a second table, each rank's own figures, after a blank line
+    out << "\nrun,rank,host,samples_per_s,mib_per_s,au,au_passed,elapsed_s\n";
+    i = 0;
+    for (const auto& m : r.runs) {
+      const std::string run = m.warmup ? "warmup" : std::to_string(++i);
+      for (const MlperfRankFigures& f : m.per_rank) {
+        std::snprintf(buf, sizeof buf, "%s,%u,%s,%.6g,%.6g,%.6g,%d,%.6g\n", run.c_str(), f.rank,
+                      f.host.c_str(), f.samples_per_s, f.mib_per_s, f.au, f.au_passed ? 1 : 0,
+                      f.elapsed_s);
+        out << buf;
+      }
+    }
+  }
   return out.str();
 }
 
@@ -367,7 +419,31 @@ std::string mlperf_html(const MlperfResult& r) {
         m.samples_per_s, m.mib_per_s, m.au * 100, m.elapsed_s);
     h << buf;
   }
-  h << "</table><p>Definitions: docs/metrics.md (AU, MiB/s), docs/mlperf.md (the "
+  h << "</table>";
+  if (r.ranks > 1) {
+    std::snprintf(buf, sizeof buf,
+                  "<h2>Hosts</h2><p>%u ranks on %u host(s) (mpirun), each running the job's "
+                  "accelerators: a run's samples/s and MiB/s are the sums of its ranks', its AU "
+                  "the lowest rank's.</p>",
+                  r.ranks, r.hosts);
+    h << buf
+      << "<table><tr><th>run</th><th>rank</th><th>host</th><th>samples/s</th><th>MiB/s</th>"
+         "<th>AU</th><th>time (s)</th></tr>";
+    i = 0;
+    for (const auto& m : r.runs) {
+      const std::string run = m.warmup ? "warm-up" : std::to_string(++i);
+      for (const MlperfRankFigures& f : m.per_rank) {
+        std::snprintf(buf, sizeof buf,
+                      "<tr><td>%s</td><td>%u</td><td>%s</td><td>%.1f</td><td>%.1f</td><td>%.1f%%"
+                      "</td><td>%.1f</td></tr>",
+                      run.c_str(), f.rank, escape(f.host).c_str(), f.samples_per_s, f.mib_per_s,
+                      f.au * 100, f.elapsed_s);
+        h << buf;
+      }
+    }
+    h << "</table>";
+  }
+  h << "<p>Definitions: docs/metrics.md (AU, MiB/s), docs/mlperf.md (the "
        "rules).</p></body></html>\n";
   return h.str();
 }

@@ -226,11 +226,14 @@ CheckpointRunResult merge_rank_results(const std::vector<CheckpointRunResult>& h
   CheckpointRunResult out;
   if (hosts.empty()) return out;
   out = hosts.front();
+  if (hosts.size() == 1) return out;
   out.writes.clear();
   out.reads.clear();
+  out.hosts.clear();
   out.ranks = 0;
   out.checkpoint_bytes = 0;
   out.checkpoint_files = 0;
+  out.ram_bytes = 0;
   out.cache_dropped = true;
   auto merge = [](std::vector<CheckpointPass>& into, const std::vector<CheckpointPass>& from) {
     for (const CheckpointPass& p : from) {
@@ -243,19 +246,46 @@ CheckpointRunResult merge_rank_results(const std::vector<CheckpointRunResult>& h
       }
     }
   };
+  std::vector<std::string> kept;  // hosts that could not drop the cache
   for (const CheckpointRunResult& h : hosts) {
     merge(out.writes, h.writes);
     merge(out.reads, h.reads);
     out.ranks += h.ranks;
     out.checkpoint_bytes += h.checkpoint_bytes;
     out.checkpoint_files += h.checkpoint_files;
+    out.ram_bytes += h.ram_bytes;  // the clients' RAM together
     out.cache_dropped = out.cache_dropped && h.cache_dropped;
+    if (!h.cache_dropped)
+      kept.push_back(h.hosts.empty() ? std::to_string(kept.size()) : h.hosts.front().host);
+    out.hosts.insert(out.hosts.end(), h.hosts.begin(), h.hosts.end());
   }
   auto by_index = [](const CheckpointPass& a, const CheckpointPass& b) {
     return a.index < b.index;
   };
-  std::sort(out.writes.begin(), out.writes.end(), by_index);
-  std::sort(out.reads.begin(), out.reads.end(), by_index);
+  auto by_rank = [](const RankPass& a, const RankPass& b) { return a.rank < b.rank; };
+  for (auto* phase : {&out.writes, &out.reads}) {
+    std::sort(phase->begin(), phase->end(), by_index);
+    for (CheckpointPass& p : *phase) std::sort(p.ranks.begin(), p.ranks.end(), by_rank);
+  }
+  const bool read = std::any_of(hosts.begin(), hosts.end(),
+                                [](const CheckpointRunResult& h) { return !h.cache_note.empty(); });
+  if (!read) {  // no reads: no rule applied
+    out.cache_dropped = false;
+    out.cache_note.clear();
+  } else if (out.cache_dropped) {
+    out.cache_note = "dropped before the reads on each of the " + std::to_string(hosts.size()) +
+                     " hosts (each host's checkpoint bytes < 3 x its RAM): the reads come from "
+                     "storage";
+  } else if (kept.size() < hosts.size()) {
+    std::string names;
+    for (const std::string& k : kept) names += (names.empty() ? "" : ", ") + k;
+    out.cache_note = "not dropped on " + names +
+                     " (that host's checkpoint bytes >= 3 x its RAM, MLPerf's rule); dropped on "
+                     "the others";
+  } else {
+    out.cache_note = "not dropped on any of the " + std::to_string(hosts.size()) +
+                     " hosts (each host's checkpoint bytes >= 3 x its RAM, MLPerf's rule)";
+  }
   return out;
 }
 
@@ -280,11 +310,14 @@ Result<MlperfCheckpointResult> run_mlperf_checkpoint(const Job& job, const Job* 
   r.writes_per_run = k.writes / o.runs;
   r.reads_per_run = k.reads / o.runs;
   r.fsync = k.fsync;
-  {
-    const auto shards = host_shards(job);
-    r.checkpoint_bytes = checkpoint_bytes(shards);
-    r.ranks = static_cast<std::uint32_t>(shards.size());
+  // One checkpoint over every host's ranks (under mpirun, o.hosts shares of the job's ranks).
+  for (std::uint32_t h = 0; h < std::max(o.hosts, 1u); ++h) {
+    Result<std::vector<RankShard>> shards = cluster_host_shards(job, h, o.hosts);
+    if (!shards) return shards.error();
+    r.checkpoint_bytes += checkpoint_bytes(*shards);
+    r.ranks += static_cast<std::uint32_t>(shards->size());
   }
+  r.hosts = std::max(o.hosts, 1u);
   if (reference) {
     r.reference = reference->name;
     const DivisionCheck d = check_checkpoint_division(*reference, job, o.runs);
@@ -306,6 +339,7 @@ Result<MlperfCheckpointResult> run_mlperf_checkpoint(const Job& job, const Job* 
     const std::uint32_t first = 1 + i * stride;
     Result<CheckpointRunResult> res = run(per_run, first);
     if (!res) return res.error();
+    if (i == 0) r.per_host = res->hosts;
     MlperfCheckpointRun m = reduce_checkpoint_run(*res, i + 1);
     r.runs.push_back(m);
     if (observe) observe(m);
@@ -365,6 +399,7 @@ std::string mlperf_checkpoint_json(const MlperfCheckpointResult& r) {
   j["division"] = to_string(r.division);
   j["reasons"] = r.reasons;
   j["config"] = {{"ranks", r.ranks},
+                 {"hosts", r.hosts},
                  {"checkpoint_bytes", r.checkpoint_bytes},
                  {"writes_per_run", r.writes_per_run},
                  {"reads_per_run", r.reads_per_run},
@@ -378,6 +413,18 @@ std::string mlperf_checkpoint_json(const MlperfCheckpointResult& r) {
                     {"cache_dropped", m.cache_dropped},
                     {"cache_note", m.cache_note}});
   j["runs"] = runs;
+  if (!r.per_host.empty()) {
+    json hosts = json::array();
+    for (const HostShare& h : r.per_host)
+      hosts.push_back({{"host", h.host},
+                       {"first_rank", h.first_rank},
+                       {"ranks", h.ranks},
+                       {"checkpoint_bytes", h.checkpoint_bytes},
+                       {"checkpoint_files", h.checkpoint_files},
+                       {"ram_bytes", h.ram_bytes},
+                       {"cache_dropped", h.cache_dropped}});
+    j["per_host"] = hosts;
+  }
   j["mean"] = {{"write", phase(r.mean_write)}, {"read", phase(r.mean_read)}};
   j["write_deviation"] = r.write_deviation;
   j["read_deviation"] = r.read_deviation;
@@ -401,6 +448,14 @@ std::string mlperf_checkpoint_csv(const MlperfCheckpointResult& r) {
   for (const MlperfCheckpointRun& m : r.runs)
     row(std::to_string(m.index), m.write, m.read, m.cache_dropped ? "1" : "0");
   row("mean", r.mean_write, r.mean_read, "");
+  if (!r.per_host.empty()) {  // under mpirun: a second table, after a blank line
+    out << "\nhost_rank,host,first_rank,ranks,checkpoint_bytes,ram_bytes,cache_dropped\n";
+    for (std::size_t i = 0; i < r.per_host.size(); ++i) {
+      const HostShare& h = r.per_host[i];
+      out << i << ',' << h.host << ',' << h.first_rank << ',' << h.ranks << ','
+          << h.checkpoint_bytes << ',' << h.ram_bytes << ',' << (h.cache_dropped ? 1 : 0) << '\n';
+    }
+  }
   return out.str();
 }
 
@@ -453,7 +508,21 @@ std::string mlperf_checkpoint_html(const MlperfCheckpointResult& r) {
                   m.read.throughput_bps / kGiB, m.cache_dropped ? "dropped" : "kept");
     h << buf;
   }
-  h << "</table><p>Definitions: docs/metrics.md (checkpoint-only workflow), docs/mlperf.md (the "
+  h << "</table>";
+  if (!r.per_host.empty()) {
+    h << "<h2>Hosts</h2><table><tr><th>host</th><th>ranks</th><th>checkpoint (GiB)</th>"
+         "<th>RAM (GiB)</th><th>page cache (first run)</th></tr>";
+    for (const HostShare& s : r.per_host) {
+      std::snprintf(buf, sizeof buf,
+                    "<tr><td>%s</td><td>%u..%u</td><td>%.3f</td><td>%.1f</td><td>%s</td></tr>",
+                    escape(s.host).c_str(), s.first_rank, s.first_rank + s.ranks - 1,
+                    double(s.checkpoint_bytes) / kGiB, double(s.ram_bytes) / kGiB,
+                    s.cache_dropped ? "dropped" : "kept");
+      h << buf;
+    }
+    h << "</table>";
+  }
+  h << "<p>Definitions: docs/metrics.md (checkpoint-only workflow), docs/mlperf.md (the "
        "rules).</p></body></html>\n";
   return h.str();
 }

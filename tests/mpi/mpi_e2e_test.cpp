@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -47,9 +48,11 @@ std::string mpirun(int np) {
 }
 
 // mpirun -np N dlgen ARGS in `cwd` (a timeout so that a hang fails instead of blocking CI).
-Outcome dlgen_ranks(int np, const std::string& args, const fs::path& cwd) {
-  return shell("cd '" + cwd.string() + "' && DLGEN_NO_PROGRESS=1 timeout 120 " + mpirun(np) +
-               "'" DLGEN_BINARY "' " + args + " 2>&1");
+// `env`: extra VAR=value settings for the ranks (they inherit mpirun's environment on one host).
+Outcome dlgen_ranks(int np, const std::string& args, const fs::path& cwd,
+                    const std::string& env = "") {
+  return shell("cd '" + cwd.string() + "' && " + env + " DLGEN_NO_PROGRESS=1 timeout 120 " +
+               mpirun(np) + "'" DLGEN_BINARY "' " + args + " 2>&1");
 }
 
 std::size_t count(const std::string& text, const std::string& what) {
@@ -307,6 +310,247 @@ au_threshold = 0.01
   ASSERT_EQ(o.code, 0) << o.out;
   EXPECT_NE(o.out.find("max accelerators: 4 per host"), std::string::npos) << o.out;
   EXPECT_EQ(count(o.out, "max accelerators"), 1u) << o.out;
+}
+
+// A checkpoint-only job (8 simulated ranks, TP 2 x PP 2 x DP 2) under mpirun: 2 hosts x 4 ranks
+// write and read the same files and bytes as 1 host x 8; rank 0 prints one summary and writes
+// one JSON of all hosts (a checkpoint lasts as long as the slowest rank of any host). 3 hosts
+// cannot share 8 ranks evenly: refused (exit 2) before anything is written.
+const char* kCheckpointJob = R"(
+[job]
+name = "mpi-ckpt"
+[checkpoint]
+writes = 2
+reads = 2
+write_size = "64KiB"
+dir = "ck"
+[run]
+train = false
+[model]
+num_layers = 4
+hidden_size = 128
+ffn_hidden_size = 384
+vocab_size = 1000
+attention_heads = 4
+kv_heads = 2
+tensor_parallel = 2
+pipeline_parallel = 2
+data_parallel = 2
+zero_stage = 1
+)";
+
+std::vector<std::pair<std::string, std::uintmax_t>> files_under(const fs::path& dir) {
+  std::vector<std::pair<std::string, std::uintmax_t>> out;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file()) out.emplace_back(fs::relative(e.path(), dir).string(), e.file_size());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(Mpi, CheckpointOnlyJobTwoHostsOfFourWriteWhatOneHostOfEightWrites) {
+  SKIP_WITHOUT_MPIRUN();
+  TempDir one("dlgen-mpi"), two("dlgen-mpi");
+  std::ofstream(one / "job.toml") << kCheckpointJob;
+  std::ofstream(two / "job.toml") << kCheckpointJob;
+  const Outcome single = shell("cd '" + one.path().string() + "' && DLGEN_NO_PROGRESS=1 '" +
+                               DLGEN_BINARY + "' run job.toml -o r.json 2>&1");
+  ASSERT_EQ(single.code, 0) << single.out;
+  const Outcome o = dlgen_ranks(2, "run job.toml -o r.json", two.path());
+  ASSERT_EQ(o.code, 0) << o.out;
+  EXPECT_EQ(count(o.out, "checkpoint-only workflow, 8 simulated rank(s) of 8"), 1u) << o.out;
+  EXPECT_EQ(count(o.out, "on 2 hosts (mpirun)"), 1u) << o.out;
+  EXPECT_EQ(files_under(one / "ck"), files_under(two / "ck"));
+
+  std::ifstream a(one / "r.json"), b(two / "r.json");
+  const nlohmann::json js = nlohmann::json::parse(a), jm = nlohmann::json::parse(b);
+  EXPECT_EQ(files_under(two / "ck").size(),
+            2 * js["config"]["checkpoint_files"].get<std::size_t>());
+  EXPECT_EQ(jm["config"]["ranks"], 8);
+  EXPECT_EQ(jm["config"]["checkpoint_bytes"], js["config"]["checkpoint_bytes"]);
+  EXPECT_EQ(jm["config"]["checkpoint_files"], js["config"]["checkpoint_files"]);
+  ASSERT_EQ(jm["hosts"].size(), 2u);
+  EXPECT_EQ(jm["hosts"][0]["ranks"], 4);
+  EXPECT_EQ(jm["hosts"][1]["first_rank"], 4);
+  for (const char* phase : {"write", "read"}) {
+    EXPECT_EQ(jm[phase]["bytes"], js[phase]["bytes"]) << phase;
+    ASSERT_EQ(jm[phase]["checkpoints"].size(), 2u) << phase;
+    for (const auto& c : jm[phase]["checkpoints"]) {
+      ASSERT_EQ(c["ranks"].size(), 8u);
+      double slowest = 0;
+      for (int r = 0; r < 8; ++r) {
+        EXPECT_EQ(c["ranks"][r]["rank"], r);
+        slowest = std::max(slowest, c["ranks"][r]["seconds"].get<double>());
+      }
+      EXPECT_DOUBLE_EQ(c["duration_s"].get<double>(), slowest);
+    }
+  }
+
+  TempDir three("dlgen-mpi");
+  std::ofstream(three / "job.toml") << kCheckpointJob;
+  const Outcome refused = dlgen_ranks(3, "run job.toml", three.path());
+  EXPECT_EQ(refused.code, 2) << refused.out;
+  EXPECT_EQ(count(refused.out, "do not split evenly over 3 hosts"), 1u) << refused.out;
+  EXPECT_FALSE(fs::exists(three / "ck"));
+}
+
+// Without a model, checkpoint.files ranks: 6 over 3 hosts, shard i on host i / 2.
+TEST(Mpi, CheckpointOnlyJobOnThreeHosts) {
+  SKIP_WITHOUT_MPIRUN();
+  TempDir tmp("dlgen-mpi");
+  std::ofstream(tmp / "job.toml") << R"(
+[job]
+name = "mpi-ckpt-plain"
+[checkpoint]
+writes = 1
+reads = 1
+size = "600KiB"
+files = 6
+dir = "ck"
+[run]
+train = false
+)";
+  const Outcome o = dlgen_ranks(3, "run job.toml -o r.json", tmp.path());
+  ASSERT_EQ(o.code, 0) << o.out;
+  std::ifstream f(tmp / "r.json");
+  const nlohmann::json j = nlohmann::json::parse(f);
+  ASSERT_EQ(j["hosts"].size(), 3u);
+  for (int h = 0; h < 3; ++h) EXPECT_EQ(j["hosts"][h]["first_rank"], 2 * h);
+  EXPECT_EQ(j["write"]["bytes"], 600 * 1024);
+  EXPECT_EQ(j["read"]["bytes"], 600 * 1024);
+  for (int i = 0; i < 6; ++i)
+    EXPECT_EQ(fs::file_size(tmp / "ck" / "global_epoch1_step1" /
+                            ("checkpoint-" + std::to_string(i) + "-of-6.dlgen")),
+              100u * 1024);
+}
+
+// The watchdog: a rank that hangs (the test hook DLGEN_TEST_HANG_RANK makes it sleep instead of
+// entering its DLGEN_TEST_HANG_AT-th coordination point) ends the whole job after --rank-timeout,
+// with one message naming it; when rank 0 itself hangs, the next rank names it. Either way the
+// job ends in seconds, not at the test's 120 s timeout.
+TEST(Mpi, ARankThatStopsAnsweringEndsTheJobWithItsName) {
+  SKIP_WITHOUT_MPIRUN();
+  TempDir tmp("dlgen-mpi");
+  std::ofstream(tmp / "job.toml") << kJob;
+  ASSERT_EQ(dlgen_ranks(3, "generate job.toml -q", tmp.path()).code, 0);
+  const Outcome o = dlgen_ranks(3, "run job.toml -q --rank-timeout 1s", tmp.path(),
+                                "DLGEN_TEST_HANG_RANK=1 DLGEN_TEST_HANG_AT=6");
+  EXPECT_NE(o.code, 0) << o.out;
+  EXPECT_NE(o.code, 124) << "the job hung: " << o.out;  // timeout(1) would have ended it
+  EXPECT_EQ(count(o.out, "stopped answering"), 1u) << o.out;
+  EXPECT_NE(o.out.find("dlgen: rank 1 ("), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("rank 0 ("), std::string::npos) << o.out;  // the one that waited
+
+  const Outcome root = dlgen_ranks(2, "run job.toml -q --rank-timeout 1s", tmp.path(),
+                                   "DLGEN_TEST_HANG_RANK=0 DLGEN_TEST_HANG_AT=4");
+  EXPECT_NE(root.code, 0) << root.out;
+  EXPECT_NE(root.code, 124) << "the job hung: " << root.out;
+  EXPECT_NE(root.out.find("dlgen: rank 0 ("), std::string::npos) << root.out;
+  EXPECT_NE(root.out.find("stopped answering: rank 1 ("), std::string::npos) << root.out;
+}
+
+// `mpirun -np N dlgen mlperf JOB`, training: a warm-up and 2 runs on every host, each run's
+// samples/s the sum of the ranks' own and its AU the lowest rank's; one results.json / csv /
+// summary.html (and one submission folder) written by rank 0, with a row per rank per run.
+TEST(Mpi, MlperfTrainingRunsOnEveryHostAndReducesOnRankZero) {
+  SKIP_WITHOUT_MPIRUN();
+  TempDir tmp("dlgen-mpi");
+  std::ofstream(tmp / "job.toml") << kJob;
+  const Outcome o = dlgen_ranks(
+      3, "mlperf job.toml --no-size --runs 2 --output-dir res --results-dir sub", tmp.path());
+  ASSERT_EQ(o.code, 0) << o.out;
+  EXPECT_EQ(count(o.out, "warm-up  seed"), 1u) << o.out;
+  EXPECT_EQ(count(o.out, "run      seed"), 2u) << o.out;
+  EXPECT_EQ(count(o.out, "3 ranks on 1 host(s)"), 1u) << o.out;
+  EXPECT_EQ(count(o.out, "generated data with 3 ranks"), 1u) << o.out;
+  std::ifstream f(tmp / "res" / "results.json");
+  const nlohmann::json j = nlohmann::json::parse(f);
+  EXPECT_EQ(j["ranks"], 3);
+  ASSERT_EQ(j["runs"].size(), 3u);
+  for (const auto& run : j["runs"]) {
+    ASSERT_EQ(run["per_rank"].size(), 3u);
+    double sps = 0, au = 1;
+    for (int r = 0; r < 3; ++r) {
+      EXPECT_EQ(run["per_rank"][r]["rank"], r);
+      sps += run["per_rank"][r]["samples_per_s"].get<double>();
+      au = std::min(au, run["per_rank"][r]["au"].get<double>());
+    }
+    EXPECT_NEAR(run["samples_per_s"].get<double>(), sps, 1e-6 * sps);
+    EXPECT_DOUBLE_EQ(run["au"].get<double>(), au);
+  }
+  // 500 steps x batch 2 x 2 accelerators x 3 ranks.
+  EXPECT_EQ(j["dataset"]["samples_for_steps"], 6000);
+  std::ifstream c(tmp / "res" / "results.csv");
+  std::stringstream csv;
+  csv << c.rdbuf();
+  EXPECT_NE(csv.str().find("run,rank,host,"), std::string::npos) << csv.str();
+  // One submission tree: a warm-up and two run folders, not one set per rank.
+  std::size_t run_folders = 0;
+  for (const auto& e : fs::recursive_directory_iterator(tmp / "sub"))
+    if (e.path().filename() == "summary.json") ++run_folders;
+  EXPECT_EQ(run_folders, 3u);
+
+  // Every host must run the same accelerators (MLPerf's rule): refused before any run.
+  const std::string bin = std::string("'") + DLGEN_BINARY + "' ";
+  const Outcome uneven = shell("cd '" + tmp.path().string() + "' && timeout 120 " + mpirun(1) +
+                               bin + "mlperf job.toml --no-size --output-dir res2 : -np 1 " + bin +
+                               "mlperf job.toml --no-size --output-dir res2 --set "
+                               "run.accelerators=3 2>&1");
+  EXPECT_EQ(uneven.code, 2) << uneven.out;
+  EXPECT_NE(uneven.out.find("different jobs: rank 1"), std::string::npos) << uneven.out;
+  EXPECT_FALSE(fs::exists(tmp / "res2"));
+}
+
+// `mpirun -np 2 dlgen mlperf` on an LLM checkpointing job: the 8 ranks split 4 and 4, the 2 runs
+// each one checkpoint written and read by both hosts, one results.json with a row per host. A
+// rank that fails stops both, and rank 0 names it.
+TEST(Mpi, MlperfCheckpointingRunsTheRanksOfEveryHost) {
+  SKIP_WITHOUT_MPIRUN();
+  TempDir tmp("dlgen-mpi");
+  std::ofstream(tmp / "job.toml") << kCheckpointJob;
+  const Outcome o = dlgen_ranks(2, "mlperf job.toml --output-dir res", tmp.path());
+  ASSERT_EQ(o.code, 0) << o.out;
+  EXPECT_EQ(count(o.out, "run 1 "), 1u) << o.out;
+  EXPECT_EQ(count(o.out, "run 2 "), 1u) << o.out;
+  EXPECT_EQ(count(o.out, "8 ranks on 2 hosts"), 1u) << o.out;
+  std::ifstream f(tmp / "res" / "results.json");
+  const nlohmann::json j = nlohmann::json::parse(f);
+  EXPECT_EQ(j["config"]["ranks"], 8);
+  EXPECT_EQ(j["config"]["hosts"], 2);
+  ASSERT_EQ(j["per_host"].size(), 2u);
+  EXPECT_EQ(j["per_host"][1]["first_rank"], 4);
+  ASSERT_EQ(j["runs"].size(), 2u);
+  for (const auto& run : j["runs"]) EXPECT_EQ(run["ranks"], 8);
+  // --ram is each host's: with 1 KiB the checkpoint bytes of every host exceed 3 x its RAM, so
+  // no host drops its cache, and the runs say so.
+  TempDir small("dlgen-mpi");
+  std::ofstream(small / "job.toml") << kCheckpointJob;
+  const Outcome kept =
+      dlgen_ranks(2, "mlperf job.toml --runs 1 --ram 1KiB --output-dir res", small.path());
+  ASSERT_EQ(kept.code, 0) << kept.out;
+  std::ifstream kf(small / "res" / "results.json");
+  const nlohmann::json k = nlohmann::json::parse(kf);
+  for (const auto& h : k["per_host"]) EXPECT_FALSE(h["cache_dropped"].get<bool>());
+  EXPECT_NE(k["runs"][0]["cache_note"].get<std::string>().find("not dropped on any of the 2 hosts"),
+            std::string::npos)
+      << k["runs"][0]["cache_note"];
+  EXPECT_TRUE(j["per_host"][0]["cache_dropped"].get<bool>());  // the first run: 24 GiB of RAM
+
+  // Both checkpoints on storage, each whole.
+  for (int i = 1; i <= 2; ++i)
+    EXPECT_TRUE(fs::exists(tmp / "ck" / ("global_epoch1_step" + std::to_string(i)) /
+                           "layer_0-model_0_model_states.pt"));
+
+  TempDir bad("dlgen-mpi");
+  std::ofstream(bad / "job.toml") << kCheckpointJob;
+  // Rank 5 (host 1's) writes zero_pp_rank_1_mp_rank_1_optim_states.pt.
+  fs::create_directories(bad / "ck/global_epoch1_step1/zero_pp_rank_1_mp_rank_1_optim_states.pt");
+  const Outcome failed = dlgen_ranks(2, "mlperf job.toml --output-dir res", bad.path());
+  EXPECT_EQ(failed.code, 1) << failed.out;
+  EXPECT_EQ(count(failed.out, "dlgen: rank 1 ("), 1u) << failed.out;
+  EXPECT_NE(failed.out.find("zero_pp_rank_1_mp_rank_1_optim_states.pt: open at 0: Is a directory"),
+            std::string::npos)
+      << failed.out;
+  EXPECT_FALSE(fs::exists(bad / "res" / "results.json"));
 }
 
 }  // namespace

@@ -11,9 +11,11 @@
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "dlgen/core/job_io.hpp"
 #include "dlgen/core/llm.hpp"
+#include "dlgen/replay/cluster.hpp"
 #include "temp_dir.hpp"
 
 namespace dlgen::replay {
@@ -216,6 +218,145 @@ TEST(CheckpointWorkflow, AnErrorNamesThePathAndStopsEveryRank) {
                 "zero_pp_rank_1_mp_rank_3_optim_states.pt: open at 0: Is a directory"),
             std::string::npos)
       << r2.error().message;
+}
+
+// Under mpirun the job's ranks are split evenly over the hosts, in rank order; together the hosts
+// run exactly the ranks one host would. Subset mode: every host is one host of ranks_per_host.
+TEST(CheckpointCluster, HostsShareTheRanksEvenlyOrAreRefused) {
+  TempDir tmp("dlgen-ckwf");
+  const Job job = small_llm(tmp / "ck");  // 8 ranks
+  const auto all = host_shards(job);
+  for (std::uint32_t hosts : {1u, 2u, 4u, 8u}) {
+    std::vector<std::uint32_t> ranks;
+    for (std::uint32_t h = 0; h < hosts; ++h) {
+      Result<std::vector<RankShard>> s = cluster_host_shards(job, h, hosts);
+      ASSERT_TRUE(s) << s.error().message;
+      EXPECT_EQ(s->size(), 8u / hosts);
+      for (const RankShard& r : *s) {
+        ranks.push_back(r.rank);
+        EXPECT_EQ(r.bytes(), all[r.rank].bytes());
+        EXPECT_EQ(r.files.size(), all[r.rank].files.size());
+      }
+    }
+    ASSERT_EQ(ranks.size(), 8u) << hosts;
+    for (std::uint32_t i = 0; i < 8; ++i) EXPECT_EQ(ranks[i], i);
+  }
+  Result<std::vector<RankShard>> three = cluster_host_shards(job, 0, 3);
+  ASSERT_FALSE(three);
+  EXPECT_EQ(three.error().kind, ErrorKind::bad_input);
+  EXPECT_NE(three.error().message.find("8 ranks (the model's TP x PP x DP) do not split evenly "
+                                       "over 3 hosts"),
+            std::string::npos)
+      << three.error().message;
+  // Subset: 2 ranks per host; 2 hosts run ranks 0..3, 5 hosts would need 10 of 8.
+  Job subset = job;
+  subset.checkpoint.mode = CheckpointMode::subset;
+  subset.checkpoint.ranks_per_host = 2;
+  Result<std::vector<RankShard>> h1 = cluster_host_shards(subset, 1, 2);
+  ASSERT_TRUE(h1);
+  ASSERT_EQ(h1->size(), 2u);
+  EXPECT_EQ((*h1)[0].rank, 2u);
+  EXPECT_EQ((*h1)[1].rank, 3u);
+  EXPECT_FALSE(cluster_host_shards(subset, 0, 5));
+  // Without a model: checkpoint.files ranks, 6 over 3 hosts.
+  Job plain = job;
+  plain.model.reset();
+  plain.checkpoint.files = 6;
+  plain.checkpoint.size_bytes = 6000;
+  Result<std::vector<RankShard>> last = cluster_host_shards(plain, 2, 3);
+  ASSERT_TRUE(last);
+  ASSERT_EQ(last->size(), 2u);
+  EXPECT_EQ((*last)[0].files[0].name, "checkpoint-4-of-6.dlgen");
+  EXPECT_FALSE(cluster_host_shards(plain, 0, 4));
+}
+
+// Two hosts (ranks as threads) of four simulated ranks each write and read the same files and
+// bytes as one host of eight; every host returns the same merged result, whose checkpoint lasts
+// as long as the slowest rank of either host.
+TEST(CheckpointCluster, TwoHostsOfFourWriteWhatOneHostOfEightWrites) {
+  TempDir tmp("dlgen-ckwf");
+  const Job one = small_llm(tmp / "one");
+  Result<CheckpointRunResult> single = run_checkpoint_workflow(one);
+  ASSERT_TRUE(single) << single.error().message;
+
+  const Job two = small_llm(tmp / "two");
+  auto cl = make_thread_clusters(2, {"a", "b"});
+  std::vector<Result<CheckpointRunResult>> got(2, input_error("not run"));
+  std::vector<std::thread> hosts;
+  for (std::uint32_t h = 0; h < 2; ++h)
+    hosts.emplace_back([&, h] {
+      CheckpointRunOptions o;
+      o.cluster = cl[h].get();
+      got[h] = run_checkpoint_workflow(two, o);
+    });
+  for (auto& t : hosts) t.join();
+  for (std::uint32_t h = 0; h < 2; ++h) {
+    const Result<CheckpointRunResult>& r = got[h];
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(r->ranks, single->ranks);
+    EXPECT_EQ(r->checkpoint_bytes, single->checkpoint_bytes);
+    EXPECT_EQ(r->checkpoint_files, single->checkpoint_files);
+    ASSERT_EQ(r->hosts.size(), 2u);
+    EXPECT_EQ(r->hosts[0].host, "a");
+    EXPECT_EQ(r->hosts[1].host, "b");
+    EXPECT_EQ(r->hosts[1].first_rank, 4u);
+    EXPECT_EQ(r->hosts[0].checkpoint_bytes + r->hosts[1].checkpoint_bytes, r->checkpoint_bytes);
+    ASSERT_EQ(r->writes.size(), single->writes.size());
+    ASSERT_EQ(r->reads.size(), single->reads.size());
+    for (const auto& [mine, ref] :
+         {std::pair{&r->writes, &single->writes}, std::pair{&r->reads, &single->reads}})
+      for (std::size_t i = 0; i < mine->size(); ++i) {
+        const CheckpointPass& p = (*mine)[i];
+        EXPECT_EQ(p.index, (*ref)[i].index);
+        ASSERT_EQ(p.ranks.size(), 8u);
+        double slowest = 0;
+        for (std::size_t k = 0; k < 8; ++k) {
+          EXPECT_EQ(p.ranks[k].rank, k);  // both hosts' ranks, in rank order
+          EXPECT_EQ(p.ranks[k].bytes, (*ref)[i].ranks[k].bytes);
+          slowest = std::max(slowest, p.ranks[k].seconds);
+        }
+        EXPECT_DOUBLE_EQ(pass_figures(p).duration_s, slowest);
+      }
+    EXPECT_EQ(r->hosts.size(), nlohmann::json::parse(checkpoint_json(*r))["hosts"].size());
+  }
+  // The same files at the same sizes.
+  std::vector<std::pair<std::string, std::uintmax_t>> a, b;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(tmp / "one"))
+    if (e.is_regular_file())
+      a.emplace_back(std::filesystem::relative(e.path(), tmp / "one").string(), e.file_size());
+  for (const auto& e : std::filesystem::recursive_directory_iterator(tmp / "two"))
+    if (e.is_regular_file())
+      b.emplace_back(std::filesystem::relative(e.path(), tmp / "two").string(), e.file_size());
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  EXPECT_FALSE(a.empty());
+  EXPECT_EQ(a, b);
+}
+
+// One host's failure stops both hosts at the same checkpoint, each saying which host and why.
+TEST(CheckpointCluster, OneHostsFailureStopsEveryHost) {
+  TempDir tmp("dlgen-ckwf");
+  const Job job = small_llm(tmp / "ck");
+  // Rank 5 (host b's) writes zero_pp_rank_1_mp_rank_1_optim_states.pt.
+  std::filesystem::create_directories(
+      tmp / "ck/global_epoch1_step2/zero_pp_rank_1_mp_rank_1_optim_states.pt");
+  auto cl = make_thread_clusters(2, {"a", "b"});
+  std::vector<Result<CheckpointRunResult>> got(2, input_error("not run"));
+  std::vector<std::thread> hosts;
+  for (std::uint32_t h = 0; h < 2; ++h)
+    hosts.emplace_back([&, h] {
+      CheckpointRunOptions o;
+      o.cluster = cl[h].get();
+      got[h] = run_checkpoint_workflow(job, o);
+    });
+  for (auto& t : hosts) t.join();
+  for (const auto& r : got) {
+    ASSERT_FALSE(r);
+    EXPECT_NE(r.error().message.find("rank 1 (b): "), std::string::npos) << r.error().message;
+    EXPECT_NE(r.error().message.find("zero_pp_rank_1_mp_rank_1_optim_states.pt: open at 0"),
+              std::string::npos)
+        << r.error().message;
+  }
 }
 
 }  // namespace

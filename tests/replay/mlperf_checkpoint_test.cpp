@@ -255,10 +255,23 @@ TEST(MlperfCheckpoint, RanksOfSeveralHostsReduceAsOneRun) {
   b.reads = passes(1, 2, 4, 1000, {0.5}, 4);
   a.cache_dropped = true;
   b.cache_dropped = false;
-  const CheckpointRunResult m = merge_rank_results({a, b});
+  a.ram_bytes = 100;
+  b.ram_bytes = 200;
+  a.cache_note = b.cache_note = "(each host's own)";
+  a.hosts = {HostShare{"node1", 0, 4, 4000, 4, 100, true}};
+  b.hosts = {HostShare{"node2", 4, 4, 4000, 4, 200, false}};
+  // Host b's records first: the merge puts every checkpoint's ranks in rank order.
+  const CheckpointRunResult m = merge_rank_results({b, a});
   EXPECT_EQ(m.ranks, 8u);
   EXPECT_EQ(m.checkpoint_bytes, 8000u);
+  EXPECT_EQ(m.ram_bytes, 300u);   // the clients' RAM together
   EXPECT_FALSE(m.cache_dropped);  // one host kept its cache
+  EXPECT_NE(m.cache_note.find("not dropped on node2"), std::string::npos) << m.cache_note;
+  ASSERT_EQ(m.hosts.size(), 2u);
+  EXPECT_EQ(m.hosts[0].host, "node2");
+  for (const auto* phase : {&m.writes, &m.reads})
+    for (const CheckpointPass& p : *phase)
+      for (std::size_t k = 0; k < p.ranks.size(); ++k) EXPECT_EQ(p.ranks[k].rank, k);
   ASSERT_EQ(m.writes.size(), 2u);
   EXPECT_EQ(m.writes[0].ranks.size(), 8u);
   const MlperfCheckpointRun run = reduce_checkpoint_run(m, 1);

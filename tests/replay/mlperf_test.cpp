@@ -52,6 +52,62 @@ TEST(Mlperf, DatasetSizeIsFiveTimesRamOrFiveHundredSteps) {
   EXPECT_EQ(s.files, 160u);  // ceil(200000 / 1251)
 }
 
+// Under mpirun: every rank's accelerators count, and the RAM is the hosts' sum (each host once):
+// 3 ranks on 2 hosts of 1 TiB size as 12 accelerators and 2 TiB.
+TEST(Mlperf, ClusterDatasetSizeCountsEveryRanksAcceleratorsAndTheHostsRam) {
+  Job j = reference("unet3d", "h100");
+  j.run.accelerators = 4;
+  const MlperfSizing s = mlperf_cluster_dataset_size(j, 3, 2ull << 40);
+  EXPECT_EQ(s.samples_for_steps, 3u * 14000u);
+  EXPECT_EQ(s.samples_for_memory, mlperf_dataset_size(j, 1ull << 40, 2).samples_for_memory);
+  EXPECT_EQ(s.files, std::max(s.samples_for_steps, s.samples_for_memory));
+  EXPECT_EQ(mlperf_cluster_dataset_size(j, 1, 24ull << 30).files,
+            mlperf_dataset_size(j, 24ull << 30).files);
+}
+
+// Under mpirun each run is every rank's: the gather hook returns the ranks' own figures, reduced
+// as reduce_mlperf_ranks does (sums, lowest AU, slowest rank's time), and kept per rank in the
+// result files.
+TEST(Mlperf, RunsUnderMpirunAreEveryRanksReduced) {
+  const Job ref = reference();
+  Model m{{1000}, {0.95}, {}};
+  MlperfOptions o;
+  o.runs = 2;
+  o.warmup = false;
+  int calls = 0;
+  o.gather = [&](const MlperfRun& mine) {
+    ++calls;
+    EXPECT_DOUBLE_EQ(mine.samples_per_s, 1000);  // this rank's own
+    return std::vector<MlperfRankFigures>{{0, "node1", 1000, 2700, 0.95, 10, true},
+                                          {1, "node2", 900, 2430, 0.91, 12, true},
+                                          {2, "node2", 800, 2160, 0.60, 11, false}};
+  };
+  Result<MlperfResult> r = run_mlperf(ref, &ref, std::ref(m), o);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(calls, 2);
+  EXPECT_EQ(r->ranks, 3u);
+  EXPECT_EQ(r->hosts, 2u);
+  ASSERT_EQ(r->runs.size(), 2u);
+  for (const MlperfRun& run : r->runs) {
+    EXPECT_DOUBLE_EQ(run.samples_per_s, 2700);
+    EXPECT_DOUBLE_EQ(run.mib_per_s, 7290);
+    EXPECT_DOUBLE_EQ(run.au, 0.60);
+    EXPECT_FALSE(run.au_passed);
+    EXPECT_DOUBLE_EQ(run.elapsed_s, 12);
+    ASSERT_EQ(run.per_rank.size(), 3u);
+    EXPECT_EQ(run.per_rank[2].host, "node2");
+  }
+  EXPECT_EQ(r->division, Division::invalid);  // rank 2 missed the AU threshold
+  const auto j = nlohmann::json::parse(mlperf_json(*r));
+  EXPECT_EQ(j["ranks"], 3);
+  EXPECT_EQ(j["runs"][0]["per_rank"].size(), 3u);
+  EXPECT_EQ(j["runs"][0]["per_rank"][1]["host"], "node2");
+  const std::string csv = mlperf_csv(*r);
+  EXPECT_NE(csv.find("\nrun,rank,host,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("2,2,node2,800,"), std::string::npos) << csv;
+  EXPECT_NE(mlperf_html(*r).find("<h2>Hosts</h2>"), std::string::npos);
+}
+
 TEST(Mlperf, ReferencesAndThresholds) {
   EXPECT_DOUBLE_EQ(reference("unet3d", "h100").compute.au_threshold, 0.90);
   EXPECT_DOUBLE_EQ(reference("cosmoflow", "a100").compute.au_threshold, 0.70);

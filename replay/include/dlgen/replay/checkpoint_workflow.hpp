@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "dlgen/core/job.hpp"
+#include "dlgen/core/llm.hpp"
 #include "dlgen/core/result.hpp"
 
 namespace dlgen::replay {
@@ -60,6 +61,25 @@ PhaseFigures phase_figures(const std::vector<CheckpointPass>& passes);
 // checkpoint data written on this host is under 3x its RAM (else most of it cannot be cached).
 bool drop_cache_between(std::uint64_t bytes_written, std::uint64_t ram_bytes);
 
+// What one client host (one MPI rank of `mpirun -np N dlgen run`) did in a checkpoint-only run.
+struct HostShare {
+  std::string host;
+  std::uint32_t first_rank = 0, ranks = 0;  // the simulated ranks it ran
+  std::uint64_t checkpoint_bytes = 0;       // one checkpoint, its ranks
+  std::uint64_t checkpoint_files = 0;
+  std::uint64_t ram_bytes = 0;
+  bool cache_dropped = false;
+};
+
+// The simulated ranks client host `host` of `hosts` runs (`mpirun -np hosts`): the job's ranks
+// (host_shards: the model's world, or checkpoint.files ranks without a model) split evenly, host h
+// taking ranks h x (ranks / hosts) onwards; an error when they do not divide. Subset mode
+// (checkpoint.mode = "subset") keeps its meaning per host: every host is one host of
+// checkpoint.ranks_per_host ranks, host h taking ranks h x ranks_per_host onwards, and the hosts
+// together must fit in the model's world. With hosts = 1, host_shards(job).
+Result<std::vector<RankShard>> cluster_host_shards(const Job& job, std::uint32_t host,
+                                                   std::uint32_t hosts);
+
 struct CheckpointRunResult {
   std::string job_name;
   std::filesystem::path dir;
@@ -74,7 +94,11 @@ struct CheckpointRunResult {
   std::string cache_note;  // why the cache was (not) dropped
   std::vector<CheckpointPass> writes, reads;
   std::vector<std::string> notes;
+  // Under mpirun, every host's share (in rank order); empty when one process ran every rank.
+  std::vector<HostShare> hosts;
 };
+
+class Cluster;
 
 struct CheckpointRunOptions {
   bool progress = false;  // one line per checkpoint on stderr
@@ -83,6 +107,13 @@ struct CheckpointRunOptions {
   // checkpoints as one combined run would.
   std::uint32_t first_index = 1;
   std::uint64_t ram_bytes = 0;  // the client RAM for the page-cache rule; 0: this host's
+  // Under mpirun (cluster.hpp; nullptr or one rank: this host runs every simulated rank): this
+  // host runs its share (cluster_host_shards); every checkpoint written or read starts on an
+  // agreement of all hosts, so that its duration is the slowest host's slowest rank's, and any
+  // host's failure stops every host there. Each host drops its own files from its page cache
+  // under the 3x-RAM rule on its own bytes and RAM. Every rank returns the same result: all
+  // hosts' records merged (merge_rank_results), `hosts` filled.
+  Cluster* cluster = nullptr;
 };
 
 // Runs the workflow; the first I/O failure stops it with "path: write at OFFSET: reason".

@@ -47,10 +47,19 @@ bool mpi_built();
 
 // The single-process cluster: rank 0 of 1, host = gethostname(), collectives return at once.
 std::unique_ptr<Cluster> make_single_cluster();
+struct ClusterOptions {
+  // The watchdog: how long a rank waits at a coordination point (an agreement, a barrier) for
+  // the others before it ends every rank with a message naming the rank(s) that did not arrive
+  // ("rank 2 (node3) stopped answering ..."). A rank that fails says so at the next agreement;
+  // this is for one that hangs. It must exceed how far one host may lag behind the others (a
+  // slow host's epoch or checkpoint). 0: wait forever. `--rank-timeout` (docs/cluster.md).
+  double rank_timeout_s = 600;
+};
+
 // MPI's cluster when launched by mpirun (initialising MPI; it is finalised when the returned
 // object is destroyed), else the single-process one. Launched by mpirun in a build without MPI:
 // an error (exit 77) rather than N unrelated runs each believing it is alone.
-Result<std::unique_ptr<Cluster>> make_cluster();
+Result<std::unique_ptr<Cluster>> make_cluster(const ClusterOptions& options = {});
 // N ranks as threads of one process (tests): ranks[i] is rank i; `hosts[i]` names rank i's host
 // (default: all "localhost"). Each rank's calls must come from one thread at a time.
 std::vector<std::unique_ptr<Cluster>> make_thread_clusters(std::uint32_t n,

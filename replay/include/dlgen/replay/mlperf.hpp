@@ -23,6 +23,10 @@ struct MlperfSizing {
 };
 MlperfSizing mlperf_dataset_size(const Job& job, std::uint64_t ram_bytes_per_host,
                                  std::uint32_t hosts = 1);
+// Under mpirun: `ranks` ranks each running run.accelerators, the clients' RAM summed over hosts
+// (each host once, however many ranks it runs).
+MlperfSizing mlperf_cluster_dataset_size(const Job& job, std::uint32_t ranks,
+                                         std::uint64_t ram_bytes_all_hosts);
 
 enum class Division { closed, open, invalid };
 const char* to_string(Division d);
@@ -48,11 +52,26 @@ std::string mlperf_match_accelerator(const Job& job);
 // the name is not one of them.
 double mlperf_au_threshold(const std::string& workload);
 
+struct MlperfRun;
+// One rank's (host's) own figures of one run under mpirun.
+struct MlperfRankFigures {
+  std::uint32_t rank = 0;
+  std::string host;
+  double samples_per_s = 0, mib_per_s = 0, au = 0, elapsed_s = 0;
+  bool au_passed = false;
+};
+// Under mpirun: every rank's figures of a run, given this rank's (a collective: every rank calls
+// it once per run, and all get the same answer, in rank order).
+using MlperfRankGather = std::function<std::vector<MlperfRankFigures>(const MlperfRun& mine)>;
+
 struct MlperfOptions {
   std::uint32_t runs = 5;           // measured runs (MLPerf: 5 for training)
   bool warmup = true;               // one run before them, not counted
   double replication_limit = 0.05;  // every run's samples/s within 5% of the mean
   MlperfSizing sizing;              // what the rules ask; a smaller dataset is INVALID
+  // Set under mpirun: each run's figures are every rank's, reduced by reduce_mlperf_ranks (the
+  // runner returns this rank's own Report).
+  MlperfRankGather gather;
 };
 
 struct MlperfRun {
@@ -60,6 +79,7 @@ struct MlperfRun {
   bool warmup = false;
   double samples_per_s = 0, mib_per_s = 0, au = 0, elapsed_s = 0;
   bool au_passed = false;
+  std::vector<MlperfRankFigures> per_rank;  // under mpirun: what each rank ran, in rank order
 };
 
 struct MlperfResult {
@@ -69,7 +89,8 @@ struct MlperfResult {
   MlperfSizing sizing;
   std::uint64_t dataset_files = 0;  // what the runs used
   double au_threshold = 0;
-  std::vector<MlperfRun> runs;  // the warm-up first, when there was one
+  std::vector<MlperfRun> runs;         // the warm-up first, when there was one
+  std::uint32_t ranks = 1, hosts = 1;  // under mpirun: ranks, and distinct host names
   double mean_samples_per_s = 0, mean_mib_per_s = 0, mean_au = 0, min_au = 0;
   double max_deviation = 0;  // the largest |samples/s - mean| / mean over measured runs
   bool replicated = false;

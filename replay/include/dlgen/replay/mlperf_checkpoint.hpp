@@ -66,6 +66,9 @@ CheckpointRunResult merge_rank_results(const std::vector<CheckpointRunResult>& h
 struct MlperfCheckpointOptions {
   std::uint32_t runs = 10;          // measured runs; the job's writes and reads are split over them
   double replication_limit = 0.05;  // every run's write and read throughput within 5% of the mean
+  // Client hosts (mpirun -np) sharing the job's ranks (cluster_host_shards); the runner returns
+  // every host's records merged.
+  std::uint32_t hosts = 1;
 };
 
 struct MlperfCheckpointResult {
@@ -74,10 +77,12 @@ struct MlperfCheckpointResult {
   Division division = Division::closed;
   std::vector<std::string> reasons;
   std::uint32_t writes_per_run = 0, reads_per_run = 0;
-  std::uint64_t checkpoint_bytes = 0;  // one checkpoint, this host's ranks
-  std::uint32_t ranks = 0;
+  std::uint64_t checkpoint_bytes = 0;  // one checkpoint, all hosts' ranks
+  std::uint32_t ranks = 0;             // simulated ranks, all hosts
+  std::uint32_t hosts = 1;
   bool fsync = false;
   std::vector<MlperfCheckpointRun> runs;
+  std::vector<HostShare> per_host;  // under mpirun: every host's share (from the first run)
   // Means of the runs' duration, throughput and aggregate; checkpoints and bytes: all runs'.
   MlperfCheckpointPhase mean_write, mean_read;
   double write_deviation = 0, read_deviation = 0;  // largest |throughput - mean| / mean
