@@ -78,6 +78,8 @@ const std::vector<MetricDef> kMetrics = {
      "median checkpoint write time"},
     {"checkpoint_fsync", "checkpoint", "fraction", DistanceKind::absolute, 0.0,
      "checkpoints with an fsync"},
+    {"checkpoint_copy", "checkpoint", "bytes", DistanceKind::relative, 0.05,
+     "bytes copied between checkpoint files (sendfile/copy_file_range) over the run"},
     {"block_bytes", "device", "bytes", DistanceKind::relative, 0.25,
      "dataset bytes moved at the block layer (all the process's where files are not attributed)"},
     {"block_requests", "device", "count", DistanceKind::relative, 0.50,
@@ -497,6 +499,7 @@ Comparison compare(const Profile& a, const Profile& b, const Tolerances& tol,
     m.skip("checkpoint_interval", 0, 0, "no checkpoints in either trace");
     m.skip("checkpoint_write_time", 0, 0, "no checkpoints in either trace");
     m.skip("checkpoint_fsync", 0, 0, "no checkpoints in either trace");
+    m.skip("checkpoint_copy", 0, 0, "no checkpoints in either trace");
   } else {
     m.add("checkpoint_size", a.checkpoint_bytes, b.checkpoint_bytes);
     auto ia = intervals(a.checkpoint_start_s), ib = intervals(b.checkpoint_start_s);
@@ -518,6 +521,11 @@ Comparison compare(const Profile& a, const Profile& b, const Tolerances& tol,
       return p.checkpoints > 0 ? std::min(1.0, p.fsyncs / p.checkpoints) : 0;
     };
     m.add("checkpoint_fsync", fs(a), fs(b));
+    if (a.checkpoint_copy_bytes == 0 && b.checkpoint_copy_bytes == 0)
+      m.skip("checkpoint_copy", 0, 0, "no checkpoint copied in either trace");
+    else
+      m.add("checkpoint_copy", a.checkpoint_copy_bytes, b.checkpoint_copy_bytes).note =
+          "sendfile/copy_file_range, over the run";
   }
 
   // Device level.

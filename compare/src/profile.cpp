@@ -132,6 +132,7 @@ Profile profile_of(const analysis::TraceSummary& s) {
     p.checkpoint_write_s.push_back(static_cast<double>(c.end_ns - std::min(c.end_ns, c.start_ns)) *
                                    kNs);
     if (c.fsync) p.fsyncs += 1;
+    p.checkpoint_copy_bytes += static_cast<double>(c.copied_bytes);
   }
   if (p.checkpoints > 0) p.checkpoint_bytes /= p.checkpoints;
 

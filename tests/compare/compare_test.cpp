@@ -197,6 +197,19 @@ TEST(Compare, OrderRowsAllowTheSamplingNoiseOfTheirFileCount) {
   EXPECT_EQ(metric(compare(a, b, Tolerances{}), "reshuffle").verdict, Verdict::fail);
 }
 
+// A best-model copy (shutil.copyfile: sendfile) is a checkpoint step of its own: a replay that
+// leaves it out fails checkpoint_copy; neither copying skips the row.
+TEST(Compare, CheckpointCopiesAreJudgedOnTheirOwnRow) {
+  Profile a = baseline(), b = baseline();
+  EXPECT_EQ(metric(compare(a, b, Tolerances{}), "checkpoint_copy").verdict, Verdict::skipped);
+  a.checkpoint_copy_bytes = b.checkpoint_copy_bytes = 8 << 20;
+  EXPECT_EQ(metric(compare(a, b, Tolerances{}), "checkpoint_copy").verdict, Verdict::pass);
+  b.checkpoint_copy_bytes = 0;
+  const Comparison c = compare(a, b, Tolerances{});
+  EXPECT_EQ(metric(c, "checkpoint_copy").verdict, Verdict::fail);
+  EXPECT_EQ(metric(c, "checkpoint_size").verdict, Verdict::pass) << "the writes are the same";
+}
+
 TEST(Compare, HalfTheFilesFailsOnVolume) {
   Profile b = baseline();
   b.files_read /= 2;

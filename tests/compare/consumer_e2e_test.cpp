@@ -134,9 +134,14 @@ TEST_F(ConsumerE2E, TheCheckpointIsWrittenAndCopiedAsTheOriginalDid) {
   EXPECT_EQ(k.copy_every, 2u);  // 2 checkpoints, the first copied
   const auto j = replay_and_compare("checkpoint", "");
   for (const char* name : {"checkpoints", "checkpoint_size", "checkpoint_write_time",
-                           "checkpoint_fsync", "bytes_written"})
+                           "checkpoint_fsync", "checkpoint_copy", "bytes_written"})
     EXPECT_EQ(metric(j, name)["verdict"], "PASS")
         << name << ": " << metric(j, name)["original"] << " vs " << metric(j, name)["replay"];
+  EXPECT_GT(metric(j, "checkpoint_copy")["original"].get<double>(), 0.0) << "the copy was traced";
+  // Without the copy the replay fails on its row, and only there among the checkpoint rows.
+  const auto n = replay_and_compare("no_copy", "--set checkpoint.copy=none");
+  EXPECT_EQ(metric(n, "checkpoint_copy")["verdict"], "FAIL");
+  EXPECT_EQ(metric(n, "checkpoint_size")["verdict"], "PASS");
 }
 
 // Without the cost (the job before issue 12) the replay's steps are short by it, and compare

@@ -188,6 +188,7 @@ TEST_F(EvalE2E, ImageFolderScriptWithValidationPassesOnTrainingAndEvaluationRows
                            "checkpoints",
                            "checkpoint_size",
                            "checkpoint_write_time",
+                           "checkpoint_copy",
                            "bytes_written"})
     EXPECT_EQ(metric_verdict(j, name), "PASS") << name << ": " << failures(j);
   EXPECT_EQ(cmp.code, 0) << "every metric passes; failed: " << failures(j);

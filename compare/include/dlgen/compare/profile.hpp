@@ -54,11 +54,11 @@ struct Profile {
   double readers = 0;  // tasks (processes or threads) that issue data reads
 
   // Timing.
-  double duration_s = 0;                 // first to last data read
-  std::vector<double> step_times_s;      // per training step, batch to batch at the consumer
-  std::vector<double> data_wait_s;       // per training step, time the consumer waited for data
-  std::vector<double> compute_s;         // per training step, gap between batches computing
-  std::vector<double> consumer_s;        // per training step, the consumer's own cost (receive, collate)
+  double duration_s = 0;             // first to last data read
+  std::vector<double> step_times_s;  // per training step, batch to batch at the consumer
+  std::vector<double> data_wait_s;   // per training step, time the consumer waited for data
+  std::vector<double> compute_s;     // per training step, gap between batches computing
+  std::vector<double> consumer_s;  // per training step, the consumer's own cost (receive, collate)
   std::vector<double> throughput_t_s;    // bin start times since the first data read
   std::vector<double> throughput_mib_s;  // data MiB/s per bin
   double throughput_bin_s = 0;
@@ -76,6 +76,9 @@ struct Profile {
   std::vector<double>
       checkpoint_write_s;  // how long each took (first write to last write/fsync end)
   double fsyncs = 0;       // fsync/fdatasync calls on checkpoint files
+  // Bytes copied between checkpoint files over the run (sendfile/copy_file_range: a best model
+  // copied with shutil.copyfile), a step of their own next to the checkpoints' writes.
+  double checkpoint_copy_bytes = 0;
 
   // Device level (only with --block on both sides).
   // With a trace whose block events name their file (dlgen >= 0.9: the page owner), block_bytes
