@@ -50,15 +50,6 @@ void add_tolerance_options(CLI::App* cmd, CompareOptions& o) {
       "Judge traces that lost events during capture on their metrics (by default they fail)");
 }
 
-Result<std::string> write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return runtime_error(path + ": cannot open for writing");
-  out << text;
-  out.close();
-  if (!out) return runtime_error(path + ": write failed");
-  return path;
-}
-
 Result<compare::Profile> load_profile(const std::vector<std::string>& paths, const char* label) {
   auto trace = read_host_traces(paths);
   if (!trace) return trace.error();
@@ -98,11 +89,12 @@ int run_compare(CompareOptions o) {
       o.allow_lost ? compare::LostEventsPolicy::allow : compare::LostEventsPolicy::refuse);
 
   if (!o.report.empty()) {
-    if (auto r = write_file(o.report, compare::to_html(c, "dlgen fidelity report")); !r)
+    if (auto r = write_text_file(o.report, compare::to_html(c, "dlgen fidelity report")); !r)
       return report_error(r.error());
   }
   if (!o.json_out.empty()) {
-    if (auto r = write_file(o.json_out, compare::to_json(c)); !r) return report_error(r.error());
+    if (auto r = write_text_file(o.json_out, compare::to_json(c)); !r)
+      return report_error(r.error());
   }
   if (o.json) {
     std::fputs(compare::to_json(c).c_str(), stdout);

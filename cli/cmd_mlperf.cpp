@@ -62,10 +62,7 @@ Result<void> write_files(const std::string& dir,
   if (ec) return runtime_error(dir + ": " + ec.message());
   for (const auto& [name, text] : files) {
     const std::filesystem::path p = std::filesystem::path(dir) / name;
-    std::ofstream out(p, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out) return runtime_error(p.string() + ": cannot write: " + std::strerror(errno));
+    if (Result<void> w = write_text_file(p, text); !w) return w.error();
   }
   return ok();
 }

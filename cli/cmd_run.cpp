@@ -255,11 +255,8 @@ int run_checkpoint_only(const Job& job, const RunArgs& a) {
   if (a.dry_run) {
     if (!a.quiet) std::fputs(replay::format_checkpoint_plan(job).c_str(), stdout);
     if (!a.output.empty()) {
-      std::ofstream out(a.output, std::ios::binary | std::ios::trunc);
-      out << replay::checkpoint_plan_json(job);
-      out.close();
-      if (!out)
-        return report_error(runtime_error(a.output + ": cannot write: " + std::strerror(errno)));
+      if (Result<void> w = write_text_file(a.output, replay::checkpoint_plan_json(job)); !w)
+        return report_error(w.error());
     }
     return 0;
   }
@@ -384,11 +381,8 @@ int run_checkpoint_ranks(const Job& job, const RunArgs& a, replay::Cluster& cl) 
                   cl.size(), replay::cluster_host_shards(job, 0, cl.size())->size());
     }
     if (!a.output.empty()) {
-      std::ofstream out(a.output, std::ios::binary | std::ios::trunc);
-      out << replay::checkpoint_plan_json(job);
-      out.close();
-      if (!out)
-        return report_error(runtime_error(a.output + ": cannot write: " + std::strerror(errno)));
+      if (Result<void> w = write_text_file(a.output, replay::checkpoint_plan_json(job)); !w)
+        return report_error(w.error());
     }
     return 0;
   }
@@ -436,11 +430,8 @@ int run_ranks(const RunArgs& a, replay::Cluster& cl) {
       std::fputs(replay::format_plan(*job, plan).c_str(), stdout);
     }
     if (!a.output.empty()) {
-      std::ofstream out(a.output, std::ios::binary | std::ios::trunc);
-      out << replay::plan_json(*job, plan);
-      out.close();
-      if (!out)
-        return report_error(runtime_error(a.output + ": cannot write: " + std::strerror(errno)));
+      if (Result<void> w = write_text_file(a.output, replay::plan_json(*job, plan)); !w)
+        return report_error(w.error());
     }
     return 0;
   }
@@ -483,12 +474,10 @@ int run_ranks(const RunArgs& a, replay::Cluster& cl) {
     ctx.hosts = cl.size();
     ctx.start = started;
     ctx.end = local_time_text();
-    std::ofstream out(a.dlio_summary, std::ios::binary | std::ios::trunc);
-    out << replay::dlio_summary_json(*job, *rep, ctx);
-    out.close();
-    if (!out)
-      return report_error(
-          runtime_error(a.dlio_summary + ": cannot write: " + std::strerror(errno)));
+    if (Result<void> w =
+            write_text_file(a.dlio_summary, replay::dlio_summary_json(*job, *rep, ctx));
+        !w)
+      return report_error(w.error());
   }
   if (a.quiet && c.au_applicable)
     std::printf("%s: %u ranks, AU %.1f%% %s, %.1f samples/s, %.1f MiB/s\n", rep->job_name.c_str(),
@@ -547,11 +536,8 @@ int do_run(const RunArgs& a) {
                                              : "missing (run generates it)");
     }
     if (!a.output.empty()) {
-      std::ofstream out(a.output, std::ios::binary | std::ios::trunc);
-      out << replay::plan_json(*job, plan);
-      out.close();
-      if (!out)
-        return report_error(runtime_error(a.output + ": cannot write: " + std::strerror(errno)));
+      if (Result<void> w = write_text_file(a.output, replay::plan_json(*job, plan)); !w)
+        return report_error(w.error());
     }
     return 0;
   }
@@ -585,12 +571,10 @@ int do_run(const RunArgs& a) {
     ctx.hostname = host;
     ctx.start = started;
     ctx.end = local_time_text();
-    std::ofstream out(a.dlio_summary, std::ios::binary | std::ios::trunc);
-    out << replay::dlio_summary_json(*job, *rep, ctx);
-    out.close();
-    if (!out)
-      return report_error(
-          runtime_error(a.dlio_summary + ": cannot write: " + std::strerror(errno)));
+    if (Result<void> w =
+            write_text_file(a.dlio_summary, replay::dlio_summary_json(*job, *rep, ctx));
+        !w)
+      return report_error(w.error());
   }
   if (a.quiet && rep->au_applicable)
     std::printf("%s: AU %.1f%% %s, %.1f samples/s, %.1f MiB/s\n", rep->job_name.c_str(),
@@ -709,10 +693,7 @@ int do_convert(const JobArgs& a, const std::string& output, const std::string& t
     std::fputs(text.c_str(), stdout);
     return 0;
   }
-  std::ofstream out(output, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) return report_error(runtime_error(output + ": cannot write: " + std::strerror(errno)));
+  if (Result<void> w = write_text_file(output, text); !w) return report_error(w.error());
   return 0;
 }
 
@@ -876,10 +857,7 @@ int do_mlperf_on(const MlperfArgs& a, replay::Cluster& cl) {
                                                          {"summary.html", replay::mlperf_html(*r)}};
     for (const auto& [name, text] : files) {
       const std::filesystem::path p = std::filesystem::path(a.out_dir) / name;
-      std::ofstream out(p, std::ios::binary | std::ios::trunc);
-      out << text;
-      out.close();
-      if (!out) return runtime_error(p.string() + ": cannot write: " + std::strerror(errno));
+      if (Result<void> w = write_text_file(p, text); !w) return w.error();
     }
     return ok();
   };

@@ -3,6 +3,7 @@
 // that does the work in `action`. main() parses, runs the action and returns its exit code:
 // 0 ok, 1 runtime failure, 2 bad usage or bad input, 77 cannot run here.
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
@@ -26,5 +27,8 @@ std::string join_paths(const std::vector<std::string>& paths);  // "a.h5 b.h5"
 
 // Prints "dlgen: <message>" to stderr and returns the error's exit code.
 int report_error(const Error& error);
+
+// Writes (replaces) a result file; "PATH: cannot write: <why>" on failure.
+Result<void> write_text_file(const std::filesystem::path& path, const std::string& text);
 
 }  // namespace dlgen::cli

@@ -1,6 +1,9 @@
 // dlgen: one binary, one subcommand per verb. main only parses, dispatches and maps the result
 // to an exit code.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <fstream>
 
 #include "commands.hpp"
 
@@ -8,6 +11,14 @@ namespace dlgen::cli {
 int report_error(const Error& error) {
   std::fprintf(stderr, "dlgen: %s\n", error.message.c_str());
   return error.exit_code();
+}
+
+Result<void> write_text_file(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) return runtime_error(path.string() + ": cannot write: " + std::strerror(errno));
+  return ok();
 }
 }  // namespace dlgen::cli
 

@@ -29,6 +29,7 @@
 #include "dlgen/datasets/content.hpp"
 #include "dlgen/replay/cluster.hpp"
 #include "dlgen/replay/mlperf_checkpoint.hpp"
+#include "host_share_json.hpp"
 
 namespace dlgen::replay {
 namespace {
@@ -678,16 +679,7 @@ std::string checkpoint_json(const CheckpointRunResult& r) {
   j["page_cache"] = {{"dropped", r.cache_dropped}, {"note", r.cache_note}};
   j["notes"] = r.notes;
   if (!r.hosts.empty()) {  // under mpirun: what each host ran
-    json hosts = json::array();
-    for (const HostShare& h : r.hosts)
-      hosts.push_back({{"host", h.host},
-                       {"first_rank", h.first_rank},
-                       {"ranks", h.ranks},
-                       {"checkpoint_bytes", h.checkpoint_bytes},
-                       {"checkpoint_files", h.checkpoint_files},
-                       {"ram_bytes", h.ram_bytes},
-                       {"cache_dropped", h.cache_dropped}});
-    j["hosts"] = hosts;
+    j["hosts"] = host_shares_json(r.hosts);
   }
   return j.dump(2) + "\n";
 }

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "dlgen/core/llm.hpp"
+#include "host_share_json.hpp"
 #include "mlperf_html.hpp"
 
 namespace dlgen::replay {
@@ -414,16 +415,7 @@ std::string mlperf_checkpoint_json(const MlperfCheckpointResult& r) {
                     {"cache_note", m.cache_note}});
   j["runs"] = runs;
   if (!r.per_host.empty()) {
-    json hosts = json::array();
-    for (const HostShare& h : r.per_host)
-      hosts.push_back({{"host", h.host},
-                       {"first_rank", h.first_rank},
-                       {"ranks", h.ranks},
-                       {"checkpoint_bytes", h.checkpoint_bytes},
-                       {"checkpoint_files", h.checkpoint_files},
-                       {"ram_bytes", h.ram_bytes},
-                       {"cache_dropped", h.cache_dropped}});
-    j["per_host"] = hosts;
+    j["per_host"] = host_shares_json(r.per_host);
   }
   j["mean"] = {{"write", phase(r.mean_write)}, {"read", phase(r.mean_read)}};
   j["write_deviation"] = r.write_deviation;
