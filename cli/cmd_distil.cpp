@@ -49,10 +49,7 @@ int run_distil(const DistilArgs& a) {
   if (job_to_stdout) {
     std::fwrite(toml.data(), 1, toml.size(), stdout);
   } else {
-    std::ofstream out(a.output, std::ios::binary | std::ios::trunc);
-    out << toml;
-    out.close();
-    if (!out) return report_error(runtime_error(a.output + ": cannot write job file"));
+    if (Result<void> w = write_text_file(a.output, toml); !w) return report_error(w.error());
   }
   if (a.json) {
     const std::string j = analysis::to_json(summary) + "\n";

@@ -535,8 +535,10 @@ void distil_requests(Ctx& x, const DatasetSummary& d) {
                                    (rp.header_bytes ? "data after the header" : "whole file") +
                                    " in one request");
   r.header_read_bytes = rp.header_bytes;
-  r.probe_bytes = rp.probe_bytes;
-  if (rp.probe_bytes)
+  // A probe (read at 0, then the file again from the start) is a whole-file reader's; a stream's
+  // first read of a shard is its first buffer fill.
+  r.probe_bytes = s.stream_shards ? 0 : rp.probe_bytes;
+  if (r.probe_bytes)
     x.c("reader.probe",
         "most files are first read " + format_size(rp.probe_bytes) +
             " at offset 0, then again from the start (numpy.load's magic probe and seek back)");

@@ -65,7 +65,27 @@ std::optional<SampleFile> layout_of(const trace::Trace& t, std::uint32_t f,
   for (auto o : offs) residues.push_back(o % stride);
   std::size_t n_grid = 0;
   const std::uint64_t residue = mode_of(residues, &n_grid);
-  if (n_grid * 2 < offs.size()) return std::nullopt;
+  if (n_grid * 2 < offs.size()) {
+    // Off the grid: chunks of one size with metadata allocated between some of them (an HDF5
+    // dataset chunked by row: B-tree nodes every few chunks). Still one sample per offset when
+    // the sample request moves most of the file's bytes; the samples are the offsets read
+    // (every one is read each epoch).
+    std::uint64_t all = 0;
+    for (const auto& [size, bytes] : bytes_by_size) all += bytes;
+    if (most * 2 <= all) return std::nullopt;
+    SampleFile sf;
+    sf.path = t.files[f].path;
+    sf.size = t.files[f].size_at_open;
+    for (const Event* e : reads)
+      sf.size = std::max(sf.size, e->offset + static_cast<std::uint64_t>(e->ret));
+    sf.base = offs.front();
+    sf.stride = stride;
+    sf.samples = offs.size();
+    sf.request = request;
+    sf.reads = reads.size();
+    sf.offsets = offs;
+    return sf;
+  }
   SampleFile sf;
   sf.path = t.files[f].path;
   sf.size = t.files[f].size_at_open;
@@ -126,6 +146,10 @@ std::optional<trace::Trace> split_sample_files(const trace::Trace& t,
   for (const auto& e : t.events) {
     auto row = e.file == trace::kNoFile ? row_of.end() : row_of.find(e.file);
     if (row == row_of.end()) {
+      // The thread did something else (handed a batch over, took the next index): a metadata read
+      // after this belongs to its next sample, not to the one it read before (an HDF5 B-tree
+      // node read before a chunk), so it is not attributed to that one.
+      current.erase(e.tid);
       out.events.push_back(e);
       continue;
     }
@@ -133,9 +157,21 @@ std::optional<trace::Trace> split_sample_files(const trace::Trace& t,
     // where they are first read. Zero-byte reads (EOF probes) likewise.
     if (!data_read(e)) continue;
     const SampleFile& sf = found[row->second];
-    std::uint64_t k;
-    if (e.offset >= sf.base && e.offset < sf.base + sf.samples * sf.stride) {
+    std::uint64_t k = 0;
+    // The sample a read starts in: on the grid, or (irregular layout) the last sample offset at
+    // or before it, when the read starts within that sample's request.
+    bool in_sample = false;
+    if (!sf.offsets.empty()) {
+      auto it = std::upper_bound(sf.offsets.begin(), sf.offsets.end(), e.offset);
+      if (it != sf.offsets.begin() && e.offset < *std::prev(it) + std::min(sf.request, sf.stride)) {
+        k = static_cast<std::uint64_t>(std::prev(it) - sf.offsets.begin());
+        in_sample = true;
+      }
+    } else if (e.offset >= sf.base && e.offset < sf.base + sf.samples * sf.stride) {
       k = (e.offset - sf.base) / sf.stride;
+      in_sample = true;
+    }
+    if (in_sample) {
       current[e.tid] = k;
       ++found[row->second].sample_reads;
     } else if (auto c = current.find(e.tid); c != current.end()) {
@@ -168,7 +204,7 @@ std::optional<trace::Trace> split_sample_files(const trace::Trace& t,
     }
     Event r = e;
     r.file = v;
-    const std::uint64_t start = sf.base + k * sf.stride;
+    const std::uint64_t start = sf.offsets.empty() ? sf.base + k * sf.stride : sf.offsets[k];
     r.offset = e.offset >= start && e.offset < start + sf.stride ? e.offset - start : 0;
     out.events.push_back(r);
   }

@@ -62,6 +62,9 @@ struct SimConfig {
   // header) instead of a file per sample: each worker opens it once per pass and reads a sample as
   // one `sample_readahead` pread at its offset (a library read-ahead) plus a small label read.
   std::uint32_t one_file_samples = 0;
+  // Every Nth sample a 2616-byte metadata block lies between two samples (HDF5 B-tree nodes among
+  // a chunked dataset's chunks), read with the sample after it: the samples are off one grid.
+  std::uint32_t sample_gap_every = 0;
   std::uint64_t sample_stride = 16384;
   std::uint64_t sample_readahead = 65536;
   std::uint32_t compute_tail_every = 0;
@@ -101,7 +104,9 @@ class Sim : private testing::TraceBuilder {
     if (c_.noise) noise();
     std::vector<std::uint32_t> train;
     if (c_.one_file_samples) {
-      big_ = file(c_.data_dir + "/train.h5", 2048 + c_.one_file_samples * (c_.sample_stride + 8),
+      big_ = file(c_.data_dir + "/train.h5",
+                  2048 + c_.one_file_samples * (c_.sample_stride + 8) +
+                      (c_.sample_gap_every ? c_.one_file_samples / c_.sample_gap_every * 2616 : 0),
                   0x0a1a0a0d46444889ull, 8);
       for (std::uint32_t i = 0; i < c_.one_file_samples; ++i) train.push_back(i);  // sample indices
     } else {
@@ -141,12 +146,19 @@ class Sim : private testing::TraceBuilder {
       ts += 6000;
     }
     const std::uint64_t size = t_.files[big_].size_at_open;
-    const std::uint64_t off = 2048 + std::uint64_t{k} * c_.sample_stride;
+    const std::uint64_t gaps = c_.sample_gap_every ? k / c_.sample_gap_every : 0;
+    const std::uint64_t off = 2048 + std::uint64_t{k} * c_.sample_stride + gaps * 2616;
+    if (c_.sample_gap_every && k % c_.sample_gap_every == 0 && k > 0) {
+      ev(ts, 3000, pid, tid, trace::Op::pread, big_, fd, off - 2616, 2616, 2616);
+      ts += 4000;
+    }
     const std::uint64_t n = std::min(c_.sample_readahead, size - off);
     ev(ts, 20000, pid, tid, trace::Op::pread, big_, fd, off, c_.sample_readahead,
        static_cast<std::int64_t>(n));
     ts += 21000;
-    const std::uint64_t labels = 2048 + std::uint64_t{c_.one_file_samples} * c_.sample_stride;
+    const std::uint64_t labels =
+        2048 + std::uint64_t{c_.one_file_samples} * c_.sample_stride +
+        (c_.sample_gap_every ? c_.one_file_samples / c_.sample_gap_every * 2616 : 0);
     ev(ts, 3000, pid, tid, trace::Op::pread, big_, fd, labels + (k / 512) * 4096, 4096, 4096);
     ts += 4000;
     ++samples_read_;

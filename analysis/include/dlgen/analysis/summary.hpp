@@ -156,6 +156,9 @@ struct SampleFile {
   std::uint64_t sample_reads = 0;  // ... of them inside the samples' area
   std::uint64_t aux_reads = 0;     // ... outside it (metadata, a label array), per current sample
   std::uint64_t aux_request = 0;   // the median request size of those
+  // An irregular layout: each sample's offset, sorted (HDF5 chunks with B-tree nodes allocated
+  // between them break the base + k x stride grid); empty: samples lie on that grid.
+  std::vector<std::uint64_t> offsets;
 };
 
 // A batch handed from a reader worker to an accelerator process (sendmsg on a unix socket and
