@@ -16,6 +16,10 @@ struct Channel {
   std::uint32_t pid = 0, tid = 0;
   std::map<std::int32_t, std::uint64_t> fds;  // descriptor → calls
   std::uint64_t first = UINT64_MAX, last = 0;
+  // When the thread was created (its first call when the trace does not say): the replay starts
+  // every thread of a phase at once, while an accelerator's first batch may come much later
+  // (reader.startup_spread) and one accelerator may finish before another's first.
+  std::uint64_t created = UINT64_MAX;
   std::int32_t fd() const {
     return std::max_element(fds.begin(), fds.end(),
                             [](const auto& a, const auto& b) { return a.second < b.second; })
@@ -39,12 +43,12 @@ std::map<std::uint32_t, std::uint32_t> plan_process(std::uint32_t pid,
                                                     std::vector<const Channel*> consumers,
                                                     const std::vector<const Channel*>& senders) {
   std::sort(consumers.begin(), consumers.end(),
-            [](const Channel* a, const Channel* b) { return a->first < b->first; });
-  // Phases: consumers that run at the same time.
+            [](const Channel* a, const Channel* b) { return a->created < b->created; });
+  // Phases: consumers that live at the same time.
   std::vector<std::vector<const Channel*>> phases;
   std::uint64_t phase_end = 0;
   for (const Channel* c : consumers) {
-    if (phases.empty() || c->first > phase_end) phases.emplace_back(), phase_end = 0;
+    if (phases.empty() || c->created > phase_end) phases.emplace_back(), phase_end = 0;
     phases.back().push_back(c);
     phase_end = std::max(phase_end, c->last);
   }
@@ -60,9 +64,9 @@ std::map<std::uint32_t, std::uint32_t> plan_process(std::uint32_t pid,
     std::uint64_t best_distance = UINT64_MAX, best_overlap = 0;
     for (std::size_t p = 0; p < phases.size(); ++p) {
       std::uint64_t lo = UINT64_MAX, hi = 0;
-      for (const Channel* c : phases[p]) lo = std::min(lo, c->first), hi = std::max(hi, c->last);
-      const std::uint64_t d = distance(s->first, s->last, lo, hi);
-      const std::uint64_t o = overlap(s->first, s->last, lo, hi);
+      for (const Channel* c : phases[p]) lo = std::min(lo, c->created), hi = std::max(hi, c->last);
+      const std::uint64_t d = distance(s->created, s->last, lo, hi);
+      const std::uint64_t o = overlap(s->created, s->last, lo, hi);
       if (d < best_distance || (d == best_distance && o > best_overlap))
         best = p, best_distance = d, best_overlap = o;
     }
@@ -97,8 +101,11 @@ std::map<std::uint32_t, std::uint32_t> plan_process(std::uint32_t pid,
 }  // namespace
 
 std::optional<trace::Trace> split_thread_accelerators(const trace::Trace& t) {
-  std::map<std::uint32_t, Channel> recv, send;  // by tid
-  std::set<std::uint32_t> file_readers;         // threads that read a file (not a socket)
+  std::map<std::uint32_t, Channel> recv, send;     // by tid
+  std::set<std::uint32_t> file_readers;            // threads that read a file (not a socket)
+  std::map<std::uint32_t, std::uint64_t> created;  // thread → its creation, when recorded
+  for (const auto& p : t.processes)
+    if (p.is_thread && p.start_ns > 0) created[p.pid] = p.start_ns;
   for (const auto& e : t.events) {
     if (e.tid == e.pid) continue;  // a main thread: PyTorch's consumer, not a replay thread
     if ((e.op == Op::uring_read || e.op == Op::read || e.op == Op::pread) &&
@@ -112,6 +119,11 @@ std::optional<trace::Trace> split_thread_accelerators(const trace::Trace& t) {
     c.first = std::min(c.first, e.ts_ns);
     c.last = std::max(c.last, e.ts_ns);
   }
+  for (auto* channels : {&recv, &send})
+    for (auto& [tid, c] : *channels) {
+      const auto it = created.find(tid);
+      c.created = it != created.end() && it->second <= c.first ? it->second : c.first;
+    }
   // The replay's consumers only receive and its readers only send, after reading files; a thread
   // that does both, or sends without reading a file, is someone else's (an MPI library's progress
   // or launcher-channel thread under mpirun) and must not split or merge the replay's phases.
