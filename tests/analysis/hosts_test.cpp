@@ -177,7 +177,11 @@ TEST(ThreadAccelerators, ReplayAcceleratorThreadsAreAcceleratorsEach) {
   for (const auto& b : s.batches) ++per_accelerator[b.accelerator];
   EXPECT_EQ(per_accelerator[0], 8);
   EXPECT_EQ(per_accelerator[1], 8);
-  EXPECT_EQ(distil(s).job.run.accelerators, 2u);
+  const Distilled d = distil(s);
+  EXPECT_EQ(d.job.run.accelerators, 2u);
+  // Both accelerators begin every pass within 0.8 ms (one batch's reads): together.
+  EXPECT_TRUE(d.job.reader.startup_spread == Distribution{});
+  EXPECT_NE(d.comments.at("reader.startup_spread").find("together"), std::string::npos);
 }
 
 // The same replay as one rank of `mpirun -np 2 dlgen run --capture` records it: each accelerator's
