@@ -176,7 +176,7 @@ TEST_F(DdpE2E, ReplayOfTheRanksComparesFaithfully) {
 
   // Each rank forks its DataLoader workers at every epoch start on its own, so the ranks begin
   // each epoch apart; distil writes that as reader.startup_spread and the replay starts its
-  // accelerators that far apart: every replayed pass's spread is one of the job's (within 15 ms
+  // accelerators that far apart: every replayed pass's spread is one of the job's (within 25 ms
   // of scheduling), where before the replay started every accelerator at once.
   double spread_lo = 0, spread_hi = 0;
   std::vector<double> spreads;
@@ -209,7 +209,7 @@ TEST_F(DdpE2E, ReplayOfTheRanksComparesFaithfully) {
       const double got = std::fabs(pass[0].get<double>() - pass[1].get<double>());
       double nearest = 1e9;
       for (double want : spreads) nearest = std::min(nearest, std::fabs(got - want));
-      EXPECT_LT(nearest, 0.015) << "replayed spread " << got << " s; the job's: " << toml;
+      EXPECT_LT(nearest, 0.025) << "replayed spread " << got << " s; the job's: " << toml;
     }
   }
 
