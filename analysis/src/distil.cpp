@@ -343,6 +343,70 @@ void distil_datasets(Ctx& x, const std::filesystem::path& data_dir) {
   }
 }
 
+// reader.startup_spread: several accelerators on one host that begin each pass apart (DDP ranks
+// each fork their DataLoader workers at every epoch start, on a shared host one after another).
+// Per training pass after the first (the first holds the imports and the process group's
+// rendezvous) and per host, the spread = the last accelerator's first read − the first one's.
+// Written when its median is at least 5 ms (below: timer and scheduler noise), as the spreads
+// themselves (exact values; their 20 quantiles above 20 passes × hosts).
+void distil_startup_spread(Ctx& x) {
+  const TraceSummary& s = x.s;
+  std::vector<double> spreads;
+  for (std::size_t pi = 1; pi < s.accelerator_starts_s.size() && pi < s.epochs.size(); ++pi) {
+    if (s.epochs[pi].evaluation) continue;
+    std::map<std::uint32_t, std::pair<double, double>> range;  // host → first, last start
+    std::map<std::uint32_t, int> started;
+    const auto& starts = s.accelerator_starts_s[pi];
+    for (std::size_t a = 0; a < starts.size() && a < s.accelerators.size(); ++a) {
+      if (starts[a] < 0) continue;
+      const std::uint32_t h = s.accelerators[a].host;
+      auto [it, fresh] = range.try_emplace(h, starts[a], starts[a]);
+      if (!fresh)
+        it->second = {std::min(it->second.first, starts[a]),
+                      std::max(it->second.second, starts[a])};
+      ++started[h];
+    }
+    for (const auto& [h, r] : range)
+      if (started[h] >= 2) spreads.push_back(r.second - r.first);
+  }
+  if (spreads.empty()) return;
+  std::sort(spreads.begin(), spreads.end());
+  const double median = detail::percentile(spreads, 0.5);
+  std::string values;
+  for (std::size_t i = 0; i < spreads.size() && i < 8; ++i)
+    values += (i ? ", " : "") + format_duration(spreads[i]);
+  if (spreads.size() > 8) values += ", ...";
+  const std::string evidence = "the accelerators of a host began " +
+                               std::to_string(spreads.size()) +
+                               " pass(es) after the first this far apart (last one's first read "
+                               "- first one's): " +
+                               values;
+  if (median < 0.005) {
+    x.c("reader.startup_spread", evidence + ": together (under 5 ms)");
+    return;
+  }
+  auto ms = [](double seconds) { return std::round(seconds * 1e3) / 1e3; };  // 1 ms resolution
+  Distribution d;
+  if (spreads.size() == 1) {
+    d = Distribution::fixed_at(ms(spreads[0]));
+  } else {
+    d.kind = DistKind::histogram;
+    const std::size_t n = std::min<std::size_t>(spreads.size(), 20);
+    for (std::size_t i = 0; i < n; ++i) {
+      const double v = ms(spreads.size() <= 20
+                              ? spreads[i]
+                              : detail::percentile(spreads, (static_cast<double>(i) + 0.5) / 20.0));
+      if (!d.bins.empty() && d.bins.back().lo == v)
+        d.bins.back().weight += 1.0;
+      else
+        d.bins.push_back({v, v, 1.0});
+    }
+  }
+  x.out.job.reader.startup_spread = d;
+  x.c("reader.startup_spread",
+      evidence + ": each one forks its DataLoader workers at every epoch start (DDP ranks)");
+}
+
 // [run]: epochs, evaluation cadence, accelerators.
 void distil_run(Ctx& x) {
   const TraceSummary& s = x.s;
@@ -561,6 +625,7 @@ void distil_requests(Ctx& x, const DatasetSummary& d) {
   } else {
     x.c("reader.startup", "one pass: no gap between passes to measure");
   }
+  distil_startup_spread(x);
   // Per-sample worker time (decode/augmentation): median gap between a sample's last read and the
   // same reader's next sample open; replayed only when clearly above syscall noise (0.2 ms).
   if (s.preprocess_gaps_s.size() >= 3 && s.preprocess_s > 0.0002) {

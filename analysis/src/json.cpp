@@ -195,6 +195,9 @@ std::string to_json(const TraceSummary& s) {
                                           {"wall_s", a.au_wall_s},
                                           {"first_wait_s", a.first_wait_s},
                                           {"prefetch", a.prefetch}});
+  // Per pass, per accelerator: seconds from the pass's first dataset read to the accelerator's
+  // (-1: none); reader.startup_spread is distilled from these.
+  j["accelerator_starts_s"] = s.accelerator_starts_s;
   j["notes"] = s.notes;
   return j.dump(2);
 }

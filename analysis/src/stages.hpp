@@ -15,6 +15,7 @@
 //   checkpoints.cpp  find_checkpoints: checkpoint writes, steps that held one (Checkpoints)
 //   timing.cpp       utilisation, pass_startup, sample_times, step_timing, concurrency: AU,
 //                    start-up gaps, per-sample times, step statistics, prefetch, reads in flight
+//   startup_spread.cpp  accelerator_starts: when each accelerator began each pass
 #include <cstdint>
 #include <map>
 #include <string>
@@ -189,6 +190,11 @@ struct PassStartup {
   double startup_s = 0;
 };
 PassStartup pass_startup(const Passes& p, const Checkpoints& k);
+
+// Per pass, per accelerator: seconds from the pass's first dataset read to that accelerator's
+// first (-1: it read nothing in that pass). startup_spread.cpp.
+std::vector<std::vector<double>> accelerator_starts(const Passes& p, const Readers& r,
+                                                    const std::vector<Access>& as);
 
 struct SampleTimes {
   std::vector<double> preprocess_gaps_s;

@@ -124,6 +124,7 @@ TraceSummary summarize_split(const trace::Trace& t) {
   s.run_end_ns = au.run_end_ns;
   s.pass_startup_s = startup.pass_startup_s;
   s.startup_s = startup.startup_s;
+  s.accelerator_starts_s = accelerator_starts(passes, readers, accesses);
   s.preprocess_gaps_s = samples.preprocess_gaps_s;
   s.preprocess_s = samples.preprocess_s;
   s.first_sample_spans_s = samples.first_sample_spans_s;

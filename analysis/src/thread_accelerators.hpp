@@ -7,7 +7,10 @@
 // the pid of its first consumer thread. A reader belongs to the consumer at the other end of its
 // socket: the replay makes one socketpair per accelerator, in accelerator order, so within one
 // phase (threads that run at the same time) the k-th lowest sending descriptor pairs with the k-th
-// lowest receiving one; phase after phase, the k-th accelerator keeps one process.
+// lowest receiving one; phase after phase, the k-th accelerator keeps one process. A reader joins
+// the phase nearest in time (it may be done before its consumer's first receipt: a short share
+// under mpirun); threads that both send and receive, or send without reading a file (MPI's own
+// threads under mpirun), are neither consumers nor readers.
 #include <optional>
 
 #include "dlgen/trace/trace.hpp"

@@ -933,6 +933,8 @@ Result<std::string> to_dlio_yaml(const Job& job, std::vector<std::string>* notes
            "DLIO's readers have no library access pattern to replay");
   if (r.startup_s > 0 || r.warmup_s > 0)
     refuse("reader.startup/warmup", "DLIO has no worker start-up or warm-up time");
+  if (!(r.startup_spread == Distribution{}))
+    refuse("reader.startup_spread", "DLIO's accelerators start every epoch together");
   if (r.read_unit == ReadUnit::stream)
     refuse("reader.read", "DLIO's readers index samples; they do not stream shards per worker");
   if (r.read_unit == ReadUnit::sample && d.samples_per_file > 1)

@@ -132,6 +132,7 @@ std::vector<Diagnostic> validate(const Job& job, std::uint64_t ram_bytes) {
   check_distribution(c.step_time, "compute.time", out);
   if (c.eval_time) check_distribution(*c.eval_time, "compute.eval_time", out);
   check_distribution(c.batch_overhead, "compute.batch_overhead", out);
+  check_distribution(job.reader.startup_spread, "reader.startup_spread", out);
   for (const auto& [name, d] : c.per_accelerator)
     check_distribution(d, "compute." + name + ".time", out);
   if (!(c.au_threshold >= 0 && c.au_threshold <= 1))

@@ -32,9 +32,9 @@ const std::vector<std::string_view> kDatasetKeys = {
     "dir",       "format", "num_files",     "samples_per_file", "sample_size",
     "file_size", "seed",   "files_per_dir", "file_prefix"};
 const std::vector<std::string_view> kReaderKeys = {
-    "batch_size", "workers",      "prefetch",    "shuffle",   "shuffle_buffer", "seed",
-    "read",       "request_size", "header_read", "iodepth",   "direct",         "drop_last",
-    "startup",    "preprocess",   "warmup",      "readahead", "probe",          "recipe"};
+    "batch_size",   "workers",     "prefetch", "shuffle", "shuffle_buffer", "seed",    "read",
+    "request_size", "header_read", "iodepth",  "direct",  "drop_last",      "startup", "preprocess",
+    "warmup",       "readahead",   "probe",    "recipe",  "startup_spread"};
 const std::vector<std::string_view> kComputeKeys = {"accelerator", "time", "eval_time",
                                                     "batch_overhead", "au_threshold"};
 const std::vector<std::string_view> kAcceleratorKeys = {"time"};
@@ -657,6 +657,7 @@ Job convert(Ctx& ctx, const toml::table& root, const std::filesystem::path& sour
     s.boolean("direct", r.direct);
     s.boolean("drop_last", r.drop_last);
     s.duration("startup", r.startup_s);
+    s.distribution("startup_spread", r.startup_spread, Unit::seconds);
     s.duration("warmup", r.warmup_s);
     s.distribution("preprocess", r.preprocess, Unit::seconds);
     s.check_unknown(kReaderKeys);
@@ -1125,6 +1126,8 @@ std::string to_toml(const Job& job, const std::map<std::string, std::string>& co
   w.kv("direct", r.direct ? "true" : "false");
   w.kv("drop_last", r.drop_last ? "true" : "false");
   w.kv("startup", time_text(r.startup_s));
+  if (!(r.startup_spread == Distribution{}))
+    w.kv("startup_spread", dist_text(r.startup_spread, Unit::seconds));
   w.kv("warmup", time_text(r.warmup_s));
   w.kv("preprocess", dist_text(r.preprocess, Unit::seconds));
 

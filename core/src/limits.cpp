@@ -265,6 +265,8 @@ std::vector<Diagnostic> check_limits(const Job& job, std::uint64_t ram_bytes) {
                   seconds("preprocessing one sample for more than an hour"));
   seconds_ok(out, "reader.startup", r.startup_s, kMaxStepSeconds,
              "a DataLoader start-up longer than an hour");
+  distribution_ok(r.startup_spread, "reader.startup_spread",
+                  seconds("accelerators starting a pass more than an hour apart"));
   seconds_ok(out, "reader.warmup", r.warmup_s, kMaxStepSeconds,
              "a worker's first-sample cost longer than an hour");
   seconds_ok(out, "run.max_time", run.max_seconds, kMaxRunSeconds,

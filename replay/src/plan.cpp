@@ -308,4 +308,19 @@ std::string format_plan(const Job& job, const PlanSummary& s) {
   return out;
 }
 
+std::vector<std::int64_t> accelerator_start_offsets(const Distribution& spread, std::uint64_t seed,
+                                                    std::size_t accelerators) {
+  std::vector<std::int64_t> out(accelerators, 0);
+  if (accelerators < 2 || spread == Distribution{}) return out;
+  Rng rng(seed);
+  const double s = sample(spread, rng);
+  std::vector<std::size_t> order(accelerators);
+  for (std::size_t i = 0; i < accelerators; ++i) order[i] = i;
+  std::shuffle(order.begin(), order.end(), rng);
+  for (std::size_t i = 0; i < accelerators; ++i)
+    out[order[i]] = static_cast<std::int64_t>(s * 1e9 * static_cast<double>(i) /
+                                              static_cast<double>(accelerators - 1));
+  return out;
+}
+
 }  // namespace dlgen::replay

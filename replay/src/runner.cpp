@@ -316,6 +316,11 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
   // workers each epoch); the accelerators wait for their first batch meanwhile, so the gap counts
   // as data wait.
   const std::int64_t startup_ns = static_cast<std::int64_t>(rd.startup_s * 1e9);
+  // reader.startup_spread: each accelerator's readers begin later still, by its place in the
+  // pass's start-up order (accelerator_start_offsets, metrics.hpp).
+  const std::vector<std::int64_t> start_offset_ns = accelerator_start_offsets(
+      rd.startup_spread, mix_seed(rd.seed ^ 0x73707265616475ull, plan.epoch * 2 + (eval ? 1 : 0)),
+      na);
   // Every worker, then every accelerator. std::thread throws when the system cannot start one
   // (threads or memory for stacks run out: many accelerators x workers); then the threads already
   // started are stopped and joined, and the run fails saying how many threads it needed.
@@ -328,14 +333,16 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
   // A FakeClock's time stands still until every thread of the phase is registered.
   std::optional<ClockHold> starting(std::in_place, clock_);
   try {
-    for (auto& w : workers)
-      start([&w, this, t0, startup_ns] {
-        if (startup_ns > 0) {
+    for (std::size_t i = 0; i < workers.size(); ++i) {
+      const std::int64_t begin = startup_ns + start_offset_ns[i / cfg.workers];
+      start([&w = workers[i], this, t0, begin] {
+        if (begin > 0) {
           clock_.prepare_thread();
-          clock_.sleep_until(t0 + startup_ns);
+          clock_.sleep_until(t0 + begin);
         }
         w->run();
       });
+    }
     for (std::size_t a = 0; a < na; ++a, ++accelerators_started)
       start([&accelerator, a] { accelerator(a); });
   } catch (const std::system_error& e) {

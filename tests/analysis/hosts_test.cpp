@@ -132,6 +132,7 @@ class ReplayShape : public testing::TraceBuilder {
     std::uint64_t ts = 10'000'000;
     for (std::uint32_t epoch = 0; epoch < 2; ++epoch) {
       const std::uint32_t base = 510 + 100 * epoch;
+      now_ = ts;  // the phase's threads start together
       for (std::uint32_t a = 0; a < 2; ++a) {
         proc(base + a, 500, "dlgen", true, 500);  // consumer
         for (std::uint32_t w = 0; w < 2; ++w) proc(base + 10 + 2 * a + w, 500, "dlgen", true, 500);
@@ -176,7 +177,155 @@ TEST(ThreadAccelerators, ReplayAcceleratorThreadsAreAcceleratorsEach) {
   for (const auto& b : s.batches) ++per_accelerator[b.accelerator];
   EXPECT_EQ(per_accelerator[0], 8);
   EXPECT_EQ(per_accelerator[1], 8);
+  const Distilled d = distil(s);
+  EXPECT_EQ(d.job.run.accelerators, 2u);
+  // Both accelerators begin every pass within 0.8 ms (one batch's reads): together.
+  EXPECT_TRUE(d.job.reader.startup_spread == Distribution{});
+  EXPECT_NE(d.comments.at("reader.startup_spread").find("together"), std::string::npos);
+}
+
+// The same replay as one rank of `mpirun -np 2 dlgen run --capture` records it: each accelerator's
+// share is short (two batches per reader), so its readers send every token before the consumer's
+// first receipt (the replay starts the readers first); and MPI's own threads live through the
+// whole run, one reading and writing its launcher's socket and exchanging messages with it.
+class MpiRankReplayShape : public testing::TraceBuilder {
+ public:
+  trace::Trace build() {
+    t_.meta.command = {"dlgen", "run", "job.toml"};
+    t_.meta.rank = 0;
+    t_.meta.world_size = 2;
+    proc(500, 1, "dlgen", false, 500);
+    proc(501, 500, "dlgen", true, 500);  // Open MPI's progress thread
+    std::vector<std::uint32_t> files;
+    for (int i = 0; i < 32; ++i)
+      files.push_back(file("/data/replay/f_" + std::to_string(100 + i) + ".bin", 65536));
+    std::uint64_t ts = 10'000'000;
+    auto mpi = [&] {  // the launcher channel: a socket read, a writev, a message each way
+      ev(ts, 5'000, 500, 501, trace::Op::read, trace::kNoFile, 30, 0, 64, 64);
+      ev(ts + 10'000, 5'000, 500, 501, trace::Op::writev, trace::kNoFile, 30, 0, 64, 64);
+      ev(ts + 20'000, 5'000, 500, 501, trace::Op::sendmsg, trace::kNoFile, 31, 0, 32, 32);
+      ev(ts + 30'000, 5'000, 500, 501, trace::Op::recvmsg, trace::kNoFile, 31, 0, 32, 32);
+    };
+    mpi();
+    ts += 1'000'000;
+    for (std::uint32_t epoch = 0; epoch < 3; ++epoch) {
+      const std::uint32_t base = 510 + 100 * epoch;
+      now_ = ts;  // the phase's threads start together
+      for (std::uint32_t a = 0; a < 2; ++a) {
+        proc(base + a, 500, "dlgen", true, 500);  // consumer
+        for (std::uint32_t w = 0; w < 2; ++w) proc(base + 10 + 2 * a + w, 500, "dlgen", true, 500);
+      }
+      // Every reader reads and hands over its two batches of 2 files at once ...
+      for (std::uint32_t i = 0; i < 4; ++i)
+        for (std::uint32_t a = 0; a < 2; ++a) {
+          const std::uint32_t reader = base + 10 + 2 * a + i % 2;
+          for (std::uint32_t k = 0; k < 2; ++k) {
+            const std::uint32_t f = files[(epoch * 5 + a * 8 + i * 2 + k) % 32];
+            ev(ts, 20'000, 500, reader, trace::Op::open, f, -1, 0, 0, 9);
+            ev(ts + 30'000, 100'000, 500, reader, trace::Op::uring_read, f, 9, 0, 65536, 65536);
+            ev(ts + 140'000, 5'000, 500, reader, trace::Op::close, f, 9, 0, 0, 0);
+            ts += 200'000;
+          }
+          ev(ts, 5'000, 500, reader, trace::Op::sendmsg, trace::kNoFile, 3 + 2 * a, 0, 8, 8);
+          ts += 10'000;
+        }
+      // ... then the consumers take one every 10 ms.
+      for (std::uint32_t i = 0; i < 4; ++i) {
+        for (std::uint32_t a = 0; a < 2; ++a)
+          ev(ts + 1'000'000 + a * 100'000, 5'000, 500, base + a, trace::Op::recvmsg, trace::kNoFile,
+             4 + 2 * a, 0, 8, 8);
+        ts += 10'000'000;
+      }
+      mpi();  // the epoch's agreement between ranks
+      ts += 50'000'000;
+    }
+    mpi();
+    std::stable_sort(
+        t_.events.begin(), t_.events.end(),
+        [](const trace::Event& x, const trace::Event& y) { return x.ts_ns < y.ts_ns; });
+    t_.meta.duration_ns = ts;
+    return t_;
+  }
+};
+
+TEST(ThreadAccelerators, ReadersDoneBeforeTheirConsumerAndMpiThreadsStillPairUp) {
+  const TraceSummary s = summarize(MpiRankReplayShape().build());
+  ASSERT_EQ(s.accelerators.size(), 2u) << "two consumer threads under MPI, each its own readers";
+  EXPECT_EQ(s.accelerators[0].readers, (std::vector<std::uint32_t>{520, 521, 620, 621, 720, 721}));
+  EXPECT_EQ(s.accelerators[1].readers, (std::vector<std::uint32_t>{522, 523, 622, 623, 722, 723}));
+  EXPECT_EQ(s.batch_size, 2u);
+  std::map<std::uint32_t, int> per_accelerator;
+  for (const auto& b : s.batches) ++per_accelerator[b.accelerator];
+  EXPECT_EQ(per_accelerator[0], 12);
+  EXPECT_EQ(per_accelerator[1], 12);
   EXPECT_EQ(distil(s).job.run.accelerators, 2u);
+}
+
+// A replay with reader.startup_spread longer than a pass: per epoch accelerator 1's readers begin
+// only after accelerator 0 took its last batch; which accelerator starts late alternates. The
+// consumers' receipts do not overlap, but the threads were all started at the epoch's start.
+class ApartShape : public testing::TraceBuilder {
+ public:
+  trace::Trace build() {
+    t_.meta.command = {"dlgen", "run", "job.toml"};
+    proc(500, 1, "dlgen", false, 500);
+    std::vector<std::uint32_t> files;
+    for (int i = 0; i < 32; ++i)
+      files.push_back(file("/data/replay/f_" + std::to_string(100 + i) + ".bin", 65536));
+    std::uint64_t ts = 10'000'000;
+    for (std::uint32_t epoch = 0; epoch < 3; ++epoch) {
+      const std::uint32_t base = 510 + 100 * epoch;
+      now_ = ts;
+      for (std::uint32_t a = 0; a < 2; ++a) {
+        proc(base + a, 500, "dlgen", true, 500);
+        for (std::uint32_t w = 0; w < 2; ++w) proc(base + 10 + 2 * a + w, 500, "dlgen", true, 500);
+      }
+      for (std::uint32_t turn = 0; turn < 2; ++turn) {
+        const std::uint32_t a = (epoch + turn) % 2;
+        for (std::uint32_t i = 0; i < 4; ++i) {
+          const std::uint32_t reader = base + 10 + 2 * a + i % 2;
+          for (std::uint32_t k = 0; k < 4; ++k) {
+            const std::uint32_t f = files[(epoch * 7 + a * 16 + i * 4 + k) % 32];
+            ev(ts, 20'000, 500, reader, trace::Op::open, f, -1, 0, 0, 9);
+            ev(ts + 30'000, 100'000, 500, reader, trace::Op::uring_read, f, 9, 0, 65536, 65536);
+            ev(ts + 140'000, 5'000, 500, reader, trace::Op::close, f, 9, 0, 0, 0);
+            ts += 200'000;
+          }
+          ev(ts, 5'000, 500, reader, trace::Op::sendmsg, trace::kNoFile, 3 + 2 * a, 0, 8, 8);
+          ev(ts + 1'000'000, 5'000, 500, base + a, trace::Op::recvmsg, trace::kNoFile, 4 + 2 * a, 0,
+             8, 8);
+          ts += 10'000'000;
+        }
+        ts += 20'000'000;  // the late accelerator's readers start after the early one is done
+      }
+      ts += 50'000'000;
+    }
+    std::stable_sort(
+        t_.events.begin(), t_.events.end(),
+        [](const trace::Event& x, const trace::Event& y) { return x.ts_ns < y.ts_ns; });
+    t_.meta.duration_ns = ts;
+    return t_;
+  }
+};
+
+TEST(ThreadAccelerators, AcceleratorsStartingAPassAfterAnotherEndedStayApart) {
+  const TraceSummary s = summarize(ApartShape().build());
+  ASSERT_EQ(s.accelerators.size(), 2u) << "the threads of a pass are started together";
+  EXPECT_EQ(s.accelerators[0].readers, (std::vector<std::uint32_t>{520, 521, 620, 621, 720, 721}));
+  EXPECT_EQ(s.accelerators[1].readers, (std::vector<std::uint32_t>{522, 523, 622, 623, 722, 723}));
+  for (const auto& a : s.accelerators) EXPECT_EQ(a.workers, 2u);
+  // And they began each pass apart: the late one 63.2 ms after the early one (4 steps of 10.8 ms
+  // and 20 ms).
+  ASSERT_EQ(s.accelerator_starts_s.size(), 3u);
+  for (std::size_t p = 0; p < 3; ++p) {
+    ASSERT_EQ(s.accelerator_starts_s[p].size(), 2u);
+    EXPECT_NEAR(std::max(s.accelerator_starts_s[p][0], s.accelerator_starts_s[p][1]), 0.0632,
+                0.002);
+    EXPECT_EQ(std::min(s.accelerator_starts_s[p][0], s.accelerator_starts_s[p][1]), 0.0);
+  }
+  const Distilled d = distil(s);
+  EXPECT_EQ(d.job.run.accelerators, 2u);
+  EXPECT_NEAR(d.job.reader.startup_spread.expected(), 0.063, 0.001) << "the spread is modelled";
 }
 
 }  // namespace

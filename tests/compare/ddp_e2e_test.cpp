@@ -13,7 +13,9 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -166,24 +168,68 @@ TEST_F(DdpE2E, ReplayOfTheRanksComparesFaithfully) {
   // The replay's two accelerators are threads of one process: summarize must see two.
   Outcome s = dlgen(*dir_, "distil replay.h5 --json");
   ASSERT_EQ(s.code, 0) << s.out;
-  EXPECT_EQ(nlohmann::json::parse(s.out)["accelerators"].size(), 2u);
-  // Tolerances as FidelityE2E's (AU judged by direction there, and here), and four more judged
-  // by direction, for what a DDP run does that the job does not model:
-  // - each rank forks its DataLoader workers at every epoch start on its own, so the ranks' first
-  //   reads of an epoch are spread (by up to a second on this loaded 2-core machine) while the
-  //   replay starts every accelerator at once: the original's epoch read span is the longer
-  //   (epoch_time, duration) and its MiB/s over that span the lower (throughput);
-  // - every step ends in a gradient all-reduce, so a rank whose batch is ready still waits for a
-  //   rank whose batch came late; the replay's accelerators do not wait for each other: the
-  //   original's data wait is the larger (measured 0.11 and 0.20 of step time, replay ~0);
-  // - for the same start-up spread, the original's four readers seldom overlap (in flight 1.01)
-  //   while the replay's start together: 1.31 to 1.43 over three replays of one capture here,
-  //   KS 0.30 to 0.42 against a tolerance of 0.40 (a CI run failed on 0.42). Judged by direction
-  //   below: never less than the original's, never a reader more.
+  const auto replay_summary = nlohmann::json::parse(s.out);
+  EXPECT_EQ(replay_summary["accelerators"].size(), 2u);
+  auto job = dlgen::load_job(dir_->path() / "job.toml");
+  ASSERT_TRUE(job) << job.error().message;
+  const std::string toml = slurp(dir_->path() / "job.toml");
+
+  // Each rank forks its DataLoader workers at every epoch start on its own, so the ranks begin
+  // each epoch apart; distil writes that as reader.startup_spread and the replay starts its
+  // accelerators that far apart: every replayed pass's spread is one of the job's (within 25 ms
+  // of scheduling), where before the replay started every accelerator at once.
+  double spread_lo = 0, spread_hi = 0;
+  std::vector<double> spreads;
+  for (const auto& b : job->reader.startup_spread.bins) spreads.push_back(b.lo);
+  if (job->reader.startup_spread.kind == dlgen::DistKind::fixed)
+    spreads.push_back(job->reader.startup_spread.value);
+  if (!spreads.empty()) {
+    spread_lo = *std::min_element(spreads.begin(), spreads.end());
+    spread_hi = *std::max_element(spreads.begin(), spreads.end());
+  }
+  // The original's spreads (passes after the first), as distil measures them: the job has them
+  // when their median is 5 ms or more.
+  Outcome o = dlgen(*dir_, "distil orig.h5 --json");
+  ASSERT_EQ(o.code, 0) << o.out;
+  std::vector<double> original;
+  const auto starts = nlohmann::json::parse(o.out)["accelerator_starts_s"];
+  for (std::size_t p = 1; p < starts.size(); ++p)
+    if (starts[p].size() == 2 && starts[p][0] >= 0 && starts[p][1] >= 0)
+      original.push_back(std::fabs(starts[p][0].get<double>() - starts[p][1].get<double>()));
+  ASSERT_FALSE(original.empty());
+  std::sort(original.begin(), original.end());
+  const double median =
+      original.size() % 2 ? original[original.size() / 2]
+                          : (original[original.size() / 2 - 1] + original[original.size() / 2]) / 2;
+  EXPECT_EQ(spread_hi > 0, median >= 0.005)
+      << "original's median spread " << median << ": " << toml;
+  if (spread_hi > 0) {
+    for (const auto& pass : replay_summary["accelerator_starts_s"]) {
+      ASSERT_EQ(pass.size(), 2u);
+      const double got = std::fabs(pass[0].get<double>() - pass[1].get<double>());
+      double nearest = 1e9;
+      for (double want : spreads) nearest = std::min(nearest, std::fabs(got - want));
+      EXPECT_LT(nearest, 0.025) << "replayed spread " << got << " s; the job's: " << toml;
+    }
+  }
+
+  // Judged at the default tolerances: every volume, access and concurrency row, step_time and
+  // compute; in flight among them (it was judged by direction while the replay started its
+  // accelerators together: 1.31 to 1.43 against the original's 1.01, KS up to 0.42; with the
+  // ranks' start-up spread modelled, 1.07-1.11, KS 0.07-0.11 over six captures, three of them
+  // with a core kept busy).
+  // Five rows are judged by direction, because the original is not repeatable on this 2-core
+  // host: three captures of this very script, nothing else running, gave epoch_time 0.34, 0.67
+  // and 0.89 s, data_wait 0.20, 0.02 and 0.05, AU 0.13, 0.10 and 0.16 (compare of one capture
+  // against another fails all of them at their defaults). The ranks' start-up spread was 2 to
+  // 412 ms (983 ms with a core busy) and is drawn anew each epoch, while epoch_time compares
+  // epoch i with epoch i; data_wait is the first steps of epoch 0 (DDP's first all-reduce waits
+  // for the later rank: 560 ms and 221 ms of that capture's 781 ms); AU counts the ~1 s between
+  // the last step and rank 0's torch.save, which the job does not model.
   Outcome c = dlgen(*dir_,
                     "compare orig.h5 replay.h5 --json --report ddp.html --tolerance au=1"
                     " --tolerance epoch_time=10 --tolerance duration=10 --tolerance throughput=10"
-                    " --tolerance data_wait=1 --tolerance inflight=1");
+                    " --tolerance data_wait=1");
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(c.out);
@@ -191,31 +237,33 @@ TEST_F(DdpE2E, ReplayOfTheRanksComparesFaithfully) {
     FAIL() << "compare output is not JSON: " << c.out;
   }
   EXPECT_EQ(c.code, 0) << failures(j);
-  for (const char* name : {"steps", "readers", "files_read", "bytes_read", "checkpoints",
-                           "checkpoint_size", "compute", "order_vs_path", "reshuffle"}) {
+  for (const char* name :
+       {"steps", "readers", "files_read", "bytes_read", "checkpoints", "checkpoint_size", "compute",
+        "step_time", "order_vs_path", "reshuffle", "inflight"}) {
     const auto* m = metric(j, name);
     ASSERT_NE(m, nullptr) << name;
     EXPECT_EQ((*m)["verdict"], "PASS") << name << ": " << failures(j);
   }
+  // By direction: the replay's epochs last no longer than the original's but for the order in
+  // which the spreads were drawn (one epoch may get the largest where the original had the
+  // smallest).
+  const double swap = spread_hi - spread_lo;
+  const std::size_t steady = job->run.epochs > 1 ? job->run.epochs - 1 : 1;
   for (const char* name : {"epoch_time", "duration"}) {
     const auto* m = metric(j, name);
     ASSERT_NE(m, nullptr) << name;
-    EXPECT_LE((*m)["replay"].get<double>(), (*m)["original"].get<double>() * 1.3)
-        << name << ": the replay lacks the ranks' start-up spread, never more";
+    const double slack =
+        std::string(name) == "duration" ? swap * static_cast<double>(steady) : swap;
+    EXPECT_LE((*m)["replay"].get<double>(), (*m)["original"].get<double>() * 1.3 + slack)
+        << name << ": the replay's epochs are never longer but for the spreads' order";
   }
   for (const char* name : {"data_wait", "au"}) {
     const auto* m = metric(j, name);
     ASSERT_NE(m, nullptr) << name;
     EXPECT_EQ((*m)["verdict"], "PASS") << name << " must be measured on both sides";
   }
-  const auto* inflight = metric(j, "inflight");
-  ASSERT_NE(inflight, nullptr);
-  EXPECT_GE((*inflight)["replay"].get<double>(), (*inflight)["original"].get<double>() * 0.9)
-      << "the replay's accelerators start together: never fewer reads in flight";
-  EXPECT_LE((*inflight)["replay"].get<double>(), (*inflight)["original"].get<double>() + 1.0)
-      << "one worker (1 request in flight) per DataLoader worker: never a reader more";
   const auto* wait = metric(j, "data_wait");
-  EXPECT_LE((*wait)["replay"].get<double>(), (*wait)["original"].get<double>() + 0.05)
+  EXPECT_LE((*wait)["replay"].get<double>(), (*wait)["original"].get<double>() + 0.1)
       << "the replay's accelerators do not wait for each other: never the larger wait";
 }
 

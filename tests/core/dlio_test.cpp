@@ -219,6 +219,7 @@ TEST(Dlio, JobsWriteBackAsDlioConfigs) {
   j.dataset.format = Format::raw;
   j.compute.batch_overhead = Distribution::fixed_at(0.002);
   j.run.sync_steps = true;
+  j.reader.startup_spread = Distribution::fixed_at(0.1);
   j.checkpoint.enabled = true;
   j.checkpoint.every_epochs = 1;
   j.checkpoint.copy = CopyCall::sendfile;
@@ -229,6 +230,7 @@ TEST(Dlio, JobsWriteBackAsDlioConfigs) {
   EXPECT_NE(bad.error().message.find("dataset.format"), std::string::npos);
   EXPECT_NE(bad.error().message.find("compute.batch_overhead"), std::string::npos);
   EXPECT_NE(bad.error().message.find("run.sync_steps"), std::string::npos) << bad.error().message;
+  EXPECT_NE(bad.error().message.find("reader.startup_spread"), std::string::npos);
   EXPECT_NE(bad.error().message.find("checkpoint.direct/copy"), std::string::npos);
 }
 

@@ -252,6 +252,8 @@ Job rich_job() {
   j.reader.startup_s = 0.25;
   j.reader.warmup_s = 0.08;
   j.reader.readahead_bytes = 65536;
+  j.reader.startup_spread.kind = DistKind::histogram;
+  j.reader.startup_spread.bins = {{0.116, 0.116, 1}, {0.134, 0.134, 1}};
   j.compute.accelerator = "h100";
   j.compute.step_time.kind = DistKind::gamma;
   j.compute.step_time.mean = 0.1234567;
@@ -294,6 +296,29 @@ TEST(JobIo, RoundTripOfDefaultJob) {
   auto back = parse_job(to_toml(j), "");
   ASSERT_TRUE(back) << back.error().message;
   EXPECT_TRUE(*back == j) << to_toml(j);
+}
+
+// reader.startup_spread: left out when every accelerator starts together (the default), written
+// and read back as a distribution of seconds otherwise; a negative spread is refused.
+TEST(JobIo, ReaderStartupSpreadRoundTrips) {
+  const std::string base = "[dataset]\ndir = \"d\"\nsample_size = 4096\n[reader]\n";
+  auto none = parse_job(base, "t.toml");
+  ASSERT_TRUE(none) << none.error().message;
+  EXPECT_TRUE(none->reader.startup_spread == Distribution{});
+  EXPECT_EQ(to_toml(*none).find("startup_spread"), std::string::npos) << to_toml(*none);
+  auto r = parse_job(base +
+                         "startup_spread = { dist = \"uniform\", min = \"0.1s\", max = "
+                         "\"0.15s\" }\n",
+                     "t.toml");
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->reader.startup_spread.kind, DistKind::uniform);
+  EXPECT_DOUBLE_EQ(r->reader.startup_spread.max, 0.15);
+  const std::string text = to_toml(*r);
+  auto back = parse_job(text, "t.toml");
+  ASSERT_TRUE(back) << back.error().message << "\n" << text;
+  EXPECT_TRUE(*back == *r) << text;
+  auto bad = parse_job(base + "startup_spread = \"-1s\"\n", "t.toml");
+  EXPECT_TRUE(!bad || !validate(*bad).empty());
 }
 
 TEST(JobIo, ReaderStartupRoundTrips) {

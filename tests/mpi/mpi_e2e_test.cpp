@@ -223,16 +223,15 @@ TEST(Mpi, GenerateWritesTheDatasetWithAllRanksOnceThenFindsItUpToDate) {
 }
 
 // `mpirun -np 2 dlgen run JOB --capture replay-%r.h5`: one trace per host, each holding its rank
-// and only its own rank's accelerators, which distil together as 2 hosts. Without the dataset it
-// is refused (its generation must not be traced) and says how to generate it.
+// and only its own rank's accelerators, which distil together as 2 hosts of 2 accelerators each
+// (the job's): each host's accelerator threads are told apart although every reader of a rank's
+// small share hands over all its batches before its accelerator takes the first, and MPI's own
+// threads run beside them. Without the dataset it is refused (its generation must not be traced)
+// and says how to generate it.
 TEST(Mpi, CaptureUnderMpirunTracesEveryHostIntoItsOwnTrace) {
   SKIP_WITHOUT_MPIRUN();
   TempDir tmp("dlgen-mpi");
-  // One accelerator per host (a host trace with several accelerator threads under MPI is not yet
-  // split into its accelerators by summarize: MPI's own threads and sockets hide the pairing).
-  std::string job = kJob;
-  job.replace(job.find("accelerators = 2"), 16, "accelerators = 1");
-  std::ofstream(tmp / "job.toml") << job;
+  std::ofstream(tmp / "job.toml") << kJob;
   const Outcome missing = dlgen_ranks(2, "run job.toml -q --capture replay-%r.h5", tmp.path());
   EXPECT_NE(missing.code, 0);
   EXPECT_NE(missing.out.find("dlgen generate job.toml"), std::string::npos) << missing.out;
@@ -254,7 +253,13 @@ TEST(Mpi, CaptureUnderMpirunTracesEveryHostIntoItsOwnTrace) {
   std::ifstream in(tmp / "back.toml");
   std::stringstream back;
   back << in.rdbuf();
-  EXPECT_NE(back.str().find("accelerators = 1  # 1 per host"), std::string::npos) << back.str();
+  EXPECT_NE(back.str().find("accelerators = 2  # 2 per host"), std::string::npos) << back.str();
+  for (int r = 0; r < 2; ++r) {  // and each host's trace alone: its 2 accelerators
+    const Outcome one = shell("'" DLGEN_BINARY "' distil --json '" +
+                              (tmp / ("replay-" + std::to_string(r) + ".h5")).string() + "' 2>&1");
+    ASSERT_EQ(one.code, 0) << one.out;
+    EXPECT_EQ(nlohmann::json::parse(one.out)["accelerators"].size(), 2u) << "rank " << r;
+  }
   EXPECT_NE(back.str().find("mpirun -np 2"), std::string::npos) << back.str();
 }
 

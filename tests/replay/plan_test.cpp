@@ -43,6 +43,38 @@ void expect_exactly_once(const std::vector<SampleRef>& got, std::uint64_t files,
   }
 }
 
+// reader.startup_spread: per pass the first accelerator starts at 0 and the last at the drawn
+// spread, the others evenly between; which accelerator goes first changes with the seed (the
+// pass); the same seed gives the same offsets; one accelerator or no spread: all start at once.
+TEST(Plan, AcceleratorStartOffsetsSpanTheSpreadEvenlyInASeededOrder) {
+  const Distribution spread = Distribution::fixed_at(0.3);
+  std::set<std::vector<std::int64_t>> orders;
+  for (std::uint64_t seed = 0; seed < 32; ++seed) {
+    const auto off = accelerator_start_offsets(spread, seed, 4);
+    ASSERT_EQ(off.size(), 4u);
+    std::vector<std::int64_t> sorted = off;
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_EQ(sorted, (std::vector<std::int64_t>{0, 100'000'000, 200'000'000, 300'000'000}));
+    EXPECT_EQ(off, accelerator_start_offsets(spread, seed, 4));
+    orders.insert(off);
+  }
+  EXPECT_GT(orders.size(), 8u) << "the order must change from pass to pass";
+  const auto two = accelerator_start_offsets(spread, 7, 2);
+  EXPECT_EQ(std::max(two[0], two[1]) - std::min(two[0], two[1]), 300'000'000);
+  EXPECT_EQ(accelerator_start_offsets(spread, 7, 1), (std::vector<std::int64_t>{0}));
+  EXPECT_EQ(accelerator_start_offsets(Distribution{}, 7, 3), (std::vector<std::int64_t>(3, 0)));
+  // A histogram of spreads: each pass draws one of them.
+  Distribution h;
+  h.kind = DistKind::histogram;
+  h.bins = {{0.1, 0.1, 1}, {0.2, 0.2, 1}};
+  std::set<std::int64_t> seen;
+  for (std::uint64_t seed = 0; seed < 32; ++seed) {
+    const auto off = accelerator_start_offsets(h, seed, 2);
+    seen.insert(std::max(off[0], off[1]));
+  }
+  EXPECT_EQ(seen, (std::set<std::int64_t>{100'000'000, 200'000'000}));
+}
+
 TEST(Plan, NoShuffleIsFileOrder) {
   const Job job = make_job(5, 3, 4, Shuffle::none);
   const EpochPlan p = plan_epoch(job, 0);

@@ -100,6 +100,33 @@ TEST(Runner, ReaderStartupDelaysEachEpoch) {
   }
 }
 
+// reader.startup_spread: the accelerators begin each epoch apart (DDP ranks forking their
+// DataLoader workers one after another). Two accelerators, a fixed spread of 0.3 s after a 0.5 s
+// startup: per epoch one accelerator's first batch comes at 0.5 s, the other's at 0.8 s, then each
+// takes its 5 steps back to back; the epoch lasts as long as the later one, 0.8 + 5 x 0.12 s.
+// Which of the two starts late changes from epoch to epoch (seeded; with this job's seed neither
+// is late in all 4 epochs).
+TEST(Runner, ReaderStartupSpreadStartsTheAcceleratorsApart) {
+  Job job = small_job("/nonexistent/fake", 40, Distribution::fixed_at(10000));
+  job.compute.step_time = Distribution::fixed_at(0.120);
+  job.run.epochs = 4;
+  job.run.accelerators = 2;
+  job.reader.startup_s = 0.5;
+  job.reader.startup_spread = Distribution::fixed_at(0.3);
+  Result<Report> r = run_fake(job);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->steps, 4u * 5u);  // per accelerator: 20 samples an epoch in batches of 4
+  EXPECT_NEAR(r->elapsed_s, 4 * (0.8 + 5 * 0.120), 1e-9);
+  ASSERT_EQ(r->per_accelerator.size(), 2u);
+  // Every epoch's first step waits 0.5 s on one accelerator and 0.8 s on the other.
+  EXPECT_NEAR(r->per_accelerator[0].wait_s + r->per_accelerator[1].wait_s, 4 * (0.5 + 0.8), 1e-9);
+  for (const AcceleratorResult& a : r->per_accelerator) {  // neither one is late every epoch
+    EXPECT_GT(a.wait_s, 4 * 0.5 + 0.1);
+    EXPECT_LT(a.wait_s, 4 * 0.8 - 0.1);
+  }
+  for (const EpochResult& e : r->epochs_detail) EXPECT_NEAR(e.seconds, 0.8 + 5 * 0.120, 1e-9);
+}
+
 // reader.warmup: each worker's first sample of an epoch takes that much longer. Three workers warm
 // up at once, so the epoch's first batches (one per worker) all arrive after one warmup, not three:
 // 0.25 s, then 12 steps of 0.1 s back to back; three epochs.

@@ -309,6 +309,10 @@ struct TraceSummary {
   // imports.
   std::vector<double> pass_startup_s;  // seconds, one per pass from the second on
   double startup_s = 0;                // median of pass_startup_s; 0: fewer than two passes
+  // Per pass (index into `epochs`), per accelerator: seconds from the pass's first dataset read to
+  // that accelerator's readers' first (-1: none in that pass). DDP ranks fork their DataLoader
+  // workers at every epoch start each on its own, so they begin a pass apart.
+  std::vector<std::vector<double>> accelerator_starts_s;
   // Per-sample reader time: gaps between a train sample's last data read and the same reader's next
   // sample open (gaps spanning a handover left out), seconds; preprocess_s is their median.
   std::vector<double> preprocess_gaps_s;

@@ -77,6 +77,11 @@ struct ReaderSpec {
   // the library issues them. Empty: the steps that probe, header_read and request_size stand for
   // (legacy_recipe), issued as today.
   Recipe recipe;
+  // Seconds between the first and the last accelerator's start of each pass, after `startup_s`:
+  // DDP ranks each fork their DataLoader workers at every epoch start, on a shared host one after
+  // another. Drawn once per pass (seeded); the accelerators start evenly spaced over it, in a
+  // seeded order that changes every pass. Default fixed 0: every accelerator starts together.
+  Distribution startup_spread;
   bool operator==(const ReaderSpec&) const = default;
 };
 

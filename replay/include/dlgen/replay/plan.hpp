@@ -97,4 +97,12 @@ std::string plan_json(const Job& job, const PlanSummary& summary);
 // How many checkpoints a run writes (by epoch and by step cadence).
 std::uint64_t checkpoint_count(const Job& job, std::uint64_t steps_per_epoch);
 
+// reader.startup_spread for one pass of `accelerators` accelerators: nanoseconds each one's
+// readers start after the pass's `reader.startup`. One spread S is drawn from `spread` with
+// `seed` (one seed per pass); the accelerators start evenly spaced over it, S × i / (n − 1) for
+// the i-th in a seeded random order, so the first starts at 0 and the last at S. One accelerator
+// (or a spread of 0): all zero.
+std::vector<std::int64_t> accelerator_start_offsets(const Distribution& spread, std::uint64_t seed,
+                                                    std::size_t accelerators);
+
 }  // namespace dlgen::replay
