@@ -98,10 +98,8 @@ class ConsumerE2E : public ::testing::Test {
 };
 
 // distil measures the cost, and the replay spends it: step time within 10%, compute and the cost
-// each as in the original. AU (host time is not compute on either side) is checked within 0.10
-// rather than its 0.05 default: the rest of its wall time (epoch start-ups, numpy's many small
-// reads per file, which the job does not reproduce yet: issue 12's access recipes) moves it by
-// ~0.05 here; without the cost it was 0.2-0.3 apart.
+// each as in the original, and every other row at its default but AU (below; without the cost AU
+// was 0.2-0.3 apart; without the warm-up and numpy's recipe the epochs ran 11-12% short).
 TEST_F(ConsumerE2E, TheReplaySpendsTheConsumersCostAndItsStepsMatch) {
   auto job = dlgen::load_job(dir_->path() / "job.toml");
   ASSERT_TRUE(job) << job.error().message;
@@ -114,6 +112,12 @@ TEST_F(ConsumerE2E, TheReplaySpendsTheConsumersCostAndItsStepsMatch) {
                            "request_size", "sequential_fraction"})
     EXPECT_EQ(metric(j, name)["verdict"], "PASS")
         << name << ": " << metric(j, name)["original"] << " vs " << metric(j, name)["replay"];
+  // And no other row fails at its default (epoch time 10%, ...): the fresh workers' late first
+  // batches are in the job's warm-up, numpy's reads in its recipe. AU, whose wall time holds the
+  // 16 MiB checkpoints and the epochs' start-ups, within 0.10: 0.011 apart on a quiet host, 0.053
+  // with a compile running on the other core (its 0.05 default).
+  for (const auto& m : j["metrics"])
+    if (m["name"] != "au") EXPECT_NE(m["verdict"], "FAIL") << m.dump();
   const auto& au = metric(j, "au");
   EXPECT_NEAR(au["original"].get<double>(), au["replay"].get<double>(), 0.10);
 }

@@ -145,6 +145,8 @@ TEST_F(ShardE2E, ReplayReadsTheShardsAsTheOriginalDid) {
     EXPECT_EQ(metric(name)["verdict"], "PASS") << metric(name).dump();
   // Too few shards for an order statistic: not judged, said so.
   EXPECT_EQ(metric("order_vs_path")["verdict"], "SKIP");
+  // And no row fails (duration, data_wait, AU, in-flight... at their defaults).
+  for (const auto& m : compared_["metrics"]) EXPECT_NE(m["verdict"], "FAIL") << m.dump();
 }
 
 }  // namespace
