@@ -977,6 +977,75 @@ void distil_checkpoint(Ctx& x) {
   }
 }
 
+// No training dataset, only checkpoints written and read back (DLIO's checkpointing workflow,
+// MLPerf Storage's LLM checkpointing, a program that saves and loads a model): a checkpoint-only
+// job (run.train = false) that writes `writes` checkpoints, then reads `reads` of them.
+void distil_checkpoint_only(Ctx& x) {
+  const TraceSummary& s = x.s;
+  Job& job = x.out.job;
+  auto& k = job.checkpoint;
+  if (train_dataset(s) >= 0 || s.checkpoints.empty()) return;
+  // Checkpoints written back to back (no training steps between to split the burst) are told
+  // apart by their directories (DeepSpeed's and DLIO's global_step<N>/), when each holds the same
+  // number of files.
+  std::uint64_t writes = 0, files = 0, bytes = 0;
+  for (const auto& c : s.checkpoints) {
+    std::map<std::string, std::uint32_t> per_dir;
+    for (const auto& p : c.paths) ++per_dir[std::filesystem::path(p).parent_path().string()];
+    bool equal = true;
+    for (const auto& [dir, n] : per_dir) equal = equal && n == per_dir.begin()->second;
+    writes += per_dir.size() > 1 && equal ? per_dir.size() : 1;
+    files += c.files;
+    bytes += c.bytes;
+  }
+  job.run.train = false;
+  k.enabled = false;  // checkpoints during training: none here
+  if (k.copy != CopyCall::none) {
+    k.copy = CopyCall::none;
+    x.note(
+        std::string(
+            "checkpoint.copy: the checkpoint-only workflow copies nothing; the traced copies (") +
+        trace::to_string(s.checkpoints.front().copy_call) + ") are left out");
+  }
+  job.dataset = DatasetSpec{};
+  job.validation.reset();
+  k.writes = static_cast<std::uint32_t>(writes);
+  k.size_bytes = std::max<std::uint64_t>(1, bytes / writes);
+  k.files = std::max<std::uint32_t>(1, static_cast<std::uint32_t>((files + writes / 2) / writes));
+  k.size_bytes = std::max<std::uint64_t>(k.size_bytes, k.files);
+  k.every_epochs = k.every_steps = 0;
+  k.first_epoch = 0;
+  k.restore = false;
+  // Checkpoint files read in the run (summarize counts them as a restore: no training followed):
+  // how many checkpoints' worth, at most those written.
+  const std::uint64_t reads =
+      s.checkpoint_restore
+          ? std::min<std::uint64_t>(writes, (s.restore_bytes + k.size_bytes / 2) / k.size_bytes)
+          : 0;
+  k.reads = static_cast<std::uint32_t>(reads);
+  for (const char* key : {"checkpoint.every_epochs", "checkpoint.every_steps", "checkpoint.restore",
+                          "run.epochs", "run.accelerators"})
+    x.out.comments.erase(key);
+  std::erase_if(x.out.notes, [](const std::string& n) {
+    return n.find("no training dataset") != std::string::npos ||
+           n.find("checkpoint cadence") != std::string::npos ||
+           n.find("compute.time") != std::string::npos;
+  });
+  x.c("run.train", "no training dataset read, checkpoints written: a checkpoint-only job");
+  x.c("checkpoint.writes",
+      std::to_string(writes) + " checkpoints written (" + format_size(bytes) + " in " +
+          std::to_string(files) + " files" +
+          (writes > s.checkpoints.size() ? ", told apart by their directories" : "") + ")");
+  x.c("checkpoint.size", "bytes written per checkpoint (mean)");
+  x.c("checkpoint.files", "files written per checkpoint (mean)");
+  x.c("checkpoint.reads", s.checkpoint_restore
+                              ? format_size(s.restore_bytes) + " of checkpoint files read back: " +
+                                    std::to_string(reads) + " checkpoints' worth"
+                              : "no checkpoint read back");
+  x.why("checkpoint-only: " + std::to_string(writes) + " checkpoints written, " +
+        std::to_string(reads) + " read back, no dataset");
+}
+
 }  // namespace
 
 Distilled distil(const TraceSummary& s, const DistilOptions& options) {
@@ -1000,6 +1069,7 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
   distil_compute(x);
   distil_checkpoint(x);
   for (const auto& n : s.notes) x.note(n);
+  distil_checkpoint_only(x);
   for (const auto& dg : validate(job)) x.note("validation: " + dg.path + ": " + dg.message);
   return std::move(x.out);
 }

@@ -226,5 +226,31 @@ TEST_F(DistilE2e, RoundTripThroughTheReplay) {
   EXPECT_NEAR(job.compute.step_time.expected(), 0.025, 0.0025);
 }
 
+// A trace with no dataset, only checkpoints written then read back (MLPerf's LLM checkpointing, as
+// dlgen's own llama3-8b job runs it: 8 ranks, 2 checkpoints of 16 files, back to back, each in
+// its own global_step directory, then both read back) distils to a checkpoint-only job that
+// validates and runs: it was a placeholder dataset that did not.
+TEST_F(DistilE2e, CheckpointOnlyTraceIsACheckpointOnlyJob) {
+  const auto trace = dir_ / "ckpt.h5";
+  const auto r =
+      sh("cd " + dir_.path().string() + " && " + DLGEN_BINARY + " run " + DLGEN_SOURCE_DIR +
+             "/jobs/llama3-8b.toml --scale small -q --capture " + trace.string(),
+         dir_ / "err.txt");
+  if (r.rc == 77) GTEST_SKIP() << "dlgen capture cannot run here (exit 77)";
+  ASSERT_EQ(r.rc, 0) << slurp(dir_ / "err.txt");
+  const Job job = distil(trace, "ckpt.toml");
+  EXPECT_FALSE(job.run.train) << slurp(dir_ / "ckpt.toml");
+  EXPECT_EQ(job.checkpoint.writes, 2u);
+  EXPECT_EQ(job.checkpoint.reads, 2u);
+  EXPECT_EQ(job.checkpoint.files, 16u);  // 8 ranks: model and optimizer state each
+  EXPECT_TRUE(job.checkpoint.fsync);
+  EXPECT_NEAR(static_cast<double>(job.checkpoint.size_bytes), 38331904.0, 38331904.0 * 0.05);
+  EXPECT_TRUE(validate(job).empty()) << slurp(dir_ / "ckpt.toml");
+  const auto run = sh("cd " + dir_.path().string() + " && " + DLGEN_BINARY + " run -q " +
+                          (dir_ / "ckpt.toml").string(),
+                      dir_ / "err.txt");
+  EXPECT_EQ(run.rc, 0) << slurp(dir_ / "err.txt");
+}
+
 }  // namespace
 }  // namespace dlgen
