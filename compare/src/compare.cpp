@@ -397,7 +397,14 @@ Comparison compare(const Profile& a, const Profile& b, const Tolerances& tol,
     m.add("steps", static_cast<double>(a.step_times_s.size()),
           static_cast<double>(b.step_times_s.size()));
   }
-  m.add("duration", steady_duration(a), steady_duration(b));
+  // A run that reads no dataset on either side (a checkpoint-only workflow) has no data time to
+  // judge: its checkpoint rows do.
+  const bool no_data = a.bytes_read == 0 && b.bytes_read == 0;
+  const char* no_data_why = "no dataset read in either trace (checkpoint rows judge the run)";
+  if (no_data)
+    m.skip("duration", 0, 0, no_data_why);
+  else
+    m.add("duration", steady_duration(a), steady_duration(b));
   auto dist_metric = [&](std::string_view name, const std::vector<double>& x,
                          const std::vector<double>& y) {
     if (!no_steps.empty())
@@ -446,7 +453,9 @@ Comparison compare(const Profile& a, const Profile& b, const Tolerances& tol,
     // what bytes_read allows (its file sizes are drawn from a fit), and are judged there; counted
     // here too, a replay within 10% on duration would fail throughput on 1-2% more bytes.
     const double da = steady_duration(a), db = steady_duration(b);
-    if (da > 0 && db > 0)
+    if (no_data)
+      m.skip("throughput", 0, 0, no_data_why);
+    else if (da > 0 && db > 0)
       m.add_with_distance("throughput", mibs(a), mibs(b), std::fabs(db - da) / db).note =
           "distance on the original's bytes (theirs are judged by bytes_read)";
     else

@@ -210,6 +210,25 @@ TEST(Compare, CheckpointCopiesAreJudgedOnTheirOwnRow) {
   EXPECT_EQ(metric(c, "checkpoint_size").verdict, Verdict::pass) << "the writes are the same";
 }
 
+// Two checkpoint-only runs read no dataset: duration and throughput are not measurable (SKIP,
+// said why), the checkpoint rows judge them.
+TEST(Compare, RunsReadingNoDatasetSkipDataTime) {
+  Profile a = baseline();
+  a.epochs.clear();
+  a.bytes_read = a.files_read = a.read_ops = 0;
+  a.duration_s = 0.14;
+  Profile b = a;
+  b.duration_s = 0.36;
+  const Comparison c = compare(a, b, Tolerances{});
+  EXPECT_EQ(metric(c, "duration").verdict, Verdict::skipped);
+  EXPECT_EQ(metric(c, "throughput").verdict, Verdict::skipped);
+  EXPECT_NE(metric(c, "duration").note.find("no dataset read"), std::string::npos);
+  EXPECT_EQ(metric(c, "checkpoint_size").verdict, Verdict::pass);
+  // One side reading data is still judged.
+  b.bytes_read = 1 << 20;
+  EXPECT_NE(metric(compare(a, b, Tolerances{}), "duration").verdict, Verdict::skipped);
+}
+
 TEST(Compare, HalfTheFilesFailsOnVolume) {
   Profile b = baseline();
   b.files_read /= 2;
