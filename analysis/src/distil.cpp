@@ -335,6 +335,26 @@ void distil_datasets(Ctx& x, const std::filesystem::path& data_dir) {
     x.why("training data: " + d.dir + ", " + std::to_string(d.files.size()) + " files, " +
           format_size(d.total_bytes) + ", read " + std::to_string(d.accesses) + " times in all");
   }
+  // Files read besides the datasets, by directory (a segmentation mask or an annotation per
+  // sample, a label file): the job does not replay them, so say so when they are a real share of
+  // the reads.
+  if (ti >= 0) {
+    std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> other;  // dir → files, bytes
+    for (const auto& f : s.files)
+      if (f.cls == FileClass::other && f.bytes_read > 0) {
+        auto& [n, b] = other[std::filesystem::path(f.path).parent_path().string()];
+        ++n, b += f.bytes_read;
+      }
+    const std::uint64_t train_bytes = std::max<std::uint64_t>(1, s.datasets[ti].bytes_read);
+    for (const auto& [dir, nb] : other)
+      if (nb.second * 20 >= train_bytes)
+        x.note(
+            "besides the training set, " + std::to_string(nb.first) + " files under " + dir +
+            " were read (" + format_size(nb.second) + ", " +
+            fmt("%.0f", 100.0 * static_cast<double>(nb.second) / static_cast<double>(train_bytes)) +
+            "% of the training set's bytes): not a dataset of this job, so not replayed "
+            "(a second file per sample, such as a segmentation mask, is not modelled yet)");
+  }
   if (vi >= 0) {
     const auto& d = s.datasets[vi];
     job.validation = dataset_spec(x, d, "validation", data_dir.string() + "-val");

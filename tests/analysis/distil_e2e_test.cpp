@@ -252,5 +252,49 @@ TEST_F(DistilE2e, CheckpointOnlyTraceIsACheckpointOnlyJob) {
   EXPECT_EQ(run.rc, 0) << slurp(dir_ / "err.txt");
 }
 
+// A segmentation-style loader reads an image and its mask per sample, from two directories. The
+// job models one file per sample: distil must say that the masks (18% of the bytes here) are read
+// and not replayed, rather than leave them out silently.
+TEST_F(DistilE2e, FilesReadBesideTheDatasetAreSaid) {
+  const auto root = dir_.path();
+  std::filesystem::create_directories(root / "data/images");
+  std::filesystem::create_directories(root / "data/masks");
+  for (int i = 0; i < 64; ++i) {
+    std::ofstream(root / "data/images" / ("s" + std::to_string(i) + ".img"))
+        << std::string(40000 + 300 * i, 'i');
+    std::ofstream(root / "data/masks" / ("s" + std::to_string(i) + ".msk"))
+        << std::string(9000 + 50 * i, 'm');
+  }
+  std::ofstream(root / "seg.py") << R"(import os, sys, time, torch
+from torch.utils.data import Dataset, DataLoader
+root = sys.argv[1]
+class DS(Dataset):
+    def __init__(s): s.ids = sorted(f[:-4] for f in os.listdir(os.path.join(root, "images")))
+    def __len__(s): return len(s.ids)
+    def __getitem__(s, i):
+        with open(os.path.join(root, "images", s.ids[i] + ".img"), "rb") as f: a = f.read()
+        with open(os.path.join(root, "masks", s.ids[i] + ".msk"), "rb") as f: b = f.read()
+        return torch.tensor(len(a) + len(b))
+for ep in range(2):
+    for x in DataLoader(DS(), batch_size=8, shuffle=True, num_workers=2):
+        time.sleep(0.005)
+)";
+  const auto trace = dir_ / "seg.h5";
+  const auto r =
+      sh(std::string(DLGEN_BINARY) + " capture -q -o " + trace.string() + " -- " + DLGEN_PYTHON +
+             " " + (root / "seg.py").string() + " " + (root / "data").string(),
+         dir_ / "err.txt");
+  if (r.rc == 77) GTEST_SKIP() << "dlgen capture cannot run here (exit 77)";
+  ASSERT_EQ(r.rc, 0) << slurp(dir_ / "err.txt");
+  const Job job = distil(trace, "seg.toml");
+  EXPECT_EQ(job.dataset.num_files, 64u);
+  EXPECT_EQ(job.reader.batch_size, 8u);
+  const std::string said = slurp(dir_ / "err.txt");
+  EXPECT_NE(said.find("64 files under " + (root / "data/masks").string() + " were read"),
+            std::string::npos)
+      << said;
+  EXPECT_NE(said.find("not replayed"), std::string::npos) << said;
+}
+
 }  // namespace
 }  // namespace dlgen
