@@ -23,6 +23,9 @@ const std::vector<MetricDef> kMetrics = {
     {"bytes_written", "volume", "bytes", DistanceKind::relative, 0.10,
      "bytes written (checkpoints, outputs)"},
     {"files_read", "volume", "count", DistanceKind::relative, 0.02, "distinct data files read"},
+    {"other_bytes_read", "volume", "bytes", DistanceKind::relative, 0.05,
+     "bytes read from other files (neither dataset nor code): distance relative to the "
+     "original's dataset bytes"},
     {"read_ops", "volume", "count", DistanceKind::relative, 0.25, "data read requests"},
     {"opens", "volume", "count", DistanceKind::relative, 0.10, "opens of data files"},
     {"metadata_ops", "volume", "count", DistanceKind::relative, 1.00,
@@ -269,6 +272,16 @@ Comparison compare(const Profile& a, const Profile& b, const Tolerances& tol,
                  wb = static_cast<double>(b.bytes_written);
     m.add_with_distance("bytes_written", wa, wb, std::fabs(wa - wb) / std::max(wa, kWriteFloor));
   }
+  // Data read besides the datasets (a mask per sample, an annotation): the job does not model it,
+  // so a replay reads none; judged as a share of the original's dataset bytes, so a label file
+  // read once does not fail a run.
+  if (a.other_bytes_read == 0 && b.other_bytes_read == 0)
+    m.skip("other_bytes_read", 0, 0, "no other files read in either trace");
+  else
+    m.add_with_distance("other_bytes_read", a.other_bytes_read, b.other_bytes_read,
+                        std::fabs(a.other_bytes_read - b.other_bytes_read) /
+                            std::max({a.bytes_read, a.other_bytes_read, 1.0}))
+        .note = "files neither dataset nor code; distance relative to the original's data bytes";
   m.add("files_read", a.files_read, b.files_read);
   m.add("read_ops", a.read_ops, b.read_ops);
   m.add("opens", a.opens, b.opens);

@@ -44,6 +44,8 @@ Profile profile_of(const analysis::TraceSummary& s) {
     }
     if (f.cls != analysis::FileClass::shm && f.cls != analysis::FileClass::ignored)
       p.bytes_written += static_cast<double>(f.bytes_written);
+    if (f.cls == analysis::FileClass::other)
+      p.other_bytes_read += static_cast<double>(f.bytes_read);
   }
   p.bytes_read = static_cast<double>(s.dataset_bytes_read);
   p.read_ops = static_cast<double>(s.dataset_read_ops);

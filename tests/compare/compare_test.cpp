@@ -229,6 +229,19 @@ TEST(Compare, RunsReadingNoDatasetSkipDataTime) {
   EXPECT_NE(metric(compare(a, b, Tolerances{}), "duration").verdict, Verdict::skipped);
 }
 
+// Data read besides the dataset (a mask per sample) that the replay does not read fails
+// other_bytes_read when it is 5% or more of the dataset's bytes; a small label file does not.
+TEST(Compare, OtherDataReadIsJudgedAgainstTheDatasetBytes) {
+  Profile a = baseline(), b = baseline();
+  EXPECT_EQ(metric(compare(a, b, Tolerances{}), "other_bytes_read").verdict, Verdict::skipped);
+  a.other_bytes_read = 0.18 * a.bytes_read;  // masks: 18% of the images' bytes
+  Comparison c = compare(a, b, Tolerances{});
+  EXPECT_EQ(metric(c, "other_bytes_read").verdict, Verdict::fail);
+  EXPECT_NEAR(metric(c, "other_bytes_read").distance, 0.18, 1e-9);
+  a.other_bytes_read = 0.01 * a.bytes_read;  // a label file
+  EXPECT_EQ(metric(compare(a, b, Tolerances{}), "other_bytes_read").verdict, Verdict::pass);
+}
+
 TEST(Compare, HalfTheFilesFailsOnVolume) {
   Profile b = baseline();
   b.files_read /= 2;

@@ -34,6 +34,9 @@ struct Profile {
   // Volume (data files only, except bytes_written which counts checkpoints and other outputs).
   double bytes_read = 0;
   double bytes_written = 0;
+  // Bytes read from files that are neither the datasets nor code, libraries or checkpoints (a mask
+  // or annotation per sample in another directory, a label file): data the job does not model.
+  double other_bytes_read = 0;
   double files_read = 0;
   double read_ops = 0;
   double opens = 0;                   // opens of data files
