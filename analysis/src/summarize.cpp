@@ -6,6 +6,7 @@
 
 #include "dlgen/analysis/summary.hpp"
 #include "hosts.hpp"
+#include "mapped_files.hpp"
 #include "sample_files.hpp"
 #include "stages.hpp"
 #include "thread_accelerators.hpp"
@@ -149,10 +150,21 @@ TraceSummary summarize(const trace::Trace& original) {
   // dlgen's replay runs several accelerators as threads of one process: one process each first.
   const std::optional<trace::Trace> threaded = split_thread_accelerators(original);
   const trace::Trace& trace = threaded ? *threaded : original;
+  // A dataset file read through a memory mapping: its page faults become reads.
+  std::vector<MappedFile> mapped;
+  const std::optional<trace::Trace> faulted = faults_as_reads(trace, mapped);
+  const trace::Trace& read = faulted ? *faulted : trace;
   std::vector<SampleFile> sample_files;
   std::map<std::uint32_t, std::uint32_t> virtual_files;
-  const std::optional<trace::Trace> split = split_sample_files(trace, sample_files, virtual_files);
-  TraceSummary s = summarize_split(split ? *split : trace);
+  const std::optional<trace::Trace> split = split_sample_files(read, sample_files, virtual_files);
+  for (auto& sf : sample_files)
+    for (const auto& m : mapped)
+      if (trace.files[m.file].path == sf.path) {
+        sf.mapped = true;
+        sf.faults = m.faults;
+        sf.fault_window = m.window;
+      }
+  TraceSummary s = summarize_split(split ? *split : read);
   assign_hosts(trace, s);  // pids and paths are the same in the split trace
   s.sample_files = std::move(sample_files);
   s.virtual_files = std::move(virtual_files);
