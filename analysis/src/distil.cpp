@@ -531,8 +531,9 @@ void distil_loader(Ctx& x) {
     if (!x.sample_file || !x.sample_file->mapped) return 0;
     std::uint64_t reads = 0, steps = 0;
     for (const auto* e : train_epochs) reads += e->accesses, steps += e->steps;
-    return steps ? static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (reads + steps / 2) / steps))
-                 : 0;
+    return steps
+               ? static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (reads + steps / 2) / steps))
+               : 0;
   }();
   if (mapped_batch > 0 && !s.stream_shards) {
     r.batch_size = mapped_batch;

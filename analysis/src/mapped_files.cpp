@@ -23,8 +23,7 @@ bool data_mapping(const Event& e) {
 
 }  // namespace
 
-std::optional<trace::Trace> faults_as_reads(const trace::Trace& t,
-                                            std::vector<MappedFile>& found) {
+std::optional<trace::Trace> faults_as_reads(const trace::Trace& t, std::vector<MappedFile>& found) {
   // The candidates: files mapped shared for data, not shared-memory tensors.
   std::unordered_set<std::uint32_t> shm;
   std::unordered_map<std::uint32_t, std::int32_t> fd_of;  // file → an fd it was mapped through

@@ -3,6 +3,7 @@
 // patterns and order → batches → steps → checkpoints → timing and concurrency. This file only
 // chains them and assembles the summary.
 #include <map>
+#include <set>
 
 #include "dlgen/analysis/summary.hpp"
 #include "hosts.hpp"
@@ -41,7 +42,8 @@ std::vector<std::string> final_notes(const TraceSummary& s) {
   return notes;
 }
 
-TraceSummary summarize_split(const trace::Trace& t) {
+// mapped: the files of memory-mapped datasets (virtual sample files), see find_batches.
+TraceSummary summarize_split(const trace::Trace& t, const std::set<std::uint32_t>& mapped) {
   using namespace stages;
   const RunTotals totals = stages::totals(t);
   const Classified classified = classify(t);
@@ -50,7 +52,7 @@ TraceSummary summarize_split(const trace::Trace& t) {
   const Passes passes = find_passes(classified, accesses, readers);
   const DatasetReads reads = read_patterns(classified, accesses);
   const std::vector<OrderSummary> orders = order_stats(classified, accesses, passes);
-  const Batches batches = find_batches(t, classified, accesses, readers, passes);
+  const Batches batches = find_batches(t, classified, accesses, readers, passes, mapped);
   const Steps steps = find_steps(t, accesses, readers, passes, batches);
   const Checkpoints checkpoints =
       find_checkpoints(t, classified, accesses, readers, passes, batches, steps);
@@ -164,7 +166,10 @@ TraceSummary summarize(const trace::Trace& original) {
         sf.faults = m.faults;
         sf.fault_window = m.window;
       }
-  TraceSummary s = summarize_split(split ? *split : read);
+  std::set<std::uint32_t> mapped_samples;
+  for (const auto& [f, row] : virtual_files)
+    if (sample_files[row].mapped) mapped_samples.insert(f);
+  TraceSummary s = summarize_split(split ? *split : read, mapped_samples);
   assign_hosts(trace, s);  // pids and paths are the same in the split trace
   s.sample_files = std::move(sample_files);
   s.virtual_files = std::move(virtual_files);

@@ -110,8 +110,7 @@ class DistilE2e : public ::testing::Test {
 // of the original.
 TEST_F(DistilE2e, MemoryMappedNpyReadByPageFaults) {
   const auto npy = dir_ / "rows.npy";
-  ASSERT_EQ(sh(std::string(DLGEN_PYTHON) +
-                   " -c \"import numpy as np; np.save('" + npy.string() +
+  ASSERT_EQ(sh(std::string(DLGEN_PYTHON) + " -c \"import numpy as np; np.save('" + npy.string() +
                    "', np.random.default_rng(0).integers(0, 255, size=(512, 16384), "
                    "dtype=np.uint8))\"",
                dir_ / "err.txt")
@@ -120,9 +119,8 @@ TEST_F(DistilE2e, MemoryMappedNpyReadByPageFaults) {
       << slurp(dir_ / "err.txt");
   const auto trace = dir_ / "run.h5";
   const std::string cmd = std::string(DLGEN_BINARY) + " capture -q -o " + trace.string() + " -- " +
-                          DLGEN_PYTHON + " " + DLGEN_SOURCE_DIR +
-                          "/tests/pytorch/mmap_loader.py " + npy.string() +
-                          " --workers 2 --batch-size 16 --epochs 2 --compute-ms 5";
+                          DLGEN_PYTHON + " " + DLGEN_SOURCE_DIR + "/tests/pytorch/mmap_loader.py " +
+                          npy.string() + " --workers 2 --batch-size 16 --epochs 2 --compute-ms 5";
   const auto r = sh(cmd, dir_ / "err.txt");
   if (r.rc == 77) GTEST_SKIP() << "dlgen capture cannot run here (exit 77)";
   ASSERT_EQ(r.rc, 0) << slurp(dir_ / "err.txt");

@@ -110,8 +110,9 @@ class Sim : private testing::TraceBuilder {
     if (c_.noise) noise();
     std::vector<std::uint32_t> train;
     if (c_.one_file_samples && c_.mapped) {
-      big_ = file(c_.data_dir + "/train.npy", 128 + std::uint64_t{c_.one_file_samples} * c_.sample_stride,
-                  0x0059504d554e93ull, 6);
+      big_ =
+          file(c_.data_dir + "/train.npy",
+               128 + std::uint64_t{c_.one_file_samples} * c_.sample_stride, 0x0059504d554e93ull, 6);
       for (std::uint32_t i = 0; i < c_.one_file_samples; ++i) train.push_back(i);
     } else if (c_.one_file_samples) {
       big_ = file(c_.data_dir + "/train.h5",
@@ -434,8 +435,8 @@ class Sim : private testing::TraceBuilder {
   std::uint32_t ckpts_ = 0;
   std::uint64_t steps_ = 0;
   std::uint64_t samples_read_ = 0;
-  std::uint32_t big_ = 0;           // the one-file dataset's file
-  std::set<std::uint32_t> opened_;  // processes that opened it
+  std::uint32_t big_ = 0;                                     // the one-file dataset's file
+  std::set<std::uint32_t> opened_;                            // processes that opened it
   std::set<std::pair<std::uint32_t, std::uint64_t>> mapped_;  // (pid, window) in its page tables
   std::uint32_t slow_ = 1;
   std::vector<SimTruth> truth_;
