@@ -71,15 +71,17 @@ std::optional<trace::Trace> faults_as_reads(const trace::Trace& t, std::vector<M
   std::vector<std::unordered_map<std::uint64_t, std::uint32_t>> owner(found.size());
   for (const auto& e : t.events) {
     auto row = e.file != trace::kNoFile ? row_of.find(e.file) : row_of.end();
-    if (row == row_of.end() || (e.op != Op::fault && !trace::is_read(e.op))) {
+    const bool np_load = e.op == Op::open || e.op == Op::close || e.op == Op::lseek;
+    if (row == row_of.end() || (e.op != Op::fault && !trace::is_read(e.op) && !np_load)) {
       out.events.push_back(e);
       continue;
     }
     MappedFile& m = found[row->second];
     if (e.op != Op::fault) {
-      // A read syscall of the mapped file: its header, read by each np.load before mapping
-      // (metadata, not a sample; kept, it would read as a sample read again by every worker).
-      ++m.header_reads;
+      // np.load's opens and header read before mapping, once per call, not per sample: kept,
+      // the header would read as sample 0 read again by every worker (a new epoch each time),
+      // and the opens as a file opened per few samples.
+      m.header_reads += !np_load;
       continue;
     }
     const std::uint64_t w = m.window ? m.window : kPage;

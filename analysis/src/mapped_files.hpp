@@ -33,9 +33,9 @@ struct MappedFile {
 // The trace with each fault on a mapped data file replaced by preads (fd: the one the file was
 // first mapped through) of the fault-around windows it touched (aligned on the window, as the
 // kernel's are) that no live process had read yet: a window is read once per epoch, by the
-// process that touched it first, however many workers map it. The file's read syscalls (the
-// header each np.load reads before mapping) are dropped. Other files' events are kept as they
-// are. nullopt when no file is such.
+// process that touched it first, however many workers map it. The file's read syscalls, opens,
+// closes and seeks (each np.load opens it and reads its header before mapping) are dropped.
+// Other files' events are kept as they are. nullopt when no file is such.
 std::optional<trace::Trace> faults_as_reads(const trace::Trace& t, std::vector<MappedFile>& found);
 
 }  // namespace dlgen::analysis

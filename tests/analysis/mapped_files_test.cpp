@@ -57,7 +57,8 @@ std::vector<trace::Event> with_op(const trace::Trace& t, Op op) {
 TEST(MappedFiles, FaultsOfASharedDataMappingBecomeReadsOncePerLiveProcessTree) {
   Mapped b;
   const auto data = b.add("/data/big.npy");
-  b.ev(b.now(), 1000, 101, 101, Op::read, data, 7, 0, 4096, 4096);  // np.load's header read
+  b.ev(b.now(), 1000, 101, 101, Op::open, data, -1, 0, 0, 7);  // np.load: open, read the header
+  b.ev(b.now(), 1000, 101, 101, Op::read, data, 7, 0, 4096, 4096);
   b.map(101, data, 7, kMapShared, kProtRead);
   b.map(102, data, 9, kMapShared, kProtRead);
   b.fault(101, data, 4096, 4096, 0);       // a miss: one page brought in
@@ -94,6 +95,8 @@ TEST(MappedFiles, FaultsOfASharedDataMappingBecomeReadsOncePerLiveProcessTree) {
   EXPECT_EQ(found[0].bytes, 4 * kWindow);
   EXPECT_EQ(found[0].header_reads, 1u);
   EXPECT_TRUE(with_op(*out, Op::read).empty()) << "the header read is not a sample's";
+  EXPECT_TRUE(with_op(*out, Op::open).empty()) << "nor is np.load's open";
+  EXPECT_EQ(with_op(*out, Op::mmap).size(), 2u);
 }
 
 TEST(MappedFiles, LibrariesTensorsAndPrivateMappingsKeepTheirFaults) {
