@@ -263,19 +263,6 @@ DatasetSpec dataset_spec(Ctx& x, const DatasetSummary& d, const std::string& key
                "), not each sample, so sample_size, samples_per_file, batch_size and the request "
                "size count those windows (bytes per epoch and per step are kept); a worker that "
                "keeps its mapping across epochs shows its pages once");
-        // The kernel maps a 2 MiB page-cache folio (a file just written, or read with large
-        // readahead) with one PMD entry and no filemap tracepoint: such reads are unseen.
-        std::uint64_t least = ~std::uint64_t{0};
-        for (const auto& e : s.epochs)
-          if (!e.evaluation && e.dataset >= 0 && &s.datasets[e.dataset] == &d)
-            least = std::min(least, e.bytes_read);
-        if (least != ~std::uint64_t{0} && least * 10 < sf.size * 9)
-          x.note(key + ": page faults showed only " + format_size(least) + " of the " +
-                 format_size(sf.size) +
-                 " mapped file in an epoch: pages the kernel mapped in "
-                 "2 MiB folios (a file still cached from being written) fault without a "
-                 "tracepoint, so bytes, batch size and epochs are low; drop the file from the "
-                 "page cache before capturing");
       }
       x.c(key + ".files_per_dir", "one directory");
       x.c(key + ".file_prefix", "the traced file's name");

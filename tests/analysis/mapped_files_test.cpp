@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "dlgen/analysis/summary.hpp"
 #include "trace_builder.hpp"
 
 namespace dlgen::analysis {
@@ -97,6 +98,23 @@ TEST(MappedFiles, FaultsOfASharedDataMappingBecomeReadsOncePerLiveProcessTree) {
   EXPECT_TRUE(with_op(*out, Op::read).empty()) << "the header read is not a sample's";
   EXPECT_TRUE(with_op(*out, Op::open).empty()) << "nor is np.load's open";
   EXPECT_EQ(with_op(*out, Op::mmap).size(), 2u);
+}
+
+// Pages cached in 2 MiB folios are mapped without a filemap tracepoint: when the faults show less
+// of the file than one read of it, summarize says what is missing instead of guessing.
+TEST(MappedFiles, FaultsShowingLessThanTheFileAreNoted) {
+  Mapped b;
+  const auto data = b.add("/data/big.npy");
+  b.map(101, data, 7, kMapShared, kProtRead);
+  b.fault(101, data, 0, kWindow);
+  b.fault(101, data, 16 * kWindow, kWindow);
+  const TraceSummary s = summarize(b.get());
+  bool noted = false;
+  for (const auto& n : s.notes)
+    noted |= n.find(
+                 "/data/big.npy: page faults on the memory-mapped file showed 131072 of its "
+                 "33554432 bytes") != std::string::npos;
+  EXPECT_TRUE(noted);
 }
 
 TEST(MappedFiles, LibrariesTensorsAndPrivateMappingsKeepTheirFaults) {
