@@ -14,9 +14,17 @@ namespace {
 using trace::Op;
 
 // Batches: each reader's accesses between its handovers (sendmsg, /dev/shm tensors).
+// A reader of a memory-mapped file (`mapped`: its virtual sample files) reads only the windows it
+// has not mapped yet, so a batch whose samples all lay in mapped windows shows no reads: its
+// handovers follow the previous batch's. Such a reader's handovers per batch are the commonest
+// run of handovers after reads; each further run of as many is a batch of unseen samples.
 void handover_batches(const trace::Trace& t, const Classified& c,
                       const std::vector<Access>& accesses, const Readers& r, Batches& s,
-                      std::map<std::uint32_t, std::size_t>& batch_shm) {
+                      std::map<std::uint32_t, std::size_t>& batch_shm,
+                      const std::set<std::uint32_t>& mapped) {
+  std::set<std::uint32_t> mapped_readers;
+  for (const auto& a : accesses)
+    if (mapped.count(a.file)) mapped_readers.insert(a.reader);
   struct Ev {
     std::uint64_t ts;
     bool handover;
@@ -79,16 +87,36 @@ void handover_batches(const trace::Trace& t, const Classified& c,
   for (auto& [reader, evs] : per_reader) {
     std::stable_sort(evs.begin(), evs.end(), [](const Ev& a, const Ev& b) { return a.ts < b.ts; });
     const bool stream = streaming.count(reader) > 0;
+    std::uint64_t per_batch = 0;  // handovers per batch of a mapped-file reader
+    if (mapped_readers.count(reader)) {
+      std::vector<std::uint64_t> runs;
+      std::uint64_t run = 0;
+      bool after_reads = false;
+      for (const auto& ev : evs) {
+        if (!ev.handover) {
+          if (after_reads && run) runs.push_back(run);
+          run = 0;
+          after_reads = true;
+        } else {
+          ++run;
+        }
+      }
+      if (after_reads && run) runs.push_back(run);
+      per_batch = detail::mode(runs);
+    }
     std::uint32_t count = 0;
+    std::uint64_t run = 0;  // handovers since the last read
     std::int32_t pass = -1;
     for (const auto& ev : evs) {
       if (!ev.handover) {
         ++count;
         pass = ev.pass;
+        run = 0;
         continue;
       }
+      ++run;
       if (stream && pass >= 0) count = 1;
-      if (count == 0) continue;
+      if (count == 0 && (per_batch == 0 || pass < 0 || (run - 1) % per_batch != 0)) continue;
       Batch b;
       b.ready_ns = ev.ts;
       if (ev.file != trace::kNoFile) batch_shm[ev.file] = s.batches.size();
@@ -262,10 +290,10 @@ void receipts(const trace::Trace& t, const Readers& r,
 }  // namespace
 
 Batches find_batches(const trace::Trace& t, const Classified& c, const std::vector<Access>& as,
-                     const Readers& r, const Passes& p) {
+                     const Readers& r, const Passes& p, const std::set<std::uint32_t>& mapped) {
   Batches out;
   std::map<std::uint32_t, std::size_t> batch_shm;  // /dev/shm file → index in out.batches
-  handover_batches(t, c, as, r, out, batch_shm);
+  handover_batches(t, c, as, r, out, batch_shm, mapped);
   read_bursts(as, r, p, out);
   receipts(t, r, batch_shm, out);
   out.steps_per_pass.assign(p.epochs.size(), 0);

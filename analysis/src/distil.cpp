@@ -248,6 +248,22 @@ DatasetSpec dataset_spec(Ctx& x, const DatasetSummary& d, const std::string& key
       x.c(key + ".sample_size", "the commonest step between sample offsets (" +
                                     std::to_string(sf.reads) + " reads; samples start at byte " +
                                     std::to_string(sf.base) + ")");
+      if (sf.mapped) {
+        x.c(key + ".num_files", std::to_string(rows.size()) + " file(s) of many samples (" +
+                                    sf.path + (rows.size() > 1 ? ", ..." : "") +
+                                    "), memory-mapped and read by page faults");
+        x.c(key + ".sample_size",
+            "the span page faults show (" + std::to_string(sf.faults) +
+                " faults; fault-around window " + format_size(sf.fault_window) +
+                "): a process's first touch of each window, not each of the program's samples");
+        x.note(key + ": " + sf.path +
+               " was memory-mapped and read by page faults; the replay reads it with ordinary "
+               "reads. Faults show a process's first touch of each fault-around window (" +
+               format_size(sf.fault_window) +
+               "), not each sample, so sample_size, samples_per_file, batch_size and the request "
+               "size count those windows (bytes per epoch and per step are kept); a worker that "
+               "keeps its mapping across epochs shows its pages once");
+      }
       x.c(key + ".files_per_dir", "one directory");
       x.c(key + ".file_prefix", "the traced file's name");
       x.sample_file = &sf;
@@ -528,7 +544,23 @@ void distil_loader(Ctx& x) {
                                 std::to_string(a.readers.size()) + " distinct over the run");
     }
   }
-  if (s.batch_size > 0) {
+  const auto mapped_batch = [&]() -> std::uint32_t {
+    // A memory-mapped file's windows come unevenly per batch (a window another worker mapped
+    // first is not seen again), so the mode would be noise: windows read per handover instead,
+    // which keeps the bytes per step.
+    if (!x.sample_file || !x.sample_file->mapped) return 0;
+    std::uint64_t reads = 0, steps = 0;
+    for (const auto* e : train_epochs) reads += e->accesses, steps += e->steps;
+    return steps
+               ? static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (reads + steps / 2) / steps))
+               : 0;
+  }();
+  if (mapped_batch > 0 && !s.stream_shards) {
+    r.batch_size = mapped_batch;
+    x.c("reader.batch_size", "fault-around windows read per handover over the training passes (" +
+                                 std::to_string(s.batches.size()) +
+                                 " handovers): the memory-mapped file's samples are not seen");
+  } else if (s.batch_size > 0) {
     r.batch_size = s.batch_size;
     std::uint64_t full = 0;
     for (const auto& b : s.batches) full += b.samples == s.batch_size;

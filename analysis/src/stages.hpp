@@ -18,6 +18,7 @@
 //   startup_spread.cpp  accelerator_starts: when each accelerator began each pass
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -142,8 +143,9 @@ struct Batches {
   std::vector<std::uint64_t> steps_per_pass;  // batches per pass (index into Passes::epochs)
   std::vector<std::string> notes;
 };
+// mapped: the (virtual) files of memory-mapped datasets, whose readers' batches may show no reads.
 Batches find_batches(const trace::Trace& t, const Classified& c, const std::vector<Access>& as,
-                     const Readers& r, const Passes& p);
+                     const Readers& r, const Passes& p, const std::set<std::uint32_t>& mapped = {});
 
 // ---- steps ----
 

@@ -3,9 +3,11 @@
 // patterns and order → batches → steps → checkpoints → timing and concurrency. This file only
 // chains them and assembles the summary.
 #include <map>
+#include <set>
 
 #include "dlgen/analysis/summary.hpp"
 #include "hosts.hpp"
+#include "mapped_files.hpp"
 #include "sample_files.hpp"
 #include "stages.hpp"
 #include "thread_accelerators.hpp"
@@ -40,7 +42,8 @@ std::vector<std::string> final_notes(const TraceSummary& s) {
   return notes;
 }
 
-TraceSummary summarize_split(const trace::Trace& t) {
+// mapped: the files of memory-mapped datasets (virtual sample files), see find_batches.
+TraceSummary summarize_split(const trace::Trace& t, const std::set<std::uint32_t>& mapped) {
   using namespace stages;
   const RunTotals totals = stages::totals(t);
   const Classified classified = classify(t);
@@ -49,7 +52,7 @@ TraceSummary summarize_split(const trace::Trace& t) {
   const Passes passes = find_passes(classified, accesses, readers);
   const DatasetReads reads = read_patterns(classified, accesses);
   const std::vector<OrderSummary> orders = order_stats(classified, accesses, passes);
-  const Batches batches = find_batches(t, classified, accesses, readers, passes);
+  const Batches batches = find_batches(t, classified, accesses, readers, passes, mapped);
   const Steps steps = find_steps(t, accesses, readers, passes, batches);
   const Checkpoints checkpoints =
       find_checkpoints(t, classified, accesses, readers, passes, batches, steps);
@@ -149,11 +152,37 @@ TraceSummary summarize(const trace::Trace& original) {
   // dlgen's replay runs several accelerators as threads of one process: one process each first.
   const std::optional<trace::Trace> threaded = split_thread_accelerators(original);
   const trace::Trace& trace = threaded ? *threaded : original;
+  // A dataset file read through a memory mapping: its page faults become reads.
+  std::vector<MappedFile> mapped;
+  const std::optional<trace::Trace> faulted = faults_as_reads(trace, mapped);
+  const trace::Trace& read = faulted ? *faulted : trace;
   std::vector<SampleFile> sample_files;
   std::map<std::uint32_t, std::uint32_t> virtual_files;
-  const std::optional<trace::Trace> split = split_sample_files(trace, sample_files, virtual_files);
-  TraceSummary s = summarize_split(split ? *split : trace);
+  const std::optional<trace::Trace> split = split_sample_files(read, sample_files, virtual_files);
+  for (auto& sf : sample_files)
+    for (const auto& m : mapped)
+      if (trace.files[m.file].path == sf.path) {
+        sf.mapped = true;
+        sf.faults = m.faults;
+        sf.fault_window = m.window;
+      }
+  std::set<std::uint32_t> mapped_samples;
+  for (const auto& [f, row] : virtual_files)
+    if (sample_files[row].mapped) mapped_samples.insert(f);
+  TraceSummary s = summarize_split(split ? *split : read, mapped_samples);
   assign_hosts(trace, s);  // pids and paths are the same in the split trace
+  // The kernel maps a 2 MiB page-cache folio (a file still cached from being written) with one
+  // PMD entry and no filemap tracepoint: those reads are unseen.
+  for (const auto& m : mapped) {
+    const auto& f = trace.files[m.file];
+    if (m.bytes * 10 < f.size_at_open * 9)
+      s.notes.push_back(f.path + ": page faults on the memory-mapped file showed " +
+                        std::to_string(m.bytes) + " of its " + std::to_string(f.size_at_open) +
+                        " bytes over the whole run: the kernel maps pages cached in 2 MiB folios "
+                        "(a file still cached from being written) without a tracepoint, so reads, "
+                        "batches and epochs are missing; drop the file from the page cache "
+                        "before capturing");
+  }
   s.sample_files = std::move(sample_files);
   s.virtual_files = std::move(virtual_files);
   return s;

@@ -294,6 +294,38 @@ TEST(Distil, SamplesOffOneGridAreStillSamplesOfTheFile) {
   EXPECT_FALSE(s.stream_shards) << "a file kept open across batches is not a stream";
 }
 
+TEST(Distil, MemoryMappedFileReadByPageFaults) {
+  // np.load(mmap_mode="r") of one .npy of 2048 samples of 16 KiB, 2 workers, batch 16, shuffled,
+  // 2 epochs: the trace has only page faults, one per 64 KiB window a worker touches first. The
+  // job must still read the whole file per epoch, in as many steps of as many bytes.
+  SimConfig c;
+  c.one_file_samples = 2048;
+  c.mapped = true;
+  c.workers = 2;
+  c.batch = 16;
+  c.epochs = 2;
+  c.order = SimOrder::shuffled;
+  c.ext = ".npy";
+  TraceSummary s;
+  const auto d = run(c, &s);
+  ASSERT_EQ(s.sample_files.size(), 1u);
+  EXPECT_TRUE(s.sample_files[0].mapped);
+  EXPECT_EQ(s.sample_files[0].fault_window, 65536u);
+  const auto& ds = d.job.dataset;
+  const double file = 128 + 2048.0 * 16384;
+  const double bytes = double(ds.num_files) * ds.samples_per_file * ds.sample_size.expected();
+  EXPECT_NEAR(bytes / file, 1.0, 0.05);
+  EXPECT_EQ(ds.num_files, 1u);
+  EXPECT_EQ(d.job.reader.read_unit, ReadUnit::sample);
+  EXPECT_EQ(d.job.reader.workers, 2u);
+  EXPECT_EQ(d.job.run.epochs, 2u);
+  // Bytes per step are the truth's (16 x 16 KiB), in windows: 4 of 64 KiB.
+  EXPECT_EQ(double(d.job.reader.batch_size) * ds.sample_size.expected(), 16.0 * 16384);
+  // Steps per epoch as the original's (2048 / 16).
+  EXPECT_NEAR(double(ds.samples_per_file) / d.job.reader.batch_size, 128.0, 2.0);
+  EXPECT_TRUE(has_note(d, "memory-mapped and read by page faults"));
+}
+
 TEST(Distil, FilePerSampleDatasetsAreNotSplit) {
   SimConfig c;
   c.files = 200;

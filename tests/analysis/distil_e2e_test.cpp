@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "dlgen/core/job_io.hpp"
+#include "dlgen/trace/trace_io.hpp"
 #include "temp_dir.hpp"
 
 namespace dlgen {
@@ -102,6 +103,59 @@ class DistilE2e : public ::testing::Test {
 
   testing::TempDir dir_{"dlgen-distil-e2e"};
 };
+
+// A dataset read through a memory mapping (np.load(mmap_mode="r"), a row per sample in 2
+// DataLoader workers): the reads are page faults. The trace must hold fault events on the file,
+// and distil must write a job that validates with the workers, epochs and dataset size (within 5%)
+// of the original.
+// The file is dropped from the page cache first, as a dataset not just written would be: a file
+// still cached from its writing sits in 2 MiB folios, which the kernel maps without a filemap
+// tracepoint (distil then says so in a note).
+TEST_F(DistilE2e, MemoryMappedNpyReadByPageFaults) {
+  const auto npy = dir_ / "rows.npy";
+  ASSERT_EQ(sh(std::string(DLGEN_PYTHON) + " -c \"import numpy as np; np.save('" + npy.string() +
+                   "', np.random.default_rng(0).integers(0, 255, size=(512, 16384), "
+                   "dtype=np.uint8)); import os; fd = os.open('" +
+                   npy.string() +
+                   "', os.O_RDONLY); os.fsync(fd); os.posix_fadvise(fd, 0, 0, "
+                   "os.POSIX_FADV_DONTNEED)\"",
+               dir_ / "err.txt")
+                .rc,
+            0)
+      << slurp(dir_ / "err.txt");
+  const auto trace = dir_ / "run.h5";
+  const std::string cmd = std::string(DLGEN_BINARY) + " capture -q -o " + trace.string() + " -- " +
+                          DLGEN_PYTHON + " " + DLGEN_SOURCE_DIR + "/tests/pytorch/mmap_loader.py " +
+                          npy.string() + " --workers 2 --batch-size 16 --epochs 2 --compute-ms 5";
+  const auto r = sh(cmd, dir_ / "err.txt");
+  if (r.rc == 77) GTEST_SKIP() << "dlgen capture cannot run here (exit 77)";
+  ASSERT_EQ(r.rc, 0) << slurp(dir_ / "err.txt");
+  const auto pos = r.out.rfind('{');
+  ASSERT_NE(pos, std::string::npos) << r.out;
+  const auto truth = nlohmann::json::parse(r.out.substr(pos), nullptr, false);
+  ASSERT_TRUE(truth.is_object() && truth.contains("file_bytes")) << r.out;
+
+  auto t = trace::read_trace(trace);
+  ASSERT_TRUE(t) << t.error().message;
+  std::uint64_t faults = 0, fault_bytes = 0;
+  for (const auto& e : t->events)
+    if (e.op == trace::Op::fault && e.file != trace::kNoFile &&
+        std::filesystem::path(t->files[e.file].path).filename() == "rows.npy")
+      ++faults, fault_bytes += static_cast<std::uint64_t>(e.ret);
+  EXPECT_GT(faults, 0u) << "no page faults recorded on the mapped file";
+  // Each epoch's new workers map the file again: at least the file's bytes per epoch in all.
+  EXPECT_GE(fault_bytes, truth["file_bytes"].get<std::uint64_t>());
+
+  const Job job = distil(trace, "job.toml");
+  EXPECT_TRUE(validate(job).empty()) << slurp(dir_ / "job.toml");
+  EXPECT_EQ(job.reader.workers, 2u);
+  EXPECT_EQ(job.run.epochs, 2u);
+  const double bytes = double(job.dataset.num_files) * job.dataset.samples_per_file *
+                       job.dataset.sample_size.expected();
+  EXPECT_NEAR(bytes / truth["file_bytes"].get<double>(), 1.0, 0.05) << slurp(dir_ / "job.toml");
+  EXPECT_NE(slurp(dir_ / "job.toml").find("memory-mapped"), std::string::npos)
+      << slurp(dir_ / "job.toml");
+}
 
 TEST_F(DistilE2e, OneWorkerSequentialCheckpointEveryEpoch) {
   const auto data = generate("seq", 48, "32KiB");

@@ -67,6 +67,12 @@ struct SimConfig {
   std::uint32_t sample_gap_every = 0;
   std::uint64_t sample_stride = 16384;
   std::uint64_t sample_readahead = 65536;
+  // The one file is memory-mapped instead (np.load(mmap_mode="r"): a .npy with a 128-byte
+  // header): each worker opens it, reads the header, maps it shared and read-only, and each
+  // sample's bytes are page faults as the kernel reports them: one per `fault_window` (aligned)
+  // that the worker's process has not mapped yet. Workers exit at the end of their pass.
+  bool mapped = false;
+  std::uint64_t fault_window = 65536;
   std::uint32_t compute_tail_every = 0;
   std::uint32_t preprocess_tail_every = 0;
   std::uint32_t tail_factor = 4;
@@ -103,7 +109,12 @@ class Sim : private testing::TraceBuilder {
       proc(main_pid(a), 1, "python3", false, main_pid(a));
     if (c_.noise) noise();
     std::vector<std::uint32_t> train;
-    if (c_.one_file_samples) {
+    if (c_.one_file_samples && c_.mapped) {
+      big_ =
+          file(c_.data_dir + "/train.npy",
+               128 + std::uint64_t{c_.one_file_samples} * c_.sample_stride, 0x0059504d554e93ull, 6);
+      for (std::uint32_t i = 0; i < c_.one_file_samples; ++i) train.push_back(i);
+    } else if (c_.one_file_samples) {
       big_ = file(c_.data_dir + "/train.h5",
                   2048 + c_.one_file_samples * (c_.sample_stride + 8) +
                       (c_.sample_gap_every ? c_.one_file_samples / c_.sample_gap_every * 2616 : 0),
@@ -137,9 +148,37 @@ class Sim : private testing::TraceBuilder {
   static constexpr std::uint32_t kMain = 100;
   static std::uint32_t main_pid(std::uint32_t rank) { return kMain + 100 * rank; }
 
+  // One sample of the memory-mapped one-file dataset: the faults of its first touch of each
+  // fault-around window, as the kernel reports them.
+  std::uint64_t fault_sample(std::uint64_t ts, std::uint32_t pid, std::uint32_t tid,
+                             std::uint32_t k) {
+    const std::uint64_t size = t_.files[big_].size_at_open;
+    if (opened_.insert(pid).second) {  // np.load: open, read the header, mmap, close
+      const std::int32_t fd = 7;
+      ev(ts, 5000, pid, tid, trace::Op::open, big_, -1, 0, 0, fd);
+      ev(ts + 6000, 3000, pid, tid, trace::Op::read, big_, fd, 0, 4096, 4096);
+      ev(ts + 10000, 3000, pid, tid, trace::Op::mmap, big_, fd, 0, size, 0x7f0000000000, 0x01);
+      t_.events.back().arg = 0x1;  // PROT_READ
+      ev(ts + 14000, 1000, pid, tid, trace::Op::close, big_, fd, 0, 0, 0);
+      ts += 16000;
+    }
+    const std::uint64_t off = 128 + std::uint64_t{k} * c_.sample_stride;
+    for (std::uint64_t w = off / c_.fault_window; w * c_.fault_window < off + c_.sample_stride;
+         ++w) {
+      if (!mapped_.insert({pid, w}).second) continue;
+      const std::uint64_t start = w * c_.fault_window;
+      const std::uint64_t n = std::min(c_.fault_window, (size + 4095) / 4096 * 4096 - start);
+      ev(ts, 0, pid, tid, trace::Op::fault, big_, -1, start, n, static_cast<std::int64_t>(n), 1);
+      ts += 3000;
+    }
+    ++samples_read_;
+    return ts + 20000 + c_.preprocess_ns;
+  }
+
   // One sample of the one-file dataset: its pread (with read-ahead) and a label read.
   std::uint64_t read_sample(std::uint64_t ts, std::uint32_t pid, std::uint32_t tid,
                             std::uint32_t k) {
+    if (c_.mapped) return fault_sample(ts, pid, tid, k);
     const std::int32_t fd = 7 + static_cast<std::int32_t>(tid % 50);
     if (opened_.insert(pid).second) {
       ev(ts, 5000, pid, tid, trace::Op::open, big_, -1, 0, 0, fd);
@@ -383,6 +422,11 @@ class Sim : private testing::TraceBuilder {
       now_ = std::max(now_, k.main_free);
       for (auto f : k.worker_free) now_ = std::max(now_, f);
     }
+    if (c_.mapped)  // the workers exit with their pass (their mappings with them)
+      for (const Rank& k : ranks)
+        for (auto& p : t_.processes)
+          if (std::find(k.pids.begin(), k.pids.end(), p.pid) != k.pids.end() && !p.is_thread)
+            p.end_ns = now_;
   }
 
   SimConfig c_;
@@ -391,8 +435,9 @@ class Sim : private testing::TraceBuilder {
   std::uint32_t ckpts_ = 0;
   std::uint64_t steps_ = 0;
   std::uint64_t samples_read_ = 0;
-  std::uint32_t big_ = 0;           // the one-file dataset's file
-  std::set<std::uint32_t> opened_;  // processes that opened it
+  std::uint32_t big_ = 0;                                     // the one-file dataset's file
+  std::set<std::uint32_t> opened_;                            // processes that opened it
+  std::set<std::pair<std::uint32_t, std::uint64_t>> mapped_;  // (pid, window) in its page tables
   std::uint32_t slow_ = 1;
   std::vector<SimTruth> truth_;
   std::uint64_t run_end_ = 0;

@@ -79,6 +79,41 @@ TEST(Interpreter, OpenInternsThePathAndLaterIoFindsItByInode) {
   EXPECT_EQ(in.events_seen(), 2u);
 }
 
+// A page fault names the mapped file by dev+ino, as a block request does: the file the program
+// opened (then mapped), or none for an inode it never opened (a library mapped by exec).
+TEST(Interpreter, FaultsAreAttributedToTheOpenedFileByInode) {
+  Interpreter in(kStart, false);
+  auto open = io(DL_OP_OPEN, 10, 100);
+  open.ret = 5;
+  open.dev = kKernelDev;
+  open.ino = 77;
+  open.isize = 1 << 20;
+  auto rec = with_path(open, "/data/big.npy");
+  ASSERT_TRUE(in.on_record(&rec, sizeof(rec)));
+  auto fault = io(DL_OP_FAULT, 11, 200);
+  fault.dev = kKernelDev;
+  fault.ino = 77;
+  fault.offset = 16 * 4096;
+  fault.size = fault.ret = 16 * 4096;
+  fault.flags = 1;
+  ASSERT_TRUE(in.on_record(&fault, sizeof(fault)));
+  auto lib = fault;
+  lib.ino = 78;  // never opened: not interned
+  ASSERT_TRUE(in.on_record(&lib, sizeof(lib)));
+  ASSERT_EQ(in.files().size(), 1u);
+  auto ev = in.take_events();
+  ASSERT_EQ(ev.size(), 3u);
+  EXPECT_EQ(ev[1].op, Op::fault);
+  EXPECT_EQ(ev[1].file, 0u);
+  EXPECT_EQ(ev[1].offset, 16u * 4096);
+  EXPECT_EQ(ev[1].size, 16u * 4096);
+  EXPECT_EQ(ev[1].ret, 16 * 4096);
+  EXPECT_EQ(ev[1].flags, 1u);
+  EXPECT_EQ(ev[1].tid, 11u);
+  EXPECT_EQ(ev[2].op, Op::fault);
+  EXPECT_EQ(ev[2].file, trace::kNoFile);
+}
+
 TEST(Interpreter, DevShmOpensBecomeShmOpen) {
   Interpreter in(kStart, false);
   auto open = io(DL_OP_OPEN, 10, 1);
@@ -257,7 +292,7 @@ TEST(Interpreter, MalformedRecordsAreCountedAndLeaveNothing) {
   EXPECT_FALSE(in.on_record(&io_with_proc_op, sizeof(io_with_proc_op)));
   auto io_unknown_op = io(200, 1, 4);
   EXPECT_FALSE(in.on_record(&io_unknown_op, sizeof(io_unknown_op)));
-  auto path_unknown_op = with_path(io(DL_OP_THREAD + 1, 1, 5), "/x");
+  auto path_unknown_op = with_path(io(DL_OP_FAULT + 1, 1, 5), "/x");
   EXPECT_FALSE(in.on_record(&path_unknown_op, sizeof(path_unknown_op)));
   auto proc_with_io_op = proc(DL_OP_READ, 7, 6, "x");
   EXPECT_FALSE(in.on_record(&proc_with_io_op, sizeof(proc_with_io_op)));

@@ -110,6 +110,7 @@ InspectReport inspect(const Trace& t) {
       d = &dirs[file_dir[e.file]];
       if (!touched[e.file]) touched[e.file] = true, d->files++;
     }
+    if (e.op == Op::fault && e.ret > 0) o.bytes += static_cast<std::uint64_t>(e.ret);  // mapped
     if (!is_io(e.op)) continue;
     std::uint64_t done = e.ret > 0 ? static_cast<std::uint64_t>(e.ret) : 0;
     bool rd = is_read(e.op);

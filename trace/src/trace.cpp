@@ -78,6 +78,8 @@ const char* to_string(Op op) {
       return "task_rename";
     case Op::thread:
       return "thread";
+    case Op::fault:
+      return "fault";
   }
   return "unknown";
 }

@@ -39,13 +39,19 @@ enum dl_op {
   DL_OP_UNLINK = 19, DL_OP_MKDIR = 20, DL_OP_GETDENTS = 21, DL_OP_STAT = 22, DL_OP_SENDFILE = 23,
   DL_OP_COPY_FILE_RANGE = 24, DL_OP_URING_READ = 25, DL_OP_URING_WRITE = 26, DL_OP_URING_OTHER = 27,
   DL_OP_SENDMSG = 28, DL_OP_RECVMSG = 29, DL_OP_SHM_OPEN = 30, DL_OP_BLOCK = 31, DL_OP_FORK = 32,
-  DL_OP_EXEC = 33, DL_OP_EXIT = 34, DL_OP_TASK_RENAME = 35, DL_OP_THREAD = 36,
+  DL_OP_EXEC = 33, DL_OP_EXIT = 34, DL_OP_TASK_RENAME = 35, DL_OP_THREAD = 36, DL_OP_FAULT = 37,
 };
+
+/* Page size of the page-cache index in the filemap tracepoints (x86_64). */
+#define DL_PAGE_SHIFT 12
 
 /* One I/O. For fd-based ops the file identity (dev, ino, i_size, i_mode) is read from the struct
  * file behind the fd in the kernel, so user space needs no fd table for them; dev/ino are 0 when
  * unknown (io_uring submit before the file is assigned, name-based ops). For io_uring `flags` holds
- * the IORING_OP_* opcode; for block requests `flags` holds the REQ_OP (0 read, 1 write). */
+ * the IORING_OP_* opcode; for block requests `flags` holds the REQ_OP (0 read, 1 write). Page
+ * faults (DL_OP_FAULT) carry the mapped file's identity, offset = first page index << DL_PAGE_SHIFT,
+ * size = ret = the pages' bytes, fd -1, dur 0; `flags` 0 for a fault that had to bring its page in
+ * (mm_filemap_fault), 1 for pages mapped around a fault from the page cache (mm_filemap_map_pages). */
 struct dl_io {
   __u8 kind;
   __u8 op;

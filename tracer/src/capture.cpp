@@ -120,11 +120,12 @@ class BpfSession {
   }
 
   Result<void> attach() {
-    bpf_program* progs[] = {skel_->progs.dl_sys_enter,    skel_->progs.dl_sys_exit,
-                            skel_->progs.dl_uring_submit, skel_->progs.dl_uring_complete,
-                            skel_->progs.dl_fork,         skel_->progs.dl_exec,
-                            skel_->progs.dl_exit,         skel_->progs.dl_rename,
-                            skel_->progs.dl_block_issue,  skel_->progs.dl_block_complete};
+    bpf_program* progs[] = {skel_->progs.dl_sys_enter,     skel_->progs.dl_sys_exit,
+                            skel_->progs.dl_uring_submit,  skel_->progs.dl_uring_complete,
+                            skel_->progs.dl_fork,          skel_->progs.dl_exec,
+                            skel_->progs.dl_exit,          skel_->progs.dl_rename,
+                            skel_->progs.dl_block_issue,   skel_->progs.dl_block_complete,
+                            skel_->progs.dl_filemap_fault, skel_->progs.dl_filemap_map_pages};
     for (auto* p : progs) {
       if (!bpf_program__autoload(p)) continue;
       bpf_link* l = bpf_program__attach(p);

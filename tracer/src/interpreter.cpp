@@ -145,7 +145,8 @@ void Interpreter::add_process(const trace::Process& p) {
 }
 
 bool Interpreter::on_io(const dl_io& io, const char* path_arg) {
-  if (io.op >= DL_OP_FORK) return false;  // process ops come as dl_proc; larger ones are unknown
+  // Process ops come as dl_proc; larger ones than fault are unknown.
+  if ((io.op >= DL_OP_FORK && io.op <= DL_OP_THREAD) || io.op > DL_OP_FAULT) return false;
   trace::Event e;
   e.ts_ns = rel(io.ts_ns);
   e.dur_ns = io.dur_ns;
@@ -174,9 +175,10 @@ bool Interpreter::on_io(const dl_io& io, const char* path_arg) {
     std::string p = proc_fd_path(io.pid, static_cast<std::int32_t>(io.ret));
     if (!p.empty() && p[0] == '/') path = p;
   }
-  if (io.op == DL_OP_BLOCK) {
-    // The file whose pages the block request moves: only one the program opened (a library's
-    // or the block device's own inode is left unattributed rather than interned nameless).
+  if (io.op == DL_OP_BLOCK || io.op == DL_OP_FAULT) {
+    // The file whose pages the block request moves or the fault maps: only one the program
+    // opened (a library mapped by exec, or the block device's own inode, is left unattributed
+    // rather than interned nameless).
     if (io.dev != 0 || io.ino != 0)
       if (auto it = by_id_.find(IdKey{user_dev(io.dev), io.ino}); it != by_id_.end())
         e.file = it->second;

@@ -159,6 +159,11 @@ struct SampleFile {
   // An irregular layout: each sample's offset, sorted (HDF5 chunks with B-tree nodes allocated
   // between them break the base + k x stride grid); empty: samples lie on that grid.
   std::vector<std::uint64_t> offsets;
+  // Read through a shared memory mapping: its reads are the page faults of the processes that
+  // touched it (first touch per process and fault-around window), not the program's samples.
+  bool mapped = false;
+  std::uint64_t faults = 0;        // fault events on it
+  std::uint64_t fault_window = 0;  // the commonest fault-around extent, bytes (0: none seen)
 };
 
 // A batch handed from a reader worker to an accelerator process (sendmsg on a unix socket and

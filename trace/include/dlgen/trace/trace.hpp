@@ -47,8 +47,9 @@ enum class Op : std::uint8_t {
   exit = 34,
   task_rename = 35,
   thread = 36,
+  fault = 37,  // pages of a memory-mapped file made present in a traced process (page fault)
 };
-constexpr int kOpCount = 37;
+constexpr int kOpCount = 38;
 const char* to_string(Op op);
 bool is_read(
     Op op);  // read, pread, readv, preadv, uring_read, sendfile/copy_file_range source side

@@ -1,0 +1,109 @@
+#include "mapped_files.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "stats.hpp"
+
+namespace dlgen::analysis {
+namespace {
+
+using trace::Event;
+using trace::Op;
+
+constexpr std::uint32_t kMapShared = 0x01;  // mmap flags
+constexpr std::uint64_t kProtExec = 0x4;    // mmap prot (Event::arg)
+constexpr std::uint64_t kPage = 4096;       // the filemap tracepoints' page (x86_64)
+
+bool data_mapping(const Event& e) {
+  return e.op == Op::mmap && e.ret >= 0 && e.file != trace::kNoFile && (e.flags & kMapShared) &&
+         !(e.arg & kProtExec);
+}
+
+}  // namespace
+
+std::optional<trace::Trace> faults_as_reads(const trace::Trace& t, std::vector<MappedFile>& found) {
+  // The candidates: files mapped shared for data, not shared-memory tensors.
+  std::unordered_set<std::uint32_t> shm;
+  std::unordered_map<std::uint32_t, std::int32_t> fd_of;  // file → an fd it was mapped through
+  std::unordered_map<std::uint32_t, std::uint64_t> faults;
+  std::unordered_map<std::uint32_t, std::vector<std::uint64_t>> extents;  // fault-around sizes
+  for (const auto& e : t.events) {
+    if (e.file == trace::kNoFile) continue;
+    if (e.op == Op::shm_open) shm.insert(e.file);
+    if (data_mapping(e) && e.fd >= 0) fd_of.try_emplace(e.file, e.fd);
+    if (e.op == Op::fault) {
+      ++faults[e.file];
+      if (e.flags == 1) extents[e.file].push_back(e.size);
+    }
+  }
+  std::unordered_map<std::uint32_t, std::size_t> row_of;  // file → row in found
+  for (const auto& [f, fd] : fd_of) {
+    if (shm.count(f) || t.files[f].path.rfind("/dev/shm/", 0) == 0 || !faults.count(f)) continue;
+    MappedFile m;
+    m.file = f;
+    m.faults = faults[f];
+    m.window = detail::mode(extents[f]);
+    row_of[f] = found.size();
+    found.push_back(m);
+  }
+  if (row_of.empty()) return std::nullopt;
+  std::sort(found.begin(), found.end(),
+            [](const MappedFile& a, const MappedFile& b) { return a.file < b.file; });
+  for (std::size_t i = 0; i < found.size(); ++i) row_of[found[i].file] = i;
+
+  // When each process (tgid) ended; absent or 0: alive to the end.
+  std::unordered_map<std::uint32_t, std::uint64_t> end_of;
+  for (const auto& p : t.processes)
+    if (!p.is_thread) end_of[p.pid] = p.end_ns;
+  auto alive = [&](std::uint32_t pid, std::uint64_t ts) {
+    auto it = end_of.find(pid);
+    return it == end_of.end() || it->second == 0 || it->second > ts;
+  };
+
+  trace::Trace out;
+  out.meta = t.meta;
+  out.files = t.files;
+  out.processes = t.processes;
+  out.events.reserve(t.events.size());
+  // Per mapped file: window → the process that read it (its first toucher while it lives).
+  std::vector<std::unordered_map<std::uint64_t, std::uint32_t>> owner(found.size());
+  for (const auto& e : t.events) {
+    auto row = e.file != trace::kNoFile ? row_of.find(e.file) : row_of.end();
+    const bool np_load = e.op == Op::open || e.op == Op::close || e.op == Op::lseek;
+    if (row == row_of.end() || (e.op != Op::fault && !trace::is_read(e.op) && !np_load)) {
+      out.events.push_back(e);
+      continue;
+    }
+    MappedFile& m = found[row->second];
+    if (e.op != Op::fault) {
+      // np.load's opens and header read before mapping, once per call, not per sample: kept,
+      // the header would read as sample 0 read again by every worker (a new epoch each time),
+      // and the opens as a file opened per few samples.
+      m.header_reads += !np_load;
+      continue;
+    }
+    const std::uint64_t w = m.window ? m.window : kPage;
+    const std::uint64_t end = std::max(t.files[e.file].size_at_open, e.offset + e.size);
+    for (std::uint64_t k = e.offset / w; k * w < e.offset + e.size; ++k) {
+      auto [it, added] = owner[row->second].try_emplace(k, e.pid);
+      if (!added && alive(it->second, e.ts_ns)) continue;  // read already this epoch
+      it->second = e.pid;
+      Event r = e;
+      r.op = Op::pread;
+      r.fd = fd_of[e.file];
+      r.offset = k * w;
+      r.size = std::min(w, (end + kPage - 1) / kPage * kPage - r.offset);
+      r.ret = static_cast<std::int64_t>(r.size);
+      r.flags = 0;
+      r.arg = 0;
+      ++m.reads;
+      m.bytes += r.size;
+      out.events.push_back(r);
+    }
+  }
+  return out;
+}
+
+}  // namespace dlgen::analysis
