@@ -38,19 +38,18 @@ std::optional<trace::Trace> faults_as_reads(const trace::Trace& t, std::vector<M
       if (e.flags == 1) extents[e.file].push_back(e.size);
     }
   }
-  std::unordered_map<std::uint32_t, std::size_t> row_of;  // file → row in found
   for (const auto& [f, fd] : fd_of) {
     if (shm.count(f) || t.files[f].path.rfind("/dev/shm/", 0) == 0 || !faults.count(f)) continue;
     MappedFile m;
     m.file = f;
     m.faults = faults[f];
     m.window = detail::mode(extents[f]);
-    row_of[f] = found.size();
     found.push_back(m);
   }
-  if (row_of.empty()) return std::nullopt;
+  if (found.empty()) return std::nullopt;
   std::sort(found.begin(), found.end(),
             [](const MappedFile& a, const MappedFile& b) { return a.file < b.file; });
+  std::unordered_map<std::uint32_t, std::size_t> row_of;  // file → row in found
   for (std::size_t i = 0; i < found.size(); ++i) row_of[found[i].file] = i;
 
   // When each process (tgid) ended; absent or 0: alive to the end.
@@ -78,9 +77,9 @@ std::optional<trace::Trace> faults_as_reads(const trace::Trace& t, std::vector<M
     }
     MappedFile& m = found[row->second];
     if (e.op != Op::fault) {
-      // np.load's opens and header read before mapping, once per call, not per sample: kept,
-      // the header would read as sample 0 read again by every worker (a new epoch each time),
-      // and the opens as a file opened per few samples.
+      // np.load's opens and header read before mapping, once per call, not per sample: dropped,
+      // since kept the header would read as sample 0 read again by every worker (a new epoch
+      // each time), and the opens as a file opened per few samples.
       m.header_reads += !np_load;
       continue;
     }

@@ -65,6 +65,14 @@ std::optional<SampleFile> layout_of(const trace::Trace& t, std::uint32_t f,
   for (auto o : offs) residues.push_back(o % stride);
   std::size_t n_grid = 0;
   const std::uint64_t residue = mode_of(residues, &n_grid);
+  SampleFile sf;
+  sf.path = t.files[f].path;
+  sf.size = t.files[f].size_at_open;
+  for (const Event* e : reads)
+    sf.size = std::max(sf.size, e->offset + static_cast<std::uint64_t>(e->ret));
+  sf.stride = stride;
+  sf.request = request;
+  sf.reads = reads.size();
   if (n_grid * 2 < offs.size()) {
     // Off the grid: chunks of one size with metadata allocated between some of them (an HDF5
     // dataset chunked by row: B-tree nodes every few chunks). Still one sample per offset when
@@ -73,34 +81,18 @@ std::optional<SampleFile> layout_of(const trace::Trace& t, std::uint32_t f,
     std::uint64_t all = 0;
     for (const auto& [size, bytes] : bytes_by_size) all += bytes;
     if (most * 2 <= all) return std::nullopt;
-    SampleFile sf;
-    sf.path = t.files[f].path;
-    sf.size = t.files[f].size_at_open;
-    for (const Event* e : reads)
-      sf.size = std::max(sf.size, e->offset + static_cast<std::uint64_t>(e->ret));
     sf.base = offs.front();
-    sf.stride = stride;
     sf.samples = offs.size();
-    sf.request = request;
-    sf.reads = reads.size();
-    sf.offsets = offs;
+    sf.offsets = std::move(offs);
     return sf;
   }
-  SampleFile sf;
-  sf.path = t.files[f].path;
-  sf.size = t.files[f].size_at_open;
-  for (const Event* e : reads)
-    sf.size = std::max(sf.size, e->offset + static_cast<std::uint64_t>(e->ret));
   sf.base = residue;
   for (auto o : offs)
     if (o % stride == residue) {
       sf.base = o;  // the first sample read on the grid (before it: header, metadata)
       break;
     }
-  sf.stride = stride;
   sf.samples = sf.size > sf.base ? (sf.size - sf.base) / stride : 0;
-  sf.request = request;
-  sf.reads = reads.size();
   if (sf.samples < 16) return std::nullopt;
   return sf;
 }

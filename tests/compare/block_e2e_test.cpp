@@ -15,11 +15,13 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "compare_rows.hpp"
 #include "shell.hpp"
 #include "temp_dir.hpp"
 
 namespace {
 
+using dlgen::testing::compare_row;
 using dlgen::testing::Outcome;
 using dlgen::testing::sh;
 using dlgen::testing::TempDir;
@@ -105,13 +107,6 @@ class BlockE2E : public ::testing::Test {
     }
   }
 
-  static const nlohmann::json& metric(const nlohmann::json& j, const std::string& name) {
-    static const nlohmann::json missing = {{"verdict", "missing"}};
-    for (const auto& m : j["metrics"])
-      if (m["name"] == name) return m;
-    return missing;
-  }
-
   static void fail(std::string why) { setup_error_ = std::move(why); }
   static void skip(std::string why) { skip_ = std::move(why); }
 
@@ -122,9 +117,9 @@ class BlockE2E : public ::testing::Test {
 
 TEST_F(BlockE2E, ColdReplayMovesTheSameDatasetBytesAtTheDevice) {
   auto j = replay_and_compare("cold", "");
-  const auto& bytes = metric(j, "block_bytes");
-  const auto& requests = metric(j, "block_requests");
-  const auto& fraction = metric(j, "device_read_fraction");
+  const auto& bytes = compare_row(j, "block_bytes");
+  const auto& requests = compare_row(j, "block_requests");
+  const auto& fraction = compare_row(j, "device_read_fraction");
   EXPECT_EQ(bytes["verdict"], "PASS") << bytes.dump();
   EXPECT_EQ(requests["verdict"], "PASS") << requests.dump();
   ASSERT_EQ(fraction["verdict"], "PASS") << fraction.dump() << " (block requests not attributed "
@@ -132,7 +127,7 @@ TEST_F(BlockE2E, ColdReplayMovesTheSameDatasetBytesAtTheDevice) {
   // Both read every dataset byte from the device once (first epoch, cold) and from the page cache
   // the second time: about half of what was read. The dataset is ~19 MiB; the original moved that
   // for its dataset files, not the hundreds of MiB Python and its libraries need from a cold cache.
-  const double dataset_bytes = metric(j, "bytes_read")["original"].get<double>() / 2;
+  const double dataset_bytes = compare_row(j, "bytes_read")["original"].get<double>() / 2;
   for (const char* side : {"original", "replay"}) {
     const double moved = bytes[side].get<double>();
     EXPECT_GT(moved, 0.8 * dataset_bytes) << side;
@@ -146,9 +141,10 @@ TEST_F(BlockE2E, ColdReplayMovesTheSameDatasetBytesAtTheDevice) {
 // device_read_fraction ~1 against the original's ~0.5, and twice the block bytes.
 TEST_F(BlockE2E, AReplayThatDropsTheCacheEveryEpochFails) {
   auto j = replay_and_compare("drop", "--set run.cache=drop_epoch");
-  EXPECT_EQ(metric(j, "device_read_fraction")["verdict"], "FAIL")
-      << metric(j, "device_read_fraction").dump();
-  EXPECT_EQ(metric(j, "block_bytes")["verdict"], "FAIL") << metric(j, "block_bytes").dump();
+  EXPECT_EQ(compare_row(j, "device_read_fraction")["verdict"], "FAIL")
+      << compare_row(j, "device_read_fraction").dump();
+  EXPECT_EQ(compare_row(j, "block_bytes")["verdict"], "FAIL")
+      << compare_row(j, "block_bytes").dump();
 }
 
 }  // namespace

@@ -12,12 +12,14 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "compare_rows.hpp"
 #include "dlgen/core/job_io.hpp"
 #include "shell.hpp"
 #include "temp_dir.hpp"
 
 namespace {
 
+using dlgen::testing::failed_rows;
 using dlgen::testing::Outcome;
 using dlgen::testing::sh;
 using dlgen::testing::TempDir;
@@ -94,15 +96,6 @@ class FidelityE2E : public ::testing::Test {
     return "missing";
   }
 
-  static std::string failures(const nlohmann::json& j) {
-    std::string out;
-    for (const auto& m : j["metrics"])
-      if (m["verdict"] == "FAIL")
-        out += m["name"].get<std::string>() + " (" + m["original"].dump() + " vs " +
-               m["replay"].dump() + ") ";
-    return out;
-  }
-
   static void fail(std::string why) { setup_error_ = std::move(why); }
   static void skip(std::string why) { skip_ = std::move(why); }
 
@@ -118,39 +111,39 @@ TEST_F(FidelityE2E, FaithfulReplayPasses) {
   // batch from /dev/shm, ~1.9 ms of a 42 ms step). Before it did, the original's AU was 0.85 and
   // the replay's 0.93-0.95, and this test waived AU; measured since: 0.894 vs 0.910-0.912.
   auto j = replay_and_compare("faithful", "", &code);
-  EXPECT_EQ(code, 0) << failures(j) << "\n" << dlgen("inspect faithful.h5").out;
-  EXPECT_EQ(j["pass"], true) << failures(j);
-  EXPECT_EQ(verdict(j, "au"), "PASS") << failures(j);
-  EXPECT_EQ(verdict(j, "consumer"), "PASS") << failures(j);
+  EXPECT_EQ(code, 0) << failed_rows(j) << "\n" << dlgen("inspect faithful.h5").out;
+  EXPECT_EQ(j["pass"], true) << failed_rows(j);
+  EXPECT_EQ(verdict(j, "au"), "PASS") << failed_rows(j);
+  EXPECT_EQ(verdict(j, "consumer"), "PASS") << failed_rows(j);
 }
 
 TEST_F(FidelityE2E, OneWorkerInsteadOfThreeFailsOnReaders) {
   int code = -1;
   auto j = replay_and_compare("one_worker", "--set reader.workers=1", &code);
   EXPECT_EQ(code, 1);
-  EXPECT_EQ(verdict(j, "readers"), "FAIL") << failures(j);
+  EXPECT_EQ(verdict(j, "readers"), "FAIL") << failed_rows(j);
 }
 
 TEST_F(FidelityE2E, NoShuffleFailsOnOrder) {
   int code = -1;
   auto j = replay_and_compare("no_shuffle", "--set reader.shuffle=none", &code);
   EXPECT_EQ(code, 1);
-  EXPECT_EQ(verdict(j, "order_vs_path"), "FAIL") << failures(j);
+  EXPECT_EQ(verdict(j, "order_vs_path"), "FAIL") << failed_rows(j);
 }
 
 TEST_F(FidelityE2E, HalfTheFilesFailsOnFilesRead) {
   int code = -1;
   auto j = replay_and_compare("half_files", "--set dataset.num_files=48", &code);
   EXPECT_EQ(code, 1);
-  EXPECT_EQ(verdict(j, "files_read"), "FAIL") << failures(j);
-  EXPECT_EQ(verdict(j, "bytes_read"), "FAIL") << failures(j);
+  EXPECT_EQ(verdict(j, "files_read"), "FAIL") << failed_rows(j);
+  EXPECT_EQ(verdict(j, "bytes_read"), "FAIL") << failed_rows(j);
 }
 
 TEST_F(FidelityE2E, NoCheckpointFailsOnCheckpoints) {
   int code = -1;
   auto j = replay_and_compare("no_checkpoint", "--set checkpoint.enabled=false", &code);
   EXPECT_EQ(code, 1);
-  EXPECT_EQ(verdict(j, "checkpoints"), "FAIL") << failures(j);
+  EXPECT_EQ(verdict(j, "checkpoints"), "FAIL") << failed_rows(j);
 }
 
 TEST_F(FidelityE2E, HalvedComputeFailsOnTiming) {
@@ -166,7 +159,7 @@ TEST_F(FidelityE2E, HalvedComputeFailsOnTiming) {
   // With step metrics (handovers in both traces) compute catches it; a replay trace has none, so
   // the epoch time of this compute-bound run must.
   const bool caught = verdict(j, "compute") == "FAIL" || verdict(j, "epoch_time") == "FAIL";
-  EXPECT_TRUE(caught) << failures(j);
+  EXPECT_TRUE(caught) << failed_rows(j);
 }
 
 }  // namespace

@@ -13,12 +13,14 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "compare_rows.hpp"
 #include "dlgen/core/job_io.hpp"
 #include "shell.hpp"
 #include "temp_dir.hpp"
 
 namespace {
 
+using dlgen::testing::compare_row;
 using dlgen::testing::Outcome;
 using dlgen::testing::sh;
 using dlgen::testing::TempDir;
@@ -82,13 +84,6 @@ class ConsumerE2E : public ::testing::Test {
     }
   }
 
-  static const nlohmann::json& metric(const nlohmann::json& j, const std::string& name) {
-    for (const auto& m : j["metrics"])
-      if (m["name"] == name) return m;
-    static const nlohmann::json none = {{"verdict", "missing"}, {"original", 0}, {"replay", 0}};
-    return none;
-  }
-
   static void fail(std::string why) { setup_error_ = std::move(why); }
   static void skip(std::string why) { skip_ = std::move(why); }
 
@@ -110,15 +105,16 @@ TEST_F(ConsumerE2E, TheReplaySpendsTheConsumersCostAndItsStepsMatch) {
   // consumer's cost, the epochs take the original's time too, at the 10% default.
   for (const char* name : {"steps", "step_time", "compute", "consumer", "epoch_time", "read_ops",
                            "request_size", "sequential_fraction"})
-    EXPECT_EQ(metric(j, name)["verdict"], "PASS")
-        << name << ": " << metric(j, name)["original"] << " vs " << metric(j, name)["replay"];
+    EXPECT_EQ(compare_row(j, name)["verdict"], "PASS")
+        << name << ": " << compare_row(j, name)["original"] << " vs "
+        << compare_row(j, name)["replay"];
   // And no other row fails at its default (epoch time 10%, ...): the fresh workers' late first
   // batches are in the job's warm-up, numpy's reads in its recipe. AU, whose wall time holds the
   // 16 MiB checkpoints and the epochs' start-ups, within 0.10: 0.011 apart on a quiet host, 0.053
   // with a compile running on the other core (its 0.05 default).
   for (const auto& m : j["metrics"])
     if (m["name"] != "au") EXPECT_NE(m["verdict"], "FAIL") << m.dump();
-  const auto& au = metric(j, "au");
+  const auto& au = compare_row(j, "au");
   EXPECT_NEAR(au["original"].get<double>(), au["replay"].get<double>(), 0.10);
 }
 
@@ -139,23 +135,25 @@ TEST_F(ConsumerE2E, TheCheckpointIsWrittenAndCopiedAsTheOriginalDid) {
   const auto j = replay_and_compare("checkpoint", "");
   for (const char* name : {"checkpoints", "checkpoint_size", "checkpoint_write_time",
                            "checkpoint_fsync", "checkpoint_copy", "bytes_written"})
-    EXPECT_EQ(metric(j, name)["verdict"], "PASS")
-        << name << ": " << metric(j, name)["original"] << " vs " << metric(j, name)["replay"];
-  EXPECT_GT(metric(j, "checkpoint_copy")["original"].get<double>(), 0.0) << "the copy was traced";
+    EXPECT_EQ(compare_row(j, name)["verdict"], "PASS")
+        << name << ": " << compare_row(j, name)["original"] << " vs "
+        << compare_row(j, name)["replay"];
+  EXPECT_GT(compare_row(j, "checkpoint_copy")["original"].get<double>(), 0.0)
+      << "the copy was traced";
   // Without the copy the replay fails on its row, and only there among the checkpoint rows.
   const auto n = replay_and_compare("no_copy", "--set checkpoint.copy=none");
-  EXPECT_EQ(metric(n, "checkpoint_copy")["verdict"], "FAIL");
-  EXPECT_EQ(metric(n, "checkpoint_size")["verdict"], "PASS");
+  EXPECT_EQ(compare_row(n, "checkpoint_copy")["verdict"], "FAIL");
+  EXPECT_EQ(compare_row(n, "checkpoint_size")["verdict"], "PASS");
 }
 
 // Without the cost (the job before issue 12) the replay's steps are short by it, and compare
 // says so on step_time and on the consumer metric.
 TEST_F(ConsumerE2E, WithoutTheCostTheStepsAreShort) {
   const auto j = replay_and_compare("no_overhead", "--set compute.batch_overhead=0s");
-  EXPECT_EQ(metric(j, "step_time")["verdict"], "FAIL");
-  EXPECT_EQ(metric(j, "consumer")["verdict"], "FAIL");
-  EXPECT_LT(metric(j, "step_time")["replay"].get<double>(),
-            metric(j, "step_time")["original"].get<double>());
+  EXPECT_EQ(compare_row(j, "step_time")["verdict"], "FAIL");
+  EXPECT_EQ(compare_row(j, "consumer")["verdict"], "FAIL");
+  EXPECT_LT(compare_row(j, "step_time")["replay"].get<double>(),
+            compare_row(j, "step_time")["original"].get<double>());
 }
 
 }  // namespace

@@ -22,12 +22,14 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "compare_rows.hpp"
 #include "dlgen/core/job_io.hpp"
 #include "shell.hpp"
 #include "temp_dir.hpp"
 
 namespace {
 
+using dlgen::testing::failed_rows;
 using dlgen::testing::Outcome;
 using dlgen::testing::sh;
 using dlgen::testing::TempDir;
@@ -90,14 +92,6 @@ class E2E : public ::testing::Test {
     Outcome g = dlgen(dir, "generate data.toml");
     if (g.code != 0) *why = "generate: " + g.out;
     return g.code == 0;
-  }
-  static std::string failures(const nlohmann::json& j) {
-    std::string out;
-    for (const auto& m : j["metrics"])
-      if (m["verdict"] == "FAIL")
-        out += m["name"].get<std::string>() + " (" + m["original"].dump() + " vs " +
-               m["replay"].dump() + ") ";
-    return out;
   }
   static const nlohmann::json* metric(const nlohmann::json& j, const std::string& name) {
     for (const auto& m : j["metrics"])
@@ -236,13 +230,13 @@ TEST_F(DdpE2E, ReplayOfTheRanksComparesFaithfully) {
   } catch (const std::exception&) {
     FAIL() << "compare output is not JSON: " << c.out;
   }
-  EXPECT_EQ(c.code, 0) << failures(j);
+  EXPECT_EQ(c.code, 0) << failed_rows(j);
   for (const char* name :
        {"steps", "readers", "files_read", "bytes_read", "checkpoints", "checkpoint_size", "compute",
         "step_time", "order_vs_path", "reshuffle", "inflight"}) {
     const auto* m = metric(j, name);
     ASSERT_NE(m, nullptr) << name;
-    EXPECT_EQ((*m)["verdict"], "PASS") << name << ": " << failures(j);
+    EXPECT_EQ((*m)["verdict"], "PASS") << name << ": " << failed_rows(j);
   }
   // By direction: the replay's epochs last no longer than the original's but for the order in
   // which the spreads were drawn (one epoch may get the largest where the original had the
@@ -367,7 +361,7 @@ TEST_F(E2E, MultiHostCapturesDistilAndCompareOneTracePerHost) {
   } catch (const std::exception&) {
     FAIL() << "compare output is not JSON: " << c.out;
   }
-  EXPECT_EQ(c.code, 0) << failures(j);
+  EXPECT_EQ(c.code, 0) << failed_rows(j);
   // Mixed forms are refused with the usage.
   Outcome bad = dlgen(dir, "compare orig-0.h5 --replay replay.h5");
   EXPECT_EQ(bad.code, 2) << bad.out;

@@ -17,12 +17,15 @@
 #include <set>
 #include <sstream>
 
+#include "compare_rows.hpp"
 #include "dlgen/core/job_io.hpp"
 #include "shell.hpp"
 #include "temp_dir.hpp"
 
 namespace {
 
+using dlgen::testing::compare_row;
+using dlgen::testing::failed_rows;
 using dlgen::testing::Outcome;
 using dlgen::testing::sh;
 using dlgen::testing::TempDir;
@@ -54,21 +57,6 @@ class EvalE2E : public ::testing::Test {
 
   TempDir dir_{"evalpass-e2e"};
 };
-
-std::string metric_verdict(const nlohmann::json& j, const std::string& name) {
-  for (const auto& m : j["metrics"])
-    if (m["name"] == name) return m["verdict"];
-  return "missing";
-}
-
-std::string failures(const nlohmann::json& j) {
-  std::string out;
-  for (const auto& m : j["metrics"])
-    if (m["verdict"] == "FAIL")
-      out += m["name"].get<std::string>() + " (" + m["original"].dump() + " vs " +
-             m["replay"].dump() + ") ";
-  return out;
-}
 
 TEST_F(EvalE2E, ReplayOfAJobWithValidationSummarisesItsEvaluationPassesApart) {
   const std::string root = dir_.path().string();
@@ -190,8 +178,8 @@ TEST_F(EvalE2E, ImageFolderScriptWithValidationPassesOnTrainingAndEvaluationRows
                            "checkpoint_write_time",
                            "checkpoint_copy",
                            "bytes_written"})
-    EXPECT_EQ(metric_verdict(j, name), "PASS") << name << ": " << failures(j);
-  EXPECT_EQ(cmp.code, 0) << "every metric passes; failed: " << failures(j);
+    EXPECT_EQ(compare_row(j, name)["verdict"], "PASS") << name << ": " << failed_rows(j);
+  EXPECT_EQ(cmp.code, 0) << "every metric passes; failed: " << failed_rows(j);
   ASSERT_EQ(j["eval_passes"].size(), 2u);
   for (const auto& row : j["eval_passes"]) {
     EXPECT_EQ(row["original"]["files_read"], truth["val_files"]);

@@ -14,6 +14,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "compare_rows.hpp"
 #include "dlgen/core/job_io.hpp"
 #include "shell.hpp"
 #include "temp_dir.hpp"
@@ -106,10 +107,7 @@ class ShardE2E : public ::testing::Test {
     return run("DLGEN_NO_PROGRESS=1 '" DLGEN_BINARY "' " + args);
   }
   static const nlohmann::json& metric(const std::string& name) {
-    static const nlohmann::json missing = {{"verdict", "missing"}};
-    for (const auto& m : compared_["metrics"])
-      if (m["name"] == name) return m;
-    return missing;
+    return dlgen::testing::compare_row(compared_, name);
   }
 
   static void fail(std::string why) { setup_error_ = std::move(why); }
