@@ -689,3 +689,40 @@ TEST(Capture, WithoutPrivilegeExits77) {
 
 }  // namespace
 }  // namespace dlgen::capture
+
+namespace dlgen::capture {
+namespace {
+
+// The capture's own polling loop failing (a ring-buffer error, provoked by the test hook) must
+// not leave the command running untraced nor lose the trace: the command is killed and reaped,
+// and what was traced is kept, readable and marked incomplete, as NAME.partial.h5.
+TEST(Capture, FailedPollLoopKillsTheCommandAndKeepsAPartialTrace) {
+  DLGEN_REQUIRE_BPF();
+  testing::TempDir dir("dlgen-capture");
+  const auto pidfile = dir / "pid";
+  CaptureOptions o;
+  o.output = dir / "t.h5";
+  o.command = {"sh", "-c", "echo $$ > " + pidfile.string() + "; exec sleep 600"};
+  o.fail_poll_after = std::chrono::milliseconds(3000);
+  auto r = capture(o);
+  ASSERT_FALSE(r) << "the provoked poll failure must fail the capture";
+  EXPECT_NE(r.error().message.find("ring buffer"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("t.partial.h5"), std::string::npos) << r.error().message;
+  EXPECT_FALSE(std::filesystem::exists(o.output));
+  auto t = trace::read_trace(dir / "t.partial.h5");
+  ASSERT_TRUE(t) << t.error().message;
+  EXPECT_FALSE(t->meta.complete);
+  EXPECT_EQ(t->meta.lost_events, t->meta.lost.total());
+  // The command (sh exec'ed into sleep) was killed and reaped: not even a zombie is left.
+  std::ifstream f(pidfile);
+  pid_t pid = 0;
+  ASSERT_TRUE(f >> pid) << "the command never ran";
+  EXPECT_EQ(::kill(pid, 0), -1);
+  EXPECT_EQ(errno, ESRCH);
+  bool traced = false;
+  for (const auto& p : t->processes) traced |= static_cast<pid_t>(p.pid) == pid;
+  EXPECT_TRUE(traced) << "the partial trace holds the command's process";
+}
+
+}  // namespace
+}  // namespace dlgen::capture

@@ -472,6 +472,22 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
     ::waitpid(child, &status, 0);
     result.exit_status = 127;
   }
+  // The loop's own failure: the command must not run on untraced, and what was flushed is kept
+  // (made whole once more, marked incomplete) for capture() to keep as NAME.partial.h5.
+  auto loop_failed = [&](Error err) -> Error {
+    if (child > 0 && !child_done) {
+      ::kill(child, SIGKILL);
+      ::waitpid(child, nullptr, 0);
+    }
+    meta.complete = false;
+    if (write_chunk(false, true))
+      err.message += " (the command was killed; what was traced so far is kept)";
+    return err;
+  };
+  const std::uint64_t fail_at =
+      o.fail_poll_after.count() > 0
+          ? mono_ns() + static_cast<std::uint64_t>(o.fail_poll_after.count()) * 1000000ull
+          : 0;
   while (!child_done || (child <= 0 && o.attach_pid != 0)) {
     // Drain in batches: epoll reports the ring readable as soon as one record waits, so
     // polling after every small drain would spin through epoll_wait/waitpid (and their syscall
@@ -479,12 +495,13 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
     // accumulate (the default 32 MiB ring holds ~0.3 s at 1M events/s); with nothing waiting, sleep
     // in epoll until the kernel side's wakeup (at each 256 KiB of records) or the timeout.
     int n = ring_buffer__consume(bpf.ring());
+    if (fail_at != 0 && mono_ns() >= fail_at) n = -EIO;
     if (n < 0 && n != -EINTR)
-      return runtime_error(std::string("ring buffer: ") + std::strerror(-n));
+      return loop_failed(runtime_error(std::string("ring buffer: ") + std::strerror(-n)));
     if (n == 0) {
       n = ring_buffer__poll(bpf.ring(), 50);
       if (n < 0 && n != -EINTR)
-        return runtime_error(std::string("ring buffer poll: ") + std::strerror(-n));
+        return loop_failed(runtime_error(std::string("ring buffer poll: ") + std::strerror(-n)));
     } else if (n < kBatchRecords) {
       timespec nap{0, 5'000'000};
       ::nanosleep(&nap, nullptr);
@@ -513,10 +530,10 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
     // Every flush_interval the file is made consistent on disk (a killed capture keeps it);
     // in between, full chunks of events go to the writer thread.
     if (mono_ns() - last_flush >= std::uint64_t(o.flush_interval.count()) * 1000000ull) {
-      if (auto r = write_chunk(false, true); !r) return r.error();
+      if (auto r = write_chunk(false, true); !r) return loop_failed(r.error());
       last_flush = mono_ns();
     } else if (interp.buffered() >= o.flush_events) {
-      if (auto r = write_chunk(false, false); !r) return r.error();
+      if (auto r = write_chunk(false, false); !r) return loop_failed(r.error());
     }
   }
   phase("traced run");

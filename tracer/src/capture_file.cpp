@@ -13,8 +13,20 @@ Result<CaptureResult> capture(const CaptureOptions& options) {
     return writer.get();
   });
   if (!result && writer) {
-    writer.reset();  // close the file before removing it
+    writer.reset();  // close the file before moving or removing it
     std::error_code ec;
+    // What was flushed stays readable (trace files are made whole at each flush): keep it apart,
+    // so that nobody takes it for a complete trace. Nothing readable: remove it.
+    std::filesystem::path partial = options.output;
+    partial.replace_extension(".partial" + options.output.extension().string());
+    if (trace::read_trace(options.output)) {
+      std::filesystem::rename(options.output, partial, ec);
+      if (!ec) {
+        Error e = result.error();
+        e.message += "; the trace so far is in " + partial.string();
+        return e;
+      }
+    }
     std::filesystem::remove(options.output, ec);
   }
   return result;

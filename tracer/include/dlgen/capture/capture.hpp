@@ -34,6 +34,8 @@ struct CaptureOptions {
   // per rank; trace::launch_rank reads them from the environment). -1, 0: not launched by MPI.
   std::int32_t rank = -1;
   std::int32_t world_size = 0;
+  // Tests: after this long in the polling loop it fails as a ring-buffer error would (0: never).
+  std::chrono::milliseconds fail_poll_after{0};
 };
 
 // How a capture ended.
@@ -57,7 +59,10 @@ struct CaptureResult {
 // them to it), and the capture ends cleanly when the command exits.
 Result<CaptureResult> capture(const CaptureOptions& options, trace::TraceWriter& sink);
 
-// Captures into the HDF5 file options.output.
+// Captures into the HDF5 file options.output. When the capture fails after the trace was
+// created (its polling loop or the writer failing), the traced command is killed and reaped, what
+// was flushed is made whole once more (metadata complete = false, with its drop counters) and
+// kept as NAME.partial.h5 beside options.output; the error says so.
 Result<CaptureResult> capture(const CaptureOptions& options);
 
 // Checks that BPF programs can be loaded here (privilege, BTF); an `unsupported` error says why
