@@ -34,6 +34,7 @@
 #include "dlgen/replay/plan.hpp"
 #include "dlgen/replay/runner.hpp"
 #include "dlgen/trace/merge.hpp"
+#include "interrupt.hpp"
 #include "mlperf_cli.hpp"
 
 namespace dlgen::cli {
@@ -459,7 +460,11 @@ int run_ranks(const RunArgs& a, replay::Cluster& cl) {
   std::vector<replay::ConsumedPass> consumed;
   if (!a.record_samples.empty()) ro.consumed = &consumed;
   const std::string started = local_time_text();
+  replay::StopSource stop;
+  ro.stop = &stop;
+  std::optional<InterruptGuard> guard(std::in_place, stop);
   Result<replay::Report> rep = replay::run_job(*job, ro);
+  guard.reset();
   if (!rep) return fail(rep.error());
   const replay::ClusterResult c = replay::gather_ranks(cl, *rep);
   replay::apply_cluster(c, *rep);
@@ -467,7 +472,7 @@ int run_ranks(const RunArgs& a, replay::Cluster& cl) {
   if (!a.record_samples.empty())
     recorded = write_consumed(consumed, a.record_samples, cl.rank(), cl.size());
   if (Result<void> s = replay::agree(cl, recorded); !s) return fail(s.error());
-  if (!root) return 0;
+  if (!root) return rep->interrupted ? kInterruptedExit : 0;
   if (!a.dlio_summary.empty()) {
     replay::DlioSummaryContext ctx;
     ctx.hostname = cl.host();
@@ -493,7 +498,7 @@ int run_ranks(const RunArgs& a, replay::Cluster& cl) {
   if (!a.timeseries.empty())
     if (Result<void> w = replay::write_timeseries_csv(*rep, a.timeseries); !w)
       return report_error(w.error());
-  return 0;
+  return rep->interrupted ? kInterruptedExit : 0;
 }
 
 int do_run(const RunArgs& a) {
@@ -559,7 +564,11 @@ int do_run(const RunArgs& a) {
   std::vector<replay::ConsumedPass> consumed;
   if (!a.record_samples.empty()) ro.consumed = &consumed;
   const std::string started = local_time_text();
+  replay::StopSource stop;
+  ro.stop = &stop;
+  std::optional<InterruptGuard> guard(std::in_place, stop);
   Result<replay::Report> rep = replay::run_job(*job, ro);
+  guard.reset();
   if (!rep) return report_error(rep.error());
   if (!a.record_samples.empty())
     if (Result<void> w = write_consumed(consumed, a.record_samples, 0, 1); !w)
@@ -576,6 +585,9 @@ int do_run(const RunArgs& a) {
         !w)
       return report_error(w.error());
   }
+  if (a.quiet && rep->interrupted)
+    std::printf("%s: INTERRUPTED after %u of %u epoch(s); over what ran: ", rep->job_name.c_str(),
+                rep->epochs_completed, rep->epochs);
   if (a.quiet && rep->au_applicable)
     std::printf("%s: AU %.1f%% %s, %.1f samples/s, %.1f MiB/s\n", rep->job_name.c_str(),
                 rep->au * 100, rep->passed ? "PASS" : "FAIL", rep->samples_per_s, rep->mib_per_s);
@@ -589,7 +601,9 @@ int do_run(const RunArgs& a) {
   if (!a.timeseries.empty())
     if (Result<void> w = replay::write_timeseries_csv(*rep, a.timeseries); !w)
       return report_error(w.error());
-  return 0;  // an AU below the threshold is a result (printed as FAIL), not a failure to run
+  // An AU below the threshold is a result (printed as FAIL), not a failure to run; an interrupted
+  // run wrote its results over what ran and exits as the shell reports Ctrl-C.
+  return rep->interrupted ? kInterruptedExit : 0;
 }
 
 // `mpirun -np N dlgen generate JOB`: the ranks write the datasets together (rank 0 decides and

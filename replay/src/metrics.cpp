@@ -23,6 +23,35 @@ constexpr double kClientBoundBusyPercent = 90.0;
 
 }  // namespace
 
+std::string au_verdict(const Report& r) {
+  if (!r.au_applicable) return "n/a";
+  if (r.passed) return "PASS";
+  const AcceleratorResult& a = r.au_loss;
+  const double lost = a.epoch_start_wait_s + a.in_epoch_wait_s + a.other_loss_s;
+  char buf[400];
+  if (a.epoch_start_wait_s >= a.in_epoch_wait_s && a.epoch_start_wait_s >= a.other_loss_s) {
+    const std::uint64_t passes = std::max<std::uint64_t>(r.epochs_detail.size(), 1);
+    std::snprintf(buf, sizeof buf,
+                  "FAIL, mostly at epoch starts: %.2f s of the %.2f s lost waited for a pass's "
+                  "first batch (%.2f s inside passes); with %.1f steps a pass the start of each "
+                  "cannot be hidden: more steps per epoch (a larger dataset) measure the storage",
+                  a.epoch_start_wait_s, lost, a.in_epoch_wait_s,
+                  static_cast<double>(a.steps) / static_cast<double>(passes));
+  } else if (a.in_epoch_wait_s >= a.other_loss_s) {
+    std::snprintf(buf, sizeof buf,
+                  "FAIL: the storage could not keep the accelerators busy (%.2f s of the %.2f s "
+                  "lost waited for data inside passes, %.2f s at epoch starts)",
+                  a.in_epoch_wait_s, lost, a.epoch_start_wait_s);
+  } else {
+    std::snprintf(buf, sizeof buf,
+                  "FAIL, mostly not waiting for data: %.2f s of the %.2f s lost went to the "
+                  "consumer's per-batch cost, checkpoints and the run's end (data waits %.2f s "
+                  "inside passes, %.2f s at epoch starts)",
+                  a.other_loss_s, lost, a.in_epoch_wait_s, a.epoch_start_wait_s);
+  }
+  return buf;
+}
+
 CpuSample read_cpu_sample() {
   CpuSample s;
   rusage ru{};
@@ -54,14 +83,19 @@ unsigned online_cpus() {
 }
 
 AuParts accelerator_utilisation(std::span<const PhaseRecord> phases, std::size_t accelerator,
-                                std::int64_t run_begin_ns, std::int64_t run_end_ns) {
+                                std::int64_t run_begin_ns, std::int64_t run_end_ns,
+                                std::span<const TimeWindow> harness,
+                                std::span<const TimeWindow> checkpoints) {
   std::vector<AuStep> steps;
   for (const PhaseRecord& ph : phases) {
     if (accelerator >= ph.steps.size()) continue;
-    for (const StepRecord& s : ph.steps[accelerator])
-      steps.push_back({s.ready, s.compute_ns, s.end});
+    bool first = true;
+    for (const StepRecord& s : ph.steps[accelerator]) {
+      steps.push_back({s.ready, s.compute_ns, s.end, first});
+      first = false;
+    }
   }
-  return dlgen::accelerator_utilisation(steps, run_begin_ns, run_end_ns);
+  return dlgen::accelerator_utilisation(steps, run_begin_ns, run_end_ns, harness, checkpoints);
 }
 
 double phase_utilisation(const PhaseRecord& phase, bool first_of_run) {
@@ -175,11 +209,17 @@ void compute_report(const RunRecord& rec, Report& rep) {
         r.wait_s += seconds_between(s.wait_begin, s.ready);
       }
     }
-    const AuParts p = accelerator_utilisation(rec.phases, a, rec.begin_ns, rec.end_ns);
+    const AuParts p = accelerator_utilisation(rec.phases, a, rec.begin_ns, rec.end_ns, rec.harness,
+                                              rec.checkpoints);
     r.compute_s = p.compute_s;
     r.wall_s = p.wall_s;
     r.first_wait_s = p.first_wait_s;
+    r.harness_s = p.harness_s;
+    r.epoch_start_wait_s = p.epoch_start_wait_s;
+    r.in_epoch_wait_s = p.in_epoch_wait_s;
+    r.other_loss_s = p.other_s;
     r.au = std::min(1.0, p.au());
+    if (a == 0 || r.au < au_min) rep.au_loss = r;  // the verdict's accelerator
     au_min = std::min(au_min, r.au);
     au_sum += r.au;
     rep.per_accelerator.push_back(r);
@@ -190,6 +230,7 @@ void compute_report(const RunRecord& rec, Report& rep) {
   rep.compute = compute_accuracy(rec.phases);
   rep.au_applicable = rep.compute.configured_mean_s > 0;
   rep.passed = !rep.au_applicable || rep.au >= rep.au_threshold;
+  rep.verdict = au_verdict(rep);
 
   rep.cpu = cpu_usage(rec.cpu_begin, rec.cpu_end, rep.elapsed_s, rec.cpus);
   rep.client_bound =

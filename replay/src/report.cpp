@@ -105,6 +105,16 @@ std::string to_json(const Report& r) {
   j["au_threshold"] = r.au_threshold;
   j["au_applicable"] = r.au_applicable;
   j["passed"] = r.passed;
+  j["verdict"] = r.verdict;
+  j["interrupted"] = r.interrupted;
+  j["epochs_completed"] = r.epochs_completed;
+  j["au_loss"] = {{"accelerator", r.au_loss.id},
+                  {"wall_s", r.au_loss.wall_s},
+                  {"compute_s", r.au_loss.compute_s},
+                  {"epoch_start_wait_s", r.au_loss.epoch_start_wait_s},
+                  {"in_epoch_wait_s", r.au_loss.in_epoch_wait_s},
+                  {"other_s", r.au_loss.other_loss_s},
+                  {"harness_s", r.au_loss.harness_s}};
   j["latency_us"] = {{"count", r.latency.count}, {"mean", r.latency.mean_us},
                      {"p50", r.latency.p50_us},  {"p90", r.latency.p90_us},
                      {"p99", r.latency.p99_us},  {"p99.9", r.latency.p999_us},
@@ -117,7 +127,10 @@ std::string to_json(const Report& r) {
                     {"compute_s", a.compute_s},
                     {"wall_s", a.wall_s},
                     {"first_wait_s", a.first_wait_s},
+                    {"harness_s", a.harness_s},
                     {"wait_s", a.wait_s},
+                    {"epoch_start_wait_s", a.epoch_start_wait_s},
+                    {"in_epoch_wait_s", a.in_epoch_wait_s},
                     {"au", a.au}});
   j["per_accelerator"] = accs;
   json eps = json::array();
@@ -172,6 +185,9 @@ std::string format_summary(const Report& r) {
       r.cache_mode.c_str());
   add("  time        %s for %u epoch(s), %llu steps, %llu samples\n",
       format_duration(r.elapsed_s).c_str(), r.epochs, ull(r.steps), ull(r.samples));
+  if (r.interrupted)
+    add("  INTERRUPTED after %u of %u epoch(s): the figures are over what ran\n",
+        r.epochs_completed, r.epochs);
   add("  throughput  %.1f samples/s, %.1f MiB/s (%s read in %llu requests, %llu files opened)\n",
       r.samples_per_s, r.mib_per_s, format_size(r.bytes_read).c_str(), ull(r.requests),
       ull(r.files_opened));
@@ -221,10 +237,18 @@ std::string format_summary(const Report& r) {
   for (const auto& w : r.warnings) add("  warning: %s\n", w.c_str());
   if (!r.au_applicable)
     add("  AU          n/a: the job configures no compute time (a pure I/O run)\n");
-  else
+  else {
+    const AcceleratorResult& l = r.au_loss;
+    add("  AU loss     %.2f s of %.2f s wall (accel %u): epoch starts %.2f s, inside passes %.2f "
+        "s, other %.2f s%s\n",
+        l.wall_s - l.compute_s, l.wall_s, l.id, l.epoch_start_wait_s, l.in_epoch_wait_s,
+        l.other_loss_s,
+        l.harness_s > 0 ? (" (dlgen's own " + format_duration(l.harness_s) + " left out)").c_str()
+                        : "");
+  }
+  if (r.au_applicable)
     add("  AU          %.1f%% (lowest accelerator, whole run; threshold %.0f%%): %s\n", r.au * 100,
-        r.au_threshold * 100,
-        r.passed ? "PASS" : "FAIL: the storage could not keep the accelerators busy");
+        r.au_threshold * 100, r.verdict.c_str());
   return out;
 }
 

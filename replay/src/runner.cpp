@@ -206,6 +206,19 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& f
   std::vector<std::unique_ptr<Handoff[]>> handoffs(na);
   std::vector<std::vector<WorkerStats>> stats(na, std::vector<WorkerStats>(cfg.workers));
   for (auto& h : handoffs) h = std::make_unique<Handoff[]>(cfg.workers);
+  // An interrupt stops this pass as a failure would, without the failure: every thread wakes, sees
+  // `stop` and ends after the step in hand.
+  struct StopHook {
+    StopSource* src;
+    ~StopHook() {
+      if (src) src->clear();
+    }
+  } stop_hook{options_.stop};
+  if (options_.stop)
+    options_.stop->on_request([&shared, &handoffs, &cfg, this] {
+      shared.stop.store(true);
+      stop_all(handoffs, cfg.workers, clock_);
+    });
   // Tokens that can wait on one accelerator's signal: every worker's window of batches, full.
   std::vector<std::unique_ptr<BatchSignal>> signals(na);
   for (auto& s : signals)
@@ -565,12 +578,27 @@ Result<Report> Runner::run() {
     if (!r) return fail(r.error());
   }
   if (job_.run.cache == CacheMode::drop_start || job_.run.cache == CacheMode::drop_epoch) drop();
+  // dlgen's own work between passes (the page-cache drop, planning the next pass) is no storage
+  // time: its windows are left out of AU's wall (docs/metrics.md).
+  auto harness = [&](std::int64_t begin) {
+    if (options_.between_passes) options_.between_passes();
+    rec.harness.push_back({begin, clock_.now_ns()});
+  };
+  // An interrupt (SIGINT/SIGTERM) ends the run after the pass in hand; with several ranks, when
+  // any rank was interrupted (every rank calls this at the same points).
+  auto interrupted = [&] {
+    bool s = options_.stop != nullptr && options_.stop->requested();
+    if (multi() && !agreed_failure_) s = all_max(*options_.cluster, s ? 1.0 : 0.0) > 0;
+    return s;
+  };
 
   for (std::uint32_t e = 0; e < job_.run.epochs; ++e) {
+    const std::int64_t between = clock_.now_ns();
     if (job_.run.cache == CacheMode::drop_epoch && e > 0) drop();
+    const EpochPlan plan = plan_epoch(job_, e, topology);
+    harness(between);
     if (multi())
       if (Result<void> a = agree_all(ok()); !a) return fail(a.error());
-    const EpochPlan plan = plan_epoch(job_, e, topology);
     std::optional<Progress> progress;
     if (options_.progress)
       progress.emplace("epoch " + std::to_string(e + 1) + "/" + std::to_string(job_.run.epochs),
@@ -579,17 +607,31 @@ Result<Report> Runner::run() {
     progress.reset();
     if (Result<void> end = phase_end(r); !end) return fail(end.error());
     record(std::move(*r), e + 1, false, plan);
+    if (interrupted()) {
+      rep.interrupted = true;
+      break;
+    }
+    rep.epochs_completed = e + 1;
 
-    if (job_.checkpoint.after_epoch(e + 1))
+    if (job_.checkpoint.after_epoch(e + 1)) {
+      const std::int64_t ck_begin = clock_.now_ns();
       if (Result<void> w = coordinated_checkpoint(); !w) return fail(w.error());
+      rec.checkpoints.push_back({ck_begin, clock_.now_ns()});
+    }
 
     if (do_eval && (e + 1) % job_.run.eval_every_epochs == 0) {
+      const std::int64_t eval_between = clock_.now_ns();
+      const EpochPlan ep = plan_eval(job_, e, topology);
+      harness(eval_between);
       if (multi())
         if (Result<void> a = agree_all(ok()); !a) return fail(a.error());
-      const EpochPlan ep = plan_eval(job_, e, topology);
       Result<PhaseOutcome> ev = run_phase(ep, eval_files, true, nullptr);
       if (Result<void> end = phase_end(ev); !end) return fail(end.error());
       record(std::move(*ev), e + 1, true, ep);
+      if (interrupted()) {
+        rep.interrupted = true;
+        break;
+      }
     }
     // Several ranks: each checks its own deadline at the end of the epoch, and all stop when any
     // one passed it (all ranks passed the agreement above, so this gather is matched).
@@ -629,6 +671,23 @@ Result<void> Runner::coordinated_checkpoint() {
 }
 
 }  // namespace
+
+void StopSource::request() {
+  std::lock_guard lock(mu_);
+  requested_.store(true, std::memory_order_release);
+  if (fn_) fn_();
+}
+
+void StopSource::on_request(std::function<void()> fn) {
+  std::lock_guard lock(mu_);
+  fn_ = std::move(fn);
+  if (requested_.load() && fn_) fn_();
+}
+
+void StopSource::clear() {
+  std::lock_guard lock(mu_);
+  fn_ = nullptr;
+}
 
 Result<Report> run_job(const Job& job, const RunOptions& options) {
   RealClock real;

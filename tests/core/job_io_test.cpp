@@ -571,3 +571,34 @@ TEST(BadJobs, GoldenMessages) {
 
 }  // namespace
 }  // namespace dlgen
+
+namespace dlgen {
+namespace {
+
+// The demo (`dlgen run jobs/unet3d.toml --scale small`) must measure what the full job would: the
+// same steps per epoch (the wait for each epoch's first batch weighs as at full size) and the same
+// bandwidth each accelerator demands (batch x file size / compute time), on every accelerator.
+TEST(JobIo, ShippedUnet3dSmallScaleKeepsStepsPerEpochAndDemand) {
+  const auto path = std::filesystem::path(DLGEN_SOURCE_DIR) / "jobs/unet3d.toml";
+  for (const char* acc : {"h100", "a100", "b200"}) {
+    JobLoadOptions full_o, small_o;
+    full_o.accelerator = small_o.accelerator = acc;
+    small_o.scale = "small";
+    Result<Job> full = load_job(path, full_o), small = load_job(path, small_o);
+    ASSERT_TRUE(full) << full.error().message;
+    ASSERT_TRUE(small) << small.error().message;
+    EXPECT_EQ(small->dataset.num_files, full->dataset.num_files) << acc;
+    EXPECT_EQ(small->reader.batch_size, full->reader.batch_size) << acc;
+    const double demand_full =
+        full->dataset.sample_size.expected() / full->compute.effective().expected();
+    const double demand_small =
+        small->dataset.sample_size.expected() / small->compute.effective().expected();
+    EXPECT_NEAR(demand_small / demand_full, 1.0, 1e-3) << acc;
+    EXPECT_LT(small->dataset.sample_size.expected() * double(small->dataset.num_files),
+              2.0 * double(1ull << 30))
+        << "the demo stays small";
+  }
+}
+
+}  // namespace
+}  // namespace dlgen

@@ -69,6 +69,36 @@ TEST(CoreStats, AuIsComputeOverWallFromTheFirstBatchToTheRunEnd) {
   EXPECT_DOUBLE_EQ(accelerator_utilisation(reversed, 0, 700 * kMs).au(), p.au());
 }
 
+// The loss (wall − compute) splits exactly into waits at pass starts, waits inside passes and the
+// rest; the harness's windows (cache drops between passes) leave wall time and the waits, a
+// checkpoint between passes is wall time but not a data wait.
+TEST(CoreStats, AuLossSplitsIntoEpochStartAndInEpochWaitsAndHarnessIsLeftOut) {
+  const std::vector<AuStep> steps = {
+      {40 * kMs, 100 * kMs, 140 * kMs, true},  // epoch 1
+      {160 * kMs, 100 * kMs, 260 * kMs},       // 20 ms in-epoch wait
+      {265 * kMs, 100 * kMs, 375 * kMs},       // 5 ms wait, 10 ms per-batch cost (other)
+      // between passes: 50 ms harness (cache drop), 100 ms checkpoint, 30 ms worker start-up
+      {555 * kMs, 100 * kMs, 655 * kMs, true},  // epoch 2
+      {695 * kMs, 100 * kMs, 795 * kMs},        // 40 ms in-epoch wait
+  };
+  const std::vector<TimeWindow> harness = {{10 * kMs, 30 * kMs}, {375 * kMs, 425 * kMs}};
+  const std::vector<TimeWindow> checkpoints = {{425 * kMs, 525 * kMs}};
+  const AuParts p = accelerator_utilisation(steps, 0, 800 * kMs, harness, checkpoints);
+  EXPECT_DOUBLE_EQ(p.compute_s, 0.5);
+  EXPECT_DOUBLE_EQ(p.first_wait_s, 0.04);
+  EXPECT_NEAR(p.harness_s, 0.05, 1e-12);  // the window before the first batch is first wait
+  EXPECT_NEAR(p.wall_s, 0.76 - 0.05, 1e-12);
+  EXPECT_NEAR(p.epoch_start_wait_s, 0.03, 1e-12);
+  EXPECT_NEAR(p.in_epoch_wait_s, 0.065, 1e-12);
+  EXPECT_NEAR(p.other_s, 0.01 + 0.1 + 0.005, 1e-12);  // per-batch cost, checkpoint, the tail
+  EXPECT_NEAR(p.compute_s + p.epoch_start_wait_s + p.in_epoch_wait_s + p.other_s, p.wall_s, 1e-12);
+  // Without the windows the harness's time is a wait at the pass start and lowers AU.
+  const AuParts raw = accelerator_utilisation(steps, 0, 800 * kMs);
+  EXPECT_NEAR(raw.wall_s, 0.76, 1e-12);
+  EXPECT_NEAR(raw.epoch_start_wait_s, 0.18, 1e-12);
+  EXPECT_LT(raw.au(), p.au());
+}
+
 TEST(CoreStats, AuOfAnAcceleratorWithoutStepsIsZeroOverTheWholeRun) {
   const AuParts p = accelerator_utilisation({}, 10 * kMs, 510 * kMs);
   EXPECT_EQ(p.compute_s, 0.0);

@@ -445,6 +445,96 @@ TEST(Runner, MaxTimeStopsTheRunEarly) {
   EXPECT_NE(r->warnings.back().find("max_time"), std::string::npos);
 }
 
+// dlgen's own work between epochs (run.cache = "drop_epoch": opens, fadvise, sync, drop_caches,
+// and planning the next epoch) is no storage time: on the fake clock each drop takes 0.5 s, and AU
+// stays 1 with the drops' time reported apart (before the fix it was 3.6 / 4.6 s).
+TEST(Runner, CacheDropsBetweenEpochsAreLeftOutOfAu) {
+  for (std::uint32_t accelerators : {1u, 3u}) {
+    Job job = small_job("/nonexistent/harness", 40 * accelerators, Distribution::fixed_at(100));
+    job.compute.step_time = Distribution::fixed_at(0.120);
+    job.run.epochs = 3;
+    job.run.accelerators = accelerators;
+    job.run.cache = CacheMode::drop_epoch;
+    FakeClock clock;
+    RunOptions o;
+    o.engine = EngineKind::null;
+    o.series = false;
+    o.clock = &clock;
+    o.drop_caches_globally = false;
+    int windows = 0;
+    o.between_passes = [&] {
+      ++windows;
+      clock.advance(500'000'000);  // a slow cache drop
+    };
+    Result<Report> r = run_job(job, o);
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(windows, 3);  // before each epoch; the first lies before the first batch
+    EXPECT_NEAR(r->elapsed_s, 3 * 10 * 0.120 + 1.5, 1e-6);  // the run's clock includes it
+    ASSERT_EQ(r->per_accelerator.size(), accelerators);
+    for (const AcceleratorResult& a : r->per_accelerator) {
+      EXPECT_NEAR(a.wall_s, 3 * 10 * 0.120, 1e-6);
+      EXPECT_NEAR(a.harness_s, 1.0, 1e-6);
+      EXPECT_NEAR(a.epoch_start_wait_s, 0, 1e-9);
+    }
+    EXPECT_DOUBLE_EQ(r->au, 1.0);
+    EXPECT_EQ(r->verdict, "PASS");
+  }
+}
+
+// reader.startup (worker start-up each epoch) is a wait at every epoch start: AU's loss is split
+// into epoch-start and in-epoch waits, and a FAIL says the epoch starts dominated.
+TEST(Runner, AuLossNamesEpochStartWaits) {
+  Job job = small_job("/nonexistent/startloss", 12, Distribution::fixed_at(100));
+  job.compute.step_time = Distribution::fixed_at(0.1);  // 3 steps an epoch
+  job.reader.startup_s = 0.2;
+  job.run.epochs = 3;
+  job.compute.au_threshold = 0.9;
+  Result<Report> r = run_fake(job);
+  ASSERT_TRUE(r) << r.error().message;
+  const AcceleratorResult& a = r->au_loss;
+  EXPECT_NEAR(a.epoch_start_wait_s, 2 * 0.2, 1e-6);  // the first epoch's start is first_wait
+  EXPECT_NEAR(a.in_epoch_wait_s, 0, 1e-9);
+  EXPECT_NEAR(a.compute_s + a.epoch_start_wait_s + a.in_epoch_wait_s + a.other_loss_s, a.wall_s,
+              1e-6);
+  EXPECT_FALSE(r->passed);  // 0.9 / 1.3
+  EXPECT_NE(r->verdict.find("epoch starts"), std::string::npos) << r->verdict;
+  EXPECT_EQ(r->verdict.find("the storage could not"), std::string::npos) << r->verdict;
+  EXPECT_NE(format_summary(*r).find("AU loss"), std::string::npos);
+}
+
+// An interrupt (SIGINT/SIGTERM in the CLI) stops the run after the steps in hand: the report holds
+// what ran, says so, and counts the whole epochs. Here it comes as the second epoch's threads
+// start.
+TEST(Runner, InterruptStopsTheRunAndReportsWhatRan) {
+  Job job = small_job("/nonexistent/interrupt", 40, Distribution::fixed_at(100));
+  job.compute.step_time = Distribution::fixed_at(0.1);  // 10 steps an epoch
+  job.reader.workers = 2;
+  job.run.epochs = 4;
+  FakeClock clock;
+  StopSource stop;
+  RunOptions o;
+  o.engine = EngineKind::null;
+  o.series = false;
+  o.clock = &clock;
+  o.stop = &stop;
+  std::size_t started = 0;
+  o.before_thread_start = [&](std::size_t) {
+    if (++started == 3 + 1) stop.request();  // epoch 2's first thread (2 workers + 1 accelerator)
+  };
+  Result<Report> r = run_job(job, o);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_TRUE(r->interrupted);
+  EXPECT_EQ(r->epochs_completed, 1u);
+  EXPECT_EQ(r->steps, 10u);
+  EXPECT_EQ(r->samples, 40u);
+  EXPECT_NEAR(r->elapsed_s, 1.0, 1e-6);
+  EXPECT_DOUBLE_EQ(r->au, 1.0);
+  const nlohmann::json j = nlohmann::json::parse(to_json(*r));
+  EXPECT_TRUE(j.at("interrupted").get<bool>());
+  EXPECT_EQ(j.at("epochs_completed").get<int>(), 1);
+  EXPECT_NE(format_summary(*r).find("INTERRUPTED after 1 of 4"), std::string::npos);
+}
+
 TEST(Runner, CacheDropModesRunOnRealFiles) {
   TempDir tmp("dlgen-cache");
   Job job = small_job(tmp / "data", 12, Distribution::fixed_at(8192));

@@ -1,7 +1,9 @@
 // `dlgen run`, `generate` and `validate` as a user runs them: the real binary on small jobs written
 // into a temporary directory, with the io_uring engine; checks the result JSON against the job.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -37,7 +39,8 @@ Outcome shell(const std::string& cmd) {
 
 // The dlgen binary in `cwd`, stdout and stderr together.
 Outcome dlgen(const std::string& args, const std::filesystem::path& cwd) {
-  return shell("cd '" + cwd.string() + "' && DLGEN_NO_PROGRESS=1 '" DLGEN_BINARY "' " + args + " 2>&1");
+  return shell("cd '" + cwd.string() + "' && DLGEN_NO_PROGRESS=1 '" DLGEN_BINARY "' " + args +
+               " 2>&1");
 }
 
 void write(const std::filesystem::path& p, const std::string& text) {
@@ -84,6 +87,65 @@ accelerators = 1
 
 bool uring_skip(const Outcome& o) {
   return o.code == 77;
+}
+
+// Whether process `pid` has a file under `dir` open (its /proc/PID/fd links).
+bool has_open_under(pid_t pid, const std::filesystem::path& dir) {
+  std::error_code ec;
+  const std::string prefix = std::filesystem::canonical(dir, ec).string() + "/";
+  for (const auto& e : std::filesystem::directory_iterator(
+           "/proc/" + std::to_string(pid) + "/fd", std::filesystem::directory_options::none, ec)) {
+    const auto target = std::filesystem::read_symlink(e.path(), ec);
+    if (!ec && target.string().rfind(prefix, 0) == 0) return true;
+  }
+  return false;
+}
+
+// Ctrl-C during `dlgen run` (SIGINT, then SIGTERM the same way): the workers stop, the result file
+// is still written with "interrupted": true and the figures over what ran, and the exit status is
+// 130. The signal is sent once the replay reads the dataset (a dataset file open in the process:
+// a handshake, not a guess at timing); the job would take ~40 s uninterrupted.
+TEST(RunE2E, InterruptedRunWritesItsResultsAndExits130) {
+  TempDir tmp("dlgen-e2e-int");
+  std::string job = kJob;
+  job.replace(job.find("time = \"2ms\""), 12, "time = \"50ms\"");
+  job.replace(job.find("epochs = 2"), 10, "epochs = 30");
+  write(tmp / "job.toml", job);
+  const Outcome gen = dlgen("generate job.toml", tmp.path());
+  ASSERT_EQ(gen.code, 0) << gen.out;
+  for (int sig : {SIGINT, SIGTERM}) {
+    const std::filesystem::path out = tmp / ("result-" + std::to_string(sig) + ".json");
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      if (::chdir(tmp.path().c_str()) != 0) ::_exit(120);
+      ::execl(DLGEN_BINARY, "dlgen", "run", "job.toml", "-q", "--output", out.c_str(),
+              static_cast<char*>(nullptr));
+      ::_exit(121);
+    }
+    bool reading = false;
+    for (int i = 0; i < 60000 && !reading; ++i) {  // up to a minute on a loaded host
+      reading = has_open_under(pid, tmp / "data");
+      if (!reading) ::usleep(1000);
+    }
+    ASSERT_TRUE(reading) << "the replay never opened a dataset file";
+    ::kill(pid, sig);
+    int st = 0;
+    ASSERT_EQ(::waitpid(pid, &st, 0), pid);
+    ASSERT_TRUE(WIFEXITED(st)) << "killed by signal " << WTERMSIG(st);
+    EXPECT_EQ(WEXITSTATUS(st), 130);
+    std::ifstream f(out);
+    ASSERT_TRUE(f.good()) << "no result file after the interrupt";
+    const nlohmann::json j = nlohmann::json::parse(f);
+    EXPECT_TRUE(j.at("interrupted").get<bool>());
+    EXPECT_LT(j.at("epochs_completed").get<int>(), 30);
+    EXPECT_LT(j.at("steps").get<int>(), 30 * 12);
+    // The figures are over what ran: samples/s is the samples over the training seconds.
+    const double secs = j.at("train").at("seconds").get<double>();
+    if (secs > 0)
+      EXPECT_NEAR(j.at("samples_per_s").get<double>(), j.at("samples").get<double>() / secs,
+                  1e-6 * j.at("samples_per_s").get<double>() + 1e-9);
+  }
 }
 
 TEST(RunE2E, RunsAJobWithIoUringAndReportsExactCounts) {
@@ -434,8 +496,8 @@ TEST(RunE2E, MlperfRulesWriteAVerdictAndReports) {
   EXPECT_GT(j["mean"]["samples_per_s"].get<double>(), 0);
   EXPECT_TRUE(std::filesystem::exists(tmp / "mlperf-results/results.csv"));
   const std::string html = (tmp / "mlperf-results/summary.html").string();
-  const Outcome dom =
-      shell("chromium --headless --no-sandbox --disable-gpu --dump-dom 'file://" + html + "' 2>/dev/null");
+  const Outcome dom = shell("chromium --headless --no-sandbox --disable-gpu --dump-dom 'file://" +
+                            html + "' 2>/dev/null");
   ASSERT_EQ(dom.code, 0) << dom.out;
   EXPECT_NE(dom.out.find("class=\"verdict\">INVALID</p>"), std::string::npos) << dom.out;
   EXPECT_NE(dom.out.find("<rect"), std::string::npos);

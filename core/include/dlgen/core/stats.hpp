@@ -27,21 +27,44 @@ struct AuStep {
   std::int64_t ready_ns = 0;
   std::int64_t compute_ns = 0;
   std::int64_t end_ns = 0;
+  bool pass_start = false;  // the first step of a pass (epoch or evaluation pass)
+};
+
+// An interval of the run on the same clock, [begin_ns, end_ns).
+struct TimeWindow {
+  std::int64_t begin_ns = 0;
+  std::int64_t end_ns = 0;
 };
 
 // AU of one accelerator (MLPerf Storage's definition):
 //   AU = Σ compute / wall, wall = run end − arrival of the run's first batch.
-// Only the wait for the run's first batch is left out; epoch boundaries (worker start-up),
-// evaluation passes and checkpoints all count as wall time. The run end is `run_end_ns` or the
-// last step's end if that is later (a step never ends after the run). An accelerator that took no
-// step has compute 0 and wall = run end − run begin.
+// Only the wait for the run's first batch and the harness's own work (`harness`: dlgen dropping
+// the page cache and planning the next epoch between passes, windows in which no accelerator
+// could be fed by any storage) are left out; epoch boundaries (worker start-up), evaluation passes
+// and checkpoints all count as wall time. The run end is `run_end_ns` or the last step's end if
+// that is later (a step never ends after the run). An accelerator that took no step has compute 0
+// and wall = run end − run begin − harness.
+//
+// Where the loss (wall − compute) went, in seconds that add up to it exactly:
+//   epoch_start_wait_s: from the previous step's end to the batch arrival of each pass's first
+//                       step (after the run's first): workers starting, the first batch's read;
+//   in_epoch_wait_s:    the same gap for every other step (the storage not keeping up mid-pass);
+//   other_s:            the rest (the consumer's per-batch cost, checkpoints holding the
+//                       accelerator, the end of the run after its last step).
+// Harness windows inside a gap are not part of it; checkpoint windows (`checkpoints`: writes
+// between steps, which count in wall time) are `other_s`, not a wait for data.
 struct AuParts {
   double compute_s = 0;
   double wall_s = 0;
   double first_wait_s = 0;  // run begin → the first batch's arrival (left out of wall_s)
+  double harness_s = 0;     // harness windows after the first batch (left out of wall_s)
+  double epoch_start_wait_s = 0;
+  double in_epoch_wait_s = 0;
+  double other_s = 0;
   double au() const { return wall_s > 0 ? compute_s / wall_s : 0; }
 };
 AuParts accelerator_utilisation(std::span<const AuStep> steps, std::int64_t run_begin_ns,
-                                std::int64_t run_end_ns);
+                                std::int64_t run_end_ns, std::span<const TimeWindow> harness = {},
+                                std::span<const TimeWindow> checkpoints = {});
 
 }  // namespace dlgen

@@ -6,6 +6,7 @@
 // each has a unit test of its law in tests/replay/metrics_test.cpp.
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "dlgen/core/stats.hpp"
@@ -38,6 +39,9 @@ struct RunRecord {
   std::int64_t begin_ns = 0, end_ns = 0;  // the run's first and last instant (checkpoints included)
   std::vector<std::uint32_t> accelerator_ids;
   std::vector<PhaseRecord> phases;  // train epochs and eval passes, in the order they ran
+  // dlgen's own work between passes (page-cache drops, planning the next pass): left out of AU's
+  // wall time. Checkpoints written between passes: in AU's wall time, apart from data waits.
+  std::vector<TimeWindow> harness, checkpoints;
   CheckpointResult checkpoint;
   CpuSample cpu_begin, cpu_end;
   unsigned cpus = 1;
@@ -54,7 +58,9 @@ struct RunRecord {
 // the original run's AU from a trace: this only gathers the accelerator's steps from the passes.
 using AuParts = dlgen::AuParts;
 AuParts accelerator_utilisation(std::span<const PhaseRecord> phases, std::size_t accelerator,
-                                std::int64_t run_begin_ns, std::int64_t run_end_ns);
+                                std::int64_t run_begin_ns, std::int64_t run_end_ns,
+                                std::span<const TimeWindow> harness = {},
+                                std::span<const TimeWindow> checkpoints = {});
 
 // A pass's AU column: Σ compute / Σ wall over this host's accelerators inside the pass; the
 // first pass of the run leaves out each accelerator's wait for its first batch, as the run's AU.
@@ -73,5 +79,11 @@ CpuResult cpu_usage(const CpuSample& begin, const CpuSample& end, double elapsed
 // Fills every computed figure of `report` (totals, rates, AU, per-accelerator, per-epoch, latency,
 // CPU, the verdict and the warnings that follow from them) from the record.
 void compute_report(const RunRecord& record, Report& report);
+
+// The verdict line: "PASS", "n/a" (no compute time), or a FAIL that says which part of the lowest
+// accelerator's loss dominated: waits at epoch starts (which few steps an epoch cannot hide: the
+// scale, not the storage), waits inside passes (the storage), or the rest (per-batch cost,
+// checkpoints). Needs per_accelerator, au_loss, passed and epochs_detail set.
+std::string au_verdict(const Report& report);
 
 }  // namespace dlgen::replay

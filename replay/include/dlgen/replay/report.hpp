@@ -77,8 +77,12 @@ struct AcceleratorResult {
   std::uint64_t steps = 0, samples = 0;  // training and evaluation steps
   double compute_s = 0;                  // AU numerator: configured compute of every step
   double wall_s = 0;        // AU denominator: first batch's arrival to the end of the run
-  double first_wait_s = 0;  // the wait for the run's first batch (the only time AU leaves out)
+  double first_wait_s = 0;  // the wait for the run's first batch (left out of AU)
+  double harness_s = 0;     // dlgen's own work between passes (cache drops, planning): left out
   double wait_s = 0;        // time spent waiting for batches (all steps)
+  // AU's loss (wall − compute) split (core/stats.hpp AuParts): waits for each pass's first batch,
+  // waits inside passes, and the rest (per-batch cost, checkpoints, the run's tail).
+  double epoch_start_wait_s = 0, in_epoch_wait_s = 0, other_loss_s = 0;
   double au = 0;
 };
 
@@ -180,6 +184,14 @@ struct Report {
   // the run passes.
   bool au_applicable = true;
   bool passed = false;
+  // The lowest accelerator's row (the verdict's): where its AU's loss went.
+  AcceleratorResult au_loss;
+  // "PASS", "n/a", or "FAIL..." naming what dominated the loss (au_verdict, metrics.hpp).
+  std::string verdict;
+  // SIGINT/SIGTERM stopped the run: the figures are over the passes that ran (whole passes, and
+  // the interrupted pass's steps up to the stop); epochs_completed counts whole training epochs.
+  bool interrupted = false;
+  std::uint32_t epochs_completed = 0;
   // Batch hand-over tokens (the sendmsg/recvmsg a trace of the replay shows per batch) dropped
   // because their socket was full; 0 unless the socket could not be sized for every window.
   std::uint64_t batch_signals_dropped = 0;

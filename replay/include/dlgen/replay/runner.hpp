@@ -4,9 +4,11 @@
 // PyTorch DataLoader) with up to `reader.iodepth` requests in flight, and hand finished batches
 // through a bounded prefetch queue (`reader.prefetch` batches per worker); the accelerator thread
 // takes batch k in order and "computes" by sleeping the step's compute time on a Clock.
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <vector>
 
 #include "dlgen/core/job.hpp"
@@ -26,6 +28,24 @@ struct ConsumedPass {
   bool eval = false;
   std::vector<std::uint32_t> accelerator;  // global accelerator id, one per sample
   std::vector<SampleRef> samples;
+};
+
+// A request to stop a run early (SIGINT/SIGTERM: see cli/interrupt.hpp). request() may be called
+// from any thread (not from a signal handler): it wakes the pass in progress, whose readers and
+// accelerators stop after the step in hand; the run then ends with Report::interrupted set and its
+// figures over what ran. The runner registers what wakes its current pass.
+class StopSource {
+ public:
+  void request();
+  bool requested() const { return requested_.load(std::memory_order_acquire); }
+  // The runner's: `fn` runs on request() (at once when already requested) until cleared.
+  void on_request(std::function<void()> fn);
+  void clear();
+
+ private:
+  std::mutex mu_;
+  std::atomic<bool> requested_{false};
+  std::function<void()> fn_;
 };
 
 struct RunOptions {
@@ -56,6 +76,11 @@ struct RunOptions {
   // (0-based; workers first); it may throw std::system_error as std::thread does when the system
   // cannot start a thread.
   std::function<void(std::size_t thread)> before_thread_start;
+  // Tests: called inside each harness window between passes (after the page-cache drop and the
+  // next pass's planning), e.g. to let fake time pass as a slow cache drop would.
+  std::function<void()> between_passes;
+  // When set, request() stops the run early (see StopSource).
+  StopSource* stop = nullptr;
 };
 
 // The default requests in flight per worker when the job says 0: one, as a DataLoader worker.
