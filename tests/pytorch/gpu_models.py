@@ -184,9 +184,13 @@ def dice_ce_loss(logits, target, n_class):
 def pick_device(name):
     if name == "auto":
         name = "cuda" if torch.cuda.is_available() else "cpu"
-    if name.startswith("cuda") and not torch.cuda.is_available():
-        raise SystemExit("--device cuda: torch.cuda.is_available() is False")
-    return torch.device(name)
+    device = torch.device(name)
+    if device.type == "cuda":
+        if not torch.cuda.is_available():
+            raise SystemExit(f"--device {name}: torch.cuda.is_available() is False")
+        if device.index is None:  # torch.cuda.set_device wants an index
+            device = torch.device("cuda", torch.cuda.current_device())
+    return device
 
 
 def device_info(device):

@@ -108,8 +108,9 @@ def main():
         torch.cuda.set_device(device)
         torch.backends.cudnn.benchmark = True
     filters = [int(f) for f in a.filters.split(",")]
-    if a.patch % (2 ** len(filters)):
-        p.error(f"--patch {a.patch}: must be divisible by 2**{len(filters)} (one halving per level)")
+    if a.patch % (2 ** len(filters)) or a.patch < 2 ** (len(filters) + 1):
+        p.error(f"--patch {a.patch}: must be a multiple of 2**{len(filters)} (one halving per level) "
+                f"and at least {2 ** (len(filters) + 1)} (instance norm needs 2 voxels a side)")
     train_pairs, val_pairs = split_cases(a.data, a.val_list or os.path.join(a.data, "evaluation_cases.txt"))
     model = gm.UNet3D(filters, 1, N_CLASS).to(device)
     optimizer = torch.optim.SGD(model.parameters(), lr=a.lr, momentum=0.9, nesterov=True)

@@ -29,7 +29,7 @@ def _jpeg(args):
     w, h = int(rng.integers(250, 500)), int(rng.integers(250, 400))
     scale = int(rng.integers(5, 11))  # coarser noise compresses better: 20-90 KiB over this range
     small = rng.integers(0, 256, (h // scale + 1, w // scale + 1, 3), dtype=np.uint8)
-    img = Image.fromarray(small).resize((w, h), Image.BICUBIC)
+    img = Image.fromarray(small).resize((w, h), getattr(Image, "Resampling", Image).BICUBIC)
     buf = io.BytesIO()
     img.save(buf, "JPEG", quality=int(rng.integers(75, 95)))
     with open(path, "wb") as f:
