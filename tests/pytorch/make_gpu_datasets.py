@@ -3,7 +3,7 @@
 
   make_gpu_datasets.py --imagenet DIR [--train 512 --val 64 --classes 8]
       DIR/train/<class>/<name>.JPEG and DIR/val/<class>/<name>.JPEG, ImageNet's layout: photos of
-      250-500 x 250-400 pixels whose JPEGs are 20-90 KiB (smooth noise at a random scale and quality).
+      250-500 x 250-400 pixels whose JPEGs are 14-91 KiB (smooth noise at a random scale and quality).
   make_gpu_datasets.py --kits DIR [--cases 24 --eval 4 --side 128]
       DIR/case_XXXXX_x.npy (float32, 1 x D x H x W, each side in [side, 1.25 side]) and
       DIR/case_XXXXX_y.npy (uint8 labels 0-2 of the same D x H x W) side by side in ONE folder, as the
@@ -27,7 +27,7 @@ def _jpeg(args):
     from PIL import Image
     rng = np.random.default_rng(seed)
     w, h = int(rng.integers(250, 500)), int(rng.integers(250, 400))
-    scale = int(rng.integers(5, 11))  # coarser noise compresses better: 20-90 KiB over this range
+    scale = int(rng.integers(5, 11))  # coarser noise compresses better: 14-91 KiB over this range
     small = rng.integers(0, 256, (h // scale + 1, w // scale + 1, 3), dtype=np.uint8)
     img = Image.fromarray(small).resize((w, h), getattr(Image, "Resampling", Image).BICUBIC)
     buf = io.BytesIO()
