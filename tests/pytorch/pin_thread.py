@@ -80,16 +80,21 @@ def name_thread(name):
 
 def handed_over(loader, depth):
     """Yields the loader's batches as a training loop behind a pin-memory thread gets them: a
-    thread of this process receives each batch from the workers and puts it on a queue.Queue."""
+    thread of this process receives each batch from the workers and puts it on a queue.Queue.
+    As in PyTorch, the thread ends when the loop asks for the batch after the last one, and the
+    workers are shut down after it."""
+    it = iter(loader)  # starts the workers
     q = queue.Queue(maxsize=depth)
+    finished = threading.Event()
 
     def receive():
         name_thread(b"pt_data_pin")
         try:
-            for batch in loader:
-                q.put(batch)
+            for _ in range(len(loader)):
+                q.put(next(it))
         finally:
             q.put(DONE)
+            finished.wait()
 
     t = threading.Thread(target=receive, name="pt_data_pin", daemon=True)
     t.start()
@@ -98,7 +103,9 @@ def handed_over(loader, depth):
         if batch is DONE:
             break
         yield batch
+    finished.set()
     t.join()
+    del it  # shuts the workers down
 
 
 def main():
