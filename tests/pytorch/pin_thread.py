@@ -8,8 +8,8 @@ syscall of the training loop marks the step. Without CUDA pin_memory does nothin
 builds the same structure itself: a thread named `pt_data_pin` iterates the DataLoader (workers,
 batches, shuffle) and puts each batch on a queue.Queue; the main thread takes them off and spends
 a known time per step (a sleep standing in for the GPU). ImageFolder-style JPEG class folders,
-a validation pass after every epoch and torch.save of the model every epoch, as PyTorch's ImageNet
-example does.
+a validation pass after every epoch, a progress line every few steps and torch.save of the model
+every epoch, as PyTorch's ImageNet example does.
 
   pin_thread.py --make-data DIR      # DIR/train/<class>/*.jpg and DIR/val/<class>/*.jpg (PIL)
   pin_thread.py --data DIR/train --val-data DIR/val --checkpoint-dir CKPT
@@ -87,11 +87,24 @@ def handed_over(loader, depth):
     q = queue.Queue(maxsize=depth)
     finished = threading.Event()
 
+    # The "pinned" buffers, reused like CUDA's caching host allocator: the loop never frees the
+    # workers' shared-memory tensors itself (their munmap stays on this thread, as on a GPU host).
+    ring = []
+
     def receive():
         name_thread(b"pt_data_pin")
         try:
-            for _ in range(len(loader)):
-                q.put(next(it))
+            for k in range(len(loader)):
+                x, y = next(it)
+                if len(ring) < depth + 3:
+                    ring.append((torch.empty((loader.batch_size,) + tuple(x.shape[1:]), dtype=x.dtype),
+                                 torch.empty((loader.batch_size,), dtype=y.dtype)))
+                px, py = ring[k % (depth + 3)]
+                n = x.shape[0]
+                px[:n].copy_(x)
+                py[:n].copy_(y)
+                del x, y  # the shared-memory batch is released here
+                q.put((px[:n], py[:n]))
         finally:
             q.put(DONE)
             finished.wait()
@@ -123,6 +136,8 @@ def main():
     p.add_argument("--depth", type=int, default=2, help="batches the hand-over queue holds")
     p.add_argument("--compute-ms", type=float, default=30.0, help="sleep per training step")
     p.add_argument("--val-compute-ms", type=float, default=10.0, help="sleep per evaluation step")
+    p.add_argument("--print-every", type=int, default=5,
+                   help="print progress every N training steps (the ImageNet example's -p)")
     p.add_argument("--checkpoint-dir", default="checkpoints")
     p.add_argument("--state-mib", type=int, default=4, help="extra model state saved (MiB)")
     p.add_argument("--seed", type=int, default=0)
@@ -157,6 +172,8 @@ def main():
             opt.step()
             time.sleep(a.compute_ms / 1000.0)
             step_times.append(time.perf_counter() - s0)
+            if a.print_every and steps % a.print_every == 0:
+                print(f"Epoch: [{epoch}][{steps}] Time {step_times[-1]:.3f}", flush=True)
             steps += 1
         steps_per_epoch.append(steps)
         model.eval()
