@@ -82,28 +82,7 @@ std::uint64_t thread_exit(const trace::Trace& t, std::uint32_t tid, std::uint64_
   return 0;
 }
 
-// The training loop behind an in-process hand-over takes batch i when it has arrived (a_i, its
-// receipt) and the loop has finished the previous one: take_0 = a_0, take_i = max(take_{i-1} + c,
-// a_i), and the pass ends at take_{n-1} + c. Given the pass's end, c is the one compute per step
-// that makes those steps end there (the end is non-decreasing and continuous in c: bisection).
-std::uint64_t fitted_compute(const std::vector<std::uint64_t>& arrivals, std::uint64_t end) {
-  auto finish = [&](std::uint64_t c) {
-    std::uint64_t take = arrivals.front();
-    for (std::size_t i = 1; i < arrivals.size(); ++i) take = std::max(take + c, arrivals[i]);
-    return take + c;
-  };
-  std::uint64_t lo = 0, hi = end - arrivals.front();
-  while (lo < hi) {
-    const std::uint64_t mid = lo + (hi - lo + 1) / 2;
-    if (finish(mid) <= end)
-      lo = mid;
-    else
-      hi = mid - 1;
-  }
-  return lo;
-}
-
-// The steps of one pass behind an in-process hand-over (fitted_compute): the pass's batches
+// The steps of one pass behind an in-process hand-over (detail::fitted_compute): the pass's batches
 // arrive at `receivers`' thread that received most of them, and the loop's last step ends when
 // that thread exits (PyTorch stops its pin-memory thread when the loop asks for the batch after
 // the last). A step that did not wait for its successor's arrival is measured compute. False
@@ -121,7 +100,7 @@ bool handed_over_steps(const trace::Trace& t, const std::vector<std::uint32_t>& 
     return false;
   std::vector<std::uint64_t> arrivals;
   for (const Batch* b : bs) arrivals.push_back(b->received_ns);
-  const std::uint64_t c = fitted_compute(arrivals, end);
+  const std::uint64_t c = detail::fitted_compute(arrivals, end);
   std::uint64_t take = arrivals.front();
   for (std::size_t i = 0; i < arrivals.size(); ++i) {
     const bool last = i + 1 == arrivals.size();
@@ -200,11 +179,10 @@ Steps find_steps(const trace::Trace& t, const std::vector<Access>& accesses, con
       }
       // Behind an in-process hand-over the main thread's gaps are not steps, and the receiving
       // thread's are waits for the workers: receipt to receipt.
-      const auto& gaps =
-          !receivers.empty()
-              ? no_gaps
-              : gaps_of[pass_timeline(t, timelines, bs.front()->received_ns,
-                                      bs.back()->received_ns)];
+      const auto& gaps = !receivers.empty()
+                             ? no_gaps
+                             : gaps_of[pass_timeline(t, timelines, bs.front()->received_ns,
+                                                     bs.back()->received_ns)];
       if (bs.size() == 1) {
         // Its compute is the main thread's first idle gap after the receipt (shorter gaps are
         // the spacing of its syscalls); that gap also holds any wait that follows the compute.

@@ -6,8 +6,10 @@
 // thread's few syscalls.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <vector>
 
+#include "consumer_cost.hpp"
 #include "dlgen/analysis/summary.hpp"
 #include "dlgen/core/stats.hpp"
 #include "dlgen/trace/trace_io.hpp"
@@ -49,3 +51,29 @@ TEST(PinThread, RealResnet50CaptureHasTheProgramsStepsPerPass) {
 
 }  // namespace
 }  // namespace dlgen::analysis
+
+namespace dlgen::analysis::detail {
+namespace {
+
+// The loop model behind an in-process hand-over (consumer_cost.hpp): with every batch there in
+// time, n steps of c end at a_0 + n·c, so c = (end − a_0) / n; a late batch restarts the loop at
+// its arrival; the fitted c is the largest whose finish is still at most the end.
+TEST(PinThread, FittedComputeIsTheLargestStepThatEndsThePassInTime) {
+  EXPECT_EQ(fitted_compute({1000, 1000, 1000, 1000}, 1000 + 4 * 250), 250u);
+  EXPECT_EQ(fitted_compute({1000, 1010, 1020, 1030}, 1000 + 4 * 250 + 3), 250u);
+  // Batch 2 arrives late: the loop waits for it, then two steps remain.
+  EXPECT_EQ(loop_finish({0, 100, 1000}, 100), 1100u);
+  EXPECT_EQ(fitted_compute({0, 100, 1000}, 1100), 100u);
+  for (const std::vector<std::uint64_t>& arrivals :
+       {std::vector<std::uint64_t>{0, 5, 7, 300, 301, 900}, std::vector<std::uint64_t>{42}}) {
+    for (std::uint64_t end : {950u, 1200u, 5000u}) {
+      const std::uint64_t c = fitted_compute(arrivals, end);
+      EXPECT_LE(loop_finish(arrivals, c), end) << end;
+      EXPECT_GT(loop_finish(arrivals, c + 1), end) << end;
+    }
+  }
+  EXPECT_EQ(fitted_compute({0, 100, 1000}, 999), 0u);  // the last batch came after the end
+}
+
+}  // namespace
+}  // namespace dlgen::analysis::detail
