@@ -29,4 +29,22 @@ void split_step_time(std::vector<Step>& steps, const std::function<bool(std::int
   }
 }
 
+std::uint64_t loop_finish(const std::vector<std::uint64_t>& arrivals, std::uint64_t c) {
+  std::uint64_t take = arrivals.front();
+  for (std::size_t i = 1; i < arrivals.size(); ++i) take = std::max(take + c, arrivals[i]);
+  return take + c;
+}
+
+std::uint64_t fitted_compute(const std::vector<std::uint64_t>& arrivals, std::uint64_t end) {
+  std::uint64_t lo = 0, hi = end > arrivals.front() ? end - arrivals.front() : 0;
+  while (lo < hi) {
+    const std::uint64_t mid = lo + (hi - lo + 1) / 2;
+    if (loop_finish(arrivals, mid) <= end)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
 }  // namespace dlgen::analysis::detail

@@ -20,4 +20,13 @@ namespace dlgen::analysis::detail {
 // for every step on return (tests/analysis/consumer_cost_test.cpp).
 void split_step_time(std::vector<Step>& steps, const std::function<bool(std::int32_t)>& is_eval);
 
+// A training loop fed through an in-process queue (PyTorch's pin-memory thread) that spends c ns
+// on every batch takes batch i at take_0 = arrivals[0], take_i = max(take_{i-1} + c, arrivals[i])
+// (the later of its previous step's end and the batch's arrival, ns) and finishes at
+// take_{n-1} + c. loop_finish is that end; fitted_compute the largest c whose end is at most
+// `end` (the end is non-decreasing and continuous in c, so it is found by bisection), 0 when even
+// c = 0 ends later. arrivals: ascending, not empty.
+std::uint64_t loop_finish(const std::vector<std::uint64_t>& arrivals, std::uint64_t c);
+std::uint64_t fitted_compute(const std::vector<std::uint64_t>& arrivals, std::uint64_t end);
+
 }  // namespace dlgen::analysis::detail

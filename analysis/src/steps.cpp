@@ -52,6 +52,73 @@ std::uint32_t pass_timeline(const trace::Trace& t, const std::vector<std::uint32
   return best;
 }
 
+// The threads of the accelerator process that receive its workers' batches when that is not its
+// main thread: PyTorch's pin-memory thread (`pt_data_pin`, one per pass) receives each batch
+// (recvmsg on the workers' sockets, the /dev/shm tensors mapped) and hands it to the training loop
+// through an in-process queue, so no syscall of the loop marks its steps. Empty when the main
+// thread receives (or anyone else's readers: threaded readers are the replay's shape).
+std::vector<std::uint32_t> in_process_receivers(const trace::Trace& t,
+                                                const std::vector<Access>& accesses,
+                                                const Readers& readers, std::size_t ai) {
+  const auto& acc = readers.accelerators[ai];
+  const auto pid = acc.pid;
+  if (acc.reads_itself || acc.readers.empty()) return {};
+  std::set<std::uint32_t> reading_tids;
+  for (const auto& a : accesses)
+    if (a.pid == pid) reading_tids.insert(a.tid);
+  for (auto r : acc.readers)
+    if (r == pid || reading_tids.count(r)) return {};  // the process reads for itself
+  std::set<std::uint32_t> receivers;
+  for (const auto& e : t.events)
+    if (e.op == Op::recvmsg && e.pid == pid) receivers.insert(e.tid);
+  if (receivers.empty() || receivers.count(pid)) return {};
+  return {receivers.begin(), receivers.end()};
+}
+
+// The exit of thread `tid` at or after `after` (0: none recorded).
+std::uint64_t thread_exit(const trace::Trace& t, std::uint32_t tid, std::uint64_t after) {
+  for (const auto& e : t.events)
+    if (e.op == Op::exit && e.tid == tid && e.ts_ns >= after) return e.ts_ns;
+  return 0;
+}
+
+// The steps of one pass behind an in-process hand-over (detail::fitted_compute): the pass's batches
+// arrive at `receivers`' thread that received most of them, and the loop's last step ends when
+// that thread exits (PyTorch stops its pin-memory thread when the loop asks for the batch after
+// the last). A step that did not wait for its successor's arrival is measured compute. False
+// (nothing added) when the thread does not exit after the pass's last receipt and before the
+// next pass's first (a persistent thread).
+bool handed_over_steps(const trace::Trace& t, const std::vector<std::uint32_t>& receivers,
+                       const std::vector<const Batch*>& bs,
+                       const std::map<std::int32_t, std::vector<const Batch*>>& per_pass,
+                       std::int32_t pass, std::uint32_t accelerator, std::vector<Step>& steps) {
+  const std::uint64_t w0 = bs.front()->received_ns, w1 = bs.back()->received_ns;
+  const std::uint64_t end = thread_exit(t, pass_timeline(t, receivers, w0, w1), w1);
+  if (end <= w1) return false;
+  if (auto next = per_pass.upper_bound(pass);
+      next != per_pass.end() && end > next->second.front()->received_ns)
+    return false;
+  std::vector<std::uint64_t> arrivals;
+  for (const Batch* b : bs) arrivals.push_back(b->received_ns);
+  const std::uint64_t c = detail::fitted_compute(arrivals, end);
+  std::uint64_t take = arrivals.front();
+  for (std::size_t i = 0; i < arrivals.size(); ++i) {
+    const bool last = i + 1 == arrivals.size();
+    const std::uint64_t next = last ? take + c : std::max(take + c, arrivals[i + 1]);
+    Step st;
+    st.accelerator = accelerator;
+    st.epoch = pass;
+    st.start_ns = take;
+    st.end_ns = next;
+    st.compute_ns = c;
+    // The last step runs into the pass's shut-down: a step, never a measurement.
+    st.compute_measured = !last && next == take + c;
+    steps.push_back(st);
+    take = next;
+  }
+  return true;
+}
+
 }  // namespace
 
 // Steps. The main thread makes no traced syscalls while it computes (a sleep, a matmul or a
@@ -75,6 +142,7 @@ Steps find_steps(const trace::Trace& t, const std::vector<Access>& accesses, con
     std::uint64_t gap_end_ns;  // end of the first idle gap (≥ 0.5 ms) after the receipt, 0: none
   };
   std::vector<Single> singles;
+  bool fitted = false;  // some pass's steps came from handed_over_steps
   for (std::size_t ai = 0; ai < r.accelerators.size(); ++ai) {
     std::vector<const Batch*> got;
     for (const auto& b : bt.batches)
@@ -97,9 +165,24 @@ Steps find_steps(const trace::Trace& t, const std::vector<Access>& accesses, con
     std::map<std::int32_t, std::vector<const Batch*>> per_pass;
     for (const Batch* b : got)
       if (b->epoch >= 0) per_pass[b->epoch].push_back(b);
+    const std::vector<std::uint32_t> receivers = in_process_receivers(t, accesses, r, ai);
+    const std::vector<std::pair<std::uint64_t, std::uint64_t>> no_gaps;
     for (auto& [pass, bs] : per_pass) {
-      const auto& gaps =
-          gaps_of[pass_timeline(t, timelines, bs.front()->received_ns, bs.back()->received_ns)];
+      if (!receivers.empty() && handed_over_steps(t, receivers, bs, per_pass, pass,
+                                                  static_cast<std::uint32_t>(ai), out.steps)) {
+        for (auto it = out.steps.rbegin(); it != out.steps.rend() && it->epoch == pass; ++it)
+          if (it->compute_measured)
+            (p.epochs[pass].evaluation ? eval_computes_measured : computes_measured)
+                .push_back(static_cast<double>(it->compute_ns));
+        fitted = true;
+        continue;
+      }
+      // Behind an in-process hand-over the main thread's gaps are not steps, and the receiving
+      // thread's are waits for the workers: receipt to receipt.
+      const auto& gaps = !receivers.empty()
+                             ? no_gaps
+                             : gaps_of[pass_timeline(t, timelines, bs.front()->received_ns,
+                                                     bs.back()->received_ns)];
       if (bs.size() == 1) {
         // Its compute is the main thread's first idle gap after the receipt (shorter gaps are
         // the spacing of its syscalls); that gap also holds any wait that follows the compute.
@@ -183,6 +266,11 @@ Steps find_steps(const trace::Trace& t, const std::vector<Access>& accesses, con
       }
     }
   }
+  if (fitted)
+    out.notes.push_back(
+        "batches reach the training loop through a thread of its own process (pin memory): a "
+        "step starts when its batch has arrived there and the previous step has ended; compute "
+        "per step is fitted per pass so that the last step ends when that thread exits");
   double typical = detail::percentile(computes_measured, 0.5);
   std::vector<double> single_train_gaps;
   for (const Single& one : singles)
