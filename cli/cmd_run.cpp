@@ -963,14 +963,17 @@ void add_run_commands(CLI::App& app, Action& action) {
   add_job_options(mlc, ml->job);
   add_rank_timeout(mlc, ml->job);
   mlc->add_option("--runs", ml->runs,
-                  "Measured runs (training: default 5, each with a new seed; checkpointing: the "
-                  "10 checkpoints written and read split over them, default one of each per run)");
-  mlc->add_flag("--no-warmup", ml->no_warmup, "No warm-up run before them (training)");
+                  "Measured runs (training: default 5, each with a new seed, fewer is INVALID; "
+                  "checkpointing: the 10 checkpoints written and read split over them, default "
+                  "one of each per run)");
+  mlc->add_flag("--no-warmup", ml->no_warmup,
+                "No warm-up run before them (training; the verdict is then INVALID)");
   mlc->add_flag("--no-size", ml->no_size,
                 "Keep the job's dataset size (INVALID when smaller than the rules ask)");
   mlc->add_option("--ram", ml->ram,
-                  "Client RAM: a training dataset must exceed 5x it; checkpointing drops the "
-                  "page cache under 3x it (default: this host's)");
+                  "Client RAM: a training dataset must exceed 5x it (below this host's measured "
+                  "RAM: INVALID); checkpointing drops the page cache under 3x it (default: this "
+                  "host's)");
   mlc->add_option("--engine", ml->engine, "I/O engine: uring (default), pread, null");
   mlc->add_option("--output-dir", ml->out_dir, "Where results go (default mlperf-results)");
   mlc->add_option("--results-dir", ml->results_dir,
