@@ -205,8 +205,9 @@ int exec_capture(const std::string& trace) {
 // Under mpirun `run` returns the reduced report (AU = the lowest accelerator of any rank) on every
 // rank, the per-host count is the same on all hosts, and only rank 0 prints (`quiet` elsewhere).
 // With `output`, the search is also written there as JSON (replay::find_max_json).
+// `can_drop_caches`: every host may drop its page cache (root everywhere).
 int find_max_accelerators(const Job& base, const replay::TrialRunner& run, bool quiet,
-                          const std::string& output, std::uint32_t ranks = 1,
+                          const std::string& output, bool can_drop_caches, std::uint32_t ranks = 1,
                           const std::function<int(const Error&)>& fail = report_error,
                           bool silent = false) {
   auto observe = [&](const replay::FindMaxTrial& t) {
@@ -226,7 +227,7 @@ int find_max_accelerators(const Job& base, const replay::TrialRunner& run, bool 
   };
   replay::FindMaxOptions fo;
   fo.ranks = ranks;
-  fo.can_drop_caches = ::geteuid() == 0;
+  fo.can_drop_caches = can_drop_caches;
   Result<replay::FindMaxResult> r = replay::find_max_accelerators(base, run, fo, observe);
   if (!r) return fail(r.error());
   if (silent) return 0;
@@ -464,7 +465,10 @@ int run_ranks(const RunArgs& a, replay::Cluster& cl) {
   };
   if (a.find_max) {
     ro.progress = false;
-    return find_max_accelerators(*job, run_reduced, a.quiet, a.output, cl.size(), fail, !root);
+    // Every rank's trials are judged cold only when every host could drop its cache.
+    const bool all_root = replay::all_sum(cl, ::geteuid() == 0 ? 0 : 1) == 0;
+    return find_max_accelerators(*job, run_reduced, a.quiet, a.output, all_root, cl.size(), fail,
+                                 !root);
   }
   std::vector<replay::ConsumedPass> consumed;
   if (!a.record_samples.empty()) ro.consumed = &consumed;
@@ -564,7 +568,8 @@ int do_run(const RunArgs& a) {
   if (a.find_max) {
     ro.progress = false;
     return find_max_accelerators(
-        *job, [&](const Job& j) { return replay::run_job(j, ro); }, a.quiet, a.output);
+        *job, [&](const Job& j) { return replay::run_job(j, ro); }, a.quiet, a.output,
+        ::geteuid() == 0);
   }
   std::vector<replay::ConsumedPass> consumed;
   if (!a.record_samples.empty()) ro.consumed = &consumed;
