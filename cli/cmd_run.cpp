@@ -249,7 +249,8 @@ int find_max_accelerators(const Job& base, const replay::TrialRunner& run, bool 
       break;
     }
   if (!output.empty())
-    if (Result<void> w = write_text_file(output, replay::find_max_json(*r, base.compute.au_threshold));
+    if (Result<void> w =
+            write_text_file(output, replay::find_max_json(*r, base.compute.au_threshold));
         !w)
       return fail(w.error());
   return 0;

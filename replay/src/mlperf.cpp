@@ -43,7 +43,9 @@ std::string describe(const Distribution& d) {
   return s;
 }
 
-std::string yes_no(bool b) { return b ? "true" : "false"; }
+std::string yes_no(bool b) {
+  return b ? "true" : "false";
+}
 
 // A job as (TOML path, exact value) pairs: every field that shapes the I/O a run does. Left out:
 // the job's name (it picks the reference), description, source file and named scales, and how the
@@ -127,10 +129,10 @@ Fields job_fields(const Job& j) {
   f.emplace_back("run.max_time", exact(n.max_seconds));
   f.emplace_back("run.train", yes_no(n.train));
   f.emplace_back("run.sync_steps", yes_no(n.sync_steps));
-  f.emplace_back("model", j.model ? "an LLM (" + std::to_string(j.model->num_layers) +
-                                        " layers, hidden " + std::to_string(j.model->hidden_size) +
-                                        ")"
-                                  : "none");
+  f.emplace_back("model", j.model
+                              ? "an LLM (" + std::to_string(j.model->num_layers) +
+                                    " layers, hidden " + std::to_string(j.model->hidden_size) + ")"
+                              : "none");
   return f;
 }
 
@@ -274,17 +276,16 @@ DivisionCheck check_division(const Job& reference, const Job& job) {
     // `checkpoint.enabled` already say so.
     if (a == b || a == kNotSet || b == kNotSet) return;
     const Allowed* allow = freedom(key);
-    Freedom f = allow ? allow->freedom : Freedom::closed;
-    if (key == "reader.direct") f = unet3d ? Freedom::closed : Freedom::open;
-    if (allow && f == Freedom::closed) return;
-    if (allow) {
-      if (c.division == Division::closed) c.division = Division::open;
-      c.reasons.push_back(key + ": " + b + " (reference " + a + "): allowed in OPEN only" +
-                          (key == "reader.direct" ? " (O_DIRECT is CLOSED for unet3d only)" : ""));
-    } else {
+    if (!allow) {  // deny by default
       c.division = Division::invalid;
       c.reasons.push_back(key + ": " + b + " (reference " + a + "): not allowed in CLOSED or OPEN");
+      return;
     }
+    const bool in_closed = key == "reader.direct" ? unet3d : allow->freedom == Freedom::closed;
+    if (in_closed) return;
+    if (c.division == Division::closed) c.division = Division::open;
+    c.reasons.push_back(key + ": " + b + " (reference " + a + "): allowed in OPEN only" +
+                        (key == "reader.direct" ? " (O_DIRECT is CLOSED for unet3d only)" : ""));
   };
   for (const auto& [key, _] : ref) compare(key);
   for (const auto& [key, _] : mine) compare(key);
@@ -372,8 +373,7 @@ Result<MlperfResult> run_mlperf(const Job& job, const Job* reference, const Mlpe
     r.division = Division::invalid;
     r.reasons.push_back("the dataset is sized for " + format_size(o.ram_bytes) +
                         " of client RAM (--ram); the clients have " +
-                        format_size(o.measured_ram_bytes) +
-                        ": the rules ask for 5x the real RAM");
+                        format_size(o.measured_ram_bytes) + ": the rules ask for 5x the real RAM");
   }
   if (o.runs < kMlperfTrainingRuns || !o.warmup) {
     r.division = Division::invalid;

@@ -376,7 +376,8 @@ TEST(FindMax, AFigureThatMayComeFromThePageCacheIsLabelled) {
   FindMaxOptions root;
   root.can_drop_caches = true;
   CacheModel failed;
-  failed.warning = "cannot write /proc/sys/vm/drop_caches; dropped the dataset's pages with fadvise";
+  failed.warning =
+      "cannot write /proc/sys/vm/drop_caches; dropped the dataset's pages with fadvise";
   r = find_max_accelerators(base, std::ref(failed), root);
   ASSERT_TRUE(r);
   EXPECT_TRUE(r->warm_cache);

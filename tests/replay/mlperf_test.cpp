@@ -187,8 +187,8 @@ TEST(Mlperf, EveryJobFieldIsComparedAndAnUnlistedChangeIsInvalid) {
     const DivisionCheck c = check_division(ref, j);
     EXPECT_EQ(c.division, Division::invalid) << key << ":\n" << joined(c.reasons);
     const std::string why = reason_for(c, key);
-    EXPECT_NE(why.find("not allowed in CLOSED or OPEN"), std::string::npos)
-        << key << ":\n" << joined(c.reasons);
+    EXPECT_NE(why.find("not allowed in CLOSED or OPEN"), std::string::npos) << key << ":\n"
+                                                                            << joined(c.reasons);
   };
   check("reader.startup_spread",
         [](Job& j) { j.reader.startup_spread = Distribution::fixed_at(2); });
