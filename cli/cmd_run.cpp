@@ -205,8 +205,10 @@ int exec_capture(const std::string& trace) {
 // MLPerf Storage's headline (replay/find_max.hpp): prints each trial, then the verdict.
 // Under mpirun `run` returns the reduced report (AU = the lowest accelerator of any rank) on every
 // rank, the per-host count is the same on all hosts, and only rank 0 prints (`quiet` elsewhere).
+// With `output`, the search is also written there as JSON (replay::find_max_json).
+// `can_drop_caches`: every host may drop its page cache (root everywhere).
 int find_max_accelerators(const Job& base, const replay::TrialRunner& run, bool quiet,
-                          std::uint32_t ranks = 1,
+                          const std::string& output, bool can_drop_caches, std::uint32_t ranks = 1,
                           const std::function<int(const Error&)>& fail = report_error,
                           bool silent = false) {
   auto observe = [&](const replay::FindMaxTrial& t) {
@@ -217,21 +219,26 @@ int find_max_accelerators(const Job& base, const replay::TrialRunner& run, bool 
       std::printf(
           "  %4u accelerator(s): AU %5.1f%% (lowest, whole trial), %.1f MiB/s, %.1f samples/s, %u "
           "epoch(s) x "
-          "%llu steps, %.1f s, host CPU %.0f%%: %s\n",
+          "%llu steps, %.1f s, host CPU %.0f%%: %s%s\n",
           t.accelerators, t.report.au * 100, t.report.mib_per_s, t.report.samples_per_s, t.epochs,
           static_cast<unsigned long long>(t.steps_per_epoch), t.report.elapsed_s,
-          t.report.cpu.host_busy_percent, t.passed ? "pass" : "fail");
+          t.report.cpu.host_busy_percent, t.passed ? "pass" : "fail",
+          t.warm_cache ? " (warm page cache)" : "");
     std::fflush(stdout);
   };
   replay::FindMaxOptions fo;
   fo.ranks = ranks;
+  fo.can_drop_caches = can_drop_caches;
   Result<replay::FindMaxResult> r = replay::find_max_accelerators(base, run, fo, observe);
   if (!r) return fail(r.error());
   if (silent) return 0;
   std::printf(
-      "max accelerators: %u%s%s (whole-trial AU >= %.0f%% with %s)\n", r->max_accelerators,
+      "max accelerators: %u%s%s (whole-trial AU >= %.0f%% with %s)%s\n", r->max_accelerators,
       ranks > 1 ? " per host" : "", r->hit_limit ? " or more" : "", base.compute.au_threshold * 100,
-      base.compute.accelerator.empty() ? "the job's step time" : base.compute.accelerator.c_str());
+      base.compute.accelerator.empty() ? "the job's step time" : base.compute.accelerator.c_str(),
+      r->warm_cache ? " FROM A WARM PAGE CACHE: some trials may have read RAM, not the storage"
+                    : "");
+  std::printf("page cache: %s\n", r->page_cache.c_str());
   for (const auto& n : r->notes) std::printf("note: %s\n", n.c_str());
   for (const auto& t : r->trials)
     if (t.ran && t.report.client_bound) {
@@ -242,6 +249,11 @@ int find_max_accelerators(const Job& base, const replay::TrialRunner& run, bool 
           t.accelerators, t.report.cpu.host_busy_percent);
       break;
     }
+  if (!output.empty())
+    if (Result<void> w =
+            write_text_file(output, replay::find_max_json(*r, base.compute.au_threshold));
+        !w)
+      return fail(w.error());
   return 0;
 }
 
@@ -455,7 +467,10 @@ int run_ranks(const RunArgs& a, replay::Cluster& cl) {
   };
   if (a.find_max) {
     ro.progress = false;
-    return find_max_accelerators(*job, run_reduced, a.quiet, cl.size(), fail, !root);
+    // Every rank's trials are judged cold only when every host could drop its cache.
+    const bool all_root = replay::all_sum(cl, ::geteuid() == 0 ? 0 : 1) == 0;
+    return find_max_accelerators(*job, run_reduced, a.quiet, a.output, all_root, cl.size(), fail,
+                                 !root);
   }
   std::vector<replay::ConsumedPass> consumed;
   if (!a.record_samples.empty()) ro.consumed = &consumed;
@@ -559,7 +574,8 @@ int do_run(const RunArgs& a) {
   if (a.find_max) {
     ro.progress = false;
     return find_max_accelerators(
-        *job, [&](const Job& j) { return replay::run_job(j, ro); }, a.quiet);
+        *job, [&](const Job& j) { return replay::run_job(j, ro); }, a.quiet, a.output,
+        ::geteuid() == 0);
   }
   std::vector<replay::ConsumedPass> consumed;
   if (!a.record_samples.empty()) ro.consumed = &consumed;
@@ -744,16 +760,19 @@ int do_mlperf_on(const MlperfArgs& a, replay::Cluster& cl) {
   if (several)
     if (Result<void> same = replay::check_same_job(cl, *loaded); !same) return fail(same.error());
   Job job = *loaded;
-  std::uint64_t ram = 0;
+  // --ram is what the dataset is sized for; the host's measured RAM is what the rules mean (a
+  // training run sized for less is INVALID, replay::MlperfOptions).
+  const std::uint64_t measured = limits::host_memory_bytes();
+  std::uint64_t ram = measured;
   if (!a.ram.empty()) {
     Result<std::uint64_t> r = parse_size(a.ram);
     if (!r) return fail(input_error("--ram " + a.ram + ": " + r.error().message));
     ram = *r;
-  } else {
-    ram = limits::host_memory_bytes();
   }
   // The clients' RAM: each host once (its lowest rank counts it).
   const std::uint64_t ram_all = several ? replay::all_sum(cl, cl.host_leader() ? ram : 0) : ram;
+  const std::uint64_t measured_all =
+      several ? replay::all_sum(cl, cl.host_leader() ? measured : 0) : measured;
   MlperfOutputs outputs;
   outputs.job_path = a.job.job;
   if (!a.job.scale.empty()) outputs.overrides.push_back("--scale " + a.job.scale);
@@ -789,6 +808,8 @@ int do_mlperf_on(const MlperfArgs& a, replay::Cluster& cl) {
   mo.runs = a.runs > 0 ? a.runs : 5;
   mo.warmup = !a.no_warmup;
   mo.sizing = replay::mlperf_cluster_dataset_size(job, cl.size(), ram_all);
+  mo.ram_bytes = ram_all;
+  mo.measured_ram_bytes = measured_all;
   if (!a.no_size && job.dataset.num_files < mo.sizing.files) {
     if (!a.quiet && root)
       std::fprintf(stderr,
@@ -802,6 +823,16 @@ int do_mlperf_on(const MlperfArgs& a, replay::Cluster& cl) {
                    several ? " (all hosts)" : "",
                    static_cast<unsigned long long>(mo.sizing.samples_for_memory));
     job.dataset.num_files = mo.sizing.files;
+    // The resized job is checked again, with this host's RAM (the plan must fit), before anything
+    // is generated (under mpirun every rank checks with its own host's RAM, and all agree).
+    Result<void> valid = ok();
+    if (const std::vector<Diagnostic> d = validate(job, measured); !d.empty()) {
+      std::string why = a.job.job + ": resized by the MLPerf rules to " +
+                        std::to_string(job.dataset.num_files) + " files, the job is not valid:";
+      for (const Diagnostic& x : d) why += "\n  " + x.path + ": " + x.message;
+      valid = input_error(why);
+    }
+    if (Result<void> s = replay::agree(cl, valid); !s) return fail(s.error());
   }
   if (*engine != replay::EngineKind::null) {
     Result<void> r = several ? prepare_datasets_ranks(job, a.job, false, a.quiet, cl)
@@ -910,7 +941,9 @@ void add_run_commands(CLI::App& app, Action& action) {
   add_job_options(run, run_args->job);
   add_rank_timeout(run, run_args->job);
   run->add_option("--engine", run_args->engine, "I/O engine: uring (default), pread, null");
-  run->add_option("--output,-o", run_args->output, "Write the full result as JSON");
+  run->add_option(
+      "--output,-o", run_args->output,
+      "Write the full result as JSON (with --find-max-accelerators: the search and its trials)");
   run->add_option(
       "--dlio-summary", run_args->dlio_summary,
       "Also write DLIO's summary.json (its metric names, with dlgen's real MiB/s beside them)");
@@ -950,14 +983,17 @@ void add_run_commands(CLI::App& app, Action& action) {
   add_job_options(mlc, ml->job);
   add_rank_timeout(mlc, ml->job);
   mlc->add_option("--runs", ml->runs,
-                  "Measured runs (training: default 5, each with a new seed; checkpointing: the "
-                  "10 checkpoints written and read split over them, default one of each per run)");
-  mlc->add_flag("--no-warmup", ml->no_warmup, "No warm-up run before them (training)");
+                  "Measured runs (training: default 5, each with a new seed, fewer is INVALID; "
+                  "checkpointing: the 10 checkpoints written and read split over them, default "
+                  "one of each per run)");
+  mlc->add_flag("--no-warmup", ml->no_warmup,
+                "No warm-up run before them (training; the verdict is then INVALID)");
   mlc->add_flag("--no-size", ml->no_size,
                 "Keep the job's dataset size (INVALID when smaller than the rules ask)");
   mlc->add_option("--ram", ml->ram,
-                  "Client RAM: a training dataset must exceed 5x it; checkpointing drops the "
-                  "page cache under 3x it (default: this host's)");
+                  "Client RAM: a training dataset must exceed 5x it (below this host's measured "
+                  "RAM: INVALID); checkpointing drops the page cache under 3x it (default: this "
+                  "host's)");
   mlc->add_option("--engine", ml->engine, "I/O engine: uring (default), pread, null");
   mlc->add_option("--output-dir", ml->out_dir, "Where results go (default mlperf-results)");
   mlc->add_option("--results-dir", ml->results_dir,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "dlgen/core/units.hpp"
 #include "dlgen/replay/plan.hpp"
@@ -19,6 +20,8 @@ TrialShape size_trial(const Job& base, std::uint32_t accelerators, const FindMax
   // measured by `dlgen run` itself and would only repeat in every trial.
   j.checkpoint.enabled = false;
   j.checkpoint.restore = false;
+  // Each trial starts from storage, not from what the previous trial left in the page cache.
+  if (!j.reader.direct && j.run.cache == CacheMode::keep) j.run.cache = CacheMode::drop_start;
   const std::uint32_t ranks = std::max<std::uint32_t>(options.ranks, 1);
   const EpochPlan plan = plan_epoch(j, 0, {ranks - 1, ranks});
   std::uint64_t per_epoch = plan.accelerators.empty() ? 0 : UINT64_MAX;
@@ -50,6 +53,13 @@ Result<FindMaxResult> find_max_accelerators(const Job& base, const TrialRunner& 
         "with none, any number of accelerators is \"busy\"");
   FindMaxResult res;
   bool capped = false, cached = false;
+  const bool direct = base.reader.direct;
+  res.page_cache =
+      direct ? "not used: O_DIRECT reads (reader.direct)"
+      : options.can_drop_caches
+          ? "dropped before each trial (sync + /proc/sys/vm/drop_caches)"
+          : "not dropped (not root): only the dataset's pages advised out (POSIX_FADV_DONTNEED) "
+            "before each trial, which does not guarantee it; every trial is labelled warm";
   auto trial = [&](std::uint32_t n) -> Result<bool> {
     const TrialShape shape = size_trial(base, n, options);
     FindMaxTrial t;
@@ -61,7 +71,14 @@ Result<FindMaxResult> find_max_accelerators(const Job& base, const TrialRunner& 
       if (!r) return r.error();
       t.ran = true;
       t.passed = r->passed;
-      if (shape.job.run.epochs > 1 && r->dataset_fits_in_ram) cached = true;
+      bool drop_failed = false;
+      for (const std::string& w : r->warnings)
+        if (w.find("drop_caches") != std::string::npos) drop_failed = true;
+      const bool later_epochs_cached = shape.job.run.epochs > 1 && r->dataset_fits_in_ram &&
+                                       shape.job.run.cache != CacheMode::drop_epoch;
+      if (later_epochs_cached) cached = true;
+      t.warm_cache = !direct && (!options.can_drop_caches || drop_failed || later_epochs_cached);
+      res.warm_cache = res.warm_cache || t.warm_cache;
       t.report = std::move(*r);
     }
     if (!shape.idle && shape.steps_per_epoch * shape.job.run.epochs < shape.target_steps)
@@ -103,11 +120,39 @@ Result<FindMaxResult> find_max_accelerators(const Job& base, const TrialRunner& 
                         " epochs, short of " + std::to_string(options.min_steps) + " steps and " +
                         format_duration(options.min_compute_s) +
                         " of compute per accelerator: a larger dataset gives a firmer number");
-  if (cached)
+  if (cached && !direct)
     res.notes.push_back(
         "trials repeat epochs of a dataset that fits in RAM; later epochs may read from the page "
         "cache (run.cache = \"drop_epoch\" avoids it)");
   return res;
+}
+
+std::string find_max_json(const FindMaxResult& r, double au_threshold) {
+  nlohmann::json j;
+  j["max_accelerators"] = r.max_accelerators;
+  j["hit_limit"] = r.hit_limit;
+  j["au_threshold"] = au_threshold;
+  j["page_cache"] = r.page_cache;
+  j["warm_cache"] = r.warm_cache;
+  j["notes"] = r.notes;
+  nlohmann::json trials = nlohmann::json::array();
+  for (const FindMaxTrial& t : r.trials) {
+    nlohmann::json x = {{"accelerators", t.accelerators},
+                        {"epochs", t.epochs},
+                        {"steps_per_epoch", t.steps_per_epoch},
+                        {"ran", t.ran},
+                        {"passed", t.passed},
+                        {"warm_cache", t.warm_cache}};
+    if (t.ran) {
+      x["au"] = t.report.au;
+      x["samples_per_s"] = t.report.samples_per_s;
+      x["mib_per_s"] = t.report.mib_per_s;
+      x["elapsed_s"] = t.report.elapsed_s;
+    }
+    trials.push_back(x);
+  }
+  j["trials"] = trials;
+  return j.dump(2) + "\n";
 }
 
 }  // namespace dlgen::replay

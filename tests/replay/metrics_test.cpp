@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
+#include <nlohmann/json.hpp>
 
 #include "dlgen/replay/find_max.hpp"
 #include "dlgen/replay/runner.hpp"
@@ -319,6 +321,86 @@ TEST(FindMax, IdleAcceleratorsFailWithoutRunningAndANoteSaysWhy) {
   EXPECT_EQ(runs, 3);                  // 1, 2, 4 ran; 8, 6, 5 failed without running
   ASSERT_FALSE(r->notes.empty());
   EXPECT_NE(r->notes[0].find("no batch"), std::string::npos);
+}
+
+// Trials run back to back on the same files: each must start from storage, not from what the
+// previous trial left in the page cache, and say so; a figure that may come from RAM is labelled.
+struct CacheModel {
+  bool fits_in_ram = false;
+  std::string warning;
+  std::vector<CacheMode> modes;
+  Result<Report> operator()(const Job& j) {
+    modes.push_back(j.run.cache);
+    Report r;
+    r.au = j.run.accelerators <= 2 ? 1.0 : 0.5;
+    r.au_threshold = j.compute.au_threshold;
+    r.passed = r.au >= r.au_threshold;
+    r.dataset_fits_in_ram = fits_in_ram;
+    if (!warning.empty()) r.warnings.push_back(warning);
+    return r;
+  }
+};
+
+TEST(FindMax, EveryTrialDropsThePageCacheFirst) {
+  const Job base = shape_job({1, 2, 4096, 8, 1, false, false, 0, 0});
+  ASSERT_EQ(base.run.cache, CacheMode::keep);
+  CacheModel m;
+  FindMaxOptions o;
+  o.can_drop_caches = true;  // root
+  Result<FindMaxResult> r = find_max_accelerators(base, std::ref(m), o);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->max_accelerators, 2u);
+  ASSERT_FALSE(m.modes.empty());
+  for (CacheMode c : m.modes) EXPECT_EQ(c, CacheMode::drop_start);
+  EXPECT_NE(r->page_cache.find("/proc/sys/vm/drop_caches"), std::string::npos) << r->page_cache;
+  EXPECT_FALSE(r->warm_cache);
+  for (const FindMaxTrial& t : r->trials) EXPECT_FALSE(t.warm_cache);
+  const auto j = nlohmann::json::parse(find_max_json(*r, base.compute.au_threshold));
+  EXPECT_EQ(j["max_accelerators"], 2);
+  EXPECT_EQ(j["warm_cache"], false);
+  EXPECT_EQ(j["page_cache"], r->page_cache);
+  EXPECT_EQ(j["trials"].size(), r->trials.size());
+}
+
+TEST(FindMax, AFigureThatMayComeFromThePageCacheIsLabelled) {
+  const Job base = shape_job({1, 2, 4096, 8, 1, false, false, 0, 0});
+  // Not root: the cache cannot be dropped for sure.
+  CacheModel plain;
+  Result<FindMaxResult> r = find_max_accelerators(base, std::ref(plain), {});
+  ASSERT_TRUE(r);
+  EXPECT_TRUE(r->warm_cache);
+  EXPECT_NE(r->page_cache.find("not root"), std::string::npos) << r->page_cache;
+  for (const FindMaxTrial& t : r->trials) EXPECT_TRUE(t.warm_cache);
+  EXPECT_EQ(nlohmann::json::parse(find_max_json(*r, 0.9))["warm_cache"], true);
+  // Root, but the drop failed.
+  FindMaxOptions root;
+  root.can_drop_caches = true;
+  CacheModel failed;
+  failed.warning =
+      "cannot write /proc/sys/vm/drop_caches; dropped the dataset's pages with fadvise";
+  r = find_max_accelerators(base, std::ref(failed), root);
+  ASSERT_TRUE(r);
+  EXPECT_TRUE(r->warm_cache);
+  // Root, but trials repeat epochs of a dataset that fits in RAM (this one needs several epochs
+  // for 30 steps), without dropping between them.
+  Job small = shape_job({1, 2, 64, 8, 1, false, false, 0, 0});
+  CacheModel in_ram;
+  in_ram.fits_in_ram = true;
+  r = find_max_accelerators(small, std::ref(in_ram), root);
+  ASSERT_TRUE(r);
+  ASSERT_GT(r->trials.front().epochs, 1u);
+  EXPECT_TRUE(r->trials.front().warm_cache);
+  EXPECT_TRUE(r->warm_cache);
+  // O_DIRECT: no page cache to drop or to read from.
+  Job direct = base;
+  direct.reader.direct = true;
+  CacheModel d;
+  d.fits_in_ram = true;
+  r = find_max_accelerators(direct, std::ref(d), {});
+  ASSERT_TRUE(r);
+  EXPECT_FALSE(r->warm_cache);
+  EXPECT_NE(r->page_cache.find("O_DIRECT"), std::string::npos);
+  for (CacheMode c : d.modes) EXPECT_EQ(c, CacheMode::keep);
 }
 
 TEST(FindMax, NeedsAComputeTime) {

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "dlgen/core/job_io.hpp"
+
 namespace dlgen::replay {
 namespace {
 
@@ -160,6 +162,151 @@ TEST(Mlperf, DivisionFollowsWhatChanged) {
   Job low = ref;
   low.compute.au_threshold = 0.5;
   EXPECT_EQ(check_division(ref, low).division, Division::invalid);
+}
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += x + "\n";
+  return s;
+}
+
+// The reason that names `key` ("key: value (reference ...): ..."), or "".
+std::string reason_for(const DivisionCheck& c, const std::string& key) {
+  for (const auto& r : c.reasons)
+    if (r.rfind(key + ": ", 0) == 0) return r;
+  return "";
+}
+
+// Deny by default: every job field takes part, not only a list of known parameters. Each of these
+// changed silently before (CLOSED with no reason).
+TEST(Mlperf, EveryJobFieldIsComparedAndAnUnlistedChangeIsInvalid) {
+  const Job ref = reference("unet3d", "h100");
+  auto check = [&](const char* key, auto&& change) {
+    Job j = ref;
+    change(j);
+    const DivisionCheck c = check_division(ref, j);
+    EXPECT_EQ(c.division, Division::invalid) << key << ":\n" << joined(c.reasons);
+    const std::string why = reason_for(c, key);
+    EXPECT_NE(why.find("not allowed in CLOSED or OPEN"), std::string::npos) << key << ":\n"
+                                                                            << joined(c.reasons);
+  };
+  check("reader.startup_spread",
+        [](Job& j) { j.reader.startup_spread = Distribution::fixed_at(2); });
+  check("compute.batch_overhead",
+        [](Job& j) { j.compute.batch_overhead = Distribution::fixed_at(0.01); });
+  check("compute.eval_time", [](Job& j) { j.compute.eval_time = Distribution::fixed_at(0.1); });
+  check("run.sync_steps", [](Job& j) { j.run.sync_steps = true; });
+  check("run.cache", [](Job& j) { j.run.cache = CacheMode::drop_epoch; });
+  check("validation", [](Job& j) { j.validation = j.dataset; });
+  check("checkpoint.fsync", [](Job& j) { j.checkpoint.fsync = !j.checkpoint.fsync; });
+  check("checkpoint.write_size", [](Job& j) { j.checkpoint.write_size_bytes = 1 << 20; });
+  check("reader.shuffle", [](Job& j) { j.reader.shuffle = Shuffle::file; });
+  // How the loader reads (the data loader) is OPEN's, named.
+  Job r = ref;
+  r.reader.recipe = {*parse_recipe_step("0+4KiB")};
+  const DivisionCheck c = check_division(ref, r);
+  EXPECT_EQ(c.division, Division::open) << joined(c.reasons);
+  EXPECT_NE(reason_for(c, "reader.recipe").find("allowed in OPEN only"), std::string::npos)
+      << joined(c.reasons);
+}
+
+// Distributions compare exactly: every parameter, the bounds, and each histogram bin.
+TEST(Mlperf, DistributionsCompareExactlyWithBoundsAndBins) {
+  const Job ref = reference("unet3d", "h100");
+  Job j = ref;
+  j.dataset.sample_size.mean += 1;  // 146600629: "%g" printed both as 1.46601e+08
+  DivisionCheck c = check_division(ref, j);
+  EXPECT_EQ(c.division, Division::invalid);
+  EXPECT_NE(reason_for(c, "dataset.sample_size").find("146600629"), std::string::npos)
+      << joined(c.reasons);
+  j = ref;
+  j.dataset.sample_size.min = 4 << 20;  // the low tail cut: not the reference's sizes
+  EXPECT_EQ(check_division(ref, j).division, Division::invalid);
+  j = ref;
+  j.dataset.sample_size.max = 200e6;
+  EXPECT_EQ(check_division(ref, j).division, Division::invalid);
+
+  Job h = ref, g = ref;
+  h.dataset.sample_size = Distribution{};
+  h.dataset.sample_size.kind = DistKind::histogram;
+  h.dataset.sample_size.bins = {{1e6, 2e6, 1}, {2e6, 3e6, 1}};
+  g.dataset.sample_size = h.dataset.sample_size;
+  g.dataset.sample_size.bins[1].weight = 3;  // same number of bins, other sizes
+  c = check_division(h, g);
+  EXPECT_EQ(c.division, Division::invalid) << joined(c.reasons);
+  EXPECT_FALSE(reason_for(c, "dataset.sample_size").empty()) << joined(c.reasons);
+  // A compute time that "%g" would round alike.
+  Job t = ref;
+  t.compute.step_time = Distribution::fixed_at(0.3230000001);
+  EXPECT_EQ(check_division(ref, t).division, Division::invalid);
+}
+
+// Every shipped MLPerf training job at full size, on every accelerator it defines, is its
+// workload's reference: `dlgen mlperf jobs/<workload>.toml` can be CLOSED (the README's example).
+TEST(Mlperf, ShippedJobsAreTheirReferences) {
+  for (const char* w : {"unet3d", "resnet50", "cosmoflow"}) {
+    const std::string path = std::string(DLGEN_SOURCE_DIR "/jobs/") + w + ".toml";
+    Result<Job> base = load_job(path);
+    ASSERT_TRUE(base) << base.error().message;
+    ASSERT_FALSE(base->compute.per_accelerator.empty()) << w;
+    for (const auto& [accelerator, time] : base->compute.per_accelerator) {
+      JobLoadOptions lo;
+      lo.accelerator = accelerator;
+      Result<Job> j = load_job(path, lo);
+      ASSERT_TRUE(j) << j.error().message;
+      EXPECT_EQ(mlperf_match_accelerator(*j), accelerator) << w;
+      const DivisionCheck c = check_division(reference(w, accelerator.c_str()), *j);
+      EXPECT_EQ(c.division, Division::closed) << w << " on " << accelerator << ":\n"
+                                              << joined(c.reasons);
+      EXPECT_TRUE(c.reasons.empty()) << w << " on " << accelerator;
+    }
+  }
+}
+
+// CLOSED and OPEN need the warm-up and all five measured runs: one run has no spread to check.
+TEST(Mlperf, FewerRunsOrNoWarmupIsInvalid) {
+  const Job ref = reference();
+  Model m{{1000}, {}, {}};
+  MlperfOptions o;
+  o.runs = 1;
+  o.warmup = false;
+  Result<MlperfResult> r = run_mlperf(ref, &ref, std::ref(m), o);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_TRUE(r->replicated);  // deviation 0: nothing to disagree with
+  EXPECT_EQ(r->division, Division::invalid) << joined(r->reasons);
+  EXPECT_NE(joined(r->reasons).find("1 measured run(s) without a warm-up"), std::string::npos)
+      << joined(r->reasons);
+  o.runs = 5;  // all runs, no warm-up
+  r = run_mlperf(ref, &ref, std::ref(m), o);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->division, Division::invalid);
+  o.warmup = true;
+  o.runs = 4;
+  r = run_mlperf(ref, &ref, std::ref(m), o);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->division, Division::invalid);
+  o.runs = 5;
+  r = run_mlperf(ref, &ref, std::ref(m), o);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->division, Division::closed) << joined(r->reasons);
+}
+
+// A dataset sized for less RAM than the clients have is INVALID, whatever --ram said.
+TEST(Mlperf, RamBelowTheMeasuredRamIsInvalid) {
+  const Job ref = reference();
+  Model m{{1000}, {}, {}};
+  MlperfOptions o;
+  o.ram_bytes = 1ull << 30;
+  o.measured_ram_bytes = 24ull << 30;
+  Result<MlperfResult> r = run_mlperf(ref, &ref, std::ref(m), o);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->division, Division::invalid);
+  EXPECT_NE(joined(r->reasons).find("the rules ask for 5x the real RAM"), std::string::npos)
+      << joined(r->reasons);
+  o.ram_bytes = 32ull << 30;  // more than measured (other clients' RAM): allowed
+  r = run_mlperf(ref, &ref, std::ref(m), o);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->division, Division::closed) << joined(r->reasons);
 }
 
 TEST(Mlperf, WarmupThenRunsWithNewSeedsAndTheirMean) {

@@ -339,8 +339,8 @@ TEST(RunE2E, FindMaxAcceleratorsRepeatsEpochsToSizeEachTrial) {
   job.replace(job.find("num_files = 48"), 14, "num_files = 400");
   job.replace(job.find("au_threshold = 0.0"), 18, "au_threshold = 0.5");
   write(tmp / "job.toml", job);
-  const Outcome o =
-      dlgen("run job.toml --find-max-accelerators --set checkpoint.enabled=false", tmp.path());
+  const Outcome o = dlgen(
+      "run job.toml --find-max-accelerators --set checkpoint.enabled=false -o fm.json", tmp.path());
   if (uring_skip(o)) GTEST_SKIP() << o.out;
   ASSERT_EQ(o.code, 0) << o.out;
   EXPECT_NE(o.out.find("max accelerators: "), std::string::npos) << o.out;
@@ -349,6 +349,25 @@ TEST(RunE2E, FindMaxAcceleratorsRepeatsEpochsToSizeEachTrial) {
   EXPECT_NE(o.out.find("1 accelerator(s)"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("15 epoch(s) x 100 steps"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("whole trial"), std::string::npos) << o.out;
+  // Trials run back to back on the same files: the page cache is dropped before each (root) and
+  // the result says so; 15 epochs of a dataset far under 5x RAM still read it from RAM after the
+  // first, so the figure is labelled warm, in the text and in the JSON.
+  const auto j = nlohmann::json::parse(std::ifstream(tmp / "fm.json"));
+  if (::geteuid() == 0) {
+    EXPECT_NE(o.out.find("page cache: dropped before each trial (sync + /proc/sys/vm/drop_caches)"),
+              std::string::npos)
+        << o.out;
+  } else {
+    EXPECT_NE(o.out.find("page cache: not dropped (not root)"), std::string::npos) << o.out;
+  }
+  EXPECT_NE(o.out.find("(warm page cache)"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("FROM A WARM PAGE CACHE"), std::string::npos) << o.out;
+  EXPECT_EQ(j["warm_cache"], true);
+  ASSERT_FALSE(j["trials"].empty());
+  EXPECT_EQ(j["trials"][0]["accelerators"], 1);
+  EXPECT_EQ(j["trials"][0]["epochs"], 15);
+  EXPECT_EQ(j["trials"][0]["warm_cache"], true);
+  EXPECT_GE(j["max_accelerators"].get<int>(), 1);
 }
 
 TEST(RunE2E, FindMaxAcceleratorsStopsWhereAcceleratorsGetNoBatch) {
@@ -514,6 +533,23 @@ TEST(RunE2E, MlperfRulesWriteAVerdictAndReports) {
   }
   EXPECT_EQ(folders, 3u);
   EXPECT_TRUE(std::filesystem::exists(tmp / "sub/invalid/ACME/systems/box1.json"));
+}
+
+// The job the MLPerf rules resize is validated again before anything is generated or planned:
+// 1-byte samples and 1 PiB of client RAM ask for more files than dlgen can hold (exit 2, the
+// limit named), where the resized job used to go straight to planning 5.6e15 samples.
+TEST(RunE2E, MlperfValidatesTheResizedJob) {
+  TempDir tmp("dlgen-e2e-mlperf-resize");
+  write(tmp / "job.toml", kJob);
+  const Outcome o = dlgen(
+      "mlperf job.toml --engine null --ram 1PiB --set dataset.sample_size=1 --set "
+      "checkpoint.enabled=false",
+      tmp.path());
+  EXPECT_EQ(o.code, 2) << o.out;
+  EXPECT_NE(o.out.find("resized by the MLPerf rules to"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("dataset.num_files"), std::string::npos) << o.out;
+  EXPECT_FALSE(std::filesystem::exists(tmp / "data")) << "nothing generated";
+  EXPECT_FALSE(std::filesystem::exists(tmp / "mlperf-results"));
 }
 
 // MLPerf Storage's checkpointing rules end to end on the shipped Llama 3 8B job at its small

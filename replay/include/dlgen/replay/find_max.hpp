@@ -25,6 +25,12 @@ struct FindMaxOptions {
   // Ranks of a multi-host run (each runs the trial's accelerators): the trial is sized on the
   // last rank's share, whose accelerators get the fewest samples.
   std::uint32_t ranks = 1;
+  // Whether this process may drop the whole page cache (root: sync + /proc/sys/vm/drop_caches).
+  // Every trial starts with the dataset's pages dropped (the trial's run.cache = "drop_start"),
+  // so that no trial reads what the previous one left in RAM; without root only the dataset's
+  // own pages are advised out (POSIX_FADV_DONTNEED, not guaranteed) and every trial is labelled
+  // warm. With reader.direct (O_DIRECT) nothing is dropped: no read goes through the cache.
+  bool can_drop_caches = false;
 };
 
 // How one trial is sized: the job with `accelerators`, whole epochs (run.epochs), no restore.
@@ -44,6 +50,9 @@ struct FindMaxTrial {
   std::uint64_t steps_per_epoch = 0;
   bool ran = false;  // false: failed without running (an idle accelerator)
   bool passed = false;
+  // Its figures may come from the page cache: not dropped before it (no root, or the drop
+  // failed), or it repeats epochs of a dataset under 5x RAM without dropping between them.
+  bool warm_cache = false;
   Report report;  // when ran
 };
 
@@ -52,6 +61,8 @@ struct FindMaxResult {
   bool hit_limit = false;              // every trial up to options.limit passed
   std::vector<FindMaxTrial> trials;    // in the order they ran
   std::vector<std::string> notes;
+  std::string page_cache;   // what was done about the page cache before each trial
+  bool warm_cache = false;  // some trial that ran is warm_cache: the result is labelled so
 };
 
 // Runs one trial job; run_job with the caller's RunOptions in the CLI, a model in tests.
@@ -62,5 +73,10 @@ using TrialObserver = std::function<void(const FindMaxTrial&)>;
 Result<FindMaxResult> find_max_accelerators(const Job& base, const TrialRunner& run,
                                             const FindMaxOptions& options = {},
                                             const TrialObserver& observe = {});
+
+// The search as JSON: max_accelerators, hit_limit, page_cache, warm_cache, notes, and every
+// trial (accelerators, epochs, steps_per_epoch, ran, passed, warm_cache, au, samples_per_s,
+// mib_per_s, elapsed_s). docs/metrics.md, "--find-max-accelerators".
+std::string find_max_json(const FindMaxResult& r, double au_threshold);
 
 }  // namespace dlgen::replay

@@ -31,10 +31,13 @@ MlperfSizing mlperf_cluster_dataset_size(const Job& job, std::uint32_t ranks,
 enum class Division { closed, open, invalid };
 const char* to_string(Division d);
 
-// Which division a job may be submitted in, against the reference job of its workload: CLOSED may
-// change only the dataset's size, folder and subfolders, reader threads, transfer size, prefetch,
-// O_DIRECT (unet3d), the checkpoint folder and the accelerator count; OPEN also the format and
-// samples per file. Anything else that differs makes it INVALID. `reasons` names every difference.
+// Which division a job may be submitted in, against the reference job of its workload, field by
+// field over the whole job (deny by default): CLOSED may change only the dataset's size, folder,
+// subfolders, file names and size seed, reader threads, transfer size, prefetch, the shuffle seed,
+// O_DIRECT (unet3d), the checkpoint folder and the accelerator count; OPEN also the format, samples
+// per file and how the loader reads (reader.read, iodepth, header_read, probe, readahead, recipe,
+// O_DIRECT elsewhere). Any other field that differs, exactly (distributions with their bounds and
+// every bin), makes it INVALID. `reasons` names every difference.
 struct DivisionCheck {
   Division division = Division::closed;
   std::vector<std::string>
@@ -64,9 +67,18 @@ struct MlperfRankFigures {
 // it once per run, and all get the same answer, in rank order).
 using MlperfRankGather = std::function<std::vector<MlperfRankFigures>(const MlperfRun& mine)>;
 
+// What CLOSED and OPEN need of a training submission: a warm-up, then this many measured runs
+// (Rules.md 2.1.17: six timestamp folders, the first the warm-up).
+constexpr std::uint32_t kMlperfTrainingRuns = 5;
+
 struct MlperfOptions {
-  std::uint32_t runs = 5;           // measured runs (MLPerf: 5 for training)
-  bool warmup = true;               // one run before them, not counted
+  std::uint32_t runs = kMlperfTrainingRuns;  // measured runs; fewer: INVALID
+  bool warmup = true;                        // one run before them, not counted; none: INVALID
+  // The clients' RAM the dataset was sized for (--ram, all hosts) and as measured on them (all
+  // hosts; 0: not known). Sized for less than the measured RAM: INVALID (the 5x rule is the
+  // real RAM's).
+  std::uint64_t ram_bytes = 0;
+  std::uint64_t measured_ram_bytes = 0;
   double replication_limit = 0.05;  // every run's samples/s within 5% of the mean
   MlperfSizing sizing;              // what the rules ask; a smaller dataset is INVALID
   // Set under mpirun: each run's figures are every rank's, reduced by reduce_mlperf_ranks (the
