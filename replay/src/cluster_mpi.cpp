@@ -317,10 +317,11 @@ class MpiCluster final : public Cluster {
                     static_cast<unsigned long long>(seq_), timeout_s_);
     else
       std::snprintf(line, sizeof line,
-                    "dlgen: %s stopped answering: no progress for %.0f s while rank %u (%s) "
-                    "waited at coordination point %llu (--rank-timeout %.0f s): ending every rank",
-                    who.c_str(), silent, rank_, host_.c_str(),
-                    static_cast<unsigned long long>(seq_), timeout_s_);
+                    "dlgen: %s stopped answering: rank %u (%s) waited at coordination point %llu "
+                    "and heard of no progress from it for %.0f s (--rank-timeout %.0f s): ending "
+                    "every rank",
+                    who.c_str(), rank_, host_.c_str(), static_cast<unsigned long long>(seq_),
+                    silent, timeout_s_);
     std::fprintf(stderr, "%s\n", line);
     std::fflush(stderr);
     MPI_Abort(MPI_COMM_WORLD, 1);
