@@ -125,7 +125,9 @@ TEST_P(MpiRun, EverySampleOncePerEpochAcrossRanksReshuffledAndOneReducedResult) 
   const int np = GetParam();
   TempDir tmp("dlgen-mpi");
   std::ofstream(tmp / "job.toml") << kJob;
-  const Outcome o = dlgen_ranks(np, "run job.toml -o r.json --record-samples s-%r.txt", tmp.path());
+  const Outcome o = dlgen_ranks(
+      np, "run job.toml -o r.json --record-samples s-%r.txt --dlio-summary summary.json",
+      tmp.path());
   ASSERT_EQ(o.code, 0) << o.out;
   // Rank 0 alone prints the summary, with one row per rank.
   EXPECT_EQ(count(o.out, "rank host"), 1u) << o.out;
@@ -189,10 +191,20 @@ TEST_P(MpiRun, EverySampleOncePerEpochAcrossRanksReshuffledAndOneReducedResult) 
               static_cast<double>(bytes), 1e-3 * static_cast<double>(bytes));
   EXPECT_LE(j["samples_per_s"].get<double>(), sps * (1 + 1e-9));
   EXPECT_NEAR(j["elapsed_s"].get<double>(), last_end - first_begin, 1e-6);
-  EXPECT_EQ(j["epochs"].size(), 3u);  // the cluster's epochs, every rank's samples
-  std::uint64_t epoch_samples = 0;
-  for (const auto& e : j["epochs"]) epoch_samples += e["samples"].get<std::uint64_t>();
-  EXPECT_EQ(epoch_samples, 75u);
+  // The cluster's epochs, each with every rank's samples; DLIO's summary.json holds the same.
+  ASSERT_EQ(j["epochs"].size(), 3u);
+  const nlohmann::json dlio = nlohmann::json::parse(std::ifstream(tmp / "summary.json"));
+  const auto& m = dlio["metric"];
+  ASSERT_EQ(m["train_throughput_samples_per_second"].size(), 3u);
+  double au_mean = 0;
+  for (std::size_t e = 0; e < 3; ++e) {
+    EXPECT_EQ(j["epochs"][e]["samples"], 25u) << "epoch " << e + 1;
+    EXPECT_DOUBLE_EQ(m["train_throughput_samples_per_second"][e].get<double>(),
+                     j["epochs"][e]["samples_per_s"].get<double>());
+    au_mean += m["train_au_percentage"][e].get<double>() / 3;
+  }
+  EXPECT_NEAR(m["train_au_mean_percentage"].get<double>(), au_mean, 1e-9);  // DLIO's mean
+  EXPECT_EQ(dlio["num_hosts"], np);
   EXPECT_DOUBLE_EQ(j["au"].get<double>(), au);
   EXPECT_EQ(j["per_accelerator"].size(), static_cast<std::size_t>(2 * np));
 
