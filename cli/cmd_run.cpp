@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -29,6 +30,9 @@
 #include "dlgen/replay/cluster.hpp"
 #include "dlgen/replay/cluster_report.hpp"
 #include "dlgen/replay/dlio_summary.hpp"
+#ifdef DLGEN_TEST_HOOKS
+#include "dlgen/replay/fault_engine.hpp"
+#endif
 #include "dlgen/replay/find_max.hpp"
 #include "dlgen/replay/mlperf.hpp"
 #include "dlgen/replay/plan.hpp"
@@ -346,6 +350,9 @@ Result<void> prepare_datasets_ranks(const Job& job, const JobArgs& args, bool no
                            args.job + "` (same options), or run without --no-generate");
     generator::GenerateOptions go;
     go.progress = root && !quiet;
+    std::atomic<std::uint64_t> written{0};  // the watchdog's sign of life while this rank writes
+    go.written = &written;
+    const replay::ProgressScope alive(&cl, [&written] { return written.load(); });
     Result<generator::PreparedDataset> prepared = generator::PreparedDataset{};
     if (root) prepared = generator::begin_dataset(*d, go);
     if (Result<void> s = replay::agree(cl, prepared ? ok() : Result<void>(prepared.error())); !s)
@@ -456,6 +463,23 @@ int run_ranks(const RunArgs& a, replay::Cluster& cl) {
   ro.cluster = &cl;
   ro.progress = root && !a.quiet && progress_enabled();
   ro.series = root && !a.timeseries.empty();
+#ifdef DLGEN_TEST_HOOKS
+  // Tests only (builds with the tests and MPI): rank DLGEN_TEST_SLOW_RANK's storage is slow, each
+  // request completing DLGEN_TEST_SLOW_IO_MS later; from its DLGEN_TEST_STALL_AT-th request on
+  // (0-based, when set) none completes within the hour (a stuck mount). The watchdog's tests.
+  if (const char* slow = std::getenv("DLGEN_TEST_SLOW_RANK");
+      slow && std::strtoul(slow, nullptr, 10) == cl.rank()) {
+    const char* ms = std::getenv("DLGEN_TEST_SLOW_IO_MS");
+    const char* stall = std::getenv("DLGEN_TEST_STALL_AT");
+    const std::int64_t delay = (ms ? std::strtoll(ms, nullptr, 10) : 0) * 1'000'000;
+    const std::uint64_t stall_at = stall ? std::strtoull(stall, nullptr, 10) : ~0ull;
+    auto injection = std::make_shared<replay::FaultInjection>();
+    injection->plan.delay_ns = [delay, stall_at](const replay::FaultRequest& r) {
+      return r.index >= stall_at ? std::int64_t{3600} * 1'000'000'000 : delay;
+    };
+    ro.engine_factory = replay::fault_engine_factory(*engine, injection);
+  }
+#endif
   // Every rank gets the reduced report (AU = lowest accelerator anywhere), so find-max takes the
   // same decisions on every rank.
   auto run_reduced = [&](const Job& j) -> Result<replay::Report> {
@@ -843,22 +867,8 @@ int do_mlperf_on(const MlperfArgs& a, replay::Cluster& cl) {
   ro.engine = *engine;
   if (several) {
     ro.cluster = &cl;
-    // Every rank's own figures of each run, gathered for reduce_mlperf_ranks.
-    const std::vector<std::string> hosts = cl.all_gather(cl.host());
-    mo.gather = [&cl, hosts](const replay::MlperfRun& mine) {
-      struct Figures {
-        double samples_per_s, mib_per_s, au, elapsed_s;
-        std::uint8_t au_passed;
-      };
-      const std::vector<Figures> all = replay::gather_all(
-          cl, Figures{mine.samples_per_s, mine.mib_per_s, mine.au, mine.elapsed_s,
-                      static_cast<std::uint8_t>(mine.au_passed)});
-      std::vector<replay::MlperfRankFigures> out;
-      for (std::uint32_t r = 0; r < all.size(); ++r)
-        out.push_back({r, hosts[r], all[r].samples_per_s, all[r].mib_per_s, all[r].au,
-                       all[r].elapsed_s, all[r].au_passed != 0});
-      return out;
-    };
+    // Every rank's result of each run, reduced for reduce_mlperf_ranks.
+    mo.gather = [&cl](const replay::Report& mine) { return replay::gather_ranks(cl, mine); };
   }
   std::vector<replay::SubmissionRun> submission;  // with --results-dir: every run's files
   std::time_t last_second = 0;

@@ -337,6 +337,7 @@ Result<GenerateReport> write_dataset_share(const DatasetSpec& spec, bool resume,
         return;
       }
       const std::uint64_t b = bytes.fetch_add(layout.file_size(i)) + layout.file_size(i);
+      if (options.written) options.written->fetch_add(layout.file_size(i));
       if (progress) {
         const double s =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

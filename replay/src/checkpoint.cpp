@@ -123,7 +123,7 @@ std::uint64_t checkpoint_shard_bytes(const CheckpointSpec& spec, std::uint32_t s
 }
 
 Result<void> write_checkpoint(const CheckpointSpec& spec, CheckpointResult& into,
-                              ShardShare share) {
+                              ShardShare share, std::atomic<std::uint64_t>* progress) {
   std::error_code ec;
   std::filesystem::create_directories(spec.dir, ec);
   if (ec)
@@ -208,6 +208,7 @@ Result<void> write_checkpoint(const CheckpointSpec& spec, CheckpointResult& into
             return runtime_error(errno_text(p, "write", off, err));
           }
           off += static_cast<std::uint64_t>(w);
+          if (progress) progress->fetch_add(static_cast<std::uint64_t>(w));
         }
         if (spec.fsync && ::fsync(fd) != 0) {
           const int err = errno;
@@ -233,7 +234,7 @@ Result<void> write_checkpoint(const CheckpointSpec& spec, CheckpointResult& into
 }
 
 Result<void> restore_checkpoint(const CheckpointSpec& spec, CheckpointResult& into,
-                                ShardShare share) {
+                                ShardShare share, std::atomic<std::uint64_t>* progress) {
   const auto all_paths = checkpoint_paths(spec);
   std::vector<std::filesystem::path> paths;
   bool present = true;
@@ -247,7 +248,7 @@ Result<void> restore_checkpoint(const CheckpointSpec& spec, CheckpointResult& in
   }
   if (!present) {
     CheckpointResult setup;
-    if (Result<void> w = write_checkpoint(spec, setup, share); !w) return w;
+    if (Result<void> w = write_checkpoint(spec, setup, share, progress); !w) return w;
   }
   for (const auto& p : paths) {
     const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
@@ -276,6 +277,7 @@ Result<void> restore_checkpoint(const CheckpointSpec& spec, CheckpointResult& in
           }
           if (n == 0) break;
           off += static_cast<std::uint64_t>(n);
+          if (progress) progress->fetch_add(static_cast<std::uint64_t>(n));
         }
         bytes += off;
         ::close(fd);

@@ -60,9 +60,10 @@ std::filesystem::path checkpoint_dir(const Job& job, std::uint32_t index) {
 }
 
 // Writes one shard file with fresh content; fsync when asked. -errno style inside, error text out.
+// `progress` grows by each write's bytes (the MPI watchdog's sign of life: cluster.hpp).
 Result<void> write_file(const std::filesystem::path& p, std::uint64_t size,
                         datasets::ContentStream& content, std::vector<std::uint8_t>& block,
-                        bool fsync) {
+                        bool fsync, std::atomic<std::uint64_t>& progress) {
   const int fd = ::open(p.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return runtime_error(io_error(p, "open", 0, errno));
   std::uint64_t block_at = 0, block_end = 0;  // the file range whose bytes `block` holds
@@ -81,6 +82,7 @@ Result<void> write_file(const std::filesystem::path& p, std::uint64_t size,
       return runtime_error(io_error(p, "write", off, err));
     }
     off += static_cast<std::uint64_t>(w);
+    progress.fetch_add(static_cast<std::uint64_t>(w), std::memory_order_relaxed);
   }
   if (fsync && ::fsync(fd) != 0) {
     const int err = errno;
@@ -93,7 +95,8 @@ Result<void> write_file(const std::filesystem::path& p, std::uint64_t size,
 
 // Reads a shard file to its end; a file shorter than expected is an error (a torn checkpoint).
 Result<std::uint64_t> read_file(const std::filesystem::path& p, std::uint64_t expected,
-                                std::vector<std::uint8_t>& block) {
+                                std::vector<std::uint8_t>& block,
+                                std::atomic<std::uint64_t>& progress) {
   const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return runtime_error(io_error(p, "open", 0, errno));
   std::uint64_t off = 0;
@@ -107,6 +110,7 @@ Result<std::uint64_t> read_file(const std::filesystem::path& p, std::uint64_t ex
     }
     if (n == 0) break;
     off += static_cast<std::uint64_t>(n);
+    progress.fetch_add(static_cast<std::uint64_t>(n), std::memory_order_relaxed);
   }
   ::close(fd);
   if (off != expected)
@@ -194,6 +198,8 @@ class Workflow {
   }
 
   bool started() const { return !threads_.empty(); }
+  // Bytes written and read so far, all passes (Cluster::progress).
+  std::uint64_t progress() const { return progress_.load(std::memory_order_relaxed); }
 
   void stop() {
     stop_ = true;
@@ -230,7 +236,7 @@ class Workflow {
       datasets::ContentStream content(run_salt() ^ (std::uint64_t{index_} * 0x9e3779b97f4a7c15ull),
                                       (std::uint64_t{s.rank} << 20) | f);
       if (Result<void> r = write_file(dir / s.files[f].name, s.files[f].bytes, content, block,
-                                      job_.checkpoint.fsync);
+                                      job_.checkpoint.fsync, progress_);
           !r)
         return r;
       rec.bytes += s.files[f].bytes;
@@ -242,7 +248,7 @@ class Workflow {
     const RankShard& s = shards_[i];
     const std::filesystem::path dir = checkpoint_dir(job_, index_);
     for (const ShardFile& f : s.files) {
-      Result<std::uint64_t> n = read_file(dir / f.name, f.bytes, block);
+      Result<std::uint64_t> n = read_file(dir / f.name, f.bytes, block, progress_);
       if (!n) return n.error();
       rec.bytes += *n;
     }
@@ -257,6 +263,7 @@ class Workflow {
   std::uint32_t index_ = 0;
   bool write_ = true;
   std::atomic<bool> stop_{false};
+  std::atomic<std::uint64_t> progress_{0};
   std::mutex mu_;
   std::optional<Error> first_error_;
 };
@@ -445,6 +452,7 @@ Result<CheckpointRunResult> run_checkpoint_workflow(const Job& job,
   const char* scope = cl ? " (this host's ranks)" : "";
 
   Workflow wf(job, shards);
+  const ProgressScope alive(cl, [&wf] { return wf.progress(); });
   Result<void> status = together(wf.start());
   if (!status) {
     if (wf.started()) wf.stop();

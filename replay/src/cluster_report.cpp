@@ -5,6 +5,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <tuple>
+#include <utility>
 
 #include "dlgen/core/job_io.hpp"
 #include "dlgen/core/units.hpp"
@@ -19,6 +21,10 @@ json to_j(const RankResult& r) {
   for (const auto& a : r.per_accelerator)
     accs.push_back(
         {a.id, a.steps, a.samples, a.compute_s, a.wall_s, a.first_wait_s, a.wait_s, a.au});
+  json passes = json::array();
+  for (const RankEpoch& p : r.passes)
+    passes.push_back(
+        {p.epoch, p.eval, p.begin_s, p.end_s, p.steps, p.samples, p.bytes, p.requests, p.au});
   return {
       {"rank", r.rank},
       {"host", r.host},
@@ -32,6 +38,11 @@ json to_j(const RankResult& r) {
       {"requests", r.requests},
       {"files_opened", r.files_opened},
       {"elapsed_s", r.elapsed_s},
+      {"train_seconds", r.train_seconds},
+      {"eval_seconds", r.eval_seconds},
+      {"begin_s", r.begin_s},
+      {"end_s", r.end_s},
+      {"passes", passes},
       {"samples_per_s", r.samples_per_s},
       {"eval_samples_per_s", r.eval_samples_per_s},
       {"mib_per_s", r.mib_per_s},
@@ -66,6 +77,13 @@ RankResult from_j(const json& j) {
   r.requests = j.at("requests");
   r.files_opened = j.at("files_opened");
   r.elapsed_s = j.at("elapsed_s");
+  r.train_seconds = j.at("train_seconds");
+  r.eval_seconds = j.at("eval_seconds");
+  r.begin_s = j.at("begin_s");
+  r.end_s = j.at("end_s");
+  for (const json& p : j.at("passes"))
+    r.passes.push_back(
+        {p.at(0), p.at(1), p.at(2), p.at(3), p.at(4), p.at(5), p.at(6), p.at(7), p.at(8)});
   r.samples_per_s = j.at("samples_per_s");
   r.eval_samples_per_s = j.at("eval_samples_per_s");
   r.mib_per_s = j.at("mib_per_s");
@@ -87,6 +105,51 @@ RankResult from_j(const json& j) {
   r.restore_s = j.at("restore_s");
   r.warnings = j.at("warnings").get<std::vector<std::string>>();
   return r;
+}
+
+double per_s(double amount, double seconds) { return seconds > 0 ? amount / seconds : 0; }
+
+// The passes of some ranks together: pass i is every rank's i-th pass (the ranks run one job, so
+// the same passes in the same order; all stop together at run.max_time), lasting from the earliest
+// rank's start to the latest rank's end on the common clock.
+std::vector<EpochResult> common_passes(const std::vector<const RankResult*>& ranks) {
+  std::size_t count = 0;
+  for (const RankResult* r : ranks) count = std::max(count, r->passes.size());
+  std::vector<EpochResult> out;
+  for (std::size_t i = 0; i < count; ++i) {
+    EpochResult e;
+    double begin = 0, end = 0, au_sum = 0;
+    std::uint64_t accelerators = 0;
+    bool first = true;
+    for (const RankResult* r : ranks) {
+      if (i >= r->passes.size()) continue;
+      const RankEpoch& p = r->passes[i];
+      e.epoch = p.epoch;
+      e.eval = p.eval;
+      begin = first ? p.begin_s : std::min(begin, p.begin_s);
+      end = first ? p.end_s : std::max(end, p.end_s);
+      first = false;
+      e.steps = std::max(e.steps, p.steps);
+      e.samples += p.samples;
+      e.bytes += p.bytes;
+      e.requests += p.requests;
+      au_sum += p.au * r->accelerators;
+      accelerators += r->accelerators;
+    }
+    e.seconds = std::max(0.0, end - begin);
+    e.begin_ns = static_cast<std::int64_t>(begin * 1e9);
+    e.end_ns = static_cast<std::int64_t>(end * 1e9);
+    e.au = accelerators > 0 ? au_sum / static_cast<double>(accelerators) : 0;
+    out.push_back(e);
+  }
+  return out;
+}
+
+// Training and evaluation seconds of common passes.
+std::pair<double, double> pass_seconds(const std::vector<EpochResult>& passes) {
+  double train = 0, eval = 0;
+  for (const EpochResult& e : passes) (e.eval ? eval : train) += e.seconds;
+  return {train, eval};
 }
 
 }  // namespace
@@ -122,26 +185,36 @@ Result<void> check_same_job(Cluster& cluster, const Job& job) {
 
 std::vector<HostRow> host_rows(const ClusterResult& c) {
   std::vector<HostRow> rows;
+  std::vector<std::vector<const RankResult*>> members;
   for (const RankResult& r : c.per_rank) {
     auto it =
         std::find_if(rows.begin(), rows.end(), [&](const HostRow& h) { return h.host == r.host; });
     if (it == rows.end()) {
       rows.push_back({r.host});
       rows.back().au = 1;
+      members.emplace_back();
       it = rows.end() - 1;
     }
+    members[static_cast<std::size_t>(it - rows.begin())].push_back(&r);
     it->ranks += 1;
     it->accelerators += r.accelerators;
     it->samples += r.samples;
     it->bytes += r.bytes_read;
-    it->samples_per_s += r.samples_per_s;
-    it->mib_per_s += r.mib_per_s;
     it->au = std::min(it->au, r.au);
+  }
+  for (std::size_t h = 0; h < rows.size(); ++h) {
+    const auto [train, eval] = pass_seconds(common_passes(members[h]));
+    std::uint64_t train_samples = 0;
+    for (const RankResult* r : members[h]) train_samples += r->samples;
+    rows[h].samples_per_s = per_s(static_cast<double>(train_samples), train);
+    rows[h].mib_per_s = per_s(static_cast<double>(rows[h].bytes) / 1048576.0, train + eval);
   }
   return rows;
 }
 
-RankResult rank_result(const Report& rep, std::uint32_t rank, std::string host) {
+RankResult rank_result(const Report& rep, std::uint32_t rank, std::string host,
+                       std::int64_t sync_ns) {
+  auto at = [sync_ns](std::int64_t ns) { return static_cast<double>(ns - sync_ns) / 1e9; };
   RankResult r;
   r.rank = rank;
   r.host = std::move(host);
@@ -155,6 +228,13 @@ RankResult rank_result(const Report& rep, std::uint32_t rank, std::string host) 
   r.requests = rep.requests;
   r.files_opened = rep.files_opened;
   r.elapsed_s = rep.elapsed_s;
+  r.train_seconds = rep.train_seconds;
+  r.eval_seconds = rep.eval_seconds;
+  r.begin_s = at(rep.begin_ns);
+  r.end_s = at(rep.end_ns);
+  for (const EpochResult& e : rep.epochs_detail)
+    r.passes.push_back({e.epoch, e.eval, at(e.begin_ns), at(e.end_ns), e.steps, e.samples, e.bytes,
+                        e.requests, e.au});
   r.samples_per_s = rep.samples_per_s;
   r.eval_samples_per_s = rep.eval_samples_per_s;
   r.mib_per_s = rep.mib_per_s;
@@ -193,13 +273,7 @@ ClusterResult reduce_ranks(std::vector<RankResult> ranks) {
     c.eval_bytes += r.eval_bytes;
     c.requests += r.requests;
     c.files_opened += r.files_opened;
-    c.samples_per_s += r.samples_per_s;
-    c.eval_samples_per_s += r.eval_samples_per_s;
-    c.mib_per_s += r.mib_per_s;
-    c.train_mib_per_s += r.train_mib_per_s;
-    c.eval_mib_per_s += r.eval_mib_per_s;
     c.steps = std::max(c.steps, r.steps);
-    c.elapsed_s = std::max(c.elapsed_s, r.elapsed_s);
     // A rank's AU is already the lowest of its accelerators (each judged over its own host's
     // run), so the lowest rank AU is the lowest accelerator anywhere.
     if (r.au < c.au) {
@@ -215,6 +289,26 @@ ClusterResult reduce_ranks(std::vector<RankResult> ranks) {
   }
   c.au_mean = accelerators > 0 ? au_sum / static_cast<double>(accelerators) : 0;
   c.hosts = static_cast<std::uint32_t>(hosts.size());
+  // Rates: the summed counts over the cluster's own seconds (never the sum of the ranks' rates,
+  // which counts each rank's window as if it were everyone's).
+  std::vector<const RankResult*> all;
+  for (const RankResult& r : ranks) all.push_back(&r);
+  c.epochs = common_passes(all);
+  std::tie(c.train_seconds, c.eval_seconds) = pass_seconds(c.epochs);
+  if (!ranks.empty()) {
+    double begin = ranks.front().begin_s, end = ranks.front().end_s;
+    for (const RankResult& r : ranks) {
+      begin = std::min(begin, r.begin_s);
+      end = std::max(end, r.end_s);
+    }
+    c.elapsed_s = std::max(0.0, end - begin);
+  }
+  c.samples_per_s = per_s(static_cast<double>(c.samples), c.train_seconds);
+  c.eval_samples_per_s = per_s(static_cast<double>(c.eval_samples), c.eval_seconds);
+  c.train_mib_per_s = per_s(static_cast<double>(c.train_bytes) / 1048576.0, c.train_seconds);
+  c.eval_mib_per_s = per_s(static_cast<double>(c.eval_bytes) / 1048576.0, c.eval_seconds);
+  c.mib_per_s =
+      per_s(static_cast<double>(c.bytes_read) / 1048576.0, c.train_seconds + c.eval_seconds);
   const double threshold = ranks.empty() ? 0 : ranks.front().au_threshold;
   c.passed = !c.au_applicable || c.au >= threshold;
   // Checkpoint i is every rank's i-th write (the runner makes every rank take part in each).
@@ -233,8 +327,14 @@ ClusterResult reduce_ranks(std::vector<RankResult> ranks) {
   return c;
 }
 
-ClusterResult gather_ranks(Cluster& cluster, const Report& mine) {
-  const std::string text = to_j(rank_result(mine, cluster.rank(), cluster.host())).dump();
+ClusterResult gather_ranks(Cluster& cluster, const Report& mine, Clock* clock) {
+  // The common clock's zero: every rank leaves the barrier at the same instant, give or take the
+  // barrier's own skew (microseconds), whatever each host's clock says.
+  cluster.barrier();
+  RealClock real;
+  const std::int64_t sync_ns = (clock ? *clock : static_cast<Clock&>(real)).now_ns();
+  const std::string text =
+      to_j(rank_result(mine, cluster.rank(), cluster.host(), sync_ns)).dump();
   std::vector<RankResult> ranks;
   for (const std::string& part : cluster.all_gather(text)) {
     // Every rank built its part with to_j above; a part that does not parse is a bug.
@@ -258,6 +358,9 @@ void apply_cluster(const ClusterResult& c, Report& r) {
   r.eval_mib_per_s = c.eval_mib_per_s;
   r.steps = c.steps;
   r.elapsed_s = c.elapsed_s;
+  r.train_seconds = c.train_seconds;
+  r.eval_seconds = c.eval_seconds;
+  r.epochs_detail = c.epochs;
   r.au = c.au;
   r.au_mean = c.au_mean;
   r.au_applicable = c.au_applicable;
@@ -296,7 +399,7 @@ std::string format_cluster_summary(const Report& r, const ClusterResult& c) {
         rr.accelerators, ull(rr.samples), format_size(rr.bytes_read).c_str(), rr.samples_per_s,
         rr.mib_per_s, au, rr.cpu.host_busy_percent);
   }
-  add("  %-4s %-20s %5u %10llu %10s %11.1f %9.1f\n", "all", "(sums)",
+  add("  %-4s %-20s %5u %10llu %10s %11.1f %9.1f\n", "all", "(cluster)",
       c.per_rank.empty() ? 0u : r.accelerators * c.ranks, ull(c.samples),
       format_size(c.bytes_read).c_str(), c.samples_per_s, c.mib_per_s);
   // Several ranks on one host (tests, or a host given several slots): one row per host too.
@@ -306,11 +409,14 @@ std::string format_cluster_summary(const Report& r, const ClusterResult& c) {
           "MiB/s, lowest AU %.1f%%\n",
           h.host.c_str(), h.ranks, h.accelerators, ull(h.samples), format_size(h.bytes).c_str(),
           h.samples_per_s, h.mib_per_s, h.au * 100);
-  add("  time        %s (slowest rank) for %u epoch(s), %llu steps per accelerator\n",
-      format_duration(c.elapsed_s).c_str(), r.epochs, ull(c.steps));
+  add("  time        %s (first rank's start to last rank's end) for %u epoch(s), %llu steps per "
+      "accelerator; rates: all ranks' samples and bytes / %.2f s of passes (each from the first "
+      "rank's start to the last rank's end)\n",
+      format_duration(c.elapsed_s).c_str(), r.epochs, ull(c.steps),
+      c.train_seconds + c.eval_seconds);
   if (c.eval_samples > 0)
-    add("  eval        %llu samples, %.1f samples/s, %.1f MiB/s (sums over ranks)\n",
-        ull(c.eval_samples), c.eval_samples_per_s, c.eval_mib_per_s);
+    add("  eval        %llu samples, %.1f samples/s, %.1f MiB/s (all ranks over %.2f s)\n",
+        ull(c.eval_samples), c.eval_samples_per_s, c.eval_mib_per_s, c.eval_seconds);
   if (c.checkpoint.count > 0)
     add("  checkpoint  %u written by all ranks, %s: %.2f s (slowest rank, summed), %.1f MiB/s "
         "(all ranks' bytes / that); slowest rank %.1f MiB/s\n",
@@ -357,6 +463,10 @@ std::string cluster_json(const Report& r, const ClusterResult& c) {
                    {"au", rr.au},
                    {"au_mean", rr.au_mean},
                    {"elapsed_s", rr.elapsed_s},
+                   {"train_seconds", rr.train_seconds},
+                   {"eval_seconds", rr.eval_seconds},
+                   {"begin_s", rr.begin_s},
+                   {"end_s", rr.end_s},
                    {"cpu",
                     {{"user_s", rr.cpu.user_s},
                      {"system_s", rr.cpu.system_s},
@@ -390,8 +500,12 @@ std::string cluster_json(const Report& r, const ClusterResult& c) {
   j["cluster"] = {
       {"au_rank", c.au_rank},
       {"sums",
-       "samples, bytes_read, samples_per_s and mib_per_s (top level and totals) are sums "
-       "over ranks; au is the lowest accelerator on any rank; latency_us, epochs, compute "
+       "samples, bytes_read and requests are sums over ranks; train.seconds, eval.seconds and "
+       "epochs[].seconds are the cluster's passes (each from the first rank's start to the last "
+       "rank's end, on the clock the ranks agreed at a barrier), totals.wall_seconds their sum, "
+       "elapsed_s the first rank's start to the last rank's end; samples_per_s and mib_per_s are "
+       "the sums over those seconds; au is the lowest accelerator on any rank; per_rank rows are "
+       "each rank's own (its own seconds, begin_s/end_s on the common clock); latency_us, compute "
        "and cpu are rank 0's"},
       {"checkpoints", cks},
       {"checkpoint",

@@ -153,6 +153,8 @@ CpuResult cpu_usage(const CpuSample& begin, const CpuSample& end, double elapsed
 
 void compute_report(const RunRecord& rec, Report& rep) {
   rep.elapsed_s = seconds_between(rec.begin_ns, rec.end_ns);
+  rep.begin_ns = rec.begin_ns;
+  rep.end_ns = rec.end_ns;
   rep.au_threshold = rec.au_threshold;
   rep.realtime = rec.realtime;
   rep.checkpoint = rec.checkpoint;
@@ -165,6 +167,8 @@ void compute_report(const RunRecord& rec, Report& rep) {
     er.epoch = ph.epoch;
     er.eval = ph.eval;
     er.seconds = ph.seconds();
+    er.begin_ns = ph.begin_ns;
+    er.end_ns = ph.end_ns;
     er.samples = ph.samples;
     er.bytes = ph.bytes;
     er.requests = ph.requests;

@@ -327,20 +327,18 @@ MlperfRun mlperf_run_of(const Report& rep, std::uint64_t seed, bool warmup) {
   return m;
 }
 
-MlperfRun reduce_mlperf_ranks(const std::vector<MlperfRun>& ranks) {
+MlperfRun reduce_mlperf_ranks(const ClusterResult& c, std::uint64_t seed, bool warmup) {
   MlperfRun m;
-  if (ranks.empty()) return m;
-  m.seed = ranks.front().seed;
-  m.warmup = ranks.front().warmup;
-  m.au = ranks.front().au;
-  m.au_passed = true;
-  for (const MlperfRun& r : ranks) {
-    m.samples_per_s += r.samples_per_s;
-    m.mib_per_s += r.mib_per_s;
-    m.au = std::min(m.au, r.au);
-    m.elapsed_s = std::max(m.elapsed_s, r.elapsed_s);
-    m.au_passed = m.au_passed && r.au_passed;
-  }
+  m.seed = seed;
+  m.warmup = warmup;
+  m.samples_per_s = c.samples_per_s;
+  m.mib_per_s = c.train_mib_per_s;
+  m.au = c.au;
+  m.elapsed_s = c.elapsed_s;
+  m.au_passed = c.passed;
+  for (const RankResult& r : c.per_rank)
+    m.per_rank.push_back({r.rank, r.host, r.samples_per_s, r.train_mib_per_s, r.au, r.elapsed_s,
+                          !r.au_applicable || r.au >= r.au_threshold});
   return m;
 }
 
@@ -389,20 +387,8 @@ Result<MlperfResult> run_mlperf(const Job& job, const Job* reference, const Mlpe
     Result<Report> rep = run(j);
     if (!rep) return rep.error();
     MlperfRun m = mlperf_run_of(*rep, j.reader.seed, o.warmup && i == 0);
-    if (o.gather) {  // under mpirun: every rank's own figures, reduced
-      std::vector<MlperfRankFigures> ranks = o.gather(m);
-      std::vector<MlperfRun> runs;
-      for (const MlperfRankFigures& f : ranks) {
-        MlperfRun x = m;
-        x.samples_per_s = f.samples_per_s;
-        x.mib_per_s = f.mib_per_s;
-        x.au = f.au;
-        x.elapsed_s = f.elapsed_s;
-        x.au_passed = f.au_passed;
-        runs.push_back(x);
-      }
-      m = reduce_mlperf_ranks(runs);
-      m.per_rank = std::move(ranks);
+    if (o.gather) {  // under mpirun: every rank's result, reduced
+      m = reduce_mlperf_ranks(o.gather(*rep), m.seed, m.warmup);
       r.ranks = static_cast<std::uint32_t>(m.per_rank.size());
       std::vector<std::string> hosts;
       for (const MlperfRankFigures& f : m.per_rank)

@@ -118,6 +118,7 @@ class Runner {
   std::int64_t deadline_ns_ = 0;      // run.max_time as a clock deadline (0: none)
   std::uint64_t global_step_ = 0;  // steps taken by accelerator 0, all epochs (checkpoint cadence)
   std::atomic<std::uint64_t> bytes_{0}, samples_{0}, requests_{0};
+  std::atomic<std::uint64_t> checkpoint_bytes_{0};  // written or restored so far (progress)
   std::atomic<std::int64_t> in_flight_{0}, ready_{0};
   std::mutex series_mu_;
   std::condition_variable series_cv_;
@@ -469,6 +470,10 @@ Result<Report> Runner::run() {
   Result<void> probe = probe_engine(options_.engine);
   if (multi()) probe = agree_all(probe);
   if (!probe) return probe.error();
+  // The MPI watchdog's sign of life while this rank works (cluster.hpp, Cluster::progress).
+  const ProgressScope alive(options_.cluster, [this] {
+    return bytes_.load() + samples_.load() + requests_.load() + checkpoint_bytes_.load();
+  });
   const Topology topology =
       multi() ? Topology{options_.cluster->rank(), options_.cluster->size()} : options_.topology;
 
@@ -573,7 +578,7 @@ Result<Report> Runner::run() {
 
   if (job_.checkpoint.enabled && job_.checkpoint.restore) {
     Result<void> r = multi() ? agree_all(ok()) : ok();
-    if (r) r = restore_checkpoint(job_.checkpoint, checkpoint_, share());
+    if (r) r = restore_checkpoint(job_.checkpoint, checkpoint_, share(), &checkpoint_bytes_);
     if (multi() && !agreed_failure_) r = agree_all(r);
     if (!r) return fail(r.error());
   }
@@ -667,7 +672,7 @@ Result<void> Runner::agree_all(const Result<void>& mine) {
 Result<void> Runner::coordinated_checkpoint() {
   if (!multi()) return write_checkpoint(job_.checkpoint, checkpoint_);
   if (Result<void> a = agree_all(ok()); !a) return a;
-  return agree_all(write_checkpoint(job_.checkpoint, checkpoint_, share()));
+  return agree_all(write_checkpoint(job_.checkpoint, checkpoint_, share(), &checkpoint_bytes_));
 }
 
 }  // namespace

@@ -135,12 +135,17 @@ RankResult rank_row(std::uint32_t rank, std::vector<double> aus, double seconds_
   }
   r.au_mean = mean / static_cast<double>(aus.size());
   r.elapsed_s = 10 + rank;
+  r.begin_s = 0;
+  r.end_s = 10 + rank;
+  // One training pass, from the common zero to 10 + rank seconds.
+  r.passes.push_back({1, false, 0, 10.0 + rank, 5, r.samples, r.bytes_read, 0, r.au});
+  r.train_seconds = 10 + rank;
   r.checkpoint_bytes = {1 << 20, 1 << 20};
   r.checkpoint_seconds = {seconds_per_ckpt, 2 * seconds_per_ckpt};
   return r;
 }
 
-TEST(ClusterReport, TotalsAreSumsAuIsTheLowestAcceleratorAnywhereCheckpointsEndWithTheSlowestRank) {
+TEST(ClusterReport, CountsAreSumsAuIsTheLowestAcceleratorAnywhereCheckpointsEndWithTheSlowestRank) {
   std::vector<RankResult> rows = {rank_row(2, {0.97, 0.95}, 0.3), rank_row(0, {0.99, 0.98}, 0.1),
                                   rank_row(1, {0.91, 0.96}, 0.2)};
   const ClusterResult c = reduce_ranks(rows);
@@ -149,8 +154,11 @@ TEST(ClusterReport, TotalsAreSumsAuIsTheLowestAcceleratorAnywhereCheckpointsEndW
   for (std::uint32_t r = 0; r < 3; ++r) EXPECT_EQ(c.per_rank[r].rank, r);  // rank order
   EXPECT_EQ(c.samples, 100u + 101 + 102);
   EXPECT_EQ(c.bytes_read, 6000000u);
-  EXPECT_DOUBLE_EQ(c.samples_per_s, 50 + 51 + 52);
-  EXPECT_DOUBLE_EQ(c.mib_per_s, 60);
+  // Rates: the sums over the cluster's window (0 to the last rank's end, 12 s), not the sums of
+  // the ranks' own rates (50 + 51 + 52).
+  EXPECT_DOUBLE_EQ(c.train_seconds, 12);
+  EXPECT_DOUBLE_EQ(c.samples_per_s, 303.0 / 12);
+  EXPECT_DOUBLE_EQ(c.mib_per_s, 6000000 / 1048576.0 / 12);
   EXPECT_DOUBLE_EQ(c.elapsed_s, 12);
   double lowest = 1, sum = 0;
   for (const auto& r : rows)
@@ -177,7 +185,8 @@ TEST(ClusterReport, TotalsAreSumsAuIsTheLowestAcceleratorAnywhereCheckpointsEndW
   EXPECT_EQ(hosts[0].ranks, 2u);
   EXPECT_EQ(hosts[0].accelerators, 4u);
   EXPECT_EQ(hosts[0].samples, 100u + 102);
-  EXPECT_DOUBLE_EQ(hosts[0].mib_per_s, 10 + 30);
+  EXPECT_DOUBLE_EQ(hosts[0].mib_per_s, 4000000 / 1048576.0 / 12);  // ranks 0 and 2: 0 to 12 s
+  EXPECT_DOUBLE_EQ(hosts[1].samples_per_s, 101.0 / 11);
   EXPECT_DOUBLE_EQ(hosts[0].au, 0.95);
   EXPECT_DOUBLE_EQ(hosts[1].au, 0.91);
 
@@ -185,8 +194,121 @@ TEST(ClusterReport, TotalsAreSumsAuIsTheLowestAcceleratorAnywhereCheckpointsEndW
   apply_cluster(c, rep);
   EXPECT_EQ(rep.per_accelerator.size(), 6u);
   EXPECT_DOUBLE_EQ(rep.au, lowest);
-  EXPECT_DOUBLE_EQ(rep.mib_per_s, 60);
+  EXPECT_DOUBLE_EQ(rep.mib_per_s, c.mib_per_s);
 }
+
+// Issue 17: one rank reads 1000 samples in 10 s, another 1000 in 20 s. The cluster delivered
+// 2000 samples in 20 s: 100/s, not the 150/s that adding the ranks' own rates gives. The window
+// runs from the first rank's start to the last rank's end, so ranks that start apart count the
+// gap too; seconds and passes are the cluster's, and every law holds on them.
+TEST(ClusterReport, RatesAreAllRanksCountsOverOneCommonWindow) {
+  auto rank = [](std::uint32_t id, double begin, double end, double eval_end) {
+    RankResult r;
+    r.rank = id;
+    r.host = "h" + std::to_string(id);
+    r.accelerators = 1;
+    r.samples = 1000;
+    r.train_bytes = 1000ull << 20;
+    r.eval_samples = 100;
+    r.eval_bytes = 100ull << 20;
+    r.bytes_read = r.train_bytes + r.eval_bytes;
+    r.train_seconds = end - begin;
+    r.eval_seconds = eval_end - end;
+    r.samples_per_s = 1000 / r.train_seconds;  // the rank's own rate
+    r.mib_per_s = 1100 / (r.train_seconds + r.eval_seconds);
+    r.begin_s = begin;
+    r.end_s = eval_end;
+    r.passes = {{1, false, begin, end, 10, 1000, 1000ull << 20, 1000, 0.9},
+                {1, true, end, eval_end, 1, 100, 100ull << 20, 100, 0.5}};
+    r.au = r.au_mean = 0.9;
+    return r;
+  };
+  const ClusterResult c = reduce_ranks({rank(0, 0, 10, 11), rank(1, 0, 20, 22)});
+  EXPECT_DOUBLE_EQ(c.train_seconds, 20);
+  EXPECT_DOUBLE_EQ(c.samples_per_s, 100);  // today's sum of rates: 100 + 50 = 150
+  EXPECT_DOUBLE_EQ(c.train_mib_per_s, 100);
+  // The evaluation pass: from the first rank's start (10 s) to the last rank's end (22 s).
+  EXPECT_DOUBLE_EQ(c.eval_seconds, 12);
+  EXPECT_DOUBLE_EQ(c.eval_samples_per_s, 200.0 / 12);
+  EXPECT_DOUBLE_EQ(c.elapsed_s, 22);
+  // Laws: rate x seconds = the summed count.
+  EXPECT_NEAR(c.samples_per_s * c.train_seconds, c.samples, 1e-9);
+  EXPECT_NEAR(c.mib_per_s * 1048576.0 * (c.train_seconds + c.eval_seconds), c.bytes_read, 1e-3);
+  ASSERT_EQ(c.epochs.size(), 2u);
+  EXPECT_EQ(c.epochs[0].samples, 2000u);
+  EXPECT_DOUBLE_EQ(c.epochs[0].seconds, 20);
+  EXPECT_DOUBLE_EQ(c.epochs[0].samples_per_s(), 100);
+  EXPECT_DOUBLE_EQ(c.epochs[0].au, 0.9);
+  EXPECT_TRUE(c.epochs[1].eval);
+
+  // Rank 1 starting 5 s after rank 0: the cluster's window is 0 to 25 s.
+  const ClusterResult late = reduce_ranks({rank(0, 0, 10, 11), rank(1, 5, 25, 26)});
+  EXPECT_DOUBLE_EQ(late.train_seconds, 25);
+  EXPECT_DOUBLE_EQ(late.samples_per_s, 80);
+
+  // The report carries the cluster's seconds and passes (totals.wall_seconds = train + eval).
+  Report rep;
+  apply_cluster(c, rep);
+  EXPECT_DOUBLE_EQ(rep.train_seconds, 20);
+  EXPECT_DOUBLE_EQ(rep.eval_seconds, 12);
+  EXPECT_DOUBLE_EQ(rep.elapsed_s, 22);
+  EXPECT_EQ(rep.epochs_detail.size(), 2u);
+  // One row per host: each host's own window.
+  const std::vector<HostRow> hosts = host_rows(c);
+  ASSERT_EQ(hosts.size(), 2u);
+  EXPECT_DOUBLE_EQ(hosts[0].samples_per_s, 100);
+  EXPECT_DOUBLE_EQ(hosts[1].samples_per_s, 50);
+}
+
+// A host's clock standing at one instant: CLOCK_MONOTONIC counts from each host's boot, so two
+// hosts' stamps of one instant differ by anything.
+class StoppedClock final : public Clock {
+ public:
+  explicit StoppedClock(std::int64_t at) : at_(at) {}
+  std::int64_t now_ns() override { return at_; }
+  void sleep_until(std::int64_t) override {}
+  void wait(std::atomic<std::uint64_t>&, std::uint64_t) override {}
+  void notify(std::atomic<std::uint64_t>&) override {}
+
+ private:
+  std::int64_t at_;
+};
+
+// gather_ranks puts every rank's stamps on one clock, the barrier's exit: rank 1's host booted
+// 1000 s after rank 0's, rank 0 trained from 20 s to 10 s before the gather and rank 1 from 15 s
+// to 5 s before it. The cluster's window is 15 s, whatever the hosts' clocks read.
+TEST(ClusterReport, GatherPutsEveryRanksStampsOnTheBarriersClock) {
+  auto ranks = make_thread_clusters(2, {"a", "b"});
+  std::vector<ClusterResult> got(2);
+  on_ranks(ranks, [&](std::uint32_t r, Cluster& c) {
+    const std::int64_t now = (r == 0 ? 5000 : 4000) * std::int64_t{1'000'000'000};
+    StoppedClock clock(now);
+    Report rep;
+    rep.accelerators = 1;
+    rep.samples = 300;
+    rep.train_bytes = rep.bytes_read = 300ull << 20;
+    const std::int64_t begin = now - (r == 0 ? 20 : 15) * std::int64_t{1'000'000'000};
+    const std::int64_t end = now - (r == 0 ? 10 : 5) * std::int64_t{1'000'000'000};
+    rep.begin_ns = begin;
+    rep.end_ns = end;
+    EpochResult e;
+    e.epoch = 1;
+    e.samples = 300;
+    e.bytes = 300ull << 20;
+    e.begin_ns = begin;
+    e.end_ns = end;
+    e.seconds = 10;
+    rep.epochs_detail.push_back(e);
+    got[r] = gather_ranks(c, rep, &clock);
+  });
+  for (const ClusterResult& c : got) {
+    EXPECT_DOUBLE_EQ(c.elapsed_s, 15);
+    EXPECT_DOUBLE_EQ(c.train_seconds, 15);
+    EXPECT_DOUBLE_EQ(c.samples_per_s, 600.0 / 15);
+    EXPECT_DOUBLE_EQ(c.per_rank[1].begin_s, -15);
+  }
+}
+
 
 // A real run over 3 ranks x 2 accelerators (threads), 25 samples of batch 2: global accelerators
 // get 5 or 4 samples, so ranks 1 and 2 take one batch fewer than rank 0 in every epoch.

@@ -67,9 +67,28 @@ TEST(Mlperf, ClusterDatasetSizeCountsEveryRanksAcceleratorsAndTheHostsRam) {
             mlperf_dataset_size(j, 24ull << 30).files);
 }
 
-// Under mpirun each run is every rank's: the gather hook returns the ranks' own figures, reduced
-// as reduce_mlperf_ranks does (sums, lowest AU, slowest rank's time), and kept per rank in the
-// result files.
+// One rank's result of a training epoch of `seconds` from the common zero (cluster_report.hpp).
+RankResult rank_of(std::uint32_t rank, std::string host, std::uint64_t samples, double seconds,
+                   double au) {
+  RankResult r;
+  r.rank = rank;
+  r.host = std::move(host);
+  r.accelerators = 1;
+  r.samples = samples;
+  r.train_bytes = r.bytes_read = samples * 2831155;  // 2.7 MiB a sample
+  r.train_seconds = r.elapsed_s = r.end_s = seconds;
+  r.samples_per_s = static_cast<double>(samples) / seconds;
+  r.train_mib_per_s = static_cast<double>(r.train_bytes) / 1048576.0 / seconds;
+  r.passes.push_back({1, false, 0, seconds, 10, samples, r.train_bytes, samples, au});
+  r.au = r.au_mean = au;
+  r.au_threshold = 0.9;
+  return r;
+}
+
+// Under mpirun each run is every rank's: the gather hook returns the ranks' results reduced
+// (gather_ranks), from which the run's figures come (all ranks' samples over the cluster's
+// seconds, lowest AU, first start to last end), and each rank's own row is kept in the result
+// files.
 TEST(Mlperf, RunsUnderMpirunAreEveryRanksReduced) {
   const Job ref = reference();
   Model m{{1000}, {0.95}, {}};
@@ -77,12 +96,11 @@ TEST(Mlperf, RunsUnderMpirunAreEveryRanksReduced) {
   o.runs = 2;
   o.warmup = false;
   int calls = 0;
-  o.gather = [&](const MlperfRun& mine) {
+  o.gather = [&](const Report& mine) {
     ++calls;
     EXPECT_DOUBLE_EQ(mine.samples_per_s, 1000);  // this rank's own
-    return std::vector<MlperfRankFigures>{{0, "node1", 1000, 2700, 0.95, 10, true},
-                                          {1, "node2", 900, 2430, 0.91, 12, true},
-                                          {2, "node2", 800, 2160, 0.60, 11, false}};
+    return reduce_ranks({rank_of(0, "node1", 10000, 10, 0.95), rank_of(1, "node2", 10800, 12, 0.91),
+                         rank_of(2, "node2", 8800, 11, 0.60)});
   };
   Result<MlperfResult> r = run_mlperf(ref, &ref, std::ref(m), o);
   ASSERT_TRUE(r) << r.error().message;
@@ -91,13 +109,17 @@ TEST(Mlperf, RunsUnderMpirunAreEveryRanksReduced) {
   EXPECT_EQ(r->hosts, 2u);
   ASSERT_EQ(r->runs.size(), 2u);
   for (const MlperfRun& run : r->runs) {
-    EXPECT_DOUBLE_EQ(run.samples_per_s, 2700);
-    EXPECT_DOUBLE_EQ(run.mib_per_s, 7290);
+    // 29600 samples in the 12 s from the first rank's start to the last one's end: 2466.7/s, not
+    // the 2700/s the ranks' own rates (1000 + 900 + 800) add up to.
+    EXPECT_DOUBLE_EQ(run.samples_per_s, 29600.0 / 12);
+    EXPECT_DOUBLE_EQ(run.mib_per_s, 29600.0 * 2831155 / 1048576.0 / 12);
     EXPECT_DOUBLE_EQ(run.au, 0.60);
     EXPECT_FALSE(run.au_passed);
     EXPECT_DOUBLE_EQ(run.elapsed_s, 12);
     ASSERT_EQ(run.per_rank.size(), 3u);
     EXPECT_EQ(run.per_rank[2].host, "node2");
+    EXPECT_DOUBLE_EQ(run.per_rank[1].samples_per_s, 900);  // each rank's own
+    EXPECT_FALSE(run.per_rank[2].au_passed);
   }
   EXPECT_EQ(r->division, Division::invalid);  // rank 2 missed the AU threshold
   const auto j = nlohmann::json::parse(mlperf_json(*r));
@@ -357,7 +379,9 @@ TEST(Mlperf, RunsThatDisagreeOrMissAuAreInvalid) {
   EXPECT_EQ(r->division, Division::invalid);
 }
 
-// The multi-host seam: ranks' figures of one run reduce as rank 0 reduces them.
+// The multi-host seam: one rank reads 1000 samples in 10 s, another 1000 in 20 s; the run
+// delivered 2000 samples in 20 s (100/s, not 100 + 50); its AU is the lowest rank's, and one rank
+// below the threshold fails it.
 TEST(Mlperf, RanksOfOneRunReduceToItsFigures) {
   Report rep;
   rep.samples_per_s = 100;
@@ -368,26 +392,26 @@ TEST(Mlperf, RanksOfOneRunReduceToItsFigures) {
   const MlperfRun a = mlperf_run_of(rep, 7, false);
   EXPECT_EQ(a.seed, 7u);
   EXPECT_DOUBLE_EQ(a.mib_per_s, 270);
-  MlperfRun b = a, c = a;
-  b.samples_per_s = 50;
-  b.mib_per_s = 135;
-  b.au = 0.88;
-  b.au_passed = false;
-  b.elapsed_s = 13;
-  c.au = 0.97;
-  const MlperfRun m = reduce_mlperf_ranks({a, b, c});
-  EXPECT_DOUBLE_EQ(m.samples_per_s, 250);  // samples and bytes add up over hosts
-  EXPECT_DOUBLE_EQ(m.mib_per_s, 675);
+  const ClusterResult c =
+      reduce_ranks({rank_of(0, "a", 1000, 10, 0.93), rank_of(1, "b", 1000, 20, 0.88)});
+  const MlperfRun m = reduce_mlperf_ranks(c, 7, true);
+  EXPECT_DOUBLE_EQ(m.samples_per_s, 100);
+  EXPECT_DOUBLE_EQ(m.mib_per_s, 2000.0 * 2831155 / 1048576.0 / 20);
   EXPECT_DOUBLE_EQ(m.au, 0.88);  // the lowest rank's AU is the run's
   EXPECT_FALSE(m.au_passed);     // one rank below the threshold fails the run
-  EXPECT_DOUBLE_EQ(m.elapsed_s, 13);
+  EXPECT_DOUBLE_EQ(m.elapsed_s, 20);
   EXPECT_EQ(m.seed, 7u);
+  EXPECT_TRUE(m.warmup);
+  ASSERT_EQ(m.per_rank.size(), 2u);
+  EXPECT_TRUE(m.per_rank[0].au_passed);
+  EXPECT_DOUBLE_EQ(m.per_rank[1].samples_per_s, 50);
   // One rank alone is its own run.
-  const MlperfRun one = reduce_mlperf_ranks({a});
-  EXPECT_DOUBLE_EQ(one.samples_per_s, a.samples_per_s);
-  EXPECT_DOUBLE_EQ(one.au, a.au);
+  const MlperfRun one = reduce_mlperf_ranks(reduce_ranks({rank_of(0, "a", 1000, 10, 0.93)}), 7,
+                                            false);
+  EXPECT_DOUBLE_EQ(one.samples_per_s, 100);
+  EXPECT_DOUBLE_EQ(one.au, 0.93);
   EXPECT_TRUE(one.au_passed);
-  EXPECT_DOUBLE_EQ(reduce_mlperf_ranks({}).samples_per_s, 0);
+  EXPECT_DOUBLE_EQ(reduce_mlperf_ranks(reduce_ranks({}), 7, false).samples_per_s, 0);
 }
 
 TEST(Mlperf, ReportFiles) {

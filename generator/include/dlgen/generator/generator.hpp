@@ -3,6 +3,7 @@
 // format, with a manifest (.dlgen-manifest.json in the dataset root) recording what dlgen wrote.
 // A matching dataset is reused; a stale one (different fingerprint) that dlgen wrote is
 // regenerated; a directory holding files dlgen did not write is never touched (error).
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -17,6 +18,9 @@ struct GenerateOptions {
   std::uint32_t threads = 0;  // 0: hardware concurrency
   bool force = false;         // regenerate even when the manifest matches (own files only)
   bool progress = true;       // draw progress when stderr is a terminal
+  // When set, grows by each file's bytes once it is written (the MPI watchdog's sign of life
+  // while ranks generate a dataset together: replay/cluster.hpp).
+  std::atomic<std::uint64_t>* written = nullptr;
 };
 
 struct GenerateReport {

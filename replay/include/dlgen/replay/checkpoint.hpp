@@ -4,6 +4,7 @@
 // stream per shard and per checkpoint, so compressing or deduplicating storage cannot cheat),
 // fsync'd when configured. Each checkpoint overwrites the
 // previous one's shards, as a "latest" checkpoint does. Restore reads the shards back.
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <vector>
@@ -27,13 +28,16 @@ struct ShardShare {
 };
 
 // Writes this process's shards of one checkpoint (in parallel), adds their bytes, files and time
-// to `into` (and appends them to into.write_bytes / into.write_seconds).
+// to `into` (and appends them to into.write_bytes / into.write_seconds). `progress`, when set,
+// grows by each write's bytes as it completes (the MPI watchdog's sign of life: cluster.hpp).
 Result<void> write_checkpoint(const CheckpointSpec& spec, CheckpointResult& into,
-                              ShardShare share = {});
+                              ShardShare share = {},
+                              std::atomic<std::uint64_t>* progress = nullptr);
 // Reads this process's shards of the latest checkpoint back (writing them first when missing,
 // untimed, and dropping them from the page cache so the read comes from storage); adds bytes and
 // time to `into`.
 Result<void> restore_checkpoint(const CheckpointSpec& spec, CheckpointResult& into,
-                                ShardShare share = {});
+                                ShardShare share = {},
+                                std::atomic<std::uint64_t>* progress = nullptr);
 
 }  // namespace dlgen::replay

@@ -10,7 +10,9 @@
 // appears here. Tests use make_thread_clusters: N ranks as threads of one process.
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -37,6 +39,41 @@ class Cluster {
   virtual void broadcast(std::string& bytes, std::uint32_t root = 0) = 0;
   // Ends every rank at once (the last resort when ranks cannot agree: a hang otherwise).
   [[noreturn]] virtual void abort(int exit_code) = 0;
+
+  // The watchdog's sign of life: how much work this rank has completed (steps taken, bytes read
+  // or written; any unit, a count that only grows while the rank makes progress). The MPI cluster
+  // sends it to the ranks waiting for this one, so a rank that is merely slow stays alive however
+  // long it takes; one whose count stands still for --rank-timeout is the hung one
+  // (docs/cluster.md, "The watchdog"). Set for a run's length by ProgressScope; none set: 0. Any
+  // thread may call progress(); `source` must be safe to call from another thread.
+  void set_progress(std::function<std::uint64_t()> source) {
+    std::lock_guard lock(progress_mu_);
+    progress_ = std::move(source);
+  }
+  std::uint64_t progress() const {
+    std::lock_guard lock(progress_mu_);
+    return progress_ ? progress_() : 0;
+  }
+
+ private:
+  mutable std::mutex progress_mu_;
+  std::function<std::uint64_t()> progress_;
+};
+
+// Makes `source` the cluster's progress while alive (nothing when `cluster` is nullptr).
+class ProgressScope {
+ public:
+  ProgressScope(Cluster* cluster, std::function<std::uint64_t()> source) : cluster_(cluster) {
+    if (cluster_) cluster_->set_progress(std::move(source));
+  }
+  ProgressScope(const ProgressScope&) = delete;
+  ProgressScope& operator=(const ProgressScope&) = delete;
+  ~ProgressScope() {
+    if (cluster_) cluster_->set_progress({});
+  }
+
+ private:
+  Cluster* cluster_;
 };
 
 // True when this process was started by mpirun (Open MPI or PMIx set OMPI_COMM_WORLD_SIZE or
@@ -48,11 +85,13 @@ bool mpi_built();
 // The single-process cluster: rank 0 of 1, host = gethostname(), collectives return at once.
 std::unique_ptr<Cluster> make_single_cluster();
 struct ClusterOptions {
-  // The watchdog: how long a rank waits at a coordination point (an agreement, a barrier) for
-  // the others before it ends every rank with a message naming the rank(s) that did not arrive
-  // ("rank 2 (node3) stopped answering ..."). A rank that fails says so at the next agreement;
-  // this is for one that hangs. It must exceed how far one host may lag behind the others (a
-  // slow host's epoch or checkpoint). 0: wait forever. `--rank-timeout` (docs/cluster.md).
+  // The watchdog: how long a rank waiting at a coordination point (an agreement, a barrier) lets
+  // a rank that has not arrived go without progress (Cluster::progress, sent as heartbeats)
+  // before it ends every rank with a message naming it ("rank 2 (node3) stopped answering ...").
+  // A rank that fails says so at the next agreement; this is for one that hangs. A slow rank that
+  // keeps completing steps and I/O is never ended, however far it lags; the timeout must exceed
+  // the longest stretch without any completed step or request (one request, one cache drop).
+  // 0: wait forever. `--rank-timeout` (docs/cluster.md).
   double rank_timeout_s = 600;
 };
 

@@ -10,6 +10,7 @@
 
 #include "dlgen/core/job.hpp"
 #include "dlgen/core/result.hpp"
+#include "dlgen/replay/cluster_report.hpp"
 #include "dlgen/replay/report.hpp"
 
 namespace dlgen::replay {
@@ -63,9 +64,9 @@ struct MlperfRankFigures {
   double samples_per_s = 0, mib_per_s = 0, au = 0, elapsed_s = 0;
   bool au_passed = false;
 };
-// Under mpirun: every rank's figures of a run, given this rank's (a collective: every rank calls
-// it once per run, and all get the same answer, in rank order).
-using MlperfRankGather = std::function<std::vector<MlperfRankFigures>(const MlperfRun& mine)>;
+// Under mpirun: every rank's result of a run, reduced, given this rank's Report (gather_ranks: a
+// collective, every rank calls it once per run, and all get the same answer).
+using MlperfRankGather = std::function<ClusterResult(const Report& mine)>;
 
 // What CLOSED and OPEN need of a training submission: a warm-up, then this many measured runs
 // (Rules.md 2.1.17: six timestamp folders, the first the warm-up).
@@ -112,10 +113,12 @@ struct MlperfResult {
 // One measured (or warm-up) run's figures from its Report.
 MlperfRun mlperf_run_of(const Report& report, std::uint64_t seed, bool warmup);
 
-// The seam for multi-host runs: one run's figures from every rank's (host's) own, as rank 0 would
-// reduce them: samples/s and MiB/s add up, AU is the lowest rank's (its lowest accelerator's), the
-// run lasts as long as its slowest rank, and it passes only if every rank passed.
-MlperfRun reduce_mlperf_ranks(const std::vector<MlperfRun>& ranks);
+// The seam for multi-host runs: one run's figures from the ranks' reduction (cluster_report.hpp):
+// samples/s and MiB/s are all ranks' training samples and bytes over the cluster's training
+// seconds (each epoch from the first rank's start to the last rank's end), AU is the lowest
+// accelerator on any rank, the run lasts from the first rank's start to the last rank's end, and
+// it passes only if every rank passed; per_rank holds each rank's own figures.
+MlperfRun reduce_mlperf_ranks(const ClusterResult& cluster, std::uint64_t seed, bool warmup);
 
 using MlperfRunner = std::function<Result<Report>(const Job&)>;
 using MlperfObserver = std::function<void(const MlperfRun&)>;

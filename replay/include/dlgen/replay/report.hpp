@@ -92,6 +92,9 @@ struct EpochResult {
   double seconds = 0;
   std::uint64_t steps = 0, samples = 0, bytes = 0, requests = 0;
   double au = 0;  // a column: this pass's compute / wall over all accelerators (never the verdict)
+  // The pass's start and end on the run's clock (ns): only differences, or instants compared on
+  // one clock (the ranks' common window: cluster_report.hpp), mean anything.
+  std::int64_t begin_ns = 0, end_ns = 0;
   double samples_per_s() const { return seconds > 0 ? static_cast<double>(samples) / seconds : 0; }
   double mib_per_s() const {
     return seconds > 0 ? static_cast<double>(bytes) / 1048576.0 / seconds : 0;
@@ -151,6 +154,7 @@ struct Report {
   bool direct = false;
   std::string cache_mode;
   double elapsed_s = 0;  // the whole run (evaluation passes and checkpoints included)
+  std::int64_t begin_ns = 0, end_ns = 0;  // the run's start and end on its clock (ns)
   // Training passes: samples, steps (per accelerator, the most of any), bytes and seconds.
   std::uint64_t samples = 0, steps = 0;
   double train_seconds = 0;
