@@ -26,6 +26,11 @@ DEVICE=${DEVICE:-cuda}
 DLGEN=${DLGEN:-.gpu/dlgen}
 WORK=${WORK:-/tmp/dlgen-gpu}
 DEADLINE_S=${DEADLINE_S:-450}
+# Parts to run (1/0): the warm-up epochs, the uncaptured runs, step_times.py. A short device budget
+# runs the captures alone: WARMUP=0 PLAIN=0 STEP_TIMES=0.
+WARMUP=${WARMUP:-1}
+PLAIN=${PLAIN:-1}
+STEP_TIMES=${STEP_TIMES:-1}
 LOGS=$OUT/logs
 SUMMARY=$OUT/summary.txt
 mkdir -p "$OUT" "$LOGS" "$WORK"
@@ -129,15 +134,18 @@ seg() { echo tests/pytorch/gpu_segmentation.py "$KITS" "${SEG_ARGS[@]}" --checkp
 # autotuning and kernel loading): one epoch of each program first, so that the uncaptured and the
 # captured run below start alike.
 # shellcheck disable=SC2046  # the helpers print plain words (paths under $WORK, $LOGS)
-step imagenet.warmup 80 "${PY[@]}" $(img imagenet warmup --epochs 1)
-step segmentation.warmup 80 "${PY[@]}" $(seg segmentation warmup) --epochs 1
-step imagenet_amp.warmup 60 "${PY[@]}" $(img imagenet_amp warmup --amp --channels-last --epochs 1)
-step imagenet.plain 100 "${PY[@]}" $(img imagenet plain)
+if [ "$WARMUP" = 1 ]; then
+  step imagenet.warmup 80 "${PY[@]}" $(img imagenet warmup --epochs 1)
+  step segmentation.warmup 80 "${PY[@]}" $(seg segmentation warmup) --epochs 1
+  step imagenet_amp.warmup 60 "${PY[@]}" $(img imagenet_amp warmup --amp --channels-last --epochs 1)
+fi
+[ "$PLAIN" = 1 ] && step imagenet.plain 100 "${PY[@]}" $(img imagenet plain)
 capture imagenet 130 $(img imagenet captured)
-step segmentation.plain 100 "${PY[@]}" $(seg segmentation plain)
+[ "$PLAIN" = 1 ] && step segmentation.plain 100 "${PY[@]}" $(seg segmentation plain)
 capture segmentation 130 $(seg segmentation captured)
-step step_times 200 "${PY[@]}" bench/gpu/step_times.py "${STEP_ARGS[@]}" --out "$OUT/step_times.json"
-step imagenet_amp.plain 100 "${PY[@]}" $(img imagenet_amp plain --amp --channels-last)
+[ "$STEP_TIMES" = 1 ] &&
+  step step_times 200 "${PY[@]}" bench/gpu/step_times.py "${STEP_ARGS[@]}" --out "$OUT/step_times.json"
+[ "$PLAIN" = 1 ] && step imagenet_amp.plain 100 "${PY[@]}" $(img imagenet_amp plain --amp --channels-last)
 capture imagenet_amp 130 $(img imagenet_amp captured --amp --channels-last)
 
 # --- Summary from the programs' own logs and the capture counts ----------------------------------

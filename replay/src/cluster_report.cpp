@@ -10,6 +10,7 @@
 
 #include "dlgen/core/job_io.hpp"
 #include "dlgen/core/units.hpp"
+#include "dlgen/replay/metrics.hpp"
 
 namespace dlgen::replay {
 namespace {
@@ -107,7 +108,9 @@ RankResult from_j(const json& j) {
   return r;
 }
 
-double per_s(double amount, double seconds) { return seconds > 0 ? amount / seconds : 0; }
+double per_s(double amount, double seconds) {
+  return seconds > 0 ? amount / seconds : 0;
+}
 
 // The passes of some ranks together: pass i is every rank's i-th pass (the ranks run one job, so
 // the same passes in the same order; all stop together at run.max_time), lasting from the earliest
@@ -333,8 +336,7 @@ ClusterResult gather_ranks(Cluster& cluster, const Report& mine, Clock* clock) {
   cluster.barrier();
   RealClock real;
   const std::int64_t sync_ns = (clock ? *clock : static_cast<Clock&>(real)).now_ns();
-  const std::string text =
-      to_j(rank_result(mine, cluster.rank(), cluster.host(), sync_ns)).dump();
+  const std::string text = to_j(rank_result(mine, cluster.rank(), cluster.host(), sync_ns)).dump();
   std::vector<RankResult> ranks;
   for (const std::string& part : cluster.all_gather(text)) {
     // Every rank built its part with to_j above; a part that does not parse is a bug.
@@ -443,7 +445,11 @@ std::string format_cluster_summary(const Report& r, const ClusterResult& c) {
     add("  AU          %.1f%% (lowest accelerator on any rank: rank %u; whole run; threshold "
         "%.0f%%): %s\n",
         c.au * 100, c.au_rank, r.au_threshold * 100,
-        c.passed ? "PASS" : "FAIL: the storage could not keep the accelerators busy");
+        // The report is rank 0's: its loss split is the verdict's when rank 0 holds the lowest
+        // accelerator (au_verdict reads r.passed, which apply_cluster set to the cluster's).
+        c.passed         ? "PASS"
+        : c.au_rank == 0 ? au_verdict(r).c_str()
+                         : "FAIL: see that rank's row for where its time went");
   return out;
 }
 
