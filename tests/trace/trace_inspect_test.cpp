@@ -43,8 +43,8 @@ TEST(Inspect, CudaCallsAreSummarisedApartFromIo) {
 meta command=train gpus="NVIDIA H200" gpu_driver=580.82.07 cuda_lib=/usr/local/nvidia/lib64/libcuda.so.1
 proc pid=100 comm=python3
 ts=1ms dur=2us pid=100 op=cuda_htod size=1MiB flags=4 arg=0x51
-ts=2ms pid=100 op=cuda_launch off=0xf001 flags=7 arg=0x51
-ts=3ms pid=100 op=cuda_launch off=0xf002 flags=8 arg=0x51
+ts=2ms pid=100 op=cuda_launch off=61441 flags=7 arg=0x51
+ts=3ms pid=100 op=cuda_launch off=61442 flags=8 arg=0x51
 ts=4ms dur=30ms pid=100 op=cuda_sync arg=0x51
 ts=40ms dur=1ms pid=100 op=cuda_dtoh size=4 flags=5
 ts=50ms dur=10ms pid=100 op=cuda_sync flags=2 ret=-999

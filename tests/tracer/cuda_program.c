@@ -4,10 +4,16 @@
  * (the CPU waiting for the GPU), and the loss read back (cuMemcpyDtoH_v2, 4 bytes). Then, once:
  * cuEventSynchronize, cuCtxSynchronize, cuMemcpyHtoD_v2 (4096 bytes), cuMemcpyDtoHAsync_v2 (8
  * bytes), a synchronisation the driver refuses (CUDA_ERROR_INVALID_HANDLE), and one launch from a
- * second thread. capture_test.cpp asserts exactly these calls. */
+ * second thread. capture_test.cpp asserts exactly these calls.
+ * `cuda_program --bench N` times N calls each of cuLaunchKernel, cuCtxSynchronize and
+ * cuEventSynchronize (which return at once in the stub) and prints the cost per call: run under
+ * `dlgen capture --cuda-lib`, the cost of a probed call (tracer/README.md). */
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 typedef int CUresult;
 typedef uint64_t CUdeviceptr;
@@ -44,7 +50,27 @@ static void* launcher(void* arg) {
   return NULL;
 }
 
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static int bench(int n) {
+  double a = now_s();
+  for (int i = 0; i < n; ++i) cuLaunchKernel(KERNEL(1), 1, 1, 1, 1, 1, 1, 0, STREAM, NULL, NULL);
+  double b = now_s();
+  for (int i = 0; i < n; ++i) cuCtxSynchronize();
+  double c = now_s();
+  for (int i = 0; i < n; ++i) cuEventSynchronize(EVENT);
+  double d = now_s();
+  printf("per call: cuLaunchKernel %.2f us, cuCtxSynchronize %.2f us, cuEventSynchronize %.2f us\n",
+         (b - a) / n * 1e6, (c - b) / n * 1e6, (d - c) / n * 1e6);
+  return 0;
+}
+
 int main(int argc, char** argv) {
+  if (argc > 2 && strcmp(argv[1], "--bench") == 0) return bench(atoi(argv[2]));
   int steps = argc > 1 ? atoi(argv[1]) : 5;
   unsigned sync_ms = argc > 2 ? (unsigned)atoi(argv[2]) : 20;
   cudaStubSetSyncMs(sync_ms);
