@@ -1,5 +1,5 @@
-// dlgen capture -o run.h5 [--block] [--duration S] [-p PID] [--cuda-lib PATH | --no-cuda] -- CMD ARGS...
-// Exit status: the command's own (128+signal when killed); 127 when it cannot be executed;
+// dlgen capture -o run.h5 [--block] [--duration S] [-p PID] [--cuda-lib PATH | --no-cuda] -- CMD
+// ARGS... Exit status: the command's own (128+signal when killed); 127 when it cannot be executed;
 // 2 bad usage; 77 no BPF privilege or kernel support; 1 other failures.
 #include <unistd.h>
 

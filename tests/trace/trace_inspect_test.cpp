@@ -37,7 +37,8 @@ Trace run_trace() {
   return *t;
 }
 
-// The CUDA summary: counts, bytes and the CPU's wait, from cuda_* events alone (no I/O figure moves).
+// The CUDA summary: counts, bytes and the CPU's wait, from cuda_* events alone (no I/O figure
+// moves).
 TEST(Inspect, CudaCallsAreSummarisedApartFromIo) {
   auto t = parse_trace_text(R"(
 meta command=train gpus="NVIDIA H200" gpu_driver=580.82.07 cuda_lib=/usr/local/nvidia/lib64/libcuda.so.1

@@ -708,9 +708,9 @@ TEST(Capture, CudaDriverCallsOfAKnownProgramAreRecordedExactly) {
   // What was probed, and the GPUs the stand-in NVML beside the stand-in driver lists.
   EXPECT_EQ(t.meta.gpu.cuda_lib, std::string(DLGEN_CUDA_STUB));
   const std::vector<std::string> probed = {
-      "cuStreamSynchronize", "cuEventSynchronize",   "cuCtxSynchronize",
-      "cuMemcpyHtoD_v2",     "cuMemcpyHtoDAsync_v2", "cuMemcpyDtoH_v2",
-      "cuMemcpyDtoHAsync_v2", "cuLaunchKernel",      "cuLaunchKernelEx"};
+      "cuStreamSynchronize",  "cuEventSynchronize",   "cuCtxSynchronize",
+      "cuMemcpyHtoD_v2",      "cuMemcpyHtoDAsync_v2", "cuMemcpyDtoH_v2",
+      "cuMemcpyDtoHAsync_v2", "cuLaunchKernel",       "cuLaunchKernelEx"};
   EXPECT_EQ(t.meta.gpu.cuda_probes, probed);
   EXPECT_EQ(t.meta.gpu.devices, (std::vector<std::string>{"Stub GPU 0", "Stub GPU 1"}));
   EXPECT_EQ(t.meta.gpu.driver, "0.0-stub");
@@ -810,9 +810,9 @@ TEST(Capture, CliProbesTheCudaDriverNamedByTheEnvironment) {
   EXPECT_NE(text.find("6 DtoH copies (28 B)"), std::string::npos) << text;
   EXPECT_NE(text.find("16 launches   1 failed"), std::string::npos) << text;
 
-  r = run_dlgen({"capture", "-q", "-o", out.string(), "--cuda-lib", (dir / "nope.so").string(),
-                 "--", "true"},
-                dir / "err");
+  r = run_dlgen(
+      {"capture", "-q", "-o", out.string(), "--cuda-lib", (dir / "nope.so").string(), "--", "true"},
+      dir / "err");
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_NE(r.err.find("nope.so: no such file"), std::string::npos) << r.err;
 
@@ -825,15 +825,13 @@ TEST(Capture, CliProbesTheCudaDriverNamedByTheEnvironment) {
   t = trace::read_trace(out);
   ASSERT_TRUE(t) << t.error().message;
   EXPECT_TRUE(t->meta.gpu.cuda_lib.empty());
-  EXPECT_NE(t->meta.gpu.note.find("exports none of the probed driver functions"),
-            std::string::npos)
+  EXPECT_NE(t->meta.gpu.note.find("exports none of the probed driver functions"), std::string::npos)
       << t->meta.gpu.note;
   EXPECT_TRUE(cuda_events(*t).empty());
 
-  r = run_dlgen({"capture", "-q", "--no-cuda", "-o", out.string(), "--", DLGEN_CUDA_PROGRAM, "1",
-                 "1"},
-                dir / "err", {},
-                {"/usr/bin/env", std::string("DLGEN_CUDA_LIB=") + DLGEN_CUDA_STUB});
+  r = run_dlgen(
+      {"capture", "-q", "--no-cuda", "-o", out.string(), "--", DLGEN_CUDA_PROGRAM, "1", "1"},
+      dir / "err", {}, {"/usr/bin/env", std::string("DLGEN_CUDA_LIB=") + DLGEN_CUDA_STUB});
   ASSERT_EQ(r.status, 0) << r.err;
   t = trace::read_trace(out);
   ASSERT_TRUE(t) << t.error().message;

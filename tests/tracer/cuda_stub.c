@@ -29,7 +29,9 @@ typedef struct {
 static unsigned sync_ms;
 static volatile unsigned long calls[16];
 
-void cudaStubSetSyncMs(unsigned ms) { sync_ms = ms; }
+void cudaStubSetSyncMs(unsigned ms) {
+  sync_ms = ms;
+}
 
 static void block_for(unsigned ms) {
   struct timespec end;

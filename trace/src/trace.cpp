@@ -93,8 +93,7 @@ const char* to_string(Op op) {
 }
 
 bool is_cuda(Op op) {
-  return op == Op::cuda_sync || op == Op::cuda_htod || op == Op::cuda_dtoh ||
-         op == Op::cuda_launch;
+  return op == Op::cuda_sync || op == Op::cuda_htod || op == Op::cuda_dtoh || op == Op::cuda_launch;
 }
 
 bool is_read(Op op) {

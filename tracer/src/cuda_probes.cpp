@@ -252,9 +252,10 @@ std::string CudaProbes::attach(const std::filesystem::path& lib, const SharedMap
     }
     const int enter = uprobe_multi_link(bpf_program__fd(s_->skel->progs.dl_cuda_enter),
                                         lib.string(), enter_offs, enter_cookies, false);
-    const int exit = exit_offs.empty() ? -2
-                                       : uprobe_multi_link(bpf_program__fd(s_->skel->progs.dl_cuda_exit),
-                                                           lib.string(), exit_offs, exit_cookies, true);
+    const int exit = exit_offs.empty()
+                         ? -2
+                         : uprobe_multi_link(bpf_program__fd(s_->skel->progs.dl_cuda_exit),
+                                             lib.string(), exit_offs, exit_cookies, true);
     if (enter >= 0) s_->multi_links.push_back(enter);
     if (exit >= 0) s_->multi_links.push_back(exit);
     if (enter >= 0 && exit != -1) {
@@ -315,8 +316,8 @@ namespace {
 // NVML's C API (nvml.h), declared here so that building dlgen needs no CUDA headers.
 using NvmlReturn = int;  // nvmlReturn_t: 0 is NVML_SUCCESS
 using NvmlDevice = void*;
-constexpr unsigned kNvmlNameBytes = 96;     // NVML_DEVICE_NAME_V2_BUFFER_SIZE
-constexpr unsigned kNvmlDriverBytes = 80;   // NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE
+constexpr unsigned kNvmlNameBytes = 96;    // NVML_DEVICE_NAME_V2_BUFFER_SIZE
+constexpr unsigned kNvmlDriverBytes = 80;  // NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE
 
 template <class F>
 F symbol(void* lib, const char* name) {

@@ -263,7 +263,8 @@ bool Interpreter::on_proc(const dl_proc& r) {
 // handle in `offset`, the driver function's id in `flags`, minus the CUresult in `ret`
 // (docs/trace-format.md, "CUDA events").
 bool Interpreter::on_cuda(const dl_cuda& r) {
-  if (r.op < DL_OP_CUDA_SYNC || r.op > DL_OP_CUDA_LAUNCH || (r.api & 0xff) >= DL_CU_NR) return false;
+  if (r.op < DL_OP_CUDA_SYNC || r.op > DL_OP_CUDA_LAUNCH || (r.api & 0xff) >= DL_CU_NR)
+    return false;
   trace::Event e;
   e.ts_ns = rel(r.ts_ns);
   e.dur_ns = r.dur_ns;

@@ -61,8 +61,8 @@ struct SecondRow {
 
 // The CUDA driver calls in the trace (capture's uprobes on libcuda.so.1; docs/trace-format.md).
 struct CudaSummary {
-  std::uint64_t syncs = 0;  // cuda_sync events
-  double sync_wait_s = 0;   // their summed duration: the CPU waiting for the GPU
+  std::uint64_t syncs = 0;                 // cuda_sync events
+  double sync_wait_s = 0;                  // their summed duration: the CPU waiting for the GPU
   std::uint64_t htod = 0, htod_bytes = 0;  // host-to-device copies and the bytes they asked for
   std::uint64_t dtoh = 0, dtoh_bytes = 0;  // device-to-host copies
   std::uint64_t launches = 0;              // kernel launches

@@ -117,7 +117,7 @@ struct LostEvents {
   std::uint64_t block_map = 0;    // kernel: a block request not tracked (in-flight map full)
   std::uint64_t process_map = 0;  // a new process not added to the traced set (map full): once each
   std::uint64_t task_storage = 0;  // kernel: a syscall not recorded (no per-thread slot allocated)
-  std::uint64_t cuda_map = 0;  // kernel: a CUDA driver call not recorded (in-call map full)
+  std::uint64_t cuda_map = 0;      // kernel: a CUDA driver call not recorded (in-call map full)
   std::uint64_t missed =
       0;  // kernel: a tracepoint hit skipped (program already running on the CPU)
   std::uint64_t malformed = 0;  // user space: a record too short, or of an unknown kind or op
@@ -161,9 +161,9 @@ std::string lost_remedies(const LostEvents& by_reason);
 // it probed. Empty: not known (no NVML or no libcuda.so.1 there, or a trace from before dlgen
 // recorded them).
 struct GpuInfo {
-  std::vector<std::string> devices;  // NVML device names in index order: the count is the size
-  std::string driver;                // NVML's driver version, e.g. "580.82.07"
-  std::string cuda_lib;              // the libcuda.so.1 whose driver API was probed (uprobes)
+  std::vector<std::string> devices;      // NVML device names in index order: the count is the size
+  std::string driver;                    // NVML's driver version, e.g. "580.82.07"
+  std::string cuda_lib;                  // the libcuda.so.1 whose driver API was probed (uprobes)
   std::vector<std::string> cuda_probes;  // the driver functions probed in it
   std::string note;  // why something is missing, e.g. "no libcuda.so.1 found (...)"
   bool operator==(const GpuInfo&) const = default;
