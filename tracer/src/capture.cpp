@@ -351,9 +351,8 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
   // the capture: what could not be done is noted in the trace's metadata.
   trace::GpuInfo gpu;
   CudaProbes cuda;
-  std::future<trace::GpuInfo> nvml;
+  std::filesystem::path lib = o.cuda_lib;
   if (o.cuda) {
-    std::filesystem::path lib = o.cuda_lib;
     std::string looked;
     if (lib.empty()) {
       const char* ld_path = std::getenv("LD_LIBRARY_PATH");
@@ -369,8 +368,6 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
       gpu.cuda_lib = std::filesystem::absolute(lib, ec).lexically_normal().string();
       gpu.cuda_probes = cuda.probed();
     }
-    // NVML's start can take a second on a GPU without persistence mode: done beside the run.
-    nvml = std::async(std::launch::async, [lib] { return query_gpus(lib); });
     phase("CUDA probes");
   } else {
     gpu.note = "CUDA probes off (--no-cuda)";
@@ -415,6 +412,10 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
   Interpreter interp(start_mono);
   trace::Meta meta = base_meta(o, start_mono, start_wall);
   meta.gpu = gpu;
+  // NVML's start can take a second on a GPU without persistence mode: asked beside the run, on a
+  // thread started after the fork (the child must not inherit a thread inside dlopen).
+  std::future<trace::GpuInfo> nvml;
+  if (o.cuda) nvml = std::async(std::launch::async, [lib] { return query_gpus(lib); });
   // NVML's answer joins the metadata once it is there (at the latest when the capture ends).
   auto take_nvml = [&](bool wait) {
     if (!nvml.valid()) return;
