@@ -201,7 +201,10 @@ std::string format_inspect(const InspectReport& r) {
          c.syncs, c.sync_wait_s, c.htod, human_bytes(c.htod_bytes).c_str(), c.dtoh,
          human_bytes(c.dtoh_bytes).c_str(), c.launches,
          c.errors ? ("   " + std::to_string(c.errors) + " failed").c_str() : "");
-  if (!g.note.empty()) out += "gpu note:  " + g.note + "\n";
+  // Why GPU events are missing, where the run had a GPU to speak of (not on CPU-only hosts: --json
+  // has the note always).
+  if (!g.note.empty() && (!g.devices.empty() || !g.cuda_lib.empty() || c.calls() > 0))
+    out += "gpu note:  " + g.note + "\n";
   line("lost events: %" PRIu64 "%s\n", r.meta.lost_events,
        r.meta.lost_events ? "   (WARNING: the trace is missing events)" : "");
   if (r.meta.lost_events)
