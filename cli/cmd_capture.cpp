@@ -1,5 +1,5 @@
-// dlgen capture -o run.h5 [--block] [--duration S] [-p PID] -- CMD ARGS...
-// Exit status: the command's own (128+signal when killed); 127 when it cannot be executed;
+// dlgen capture -o run.h5 [--block] [--duration S] [-p PID] [--cuda-lib PATH | --no-cuda] -- CMD
+// ARGS... Exit status: the command's own (128+signal when killed); 127 when it cannot be executed;
 // 2 bad usage; 77 no BPF privilege or kernel support; 1 other failures.
 #include <unistd.h>
 
@@ -53,6 +53,8 @@ void add_capture_commands(CLI::App& app, Action& action) {
     std::string json_out;
     std::uint32_t inflight_entries = 65536;  // CaptureOptions' defaults
     std::uint32_t process_entries = 16384;
+    std::string cuda_lib;
+    bool no_cuda = false;
   };
   auto args = std::make_shared<Args>();
   cmd->add_option("-o,--output", args->output,
@@ -78,6 +80,11 @@ void add_capture_commands(CLI::App& app, Action& action) {
                   "Processes traced at once; beyond it new ones are untraced and counted as lost")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--cuda-lib", args->cuda_lib,
+                  "The CUDA driver library whose API to probe (uprobes); default: $DLGEN_CUDA_LIB, "
+                  "else the libcuda.so.1 the dynamic loader finds (none found: no probes)");
+  cmd->add_flag("--no-cuda", args->no_cuda,
+                "Do not probe the CUDA driver API nor ask NVML for the GPUs");
   cmd->add_option("--json-out", args->json_out,
                   "Also write the capture's counts (lost events by reason) as JSON here");
   cmd->add_option("command", args->command, "The command to run (after --)");
@@ -109,6 +116,11 @@ void add_capture_commands(CLI::App& app, Action& action) {
       o.ring_buffer_bytes = args->ring_mib << 20;
       o.inflight_map_entries = args->inflight_entries;
       o.process_map_entries = args->process_entries;
+      o.cuda = !args->no_cuda;
+      if (const char* env = std::getenv("DLGEN_CUDA_LIB"); env && *env && args->cuda_lib.empty())
+        o.cuda_lib = env;
+      else
+        o.cuda_lib = args->cuda_lib;
       auto r = capture::capture(o);
       if (!r) return report_error(r.error());
       if (!r->exec_error.empty()) {

@@ -37,6 +37,49 @@ Trace run_trace() {
   return *t;
 }
 
+// The CUDA summary: counts, bytes and the CPU's wait, from cuda_* events alone (no I/O figure
+// moves).
+TEST(Inspect, CudaCallsAreSummarisedApartFromIo) {
+  auto t = parse_trace_text(R"(
+meta command=train gpus="NVIDIA H200" gpu_driver=580.82.07 cuda_lib=/usr/local/nvidia/lib64/libcuda.so.1
+proc pid=100 comm=python3
+ts=1ms dur=2us pid=100 op=cuda_htod size=1MiB flags=4 arg=0x51
+ts=2ms pid=100 op=cuda_launch off=61441 flags=7 arg=0x51
+ts=3ms pid=100 op=cuda_launch off=61442 flags=8 arg=0x51
+ts=4ms dur=30ms pid=100 op=cuda_sync arg=0x51
+ts=40ms dur=1ms pid=100 op=cuda_dtoh size=4 flags=5
+ts=50ms dur=10ms pid=100 op=cuda_sync flags=2 ret=-999
+ts=60ms dur=1ms pid=100 op=read file=/data/a size=4096
+)");
+  ASSERT_TRUE(t) << t.error().message;
+  auto r = inspect(*t);
+  EXPECT_EQ(r.cuda.syncs, 2u);
+  EXPECT_NEAR(r.cuda.sync_wait_s, 0.040, 1e-9);
+  EXPECT_EQ(r.cuda.htod, 1u);
+  EXPECT_EQ(r.cuda.htod_bytes, 1u << 20);
+  EXPECT_EQ(r.cuda.dtoh, 1u);
+  EXPECT_EQ(r.cuda.dtoh_bytes, 4u);
+  EXPECT_EQ(r.cuda.launches, 2u);
+  EXPECT_EQ(r.cuda.errors, 1u);
+  EXPECT_EQ(r.bytes_read, 4096u);  // the copies are not file I/O
+  EXPECT_EQ(r.bytes_written, 0u);
+  ASSERT_EQ(r.processes.size(), 1u);
+  EXPECT_EQ(r.processes[0].ops, 1u);
+  const std::string text = format_inspect(r);
+  EXPECT_NE(text.find("gpus:      1x NVIDIA H200   driver 580.82.07\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("cuda:      2 syncs (0.040 s waiting)   1 HtoD copies (1.0 MiB)   1 DtoH "
+                      "copies (4 B)   2 launches   1 failed\n"),
+            std::string::npos)
+      << text;
+  auto j = nlohmann::json::parse(inspect_json(r));
+  EXPECT_EQ(j["cuda"]["launches"], 2);
+  EXPECT_EQ(j["gpu"]["devices"][0], "NVIDIA H200");
+  // A trace without CUDA events or GPU metadata prints neither line.
+  const std::string plain = format_inspect(inspect(run_trace()));
+  EXPECT_EQ(plain.find("cuda:"), std::string::npos) << plain;
+  EXPECT_EQ(plain.find("gpus:"), std::string::npos) << plain;
+}
+
 TEST(Inspect, RolesBytesDirsSizesAndThroughput) {
   InspectReport r = inspect(run_trace());
   EXPECT_EQ(r.events, 8u);

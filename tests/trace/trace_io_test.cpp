@@ -54,6 +54,11 @@ Trace sample_trace() {
   t.meta.exit_status = 3;
   t.meta.block_layer = true;
   t.meta.complete = true;
+  t.meta.gpu.devices = {"NVIDIA H200", "NVIDIA H200"};
+  t.meta.gpu.driver = "580.82.07";
+  t.meta.gpu.cuda_lib = "/usr/local/nvidia/lib64/libcuda.so.1";
+  t.meta.gpu.cuda_probes = {"cuStreamSynchronize", "cuLaunchKernel"};
+  t.meta.gpu.note = "a note";
   t.files = {{"/data/train/a.npz", 2049, 11, 1 << 20, 0x04034b50, 4},
              {"/data/train/b.npz", 2049, 12, 3 << 20, 0, 0},
              {"/ckpt/model.pt", 2050, 99, 0, 0, 0}};
@@ -91,6 +96,7 @@ void expect_equal(const Trace& a, const Trace& b) {
   EXPECT_EQ(a.meta.exit_status, b.meta.exit_status);
   EXPECT_EQ(a.meta.block_layer, b.meta.block_layer);
   EXPECT_EQ(a.meta.complete, b.meta.complete);
+  EXPECT_EQ(a.meta.gpu, b.meta.gpu);
   ASSERT_EQ(a.files.size(), b.files.size());
   for (std::size_t i = 0; i < a.files.size(); ++i) {
     EXPECT_EQ(a.files[i].path, b.files[i].path);

@@ -68,7 +68,7 @@ TEST(TraceText, ErrorsNameTheLine) {
 
 TEST(TraceText, FormatThenParseIsIdentity) {
   auto t = parse_trace_text(R"(
-meta command="a b" host=h kernel="6.1 x" version=0.1 start_wall=5 start_mono=7 duration=9s lost=1 exit=-2 block=1 complete=0
+meta command="a b" host=h kernel="6.1 x" version=0.1 start_wall=5 start_mono=7 duration=9s lost=1 exit=-2 block=1 complete=0 gpus="NVIDIA H200,NVIDIA H100" gpu_driver=580.82.07 cuda_lib=/lib/libcuda.so.1 cuda_probes=cuStreamSynchronize,cuLaunchKernel
 file path="/data/with space" size=10 dev=1 ino=2
 file path=/dup ino=1
 file path=/dup ino=2
@@ -76,9 +76,12 @@ proc pid=7 comm=x first=y start=1 end=2 exit=3
 ts=5 dur=6 pid=7 tid=8 op=pwrite file=#2 fd=4 off=9 size=10 ret=-4 flags=11 arg=12
 ts=6 op=fork arg=99 pid=7
 ts=7 op=write file="/data/with space" size=3 pid=7
+ts=8 dur=20ms op=cuda_sync pid=7 tid=8 arg=0x5151
 )");
   ASSERT_TRUE(t) << t.error().message;
   EXPECT_EQ(t->events[0].file, 2u);
+  EXPECT_EQ(t->meta.gpu.devices, (std::vector<std::string>{"NVIDIA H200", "NVIDIA H100"}));
+  EXPECT_EQ(t->meta.gpu.cuda_probes.size(), 2u);
   std::string text = format_trace_text(*t);
   auto back = parse_trace_text(text);
   ASSERT_TRUE(back) << back.error().message << "\n" << text;
@@ -88,6 +91,7 @@ ts=7 op=write file="/data/with space" size=3 pid=7
   EXPECT_TRUE(back->meta.block_layer);
   EXPECT_FALSE(back->meta.complete);
   EXPECT_EQ(back->events[0].file, 2u);
+  EXPECT_EQ(back->meta.gpu, t->meta.gpu);
 }
 
 TEST(TraceText, OpNamesRoundTrip) {

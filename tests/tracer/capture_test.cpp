@@ -672,6 +672,173 @@ TEST(Capture, CliWarnsAboutLostEventsAndWritesTheirCounts) {
       << r.err;
 }
 
+// The CUDA driver API through uprobes, on the stand-in libcuda.so.1 (cuda_stub.c): every call of
+// cuda_program.c is recorded once with its arguments, syncs last as long as the stub blocked, and
+// a copy of the same program running untraced beside the capture leaves no event.
+std::vector<trace::Event> cuda_events(const trace::Trace& t) {
+  std::vector<trace::Event> out;
+  std::copy_if(t.events.begin(), t.events.end(), std::back_inserter(out),
+               [](const trace::Event& e) { return trace::is_cuda(e.op); });
+  return out;
+}
+
+TEST(Capture, CudaDriverCallsOfAKnownProgramAreRecordedExactly) {
+  DLGEN_REQUIRE_BPF();
+  // The untraced copy: 30 steps of 20 ms, started first, so that it runs through the capture.
+  pid_t other = ::fork();
+  if (other == 0) {
+    ::execl(DLGEN_CUDA_PROGRAM, DLGEN_CUDA_PROGRAM, "30", "20", static_cast<char*>(nullptr));
+    ::_exit(126);
+  }
+  ASSERT_GT(other, 0);
+
+  CaptureOptions o;
+  o.command = {DLGEN_CUDA_PROGRAM, "5", "20"};
+  o.cuda_lib = DLGEN_CUDA_STUB;
+  MemoryWriter w;
+  auto r = capture(o, w);
+  int other_status = -1;
+  ::waitpid(other, &other_status, 0);
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_EQ(r->exit_status, 0);
+  EXPECT_EQ(other_status, 0);
+  const auto& t = w.trace;
+  EXPECT_EQ(t.meta.lost_events, 0u);
+
+  // What was probed, and the GPUs the stand-in NVML beside the stand-in driver lists.
+  EXPECT_EQ(t.meta.gpu.cuda_lib, std::string(DLGEN_CUDA_STUB));
+  const std::vector<std::string> probed = {
+      "cuStreamSynchronize",  "cuEventSynchronize",   "cuCtxSynchronize",
+      "cuMemcpyHtoD_v2",      "cuMemcpyHtoDAsync_v2", "cuMemcpyDtoH_v2",
+      "cuMemcpyDtoHAsync_v2", "cuLaunchKernel",       "cuLaunchKernelEx"};
+  EXPECT_EQ(t.meta.gpu.cuda_probes, probed);
+  EXPECT_EQ(t.meta.gpu.devices, (std::vector<std::string>{"Stub GPU 0", "Stub GPU 1"}));
+  EXPECT_EQ(t.meta.gpu.driver, "0.0-stub");
+  EXPECT_EQ(t.meta.gpu.note, "");
+
+  ASSERT_FALSE(t.processes.empty());
+  const std::uint32_t root = t.processes.front().pid;
+  const auto ev = cuda_events(t);
+  for (const auto& e : ev) EXPECT_EQ(e.pid, root) << "an event of the untraced copy";
+  // The main thread's calls in order: 5 steps, then the calls made once.
+  std::vector<trace::Event> main_thread, other_thread;
+  for (const auto& e : ev) (e.tid == root ? main_thread : other_thread).push_back(e);
+  ASSERT_EQ(main_thread.size(), 5u * 6 + 5) << "calls of the main thread";
+  constexpr std::uint64_t kStream = 0x5151;
+  for (std::size_t step = 0; step < 5; ++step) {
+    const auto* s = &main_thread[step * 6];
+    SCOPED_TRACE("step " + std::to_string(step));
+    EXPECT_EQ(s[0].op, Op::cuda_htod);
+    EXPECT_EQ(s[0].flags, 4u);  // cuMemcpyHtoDAsync_v2
+    EXPECT_EQ(s[0].size, (step + 1) << 20);
+    EXPECT_EQ(s[0].arg, kStream);
+    for (int k = 1; k <= 3; ++k) {
+      EXPECT_EQ(s[k].op, Op::cuda_launch);
+      EXPECT_EQ(s[k].arg, kStream);
+      EXPECT_EQ(s[k].offset, 0xf000u + static_cast<unsigned>(k));  // the CUfunction
+      EXPECT_EQ(s[k].flags, k < 3 ? 7u : 8u);  // cuLaunchKernel, cuLaunchKernelEx
+    }
+    EXPECT_EQ(s[4].op, Op::cuda_sync);
+    EXPECT_EQ(s[4].flags, 0u);  // cuStreamSynchronize
+    EXPECT_EQ(s[4].arg, kStream);
+    EXPECT_EQ(s[4].ret, 0);
+    EXPECT_GE(s[4].dur_ns, 20'000'000u);  // the stub blocked 20 ms: the CPU waited that long
+    EXPECT_LT(s[4].dur_ns, 2'000'000'000u);
+    EXPECT_EQ(s[5].op, Op::cuda_dtoh);
+    EXPECT_EQ(s[5].flags, 5u);  // cuMemcpyDtoH_v2
+    EXPECT_EQ(s[5].size, 4u);
+    EXPECT_LE(s[0].ts_ns, s[1].ts_ns);
+    EXPECT_LE(s[4].ts_ns + s[4].dur_ns, s[5].ts_ns);
+    EXPECT_EQ(s[6].op, step + 1 < 5 ? Op::cuda_htod : Op::cuda_sync);
+  }
+  const auto* once = &main_thread[30];
+  EXPECT_EQ(once[0].op, Op::cuda_sync);
+  EXPECT_EQ(once[0].flags, 1u);  // cuEventSynchronize
+  EXPECT_EQ(once[0].arg, 0xe7e7u);
+  EXPECT_EQ(once[1].op, Op::cuda_sync);
+  EXPECT_EQ(once[1].flags, 2u);  // cuCtxSynchronize
+  EXPECT_EQ(once[2].op, Op::cuda_htod);
+  EXPECT_EQ(once[2].flags, 3u);  // cuMemcpyHtoD_v2
+  EXPECT_EQ(once[2].size, 4096u);
+  EXPECT_EQ(once[3].op, Op::cuda_dtoh);
+  EXPECT_EQ(once[3].flags, 6u);  // cuMemcpyDtoHAsync_v2
+  EXPECT_EQ(once[3].size, 8u);
+  EXPECT_EQ(once[3].arg, kStream);
+  EXPECT_EQ(once[4].op, Op::cuda_sync);
+  EXPECT_EQ(once[4].arg, 0xbadu);
+  EXPECT_EQ(once[4].ret, -400);  // CUDA_ERROR_INVALID_HANDLE
+  // The launch from the second thread.
+  ASSERT_EQ(other_thread.size(), 1u);
+  EXPECT_EQ(other_thread[0].op, Op::cuda_launch);
+  EXPECT_EQ(other_thread[0].offset, 0xf004u);
+  EXPECT_NE(other_thread[0].tid, root);
+}
+
+// The verb: DLGEN_CUDA_LIB names the driver, inspect summarises the calls; a --cuda-lib that is
+// not there is bad usage; a library without the functions, or --no-cuda, leaves a note and no
+// error.
+TEST(Capture, CliProbesTheCudaDriverNamedByTheEnvironment) {
+  DLGEN_REQUIRE_BPF();
+  testing::TempDir dir("dlgen-cuda");
+  const auto out = dir / "t.h5";
+  auto r = run_dlgen({"capture", "-q", "-o", out.string(), "--", DLGEN_CUDA_PROGRAM, "5", "20"},
+                     dir / "err", {},
+                     {"/usr/bin/env", std::string("DLGEN_CUDA_LIB=") + DLGEN_CUDA_STUB});
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto t = trace::read_trace(out);
+  ASSERT_TRUE(t) << t.error().message;
+  EXPECT_EQ(t->meta.gpu.cuda_lib, std::string(DLGEN_CUDA_STUB));
+  EXPECT_EQ(t->meta.gpu.devices.size(), 2u);
+  EXPECT_EQ(cuda_events(*t).size(), 5u * 6 + 5 + 1);
+  auto show = [&](const std::vector<std::string>& args) {
+    std::string cmd = std::string(DLGEN_BINARY);
+    for (const auto& a : args) cmd += " '" + a + "'";
+    std::string text;
+    if (FILE* p = ::popen(cmd.c_str(), "r")) {
+      char buf[4096];
+      std::size_t n;
+      while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) text.append(buf, n);
+      ::pclose(p);
+    }
+    return text;
+  };
+  const std::string text = show({"inspect", out.string()});
+  EXPECT_NE(text.find("gpus:      Stub GPU 0, Stub GPU 1   driver 0.0-stub"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("cuda:      8 syncs ("), std::string::npos) << text;
+  EXPECT_NE(text.find("6 HtoD copies (15.0 MiB)"), std::string::npos) << text;
+  EXPECT_NE(text.find("6 DtoH copies (28 B)"), std::string::npos) << text;
+  EXPECT_NE(text.find("16 launches   1 failed"), std::string::npos) << text;
+
+  r = run_dlgen(
+      {"capture", "-q", "-o", out.string(), "--cuda-lib", (dir / "nope.so").string(), "--", "true"},
+      dir / "err");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("nope.so: no such file"), std::string::npos) << r.err;
+
+  // The stand-in NVML exports none of the driver functions: no probes, a note, the run captured.
+  const auto nvml = std::filesystem::path(DLGEN_CUDA_STUB).parent_path() / "libnvidia-ml.so.1";
+  r = run_dlgen({"capture", "-q", "-o", out.string(), "--cuda-lib", nvml.string(), "--",
+                 DLGEN_CUDA_PROGRAM, "1", "1"},
+                dir / "err");
+  ASSERT_EQ(r.status, 0) << r.err;
+  t = trace::read_trace(out);
+  ASSERT_TRUE(t) << t.error().message;
+  EXPECT_TRUE(t->meta.gpu.cuda_lib.empty());
+  EXPECT_NE(t->meta.gpu.note.find("exports none of the probed driver functions"), std::string::npos)
+      << t->meta.gpu.note;
+  EXPECT_TRUE(cuda_events(*t).empty());
+
+  r = run_dlgen(
+      {"capture", "-q", "--no-cuda", "-o", out.string(), "--", DLGEN_CUDA_PROGRAM, "1", "1"},
+      dir / "err", {}, {"/usr/bin/env", std::string("DLGEN_CUDA_LIB=") + DLGEN_CUDA_STUB});
+  ASSERT_EQ(r.status, 0) << r.err;
+  t = trace::read_trace(out);
+  ASSERT_TRUE(t) << t.error().message;
+  EXPECT_TRUE(cuda_events(*t).empty());
+  EXPECT_EQ(t->meta.gpu.note, "CUDA probes off (--no-cuda)");
+}
+
 TEST(Capture, WithoutPrivilegeExits77) {
   DLGEN_REQUIRE_BPF();
   if (::access("/usr/bin/setpriv", X_OK) != 0) GTEST_SKIP() << "setpriv (util-linux) not installed";

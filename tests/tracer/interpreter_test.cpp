@@ -306,6 +306,61 @@ TEST(Interpreter, MalformedRecordsAreCountedAndLeaveNothing) {
   EXPECT_EQ(in.processes().size(), processes);
 }
 
+TEST(Interpreter, CudaCallsBecomeEventsWithoutAFile) {
+  Interpreter in(kStart, false);
+  dl_cuda sync{};
+  sync.kind = DL_K_CUDA;
+  sync.op = DL_OP_CUDA_SYNC;
+  sync.api = DL_CU_STREAM_SYNC;
+  sync.pid = 10;
+  sync.tid = 11;
+  sync.ts_ns = kStart + 500;
+  sync.dur_ns = 20'000'000;
+  sync.handle = 0x5151;
+  dl_cuda copy = sync;
+  copy.op = DL_OP_CUDA_HTOD;
+  copy.api = DL_CU_HTOD_ASYNC | DL_CU_PTSZ;
+  copy.bytes = 1 << 20;
+  copy.ret = 400;  // CUDA_ERROR_INVALID_HANDLE
+  dl_cuda launch = sync;
+  launch.op = DL_OP_CUDA_LAUNCH;
+  launch.api = DL_CU_LAUNCH_EX;
+  launch.dur_ns = 0;
+  launch.func = 0xf003;
+  ASSERT_TRUE(in.on_record(&sync, sizeof(sync)));
+  ASSERT_TRUE(in.on_record(&copy, sizeof(copy)));
+  ASSERT_TRUE(in.on_record(&launch, sizeof(launch)));
+  auto ev = in.take_events();
+  ASSERT_EQ(ev.size(), 3u);
+  EXPECT_EQ(ev[0].op, Op::cuda_sync);
+  EXPECT_EQ(ev[0].ts_ns, 500u);
+  EXPECT_EQ(ev[0].dur_ns, 20'000'000u);
+  EXPECT_EQ(ev[0].pid, 10u);
+  EXPECT_EQ(ev[0].tid, 11u);
+  EXPECT_EQ(ev[0].arg, 0x5151u);
+  EXPECT_EQ(ev[0].file, trace::kNoFile);
+  EXPECT_EQ(ev[0].fd, -1);
+  EXPECT_EQ(ev[0].ret, 0);
+  EXPECT_EQ(ev[1].op, Op::cuda_htod);
+  EXPECT_EQ(ev[1].size, 1u << 20);
+  EXPECT_EQ(ev[1].flags, static_cast<unsigned>(DL_CU_HTOD_ASYNC | DL_CU_PTSZ));
+  EXPECT_EQ(ev[1].ret, -400);  // a failed call reads as an error, like -errno
+  EXPECT_EQ(ev[2].op, Op::cuda_launch);
+  EXPECT_EQ(ev[2].offset, 0xf003u);
+  EXPECT_EQ(ev[2].flags, static_cast<unsigned>(DL_CU_LAUNCH_EX));
+
+  // An op outside the CUDA range, or a driver function id beyond the table: malformed.
+  dl_cuda bad = sync;
+  bad.op = DL_OP_READ;
+  EXPECT_FALSE(in.on_record(&bad, sizeof(bad)));
+  bad = sync;
+  bad.api = DL_CU_NR;
+  EXPECT_FALSE(in.on_record(&bad, sizeof(bad)));
+  EXPECT_FALSE(in.on_record(&sync, sizeof(sync) - 1));
+  EXPECT_EQ(in.malformed(), 3u);
+  EXPECT_TRUE(in.take_events().empty());
+}
+
 TEST(Interpreter, ExitStatusDecoding) {
   EXPECT_EQ(Interpreter::exit_status(0), 0);
   EXPECT_EQ(Interpreter::exit_status(5 << 8), 5);

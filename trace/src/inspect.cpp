@@ -111,6 +111,15 @@ InspectReport inspect(const Trace& t) {
       if (!touched[e.file]) touched[e.file] = true, d->files++;
     }
     if (e.op == Op::fault && e.ret > 0) o.bytes += static_cast<std::uint64_t>(e.ret);  // mapped
+    if (is_cuda(e.op)) {
+      CudaSummary& c = r.cuda;
+      c.errors += e.ret != 0;
+      if (e.op == Op::cuda_sync) ++c.syncs, c.sync_wait_s += static_cast<double>(e.dur_ns) * 1e-9;
+      if (e.op == Op::cuda_htod) ++c.htod, c.htod_bytes += e.size;
+      if (e.op == Op::cuda_dtoh) ++c.dtoh, c.dtoh_bytes += e.size;
+      if (e.op == Op::cuda_launch) ++c.launches;
+      continue;
+    }
     if (!is_io(e.op)) continue;
     std::uint64_t done = e.ret > 0 ? static_cast<std::uint64_t>(e.ret) : 0;
     bool rd = is_read(e.op);
@@ -173,6 +182,29 @@ std::string format_inspect(const InspectReport& r) {
   if (r.meta.rank >= 0) line("rank:      %d of %d (MPI)\n", r.meta.rank, r.meta.world_size);
   line("events:    %" PRIu64 "   files: %" PRIu64 "   read: %s   written: %s\n", r.events, r.files,
        human_bytes(r.bytes_read).c_str(), human_bytes(r.bytes_written).c_str());
+  const GpuInfo& g = r.meta.gpu;
+  if (!g.devices.empty()) {
+    std::string names;  // "1x NVIDIA H200", or each name when they differ
+    bool same = std::all_of(g.devices.begin(), g.devices.end(),
+                            [&](const std::string& n) { return n == g.devices[0]; });
+    if (same)
+      names = std::to_string(g.devices.size()) + "x " + g.devices[0];
+    else
+      for (const auto& n : g.devices) names += (names.empty() ? "" : ", ") + n;
+    line("gpus:      %s%s%s\n", names.c_str(), g.driver.empty() ? "" : "   driver ",
+         g.driver.c_str());
+  }
+  const CudaSummary& c = r.cuda;
+  if (c.calls() > 0 || !g.cuda_lib.empty())
+    line("cuda:      %" PRIu64 " syncs (%.3f s waiting)   %" PRIu64 " HtoD copies (%s)   %" PRIu64
+         " DtoH copies (%s)   %" PRIu64 " launches%s\n",
+         c.syncs, c.sync_wait_s, c.htod, human_bytes(c.htod_bytes).c_str(), c.dtoh,
+         human_bytes(c.dtoh_bytes).c_str(), c.launches,
+         c.errors ? ("   " + std::to_string(c.errors) + " failed").c_str() : "");
+  // Why GPU events are missing, where the run had a GPU to speak of (not on CPU-only hosts: --json
+  // has the note always).
+  if (!g.note.empty() && (!g.devices.empty() || !g.cuda_lib.empty() || c.calls() > 0))
+    out += "gpu note:  " + g.note + "\n";
   line("lost events: %" PRIu64 "%s\n", r.meta.lost_events,
        r.meta.lost_events ? "   (WARNING: the trace is missing events)" : "");
   if (r.meta.lost_events)
@@ -251,6 +283,15 @@ std::string inspect_json(const InspectReport& r) {
   j["world_size"] = r.meta.world_size;
   j["kernel"] = r.meta.kernel;
   j["dlgen_version"] = r.meta.dlgen_version;
+  j["gpu"] = {{"devices", r.meta.gpu.devices},
+              {"driver", r.meta.gpu.driver},
+              {"cuda_lib", r.meta.gpu.cuda_lib},
+              {"cuda_probes", r.meta.gpu.cuda_probes},
+              {"note", r.meta.gpu.note}};
+  j["cuda"] = {{"syncs", r.cuda.syncs},       {"sync_wait_s", r.cuda.sync_wait_s},
+               {"htod", r.cuda.htod},         {"htod_bytes", r.cuda.htod_bytes},
+               {"dtoh", r.cuda.dtoh},         {"dtoh_bytes", r.cuda.dtoh_bytes},
+               {"launches", r.cuda.launches}, {"errors", r.cuda.errors}};
   j["lost_events"] = r.meta.lost_events;
   j["lost"] = json::object();  // by reason; unattributed: counted before dlgen kept reasons
   for (const auto& reason : kLostReasons) j["lost"][reason.name] = r.meta.lost.*reason.count;

@@ -127,6 +127,7 @@ Result<Trace> merge_host_traces(std::vector<Trace> traces,
   out.meta.command = m0.command;
   out.meta.kernel = m0.kernel;
   out.meta.dlgen_version = m0.dlgen_version;
+  out.meta.gpu = m0.gpu;  // the first host's GPUs (hosts of one run have the same kind)
   out.meta.start_wall_ns = walls ? first_wall : m0.start_wall_ns;
   out.meta.start_mono_ns = m0.start_mono_ns;
   out.meta.world_size = m0.world_size;

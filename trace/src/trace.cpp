@@ -80,8 +80,20 @@ const char* to_string(Op op) {
       return "thread";
     case Op::fault:
       return "fault";
+    case Op::cuda_sync:
+      return "cuda_sync";
+    case Op::cuda_htod:
+      return "cuda_htod";
+    case Op::cuda_dtoh:
+      return "cuda_dtoh";
+    case Op::cuda_launch:
+      return "cuda_launch";
   }
   return "unknown";
+}
+
+bool is_cuda(Op op) {
+  return op == Op::cuda_sync || op == Op::cuda_htod || op == Op::cuda_dtoh || op == Op::cuda_launch;
 }
 
 bool is_read(Op op) {

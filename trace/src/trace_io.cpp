@@ -677,6 +677,11 @@ class H5TraceWriter final : public TraceWriter {
     good &= set_attr<std::int32_t>(root, "exit_status", m.exit_status);
     good &= set_attr<std::uint8_t>(root, "block_layer", m.block_layer ? 1 : 0);
     good &= set_attr<std::uint8_t>(root, "complete", m.complete ? 1 : 0);
+    good &= set_attr_strings(root, "gpu_devices", m.gpu.devices);
+    good &= set_attr_string(root, "gpu_driver", m.gpu.driver);
+    good &= set_attr_string(root, "cuda_lib", m.gpu.cuda_lib);
+    good &= set_attr_strings(root, "cuda_probes", m.gpu.cuda_probes);
+    good &= set_attr_string(root, "gpu_note", m.gpu.note);
     good &= set_attr<std::uint64_t>(root, "event_count", written_);
     return good;
   }
@@ -901,6 +906,16 @@ Result<Trace> read_checked(const std::filesystem::path& path, bool meta_only) {
   m.exit_status = get_attr<std::int32_t>(f, "exit_status", 0, &failed);
   m.block_layer = get_attr<std::uint8_t>(f, "block_layer", 0, &failed) != 0;
   m.complete = get_attr<std::uint8_t>(f, "complete", 0, &failed) != 0;
+  // Absent (traces from before dlgen recorded them): empty.
+  auto gpu_devices = get_attr_strings(f, "gpu_devices", file_bytes);
+  auto cuda_probes = get_attr_strings(f, "cuda_probes", file_bytes);
+  if (!gpu_devices) return corrupt(path, "cannot read the gpu_devices attribute");
+  if (!cuda_probes) return corrupt(path, "cannot read the cuda_probes attribute");
+  m.gpu.devices = std::move(*gpu_devices);
+  m.gpu.cuda_probes = std::move(*cuda_probes);
+  m.gpu.driver = get_attr_string(f, "gpu_driver", &failed);
+  m.gpu.cuda_lib = get_attr_string(f, "cuda_lib", &failed);
+  m.gpu.note = get_attr_string(f, "gpu_note", &failed);
   if (!failed.empty()) return corrupt(path, "cannot read the attribute " + failed);
   if (m.rank < -1 || m.world_size < 0 || (m.world_size > 0 && m.rank >= m.world_size))
     return corrupt(path, "rank " + std::to_string(m.rank) + " of world_size " +

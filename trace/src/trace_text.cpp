@@ -192,6 +192,25 @@ std::vector<std::string> split_words(const std::string& s) {
   return out;
 }
 
+// GPU names hold spaces ("NVIDIA H200"): lists of them are comma-separated.
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= s.size() && !s.empty()) {
+    auto comma = s.find(',', start);
+    if (comma == std::string::npos) comma = s.size();
+    out.push_back(s.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::string join_list(const std::vector<std::string>& w) {
+  std::string out;
+  for (const auto& x : w) out += (out.empty() ? "" : ",") + x;
+  return out;
+}
+
 std::string join_words(const std::vector<std::string>& w) {
   std::string s;
   for (const auto& x : w) s += (s.empty() ? "" : " ") + x;
@@ -311,6 +330,16 @@ class Parser {
         DLGEN_TRY_SET(m.block_layer, parse_bool(v));
       else if (k == "complete")
         DLGEN_TRY_SET(m.complete, parse_bool(v));
+      else if (k == "gpus")
+        m.gpu.devices = split_list(v);
+      else if (k == "gpu_driver")
+        m.gpu.driver = v;
+      else if (k == "cuda_lib")
+        m.gpu.cuda_lib = v;
+      else if (k == "cuda_probes")
+        m.gpu.cuda_probes = split_list(v);
+      else if (k == "gpu_note")
+        m.gpu.note = v;
       else
         return input_error("unknown meta key '" + k + "'");
     }
@@ -481,6 +510,11 @@ std::string format_trace_text(const Trace& t) {
   for (const auto& r : kLostReasons)  // only those that are not 0: absent reads as 0
     if (m.lost.*r.count)
       out += std::string(" lost_") + r.name + "=" + std::to_string(m.lost.*r.count);
+  if (!m.gpu.devices.empty()) out += " gpus=" + quote(join_list(m.gpu.devices));
+  if (!m.gpu.driver.empty()) out += " gpu_driver=" + quote(m.gpu.driver);
+  if (!m.gpu.cuda_lib.empty()) out += " cuda_lib=" + quote(m.gpu.cuda_lib);
+  if (!m.gpu.cuda_probes.empty()) out += " cuda_probes=" + quote(join_list(m.gpu.cuda_probes));
+  if (!m.gpu.note.empty()) out += " gpu_note=" + quote(m.gpu.note);
   out += "\n";
   std::unordered_map<std::string, int> path_count;
   for (const File& f : t.files) path_count[f.path]++;

@@ -1,5 +1,5 @@
-/* Records sent from the BPF side (dlgen.bpf.c) to user space (tracer/src) through one ring buffer.
- * Shared by both sides: C, fixed-width types only. Every record starts with `kind`.
+/* Records sent from the BPF side (dlgen.bpf.c, cuda.bpf.c) to user space (tracer/src) through one
+ * ring buffer. Shared by both sides: C, fixed-width types only. Every record starts with `kind`.
  * Times are CLOCK_MONOTONIC nanoseconds (bpf_ktime_get_ns), sizes bytes. */
 #ifndef DLGEN_TRACER_EVENTS_H
 #define DLGEN_TRACER_EVENTS_H
@@ -17,6 +17,7 @@ enum dl_kind {
   DL_K_IO = 1,   /* struct dl_io: one syscall, io_uring request or block request */
   DL_K_PATH = 2, /* struct dl_path: a dl_io plus the path argument (open, stat, unlink, ...) */
   DL_K_PROC = 3, /* struct dl_proc: fork/thread/exec/exit/rename */
+  DL_K_CUDA = 4, /* struct dl_cuda: a CUDA driver API call (cuda.bpf.c) */
 };
 
 /* Why the kernel side dropped something: the index into the per-CPU `lost` counters, which user
@@ -27,7 +28,8 @@ enum dl_lost_reason {
   DL_LOST_BLOCK_MAP = 2,    /* block_reqs full: the block request's event is gone */
   DL_LOST_PROCESS_MAP = 3,  /* tgids full: a new process is not traced (counted once) */
   DL_LOST_TASK_STORAGE = 4, /* no task storage for a traced thread: the syscall is not recorded */
-  DL_LOST_NR = 5,
+  DL_LOST_CUDA_MAP = 5,     /* cuda_calls full: a CUDA driver call is not recorded */
+  DL_LOST_NR = 6,
 };
 
 /* Op codes: the same values as dlgen::trace::Op (trace.hpp), so user space copies them. */
@@ -40,6 +42,7 @@ enum dl_op {
   DL_OP_COPY_FILE_RANGE = 24, DL_OP_URING_READ = 25, DL_OP_URING_WRITE = 26, DL_OP_URING_OTHER = 27,
   DL_OP_SENDMSG = 28, DL_OP_RECVMSG = 29, DL_OP_SHM_OPEN = 30, DL_OP_BLOCK = 31, DL_OP_FORK = 32,
   DL_OP_EXEC = 33, DL_OP_EXIT = 34, DL_OP_TASK_RENAME = 35, DL_OP_THREAD = 36, DL_OP_FAULT = 37,
+  DL_OP_CUDA_SYNC = 38, DL_OP_CUDA_HTOD = 39, DL_OP_CUDA_DTOH = 40, DL_OP_CUDA_LAUNCH = 41,
 };
 
 /* Page size of the page-cache index in the filemap tracepoints (x86_64). */
@@ -96,6 +99,40 @@ struct dl_proc {
   __s32 code;
   __u64 ts_ns;
   char comm[DL_COMM_LEN];
+};
+
+/* The CUDA driver functions probed (cuda.bpf.c), passed to the programs as the attach cookie:
+ * the low byte is this id, DL_CU_PTSZ marks the per-thread-default-stream twin (`..._ptsz`). The
+ * id fixes which arguments are read and the record's op; user space stores it in Event.flags. */
+enum dl_cuda_api {
+  DL_CU_STREAM_SYNC = 0, /* cuStreamSynchronize(stream) */
+  DL_CU_EVENT_SYNC = 1,  /* cuEventSynchronize(event) */
+  DL_CU_CTX_SYNC = 2,    /* cuCtxSynchronize(void) */
+  DL_CU_HTOD = 3,        /* cuMemcpyHtoD_v2(dst, src, bytes) */
+  DL_CU_HTOD_ASYNC = 4,  /* cuMemcpyHtoDAsync_v2(dst, src, bytes, stream) */
+  DL_CU_DTOH = 5,        /* cuMemcpyDtoH_v2(dst, src, bytes) */
+  DL_CU_DTOH_ASYNC = 6,  /* cuMemcpyDtoHAsync_v2(dst, src, bytes, stream) */
+  DL_CU_LAUNCH = 7,      /* cuLaunchKernel(f, grid xyz, block xyz, shared, stream, params, extra) */
+  DL_CU_LAUNCH_EX = 8,   /* cuLaunchKernelEx(config, f, params, extra): stream in config */
+  DL_CU_NR = 9,
+};
+#define DL_CU_PTSZ 0x100
+
+/* One CUDA driver call of a traced thread. Synchronisations and copies are sent at the call's
+ * return (uretprobe): ts_ns is the entry, dur_ns entry to return, ret the CUresult. Launches are
+ * sent at entry (dur_ns 0, ret 0): their return says nothing the GPU's timing needs. */
+struct dl_cuda {
+  __u8 kind;
+  __u8 op;   /* DL_OP_CUDA_* */
+  __u16 api; /* enum dl_cuda_api | DL_CU_PTSZ */
+  __u32 pid; /* tgid */
+  __u32 tid;
+  __s32 ret;
+  __u64 ts_ns;
+  __u64 dur_ns;
+  __u64 bytes;  /* copies: bytes asked for */
+  __u64 handle; /* the CUstream (syncs, async copies, launches) or CUevent (event sync), 0: none */
+  __u64 func;   /* launches: the CUfunction */
 };
 
 #endif

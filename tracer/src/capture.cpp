@@ -21,12 +21,14 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <future>
 #include <map>
 #include <memory>
 #include <sstream>
 
 #include "async_writer.hpp"
 #include "capture_impl.hpp"
+#include "cuda_probes.hpp"
 #include "dlgen.skel.h"
 #include "events.h"
 #include "interpreter.hpp"
@@ -111,13 +113,22 @@ class BpfSession {
                              std::max<std::uint32_t>(1, o.inflight_map_entries));
     bpf_map__set_max_entries(skel_->maps.tgids, std::max<std::uint32_t>(1, o.process_map_entries));
     skel_->rodata->wakeup_bytes = std::min<std::uint64_t>(256u << 10, o.ring_buffer_bytes / 8);
+    shared_.ring_bytes = o.ring_buffer_bytes;
+    shared_.tgid_entries = std::max<std::uint32_t>(1, o.process_map_entries);
+    shared_.wakeup_bytes = skel_->rodata->wakeup_bytes;
     if (!o.block_layer) {
       bpf_program__set_autoload(skel_->progs.dl_block_issue, false);
       bpf_program__set_autoload(skel_->progs.dl_block_complete, false);
     }
     if (int err = dlgen_bpf__load(skel_); err) return load_error("load", -err);
+    shared_.events = bpf_map__fd(skel_->maps.events);
+    shared_.tgids = bpf_map__fd(skel_->maps.tgids);
+    shared_.lost = bpf_map__fd(skel_->maps.lost);
     return ok();
   }
+
+  // The maps other BPF objects (cuda.bpf.c) share; valid once loaded.
+  const SharedMaps& shared_maps() const { return shared_; }
 
   Result<void> attach() {
     bpf_program* progs[] = {skel_->progs.dl_sys_enter,     skel_->progs.dl_sys_exit,
@@ -167,7 +178,8 @@ class BpfSession {
     out.block_map = sum(DL_LOST_BLOCK_MAP);
     out.process_map = sum(DL_LOST_PROCESS_MAP);
     out.task_storage = sum(DL_LOST_TASK_STORAGE);
-    static_assert(DL_LOST_NR == 5, "a new reason needs a field in trace::LostEvents");
+    out.cuda_map = sum(DL_LOST_CUDA_MAP);
+    static_assert(DL_LOST_NR == 6, "a new reason needs a field in trace::LostEvents");
     for (const auto* p : attached_) {
       bpf_prog_info info{};
       std::uint32_t len = sizeof(info);
@@ -181,6 +193,7 @@ class BpfSession {
 
  private:
   dlgen_bpf* skel_ = nullptr;
+  SharedMaps shared_;
   std::vector<bpf_link*> links_;
   std::vector<const bpf_program*> attached_;
   ring_buffer* rb_ = nullptr;
@@ -313,6 +326,12 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
     return input_error("capture: the ring buffer size must be a power of two >= 4096");
   if (o.attach_pid != 0 && ::kill(static_cast<pid_t>(o.attach_pid), 0) != 0 && errno == ESRCH)
     return input_error("capture: no process " + std::to_string(o.attach_pid));
+  if (o.cuda && !o.cuda_lib.empty()) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(o.cuda_lib, ec))
+      return input_error("capture: CUDA driver library " + o.cuda_lib.string() +
+                         ": no such file (--cuda-lib or DLGEN_CUDA_LIB)");
+  }
 
   // With --verbose, where the fixed costs go (they count against short runs).
   std::uint64_t phase_start = mono_ns();
@@ -327,6 +346,32 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
   phase("BPF load (BTF, verifier, maps)");
   if (auto r = bpf.attach(); !r) return r.error();
   phase("attach");
+
+  // The CUDA driver API probes, attached before the command starts like the rest. They never fail
+  // the capture: what could not be done is noted in the trace's metadata.
+  trace::GpuInfo gpu;
+  CudaProbes cuda;
+  std::filesystem::path lib = o.cuda_lib;
+  if (o.cuda) {
+    std::string looked;
+    if (lib.empty()) {
+      const char* ld_path = std::getenv("LD_LIBRARY_PATH");
+      lib = find_cuda_lib(ld_path ? ld_path : "", &looked);
+    }
+    if (lib.empty()) {
+      gpu.note = "no libcuda.so.1 found (looked in " + looked + "): no CUDA probes";
+    } else if (auto note = cuda.attach(lib, bpf.shared_maps()); !note.empty()) {
+      gpu.note = note;
+      std::fprintf(stderr, "dlgen capture: %s\n", note.c_str());
+    } else {
+      std::error_code ec;
+      gpu.cuda_lib = std::filesystem::absolute(lib, ec).lexically_normal().string();
+      gpu.cuda_probes = cuda.probed();
+    }
+    phase("CUDA probes");
+  } else {
+    gpu.note = "CUDA probes off (--no-cuda)";
+  }
 
   SignalScope signals;
   CaptureResult result;
@@ -366,6 +411,21 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
   const std::int64_t start_wall = wall_ns();
   Interpreter interp(start_mono);
   trace::Meta meta = base_meta(o, start_mono, start_wall);
+  meta.gpu = gpu;
+  // NVML's start can take a second on a GPU without persistence mode: asked beside the run, on a
+  // thread started after the fork (the child must not inherit a thread inside dlopen).
+  std::future<trace::GpuInfo> nvml;
+  if (o.cuda) nvml = std::async(std::launch::async, [lib] { return query_gpus(lib); });
+  // NVML's answer joins the metadata once it is there (at the latest when the capture ends).
+  auto take_nvml = [&](bool wait) {
+    if (!nvml.valid()) return;
+    if (!wait && nvml.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
+    trace::GpuInfo g = nvml.get();
+    meta.gpu.devices = std::move(g.devices);
+    meta.gpu.driver = std::move(g.driver);
+    if (!g.note.empty())
+      meta.gpu.note = meta.gpu.note.empty() ? g.note : meta.gpu.note + "; " + g.note;
+  };
   if (auto r = bpf.open_ring(on_sample, &interp); !r) {
     if (child > 0) {
       ::kill(child, SIGKILL);
@@ -457,9 +517,11 @@ Result<CaptureResult> capture_with(const CaptureOptions& o, const SinkOpener& op
     }
     meta.duration_ns = now;
     meta.lost = bpf.lost();
+    meta.lost.missed += cuda.missed();
     meta.lost.process_map += untraced_processes;
     meta.lost.malformed = interp.malformed();
     meta.lost_events = meta.lost.total();
+    take_nvml(final);
     if (final || !timed) return ok();
     return sink.flush(meta, interp.files(), interp.processes());
   };

@@ -51,6 +51,8 @@ bool Interpreter::on_record(const void* data, std::size_t size) {
     good = on_io(r->io, path);
   } else if (kind == DL_K_PROC && size >= sizeof(dl_proc)) {
     good = on_proc(*static_cast<const dl_proc*>(data));
+  } else if (kind == DL_K_CUDA && size >= sizeof(dl_cuda)) {
+    good = on_cuda(*static_cast<const dl_cuda*>(data));
   }
   ++(good ? events_seen_ : malformed_);
   return good;
@@ -253,6 +255,27 @@ bool Interpreter::on_proc(const dl_proc& r) {
     default:
       return false;  // not a process op
   }
+  events_.push_back(e);
+  return true;
+}
+
+// A CUDA driver call: no file, no fd; the stream (or event) handle in `arg`, the kernel's function
+// handle in `offset`, the driver function's id in `flags`, minus the CUresult in `ret`
+// (docs/trace-format.md, "CUDA events").
+bool Interpreter::on_cuda(const dl_cuda& r) {
+  if (r.op < DL_OP_CUDA_SYNC || r.op > DL_OP_CUDA_LAUNCH || (r.api & 0xff) >= DL_CU_NR)
+    return false;
+  trace::Event e;
+  e.ts_ns = rel(r.ts_ns);
+  e.dur_ns = r.dur_ns;
+  e.pid = r.pid;
+  e.tid = r.tid;
+  e.op = static_cast<trace::Op>(r.op);
+  e.size = r.bytes;
+  e.ret = -static_cast<std::int64_t>(r.ret);  // CUresult: 0 success, else an error (as -errno)
+  e.flags = r.api;
+  e.arg = r.handle;
+  e.offset = r.func;
   events_.push_back(e);
   return true;
 }

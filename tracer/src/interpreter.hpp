@@ -13,6 +13,7 @@
 
 struct dl_io;
 struct dl_proc;
+struct dl_cuda;
 
 namespace dlgen::capture {
 
@@ -63,6 +64,7 @@ class Interpreter {
   // Each returns false, having changed nothing, for an op its record kind cannot carry.
   bool on_io(const dl_io& io, const char* path);
   bool on_proc(const dl_proc& p);
+  bool on_cuda(const dl_cuda& r);
   std::uint32_t intern_id(std::uint64_t dev, std::uint64_t ino, std::uint64_t isize,
                           const std::string& path_hint, std::uint32_t pid, std::int32_t fd);
   std::uint32_t intern_path(const std::string& path);

@@ -59,6 +59,17 @@ struct SecondRow {
   std::uint64_t ops = 0, bytes_read = 0, bytes_written = 0;
 };
 
+// The CUDA driver calls in the trace (capture's uprobes on libcuda.so.1; docs/trace-format.md).
+struct CudaSummary {
+  std::uint64_t syncs = 0;                 // cuda_sync events
+  double sync_wait_s = 0;                  // their summed duration: the CPU waiting for the GPU
+  std::uint64_t htod = 0, htod_bytes = 0;  // host-to-device copies and the bytes they asked for
+  std::uint64_t dtoh = 0, dtoh_bytes = 0;  // device-to-host copies
+  std::uint64_t launches = 0;              // kernel launches
+  std::uint64_t errors = 0;                // calls that returned a CUresult other than success
+  std::uint64_t calls() const { return syncs + htod + dtoh + launches; }
+};
+
 struct InspectReport {
   Meta meta;
   double duration_s = 0;
@@ -69,6 +80,7 @@ struct InspectReport {
   std::vector<OpSummary> ops;         // ops that occur, by count, largest first
   std::vector<SizeBucket> sizes;      // non-empty buckets, ascending
   std::vector<SecondRow> throughput;  // every second of the trace, empty ones included
+  CudaSummary cuda;
 };
 
 InspectReport inspect(const Trace& trace);

@@ -48,12 +48,18 @@ enum class Op : std::uint8_t {
   task_rename = 35,
   thread = 36,
   fault = 37,  // pages of a memory-mapped file made present in a traced process (page fault)
+  // CUDA driver API calls of a traced process (uprobes on libcuda.so.1; docs/trace-format.md).
+  cuda_sync = 38,    // the CPU waits for the GPU: dur_ns is the wait; flags: which call
+  cuda_htod = 39,    // a host-to-device copy: size bytes; flags bit 0: async (queued)
+  cuda_dtoh = 40,    // a device-to-host copy (loss.item()): size bytes; flags bit 0: async
+  cuda_launch = 41,  // a kernel launch queued; offset: the CUfunction handle
 };
-constexpr int kOpCount = 38;
+constexpr int kOpCount = 42;
 const char* to_string(Op op);
 bool is_read(
     Op op);  // read, pread, readv, preadv, uring_read, sendfile/copy_file_range source side
 bool is_write(Op op);  // write, pwrite, writev, pwritev, uring_write
+bool is_cuda(Op op);   // cuda_sync, cuda_htod, cuda_dtoh, cuda_launch
 
 constexpr std::uint32_t kNoFile = 0xffffffffu;
 // Times (ts_ns, dur_ns, process start/end, duration) beyond 31 days are refused by the readers as
@@ -111,11 +117,13 @@ struct LostEvents {
   std::uint64_t block_map = 0;    // kernel: a block request not tracked (in-flight map full)
   std::uint64_t process_map = 0;  // a new process not added to the traced set (map full): once each
   std::uint64_t task_storage = 0;  // kernel: a syscall not recorded (no per-thread slot allocated)
+  std::uint64_t cuda_map = 0;      // kernel: a CUDA driver call not recorded (in-call map full)
   std::uint64_t missed =
       0;  // kernel: a tracepoint hit skipped (program already running on the CPU)
   std::uint64_t malformed = 0;  // user space: a record too short, or of an unknown kind or op
   std::uint64_t total() const {
-    return ring_buffer + uring_map + block_map + process_map + task_storage + missed + malformed;
+    return ring_buffer + uring_map + block_map + process_map + task_storage + cuda_map + missed +
+           malformed;
   }
   bool operator==(const LostEvents&) const = default;
 };
@@ -137,6 +145,7 @@ inline constexpr LostReason kLostReasons[] = {
     {"process_map", &LostEvents::process_map, "process map full (processes untraced)",
      "a larger --process-map-entries"},
     {"task_storage", &LostEvents::task_storage, "no per-thread slot", ""},
+    {"cuda_map", &LostEvents::cuda_map, "CUDA in-call map full", ""},
     {"missed", &LostEvents::missed, "tracepoint hits skipped by the kernel", ""},
     {"malformed", &LostEvents::malformed, "malformed records", ""},
 };
@@ -147,6 +156,18 @@ std::string describe_lost(std::uint64_t total, const LostEvents& by_reason);
 // The capture options that would avoid the counted reasons, as "a larger --ring-mib, a larger
 // --inflight-map-entries" (each once); empty when none applies.
 std::string lost_remedies(const LostEvents& by_reason);
+
+// What a capture learned of the machine's GPUs (NVML) and of the CUDA driver library whose API
+// it probed. Empty: not known (no NVML or no libcuda.so.1 there, or a trace from before dlgen
+// recorded them).
+struct GpuInfo {
+  std::vector<std::string> devices;      // NVML device names in index order: the count is the size
+  std::string driver;                    // NVML's driver version, e.g. "580.82.07"
+  std::string cuda_lib;                  // the libcuda.so.1 whose driver API was probed (uprobes)
+  std::vector<std::string> cuda_probes;  // the driver functions probed in it
+  std::string note;  // why something is missing, e.g. "no libcuda.so.1 found (...)"
+  bool operator==(const GpuInfo&) const = default;
+};
 
 struct Meta {
   std::vector<std::string> command;
@@ -165,6 +186,7 @@ struct Meta {
   std::int32_t exit_status = 0;
   bool block_layer = false;  // --block was on
   bool complete = true;      // false when the capture was killed before finishing
+  GpuInfo gpu;
 };
 
 // One host's trace inside a merged trace (merge.hpp): which host and rank it came from, how its

@@ -29,6 +29,12 @@ struct CaptureOptions {
   // tests shrink them to provoke drops.
   std::uint32_t inflight_map_entries = 65536;
   std::uint32_t process_map_entries = 16384;
+  // CUDA driver API probes (uprobes on libcuda.so.1, docs/trace-format.md "CUDA events") and the
+  // GPUs NVML lists. cuda_lib: the library to probe; empty: the one the dynamic loader would find
+  // for the command. Without one, or where probing fails, the capture goes on and the trace's
+  // metadata says why (gpu_note).
+  bool cuda = true;
+  std::filesystem::path cuda_lib;
   bool verbose = false;  // libbpf diagnostics on stderr
   // The MPI rank and world size to record in the trace (`mpirun -np N dlgen capture`, one trace
   // per rank; trace::launch_rank reads them from the environment). -1, 0: not launched by MPI.
