@@ -575,33 +575,41 @@ Result<CheckpointRunResult> run_checkpoint_workflow(const Job& job,
     auto drop = [&]() -> Result<void> {
       const std::vector<std::filesystem::path> all =
           files_of(first, first + std::max(k.writes, k.reads));
-      std::vector<own::Fd> open;
-      for (const std::filesystem::path& p : all) {
-        Result<own::Fd> d =
-            own::open_subdir(rfd, p.parent_path().filename().string(), p.parent_path(), false);
-        if (!d) return d.error();
-        Result<own::Fd> f = own::open_read(d->get(), p.filename().string(), p);
-        if (!f) return f.error();
-        if (::fdatasync(f->get()) != 0) return runtime_error(io_error(p, "fdatasync", 0, errno));
-        open.push_back(std::move(*f));
-      }
+      // One file open at a time (thousands of shards would pass the descriptor limit).
+      auto each = [&](auto&& call) -> Result<void> {
+        for (const std::filesystem::path& p : all) {
+          Result<own::Fd> d =
+              own::open_subdir(rfd, p.parent_path().filename().string(), p.parent_path(), false);
+          if (!d) return d.error();
+          Result<own::Fd> f = own::open_read(d->get(), p.filename().string(), p);
+          if (!f) return f.error();
+          if (Result<void> r = call(f->get(), p); !r) return r;
+          if (Result<void> c = f->close(p); !c) return c;
+        }
+        return ok();
+      };
+      Result<void> synced = each([](int fd, const std::filesystem::path& p) -> Result<void> {
+        if (::fdatasync(fd) != 0) return runtime_error(io_error(p, "fdatasync", 0, errno));
+        return ok();
+      });
+      if (!synced) return synced;
       if (::syncfs(rfd) != 0)
         return runtime_error(k.dir.string() + ": syncfs: " + std::strerror(errno));
       refused = options.drop_caches ? drop_page_cache() : "not asked for";
       if (refused.empty()) {
         out.cache_method = "drop_caches";
-      } else {
-        for (std::size_t i = 0; i < open.size(); ++i)
-          if (const int err = ::posix_fadvise(open[i].get(), 0, 0, POSIX_FADV_DONTNEED); err != 0)
-            return runtime_error(io_error(all[i], "posix_fadvise(DONTNEED)", 0, err));
-        out.cache_method = "O_DIRECT";
-        wf.read_direct(true);
+        return ok();
       }
-      for (std::size_t i = 0; i < open.size(); ++i)
-        if (Result<void> c = open[i].close(all[i]); !c) return c;
-      return ok();
+      out.cache_method = "O_DIRECT";
+      wf.read_direct(true);
+      return each([](int fd, const std::filesystem::path& p) -> Result<void> {
+        if (const int err = ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED); err != 0)
+          return runtime_error(io_error(p, "posix_fadvise(DONTNEED)", 0, err));
+        return ok();
+      });
     };
-    if (out.cache_dropped) status = together(drop());
+    // Every host reaches this agreement, whether its own rule dropped its cache or not.
+    status = together(out.cache_dropped ? drop() : ok());
     Result<own::Residency> res = own::Residency{};
     if (status) res = own::residency(read_files);
     status = together(res ? status : Result<void>(res.error()));
