@@ -63,9 +63,11 @@ Result<Fd> create(int dirfd, const std::string& name, const std::filesystem::pat
   struct stat st {};
   if (::fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) {
     if (!S_ISREG(st.st_mode))
-      return runtime_error(shown.string() +
-                           ": exists and is not a regular file (a symbolic link?); dlgen replaces "
-                           "only files it wrote and never writes through a link");
+      return runtime_error(shown.string() + ": exists and is not a regular file (" +
+                           (S_ISLNK(st.st_mode)  ? "a symbolic link"
+                            : S_ISDIR(st.st_mode) ? "a directory"
+                                                  : "a special file") +
+                           "); dlgen replaces only files it wrote and never writes through a link");
     if (::unlinkat(dirfd, name.c_str(), 0) != 0 && errno != ENOENT)
       return runtime_error(shown.string() + ": unlink: " + why(errno));
   } else if (errno != ENOENT) {
