@@ -117,8 +117,7 @@ Hdf5Frame hdf5_frame(std::uint32_t rows, bool with_sizes) {
 namespace detail {
 
 Result<void> write_hdf5(const Layout& layout, std::uint64_t file, int fd,
-                        const std::filesystem::path& path,
-                        std::size_t buffer_bytes, bool* synced) {
+                        const std::filesystem::path& path, std::size_t buffer_bytes, bool* synced) {
   const std::uint32_t rows = layout.spec().samples_per_file;
   std::vector<std::uint64_t> sizes(rows);
   std::uint64_t row = 0;

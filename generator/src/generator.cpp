@@ -125,7 +125,8 @@ Result<std::optional<Manifest>> read_manifest(int root, const fs::path& dir) {
   const int fd = ::openat(root, kManifestName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0 && errno == ENOENT) return std::optional<Manifest>{};
   if (fd < 0 && errno == ELOOP)
-    return input_error(p.string() + ": is a symbolic link, not a dlgen manifest; refusing to touch " +
+    return input_error(p.string() +
+                       ": is a symbolic link, not a dlgen manifest; refusing to touch " +
                        dir.string());
   if (fd < 0) return runtime_error(p.string() + ": cannot read: " + errno_text());
   std::string text;
@@ -204,8 +205,8 @@ Result<void> write_manifest(int root, const datasets::Layout& layout, const std:
   // then created afresh; O_EXCL | O_NOFOLLOW never opens what someone put there meanwhile.
   if (::unlinkat(root, tmp_name.c_str(), 0) != 0 && errno != ENOENT)
     return runtime_error(tmp.string() + ": unlink: " + errno_text());
-  const int fd = ::openat(root, tmp_name.c_str(),
-                          O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  const int fd =
+      ::openat(root, tmp_name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) return runtime_error(tmp.string() + ": create: " + errno_text());
   std::size_t done = 0;
   while (done < text.size()) {
@@ -269,7 +270,8 @@ Result<void> remove_listed(int root, const fs::path& dir, const Manifest& old) {
     if (odd)
       return input_error((dir / kManifestName).string() + ": lists " + rel +
                          ", which is not a regular file dlgen wrote (a link, a directory...); "
-                         "refusing to touch " + dir.string());
+                         "refusing to touch " +
+                         dir.string());
   }
   for (const auto& [rel, size] : old.files) {
     const fs::path p(rel);
@@ -279,8 +281,7 @@ Result<void> remove_listed(int root, const fs::path& dir, const Manifest& old) {
     Fd hold(parent);
     for (const std::string& name : {p.filename().string(), p.filename().string() + suffix})
       if (::unlinkat(parent, name.c_str(), 0) != 0 && errno != ENOENT)
-        return runtime_error((dir / p.parent_path() / name).string() + ": unlink: " +
-                             errno_text());
+        return runtime_error((dir / p.parent_path() / name).string() + ": unlink: " + errno_text());
   }
   return ok();
 }
@@ -296,10 +297,12 @@ std::uint64_t on_disk(std::uint64_t size, std::uint64_t block) {
 Result<void> check_space(int root, const fs::path& dir, const datasets::Layout& layout,
                          const std::optional<Manifest>& old) {
   struct statvfs vfs {};
-  if (::fstatvfs(root, &vfs) != 0) return runtime_error(dir.string() + ": statvfs: " + errno_text());
+  if (::fstatvfs(root, &vfs) != 0)
+    return runtime_error(dir.string() + ": statvfs: " + errno_text());
   const std::uint64_t block = vfs.f_frsize ? vfs.f_frsize : vfs.f_bsize;
   std::uint64_t needed = 0, reclaimed = 0;
-  for (std::uint64_t i = 0; i < layout.num_files(); ++i) needed += on_disk(layout.file_size(i), block);
+  for (std::uint64_t i = 0; i < layout.num_files(); ++i)
+    needed += on_disk(layout.file_size(i), block);
   if (old)
     for (const auto& f : old->files)
       if (auto size = regular_size(root, f.first)) reclaimed += on_disk(*size, block);
@@ -573,7 +576,8 @@ Result<GenerateReport> write_dataset_share(const DatasetSpec& spec, bool resume,
       if (::fsync(fd) != 0)
         return runtime_error((dir / rel).string() + ": fsync (directory): " + errno_text());
     }
-    if (::fsync(rfd) != 0) return runtime_error(dir.string() + ": fsync (directory): " + errno_text());
+    if (::fsync(rfd) != 0)
+      return runtime_error(dir.string() + ": fsync (directory): " + errno_text());
   } else if (::syncfs(rfd) != 0) {
     return runtime_error(dir.string() + ": syncfs: " + errno_text());
   }

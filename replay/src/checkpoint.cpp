@@ -142,7 +142,8 @@ Result<void> write_checkpoint(const CheckpointSpec& spec, CheckpointResult& into
     needed += copying ? 2 * b : b;
     freed += own::on_disk(dirfd, own::regular_size(dirfd, paths[s].filename().string()));
     if (copying)
-      freed += own::on_disk(dirfd, own::regular_size(dirfd, best_path(paths[s]).filename().string()));
+      freed +=
+          own::on_disk(dirfd, own::regular_size(dirfd, best_path(paths[s]).filename().string()));
   }
   if (Result<void> space =
           own::check_space(dirfd, spec.dir, needed > freed ? needed - freed : 0, "the checkpoint");

@@ -618,8 +618,7 @@ Result<CheckpointRunResult> run_checkpoint_workflow(const Job& job,
         "mincore: " + percent(out.resident_fraction) + " of the files resident before the reads";
     if (out.cache_dropped && out.cache_method == "drop_caches") {
       out.cache_note = "dropped before the reads (" + format_size(written) + " written < 3 x " +
-                       format_size(out.ram_bytes) + " RAM) with syncfs + drop_caches; " +
-                       resident +
+                       format_size(out.ram_bytes) + " RAM) with syncfs + drop_caches; " + resident +
                        (out.resident_fraction < 0.01 ? ": the reads come from storage"
                                                      : ": part of the reads may come from memory");
     } else if (out.cache_dropped) {
@@ -628,10 +627,9 @@ Result<CheckpointRunResult> run_checkpoint_workflow(const Job& job,
                        refused + "), read with O_DIRECT past the page cache; " + resident;
     } else {
       out.cache_method = "none";
-      out.cache_note = "not dropped (" + format_size(written) + " written >= 3 x " +
-                       format_size(out.ram_bytes) +
-                       " RAM, MLPerf's rule): at most a third of it can still be cached; " +
-                       resident;
+      out.cache_note =
+          "not dropped (" + format_size(written) + " written >= 3 x " + format_size(out.ram_bytes) +
+          " RAM, MLPerf's rule): at most a third of it can still be cached; " + resident;
     }
     for (std::uint32_t i = first; i < first + k.reads && status; ++i) {
       Result<CheckpointPass> p = pass(i, false);
@@ -643,7 +641,8 @@ Result<CheckpointRunResult> run_checkpoint_workflow(const Job& job,
       out.reads.push_back(std::move(*p));
     }
     if (wf.direct_refused())
-      out.cache_note += "; the filesystem refused O_DIRECT, so the reads went through the page cache";
+      out.cache_note +=
+          "; the filesystem refused O_DIRECT, so the reads went through the page cache";
   }
   wf.stop();
   if (!status) return status.error();
@@ -668,8 +667,8 @@ Result<CheckpointRunResult> run_checkpoint_workflow(const Job& job,
               !S_ISREG(st.st_mode))
             continue;
           if (::unlinkat(d->get(), f.name.c_str(), 0) != 0 && errno != ENOENT)
-            return runtime_error((checkpoint_dir(job, i) / f.name).string() + ": unlink: " +
-                                 std::strerror(errno));
+            return runtime_error((checkpoint_dir(job, i) / f.name).string() +
+                                 ": unlink: " + std::strerror(errno));
           ++removed;
         }
       ::unlinkat(rfd, step_name(i).c_str(), AT_REMOVEDIR);  // ENOTEMPTY: kept

@@ -280,7 +280,8 @@ CheckpointRunResult merge_rank_results(const std::vector<CheckpointRunResult>& h
     std::snprintf(resident, sizeof resident, "%.1f%%", 100 * out.resident_fraction);
     out.cache_note = "dropped before the reads on each of the " + std::to_string(hosts.size()) +
                      " hosts (each host's checkpoint bytes < 3 x its RAM; " + out.cache_method +
-                     "; mincore: at most " + resident + " of a host's files resident before the "
+                     "; mincore: at most " + resident +
+                     " of a host's files resident before the "
                      "reads)";
   } else if (kept.size() < hosts.size()) {
     std::string names;

@@ -39,7 +39,8 @@ Result<void> Fd::close(const std::filesystem::path& shown) {
 Result<Fd> open_dir(const std::filesystem::path& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  if (ec) return runtime_error(dir.string() + ": cannot create checkpoint directory: " + ec.message());
+  if (ec)
+    return runtime_error(dir.string() + ": cannot create checkpoint directory: " + ec.message());
   const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return runtime_error(dir.string() + ": open: " + why(errno));
   return Fd(fd);
@@ -64,7 +65,7 @@ Result<Fd> create(int dirfd, const std::string& name, const std::filesystem::pat
   if (::fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) {
     if (!S_ISREG(st.st_mode))
       return runtime_error(shown.string() + ": exists and is not a regular file (" +
-                           (S_ISLNK(st.st_mode)  ? "a symbolic link"
+                           (S_ISLNK(st.st_mode)   ? "a symbolic link"
                             : S_ISDIR(st.st_mode) ? "a directory"
                                                   : "a special file") +
                            "); dlgen replaces only files it wrote and never writes through a link");
@@ -87,7 +88,8 @@ Result<Fd> open_read(int dirfd, const std::string& name, const std::filesystem::
   const int fd = ::openat(dirfd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | extra);
   if (fd >= 0) return Fd(fd);
   if (errno == ELOOP)
-    return runtime_error(shown.string() + ": is a symbolic link; dlgen reads only the files it wrote");
+    return runtime_error(shown.string() +
+                         ": is a symbolic link; dlgen reads only the files it wrote");
   return runtime_error(shown.string() + ": open at 0: " + why(errno));
 }
 

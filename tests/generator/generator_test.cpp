@@ -10,8 +10,8 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "dlgen/datasets/layout.hpp"

@@ -272,9 +272,8 @@ TEST(Mpi, AFailingRankStopsEveryRankAndRankZeroSaysWhichAndWhy) {
   const Outcome o = dlgen_ranks(3, "run job.toml -o r.json", tmp.path());
   EXPECT_EQ(o.code, 1) << o.out;
   EXPECT_EQ(count(o.out, "dlgen: rank 1 ("), 1u) << o.out;
-  EXPECT_NE(
-      o.out.find("checkpoint-1-of-3.dlgen: exists and is not a regular file (a directory)"),
-      std::string::npos)
+  EXPECT_NE(o.out.find("checkpoint-1-of-3.dlgen: exists and is not a regular file (a directory)"),
+            std::string::npos)
       << o.out;
   EXPECT_FALSE(fs::exists(tmp / "r.json"));
 }

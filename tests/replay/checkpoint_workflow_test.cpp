@@ -485,7 +485,8 @@ TEST(CheckpointSafety, RefusesCheckpointsLargerThanTheFreeSpace) {
   EXPECT_NE(r.error().message.find("needs "), std::string::npos) << r.error().message;
   EXPECT_NE(r.error().message.find("are available"), std::string::npos) << r.error().message;
   std::uint64_t files = 0;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(mnt)) files += e.is_regular_file();
+  for (const auto& e : std::filesystem::recursive_directory_iterator(mnt))
+    files += e.is_regular_file();
   EXPECT_EQ(files, 0u);
 }
 
@@ -497,8 +498,8 @@ TEST(CheckpointSafety, DroppedCacheIsVerifiedWithMincore) {
   TempDir tmp("dlgen-ckdrop");
   CheckpointRunOptions o;
   o.ram_bytes = 1ull << 40;  // the 3 x RAM rule drops the cache
-  Result<CheckpointRunResult> r = run_checkpoint_workflow(
-      plain_job(tmp / "ck", "writes = 1\nreads = 1\n", 8 << 20), o);
+  Result<CheckpointRunResult> r =
+      run_checkpoint_workflow(plain_job(tmp / "ck", "writes = 1\nreads = 1\n", 8 << 20), o);
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_TRUE(r->cache_dropped);
   EXPECT_EQ(r->cache_method, "drop_caches");
