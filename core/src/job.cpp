@@ -139,6 +139,10 @@ std::vector<Diagnostic> validate(const Job& job, std::uint64_t ram_bytes) {
     add(out, "compute.au_threshold", "must be within [0, 1]");
 
   const CheckpointSpec& k = job.checkpoint;
+  if (k.keep && job.run.train)
+    add(out, "checkpoint.keep",
+        "applies to checkpoint-only jobs ([run] train = false); a training job's checkpoints "
+        "overwrite one another, so its directory holds one");
   if (k.enabled) {
     if (k.size_bytes < 1) add(out, "checkpoint.size", "must be >= 1 byte");
     if (k.files < 1) add(out, "checkpoint.files", "must be >= 1");

@@ -42,7 +42,7 @@ const std::vector<std::string_view> kCheckpointKeys = {
     "enabled",    "every_epochs", "first_epoch", "every_steps", "size",
     "files",      "write_size",   "fsync",       "dir",         "restore",
     "writes",     "reads",        "pause",       "mode",        "ranks_per_host",
-    "write_call", "direct",       "copy",        "copy_every"};
+    "write_call", "direct",       "copy",        "copy_every",  "keep"};
 const std::vector<std::string_view> kRunKeys = {
     "epochs", "accelerators", "max_steps", "eval_every_epochs",
     "cache",  "max_time",     "train",     "sync_steps"};
@@ -726,6 +726,9 @@ Job convert(Ctx& ctx, const toml::table& root, const std::filesystem::path& sour
     s.duration("pause", k.pause_s);
     s.choice("mode", k.mode, {{"all", CheckpointMode::all}, {"subset", CheckpointMode::subset}});
     s.integer("ranks_per_host", k.ranks_per_host);
+    std::uint32_t keep = std::numeric_limits<std::uint32_t>::max();  // not given: keep every one
+    s.integer("keep", keep);
+    if (keep != std::numeric_limits<std::uint32_t>::max()) k.keep = keep;
     // A [checkpoint] table is in force when it says when to write or to restore; `enabled`
     // overrides that (so `--set checkpoint.enabled=false` turns checkpoints off).
     k.enabled = t && (k.every_epochs > 0 || k.every_steps > 0 || k.restore);
@@ -1170,6 +1173,7 @@ std::string to_toml(const Job& job, const std::map<std::string, std::string>& co
     if (k.mode != CheckpointMode::all) w.kv("mode", quote(to_string(k.mode)));
     if (k.ranks_per_host != CheckpointSpec{}.ranks_per_host)
       w.kv("ranks_per_host", std::to_string(k.ranks_per_host));
+    if (k.keep) w.kv("keep", std::to_string(*k.keep));
   }
 
   const RunSpec& run = job.run;

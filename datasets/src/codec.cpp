@@ -348,12 +348,11 @@ Result<void> encode_file(const Layout& layout, std::uint64_t file, Sink& sink) {
 
 namespace detail {
 
-Result<int> open_output(const std::filesystem::path& path, int flags, bool direct) {
-  int fd = ::open(path.c_str(), flags | O_CLOEXEC | (direct ? O_DIRECT : 0), 0644);
-  if (fd < 0 && direct && errno == EINVAL)
-    fd = ::open(path.c_str(), flags | O_CLOEXEC, 0644);  // tmpfs
-  if (fd < 0) return runtime_error(path.string() + ": " + errno_text(errno));
-  return fd;
+void try_direct(int fd) {
+  // Linux takes O_DIRECT through F_SETFL; a filesystem without direct I/O (tmpfs) answers EINVAL
+  // and the file stays buffered, which is what the generator wants there.
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) (void)::fcntl(fd, F_SETFL, flags | O_DIRECT);
 }
 
 Result<void> finish_output(int fd, FileSink& sink, const std::filesystem::path& path,
@@ -368,20 +367,28 @@ Result<void> finish_output(int fd, FileSink& sink, const std::filesystem::path& 
 
 }  // namespace detail
 
+Result<void> write_file(const Layout& layout, std::uint64_t file, int fd,
+                        const std::filesystem::path& path, std::size_t buffer_bytes, bool* synced) {
+  if (synced) *synced = false;
+  if (layout.spec().format == Format::hdf5)
+    return detail::write_hdf5(layout, file, fd, path, buffer_bytes, synced);
+  const bool direct = layout.file_size(file) >= kDirectMinBytes;
+  if (direct) detail::try_direct(fd);
+  AlignedBuffer& buffer = detail::thread_buffer(buffer_bytes);
+  FileSink sink(fd, path, 0, std::move(buffer));
+  Result<void> r = encode_file(layout, file, sink);
+  r = detail::finish_output(fd, sink, path, std::move(r), direct, synced);
+  buffer = sink.take_buffer();
+  return r;
+}
+
 Result<void> write_file(const Layout& layout, std::uint64_t file, const std::filesystem::path& path,
                         std::size_t buffer_bytes, bool* synced) {
   if (synced) *synced = false;
-  if (layout.spec().format == Format::hdf5)
-    return detail::write_hdf5(layout, file, path, buffer_bytes, synced);
-  const bool direct = layout.file_size(file) >= kDirectMinBytes;
-  auto fd = detail::open_output(path, O_WRONLY | O_CREAT | O_TRUNC, direct);
-  if (!fd) return fd.error();
-  AlignedBuffer& buffer = detail::thread_buffer(buffer_bytes);
-  FileSink sink(*fd, path, 0, std::move(buffer));
-  Result<void> r = encode_file(layout, file, sink);
-  r = detail::finish_output(*fd, sink, path, std::move(r), direct, synced);
-  buffer = sink.take_buffer();
-  return r;
+  // O_NOFOLLOW: a symbolic link planted at `path` is refused (ELOOP), never written through.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) return runtime_error(path.string() + ": open: " + detail::errno_text(errno));
+  return write_file(layout, file, fd, path, buffer_bytes, synced);
 }
 
 Result<std::vector<std::uint8_t>> encode_to_memory(const Layout& layout, std::uint64_t file) {

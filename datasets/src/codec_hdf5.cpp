@@ -46,11 +46,12 @@ class Handle {
   herr_t (*close_)(hid_t);
 };
 
-// Creates the skeleton at `path`; returns the file offset of row 0 of "data". Caller holds the
-// mutex.
+// Creates the skeleton at `path` (`name` in errors); returns the file offset of row 0 of "data".
+// Caller holds the mutex.
 Result<std::uint64_t> create_skeleton(const std::filesystem::path& path, std::uint32_t rows,
-                                      std::uint64_t row, const std::uint64_t* sizes) {
-  const std::string where = path.string() + ": hdf5: ";
+                                      std::uint64_t row, const std::uint64_t* sizes,
+                                      const std::filesystem::path& name) {
+  const std::string where = name.string() + ": hdf5: ";
   Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
   H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_LATEST, H5F_LIBVER_LATEST);
   Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose);
@@ -97,7 +98,7 @@ Hdf5Frame hdf5_frame(std::uint32_t rows, bool with_sizes) {
     ::close(fd);
     constexpr std::uint64_t kRow = 4096;
     std::vector<std::uint64_t> sizes(rows, kRow);
-    auto offset = create_skeleton(tmpl, rows, kRow, with_sizes ? sizes.data() : nullptr);
+    auto offset = create_skeleton(tmpl, rows, kRow, with_sizes ? sizes.data() : nullptr, tmpl);
     struct stat st {};
     if (offset && ::stat(tmpl.c_str(), &st) == 0) {
       frame.data_offset = *offset;
@@ -115,8 +116,8 @@ Hdf5Frame hdf5_frame(std::uint32_t rows, bool with_sizes) {
 
 namespace detail {
 
-Result<void> write_hdf5(const Layout& layout, std::uint64_t file, const std::filesystem::path& path,
-                        std::size_t buffer_bytes, bool* synced) {
+Result<void> write_hdf5(const Layout& layout, std::uint64_t file, int fd,
+                        const std::filesystem::path& path, std::size_t buffer_bytes, bool* synced) {
   const std::uint32_t rows = layout.spec().samples_per_file;
   std::vector<std::uint64_t> sizes(rows);
   std::uint64_t row = 0;
@@ -125,20 +126,24 @@ Result<void> write_hdf5(const Layout& layout, std::uint64_t file, const std::fil
     row = std::max(row, sizes[j]);
   }
   const bool with_sizes = layout.spec().sample_size.kind != DistKind::fixed;
+  // The library opens files by name; /proc/self/fd/N names the very file the caller created, so
+  // a link swapped in at `path` meanwhile is not what it opens.
+  const std::filesystem::path self = "/proc/self/fd/" + std::to_string(fd);
   Result<std::uint64_t> offset = std::uint64_t{0};
   {
     std::lock_guard lock(hdf5_mutex());
-    offset = create_skeleton(path, rows, row, with_sizes ? sizes.data() : nullptr);
+    offset = create_skeleton(self, rows, row, with_sizes ? sizes.data() : nullptr, path);
   }
-  if (!offset) return offset.error();
-  if (*offset != layout.sample_extent(file, 0).offset)
-    return runtime_error(path.string() + ": hdf5 data landed at " + std::to_string(*offset) +
-                         ", the layout expected " +
-                         std::to_string(layout.sample_extent(file, 0).offset));
+  if (offset && *offset != layout.sample_extent(file, 0).offset)
+    offset = runtime_error(path.string() + ": hdf5 data landed at " + std::to_string(*offset) +
+                           ", the layout expected " +
+                           std::to_string(layout.sample_extent(file, 0).offset));
+  if (!offset) {
+    ::close(fd);
+    return offset.error();
+  }
   const bool direct = layout.file_size(file) >= kDirectMinBytes;
-  auto opened = open_output(path, O_WRONLY, direct);
-  if (!opened) return opened.error();
-  const int fd = *opened;
+  if (direct) try_direct(fd);
   AlignedBuffer& buffer = thread_buffer(buffer_bytes);
   FileSink sink(fd, path, *offset, std::move(buffer));
   ContentStream content(layout.spec().seed, file);

@@ -7,13 +7,14 @@
 namespace dlgen::datasets::detail {
 
 Result<void> encode_jpeg(const Layout& layout, std::uint64_t file, Sink& sink);
-Result<void> write_hdf5(const Layout& layout, std::uint64_t file, const std::filesystem::path& path,
-                        std::size_t buffer_bytes, bool* synced);
+// Takes `fd` over (closed on return); `path` names the file in errors.
+Result<void> write_hdf5(const Layout& layout, std::uint64_t file, int fd,
+                        const std::filesystem::path& path, std::size_t buffer_bytes, bool* synced);
 std::string errno_text(int err);
 // This thread's reusable write buffer of `bytes` bytes (moved into a FileSink and back).
 AlignedBuffer& thread_buffer(std::size_t bytes);
-// Opens `path` for writing with `flags`, with O_DIRECT when `direct` and the filesystem takes it.
-Result<int> open_output(const std::filesystem::path& path, int flags, bool direct);
+// Sets O_DIRECT on `fd` where the filesystem takes it; elsewhere the file stays buffered.
+void try_direct(int fd);
 // Flushes `sink` (when `r` is ok), fsync()s when `sync`, closes `fd`; sets *synced (when given).
 Result<void> finish_output(int fd, FileSink& sink, const std::filesystem::path& path,
                            Result<void> r, bool sync, bool* synced);

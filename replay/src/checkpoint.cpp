@@ -21,6 +21,7 @@
 #include <thread>
 
 #include "dlgen/datasets/content.hpp"
+#include "own_files.hpp"
 
 namespace dlgen::replay {
 namespace {
@@ -72,38 +73,32 @@ Result<void> for_each_shard(std::uint32_t shards, F f) {
   return ok();
 }
 
-// Copies a written shard to its "-best" file with `call` (as shutil.copyfile of model_best does
-// with sendfile), to the end of the source.
-Result<void> copy_shard(const std::filesystem::path& from, CopyCall call) {
+std::filesystem::path best_path(const std::filesystem::path& from) {
   std::filesystem::path to = from;
   to.replace_filename(from.stem().string() + "-best" + from.extension().string());
-  const int in = ::open(from.c_str(), O_RDONLY | O_CLOEXEC);
-  if (in < 0) return runtime_error(errno_text(from, "open", 0, errno));
-  const int out = ::open(to.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (out < 0) {
-    const int err = errno;
-    ::close(in);
-    return runtime_error(errno_text(to, "open", 0, err));
-  }
+  return to;
+}
+
+// Copies a written shard (in `dirfd`) to its "-best" file with `call` (as shutil.copyfile of
+// model_best does with sendfile), to the end of the source.
+Result<void> copy_shard(int dirfd, const std::filesystem::path& from, CopyCall call) {
+  const std::filesystem::path to = best_path(from);
+  Result<own::Fd> in = own::open_read(dirfd, from.filename().string(), from);
+  if (!in) return in.error();
+  Result<own::Fd> out = own::create(dirfd, to.filename().string(), to);
+  if (!out) return out.error();
   std::uint64_t off = 0;
   for (;;) {
     constexpr std::size_t kMax = 1u << 30;
     const ssize_t n = call == CopyCall::sendfile
-                          ? ::sendfile(out, in, nullptr, kMax)
-                          : ::copy_file_range(in, nullptr, out, nullptr, kMax, 0);
+                          ? ::sendfile(out->get(), in->get(), nullptr, kMax)
+                          : ::copy_file_range(in->get(), nullptr, out->get(), nullptr, kMax, 0);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int err = errno;
-      ::close(in);
-      ::close(out);
-      return runtime_error(errno_text(to, to_string(call), off, err));
-    }
+    if (n < 0) return runtime_error(errno_text(to, to_string(call), off, errno));
     if (n == 0) break;
     off += static_cast<std::uint64_t>(n);
   }
-  ::close(in);
-  ::close(out);
-  return ok();
+  return out->close(to);
 }
 
 }  // namespace
@@ -124,11 +119,9 @@ std::uint64_t checkpoint_shard_bytes(const CheckpointSpec& spec, std::uint32_t s
 
 Result<void> write_checkpoint(const CheckpointSpec& spec, CheckpointResult& into,
                               ShardShare share, std::atomic<std::uint64_t>* progress) {
-  std::error_code ec;
-  std::filesystem::create_directories(spec.dir, ec);
-  if (ec)
-    return runtime_error(spec.dir.string() +
-                         ": cannot create checkpoint directory: " + ec.message());
+  Result<own::Fd> dir = own::open_dir(spec.dir);
+  if (!dir) return dir.error();
+  const int dirfd = dir->get();
   const auto all_paths = checkpoint_paths(spec);
   std::vector<std::filesystem::path> paths;
   std::vector<std::uint32_t> shard_of;
@@ -139,6 +132,23 @@ Result<void> write_checkpoint(const CheckpointSpec& spec, CheckpointResult& into
       shard_of.push_back(i);
       bytes += checkpoint_shard_bytes(spec, i);
     }
+  // Free space: this checkpoint's shards (and their -best copies when copied this time), less the
+  // previous checkpoint's files they replace.
+  const bool copying =
+      spec.copy != CopyCall::none && into.count % std::max<std::uint32_t>(spec.copy_every, 1) == 0;
+  std::uint64_t needed = 0, freed = 0;
+  for (std::uint32_t s = 0; s < paths.size(); ++s) {
+    const std::uint64_t b = own::on_disk(dirfd, checkpoint_shard_bytes(spec, shard_of[s]));
+    needed += copying ? 2 * b : b;
+    freed += own::on_disk(dirfd, own::regular_size(dirfd, paths[s].filename().string()));
+    if (copying)
+      freed +=
+          own::on_disk(dirfd, own::regular_size(dirfd, best_path(paths[s]).filename().string()));
+  }
+  if (Result<void> space =
+          own::check_space(dirfd, spec.dir, needed > freed ? needed - freed : 0, "the checkpoint");
+      !space)
+    return space;
   // O_DIRECT: requests and buffers aligned to 4 KiB (the logical block size of every device here);
   // a shard's unaligned tail is written buffered, after clearing O_DIRECT on the descriptor.
   constexpr std::uint64_t kAlign = 4096;
@@ -152,9 +162,10 @@ Result<void> write_checkpoint(const CheckpointSpec& spec, CheckpointResult& into
   Result<void> r = for_each_shard(
       static_cast<std::uint32_t>(paths.size()), [&](std::uint32_t s) -> Result<void> {
         const auto& p = paths[s];
-        const int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | (spec.direct ? O_DIRECT : 0);
-        const int fd = ::open(p.c_str(), flags, 0644);
-        if (fd < 0) return runtime_error(errno_text(p, "open", 0, errno));
+        Result<own::Fd> file =
+            own::create(dirfd, p.filename().string(), p, spec.direct ? O_DIRECT : 0);
+        if (!file) return file.error();
+        const int fd = file->get();
         const std::uint64_t size = checkpoint_shard_bytes(spec, shard_of[s]);
         const std::uint64_t len = std::min(chunk, std::max<std::uint64_t>(size, 1));
         std::unique_ptr<std::uint8_t, decltype(&std::free)> block(
@@ -162,7 +173,6 @@ Result<void> write_checkpoint(const CheckpointSpec& spec, CheckpointResult& into
                 std::aligned_alloc(kAlign, (len + kAlign - 1) / kAlign * kAlign)),
             &std::free);
         if (!block) {
-          ::close(fd);
           return runtime_error(p.string() + ": no memory for a " + std::to_string(len) +
                                "-byte write buffer");
         }
@@ -179,9 +189,7 @@ Result<void> write_checkpoint(const CheckpointSpec& spec, CheckpointResult& into
           }
           if (direct && off >= aligned_end) {  // the tail: buffered
             if (::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_DIRECT) != 0) {
-              const int err = errno;
-              ::close(fd);
-              return runtime_error(errno_text(p, "fcntl(clear O_DIRECT)", off, err));
+              return runtime_error(errno_text(p, "fcntl(clear O_DIRECT)", off, errno));
             }
             direct = false;
           }
@@ -203,25 +211,18 @@ Result<void> write_checkpoint(const CheckpointSpec& spec, CheckpointResult& into
           }
           if (w < 0 && errno == EINTR) continue;
           if (w <= 0) {
-            const int err = w < 0 ? errno : EIO;
-            ::close(fd);
-            return runtime_error(errno_text(p, "write", off, err));
+            return runtime_error(errno_text(p, "write", off, w < 0 ? errno : EIO));
           }
           off += static_cast<std::uint64_t>(w);
           if (progress) progress->fetch_add(static_cast<std::uint64_t>(w));
         }
-        if (spec.fsync && ::fsync(fd) != 0) {
-          const int err = errno;
-          ::close(fd);
-          return runtime_error(errno_text(p, "fsync", 0, err));
-        }
-        ::close(fd);
-        return ok();
+        if (spec.fsync && ::fsync(fd) != 0) return runtime_error(errno_text(p, "fsync", 0, errno));
+        return file->close(p);  // NFS and others report a failed write-back at close
       });
   if (!r) return r;
-  if (spec.copy != CopyCall::none && into.count % std::max<std::uint32_t>(spec.copy_every, 1) == 0)
+  if (copying)
     r = for_each_shard(static_cast<std::uint32_t>(paths.size()),
-                       [&](std::uint32_t s) { return copy_shard(paths[s], spec.copy); });
+                       [&](std::uint32_t s) { return copy_shard(dirfd, paths[s], spec.copy); });
   if (!r) return r;
   const double seconds = seconds_since(t0);
   into.write_s += seconds;
@@ -250,12 +251,18 @@ Result<void> restore_checkpoint(const CheckpointSpec& spec, CheckpointResult& in
     CheckpointResult setup;
     if (Result<void> w = write_checkpoint(spec, setup, share, progress); !w) return w;
   }
+  Result<own::Fd> dir = own::open_dir(spec.dir);
+  if (!dir) return dir.error();
+  const int dirfd = dir->get();
+  // Written back, then dropped from the page cache, so the restore reads storage (untimed). A
+  // failure of either call is reported: a restore read from memory would be printed as storage.
   for (const auto& p : paths) {
-    const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) continue;
-    ::fdatasync(fd);
-    ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-    ::close(fd);
+    Result<own::Fd> f = own::open_read(dirfd, p.filename().string(), p);
+    if (!f) return f.error();
+    if (::fdatasync(f->get()) != 0) return runtime_error(errno_text(p, "fdatasync", 0, errno));
+    if (const int err = ::posix_fadvise(f->get(), 0, 0, POSIX_FADV_DONTNEED); err != 0)
+      return runtime_error(errno_text(p, "posix_fadvise(DONTNEED)", 0, err));
+    if (Result<void> c = f->close(p); !c) return c;
   }
   const std::uint64_t chunk = std::max<std::uint64_t>(spec.write_size_bytes, 4096);
   const auto t0 = std::chrono::steady_clock::now();
@@ -263,24 +270,20 @@ Result<void> restore_checkpoint(const CheckpointSpec& spec, CheckpointResult& in
   Result<void> r = for_each_shard(
       static_cast<std::uint32_t>(paths.size()), [&](std::uint32_t s) -> Result<void> {
         const auto& p = paths[s];
-        const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0) return runtime_error(errno_text(p, "open", 0, errno));
+        Result<own::Fd> file = own::open_read(dirfd, p.filename().string(), p);
+        if (!file) return file.error();
+        const int fd = file->get();
         std::vector<char> buf(chunk);
         std::uint64_t off = 0;
         for (;;) {
           const ssize_t n = ::pread(fd, buf.data(), chunk, static_cast<off_t>(off));
           if (n < 0 && errno == EINTR) continue;
-          if (n < 0) {
-            const int err = errno;
-            ::close(fd);
-            return runtime_error(errno_text(p, "read", off, err));
-          }
+          if (n < 0) return runtime_error(errno_text(p, "read", off, errno));
           if (n == 0) break;
           off += static_cast<std::uint64_t>(n);
           if (progress) progress->fetch_add(static_cast<std::uint64_t>(n));
         }
         bytes += off;
-        ::close(fd);
         return ok();
       });
   if (!r) return r;

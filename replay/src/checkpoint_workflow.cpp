@@ -15,8 +15,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -30,6 +32,7 @@
 #include "dlgen/replay/cluster.hpp"
 #include "dlgen/replay/mlperf_checkpoint.hpp"
 #include "host_share_json.hpp"
+#include "own_files.hpp"
 
 namespace dlgen::replay {
 namespace {
@@ -55,17 +58,24 @@ std::uint64_t run_salt() {
   return salt;
 }
 
-std::filesystem::path checkpoint_dir(const Job& job, std::uint32_t index) {
-  return job.checkpoint.dir / ("global_epoch1_step" + std::to_string(index));
+std::string step_name(std::uint32_t index) {
+  return "global_epoch1_step" + std::to_string(index);
 }
 
-// Writes one shard file with fresh content; fsync when asked. -errno style inside, error text out.
+std::filesystem::path checkpoint_dir(const Job& job, std::uint32_t index) {
+  return job.checkpoint.dir / step_name(index);
+}
+
+// Writes one shard file with fresh content, created in `dirfd` (own::create: never through a
+// link); fsync when asked; the close is checked (NFS reports a failed write-back there).
 // `progress` grows by each write's bytes (the MPI watchdog's sign of life: cluster.hpp).
-Result<void> write_file(const std::filesystem::path& p, std::uint64_t size,
-                        datasets::ContentStream& content, std::vector<std::uint8_t>& block,
-                        bool fsync, std::atomic<std::uint64_t>& progress) {
-  const int fd = ::open(p.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return runtime_error(io_error(p, "open", 0, errno));
+Result<void> write_file(int dirfd, const std::string& name, const std::filesystem::path& p,
+                        std::uint64_t size, datasets::ContentStream& content,
+                        std::vector<std::uint8_t>& block, bool fsync,
+                        std::atomic<std::uint64_t>& progress) {
+  Result<own::Fd> file = own::create(dirfd, name, p);
+  if (!file) return file.error();
+  const int fd = file->get();
   std::uint64_t block_at = 0, block_end = 0;  // the file range whose bytes `block` holds
   for (std::uint64_t off = 0; off < size;) {
     if (off >= block_end) {  // fresh bytes for every request; a short write sends the rest
@@ -76,56 +86,72 @@ Result<void> write_file(const std::filesystem::path& p, std::uint64_t size,
     const ssize_t w =
         ::pwrite(fd, block.data() + (off - block_at), block_end - off, static_cast<off_t>(off));
     if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) {
-      const int err = w < 0 ? errno : EIO;
-      ::close(fd);
-      return runtime_error(io_error(p, "write", off, err));
-    }
+    if (w <= 0) return runtime_error(io_error(p, "write", off, w < 0 ? errno : EIO));
     off += static_cast<std::uint64_t>(w);
     progress.fetch_add(static_cast<std::uint64_t>(w), std::memory_order_relaxed);
   }
-  if (fsync && ::fsync(fd) != 0) {
-    const int err = errno;
-    ::close(fd);
-    return runtime_error(io_error(p, "fsync", size, err));
-  }
-  if (::close(fd) != 0) return runtime_error(io_error(p, "close", size, errno));
-  return ok();
+  if (fsync && ::fsync(fd) != 0) return runtime_error(io_error(p, "fsync", size, errno));
+  return file->close(p);
 }
 
+// A read buffer aligned for O_DIRECT (4 KiB: the logical block size of every device here).
+struct ReadBuffer {
+  static constexpr std::size_t kAlign = 4096;
+  explicit ReadBuffer(std::uint64_t bytes)
+      : size((std::max<std::uint64_t>(bytes, kAlign) + kAlign - 1) / kAlign * kAlign),
+        data(static_cast<std::uint8_t*>(std::aligned_alloc(kAlign, size)), &std::free) {}
+  std::size_t size;
+  std::unique_ptr<std::uint8_t, decltype(&std::free)> data;
+};
+
 // Reads a shard file to its end; a file shorter than expected is an error (a torn checkpoint).
-Result<std::uint64_t> read_file(const std::filesystem::path& p, std::uint64_t expected,
-                                std::vector<std::uint8_t>& block,
-                                std::atomic<std::uint64_t>& progress) {
-  const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return runtime_error(io_error(p, "open", 0, errno));
+// `direct`: with O_DIRECT, past the page cache; a filesystem that refuses it (tmpfs) is read
+// buffered and `*buffered` set. `progress` grows by each read's bytes.
+Result<std::uint64_t> read_file(int dirfd, const std::string& name, const std::filesystem::path& p,
+                                std::uint64_t expected, ReadBuffer& block, bool direct,
+                                std::atomic<bool>* buffered, std::atomic<std::uint64_t>& progress) {
+  Result<own::Fd> file = own::open_read(dirfd, name, p, direct ? O_DIRECT : 0);
+  if (!file && direct) {
+    file = own::open_read(dirfd, name, p);
+    if (file && buffered) *buffered = true;
+  }
+  if (!file) return file.error();
+  const int fd = file->get();
   std::uint64_t off = 0;
   for (;;) {
-    const ssize_t n = ::pread(fd, block.data(), block.size(), static_cast<off_t>(off));
+    const ssize_t n = ::pread(fd, block.data.get(), block.size, static_cast<off_t>(off));
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int err = errno;
-      ::close(fd);
-      return runtime_error(io_error(p, "read", off, err));
-    }
+    if (n < 0) return runtime_error(io_error(p, "read", off, errno));
     if (n == 0) break;
     off += static_cast<std::uint64_t>(n);
     progress.fetch_add(static_cast<std::uint64_t>(n), std::memory_order_relaxed);
+    // A short O_DIRECT read is the end of the file (the next offset would be unaligned).
+    if (direct && static_cast<std::size_t>(n) < block.size) break;
   }
-  ::close(fd);
+  if (Result<void> c = file->close(p); !c) return c.error();
   if (off != expected)
     return runtime_error(p.string() + ": read " + std::to_string(off) +
                          " bytes, the checkpoint wrote " + std::to_string(expected));
   return off;
 }
 
-// Writes dirty pages back and drops the file's pages from the page cache (untimed).
-void evict(const std::filesystem::path& p) {
-  const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return;
-  ::fdatasync(fd);
-  ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-  ::close(fd);
+// Writes 1 to /proc/sys/vm/drop_caches (the clean page cache, every file's): root only, and not
+// where /proc/sys is read-only (containers). Empty when done, else why not.
+std::string drop_page_cache() {
+  const int fd = ::open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return std::string("/proc/sys/vm/drop_caches: open: ") + std::strerror(errno);
+  const bool wrote = ::write(fd, "1", 1) == 1;
+  const int err = errno;
+  const bool closed = ::close(fd) == 0;
+  if (!wrote || !closed)
+    return std::string("/proc/sys/vm/drop_caches: write: ") + std::strerror(wrote ? errno : err);
+  return "";
+}
+
+std::string percent(double fraction) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", 100 * fraction);
+  return buf;
 }
 
 bool files_present(const Job& job, const std::vector<RankShard>& shards, std::uint32_t index) {
@@ -159,10 +185,17 @@ std::string secs(double s) {
 // The simulated ranks and the passes they run.
 class Workflow {
  public:
-  Workflow(const Job& job, std::vector<RankShard> shards)
+  // `root`: the checkpoint directory (job.checkpoint.dir), open for the whole run.
+  Workflow(const Job& job, std::vector<RankShard> shards, int root)
       : job_(job),
         shards_(std::move(shards)),
+        root_(root),
         sync_(static_cast<std::ptrdiff_t>(shards_.size() + 1)) {}
+
+  // Reads from here on use O_DIRECT (the page cache could not be dropped for them).
+  void read_direct(bool on) { direct_ = on; }
+  // Whether a filesystem refused O_DIRECT, so some reads went through the page cache.
+  bool direct_refused() const { return buffered_; }
 
   // Runs one pass (write or read of checkpoint `index`) on every rank; returns its records.
   Result<CheckpointPass> pass(std::uint32_t index, bool write) {
@@ -211,13 +244,14 @@ class Workflow {
   void rank_loop(std::size_t i) {
     std::vector<std::uint8_t> block(
         std::max<std::uint64_t>(job_.checkpoint.write_size_bytes, 4096));
+    ReadBuffer read_block(job_.checkpoint.write_size_bytes);
     for (;;) {
       sync_.arrive_and_wait();
       if (stop_) return;
       const auto t0 = Clock::now();
       RankPass rec;
       rec.rank = shards_[i].rank;
-      Result<void> r = write_ ? write_rank(i, block, rec) : read_rank(i, block, rec);
+      Result<void> r = write_ ? write_rank(i, block, rec) : read_rank(i, read_block, rec);
       rec.seconds = seconds_between(t0, Clock::now());
       records_[i] = rec;
       if (!r) {
@@ -231,12 +265,15 @@ class Workflow {
   Result<void> write_rank(std::size_t i, std::vector<std::uint8_t>& block, RankPass& rec) {
     const RankShard& s = shards_[i];
     const std::filesystem::path dir = checkpoint_dir(job_, index_);
+    Result<own::Fd> dfd = own::open_subdir(root_, step_name(index_), dir, false);
+    if (!dfd) return dfd.error();
     for (std::size_t f = 0; f < s.files.size(); ++f) {
       // A fresh stream per checkpoint, rank and file: nothing repeats within or across checkpoints.
       datasets::ContentStream content(run_salt() ^ (std::uint64_t{index_} * 0x9e3779b97f4a7c15ull),
                                       (std::uint64_t{s.rank} << 20) | f);
-      if (Result<void> r = write_file(dir / s.files[f].name, s.files[f].bytes, content, block,
-                                      job_.checkpoint.fsync, progress_);
+      if (Result<void> r = write_file(dfd->get(), s.files[f].name, dir / s.files[f].name,
+                                      s.files[f].bytes, content, block, job_.checkpoint.fsync,
+                                      progress_);
           !r)
         return r;
       rec.bytes += s.files[f].bytes;
@@ -244,11 +281,14 @@ class Workflow {
     return ok();
   }
 
-  Result<void> read_rank(std::size_t i, std::vector<std::uint8_t>& block, RankPass& rec) {
+  Result<void> read_rank(std::size_t i, ReadBuffer& block, RankPass& rec) {
     const RankShard& s = shards_[i];
     const std::filesystem::path dir = checkpoint_dir(job_, index_);
+    Result<own::Fd> dfd = own::open_subdir(root_, step_name(index_), dir, false);
+    if (!dfd) return dfd.error();
     for (const ShardFile& f : s.files) {
-      Result<std::uint64_t> n = read_file(dir / f.name, f.bytes, block, progress_);
+      Result<std::uint64_t> n = read_file(dfd->get(), f.name, dir / f.name, f.bytes, block,
+                                          direct_, &buffered_, progress_);
       if (!n) return n.error();
       rec.bytes += *n;
     }
@@ -257,6 +297,9 @@ class Workflow {
 
   const Job& job_;
   std::vector<RankShard> shards_;
+  int root_;
+  bool direct_ = false;
+  std::atomic<bool> buffered_{false};
   std::barrier<> sync_;
   std::vector<std::thread> threads_;
   std::vector<RankPass> records_;
@@ -299,6 +342,8 @@ std::string host_result_bytes(const CheckpointRunResult& r) {
   j["ram"] = r.ram_bytes;
   j["dropped"] = r.cache_dropped;
   j["note"] = r.cache_note;
+  j["method"] = r.cache_method;
+  j["resident"] = r.resident_fraction;
   j["notes"] = r.notes;
   const HostShare& h = r.hosts.front();
   j["host"] = h.host;
@@ -330,6 +375,8 @@ CheckpointRunResult host_result_from(const std::string& bytes, const CheckpointR
   r.ram_bytes = j["ram"].get<std::uint64_t>();
   r.cache_dropped = j["dropped"].get<bool>();
   r.cache_note = j["note"].get<std::string>();
+  r.cache_method = j["method"].get<std::string>();
+  r.resident_fraction = j["resident"].get<double>();
   r.notes = j["notes"].get<std::vector<std::string>>();
   r.hosts = {HostShare{j["host"].get<std::string>(), j["first"].get<std::uint32_t>(), r.ranks,
                        r.checkpoint_bytes, r.checkpoint_files, r.ram_bytes, r.cache_dropped}};
@@ -437,13 +484,38 @@ Result<CheckpointRunResult> run_checkpoint_workflow(const Job& job,
   if (shards.empty())
     return input_error(job.name + ": the checkpoint-only workflow has no rank to simulate");
 
+  Result<own::Fd> root = own::open_dir(k.dir);
+  if (!root) return root.error();
+  const int rfd = root->get();
   auto make_dir = [&](std::uint32_t index) -> Result<void> {
-    std::error_code ec;
-    std::filesystem::create_directories(checkpoint_dir(job, index), ec);
-    if (ec)
-      return runtime_error(checkpoint_dir(job, index).string() +
-                           ": cannot create checkpoint directory: " + ec.message());
-    return ok();
+    Result<own::Fd> d = own::open_subdir(rfd, step_name(index), checkpoint_dir(job, index), true);
+    return d ? ok() : Result<void>(d.error());
+  };
+  // Every shard file of this host's ranks in checkpoints [from, to).
+  auto files_of = [&](std::uint32_t from, std::uint32_t to) {
+    std::vector<std::filesystem::path> out;
+    for (std::uint32_t i = from; i < to; ++i)
+      for (const RankShard& s : shards)
+        for (const ShardFile& f : s.files) out.push_back(checkpoint_dir(job, i) / f.name);
+    return out;
+  };
+  const std::uint32_t first = std::max<std::uint32_t>(options.first_index, 1);
+  // Free space, before anything is written: every checkpoint this run writes (the timed ones and
+  // the missing ones it must read), less the files of the same names it replaces. Each host
+  // counts its own ranks' bytes.
+  auto space = [&]() -> Result<void> {
+    std::uint64_t needed = 0, freed = 0;
+    for (std::uint32_t i = first; i < first + std::max(k.writes, k.reads); ++i) {
+      if (i >= first + k.writes && files_present(job, shards, i)) continue;
+      Result<own::Fd> d = own::open_subdir(rfd, step_name(i), checkpoint_dir(job, i), false);
+      for (const RankShard& s : shards)
+        for (const ShardFile& f : s.files) {
+          needed += own::on_disk(rfd, f.bytes);
+          if (d) freed += own::on_disk(rfd, own::regular_size(d->get(), f.name));
+        }
+    }
+    return own::check_space(rfd, k.dir, needed > freed ? needed - freed : 0,
+                            "this run's checkpoints");
   };
   auto pause = [&] {
     if (k.pause_s > 0) std::this_thread::sleep_for(std::chrono::duration<double>(k.pause_s));
@@ -451,9 +523,10 @@ Result<CheckpointRunResult> run_checkpoint_workflow(const Job& job,
   const bool progress = options.progress && (!cl || cl->rank() == 0);
   const char* scope = cl ? " (this host's ranks)" : "";
 
-  Workflow wf(job, shards);
+  Workflow wf(job, shards, rfd);
   const ProgressScope alive(cl, [&wf] { return wf.progress(); });
-  Result<void> status = together(wf.start());
+  Result<void> room = space();
+  Result<void> status = together(room ? wf.start() : room);
   if (!status) {
     if (wf.started()) wf.stop();
     return status.error();
@@ -470,7 +543,7 @@ Result<CheckpointRunResult> run_checkpoint_workflow(const Job& job,
     return p;
   };
   std::uint64_t written = 0;  // checkpoint bytes now on this host's storage, for the cache rule
-  const std::uint32_t first = std::max<std::uint32_t>(options.first_index, 1);
+  std::vector<std::uint32_t> untimed;  // checkpoints written (untimed) because a read needed them
   for (std::uint32_t i = first; i < first + k.writes && status; ++i) {
     Result<CheckpointPass> p = pass(i, true);
     if (!p) {
@@ -490,27 +563,82 @@ Result<CheckpointRunResult> run_checkpoint_workflow(const Job& job,
       const bool everywhere = cl ? all_min(*cl, here ? 1.0 : 0.0) > 0 : here;
       if (everywhere) continue;
       Result<CheckpointPass> p = pass(i, true);
-      if (!p)
+      if (!p) {
         status = p.error();
-      else
+      } else {
         written += pass_figures(*p).bytes;
+        untimed.push_back(i);
+      }
       out.notes.push_back("checkpoint " + std::to_string(i) +
                           " was missing: written first, untimed");
     }
   }
   if (status && k.reads > 0) {
-    // Per host: its own bytes against its own RAM, its own files dropped.
+    // Per host: its own bytes against its own RAM, its own files dropped. Every file is written
+    // back first (fdatasync, then syncfs: a failure is an error, never a silent cached read);
+    // then root drops the page cache for real (drop_caches); elsewhere the files are advised
+    // out and read with O_DIRECT. mincore then says how much of the files is still resident.
     out.cache_dropped = drop_cache_between(written, out.ram_bytes);
-    if (out.cache_dropped) {
-      for (std::uint32_t i = first; i < first + std::max(k.writes, k.reads); ++i)
-        for (const RankShard& s : shards)
-          for (const ShardFile& f : s.files) evict(checkpoint_dir(job, i) / f.name);
+    const std::vector<std::filesystem::path> read_files = files_of(first, first + k.reads);
+    std::string refused;  // why drop_caches was not used
+    auto drop = [&]() -> Result<void> {
+      const std::vector<std::filesystem::path> all =
+          files_of(first, first + std::max(k.writes, k.reads));
+      // One file open at a time (thousands of shards would pass the descriptor limit).
+      auto each = [&](auto&& call) -> Result<void> {
+        for (const std::filesystem::path& p : all) {
+          Result<own::Fd> d =
+              own::open_subdir(rfd, p.parent_path().filename().string(), p.parent_path(), false);
+          if (!d) return d.error();
+          Result<own::Fd> f = own::open_read(d->get(), p.filename().string(), p);
+          if (!f) return f.error();
+          if (Result<void> r = call(f->get(), p); !r) return r;
+          if (Result<void> c = f->close(p); !c) return c;
+        }
+        return ok();
+      };
+      Result<void> synced = each([](int fd, const std::filesystem::path& p) -> Result<void> {
+        if (::fdatasync(fd) != 0) return runtime_error(io_error(p, "fdatasync", 0, errno));
+        return ok();
+      });
+      if (!synced) return synced;
+      if (::syncfs(rfd) != 0)
+        return runtime_error(k.dir.string() + ": syncfs: " + std::strerror(errno));
+      refused = options.drop_caches ? drop_page_cache() : "not asked for";
+      if (refused.empty()) {
+        out.cache_method = "drop_caches";
+        return ok();
+      }
+      out.cache_method = "O_DIRECT";
+      wf.read_direct(true);
+      return each([](int fd, const std::filesystem::path& p) -> Result<void> {
+        if (const int err = ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED); err != 0)
+          return runtime_error(io_error(p, "posix_fadvise(DONTNEED)", 0, err));
+        return ok();
+      });
+    };
+    // Every host reaches this agreement, whether its own rule dropped its cache or not.
+    status = together(out.cache_dropped ? drop() : ok());
+    Result<own::Residency> res = own::Residency{};
+    if (status) res = own::residency(read_files);
+    status = together(res ? status : Result<void>(res.error()));
+    if (status) out.resident_fraction = res->fraction();
+    const std::string resident =
+        "mincore: " + percent(out.resident_fraction) + " of the files resident before the reads";
+    if (out.cache_dropped && out.cache_method == "drop_caches") {
       out.cache_note = "dropped before the reads (" + format_size(written) + " written < 3 x " +
-                       format_size(out.ram_bytes) + " RAM): the reads come from storage";
+                       format_size(out.ram_bytes) + " RAM) with syncfs + drop_caches; " + resident +
+                       (out.resident_fraction < 0.01 ? ": the reads come from storage"
+                                                     : ": part of the reads may come from memory");
+    } else if (out.cache_dropped) {
+      out.cache_note = "written back and advised out before the reads (" + format_size(written) +
+                       " written < 3 x " + format_size(out.ram_bytes) + " RAM; drop_caches " +
+                       refused + "), read with O_DIRECT past the page cache; " + resident;
     } else {
-      out.cache_note = "not dropped (" + format_size(written) + " written >= 3 x " +
-                       format_size(out.ram_bytes) +
-                       " RAM, MLPerf's rule): at most a third of it can still be cached";
+      out.cache_method = "none";
+      out.cache_note =
+          "not dropped (" + format_size(written) + " written >= 3 x " + format_size(out.ram_bytes) +
+          " RAM, MLPerf's rule): at most a third of it can still be cached; " + resident;
     }
     for (std::uint32_t i = first; i < first + k.reads && status; ++i) {
       Result<CheckpointPass> p = pass(i, false);
@@ -521,9 +649,44 @@ Result<CheckpointRunResult> run_checkpoint_workflow(const Job& job,
       if (progress) print_progress("read", *p, i - first + 1, k.reads, scope);
       out.reads.push_back(std::move(*p));
     }
+    if (wf.direct_refused())
+      out.cache_note +=
+          "; the filesystem refused O_DIRECT, so the reads went through the page cache";
   }
   wf.stop();
   if (!status) return status.error();
+  // checkpoint.keep: the newest `keep` checkpoints this run wrote stay; of the others, this
+  // host's ranks' files go (by name, regular files only: what dlgen wrote), and their
+  // directories when left empty (another host's files, or anyone else's, keep one).
+  if (k.keep) {
+    std::vector<std::uint32_t> wrote;
+    for (const CheckpointPass& p : out.writes) wrote.push_back(p.index);
+    wrote.insert(wrote.end(), untimed.begin(), untimed.end());
+    std::sort(wrote.begin(), wrote.end());
+    std::uint64_t removed = 0;
+    const std::size_t old = wrote.size() > *k.keep ? wrote.size() - *k.keep : 0;
+    for (std::size_t n = 0; n < old; ++n) {
+      const std::uint32_t i = wrote[n];
+      Result<own::Fd> d = own::open_subdir(rfd, step_name(i), checkpoint_dir(job, i), false);
+      if (!d) return d.error();
+      for (const RankShard& s : shards)
+        for (const ShardFile& f : s.files) {
+          struct stat st {};
+          if (::fstatat(d->get(), f.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+              !S_ISREG(st.st_mode))
+            continue;
+          if (::unlinkat(d->get(), f.name.c_str(), 0) != 0 && errno != ENOENT)
+            return runtime_error((checkpoint_dir(job, i) / f.name).string() +
+                                 ": unlink: " + std::strerror(errno));
+          ++removed;
+        }
+      ::unlinkat(rfd, step_name(i).c_str(), AT_REMOVEDIR);  // ENOTEMPTY: kept
+    }
+    if (old > 0)
+      out.notes.push_back("checkpoint.keep = " + std::to_string(*k.keep) + ": deleted " +
+                          std::to_string(removed) + " file(s) of the " + std::to_string(old) +
+                          " oldest checkpoint(s) this run wrote");
+  }
   if (job.model && k.mode == CheckpointMode::subset) {
     const std::uint32_t simulated = out.ranks * (cl ? cl->size() : 1);
     if (simulated < out.world_ranks)
@@ -684,7 +847,10 @@ std::string checkpoint_json(const CheckpointRunResult& r) {
                  {"ram_bytes", r.ram_bytes}};
   j["write"] = phase(r.writes);
   j["read"] = phase(r.reads);
-  j["page_cache"] = {{"dropped", r.cache_dropped}, {"note", r.cache_note}};
+  j["page_cache"] = {{"dropped", r.cache_dropped},
+                     {"note", r.cache_note},
+                     {"method", r.cache_method},
+                     {"resident_fraction", r.resident_fraction}};
   j["notes"] = r.notes;
   if (!r.hosts.empty()) {  // under mpirun: what each host ran
     j["hosts"] = host_shares_json(r.hosts);

@@ -256,6 +256,8 @@ CheckpointRunResult merge_rank_results(const std::vector<CheckpointRunResult>& h
     out.checkpoint_files += h.checkpoint_files;
     out.ram_bytes += h.ram_bytes;  // the clients' RAM together
     out.cache_dropped = out.cache_dropped && h.cache_dropped;
+    out.resident_fraction = std::max(out.resident_fraction, h.resident_fraction);
+    if (h.cache_method != out.cache_method) out.cache_method = "mixed";
     if (!h.cache_dropped)
       kept.push_back(h.hosts.empty() ? std::to_string(kept.size()) : h.hosts.front().host);
     out.hosts.insert(out.hosts.end(), h.hosts.begin(), h.hosts.end());
@@ -274,9 +276,13 @@ CheckpointRunResult merge_rank_results(const std::vector<CheckpointRunResult>& h
     out.cache_dropped = false;
     out.cache_note.clear();
   } else if (out.cache_dropped) {
+    char resident[64];
+    std::snprintf(resident, sizeof resident, "%.1f%%", 100 * out.resident_fraction);
     out.cache_note = "dropped before the reads on each of the " + std::to_string(hosts.size()) +
-                     " hosts (each host's checkpoint bytes < 3 x its RAM): the reads come from "
-                     "storage";
+                     " hosts (each host's checkpoint bytes < 3 x its RAM; " + out.cache_method +
+                     "; mincore: at most " + resident +
+                     " of a host's files resident before the "
+                     "reads)";
   } else if (kept.size() < hosts.size()) {
     std::string names;
     for (const std::string& k : kept) names += (names.empty() ? "" : ", ") + k;

@@ -1,14 +1,17 @@
 #include "dlgen/generator/generator.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/mount.h>
 #include <zlib.h>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "dlgen/datasets/layout.hpp"
@@ -330,4 +333,111 @@ TEST(Generator, SharesWrittenByThreeProcessesMakeTheSameDatasetWithOneManifest) 
   auto again = dlgen::generator::begin_dataset(b, quiet());
   ASSERT_TRUE(again);
   EXPECT_TRUE(again->reused);
+}
+
+// Issue 17, item 1, as reproduced there: a dataset directory holding only a planted manifest
+// that lists a file outside by its absolute path and another through "..". Before the fix the
+// fingerprint mismatch deleted both. Now the manifest is refused (input error: exit 2) and
+// nothing is touched, inside or outside.
+TEST(Generator, APlantedManifestNamingFilesOutsideDeletesNothing) {
+  TempDir t;
+  const DatasetSpec s = spec(t);
+  const fs::path victim = t.path() / "victim", victim2 = t.path() / "victim2";
+  std::ofstream(victim) << "precious";
+  std::ofstream(victim2) << "x";
+  fs::create_directories(s.dir);
+  const nlohmann::json planted = {
+      {"fingerprint", "x"},
+      {"complete", true},
+      {"files", {{{"path", victim.string()}, {"size", 9}}, {{"path", "../victim2"}, {"size", 1}}}}};
+  std::ofstream(s.dir / dlgen::generator::kManifestName) << planted.dump();
+  auto r = ensure_dataset(s, quiet());
+  ASSERT_FALSE(r) << "wrote " << r->files_written << " files";
+  EXPECT_EQ(r.error().kind, ErrorKind::bad_input);
+  EXPECT_NE(r.error().message.find("not a plain relative path"), std::string::npos)
+      << r.error().message;
+  EXPECT_TRUE(fs::exists(victim));
+  EXPECT_TRUE(fs::exists(victim2));
+  EXPECT_EQ(std::distance(fs::directory_iterator(s.dir), fs::directory_iterator()), 1);
+  // Either path alone is refused as well.
+  for (const nlohmann::json& f : {planted["files"][0], planted["files"][1]}) {
+    nlohmann::json one = planted;
+    one["files"] = nlohmann::json::array({f});
+    std::ofstream(s.dir / dlgen::generator::kManifestName) << one.dump();
+    auto again = ensure_dataset(s, quiet());
+    ASSERT_FALSE(again);
+    EXPECT_EQ(again.error().kind, ErrorKind::bad_input);
+  }
+  EXPECT_TRUE(fs::exists(victim));
+  EXPECT_TRUE(fs::exists(victim2));
+}
+
+// A manifest naming a directory (not a file dlgen wrote) is a lie too: refused, nothing deleted.
+TEST(Generator, AManifestNamingADirectoryIsRefused) {
+  TempDir t;
+  DatasetSpec s = spec(t);
+  ASSERT_TRUE(ensure_dataset(s, quiet()));
+  auto m = manifest(s);
+  m["fingerprint"] = "stale";
+  m["files"].push_back({{"path", "00001"}, {"size", 1}});
+  std::ofstream(s.dir / dlgen::generator::kManifestName) << m.dump();
+  auto r = ensure_dataset(s, quiet());
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::bad_input) << r.error().message;
+  EXPECT_TRUE(fs::exists(Layout(s).path(0)));  // nothing deleted
+}
+
+// Issue 17, item 2: a directory of the dataset swapped for a symbolic link to a directory
+// outside, between the leader's begin and a process's write. Before the fix the files were
+// created through the link, outside the dataset; now the write is refused and the outside
+// directory stays empty.
+TEST(Generator, ASubdirectorySwappedForALinkIsNotWrittenThrough) {
+  TempDir t;
+  const DatasetSpec s = spec(t);
+  auto prepared = dlgen::generator::begin_dataset(s, quiet());
+  ASSERT_TRUE(prepared) << prepared.error().message;
+  const fs::path outside = t.path() / "outside", sub = s.dir / Layout(s).relative_dir(0);
+  fs::create_directories(outside);
+  fs::remove_all(sub);
+  fs::create_directory_symlink(outside, sub);
+  auto w = dlgen::generator::write_dataset_share(s, prepared->resume, {}, quiet());
+  EXPECT_FALSE(w);
+  EXPECT_TRUE(fs::is_empty(outside)) << "files were created through the link";
+}
+
+// A link planted at the path a single file is written to is refused, not written through.
+TEST(Generator, ALinkAtTheOutputPathIsNotWrittenThrough) {
+  TempDir t;
+  const DatasetSpec s = spec(t);
+  const fs::path target = t.path() / "target", link = t.path() / "one.npz";
+  std::ofstream(target) << "keep";
+  fs::create_symlink(target, link);
+  EXPECT_FALSE(dlgen::generator::generate_file(s, 7, link));
+  std::ifstream in(target);
+  EXPECT_TRUE(std::string((std::istreambuf_iterator<char>(in)), {}) == "keep")
+      << "the link's target was overwritten";
+}
+
+// Issue 17, item 3: a dataset larger than the free space is refused before anything is written,
+// with the bytes needed and available (a 256 KiB tmpfs; root only, as mount(2) needs).
+TEST(Generator, RefusesADatasetLargerThanTheFreeSpace) {
+  TempDir t;
+  const fs::path mnt = t.path() / "small";
+  fs::create_directories(mnt);
+  if (::mount("dlgen-test", mnt.c_str(), "tmpfs", 0, "size=256k") != 0)
+    GTEST_SKIP() << "cannot mount a small tmpfs here (" << std::strerror(errno) << ")";
+  struct Unmount {
+    fs::path p;
+    ~Unmount() { ::umount2(p.c_str(), MNT_DETACH); }
+  } unmount{mnt};
+  DatasetSpec s = spec(t);
+  s.dir = mnt / "ds";  // 20 files of ~60 KB: ~1.2 MB
+  auto r = ensure_dataset(s, quiet());
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::runtime) << r.error().message;
+  EXPECT_NE(r.error().message.find("are available"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("needs"), std::string::npos) << r.error().message;
+  std::uint64_t files = 0;
+  for (const auto& e : fs::recursive_directory_iterator(s.dir)) files += e.is_regular_file();
+  EXPECT_EQ(files, 0u) << "nothing is written before the refusal";
 }

@@ -295,12 +295,13 @@ TEST(Mpi, AFailingRankStopsEveryRankAndRankZeroSaysWhichAndWhy) {
   SKIP_WITHOUT_MPIRUN();
   TempDir tmp("dlgen-mpi");
   std::ofstream(tmp / "job.toml") << kJob;
-  // Shard 1 of every checkpoint is rank 1's (1 mod 3); a directory in its place fails its open.
+  // Shard 1 of every checkpoint is rank 1's (1 mod 3); a directory in its place is refused.
   fs::create_directories(tmp / "ckpt" / "checkpoint-1-of-3.dlgen");
   const Outcome o = dlgen_ranks(3, "run job.toml -o r.json", tmp.path());
   EXPECT_EQ(o.code, 1) << o.out;
   EXPECT_EQ(count(o.out, "dlgen: rank 1 ("), 1u) << o.out;
-  EXPECT_NE(o.out.find("checkpoint-1-of-3.dlgen: open at 0: Is a directory"), std::string::npos)
+  EXPECT_NE(o.out.find("checkpoint-1-of-3.dlgen: exists and is not a regular file (a directory)"),
+            std::string::npos)
       << o.out;
   EXPECT_FALSE(fs::exists(tmp / "r.json"));
 }
@@ -623,7 +624,8 @@ TEST(Mpi, MlperfCheckpointingRunsTheRanksOfEveryHost) {
   const Outcome failed = dlgen_ranks(2, "mlperf job.toml --output-dir res", bad.path());
   EXPECT_EQ(failed.code, 1) << failed.out;
   EXPECT_EQ(count(failed.out, "dlgen: rank 1 ("), 1u) << failed.out;
-  EXPECT_NE(failed.out.find("zero_pp_rank_1_mp_rank_1_optim_states.pt: open at 0: Is a directory"),
+  EXPECT_NE(failed.out.find("zero_pp_rank_1_mp_rank_1_optim_states.pt: exists and is not a "
+                            "regular file (a directory)"),
             std::string::npos)
       << failed.out;
   EXPECT_FALSE(fs::exists(bad / "res" / "results.json"));

@@ -5,10 +5,13 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/mount.h>
 #include <unistd.h>
 #include <zlib.h>
 
+#include <cerrno>
 #include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <set>
@@ -147,6 +150,52 @@ TEST(Checkpoint, CopiesEveryNthCheckpointToABestFile) {
     for (const auto& p : checkpoint_paths(c)) EXPECT_EQ(slurp(best(p)), slurp(p)) << p;
     EXPECT_EQ(res.count, 3u);
   }
+}
+
+// Issue 17, item 2: a shard replaced by a symbolic link to a file outside (a job-chosen
+// directory, dlgen running as root). Before the fix the shard was opened O_CREAT | O_TRUNC and
+// the outside file overwritten; now the checkpoint is refused and the file keeps its bytes. The
+// "-best" copy and the restore refuse a link the same way.
+TEST(Checkpoint, ALinkPlantedAtAShardIsNotWrittenThrough) {
+  TempDir tmp("dlgen-ckln");
+  const CheckpointSpec c = spec(tmp / "ck");
+  const std::filesystem::path outside = tmp / "outside";
+  std::ofstream(outside) << "keep";
+  std::filesystem::create_directories(c.dir);
+  std::filesystem::create_symlink(outside, checkpoint_paths(c)[1]);
+  CheckpointResult res;
+  auto r = write_checkpoint(c, res);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("not a regular file"), std::string::npos) << r.error().message;
+  std::ifstream in(outside);
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(in)), {}), "keep");
+  // A regular shard from an earlier checkpoint hard-linked to someone's file: replaced, the
+  // other name's bytes untouched (O_TRUNC would have truncated the shared inode).
+  std::filesystem::remove(checkpoint_paths(c)[1]);
+  std::filesystem::create_hard_link(outside, checkpoint_paths(c)[1]);
+  ASSERT_TRUE(write_checkpoint(c, res));
+  std::ifstream again(outside);
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(again)), {}), "keep");
+}
+
+// Issue 17, item 3: a checkpoint larger than the free space is refused before a byte is written
+// (a 256 KiB tmpfs; root only, as mount(2) needs).
+TEST(Checkpoint, RefusesACheckpointLargerThanTheFreeSpace) {
+  TempDir tmp("dlgen-ckfull");
+  const std::filesystem::path mnt = tmp / "small";
+  std::filesystem::create_directories(mnt);
+  if (::mount("dlgen-test", mnt.c_str(), "tmpfs", 0, "size=256k") != 0)
+    GTEST_SKIP() << "cannot mount a small tmpfs here (" << std::strerror(errno) << ")";
+  struct Unmount {
+    std::filesystem::path p;
+    ~Unmount() { ::umount2(p.c_str(), MNT_DETACH); }
+  } unmount{mnt};
+  const CheckpointSpec c = spec(mnt / "ck");
+  CheckpointResult res;
+  auto r = write_checkpoint(c, res);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("are available"), std::string::npos) << r.error().message;
+  EXPECT_TRUE(std::filesystem::is_empty(c.dir));
 }
 
 }  // namespace

@@ -5,9 +5,16 @@
 // checkpoint, reads of what was written, errors that name the path.
 #include "dlgen/replay/checkpoint_workflow.hpp"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
@@ -203,11 +210,11 @@ TEST(CheckpointWorkflow, AnErrorNamesThePathAndStopsEveryRank) {
   const Job job = small_llm(tmp / "file" / "ck");
   Result<CheckpointRunResult> r = run_checkpoint_workflow(job);
   ASSERT_FALSE(r);
-  EXPECT_NE(r.error().message.find((tmp / "file" / "ck" / "global_epoch1_step1").string() +
+  EXPECT_NE(r.error().message.find((tmp / "file" / "ck").string() +
                                    ": cannot create checkpoint directory"),
             std::string::npos)
       << r.error().message;
-  // A shard path that is a directory: the rank's open fails and the error names the file.
+  // A shard path that is a directory: the rank refuses to replace it and the error names the file.
   TempDir tmp2("dlgen-ckwf");
   const Job j2 = small_llm(tmp2 / "ck");
   std::filesystem::create_directories(
@@ -215,7 +222,7 @@ TEST(CheckpointWorkflow, AnErrorNamesThePathAndStopsEveryRank) {
   Result<CheckpointRunResult> r2 = run_checkpoint_workflow(j2);
   ASSERT_FALSE(r2);
   EXPECT_NE(r2.error().message.find(
-                "zero_pp_rank_1_mp_rank_3_optim_states.pt: open at 0: Is a directory"),
+                "zero_pp_rank_1_mp_rank_3_optim_states.pt: exists and is not a regular file"),
             std::string::npos)
       << r2.error().message;
 }
@@ -353,11 +360,176 @@ TEST(CheckpointCluster, OneHostsFailureStopsEveryHost) {
   for (const auto& r : got) {
     ASSERT_FALSE(r);
     EXPECT_NE(r.error().message.find("rank 1 (b): "), std::string::npos) << r.error().message;
-    EXPECT_NE(r.error().message.find("zero_pp_rank_1_mp_rank_1_optim_states.pt: open at 0"),
+    EXPECT_NE(r.error().message.find(
+                  "zero_pp_rank_1_mp_rank_1_optim_states.pt: exists and is not a regular file"),
               std::string::npos)
         << r.error().message;
   }
 }
 
 }  // namespace
+
+// Issue 17 (root safety). A plain checkpoint-only job: `files` ranks, one shard each, in `dir`.
+Job plain_job(const std::filesystem::path& dir, const std::string& extra = "",
+              std::uint64_t size = 1000000, std::uint32_t files = 2) {
+  Result<Job> job = parse_job("[checkpoint]\nsize = " + std::to_string(size) +
+                                  "\nfiles = " + std::to_string(files) + "\ndir = \"" +
+                                  dir.string() + "\"\n" + extra + "[run]\ntrain = false\n",
+                              "plain.toml");
+  EXPECT_TRUE(job) << job.error().message;
+  return *job;
+}
+
+std::string text_of(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), {});
+}
+
+// The fraction of the file's bytes in the page cache (mincore), measured here independently.
+double resident(const std::filesystem::path& p) {
+  const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  struct stat st {};
+  ::fstat(fd, &st);
+  const std::size_t size = static_cast<std::size_t>(st.st_size), page = 4096;
+  void* m = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
+  ::close(fd);
+  if (m == MAP_FAILED) return -1;
+  std::vector<unsigned char> vec((size + page - 1) / page);
+  const int rc = ::mincore(m, size, vec.data());
+  ::munmap(m, size);
+  if (rc != 0) return -1;
+  std::size_t in = 0;
+  for (unsigned char v : vec) in += v & 1;
+  return double(in) / double(vec.size());
+}
+
+// A checkpoint file replaced by a symbolic link to a file outside: before the fix the shard was
+// opened O_CREAT | O_TRUNC and written through the link (as root: any file). Now it is refused
+// and the outside file keeps its bytes.
+TEST(CheckpointSafety, ALinkPlantedAtAShardIsNotWrittenThrough) {
+  TempDir tmp("dlgen-ckln");
+  const std::filesystem::path outside = tmp / "outside";
+  std::ofstream(outside) << "keep";
+  std::filesystem::create_directories(tmp / "ck/global_epoch1_step1");
+  std::filesystem::create_symlink(outside, tmp / "ck/global_epoch1_step1/checkpoint-1-of-2.dlgen");
+  Result<CheckpointRunResult> r = run_checkpoint_workflow(plain_job(tmp / "ck", "writes = 1\n"));
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("checkpoint-1-of-2.dlgen: exists and is not a regular file"),
+            std::string::npos)
+      << r.error().message;
+  EXPECT_EQ(text_of(outside), "keep");
+}
+
+// A checkpoint's directory replaced by a link to a directory outside: not followed.
+TEST(CheckpointSafety, ALinkPlantedAtACheckpointDirectoryIsNotFollowed) {
+  TempDir tmp("dlgen-ckln");
+  const std::filesystem::path outside = tmp / "outside";
+  std::filesystem::create_directories(outside);
+  std::filesystem::create_directories(tmp / "ck");
+  std::filesystem::create_directory_symlink(outside, tmp / "ck/global_epoch1_step1");
+  Result<CheckpointRunResult> r = run_checkpoint_workflow(plain_job(tmp / "ck", "writes = 1\n"));
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("is a symbolic link"), std::string::npos) << r.error().message;
+  EXPECT_TRUE(std::filesystem::is_empty(outside));
+}
+
+// checkpoint.keep: the newest N checkpoints this run wrote stay, the older ones' files go (and
+// their directories, unless something else is in them); unset, every checkpoint stays.
+TEST(CheckpointSafety, KeepLeavesTheNewestCheckpointsAndOnlyDeletesWhatItWrote) {
+  TempDir tmp("dlgen-ckkeep");
+  Result<CheckpointRunResult> all = run_checkpoint_workflow(plain_job(tmp / "a", "writes = 3\n"));
+  ASSERT_TRUE(all) << all.error().message;
+  for (int i = 1; i <= 3; ++i)
+    EXPECT_TRUE(std::filesystem::exists(tmp / "a" / ("global_epoch1_step" + std::to_string(i))));
+
+  std::filesystem::create_directories(tmp / "b/global_epoch1_step1");
+  std::ofstream(tmp / "b/global_epoch1_step1/notes.txt") << "someone's";
+  Result<CheckpointRunResult> one =
+      run_checkpoint_workflow(plain_job(tmp / "b", "writes = 3\nreads = 3\nkeep = 1\n"));
+  ASSERT_TRUE(one) << one.error().message;
+  EXPECT_EQ(one->reads.size(), 3u);  // the reads came before the clean-up
+  EXPECT_FALSE(std::filesystem::exists(tmp / "b/global_epoch1_step1/checkpoint-0-of-2.dlgen"));
+  EXPECT_EQ(text_of(tmp / "b/global_epoch1_step1/notes.txt"), "someone's");
+  EXPECT_FALSE(std::filesystem::exists(tmp / "b/global_epoch1_step2"));
+  EXPECT_TRUE(std::filesystem::exists(tmp / "b/global_epoch1_step3/checkpoint-1-of-2.dlgen"));
+
+  Result<CheckpointRunResult> none =
+      run_checkpoint_workflow(plain_job(tmp / "c", "writes = 2\nkeep = 0\n"));
+  ASSERT_TRUE(none) << none.error().message;
+  EXPECT_TRUE(std::filesystem::is_empty(tmp / "c"));
+  // A training job's checkpoints overwrite one another: keep is refused there.
+  Job train = plain_job(tmp / "d", "writes = 1\n");
+  train.run.train = true;
+  train.checkpoint.keep = 1;
+  bool refused = false;
+  for (const Diagnostic& d : validate(train)) refused |= d.path == "checkpoint.keep";
+  EXPECT_TRUE(refused);
+}
+
+// Free space: checkpoints that cannot fit are refused before anything is written, with the
+// bytes needed and available (a 256 KiB tmpfs; root only, as mount(2) needs).
+TEST(CheckpointSafety, RefusesCheckpointsLargerThanTheFreeSpace) {
+  TempDir tmp("dlgen-ckfull");
+  const std::filesystem::path mnt = tmp / "small";
+  std::filesystem::create_directories(mnt);
+  if (::mount("dlgen-test", mnt.c_str(), "tmpfs", 0, "size=256k") != 0)
+    GTEST_SKIP() << "cannot mount a small tmpfs here (" << std::strerror(errno) << ")";
+  struct Unmount {
+    std::filesystem::path p;
+    ~Unmount() { ::umount2(p.c_str(), MNT_DETACH); }
+  } unmount{mnt};
+  Result<CheckpointRunResult> r = run_checkpoint_workflow(plain_job(mnt / "ck", "writes = 2\n"));
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::runtime);
+  EXPECT_NE(r.error().message.find("needs "), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("are available"), std::string::npos) << r.error().message;
+  std::uint64_t files = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(mnt))
+    files += e.is_regular_file();
+  EXPECT_EQ(files, 0u);
+}
+
+// Issue 17, item 10: "the reads come from storage" only when they do. As root the page cache is
+// dropped (drop_caches) and mincore sees none of the files resident before the reads.
+TEST(CheckpointSafety, DroppedCacheIsVerifiedWithMincore) {
+  if (::access("/proc/sys/vm/drop_caches", W_OK) != 0)
+    GTEST_SKIP() << "/proc/sys/vm/drop_caches is not writable here (not root)";
+  TempDir tmp("dlgen-ckdrop");
+  CheckpointRunOptions o;
+  o.ram_bytes = 1ull << 40;  // the 3 x RAM rule drops the cache
+  Result<CheckpointRunResult> r =
+      run_checkpoint_workflow(plain_job(tmp / "ck", "writes = 1\nreads = 1\n", 8 << 20), o);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_TRUE(r->cache_dropped);
+  EXPECT_EQ(r->cache_method, "drop_caches");
+  EXPECT_GE(r->resident_fraction, 0.0);
+  EXPECT_LT(r->resident_fraction, 0.01);
+  EXPECT_NE(r->cache_note.find("drop_caches"), std::string::npos) << r->cache_note;
+  EXPECT_NE(r->cache_note.find("mincore: 0.0%"), std::string::npos) << r->cache_note;
+  const nlohmann::json j = nlohmann::json::parse(checkpoint_json(*r));
+  EXPECT_EQ(j["page_cache"]["method"], "drop_caches");
+}
+
+// Without drop_caches (unprivileged), the files are advised out and read with O_DIRECT: after
+// the reads they are still not in the page cache. Before the fix the reads were buffered and left
+// the whole checkpoint resident.
+TEST(CheckpointSafety, WithoutDropCachesTheReadsBypassThePageCache) {
+  TempDir tmp("dlgen-ckdirect");
+  CheckpointRunOptions o;
+  o.ram_bytes = 1ull << 40;
+  o.drop_caches = false;
+  Result<CheckpointRunResult> r = run_checkpoint_workflow(
+      plain_job(tmp / "ck", "writes = 1\nreads = 1\n", (8 << 20) + 1000), o);
+  ASSERT_TRUE(r) << r.error().message;
+  if (r->cache_note.find("refused O_DIRECT") != std::string::npos)
+    GTEST_SKIP() << "this filesystem has no O_DIRECT (" << r->cache_note << ")";
+  EXPECT_EQ(r->cache_method, "O_DIRECT");
+  ASSERT_EQ(r->reads.size(), 1u);
+  EXPECT_EQ(pass_figures(r->reads[0]).bytes, (8u << 20) + 1000);
+  for (const char* f : {"checkpoint-0-of-2.dlgen", "checkpoint-1-of-2.dlgen"})
+    EXPECT_LT(resident(tmp / "ck/global_epoch1_step1" / f), 0.05) << f;
+  EXPECT_NE(r->cache_note.find("O_DIRECT"), std::string::npos) << r->cache_note;
+}
+
 }  // namespace dlgen::replay

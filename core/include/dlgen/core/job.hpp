@@ -145,6 +145,10 @@ struct CheckpointSpec {
   // a "-best" file with `copy` (shutil.copyfile of a best model); part of the checkpoint's time.
   CopyCall copy = CopyCall::none;
   std::uint32_t copy_every = 1;
+  // Checkpoint-only jobs: how many of the checkpoints this run wrote are left in `dir` when it
+  // ends (the newest); the others' files are deleted. Unset: all (MLPerf's workflow reads back, in
+  // a later read-only run, the ten its write run left).
+  std::optional<std::uint32_t> keep;
   bool operator==(const CheckpointSpec&) const = default;
 };
 

@@ -102,10 +102,17 @@ Result<void> encode_file(const Layout& layout, std::uint64_t file, Sink& sink);
 // commits metadata). Smaller files go through the page cache: one syncfs() at the end is cheaper
 // than a direct write's device round trip and an fsync per file.
 inline constexpr std::uint64_t kDirectMinBytes = 1u << 20;
-// Writes file `file` at `path` (created or truncated), every format. `buffer_bytes`: write size.
-// `synced`, when given, is set to whether the file was fsync()ed (on disk when this returns).
+// Writes file `file` at `path` (created or truncated; a symbolic link there is refused, never
+// written through), every format. `buffer_bytes`: write size. `synced`, when given, is set to
+// whether the file was fsync()ed (on disk when this returns).
 Result<void> write_file(const Layout& layout, std::uint64_t file, const std::filesystem::path& path,
                         std::size_t buffer_bytes = 4u << 20, bool* synced = nullptr);
+// The same into `fd`: an empty file the caller created and opened for writing (the generator
+// creates its files with openat(O_CREAT | O_EXCL | O_NOFOLLOW) below a directory it opened without
+// following links). Takes `fd` over: it is closed when this returns. `path` names it in errors.
+Result<void> write_file(const Layout& layout, std::uint64_t file, int fd,
+                        const std::filesystem::path& path, std::size_t buffer_bytes = 4u << 20,
+                        bool* synced = nullptr);
 // The whole file in memory, every format (hdf5 goes through a temporary file); for tests and tools.
 Result<std::vector<std::uint8_t>> encode_to_memory(const Layout& layout, std::uint64_t file);
 

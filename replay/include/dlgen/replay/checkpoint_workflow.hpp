@@ -91,7 +91,15 @@ struct CheckpointRunResult {
   std::uint64_t checkpoint_files = 0;
   std::uint64_t ram_bytes = 0;
   bool cache_dropped = false;
-  std::string cache_note;  // why the cache was (not) dropped
+  std::string cache_note;  // why the cache was (not) dropped, how, and what mincore saw
+  // How the reads were kept off the page cache: "drop_caches" (root: syncfs, then 1 written to
+  // /proc/sys/vm/drop_caches), "O_DIRECT" (drop_caches refused: the files advised out with
+  // POSIX_FADV_DONTNEED and read with O_DIRECT), "none" (not dropped: 3 x RAM rule); empty
+  // without reads.
+  std::string cache_method;
+  // The fraction of the read-back files' bytes resident in the page cache just before the reads
+  // (mincore); -1 without reads.
+  double resident_fraction = -1;
   std::vector<CheckpointPass> writes, reads;
   std::vector<std::string> notes;
   // Under mpirun, every host's share (in rank order); empty when one process ran every rank.
@@ -107,6 +115,9 @@ struct CheckpointRunOptions {
   // checkpoints as one combined run would.
   std::uint32_t first_index = 1;
   std::uint64_t ram_bytes = 0;  // the client RAM for the page-cache rule; 0: this host's
+  // Drop the page cache before the reads with drop_caches where permitted (root); false: always
+  // the unprivileged way (POSIX_FADV_DONTNEED and O_DIRECT reads).
+  bool drop_caches = true;
   // Under mpirun (cluster.hpp; nullptr or one rank: this host runs every simulated rank): this
   // host runs its share (cluster_host_shards); every checkpoint written or read starts on an
   // agreement of all hosts, so that its duration is the slowest host's slowest rank's, and any
