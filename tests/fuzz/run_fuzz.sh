@@ -22,7 +22,7 @@ trap 'rm -rf "$work"' EXIT
 artifacts="$dir/fuzz-artifacts"
 mkdir -p "$artifacts"
 "$dir/tests/fuzz/fuzz_h5_seeds" tests/fuzz/corpus/trace_text "$work/seeds-trace_h5"
-# The HDF5 target's regressions are the text target's, written as HDF5 traces (no binary files kept).
+# The HDF5 target's regressions: the text target's, written as HDF5 traces (no binary files kept).
 "$dir/tests/fuzz/fuzz_h5_seeds" tests/fuzz/regressions/trace_text "$work/regressions-trace_h5"
 
 for t in "${targets[@]}"; do
