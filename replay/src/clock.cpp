@@ -77,7 +77,13 @@ void FakeClock::remove_thread() {
   std::lock_guard lock(mu_);
   if (threads_ == 0) die("remove_thread without add_thread");
   --threads_;
+  settled_.notify_all();
   maybe_advance();
+}
+
+void FakeClock::wait_until_running(std::uint32_t running) {
+  std::unique_lock lock(mu_);
+  settled_.wait(lock, [&] { return threads_ - blocked_ <= running; });
 }
 
 void FakeClock::leave_thread() {
@@ -100,6 +106,7 @@ void FakeClock::block(std::unique_lock<std::mutex>& lock, Blocked& b) {
   const bool visitor = t_member != this;
   if (visitor) ++threads_;
   ++blocked_;
+  settled_.notify_all();
   maybe_advance();  // may unblock `b` itself (a lone sleeper)
   b.cv.wait(lock, [&] { return !b.blocked; });
   if (visitor) {

@@ -5,7 +5,10 @@
 // - an ImageFolder-style PyTorch script (tests/pytorch/imagefolder.py: 2 workers, batch 16, JPEG
 //   class folders, a validation pass after every epoch, torch.save each epoch and a copy of the
 //   best model) through capture → distil → run --capture → compare: the training and evaluation
-//   rows pass, and the HTML report shows the evaluation passes as their own rows.
+//   rows pass, and the HTML report shows the evaluation passes as their own rows. Both sides run
+//   at real-time priority, so other jobs on the host do not stretch only the original's steps; the
+//   original is captured twice and so is the replay, and the rows of host time are judged against
+//   both sides' own run-to-run spreads.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -46,6 +49,16 @@ class EvalE2E : public ::testing::Test {
   Outcome dlgen(const std::string& args) {
     return sh("cd '" + dir_.path().string() + "' && DLGEN_NO_PROGRESS=1 '" DLGEN_BINARY "' " +
               args);
+  }
+
+  // A run whose timing is measured (a capture of the original, a replay), at real-time priority
+  // (SCHED_FIFO 1, inherited by every process and thread it starts): the programs on both sides
+  // then get a CPU when they need one even while other jobs load the host, as an accelerator's
+  // feeding process on an idle node would. dlgen's replay already runs its accelerator threads so;
+  // without this only the original's steps stretched under load.
+  Outcome dlgen_measured(const std::string& args) {
+    return sh("cd '" + dir_.path().string() + "' && DLGEN_NO_PROGRESS=1 chrt -f 1 '" DLGEN_BINARY
+              "' " + args);
   }
 
   // The summary of a trace (`dlgen distil --json`).
@@ -114,13 +127,17 @@ TEST_F(EvalE2E, ReplayOfAJobWithValidationSummarisesItsEvaluationPassesApart) {
 TEST_F(EvalE2E, ImageFolderScriptWithValidationPassesOnTrainingAndEvaluationRows) {
   if (sh(std::string(DLGEN_PYTHON) + " -c 'import torch, PIL, numpy'").code != 0)
     GTEST_SKIP() << "python3-torch, PIL or numpy is not installed";
+  if (sh("chrt -f 1 true").code != 0)
+    GTEST_SKIP() << "cannot run at real-time priority here (chrt -f 1): timings would be the "
+                    "host's";
   const std::string root = dir_.path().string();
   const std::string script = std::string(DLGEN_SOURCE_DIR) + "/tests/pytorch/imagefolder.py";
   Outcome m = sh(std::string(DLGEN_PYTHON) + " " + script + " --make-data " + root + "/data");
   ASSERT_EQ(m.code, 0) << m.out;
   Outcome c =
-      dlgen("capture -q -o orig.h5 -- " DLGEN_PYTHON " " + script + " --data " + root +
-            "/data/train --val-data " + root + "/data/val --checkpoint-dir " + root + "/ckpt");
+      dlgen_measured("capture -q -o orig.h5 -- " DLGEN_PYTHON " " + script + " --data " + root +
+                     "/data/train --val-data " + root + "/data/val --checkpoint-dir " + root +
+                     "/ckpt");
   if (c.code == 77) GTEST_SKIP() << "capture cannot run here: " << c.out;
   ASSERT_EQ(c.code, 0) << c.out;
   const auto truth = nlohmann::json::parse(c.out.substr(c.out.rfind('{')), nullptr, false);
@@ -139,16 +156,36 @@ TEST_F(EvalE2E, ImageFolderScriptWithValidationPassesOnTrainingAndEvaluationRows
   EXPECT_EQ(job->run.eval_every_epochs, 1u);
 
   ASSERT_EQ(dlgen("generate -q job.toml").code, 0);
-  Outcome r =
-      dlgen("run job.toml -q --set checkpoint.dir=" + root + "/replay-ckpt --capture replay.h5");
+  Outcome r = dlgen_measured("run job.toml -q --set checkpoint.dir=" + root +
+                             "/replay-ckpt --capture replay.h5");
   ASSERT_EQ(r.code, 0) << r.out;
-  Outcome cmp = dlgen("compare orig.h5 replay.h5 --json --report report.html");
+  // The original and the replay once more each, after the first replay: each side's two runs
+  // give its run-to-run spread over the window the comparison ran in (spread_tolerances).
+  Outcome c2 =
+      dlgen_measured("capture -q -o orig2.h5 -- " DLGEN_PYTHON " " + script + " --data " + root +
+                     "/data/train --val-data " + root + "/data/val --checkpoint-dir " + root +
+                     "/ckpt2");
+  ASSERT_EQ(c2.code, 0) << c2.out;
+  Outcome r2 = dlgen_measured("run job.toml -q --set checkpoint.dir=" + root +
+                              "/replay-ckpt2 --capture replay2.h5");
+  ASSERT_EQ(r2.code, 0) << r2.out;
+  std::vector<nlohmann::json> spreads;
+  for (const char* pair : {"orig.h5 orig2.h5", "replay.h5 replay2.h5"}) {
+    Outcome o = dlgen(std::string("compare ") + pair + " --json");
+    spreads.push_back(nlohmann::json::parse(o.out, nullptr, false));
+    ASSERT_TRUE(spreads.back().is_object()) << o.out;
+  }
+  Outcome cmp = dlgen("compare orig.h5 replay.h5 --json --report report.html" +
+                      dlgen::testing::spread_tolerances(spreads));
   const auto j = nlohmann::json::parse(cmp.out, nullptr, false);
   ASSERT_TRUE(j.is_object()) << cmp.out;
 
-  // Every row at its default tolerance, timing at 10%: training rows, evaluation rows, the run's
-  // timing (the fresh workers' warm-up and the consumer's per-batch cost are in the job) and the
-  // checkpoint as written (torch.save each epoch, the best model copied).
+  // Every row at its default tolerance: training rows, evaluation rows, the run's timing (the
+  // fresh workers' warm-up and the consumer's per-batch cost are in the job) and the checkpoint
+  // as written (torch.save each epoch, the best model copied). The rows of host time (timing at
+  // 10%, eval_step_time at 20%...) are widened by the original's and the replay's own spreads
+  // between their two runs (spread_tolerances): a real program's step times move with the host's
+  // load, and a replay need not match the original better than each matches itself.
   for (const char* name : {"bytes_read",
                            "files_read",
                            "read_ops",

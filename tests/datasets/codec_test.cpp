@@ -2,9 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <set>
+#include <vector>
 
+#include "dlgen/datasets/content.hpp"
 #include "python_check.hpp"
 #include "temp_dir.hpp"
 
@@ -144,10 +147,40 @@ for p, size, ext in files:
   EXPECT_EQ(dlgen::testing::run_python(t.path(), script, describe(npz) + describe(h5)), 0);
 }
 
+// A raw file is its samples back to back: the extents tile the file in order (each the sample's
+// drawn size), and the bytes on disk are the file's content stream, so the bytes at sample j's
+// extent are that sample's and no other's. The stream is generated here apart from the codec.
 TEST(Codec, RawSamplesMatchExtents) {
   TempDir t;
   const Layout l(spec(t, Format::raw, 5, 3000));
   write_all(l);
+  std::set<std::uint64_t> sizes;
+  for (std::uint64_t i = 0; i < l.num_files(); ++i) {
+    SCOPED_TRACE(l.path(i).string());
+    std::ifstream in(l.path(i), std::ios::binary);
+    const std::vector<std::uint8_t> disk((std::istreambuf_iterator<char>(in)),
+                                         std::istreambuf_iterator<char>());
+    ASSERT_EQ(disk.size(), l.file_size(i));
+    std::vector<std::uint8_t> expected(l.file_size(i));
+    dlgen::datasets::ContentStream(l.spec().seed, i).fill(expected.data(), expected.size());
+    EXPECT_TRUE(disk == expected) << "the file is not its content stream";
+    std::uint64_t end = 0;
+    for (std::uint32_t j = 0; j < l.spec().samples_per_file; ++j) {
+      const dlgen::datasets::Extent e = l.sample_extent(i, j);
+      EXPECT_EQ(e.offset, end) << "sample " << j << " does not follow sample " << j - 1;
+      EXPECT_EQ(e.length, l.sample_bytes(i, j)) << "sample " << j;
+      EXPECT_GE(e.length, 1u);
+      ASSERT_LE(e.offset + e.length, disk.size()) << "sample " << j << " ends past the file";
+      EXPECT_TRUE(std::equal(disk.begin() + static_cast<std::ptrdiff_t>(e.offset),
+                             disk.begin() + static_cast<std::ptrdiff_t>(e.offset + e.length),
+                             expected.begin() + static_cast<std::ptrdiff_t>(e.offset)))
+          << "sample " << j;
+      end = e.offset + e.length;
+      sizes.insert(e.length);
+    }
+    EXPECT_EQ(end, l.file_size(i)) << "the samples do not fill the file";
+  }
+  EXPECT_GT(sizes.size(), l.num_files()) << "sample sizes are drawn, not one size for all";
 }
 
 TEST(Codec, NpzOpensWithNumpy) {

@@ -3,6 +3,7 @@
 // clang or libFuzzer. The target's LLVMFuzzerTestOneInput aborts on a broken property.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -21,14 +22,21 @@ namespace fs = std::filesystem;
 const fs::path kFuzz = fs::path(DLGEN_SOURCE_DIR) / "tests/fuzz";
 constexpr const char* kTarget = DLGEN_FUZZ_TARGET;
 
-int run_all(const fs::path& dir) {
-  int n = 0;
-  if (!fs::exists(dir)) return 0;
+// The inputs kept in `dir` (every regular file below it but a README), sorted; none when `dir` is
+// missing.
+std::vector<fs::path> inputs(const fs::path& dir) {
   std::vector<fs::path> files;
+  if (!fs::exists(dir)) return files;
   for (const auto& e : fs::recursive_directory_iterator(dir))
     if (e.is_regular_file() && e.path().filename() != "README.md") files.push_back(e.path());
   std::sort(files.begin(), files.end());
-  for (const auto& f : files) {
+  return files;
+}
+
+// Runs the entry function over every input of `dir`; returns how many calls returned.
+int run_all(const fs::path& dir) {
+  int n = 0;
+  for (const auto& f : inputs(dir)) {
     SCOPED_TRACE(f.string());
     std::ifstream in(f, std::ios::binary);
     const std::string bytes((std::istreambuf_iterator<char>(in)), {});
@@ -50,8 +58,24 @@ TEST(Fuzz, SeedCorpus) {
   }
 }
 
+// Every kept input runs: a folder that moved, or a target whose inputs are never found, fails
+// here instead of passing with nothing run. The HDF5 target keeps no binary files: its regressions
+// are the text target's, written as HDF5 traces (each of them parses), so the same traces reach
+// inspect through the HDF5 reader.
 TEST(Fuzz, Regressions) {
-  run_all(kFuzz / "regressions" / kTarget);
+  if (std::string(kTarget) == "trace_h5") {
+    const std::size_t kept = inputs(kFuzz / "regressions/trace_text").size();
+    ASSERT_GT(kept, 0u) << "no regressions in " << (kFuzz / "regressions/trace_text");
+    dlgen::testing::TempDir dir;
+    ASSERT_EQ(dlgen::fuzz::make_h5_seeds(kFuzz / "regressions/trace_text", dir / "h5"),
+              static_cast<int>(kept));
+    EXPECT_EQ(run_all(dir / "h5"), static_cast<int>(kept));
+    return;
+  }
+  const fs::path dir = kFuzz / "regressions" / kTarget;
+  const std::size_t kept = inputs(dir).size();
+  ASSERT_GT(kept, 0u) << "no regressions in " << dir;
+  EXPECT_EQ(run_all(dir), static_cast<int>(kept));
 }
 
 }  // namespace

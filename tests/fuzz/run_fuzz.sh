@@ -22,6 +22,8 @@ trap 'rm -rf "$work"' EXIT
 artifacts="$dir/fuzz-artifacts"
 mkdir -p "$artifacts"
 "$dir/tests/fuzz/fuzz_h5_seeds" tests/fuzz/corpus/trace_text "$work/seeds-trace_h5"
+# The HDF5 target's regressions: the text target's, written as HDF5 traces (no binary files kept).
+"$dir/tests/fuzz/fuzz_h5_seeds" tests/fuzz/regressions/trace_text "$work/regressions-trace_h5"
 
 for t in "${targets[@]}"; do
   bin="$dir/tests/fuzz/fuzz_$t"
@@ -29,6 +31,7 @@ for t in "${targets[@]}"; do
   [ "$t" = trace_h5 ] && seeds="$work/seeds-$t"
   inputs=("$seeds")
   [ -d "tests/fuzz/regressions/$t" ] && inputs+=("tests/fuzz/regressions/$t")
+  [ "$t" = trace_h5 ] && inputs+=("$work/regressions-$t")
   echo "run_fuzz.sh: $t: replaying ${inputs[*]}" >&2
   "$bin" -runs=0 "${inputs[@]}" 2>"$work/$t-replay.log" || { cat "$work/$t-replay.log" >&2; exit 1; }
   # New inputs go to a scratch copy of the seeds, never into the tree.

@@ -220,16 +220,16 @@ TEST(FakeClock, ANotifiedThreadCountsAsRunningBeforeItRuns) {
 }
 
 // start_thread registers the new thread before it exists: a parent that starts a child and
-// sleeps at once cannot move time while the child has not run yet (here the child is slow to
-// start, in real time). Registering inside the child would let the parent's sleep jump to t0 + 100.
+// sleeps at once cannot move time while the child has not run yet (here the child begins only
+// once the parent is asleep). Registering inside the child would let the parent's sleep jump to
+// t0 + 100.
 TEST(FakeClock, RegistrationBeforeStartPreventsAnEarlyAdvance) {
   FakeClock clock;
   const std::int64_t t0 = clock.now_ns();
   std::int64_t child_began = -1, child_woke = -1, parent_woke = -1;
   std::thread parent = start_thread(clock, [&] {
     std::thread child = start_thread(clock, [&] {
-      std::this_thread::sleep_for(
-          std::chrono::milliseconds(20));  // real time: the parent sleeps first
+      clock.wait_until_running(1);  // the parent sleeps first: only this child runs
       child_began = clock.now_ns();
       clock.sleep_until(child_began + 30 * ms);
       child_woke = clock.now_ns();
@@ -248,16 +248,13 @@ TEST(FakeClock, RegistrationBeforeStartPreventsAnEarlyAdvance) {
 TEST(FakeClock, HoldKeepsTimeStillUntilReleased) {
   FakeClock clock;
   const std::int64_t t0 = clock.now_ns();
-  std::atomic<bool> about_to_sleep{false};
   std::thread t;
   {
     const ClockHold hold(clock);
     t = start_thread(clock, [&] {
-      about_to_sleep = true;
       clock.sleep_until(t0 + 100 * ms);
     });
-    while (!about_to_sleep) std::this_thread::yield();
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // real time for the sleep to begin
+    clock.wait_until_running(1);  // the thread sleeps; only the hold runs
     EXPECT_EQ(clock.now_ns(), t0);
   }
   t.join();

@@ -5,7 +5,10 @@
 
 #include <cstring>
 #include <fstream>
+#include <thread>
+#include <vector>
 
+#include "dlgen/replay/clock.hpp"
 #include "dlgen/replay/io_engine.hpp"
 #include "temp_dir.hpp"
 
@@ -76,6 +79,57 @@ TEST(NullEngine, RecordsRequestsAndCompletesThemWhole) {
   EXPECT_EQ(done[1].result, 200);
   ASSERT_EQ((*e)->recorded().size(), 2u);
   EXPECT_EQ((*e)->recorded()[1].offset, 9u);
+}
+
+// With a latency, a request completes that long after its issue on the engine's clock, however
+// many are in flight: a waiting reap sleeps until the first is due and takes all that are due;
+// engines of two threads overlap (both finish one latency after t0, not two).
+TEST(NullEngine, LatencyOverlapsOnTheClock) {
+  constexpr std::int64_t kLatency = 3'000'000;
+  FakeClock clock;
+  const std::int64_t t0 = clock.now_ns();
+  std::vector<std::vector<IoCompletion>> got(2);
+  std::vector<std::int64_t> done_at(2, -1);
+  std::vector<int> early(2, -1);
+  auto body = [&](std::size_t t) {
+    EngineOptions o;
+    o.depth = 4;
+    o.buffers = 4;
+    o.buffer_bytes = 4096;
+    o.clock = &clock;
+    o.null_latency_ns = kLatency;
+    auto e = make_engine(EngineKind::null, o);
+    ASSERT_TRUE(e);
+    const IoRequest reqs[3] = {{-1, IoOp::read, 0, 100, 0, 1},
+                               {-1, IoOp::read, 1, 200, 0, 2},
+                               {-1, IoOp::read, 2, 300, 0, 3}};
+    ASSERT_EQ((*e)->submit(reqs), 3);
+    IoCompletion c[4];
+    early[t] = (*e)->reap(c, 0);  // not due yet: nothing, and no wait
+    const int n = (*e)->reap(c, 1);
+    done_at[t] = clock.now_ns();
+    got[t].assign(c, c + std::max(n, 0));
+  };
+  std::thread a, b;
+  {
+    const ClockHold hold(clock);  // time stands still until both threads are registered
+    a = start_thread(clock, [&] { body(0); });
+    b = start_thread(clock, [&] { body(1); });
+  }
+  a.join();
+  b.join();
+  for (std::size_t t = 0; t < 2; ++t) {
+    SCOPED_TRACE(t);
+    EXPECT_EQ(early[t], 0);
+    EXPECT_EQ(done_at[t], t0 + kLatency);
+    ASSERT_EQ(got[t].size(), 3u);
+    for (std::size_t i = 0; i < 3; ++i) {
+      EXPECT_EQ(got[t][i].user_data, i + 1);
+      EXPECT_EQ(got[t][i].result, static_cast<std::int64_t>(100 * (i + 1)));
+      EXPECT_EQ(got[t][i].issued_ns, t0);
+      EXPECT_EQ(got[t][i].completed_ns, t0 + kLatency);
+    }
+  }
 }
 
 TEST(EngineNames, RoundTrip) {

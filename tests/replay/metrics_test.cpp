@@ -5,16 +5,20 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <nlohmann/json.hpp>
 
 #include "dlgen/replay/find_max.hpp"
 #include "dlgen/replay/runner.hpp"
+#include "replay_fixture.hpp"
 #include "temp_dir.hpp"
 
 namespace dlgen::replay {
 namespace {
+
+using fixture::null_engine_with_latency;
 
 constexpr std::int64_t kSec = 1'000'000'000;
 
@@ -215,6 +219,26 @@ Job shape_job(const Shape& s) {
   return job;
 }
 
+// Every request of the law runs takes this long on the fake clock (the null engine's latency).
+constexpr std::int64_t kLatencyNs = 4'000'000;
+
+// What a device of latency kLatencyNs allows: every request's latency is kLatencyNs (percentiles
+// within the histogram's half bucket, 3.125%; mean and max exact), and each of the run's
+// request slots (accelerators x workers x iodepth) holds one request at a time, so requests x
+// latency cannot exceed slots x the run's seconds.
+void expect_io_time_laws(const Report& r, const Job& job) {
+  const double l_us = kLatencyNs / 1e3;
+  ASSERT_GT(r.requests, 0u);
+  EXPECT_EQ(r.latency.count, r.requests);
+  EXPECT_DOUBLE_EQ(r.latency.max_us, l_us);
+  EXPECT_NEAR(r.latency.mean_us, l_us, 1e-6);
+  for (double p : {r.latency.p50_us, r.latency.p90_us, r.latency.p99_us, r.latency.p999_us})
+    EXPECT_NEAR(p, l_us, l_us * 0.03125);
+  const double slots = static_cast<double>(job.run.accelerators) *
+                       std::max<std::uint32_t>(job.reader.workers, 1) * r.iodepth;
+  EXPECT_LE(static_cast<double>(r.requests) * kLatencyNs / 1e9, slots * r.elapsed_s + 1e-9);
+}
+
 // AU and samples/s can never disagree: an accelerator that took n_a samples in batches of b,
 // computing c s a step, cannot have computed more than n_a/b × c in its wall time.
 TEST(MetricsLaw, AuNeverExceedsWhatTheSamplesAllowAcrossShapes) {
@@ -237,10 +261,12 @@ TEST(MetricsLaw, AuNeverExceedsWhatTheSamplesAllowAcrossShapes) {
     FakeClock clock;
     RunOptions o;
     o.engine = EngineKind::null;
+    o.engine_factory = null_engine_with_latency(kLatencyNs);  // I/O takes time, as on a device
     o.series = false;
     o.clock = &clock;
     Result<Report> r = run_job(job, o);
     ASSERT_TRUE(r) << r.error().message;
+    expect_io_time_laws(*r, job);
     const double c = 0.1;
     ASSERT_EQ(r->per_accelerator.size(), s.accelerators);
     for (const AcceleratorResult& a : r->per_accelerator) {
@@ -266,6 +292,44 @@ TEST(MetricsLaw, AuNeverExceedsWhatTheSamplesAllowAcrossShapes) {
       EXPECT_LT(r->au, 0.9) << "1-2 steps an epoch with a start-up wait each epoch cannot keep AU high";
     }
   }
+}
+
+// MiB/s against the device: with no compute, an accelerator's W workers each keep `iodepth`
+// requests of one 4 KiB file in flight, so a run bound by a latency L reads W x iodepth x 4 KiB
+// every L: MiB/s doubles with the workers and with the iodepth, and never exceeds that.
+TEST(MetricsLaw, MibPerSecondIsWhatTheLatencyAndRequestsInFlightAllow) {
+  for (std::uint32_t workers : {1u, 2u, 4u})
+    for (std::uint32_t iodepth : {1u, 2u, 4u}) {
+      SCOPED_TRACE("workers " + std::to_string(workers) + ", iodepth " + std::to_string(iodepth));
+      Job job;
+      job.name = "io-bound";
+      job.dataset.dir = "/nonexistent/io-bound";
+      job.dataset.format = Format::raw;
+      job.dataset.num_files = 128;
+      job.dataset.sample_size = Distribution::fixed_at(4096);
+      job.reader.batch_size = 8;
+      job.reader.workers = workers;
+      job.reader.prefetch = 2;
+      job.reader.iodepth = iodepth;
+      job.reader.shuffle = Shuffle::file;
+      job.run.epochs = 2;
+      ASSERT_TRUE(validate(job).empty());
+      FakeClock clock;
+      RunOptions o;
+      o.engine = EngineKind::null;
+      o.engine_factory = null_engine_with_latency(kLatencyNs);
+      o.series = false;
+      o.clock = &clock;
+      Result<Report> r = run_job(job, o);
+      ASSERT_TRUE(r) << r.error().message;
+      expect_io_time_laws(*r, job);
+      EXPECT_EQ(r->requests, 256u);
+      EXPECT_EQ(r->bytes_read, 256u * 4096);
+      const double capacity_mib_s = workers * iodepth * 4096.0 / (kLatencyNs / 1e9) / 1048576.0;
+      EXPECT_LE(r->mib_per_s, capacity_mib_s * (1 + 1e-9));
+      EXPECT_NEAR(r->mib_per_s, capacity_mib_s, capacity_mib_s * 1e-6);
+      EXPECT_NEAR(r->latency.p50_us, kLatencyNs / 1e3, kLatencyNs / 1e3 * 0.03125);
+    }
 }
 
 // ---- find-max ----

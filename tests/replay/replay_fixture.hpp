@@ -61,6 +61,16 @@ inline void write_dataset(const DatasetSpec& spec) {
   }
 }
 
+// The null engine with a device latency: each request completes `latency_ns` after its issue, on
+// the runner's clock (RunOptions::engine_factory), so fake-clock runs spend I/O time.
+inline EngineFactory null_engine_with_latency(std::int64_t latency_ns) {
+  return [latency_ns](const EngineOptions& options) {
+    EngineOptions o = options;
+    o.null_latency_ns = latency_ns;
+    return make_engine(EngineKind::null, o);
+  };
+}
+
 inline bool uring_available() {
   return static_cast<bool>(probe_engine(EngineKind::uring));
 }

@@ -5,9 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <chrono>
 #include <system_error>
-#include <thread>
 #include <tuple>
 
 #include "dlgen/datasets/layout.hpp"
@@ -161,12 +159,13 @@ TEST(RunnerThreads, ThreadStartFailureStopsTheOthersAndSaysHowManyWereNeeded) {
     o.series = false;
     o.clock = &clock;
     std::atomic<std::size_t> calls{0};
-    o.before_thread_start = [&calls, fail_at](std::size_t i) {
+    o.before_thread_start = [&calls, &clock, fail_at](std::size_t i) {
       ++calls;
       if (i != fail_at) return;
-      // Give the threads already started time to block (accelerators at the checkpoint barrier,
-      // workers on a full window), so the test sees whether they are woken.
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      // Every thread already started has blocked (accelerators at the checkpoint barrier or in
+      // compute, workers on a full window) or ended: only the starter's hold still runs. So the
+      // test sees whether they are woken.
+      clock.wait_until_running(1);
       throw std::system_error(EAGAIN, std::generic_category(), "thread");
     };
     Result<Report> r = run_or_die(job, o);

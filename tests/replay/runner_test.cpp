@@ -238,6 +238,50 @@ TEST(Runner, SynchronousLoadingNeverOverlapsCompute) {
     }
 }
 
+// The same schedules with the time spent in I/O instead of preprocessing: each sample is one
+// request that the device (the null engine) completes 100 ms after its issue, iodepth 1. With
+// workers = 0 loading and compute alternate (0.75 s); one worker runs ahead (0.65 s); two workers
+// read two batches at once: batches ready at 0.2, 0.2, 0.4, the last step ends at 0.45 s. Every
+// request's latency is the device's 100 ms.
+TEST(Runner, DeviceLatencyIsDataWaitAndOverlapsAcrossWorkers) {
+  for (std::uint32_t accelerators : {1u, 3u})
+    for (std::uint32_t workers : {0u, 1u, 2u}) {
+      SCOPED_TRACE("accelerators " + std::to_string(accelerators) + ", workers " +
+                   std::to_string(workers));
+      Job job = small_job("/nonexistent/fake", 6 * accelerators, Distribution::fixed_at(10000));
+      job.run.accelerators = accelerators;
+      job.reader.workers = workers;
+      job.reader.batch_size = 2;
+      job.reader.iodepth = 1;
+      job.compute.step_time = Distribution::fixed_at(0.050);
+      ASSERT_TRUE(validate(job).empty());
+      FakeClock clock;
+      RunOptions o;
+      o.engine = EngineKind::null;
+      o.engine_factory = fixture::null_engine_with_latency(100'000'000);
+      o.series = false;
+      o.clock = &clock;
+      Result<Report> r = run_job(job, o);
+      ASSERT_TRUE(r) << r.error().message;
+      EXPECT_EQ(r->steps, 3u);
+      EXPECT_EQ(r->requests, 6u * accelerators);
+      const double elapsed = workers == 0 ? 0.75 : workers == 1 ? 0.65 : 0.45;
+      const double wait = workers == 0 ? 0.6 : workers == 1 ? 0.5 : 0.3;
+      EXPECT_NEAR(r->elapsed_s, elapsed, 1e-9);
+      ASSERT_EQ(r->per_accelerator.size(), accelerators);
+      for (const AcceleratorResult& a : r->per_accelerator) {
+        EXPECT_NEAR(a.first_wait_s, 0.2, 1e-9);
+        EXPECT_NEAR(a.wait_s, wait, 1e-9);
+        EXPECT_NEAR(a.compute_s, 0.15, 1e-9);
+      }
+      EXPECT_NEAR(r->au, 0.15 / (elapsed - 0.2), 1e-9);
+      EXPECT_EQ(r->latency.count, 6u * accelerators);
+      EXPECT_DOUBLE_EQ(r->latency.max_us, 100'000.0);
+      EXPECT_NEAR(r->latency.p50_us, 100'000.0, 100'000.0 * 0.03125);
+      EXPECT_NEAR(r->mib_per_s * r->train_seconds * 1048576.0, 60000.0 * accelerators, 1e-3);
+    }
+}
+
 // compute.batch_overhead: the consumer's own per-batch cost, spent after the batch arrives and
 // before compute. The schedule of TwoWorkersScheduleIsExact with 20 ms of it per step (batches 0
 // and 1 ready at 0.2 s, 2 and 3 at 0.4 s):

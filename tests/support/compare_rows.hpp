@@ -2,6 +2,7 @@
 // Reading `dlgen compare --json` output in end-to-end tests.
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace dlgen::testing {
 
@@ -21,6 +22,44 @@ inline std::string failed_rows(const nlohmann::json& j) {
       out += m["name"].get<std::string>() + " (" + m["original"].dump() + " vs " +
              m["replay"].dump() + ") ";
   return out;
+}
+
+// The rows whose values are host time (seconds, MiB/s, and the shares and AU made of them): a
+// real program's figures for these move with whatever else runs on the host.
+inline bool is_host_time_row(const std::string& name) {
+  for (const char* n : {"duration", "epoch_time", "step_time", "compute", "consumer", "data_wait",
+                        "au", "throughput", "eval_step_time", "checkpoint_interval",
+                        "checkpoint_write_time"})
+    if (name == n) return true;
+  return false;
+}
+
+// `--tolerance` options that widen each host-time row by the run-to-run spread of both sides.
+// Each of `spreads` is `dlgen compare --json` of two runs of the same side (two captures of the
+// original; two replays), its distance per row being how far that side moved between runs. A
+// replay run is then held to its row's tolerance plus both sides' spreads: the distance between
+// one original run and one replay run is at most the distance between the two programs plus how
+// far each run strayed from its own program. On a quiet host the spreads are small and the
+// tolerances stay near their defaults; under load they grow together. Rows that are not host time
+// (bytes, files, order, counts) keep theirs.
+inline std::string spread_tolerances(const std::vector<nlohmann::json>& spreads) {
+  std::string args;
+  if (spreads.empty()) return args;
+  for (const auto& m : spreads.front()["metrics"]) {
+    const std::string name = m["name"].get<std::string>();
+    if (!is_host_time_row(name) || !m["tolerance"].is_number()) continue;
+    double tol = m["tolerance"].get<double>();
+    bool known = true;
+    for (const auto& s : spreads) {
+      const nlohmann::json* row = nullptr;
+      for (const auto& r : s["metrics"])
+        if (r["name"] == name) row = &r;
+      known = known && row && (*row)["distance"].is_number();
+      if (known) tol += (*row)["distance"].get<double>();
+    }
+    if (known) args += " --tolerance " + name + "=" + std::to_string(tol);
+  }
+  return args;
 }
 
 }  // namespace dlgen::testing

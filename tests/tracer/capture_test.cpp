@@ -11,12 +11,16 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <chrono>
 #include <map>
+#include <optional>
 #include <set>
+#include <string>
 #include <thread>
 
 #include "dlgen/trace/trace_io.hpp"
@@ -97,6 +101,46 @@ const trace::File* file_named(const trace::Trace& t, const std::string& name) {
     if (f.path.size() > name.size() && f.path.substr(f.path.size() - name.size() - 1) == "/" + name)
       return &f;
   return nullptr;
+}
+
+// Polls (every 10 ms, for up to 60 s) until `done()` holds: for states the code under test
+// reaches and shows (a file the command wrote, a process that has exec'd, a flushed trace), never
+// a guess at how long something takes. Returns whether it held.
+bool wait_until(const std::function<bool()>& done) {
+  for (int i = 0; i < 6000; ++i) {
+    if (done()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return done();
+}
+
+// The trace a running capture has flushed so far (nullopt until a flush reads back). The capture
+// holds HDF5's (advisory) lock on its file while it runs, so this reads a copy.
+std::optional<trace::Trace> read_live_trace(const std::filesystem::path& path) {
+  const auto copy = path.parent_path() / (path.filename().string() + ".live-copy");
+  std::error_code ec;
+  std::filesystem::copy_file(path, copy, std::filesystem::copy_options::overwrite_existing, ec);
+  if (ec) return std::nullopt;
+  auto t = trace::read_trace(copy);
+  std::filesystem::remove(copy, ec);
+  if (!t) return std::nullopt;
+  return std::move(*t);
+}
+
+// The pid a command wrote (`echo $$ > file`), once the whole line is there; 0 until then.
+pid_t pid_in(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::string line;
+  if (!std::getline(in, line) || in.eof()) return 0;  // no newline yet: still being written
+  return static_cast<pid_t>(std::atol(line.c_str()));
+}
+
+// /proc/PID/comm without its newline ("" once the process is gone).
+std::string comm_of(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/comm");
+  std::string c;
+  std::getline(in, c);
+  return c;
 }
 
 struct RunResult {
@@ -468,13 +512,14 @@ TEST(Capture, CtrlCEndsTheCaptureWithAReadableTrace) {
   testing::TempDir dir("dlgen-capture");
   const auto out = dir / "t.h5";
   const auto ready = dir / "ready";
-  // The command announces that it runs (so the capture is attached), then waits to be interrupted.
-  const std::string script = "echo x > " + ready.string() + "; exec sleep 60";
+  // The command announces that it runs (so the capture is attached) with its pid, then becomes
+  // `sleep` (same pid) and waits to be interrupted; the signal is sent once it is `sleep`.
+  const std::string script = "echo $$ > " + ready.string() + "; exec sleep 60";
   auto r = run_dlgen({"capture", "-q", "-o", out.string(), "--", "sh", "-c", script}, dir / "err",
                      [&](pid_t pid) {
-                       for (int i = 0; i < 600 && !std::filesystem::exists(ready); ++i)
-                         std::this_thread::sleep_for(std::chrono::milliseconds(50));
-                       std::this_thread::sleep_for(std::chrono::milliseconds(200));
+                       pid_t command = 0;
+                       EXPECT_TRUE(wait_until([&] { return (command = pid_in(ready)) > 0; }));
+                       EXPECT_TRUE(wait_until([&] { return comm_of(command) == "sleep"; }));
                        ::kill(pid, SIGINT);  // as `kill -INT`: dlgen forwards it to the command
                      });
   EXPECT_EQ(r.status, 128 + SIGINT) << r.err;
@@ -496,17 +541,21 @@ TEST(Capture, KilledCaptureStillLeavesAReadableTrace) {
   make_file(dir / "early.bin", 8192, 4);
   const auto out = dir / "t.h5";
   const auto ready = dir / "ready";
-  const std::string script = "cat " + (dir / "early.bin").string() + " > /dev/null; echo x > " +
-                             ready.string() + "; exec sleep 8";
+  const std::string script = "cat " + (dir / "early.bin").string() + " > /dev/null; echo $$ > " +
+                             ready.string() + "; exec sleep 60";
+  pid_t command = 0;
   auto r = run_dlgen({"capture", "-q", "-o", out.string(), "--", "sh", "-c", script}, dir / "err",
                      [&](pid_t pid) {
-                       for (int i = 0; i < 600 && !std::filesystem::exists(ready); ++i)
-                         std::this_thread::sleep_for(std::chrono::milliseconds(50));
-                       // The trace is flushed every 2 s: wait long enough for a flush after the
-                       // reads.
-                       std::this_thread::sleep_for(std::chrono::milliseconds(3500));
+                       EXPECT_TRUE(wait_until([&] { return (command = pid_in(ready)) > 0; }));
+                       // Killed once a flush (every 2 s) has put the reads on disk, as the file
+                       // itself shows.
+                       EXPECT_TRUE(wait_until([&] {
+                         auto live = read_live_trace(out);
+                         return live && !with_op(on_file(*live, "early.bin"), Op::read).empty();
+                       }));
                        ::kill(pid, SIGKILL);
                      });
+  if (command > 0) ::kill(command, SIGKILL);  // the orphaned `sleep`
   EXPECT_EQ(r.status, 128 + SIGKILL);
   auto t = trace::read_trace(out);
   ASSERT_TRUE(t) << t.error().message;
@@ -526,18 +575,31 @@ TEST(Capture, AttachToRunningProcessTree) {
   const std::string script = "sh -c 'while [ ! -e " + go.string() +
                              " ]; do sleep 0.05; done; cat " + (dir / "late.bin").string() +
                              " > /dev/null'";
+  // The pipe closes (close-on-exec) when the child has become sh: attach to sh, not to a copy
+  // of this test.
+  int exec_seen[2];
+  ASSERT_EQ(::pipe2(exec_seen, O_CLOEXEC), 0);
   pid_t target = ::fork();
   if (target == 0) {
     ::execl("/bin/sh", "sh", "-c", script.c_str(), static_cast<char*>(nullptr));
     ::_exit(126);
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  ::close(exec_seen[1]);
+  char byte;
+  while (::read(exec_seen[0], &byte, 1) < 0 && errno == EINTR) {
+  }
+  ::close(exec_seen[0]);
   auto r = run_dlgen({"capture", "-q", "-o", out.string(), "-p", std::to_string(target)},
                      dir / "err", [&](pid_t) {
-                       for (int i = 0; i < 600 && !std::filesystem::exists(out); ++i)
-                         std::this_thread::sleep_for(std::chrono::milliseconds(50));
-                       std::this_thread::sleep_for(
-                           std::chrono::milliseconds(500));  // attach follows the file's creation
+                       // The tree is traced once the capture lists the target among its processes
+                       // in the trace it flushes (the first flush follows the attach).
+                       EXPECT_TRUE(wait_until([&] {
+                         auto live = read_live_trace(out);
+                         if (!live) return false;
+                         for (const auto& p : live->processes)
+                           if (p.pid == static_cast<std::uint32_t>(target)) return true;
+                         return false;
+                       }));
                        std::ofstream(go) << "go";
                      });
   int st = 0;

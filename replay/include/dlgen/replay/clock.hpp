@@ -7,6 +7,7 @@
 // for rendezvous. A RealClock maps them to clock_nanosleep and std::atomic wait/notify_all; a
 // FakeClock sees every blocked thread and so can run them as a discrete-event simulation.
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -134,6 +135,11 @@ class FakeClock final : public Clock {
   void leave_thread() override;
   // Moves time forward by `ns` at once, waking the sleepers due (for tests that drive the clock).
   void advance(std::int64_t ns);
+  // For tests, a handshake instead of a real-time sleep: blocks the caller (outside the clock; it
+  // takes no part) until at most `running` of the threads taking part are not blocked in
+  // sleep_until or wait: e.g. 1 while a starter's ClockHold keeps time still and every thread it
+  // started has blocked (or ended).
+  void wait_until_running(std::uint32_t running);
 
  private:
   struct Blocked;
@@ -146,6 +152,7 @@ class FakeClock final : public Clock {
   std::atomic<std::int64_t> now_;  // written under mu_
   std::uint32_t threads_ = 0;      // registered threads, and unregistered ones inside a call
   std::uint32_t blocked_ = 0;      // of those, blocked in sleep_until or wait
+  std::condition_variable settled_;  // wait_until_running: blocked_ rose or threads_ fell
   std::vector<Blocked*> sleepers_, waiters_;
 };
 

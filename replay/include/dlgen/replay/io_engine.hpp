@@ -51,6 +51,10 @@ struct EngineOptions {
   std::uint64_t buffer_bytes = 1 << 20;
   std::uint32_t alignment = 4096;  // buffer alignment (O_DIRECT needs the logical block size)
   bool record = false;             // null engine: keep every request for inspection (tests)
+  // Null engine: each request completes this many ns after it was issued, on `clock` (0: at
+  // once). Requests in flight overlap, as on a device: `depth` requests issued together all
+  // complete one latency later, and engines of several threads sleep on the clock side by side.
+  std::int64_t null_latency_ns = 0;
   Clock* clock = nullptr;          // stamps issue and completion times; nullptr: CLOCK_MONOTONIC
 };
 
