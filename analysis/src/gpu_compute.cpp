@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "stages.hpp"
 #include "stats.hpp"
@@ -86,8 +87,8 @@ GpuStepTimes gpu_step_times(const std::vector<trace::Event>& events,
         continue;
       }
       const std::uint64_t len = b_end - a_end;
-      if (b.dur_ns < std::max<std::uint64_t>(100000, len / 100)) continue;
       GpuInterval iv;
+      iv.gpu_busy = b.dur_ns >= std::max<std::uint64_t>(100000, len / 100);
       iv.begin_ns = a_end;
       iv.end_ns = b_end;
       iv.steps = h / k;
@@ -100,6 +101,25 @@ GpuStepTimes gpu_step_times(const std::vector<trace::Event>& events,
                        static_cast<double>(iv.steps);
       out.intervals.push_back(iv);
     }
+  }
+  // GPU-bound when the closing synchronisation found the GPU busy for at least half the steps:
+  // then those intervals only. Otherwise the loop's own work is as long as the GPU's (or longer),
+  // and every interval is the loop's time per step, whichever of the two bound it.
+  for (const bool evaluation : {false, true}) {
+    std::uint64_t busy = 0, all = 0;
+    for (const auto& iv : out.intervals)
+      if (iv.evaluation == evaluation) {
+        all += iv.steps;
+        busy += iv.gpu_busy ? iv.steps : 0;
+      }
+    const bool bound = all && busy * 2 >= all;
+    (evaluation ? out.eval_gpu_bound : out.gpu_bound) = bound;
+    if (bound)
+      out.intervals.erase(std::remove_if(out.intervals.begin(), out.intervals.end(),
+                                         [&](const GpuInterval& iv) {
+                                           return iv.evaluation == evaluation && !iv.gpu_busy;
+                                         }),
+                          out.intervals.end());
   }
   // The GPU idles during a data wait only once it has drained what the loop had queued, so an
   // interval holding one (over 5% of it) is a lower bound: used only where a kind has no other.
@@ -156,20 +176,32 @@ GpuCompute gpu_compute(const trace::Trace& t, const Readers& r, const Passes& p,
       if (!passes.empty()) passes.back().end_ns = gp.begin_ns;
       passes.push_back(gp);
     }
-    // The loop's data waits: the tail of each step's interval.
+    // The loop's data waits: the tail of each step's interval, where the loop's thread receives
+    // the batches itself. Behind an in-process hand-over (a pin-memory thread receives them) the
+    // loop's waits are not seen (its steps are fitted, docs/distil.md): none taken out.
+    std::set<std::uint32_t> receivers;
+    for (const auto& e : t.events)
+      if (e.op == trace::Op::recvmsg && e.pid == pid) receivers.insert(e.tid);
+    const bool handed_over = !receivers.empty() && !receivers.count(pid);
     std::vector<std::pair<std::uint64_t, std::uint64_t>> waits;
     for (const auto& s : st.steps)
-      if (s.accelerator == ai && s.wait_ns) waits.push_back({s.end_ns - s.wait_ns, s.end_ns});
+      if (!handed_over && s.accelerator == ai && s.wait_ns)
+        waits.push_back({s.end_ns - s.wait_ns, s.end_ns});
     const detail::GpuStepTimes g = detail::gpu_step_times(events, passes, waits);
     out.copies_per_step = std::max(out.copies_per_step, g.copies_per_step);
+    out.gpu_bound = out.gpu_bound || g.gpu_bound;
+    out.eval_gpu_bound = out.eval_gpu_bound || g.eval_gpu_bound;
+    for (const auto& iv : g.intervals) (iv.evaluation ? out.eval_busy_steps : out.busy_steps) +=
+        iv.gpu_busy ? iv.steps : 0;
     for (const auto& iv : g.intervals) {
-      (iv.evaluation ? eval : train).push_back(iv.per_step_ns * 1e-9);
+      (iv.evaluation ? out.eval_intervals_s : out.intervals_s).push_back(iv.per_step_ns * 1e-9);
       (iv.evaluation ? out.eval_steps : out.steps) += iv.steps;
       out.data_wait_s += static_cast<double>(iv.data_wait_ns) * 1e-9;
+      // The median over steps: each interval's figure once per step it spans.
+      for (std::uint64_t i = 0; i < iv.steps; ++i)
+        (iv.evaluation ? eval : train).push_back(iv.per_step_ns * 1e-9);
     }
   }
-  out.intervals_s = train;
-  out.eval_intervals_s = eval;
   out.measured = !train.empty();
   out.step_s = detail::percentile(train, 0.5);
   out.eval_step_s = detail::percentile(eval, 0.5);

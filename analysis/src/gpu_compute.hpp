@@ -26,12 +26,14 @@ struct GpuInterval {
   std::uint64_t steps = 0;                 // steps whose batches were copied in between
   std::uint64_t data_wait_ns = 0;          // the loop's data waits inside it
   double per_step_ns = 0;                  // (end - begin - data_wait) / steps
+  bool gpu_busy = false;                   // the closing anchor waited for the GPU
   bool evaluation = false;
 };
 
 struct GpuStepTimes {
   std::vector<GpuInterval> intervals;  // those used, in time order
   std::uint32_t copies_per_step = 0, eval_copies_per_step = 0;  // 0: not found
+  bool gpu_bound = false, eval_gpu_bound = false;  // only intervals with a busy GPU were kept
 };
 
 // events: the loop thread's CUDA events in time order (other ops are skipped). waits: the loop's
@@ -42,9 +44,12 @@ struct GpuStepTimes {
 //  - copies per step: the pass kind's copies in its passes over its steps, when that is a whole
 //    number (within 5%);
 //  - an interval between consecutive anchors of one pass counts when its copies are a whole
-//    number n >= 1 of steps and the closing anchor waited (dur >= max(100 us, 1% of the
-//    interval)): the GPU was still busy, so it ran all along except while the loop waited for
-//    data; per step (end - begin - data waits inside) / n; an interval whose data waits are
+//    number n >= 1 of steps; per step (end - begin - data waits inside) / n;
+//  - GPU-bound: when the closing anchor waited (dur >= max(100 us, 1% of the interval)) in
+//    intervals holding at least half a kind's steps, only those are kept: the GPU was still busy,
+//    so it ran all along except while the loop waited for data. Otherwise all are kept: the loop
+//    is as slow as the GPU or slower, and its time per step is the step (loop-bound);
+//  - an interval whose data waits are
 //    over 5% of it is used only when its kind has no other (the GPU works off its queue during
 //    the first part of a wait, so taking the whole wait out gives a lower bound);
 //  - the first interval of the first pass of each kind is left out (cuDNN autotuning, lazy

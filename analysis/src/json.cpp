@@ -206,6 +206,9 @@ std::string to_json(const TraceSummary& s) {
                       {"steps", s.gpu.steps},
                       {"eval_steps", s.gpu.eval_steps},
                       {"copies_per_step", s.gpu.copies_per_step},
+                      {"gpu_bound", s.gpu.gpu_bound},
+                      {"eval_gpu_bound", s.gpu.eval_gpu_bound},
+                      {"busy_steps", s.gpu.busy_steps},
                       {"data_wait_s", s.gpu.data_wait_s},
                       {"devices", s.gpu.devices},
                       {"driver", s.gpu.driver}};
