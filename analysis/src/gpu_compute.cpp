@@ -49,6 +49,7 @@ GpuStepTimes gpu_step_times(const std::vector<trace::Event>& events,
   struct Anchor {
     const trace::Event* point;
     std::uint64_t copies_before = 0;  // copies between the previous anchor and this one
+    std::uint64_t next_copy_ns = UINT64_MAX;  // the first copy after it
   };
   std::vector<Anchor> anchors;
   const trace::Event* last_point = nullptr;
@@ -60,7 +61,7 @@ GpuStepTimes gpu_step_times(const std::vector<trace::Event>& events,
       copied_since_point = false;
     } else if (e.op == Op::cuda_htod) {
       if (last_point && !copied_since_point) {
-        anchors.push_back({last_point, copies});
+        anchors.push_back({last_point, copies, e.ts_ns});
         copies = 0;
       }
       copied_since_point = true;
@@ -69,6 +70,9 @@ GpuStepTimes gpu_step_times(const std::vector<trace::Event>& events,
   }
   // A blocking point after the last copies closes them.
   if (last_point && !copied_since_point && copies) anchors.push_back({last_point, copies});
+  // An interval closes on an anchor followed by more of its pass's copies: the last blocking
+  // point before the next pass's first copies lies past this pass's end (the accuracy read, a
+  // checkpoint's copies to the host, the next pass's start-up), so a pass's tail is not used.
   std::map<bool, bool> first_of_kind_seen;
   for (const auto& pass : passes) {
     const std::uint32_t k = pass.evaluation ? out.eval_copies_per_step : out.copies_per_step;
@@ -79,7 +83,9 @@ GpuStepTimes gpu_step_times(const std::vector<trace::Event>& events,
       const trace::Event& a = *anchors[i - 1].point;
       const trace::Event& b = *anchors[i].point;
       const std::uint64_t a_end = a.ts_ns + a.dur_ns, b_end = b.ts_ns + b.dur_ns;
-      if (a_end < pass.begin_ns || b_end >= pass.end_ns || b_end <= a_end) continue;
+      if (a_end < pass.begin_ns || b_end >= pass.end_ns || b_end <= a_end ||
+          anchors[i].next_copy_ns >= pass.end_ns)
+        continue;
       const std::uint64_t h = anchors[i].copies_before;
       if (h == 0 || h % k != 0) continue;
       if (first_interval) {

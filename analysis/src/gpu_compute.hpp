@@ -43,8 +43,9 @@ struct GpuStepTimes {
 //  - anchors: the last blocking point before each run of host-to-device copies (a step's batch);
 //  - copies per step: the pass kind's copies in its passes over its steps, when that is a whole
 //    number (within 5%);
-//  - an interval between consecutive anchors of one pass counts when its copies are a whole
-//    number n >= 1 of steps; per step (end - begin - data waits inside) / n;
+//  - an interval between consecutive anchors of one pass, the closing one followed by more of
+//    the pass's copies, counts when its copies are a whole number n >= 1 of steps; per step
+//    (end - begin - data waits inside) / n;
 //  - GPU-bound: when the closing anchor waited (dur >= max(100 us, 1% of the interval)) in
 //    intervals holding at least half a kind's steps, only those are kept: the GPU was still busy,
 //    so it ran all along except while the loop waited for data. Otherwise all are kept: the loop

@@ -137,12 +137,13 @@ std::vector<trace::Event> loop(std::uint64_t t0, int steps, std::uint64_t gpu_ms
 
 TEST(GpuStepTimes, BlockingSyncsOverCopiedStepsGiveTheGpusStep) {
   std::uint64_t end = 0;
-  const auto events = loop(1000, 16, 40, end);
-  const std::vector<GpuPass> passes = {pass(1000, end + 1, 16, false)};
+  const auto events = loop(1000, 20, 40, end);
+  const std::vector<GpuPass> passes = {pass(1000, end + 1, 20, false)};
   const GpuStepTimes g = gpu_step_times(events, passes, {});
   EXPECT_EQ(g.copies_per_step, 2u);
   EXPECT_TRUE(g.gpu_bound);
-  // Anchors after steps 4, 8, 12, 16: three intervals, the first left out (autotuning).
+  // Anchors after steps 4, 8, 12, 16, 20: four intervals, the first left out (autotuning), the
+  // last not followed by copies of the pass (its tail).
   ASSERT_EQ(g.intervals.size(), 2u);
   for (const auto& iv : g.intervals) {
     EXPECT_EQ(iv.steps, 4u);
@@ -153,8 +154,8 @@ TEST(GpuStepTimes, BlockingSyncsOverCopiedStepsGiveTheGpusStep) {
 TEST(GpuStepTimes, DataWaitsInsideAnIntervalAreNotCompute) {
   std::uint64_t end = 0;
   // Step 9 waits 500 ms for its batch: the GPU drains its queue and idles.
-  const auto events = loop(1000, 16, 40, end, 9, 500);
-  const std::vector<GpuPass> passes = {pass(1000, end + 1, 16, false)};
+  const auto events = loop(1000, 20, 40, end, 9, 500);
+  const std::vector<GpuPass> passes = {pass(1000, end + 1, 20, false)};
   // The wait as summarize's steps report it: the 500 ms before step 9's copies.
   std::uint64_t copy9 = 0;
   int copies = 0;
@@ -163,7 +164,8 @@ TEST(GpuStepTimes, DataWaitsInsideAnIntervalAreNotCompute) {
   const std::vector<std::pair<std::uint64_t, std::uint64_t>> waits = {{copy9 - 500 * kMs, copy9}};
   const GpuStepTimes g = gpu_step_times(events, passes, waits);
   // Steps 8-11 held the wait: the GPU worked off step 8 during its first 30 ms, so the interval
-  // less the wait is too short (a lower bound); the clean interval of steps 12-15 is used.
+  // less the wait is too short (a lower bound); the clean interval of steps 12-15 is used (16-19
+  // is the pass's tail).
   ASSERT_EQ(g.intervals.size(), 1u);
   EXPECT_EQ(g.intervals[0].data_wait_ns, 0u);
   EXPECT_EQ(g.intervals[0].steps, 4u);
@@ -181,8 +183,8 @@ TEST(GpuStepTimes, AGpuThatKeepsUpGivesTheLoopsTime) {
   // 5 ms of GPU work a step against 10 ms of CPU: every sync returns at once (the GPU idles), so
   // the step is the loop's own 10 ms, not the GPU's 5.
   std::uint64_t end = 0;
-  const auto events = loop(1000, 16, 5, end);
-  const std::vector<GpuPass> passes = {pass(1000, end + 1, 16, false)};
+  const auto events = loop(1000, 20, 5, end);
+  const std::vector<GpuPass> passes = {pass(1000, end + 1, 20, false)};
   const GpuStepTimes g = gpu_step_times(events, passes, {});
   EXPECT_FALSE(g.gpu_bound);
   ASSERT_EQ(g.intervals.size(), 2u);
@@ -194,14 +196,16 @@ TEST(GpuStepTimes, AGpuThatKeepsUpGivesTheLoopsTime) {
 
 TEST(GpuStepTimes, IntervalsStayInsideTheirPassAndKind) {
   std::uint64_t mid = 0, end = 0;
-  auto events = loop(1000, 12, 40, mid);
-  const auto eval = loop(mid + 100, 12, 20, end);
+  auto events = loop(1000, 16, 40, mid);
+  const auto eval = loop(mid + 100, 16, 20, end);
   events.insert(events.end(), eval.begin(), eval.end());
-  const std::vector<GpuPass> ns = {pass(1000, mid + 50, 12, false),
-                                   pass(mid + 100, end + 1, 12, true)};
+  const std::vector<GpuPass> ns = {pass(1000, mid + 50, 16, false),
+                                   pass(mid + 100, end + 1, 16, true)};
   const GpuStepTimes g = gpu_step_times(events, ns, {});
   EXPECT_EQ(g.eval_copies_per_step, 2u);
-  ASSERT_EQ(g.intervals.size(), 2u);  // one per pass, each pass's first left out
+  // One per pass: each pass's first is left out, and its last (closed by the point before the
+  // next pass's copies) is its tail.
+  ASSERT_EQ(g.intervals.size(), 2u);
   EXPECT_FALSE(g.intervals[0].evaluation);
   EXPECT_NEAR(g.intervals[0].per_step_ns, 40e6, 0.3e6);
   EXPECT_TRUE(g.intervals[1].evaluation);
