@@ -863,10 +863,10 @@ void distil_gpu_compute(const TraceSummary& s, Job& job, Ctx& x) {
   if (job.run.eval_every_epochs > 0 && !g.eval_intervals_s.empty() &&
       std::fabs(g.eval_step_s - g.step_s) > 0.1 * g.step_s) {
     job.compute.eval_time = Distribution::fixed_at(us(g.eval_step_s));
-    x.c("compute.eval_time", "measured on the GPU's timeline: " + gpus + ", " +
-                                 format_duration(g.eval_step_s) + " median per evaluation step over " +
-                                 std::to_string(g.eval_intervals_s.size()) + " intervals (" +
-                                 std::to_string(g.eval_steps) + " steps), as compute.time");
+    x.c("compute.eval_time",
+        "measured on the GPU's timeline: " + gpus + ", " + format_duration(g.eval_step_s) +
+            " median per evaluation step over " + std::to_string(g.eval_intervals_s.size()) +
+            " intervals (" + std::to_string(g.eval_steps) + " steps), as compute.time");
   }
 }
 

@@ -48,7 +48,7 @@ GpuStepTimes gpu_step_times(const std::vector<trace::Event>& events,
   // up to the next anchor.
   struct Anchor {
     const trace::Event* point;
-    std::uint64_t copies_before = 0;  // copies between the previous anchor and this one
+    std::uint64_t copies_before = 0;          // copies between the previous anchor and this one
     std::uint64_t next_copy_ns = UINT64_MAX;  // the first copy after it
   };
   std::vector<Anchor> anchors;
@@ -103,8 +103,8 @@ GpuStepTimes gpu_step_times(const std::vector<trace::Event>& events,
         const std::uint64_t lo = std::max(w0, a_end), hi = std::min(w1, b_end);
         if (hi > lo) iv.data_wait_ns += hi - lo;
       }
-      iv.per_step_ns = static_cast<double>(len - std::min(len, iv.data_wait_ns)) /
-                       static_cast<double>(iv.steps);
+      iv.per_step_ns =
+          static_cast<double>(len - std::min(len, iv.data_wait_ns)) / static_cast<double>(iv.steps);
       out.intervals.push_back(iv);
     }
   }
@@ -133,10 +133,9 @@ GpuStepTimes gpu_step_times(const std::vector<trace::Event>& events,
     auto held = [&](const GpuInterval& iv) {
       return iv.evaluation == evaluation && iv.data_wait_ns * 20 > iv.end_ns - iv.begin_ns;
     };
-    const bool clean = std::any_of(out.intervals.begin(), out.intervals.end(),
-                                   [&](const GpuInterval& iv) {
-                                     return iv.evaluation == evaluation && !held(iv);
-                                   });
+    const bool clean = std::any_of(
+        out.intervals.begin(), out.intervals.end(),
+        [&](const GpuInterval& iv) { return iv.evaluation == evaluation && !held(iv); });
     if (clean)
       out.intervals.erase(std::remove_if(out.intervals.begin(), out.intervals.end(), held),
                           out.intervals.end());
@@ -197,8 +196,8 @@ GpuCompute gpu_compute(const trace::Trace& t, const Readers& r, const Passes& p,
     out.copies_per_step = std::max(out.copies_per_step, g.copies_per_step);
     out.gpu_bound = out.gpu_bound || g.gpu_bound;
     out.eval_gpu_bound = out.eval_gpu_bound || g.eval_gpu_bound;
-    for (const auto& iv : g.intervals) (iv.evaluation ? out.eval_busy_steps : out.busy_steps) +=
-        iv.gpu_busy ? iv.steps : 0;
+    for (const auto& iv : g.intervals)
+      (iv.evaluation ? out.eval_busy_steps : out.busy_steps) += iv.gpu_busy ? iv.steps : 0;
     for (const auto& iv : g.intervals) {
       (iv.evaluation ? out.eval_intervals_s : out.intervals_s).push_back(iv.per_step_ns * 1e-9);
       (iv.evaluation ? out.eval_steps : out.steps) += iv.steps;

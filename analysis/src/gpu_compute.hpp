@@ -31,7 +31,7 @@ struct GpuInterval {
 };
 
 struct GpuStepTimes {
-  std::vector<GpuInterval> intervals;  // those used, in time order
+  std::vector<GpuInterval> intervals;                           // those used, in time order
   std::uint32_t copies_per_step = 0, eval_copies_per_step = 0;  // 0: not found
   bool gpu_bound = false, eval_gpu_bound = false;  // only intervals with a busy GPU were kept
 };

@@ -3,6 +3,8 @@
 // tests/data/gpu/cuda/ ran on one H200 with CUDA probes; each program logged its own per-step GPU
 // time from CUDA events (NAME.truth.jsonl, tests/pytorch/README.md). The programs read loss.item()
 // only every few steps, so the CPU runs ahead of the GPU and its idle gaps are not the step.
+#include "gpu_compute.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -14,7 +16,6 @@
 #include "dlgen/analysis/distil.hpp"
 #include "dlgen/analysis/summary.hpp"
 #include "dlgen/trace/trace_io.hpp"
-#include "gpu_compute.hpp"
 
 namespace dlgen::analysis {
 namespace {
@@ -72,8 +73,12 @@ void expect_train_steps(const Case& c) {
   EXPECT_EQ(train_steps, std::vector<std::uint64_t>(c.train_passes, c.steps_per_epoch)) << c.name;
 }
 
-TEST(GpuCaptureSteps, ImagenetStepsPerEpoch) { expect_train_steps({"imagenet", 2, 32}); }
-TEST(GpuCaptureSteps, ImagenetAmpStepsPerEpoch) { expect_train_steps({"imagenet_amp", 2, 32}); }
+TEST(GpuCaptureSteps, ImagenetStepsPerEpoch) {
+  expect_train_steps({"imagenet", 2, 32});
+}
+TEST(GpuCaptureSteps, ImagenetAmpStepsPerEpoch) {
+  expect_train_steps({"imagenet_amp", 2, 32});
+}
 // Known defect (issue 18 item 4, validation chosen by a list in the training directory): the 4
 // evaluation steps after each epoch are counted in the training pass (14, not 10). Run with
 // --gtest_also_run_disabled_tests.
