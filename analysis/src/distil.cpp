@@ -827,6 +827,49 @@ void distil_batch_overhead(const TraceSummary& s, Job& job, Ctx& x) {
           format_duration(s.step_time.p50) + ")" + (skew_why.empty() ? "" : "; " + skew_why));
 }
 
+// The accelerator's own compute (TraceSummary::gpu) replaces the CPU's when the trace's CUDA events
+// measured it: the CPU queues the GPU's work and runs ahead, so its busy time is not the step.
+void distil_gpu_compute(const TraceSummary& s, Job& job, Ctx& x) {
+  const GpuCompute& g = s.gpu;
+  if (!g.measured) return;
+  auto us = [](double seconds) { return std::round(seconds * 1e6) / 1e6; };
+  std::string gpus = "a GPU";
+  if (!g.devices.empty()) {
+    std::map<std::string, int> n;
+    for (const auto& d : g.devices) ++n[d];
+    gpus.clear();
+    for (const auto& [name, count] : n)
+      gpus += (gpus.empty() ? "" : ", ") + std::to_string(count) + " x " + name;
+    if (!g.driver.empty()) gpus += " (driver " + g.driver + ")";
+  }
+  const double cpu = s.compute_time.p50;
+  job.compute.step_time = Distribution::fixed_at(us(g.step_s));
+  const std::string bound =
+      g.gpu_bound ? "; GPU-bound: the closing synchronisation found the GPU busy, so these "
+                    "intervals are the GPU's own time"
+                  : "; loop-bound: the GPU was busy at the closing synchronisation for only " +
+                        std::to_string(g.busy_steps) + " of the " + std::to_string(g.steps) +
+                        " steps, so the loop's own work per step is as long as the GPU's and the "
+                        "intervals are the loop's time per step";
+  x.c("compute.time",
+      "measured on the GPU's timeline: " + gpus + ", " + format_duration(g.step_s) +
+          " median per training step over " + std::to_string(g.steps) + " steps in " +
+          std::to_string(g.intervals_s.size()) +
+          " intervals between the training loop's blocking CUDA synchronisations, less its data "
+          "waits inside them, over the steps whose batches were copied to the GPU in between (" +
+          std::to_string(g.copies_per_step) + " host-to-device copies a step)" + bound +
+          "; the CPU's own busy time per step was " + format_duration(cpu) +
+          " (it queues the GPU's work and runs ahead)");
+  if (job.run.eval_every_epochs > 0 && !g.eval_intervals_s.empty() &&
+      std::fabs(g.eval_step_s - g.step_s) > 0.1 * g.step_s) {
+    job.compute.eval_time = Distribution::fixed_at(us(g.eval_step_s));
+    x.c("compute.eval_time",
+        "measured on the GPU's timeline: " + gpus + ", " + format_duration(g.eval_step_s) +
+            " median per evaluation step over " + std::to_string(g.eval_intervals_s.size()) +
+            " intervals (" + std::to_string(g.eval_steps) + " steps), as compute.time");
+  }
+}
+
 void distil_compute(Ctx& x) {
   const TraceSummary& s = x.s;
   Job& job = x.out.job;
@@ -894,6 +937,7 @@ void distil_compute(Ctx& x) {
       }
     }
     distil_batch_overhead(s, job, x);
+    distil_gpu_compute(s, job, x);
   } else {
     job.compute.step_time = Distribution::fixed_at(0);
     x.note("compute.time: no step intervals (no batch receipts by the main process); 0 assumed");

@@ -198,6 +198,20 @@ std::string to_json(const TraceSummary& s) {
   // Per pass, per accelerator: seconds from the pass's first dataset read to the accelerator's
   // (-1: none); reader.startup_spread is distilled from these.
   j["accelerator_starts_s"] = s.accelerator_starts_s;
+  j["gpu_compute"] = {{"measured", s.gpu.measured},
+                      {"step_s", s.gpu.step_s},
+                      {"eval_step_s", s.gpu.eval_step_s},
+                      {"intervals_s", s.gpu.intervals_s},
+                      {"eval_intervals_s", s.gpu.eval_intervals_s},
+                      {"steps", s.gpu.steps},
+                      {"eval_steps", s.gpu.eval_steps},
+                      {"copies_per_step", s.gpu.copies_per_step},
+                      {"gpu_bound", s.gpu.gpu_bound},
+                      {"eval_gpu_bound", s.gpu.eval_gpu_bound},
+                      {"busy_steps", s.gpu.busy_steps},
+                      {"data_wait_s", s.gpu.data_wait_s},
+                      {"devices", s.gpu.devices},
+                      {"driver", s.gpu.driver}};
   j["notes"] = s.notes;
   return j.dump(2);
 }

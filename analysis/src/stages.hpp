@@ -159,6 +159,12 @@ struct Steps {
 Steps find_steps(const trace::Trace& t, const std::vector<Access>& as, const Readers& r,
                  const Passes& p, const Batches& b);
 
+// ---- GPU compute (gpu_compute.cpp) ----
+
+// The accelerator's compute per step from the loop thread's CUDA events (GpuCompute).
+GpuCompute gpu_compute(const trace::Trace& t, const Readers& r, const Passes& p, const Batches& b,
+                       const Steps& st);
+
 // ---- checkpoints ----
 
 struct Checkpoints {

@@ -54,6 +54,7 @@ TraceSummary summarize_split(const trace::Trace& t, const std::set<std::uint32_t
   const std::vector<OrderSummary> orders = order_stats(classified, accesses, passes);
   const Batches batches = find_batches(t, classified, accesses, readers, passes, mapped);
   const Steps steps = find_steps(t, accesses, readers, passes, batches);
+  const GpuCompute gpu = gpu_compute(t, readers, passes, batches, steps);
   const Checkpoints checkpoints =
       find_checkpoints(t, classified, accesses, readers, passes, batches, steps);
   const Utilisation au = utilisation(readers.accelerators.size(), passes, batches, checkpoints);
@@ -139,6 +140,7 @@ TraceSummary summarize_split(const trace::Trace& t, const std::set<std::uint32_t
   s.data_wait_time = timing.data_wait_time;
   s.consumer_time = timing.consumer_time;
   s.concurrency = concurrency(t, classified);
+  s.gpu = gpu;
 
   s.notes = batches.notes;
   s.notes.insert(s.notes.end(), steps.notes.begin(), steps.notes.end());

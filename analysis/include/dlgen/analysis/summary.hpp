@@ -254,6 +254,29 @@ struct HostSummary {
   std::uint32_t accelerators = 0;  // accelerator processes found on it
 };
 
+// The accelerator's own compute per step, measured on the GPU's timeline: from the CUDA driver
+// calls of the training loop's thread (trace ops cuda_sync, cuda_htod, cuda_dtoh), the time between
+// two blocking synchronisations, less the loop's data waits inside, over the steps whose batches
+// were copied in between (docs/distil.md, "GPU compute"; analysis/src/gpu_compute.hpp). Not
+// measured: no CUDA events, or no interval between synchronisations spans whole steps (the CPU's
+// own figures stand).
+struct GpuCompute {
+  bool measured = false;                    // some training interval was measured
+  double step_s = 0, eval_step_s = 0;       // medians over the steps of the intervals, 0: none
+  std::vector<double> intervals_s;          // per-step figure of each training interval used
+  std::vector<double> eval_intervals_s;     // ... of each evaluation interval
+  std::uint64_t steps = 0, eval_steps = 0;  // steps those intervals span
+  std::uint32_t copies_per_step = 0;        // host-to-device copies per training step
+  // GPU-bound: the closing synchronisation found the GPU busy in intervals holding at least half
+  // the steps, and only those intervals count; else (loop-bound) every interval counts: the
+  // loop's own work per step was as long as the GPU's or longer.
+  bool gpu_bound = false, eval_gpu_bound = false;
+  std::uint64_t busy_steps = 0, eval_busy_steps = 0;  // steps of intervals with a busy GPU
+  double data_wait_s = 0;                             // data waits taken out of the intervals
+  std::vector<std::string> devices;                   // the trace's GPUs (gpu_devices), index order
+  std::string driver;                                 // gpu_driver
+};
+
 struct TraceSummary {
   std::vector<std::string> command;
   // The hosts of a merged trace, in host order (pids of host h are h << 22 + pid); one entry, the
@@ -347,6 +370,8 @@ struct TraceSummary {
   // files (FileSummary::file) to the real file they are part of.
   std::vector<SampleFile> sample_files;
   std::map<std::uint32_t, std::uint32_t> virtual_files;  // file index → index into sample_files
+
+  GpuCompute gpu;  // the accelerator's own compute per step, from CUDA events
 
   std::vector<std::string> notes;  // what could not be inferred, and why
 };

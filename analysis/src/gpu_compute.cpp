@@ -1,0 +1,217 @@
+// gpu_compute: the accelerator's compute per step from the CUDA events of the training loop's
+// thread (gpu_compute.hpp; docs/distil.md, "GPU compute").
+#include "gpu_compute.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "stages.hpp"
+#include "stats.hpp"
+
+namespace dlgen::analysis {
+namespace detail {
+namespace {
+
+using trace::Op;
+
+bool blocking(const trace::Event& e) {
+  return e.op == Op::cuda_sync || (e.op == Op::cuda_dtoh && !(e.flags & 1u));
+}
+
+// Copies per step of one pass kind: the copies in its passes over its steps, 0 unless whole.
+std::uint32_t copies_per_step(const std::vector<trace::Event>& events,
+                              const std::vector<GpuPass>& passes, bool evaluation) {
+  std::uint64_t copies = 0, steps = 0;
+  for (const auto& p : passes) {
+    if (p.evaluation != evaluation) continue;
+    steps += p.steps;
+    for (const auto& e : events)
+      if (e.op == Op::cuda_htod && e.ts_ns >= p.begin_ns && e.ts_ns < p.end_ns) ++copies;
+  }
+  if (!steps || copies < steps) return 0;
+  const double k = static_cast<double>(copies) / static_cast<double>(steps);
+  const double whole = std::round(k);
+  return std::fabs(k - whole) <= 0.05 * whole ? static_cast<std::uint32_t>(whole) : 0;
+}
+
+}  // namespace
+
+GpuStepTimes gpu_step_times(const std::vector<trace::Event>& events,
+                            const std::vector<GpuPass>& passes,
+                            const std::vector<std::pair<std::uint64_t, std::uint64_t>>& waits) {
+  GpuStepTimes out;
+  out.copies_per_step = copies_per_step(events, passes, false);
+  out.eval_copies_per_step = copies_per_step(events, passes, true);
+  // Anchors: the last blocking point before each run of copies, with the copies that follow it
+  // up to the next anchor.
+  struct Anchor {
+    const trace::Event* point;
+    std::uint64_t copies_before = 0;          // copies between the previous anchor and this one
+    std::uint64_t next_copy_ns = UINT64_MAX;  // the first copy after it
+  };
+  std::vector<Anchor> anchors;
+  const trace::Event* last_point = nullptr;
+  std::uint64_t copies = 0;
+  bool copied_since_point = false;
+  for (const auto& e : events) {
+    if (blocking(e)) {
+      last_point = &e;
+      copied_since_point = false;
+    } else if (e.op == Op::cuda_htod) {
+      if (last_point && !copied_since_point) {
+        anchors.push_back({last_point, copies, e.ts_ns});
+        copies = 0;
+      }
+      copied_since_point = true;
+      ++copies;
+    }
+  }
+  // A blocking point after the last copies closes them.
+  if (last_point && !copied_since_point && copies) anchors.push_back({last_point, copies});
+  // An interval closes on an anchor followed by more of its pass's copies: the last blocking
+  // point before the next pass's first copies lies past this pass's end (the accuracy read, a
+  // checkpoint's copies to the host, the next pass's start-up), so a pass's tail is not used.
+  std::map<bool, bool> first_of_kind_seen;
+  for (const auto& pass : passes) {
+    const std::uint32_t k = pass.evaluation ? out.eval_copies_per_step : out.copies_per_step;
+    if (!k) continue;
+    bool first_interval = !first_of_kind_seen[pass.evaluation];
+    first_of_kind_seen[pass.evaluation] = true;
+    for (std::size_t i = 1; i < anchors.size(); ++i) {
+      const trace::Event& a = *anchors[i - 1].point;
+      const trace::Event& b = *anchors[i].point;
+      const std::uint64_t a_end = a.ts_ns + a.dur_ns, b_end = b.ts_ns + b.dur_ns;
+      if (a_end < pass.begin_ns || b_end >= pass.end_ns || b_end <= a_end ||
+          anchors[i].next_copy_ns >= pass.end_ns)
+        continue;
+      const std::uint64_t h = anchors[i].copies_before;
+      if (h == 0 || h % k != 0) continue;
+      if (first_interval) {
+        first_interval = false;
+        continue;
+      }
+      const std::uint64_t len = b_end - a_end;
+      GpuInterval iv;
+      iv.gpu_busy = b.dur_ns >= std::max<std::uint64_t>(100000, len / 100);
+      iv.begin_ns = a_end;
+      iv.end_ns = b_end;
+      iv.steps = h / k;
+      iv.evaluation = pass.evaluation;
+      for (const auto& [w0, w1] : waits) {
+        const std::uint64_t lo = std::max(w0, a_end), hi = std::min(w1, b_end);
+        if (hi > lo) iv.data_wait_ns += hi - lo;
+      }
+      iv.per_step_ns =
+          static_cast<double>(len - std::min(len, iv.data_wait_ns)) / static_cast<double>(iv.steps);
+      out.intervals.push_back(iv);
+    }
+  }
+  // GPU-bound when the closing synchronisation found the GPU busy for at least half the steps:
+  // then those intervals only. Otherwise the loop's own work is as long as the GPU's (or longer),
+  // and every interval is the loop's time per step, whichever of the two bound it.
+  for (const bool evaluation : {false, true}) {
+    std::uint64_t busy = 0, all = 0;
+    for (const auto& iv : out.intervals)
+      if (iv.evaluation == evaluation) {
+        all += iv.steps;
+        busy += iv.gpu_busy ? iv.steps : 0;
+      }
+    const bool bound = all && busy * 2 >= all;
+    (evaluation ? out.eval_gpu_bound : out.gpu_bound) = bound;
+    if (bound)
+      out.intervals.erase(std::remove_if(out.intervals.begin(), out.intervals.end(),
+                                         [&](const GpuInterval& iv) {
+                                           return iv.evaluation == evaluation && !iv.gpu_busy;
+                                         }),
+                          out.intervals.end());
+  }
+  // The GPU idles during a data wait only once it has drained what the loop had queued, so an
+  // interval holding one (over 5% of it) is a lower bound: used only where a kind has no other.
+  for (const bool evaluation : {false, true}) {
+    auto held = [&](const GpuInterval& iv) {
+      return iv.evaluation == evaluation && iv.data_wait_ns * 20 > iv.end_ns - iv.begin_ns;
+    };
+    const bool clean = std::any_of(
+        out.intervals.begin(), out.intervals.end(),
+        [&](const GpuInterval& iv) { return iv.evaluation == evaluation && !held(iv); });
+    if (clean)
+      out.intervals.erase(std::remove_if(out.intervals.begin(), out.intervals.end(), held),
+                          out.intervals.end());
+  }
+  std::sort(out.intervals.begin(), out.intervals.end(),
+            [](const GpuInterval& x, const GpuInterval& y) { return x.begin_ns < y.begin_ns; });
+  return out;
+}
+
+}  // namespace detail
+
+namespace stages {
+
+GpuCompute gpu_compute(const trace::Trace& t, const Readers& r, const Passes& p, const Batches& b,
+                       const Steps& st) {
+  GpuCompute out;
+  out.devices = t.meta.gpu.devices;
+  out.driver = t.meta.gpu.driver;
+  std::vector<double> train, eval;
+  for (std::size_t ai = 0; ai < r.accelerators.size(); ++ai) {
+    const std::uint32_t pid = r.accelerators[ai].pid;
+    // The training loop's thread: the process's main thread.
+    std::vector<trace::Event> events;
+    for (const auto& e : t.events)
+      if (trace::is_cuda(e.op) && e.op != trace::Op::cuda_launch && e.pid == pid && e.tid == pid)
+        events.push_back(e);
+    if (events.empty()) continue;
+    // Passes: from the first receipt of a pass's batch to the next pass's.
+    std::map<std::int32_t, std::pair<std::uint64_t, std::uint64_t>> first_and_count;
+    for (const auto& bt : b.batches) {
+      if (bt.accelerator != ai || !bt.received_ns || bt.epoch < 0) continue;
+      auto [it, fresh] = first_and_count.try_emplace(bt.epoch, bt.received_ns, 0);
+      it->second.first = std::min(it->second.first, bt.received_ns);
+      ++it->second.second;
+    }
+    std::vector<detail::GpuPass> passes;
+    for (const auto& [pass, fc] : first_and_count) {
+      detail::GpuPass gp;
+      gp.begin_ns = fc.first;
+      gp.end_ns = UINT64_MAX;
+      gp.steps = fc.second;
+      gp.evaluation = p.evaluation(pass);
+      if (!passes.empty()) passes.back().end_ns = gp.begin_ns;
+      passes.push_back(gp);
+    }
+    // The loop's data waits: the tail of each step's interval, where the loop's thread receives
+    // the batches itself. Behind an in-process hand-over (a pin-memory thread receives them) the
+    // loop's waits are not seen (its steps are fitted, docs/distil.md): none taken out.
+    std::set<std::uint32_t> receivers;
+    for (const auto& e : t.events)
+      if (e.op == trace::Op::recvmsg && e.pid == pid) receivers.insert(e.tid);
+    const bool handed_over = !receivers.empty() && !receivers.count(pid);
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> waits;
+    for (const auto& s : st.steps)
+      if (!handed_over && s.accelerator == ai && s.wait_ns)
+        waits.push_back({s.end_ns - s.wait_ns, s.end_ns});
+    const detail::GpuStepTimes g = detail::gpu_step_times(events, passes, waits);
+    out.copies_per_step = std::max(out.copies_per_step, g.copies_per_step);
+    out.gpu_bound = out.gpu_bound || g.gpu_bound;
+    out.eval_gpu_bound = out.eval_gpu_bound || g.eval_gpu_bound;
+    for (const auto& iv : g.intervals)
+      (iv.evaluation ? out.eval_busy_steps : out.busy_steps) += iv.gpu_busy ? iv.steps : 0;
+    for (const auto& iv : g.intervals) {
+      (iv.evaluation ? out.eval_intervals_s : out.intervals_s).push_back(iv.per_step_ns * 1e-9);
+      (iv.evaluation ? out.eval_steps : out.steps) += iv.steps;
+      out.data_wait_s += static_cast<double>(iv.data_wait_ns) * 1e-9;
+      // The median over steps: each interval's figure once per step it spans.
+      for (std::uint64_t i = 0; i < iv.steps; ++i)
+        (iv.evaluation ? eval : train).push_back(iv.per_step_ns * 1e-9);
+    }
+  }
+  out.measured = !train.empty();
+  out.step_s = detail::percentile(train, 0.5);
+  out.eval_step_s = detail::percentile(eval, 0.5);
+  return out;
+}
+
+}  // namespace stages
+}  // namespace dlgen::analysis
