@@ -26,6 +26,8 @@ namespace {
 struct CompareOptions {
   std::vector<std::string> original, replay;  // one trace each, or one per host
   std::vector<std::string> positional;        // today's form: ORIGINAL REPLAY
+  // Further captures of the original run, each one trace or a comma-joined set, one per host.
+  std::vector<std::string> original_repeats;
   bool json = false;
   std::string report;
   std::string json_out;
@@ -80,12 +82,43 @@ int run_compare(CompareOptions o) {
   }
   for (const auto& t : o.tolerances)
     if (auto r = compare::apply_tolerance(tol, t); !r) return report_error(r.error());
+  // Each repeat is the same run captured again, so it names as many traces (hosts) as --original.
+  std::vector<std::vector<std::string>> repeats;
+  for (const auto& r : o.original_repeats) {
+    std::vector<std::string> paths;
+    for (std::size_t at = 0;;) {
+      const std::size_t comma = r.find(',', at);
+      paths.push_back(r.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
+      if (comma == std::string::npos) break;
+      at = comma + 1;
+    }
+    for (const auto& p : paths) {
+      if (p.empty())
+        return report_error(input_error("--original-repeat " + r + ": an empty trace path"));
+      if (!std::filesystem::is_regular_file(p))
+        return report_error(input_error("--original-repeat " + r + ": " + p + ": no such file"));
+    }
+    if (paths.size() != o.original.size())
+      return report_error(input_error(
+          "--original-repeat " + r + ": " + std::to_string(paths.size()) +
+          " trace(s), but the original has " + std::to_string(o.original.size()) +
+          " (a repeat is the same run captured again: one trace per host, comma-joined)"));
+    repeats.push_back(std::move(paths));
+  }
+  std::vector<compare::Profile> originals;
   auto a = load_profile(o.original, "original");
   if (!a) return report_error(a.error());
+  originals.push_back(std::move(*a));
+  for (std::size_t i = 0; i < repeats.size(); ++i) {
+    const std::string label = "original " + std::to_string(i + 2);
+    auto r = load_profile(repeats[i], label.c_str());
+    if (!r) return report_error(r.error());
+    originals.push_back(std::move(*r));
+  }
   auto b = load_profile(o.replay, "replay");
   if (!b) return report_error(b.error());
   compare::Comparison c = compare::compare(
-      *a, *b, tol,
+      originals, *b, tol,
       o.allow_lost ? compare::LostEventsPolicy::allow : compare::LostEventsPolicy::refuse);
 
   if (!o.report.empty()) {
@@ -190,6 +223,13 @@ void add_compare_commands(CLI::App& app, Action& action) {
       ->check(CLI::ExistingFile);
   cmp->add_option("--replay", co->replay, "The replay's traces, one per host")
       ->check(CLI::ExistingFile);
+  // One value per occurrence, so `--original-repeat b.h5 replay.h5` leaves the replay positional.
+  cmp->add_option("--original-repeat", co->original_repeats,
+                  "Another capture of the same original run (one per host, comma-joined: "
+                  "r2-0.h5,r2-1.h5); repeatable. Host-time rows are judged at the larger of their "
+                  "tolerance and the originals' own spread")
+      ->type_name("TRACE[,TRACE...]")
+      ->allow_extra_args(false);
   add_tolerance_options(cmp, *co);
   cmp->callback([co, &action] { action = [co] { return run_compare(*co); }; });
 

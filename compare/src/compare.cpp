@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <map>
 
 #include "dlgen/compare/stats.hpp"
 
@@ -50,19 +51,19 @@ const std::vector<MetricDef> kMetrics = {
     {"epochs", "timing", "count", DistanceKind::absolute, 0.0, "epochs"},
     {"steps", "timing", "count", DistanceKind::relative, 0.02, "steps (batches consumed)"},
     {"duration", "timing", "s", DistanceKind::relative, 0.10,
-     "time reading in steady-state epochs (all but the first)"},
+     "time reading in steady-state epochs (all but the first)", true},
     {"epoch_time", "timing", "s", DistanceKind::relative, 0.10,
-     "worst steady-state epoch: duration"},
-    {"step_time", "timing", "s", DistanceKind::relative, 0.10, "median step time"},
-    {"compute", "timing", "s", DistanceKind::relative, 0.20, "median compute gap per step"},
+     "worst steady-state epoch: duration", true},
+    {"step_time", "timing", "s", DistanceKind::relative, 0.10, "median step time", true},
+    {"compute", "timing", "s", DistanceKind::relative, 0.20, "median compute gap per step", true},
     {"data_wait", "timing", "fraction", DistanceKind::absolute, 0.15,
-     "share of step time waiting for data"},
+     "share of step time waiting for data", true},
     {"consumer", "timing", "s", DistanceKind::relative, 0.10,
-     "median consumer's own cost per step (distance: share of the original's median step)"},
+     "median consumer's own cost per step (distance: share of the original's median step)", true},
     {"au", "timing", "fraction", DistanceKind::absolute, 0.05,
-     "AU: compute / wall from the first batch to the run's end (lowest accelerator)"},
+     "AU: compute / wall from the first batch to the run's end (lowest accelerator)", true},
     {"throughput", "timing", "MiB/s", DistanceKind::relative, 0.11,
-     "data MiB/s in steady-state epochs"},
+     "data MiB/s in steady-state epochs", true},
     {"eval_passes", "evaluation", "count", DistanceKind::absolute, 0.0, "evaluation passes"},
     {"eval_files", "evaluation", "count", DistanceKind::relative, 0.02,
      "distinct validation files read"},
@@ -71,14 +72,14 @@ const std::vector<MetricDef> kMetrics = {
     {"eval_steps", "evaluation", "count", DistanceKind::relative, 0.02,
      "evaluation steps (batches consumed)"},
     {"eval_step_time", "evaluation", "s", DistanceKind::relative, 0.20,
-     "median evaluation step time"},
+     "median evaluation step time", true},
     {"checkpoints", "checkpoint", "count", DistanceKind::absolute, 0.0, "checkpoints written"},
     {"checkpoint_size", "checkpoint", "bytes", DistanceKind::relative, 0.05,
      "mean bytes per checkpoint"},
     {"checkpoint_interval", "checkpoint", "s", DistanceKind::relative, 0.50,
-     "median time between checkpoints"},
+     "median time between checkpoints", true},
     {"checkpoint_write_time", "checkpoint", "s", DistanceKind::relative, 1.00,
-     "median checkpoint write time"},
+     "median checkpoint write time", true},
     {"checkpoint_fsync", "checkpoint", "fraction", DistanceKind::absolute, 0.0,
      "checkpoints with an fsync"},
     {"checkpoint_copy", "checkpoint", "bytes", DistanceKind::relative, 0.05,
@@ -235,21 +236,28 @@ bool Comparison::pass() const {
   return failures() == 0 && refusals.empty();
 }
 
+namespace {
+
+// The lost-events line for one trace's profile, into c.refusals or c.verdict_notes.
+void lost_events_line(Comparison& c, const Profile* p, LostEventsPolicy policy) {
+  if (p->lost_events == 0 && p->lost.total() == 0) return;
+  const std::uint64_t n = std::max(p->lost_events, p->lost.total());
+  const std::string what = (p->label.empty() ? std::string("trace") : p->label) + ": lost " +
+                           std::to_string(n) + " events during capture (" +
+                           trace::describe_lost(n, p->lost) +
+                           "), so its counts are lower bounds and its timing has gaps";
+  const std::string remedy = trace::lost_remedies(p->lost);
+  if (policy == LostEventsPolicy::allow)
+    c.verdict_notes.push_back(what + "; allowed by --allow-lost");
+  else
+    c.refusals.push_back(what + "; capture it again" + (remedy.empty() ? "" : " with " + remedy) +
+                         ", or pass --allow-lost to judge it anyway");
+}
+
+}  // namespace
+
 void apply_lost_events_rule(Comparison& c, LostEventsPolicy policy) {
-  for (const Profile* p : {&c.original, &c.replay}) {
-    if (p->lost_events == 0 && p->lost.total() == 0) continue;
-    const std::uint64_t n = std::max(p->lost_events, p->lost.total());
-    const std::string what = (p->label.empty() ? std::string("trace") : p->label) + ": lost " +
-                             std::to_string(n) + " events during capture (" +
-                             trace::describe_lost(n, p->lost) +
-                             "), so its counts are lower bounds and its timing has gaps";
-    const std::string remedy = trace::lost_remedies(p->lost);
-    if (policy == LostEventsPolicy::allow)
-      c.verdict_notes.push_back(what + "; allowed by --allow-lost");
-    else
-      c.refusals.push_back(what + "; capture it again" + (remedy.empty() ? "" : " with " + remedy) +
-                           ", or pass --allow-lost to judge it anyway");
-  }
+  for (const Profile* p : {&c.original, &c.replay}) lost_events_line(c, p, policy);
 }
 
 std::size_t Comparison::failures() const {
@@ -589,6 +597,42 @@ Comparison compare(const Profile& a, const Profile& b, const Tolerances& tol,
   for (auto* p : {&c.original, &c.replay})
     for (auto& e : p->epochs) e.order.clear();
   apply_lost_events_rule(c, lost);
+  return c;
+}
+
+Comparison compare(const std::vector<Profile>& originals, const Profile& replay,
+                   const Tolerances& tol, LostEventsPolicy lost) {
+  Comparison c = compare(originals.empty() ? Profile{} : originals.front(), replay, tol, lost);
+  if (originals.size() < 2) return c;
+  // Each ordered pair: relative distances divide by the first side, so "the largest distance
+  // between two originals" is taken both ways. A row one pair cannot measure (no steps in either)
+  // gives that pair no spread; lost events are the repeats' own refusal below, not the pair's.
+  std::map<std::string, double> spread;
+  for (std::size_t i = 0; i < originals.size(); ++i)
+    for (std::size_t j = 0; j < originals.size(); ++j) {
+      if (i == j) continue;
+      const Comparison pair = compare(originals[i], originals[j], tol, LostEventsPolicy::allow);
+      for (const auto& r : pair.metrics) {
+        const MetricDef* def = find_metric(r.name);
+        if (!def || !def->host_time || r.verdict == Verdict::skipped) continue;
+        auto [it, fresh] = spread.emplace(r.name, r.distance);
+        if (!fresh) it->second = std::max(it->second, r.distance);
+      }
+    }
+  for (auto& r : c.metrics) {
+    auto it = spread.find(r.name);
+    if (r.verdict == Verdict::skipped || it == spread.end()) continue;
+    r.has_spread = true;
+    r.spread = it->second;
+    r.verdict = r.distance <= r.tolerance_used() + 1e-12 ? Verdict::pass : Verdict::fail;
+    if (r.spread > r.tolerance)
+      r.note += std::string(r.note.empty() ? "" : "; ") +
+                "tolerance widened to the originals' own spread";
+  }
+  for (std::size_t i = 1; i < originals.size(); ++i) {
+    c.original_repeats.push_back(originals[i].label);
+    lost_events_line(c, &originals[i], lost);
+  }
   return c;
 }
 

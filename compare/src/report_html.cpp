@@ -317,6 +317,14 @@ std::string to_html(const Comparison& c, std::string_view title) {
   h += "<h1>" + esc(title) + "</h1>\n";
   h +=
       "<p class=\"sub\">original: " + esc(a.label) + " &middot; replay: " + esc(b.label) + "</p>\n";
+  const bool spread = !c.original_repeats.empty();
+  if (spread) {
+    std::string also;
+    for (const auto& r : c.original_repeats) also += (also.empty() ? "" : ", ") + esc(r);
+    h += "<p class=\"sub\">spread: the largest distance between " +
+         std::to_string(c.original_repeats.size() + 1) + " captures of the original (also " + also +
+         "); host-time rows are judged at the larger of tolerance and spread</p>\n";
+  }
   h += std::string("<p><span class=\"badge ") + (c.pass() ? "pass\">PASS" : "fail\">FAIL") +
        "</span> &nbsp;" + std::to_string(passed) + " metrics within tolerance, " +
        std::to_string(c.failures()) + " outside, " + std::to_string(skipped) +
@@ -326,7 +334,8 @@ std::string to_html(const Comparison& c, std::string_view title) {
 
   h += "<h2>Verdict per "
        "metric</h2>\n<table>\n<tr><th>metric</th><th>group</th><th>original</th><th>replay</th>"
-       "<th>distance</th><th>tolerance</th><th>verdict</th><th>what</th></tr>\n";
+       "<th>distance</th><th>tolerance</th>" +
+       std::string(spread ? "<th>spread</th>" : "") + "<th>verdict</th><th>what</th></tr>\n";
   for (const auto& m : c.metrics) {
     const MetricDef* def = find_metric(m.name);
     std::string what = def ? std::string(def->what) : "";
@@ -336,6 +345,9 @@ std::string to_html(const Comparison& c, std::string_view title) {
          esc(format_value(m.replay, m.unit)) + "</td><td>" +
          (m.verdict == Verdict::skipped ? "-" : esc(format_distance(m.distance, m.kind, m.unit))) +
          "</td><td>" + esc(format_distance(m.tolerance, m.kind, m.unit)) + "</td>" +
+         (!spread        ? std::string()
+          : m.has_spread ? "<td>" + esc(format_distance(m.spread, m.kind, m.unit)) + "</td>"
+                         : std::string("<td>-</td>")) +
          verdict_cell(m.verdict) + "<td class=\"l\">" + esc(what) + "</td></tr>\n";
   }
   h += "</table>\n";

@@ -78,20 +78,36 @@ std::string epoch_table(const char* title, const char* head, const std::vector<E
 std::string format_table(const Comparison& c) {
   std::string out;
   char line[512];
-  std::snprintf(line, sizeof line, "%-22s %-12s %14s %14s %12s %12s  %s\n", "metric", "group",
-                "original", "replay", "distance", "tolerance", "verdict");
+  // The spread column only when several captures of the original gave one.
+  const bool spread = !c.original_repeats.empty();
+  std::snprintf(line, sizeof line, "%-22s %-12s %14s %14s %12s %12s%s  %s\n", "metric", "group",
+                "original", "replay", "distance", "tolerance", spread ? "       spread" : "",
+                "verdict");
   out += line;
-  out += std::string(100, '-') + "\n";
+  out += std::string(spread ? 113 : 100, '-') + "\n";
   for (const auto& m : c.metrics) {
+    std::string spread_cell;
+    if (spread) {
+      char cell[32];
+      std::snprintf(cell, sizeof cell, " %12s",
+                    m.has_spread ? format_distance(m.spread, m.kind, m.unit).c_str() : "-");
+      spread_cell = cell;
+    }
     std::snprintf(
-        line, sizeof line, "%-22s %-12s %14s %14s %12s %12s  %s%s%s\n", m.name.c_str(),
+        line, sizeof line, "%-22s %-12s %14s %14s %12s %12s%s  %s%s%s\n", m.name.c_str(),
         m.group.c_str(), format_value(m.original, m.unit).c_str(),
         format_value(m.replay, m.unit).c_str(),
         m.verdict == Verdict::skipped ? "-" : format_distance(m.distance, m.kind, m.unit).c_str(),
-        format_distance(m.tolerance, m.kind, m.unit).c_str(), to_string(m.verdict),
-        m.verdict == Verdict::skipped ? " " : "",
+        format_distance(m.tolerance, m.kind, m.unit).c_str(), spread_cell.c_str(),
+        to_string(m.verdict), m.verdict == Verdict::skipped ? " " : "",
         m.verdict == Verdict::skipped ? m.note.c_str() : "");
     out += line;
+  }
+  if (spread) {
+    out += "spread: the largest distance between " + std::to_string(c.original_repeats.size() + 1) +
+           " captures of the original (" + c.original.label;
+    for (const auto& r : c.original_repeats) out += ", " + r;
+    out += "); host-time rows are judged at the larger of tolerance and spread\n";
   }
   out += epoch_table("per epoch (original / replay)", "epoch", c.epochs);
   out += epoch_table("per evaluation pass (original / replay)", "eval", c.eval_passes);
@@ -215,6 +231,8 @@ std::string to_json(const Comparison& c) {
                        {"replay", number(m.replay)},
                        {"distance", number(m.distance)},
                        {"tolerance", number(m.tolerance)},
+                       {"spread", m.has_spread ? number(m.spread) : nlohmann::json(nullptr)},
+                       {"tolerance_used", number(m.tolerance_used())},
                        {"verdict", to_string(m.verdict)},
                        {"note", m.note}});
   auto rows = [](const std::vector<EpochRow>& in) {
@@ -233,6 +251,7 @@ std::string to_json(const Comparison& c) {
                       {"refusals", c.refusals},
                       {"verdict_notes", c.verdict_notes},
                       {"skipped", skipped},
+                      {"original_repeats", c.original_repeats},
                       {"metrics", metrics},
                       {"epochs", rows(c.epochs)},
                       {"eval_passes", rows(c.eval_passes)},

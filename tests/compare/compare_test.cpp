@@ -625,5 +625,151 @@ TEST(Report, TableShowsVerdicts) {
             std::string::npos);
 }
 
+// Several captures of the original (issue 18): a real program does not repeat itself exactly, so
+// a host-time row is judged at the larger of its tolerance and the originals' own spread.
+
+// The baseline with every host-time figure stretched by `f`: epochs, steps and compute, as a run
+// on a busier host.
+Profile stretched(double f, std::string label = "synthetic") {
+  Profile p = baseline();
+  p.label = std::move(label);
+  for (auto& e : p.epochs) e.duration_s *= f;
+  p.duration_s *= f;
+  for (auto* v : {&p.step_times_s, &p.compute_s, &p.data_wait_s})
+    for (double& x : *v) x *= f;
+  return p;
+}
+
+TEST(Spread, TheOriginalsOwnSpreadWidensHostTimeRows) {
+  // The replay is 25% slower than the first original, the second original 40% slower than the
+  // first: the replay is inside the original's own variation.
+  const Profile replay = stretched(1.25, "replay");
+  const Comparison one = compare(stretched(1.0), replay, Tolerances{});
+  for (const char* name : {"epoch_time", "duration", "step_time", "compute", "throughput"})
+    EXPECT_EQ(metric(one, name).verdict, Verdict::fail) << name;
+  EXPECT_TRUE(one.original_repeats.empty());
+
+  const Comparison many = compare({stretched(1.0), stretched(1.4, "second")}, replay, Tolerances{});
+  EXPECT_TRUE(many.pass()) << format_table(many);
+  ASSERT_EQ(many.original_repeats, std::vector<std::string>{"second"});
+  const MetricResult& epoch = metric(many, "epoch_time");
+  EXPECT_DOUBLE_EQ(epoch.tolerance, 0.10);  // the row's own, reported beside the spread
+  ASSERT_TRUE(epoch.has_spread);
+  // The largest distance either way: (1.4 - 1) / 1 from the first, 0.4 / 1.4 from the second.
+  EXPECT_NEAR(epoch.spread, 0.4, 1e-9);
+  EXPECT_NEAR(epoch.tolerance_used(), 0.4, 1e-9);
+  EXPECT_NEAR(epoch.distance, 0.25, 1e-9);  // judged against the first original
+  for (const char* name : {"duration", "step_time", "compute", "throughput", "data_wait", "au"})
+    EXPECT_TRUE(metric(many, name).has_spread) << name;
+  // The first original's values are the ones shown.
+  EXPECT_DOUBLE_EQ(epoch.original, 3.0);
+}
+
+TEST(Spread, CountsBytesAndOrderNeverWiden) {
+  Profile second = baseline();
+  second.step_times_s.resize(40);
+  second.compute_s.resize(40);
+  second.data_wait_s.resize(40);
+  second.files_read = 50;
+  second.bytes_read /= 2;
+  second.readers = 1;
+  Profile replay = baseline();
+  replay.step_times_s.resize(45);
+  replay.compute_s.resize(45);
+  replay.data_wait_s.resize(45);
+  replay.files_read = 90;
+  replay.bytes_read *= 0.8;
+  replay.readers = 2;
+  const Comparison c = compare({baseline(), second}, replay, Tolerances{});
+  for (const char* name : {"steps", "files_read", "bytes_read", "readers"}) {
+    EXPECT_EQ(metric(c, name).verdict, Verdict::fail) << name;
+    EXPECT_FALSE(metric(c, name).has_spread) << name;
+  }
+  for (const auto& m : c.metrics) {
+    const MetricDef* def = find_metric(m.name);
+    ASSERT_NE(def, nullptr);
+    if (!def->host_time) {
+      EXPECT_FALSE(m.has_spread) << m.name;
+    }
+    if (def->unit == "count" || def->unit == "bytes") {
+      EXPECT_FALSE(def->host_time) << m.name;
+    }
+  }
+}
+
+TEST(Spread, ASpreadBelowTheToleranceKeepsTheTolerance) {
+  // Two originals 2% apart: the 10% tolerance stands, and a replay 25% off still fails.
+  const Comparison c = compare({stretched(1.0), stretched(1.02)}, stretched(1.25), Tolerances{});
+  const MetricResult& epoch = metric(c, "epoch_time");
+  ASSERT_TRUE(epoch.has_spread);
+  EXPECT_NEAR(epoch.spread, 0.02, 1e-9);
+  EXPECT_DOUBLE_EQ(epoch.tolerance_used(), 0.10);
+  EXPECT_EQ(epoch.verdict, Verdict::fail);
+  // One original: no spread anywhere, the same verdicts as the two-profile form.
+  const Comparison one = compare(std::vector<Profile>{stretched(1.0)}, stretched(1.25), {});
+  const Comparison plain = compare(stretched(1.0), stretched(1.25), Tolerances{});
+  ASSERT_EQ(one.metrics.size(), plain.metrics.size());
+  for (std::size_t i = 0; i < one.metrics.size(); ++i) {
+    EXPECT_FALSE(one.metrics[i].has_spread) << one.metrics[i].name;
+    EXPECT_EQ(one.metrics[i].verdict, plain.metrics[i].verdict) << one.metrics[i].name;
+  }
+}
+
+TEST(Spread, ARepeatThatLostEventsIsRefused) {
+  Profile second = stretched(1.0, "original 2 (b.h5)");
+  second.lost_events = 7;
+  const Comparison refused = compare({baseline(), second}, baseline(), Tolerances{});
+  EXPECT_FALSE(refused.pass());
+  ASSERT_EQ(refused.refusals.size(), 1u);
+  EXPECT_NE(refused.refusals[0].find("original 2 (b.h5): lost 7 events"), std::string::npos)
+      << refused.refusals[0];
+  const Comparison allowed =
+      compare({baseline(), second}, baseline(), Tolerances{}, LostEventsPolicy::allow);
+  EXPECT_TRUE(allowed.pass());
+  EXPECT_EQ(allowed.verdict_notes.size(), 1u);
+}
+
+TEST(Report, SpreadAndToleranceUsedInEveryRendering) {
+  const Comparison c =
+      compare({stretched(1.0), stretched(1.4, "second")}, stretched(1.25), Tolerances{});
+  const auto j = nlohmann::json::parse(to_json(c));
+  EXPECT_EQ(j["original_repeats"], nlohmann::json::array({"second"}));
+  for (const auto& m : j["metrics"]) {
+    ASSERT_TRUE(m.contains("spread")) << m["name"];
+    ASSERT_TRUE(m.contains("tolerance_used")) << m["name"];
+    if (m["name"] == "epoch_time") {
+      EXPECT_DOUBLE_EQ(m["tolerance"].get<double>(), 0.10);
+      EXPECT_NEAR(m["spread"].get<double>(), 0.4, 1e-9);
+      EXPECT_NEAR(m["tolerance_used"].get<double>(), 0.4, 1e-9);
+      EXPECT_EQ(m["verdict"], "PASS");
+    }
+    if (m["name"] == "steps") {
+      EXPECT_TRUE(m["spread"].is_null());
+      EXPECT_EQ(m["tolerance_used"], m["tolerance"]);
+    }
+  }
+  const std::string text = format_table(c);
+  EXPECT_NE(text.find("spread  verdict"), std::string::npos) << text;
+  EXPECT_NE(text.find("40.0%"), std::string::npos) << text;
+  EXPECT_NE(text.find("spread: the largest distance between 2 captures of the original"),
+            std::string::npos)
+      << text;
+  const std::string html = to_html(c, "spread");
+  std::string why;
+  EXPECT_TRUE(balanced(html, &why)) << why;
+  EXPECT_NE(html.find("<th>spread</th>"), std::string::npos);
+  EXPECT_NE(html.find("<td>40.0%</td>"), std::string::npos);
+  // One original: no spread column, spread null, the tolerance used is the tolerance.
+  const Comparison one = compare(baseline(), baseline(), Tolerances{});
+  EXPECT_EQ(format_table(one).find("spread"), std::string::npos);
+  EXPECT_EQ(to_html(one, "t").find("<th>spread</th>"), std::string::npos);
+  const auto j1 = nlohmann::json::parse(to_json(one));
+  EXPECT_TRUE(j1["original_repeats"].empty());
+  for (const auto& m : j1["metrics"]) {
+    EXPECT_TRUE(m["spread"].is_null()) << m["name"];
+    EXPECT_EQ(m["tolerance_used"], m["tolerance"]) << m["name"];
+  }
+}
+
 }  // namespace
 }  // namespace dlgen::compare

@@ -1,6 +1,7 @@
 #pragma once
 // Fidelity comparison of two traces (original run and its replay): one verdict per metric and an
 // overall verdict. Pure functions over Profiles; files appear only in the CLI.
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -31,6 +32,11 @@ struct MetricDef {
   DistanceKind kind;
   double tolerance;       // pass when distance <= tolerance
   std::string_view what;  // one line for the report
+  // Host time (seconds, MiB/s and the shares and AU made of them): a real program's figure moves
+  // with whatever else runs on the host, so with several captures of the original the row is
+  // judged at the larger of its tolerance and the originals' own spread. Counts, bytes and order
+  // are never widened.
+  bool host_time = false;
 };
 const std::vector<MetricDef>& metric_defs();
 const MetricDef* find_metric(std::string_view name);
@@ -57,9 +63,15 @@ struct MetricResult {
   double original = 0;  // the headline value on each side (a distribution's median)
   double replay = 0;
   double distance = 0;
-  double tolerance = 0;
+  double tolerance = 0;  // the row's own: its default, a --tolerance, or a sampling floor
+  // With several captures of the original, on host-time rows: the largest distance between two of
+  // them (the same distance function, either order). The verdict uses tolerance_used().
+  bool has_spread = false;
+  double spread = 0;
   Verdict verdict = Verdict::pass;
   std::string note;  // why skipped, or what the headline value is
+
+  double tolerance_used() const { return has_spread ? std::max(tolerance, spread) : tolerance; }
 };
 
 struct EpochRow {
@@ -81,6 +93,9 @@ struct Comparison {
   std::vector<EpochRow> eval_passes;  // evaluation passes (EpochRow::epoch: the pass's index)
   Profile original;                   // kept for the plots
   Profile replay;
+  // Labels of the further captures of the original whose spread widened the host-time rows
+  // (empty: one original, every row at its own tolerance).
+  std::vector<std::string> original_repeats;
   // Why the comparison fails whatever the metrics say (a trace lost events), one line each.
   std::vector<std::string> refusals;
   // Said with the verdict: lost events let through by LostEventsPolicy::allow, one line each.
@@ -91,6 +106,14 @@ struct Comparison {
 
 Comparison compare(const Profile& original, const Profile& replay, const Tolerances& tolerances,
                    LostEventsPolicy lost = LostEventsPolicy::refuse);
+
+// Several captures of the same original run: originals[0] is judged against the replay, and each
+// host-time row's tolerance is widened to the originals' own spread (the largest distance between
+// any two of them) when that is larger. A capture among them that lost events is refused as
+// compare() refuses the original. One original: the same as compare(originals[0], replay, ...).
+// `originals` must not be empty.
+Comparison compare(const std::vector<Profile>& originals, const Profile& replay,
+                   const Tolerances& tolerances, LostEventsPolicy lost = LostEventsPolicy::refuse);
 
 // The shared-summary form: compares what the summaries alone say (no event-level metrics such as
 // in-flight I/O or throughput over time; those need profile_of with the trace).
