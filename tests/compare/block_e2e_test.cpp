@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compare_rows.hpp"
+#include "realtime.hpp"
 #include "shell.hpp"
 #include "temp_dir.hpp"
 
@@ -88,8 +89,8 @@ class BlockE2E : public ::testing::Test {
   }
 
   static Outcome dlgen(const std::string& args) {
-    return sh("cd '" + dir_->path().string() + "' && DLGEN_NO_PROGRESS=1 '" DLGEN_BINARY "' " +
-              args);
+    return sh("cd '" + dir_->path().string() +
+              "' && DLGEN_NO_PROGRESS=1 " DLGEN_RT_PREFIX "'" DLGEN_BINARY "' " + args);
   }
 
   // Replays the job from a cold cache under `capture --block` and compares with the original.

@@ -14,6 +14,7 @@
 
 #include "compare_rows.hpp"
 #include "dlgen/core/job_io.hpp"
+#include "realtime.hpp"
 #include "shell.hpp"
 #include "temp_dir.hpp"
 
@@ -69,8 +70,8 @@ class FidelityE2E : public ::testing::Test {
   }
 
   static Outcome dlgen(const std::string& args) {
-    return sh("cd '" + dir_->path().string() + "' && DLGEN_NO_PROGRESS=1 '" DLGEN_BINARY "' " +
-              args);
+    return sh("cd '" + dir_->path().string() +
+              "' && DLGEN_NO_PROGRESS=1 " DLGEN_RT_PREFIX "'" DLGEN_BINARY "' " + args);
   }
 
   // Replays the distilled job with overrides under capture and compares it with the original.

@@ -15,6 +15,7 @@
 
 #include "compare_rows.hpp"
 #include "dlgen/core/job_io.hpp"
+#include "realtime.hpp"
 #include "shell.hpp"
 #include "temp_dir.hpp"
 
@@ -66,8 +67,8 @@ class ConsumerE2E : public ::testing::Test {
   }
 
   static Outcome dlgen(const std::string& args) {
-    return sh("cd '" + dir_->path().string() + "' && DLGEN_NO_PROGRESS=1 '" DLGEN_BINARY "' " +
-              args);
+    return sh("cd '" + dir_->path().string() +
+              "' && DLGEN_NO_PROGRESS=1 " DLGEN_RT_PREFIX "'" DLGEN_BINARY "' " + args);
   }
 
   static nlohmann::json replay_and_compare(const std::string& name, const std::string& sets) {

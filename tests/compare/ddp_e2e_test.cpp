@@ -24,6 +24,7 @@
 
 #include "compare_rows.hpp"
 #include "dlgen/core/job_io.hpp"
+#include "realtime.hpp"
 #include "shell.hpp"
 #include "temp_dir.hpp"
 
@@ -85,7 +86,8 @@ const std::string kScript = std::string(DLGEN_SOURCE_DIR) + "/tests/pytorch/trai
 class E2E : public ::testing::Test {
  protected:
   static Outcome dlgen(const TempDir& dir, const std::string& args) {
-    return sh("cd '" + dir.path().string() + "' && DLGEN_NO_PROGRESS=1 '" DLGEN_BINARY "' " + args);
+    return sh("cd '" + dir.path().string() +
+              "' && DLGEN_NO_PROGRESS=1 " DLGEN_RT_PREFIX "'" DLGEN_BINARY "' " + args);
   }
   static bool make_data(const TempDir& dir, std::string* why) {
     std::ofstream(dir.path() / "data.toml") << kDataJob;

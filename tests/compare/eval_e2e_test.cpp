@@ -57,8 +57,8 @@ class EvalE2E : public ::testing::Test {
   // feeding process on an idle node would. dlgen's replay already runs its accelerator threads so;
   // without this only the original's steps stretched under load.
   Outcome dlgen_measured(const std::string& args) {
-    return sh("cd '" + dir_.path().string() + "' && DLGEN_NO_PROGRESS=1 chrt -f 1 '" DLGEN_BINARY
-              "' " + args);
+    return sh("cd '" + dir_.path().string() +
+              "' && DLGEN_NO_PROGRESS=1 chrt -f 1 '" DLGEN_BINARY "' " + args);
   }
 
   // The summary of a trace (`dlgen distil --json`).
@@ -134,10 +134,9 @@ TEST_F(EvalE2E, ImageFolderScriptWithValidationPassesOnTrainingAndEvaluationRows
   const std::string script = std::string(DLGEN_SOURCE_DIR) + "/tests/pytorch/imagefolder.py";
   Outcome m = sh(std::string(DLGEN_PYTHON) + " " + script + " --make-data " + root + "/data");
   ASSERT_EQ(m.code, 0) << m.out;
-  Outcome c =
-      dlgen_measured("capture -q -o orig.h5 -- " DLGEN_PYTHON " " + script + " --data " + root +
-                     "/data/train --val-data " + root + "/data/val --checkpoint-dir " + root +
-                     "/ckpt");
+  Outcome c = dlgen_measured("capture -q -o orig.h5 -- " DLGEN_PYTHON " " + script + " --data " +
+                             root + "/data/train --val-data " + root +
+                             "/data/val --checkpoint-dir " + root + "/ckpt");
   if (c.code == 77) GTEST_SKIP() << "capture cannot run here: " << c.out;
   ASSERT_EQ(c.code, 0) << c.out;
   const auto truth = nlohmann::json::parse(c.out.substr(c.out.rfind('{')), nullptr, false);
@@ -161,10 +160,9 @@ TEST_F(EvalE2E, ImageFolderScriptWithValidationPassesOnTrainingAndEvaluationRows
   ASSERT_EQ(r.code, 0) << r.out;
   // The original and the replay once more each, after the first replay: each side's two runs
   // give its run-to-run spread over the window the comparison ran in (spread_tolerances).
-  Outcome c2 =
-      dlgen_measured("capture -q -o orig2.h5 -- " DLGEN_PYTHON " " + script + " --data " + root +
-                     "/data/train --val-data " + root + "/data/val --checkpoint-dir " + root +
-                     "/ckpt2");
+  Outcome c2 = dlgen_measured("capture -q -o orig2.h5 -- " DLGEN_PYTHON " " + script + " --data " +
+                              root + "/data/train --val-data " + root +
+                              "/data/val --checkpoint-dir " + root + "/ckpt2");
   ASSERT_EQ(c2.code, 0) << c2.out;
   Outcome r2 = dlgen_measured("run job.toml -q --set checkpoint.dir=" + root +
                               "/replay-ckpt2 --capture replay2.h5");

@@ -16,6 +16,7 @@
 
 #include "dlgen/core/job_io.hpp"
 #include "dlgen/core/recipe.hpp"
+#include "realtime.hpp"
 #include "shell.hpp"
 #include "temp_dir.hpp"
 
@@ -42,7 +43,8 @@ TEST_P(RecipeE2E, DistilLearnsTheRecipeAndTheReplayReadsAsTheLibraryDid) {
   const std::string root = dir.path().string();
   const std::string script = std::string(DLGEN_SOURCE_DIR) + "/tests/pytorch/recipe_reader.py";
   auto dlgen = [&](const std::string& args) {
-    return sh("cd '" + root + "' && DLGEN_NO_PROGRESS=1 '" DLGEN_BINARY "' " + args);
+    return sh("cd '" + root + "' && DLGEN_NO_PROGRESS=1 " DLGEN_RT_PREFIX "'" DLGEN_BINARY "' " +
+              args);
   };
   // 96 files: 24 steps an epoch of ~6 ms, so that one descheduled step on this 2-core machine is
   // not a tenth of an epoch.

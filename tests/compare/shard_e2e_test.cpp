@@ -16,6 +16,7 @@
 
 #include "compare_rows.hpp"
 #include "dlgen/core/job_io.hpp"
+#include "realtime.hpp"
 #include "shell.hpp"
 #include "temp_dir.hpp"
 
@@ -104,7 +105,7 @@ class ShardE2E : public ::testing::Test {
     return sh("cd '" + dir_->path().string() + "' && " + cmd);
   }
   static Outcome dlgen(const std::string& args) {
-    return run("DLGEN_NO_PROGRESS=1 '" DLGEN_BINARY "' " + args);
+    return run("DLGEN_NO_PROGRESS=1 " DLGEN_RT_PREFIX "'" DLGEN_BINARY "' " + args);
   }
   static const nlohmann::json& metric(const std::string& name) {
     return dlgen::testing::compare_row(compared_, name);

@@ -193,7 +193,7 @@ bool decode_tables(std::string_view in, Trace& t) {
       return false;
   if (!d.get_count(n, sizeof(Event)) || d.rest().size() != n * sizeof(Event)) return false;
   t.events.resize(n);
-  std::memcpy(t.events.data(), d.rest().data(), n * sizeof(Event));
+  if (n > 0) std::memcpy(t.events.data(), d.rest().data(), n * sizeof(Event));  // may be null
   return true;
 }
 
