@@ -88,10 +88,6 @@ GpuStepTimes gpu_step_times(const std::vector<trace::Event>& events,
         continue;
       const std::uint64_t h = anchors[i].copies_before;
       if (h == 0 || h % k != 0) continue;
-      if (first_interval) {
-        first_interval = false;
-        continue;
-      }
       const std::uint64_t len = b_end - a_end;
       GpuInterval iv;
       iv.gpu_busy = b.dur_ns >= std::max<std::uint64_t>(100000, len / 100);
@@ -105,6 +101,11 @@ GpuStepTimes gpu_step_times(const std::vector<trace::Event>& events,
       }
       iv.per_step_ns =
           static_cast<double>(len - std::min(len, iv.data_wait_ns)) / static_cast<double>(iv.steps);
+      out.spans.push_back(iv);
+      if (first_interval) {
+        first_interval = false;
+        continue;
+      }
       out.intervals.push_back(iv);
     }
   }
@@ -155,6 +156,7 @@ GpuCompute gpu_compute(const trace::Trace& t, const Readers& r, const Passes& p,
   out.devices = t.meta.gpu.devices;
   out.driver = t.meta.gpu.driver;
   std::vector<double> train, eval;
+  out.seen.resize(r.accelerators.size());
   for (std::size_t ai = 0; ai < r.accelerators.size(); ++ai) {
     const std::uint32_t pid = r.accelerators[ai].pid;
     // The training loop's thread: the process's main thread.
@@ -163,6 +165,7 @@ GpuCompute gpu_compute(const trace::Trace& t, const Readers& r, const Passes& p,
       if (trace::is_cuda(e.op) && e.op != trace::Op::cuda_launch && e.pid == pid && e.tid == pid)
         events.push_back(e);
     if (events.empty()) continue;
+    out.seen[ai].cuda = true;
     // Passes: from the first receipt of a pass's batch to the next pass's.
     std::map<std::int32_t, std::pair<std::uint64_t, std::uint64_t>> first_and_count;
     for (const auto& bt : b.batches) {
@@ -196,6 +199,11 @@ GpuCompute gpu_compute(const trace::Trace& t, const Readers& r, const Passes& p,
     out.copies_per_step = std::max(out.copies_per_step, g.copies_per_step);
     out.gpu_bound = out.gpu_bound || g.gpu_bound;
     out.eval_gpu_bound = out.eval_gpu_bound || g.eval_gpu_bound;
+    for (const auto& iv : g.spans) {
+      auto& seen = out.seen[ai];
+      (iv.evaluation ? seen.eval_s : seen.s) += iv.per_step_ns * static_cast<double>(iv.steps) * 1e-9;
+      (iv.evaluation ? seen.eval_steps : seen.steps) += iv.steps;
+    }
     for (const auto& iv : g.intervals)
       (iv.evaluation ? out.eval_busy_steps : out.busy_steps) += iv.gpu_busy ? iv.steps : 0;
     for (const auto& iv : g.intervals) {

@@ -34,6 +34,10 @@ struct GpuStepTimes {
   std::vector<GpuInterval> intervals;                           // those used, in time order
   std::uint32_t copies_per_step = 0, eval_copies_per_step = 0;  // 0: not found
   bool gpu_bound = false, eval_gpu_bound = false;  // only intervals with a busy GPU were kept
+  // Every interval between two anchors of a pass that spans whole steps, before the choices below
+  // (the first of a kind, loop-bound ones in a GPU-bound kind, those holding data waits kept):
+  // the GPU's time over every step the timeline shows, for the original's measured AU.
+  std::vector<GpuInterval> spans;
 };
 
 // events: the loop thread's CUDA events in time order (other ops are skipped). waits: the loop's
