@@ -82,7 +82,14 @@ GpuStepTimes gpu_step_times(const std::vector<trace::Event>& events,
     for (std::size_t i = 1; i < anchors.size(); ++i) {
       const trace::Event& a = *anchors[i - 1].point;
       const trace::Event& b = *anchors[i].point;
-      const std::uint64_t a_end = a.ts_ns + a.dur_ns, b_end = b.ts_ns + b.dur_ns;
+      std::uint64_t a_end = a.ts_ns + a.dur_ns;
+      const std::uint64_t b_end = b.ts_ns + b.dur_ns;
+      // A pass's first steps follow a blocking point before the pass (loading the model, the
+      // previous pass's accuracy read): the GPU, idle there, starts on them at their first copy.
+      // Such an interval is only a span (the GPU's time for the measured AU): its start is not a
+      // synchronisation, so it is not a step time.
+      const bool opens_before = a_end < pass.begin_ns;
+      if (opens_before) a_end = anchors[i - 1].next_copy_ns;
       if (a_end < pass.begin_ns || b_end >= pass.end_ns || b_end <= a_end ||
           anchors[i].next_copy_ns >= pass.end_ns)
         continue;
@@ -102,6 +109,7 @@ GpuStepTimes gpu_step_times(const std::vector<trace::Event>& events,
       iv.per_step_ns =
           static_cast<double>(len - std::min(len, iv.data_wait_ns)) / static_cast<double>(iv.steps);
       out.spans.push_back(iv);
+      if (opens_before) continue;
       if (first_interval) {
         first_interval = false;
         continue;
