@@ -102,13 +102,24 @@ GpuStepTimes gpu_step_times(const std::vector<trace::Event>& events,
       iv.end_ns = b_end;
       iv.steps = h / k;
       iv.evaluation = pass.evaluation;
-      for (const auto& [w0, w1] : waits) {
-        const std::uint64_t lo = std::max(w0, a_end), hi = std::min(w1, b_end);
-        if (hi > lo) iv.data_wait_ns += hi - lo;
-      }
-      iv.per_step_ns =
-          static_cast<double>(len - std::min(len, iv.data_wait_ns)) / static_cast<double>(iv.steps);
-      out.spans.push_back(iv);
+      auto per_step = [&](GpuInterval& x) {
+        x.data_wait_ns = 0;
+        for (const auto& [w0, w1] : waits) {
+          const std::uint64_t lo = std::max(w0, x.begin_ns), hi = std::min(w1, x.end_ns);
+          if (hi > lo) x.data_wait_ns += hi - lo;
+        }
+        const std::uint64_t n = x.end_ns - x.begin_ns;
+        x.per_step_ns =
+            static_cast<double>(n - std::min(n, x.data_wait_ns)) / static_cast<double>(x.steps);
+      };
+      per_step(iv);
+      // As a span, from the first copy after the opening anchor: the GPU, idle at the anchor's
+      // end, starts on the steps when their first batch is copied (a pass's start-up, as an
+      // evaluation's loader starting inside a pass, is not the GPU's).
+      GpuInterval span = iv;
+      span.begin_ns = std::max(a_end, std::min(anchors[i - 1].next_copy_ns, b_end));
+      per_step(span);
+      out.spans.push_back(span);
       if (opens_before) continue;
       if (first_interval) {
         first_interval = false;
@@ -116,6 +127,51 @@ GpuStepTimes gpu_step_times(const std::vector<trace::Event>& events,
       }
       out.intervals.push_back(iv);
     }
+    // The pass's tail (its last anchor closes past the pass): from that anchor to the first
+    // blocking point after the pass's last copy, when that point lies inside the pass and waited
+    // for the GPU (the GPU ran the tail's steps up to its end). Only a span, for the measured AU.
+    const trace::Event* last_copy = nullptr;
+    for (const auto& e : events)
+      if (e.op == Op::cuda_htod && e.ts_ns >= pass.begin_ns && e.ts_ns < pass.end_ns) last_copy = &e;
+    if (!last_copy) continue;
+    // (loss.item() is an asynchronous copy's call then a stream synchronisation: the first of
+    // the blocking points before the next copy that waited.)
+    const trace::Event* close = nullptr;
+    for (const auto& e : events) {
+      if (e.ts_ns <= last_copy->ts_ns) continue;
+      if (e.op == Op::cuda_htod || e.ts_ns >= pass.end_ns) break;
+      if (blocking(e) && e.dur_ns >= 100000) {
+        close = &e;
+        break;
+      }
+    }
+    const Anchor* open = nullptr;
+    for (const auto& an : anchors)
+      if (an.point->ts_ns < last_copy->ts_ns) open = &an;
+    if (!close || !open) continue;
+    // From the tail's first copy, as the spans above.
+    const std::uint64_t a_end = std::max(open->point->ts_ns + open->point->dur_ns, open->next_copy_ns);
+    const std::uint64_t b_end = close->ts_ns + close->dur_ns;
+    if (a_end < pass.begin_ns || b_end >= pass.end_ns || b_end <= a_end) continue;
+    std::uint64_t h = 0;
+    for (const auto& e : events)
+      if (e.op == Op::cuda_htod && e.ts_ns >= a_end && e.ts_ns < close->ts_ns) ++h;
+    const std::uint64_t len = b_end - a_end;
+    if (h == 0 || h % k != 0 || close->dur_ns < std::max<std::uint64_t>(100000, len / 100))
+      continue;
+    GpuInterval iv;
+    iv.gpu_busy = true;
+    iv.begin_ns = a_end;
+    iv.end_ns = b_end;
+    iv.steps = h / k;
+    iv.evaluation = pass.evaluation;
+    for (const auto& [w0, w1] : waits) {
+      const std::uint64_t lo = std::max(w0, a_end), hi = std::min(w1, b_end);
+      if (hi > lo) iv.data_wait_ns += hi - lo;
+    }
+    iv.per_step_ns =
+        static_cast<double>(len - std::min(len, iv.data_wait_ns)) / static_cast<double>(iv.steps);
+    out.spans.push_back(iv);
   }
   // GPU-bound when the closing synchronisation found the GPU busy for at least half the steps:
   // then those intervals only. Otherwise the loop's own work is as long as the GPU's (or longer),
