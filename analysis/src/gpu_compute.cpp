@@ -132,7 +132,8 @@ GpuStepTimes gpu_step_times(const std::vector<trace::Event>& events,
     // for the GPU (the GPU ran the tail's steps up to its end). Only a span, for the measured AU.
     const trace::Event* last_copy = nullptr;
     for (const auto& e : events)
-      if (e.op == Op::cuda_htod && e.ts_ns >= pass.begin_ns && e.ts_ns < pass.end_ns) last_copy = &e;
+      if (e.op == Op::cuda_htod && e.ts_ns >= pass.begin_ns && e.ts_ns < pass.end_ns)
+        last_copy = &e;
     if (!last_copy) continue;
     // (loss.item() is an asynchronous copy's call then a stream synchronisation: the first of
     // the blocking points before the next copy that waited.)
@@ -150,7 +151,8 @@ GpuStepTimes gpu_step_times(const std::vector<trace::Event>& events,
       if (an.point->ts_ns < last_copy->ts_ns) open = &an;
     if (!close || !open) continue;
     // From the tail's first copy, as the spans above.
-    const std::uint64_t a_end = std::max(open->point->ts_ns + open->point->dur_ns, open->next_copy_ns);
+    const std::uint64_t a_end =
+        std::max(open->point->ts_ns + open->point->dur_ns, open->next_copy_ns);
     const std::uint64_t b_end = close->ts_ns + close->dur_ns;
     if (a_end < pass.begin_ns || b_end >= pass.end_ns || b_end <= a_end) continue;
     std::uint64_t h = 0;
@@ -265,7 +267,8 @@ GpuCompute gpu_compute(const trace::Trace& t, const Readers& r, const Passes& p,
     out.eval_gpu_bound = out.eval_gpu_bound || g.eval_gpu_bound;
     for (const auto& iv : g.spans) {
       auto& seen = out.seen[ai];
-      (iv.evaluation ? seen.eval_s : seen.s) += iv.per_step_ns * static_cast<double>(iv.steps) * 1e-9;
+      (iv.evaluation ? seen.eval_s : seen.s) +=
+          iv.per_step_ns * static_cast<double>(iv.steps) * 1e-9;
       (iv.evaluation ? seen.eval_steps : seen.steps) += iv.steps;
     }
     for (const auto& iv : g.intervals)

@@ -66,10 +66,10 @@ TEST_P(GpuAuCapture, MeasuredAuIsTheProgramsOwn) {
 
   ASSERT_TRUE(s.au_gpu.measured) << name;
   EXPECT_EQ(s.au_gpu.source, "cuda");
-  EXPECT_NEAR(s.au_gpu.au, au_truth, 0.05) << name << ": GPU busy " << s.au_gpu.accelerators[0].busy_s
-                                           << " s over " << s.au_gpu.accelerators[0].wall_s
-                                           << " s; truth " << truth.compute_s << " s over " << wall
-                                           << " s; AU from the compute gaps " << s.au;
+  EXPECT_NEAR(s.au_gpu.au, au_truth, 0.05)
+      << name << ": GPU busy " << s.au_gpu.accelerators[0].busy_s << " s over "
+      << s.au_gpu.accelerators[0].wall_s << " s; truth " << truth.compute_s << " s over " << wall
+      << " s; AU from the compute gaps " << s.au;
   // The same wall as AU's.
   ASSERT_EQ(s.au_gpu.accelerators.size(), s.accelerators.size());
   for (std::size_t ai = 0; ai < s.accelerators.size(); ++ai)

@@ -276,8 +276,9 @@ struct GpuCompute {
   std::vector<std::string> devices;                   // the trace's GPUs (gpu_devices), index order
   std::string driver;                                 // gpu_driver
   // Per accelerator (TraceSummary::accelerators' order): the GPU's time over the steps its
-  // timeline shows, by kind: every interval between two anchors of a pass that spans whole steps,
-  // less the data waits inside (the first of a kind and those the median leaves out included).
+  // timeline shows, by kind: the spans of GpuStepTimes (every interval between two anchors of a
+  // pass that holds whole steps, from its first copy, the first of a kind and those the median
+  // leaves out included; a pass's first steps and its tail), less the data waits inside.
   // cuda: the accelerator's main thread made CUDA calls. For the measured AU (GpuAu).
   struct Seen {
     bool cuda = false;
