@@ -40,6 +40,20 @@ std::string original_au(const TraceSummary& s) {
   return out + " = compute / wall from the first batch to the end of the run";
 }
 
+// The original's AU measured on the GPU (TraceSummary::au_gpu, docs/metrics.md) beside the one
+// from the main process's compute gaps.
+std::string gpu_au(const TraceSummary& s) {
+  const GpuAu& g = s.au_gpu;
+  if (!g.measured) return original_au(s);
+  double busy = 0, wall = 0;
+  for (const auto& a : g.accelerators)
+    if (a.measured && a.au == g.au) busy = a.busy_s, wall = a.wall_s;
+  return "original AU measured on the GPU (CUDA) " + pct(g.au, 1.0) + " = GPU busy " +
+         format_duration(busy) + " / wall " + format_duration(wall) +
+         " from the first batch to the end of the run; from the main process's compute gaps, " +
+         original_au(s);
+}
+
 std::string sanitize(std::string s) {
   std::string out;
   for (char c : s) {
@@ -859,7 +873,7 @@ void distil_gpu_compute(const TraceSummary& s, Job& job, Ctx& x) {
           "waits inside them, over the steps whose batches were copied to the GPU in between (" +
           std::to_string(g.copies_per_step) + " host-to-device copies a step)" + bound +
           "; the CPU's own busy time per step was " + format_duration(cpu) +
-          " (it queues the GPU's work and runs ahead)");
+          " (it queues the GPU's work and runs ahead); " + gpu_au(s));
   if (job.run.eval_every_epochs > 0 && !g.eval_intervals_s.empty() &&
       std::fabs(g.eval_step_s - g.step_s) > 0.1 * g.step_s) {
     job.compute.eval_time = Distribution::fixed_at(us(g.eval_step_s));

@@ -82,16 +82,19 @@ GpuStepTimes gpu_step_times(const std::vector<trace::Event>& events,
     for (std::size_t i = 1; i < anchors.size(); ++i) {
       const trace::Event& a = *anchors[i - 1].point;
       const trace::Event& b = *anchors[i].point;
-      const std::uint64_t a_end = a.ts_ns + a.dur_ns, b_end = b.ts_ns + b.dur_ns;
+      std::uint64_t a_end = a.ts_ns + a.dur_ns;
+      const std::uint64_t b_end = b.ts_ns + b.dur_ns;
+      // A pass's first steps follow a blocking point before the pass (loading the model, the
+      // previous pass's accuracy read): the GPU, idle there, starts on them at their first copy.
+      // Such an interval is only a span (the GPU's time for the measured AU): its start is not a
+      // synchronisation, so it is not a step time.
+      const bool opens_before = a_end < pass.begin_ns;
+      if (opens_before) a_end = anchors[i - 1].next_copy_ns;
       if (a_end < pass.begin_ns || b_end >= pass.end_ns || b_end <= a_end ||
           anchors[i].next_copy_ns >= pass.end_ns)
         continue;
       const std::uint64_t h = anchors[i].copies_before;
       if (h == 0 || h % k != 0) continue;
-      if (first_interval) {
-        first_interval = false;
-        continue;
-      }
       const std::uint64_t len = b_end - a_end;
       GpuInterval iv;
       iv.gpu_busy = b.dur_ns >= std::max<std::uint64_t>(100000, len / 100);
@@ -99,14 +102,78 @@ GpuStepTimes gpu_step_times(const std::vector<trace::Event>& events,
       iv.end_ns = b_end;
       iv.steps = h / k;
       iv.evaluation = pass.evaluation;
-      for (const auto& [w0, w1] : waits) {
-        const std::uint64_t lo = std::max(w0, a_end), hi = std::min(w1, b_end);
-        if (hi > lo) iv.data_wait_ns += hi - lo;
+      auto per_step = [&](GpuInterval& x) {
+        x.data_wait_ns = 0;
+        for (const auto& [w0, w1] : waits) {
+          const std::uint64_t lo = std::max(w0, x.begin_ns), hi = std::min(w1, x.end_ns);
+          if (hi > lo) x.data_wait_ns += hi - lo;
+        }
+        const std::uint64_t n = x.end_ns - x.begin_ns;
+        x.per_step_ns =
+            static_cast<double>(n - std::min(n, x.data_wait_ns)) / static_cast<double>(x.steps);
+      };
+      per_step(iv);
+      // As a span, from the first copy after the opening anchor: the GPU, idle at the anchor's
+      // end, starts on the steps when their first batch is copied (a pass's start-up, as an
+      // evaluation's loader starting inside a pass, is not the GPU's).
+      GpuInterval span = iv;
+      span.begin_ns = std::max(a_end, std::min(anchors[i - 1].next_copy_ns, b_end));
+      per_step(span);
+      out.spans.push_back(span);
+      if (opens_before) continue;
+      if (first_interval) {
+        first_interval = false;
+        continue;
       }
-      iv.per_step_ns =
-          static_cast<double>(len - std::min(len, iv.data_wait_ns)) / static_cast<double>(iv.steps);
       out.intervals.push_back(iv);
     }
+    // The pass's tail (its last anchor closes past the pass): from that anchor to the first
+    // blocking point after the pass's last copy, when that point lies inside the pass and waited
+    // for the GPU (the GPU ran the tail's steps up to its end). Only a span, for the measured AU.
+    const trace::Event* last_copy = nullptr;
+    for (const auto& e : events)
+      if (e.op == Op::cuda_htod && e.ts_ns >= pass.begin_ns && e.ts_ns < pass.end_ns)
+        last_copy = &e;
+    if (!last_copy) continue;
+    // (loss.item() is an asynchronous copy's call then a stream synchronisation: the first of
+    // the blocking points before the next copy that waited.)
+    const trace::Event* close = nullptr;
+    for (const auto& e : events) {
+      if (e.ts_ns <= last_copy->ts_ns) continue;
+      if (e.op == Op::cuda_htod || e.ts_ns >= pass.end_ns) break;
+      if (blocking(e) && e.dur_ns >= 100000) {
+        close = &e;
+        break;
+      }
+    }
+    const Anchor* open = nullptr;
+    for (const auto& an : anchors)
+      if (an.point->ts_ns < last_copy->ts_ns) open = &an;
+    if (!close || !open) continue;
+    // From the tail's first copy, as the spans above.
+    const std::uint64_t a_end =
+        std::max(open->point->ts_ns + open->point->dur_ns, open->next_copy_ns);
+    const std::uint64_t b_end = close->ts_ns + close->dur_ns;
+    if (a_end < pass.begin_ns || b_end >= pass.end_ns || b_end <= a_end) continue;
+    std::uint64_t h = 0;
+    for (const auto& e : events)
+      if (e.op == Op::cuda_htod && e.ts_ns >= a_end && e.ts_ns < close->ts_ns) ++h;
+    const std::uint64_t len = b_end - a_end;
+    if (h == 0 || h % k != 0 || close->dur_ns < std::max<std::uint64_t>(100000, len / 100))
+      continue;
+    GpuInterval iv;
+    iv.gpu_busy = true;
+    iv.begin_ns = a_end;
+    iv.end_ns = b_end;
+    iv.steps = h / k;
+    iv.evaluation = pass.evaluation;
+    for (const auto& [w0, w1] : waits) {
+      const std::uint64_t lo = std::max(w0, a_end), hi = std::min(w1, b_end);
+      if (hi > lo) iv.data_wait_ns += hi - lo;
+    }
+    iv.per_step_ns =
+        static_cast<double>(len - std::min(len, iv.data_wait_ns)) / static_cast<double>(iv.steps);
+    out.spans.push_back(iv);
   }
   // GPU-bound when the closing synchronisation found the GPU busy for at least half the steps:
   // then those intervals only. Otherwise the loop's own work is as long as the GPU's (or longer),
@@ -155,6 +222,7 @@ GpuCompute gpu_compute(const trace::Trace& t, const Readers& r, const Passes& p,
   out.devices = t.meta.gpu.devices;
   out.driver = t.meta.gpu.driver;
   std::vector<double> train, eval;
+  out.seen.resize(r.accelerators.size());
   for (std::size_t ai = 0; ai < r.accelerators.size(); ++ai) {
     const std::uint32_t pid = r.accelerators[ai].pid;
     // The training loop's thread: the process's main thread.
@@ -163,6 +231,7 @@ GpuCompute gpu_compute(const trace::Trace& t, const Readers& r, const Passes& p,
       if (trace::is_cuda(e.op) && e.op != trace::Op::cuda_launch && e.pid == pid && e.tid == pid)
         events.push_back(e);
     if (events.empty()) continue;
+    out.seen[ai].cuda = true;
     // Passes: from the first receipt of a pass's batch to the next pass's.
     std::map<std::int32_t, std::pair<std::uint64_t, std::uint64_t>> first_and_count;
     for (const auto& bt : b.batches) {
@@ -196,6 +265,12 @@ GpuCompute gpu_compute(const trace::Trace& t, const Readers& r, const Passes& p,
     out.copies_per_step = std::max(out.copies_per_step, g.copies_per_step);
     out.gpu_bound = out.gpu_bound || g.gpu_bound;
     out.eval_gpu_bound = out.eval_gpu_bound || g.eval_gpu_bound;
+    for (const auto& iv : g.spans) {
+      auto& seen = out.seen[ai];
+      (iv.evaluation ? seen.eval_s : seen.s) +=
+          iv.per_step_ns * static_cast<double>(iv.steps) * 1e-9;
+      (iv.evaluation ? seen.eval_steps : seen.steps) += iv.steps;
+    }
     for (const auto& iv : g.intervals)
       (iv.evaluation ? out.eval_busy_steps : out.busy_steps) += iv.gpu_busy ? iv.steps : 0;
     for (const auto& iv : g.intervals) {

@@ -34,6 +34,14 @@ struct GpuStepTimes {
   std::vector<GpuInterval> intervals;                           // those used, in time order
   std::uint32_t copies_per_step = 0, eval_copies_per_step = 0;  // 0: not found
   bool gpu_bound = false, eval_gpu_bound = false;  // only intervals with a busy GPU were kept
+  // The GPU's time over every step the timeline shows, for the original's measured AU
+  // (docs/metrics.md): every interval between two anchors of a pass that holds whole steps, before
+  // the choices below (the first of a kind, loop-bound ones in a GPU-bound kind, those holding
+  // data waits kept), each from its first copy (the GPU idles from the anchor's end until the
+  // steps' batch is copied); a pass's first steps after a blocking point before the pass; and
+  // its tail, up to the first blocking point after its last copy that waited >= 100 us, inside
+  // the pass.
+  std::vector<GpuInterval> spans;
 };
 
 // events: the loop thread's CUDA events in time order (other ops are skipped). waits: the loop's

@@ -212,6 +212,21 @@ std::string to_json(const TraceSummary& s) {
                       {"data_wait_s", s.gpu.data_wait_s},
                       {"devices", s.gpu.devices},
                       {"driver", s.gpu.driver}};
+  // The original's AU measured on the GPU (docs/metrics.md): null without CUDA events.
+  if (s.au_gpu.measured) {
+    j["au_gpu"] = {{"source", s.au_gpu.source}, {"au", s.au_gpu.au}, {"mean", s.au_gpu.au_mean}};
+    for (const auto& a : s.au_gpu.accelerators)
+      j["au_gpu"]["per_accelerator"].push_back({{"measured", a.measured},
+                                                {"au", a.au},
+                                                {"busy_s", a.busy_s},
+                                                {"wall_s", a.wall_s},
+                                                {"steps", a.steps},
+                                                {"eval_steps", a.eval_steps},
+                                                {"seen_steps", a.seen_steps},
+                                                {"seen_s", a.seen_s}});
+  } else {
+    j["au_gpu"] = nullptr;
+  }
   j["notes"] = s.notes;
   return j.dump(2);
 }

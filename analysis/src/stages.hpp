@@ -193,6 +193,11 @@ struct Utilisation {
 Utilisation utilisation(std::size_t accelerators, const Passes& p, const Batches& b,
                         const Checkpoints& k);
 
+// The original's AU measured on the GPU (GpuAu): the GPU's time over the steps, each step not
+// spanned by the CUDA timeline's intervals at the GPU's median, over the AU's wall.
+GpuAu gpu_utilisation(const GpuCompute& g, const Passes& p, const Checkpoints& k,
+                      const Utilisation& au);
+
 struct PassStartup {
   std::vector<double> pass_startup_s;
   double startup_s = 0;

@@ -58,6 +58,7 @@ TraceSummary summarize_split(const trace::Trace& t, const std::set<std::uint32_t
   const Checkpoints checkpoints =
       find_checkpoints(t, classified, accesses, readers, passes, batches, steps);
   const Utilisation au = utilisation(readers.accelerators.size(), passes, batches, checkpoints);
+  const GpuAu au_gpu = gpu_utilisation(gpu, passes, checkpoints, au);
   const PassStartup startup = pass_startup(passes, checkpoints);
   const SampleTimes samples = sample_times(t, classified, batches, accesses);
   const StepTiming timing = step_timing(passes, batches, checkpoints, accesses);
@@ -141,6 +142,7 @@ TraceSummary summarize_split(const trace::Trace& t, const std::set<std::uint32_t
   s.consumer_time = timing.consumer_time;
   s.concurrency = concurrency(t, classified);
   s.gpu = gpu;
+  s.au_gpu = au_gpu;
 
   s.notes = batches.notes;
   s.notes.insert(s.notes.end(), steps.notes.begin(), steps.notes.end());

@@ -62,6 +62,53 @@ Utilisation utilisation(std::size_t accelerators, const Passes& p, const Batches
   return s;
 }
 
+// GPU busy per accelerator: the timeline's intervals where they span steps, the GPU's median
+// step of the kind (training's for evaluation when it has none) for the rest; over the same wall
+// as AU (docs/metrics.md).
+GpuAu gpu_utilisation(const GpuCompute& g, const Passes& p, const Checkpoints& k,
+                      const Utilisation& au) {
+  GpuAu out;
+  out.accelerators.resize(au.accelerators.size());
+  if (!g.measured || !au.measured) return out;
+  for (const auto* list : {&k.steps, &k.checkpoint_steps})
+    for (const Step& st : *list)
+      if (st.accelerator < out.accelerators.size()) {
+        const bool eval = st.epoch >= 0 && p.epochs[st.epoch].evaluation;
+        ++(eval ? out.accelerators[st.accelerator].eval_steps
+                : out.accelerators[st.accelerator].steps);
+      }
+  const double eval_step_s = g.eval_step_s > 0 ? g.eval_step_s : g.step_s;
+  double lowest = 1, sum = 0;
+  std::size_t n = 0;
+  for (std::size_t ai = 0; ai < out.accelerators.size() && ai < g.seen.size(); ++ai) {
+    auto& acc = out.accelerators[ai];
+    const auto& seen = g.seen[ai];
+    const auto& wall = au.accelerators[ai];
+    if (!seen.cuda || !wall.measured || wall.wall_s <= 0) continue;
+    // A kind's intervals can span more steps than were found (a pass's steps miscounted):
+    // the intervals' time is then the GPU's over all of them.
+    auto busy = [](double seen_s, std::uint64_t seen_steps, std::uint64_t steps, double step_s) {
+      return seen_s + static_cast<double>(steps - std::min(steps, seen_steps)) * step_s;
+    };
+    acc.seen_steps = seen.steps + seen.eval_steps;
+    acc.seen_s = seen.s + seen.eval_s;
+    acc.busy_s = busy(seen.s, seen.steps, acc.steps, g.step_s) +
+                 busy(seen.eval_s, seen.eval_steps, acc.eval_steps, eval_step_s);
+    acc.wall_s = wall.wall_s;
+    acc.au = std::min(1.0, acc.busy_s / acc.wall_s);
+    acc.measured = true;
+    lowest = std::min(lowest, acc.au);
+    sum += acc.au;
+    ++n;
+  }
+  if (n == 0) return out;
+  out.measured = true;
+  out.source = "cuda";
+  out.au = lowest;
+  out.au_mean = sum / static_cast<double>(n);
+  return out;
+}
+
 // Gap before each pass after the first: the previous pass's activity ends with its last step's
 // end (the main process's first syscall after computing on the last batch) or, later, a
 // checkpoint written after it; the pass starts with its first dataset read. Without steps, the

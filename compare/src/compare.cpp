@@ -596,6 +596,15 @@ Comparison compare(const Profile& a, const Profile& b, const Tolerances& tol,
   c.replay = b;
   for (auto* p : {&c.original, &c.replay})
     for (auto& e : p->epochs) e.order.clear();
+  // The original's AU measured on the GPU, beside the AU row's (docs/metrics.md); not judged.
+  if (a.au_gpu_measured) {
+    char gpu[200];
+    std::snprintf(gpu, sizeof gpu,
+                  "original AU measured on the GPU (CUDA): %.3f; emulated AU of the original from "
+                  "its compute gaps: %.3f; replay: %.3f",
+                  a.au_gpu, a.au, b.au);
+    c.verdict_notes.push_back(gpu);
+  }
   apply_lost_events_rule(c, lost);
   return c;
 }

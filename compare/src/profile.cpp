@@ -116,6 +116,8 @@ Profile profile_of(const analysis::TraceSummary& s) {
 
   p.au = s.au;
   p.au_measured = s.au_measured;
+  p.au_gpu = s.au_gpu.au;
+  p.au_gpu_measured = s.au_gpu.measured;
   if (s.au_measured)
     for (const auto& a : s.accelerators)
       if (a.au_wall_s > 0) p.accelerator_au.push_back(a.au);

@@ -155,6 +155,28 @@ TEST(Compare, AuIsJudgedByItsAbsoluteDifference) {
   EXPECT_NE(metric(c, "au").note.find("replay"), std::string::npos);
 }
 
+// The original's AU measured on the GPU (a trace with CUDA events; docs/metrics.md) is said beside
+// the AU row, never judged; without it nothing is said.
+TEST(Compare, OriginalsGpuAuIsSaidBesideTheAuRow) {
+  Profile a = baseline(), b = baseline();
+  b.au = 0.60;
+  Comparison plain = compare(a, b, Tolerances{});
+  EXPECT_EQ(format_table(plain).find("measured on the GPU"), std::string::npos);
+  a.au_gpu_measured = true;
+  a.au_gpu = 0.91;
+  const Comparison c = compare(a, b, Tolerances{});
+  EXPECT_EQ(metric(c, "au").verdict, metric(plain, "au").verdict);
+  EXPECT_EQ(c.pass(), plain.pass());
+  const std::string text = format_table(c);
+  EXPECT_NE(text.find("original AU measured on the GPU (CUDA): 0.910; emulated AU of the original "
+                      "from its compute gaps: 0.620; replay: 0.600"),
+            std::string::npos)
+      << text;
+  const auto j = nlohmann::json::parse(to_json(c));
+  EXPECT_DOUBLE_EQ(j["original"]["au"]["gpu"].get<double>(), 0.91);
+  EXPECT_TRUE(j["replay"]["au"]["gpu"].is_null());
+}
+
 TEST(Compare, FewerWorkersFailsOnReaders) {
   Profile b = baseline();
   b.readers = 1;

@@ -275,6 +275,37 @@ struct GpuCompute {
   double data_wait_s = 0;                             // data waits taken out of the intervals
   std::vector<std::string> devices;                   // the trace's GPUs (gpu_devices), index order
   std::string driver;                                 // gpu_driver
+  // Per accelerator (TraceSummary::accelerators' order): the GPU's time over the steps its
+  // timeline shows, by kind: the spans of GpuStepTimes (every interval between two anchors of a
+  // pass that holds whole steps, from its first copy, the first of a kind and those the median
+  // leaves out included; a pass's first steps and its tail), less the data waits inside.
+  // cuda: the accelerator's main thread made CUDA calls. For the measured AU (GpuAu).
+  struct Seen {
+    bool cuda = false;
+    double s = 0, eval_s = 0;
+    std::uint64_t steps = 0, eval_steps = 0;
+  };
+  std::vector<Seen> seen;
+};
+
+// The original's AU measured on the GPU (docs/metrics.md, "AU of the original measured on the
+// GPU"): per accelerator whose main thread made CUDA calls, GPU busy / the AU's wall
+// (Accelerator::au_wall_s: its first batch's arrival to the run's end), where GPU busy = the GPU's
+// time over the steps its timeline shows (GpuCompute::seen) + each other step at the GPU's median
+// step of its kind (evaluation: training's when none). The run's is the lowest accelerator's.
+// Absent (measured = false) without CUDA events, steps or a GPU step time.
+struct GpuAu {
+  bool measured = false;
+  std::string source;  // "cuda": the CUDA driver calls of the trace
+  double au = 0, au_mean = 0;
+  struct PerAccelerator {
+    bool measured = false;
+    double au = 0, busy_s = 0, wall_s = 0;
+    std::uint64_t steps = 0, eval_steps = 0;  // every step it took, by kind
+    std::uint64_t seen_steps = 0;             // ... of which the timeline's intervals span
+    double seen_s = 0;                        // ... their GPU time
+  };
+  std::vector<PerAccelerator> accelerators;
 };
 
 struct TraceSummary {
@@ -372,6 +403,7 @@ struct TraceSummary {
   std::map<std::uint32_t, std::uint32_t> virtual_files;  // file index → index into sample_files
 
   GpuCompute gpu;  // the accelerator's own compute per step, from CUDA events
+  GpuAu au_gpu;    // the original's AU measured on the GPU, from CUDA events
 
   std::vector<std::string> notes;  // what could not be inferred, and why
 };

@@ -71,6 +71,10 @@ struct Profile {
   double au = 0;
   bool au_measured = false;
   std::vector<double> accelerator_au;  // per accelerator that received batches
+  // The original's AU measured on the GPU (TraceSummary::au_gpu, docs/metrics.md): only where the
+  // trace has CUDA events; reported beside the AU row, never judged.
+  double au_gpu = 0;
+  bool au_gpu_measured = false;
 
   // Checkpoints.
   double checkpoints = 0;
