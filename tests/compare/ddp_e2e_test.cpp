@@ -174,13 +174,12 @@ TEST_F(DdpE2E, ReplayOfTheRanksComparesFaithfully) {
   // each epoch apart; distil writes that as reader.startup_spread and the replay starts its
   // accelerators that far apart: every replayed pass's spread is one of the job's (within 25 ms
   // of scheduling), where before the replay started every accelerator at once.
-  double spread_lo = 0, spread_hi = 0;
+  double spread_hi = 0;
   std::vector<double> spreads;
   for (const auto& b : job->reader.startup_spread.bins) spreads.push_back(b.lo);
   if (job->reader.startup_spread.kind == dlgen::DistKind::fixed)
     spreads.push_back(job->reader.startup_spread.value);
   if (!spreads.empty()) {
-    spread_lo = *std::min_element(spreads.begin(), spreads.end());
     spread_hi = *std::max_element(spreads.begin(), spreads.end());
   }
   // The original's spreads (passes after the first), as distil measures them: the job has them
@@ -240,18 +239,36 @@ TEST_F(DdpE2E, ReplayOfTheRanksComparesFaithfully) {
     ASSERT_NE(m, nullptr) << name;
     EXPECT_EQ((*m)["verdict"], "PASS") << name << ": " << failed_rows(j);
   }
-  // By direction: the replay's epochs last no longer than the original's but for the order in
-  // which the spreads were drawn (one epoch may get the largest where the original had the
-  // smallest).
-  const double swap = spread_hi - spread_lo;
-  const std::size_t steady = job->run.epochs > 1 ? job->run.epochs - 1 : 1;
+  // epoch_time and duration against the job the replay ran, not against this one capture: three
+  // captures of this script on this host gave epochs of 0.34, 0.67 and 0.89 s, and CI saw a
+  // replay of 0.68 s against an original of 0.42 s (1.63x, outside any bound drawn from one
+  // capture). Both rows are reading spans (an epoch's first read to its last; duration sums the
+  // epochs after the first): the replay, reading from the page cache at real-time priority,
+  // spends at least the compute of the steps its readers cannot run ahead of (all but the
+  // workers x prefetch batches in hand and the last), and at most 1.5x the job's whole epoch
+  // (steps x compute and batch overhead, the fork start-up) plus one spread and 0.2 s of
+  // scheduling. A replay that ran its accelerators serially, lost its spreads' model or its
+  // steps falls outside.
+  Outcome p = dlgen(*dir_, "run job.toml --dry-run -o plan.json");
+  ASSERT_EQ(p.code, 0) << p.out;
+  const auto plan = nlohmann::json::parse(slurp(dir_->path() / "plan.json"));
+  const double epochs = plan["epochs"].get<double>();
+  const double steps = plan["steps_per_epoch_per_accelerator"].get<double>();
+  const double compute = plan["compute_step_s"].get<double>();
+  const double ahead = static_cast<double>(job->reader.workers * job->reader.prefetch) + 1;
+  const double least = std::max(0.0, steps - ahead) * compute * 0.95;
+  const double most = 1.5 * (steps * (compute + job->compute.batch_overhead.expected()) +
+                             job->reader.startup_s) +
+                      spread_hi + 0.2;
   for (const char* name : {"epoch_time", "duration"}) {
     const auto* m = metric(j, name);
     ASSERT_NE(m, nullptr) << name;
-    const double slack =
-        std::string(name) == "duration" ? swap * static_cast<double>(steady) : swap;
-    EXPECT_LE((*m)["replay"].get<double>(), (*m)["original"].get<double>() * 1.3 + slack)
-        << name << ": the replay's epochs are never longer but for the spreads' order";
+    const double per = std::string(name) == "duration" && epochs > 1 ? epochs - 1 : 1.0;
+    EXPECT_GE((*m)["replay"].get<double>(), least * per) << name << ": " << toml;
+    EXPECT_LE((*m)["replay"].get<double>(), most * per)
+        << name << ": the replay spent more than the job asks (" << steps << " steps of "
+        << compute << " s, start-up " << job->reader.startup_s << " s, spread up to "
+        << spread_hi << " s); the original: " << (*m)["original"] << "; " << toml;
   }
   for (const char* name : {"data_wait", "au"}) {
     const auto* m = metric(j, name);
@@ -354,9 +371,14 @@ TEST_F(E2E, MultiHostCapturesDistilAndCompareOneTracePerHost) {
   Outcome r = dlgen(dir, "run job.toml --set run.accelerators=2 --set checkpoint.dir=" + root +
                              "/replay-ckpt --capture replay.h5");
   ASSERT_EQ(r.code, 0) << r.out;
+  // In flight by its law rather than its distance: each rank loads its own batches (workers 0),
+  // one request at a time, so the two replayed accelerators never have more than 2 reads in
+  // flight, and no fewer than the original's ranks. How often the original's two ranks read at
+  // once depends on whether both processes have a core while decoding (1.21 idle, 1.04 with two
+  // busy loops on this 2-core host; the replay 1.55: KS above the default 0.40).
   Outcome c = dlgen(dir,
                     "compare --original orig-0.h5 orig-1.h5 --replay replay.h5 --json"
-                    " --tolerance au=1");
+                    " --tolerance au=1 --tolerance inflight=1");
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(c.out);
@@ -364,6 +386,11 @@ TEST_F(E2E, MultiHostCapturesDistilAndCompareOneTracePerHost) {
     FAIL() << "compare output is not JSON: " << c.out;
   }
   EXPECT_EQ(c.code, 0) << failed_rows(j);
+  const auto* inflight = metric(j, "inflight");
+  ASSERT_NE(inflight, nullptr);
+  EXPECT_LE((*inflight)["replay"].get<double>(), 2.0 + 1e-9) << "2 accelerators, 1 read each";
+  EXPECT_GE((*inflight)["replay"].get<double>(), (*inflight)["original"].get<double>() - 0.05)
+      << "the replay's accelerators do not take turns";
   // Mixed forms are refused with the usage.
   Outcome bad = dlgen(dir, "compare orig-0.h5 --replay replay.h5");
   EXPECT_EQ(bad.code, 2) << bad.out;
