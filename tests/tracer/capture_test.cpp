@@ -12,11 +12,11 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
-#include <chrono>
 #include <map>
 #include <optional>
 #include <set>
@@ -304,6 +304,79 @@ TEST(Capture, KnownProgramIoIsRecordedExactly) {
   for (const auto& p : t.processes) pids.insert(p.tgid);
   for (const auto& e : t.events)
     EXPECT_TRUE(pids.count(e.pid)) << "event from untraced pid " << e.pid;
+}
+
+// The whole record of a known program, counted per op: every event on its own files (syscalls and
+// io_uring) and every process event (the process tree), so that a change to any of the BPF
+// programs or to the loader that adds, drops or renames a record shows here.
+TEST(Capture, KnownProgramEventCountsPerOp) {
+  DLGEN_REQUIRE_BPF();
+  testing::TempDir dir("dlgen-capture-ops");
+  for (unsigned i = 0; i < 4; ++i) make_file(dir / ("data" + std::to_string(i)), 65536, i);
+  for (const char* name : {"child.bin", "thread.bin", "uring.bin"}) make_file(dir / name, 65536, 7);
+  CaptureOptions o;
+  o.command = {DLGEN_IO_PROGRAM, dir.path().string()};
+  MemoryWriter w;
+  auto r = capture(o, w);
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_EQ(r->exit_status, 0);
+  const auto& t = w.trace;
+  EXPECT_EQ(t.meta.lost_events, 0u);
+
+  std::map<std::string, int> on_files, process_ops;
+  const std::string prefix = dir.path().string() + "/";
+  for (const auto& e : t.events) {
+    const bool mine = e.file < t.files.size() && t.files[e.file].path.rfind(prefix, 0) == 0;
+    if (mine) ++on_files[trace::to_string(e.op)];
+    if (e.op == Op::fork || e.op == Op::thread || e.op == Op::exec || e.op == Op::exit)
+      ++process_ops[trace::to_string(e.op)];
+  }
+  // io_program's own I/O (see io_program.c): 4 data files opened, read, pread and closed; out.bin
+  // written with writev and fsync'd; the child's two reads around an lseek; the thread's pread;
+  // one io_uring read.
+  const std::map<std::string, int> expected_on_files = {
+      {"open", 8},   {"read", 6},  {"pread", 5}, {"close", 8},
+      {"writev", 1}, {"fsync", 1}, {"lseek", 1}, {"uring_read", 1}};
+  EXPECT_EQ(on_files, expected_on_files);
+  // The root's exec, the forked child, the thread; each of the three exits.
+  const std::map<std::string, int> expected_process_ops = {
+      {"exec", 1}, {"fork", 1}, {"thread", 1}, {"exit", 3}};
+  EXPECT_EQ(process_ops, expected_process_ops);
+}
+
+// Page faults on a mapped file (faults.bpf.c): a program that maps a 64 KiB file and reads one
+// byte of each page makes no read syscall; the faults must cover every page it touched.
+TEST(Capture, PageFaultsOnAMappedFileCoverItsPages) {
+  DLGEN_REQUIRE_BPF();
+  testing::TempDir dir("dlgen-capture-mmap");
+  make_file(dir / "mapped.bin", 65536, 3);
+  CaptureOptions o;
+  o.command = {DLGEN_IO_PROGRAM, "--mmap", (dir / "mapped.bin").string()};
+  MemoryWriter w;
+  auto r = capture(o, w);
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_EQ(r->exit_status, 0);
+  const auto& t = w.trace;
+  const std::uint32_t root = t.processes.front().pid;
+  auto ev = on_file(t, "mapped.bin");
+  EXPECT_EQ(with_op(ev, Op::open).size(), 1u);
+  EXPECT_EQ(with_op(ev, Op::close).size(), 1u);
+  auto maps = with_op(ev, Op::mmap);
+  ASSERT_EQ(maps.size(), 1u);
+  EXPECT_EQ(maps[0].size, 65536u);
+  EXPECT_EQ(maps[0].offset, 0u);
+  EXPECT_EQ(with_op(ev, Op::read).size(), 0u);
+  auto faults = with_op(ev, Op::fault);
+  ASSERT_FALSE(faults.empty());
+  std::set<std::uint64_t> pages;  // pages the faults say were brought in or mapped
+  for (const auto& f : faults) {
+    EXPECT_EQ(f.pid, root);
+    EXPECT_EQ(f.offset % 4096, 0u);
+    EXPECT_EQ(f.ret, static_cast<std::int64_t>(f.size));
+    for (std::uint64_t off = f.offset; off < f.offset + f.size; off += 4096)
+      pages.insert(off / 4096);
+  }
+  for (std::uint64_t page = 0; page < 16; ++page) EXPECT_TRUE(pages.count(page)) << "page " << page;
 }
 
 // A real PyTorch run: DataLoader with 2 workers over 16 sample files, then torch.save.

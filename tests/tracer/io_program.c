@@ -14,7 +14,11 @@
  *     so all N are in flight together; then N bytes written to the pipe complete them all.
  *   io_program --fork-burst N FILE: forks N children that all live at once (held on a pipe), then
  *     each reads 16 bytes of FILE and exits 0.
- *   io_program --lseek-burst N FILE: N lseek(fd, i, SEEK_SET) calls on FILE as fast as it can. */
+ *   io_program --lseek-burst N FILE: N lseek(fd, i, SEEK_SET) calls on FILE as fast as it can.
+ *
+ * And one for the page-fault programs:
+ *   io_program --mmap FILE: opens FILE (64 KiB), maps it read-only, reads one byte of each 4 KiB
+ *     page (faults, no syscall), unmaps it and closes it. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <liburing.h>
@@ -22,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -113,6 +118,20 @@ static int lseek_burst(int n, const char *file) {
   return 0;
 }
 
+static int mmap_pages(const char *file) {
+  int fd = open(file, O_RDONLY);
+  CHECK(fd >= 0);
+  unsigned char *p = mmap(NULL, 65536, PROT_READ, MAP_SHARED, fd, 0);
+  CHECK(p != MAP_FAILED);
+  volatile unsigned char sink = 0; /* the loads must happen: they are the faults */
+  for (int page = 0; page < 16; page++)
+    sink += p[page * 4096];
+  (void)sink;
+  CHECK(munmap(p, 65536) == 0);
+  close(fd);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "--uring-burst") == 0)
     return uring_burst(atoi(argv[2]));
@@ -120,6 +139,8 @@ int main(int argc, char **argv) {
     return fork_burst(atoi(argv[2]), argv[3]);
   if (argc == 4 && strcmp(argv[1], "--lseek-burst") == 0)
     return lseek_burst(atoi(argv[2]), argv[3]);
+  if (argc == 3 && strcmp(argv[1], "--mmap") == 0)
+    return mmap_pages(argv[2]);
   CHECK(argc == 2);
   dir = argv[1];
   for (int i = 0; i < 4; i++) {
