@@ -2,7 +2,7 @@
 /* dlgen's CUDA probes: uprobes on the driver API of libcuda.so.1, the calls where a training
  * program's CPU meets its GPU: synchronisations (the CPU waiting for queued GPU work), copies to the
  * device (a batch arriving) and back (loss.item()), and kernel launches (work queued). Records go
- * to dlgen.bpf.c's ring buffer, filtered by its traced-tgid set (shared.bpf.h).
+ * to the tracer's ring buffer, filtered by its traced-tgid set (shared.bpf.h).
  *
  * User space attaches the two programs once per driver function, system-wide (pid -1: a process
  * may load libcuda long after it started), with the function's id (enum dl_cuda_api) as the attach
@@ -18,6 +18,9 @@
 #include "shared.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
+
+/* This object's own copies of the shared maps, replaced by the tracer's before load. */
+DL_DEFINE_SHARED_MAPS();
 
 /* A call between entry and return, per thread. */
 struct cuda_call {

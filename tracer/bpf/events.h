@@ -1,5 +1,6 @@
-/* Records sent from the BPF side (dlgen.bpf.c, cuda.bpf.c) to user space (tracer/src) through one
- * ring buffer. Shared by both sides: C, fixed-width types only. Every record starts with `kind`.
+/* Records sent from the BPF side (the tracer's program files and cuda.bpf.c) to user space
+ * (tracer/src) through one ring buffer. Shared by both sides: C, fixed-width types only. Every
+ * record starts with `kind`.
  * Times are CLOCK_MONOTONIC nanoseconds (bpf_ktime_get_ns), sizes bytes. */
 #ifndef DLGEN_TRACER_EVENTS_H
 #define DLGEN_TRACER_EVENTS_H
@@ -21,7 +22,7 @@ enum dl_kind {
 };
 
 /* Why the kernel side dropped something: the index into the per-CPU `lost` counters, which user
- * space sums at the end into trace::LostEvents (tracer/src/capture.cpp maps each one). */
+ * space sums at the end into trace::LostEvents (tracer/src/bpf_session.cpp maps each one). */
 enum dl_lost_reason {
   DL_LOST_RINGBUF = 0,      /* ring buffer reserve failed: the record is gone */
   DL_LOST_URING_MAP = 1,    /* uring_reqs full: the io_uring request's event is gone */

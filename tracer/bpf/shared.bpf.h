@@ -1,38 +1,54 @@
-/* What dlgen's BPF objects share (dlgen.bpf.c: syscalls, io_uring, processes; cuda.bpf.c: the
- * CUDA driver API): the ring buffer, the traced-tgid set and the drop counters. Each object
- * declares them; user space loads dlgen.bpf.c first and makes every other object reuse its maps
- * (bpf_map__reuse_fd), so one ring carries all records in one order and the tree followed by
- * dlgen.bpf.c's fork/exit programs filters every probe. Include after vmlinux.h and events.h. */
+/* What every dlgen BPF object shares: the ring buffer, the traced-tgid set and the drop counters.
+ *
+ * The tracer is one object linked from one program file per concern (proc.bpf.c, syscalls.bpf.c,
+ * uring.bpf.c, block.bpf.c, faults.bpf.c; `bpftool gen object`), so these are declared here and
+ * defined once per object with DL_DEFINE_SHARED_MAPS(): by proc.bpf.c in the tracer (it keeps the
+ * traced set), by cuda.bpf.c in its own object. User space loads the tracer first and makes the
+ * CUDA object reuse its maps (bpf_map__reuse_fd), so one ring carries all records in one order and
+ * the tree followed by proc.bpf.c's fork/exit programs filters every probe. The map types are
+ * named so that a declaration and its definition are the same type (the linker checks that they
+ * match). Include after vmlinux.h and events.h. */
 #ifndef DLGEN_SHARED_BPF_H
 #define DLGEN_SHARED_BPF_H
 
-/* Wake the reader only once this much data is waiting (it also polls on a short timer): one
- * wakeup per record would cost the traced program a context switch per syscall. */
-const volatile __u64 wakeup_bytes = 256 << 10;
-
-struct {
+typedef struct {
   __uint(type, BPF_MAP_TYPE_RINGBUF);
   __uint(max_entries, 32 << 20); /* resized by user space before load */
-} events SEC(".maps");
+} dl_events_map;
 
 /* Hash maps are not preallocated: preallocating 65536-entry maps cost ~10 ms of every capture's
  * start, and these see few entries (traced processes, requests in flight). */
-struct {
+typedef struct {
   __uint(type, BPF_MAP_TYPE_HASH);
   __uint(max_entries, 16384);
   __uint(map_flags, BPF_F_NO_PREALLOC);
   __type(key, __u32);   /* tgid */
   __type(value, __u8);
-} tgids SEC(".maps");
+} dl_tgids_map;
 
 /* Drops, per CPU, indexed by enum dl_lost_reason (events.h): every record or request the programs
  * give up on is counted here, never dropped silently. */
-struct {
+typedef struct {
   __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
   __uint(max_entries, DL_LOST_NR);
   __type(key, __u32);
   __type(value, __u64);
-} lost SEC(".maps");
+} dl_lost_map;
+
+extern dl_events_map events SEC(".maps");
+extern dl_tgids_map tgids SEC(".maps");
+extern dl_lost_map lost SEC(".maps");
+/* Wake the reader only once this much data is waiting (it also polls on a short timer): one
+ * wakeup per record would cost the traced program a context switch per syscall. Set by user
+ * space before load. */
+extern const volatile __u64 wakeup_bytes;
+
+/* The definitions, in exactly one program file of each object. */
+#define DL_DEFINE_SHARED_MAPS()             \
+  dl_events_map events SEC(".maps");        \
+  dl_tgids_map tgids SEC(".maps");          \
+  dl_lost_map lost SEC(".maps");            \
+  const volatile __u64 wakeup_bytes = 256 << 10
 
 static __always_inline void count_lost(__u32 reason)
 {
