@@ -793,5 +793,36 @@ TEST(Report, SpreadAndToleranceUsedInEveryRendering) {
   }
 }
 
+// The metric table is the one list of metrics: compare's rows come in its order, each once, and
+// docs/fidelity.md's table of defaults lists the same metrics in the same order, with the same
+// distance kind and default tolerance (its "why this much" argues them).
+TEST(Compare, RowsFollowTheMetricTableAndTheDocsListIt) {
+  const Comparison c = compare(baseline(), baseline(), Tolerances{});
+  ASSERT_EQ(c.metrics.size(), metric_defs().size());
+  for (std::size_t i = 0; i < c.metrics.size(); ++i)
+    EXPECT_EQ(c.metrics[i].name, metric_defs()[i].name) << i;
+
+  std::ifstream doc(std::string(DLGEN_SOURCE_DIR) + "/docs/fidelity.md");
+  ASSERT_TRUE(doc) << "docs/fidelity.md";
+  // "| name | distance | default | why |": the distance column starts with the kind; the default
+  // is a percentage or a number ("0.30, or the sampling noise").
+  const std::regex row(R"(^\| ([a-z_]+) \| ([^|]+) \| ([0-9.]+)(%?)[^|]* \|)");
+  std::size_t next = 0;
+  for (std::string line; std::getline(doc, line);) {
+    std::smatch m;
+    if (!std::regex_search(line, m, row) || !find_metric(m[1].str())) continue;
+    ASSERT_LT(next, metric_defs().size()) << line;
+    const MetricDef& def = metric_defs()[next++];
+    EXPECT_EQ(m[1].str(), def.name) << "docs/fidelity.md lists the metrics in the rows' order";
+    const std::string kind = def.kind == DistanceKind::relative   ? "relative"
+                             : def.kind == DistanceKind::absolute ? "absolute"
+                                                                  : "KS";
+    EXPECT_EQ(m[2].str().rfind(kind, 0), 0u) << def.name << ": " << m[2].str();
+    const double written = std::stod(m[3].str()) / (m[4].str() == "%" ? 100.0 : 1.0);
+    EXPECT_NEAR(written, def.tolerance, 1e-9) << def.name;
+  }
+  EXPECT_EQ(next, metric_defs().size()) << "metrics missing from docs/fidelity.md";
+}
+
 }  // namespace
 }  // namespace dlgen::compare
