@@ -1,3 +1,6 @@
+// compare(): every entry of the metric table (metrics.hpp) judged over two profiles, the epochs and
+// evaluation passes side by side, and the rules that hold whatever the metrics say (lost events);
+// with several captures of the original, its host-time rows judged against their own spread.
 #include "dlgen/compare/compare.hpp"
 
 #include <algorithm>
