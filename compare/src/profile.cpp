@@ -30,10 +30,9 @@ double nice_bin(double span_s) {
   return base * 10;
 }
 
-}  // namespace
-
-Profile profile_of(const analysis::TraceSummary& s) {
-  Profile p;
+// Volume: bytes and opens of the data files, what was written, other files read, and the
+// request sizes (thinned to kMaxSizeSamples).
+void volume_of(const analysis::TraceSummary& s, Profile& p) {
   std::unordered_set<std::uint32_t> data_files;
   for (const auto& f : s.files) {
     if (is_data(f.cls)) {
@@ -59,17 +58,21 @@ Profile profile_of(const analysis::TraceSummary& s) {
     if (k == 0 && count > 0) k = 1;
     p.request_sizes.insert(p.request_sizes.end(), k, static_cast<double>(size));
   }
+}
 
-  // Order: the training dataset's summary (the one distil writes into the job).
+// Order: the training dataset's summary (the one distil writes into the job).
+void order_of(const analysis::TraceSummary& s, Profile& p) {
   int train = analysis::train_dataset(s);
   if (train >= 0) {
     const auto& order = s.datasets[static_cast<std::size_t>(train)].order;
     p.order_vs_path = order.spearman;
     p.epoch_order_similarity = order.cross_epoch_spearman;
   }
+}
 
-  // Epochs: training passes; evaluation passes apart, so that a validation set read between
-  // epochs moves no training figure.
+// Epochs: training passes; evaluation passes apart, so that a validation set read between
+// epochs moves no training figure.
+void epochs_of(const analysis::TraceSummary& s, Profile& p) {
   double first = -1, last = 0, rpf = 0;
   for (const auto& e : s.epochs) {
     EpochProfile ep;
@@ -93,14 +96,19 @@ Profile profile_of(const analysis::TraceSummary& s) {
   }
   if (!p.epochs.empty()) p.reads_per_file = rpf / static_cast<double>(p.epochs.size());
   p.duration_s = first >= 0 ? last - first : static_cast<double>(s.duration_ns) * kNs;
+}
 
-  // Concurrency: reader tasks per accelerator, summed; I/Os in flight as the summary measured them.
+// Concurrency: reader tasks per accelerator, summed; I/Os in flight as the summary measured them.
+void concurrency_of(const analysis::TraceSummary& s, Profile& p) {
   for (const auto& a : s.accelerators)
     p.readers += a.reads_itself ? 1.0 : static_cast<double>(a.workers);
   if (p.readers == 0) p.readers = s.concurrency.max_readers;
   for (const auto& [count, ns] : s.concurrency.inflight_ns)
     p.inflight.push_back({static_cast<double>(count), static_cast<double>(ns) * kNs});
+}
 
+// Steps (training and evaluation apart) and AU, as the summary measured them.
+void steps_of(const analysis::TraceSummary& s, Profile& p) {
   for (const auto& st : s.steps) {
     const double step = static_cast<double>(st.end_ns - std::min(st.end_ns, st.start_ns)) * kNs;
     if (st.epoch >= 0 && s.epochs[static_cast<std::size_t>(st.epoch)].evaluation) {
@@ -121,14 +129,18 @@ Profile profile_of(const analysis::TraceSummary& s) {
   if (s.au_measured)
     for (const auto& a : s.accelerators)
       if (a.au_wall_s > 0) p.accelerator_au.push_back(a.au);
+}
 
-  // Throughput per second from the summary's buckets (refined by the trace form).
+// Throughput per second from the summary's buckets (refined by the trace form).
+void throughput_of(const analysis::TraceSummary& s, Profile& p) {
   p.throughput_bin_s = 1;
   for (std::size_t i = 0; i < s.per_second.size(); ++i) {
     p.throughput_t_s.push_back(static_cast<double>(i));
     p.throughput_mib_s.push_back(static_cast<double>(s.per_second[i].bytes_read) / 1048576.0);
   }
+}
 
+void checkpoints_of(const analysis::TraceSummary& s, Profile& p) {
   for (const auto& c : s.checkpoints) {
     p.checkpoints += 1;
     p.checkpoint_bytes += static_cast<double>(c.bytes);
@@ -139,7 +151,19 @@ Profile profile_of(const analysis::TraceSummary& s) {
     p.checkpoint_copy_bytes += static_cast<double>(c.copied_bytes);
   }
   if (p.checkpoints > 0) p.checkpoint_bytes /= p.checkpoints;
+}
 
+}  // namespace
+
+Profile profile_of(const analysis::TraceSummary& s) {
+  Profile p;
+  volume_of(s, p);
+  order_of(s, p);
+  epochs_of(s, p);
+  concurrency_of(s, p);
+  steps_of(s, p);
+  throughput_of(s, p);
+  checkpoints_of(s, p);
   p.has_block = s.block_requests > 0;
   p.block_bytes = static_cast<double>(s.block_bytes);
   p.block_requests = static_cast<double>(s.block_requests);
@@ -148,20 +172,28 @@ Profile profile_of(const analysis::TraceSummary& s) {
   return p;
 }
 
-Profile profile_of(const trace::Trace& t, const analysis::TraceSummary& s) {
-  Profile p = profile_of(s);
-  p.has_block = p.has_block || t.meta.block_layer;
-  p.lost_events = t.meta.lost_events;
-  p.lost = t.meta.lost;
+namespace {
 
-  std::vector<bool> data(t.files.size(), false);
-  for (const auto& f : s.files)
-    if (is_data(f.cls) && f.file < data.size()) data[f.file] = true;
-  auto is_data_event = [&](const trace::Event& e) { return e.file < data.size() && data[e.file]; };
+// The data files of a trace (training and validation), by the trace's file index.
+struct DataFiles {
+  std::vector<bool> data;
+  DataFiles(const trace::Trace& t, const analysis::TraceSummary& s) : data(t.files.size(), false) {
+    for (const auto& f : s.files)
+      if (is_data(f.cls) && f.file < data.size()) data[f.file] = true;
+  }
+  bool operator()(const trace::Event& e) const { return e.file < data.size() && data[e.file]; }
+};
 
-  // Sequential fraction: a read is sequential when it starts where the previous read of the same
-  // file ended (a fresh open starts at 0). io_uring reads carry explicit offsets; read() carries
-  // the file position, so both sides measure the same thing.
+// From the start of the first data read to the end of the last, in seconds of the trace's clock
+// (t0 < 0: no data read).
+struct ReadSpan {
+  double t0 = -1, t1 = 0;
+};
+
+// Sequential fraction: a read is sequential when it starts where the previous read of the same
+// file ended (a fresh open starts at 0). io_uring reads carry explicit offsets; read() carries
+// the file position, so both sides measure the same thing. Stats of data files are counted too.
+ReadSpan sequential_of(const trace::Trace& t, const DataFiles& is_data_event, Profile& p) {
   std::unordered_map<std::uint32_t, std::uint64_t> next_offset;
   double reads = 0, sequential = 0, stats = 0;
   double t0 = -1, t1 = 0;
@@ -184,120 +216,136 @@ Profile profile_of(const trace::Trace& t, const analysis::TraceSummary& s) {
   }
   p.sequential_fraction = reads > 0 ? sequential / reads : 0;
   p.stats = stats;
+  return {t0, t1};
+}
 
-  // Device level split by file: block requests whose pages belong to a dataset file.
-  if (p.has_block) {
-    double data_bytes = 0, data_requests = 0, all_bytes = 0, read_bytes = 0;
-    bool attributed = false;
+// Device level split by file: block requests whose pages belong to a dataset file.
+void block_of(const trace::Trace& t, const DataFiles& is_data_event, Profile& p) {
+  double data_bytes = 0, data_requests = 0, all_bytes = 0, read_bytes = 0;
+  bool attributed = false;
+  for (const auto& e : t.events) {
+    if (e.op == trace::Op::block) {
+      all_bytes += static_cast<double>(e.size);
+      if (e.file != trace::kNoFile) attributed = true;
+      if (is_data_event(e)) {
+        data_bytes += static_cast<double>(e.size);
+        data_requests += 1;
+      }
+    } else if (trace::is_read(e.op) && e.ret > 0 && is_data_event(e)) {
+      read_bytes += static_cast<double>(e.ret);
+    }
+  }
+  p.block_all_bytes = all_bytes;
+  if (attributed) {
+    p.block_attributed = true;
+    p.block_bytes = data_bytes;
+    p.block_requests = data_requests;
+    p.device_read_fraction = read_bytes > 0 ? data_bytes / read_bytes : 0;
+  }
+}
+
+// Checkpoints: summarize splits write bursts at batch receipts, which a replay trace has none of
+// (its readers hand batches over in memory), so two checkpoints to the same file less than a
+// second apart merge there. An epoch starting between two checkpoint writes also means training
+// went on: split there too, with the same per-checkpoint sums as the summary.
+void split_checkpoints(const trace::Trace& t, const analysis::TraceSummary& s, Profile& p) {
+  std::vector<std::uint64_t> epoch_starts;
+  for (const auto& e : s.epochs) epoch_starts.push_back(e.start_ns);
+  std::sort(epoch_starts.begin(), epoch_starts.end());
+  std::vector<bool> ckpt_file(t.files.size(), false);
+  for (const auto& f : s.files)
+    if (f.cls == analysis::FileClass::checkpoint && f.file < ckpt_file.size())
+      ckpt_file[f.file] = true;
+  struct Part {
+    std::uint64_t start = 0, end = 0, bytes = 0;
+    bool fsync = false;
+  };
+  std::vector<Part> parts;
+  for (const auto& c : s.checkpoints) {
+    Part cur;
+    bool open = false;
+    std::uint64_t last_end = c.start_ns;
     for (const auto& e : t.events) {
-      if (e.op == trace::Op::block) {
-        all_bytes += static_cast<double>(e.size);
-        if (e.file != trace::kNoFile) attributed = true;
-        if (is_data_event(e)) {
-          data_bytes += static_cast<double>(e.size);
-          data_requests += 1;
-        }
-      } else if (trace::is_read(e.op) && e.ret > 0 && is_data_event(e)) {
-        read_bytes += static_cast<double>(e.ret);
+      if (e.ts_ns < c.start_ns || e.ts_ns > c.end_ns) continue;
+      if (e.file >= ckpt_file.size() || !ckpt_file[e.file]) continue;
+      const bool sync = e.op == trace::Op::fsync || e.op == trace::Op::fdatasync ||
+                        e.op == trace::Op::sync_file_range;
+      const bool data = trace::is_write(e.op) || e.op == trace::Op::sendfile ||
+                        e.op == trace::Op::copy_file_range;
+      if (!sync && !data) continue;
+      auto it = std::upper_bound(epoch_starts.begin(), epoch_starts.end(), last_end);
+      if (open && data && it != epoch_starts.end() && *it < e.ts_ns) {
+        parts.push_back(cur);
+        cur = Part{};
+        open = false;
       }
+      if (!open) {
+        if (!data) continue;
+        cur.start = e.ts_ns;
+        open = true;
+      }
+      cur.end = std::max(cur.end, e.ts_ns + e.dur_ns);
+      last_end = cur.end;
+      if (sync)
+        cur.fsync = true;
+      else if (e.ret > 0)
+        cur.bytes += static_cast<std::uint64_t>(e.ret);
     }
-    p.block_all_bytes = all_bytes;
-    if (attributed) {
-      p.block_attributed = true;
-      p.block_bytes = data_bytes;
-      p.block_requests = data_requests;
-      p.device_read_fraction = read_bytes > 0 ? data_bytes / read_bytes : 0;
-    }
+    if (open) parts.push_back(cur);
   }
+  if (parts.size() > s.checkpoints.size()) {
+    p.checkpoints = static_cast<double>(parts.size());
+    p.checkpoint_bytes = 0;
+    p.fsyncs = 0;
+    p.checkpoint_start_s.clear();
+    p.checkpoint_write_s.clear();
+    for (const auto& part : parts) {
+      p.checkpoint_bytes += static_cast<double>(part.bytes);
+      p.checkpoint_start_s.push_back(static_cast<double>(part.start) * kNs);
+      p.checkpoint_write_s.push_back(static_cast<double>(part.end - part.start) * kNs);
+      if (part.fsync) p.fsyncs += 1;
+    }
+    p.checkpoint_bytes /= p.checkpoints;
+    p.notes.push_back("checkpoints split at epoch starts: " + std::to_string(s.checkpoints.size()) +
+                      " write burst(s) → " + std::to_string(parts.size()) + " checkpoints");
+  }
+}
 
-  // Checkpoints: summarize splits write bursts at batch receipts, which a replay trace has none of
-  // (its readers hand batches over in memory), so two checkpoints to the same file less than a
-  // second apart merge there. An epoch starting between two checkpoint writes also means training
-  // went on: split there too, with the same per-checkpoint sums as the summary.
-  if (!s.checkpoints.empty()) {
-    std::vector<std::uint64_t> epoch_starts;
-    for (const auto& e : s.epochs) epoch_starts.push_back(e.start_ns);
-    std::sort(epoch_starts.begin(), epoch_starts.end());
-    std::vector<bool> ckpt_file(t.files.size(), false);
-    for (const auto& f : s.files)
-      if (f.cls == analysis::FileClass::checkpoint && f.file < ckpt_file.size())
-        ckpt_file[f.file] = true;
-    struct Part {
-      std::uint64_t start = 0, end = 0, bytes = 0;
-      bool fsync = false;
-    };
-    std::vector<Part> parts;
-    for (const auto& c : s.checkpoints) {
-      Part cur;
-      bool open = false;
-      std::uint64_t last_end = c.start_ns;
-      for (const auto& e : t.events) {
-        if (e.ts_ns < c.start_ns || e.ts_ns > c.end_ns) continue;
-        if (e.file >= ckpt_file.size() || !ckpt_file[e.file]) continue;
-        const bool sync = e.op == trace::Op::fsync || e.op == trace::Op::fdatasync ||
-                          e.op == trace::Op::sync_file_range;
-        const bool data = trace::is_write(e.op) || e.op == trace::Op::sendfile ||
-                          e.op == trace::Op::copy_file_range;
-        if (!sync && !data) continue;
-        auto it = std::upper_bound(epoch_starts.begin(), epoch_starts.end(), last_end);
-        if (open && data && it != epoch_starts.end() && *it < e.ts_ns) {
-          parts.push_back(cur);
-          cur = Part{};
-          open = false;
-        }
-        if (!open) {
-          if (!data) continue;
-          cur.start = e.ts_ns;
-          open = true;
-        }
-        cur.end = std::max(cur.end, e.ts_ns + e.dur_ns);
-        last_end = cur.end;
-        if (sync)
-          cur.fsync = true;
-        else if (e.ret > 0)
-          cur.bytes += static_cast<std::uint64_t>(e.ret);
-      }
-      if (open) parts.push_back(cur);
-    }
-    if (parts.size() > s.checkpoints.size()) {
-      p.checkpoints = static_cast<double>(parts.size());
-      p.checkpoint_bytes = 0;
-      p.fsyncs = 0;
-      p.checkpoint_start_s.clear();
-      p.checkpoint_write_s.clear();
-      for (const auto& part : parts) {
-        p.checkpoint_bytes += static_cast<double>(part.bytes);
-        p.checkpoint_start_s.push_back(static_cast<double>(part.start) * kNs);
-        p.checkpoint_write_s.push_back(static_cast<double>(part.end - part.start) * kNs);
-        if (part.fsync) p.fsyncs += 1;
-      }
-      p.checkpoint_bytes /= p.checkpoints;
-      p.notes.push_back(
-          "checkpoints split at epoch starts: " + std::to_string(s.checkpoints.size()) +
-          " write burst(s) → " + std::to_string(parts.size()) + " checkpoints");
-    }
+// Throughput over time in bins of a width fitted to the run, from the first data read.
+void throughput_bins(const trace::Trace& t, const DataFiles& is_data_event, ReadSpan span,
+                     Profile& p) {
+  const double t0 = span.t0, t1 = span.t1;
+  double bin = nice_bin(t1 - t0);
+  auto bins = static_cast<std::size_t>(std::ceil((t1 - t0) / bin)) + 1;
+  std::vector<double> bytes(bins, 0.0);
+  for (const auto& e : t.events) {
+    if (!is_data_event(e) || !trace::is_read(e.op) || e.ret <= 0) continue;
+    // Bytes count at completion, when they reached the reader.
+    double done = static_cast<double>(e.ts_ns + e.dur_ns) * kNs;
+    auto i = static_cast<std::size_t>(std::max(0.0, (done - t0) / bin));
+    bytes[std::min(i, bins - 1)] += static_cast<double>(e.ret);
   }
+  p.throughput_bin_s = bin;
+  p.throughput_t_s.clear();
+  p.throughput_mib_s.clear();
+  for (std::size_t i = 0; i < bins; ++i) {
+    p.throughput_t_s.push_back(static_cast<double>(i) * bin);
+    p.throughput_mib_s.push_back(bytes[i] / 1048576.0 / bin);
+  }
+}
 
-  // Throughput over time in bins of a width fitted to the run, from the first data read.
-  if (t0 >= 0) {
-    double bin = nice_bin(t1 - t0);
-    auto bins = static_cast<std::size_t>(std::ceil((t1 - t0) / bin)) + 1;
-    std::vector<double> bytes(bins, 0.0);
-    for (const auto& e : t.events) {
-      if (!is_data_event(e) || !trace::is_read(e.op) || e.ret <= 0) continue;
-      // Bytes count at completion, when they reached the reader.
-      double done = static_cast<double>(e.ts_ns + e.dur_ns) * kNs;
-      auto i = static_cast<std::size_t>(std::max(0.0, (done - t0) / bin));
-      bytes[std::min(i, bins - 1)] += static_cast<double>(e.ret);
-    }
-    p.throughput_bin_s = bin;
-    p.throughput_t_s.clear();
-    p.throughput_mib_s.clear();
-    for (std::size_t i = 0; i < bins; ++i) {
-      p.throughput_t_s.push_back(static_cast<double>(i) * bin);
-      p.throughput_mib_s.push_back(bytes[i] / 1048576.0 / bin);
-    }
-  }
+}  // namespace
+
+Profile profile_of(const trace::Trace& t, const analysis::TraceSummary& s) {
+  Profile p = profile_of(s);
+  p.has_block = p.has_block || t.meta.block_layer;
+  p.lost_events = t.meta.lost_events;
+  p.lost = t.meta.lost;
+  const DataFiles is_data_event(t, s);
+  const ReadSpan span = sequential_of(t, is_data_event, p);
+  if (p.has_block) block_of(t, is_data_event, p);
+  if (!s.checkpoints.empty()) split_checkpoints(t, s, p);
+  if (span.t0 >= 0) throughput_bins(t, is_data_event, span, p);
   return p;
 }
 

@@ -6,26 +6,20 @@
 // of what the program read came from the device rather than the page cache. A replay that drops
 // the cache before every epoch must fail on it. Needs root (BPF, drop_caches).
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <array>
-#include <cstdio>
 #include <fstream>
-#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "compare_rows.hpp"
-#include "realtime.hpp"
-#include "shell.hpp"
-#include "temp_dir.hpp"
+#include "e2e_fixture.hpp"
 
 namespace {
 
+using dlgen::testing::compare_json;
 using dlgen::testing::compare_row;
+using dlgen::testing::make_data;
 using dlgen::testing::Outcome;
-using dlgen::testing::sh;
-using dlgen::testing::TempDir;
 
 // 48 raw files of 200-600 KiB (~19 MiB): large enough for readahead to matter, small enough to
 // read in well under a second.
@@ -62,35 +56,15 @@ bool drop_caches() {
   return static_cast<bool>(f);
 }
 
-class BlockE2E : public ::testing::Test {
+class BlockE2E : public dlgen::testing::SharedRun<BlockE2E> {
  protected:
   static void SetUpTestSuite() {
-    dir_ = std::make_unique<TempDir>("block-e2e");
-    const std::string root = dir_->path().string();
-    std::ofstream(dir_->path() / "data.toml") << kDataJob;
-    std::ofstream(dir_->path() / "read.py") << kReader;
+    make_dir("block-e2e");
+    std::ofstream(dir() / "read.py") << kReader;
     if (::geteuid() != 0) return skip("needs root (BPF capture, drop_caches)");
-    Outcome g = dlgen("generate data.toml");
-    if (g.code != 0) return fail("generate: " + g.out);
+    if (!make_data(dir(), kDataJob, &setup_error_)) return;
     if (!drop_caches()) return fail("cannot write /proc/sys/vm/drop_caches");
-    Outcome c = dlgen("capture --block -o orig.h5 -- " DLGEN_PYTHON " read.py " + root + "/train");
-    if (c.code == 77) return skip("capture cannot run here: " + c.out);
-    if (c.code != 0) return fail("capture: " + c.out);
-    Outcome d = dlgen("distil orig.h5 -o job.toml --dataset-dir " + root + "/replay-data");
-    if (d.code != 0) return fail("distil: " + d.out);
-    Outcome r = dlgen("generate job.toml");
-    if (r.code != 0) return fail("generate job: " + r.out);
-  }
-  static void TearDownTestSuite() { dir_.reset(); }
-
-  void SetUp() override {
-    if (!skip_.empty()) GTEST_SKIP() << skip_;
-    ASSERT_TRUE(setup_error_.empty()) << setup_error_;
-  }
-
-  static Outcome dlgen(const std::string& args) {
-    return sh("cd '" + dir_->path().string() +
-              "' && DLGEN_NO_PROGRESS=1 " DLGEN_RT_PREFIX "'" DLGEN_BINARY "' " + args);
+    capture_and_distil("--block -o orig.h5 -- " DLGEN_PYTHON " read.py " + root() + "/train");
   }
 
   // Replays the job from a cold cache under `capture --block` and compares with the original.
@@ -99,21 +73,8 @@ class BlockE2E : public ::testing::Test {
     Outcome r =
         dlgen("capture --block -o " + name + ".h5 -- '" DLGEN_BINARY "' run job.toml " + sets);
     EXPECT_EQ(r.code, 0) << r.out;
-    Outcome c = dlgen("compare orig.h5 " + name + ".h5 --json");
-    try {
-      return nlohmann::json::parse(c.out);
-    } catch (const std::exception&) {
-      ADD_FAILURE() << "compare output is not JSON: " << c.out;
-      return {};
-    }
+    return compare_json(dlgen("compare orig.h5 " + name + ".h5 --json"));
   }
-
-  static void fail(std::string why) { setup_error_ = std::move(why); }
-  static void skip(std::string why) { skip_ = std::move(why); }
-
-  static inline std::unique_ptr<TempDir> dir_;
-  static inline std::string setup_error_;
-  static inline std::string skip_;
 };
 
 TEST_F(BlockE2E, ColdReplayMovesTheSameDatasetBytesAtTheDevice) {

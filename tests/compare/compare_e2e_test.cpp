@@ -4,26 +4,21 @@
 // replays of deliberately wrong jobs (`--set` on the distilled job) must each fail on the metric
 // that should catch the mistake. Needs root (BPF): skips when capture reports 77.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <array>
 #include <cstdio>
-#include <fstream>
-#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "compare_rows.hpp"
 #include "dlgen/core/job_io.hpp"
-#include "realtime.hpp"
-#include "shell.hpp"
-#include "temp_dir.hpp"
+#include "e2e_fixture.hpp"
 
 namespace {
 
+using dlgen::testing::compare_json;
 using dlgen::testing::failed_rows;
+using dlgen::testing::make_data;
 using dlgen::testing::Outcome;
-using dlgen::testing::sh;
-using dlgen::testing::TempDir;
+using dlgen::testing::verdict_of;
 
 // Small raw dataset: 96 files of 40-120 KiB (~7 MiB), read whole by the DataLoader's workers.
 const char* kDataJob = R"(
@@ -39,70 +34,29 @@ seed = 5
 )";
 
 // Shared by every test: one capture of the original run, its distilled job, its dataset.
-class FidelityE2E : public ::testing::Test {
+class FidelityE2E : public dlgen::testing::SharedRun<FidelityE2E> {
  protected:
   static void SetUpTestSuite() {
-    dir_ = std::make_unique<TempDir>("fidelity-e2e");
-    const std::string root = dir_->path().string();
-    std::ofstream(dir_->path() / "data.toml") << kDataJob;
-    Outcome g = dlgen("generate data.toml");
-    if (g.code != 0) return fail("generate: " + g.out);
+    make_dir("fidelity-e2e");
+    if (!make_data(dir(), kDataJob, &setup_error_)) return;
     const std::string train = std::string(DLGEN_SOURCE_DIR) + "/tests/pytorch/train.py";
-    Outcome c = dlgen("capture -o orig.h5 -- " DLGEN_PYTHON " " + train + " --data " + root +
-                      "/train --format raw --workers 3 --batch-size 4 --epochs 3 --compute-ms 40"
-                      " --checkpoint-every-epochs 1 --checkpoint-size 2097152 --checkpoint-dir " +
-                      root + "/ckpt");
-    if (c.code == 77) return skip("capture cannot run here: " + c.out);
-    if (c.code != 0) return fail("capture: " + c.out);
-    // Absolute dataset and checkpoint paths everywhere: the tracer does not always resolve
-    // relative ones, and summarize ignores a path it cannot place.
-    Outcome d = dlgen("distil orig.h5 -o job.toml --dataset-dir " + root + "/replay-data");
-    if (d.code != 0) return fail("distil: " + d.out);
-    // The replay's dataset is generated before the replay is traced, as a user would.
-    Outcome r = dlgen("generate job.toml");
-    if (r.code != 0) return fail("generate job: " + r.out);
-  }
-  static void TearDownTestSuite() { dir_.reset(); }
-
-  void SetUp() override {
-    if (!skip_.empty()) GTEST_SKIP() << skip_;
-    ASSERT_TRUE(setup_error_.empty()) << setup_error_;
-  }
-
-  static Outcome dlgen(const std::string& args) {
-    return sh("cd '" + dir_->path().string() +
-              "' && DLGEN_NO_PROGRESS=1 " DLGEN_RT_PREFIX "'" DLGEN_BINARY "' " + args);
+    capture_and_distil("-o orig.h5 -- " DLGEN_PYTHON " " + train + " --data " + root() +
+                       "/train --format raw --workers 3 --batch-size 4 --epochs 3 --compute-ms 40"
+                       " --checkpoint-every-epochs 1 --checkpoint-size 2097152 --checkpoint-dir " +
+                       root() + "/ckpt");
   }
 
   // Replays the distilled job with overrides under capture and compares it with the original.
   static nlohmann::json replay_and_compare(const std::string& name, const std::string& sets,
                                            int* code, const std::string& compare_args = "") {
-    Outcome r = dlgen("run job.toml --set checkpoint.dir=" + dir_->path().string() +
-                      "/replay-ckpt " + sets + " --capture " + name + ".h5");
+    Outcome r = dlgen("run job.toml --set checkpoint.dir=" + root() + "/replay-ckpt " + sets +
+                      " --capture " + name + ".h5");
     EXPECT_EQ(r.code, 0) << r.out;
     Outcome c =
         dlgen("compare orig.h5 " + name + ".h5 --json --report " + name + ".html " + compare_args);
     *code = c.code;
-    try {
-      return nlohmann::json::parse(c.out);
-    } catch (const std::exception& e) {
-      ADD_FAILURE() << "compare output is not JSON: " << c.out;
-      return {};
-    }
+    return compare_json(c);
   }
-
-  static std::string verdict(const nlohmann::json& j, const std::string& metric) {
-    for (const auto& m : j["metrics"])
-      if (m["name"] == metric) return m["verdict"];
-    return "missing";
-  }
-
-  static void fail(std::string why) { setup_error_ = std::move(why); }
-  static void skip(std::string why) { skip_ = std::move(why); }
-
-  static inline std::unique_ptr<TempDir> dir_;
-  static inline std::string setup_error_;
-  static inline std::string skip_;
 };
 
 TEST_F(FidelityE2E, FaithfulReplayPasses) {
@@ -114,41 +68,41 @@ TEST_F(FidelityE2E, FaithfulReplayPasses) {
   auto j = replay_and_compare("faithful", "", &code);
   EXPECT_EQ(code, 0) << failed_rows(j) << "\n" << dlgen("inspect faithful.h5").out;
   EXPECT_EQ(j["pass"], true) << failed_rows(j);
-  EXPECT_EQ(verdict(j, "au"), "PASS") << failed_rows(j);
-  EXPECT_EQ(verdict(j, "consumer"), "PASS") << failed_rows(j);
+  EXPECT_EQ(verdict_of(j, "au"), "PASS") << failed_rows(j);
+  EXPECT_EQ(verdict_of(j, "consumer"), "PASS") << failed_rows(j);
 }
 
 TEST_F(FidelityE2E, OneWorkerInsteadOfThreeFailsOnReaders) {
   int code = -1;
   auto j = replay_and_compare("one_worker", "--set reader.workers=1", &code);
   EXPECT_EQ(code, 1);
-  EXPECT_EQ(verdict(j, "readers"), "FAIL") << failed_rows(j);
+  EXPECT_EQ(verdict_of(j, "readers"), "FAIL") << failed_rows(j);
 }
 
 TEST_F(FidelityE2E, NoShuffleFailsOnOrder) {
   int code = -1;
   auto j = replay_and_compare("no_shuffle", "--set reader.shuffle=none", &code);
   EXPECT_EQ(code, 1);
-  EXPECT_EQ(verdict(j, "order_vs_path"), "FAIL") << failed_rows(j);
+  EXPECT_EQ(verdict_of(j, "order_vs_path"), "FAIL") << failed_rows(j);
 }
 
 TEST_F(FidelityE2E, HalfTheFilesFailsOnFilesRead) {
   int code = -1;
   auto j = replay_and_compare("half_files", "--set dataset.num_files=48", &code);
   EXPECT_EQ(code, 1);
-  EXPECT_EQ(verdict(j, "files_read"), "FAIL") << failed_rows(j);
-  EXPECT_EQ(verdict(j, "bytes_read"), "FAIL") << failed_rows(j);
+  EXPECT_EQ(verdict_of(j, "files_read"), "FAIL") << failed_rows(j);
+  EXPECT_EQ(verdict_of(j, "bytes_read"), "FAIL") << failed_rows(j);
 }
 
 TEST_F(FidelityE2E, NoCheckpointFailsOnCheckpoints) {
   int code = -1;
   auto j = replay_and_compare("no_checkpoint", "--set checkpoint.enabled=false", &code);
   EXPECT_EQ(code, 1);
-  EXPECT_EQ(verdict(j, "checkpoints"), "FAIL") << failed_rows(j);
+  EXPECT_EQ(verdict_of(j, "checkpoints"), "FAIL") << failed_rows(j);
 }
 
 TEST_F(FidelityE2E, HalvedComputeFailsOnTiming) {
-  auto job = dlgen::load_job(dir_->path() / "job.toml");
+  auto job = dlgen::load_job(dir() / "job.toml");
   ASSERT_TRUE(job) << job.error().message;
   const double step = job->compute.effective().expected();
   ASSERT_GT(step, 0) << "the distilled job has no compute time";
@@ -159,7 +113,7 @@ TEST_F(FidelityE2E, HalvedComputeFailsOnTiming) {
   EXPECT_EQ(code, 1);
   // With step metrics (handovers in both traces) compute catches it; a replay trace has none, so
   // the epoch time of this compute-bound run must.
-  const bool caught = verdict(j, "compute") == "FAIL" || verdict(j, "epoch_time") == "FAIL";
+  const bool caught = verdict_of(j, "compute") == "FAIL" || verdict_of(j, "epoch_time") == "FAIL";
   EXPECT_TRUE(caught) << failed_rows(j);
 }
 

@@ -1,4 +1,5 @@
-// The comparison over Profiles: distances, verdicts, tolerances and the three renderings.
+// The comparison over Profiles: distances, verdicts, tolerances, the originals' spread and the metric
+// table (the renderings: compare_report_test.cpp).
 #include "dlgen/compare/compare.hpp"
 
 #include <gtest/gtest.h>
@@ -9,73 +10,13 @@
 #include <regex>
 
 #include "dlgen/compare/stats.hpp"
+#include "profiles.hpp"
 #include "temp_dir.hpp"
 
 namespace dlgen::compare {
 namespace {
 
-// A profile shaped like a small PyTorch run: 3 workers, 2 shuffled epochs of 100 files of ~1 MiB
-// read in 256 KiB chunks, 25 steps per epoch of ~0.1 s compute, a checkpoint after each epoch.
-Profile baseline() {
-  Profile p;
-  p.label = "synthetic";
-  std::mt19937_64 rng(7);
-  std::normal_distribution<double> jitter(1.0, 0.05);
-  const int epochs = 2, files = 100, chunks = 4;
-  for (int e = 0; e < epochs; ++e) {
-    EpochProfile ep;
-    ep.start_s = e * 3.2;
-    ep.duration_s = 3.0;
-    ep.files_read = files;
-    ep.read_ops = files * chunks;
-    ep.bytes_read = files * 1048576.0;
-    ep.reads_per_file = 1;
-    ep.steps = 25;
-    p.epochs.push_back(ep);
-  }
-  p.bytes_read = epochs * files * 1048576.0;
-  p.files_read = files;
-  p.read_ops = epochs * files * chunks;
-  p.opens = epochs * files;
-  p.stats = epochs * files;
-  for (int i = 0; i < epochs * files * chunks; ++i) p.request_sizes.push_back(262144);
-  p.sequential_fraction = 1.0;
-  p.order_vs_path = 0.02;
-  p.epoch_order_similarity = -0.05;
-  p.reads_per_file = 1;
-  p.readers = 3;
-  p.inflight = {{0, 1.0}, {1, 2.0}, {2, 1.5}, {3, 1.0}};
-  p.duration_s = 6.2;
-  for (int i = 0; i < 50; ++i) {
-    double compute = 0.1 * jitter(rng);
-    double wait = 0.02 * jitter(rng);
-    p.compute_s.push_back(compute);
-    p.data_wait_s.push_back(wait);
-    p.step_times_s.push_back(compute + wait);
-  }
-  p.throughput_bin_s = 0.1;
-  for (int i = 0; i < 62; ++i) {
-    p.throughput_t_s.push_back(i * 0.1);
-    p.throughput_mib_s.push_back(30 + 5 * std::sin(i));
-  }
-  p.au = 0.62;
-  p.au_measured = true;
-  p.accelerator_au = {0.62};
-  p.checkpoints = 2;
-  p.checkpoint_bytes = 8 << 20;
-  p.checkpoint_start_s = {3.0, 6.2};
-  p.checkpoint_write_s = {0.05, 0.06};
-  p.bytes_written = 2 * (8 << 20);
-  return p;
-}
-
-const MetricResult& metric(const Comparison& c, std::string_view name) {
-  for (const auto& m : c.metrics)
-    if (m.name == name) return m;
-  ADD_FAILURE() << "no metric " << name;
-  static MetricResult none;
-  return none;
-}
+using namespace dlgen::compare::profiles;
 
 TEST(Stats, KsDistance) {
   EXPECT_DOUBLE_EQ(ks_distance({1, 2, 3}, {1, 2, 3}), 0.0);
@@ -403,25 +344,6 @@ TEST(Compare, TraceWithoutHandoversSkipsStepMetrics) {
   EXPECT_TRUE(c.pass());
 }
 
-// Two validation passes of 20 files (1 MiB each, 3 steps of ~40 ms) after the baseline's epochs.
-Profile with_eval(double eval_files = 20, double eval_step_s = 0.04) {
-  Profile p = baseline();
-  for (int e = 0; e < 2; ++e) {
-    EpochProfile ep;
-    ep.start_s = e * 3.2 + 3.0;
-    ep.duration_s = 0.2;
-    ep.files_read = eval_files;
-    ep.read_ops = eval_files * 4;
-    ep.bytes_read = eval_files * 1048576.0;
-    ep.reads_per_file = 1;
-    ep.steps = 3;
-    p.eval_passes.push_back(ep);
-    for (int i = 0; i < 3; ++i) p.eval_step_times_s.push_back(eval_step_s);
-  }
-  p.eval_files_read = eval_files;
-  return p;
-}
-
 // Evaluation passes have their own rows; a training figure is not moved by them, and a wrong
 // validation set fails on the evaluation rows alone.
 TEST(Compare, EvaluationPassesAreJudgedOnTheirOwnRows) {
@@ -523,144 +445,8 @@ TEST(Tolerances, TomlFile) {
   EXPECT_NE(bad.error().message.find("bad.toml:1"), std::string::npos) << bad.error().message;
 }
 
-TEST(Report, JsonHasEveryMetricAndProfile) {
-  Profile b = baseline();
-  b.readers = 1;
-  Comparison c = compare(baseline(), b, Tolerances{});
-  auto j = nlohmann::json::parse(to_json(c));
-  EXPECT_EQ(j["pass"], false);
-  EXPECT_EQ(j["failures"], c.failures());
-  ASSERT_EQ(j["metrics"].size(), c.metrics.size());
-  bool saw_readers = false;
-  for (const auto& m : j["metrics"]) {
-    for (const char* key : {"name", "group", "unit", "distance_kind", "original", "replay",
-                            "distance", "tolerance", "verdict"})
-      EXPECT_TRUE(m.contains(key)) << key;
-    if (m["name"] == "readers") {
-      saw_readers = true;
-      EXPECT_EQ(m["original"], 3);
-      EXPECT_EQ(m["replay"], 1);
-      EXPECT_EQ(m["verdict"], "FAIL");
-    }
-  }
-  EXPECT_TRUE(saw_readers);
-  EXPECT_EQ(j["epochs"].size(), 2u);
-  EXPECT_EQ(j["original"]["readers"], 3);
-  EXPECT_EQ(j["replay"]["throughput"]["mib_s"].size(), 62u);
-}
-
-TEST(Report, JsonWritesInfinityAsNull) {
-  Profile a = baseline();
-  a.bytes_read = 0;
-  auto j = nlohmann::json::parse(to_json(compare(a, baseline(), Tolerances{})));
-  bool seen = false;
-  for (const auto& m : j["metrics"]) {
-    if (m["name"] == "bytes_read") {
-      EXPECT_TRUE(m["distance"].is_null());
-      seen = true;
-    }
-  }
-  EXPECT_TRUE(seen);
-}
-
-// Checks that every non-void element is closed in order (a small well-formedness check).
-bool balanced(const std::string& html, std::string* why) {
-  static const std::regex tag(R"(<(/?)([a-zA-Z][a-zA-Z0-9]*)[^>]*?(/?)>)");
-  const std::set<std::string> void_tags = {"meta", "br", "hr", "img", "input", "link"};
-  std::vector<std::string> stack;
-  for (auto it = std::sregex_iterator(html.begin(), html.end(), tag); it != std::sregex_iterator();
-       ++it) {
-    std::string name = (*it)[2];
-    bool closing = (*it)[1] == "/", self = (*it)[3] == "/";
-    if (void_tags.count(name) || self) continue;
-    if (!closing) {
-      stack.push_back(name);
-    } else if (stack.empty() || stack.back() != name) {
-      *why = "unexpected </" + name + "> (open: " + (stack.empty() ? "none" : stack.back()) + ")";
-      return false;
-    } else {
-      stack.pop_back();
-    }
-  }
-  if (!stack.empty()) *why = "unclosed <" + stack.back() + ">";
-  return stack.empty();
-}
-
-TEST(Report, HtmlIsSelfContainedWithCharts) {
-  Profile b = baseline();
-  b.readers = 1;
-  Comparison c = compare(baseline(), b, Tolerances{});
-  std::string html = to_html(c, "Fidelity <test> & more");
-  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
-  std::string why;
-  EXPECT_TRUE(balanced(html, &why)) << why;
-  // Throughput, request sizes, in flight, step time, compute.
-  std::size_t svgs = 0;
-  for (std::size_t pos = 0; (pos = html.find("<svg", pos)) != std::string::npos; ++pos) ++svgs;
-  EXPECT_EQ(svgs, 5u);
-  EXPECT_NE(html.find("<polyline"), std::string::npos);
-  EXPECT_NE(html.find("Request sizes"), std::string::npos);
-  EXPECT_NE(html.find("Data throughput over time"), std::string::npos);
-  EXPECT_NE(html.find("I/Os in flight"), std::string::npos);
-  EXPECT_NE(html.find("Step time distribution"), std::string::npos);
-  EXPECT_NE(html.find("Fidelity &lt;test&gt; &amp; more"), std::string::npos);
-  EXPECT_NE(html.find("badge fail"), std::string::npos);
-  EXPECT_EQ(html.find("http"), std::string::npos);
-  EXPECT_EQ(html.find("<script"), std::string::npos);
-  EXPECT_EQ(html.find("nan"), std::string::npos);
-}
-
-TEST(Report, EvaluationPassesHaveTheirOwnRowsInEveryRendering) {
-  Comparison c = compare(with_eval(), with_eval(30), Tolerances{});
-  const std::string html = to_html(c, "eval");
-  std::string why;
-  EXPECT_TRUE(balanced(html, &why)) << why;
-  EXPECT_NE(html.find("<h2>Per evaluation pass</h2>"), std::string::npos);
-  EXPECT_NE(html.find("<th>eval pass</th>"), std::string::npos);
-  EXPECT_NE(html.find("Evaluation step time"), std::string::npos);
-  for (const char* name :
-       {"eval_passes", "eval_files", "eval_epoch_bytes_read", "eval_steps", "eval_step_time"})
-    EXPECT_NE(html.find(std::string("<td class=\"l\">") + name + "</td>"), std::string::npos)
-        << name;
-  const std::string text = format_table(c);
-  EXPECT_NE(text.find("per evaluation pass (original / replay)"), std::string::npos);
-  EXPECT_NE(text.find("20 / 30"), std::string::npos) << text;
-  const auto j = nlohmann::json::parse(to_json(c));
-  ASSERT_EQ(j["eval_passes"].size(), 2u);
-  EXPECT_EQ(j["eval_passes"][0]["original"]["files_read"], 20);
-  EXPECT_EQ(j["eval_passes"][0]["replay"]["files_read"], 30);
-  EXPECT_EQ(j["original"]["eval_passes"].size(), 2u);
-  EXPECT_EQ(j["epochs"].size(), 2u);
-  // Without evaluation passes, no evaluation table.
-  EXPECT_EQ(to_html(compare(baseline(), baseline(), Tolerances{}), "t").find("Per evaluation"),
-            std::string::npos);
-}
-
-TEST(Report, TableShowsVerdicts) {
-  Profile b = baseline();
-  b.checkpoints = 1;
-  std::string t = format_table(compare(baseline(), b, Tolerances{}));
-  EXPECT_NE(t.find("checkpoints"), std::string::npos);
-  EXPECT_NE(t.find("FAIL"), std::string::npos);
-  EXPECT_NE(t.find("fidelity: FAIL"), std::string::npos);
-  EXPECT_NE(format_table(compare(baseline(), baseline(), Tolerances{})).find("fidelity: PASS"),
-            std::string::npos);
-}
-
 // Several captures of the original (issue 18): a real program does not repeat itself exactly, so
 // a host-time row is judged at the larger of its tolerance and the originals' own spread.
-
-// The baseline with every host-time figure stretched by `f`: epochs, steps and compute, as a run
-// on a busier host.
-Profile stretched(double f, std::string label = "synthetic") {
-  Profile p = baseline();
-  p.label = std::move(label);
-  for (auto& e : p.epochs) e.duration_s *= f;
-  p.duration_s *= f;
-  for (auto* v : {&p.step_times_s, &p.compute_s, &p.data_wait_s})
-    for (double& x : *v) x *= f;
-  return p;
-}
 
 TEST(Spread, TheOriginalsOwnSpreadWidensHostTimeRows) {
   // The replay is 25% slower than the first original, the second original 40% slower than the
@@ -751,46 +537,35 @@ TEST(Spread, ARepeatThatLostEventsIsRefused) {
   EXPECT_EQ(allowed.verdict_notes.size(), 1u);
 }
 
-TEST(Report, SpreadAndToleranceUsedInEveryRendering) {
-  const Comparison c =
-      compare({stretched(1.0), stretched(1.4, "second")}, stretched(1.25), Tolerances{});
-  const auto j = nlohmann::json::parse(to_json(c));
-  EXPECT_EQ(j["original_repeats"], nlohmann::json::array({"second"}));
-  for (const auto& m : j["metrics"]) {
-    ASSERT_TRUE(m.contains("spread")) << m["name"];
-    ASSERT_TRUE(m.contains("tolerance_used")) << m["name"];
-    if (m["name"] == "epoch_time") {
-      EXPECT_DOUBLE_EQ(m["tolerance"].get<double>(), 0.10);
-      EXPECT_NEAR(m["spread"].get<double>(), 0.4, 1e-9);
-      EXPECT_NEAR(m["tolerance_used"].get<double>(), 0.4, 1e-9);
-      EXPECT_EQ(m["verdict"], "PASS");
-    }
-    if (m["name"] == "steps") {
-      EXPECT_TRUE(m["spread"].is_null());
-      EXPECT_EQ(m["tolerance_used"], m["tolerance"]);
-    }
+// The metric table is the one list of metrics: compare's rows come in its order, each once, and
+// docs/fidelity.md's table of defaults lists the same metrics in the same order, with the same
+// distance kind and default tolerance (its "why this much" argues them).
+TEST(Compare, RowsFollowTheMetricTableAndTheDocsListIt) {
+  const Comparison c = compare(baseline(), baseline(), Tolerances{});
+  ASSERT_EQ(c.metrics.size(), metric_defs().size());
+  for (std::size_t i = 0; i < c.metrics.size(); ++i)
+    EXPECT_EQ(c.metrics[i].name, metric_defs()[i].name) << i;
+
+  std::ifstream doc(std::string(DLGEN_SOURCE_DIR) + "/docs/fidelity.md");
+  ASSERT_TRUE(doc) << "docs/fidelity.md";
+  // "| name | distance | default | why |": the distance column starts with the kind; the default
+  // is a percentage or a number ("0.30, or the sampling noise").
+  const std::regex row(R"(^\| ([a-z_]+) \| ([^|]+) \| ([0-9.]+)(%?)[^|]* \|)");
+  std::size_t next = 0;
+  for (std::string line; std::getline(doc, line);) {
+    std::smatch m;
+    if (!std::regex_search(line, m, row) || !find_metric(m[1].str())) continue;
+    ASSERT_LT(next, metric_defs().size()) << line;
+    const MetricDef& def = metric_defs()[next++];
+    EXPECT_EQ(m[1].str(), def.name) << "docs/fidelity.md lists the metrics in the rows' order";
+    const std::string kind = def.kind == DistanceKind::relative   ? "relative"
+                             : def.kind == DistanceKind::absolute ? "absolute"
+                                                                  : "KS";
+    EXPECT_EQ(m[2].str().rfind(kind, 0), 0u) << def.name << ": " << m[2].str();
+    const double written = std::stod(m[3].str()) / (m[4].str() == "%" ? 100.0 : 1.0);
+    EXPECT_NEAR(written, def.tolerance, 1e-9) << def.name;
   }
-  const std::string text = format_table(c);
-  EXPECT_NE(text.find("spread  verdict"), std::string::npos) << text;
-  EXPECT_NE(text.find("40.0%"), std::string::npos) << text;
-  EXPECT_NE(text.find("spread: the largest distance between 2 captures of the original"),
-            std::string::npos)
-      << text;
-  const std::string html = to_html(c, "spread");
-  std::string why;
-  EXPECT_TRUE(balanced(html, &why)) << why;
-  EXPECT_NE(html.find("<th>spread</th>"), std::string::npos);
-  EXPECT_NE(html.find("<td>40.0%</td>"), std::string::npos);
-  // One original: no spread column, spread null, the tolerance used is the tolerance.
-  const Comparison one = compare(baseline(), baseline(), Tolerances{});
-  EXPECT_EQ(format_table(one).find("spread"), std::string::npos);
-  EXPECT_EQ(to_html(one, "t").find("<th>spread</th>"), std::string::npos);
-  const auto j1 = nlohmann::json::parse(to_json(one));
-  EXPECT_TRUE(j1["original_repeats"].empty());
-  for (const auto& m : j1["metrics"]) {
-    EXPECT_TRUE(m["spread"].is_null()) << m["name"];
-    EXPECT_EQ(m["tolerance_used"], m["tolerance"]) << m["name"];
-  }
+  EXPECT_EQ(next, metric_defs().size()) << "metrics missing from docs/fidelity.md";
 }
 
 }  // namespace

@@ -5,26 +5,19 @@
 // collate): without compute.batch_overhead the replay's steps were 42% short. Needs root (BPF):
 // skips when capture reports 77.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <array>
-#include <cstdio>
-#include <fstream>
-#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "compare_rows.hpp"
 #include "dlgen/core/job_io.hpp"
-#include "realtime.hpp"
-#include "shell.hpp"
-#include "temp_dir.hpp"
+#include "e2e_fixture.hpp"
 
 namespace {
 
+using dlgen::testing::compare_json;
 using dlgen::testing::compare_row;
+using dlgen::testing::make_data;
 using dlgen::testing::Outcome;
-using dlgen::testing::sh;
-using dlgen::testing::TempDir;
 
 // 128 npz files of 256-768 KiB (~63 MiB).
 const char* kDataJob = R"(
@@ -39,65 +32,32 @@ sample_size = { dist = "uniform", min = "256KiB", max = "768KiB" }
 seed = 3
 )";
 
-class ConsumerE2E : public ::testing::Test {
+class ConsumerE2E : public dlgen::testing::SharedRun<ConsumerE2E> {
  protected:
   static void SetUpTestSuite() {
-    dir_ = std::make_unique<TempDir>("consumer-e2e");
-    const std::string root = dir_->path().string();
-    std::ofstream(dir_->path() / "data.toml") << kDataJob;
-    Outcome g = dlgen("generate data.toml");
-    if (g.code != 0) return fail("generate: " + g.out);
+    make_dir("consumer-e2e");
+    if (!make_data(dir(), kDataJob, &setup_error_)) return;
     const std::string script = std::string(DLGEN_SOURCE_DIR) + "/tests/pytorch/npz_loader.py";
-    Outcome c =
-        dlgen("capture -o orig.h5 -- " DLGEN_PYTHON " " + script + " --data " + root +
-              "/train --workers 4 --batch-size 1 --epochs 2 --compute-ms 3.5 --checkpoint " + root +
-              "/ck --checkpoint-bytes 16777216");
-    if (c.code == 77) return skip("capture cannot run here: " + c.out);
-    if (c.code != 0) return fail("capture: " + c.out);
-    Outcome d = dlgen("distil orig.h5 -o job.toml --dataset-dir " + root + "/replay-data");
-    if (d.code != 0) return fail("distil: " + d.out);
-    Outcome r = dlgen("generate job.toml");
-    if (r.code != 0) return fail("generate job: " + r.out);
-  }
-  static void TearDownTestSuite() { dir_.reset(); }
-
-  void SetUp() override {
-    if (!skip_.empty()) GTEST_SKIP() << skip_;
-    ASSERT_TRUE(setup_error_.empty()) << setup_error_;
-  }
-
-  static Outcome dlgen(const std::string& args) {
-    return sh("cd '" + dir_->path().string() +
-              "' && DLGEN_NO_PROGRESS=1 " DLGEN_RT_PREFIX "'" DLGEN_BINARY "' " + args);
+    capture_and_distil(
+        "-o orig.h5 -- " DLGEN_PYTHON " " + script + " --data " + root() +
+        "/train --workers 4 --batch-size 1 --epochs 2 --compute-ms 3.5 --checkpoint " + root() +
+        "/ck --checkpoint-bytes 16777216");
   }
 
   static nlohmann::json replay_and_compare(const std::string& name, const std::string& sets) {
-    Outcome r = dlgen("run job.toml --set checkpoint.dir=" + dir_->path().string() + "/replay-ck-" +
-                      name + " " + sets + " --capture " + name + ".h5");
+    Outcome r = dlgen("run job.toml --set checkpoint.dir=" + root() + "/replay-ck-" + name + " " +
+                      sets + " --capture " + name + ".h5");
     EXPECT_EQ(r.code, 0) << r.out;
-    Outcome c = dlgen("compare orig.h5 " + name +
-                      ".h5 --json --tolerance step_time=0.1 --tolerance consumer=0.1");
-    try {
-      return nlohmann::json::parse(c.out);
-    } catch (const std::exception&) {
-      ADD_FAILURE() << "compare output is not JSON: " << c.out;
-      return {};
-    }
+    return compare_json(dlgen("compare orig.h5 " + name +
+                              ".h5 --json --tolerance step_time=0.1 --tolerance consumer=0.1"));
   }
-
-  static void fail(std::string why) { setup_error_ = std::move(why); }
-  static void skip(std::string why) { skip_ = std::move(why); }
-
-  static inline std::unique_ptr<TempDir> dir_;
-  static inline std::string setup_error_;
-  static inline std::string skip_;
 };
 
 // distil measures the cost, and the replay spends it: step time within 10%, compute and the cost
 // each as in the original, and every other row at its default but AU (below; without the cost AU
 // was 0.2-0.3 apart; without the warm-up and numpy's recipe the epochs ran 11-12% short).
 TEST_F(ConsumerE2E, TheReplaySpendsTheConsumersCostAndItsStepsMatch) {
-  auto job = dlgen::load_job(dir_->path() / "job.toml");
+  auto job = dlgen::load_job(dir() / "job.toml");
   ASSERT_TRUE(job) << job.error().message;
   EXPECT_GT(job->compute.batch_overhead.expected(), 0.0005)
       << "the main process's own time per batch was not measured";
@@ -114,7 +74,9 @@ TEST_F(ConsumerE2E, TheReplaySpendsTheConsumersCostAndItsStepsMatch) {
   // 16 MiB checkpoints and the epochs' start-ups, within 0.10: 0.011 apart on a quiet host, 0.053
   // with a compile running on the other core (its 0.05 default).
   for (const auto& m : j["metrics"])
-    if (m["name"] != "au") EXPECT_NE(m["verdict"], "FAIL") << m.dump();
+    if (m["name"] != "au") {
+      EXPECT_NE(m["verdict"], "FAIL") << m.dump();
+    }
   const auto& au = compare_row(j, "au");
   EXPECT_NEAR(au["original"].get<double>(), au["replay"].get<double>(), 0.10);
 }
@@ -123,7 +85,7 @@ TEST_F(ConsumerE2E, TheReplaySpendsTheConsumersCostAndItsStepsMatch) {
 // epoch (a write, then one writev per tensor, buffered, no fsync) and shutil.copyfile of the best
 // model (sendfile) after the first. distil says so, and the replay's checkpoints take as long.
 TEST_F(ConsumerE2E, TheCheckpointIsWrittenAndCopiedAsTheOriginalDid) {
-  auto job = dlgen::load_job(dir_->path() / "job.toml");
+  auto job = dlgen::load_job(dir() / "job.toml");
   ASSERT_TRUE(job) << job.error().message;
   const dlgen::CheckpointSpec& k = job->checkpoint;
   EXPECT_TRUE(k.enabled);

@@ -11,28 +11,26 @@
 //   each side.
 // Needs root (BPF): skips when capture reports 77; needs mpirun for the multi-host part.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
-#include <cstdio>
-#include <fstream>
-#include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "compare_rows.hpp"
 #include "dlgen/core/job_io.hpp"
-#include "realtime.hpp"
-#include "shell.hpp"
-#include "temp_dir.hpp"
+#include "e2e_fixture.hpp"
 
 namespace {
 
+using dlgen::testing::comment_of;
+using dlgen::testing::compare_json;
 using dlgen::testing::failed_rows;
+using dlgen::testing::find_row;
 using dlgen::testing::Outcome;
 using dlgen::testing::sh;
+using dlgen::testing::slurp;
 using dlgen::testing::TempDir;
 
 // The script's ground truth: the last output line that is a JSON object (rank 0's).
@@ -50,24 +48,6 @@ nlohmann::json truth_of(const std::string& out) {
   return last;
 }
 
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// The comment after `key = ...` in a distilled job.
-std::string comment_of(const std::string& toml, const std::string& key) {
-  std::istringstream in(toml);
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind(key + " = ", 0) == 0) {
-      const auto hash = line.find("  # ");
-      return hash == std::string::npos ? "" : line.substr(hash + 4);
-    }
-  return "";
-}
-
 // 96 raw files of 40-120 KiB: divisible by 2 and 3 ranks, so DistributedSampler pads nothing.
 const char* kDataJob = R"(
 [job]
@@ -83,60 +63,39 @@ seed = 5
 
 const std::string kScript = std::string(DLGEN_SOURCE_DIR) + "/tests/pytorch/train_ddp.py";
 
+// Tests that set up their own run, each in its own directory.
 class E2E : public ::testing::Test {
  protected:
   static Outcome dlgen(const TempDir& dir, const std::string& args) {
-    return sh("cd '" + dir.path().string() +
-              "' && DLGEN_NO_PROGRESS=1 " DLGEN_RT_PREFIX "'" DLGEN_BINARY "' " + args);
+    return dlgen::testing::dlgen_in(dir.path(), args);
   }
   static bool make_data(const TempDir& dir, std::string* why) {
-    std::ofstream(dir.path() / "data.toml") << kDataJob;
-    Outcome g = dlgen(dir, "generate data.toml");
-    if (g.code != 0) *why = "generate: " + g.out;
-    return g.code == 0;
-  }
-  static const nlohmann::json* metric(const nlohmann::json& j, const std::string& name) {
-    for (const auto& m : j["metrics"])
-      if (m["name"] == name) return &m;
-    return nullptr;
+    return dlgen::testing::make_data(dir.path(), kDataJob, why);
   }
 };
 
 // One capture of a 2-rank DDP run, its distilled job and its dataset, shared by the tests.
-class DdpE2E : public E2E {
+class DdpE2E : public dlgen::testing::SharedRun<DdpE2E> {
  protected:
   static void SetUpTestSuite() {
-    dir_ = std::make_unique<TempDir>("ddp-e2e");
-    const std::string root = dir_->path().string();
-    if (!make_data(*dir_, &setup_error_)) return;
-    Outcome c =
-        dlgen(*dir_, "capture -o orig.h5 -- " DLGEN_PYTHON " " + kScript + " --data " + root +
-                         "/train --ranks 2 --workers 2 --batch-size 4 --epochs 3"
-                         " --compute-ms 40 --checkpoint-every-epochs 1 --checkpoint-dir " +
-                         root + "/ckpt");
-    if (c.code == 77) return void(skip_ = "capture cannot run here: " + c.out);
-    if (c.code != 0) return void(setup_error_ = "capture: " + c.out);
-    truth_ = truth_of(c.out);
-    Outcome d = dlgen(*dir_, "distil orig.h5 -o job.toml --dataset-dir " + root + "/replay-data");
-    if (d.code != 0) return void(setup_error_ = "distil: " + d.out);
-    Outcome g = dlgen(*dir_, "generate job.toml");
-    if (g.code != 0) return void(setup_error_ = "generate job: " + g.out);
+    make_dir("ddp-e2e");
+    if (!dlgen::testing::make_data(dir(), kDataJob, &setup_error_)) return;
+    Outcome capture;
+    capture_and_distil("-o orig.h5 -- " DLGEN_PYTHON " " + kScript + " --data " + root() +
+                           "/train --ranks 2 --workers 2 --batch-size 4 --epochs 3"
+                           " --compute-ms 40 --checkpoint-every-epochs 1 --checkpoint-dir " +
+                           root() + "/ckpt",
+                       &capture);
+    if (capture.code == 0) truth_ = truth_of(capture.out);
   }
-  static void TearDownTestSuite() { dir_.reset(); }
-  void SetUp() override {
-    if (!skip_.empty()) GTEST_SKIP() << skip_;
-    ASSERT_TRUE(setup_error_.empty()) << setup_error_;
-  }
-  static inline std::unique_ptr<TempDir> dir_;
-  static inline std::string setup_error_, skip_;
   static inline nlohmann::json truth_;
 };
 
 TEST_F(DdpE2E, DistilFindsRanksSharesWorkersAndRankZeroCheckpoints) {
   ASSERT_FALSE(truth_.is_null()) << "no ground truth printed by rank 0";
-  auto job = dlgen::load_job(dir_->path() / "job.toml");
+  auto job = dlgen::load_job(dir() / "job.toml");
   ASSERT_TRUE(job) << job.error().message;
-  const std::string toml = slurp(dir_->path() / "job.toml");
+  const std::string toml = slurp(dir() / "job.toml");
   EXPECT_EQ(job->run.accelerators, 2u) << toml;
   EXPECT_EQ(job->reader.workers, truth_["workers"].get<std::uint32_t>()) << "per rank";
   EXPECT_EQ(job->reader.batch_size, truth_["batch_size"].get<std::uint32_t>()) << "per rank";
@@ -158,17 +117,17 @@ TEST_F(DdpE2E, DistilFindsRanksSharesWorkersAndRankZeroCheckpoints) {
 }
 
 TEST_F(DdpE2E, ReplayOfTheRanksComparesFaithfully) {
-  Outcome r = dlgen(*dir_, "run job.toml --set checkpoint.dir=" + dir_->path().string() +
-                               "/replay-ckpt --capture replay.h5");
+  Outcome r = dlgen("run job.toml --set checkpoint.dir=" + dir().string() +
+                    "/replay-ckpt --capture replay.h5");
   ASSERT_EQ(r.code, 0) << r.out;
   // The replay's two accelerators are threads of one process: summarize must see two.
-  Outcome s = dlgen(*dir_, "distil replay.h5 --json");
+  Outcome s = dlgen("distil replay.h5 --json");
   ASSERT_EQ(s.code, 0) << s.out;
   const auto replay_summary = nlohmann::json::parse(s.out);
   EXPECT_EQ(replay_summary["accelerators"].size(), 2u);
-  auto job = dlgen::load_job(dir_->path() / "job.toml");
+  auto job = dlgen::load_job(dir() / "job.toml");
   ASSERT_TRUE(job) << job.error().message;
-  const std::string toml = slurp(dir_->path() / "job.toml");
+  const std::string toml = slurp(dir() / "job.toml");
 
   // Each rank forks its DataLoader workers at every epoch start on its own, so the ranks begin
   // each epoch apart; distil writes that as reader.startup_spread and the replay starts its
@@ -184,7 +143,7 @@ TEST_F(DdpE2E, ReplayOfTheRanksComparesFaithfully) {
   }
   // The original's spreads (passes after the first), as distil measures them: the job has them
   // when their median is 5 ms or more.
-  Outcome o = dlgen(*dir_, "distil orig.h5 --json");
+  Outcome o = dlgen("distil orig.h5 --json");
   ASSERT_EQ(o.code, 0) << o.out;
   std::vector<double> original;
   const auto starts = nlohmann::json::parse(o.out)["accelerator_starts_s"];
@@ -221,21 +180,17 @@ TEST_F(DdpE2E, ReplayOfTheRanksComparesFaithfully) {
   // epoch i with epoch i; data_wait is the first steps of epoch 0 (DDP's first all-reduce waits
   // for the later rank: 560 ms and 221 ms of that capture's 781 ms); AU counts the ~1 s between
   // the last step and rank 0's torch.save, which the job does not model.
-  Outcome c = dlgen(*dir_,
-                    "compare orig.h5 replay.h5 --json --report ddp.html --tolerance au=1"
-                    " --tolerance epoch_time=10 --tolerance duration=10 --tolerance throughput=10"
-                    " --tolerance data_wait=1");
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(c.out);
-  } catch (const std::exception&) {
-    FAIL() << "compare output is not JSON: " << c.out;
-  }
+  Outcome c = dlgen(
+      "compare orig.h5 replay.h5 --json --report ddp.html --tolerance au=1"
+      " --tolerance epoch_time=10 --tolerance duration=10 --tolerance throughput=10"
+      " --tolerance data_wait=1");
+  const nlohmann::json j = compare_json(c);
+  if (j.is_null()) return;
   EXPECT_EQ(c.code, 0) << failed_rows(j);
   for (const char* name :
        {"steps", "readers", "files_read", "bytes_read", "checkpoints", "checkpoint_size", "compute",
         "step_time", "order_vs_path", "reshuffle", "inflight"}) {
-    const auto* m = metric(j, name);
+    const auto* m = find_row(j, name);
     ASSERT_NE(m, nullptr) << name;
     EXPECT_EQ((*m)["verdict"], "PASS") << name << ": " << failed_rows(j);
   }
@@ -249,33 +204,33 @@ TEST_F(DdpE2E, ReplayOfTheRanksComparesFaithfully) {
   // (steps x compute and batch overhead, the fork start-up) plus one spread and 0.2 s of
   // scheduling. A replay that ran its accelerators serially, lost its spreads' model or its
   // steps falls outside.
-  Outcome p = dlgen(*dir_, "run job.toml --dry-run -o plan.json");
+  Outcome p = dlgen("run job.toml --dry-run -o plan.json");
   ASSERT_EQ(p.code, 0) << p.out;
-  const auto plan = nlohmann::json::parse(slurp(dir_->path() / "plan.json"));
+  const auto plan = nlohmann::json::parse(slurp(dir() / "plan.json"));
   const double epochs = plan["epochs"].get<double>();
   const double steps = plan["steps_per_epoch_per_accelerator"].get<double>();
   const double compute = plan["compute_step_s"].get<double>();
   const double ahead = static_cast<double>(job->reader.workers * job->reader.prefetch) + 1;
   const double least = std::max(0.0, steps - ahead) * compute * 0.95;
-  const double most = 1.5 * (steps * (compute + job->compute.batch_overhead.expected()) +
-                             job->reader.startup_s) +
-                      spread_hi + 0.2;
+  const double most =
+      1.5 * (steps * (compute + job->compute.batch_overhead.expected()) + job->reader.startup_s) +
+      spread_hi + 0.2;
   for (const char* name : {"epoch_time", "duration"}) {
-    const auto* m = metric(j, name);
+    const auto* m = find_row(j, name);
     ASSERT_NE(m, nullptr) << name;
     const double per = std::string(name) == "duration" && epochs > 1 ? epochs - 1 : 1.0;
     EXPECT_GE((*m)["replay"].get<double>(), least * per) << name << ": " << toml;
     EXPECT_LE((*m)["replay"].get<double>(), most * per)
-        << name << ": the replay spent more than the job asks (" << steps << " steps of "
-        << compute << " s, start-up " << job->reader.startup_s << " s, spread up to "
-        << spread_hi << " s); the original: " << (*m)["original"] << "; " << toml;
+        << name << ": the replay spent more than the job asks (" << steps << " steps of " << compute
+        << " s, start-up " << job->reader.startup_s << " s, spread up to " << spread_hi
+        << " s); the original: " << (*m)["original"] << "; " << toml;
   }
   for (const char* name : {"data_wait", "au"}) {
-    const auto* m = metric(j, name);
+    const auto* m = find_row(j, name);
     ASSERT_NE(m, nullptr) << name;
     EXPECT_EQ((*m)["verdict"], "PASS") << name << " must be measured on both sides";
   }
-  const auto* wait = metric(j, "data_wait");
+  const auto* wait = find_row(j, "data_wait");
   EXPECT_LE((*wait)["replay"].get<double>(), (*wait)["original"].get<double>() + 0.1)
       << "the replay's accelerators do not wait for each other: never the larger wait";
 }
@@ -379,14 +334,10 @@ TEST_F(E2E, MultiHostCapturesDistilAndCompareOneTracePerHost) {
   Outcome c = dlgen(dir,
                     "compare --original orig-0.h5 orig-1.h5 --replay replay.h5 --json"
                     " --tolerance au=1 --tolerance inflight=1");
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(c.out);
-  } catch (const std::exception&) {
-    FAIL() << "compare output is not JSON: " << c.out;
-  }
+  const nlohmann::json j = compare_json(c);
+  if (j.is_null()) return;
   EXPECT_EQ(c.code, 0) << failed_rows(j);
-  const auto* inflight = metric(j, "inflight");
+  const auto* inflight = find_row(j, "inflight");
   ASSERT_NE(inflight, nullptr);
   EXPECT_LE((*inflight)["replay"].get<double>(), 2.0 + 1e-9) << "2 accelerators, 1 read each";
   EXPECT_GE((*inflight)["replay"].get<double>(), (*inflight)["original"].get<double>() - 0.05)

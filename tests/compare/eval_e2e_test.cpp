@@ -10,35 +10,24 @@
 //   original is captured twice and so is the replay, and the rows of host time are judged against
 //   both sides' own run-to-run spreads.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
+#include <unistd.h>
 
-#include <array>
-#include <cstdio>
 #include <fstream>
-#include <memory>
 #include <nlohmann/json.hpp>
-#include <set>
-#include <sstream>
 
 #include "compare_rows.hpp"
 #include "dlgen/core/job_io.hpp"
-#include "shell.hpp"
-#include "temp_dir.hpp"
+#include "e2e_fixture.hpp"
 
 namespace {
 
 using dlgen::testing::compare_row;
 using dlgen::testing::failed_rows;
 using dlgen::testing::Outcome;
+using dlgen::testing::Priority;
 using dlgen::testing::sh;
+using dlgen::testing::slurp;
 using dlgen::testing::TempDir;
-
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 class EvalE2E : public ::testing::Test {
  protected:
@@ -47,8 +36,7 @@ class EvalE2E : public ::testing::Test {
   }
 
   Outcome dlgen(const std::string& args) {
-    return sh("cd '" + dir_.path().string() + "' && DLGEN_NO_PROGRESS=1 '" DLGEN_BINARY "' " +
-              args);
+    return dlgen::testing::dlgen_in(dir_.path(), args, Priority::as_is);
   }
 
   // A run whose timing is measured (a capture of the original, a replay), at real-time priority
@@ -57,8 +45,7 @@ class EvalE2E : public ::testing::Test {
   // feeding process on an idle node would. dlgen's replay already runs its accelerator threads so;
   // without this only the original's steps stretched under load.
   Outcome dlgen_measured(const std::string& args) {
-    return sh("cd '" + dir_.path().string() +
-              "' && DLGEN_NO_PROGRESS=1 chrt -f 1 '" DLGEN_BINARY "' " + args);
+    return dlgen::testing::dlgen_in(dir_.path(), args, Priority::realtime);
   }
 
   // The summary of a trace (`dlgen distil --json`).

@@ -6,19 +6,13 @@
 // EMD, sequential_fraction), and the epochs' time, which needs the fresh workers' warm-up and the
 // consumer's per-batch cost as well. Needs root (BPF): skips when capture says 77.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <array>
-#include <cstdio>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
+#include <ostream>
 
 #include "dlgen/core/job_io.hpp"
 #include "dlgen/core/recipe.hpp"
-#include "realtime.hpp"
-#include "shell.hpp"
-#include "temp_dir.hpp"
+#include "e2e_fixture.hpp"
 
 namespace {
 
@@ -42,10 +36,7 @@ TEST_P(RecipeE2E, DistilLearnsTheRecipeAndTheReplayReadsAsTheLibraryDid) {
   TempDir dir(std::string("recipe-e2e-") + k.name);
   const std::string root = dir.path().string();
   const std::string script = std::string(DLGEN_SOURCE_DIR) + "/tests/pytorch/recipe_reader.py";
-  auto dlgen = [&](const std::string& args) {
-    return sh("cd '" + root + "' && DLGEN_NO_PROGRESS=1 " DLGEN_RT_PREFIX "'" DLGEN_BINARY "' " +
-              args);
-  };
+  auto dlgen = [&](const std::string& args) { return dlgen::testing::dlgen_in(dir.path(), args); };
   // 96 files: 24 steps an epoch of ~6 ms, so that one descheduled step on this 2-core machine is
   // not a tenth of an epoch.
   Outcome m =
@@ -66,12 +57,8 @@ TEST_P(RecipeE2E, DistilLearnsTheRecipeAndTheReplayReadsAsTheLibraryDid) {
   Outcome r = dlgen("run job.toml --capture replay.h5");
   ASSERT_EQ(r.code, 0) << r.out;
   Outcome cmp = dlgen("compare orig.h5 replay.h5 --json");
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(cmp.out);
-  } catch (const std::exception&) {
-    FAIL() << "compare output is not JSON: " << cmp.out;
-  }
+  const nlohmann::json j = dlgen::testing::compare_json(cmp);
+  if (j.is_null()) return;
   for (const char* metric : {"read_ops", "request_size", "request_size_emd", "sequential_fraction",
                              "epoch_time", "duration", "step_time", "throughput", "au"}) {
     bool seen = false;

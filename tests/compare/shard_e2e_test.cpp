@@ -5,26 +5,17 @@
 // read = "stream" with the right shards, epochs, steps and request sizes (not one "epoch" per
 // shard), and the replay must read the same bytes in the same requests. Needs root (BPF).
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <array>
-#include <cstdio>
 #include <fstream>
-#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "compare_rows.hpp"
 #include "dlgen/core/job_io.hpp"
-#include "realtime.hpp"
-#include "shell.hpp"
-#include "temp_dir.hpp"
+#include "e2e_fixture.hpp"
 
 namespace {
 
 using dlgen::testing::Outcome;
-using dlgen::testing::sh;
-using dlgen::testing::TempDir;
 
 // 12 shards of 24 samples (an image of 20-60 KB and a label each).
 const char* kMakeShards = R"(import io, os, random, sys, tarfile
@@ -69,59 +60,33 @@ for epoch in range(2):
         time.sleep(0.01)
 )";
 
-class ShardE2E : public ::testing::Test {
+class ShardE2E : public dlgen::testing::SharedRun<ShardE2E> {
  protected:
   static void SetUpTestSuite() {
-    dir_ = std::make_unique<TempDir>("shard-e2e");
-    const std::string root = dir_->path().string();
-    std::ofstream(dir_->path() / "make.py") << kMakeShards;
-    std::ofstream(dir_->path() / "train.py") << kTrain;
-    Outcome m = run(DLGEN_PYTHON " make.py " + root + "/shards");
+    make_dir("shard-e2e");
+    std::ofstream(dir() / "make.py") << kMakeShards;
+    std::ofstream(dir() / "train.py") << kTrain;
+    Outcome m = run(DLGEN_PYTHON " make.py " + root() + "/shards");
     if (m.code != 0) return fail("make shards: " + m.out);
-    Outcome c = dlgen("capture -o orig.h5 -- " DLGEN_PYTHON " train.py " + root + "/shards");
-    if (c.code == 77) return skip("capture cannot run here: " + c.out);
-    if (c.code != 0) return fail("capture: " + c.out);
-    Outcome d = dlgen("distil orig.h5 -o job.toml --dataset-dir " + root + "/replay-data");
-    if (d.code != 0) return fail("distil: " + d.out);
-    Outcome g = dlgen("generate job.toml");
-    if (g.code != 0) return fail("generate: " + g.out);
+    if (!capture_and_distil("-o orig.h5 -- " DLGEN_PYTHON " train.py " + root() + "/shards"))
+      return;
     Outcome r = dlgen("run job.toml --capture replay.h5");
     if (r.code != 0) return fail("replay: " + r.out);
     Outcome k = dlgen("compare orig.h5 replay.h5 --json");
-    try {
-      compared_ = nlohmann::json::parse(k.out);
-    } catch (const std::exception&) {
-      return fail("compare output is not JSON: " + k.out);
-    }
-  }
-  static void TearDownTestSuite() { dir_.reset(); }
-
-  void SetUp() override {
-    if (!skip_.empty()) GTEST_SKIP() << skip_;
-    ASSERT_TRUE(setup_error_.empty()) << setup_error_;
+    auto compared = dlgen::testing::parse_json(k.out);
+    if (!compared) return fail("compare output is not JSON: " + k.out);
+    compared_ = *compared;
   }
 
-  static Outcome run(const std::string& cmd) {
-    return sh("cd '" + dir_->path().string() + "' && " + cmd);
-  }
-  static Outcome dlgen(const std::string& args) {
-    return run("DLGEN_NO_PROGRESS=1 " DLGEN_RT_PREFIX "'" DLGEN_BINARY "' " + args);
-  }
   static const nlohmann::json& metric(const std::string& name) {
     return dlgen::testing::compare_row(compared_, name);
   }
 
-  static void fail(std::string why) { setup_error_ = std::move(why); }
-  static void skip(std::string why) { skip_ = std::move(why); }
-
-  static inline std::unique_ptr<TempDir> dir_;
   static inline nlohmann::json compared_;
-  static inline std::string setup_error_;
-  static inline std::string skip_;
 };
 
 TEST_F(ShardE2E, DistilledAsStreamedShards) {
-  auto job = dlgen::load_job(dir_->path() / "job.toml");
+  auto job = dlgen::load_job(dir() / "job.toml");
   ASSERT_TRUE(job) << job.error().message;
   EXPECT_EQ(job->reader.read_unit, dlgen::ReadUnit::stream);
   EXPECT_EQ(job->dataset.num_files, 12u);

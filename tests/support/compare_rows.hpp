@@ -14,6 +14,18 @@ inline const nlohmann::json& compare_row(const nlohmann::json& j, const std::str
   return missing;
 }
 
+// The row `name` of a comparison; nullptr when absent.
+inline const nlohmann::json* find_row(const nlohmann::json& j, const std::string& name) {
+  for (const auto& m : j["metrics"])
+    if (m["name"] == name) return &m;
+  return nullptr;
+}
+
+// The verdict of row `name` ("PASS", "FAIL", "SKIP"); "missing" when absent.
+inline std::string verdict_of(const nlohmann::json& j, const std::string& name) {
+  return compare_row(j, name)["verdict"].get<std::string>();
+}
+
 // "name (original vs replay) " for every failing row: what a failed assertion shows.
 inline std::string failed_rows(const nlohmann::json& j) {
   std::string out;
@@ -27,9 +39,9 @@ inline std::string failed_rows(const nlohmann::json& j) {
 // The rows whose values are host time (seconds, MiB/s, and the shares and AU made of them): a
 // real program's figures for these move with whatever else runs on the host.
 inline bool is_host_time_row(const std::string& name) {
-  for (const char* n : {"duration", "epoch_time", "step_time", "compute", "consumer", "data_wait",
-                        "au", "throughput", "eval_step_time", "checkpoint_interval",
-                        "checkpoint_write_time"})
+  for (const char* n :
+       {"duration", "epoch_time", "step_time", "compute", "consumer", "data_wait", "au",
+        "throughput", "eval_step_time", "checkpoint_interval", "checkpoint_write_time"})
     if (name == n) return true;
   return false;
 }
