@@ -30,9 +30,15 @@ trap 'rm -rf "$work"' EXIT
 out="$work/out"
 mkdir -p "$out"
 export DLGEN_NO_PROGRESS=1
+# The inputs are copied to <in>: outputs name them by that path wherever the checkout is, while
+# paths recorded inside the committed traces (their capture host's) stay as they are.
+in="$work/in"
+mkdir -p "$in/tests"
+cp -r "$repo/jobs" "$in/jobs"
+cp -r "$repo/tests/data" "$in/tests/data"
 
 # run NAME CMD...: stdout+stderr and exit code of CMD, run in an empty directory, into out/NAME,
-# with the repository's and this run's paths written as <repo> and <tmp>.
+# with the inputs' and this run's paths written as <in> and <tmp>, the binary's as dlgen.
 run() {
   local name=$1
   shift
@@ -47,7 +53,8 @@ run() {
     [ -f "$f" ] || continue
     cp "$f" "$out/$name.$(basename "$f")"
   done
-  sed -i -e "s#$repo#<repo>#g" -e "s#$work#<tmp>#g" "$out/$name" "$out/$name".* 2>/dev/null
+  sed -i -e "s#$dlgen#dlgen#g" -e "s#$in#<in>#g" -e "s#$work#<tmp>#g" "$out/$name" "$out/$name".* \
+    2>/dev/null
   return 0
 }
 
@@ -72,7 +79,7 @@ print("\n".join(sorted(paths)))
 EOF
 }
 
-for job in "$repo"/jobs/*.toml; do
+for job in "$in"/jobs/*.toml; do
   n=$(basename "$job" .toml)
   run "plan-$n" "$dlgen" run "$job" --dry-run -o plan.json
   run "validate-$n" "$dlgen" validate "$job"
@@ -81,20 +88,20 @@ for job in "$repo"/jobs/*.toml; do
     run "plan-$n-$s" "$dlgen" run "$job" --scale "$s" --dry-run -o plan.json
   done
 done
-for cfg in "$repo"/tests/data/dlio/*.yaml; do
+for cfg in "$in"/tests/data/dlio/*.yaml; do
   n=$(basename "$cfg" .yaml)
   run "plan-dlio-$n" "$dlgen" run "$cfg" --dry-run -o plan.json
   run "convert-$n" "$dlgen" convert "$cfg"
 done
 while IFS= read -r trace; do
-  n=$(echo "${trace#"$repo"/tests/data/}" | tr '/' '-')
+  n=$(echo "${trace#"$in"/tests/data/}" | tr '/' '-')
   n=${n%.h5}
   run "distil-$n" "$dlgen" distil "$trace" --json
   run "job-$n" "$dlgen" distil "$trace" -o job.toml
   run "inspect-$n" "$dlgen" inspect --json "$trace"
-done < <(find "$repo/tests/data" -name '*.h5' | sort)
-run compare-imagenet "$dlgen" compare "$repo/tests/data/gpu/imagenet.h5" \
-  "$repo/tests/data/gpu/cuda/imagenet.h5" --json
+done < <(find "$in/tests/data" -name '*.h5' | sort)
+run compare-imagenet "$dlgen" compare "$in/tests/data/gpu/imagenet.h5" \
+  "$in/tests/data/gpu/cuda/imagenet.h5" --json
 
 # Result JSON key paths from real (null-engine) runs of a small job.
 cat >"$work/tiny.toml" <<EOF
