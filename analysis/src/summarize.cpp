@@ -1,16 +1,19 @@
-// summarize: trace events → TraceSummary, as a chain of stages (stages.hpp), each a pure function
-// of the previous stages' outputs: classify files and datasets → accesses, readers, passes, read
-// patterns and order → batches → steps → checkpoints → timing and concurrency. This file only
-// chains them and assembles the summary.
+// summarize: trace events → TraceSummary. First the pre-passes (prepass/: trace → trace rewrites
+// that put the run in the shape the stages expect: threaded accelerators as processes, page faults
+// on mapped files as reads, the samples of multi-sample files as files of their own), then the
+// chain of stages (stages/stages.hpp), each a pure function of the previous stages' outputs:
+// classify files and datasets → accesses, readers, passes, read patterns and order → batches →
+// steps → checkpoints → timing and concurrency. This file only chains them and assembles the
+// summary; distil/ turns the summary into a job.
 #include <map>
 #include <set>
 
 #include "dlgen/analysis/summary.hpp"
 #include "hosts.hpp"
-#include "mapped_files.hpp"
-#include "sample_files.hpp"
-#include "stages.hpp"
-#include "thread_accelerators.hpp"
+#include "prepass/mapped_files.hpp"
+#include "prepass/sample_files.hpp"
+#include "prepass/thread_accelerators.hpp"
+#include "stages/stages.hpp"
 
 namespace dlgen::analysis {
 namespace {

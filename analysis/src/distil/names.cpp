@@ -1,10 +1,10 @@
-// Names of the distilled job and of its synthetic files (distil_sections.hpp).
+// Names of the distilled job and of its synthetic files (sections.hpp).
 #include <cctype>
 #include <filesystem>
 #include <set>
 #include <string>
 
-#include "distil_sections.hpp"
+#include "sections.hpp"
 
 namespace dlgen::analysis::sections {
 

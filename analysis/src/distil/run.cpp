@@ -1,4 +1,4 @@
-// [run] of a distilled job (distil_sections.hpp).
+// [run] of a distilled job (sections.hpp).
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "distil_sections.hpp"
 #include "dlgen/core/units.hpp"
+#include "sections.hpp"
 
 namespace dlgen::analysis::sections {
 

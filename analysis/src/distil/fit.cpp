@@ -1,5 +1,5 @@
-// Measured values as the job's distributions (distil_fit.hpp).
-#include "distil_fit.hpp"
+// Measured values as the job's distributions (fit.hpp).
+#include "fit.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "distil_sections.hpp"
 #include "dlgen/core/units.hpp"
 #include "dlgen/datasets/layout.hpp"
+#include "sections.hpp"
 #include "stats.hpp"
 
 namespace dlgen::analysis::sections {

@@ -1,5 +1,5 @@
 // [compute] of a distilled job: step time, evaluation step time, the consumer's batch overhead and
-// the GPU's own compute when the trace measured it (distil_sections.hpp).
+// the GPU's own compute when the trace measured it (sections.hpp).
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "distil_fit.hpp"
-#include "distil_sections.hpp"
 #include "dlgen/core/units.hpp"
+#include "fit.hpp"
+#include "sections.hpp"
 #include "stats.hpp"
 
 namespace dlgen::analysis::sections {

@@ -1,5 +1,5 @@
 // [reader] of a distilled job: who reads (workers), how much they hand over (batch size,
-// prefetch), in what order (shuffle) and how much of the dataset per epoch (distil_sections.hpp).
+// prefetch), in what order (shuffle) and how much of the dataset per epoch (sections.hpp).
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "distil_sections.hpp"
 #include "dlgen/core/units.hpp"
+#include "sections.hpp"
 
 namespace dlgen::analysis::sections {
 

@@ -2,17 +2,17 @@
 // The sections of distil (TraceSummary → Job), each written by the functions of its own file, in
 // the order distil() (distil.cpp) calls them:
 //
-//   distil_dataset.cpp     [dataset] and [validation]: the synthetic copy of each dataset
-//   distil_run.cpp         [run]: epochs, evaluation cadence, accelerators per host
-//   distil_reader.cpp      [reader]: workers, batch size, prefetch, shuffle, drop_last/max_steps
-//   distil_reads.cpp       [reader]: how each file is read (requests, recipe, sample reads) and the
-//                          readers' times (start-up, start-up spread, per-sample, warm-up)
-//   distil_compute.cpp     [compute]: step time, evaluation time, batch overhead, GPU compute
-//   distil_checkpoint.cpp  [checkpoint], and the checkpoint-only job
+//   dataset.cpp     [dataset] and [validation]: the synthetic copy of each dataset
+//   run.cpp         [run]: epochs, evaluation cadence, accelerators per host
+//   reader.cpp      [reader]: workers, batch size, prefetch, shuffle, drop_last/max_steps
+//   reads.cpp       [reader]: how each file is read (requests, recipe, sample reads) and the
+//                   readers' times (start-up, start-up spread, per-sample, warm-up)
+//   compute.cpp     [compute]: step time, evaluation time, batch overhead, GPU compute
+//   checkpoint.cpp  [checkpoint], and the checkpoint-only job
 //
 // Shared by them: the JobWriter (below: the job being written, with each key's evidence, the
-// notes and the reasoning), the fits of measured values to distributions (distil_fit.hpp) and the
-// names of the job and its files (distil_names.cpp).
+// notes and the reasoning), the fits of measured values to distributions (fit.hpp) and the
+// names of the job and its files (names.cpp).
 //
 // A section reads the summary and the keys earlier sections wrote (the reader's batch size, the
 // run's accelerators, the multi-sample file the dataset section found), so the order in distil()
@@ -52,7 +52,7 @@ inline std::string pct(double part, double whole) {
   return whole > 0 ? fmt("%.0f%%", 100.0 * part / whole) : "n/a";
 }
 
-// ---- names (distil_names.cpp) ----
+// ---- names (names.cpp) ----
 
 // A name safe for paths and job names: lower-case letters, digits, '-' and '_'.
 std::string sanitize(std::string s);
@@ -69,14 +69,14 @@ std::string file_prefix_of(const DatasetSummary& d, const TraceSummary& s);
 // The training passes (epochs), in time order.
 std::vector<const EpochSummary*> training_passes(const TraceSummary& s);
 
-void distil_datasets(JobWriter& x, const std::filesystem::path& data_dir);  // distil_dataset.cpp
-void distil_run(JobWriter& x);                                              // distil_run.cpp
-void distil_loader(JobWriter& x);                                           // distil_reader.cpp
-void distil_shuffle(JobWriter& x, const DatasetSummary& train);             // distil_reader.cpp
-void distil_requests(JobWriter& x, const DatasetSummary& train);            // distil_reads.cpp
-void distil_epoch_size(JobWriter& x, const DatasetSummary& train);          // distil_reader.cpp
-void distil_compute(JobWriter& x);                                          // distil_compute.cpp
-void distil_checkpoint(JobWriter& x);                                       // distil_checkpoint.cpp
-void distil_checkpoint_only(JobWriter& x);                                  // distil_checkpoint.cpp
+void distil_datasets(JobWriter& x, const std::filesystem::path& data_dir);  // dataset.cpp
+void distil_run(JobWriter& x);                                              // run.cpp
+void distil_loader(JobWriter& x);                                           // reader.cpp
+void distil_shuffle(JobWriter& x, const DatasetSummary& train);             // reader.cpp
+void distil_requests(JobWriter& x, const DatasetSummary& train);            // reads.cpp
+void distil_epoch_size(JobWriter& x, const DatasetSummary& train);          // reader.cpp
+void distil_compute(JobWriter& x);                                          // compute.cpp
+void distil_checkpoint(JobWriter& x);                                       // checkpoint.cpp
+void distil_checkpoint_only(JobWriter& x);                                  // checkpoint.cpp
 
 }  // namespace dlgen::analysis::sections

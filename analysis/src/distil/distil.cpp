@@ -1,12 +1,12 @@
 // distil: TraceSummary → Job. Each inferred key gets a comment with its evidence; what the trace
 // cannot show becomes a note instead of a silent default. This file only orders the sections; each
-// is written in its own file (distil_sections.hpp lists them).
+// is written in its own file (sections.hpp lists them).
 #include "dlgen/analysis/distil.hpp"
 
 #include <filesystem>
 #include <string>
 
-#include "distil_sections.hpp"
+#include "sections.hpp"
 
 namespace dlgen::analysis {
 

@@ -1,5 +1,5 @@
 // [checkpoint] of a distilled job, and the checkpoint-only job of a trace without training
-// (distil_sections.hpp).
+// (sections.hpp).
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "distil_sections.hpp"
 #include "dlgen/core/units.hpp"
+#include "sections.hpp"
 #include "stats.hpp"
 
 namespace dlgen::analysis::sections {

@@ -1,5 +1,5 @@
 // [dataset] and [validation] of a distilled job: the synthetic copy of each dataset the trace read
-// (distil_sections.hpp).
+// (sections.hpp).
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "distil_fit.hpp"
-#include "distil_sections.hpp"
 #include "dlgen/core/units.hpp"
+#include "fit.hpp"
+#include "sections.hpp"
 
 namespace dlgen::analysis::sections {
 namespace {

@@ -1,6 +1,6 @@
 // [reader] of a distilled job: how each file is read (requests, probe, header, learned recipe, a
 // multi-sample file's sample reads) and the readers' times (start-up gap each pass, start-up
-// spread of the accelerators, per-sample time, warm-up of fresh workers) (distil_sections.hpp).
+// spread of the accelerators, per-sample time, warm-up of fresh workers) (sections.hpp).
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "distil_fit.hpp"
-#include "distil_sections.hpp"
 #include "dlgen/core/units.hpp"
+#include "fit.hpp"
+#include "sections.hpp"
 #include "stats.hpp"
 
 namespace dlgen::analysis::sections {
