@@ -114,78 +114,93 @@ void distil_gpu_compute(const TraceSummary& s, Job& job, JobWriter& x) {
   }
 }
 
+// compute.time from the training steps' compute: their 20 quantiles when right-skewed, else fixed
+// at the median or a normal around it; the evidence says where the times came from (compute gaps,
+// loading bursts, read-burst cadence).
+void step_time(JobWriter& x) {
+  const TraceSummary& s = x.s;
+  Job& job = x.out.job;
+  const auto& c = s.compute_time;
+  Distribution d;
+  auto us = [](double seconds) { return std::round(seconds * 1e6) / 1e6; };  // µs resolution
+  // Robust to the odd mis-attributed gap: centre on the median, spread from p50..p90
+  // (z(0.9) = 1.2816 for a normal), fixed when that spread is under 5% of the median.
+  const double spread = (c.p90 - c.p50) / 1.2816;
+  std::vector<double> measured_s;
+  for (const auto& st : s.steps)
+    if (st.epoch >= 0 && !s.epochs[st.epoch].evaluation)
+      measured_s.push_back(static_cast<double>(st.compute_ns) * 1e-9);
+  std::string skew_why;
+  const bool consumer_loads = !s.accelerators.empty() && s.accelerators[0].reads_itself;
+  if (s.batches_from_read_bursts && consumer_loads) measured_s = s.burst_gaps_s;
+  if (auto h = s.batches_from_read_bursts && !consumer_loads
+                   ? std::nullopt
+                   : skewed_times(measured_s, &skew_why)) {
+    d = *h;
+  } else if (c.count < 3 || spread <= 0.05 * c.p50) {
+    d = Distribution::fixed_at(us(c.p50));
+  } else {
+    d.kind = DistKind::normal;
+    d.mean = us(c.p50);
+    d.stdev = us(spread);
+    // No clipping at the observed minimum: sleep and scheduling overshoot skew compute to the
+    // right, and a normal clipped near its centre would move its mean off the median.
+    d.min = us(std::max(0.0, c.p50 - 3 * spread));
+  }
+  job.compute.step_time = d;
+  std::uint64_t measured = 0;
+  for (const auto& st : s.steps)
+    measured += st.compute_measured && st.epoch >= 0 && !s.epochs[st.epoch].evaluation;
+  if (s.batches_from_read_bursts && consumer_loads)
+    x.evidence("compute.time", "idle gap before each of the main process's loading bursts: " +
+                                   format_duration(c.p50) +
+                                   " median (it loads a batch, then computes)" +
+                                   (skew_why.empty() ? "" : "; " + skew_why));
+  else if (s.batches_from_read_bursts)
+    x.evidence("compute.time",
+               "step cadence of the readers' bursts: " + format_duration(c.p50) +
+                   " median (an upper bound of compute; no handovers in the trace)");
+  else
+    x.evidence("compute.time", "main process busy " + format_duration(c.p50) +
+                                   " median per step (p90 " + format_duration(c.p90) + ") over " +
+                                   std::to_string(c.count) + " steps, " + std::to_string(measured) +
+                                   " measured with the next batch ready; data wait median " +
+                                   format_duration(s.data_wait_time.p50) + ", " + original_au(s) +
+                                   (skew_why.empty() ? "" : "; " + skew_why));
+}
+
+// Evaluation steps (a validation pass: forward only) have their own compute time when the
+// trace shows one that differs from training's by more than 10%.
+void eval_time(JobWriter& x) {
+  const TraceSummary& s = x.s;
+  Job& job = x.out.job;
+  const auto& c = s.compute_time;
+  auto us = [](double seconds) { return std::round(seconds * 1e6) / 1e6; };  // µs resolution
+  std::vector<double> eval_s;
+  for (const auto& st : s.steps)
+    if (st.compute_measured && st.epoch >= 0 && s.epochs[st.epoch].evaluation)
+      eval_s.push_back(static_cast<double>(st.compute_ns) * 1e-9);
+  if (job.run.eval_every_epochs > 0 && eval_s.size() >= 3) {
+    const double e = detail::percentile(eval_s, 0.5);
+    if (std::fabs(e - c.p50) > 0.1 * c.p50) {
+      job.compute.eval_time = Distribution::fixed_at(us(e));
+      x.evidence("compute.eval_time",
+                 "main process busy " + format_duration(e) + " median per evaluation step over " +
+                     std::to_string(eval_s.size()) +
+                     " measured steps (training: " + format_duration(c.p50) + ")");
+    }
+  }
+}
+
 }  // namespace
 
 // [compute]: step time and evaluation step time, then the batch overhead and the GPU's compute.
 void distil_compute(JobWriter& x) {
   const TraceSummary& s = x.s;
   Job& job = x.out.job;
-  // Compute.
   if (s.compute_time.count > 0) {
-    const auto& c = s.compute_time;
-    Distribution d;
-    auto us = [](double seconds) { return std::round(seconds * 1e6) / 1e6; };  // µs resolution
-    // Robust to the odd mis-attributed gap: centre on the median, spread from p50..p90
-    // (z(0.9) = 1.2816 for a normal), fixed when that spread is under 5% of the median.
-    const double spread = (c.p90 - c.p50) / 1.2816;
-    std::vector<double> measured_s;
-    for (const auto& st : s.steps)
-      if (st.epoch >= 0 && !s.epochs[st.epoch].evaluation)
-        measured_s.push_back(static_cast<double>(st.compute_ns) * 1e-9);
-    std::string skew_why;
-    const bool consumer_loads = !s.accelerators.empty() && s.accelerators[0].reads_itself;
-    if (s.batches_from_read_bursts && consumer_loads) measured_s = s.burst_gaps_s;
-    if (auto h = s.batches_from_read_bursts && !consumer_loads
-                     ? std::nullopt
-                     : skewed_times(measured_s, &skew_why)) {
-      d = *h;
-    } else if (c.count < 3 || spread <= 0.05 * c.p50) {
-      d = Distribution::fixed_at(us(c.p50));
-    } else {
-      d.kind = DistKind::normal;
-      d.mean = us(c.p50);
-      d.stdev = us(spread);
-      // No clipping at the observed minimum: sleep and scheduling overshoot skew compute to the
-      // right, and a normal clipped near its centre would move its mean off the median.
-      d.min = us(std::max(0.0, c.p50 - 3 * spread));
-    }
-    job.compute.step_time = d;
-    std::uint64_t measured = 0;
-    for (const auto& st : s.steps)
-      measured += st.compute_measured && st.epoch >= 0 && !s.epochs[st.epoch].evaluation;
-    if (s.batches_from_read_bursts && consumer_loads)
-      x.evidence("compute.time", "idle gap before each of the main process's loading bursts: " +
-                                     format_duration(c.p50) +
-                                     " median (it loads a batch, then computes)" +
-                                     (skew_why.empty() ? "" : "; " + skew_why));
-    else if (s.batches_from_read_bursts)
-      x.evidence("compute.time",
-                 "step cadence of the readers' bursts: " + format_duration(c.p50) +
-                     " median (an upper bound of compute; no handovers in the trace)");
-    else
-      x.evidence("compute.time", "main process busy " + format_duration(c.p50) +
-                                     " median per step (p90 " + format_duration(c.p90) + ") over " +
-                                     std::to_string(c.count) + " steps, " +
-                                     std::to_string(measured) +
-                                     " measured with the next batch ready; data wait median " +
-                                     format_duration(s.data_wait_time.p50) + ", " + original_au(s) +
-                                     (skew_why.empty() ? "" : "; " + skew_why));
-    // Evaluation steps (a validation pass: forward only) have their own compute time when the
-    // trace shows one that differs from training's by more than 10%.
-    std::vector<double> eval_s;
-    for (const auto& st : s.steps)
-      if (st.compute_measured && st.epoch >= 0 && s.epochs[st.epoch].evaluation)
-        eval_s.push_back(static_cast<double>(st.compute_ns) * 1e-9);
-    if (job.run.eval_every_epochs > 0 && eval_s.size() >= 3) {
-      const double e = detail::percentile(eval_s, 0.5);
-      if (std::fabs(e - c.p50) > 0.1 * c.p50) {
-        job.compute.eval_time = Distribution::fixed_at(us(e));
-        x.evidence("compute.eval_time",
-                   "main process busy " + format_duration(e) + " median per evaluation step over " +
-                       std::to_string(eval_s.size()) +
-                       " measured steps (training: " + format_duration(c.p50) + ")");
-      }
-    }
+    step_time(x);
+    eval_time(x);
     distil_batch_overhead(s, job, x);
     distil_gpu_compute(s, job, x);
   } else {

@@ -20,14 +20,14 @@ std::vector<const EpochSummary*> training_passes(const TraceSummary& s) {
   return out;
 }
 
-// [reader]: workers, batch size and prefetch.
-void distil_loader(JobWriter& x) {
+namespace {
+
+// reader.workers: the first accelerator's readers per epoch, or 0 when it reads its own samples.
+void workers(JobWriter& x) {
   const TraceSummary& s = x.s;
-  Job& job = x.out.job;
+  auto& r = x.out.job.reader;
   const int ti = train_dataset(s);
   const auto train_epochs = training_passes(s);
-  // Reader.
-  auto& r = job.reader;
   if (!s.accelerators.empty()) {
     const auto& a = s.accelerators[0];
     r.workers = a.reads_itself ? 0 : std::max<std::uint32_t>(1, a.workers);
@@ -51,6 +51,14 @@ void distil_loader(JobWriter& x) {
                                        std::to_string(a.readers.size()) + " distinct over the run");
     }
   }
+}
+
+// reader.batch_size: the commonest samples per handover (or read burst); a stream's handovers
+// count one each; a memory-mapped file's windows per handover.
+void batch_size(JobWriter& x) {
+  const TraceSummary& s = x.s;
+  auto& r = x.out.job.reader;
+  const auto train_epochs = training_passes(s);
   const auto mapped_batch = [&]() -> std::uint32_t {
     // A memory-mapped file's windows come unevenly per batch (a window another worker mapped
     // first is not seen again), so the mode would be noise: windows read per handover instead,
@@ -90,6 +98,16 @@ void distil_loader(JobWriter& x) {
         "reader.batch_size: no worker→main handovers (sendmsg, /dev/shm) in the trace; 1 assumed");
     x.evidence("reader.batch_size", "not inferred (no handovers seen)");
   }
+}
+
+}  // namespace
+
+// [reader]: workers, batch size and prefetch.
+void distil_loader(JobWriter& x) {
+  const TraceSummary& s = x.s;
+  auto& r = x.out.job.reader;
+  workers(x);
+  batch_size(x);
   if (s.prefetch > 0) {
     r.prefetch = s.prefetch;
     x.evidence("reader.prefetch",
