@@ -26,10 +26,50 @@ json stats(const Stats& s) {
           {"stdev", s.stdev}, {"p50", s.p50}, {"p90", s.p90}, {"p99", s.p99}};
 }
 
-}  // namespace
+// The dataset's layout, how it was read (with the learned recipe) and in what order.
+json dataset(const DatasetSummary& d) {
+  json o = {{"kind", to_string(d.order.kind)},
+            {"spearman", d.order.spearman},
+            {"spearman_z", d.order.spearman_z},
+            {"ascending_fraction", d.order.ascending_fraction},
+            {"cross_epoch_spearman", d.order.cross_epoch_spearman},
+            {"reshuffled", d.order.reshuffled},
+            {"buffer_estimate", d.order.buffer_estimate},
+            {"each_file_once", d.order.each_file_once}};
+  json r = {{"reads_per_access", d.read.reads_per_access},
+            {"coverage", d.read.coverage},
+            {"whole_file", d.read.whole_file},
+            {"request_bytes", d.read.request_bytes},
+            {"header_bytes", d.read.header_bytes},
+            {"direct", d.read.direct},
+            {"mmap", d.read.mmap},
+            {"request_sizes", hist(d.read.request_sizes)}};
+  json steps = json::array();
+  for (const RecipeStep& st : d.recipe.recipe) steps.push_back(to_string(st));
+  r["recipe"] = {{"steps", steps},
+                 {"accesses", d.recipe.accesses},
+                 {"explained", d.recipe.explained},
+                 {"templates", d.recipe.templates}};
+  return {{"dir", d.dir},
+          {"class", to_string(d.cls)},
+          {"files", d.files.size()},
+          {"file_sizes", d.file_sizes},
+          {"size", stats(d.size)},
+          {"total_bytes", d.total_bytes},
+          {"extension", d.extension},
+          {"format", d.format ? to_string(*d.format) : "unknown"},
+          {"format_evidence", d.format_evidence},
+          {"dirs", d.dirs},
+          {"files_per_dir", d.files_per_dir},
+          {"depth", d.depth},
+          {"read", r},
+          {"order", o},
+          {"accesses", d.accesses},
+          {"bytes_read", d.bytes_read}};
+}
 
-std::string to_json(const TraceSummary& s) {
-  json j;
+// The traced command, its duration, lost events and hosts.
+void add_run(json& j, const TraceSummary& s) {
   j["command"] = s.command;
   j["duration_ns"] = s.duration_ns;
   j["lost_events"] = s.lost_events;
@@ -40,6 +80,10 @@ std::string to_json(const TraceSummary& s) {
                           {"rank", h.rank},
                           {"source", h.source},
                           {"accelerators", h.accelerators}});
+}
+
+// Every process and thread, with its role.
+void add_processes(json& j, const TraceSummary& s) {
   for (const auto& p : s.processes)
     j["processes"].push_back({{"pid", p.pid},
                               {"tgid", p.tgid},
@@ -52,6 +96,10 @@ std::string to_json(const TraceSummary& s) {
                               {"read_ops", p.read_ops},
                               {"samples_read", p.samples_read},
                               {"handovers", p.handovers}});
+}
+
+// How many files of each class, and the files read or written besides the datasets.
+void add_files(json& j, const TraceSummary& s) {
   std::map<std::string, std::uint64_t> classes;
   for (const auto& f : s.files) ++classes[to_string(f.cls)];
   j["file_classes"] = classes;
@@ -61,52 +109,20 @@ std::string to_json(const TraceSummary& s) {
                                   {"class", to_string(f.cls)},
                                   {"bytes_read", f.bytes_read},
                                   {"bytes_written", f.bytes_written}});
+}
+
+// The accelerators (processes that consume batches) and their readers.
+void add_accelerators(json& j, const TraceSummary& s) {
   for (const auto& a : s.accelerators)
     j["accelerators"].push_back({{"pid", a.pid},
                                  {"host", a.host},
                                  {"readers", a.readers},
                                  {"workers", a.workers},
                                  {"reads_itself", a.reads_itself}});
-  for (const auto& d : s.datasets) {
-    json o = {{"kind", to_string(d.order.kind)},
-              {"spearman", d.order.spearman},
-              {"spearman_z", d.order.spearman_z},
-              {"ascending_fraction", d.order.ascending_fraction},
-              {"cross_epoch_spearman", d.order.cross_epoch_spearman},
-              {"reshuffled", d.order.reshuffled},
-              {"buffer_estimate", d.order.buffer_estimate},
-              {"each_file_once", d.order.each_file_once}};
-    json r = {{"reads_per_access", d.read.reads_per_access},
-              {"coverage", d.read.coverage},
-              {"whole_file", d.read.whole_file},
-              {"request_bytes", d.read.request_bytes},
-              {"header_bytes", d.read.header_bytes},
-              {"direct", d.read.direct},
-              {"mmap", d.read.mmap},
-              {"request_sizes", hist(d.read.request_sizes)}};
-    json steps = json::array();
-    for (const RecipeStep& st : d.recipe.recipe) steps.push_back(to_string(st));
-    r["recipe"] = {{"steps", steps},
-                   {"accesses", d.recipe.accesses},
-                   {"explained", d.recipe.explained},
-                   {"templates", d.recipe.templates}};
-    j["datasets"].push_back({{"dir", d.dir},
-                             {"class", to_string(d.cls)},
-                             {"files", d.files.size()},
-                             {"file_sizes", d.file_sizes},
-                             {"size", stats(d.size)},
-                             {"total_bytes", d.total_bytes},
-                             {"extension", d.extension},
-                             {"format", d.format ? to_string(*d.format) : "unknown"},
-                             {"format_evidence", d.format_evidence},
-                             {"dirs", d.dirs},
-                             {"files_per_dir", d.files_per_dir},
-                             {"depth", d.depth},
-                             {"read", r},
-                             {"order", o},
-                             {"accesses", d.accesses},
-                             {"bytes_read", d.bytes_read}});
-  }
+}
+
+// The passes, the batches handed over and the accelerators' steps.
+void add_timeline(json& j, const TraceSummary& s) {
   for (const auto& e : s.epochs) {
     json rc = json::array();
     for (auto [rank, n] : e.read_counts) rc.push_back({rank, n});
@@ -139,6 +155,10 @@ std::string to_json(const TraceSummary& s) {
                           {"wait_ns", st.wait_ns},
                           {"compute_measured", st.compute_measured},
                           {"epoch", st.epoch}});
+}
+
+// The checkpoints written, and a restore read before training.
+void add_checkpoints(json& j, const TraceSummary& s) {
   for (const auto& c : s.checkpoints)
     j["checkpoints"].push_back({{"start_ns", c.start_ns},
                                 {"end_ns", c.end_ns},
@@ -155,6 +175,10 @@ std::string to_json(const TraceSummary& s) {
                                 {"write_sizes", hist(c.write_sizes)}});
   j["checkpoint_restore"] = s.checkpoint_restore;
   j["restore_bytes"] = s.restore_bytes;
+}
+
+// Whole-run totals, request and block sizes, reads in flight, per-second buckets.
+void add_totals(json& j, const TraceSummary& s) {
   j["totals"] = {{"bytes_read", s.bytes_read},
                  {"bytes_written", s.bytes_written},
                  {"read_ops", s.read_ops},
@@ -177,6 +201,10 @@ std::string to_json(const TraceSummary& s) {
                                {"bytes_written", b.bytes_written},
                                {"read_ops", b.read_ops},
                                {"write_ops", b.write_ops}});
+}
+
+// Batch size, prefetch, step/compute/wait statistics and AU.
+void add_timing(json& j, const TraceSummary& s) {
   j["batch_size"] = s.batch_size;
   j["prefetch"] = s.prefetch;
   j["step_time_s"] = stats(s.step_time);
@@ -198,6 +226,10 @@ std::string to_json(const TraceSummary& s) {
   // Per pass, per accelerator: seconds from the pass's first dataset read to the accelerator's
   // (-1: none); reader.startup_spread is distilled from these.
   j["accelerator_starts_s"] = s.accelerator_starts_s;
+}
+
+// The compute measured on the GPU's timeline, and the AU it gives.
+void add_gpu(json& j, const TraceSummary& s) {
   j["gpu_compute"] = {{"measured", s.gpu.measured},
                       {"step_s", s.gpu.step_s},
                       {"eval_step_s", s.gpu.eval_step_s},
@@ -227,6 +259,22 @@ std::string to_json(const TraceSummary& s) {
   } else {
     j["au_gpu"] = nullptr;
   }
+}
+
+}  // namespace
+
+std::string to_json(const TraceSummary& s) {
+  json j;
+  add_run(j, s);
+  add_processes(j, s);
+  add_files(j, s);
+  add_accelerators(j, s);
+  for (const auto& d : s.datasets) j["datasets"].push_back(dataset(d));
+  add_timeline(j, s);
+  add_checkpoints(j, s);
+  add_totals(j, s);
+  add_timing(j, s);
+  add_gpu(j, s);
   j["notes"] = s.notes;
   return j.dump(2);
 }

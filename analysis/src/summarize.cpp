@@ -1,16 +1,19 @@
-// summarize: trace events → TraceSummary, as a chain of stages (stages.hpp), each a pure function
-// of the previous stages' outputs: classify files and datasets → accesses, readers, passes, read
-// patterns and order → batches → steps → checkpoints → timing and concurrency. This file only
-// chains them and assembles the summary.
+// summarize: trace events → TraceSummary. First the pre-passes (prepass/: trace → trace rewrites
+// that put the run in the shape the stages expect: threaded accelerators as processes, page faults
+// on mapped files as reads, the samples of multi-sample files as files of their own), then the
+// chain of stages (stages/stages.hpp), each a pure function of the previous stages' outputs:
+// classify files and datasets → accesses, readers, passes, read patterns and order → batches →
+// steps → checkpoints → timing and concurrency. This file only chains them and assembles the
+// summary; distil/ turns the summary into a job.
 #include <map>
 #include <set>
 
 #include "dlgen/analysis/summary.hpp"
 #include "hosts.hpp"
-#include "mapped_files.hpp"
-#include "sample_files.hpp"
-#include "stages.hpp"
-#include "thread_accelerators.hpp"
+#include "prepass/mapped_files.hpp"
+#include "prepass/sample_files.hpp"
+#include "prepass/thread_accelerators.hpp"
+#include "stages/stages.hpp"
 
 namespace dlgen::analysis {
 namespace {
@@ -42,28 +45,56 @@ std::vector<std::string> final_notes(const TraceSummary& s) {
   return notes;
 }
 
-// mapped: the files of memory-mapped datasets (virtual sample files), see find_batches.
-TraceSummary summarize_split(const trace::Trace& t, const std::set<std::uint32_t>& mapped) {
-  using namespace stages;
-  const RunTotals totals = stages::totals(t);
-  const Classified classified = classify(t);
-  const std::vector<Access> accesses = find_accesses(t, classified);
-  const Readers readers = find_readers(t, classified, accesses);
-  const Passes passes = find_passes(classified, accesses, readers);
-  const DatasetReads reads = read_patterns(classified, accesses);
-  const std::vector<OrderSummary> orders = order_stats(classified, accesses, passes);
-  const Batches batches = find_batches(t, classified, accesses, readers, passes, mapped);
-  const Steps steps = find_steps(t, accesses, readers, passes, batches);
-  const GpuCompute gpu = gpu_compute(t, readers, passes, batches, steps);
-  const Checkpoints checkpoints =
-      find_checkpoints(t, classified, accesses, readers, passes, batches, steps);
-  const Utilisation au = utilisation(readers.accelerators.size(), passes, batches, checkpoints);
-  const GpuAu au_gpu = gpu_utilisation(gpu, passes, checkpoints, au);
-  const PassStartup startup = pass_startup(passes, checkpoints);
-  const SampleTimes samples = sample_times(t, classified, batches, accesses);
-  const StepTiming timing = step_timing(passes, batches, checkpoints, accesses);
+// The outputs of every stage, in the order they run; each reads only those above it.
+struct Staged {
+  stages::RunTotals totals;
+  stages::Classified classified;
+  std::vector<stages::Access> accesses;
+  stages::Readers readers;
+  stages::Passes passes;
+  stages::DatasetReads reads;
+  std::vector<OrderSummary> orders;
+  stages::Batches batches;
+  stages::Steps steps;
+  GpuCompute gpu;
+  stages::Checkpoints checkpoints;
+  stages::Utilisation au;
+  GpuAu au_gpu;
+  stages::PassStartup startup;
+  stages::SampleTimes samples;
+  stages::StepTiming timing;
+  std::vector<std::vector<double>> accelerator_starts;
+  Concurrency concurrency;
+};
 
-  TraceSummary s;
+// mapped: the files of memory-mapped datasets (virtual sample files), see find_batches.
+Staged run_stages(const trace::Trace& t, const std::set<std::uint32_t>& mapped) {
+  using namespace stages;
+  Staged x;
+  x.totals = totals(t);
+  x.classified = classify(t);
+  x.accesses = find_accesses(t, x.classified);
+  x.readers = find_readers(t, x.classified, x.accesses);
+  x.passes = find_passes(x.classified, x.accesses, x.readers);
+  x.reads = read_patterns(x.classified, x.accesses);
+  x.orders = order_stats(x.classified, x.accesses, x.passes);
+  x.batches = find_batches(t, x.classified, x.accesses, x.readers, x.passes, mapped);
+  x.steps = find_steps(t, x.accesses, x.readers, x.passes, x.batches);
+  x.gpu = gpu_compute(t, x.readers, x.passes, x.batches, x.steps);
+  x.checkpoints =
+      find_checkpoints(t, x.classified, x.accesses, x.readers, x.passes, x.batches, x.steps);
+  x.au = utilisation(x.readers.accelerators.size(), x.passes, x.batches, x.checkpoints);
+  x.au_gpu = gpu_utilisation(x.gpu, x.passes, x.checkpoints, x.au);
+  x.startup = pass_startup(x.passes, x.checkpoints);
+  x.samples = sample_times(t, x.classified, x.batches, x.accesses);
+  x.timing = step_timing(x.passes, x.batches, x.checkpoints, x.accesses);
+  x.accelerator_starts = accelerator_starts(x.passes, x.readers, x.accesses);
+  x.concurrency = concurrency(t, x.classified);
+  return x;
+}
+
+// The run's totals.
+void put_totals(const stages::RunTotals& totals, TraceSummary& s) {
   s.command = totals.command;
   s.duration_ns = totals.duration_ns;
   s.lost_events = totals.lost_events;
@@ -78,74 +109,92 @@ TraceSummary summarize_split(const trace::Trace& t, const std::set<std::uint32_t
   s.block_bytes = totals.block_bytes;
   s.block_requests = totals.block_requests;
   s.per_second = totals.per_second;
+}
 
-  s.files = classified.files;
-  s.datasets = classified.datasets;
+// Files, and the datasets with how they were read and in what order.
+void put_datasets(const Staged& x, TraceSummary& s) {
+  s.files = x.classified.files;
+  s.datasets = x.classified.datasets;
   for (std::size_t di = 0; di < s.datasets.size(); ++di) {
-    s.datasets[di].read = reads.datasets[di].read;
-    s.datasets[di].recipe = reads.datasets[di].recipe;
-    s.datasets[di].accesses = reads.datasets[di].accesses;
-    s.datasets[di].bytes_read = reads.datasets[di].bytes_read;
-    s.datasets[di].order = orders[di];
+    s.datasets[di].read = x.reads.datasets[di].read;
+    s.datasets[di].recipe = x.reads.datasets[di].recipe;
+    s.datasets[di].accesses = x.reads.datasets[di].accesses;
+    s.datasets[di].bytes_read = x.reads.datasets[di].bytes_read;
+    s.datasets[di].order = x.orders[di];
   }
-  s.request_sizes = reads.request_sizes;
-  s.dataset_bytes_read = reads.dataset_bytes_read;
-  s.dataset_read_ops = reads.dataset_read_ops;
+  s.request_sizes = x.reads.request_sizes;
+  s.dataset_bytes_read = x.reads.dataset_bytes_read;
+  s.dataset_read_ops = x.reads.dataset_read_ops;
+}
 
-  s.processes = readers.processes;
-  s.accelerators = readers.accelerators;
+// Processes, accelerators (with their workers, prefetch and AU), passes and batches.
+void put_readers_and_batches(const Staged& x, TraceSummary& s) {
+  s.processes = x.readers.processes;
+  s.accelerators = x.readers.accelerators;
   for (std::size_t ai = 0; ai < s.accelerators.size(); ++ai) {
     auto& acc = s.accelerators[ai];
-    acc.workers = passes.workers[ai];
-    acc.prefetch = timing.prefetch[ai];
-    acc.au = au.accelerators[ai].au;
-    acc.au_compute_s = au.accelerators[ai].compute_s;
-    acc.au_wall_s = au.accelerators[ai].wall_s;
-    acc.first_wait_s = au.accelerators[ai].first_wait_s;
+    acc.workers = x.passes.workers[ai];
+    acc.prefetch = x.timing.prefetch[ai];
+    acc.au = x.au.accelerators[ai].au;
+    acc.au_compute_s = x.au.accelerators[ai].compute_s;
+    acc.au_wall_s = x.au.accelerators[ai].wall_s;
+    acc.first_wait_s = x.au.accelerators[ai].first_wait_s;
   }
-  s.epochs = passes.epochs;
+  s.epochs = x.passes.epochs;
   for (std::size_t pi = 0; pi < s.epochs.size(); ++pi)
-    s.epochs[pi].steps = batches.steps_per_pass[pi];
+    s.epochs[pi].steps = x.batches.steps_per_pass[pi];
 
-  s.batches = batches.batches;
-  s.batch_size = batches.batch_size;
-  s.batches_from_read_bursts = batches.from_read_bursts;
-  s.burst_gaps_s = batches.burst_gaps_s;
-  s.stream_shards = batches.stream;
+  s.batches = x.batches.batches;
+  s.batch_size = x.batches.batch_size;
+  s.batches_from_read_bursts = x.batches.from_read_bursts;
+  s.burst_gaps_s = x.batches.burst_gaps_s;
+  s.stream_shards = x.batches.stream;
   const auto handovers = handover_counts(s.batches, s.accelerators);
   for (auto& p : s.processes)
     if (auto it = handovers.find(p.pid); it != handovers.end()) p.handovers = it->second;
+}
 
-  s.steps = checkpoints.steps;
-  s.checkpoint_steps = checkpoints.checkpoint_steps;
-  s.checkpoints = checkpoints.checkpoints;
-  s.checkpoint_restore = checkpoints.restore;
-  s.restore_bytes = checkpoints.restore_bytes;
+// Steps and checkpoints, AU, start-up and per-sample times, step statistics, concurrency, GPU.
+void put_timing(const Staged& x, TraceSummary& s) {
+  s.steps = x.checkpoints.steps;
+  s.checkpoint_steps = x.checkpoints.checkpoint_steps;
+  s.checkpoints = x.checkpoints.checkpoints;
+  s.checkpoint_restore = x.checkpoints.restore;
+  s.restore_bytes = x.checkpoints.restore_bytes;
 
-  s.au = au.au;
-  s.au_mean = au.au_mean;
-  s.au_measured = au.measured;
-  s.run_begin_ns = au.run_begin_ns;
-  s.run_end_ns = au.run_end_ns;
-  s.pass_startup_s = startup.pass_startup_s;
-  s.startup_s = startup.startup_s;
-  s.accelerator_starts_s = accelerator_starts(passes, readers, accesses);
-  s.preprocess_gaps_s = samples.preprocess_gaps_s;
-  s.preprocess_s = samples.preprocess_s;
-  s.first_sample_spans_s = samples.first_sample_spans_s;
-  s.sample_span_s = samples.sample_span_s;
-  s.first_batch_s = timing.first_batch_s;
-  s.prefetch = timing.run_prefetch;
-  s.step_time = timing.step_time;
-  s.compute_time = timing.compute_time;
-  s.data_wait_time = timing.data_wait_time;
-  s.consumer_time = timing.consumer_time;
-  s.concurrency = concurrency(t, classified);
-  s.gpu = gpu;
-  s.au_gpu = au_gpu;
+  s.au = x.au.au;
+  s.au_mean = x.au.au_mean;
+  s.au_measured = x.au.measured;
+  s.run_begin_ns = x.au.run_begin_ns;
+  s.run_end_ns = x.au.run_end_ns;
+  s.pass_startup_s = x.startup.pass_startup_s;
+  s.startup_s = x.startup.startup_s;
+  s.accelerator_starts_s = x.accelerator_starts;
+  s.preprocess_gaps_s = x.samples.preprocess_gaps_s;
+  s.preprocess_s = x.samples.preprocess_s;
+  s.first_sample_spans_s = x.samples.first_sample_spans_s;
+  s.sample_span_s = x.samples.sample_span_s;
+  s.first_batch_s = x.timing.first_batch_s;
+  s.prefetch = x.timing.run_prefetch;
+  s.step_time = x.timing.step_time;
+  s.compute_time = x.timing.compute_time;
+  s.data_wait_time = x.timing.data_wait_time;
+  s.consumer_time = x.timing.consumer_time;
+  s.concurrency = x.concurrency;
+  s.gpu = x.gpu;
+  s.au_gpu = x.au_gpu;
+}
 
-  s.notes = batches.notes;
-  s.notes.insert(s.notes.end(), steps.notes.begin(), steps.notes.end());
+// The stages, then the summary assembled from their outputs.
+TraceSummary summarize_split(const trace::Trace& t, const std::set<std::uint32_t>& mapped) {
+  const Staged x = run_stages(t, mapped);
+  TraceSummary s;
+  put_totals(x.totals, s);
+  put_datasets(x, s);
+  put_readers_and_batches(x, s);
+  put_timing(x, s);
+  s.notes = x.batches.notes;
+  s.notes.insert(s.notes.end(), x.steps.notes.begin(), x.steps.notes.end());
   for (auto& n : final_notes(s)) s.notes.push_back(std::move(n));
   return s;
 }

@@ -16,8 +16,8 @@
 #include "dlgen/analysis/distil.hpp"
 #include "dlgen/analysis/summary.hpp"
 #include "dlgen/trace/trace_io.hpp"
-#include "gpu_compute.hpp"
-#include "stages.hpp"
+#include "stages/gpu_compute.hpp"
+#include "stages/stages.hpp"
 
 namespace dlgen::analysis {
 namespace {

@@ -3,7 +3,7 @@
 // tests/data/gpu/cuda/ ran on one H200 with CUDA probes; each program logged its own per-step GPU
 // time from CUDA events (NAME.truth.jsonl, tests/pytorch/README.md). The programs read loss.item()
 // only every few steps, so the CPU runs ahead of the GPU and its idle gaps are not the step.
-#include "gpu_compute.hpp"
+#include "stages/gpu_compute.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The memory-mapped dataset pre-pass (analysis/src/mapped_files.hpp) on hand-built traces: which
 // files' faults become reads, and which pages count (once per epoch, as the program copied them).
-#include "mapped_files.hpp"
+#include "prepass/mapped_files.hpp"
 
 #include <gtest/gtest.h>
 

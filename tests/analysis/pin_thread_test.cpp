@@ -9,10 +9,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "consumer_cost.hpp"
 #include "dlgen/analysis/summary.hpp"
 #include "dlgen/core/stats.hpp"
 #include "dlgen/trace/trace_io.hpp"
+#include "stages/consumer_cost.hpp"
 
 namespace dlgen::analysis {
 namespace {

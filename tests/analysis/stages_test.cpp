@@ -1,6 +1,6 @@
-// summarize's stages on their own (analysis/src/stages.hpp): each is a function of the previous
-// stages' outputs, so each can be checked on a small hand-built trace without the rest.
-#include "stages.hpp"
+// summarize's stages on their own (analysis/src/stages/stages.hpp): each is a function of the
+// previous stages' outputs, so each can be checked on a small hand-built trace without the rest.
+#include "stages/stages.hpp"
 
 #include <gtest/gtest.h>
 

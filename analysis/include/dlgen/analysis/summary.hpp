@@ -180,7 +180,7 @@ struct Batch {
 // One accelerator step: from the start of the main thread's compute gap on batch i to the start of
 // that on batch i+1 (receipt to receipt where the trace has no main-thread timeline). Its
 // interval is exactly compute_ns + consumer_ns + wait_ns (split_step_time,
-// analysis/src/consumer_cost.hpp; docs/metrics.md).
+// analysis/src/stages/consumer_cost.hpp; docs/metrics.md).
 struct Step {
   std::uint32_t accelerator = 0;
   std::uint64_t start_ns = 0;
@@ -257,7 +257,7 @@ struct HostSummary {
 // The accelerator's own compute per step, measured on the GPU's timeline: from the CUDA driver
 // calls of the training loop's thread (trace ops cuda_sync, cuda_htod, cuda_dtoh), the time between
 // two blocking synchronisations, less the loop's data waits inside, over the steps whose batches
-// were copied in between (docs/distil.md, "GPU compute"; analysis/src/gpu_compute.hpp). Not
+// were copied in between (docs/distil.md, "GPU compute"; analysis/src/stages/gpu_compute.hpp). Not
 // measured: no CUDA events, or no interval between synchronisations spans whole steps (the CPU's
 // own figures stand).
 struct GpuCompute {

@@ -104,11 +104,9 @@ std::string virtual_path(const std::string& path, std::uint64_t k) {
   return (p.parent_path() / (p.stem().string() + idx + p.extension().string())).string();
 }
 
-}  // namespace
-
-std::optional<trace::Trace> split_sample_files(const trace::Trace& t,
-                                               std::vector<SampleFile>& found,
-                                               std::map<std::uint32_t, std::uint32_t>& virtual_of) {
+// The sample file layouts found (into `found`), and each real file's row in it.
+std::unordered_map<std::uint32_t, std::uint32_t> find_sample_files(const trace::Trace& t,
+                                                                   std::vector<SampleFile>& found) {
   std::unordered_map<std::uint32_t, std::vector<const Event*>> reads;
   std::unordered_map<std::uint32_t, std::uint64_t> opens;
   for (const auto& e : t.events) {
@@ -124,54 +122,41 @@ std::optional<trace::Trace> split_sample_files(const trace::Trace& t,
       row_of[f] = static_cast<std::uint32_t>(found.size());
       found.push_back(*sf);
     }
-  if (found.empty()) return std::nullopt;
+  return row_of;
+}
 
+// The sample a read at `offset` starts in (into *k): on the grid, or (irregular layout) the last
+// sample offset at or before it, when the read starts within that sample's request. False when it
+// starts in no sample.
+bool sample_at(const SampleFile& sf, std::uint64_t offset, std::uint64_t* k) {
+  if (!sf.offsets.empty()) {
+    auto it = std::upper_bound(sf.offsets.begin(), sf.offsets.end(), offset);
+    if (it != sf.offsets.begin() && offset < *std::prev(it) + std::min(sf.request, sf.stride)) {
+      *k = static_cast<std::uint64_t>(std::prev(it) - sf.offsets.begin());
+      return true;
+    }
+  } else if (offset >= sf.base && offset < sf.base + sf.samples * sf.stride) {
+    *k = (offset - sf.base) / sf.stride;
+    return true;
+  }
+  return false;
+}
+
+// Rewrites the trace, event by event, with the reads of sample files as reads of their virtual
+// sample files.
+struct Splitter {
+  const trace::Trace& t;
+  std::vector<SampleFile>& found;
+  std::map<std::uint32_t, std::uint32_t>& virtual_of;
   trace::Trace out;
-  out.meta = t.meta;
-  out.files = t.files;
-  out.processes = t.processes;
-  out.events.reserve(t.events.size() + t.events.size() / 4);
   std::map<std::pair<std::uint32_t, std::uint64_t>, std::uint32_t> vfile;  // (real, sample) → index
   std::unordered_map<std::uint32_t, std::uint64_t> current;       // tid → its current sample
   std::unordered_map<std::uint32_t, std::uint32_t> open_virtual;  // tid → virtual file it reads
-  std::vector<std::vector<std::uint64_t>> aux_sizes(found.size());
-  for (const auto& e : t.events) {
-    auto row = e.file == trace::kNoFile ? row_of.end() : row_of.find(e.file);
-    if (row == row_of.end()) {
-      // The thread did something else (handed a batch over, took the next index): a metadata read
-      // after this belongs to its next sample, not to the one it read before (an HDF5 B-tree
-      // node read before a chunk), so it is not attributed to that one.
-      current.erase(e.tid);
-      out.events.push_back(e);
-      continue;
-    }
-    // Opens, closes, seeks and stats of the real file are dropped: the virtual samples are opened
-    // where they are first read. Zero-byte reads (EOF probes) likewise.
-    if (!data_read(e)) continue;
-    const SampleFile& sf = found[row->second];
-    std::uint64_t k = 0;
-    // The sample a read starts in: on the grid, or (irregular layout) the last sample offset at
-    // or before it, when the read starts within that sample's request.
-    bool in_sample = false;
-    if (!sf.offsets.empty()) {
-      auto it = std::upper_bound(sf.offsets.begin(), sf.offsets.end(), e.offset);
-      if (it != sf.offsets.begin() && e.offset < *std::prev(it) + std::min(sf.request, sf.stride)) {
-        k = static_cast<std::uint64_t>(std::prev(it) - sf.offsets.begin());
-        in_sample = true;
-      }
-    } else if (e.offset >= sf.base && e.offset < sf.base + sf.samples * sf.stride) {
-      k = (e.offset - sf.base) / sf.stride;
-      in_sample = true;
-    }
-    if (in_sample) {
-      current[e.tid] = k;
-      ++found[row->second].sample_reads;
-    } else if (auto c = current.find(e.tid); c != current.end()) {
-      k = c->second;  // metadata or a label array read for the current sample
-      aux_sizes[row->second].push_back(e.size);
-    } else {
-      continue;  // metadata before any sample: not a sample's read
-    }
+  std::vector<std::vector<std::uint64_t>> aux_sizes;              // per row: other reads' sizes
+
+  // The virtual file of sample k of row `row`'s file, added on first use.
+  std::uint32_t virtual_file(const Event& e, std::uint32_t row, std::uint64_t k) {
+    const SampleFile& sf = found[row];
     auto [it, added] = vfile.try_emplace({e.file, k}, static_cast<std::uint32_t>(out.files.size()));
     if (added) {
       trace::File vf = t.files[e.file];
@@ -179,9 +164,26 @@ std::optional<trace::Trace> split_sample_files(const trace::Trace& t,
       vf.ino = 0;
       vf.size_at_open = sf.stride;
       out.files.push_back(vf);
-      virtual_of[it->second] = row->second;
+      virtual_of[it->second] = row;
     }
-    const std::uint32_t v = it->second;
+    return it->second;
+  }
+
+  // A data read of row `row`'s file: a read of the sample it starts in, or a metadata or label
+  // read of the thread's current sample, or (before any sample) none.
+  void sample_read(const Event& e, std::uint32_t row) {
+    const SampleFile& sf = found[row];
+    std::uint64_t k = 0;
+    if (sample_at(sf, e.offset, &k)) {
+      current[e.tid] = k;
+      ++found[row].sample_reads;
+    } else if (auto c = current.find(e.tid); c != current.end()) {
+      k = c->second;  // metadata or a label array read for the current sample
+      aux_sizes[row].push_back(e.size);
+    } else {
+      return;  // metadata before any sample: not a sample's read
+    }
+    const std::uint32_t v = virtual_file(e, row, k);
     if (auto o = open_virtual.find(e.tid); o == open_virtual.end() || o->second != v) {
       Event op = e;
       op.op = Op::open;
@@ -200,15 +202,49 @@ std::optional<trace::Trace> split_sample_files(const trace::Trace& t,
     r.offset = e.offset >= start && e.offset < start + sf.stride ? e.offset - start : 0;
     out.events.push_back(r);
   }
-  for (std::size_t i = 0; i < found.size(); ++i) {
-    found[i].aux_reads = aux_sizes[i].size();
-    if (aux_sizes[i].empty()) continue;
-    // The median: a label array read through a read-ahead buffer comes in all sizes.
-    std::nth_element(aux_sizes[i].begin(), aux_sizes[i].begin() + aux_sizes[i].size() / 2,
-                     aux_sizes[i].end());
-    found[i].aux_request = aux_sizes[i][aux_sizes[i].size() / 2];
+
+  // Each row's other reads: how many, and their median size (a label array read through a
+  // read-ahead buffer comes in all sizes).
+  void aux_requests() {
+    for (std::size_t i = 0; i < found.size(); ++i) {
+      found[i].aux_reads = aux_sizes[i].size();
+      if (aux_sizes[i].empty()) continue;
+      std::nth_element(aux_sizes[i].begin(), aux_sizes[i].begin() + aux_sizes[i].size() / 2,
+                       aux_sizes[i].end());
+      found[i].aux_request = aux_sizes[i][aux_sizes[i].size() / 2];
+    }
   }
-  return out;
+};
+
+}  // namespace
+
+std::optional<trace::Trace> split_sample_files(const trace::Trace& t,
+                                               std::vector<SampleFile>& found,
+                                               std::map<std::uint32_t, std::uint32_t>& virtual_of) {
+  const auto row_of = find_sample_files(t, found);
+  if (found.empty()) return std::nullopt;
+  Splitter sp{t,  found, virtual_of, {},
+              {}, {},    {},         std::vector<std::vector<std::uint64_t>>(found.size())};
+  sp.out.meta = t.meta;
+  sp.out.files = t.files;
+  sp.out.processes = t.processes;
+  sp.out.events.reserve(t.events.size() + t.events.size() / 4);
+  for (const auto& e : t.events) {
+    auto row = e.file == trace::kNoFile ? row_of.end() : row_of.find(e.file);
+    if (row == row_of.end()) {
+      // The thread did something else (handed a batch over, took the next index): a metadata read
+      // after this belongs to its next sample, not to the one it read before (an HDF5 B-tree
+      // node read before a chunk), so it is not attributed to that one.
+      sp.current.erase(e.tid);
+      sp.out.events.push_back(e);
+      continue;
+    }
+    // Opens, closes, seeks and stats of the real file are dropped: the virtual samples are opened
+    // where they are first read. Zero-byte reads (EOF probes) likewise.
+    if (data_read(e)) sp.sample_read(e, row->second);
+  }
+  sp.aux_requests();
+  return std::move(sp.out);
 }
 
 }  // namespace dlgen::analysis

@@ -36,21 +36,17 @@ std::uint32_t copies_per_step(const std::vector<trace::Event>& events,
   return std::fabs(k - whole) <= 0.05 * whole ? static_cast<std::uint32_t>(whole) : 0;
 }
 
-}  // namespace
+using Waits = std::vector<std::pair<std::uint64_t, std::uint64_t>>;  // data waits [begin, end)
 
-GpuStepTimes gpu_step_times(const std::vector<trace::Event>& events,
-                            const std::vector<GpuPass>& passes,
-                            const std::vector<std::pair<std::uint64_t, std::uint64_t>>& waits) {
-  GpuStepTimes out;
-  out.copies_per_step = copies_per_step(events, passes, false);
-  out.eval_copies_per_step = copies_per_step(events, passes, true);
-  // Anchors: the last blocking point before each run of copies, with the copies that follow it
-  // up to the next anchor.
-  struct Anchor {
-    const trace::Event* point;
-    std::uint64_t copies_before = 0;          // copies between the previous anchor and this one
-    std::uint64_t next_copy_ns = UINT64_MAX;  // the first copy after it
-  };
+// An anchor: the last blocking point before a run of copies, with the copies that follow it up to
+// the next anchor.
+struct Anchor {
+  const trace::Event* point;
+  std::uint64_t copies_before = 0;          // copies between the previous anchor and this one
+  std::uint64_t next_copy_ns = UINT64_MAX;  // the first copy after it
+};
+
+std::vector<Anchor> find_anchors(const std::vector<trace::Event>& events) {
   std::vector<Anchor> anchors;
   const trace::Event* last_point = nullptr;
   std::uint64_t copies = 0;
@@ -70,114 +66,116 @@ GpuStepTimes gpu_step_times(const std::vector<trace::Event>& events,
   }
   // A blocking point after the last copies closes them.
   if (last_point && !copied_since_point && copies) anchors.push_back({last_point, copies});
-  // An interval closes on an anchor followed by more of its pass's copies: the last blocking
-  // point before the next pass's first copies lies past this pass's end (the accuracy read, a
-  // checkpoint's copies to the host, the next pass's start-up), so a pass's tail is not used.
-  std::map<bool, bool> first_of_kind_seen;
-  for (const auto& pass : passes) {
-    const std::uint32_t k = pass.evaluation ? out.eval_copies_per_step : out.copies_per_step;
-    if (!k) continue;
-    bool first_interval = !first_of_kind_seen[pass.evaluation];
-    first_of_kind_seen[pass.evaluation] = true;
-    for (std::size_t i = 1; i < anchors.size(); ++i) {
-      const trace::Event& a = *anchors[i - 1].point;
-      const trace::Event& b = *anchors[i].point;
-      std::uint64_t a_end = a.ts_ns + a.dur_ns;
-      const std::uint64_t b_end = b.ts_ns + b.dur_ns;
-      // A pass's first steps follow a blocking point before the pass (loading the model, the
-      // previous pass's accuracy read): the GPU, idle there, starts on them at their first copy.
-      // Such an interval is only a span (the GPU's time for the measured AU): its start is not a
-      // synchronisation, so it is not a step time.
-      const bool opens_before = a_end < pass.begin_ns;
-      if (opens_before) a_end = anchors[i - 1].next_copy_ns;
-      if (a_end < pass.begin_ns || b_end >= pass.end_ns || b_end <= a_end ||
-          anchors[i].next_copy_ns >= pass.end_ns)
-        continue;
-      const std::uint64_t h = anchors[i].copies_before;
-      if (h == 0 || h % k != 0) continue;
-      const std::uint64_t len = b_end - a_end;
-      GpuInterval iv;
-      iv.gpu_busy = b.dur_ns >= std::max<std::uint64_t>(100000, len / 100);
-      iv.begin_ns = a_end;
-      iv.end_ns = b_end;
-      iv.steps = h / k;
-      iv.evaluation = pass.evaluation;
-      auto per_step = [&](GpuInterval& x) {
-        x.data_wait_ns = 0;
-        for (const auto& [w0, w1] : waits) {
-          const std::uint64_t lo = std::max(w0, x.begin_ns), hi = std::min(w1, x.end_ns);
-          if (hi > lo) x.data_wait_ns += hi - lo;
-        }
-        const std::uint64_t n = x.end_ns - x.begin_ns;
-        x.per_step_ns =
-            static_cast<double>(n - std::min(n, x.data_wait_ns)) / static_cast<double>(x.steps);
-      };
-      per_step(iv);
-      // As a span, from the first copy after the opening anchor: the GPU, idle at the anchor's
-      // end, starts on the steps when their first batch is copied (a pass's start-up, as an
-      // evaluation's loader starting inside a pass, is not the GPU's).
-      GpuInterval span = iv;
-      span.begin_ns = std::max(a_end, std::min(anchors[i - 1].next_copy_ns, b_end));
-      per_step(span);
-      out.spans.push_back(span);
-      if (opens_before) continue;
-      if (first_interval) {
-        first_interval = false;
-        continue;
-      }
-      out.intervals.push_back(iv);
-    }
-    // The pass's tail (its last anchor closes past the pass): from that anchor to the first
-    // blocking point after the pass's last copy, when that point lies inside the pass and waited
-    // for the GPU (the GPU ran the tail's steps up to its end). Only a span, for the measured AU.
-    const trace::Event* last_copy = nullptr;
-    for (const auto& e : events)
-      if (e.op == Op::cuda_htod && e.ts_ns >= pass.begin_ns && e.ts_ns < pass.end_ns)
-        last_copy = &e;
-    if (!last_copy) continue;
-    // (loss.item() is an asynchronous copy's call then a stream synchronisation: the first of
-    // the blocking points before the next copy that waited.)
-    const trace::Event* close = nullptr;
-    for (const auto& e : events) {
-      if (e.ts_ns <= last_copy->ts_ns) continue;
-      if (e.op == Op::cuda_htod || e.ts_ns >= pass.end_ns) break;
-      if (blocking(e) && e.dur_ns >= 100000) {
-        close = &e;
-        break;
-      }
-    }
-    const Anchor* open = nullptr;
-    for (const auto& an : anchors)
-      if (an.point->ts_ns < last_copy->ts_ns) open = &an;
-    if (!close || !open) continue;
-    // From the tail's first copy, as the spans above.
-    const std::uint64_t a_end =
-        std::max(open->point->ts_ns + open->point->dur_ns, open->next_copy_ns);
-    const std::uint64_t b_end = close->ts_ns + close->dur_ns;
-    if (a_end < pass.begin_ns || b_end >= pass.end_ns || b_end <= a_end) continue;
-    std::uint64_t h = 0;
-    for (const auto& e : events)
-      if (e.op == Op::cuda_htod && e.ts_ns >= a_end && e.ts_ns < close->ts_ns) ++h;
-    const std::uint64_t len = b_end - a_end;
-    if (h == 0 || h % k != 0 || close->dur_ns < std::max<std::uint64_t>(100000, len / 100))
+  return anchors;
+}
+
+// The interval's data wait (its overlap with `waits`) and its time per step without it.
+void per_step(GpuInterval& x, const Waits& waits) {
+  x.data_wait_ns = 0;
+  for (const auto& [w0, w1] : waits) {
+    const std::uint64_t lo = std::max(w0, x.begin_ns), hi = std::min(w1, x.end_ns);
+    if (hi > lo) x.data_wait_ns += hi - lo;
+  }
+  const std::uint64_t n = x.end_ns - x.begin_ns;
+  x.per_step_ns =
+      static_cast<double>(n - std::min(n, x.data_wait_ns)) / static_cast<double>(x.steps);
+}
+
+// The intervals of one pass between consecutive anchors, `k` copies a step. An interval closes on
+// an anchor followed by more of its pass's copies: the last blocking point before the next pass's
+// first copies lies past this pass's end (the accuracy read, a checkpoint's copies to the host,
+// the next pass's start-up), so a pass's tail is not used. `first_interval`: the pass is the first
+// of its kind, whose first interval is only a span.
+void pass_intervals(const std::vector<Anchor>& anchors, const GpuPass& pass, std::uint32_t k,
+                    const Waits& waits, bool first_interval, GpuStepTimes& out) {
+  for (std::size_t i = 1; i < anchors.size(); ++i) {
+    const trace::Event& a = *anchors[i - 1].point;
+    const trace::Event& b = *anchors[i].point;
+    std::uint64_t a_end = a.ts_ns + a.dur_ns;
+    const std::uint64_t b_end = b.ts_ns + b.dur_ns;
+    // A pass's first steps follow a blocking point before the pass (loading the model, the
+    // previous pass's accuracy read): the GPU, idle there, starts on them at their first copy.
+    // Such an interval is only a span (the GPU's time for the measured AU): its start is not a
+    // synchronisation, so it is not a step time.
+    const bool opens_before = a_end < pass.begin_ns;
+    if (opens_before) a_end = anchors[i - 1].next_copy_ns;
+    if (a_end < pass.begin_ns || b_end >= pass.end_ns || b_end <= a_end ||
+        anchors[i].next_copy_ns >= pass.end_ns)
       continue;
+    const std::uint64_t h = anchors[i].copies_before;
+    if (h == 0 || h % k != 0) continue;
+    const std::uint64_t len = b_end - a_end;
     GpuInterval iv;
-    iv.gpu_busy = true;
+    iv.gpu_busy = b.dur_ns >= std::max<std::uint64_t>(100000, len / 100);
     iv.begin_ns = a_end;
     iv.end_ns = b_end;
     iv.steps = h / k;
     iv.evaluation = pass.evaluation;
-    for (const auto& [w0, w1] : waits) {
-      const std::uint64_t lo = std::max(w0, a_end), hi = std::min(w1, b_end);
-      if (hi > lo) iv.data_wait_ns += hi - lo;
+    per_step(iv, waits);
+    // As a span, from the first copy after the opening anchor: the GPU, idle at the anchor's
+    // end, starts on the steps when their first batch is copied (a pass's start-up, as an
+    // evaluation's loader starting inside a pass, is not the GPU's).
+    GpuInterval span = iv;
+    span.begin_ns = std::max(a_end, std::min(anchors[i - 1].next_copy_ns, b_end));
+    per_step(span, waits);
+    out.spans.push_back(span);
+    if (opens_before) continue;
+    if (first_interval) {
+      first_interval = false;
+      continue;
     }
-    iv.per_step_ns =
-        static_cast<double>(len - std::min(len, iv.data_wait_ns)) / static_cast<double>(iv.steps);
-    out.spans.push_back(iv);
+    out.intervals.push_back(iv);
   }
-  // GPU-bound when the closing synchronisation found the GPU busy for at least half the steps:
-  // then those intervals only. Otherwise the loop's own work is as long as the GPU's (or longer),
-  // and every interval is the loop's time per step, whichever of the two bound it.
+}
+
+// The pass's tail (its last anchor closes past the pass): from that anchor to the first
+// blocking point after the pass's last copy, when that point lies inside the pass and waited
+// for the GPU (the GPU ran the tail's steps up to its end). Only a span, for the measured AU.
+void pass_tail(const std::vector<trace::Event>& events, const std::vector<Anchor>& anchors,
+               const GpuPass& pass, std::uint32_t k, const Waits& waits, GpuStepTimes& out) {
+  const trace::Event* last_copy = nullptr;
+  for (const auto& e : events)
+    if (e.op == Op::cuda_htod && e.ts_ns >= pass.begin_ns && e.ts_ns < pass.end_ns) last_copy = &e;
+  if (!last_copy) return;
+  // (loss.item() is an asynchronous copy's call then a stream synchronisation: the first of
+  // the blocking points before the next copy that waited.)
+  const trace::Event* close = nullptr;
+  for (const auto& e : events) {
+    if (e.ts_ns <= last_copy->ts_ns) continue;
+    if (e.op == Op::cuda_htod || e.ts_ns >= pass.end_ns) break;
+    if (blocking(e) && e.dur_ns >= 100000) {
+      close = &e;
+      break;
+    }
+  }
+  const Anchor* open = nullptr;
+  for (const auto& an : anchors)
+    if (an.point->ts_ns < last_copy->ts_ns) open = &an;
+  if (!close || !open) return;
+  // From the tail's first copy, as the spans of pass_intervals.
+  const std::uint64_t a_end =
+      std::max(open->point->ts_ns + open->point->dur_ns, open->next_copy_ns);
+  const std::uint64_t b_end = close->ts_ns + close->dur_ns;
+  if (a_end < pass.begin_ns || b_end >= pass.end_ns || b_end <= a_end) return;
+  std::uint64_t h = 0;
+  for (const auto& e : events)
+    if (e.op == Op::cuda_htod && e.ts_ns >= a_end && e.ts_ns < close->ts_ns) ++h;
+  const std::uint64_t len = b_end - a_end;
+  if (h == 0 || h % k != 0 || close->dur_ns < std::max<std::uint64_t>(100000, len / 100)) return;
+  GpuInterval iv;
+  iv.gpu_busy = true;
+  iv.begin_ns = a_end;
+  iv.end_ns = b_end;
+  iv.steps = h / k;
+  iv.evaluation = pass.evaluation;
+  per_step(iv, waits);
+  out.spans.push_back(iv);
+}
+
+// GPU-bound when the closing synchronisation found the GPU busy for at least half the steps:
+// then those intervals only. Otherwise the loop's own work is as long as the GPU's (or longer),
+// and every interval is the loop's time per step, whichever of the two bound it.
+void keep_gpu_bound(GpuStepTimes& out) {
   for (const bool evaluation : {false, true}) {
     std::uint64_t busy = 0, all = 0;
     for (const auto& iv : out.intervals)
@@ -194,8 +192,11 @@ GpuStepTimes gpu_step_times(const std::vector<trace::Event>& events,
                                          }),
                           out.intervals.end());
   }
-  // The GPU idles during a data wait only once it has drained what the loop had queued, so an
-  // interval holding one (over 5% of it) is a lower bound: used only where a kind has no other.
+}
+
+// The GPU idles during a data wait only once it has drained what the loop had queued, so an
+// interval holding one (over 5% of it) is a lower bound: used only where a kind has no other.
+void drop_waiting(GpuStepTimes& out) {
   for (const bool evaluation : {false, true}) {
     auto held = [&](const GpuInterval& iv) {
       return iv.evaluation == evaluation && iv.data_wait_ns * 20 > iv.end_ns - iv.begin_ns;
@@ -207,6 +208,27 @@ GpuStepTimes gpu_step_times(const std::vector<trace::Event>& events,
       out.intervals.erase(std::remove_if(out.intervals.begin(), out.intervals.end(), held),
                           out.intervals.end());
   }
+}
+
+}  // namespace
+
+GpuStepTimes gpu_step_times(const std::vector<trace::Event>& events,
+                            const std::vector<GpuPass>& passes, const Waits& waits) {
+  GpuStepTimes out;
+  out.copies_per_step = copies_per_step(events, passes, false);
+  out.eval_copies_per_step = copies_per_step(events, passes, true);
+  const std::vector<Anchor> anchors = find_anchors(events);
+  std::map<bool, bool> first_of_kind_seen;
+  for (const auto& pass : passes) {
+    const std::uint32_t k = pass.evaluation ? out.eval_copies_per_step : out.copies_per_step;
+    if (!k) continue;
+    const bool first_interval = !first_of_kind_seen[pass.evaluation];
+    first_of_kind_seen[pass.evaluation] = true;
+    pass_intervals(anchors, pass, k, waits, first_interval, out);
+    pass_tail(events, anchors, pass, k, waits, out);
+  }
+  keep_gpu_bound(out);
+  drop_waiting(out);
   std::sort(out.intervals.begin(), out.intervals.end(),
             [](const GpuInterval& x, const GpuInterval& y) { return x.begin_ns < y.begin_ns; });
   return out;

@@ -57,113 +57,131 @@ Passes find_passes(const Classified& c, const std::vector<Access>& accesses, con
   return s;
 }
 
+namespace {
+
+// How the multi-read accesses of dataset `di` (`d`) split their requests: a probe read first, a
+// header, and the request size that carries most bytes. first_sizes: first read size asked →
+// accesses (of those with ≥ 2 reads, `multi` of them).
+void request_shape(const DatasetSummary& d, const std::vector<Access>& accesses, std::size_t di,
+                   std::map<std::uint64_t, std::uint64_t> first_sizes, std::uint64_t multi,
+                   ReadPattern& rp) {
+  // Probe: most multi-read accesses read at offset 0, then start again inside what they read
+  // (numpy.load: a 4 KiB buffered read of the magic, a seek back, the header, the data). That
+  // first read is set apart, and the rest is analysed as the access's reads.
+  auto probed = [](const Access& a) {
+    return a.offsets.size() >= 3 && a.offsets[0] == 0 && a.offsets[1] < a.moved[0];
+  };
+  std::map<std::uint64_t, std::uint64_t> probe_sizes;
+  std::uint64_t n_probed = 0;
+  for (const auto& a : accesses)
+    if (a.dataset == static_cast<std::int32_t>(di) && a.reads >= 2 && probed(a))
+      ++probe_sizes[a.sizes[0]], ++n_probed;
+  const bool probing = n_probed * 10 >= multi * 6 && n_probed > 0;
+  if (probing) {
+    std::uint64_t c = 0;
+    for (auto [sz, k] : probe_sizes)
+      if (k > c) rp.probe_bytes = sz, c = k;
+    first_sizes.clear();
+    for (const auto& a : accesses)
+      if (a.dataset == static_cast<std::int32_t>(di) && a.reads >= 2)
+        ++first_sizes[probed(a) ? a.sizes[1] : a.first_read];
+  }
+  auto skip_of = [&](const Access& a) -> std::size_t { return probing && probed(a) ? 1 : 0; };
+  // The request size (asked) that moved the most bytes, over each access's reads from `skip`
+  // on.
+  auto dominant = [&](std::size_t skip, std::uint64_t* share_total) {
+    std::map<std::uint64_t, std::uint64_t> by_size;
+    std::uint64_t total = 0;
+    for (const auto& a : accesses) {
+      if (a.dataset != static_cast<std::int32_t>(di)) continue;
+      for (std::size_t i = skip + skip_of(a); i < a.sizes.size(); ++i)
+        by_size[a.sizes[i]] += a.moved[i], total += a.moved[i];
+    }
+    std::uint64_t best = 0, best_bytes = 0;
+    for (auto [sz, b] : by_size)
+      if (b > best_bytes) best = sz, best_bytes = b;
+    *share_total = total;
+    return std::make_pair(best, best_bytes);
+  };
+  // Header: most multi-read accesses start with the same small read (PIL's 4 KiB buffered
+  // header parse, numpy.load's magic+header, h5py's superblock), then the data follows.
+  std::uint64_t header = 0, header_count = 0;
+  for (auto [sz, c] : first_sizes)
+    if (c > header_count) header = sz, header_count = c;
+  const bool header_like = header_count * 10 >= multi * 6 && header > 0 && header <= 65536 &&
+                           static_cast<double>(header) < d.size.p50 / 4;
+  std::uint64_t total = 0;
+  auto [best, best_bytes] = dominant(header_like ? 1 : 0, &total);
+  if (header_like && best != header) {
+    rp.header_bytes = header;
+  } else {
+    std::tie(best, best_bytes) = dominant(0, &total);  // every read is a chunk of one size
+  }
+  // Chunked: one size carries most data and some file needs more than one request of it
+  // (a size at least the largest file is the same as "rest in one request").
+  if (best > 0 && best_bytes * 2 >= total && static_cast<double>(best) < d.size.max)
+    rp.request_bytes = best;
+}
+
+// Dataset `di`'s reads: their count and bytes, the histogram of bytes moved, the learned recipe,
+// and the read pattern (reads per access, coverage, O_DIRECT, mmap, request shape).
+void dataset_reads(const Classified& c, const std::vector<Access>& accesses, std::size_t di,
+                   DatasetReads& out) {
+  const auto& d = c.datasets[di];
+  auto& pd = out.datasets[di];
+  auto& rp = pd.read;
+  std::vector<double> reads, coverage;
+  std::uint64_t n = 0, direct = 0, mapped = 0;
+  // First read size asked → accesses, over the accesses with ≥ 2 reads (`multi` of them).
+  std::map<std::uint64_t, std::uint64_t> first_sizes;
+  std::uint64_t multi = 0;
+  for (const auto& a : accesses) {
+    if (a.dataset != static_cast<std::int32_t>(di)) continue;
+    ++n;
+    pd.bytes_read += a.bytes;
+    reads.push_back(static_cast<double>(a.reads));
+    const auto fsize = c.files[a.file].size_bytes;
+    coverage.push_back(
+        fsize ? std::min(1.0, static_cast<double>(a.bytes) / static_cast<double>(fsize)) : 1.0);
+    if (a.reads >= 2) ++first_sizes[a.first_read], ++multi;
+    direct += a.direct;
+    mapped += a.mmap;
+    // Histogram of bytes moved, not asked: Python asks a full chunk at the end of a file
+    // (PIL's read(61440) returning the last 39 KiB) and a replay asks only what is left; the
+    // storage sees the same request either way.
+    for (auto got : a.moved) {
+      ++rp.request_sizes[got];
+      ++out.request_sizes[got];
+    }
+    out.dataset_bytes_read += a.bytes;
+    out.dataset_read_ops += a.reads;
+  }
+  pd.accesses = n;
+  if (n == 0) return;
+  std::vector<AccessReads> in;  // each access's reads, for the recipe learner (recipe.hpp)
+  for (const auto& a : accesses) {
+    if (a.dataset != static_cast<std::int32_t>(di)) continue;
+    AccessReads& ar = in.emplace_back();
+    ar.file_size = c.files[a.file].size_bytes;
+    for (std::size_t k = 0; k < a.offsets.size(); ++k)
+      ar.reads.push_back({a.offsets[k], a.sizes[k], a.moved[k]});
+  }
+  pd.recipe = learn_recipe(in);
+  rp.reads_per_access = std::accumulate(reads.begin(), reads.end(), 0.0) / static_cast<double>(n);
+  rp.coverage = std::accumulate(coverage.begin(), coverage.end(), 0.0) / static_cast<double>(n);
+  rp.whole_file = detail::percentile(coverage, 0.5) >= 0.9;
+  rp.direct = direct * 2 > n;
+  rp.mmap = mapped * 2 > n;
+  if (detail::percentile(reads, 0.5) < 2) return;  // one request per file
+  request_shape(d, accesses, di, std::move(first_sizes), multi, rp);
+}
+
+}  // namespace
+
 DatasetReads read_patterns(const Classified& c, const std::vector<Access>& accesses) {
   DatasetReads out;
   out.datasets.resize(c.datasets.size());
-  for (std::size_t di = 0; di < c.datasets.size(); ++di) {
-    const auto& d = c.datasets[di];
-    auto& pd = out.datasets[di];
-    auto& rp = pd.read;
-    std::vector<double> reads, coverage;
-    std::uint64_t n = 0, direct = 0, mapped = 0;
-    std::map<std::uint64_t, std::uint64_t>
-        first_sizes;          // first read size asked → accesses (≥ 2 reads)
-    std::uint64_t multi = 0;  // accesses with ≥ 2 reads
-    for (const auto& a : accesses) {
-      if (a.dataset != static_cast<std::int32_t>(di)) continue;
-      ++n;
-      pd.bytes_read += a.bytes;
-      reads.push_back(static_cast<double>(a.reads));
-      const auto fsize = c.files[a.file].size_bytes;
-      coverage.push_back(
-          fsize ? std::min(1.0, static_cast<double>(a.bytes) / static_cast<double>(fsize)) : 1.0);
-      if (a.reads >= 2) ++first_sizes[a.first_read], ++multi;
-      direct += a.direct;
-      mapped += a.mmap;
-      // Histogram of bytes moved, not asked: Python asks a full chunk at the end of a file
-      // (PIL's read(61440) returning the last 39 KiB) and a replay asks only what is left; the
-      // storage sees the same request either way.
-      for (auto got : a.moved) {
-        ++rp.request_sizes[got];
-        ++out.request_sizes[got];
-      }
-      out.dataset_bytes_read += a.bytes;
-      out.dataset_read_ops += a.reads;
-    }
-    pd.accesses = n;
-    if (n == 0) continue;
-    std::vector<AccessReads> in;  // each access's reads, for the recipe learner (recipe.hpp)
-    for (const auto& a : accesses) {
-      if (a.dataset != static_cast<std::int32_t>(di)) continue;
-      AccessReads& ar = in.emplace_back();
-      ar.file_size = c.files[a.file].size_bytes;
-      for (std::size_t k = 0; k < a.offsets.size(); ++k)
-        ar.reads.push_back({a.offsets[k], a.sizes[k], a.moved[k]});
-    }
-    pd.recipe = learn_recipe(in);
-    rp.reads_per_access = std::accumulate(reads.begin(), reads.end(), 0.0) / static_cast<double>(n);
-    rp.coverage = std::accumulate(coverage.begin(), coverage.end(), 0.0) / static_cast<double>(n);
-    rp.whole_file = detail::percentile(coverage, 0.5) >= 0.9;
-    rp.direct = direct * 2 > n;
-    rp.mmap = mapped * 2 > n;
-    if (detail::percentile(reads, 0.5) < 2) continue;  // one request per file
-    // Probe: most multi-read accesses read at offset 0, then start again inside what they read
-    // (numpy.load: a 4 KiB buffered read of the magic, a seek back, the header, the data). That
-    // first read is set apart, and the rest is analysed as the access's reads.
-    auto probed = [](const Access& a) {
-      return a.offsets.size() >= 3 && a.offsets[0] == 0 && a.offsets[1] < a.moved[0];
-    };
-    std::map<std::uint64_t, std::uint64_t> probe_sizes;
-    std::uint64_t n_probed = 0;
-    for (const auto& a : accesses)
-      if (a.dataset == static_cast<std::int32_t>(di) && a.reads >= 2 && probed(a))
-        ++probe_sizes[a.sizes[0]], ++n_probed;
-    const bool probing = n_probed * 10 >= multi * 6 && n_probed > 0;
-    if (probing) {
-      std::uint64_t c = 0;
-      for (auto [sz, k] : probe_sizes)
-        if (k > c) rp.probe_bytes = sz, c = k;
-      first_sizes.clear();
-      for (const auto& a : accesses)
-        if (a.dataset == static_cast<std::int32_t>(di) && a.reads >= 2)
-          ++first_sizes[probed(a) ? a.sizes[1] : a.first_read];
-    }
-    auto skip_of = [&](const Access& a) -> std::size_t { return probing && probed(a) ? 1 : 0; };
-    // The request size (asked) that moved the most bytes, over each access's reads from `skip`
-    // on.
-    auto dominant = [&](std::size_t skip, std::uint64_t* share_total) {
-      std::map<std::uint64_t, std::uint64_t> by_size;
-      std::uint64_t total = 0;
-      for (const auto& a : accesses) {
-        if (a.dataset != static_cast<std::int32_t>(di)) continue;
-        for (std::size_t i = skip + skip_of(a); i < a.sizes.size(); ++i)
-          by_size[a.sizes[i]] += a.moved[i], total += a.moved[i];
-      }
-      std::uint64_t best = 0, best_bytes = 0;
-      for (auto [sz, b] : by_size)
-        if (b > best_bytes) best = sz, best_bytes = b;
-      *share_total = total;
-      return std::make_pair(best, best_bytes);
-    };
-    // Header: most multi-read accesses start with the same small read (PIL's 4 KiB buffered
-    // header parse, numpy.load's magic+header, h5py's superblock), then the data follows.
-    std::uint64_t header = 0, header_count = 0;
-    for (auto [sz, c] : first_sizes)
-      if (c > header_count) header = sz, header_count = c;
-    const bool header_like = header_count * 10 >= multi * 6 && header > 0 && header <= 65536 &&
-                             static_cast<double>(header) < d.size.p50 / 4;
-    std::uint64_t total = 0;
-    auto [best, best_bytes] = dominant(header_like ? 1 : 0, &total);
-    if (header_like && best != header) {
-      rp.header_bytes = header;
-    } else {
-      std::tie(best, best_bytes) = dominant(0, &total);  // every read is a chunk of one size
-    }
-    // Chunked: one size carries most data and some file needs more than one request of it
-    // (a size at least the largest file is the same as "rest in one request").
-    if (best > 0 && best_bytes * 2 >= total && static_cast<double>(best) < d.size.max)
-      rp.request_bytes = best;
-  }
+  for (std::size_t di = 0; di < c.datasets.size(); ++di) dataset_reads(c, accesses, di, out);
   return out;
 }
 

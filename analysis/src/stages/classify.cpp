@@ -371,16 +371,16 @@ void classify_files(const trace::Trace& t, Classified& s) {
   }
 }
 
-// Groups candidate data files by directory. Sibling directories with files of one extension
-// merge into their parent (ImageNet class folders), but never across a split name
+// Candidate data files grouped by directory.
+struct Group {
+  std::string dir;
+  std::string ext;
+  std::vector<std::uint32_t> files;
+  bool stop = false;  // dir is a split root: do not merge above
+};
 
-void group_datasets(const trace::Trace& t, Classified& s) {
-  struct Group {
-    std::string dir;
-    std::string ext;
-    std::vector<std::uint32_t> files;
-    bool stop = false;  // dir is a split root: do not merge above
-  };
+// One group per directory holding candidate (train-classed) files, with their common extension.
+std::map<std::string, Group> directory_groups(const Classified& s) {
   std::map<std::string, Group> groups;
   for (auto& f : s.files) {
     if (f.cls != FileClass::train) continue;
@@ -395,6 +395,12 @@ void group_datasets(const trace::Trace& t, Classified& s) {
     bool val = false;
     g.stop = is_split_name(fs::path(dir).filename().string(), &val);
   }
+  return groups;
+}
+
+// Sibling directories with files of one extension merge into their parent (ImageNet class
+// folders), but never across a split name.
+void merge_siblings(std::map<std::string, Group>& groups) {
   for (bool changed = true; changed;) {
     changed = false;
     std::map<std::pair<std::string, std::string>, std::vector<std::string>> by_parent;
@@ -423,9 +429,20 @@ void group_datasets(const trace::Trace& t, Classified& s) {
       break;  // the map changed under us; start over
     }
   }
-  // Train: the most bytes read outside a validation-named tree. Validation: a validation-named
-  // tree, or else another multi-file group with the training set's extension.
+}
+
+// The groups by bytes read (most first), and which of them is the training and the validation
+// set. Train: the most bytes read outside a validation-named tree. Validation: a validation-named
+// tree, or else another multi-file group with the training set's extension.
+struct Roles {
   std::vector<Group*> order;
+  Group* train = nullptr;
+  Group* val = nullptr;
+};
+
+Roles dataset_roles(std::map<std::string, Group>& groups, const Classified& s) {
+  Roles r;
+  auto& order = r.order;
   for (auto& [dir, g] : groups) order.push_back(&g);
   auto bytes_of = [&](const Group* g) {
     std::uint64_t b = 0;
@@ -434,31 +451,35 @@ void group_datasets(const trace::Trace& t, Classified& s) {
   };
   std::sort(order.begin(), order.end(),
             [&](const Group* a, const Group* b) { return bytes_of(a) > bytes_of(b); });
-  Group* train = nullptr;
-  Group* val = nullptr;
   std::vector<std::string> dirs;
   for (const auto* g : order) dirs.push_back(g->dir);
   for (auto* g : order)
     if (!mentions_validation(g->dir, dirs, true)) {
-      train = g;
+      r.train = g;
       break;
     }
-  if (!train && !order.empty()) train = order.front();
+  if (!r.train && !order.empty()) r.train = order.front();
   for (auto* g : order)
-    if (g != train && mentions_validation(g->dir, dirs, false)) {
-      val = g;
+    if (g != r.train && mentions_validation(g->dir, dirs, false)) {
+      r.val = g;
       break;
     }
-  if (!val)
+  if (!r.val)
     for (auto* g : order)
-      if (g != train && train && g->files.size() >= 2 && g->ext == train->ext) {
-        val = g;
+      if (g != r.train && r.train && g->files.size() >= 2 && g->ext == r.train->ext) {
+        r.val = g;
         break;
       }
-  for (auto* g : order) {
-    FileClass cls = g == train ? FileClass::train
-                    : g == val ? FileClass::validation
-                               : FileClass::other;
+  return r;
+}
+
+// Each file classed by its group's role; a dataset per training and validation group (training
+// first), its files in path order.
+void add_datasets(const Roles& r, Classified& s) {
+  for (auto* g : r.order) {
+    FileClass cls = g == r.train ? FileClass::train
+                    : g == r.val ? FileClass::validation
+                                 : FileClass::other;
     for (auto fi : g->files) s.files[fi].cls = cls;
     if (cls == FileClass::other) continue;
     DatasetSummary d;
@@ -472,32 +493,42 @@ void group_datasets(const trace::Trace& t, Classified& s) {
   }
   std::sort(s.datasets.begin(), s.datasets.end(),
             [](const DatasetSummary& a, const DatasetSummary& b) { return a.cls < b.cls; });
-  for (std::size_t di = 0; di < s.datasets.size(); ++di) {
-    auto& d = s.datasets[di];
-    std::set<std::string> parents;
-    std::map<std::string, std::uint32_t> per_dir;
-    for (auto fi : d.files) {
-      s.files[fi].dataset = static_cast<std::int32_t>(di);
-      d.file_sizes.push_back(s.files[fi].size_bytes);
-      d.total_bytes += s.files[fi].size_bytes;
-      const std::string p = parent_of(s.files[fi].path);
-      parents.insert(p);
-      ++per_dir[p];
-      const auto rel = fs::path(s.files[fi].path).lexically_relative(d.dir);
-      d.depth = std::max<std::uint32_t>(
-          d.depth, static_cast<std::uint32_t>(std::distance(rel.begin(), rel.end()) - 1));
-    }
-    d.dirs = static_cast<std::uint32_t>(parents.size());
-    if (d.dirs > 1) {
-      std::vector<std::uint64_t> counts;
-      for (auto& [p, c] : per_dir) counts.push_back(c);
-      std::sort(counts.begin(), counts.end());
-      d.files_per_dir = static_cast<std::uint32_t>(counts.back());
-    }
-    std::vector<double> sizes(d.file_sizes.begin(), d.file_sizes.end());
-    d.size = detail::make_stats(sizes);
-    detect_format(t, d);
+}
+
+// A dataset's layout (sizes, subdirectories, depth) and format.
+void dataset_layout(const trace::Trace& t, std::size_t di, Classified& s) {
+  auto& d = s.datasets[di];
+  std::set<std::string> parents;
+  std::map<std::string, std::uint32_t> per_dir;
+  for (auto fi : d.files) {
+    s.files[fi].dataset = static_cast<std::int32_t>(di);
+    d.file_sizes.push_back(s.files[fi].size_bytes);
+    d.total_bytes += s.files[fi].size_bytes;
+    const std::string p = parent_of(s.files[fi].path);
+    parents.insert(p);
+    ++per_dir[p];
+    const auto rel = fs::path(s.files[fi].path).lexically_relative(d.dir);
+    d.depth = std::max<std::uint32_t>(
+        d.depth, static_cast<std::uint32_t>(std::distance(rel.begin(), rel.end()) - 1));
   }
+  d.dirs = static_cast<std::uint32_t>(parents.size());
+  if (d.dirs > 1) {
+    std::vector<std::uint64_t> counts;
+    for (auto& [p, c] : per_dir) counts.push_back(c);
+    std::sort(counts.begin(), counts.end());
+    d.files_per_dir = static_cast<std::uint32_t>(counts.back());
+  }
+  std::vector<double> sizes(d.file_sizes.begin(), d.file_sizes.end());
+  d.size = detail::make_stats(sizes);
+  detect_format(t, d);
+}
+
+// Groups candidate data files by directory into the training and validation sets.
+void group_datasets(const trace::Trace& t, Classified& s) {
+  std::map<std::string, Group> groups = directory_groups(s);
+  merge_siblings(groups);
+  add_datasets(dataset_roles(groups, s), s);
+  for (std::size_t di = 0; di < s.datasets.size(); ++di) dataset_layout(t, di, s);
 }
 
 }  // namespace

@@ -13,25 +13,19 @@ namespace {
 
 using trace::Op;
 
-// Batches: each reader's accesses between its handovers (sendmsg, /dev/shm tensors).
-// A reader of a memory-mapped file (`mapped`: its virtual sample files) reads only the windows it
-// has not mapped yet, so a batch whose samples all lay in mapped windows shows no reads: its
-// handovers follow the previous batch's. Such a reader's handovers per batch are the commonest
-// run of handovers after reads; each further run of as many is a batch of unseen samples.
-void handover_batches(const trace::Trace& t, const Classified& c,
-                      const std::vector<Access>& accesses, const Readers& r, Batches& s,
-                      std::map<std::uint32_t, std::size_t>& batch_shm,
-                      const std::set<std::uint32_t>& mapped) {
-  std::set<std::uint32_t> mapped_readers;
-  for (const auto& a : accesses)
-    if (mapped.count(a.file)) mapped_readers.insert(a.reader);
-  struct Ev {
-    std::uint64_t ts;
-    bool handover;
-    std::int32_t pass;
-    std::uint32_t file = trace::kNoFile;  // the /dev/shm tensor file of a handover
-  };
-  std::map<std::uint32_t, std::vector<Ev>> per_reader;  // reader key → events
+// A reader's access (an open of a sample file) or handover, in time order.
+struct Ev {
+  std::uint64_t ts;
+  bool handover;
+  std::int32_t pass;
+  std::uint32_t file = trace::kNoFile;  // the /dev/shm tensor file of a handover
+};
+using ReaderEvents = std::map<std::uint32_t, std::vector<Ev>>;  // reader key → events
+
+// Each reader's accesses, then its handovers (unsorted).
+ReaderEvents reader_events(const trace::Trace& t, const Classified& c,
+                           const std::vector<Access>& accesses) {
+  ReaderEvents per_reader;
   std::map<std::uint32_t, std::set<std::uint32_t>> keys_of_pid;
   for (const auto& a : accesses) keys_of_pid[a.pid].insert(a.reader);
   for (const auto& a : accesses) per_reader[a.reader].push_back({a.ts, false, a.pass});
@@ -66,9 +60,14 @@ void handover_batches(const trace::Trace& t, const Classified& c,
     const auto& src = own.count(key) ? own[key] : foreign[key];
     evs.insert(evs.end(), src.begin(), src.end());
   }
-  // A reader streaming shards (tar/WebDataset, record files through a buffer) hands batches over
-  // while a file is still open: most of its handovers fall inside one of its accesses. Then every
-  // handover is a batch, of samples the syscalls cannot count (1 each, `stream` set).
+  return per_reader;
+}
+
+// A reader streaming shards (tar/WebDataset, record files through a buffer) hands batches over
+// while a file is still open: most of its handovers fall inside one of its accesses. Then every
+// handover is a batch, of samples the syscalls cannot count (1 each).
+std::set<std::uint32_t> streaming_readers(const std::vector<Access>& accesses,
+                                          const ReaderEvents& per_reader) {
   std::map<std::uint32_t, std::vector<std::pair<std::uint64_t, std::uint64_t>>> spans;
   for (const auto& a : accesses) spans[a.reader].push_back({a.ts, a.end});
   std::set<std::uint32_t> streaming;
@@ -83,51 +82,60 @@ void handover_batches(const trace::Trace& t, const Classified& c,
     }
     if (handovers >= 4 && 2 * inside > handovers) streaming.insert(reader);
   }
-  s.stream = !streaming.empty();
-  for (auto& [reader, evs] : per_reader) {
-    std::stable_sort(evs.begin(), evs.end(), [](const Ev& a, const Ev& b) { return a.ts < b.ts; });
-    const bool stream = streaming.count(reader) > 0;
-    std::uint64_t per_batch = 0;  // handovers per batch of a mapped-file reader
-    if (mapped_readers.count(reader)) {
-      std::vector<std::uint64_t> runs;
-      std::uint64_t run = 0;
-      bool after_reads = false;
-      for (const auto& ev : evs) {
-        if (!ev.handover) {
-          if (after_reads && run) runs.push_back(run);
-          run = 0;
-          after_reads = true;
-        } else {
-          ++run;
-        }
-      }
+  return streaming;
+}
+
+// A mapped-file reader's handovers per batch: the commonest run of handovers after reads.
+std::uint64_t handovers_per_batch(const std::vector<Ev>& evs) {
+  std::vector<std::uint64_t> runs;
+  std::uint64_t run = 0;
+  bool after_reads = false;
+  for (const auto& ev : evs) {
+    if (!ev.handover) {
       if (after_reads && run) runs.push_back(run);
-      per_batch = detail::mode(runs);
-    }
-    std::uint32_t count = 0;
-    std::uint64_t run = 0;  // handovers since the last read
-    std::int32_t pass = -1;
-    for (const auto& ev : evs) {
-      if (!ev.handover) {
-        ++count;
-        pass = ev.pass;
-        run = 0;
-        continue;
-      }
+      run = 0;
+      after_reads = true;
+    } else {
       ++run;
-      if (stream && pass >= 0) count = 1;
-      if (count == 0 && (per_batch == 0 || pass < 0 || (run - 1) % per_batch != 0)) continue;
-      Batch b;
-      b.ready_ns = ev.ts;
-      if (ev.file != trace::kNoFile) batch_shm[ev.file] = s.batches.size();
-      b.worker = reader;
-      b.accelerator = r.accel_of_reader(reader);
-      b.samples = count;
-      b.epoch = pass;
-      s.batches.push_back(b);
-      count = 0;
     }
   }
+  if (after_reads && run) runs.push_back(run);
+  return detail::mode(runs);
+}
+
+// One reader's batches from its time-ordered events: the accesses since the previous handover.
+// per_batch (a mapped-file reader): every per_batch-th handover of a run without reads is a batch
+// of unseen samples too.
+void reader_batches(std::uint32_t reader, const std::vector<Ev>& evs, bool stream,
+                    std::uint64_t per_batch, const Readers& r, Batches& s,
+                    std::map<std::uint32_t, std::size_t>& batch_shm) {
+  std::uint32_t count = 0;
+  std::uint64_t run = 0;  // handovers since the last read
+  std::int32_t pass = -1;
+  for (const auto& ev : evs) {
+    if (!ev.handover) {
+      ++count;
+      pass = ev.pass;
+      run = 0;
+      continue;
+    }
+    ++run;
+    if (stream && pass >= 0) count = 1;
+    if (count == 0 && (per_batch == 0 || pass < 0 || (run - 1) % per_batch != 0)) continue;
+    Batch b;
+    b.ready_ns = ev.ts;
+    if (ev.file != trace::kNoFile) batch_shm[ev.file] = s.batches.size();
+    b.worker = reader;
+    b.accelerator = r.accel_of_reader(reader);
+    b.samples = count;
+    b.epoch = pass;
+    s.batches.push_back(b);
+    count = 0;
+  }
+}
+
+// The batches in ready order (stable), batch_shm's indices following them.
+void sort_by_ready(Batches& s, std::map<std::uint32_t, std::size_t>& batch_shm) {
   std::vector<std::size_t> order(s.batches.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
@@ -139,6 +147,29 @@ void handover_batches(const trace::Trace& t, const Classified& c,
     sorted.push_back(s.batches[order[i]]), new_index[order[i]] = i;
   s.batches = std::move(sorted);
   for (auto& [f, i] : batch_shm) i = new_index[i];
+}
+
+// Batches: each reader's accesses between its handovers (sendmsg, /dev/shm tensors).
+// A reader of a memory-mapped file (`mapped`: its virtual sample files) reads only the windows it
+// has not mapped yet, so a batch whose samples all lay in mapped windows shows no reads: its
+// handovers follow the previous batch's. Such a reader's handovers per batch are the commonest
+// run of handovers after reads; each further run of as many is a batch of unseen samples.
+void handover_batches(const trace::Trace& t, const Classified& c,
+                      const std::vector<Access>& accesses, const Readers& r, Batches& s,
+                      std::map<std::uint32_t, std::size_t>& batch_shm,
+                      const std::set<std::uint32_t>& mapped) {
+  std::set<std::uint32_t> mapped_readers;
+  for (const auto& a : accesses)
+    if (mapped.count(a.file)) mapped_readers.insert(a.reader);
+  ReaderEvents per_reader = reader_events(t, c, accesses);
+  const std::set<std::uint32_t> streaming = streaming_readers(accesses, per_reader);
+  s.stream = !streaming.empty();
+  for (auto& [reader, evs] : per_reader) {
+    std::stable_sort(evs.begin(), evs.end(), [](const Ev& a, const Ev& b) { return a.ts < b.ts; });
+    const std::uint64_t per_batch = mapped_readers.count(reader) ? handovers_per_batch(evs) : 0;
+    reader_batches(reader, evs, streaming.count(reader) > 0, per_batch, r, s, batch_shm);
+  }
+  sort_by_ready(s, batch_shm);
   std::vector<std::uint64_t> sizes;
   for (const auto& b : s.batches) sizes.push_back(b.samples);
   s.batch_size = static_cast<std::uint32_t>(detail::mode(sizes));

@@ -1,0 +1,253 @@
+// [checkpoint] of a distilled job, and the checkpoint-only job of a trace without training
+// (sections.hpp).
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "dlgen/core/units.hpp"
+#include "sections.hpp"
+#include "stats.hpp"
+
+namespace dlgen::analysis::sections {
+
+namespace {
+
+// What the traced checkpoints have in common, gathered in one pass over them.
+struct CheckpointWrites {
+  std::vector<double> bytes, files;  // per checkpoint
+  Histogram write_sizes;             // over all checkpoints
+  bool all_at_end = true, fsync = false;
+  std::vector<std::uint64_t> after_epoch, after_step;  // per checkpoint
+  std::uint64_t copied = 0;                            // bytes copied (sendfile, copy_file_range)
+  std::uint32_t copies = 0, direct = 0;                // checkpoints copied, written with O_DIRECT
+  std::map<trace::Op, std::uint64_t> by_call;          // write call → bytes it carried
+  trace::Op copy_call = trace::Op::sendfile;
+};
+
+CheckpointWrites gather(const std::vector<CheckpointWrite>& checkpoints) {
+  CheckpointWrites w;
+  for (const auto& c : checkpoints) {
+    if (c.copied_bytes) ++w.copies, w.copy_call = c.copy_call;
+    w.direct += c.direct;
+    w.by_call[c.write_call] += c.bytes;
+    w.bytes.push_back(static_cast<double>(c.bytes));
+    w.files.push_back(c.files);
+    for (auto [sz, n] : c.write_sizes) w.write_sizes[sz] += n;
+    w.all_at_end = w.all_at_end && c.at_epoch_end;
+    w.fsync = w.fsync || c.fsync;
+    w.after_epoch.push_back(c.after_epoch);
+    w.after_step.push_back(c.after_step);
+    w.copied += c.copied_bytes;
+  }
+  return w;
+}
+
+// "1,2,3".
+std::string comma_list(const std::vector<std::uint64_t>& v) {
+  std::string l;
+  for (auto e : v) l += (l.empty() ? "" : ",") + std::to_string(e);
+  return l;
+}
+
+// checkpoint.every_epochs or every_steps. Step cadence: the median distance between consecutive
+// checkpoints (from step 0), robust to a step index off by one; epochs are counted exactly, so
+// their gcd is used.
+void cadence(JobWriter& x, const CheckpointWrites& w) {
+  auto& k = x.out.job.checkpoint;
+  const auto& ep = w.after_epoch;
+  const auto& st = w.after_step;
+  std::vector<double> dsteps;
+  for (std::size_t i = 0; i < st.size(); ++i)
+    if (st[i] > (i ? st[i - 1] : 0))
+      dsteps.push_back(static_cast<double>(st[i] - (i ? st[i - 1] : 0)));
+  const std::uint64_t ge = detail::gcd_all(ep);
+  const std::uint64_t gs =
+      static_cast<std::uint64_t>(std::llround(detail::percentile(dsteps, 0.5)));
+  const std::string count = std::to_string(x.s.checkpoints.size()) + " checkpoints";
+  if (w.all_at_end && ge > 0) {
+    k.every_epochs = static_cast<std::uint32_t>(ge);
+    x.evidence("checkpoint.every_epochs",
+               count + ", each at the end of an epoch (after epochs " + comma_list(ep) + ")");
+  } else if (gs > 0) {
+    k.every_steps = gs;
+    x.evidence("checkpoint.every_steps", count + " after steps " + comma_list(st));
+  } else {
+    k.every_epochs = 1;
+    x.note("checkpoint cadence: checkpoints not aligned to steps or epochs; every epoch assumed");
+  }
+}
+
+// The evidence of checkpoint.size: the range of bytes per checkpoint, and with several
+// accelerators, which of them wrote.
+void size_evidence(JobWriter& x, const CheckpointWrites& w) {
+  const TraceSummary& s = x.s;
+  const std::string range =
+      "median bytes written per checkpoint (" +
+      format_size(static_cast<std::uint64_t>(detail::percentile(w.bytes, 0))) + ".." +
+      format_size(static_cast<std::uint64_t>(detail::percentile(w.bytes, 1))) + ")";
+  if (s.accelerators.size() <= 1) {
+    x.evidence("checkpoint.size", range);
+    return;
+  }
+  std::set<std::uint32_t> writers;
+  for (const auto& c : s.checkpoints) writers.insert(c.writers.begin(), c.writers.end());
+  std::string who;
+  for (auto a : writers) who += (who.empty() ? "" : ",") + std::to_string(s.accelerators[a].pid);
+  x.evidence("checkpoint.size",
+             range + ", by " +
+                 (writers.empty() ? std::string("no accelerator process")
+                                  : std::to_string(writers.size()) + " of " +
+                                        std::to_string(s.accelerators.size()) +
+                                        " accelerator processes (pid " + who + ")") +
+                 (writers.size() == 1 ? ": one rank saves the whole model (DDP rank 0)" : ""));
+}
+
+// How it was written: the write call that carried the most bytes, O_DIRECT, and copies.
+void write_calls(JobWriter& x, const CheckpointWrites& w) {
+  const TraceSummary& s = x.s;
+  auto& k = x.out.job.checkpoint;
+  trace::Op call = trace::Op::write;
+  std::uint64_t most = 0;
+  for (auto [op, b] : w.by_call)
+    if (b > most) most = b, call = op;
+  k.write_call = call == trace::Op::writev || call == trace::Op::pwritev ? WriteCall::writev
+                 : call == trace::Op::write                              ? WriteCall::write
+                                                                         : WriteCall::pwrite;
+  x.evidence(
+      "checkpoint.write_call",
+      std::string("the write call carrying the most checkpoint bytes: ") + trace::to_string(call));
+  k.direct = w.direct * 2 > s.checkpoints.size();
+  x.evidence("checkpoint.direct", std::to_string(w.direct) + " of " +
+                                      std::to_string(s.checkpoints.size()) +
+                                      " checkpoints written to files opened with O_DIRECT");
+  if (w.copies) {
+    k.copy =
+        w.copy_call == trace::Op::copy_file_range ? CopyCall::copy_file_range : CopyCall::sendfile;
+    k.copy_every = std::max<std::uint32_t>(
+        1, static_cast<std::uint32_t>(std::lround(static_cast<double>(s.checkpoints.size()) /
+                                                  static_cast<double>(w.copies))));
+    x.evidence("checkpoint.copy",
+               std::to_string(w.copies) + " of " + std::to_string(s.checkpoints.size()) +
+                   " checkpoints copied (" + format_size(w.copied) + " with " +
+                   trace::to_string(w.copy_call) + ", e.g. shutil.copyfile of a best model)");
+  }
+}
+
+// [checkpoint] from the checkpoints the trace shows written during training.
+void written_checkpoints(JobWriter& x) {
+  const TraceSummary& s = x.s;
+  Job& job = x.out.job;
+  auto& k = job.checkpoint;
+  const CheckpointWrites w = gather(s.checkpoints);
+  k.enabled = true;
+  k.size_bytes = static_cast<std::uint64_t>(detail::percentile(w.bytes, 0.5));
+  k.files = std::max<std::uint32_t>(
+      1, static_cast<std::uint32_t>(std::lround(detail::percentile(w.files, 0.5))));
+  std::uint64_t best = 0, best_bytes = 0;
+  for (auto [sz, n] : w.write_sizes)
+    if (sz * n > best_bytes) best = sz, best_bytes = sz * n;
+  if (best) k.write_size_bytes = best;
+  k.fsync = w.fsync;
+  cadence(x, w);
+  size_evidence(x, w);
+  x.evidence("checkpoint.files", "files written per checkpoint (median)");
+  x.evidence("checkpoint.write_size", "write request size carrying the most bytes");
+  x.evidence("checkpoint.fsync",
+             w.fsync ? "fsync/fdatasync seen on checkpoint files" : "no fsync seen");
+  k.dir = std::filesystem::path("checkpoints") / job.name;
+  x.evidence("checkpoint.dir",
+             "synthetic checkpoints; the traced run wrote " + s.checkpoints.front().paths.front());
+  write_calls(x, w);
+}
+
+}  // namespace
+
+// [checkpoint]: the checkpoints written during training, and a restore read before it.
+void distil_checkpoint(JobWriter& x) {
+  const TraceSummary& s = x.s;
+  Job& job = x.out.job;
+  auto& k = job.checkpoint;
+  if (!s.checkpoints.empty()) written_checkpoints(x);
+  if (s.checkpoint_restore) {
+    k.restore = true;
+    if (k.dir.empty()) k.dir = std::filesystem::path("checkpoints") / job.name;
+    x.evidence("checkpoint.restore",
+               format_size(s.restore_bytes) + " of checkpoint files read before training");
+  }
+}
+
+// No training dataset, only checkpoints written and read back (DLIO's checkpointing workflow,
+// MLPerf Storage's LLM checkpointing, a program that saves and loads a model): a checkpoint-only
+// job (run.train = false) that writes `writes` checkpoints, then reads `reads` of them.
+void distil_checkpoint_only(JobWriter& x) {
+  const TraceSummary& s = x.s;
+  Job& job = x.out.job;
+  auto& k = job.checkpoint;
+  if (train_dataset(s) >= 0 || s.checkpoints.empty()) return;
+  // Checkpoints written back to back (no training steps between to split the burst) are told
+  // apart by their directories (DeepSpeed's and DLIO's global_step<N>/), when each holds the same
+  // number of files.
+  std::uint64_t writes = 0, files = 0, bytes = 0;
+  for (const auto& c : s.checkpoints) {
+    std::map<std::string, std::uint32_t> per_dir;
+    for (const auto& p : c.paths) ++per_dir[std::filesystem::path(p).parent_path().string()];
+    bool equal = true;
+    for (const auto& [dir, n] : per_dir) equal = equal && n == per_dir.begin()->second;
+    writes += per_dir.size() > 1 && equal ? per_dir.size() : 1;
+    files += c.files;
+    bytes += c.bytes;
+  }
+  job.run.train = false;
+  k.enabled = false;  // checkpoints during training: none here
+  if (k.copy != CopyCall::none) {
+    k.copy = CopyCall::none;
+    x.note(
+        std::string(
+            "checkpoint.copy: the checkpoint-only workflow copies nothing; the traced copies (") +
+        trace::to_string(s.checkpoints.front().copy_call) + ") are left out");
+  }
+  job.dataset = DatasetSpec{};
+  job.validation.reset();
+  k.writes = static_cast<std::uint32_t>(writes);
+  k.size_bytes = std::max<std::uint64_t>(1, bytes / writes);
+  k.files = std::max<std::uint32_t>(1, static_cast<std::uint32_t>((files + writes / 2) / writes));
+  k.size_bytes = std::max<std::uint64_t>(k.size_bytes, k.files);
+  k.every_epochs = k.every_steps = 0;
+  k.first_epoch = 0;
+  k.restore = false;
+  // Checkpoint files read in the run (summarize counts them as a restore: no training followed):
+  // how many checkpoints' worth, at most those written.
+  const std::uint64_t reads =
+      s.checkpoint_restore
+          ? std::min<std::uint64_t>(writes, (s.restore_bytes + k.size_bytes / 2) / k.size_bytes)
+          : 0;
+  k.reads = static_cast<std::uint32_t>(reads);
+  for (const char* key : {"checkpoint.every_epochs", "checkpoint.every_steps", "checkpoint.restore",
+                          "run.epochs", "run.accelerators"})
+    x.out.comments.erase(key);
+  std::erase_if(x.out.notes, [](const std::string& n) {
+    return n.find("no training dataset") != std::string::npos ||
+           n.find("checkpoint cadence") != std::string::npos ||
+           n.find("compute.time") != std::string::npos;
+  });
+  x.evidence("run.train", "no training dataset read, checkpoints written: a checkpoint-only job");
+  x.evidence("checkpoint.writes",
+             std::to_string(writes) + " checkpoints written (" + format_size(bytes) + " in " +
+                 std::to_string(files) + " files" +
+                 (writes > s.checkpoints.size() ? ", told apart by their directories" : "") + ")");
+  x.evidence("checkpoint.size", "bytes written per checkpoint (mean)");
+  x.evidence("checkpoint.files", "files written per checkpoint (mean)");
+  x.evidence("checkpoint.reads",
+             s.checkpoint_restore ? format_size(s.restore_bytes) +
+                                        " of checkpoint files read back: " + std::to_string(reads) +
+                                        " checkpoints' worth"
+                                  : "no checkpoint read back");
+  x.why("checkpoint-only: " + std::to_string(writes) + " checkpoints written, " +
+        std::to_string(reads) + " read back, no dataset");
+}
+
+}  // namespace dlgen::analysis::sections

@@ -1,0 +1,82 @@
+#pragma once
+// The sections of distil (TraceSummary → Job), each written by the functions of its own file, in
+// the order distil() (distil.cpp) calls them:
+//
+//   dataset.cpp     [dataset] and [validation]: the synthetic copy of each dataset
+//   run.cpp         [run]: epochs, evaluation cadence, accelerators per host
+//   reader.cpp      [reader]: workers, batch size, prefetch, shuffle, drop_last/max_steps
+//   reads.cpp       [reader]: how each file is read (requests, recipe, sample reads) and the
+//                   readers' times (start-up, start-up spread, per-sample, warm-up)
+//   compute.cpp     [compute]: step time, evaluation time, batch overhead, GPU compute
+//   checkpoint.cpp  [checkpoint], and the checkpoint-only job
+//
+// Shared by them: the JobWriter (below: the job being written, with each key's evidence, the
+// notes and the reasoning), the fits of measured values to distributions (fit.hpp) and the
+// names of the job and its files (names.cpp).
+//
+// A section reads the summary and the keys earlier sections wrote (the reader's batch size, the
+// run's accelerators, the multi-sample file the dataset section found), so the order in distil()
+// matters: notes come out in the order they are said.
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "dlgen/analysis/distil.hpp"
+#include "dlgen/analysis/summary.hpp"
+
+namespace dlgen::analysis::sections {
+
+// The distilled job being written: its keys, a comment per key with the evidence it came from, the
+// notes (what the trace could not show: said, not guessed) and the reasoning for --explain.
+struct JobWriter {
+  const TraceSummary& s;
+  Distilled out;
+  const SampleFile* sample_file = nullptr;  // the training set is samples of multi-sample files
+  void evidence(const std::string& key, std::string text) { out.comments[key] = std::move(text); }
+  void note(std::string text) { out.notes.push_back(std::move(text)); }
+  void why(std::string text) { out.reasoning.push_back(std::move(text)); }
+};
+
+// ---- text of the evidence ----
+
+// One number printed with a printf format ("%.2f").
+inline std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+// part / whole as a whole percentage ("42%"), "n/a" when whole is 0.
+inline std::string pct(double part, double whole) {
+  return whole > 0 ? fmt("%.0f%%", 100.0 * part / whole) : "n/a";
+}
+
+// ---- names (names.cpp) ----
+
+// A name safe for paths and job names: lower-case letters, digits, '-' and '_'.
+std::string sanitize(std::string s);
+
+// The job's name when none is given: the training set's directory (or its parent's, when the
+// directory's own name is generic such as "train"), else the traced script's name.
+std::string default_name(const TraceSummary& s);
+
+// The name prefix all files of a dataset share (up to their first digit), "" when they differ.
+std::string file_prefix_of(const DatasetSummary& d, const TraceSummary& s);
+
+// ---- the sections, in distil()'s order ----
+
+// The training passes (epochs), in time order.
+std::vector<const EpochSummary*> training_passes(const TraceSummary& s);
+
+void distil_datasets(JobWriter& x, const std::filesystem::path& data_dir);  // dataset.cpp
+void distil_run(JobWriter& x);                                              // run.cpp
+void distil_loader(JobWriter& x);                                           // reader.cpp
+void distil_shuffle(JobWriter& x, const DatasetSummary& train);             // reader.cpp
+void distil_requests(JobWriter& x, const DatasetSummary& train);            // reads.cpp
+void distil_epoch_size(JobWriter& x, const DatasetSummary& train);          // reader.cpp
+void distil_compute(JobWriter& x);                                          // compute.cpp
+void distil_checkpoint(JobWriter& x);                                       // checkpoint.cpp
+void distil_checkpoint_only(JobWriter& x);                                  // checkpoint.cpp
+
+}  // namespace dlgen::analysis::sections

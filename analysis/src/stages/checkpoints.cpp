@@ -1,0 +1,280 @@
+// checkpoints: bursts of writes to checkpoint files, placed among epochs and steps; the steps whose
+// interval held one are set apart. In steps: the checkpoint files' events (writes, and reads
+// before training: a restore) → bursts split by training going on (CheckpointWrite) → each placed
+// after so many epochs and steps → the steps that held one set apart.
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "stages.hpp"
+#include "stats.hpp"
+
+namespace dlgen::analysis::stages {
+
+using trace::Event;
+using trace::Op;
+
+namespace {
+
+// The events on checkpoint files that write them (data, copies, syncs), in trace order, and the
+// files opened with O_DIRECT.
+struct CheckpointEvents {
+  std::vector<const Event*> writes;
+  std::set<std::uint32_t> direct_files;
+};
+
+// The checkpoint files' writes; their reads before the first training read are a restore (counted
+// into `out`).
+CheckpointEvents checkpoint_events(const trace::Trace& t, const Classified& cls,
+                                   const std::vector<Access>& accesses, Checkpoints& out) {
+  CheckpointEvents ev;
+  std::uint64_t first_train = UINT64_MAX;
+  for (const auto& a : accesses)
+    if (cls.files[a.file].cls == FileClass::train) first_train = std::min(first_train, a.ts);
+  for (const auto& e : t.events) {
+    if (e.file == trace::kNoFile || e.file >= cls.files.size()) continue;
+    if (cls.files[e.file].cls != FileClass::checkpoint) continue;
+    if (e.op == Op::open && (e.flags & 040000) != 0) ev.direct_files.insert(e.file);  // O_DIRECT
+    if (trace::is_write(e.op) || e.op == Op::sendfile || e.op == Op::copy_file_range ||
+        e.op == Op::fsync || e.op == Op::fdatasync || e.op == Op::sync_file_range)
+      ev.writes.push_back(&e);
+    else if (trace::is_read(e.op) && e.ts_ns < first_train && e.ret > 0) {
+      out.restore = true;
+      out.restore_bytes += static_cast<std::uint64_t>(e.ret);
+    }
+  }
+  return ev;
+}
+
+// Accelerator 0's batch receipts, sorted; of training passes only when `training_only`.
+std::vector<std::uint64_t> receipts_of_first(const Batches& bt, const Passes& p,
+                                             bool training_only) {
+  std::vector<std::uint64_t> receipts;
+  for (const auto& b : bt.batches)
+    if (b.accelerator == 0 && b.received_ns &&
+        (!training_only || (b.epoch >= 0 && !p.epochs[b.epoch].evaluation)))
+      receipts.push_back(b.received_ns);
+  std::sort(receipts.begin(), receipts.end());
+  return receipts;
+}
+
+// The writes as checkpoints: a batch receipt between two writes (or, without receipts, a second
+// of quiet) means training went on, so a new checkpoint begins.
+std::vector<CheckpointWrite> group_writes(const CheckpointEvents& ev,
+                                          const std::vector<std::uint64_t>& receipts,
+                                          const Classified& cls) {
+  std::vector<CheckpointWrite> out;
+  std::vector<std::map<Op, std::uint64_t>> bytes_by_call;  // per checkpoint
+  CheckpointWrite* cur = nullptr;
+  std::set<std::uint32_t> cur_files;
+  std::uint64_t last_end = 0;
+  for (const Event* e : ev.writes) {
+    const bool data =
+        trace::is_write(e->op) || e->op == Op::sendfile || e->op == Op::copy_file_range;
+    bool split = cur == nullptr;
+    if (cur) {
+      auto it = std::upper_bound(receipts.begin(), receipts.end(), last_end);
+      if (it != receipts.end() && *it < e->ts_ns) split = true;
+      if (receipts.empty() && e->ts_ns > last_end + 1000000000ull) split = true;
+    }
+    if (split) {
+      if (!data) continue;  // an fsync with no writes before it
+      if (cur) cur->files = static_cast<std::uint32_t>(cur_files.size());
+      out.emplace_back();
+      bytes_by_call.emplace_back();
+      cur = &out.back();
+      cur->start_ns = e->ts_ns;
+      cur_files.clear();
+    }
+    cur->end_ns = std::max(cur->end_ns, e->ts_ns + e->dur_ns);
+    last_end = cur->end_ns;
+    const std::uint64_t done = e->ret > 0 ? static_cast<std::uint64_t>(e->ret) : 0;
+    if (e->op == Op::fsync || e->op == Op::fdatasync || e->op == Op::sync_file_range) {
+      cur->fsync = true;
+      continue;
+    }
+    if (e->op == Op::sendfile || e->op == Op::copy_file_range) {
+      cur->copied_bytes += done;
+      if (done) cur->copy_call = e->op;
+    } else {
+      bytes_by_call.back()[e->op] += done;
+      cur->direct = cur->direct || ev.direct_files.count(e->file);
+      cur->bytes += done;
+      ++cur->write_ops;
+      ++cur->write_sizes[e->size];
+    }
+    if (cur_files.insert(e->file).second) cur->paths.push_back(cls.files[e->file].path);
+  }
+  if (cur) cur->files = static_cast<std::uint32_t>(cur_files.size());
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    std::uint64_t most = 0;
+    for (auto [op, bytes] : bytes_by_call[i])
+      if (bytes > most) most = bytes, out[i].write_call = op;
+  }
+  return out;
+}
+
+// What counting the steps done before a checkpoint needs. The main thread computes each step in
+// one idle gap of a typical length T (the median measured compute); counting gaps of 0.5–1.5 T
+// from the start of the pass to the checkpoint gives its step within the pass (a receipt count
+// would be too high: PyTorch receives out-of-order batches early and caches them). Passes
+// completed before count in full. Without a main-thread timeline, batch receipts stand in.
+struct StepClock {
+  struct PassSpan {
+    std::uint64_t first_receipt, last_receipt, steps;
+  };
+  double T = 0;                                                       // typical compute, ns
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> compute_gaps;  // main thread idle ≥ T/2
+  std::vector<PassSpan> spans;                // training passes of accelerator 0, in time order
+  std::vector<std::uint64_t> train_receipts;  // accelerator 0's, training passes, sorted
+};
+
+StepClock step_clock(const trace::Trace& t, const Readers& r, const Passes& p, const Batches& bt,
+                     const std::vector<Step>& steps) {
+  StepClock sc;
+  sc.train_receipts = receipts_of_first(bt, p, true);
+  std::vector<double> measured;
+  for (const auto& st : steps)
+    if (st.compute_measured && st.epoch >= 0 && !p.epochs[st.epoch].evaluation)
+      measured.push_back(static_cast<double>(st.compute_ns));
+  sc.T = detail::percentile(measured, 0.5);
+  if (sc.T > 0 && !r.accelerators.empty()) {
+    const auto pid = r.accelerators[0].pid;
+    std::uint64_t busy_until = 0;
+    bool any = false;
+    for (const auto& e : t.events) {
+      if (e.tid != pid) continue;
+      if (any && e.ts_ns > busy_until) {
+        const double len = static_cast<double>(e.ts_ns - busy_until);
+        if (len >= 0.5 * sc.T) sc.compute_gaps.push_back({busy_until, e.ts_ns});
+      }
+      busy_until = std::max(busy_until, e.ts_ns + e.dur_ns);
+      any = true;
+    }
+  }
+  for (std::size_t pi = 0; pi < p.epochs.size(); ++pi) {
+    if (p.epochs[pi].evaluation) continue;
+    std::uint64_t first = UINT64_MAX, last = 0, n = 0;
+    for (const auto& b : bt.batches)
+      if (b.accelerator == 0 && b.epoch == static_cast<std::int32_t>(pi) && b.received_ns)
+        first = std::min(first, b.received_ns), last = std::max(last, b.received_ns), ++n;
+    if (n) sc.spans.push_back({first, last, n});
+  }
+  return sc;
+}
+
+// Training steps (per accelerator) done before checkpoint `c` (StepClock).
+std::uint64_t steps_before(const StepClock& sc, const CheckpointWrite& c, const Passes& p) {
+  if (sc.compute_gaps.empty() || sc.spans.empty())
+    return static_cast<std::uint64_t>(
+        std::lower_bound(sc.train_receipts.begin(), sc.train_receipts.end(), c.start_ns) -
+        sc.train_receipts.begin());
+  const auto& spans = sc.spans;
+  std::uint64_t before = 0;
+  std::size_t k = 0;
+  while (k + 1 < spans.size() && spans[k + 1].first_receipt < c.start_ns)
+    before += spans[k++].steps;
+  std::uint64_t in_pass = 0;
+  // Within the pass a step is one gap of 0.5–1.5 T; after its last receipt the last step's
+  // gap may be longer (PyTorch joins the workers before the loop ends), so any length counts.
+  for (const auto& g : sc.compute_gaps) {
+    if (g.first < spans[k].first_receipt || g.second > c.start_ns) continue;
+    const double len = static_cast<double>(g.second - g.first);
+    if (len <= 1.5 * sc.T || g.first >= spans[k].last_receipt) ++in_pass;
+  }
+  // After the pass: its reads are over, its last batch was received and computed on (a
+  // compute gap since) before the checkpoint. Then every step of it is done, however many
+  // of its gaps were out of 0.5-1.5 T (DDP: a step's gap also holds the wait for the other
+  // ranks' gradients, so step gaps vary more than compute).
+  bool reads_done = true;
+  for (const auto& e : p.epochs)
+    if (!e.evaluation && e.start_ns < c.start_ns && e.end_ns > c.start_ns) reads_done = false;
+  const bool computed_last = std::any_of(
+      sc.compute_gaps.begin(), sc.compute_gaps.end(),
+      [&](const auto& g) { return g.first >= spans[k].last_receipt && g.second <= c.start_ns; });
+  if (reads_done && computed_last && spans[k].last_receipt < c.start_ns) in_pass = spans[k].steps;
+  return before + std::min(in_pass, spans[k].steps);
+}
+
+// after_epoch and at_epoch_end of `c`, whose after_step is known. `receipts`: accelerator 0's.
+void place_among_epochs(CheckpointWrite& c, const Readers& r, const Passes& p, const Batches& bt,
+                        const std::vector<std::uint64_t>& receipts) {
+  std::uint32_t done = 0;
+  bool between = true;
+  for (const auto& e : p.epochs) {
+    if (e.evaluation) continue;
+    if (e.end_ns <= c.start_ns)
+      ++done;
+    else if (e.start_ns < c.start_ns)
+      between = false;
+  }
+  c.after_epoch = done;
+  // At an epoch end: all of the epoch's batches were received before the checkpoint.
+  std::uint64_t steps_done = 0;
+  for (std::size_t pi = 0; pi < p.epochs.size(); ++pi)
+    if (!p.epochs[pi].evaluation && p.epochs[pi].end_ns <= c.start_ns)
+      steps_done += bt.steps_per_pass[pi];
+  const std::uint64_t per_acc =
+      r.accelerators.empty() ? steps_done : steps_done / r.accelerators.size();
+  // Or: no batch of the pass in progress is received after it, and the step count is within
+  // one of the pass end (step counts from idle gaps can be off by one on a loaded machine).
+  bool next_is_new_pass = true;
+  for (const auto& b : bt.batches)
+    if (b.accelerator == 0 && b.received_ns > c.end_ns && b.epoch >= 0 &&
+        !p.epochs[b.epoch].evaluation) {
+      std::uint32_t pass_index = 0;
+      for (std::int32_t q = 0; q < b.epoch; ++q) pass_index += !p.epochs[q].evaluation;
+      if (pass_index < done) next_is_new_pass = false;
+    }
+  const std::uint64_t diff =
+      c.after_step > per_acc ? c.after_step - per_acc : per_acc - c.after_step;
+  c.at_epoch_end = receipts.empty()
+                       ? between
+                       : (done > 0 && (c.after_step == per_acc || (diff <= 1 && next_is_new_pass)));
+}
+
+// Steps that span a checkpoint are not step times: set apart (their compute still counts in
+// AU). A held step's gap also holds the wait for the checkpoint (an accelerator that did not write
+// it idles until the writer is done): its compute is at most the typical one.
+void set_apart_held_steps(Checkpoints& out, const Passes& p, const Steps& found) {
+  auto spans_checkpoint = [&](const Step& st) {
+    for (const auto& c : out.checkpoints)
+      if (c.start_ns < st.end_ns && c.end_ns > st.start_ns) return true;
+    return false;
+  };
+  const auto held = std::stable_partition(out.steps.begin(), out.steps.end(),
+                                          [&](const Step& st) { return !spans_checkpoint(st); });
+  out.checkpoint_steps.assign(held, out.steps.end());
+  out.steps.erase(held, out.steps.end());
+  for (Step& st : out.checkpoint_steps) {
+    const bool eval = st.epoch >= 0 && p.epochs[st.epoch].evaluation;
+    const auto typ =
+        static_cast<std::uint64_t>(eval ? found.typical_eval_compute_ns : found.typical_compute_ns);
+    st.compute_ns = std::min(st.compute_ns, typ);
+    st.compute_measured = false;
+    const std::uint64_t rest = st.end_ns - st.start_ns - st.compute_ns;
+    st.consumer_ns = std::min(st.consumer_ns, rest);
+    st.wait_ns = rest - st.consumer_ns;
+  }
+}
+
+}  // namespace
+
+Checkpoints find_checkpoints(const trace::Trace& t, const Classified& cls,
+                             const std::vector<Access>& accesses, const Readers& r, const Passes& p,
+                             const Batches& bt, const Steps& found) {
+  Checkpoints out;
+  out.steps = found.steps;
+  const CheckpointEvents ev = checkpoint_events(t, cls, accesses, out);
+  const std::vector<std::uint64_t> receipts = receipts_of_first(bt, p, false);
+  out.checkpoints = group_writes(ev, receipts, cls);
+  const StepClock sc = step_clock(t, r, p, bt, out.steps);
+  for (auto& c : out.checkpoints) {
+    c.after_step = steps_before(sc, c, p);
+    place_among_epochs(c, r, p, bt, receipts);
+  }
+  set_apart_held_steps(out, p, found);
+  return out;
+}
+
+}  // namespace dlgen::analysis::stages
