@@ -12,7 +12,7 @@
 #include <set>
 #include <sstream>
 
-#include "closest_key.hpp"
+#include "dlgen/core/closest_key.hpp"
 #include "dlgen/core/units.hpp"
 #include "units_internal.hpp"
 
@@ -67,7 +67,7 @@ const std::vector<std::string_view>* keys_of(std::string_view section) {
 
 // " (did you mean 'batch_size'?)" for the closest known key, or "" when none is close.
 std::string suggestion(std::string_view key, const std::vector<std::string_view>& known) {
-  const std::string_view best = detail::closest_key(key, known);
+  const std::string_view best = closest_key(key, known);
   if (best.empty()) {
     std::string list;
     for (auto k : known) list += (list.empty() ? "" : ", ") + std::string(k);

@@ -1,6 +1,6 @@
 // DLIO workload configs (YAML) -> Job. The only translation unit that includes yaml-cpp. The key
 // by key mapping, and where dlgen departs from DLIO, is written in docs/dlio.md.
-#include "dlgen/core/dlio.hpp"
+#include "dlgen/dlio/config.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -16,7 +16,7 @@
 #include <sstream>
 #include <type_traits>
 
-#include "closest_key.hpp"
+#include "dlgen/core/closest_key.hpp"
 #include "dlgen/core/llm.hpp"
 #include "dlgen/core/units.hpp"
 
@@ -87,7 +87,7 @@ bool is_dist_key(std::string_view key) {
 }
 
 std::string did_you_mean(std::string_view key) {
-  const std::string_view best = detail::closest_key(key, kMapped);
+  const std::string_view best = closest_key(key, kMapped);
   return best.empty() ? "" : " (did you mean '" + std::string(best) + "'?)";
 }
 
