@@ -33,18 +33,18 @@ const std::set<std::string, std::less<>> kMapped = {
     "checkpoint.mode"};
 
 // The keys that describe an LLM; any of them makes the config an LLM checkpoint workload.
-const char* const kLlmKeys[12] = {"model.num_layers",
-                                  "model.model_datatype",
-                                  "model.optimizer_datatype",
-                                  "model.parallelism.tensor",
-                                  "model.parallelism.pipeline",
-                                  "model.parallelism.data",
-                                  "model.parallelism.zero_stage",
-                                  "model.transformer.vocab_size",
-                                  "model.transformer.hidden_size",
-                                  "model.transformer.ffn_hidden_size",
-                                  "model.transformer.num_attention_heads",
-                                  "model.transformer.num_kv_heads"};
+const std::vector<const char*> kLlmKeys = {"model.num_layers",
+                                           "model.model_datatype",
+                                           "model.optimizer_datatype",
+                                           "model.parallelism.tensor",
+                                           "model.parallelism.pipeline",
+                                           "model.parallelism.data",
+                                           "model.parallelism.zero_stage",
+                                           "model.transformer.vocab_size",
+                                           "model.transformer.hidden_size",
+                                           "model.transformer.ffn_hidden_size",
+                                           "model.transformer.num_attention_heads",
+                                           "model.transformer.num_kv_heads"};
 
 // Keys DLIO has that dlgen cannot honour yet: refused with the reason, never ignored.
 const std::map<std::string, std::string, std::less<>> kRefused = {

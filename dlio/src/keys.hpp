@@ -7,13 +7,14 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace dlgen::dlio {
 
 // Keys dlgen maps to their I/O meaning (or accepts as having none, with a note).
 extern const std::set<std::string, std::less<>> kMapped;
 // The keys that describe an LLM; any of them makes the config an LLM checkpoint workload.
-extern const char* const kLlmKeys[12];
+extern const std::vector<const char*> kLlmKeys;
 // Keys DLIO has that dlgen cannot honour yet: key -> why (refused, never ignored).
 extern const std::map<std::string, std::string, std::less<>> kRefused;
 // Distribution parameters DLIO accepts under a time key given as a map.
