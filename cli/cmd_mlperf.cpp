@@ -13,10 +13,10 @@
 #include <thread>
 
 #include "commands.hpp"
-#include "dlgen/core/dlio.hpp"
 #include "dlgen/core/job_io.hpp"
 #include "dlgen/core/progress.hpp"
-#include "dlgen/replay/dlio_summary.hpp"
+#include "dlgen/dlio/config.hpp"
+#include "dlgen/dlio/summary.hpp"
 #include "dlgen/replay/mlperf_checkpoint.hpp"
 #include "mlperf_cli.hpp"
 

@@ -20,16 +20,16 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "dlgen/core/dlio.hpp"
 #include "dlgen/core/job_io.hpp"
 #include "dlgen/core/limits.hpp"
 #include "dlgen/core/progress.hpp"
 #include "dlgen/core/units.hpp"
+#include "dlgen/dlio/config.hpp"
+#include "dlgen/dlio/summary.hpp"
 #include "dlgen/generator/generator.hpp"
 #include "dlgen/replay/checkpoint_workflow.hpp"
 #include "dlgen/replay/cluster.hpp"
 #include "dlgen/replay/cluster_report.hpp"
-#include "dlgen/replay/dlio_summary.hpp"
 #ifdef DLGEN_TEST_HOOKS
 #include "dlgen/replay/fault_engine.hpp"
 #endif

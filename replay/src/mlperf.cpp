@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "dlgen/core/units.hpp"
-#include "dlgen/replay/dlio_summary.hpp"
+#include "dlgen/dlio/summary.hpp"
 #include "mlperf_html.hpp"
 
 namespace dlgen::replay {

@@ -2,7 +2,7 @@
 // unet3d on b200 from v2.0), read through the same DLIO reader as a user's config.
 #include <cstdio>
 
-#include "dlgen/core/dlio.hpp"
+#include "dlgen/dlio/config.hpp"
 #include "dlgen/replay/mlperf.hpp"
 
 namespace dlgen::replay {

@@ -12,7 +12,7 @@
 #include <regex>
 #include <set>
 
-#include "dlgen/replay/dlio_summary.hpp"
+#include "dlgen/dlio/summary.hpp"
 #include "dlgen/replay/mlperf_checkpoint.hpp"
 #include "temp_dir.hpp"
 

@@ -4,7 +4,7 @@
 // reason: none is ignored silently. Hydra-style overrides (`++workload.dataset.num_files_train=64`,
 // `workload.reader.read_threads=8`, `~workload.checkpoint`) edit the YAML tree before it is read,
 // so their errors read like the file's. Key by key mapping: docs/dlio.md. yaml-cpp stays inside
-// core/src/dlio.cpp.
+// dlio/src.
 #include <filesystem>
 #include <map>
 #include <string>

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "dlgen/core/dlio.hpp"
+#include "dlgen/dlio/config.hpp"
 #include "dlgen/core/job_io.hpp"
 #include "dlgen/core/llm.hpp"
 

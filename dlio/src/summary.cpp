@@ -1,4 +1,4 @@
-#include "dlgen/replay/dlio_summary.hpp"
+#include "dlgen/dlio/summary.hpp"
 
 #include <cmath>
 #include <nlohmann/json.hpp>

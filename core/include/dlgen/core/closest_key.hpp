@@ -1,12 +1,13 @@
 #pragma once
 // "Did you mean ...?" for a mistyped key: the Levenshtein distance, and the known key closest to a
-// given one when it is close enough to be a typo. Shared by the TOML and DLIO readers.
+// given one when it is close enough to be a typo. Shared by the TOML job reader (core) and the DLIO
+// config reader (dlio/), so both suggest keys alike.
 #include <algorithm>
 #include <cstdint>
 #include <string_view>
 #include <vector>
 
-namespace dlgen::detail {
+namespace dlgen {
 
 inline std::size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
@@ -34,4 +35,4 @@ std::string_view closest_key(std::string_view key, const Range& known) {
   return best_d <= std::max<std::size_t>(2, key.size() / 3) ? best : std::string_view{};
 }
 
-}  // namespace dlgen::detail
+}  // namespace dlgen

@@ -2,7 +2,7 @@
 // own copies; their keys and values are the published ones), Hydra-style overrides, every key
 // mapped or refused with file:line, time distributions, and the converted TOML reading back to the
 // same Job.
-#include "dlgen/core/dlio.hpp"
+#include "dlgen/dlio/config.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,600 @@
+// Job files: the TOML tree -> Job, section by section, collecting every problem with its line.
+// Typed readers of one table (Section: integers, sizes, durations, choices, distributions,
+// recipes) and the sections of the job format (docs/job-format.md). The tree comes from job_io.cpp
+// after [scales.*] and --set have edited it (job_overrides.cpp).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <sstream>
+
+#include "dlgen/core/units.hpp"
+#include "job_schema.hpp"
+#include "toml_reader.hpp"
+#include "toml_text.hpp"
+#include "units_internal.hpp"
+
+namespace dlgen::detail {
+
+std::string node_text(const toml::node& n) {
+  if (auto s = n.as_string()) return quote(s->get());
+  if (auto i = n.as_integer()) return std::to_string(i->get());
+  if (auto f = n.as_floating_point()) return float_text(f->get());
+  if (auto b = n.as_boolean()) return b->get() ? "true" : "false";
+  if (auto a = n.as_array()) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < a->size(); ++i) out += (i ? ", " : "") + node_text(*a->get(i));
+    return out + "]";
+  }
+  if (auto t = n.as_table()) {
+    std::string out = "{";
+    bool first = true;
+    for (auto&& [k, v] : *t) {
+      out += (first ? " " : ", ") + bare_or_quoted_key(k.str()) + " = " + node_text(v);
+      first = false;
+    }
+    return out + (first ? "}" : " }");
+  }
+  std::ostringstream os;  // dates and times: toml++'s own rendering
+  n.visit([&](auto&& v) { os << v; });
+  return os.str();
+}
+
+namespace {
+
+// Reads one section table, remembering which keys it consumed.
+class Section {
+ public:
+  Section(Ctx& ctx, const toml::table* t, std::string prefix)
+      : ctx_(ctx), t_(t), prefix_(std::move(prefix)) {}
+
+  std::string path(std::string_view key) const { return prefix_ + "." + std::string(key); }
+  bool has(std::string_view key) const { return t_ && t_->contains(key); }
+
+  const toml::node* get(std::string_view key) {
+    if (!t_) return nullptr;
+    const toml::node* n = t_->get(key);
+    if (n) ctx_.lines[path(key)] = line_of(*n);
+    return n;
+  }
+
+  template <class Int>
+  void integer(std::string_view key, Int& out) {
+    const toml::node* n = get(key);
+    if (!n) return;
+    // Only an integer node is asked for its value: toml++ converts a float to int64 with a cast,
+    // which is undefined beyond int64's range (found by fuzzing: workers = 5.5e39).
+    if (!n->is_integer()) return type_error(key, *n, "a whole number");
+    auto v = n->value<std::int64_t>();
+    if (!v) return type_error(key, *n, "a whole number");
+    if (*v < 0) return ctx_.error(path(key), line_of(*n), "must be >= 0");
+    if (static_cast<std::uint64_t>(*v) > std::numeric_limits<Int>::max())
+      return ctx_.error(
+          path(key), line_of(*n),
+          "is too large (at most " + std::to_string(std::numeric_limits<Int>::max()) + ")");
+    out = static_cast<Int>(*v);
+  }
+
+  void size(std::string_view key, std::uint64_t& out) {
+    const toml::node* n = get(key);
+    if (!n) return;
+    auto v = scalar(*n, path(key), Unit::bytes);
+    // Beyond 2^64 saturates (llround would overflow); limits::check_limits names the limit.
+    if (v) out = *v < 0x1p64 ? static_cast<std::uint64_t>(std::round(*v)) : UINT64_MAX;
+  }
+
+  void duration(std::string_view key, double& out) {
+    const toml::node* n = get(key);
+    if (!n) return;
+    auto v = scalar(*n, path(key), Unit::seconds);
+    if (v) out = *v;
+  }
+
+  void number(std::string_view key, double& out) {
+    const toml::node* n = get(key);
+    if (!n) return;
+    if (!n->is_number()) return type_error(key, *n, "a number");
+    out = *n->value<double>();
+  }
+
+  void boolean(std::string_view key, bool& out) {
+    const toml::node* n = get(key);
+    if (!n) return;
+    if (!n->is_boolean()) return type_error(key, *n, "true or false");
+    out = *n->value<bool>();
+  }
+
+  void string(std::string_view key, std::string& out) {
+    const toml::node* n = get(key);
+    if (!n) return;
+    if (!n->is_string()) return type_error(key, *n, "a string");
+    out = *n->value<std::string>();
+  }
+
+  void path_value(std::string_view key, std::filesystem::path& out) {
+    std::string s;
+    bool present = has(key);
+    string(key, s);
+    if (present && !s.empty())
+      out = s;
+    else if (present)
+      ctx_.error(path(key), ctx_.lines[path(key)], "must not be empty");
+  }
+
+  template <class E>
+  void choice(std::string_view key, E& out,
+              std::initializer_list<std::pair<std::string_view, E>> options) {
+    const toml::node* n = get(key);
+    if (!n) return;
+    std::string list;
+    for (auto& [name, _] : options)
+      list += (list.empty() ? "\"" : ", \"") + std::string(name) + "\"";
+    if (!n->is_string()) return type_error(key, *n, "one of " + list);
+    const std::string s = *n->value<std::string>();
+    for (auto& [name, value] : options)
+      if (s == name) {
+        out = value;
+        return;
+      }
+    ctx_.error(path(key), line_of(*n),
+               "unknown value \"" + s + "\" (expected one of " + list + ")");
+  }
+
+  void distribution(std::string_view key, Distribution& out, Unit unit) {
+    const toml::node* n = get(key);
+    if (!n) return;
+    read_distribution(*n, path(key), out, unit);
+  }
+
+  // The kind a distribution table names (dist = "..."), or the one its keys imply; nullopt (with
+  // the error) when neither names a known kind.
+  std::optional<DistKind> dist_kind(const toml::node& n, const std::string& p, Section& s,
+                                    std::string& kind_name) {
+    const toml::table& t = *n.as_table();
+    s.string("dist", kind_name);
+    if (kind_name.empty()) {
+      if (t.contains("bins"))
+        kind_name = "histogram";
+      else if (t.contains("mean"))
+        kind_name = "normal";
+      else if (t.contains("value"))
+        kind_name = "fixed";
+      else if (t.contains("min") && t.contains("max"))
+        kind_name = "uniform";
+      else {
+        ctx_.error(p, line_of(n),
+                   "a distribution table needs dist = \"fixed\", \"normal\", \"lognormal\", "
+                   "\"uniform\", \"gamma\" or \"histogram\"");
+        return std::nullopt;
+      }
+    }
+    for (DistKind k : {DistKind::fixed, DistKind::normal, DistKind::lognormal, DistKind::uniform,
+                       DistKind::gamma, DistKind::histogram})
+      if (kind_name == to_string(k)) return k;
+    ctx_.error(p + ".dist", ctx_.lines[p + ".dist"],
+               "unknown distribution \"" + kind_name +
+                   "\" (expected fixed, normal, lognormal, uniform, gamma or histogram)");
+    return std::nullopt;
+  }
+
+  void read_distribution(const toml::node& n, const std::string& p, Distribution& out, Unit unit) {
+    if (!n.is_table()) {
+      auto v = scalar(n, p, unit);
+      if (v) out = Distribution::fixed_at(*v);
+      return;
+    }
+    const toml::table& t = *n.as_table();
+    Distribution d;
+    Section s(ctx_, &t, p);
+    std::string kind_name;
+    const std::optional<DistKind> kind = dist_kind(n, p, s, kind_name);
+    if (!kind) return;
+    d.kind = *kind;
+    auto param = [&](std::string_view k, double& field, bool required) {
+      const toml::node* pn = s.get(k);
+      if (!pn) {
+        if (required)
+          ctx_.error(p + "." + std::string(k), line_of(n),
+                     "is required for dist = \"" + kind_name + "\"");
+        return;
+      }
+      auto v = scalar(*pn, p + "." + std::string(k), unit);
+      if (v) field = *v;
+    };
+    std::vector<std::string_view> used = {"dist", "min", "max"};
+    switch (d.kind) {
+      case DistKind::fixed:
+        param("value", d.value, true);
+        used.push_back("value");
+        break;
+      case DistKind::normal:
+      case DistKind::lognormal:
+      case DistKind::gamma:
+        param("mean", d.mean, true);
+        param("stdev", d.stdev, true);
+        used.insert(used.end(), {"mean", "stdev"});
+        break;
+      case DistKind::uniform:
+        break;
+      case DistKind::histogram: {
+        used.push_back("bins");
+        const toml::node* bn = s.get("bins");
+        if (!bn) {
+          ctx_.error(p + ".bins", line_of(n), "is required for dist = \"histogram\"");
+          break;
+        }
+        read_bins(*bn, p + ".bins", d, unit);
+        break;
+      }
+    }
+    param("min", d.min, d.kind == DistKind::uniform);
+    param("max", d.max, d.kind == DistKind::uniform);
+    for (auto&& [k, v] : t) {
+      const std::string_view ks = k.str();
+      if (std::find(used.begin(), used.end(), ks) != used.end()) continue;
+      if (std::find(kDistKeys.begin(), kDistKeys.end(), ks) != kDistKeys.end())
+        ctx_.error(p + "." + std::string(ks), line_of(v),
+                   "is not used by dist = \"" + kind_name + "\"");
+      else
+        ctx_.error(p + "." + std::string(ks), line_of(v),
+                   "unknown key" + suggestion(ks, kDistKeys));
+    }
+    out = d;
+  }
+
+  // An access recipe: an array of step strings (core/recipe.hpp), each error with its index.
+  void recipe(std::string_view key, Recipe& out) {
+    const toml::node* n = get(key);
+    if (!n) return;
+    const toml::array* a = n->as_array();
+    if (!a) return type_error(key, *n, "an array of steps such as [\"0+4KiB\", \"4KiB+rest\"]");
+    Recipe r;
+    for (std::size_t i = 0; i < a->size(); ++i) {
+      const toml::node& e = *a->get(i);
+      const std::string p = path(key) + "[" + std::to_string(i) + "]";
+      if (!e.is_string()) {
+        ctx_.error(p, line_of(e), "expected a step such as \"0+4KiB\", got " + node_text(e));
+        continue;
+      }
+      auto st = parse_recipe_step(*e.value<std::string>());
+      if (!st) {
+        ctx_.error(p, line_of(e), st.error().message);
+        continue;
+      }
+      r.push_back(*st);
+    }
+    out = std::move(r);
+  }
+
+  // Unknown keys in this section: every key not consumed and not in `known`.
+  void check_unknown(const std::vector<std::string_view>& known) {
+    if (!t_) return;
+    for (auto&& [k, v] : *t_) {
+      if (std::find(known.begin(), known.end(), k.str()) != known.end()) continue;
+      const std::string p = path(k.str());
+      std::uint32_t line = k.source().begin.line ? k.source().begin.line : line_of(v);
+      ctx_.error(p, line, "unknown key" + suggestion(k.str(), known));
+    }
+  }
+
+ private:
+  void type_error(std::string_view key, const toml::node& n, const std::string& expected) {
+    ctx_.error(path(key), line_of(n), "expected " + expected + ", got " + node_text(n));
+  }
+
+  // A size (bytes) or a duration (seconds): a number >= 0, or a string with a unit ("146MiB",
+  // "0.3s").
+  std::optional<double> scalar(const toml::node& n, const std::string& p, Unit unit) {
+    const bool bytes = unit == Unit::bytes;
+    if (n.is_number()) {
+      const double v =
+          n.is_integer() ? static_cast<double>(*n.value<std::int64_t>()) : *n.value<double>();
+      if (!(v >= 0)) {
+        ctx_.error(p, line_of(n), "must be >= 0");
+        return std::nullopt;
+      }
+      return v;
+    }
+    if (n.is_string()) {
+      const std::string text = *n.value<std::string>();
+      auto r = bytes ? parse_size_value(text) : parse_duration_s(text);
+      if (!r) {
+        ctx_.error(p, line_of(n), r.error().message);
+        return std::nullopt;
+      }
+      return *r;
+    }
+    ctx_.error(
+        p, line_of(n),
+        bytes
+            ? "expected a size such as \"146MiB\" or a number of bytes, got " + node_text(n)
+            : "expected a duration such as \"0.323s\" or a number of seconds, got " + node_text(n));
+    return std::nullopt;
+  }
+
+  void read_bins(const toml::node& bn, const std::string& p, Distribution& d, Unit unit) {
+    const toml::array* a = bn.as_array();
+    if (!a) {
+      ctx_.error(p, line_of(bn), "expected an array of [lo, hi, weight] bins");
+      return;
+    }
+    for (std::size_t i = 0; i < a->size(); ++i) {
+      const toml::node& e = *a->get(i);
+      const std::string bp = p + "[" + std::to_string(i) + "]";
+      const toml::array* b = e.as_array();
+      if (!b || (b->size() != 3 && b->size() != 2)) {
+        ctx_.error(bp, line_of(e), "expected [lo, hi, weight] or [value, weight]");
+        continue;
+      }
+      HistogramBin bin;
+      auto lo = scalar(*b->get(0), bp, unit);
+      auto hi = b->size() == 3 ? scalar(*b->get(1), bp, unit) : lo;
+      const toml::node& w = *b->get(b->size() - 1);
+      if (!w.is_number()) {
+        ctx_.error(bp, line_of(e), "weight must be a number, got " + node_text(w));
+        continue;
+      }
+      if (!lo || !hi) continue;
+      bin.lo = *lo;
+      bin.hi = *hi;
+      bin.weight = *w.value<double>();
+      d.bins.push_back(bin);
+    }
+  }
+
+  Ctx& ctx_;
+  const toml::table* t_;
+  std::string prefix_;
+};
+
+const toml::table* subtable(Ctx& ctx, const toml::table& root, std::string_view name) {
+  const toml::node* n = root.get(name);
+  if (!n) return nullptr;
+  ctx.lines[std::string(name)] = line_of(*n);
+  if (!n->is_table()) {
+    ctx.error(std::string(name), line_of(*n), "expected a table ([" + std::string(name) + "])");
+    return nullptr;
+  }
+  return n->as_table();
+}
+
+void read_dataset(Ctx& ctx, const toml::table* t, const std::string& prefix, DatasetSpec& d) {
+  Section s(ctx, t, prefix);
+  s.path_value("dir", d.dir);
+  if (const toml::node* n = s.get("format")) {
+    if (auto v = n->value<std::string>(); n->is_string() && format_from_string(*v))
+      d.format = *format_from_string(*v);
+    else
+      ctx.error(prefix + ".format", line_of(*n),
+                "unknown format " + node_text(*n) +
+                    " (expected one of \"raw\", \"npz\", \"hdf5\", \"jpeg\", \"tfrecord\")");
+  }
+  s.integer("num_files", d.num_files);
+  s.integer("samples_per_file", d.samples_per_file);
+  s.distribution("sample_size", d.sample_size, Unit::bytes);
+  if (s.has("file_size")) {
+    if (s.has("sample_size"))
+      ctx.error(prefix + ".file_size", ctx.lines[prefix + ".sample_size"],
+                "give either sample_size or file_size, not both");
+    else if (d.samples_per_file != 1)
+      ctx.error(prefix + ".file_size", 0,
+                "is a synonym of sample_size only when samples_per_file = 1");
+    s.distribution("file_size", d.sample_size, Unit::bytes);
+    ctx.lines[prefix + ".sample_size"] = ctx.lines[prefix + ".file_size"];
+  }
+  s.integer("seed", d.seed);
+  s.integer("files_per_dir", d.files_per_dir);
+  s.string("file_prefix", d.file_prefix);
+  s.check_unknown(kDatasetKeys);
+}
+
+void check_sections(Ctx& ctx, const toml::table& root) {
+  for (auto&& [k, v] : root) {
+    if (std::find(kSections.begin(), kSections.end(), k.str()) == kSections.end())
+      ctx.error(std::string(k.str()), k.source().begin.line ? k.source().begin.line : line_of(v),
+                "unknown section" + suggestion(k.str(), kSections));
+  }
+}
+
+void read_job_table(Ctx& ctx, const toml::table& root, const std::filesystem::path& source,
+                    Job& job) {
+  Section s(ctx, subtable(ctx, root, "job"), "job");
+  s.string("name", job.name);
+  s.string("description", job.description);
+  s.check_unknown(kJobKeys);
+  if (job.name.empty()) job.name = source.stem().string();
+}
+
+// [dataset] (required unless the job is checkpoint-only) and [validation], whose unset keys
+// follow [dataset].
+void read_datasets(Ctx& ctx, const toml::table& root, Job& job) {
+  const toml::table* dataset = subtable(ctx, root, "dataset");
+  // A checkpoint-only job ([run] train = false) reads no dataset.
+  const toml::node* train_node = root.at_path("run.train").node();
+  const bool checkpoint_only = train_node && train_node->value<bool>() == false;
+  if (!dataset && !checkpoint_only)
+    ctx.error("dataset", 0, "is required ([dataset] with at least dir and sample_size)");
+  read_dataset(ctx, dataset, "dataset", job.dataset);
+  if (dataset && !dataset->contains("sample_size") && !dataset->contains("file_size"))
+    ctx.error("dataset.sample_size", ctx.lines["dataset"],
+              "is required (a size such as \"146MiB\" or a distribution)");
+
+  if (const toml::table* v = subtable(ctx, root, "validation")) {
+    // Unset keys follow [dataset]; the directory and seed differ so the two sets never collide.
+    DatasetSpec vs = job.dataset;
+    vs.dir = job.dataset.dir.empty() ? std::filesystem::path()
+                                     : std::filesystem::path(job.dataset.dir.string() + "-valid");
+    vs.seed = job.dataset.seed + 1;
+    read_dataset(ctx, v, "validation", vs);
+    job.validation = vs;
+  }
+}
+
+void read_reader(Ctx& ctx, const toml::table& root, Job& job) {
+  ReaderSpec& r = job.reader;
+  Section s(ctx, subtable(ctx, root, "reader"), "reader");
+  s.integer("batch_size", r.batch_size);
+  s.integer("workers", r.workers);
+  s.integer("prefetch", r.prefetch);
+  s.choice("shuffle", r.shuffle,
+           {{"none", Shuffle::none}, {"file", Shuffle::file}, {"sample", Shuffle::sample}});
+  s.integer("shuffle_buffer", r.shuffle_buffer);
+  s.integer("seed", r.seed);
+  s.choice("read", r.read_unit,
+           {{"file", ReadUnit::file}, {"sample", ReadUnit::sample}, {"stream", ReadUnit::stream}});
+  s.size("request_size", r.request_size_bytes);
+  s.size("header_read", r.header_read_bytes);
+  s.size("readahead", r.readahead_bytes);
+  s.size("probe", r.probe_bytes);
+  s.recipe("recipe", r.recipe);
+  s.integer("iodepth", r.iodepth);
+  s.boolean("direct", r.direct);
+  s.boolean("drop_last", r.drop_last);
+  s.duration("startup", r.startup_s);
+  s.distribution("startup_spread", r.startup_spread, Unit::seconds);
+  s.duration("warmup", r.warmup_s);
+  s.distribution("preprocess", r.preprocess, Unit::seconds);
+  s.check_unknown(kReaderKeys);
+}
+
+// [compute.<accelerator>] tables: a step time per accelerator name; each name becomes a known key
+// of [compute].
+void read_accelerators(Ctx& ctx, const toml::table& t, ComputeSpec& c,
+                       std::vector<std::string_view>& known) {
+  for (auto&& [k, v] : t) {
+    if (std::find(kComputeKeys.begin(), kComputeKeys.end(), k.str()) != kComputeKeys.end())
+      continue;
+    if (!v.is_table() || v.as_table()->is_inline()) continue;  // reported as unknown below
+    known.push_back(k.str());
+    const std::string name(k.str());
+    ctx.lines["compute." + name] = line_of(v);
+    Section a(ctx, v.as_table(), "compute." + name);
+    Distribution d;
+    if (!a.has("time"))
+      ctx.error("compute." + name + ".time", line_of(v),
+                "is required ([compute." + name + "] time = \"0.3s\")");
+    a.distribution("time", d, Unit::seconds);
+    a.check_unknown(kAcceleratorKeys);
+    c.per_accelerator[name] = d;
+  }
+}
+
+void read_compute(Ctx& ctx, const toml::table& root, Job& job) {
+  ComputeSpec& c = job.compute;
+  const toml::table* t = subtable(ctx, root, "compute");
+  Section s(ctx, t, "compute");
+  s.string("accelerator", c.accelerator);
+  s.distribution("time", c.step_time, Unit::seconds);
+  if (s.has("eval_time")) {
+    Distribution e;
+    s.distribution("eval_time", e, Unit::seconds);
+    c.eval_time = e;
+  }
+  s.distribution("batch_overhead", c.batch_overhead, Unit::seconds);
+  s.number("au_threshold", c.au_threshold);
+  std::vector<std::string_view> known = kComputeKeys;
+  if (t) read_accelerators(ctx, *t, c, known);
+  s.check_unknown(known);
+}
+
+void read_checkpoint(Ctx& ctx, const toml::table& root, Job& job) {
+  CheckpointSpec& k = job.checkpoint;
+  const toml::table* t = subtable(ctx, root, "checkpoint");
+  Section s(ctx, t, "checkpoint");
+  s.integer("every_epochs", k.every_epochs);
+  s.integer("first_epoch", k.first_epoch);
+  s.integer("every_steps", k.every_steps);
+  s.size("size", k.size_bytes);
+  s.integer("files", k.files);
+  s.size("write_size", k.write_size_bytes);
+  s.choice(
+      "write_call", k.write_call,
+      {{"pwrite", WriteCall::pwrite}, {"write", WriteCall::write}, {"writev", WriteCall::writev}});
+  s.boolean("direct", k.direct);
+  s.boolean("fsync", k.fsync);
+  s.choice("copy", k.copy,
+           {{"none", CopyCall::none},
+            {"sendfile", CopyCall::sendfile},
+            {"copy_file_range", CopyCall::copy_file_range}});
+  s.integer("copy_every", k.copy_every);
+  s.path_value("dir", k.dir);
+  s.boolean("restore", k.restore);
+  s.integer("writes", k.writes);
+  s.integer("reads", k.reads);
+  s.duration("pause", k.pause_s);
+  s.choice("mode", k.mode, {{"all", CheckpointMode::all}, {"subset", CheckpointMode::subset}});
+  s.integer("ranks_per_host", k.ranks_per_host);
+  std::uint32_t keep = std::numeric_limits<std::uint32_t>::max();  // not given: keep every one
+  s.integer("keep", keep);
+  if (keep != std::numeric_limits<std::uint32_t>::max()) k.keep = keep;
+  // A [checkpoint] table is in force when it says when to write or to restore; `enabled`
+  // overrides that (so `--set checkpoint.enabled=false` turns checkpoints off).
+  k.enabled = t && (k.every_epochs > 0 || k.every_steps > 0 || k.restore);
+  s.boolean("enabled", k.enabled);
+  if (t && k.dir.empty()) k.dir = std::filesystem::path("checkpoints") / job.name;
+  s.check_unknown(kCheckpointKeys);
+}
+
+void read_run(Ctx& ctx, const toml::table& root, Job& job) {
+  RunSpec& r = job.run;
+  Section s(ctx, subtable(ctx, root, "run"), "run");
+  s.integer("epochs", r.epochs);
+  s.integer("accelerators", r.accelerators);
+  s.integer("max_steps", r.max_steps);
+  s.integer("eval_every_epochs", r.eval_every_epochs);
+  s.choice("cache", r.cache,
+           {{"keep", CacheMode::keep},
+            {"drop_start", CacheMode::drop_start},
+            {"drop_epoch", CacheMode::drop_epoch}});
+  s.duration("max_time", r.max_seconds);
+  s.boolean("train", r.train);
+  s.boolean("sync_steps", r.sync_steps);
+  s.check_unknown(kRunKeys);
+}
+
+// [model]: an LLM as DLIO describes it (core/llm.hpp).
+void read_model(Ctx& ctx, const toml::table& root, Job& job) {
+  const toml::table* t = subtable(ctx, root, "model");
+  if (!t) return;
+  LlmModel m;
+  Section s(ctx, t, "model");
+  s.integer("num_layers", m.num_layers);
+  s.integer("hidden_size", m.hidden_size);
+  s.integer("ffn_hidden_size", m.ffn_hidden_size);
+  s.integer("vocab_size", m.vocab_size);
+  s.integer("attention_heads", m.attention_heads);
+  m.kv_heads = m.attention_heads;  // default: multi-head attention
+  s.integer("kv_heads", m.kv_heads);
+  const std::initializer_list<std::pair<std::string_view, DataType>> types = {
+      {"int8", DataType::int8},
+      {"fp16", DataType::fp16},
+      {"bf16", DataType::bf16},
+      {"fp32", DataType::fp32},
+      {"fp64", DataType::fp64}};
+  s.choice("datatype", m.datatype, types);
+  s.choice("optimizer_datatype", m.optimizer_datatype, types);
+  s.integer("tensor_parallel", m.tensor);
+  s.integer("pipeline_parallel", m.pipeline);
+  s.integer("data_parallel", m.data);
+  s.integer("zero_stage", m.zero_stage);
+  s.check_unknown(kModelKeys);
+  job.model = m;
+}
+
+}  // namespace
+
+Job job_from_tree(Ctx& ctx, const toml::table& root, const std::filesystem::path& source) {
+  Job job;
+  job.source = source;
+  check_sections(ctx, root);
+  read_job_table(ctx, root, source, job);
+  read_datasets(ctx, root, job);
+  read_reader(ctx, root, job);
+  read_compute(ctx, root, job);
+  read_checkpoint(ctx, root, job);
+  read_run(ctx, root, job);
+  read_model(ctx, root, job);
+  return job;
+}
+
+}  // namespace dlgen::detail
