@@ -1,7 +1,7 @@
 // The checkpoint-only workflow (see checkpoint_workflow.hpp): one thread per simulated rank, all
 // starting each checkpoint together on a barrier; the main thread prepares directories, sleeps
 // the pause between checkpoints and drops the page cache between writes and reads.
-#include "dlgen/replay/checkpoint_workflow.hpp"
+#include "dlgen/mlperf/checkpoint_workflow.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -29,12 +29,21 @@
 #include "dlgen/core/llm.hpp"
 #include "dlgen/core/units.hpp"
 #include "dlgen/datasets/content.hpp"
+#include "dlgen/mlperf/mlperf_checkpoint.hpp"
 #include "dlgen/replay/cluster.hpp"
-#include "dlgen/replay/mlperf_checkpoint.hpp"
+#include "dlgen/replay/own_files.hpp"
 #include "host_share_json.hpp"
-#include "own_files.hpp"
 
-namespace dlgen::replay {
+namespace dlgen::mlperf {
+
+// The replay's file ownership (own_files.hpp) and cluster agreement (cluster.hpp), which the
+// workflow used unqualified inside replay/.
+namespace own = replay::own;
+using replay::agree;
+using replay::all_min;
+using replay::Cluster;
+using replay::ProgressScope;
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -411,49 +420,6 @@ Result<std::vector<RankShard>> cluster_host_shards(const Job& job, std::uint32_t
   const std::size_t per = all.size() / hosts;
   return std::vector<RankShard>(all.begin() + static_cast<std::ptrdiff_t>(per * host),
                                 all.begin() + static_cast<std::ptrdiff_t>(per * (host + 1)));
-}
-
-PassFigures pass_figures(const CheckpointPass& pass) {
-  PassFigures f;
-  bool any = false;
-  for (const RankPass& r : pass.ranks) {
-    f.bytes += r.bytes;
-    f.duration_s = std::max(f.duration_s, r.seconds);
-    if (r.bytes == 0 || r.seconds <= 0) continue;  // a rank with nothing to write has no rate
-    const double bps = double(r.bytes) / r.seconds;
-    if (!any || bps < f.slowest_rank_bps) {
-      f.slowest_rank_bps = bps;
-      f.slowest_rank = r.rank;
-      any = true;
-    }
-  }
-  f.throughput_bps = f.duration_s > 0 ? double(f.bytes) / f.duration_s : 0;
-  return f;
-}
-
-PhaseFigures phase_figures(const std::vector<CheckpointPass>& passes) {
-  PhaseFigures ph;
-  std::vector<double> rates;
-  for (const CheckpointPass& p : passes) {
-    const PassFigures f = pass_figures(p);
-    ph.bytes += f.bytes;
-    ph.duration_s += f.duration_s;
-    rates.push_back(f.throughput_bps);
-    if (f.slowest_rank_bps > 0 &&
-        (ph.slowest_rank_bps == 0 || f.slowest_rank_bps < ph.slowest_rank_bps))
-      ph.slowest_rank_bps = f.slowest_rank_bps;
-  }
-  ph.count = static_cast<std::uint32_t>(passes.size());
-  if (passes.empty()) return ph;
-  ph.throughput_bps = ph.duration_s > 0 ? double(ph.bytes) / ph.duration_s : 0;
-  ph.mean_duration_s = ph.duration_s / double(passes.size());
-  double sum = 0;
-  for (double r : rates) sum += r;
-  ph.mean_throughput_bps = sum / double(rates.size());
-  double var = 0;
-  for (double r : rates) var += (r - ph.mean_throughput_bps) * (r - ph.mean_throughput_bps);
-  ph.stdev_throughput_bps = std::sqrt(var / double(rates.size()));
-  return ph;
 }
 
 bool drop_cache_between(std::uint64_t bytes_written, std::uint64_t ram_bytes) {
@@ -869,4 +835,4 @@ Result<void> write_checkpoint_json(const CheckpointRunResult& r,
   return ok();
 }
 
-}  // namespace dlgen::replay
+}  // namespace dlgen::mlperf

@@ -1,4 +1,4 @@
-#include "dlgen/replay/mlperf.hpp"
+#include "dlgen/mlperf/mlperf.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -12,7 +12,12 @@
 #include "dlgen/replay/dlio_summary.hpp"
 #include "mlperf_html.hpp"
 
-namespace dlgen::replay {
+namespace dlgen::mlperf {
+
+using replay::ClusterResult;
+using replay::nominal_record_bytes;
+using replay::RankResult;
+using replay::Report;
 namespace {
 
 // A double as the shortest text that reads back as the same double: two values that print alike
@@ -571,4 +576,4 @@ std::string mlperf_html(const MlperfResult& r) {
   return h.str();
 }
 
-}  // namespace dlgen::replay
+}  // namespace dlgen::mlperf

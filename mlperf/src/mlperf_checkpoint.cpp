@@ -1,5 +1,5 @@
 // MLPerf Storage v2.0's checkpointing rules (mlperf_checkpoint.hpp; docs/mlperf.md).
-#include "dlgen/replay/mlperf_checkpoint.hpp"
+#include "dlgen/mlperf/mlperf_checkpoint.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,7 +12,7 @@
 #include "host_share_json.hpp"
 #include "mlperf_html.hpp"
 
-namespace dlgen::replay {
+namespace dlgen::mlperf {
 namespace {
 
 constexpr double kGiB = 1024.0 * 1024 * 1024;
@@ -599,4 +599,4 @@ std::string dlio_checkpoint_epoch_stats_json(const CheckpointRunResult& r) {
   return j.dump(2) + "\n";
 }
 
-}  // namespace dlgen::replay
+}  // namespace dlgen::mlperf
