@@ -17,22 +17,20 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <mutex>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
 #include <system_error>
 #include <thread>
 
+#include "checkpoint_hosts.hpp"
+#include "checkpoint_report.hpp"
 #include "dlgen/core/llm.hpp"
 #include "dlgen/core/units.hpp"
 #include "dlgen/datasets/content.hpp"
-#include "dlgen/mlperf/mlperf_checkpoint.hpp"
 #include "dlgen/replay/cluster.hpp"
 #include "dlgen/replay/own_files.hpp"
-#include "host_share_json.hpp"
 
 namespace dlgen::mlperf {
 
@@ -179,18 +177,6 @@ std::uint64_t host_ram() {
   return ::sysinfo(&si) == 0 ? std::uint64_t{si.totalram} * si.mem_unit : 0;
 }
 
-std::string gib_s(double bps) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.2f GiB/s", bps / (1024.0 * 1024 * 1024));
-  return buf;
-}
-
-std::string secs(double s) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.3f s", s);
-  return buf;
-}
-
 // The simulated ranks and the passes they run.
 class Workflow {
  public:
@@ -319,108 +305,290 @@ class Workflow {
   std::mutex mu_;
   std::optional<Error> first_error_;
 };
+// What the steps of one run share: the job, this host's simulated ranks, the open checkpoint
+// directory, the rank threads, the hosts (nullptr: this host alone) and the result as it grows.
+struct Run {
+  const Job& job;
+  const CheckpointRunOptions& options;
+  Cluster* cl;
+  std::vector<RankShard> shards;
+  int rfd;              // job.checkpoint.dir, open for the whole run
+  std::uint32_t first;  // the first checkpoint index this run writes and reads
+  Workflow& wf;
+  CheckpointRunResult& out;
+  std::uint64_t written = 0;  // checkpoint bytes now on this host's storage, for the cache rule
+  std::vector<std::uint32_t> untimed;  // checkpoints written (untimed) because a read needed them
 
-// `n` of `of`: the checkpoint's place in this run (its index may start past 1).
-void print_progress(const char* what, const CheckpointPass& p, std::uint32_t n, std::uint32_t of,
-                    const char* scope) {
-  const PassFigures f = pass_figures(p);
-  std::fprintf(stderr, "dlgen: checkpoint %s %u/%u%s: %s in %s, %s (slowest rank %s)\n", what, n,
-               of, scope, format_size(f.bytes).c_str(), secs(f.duration_s).c_str(),
-               gib_s(f.throughput_bps).c_str(), gib_s(f.slowest_rank_bps).c_str());
+  // Every coordination point is an agreement of all hosts (a no-op on one): every host reaches
+  // the same ones in the same order, and leaves on the first failure of any.
+  Result<void> together(const Result<void>& mine) const { return cl ? agree(*cl, mine) : mine; }
+
+  // Every shard file of this host's ranks in checkpoints [from, to).
+  std::vector<std::filesystem::path> files_of(std::uint32_t from, std::uint32_t to) const {
+    std::vector<std::filesystem::path> files;
+    for (std::uint32_t i = from; i < to; ++i)
+      for (const RankShard& s : shards)
+        for (const ShardFile& f : s.files) files.push_back(checkpoint_dir(job, i) / f.name);
+    return files;
+  }
+
+  bool progress() const { return options.progress && (!cl || cl->rank() == 0); }
+  const char* scope() const { return cl ? " (this host's ranks)" : ""; }
+
+  // One checkpoint written or read by every rank of every host: the directory made, the pause,
+  // all hosts agree to start, all report how it went.
+  Result<CheckpointPass> pass(std::uint32_t index, bool write) {
+    Result<void> ready = write ? make_dir(index) : ok();
+    if (ready) pause();  // DLIO's time_between_checkpoints: compute between checkpoints, untimed
+    if (Result<void> go = together(ready); !go) return go.error();
+    Result<CheckpointPass> p = wf.pass(index, write);
+    if (Result<void> done = together(p ? ok() : Result<void>(p.error())); !done)
+      return done.error();
+    return p;
+  }
+
+  Result<void> make_dir(std::uint32_t index) const {
+    Result<own::Fd> d = own::open_subdir(rfd, step_name(index), checkpoint_dir(job, index), true);
+    return d ? ok() : Result<void>(d.error());
+  }
+
+  void pause() const {
+    const double s = job.checkpoint.pause_s;
+    if (s > 0) std::this_thread::sleep_for(std::chrono::duration<double>(s));
+  }
+};
+
+// This host's share of the job's simulated ranks, and the result's description of them.
+Result<std::vector<RankShard>> host_share(const Job& job, const CheckpointRunOptions& options,
+                                          Cluster* cl, CheckpointRunResult& out) {
+  const CheckpointSpec& k = job.checkpoint;
+  out.job_name = job.name;
+  out.dir = k.dir;
+  out.fsync = k.fsync;
+  Result<std::vector<RankShard>> share =
+      cluster_host_shards(job, cl ? cl->rank() : 0, cl ? cl->size() : 1);
+  if (!share) return share.error();  // the same on every host: the job is the same
+  std::vector<RankShard> shards = std::move(*share);
+  out.ranks = static_cast<std::uint32_t>(shards.size());
+  out.world_ranks = job.model ? job.model->world() : host_shards(job).size();
+  out.parameters = job.model ? parameter_count(*job.model) : 0;
+  out.checkpoint_bytes = checkpoint_bytes(shards);
+  for (const RankShard& s : shards) out.checkpoint_files += s.files.size();
+  out.ram_bytes = options.ram_bytes > 0 ? options.ram_bytes : host_ram();
+  if (shards.empty())
+    return input_error(job.name + ": the checkpoint-only workflow has no rank to simulate");
+  return shards;
 }
 
-// One host's result as bytes for the all-gather that joins the hosts' records (JSON: small, and
-// read back by the same build).
-std::string host_result_bytes(const CheckpointRunResult& r) {
-  using nlohmann::json;
-  auto passes = [](const std::vector<CheckpointPass>& ps) {
-    json a = json::array();
-    for (const CheckpointPass& p : ps) {
-      json ranks = json::array();
-      for (const RankPass& rp : p.ranks) ranks.push_back({rp.rank, rp.bytes, rp.seconds});
-      a.push_back({{"i", p.index}, {"r", ranks}});
-    }
-    return a;
-  };
-  json j;
-  j["w"] = passes(r.writes);
-  j["r"] = passes(r.reads);
-  j["ranks"] = r.ranks;
-  j["bytes"] = r.checkpoint_bytes;
-  j["files"] = r.checkpoint_files;
-  j["ram"] = r.ram_bytes;
-  j["dropped"] = r.cache_dropped;
-  j["note"] = r.cache_note;
-  j["method"] = r.cache_method;
-  j["resident"] = r.resident_fraction;
-  j["notes"] = r.notes;
-  const HostShare& h = r.hosts.front();
-  j["host"] = h.host;
-  j["first"] = h.first_rank;
-  return j.dump();
+// Free space, before anything is written: every checkpoint this run writes (the timed ones and
+// the missing ones it must read), less the files of the same names it replaces. Each host counts
+// its own ranks' bytes.
+Result<void> check_room(const Run& run) {
+  const CheckpointSpec& k = run.job.checkpoint;
+  std::uint64_t needed = 0, freed = 0;
+  for (std::uint32_t i = run.first; i < run.first + std::max(k.writes, k.reads); ++i) {
+    if (i >= run.first + k.writes && files_present(run.job, run.shards, i)) continue;
+    Result<own::Fd> d = own::open_subdir(run.rfd, step_name(i), checkpoint_dir(run.job, i), false);
+    for (const RankShard& s : run.shards)
+      for (const ShardFile& f : s.files) {
+        needed += own::on_disk(run.rfd, f.bytes);
+        if (d) freed += own::on_disk(run.rfd, own::regular_size(d->get(), f.name));
+      }
+  }
+  return own::check_space(run.rfd, k.dir, needed > freed ? needed - freed : 0,
+                          "this run's checkpoints");
 }
 
-CheckpointRunResult host_result_from(const std::string& bytes, const CheckpointRunResult& like) {
-  using nlohmann::json;
-  const json j = json::parse(bytes);
-  CheckpointRunResult r = like;
-  auto passes = [](const json& a) {
-    std::vector<CheckpointPass> ps;
-    for (const json& p : a) {
-      CheckpointPass cp;
-      cp.index = p["i"].get<std::uint32_t>();
-      for (const json& rp : p["r"])
-        cp.ranks.push_back(
-            {rp[0].get<std::uint32_t>(), rp[1].get<std::uint64_t>(), rp[2].get<double>()});
-      ps.push_back(std::move(cp));
+// The timed writes: checkpoints first .. first + writes - 1.
+Result<void> write_checkpoints(Run& run) {
+  const CheckpointSpec& k = run.job.checkpoint;
+  for (std::uint32_t i = run.first; i < run.first + k.writes; ++i) {
+    Result<CheckpointPass> p = run.pass(i, true);
+    if (!p) return p.error();
+    if (run.progress()) print_progress("write", *p, i - run.first + 1, k.writes, run.scope());
+    run.written += pass_figures(*p).bytes;
+    run.out.writes.push_back(std::move(*p));
+  }
+  return ok();
+}
+
+// Checkpoints to read that this run did not write (writes = 0) must exist; missing ones are
+// written first, untimed. A checkpoint missing on any host is written by all of them.
+Result<void> write_missing(Run& run) {
+  const CheckpointSpec& k = run.job.checkpoint;
+  Result<void> status = ok();
+  for (std::uint32_t i = run.first; i < run.first + k.reads && status; ++i) {
+    if (i < run.first + k.writes) continue;
+    const bool here = files_present(run.job, run.shards, i);
+    const bool everywhere = run.cl ? all_min(*run.cl, here ? 1.0 : 0.0) > 0 : here;
+    if (everywhere) continue;
+    Result<CheckpointPass> p = run.pass(i, true);
+    if (!p) {
+      status = p.error();
+    } else {
+      run.written += pass_figures(*p).bytes;
+      run.untimed.push_back(i);
     }
-    return ps;
+    run.out.notes.push_back("checkpoint " + std::to_string(i) +
+                            " was missing: written first, untimed");
+  }
+  return status;
+}
+
+// Every file this run wrote or reads is written back first (fdatasync, then syncfs: a failure
+// is an error, never a silent cached read); then root drops the page cache for real
+// (drop_caches); elsewhere the files are advised out and read with O_DIRECT. `refused`: why
+// drop_caches was not used.
+Result<void> empty_page_cache(Run& run, std::string& refused) {
+  const CheckpointSpec& k = run.job.checkpoint;
+  const int rfd = run.rfd;
+  const std::vector<std::filesystem::path> all =
+      run.files_of(run.first, run.first + std::max(k.writes, k.reads));
+  // One file open at a time (thousands of shards would pass the descriptor limit).
+  auto each = [&](auto&& call) -> Result<void> {
+    for (const std::filesystem::path& p : all) {
+      Result<own::Fd> d =
+          own::open_subdir(rfd, p.parent_path().filename().string(), p.parent_path(), false);
+      if (!d) return d.error();
+      Result<own::Fd> f = own::open_read(d->get(), p.filename().string(), p);
+      if (!f) return f.error();
+      if (Result<void> r = call(f->get(), p); !r) return r;
+      if (Result<void> c = f->close(p); !c) return c;
+    }
+    return ok();
   };
-  r.writes = passes(j["w"]);
-  r.reads = passes(j["r"]);
-  r.ranks = j["ranks"].get<std::uint32_t>();
-  r.checkpoint_bytes = j["bytes"].get<std::uint64_t>();
-  r.checkpoint_files = j["files"].get<std::uint64_t>();
-  r.ram_bytes = j["ram"].get<std::uint64_t>();
-  r.cache_dropped = j["dropped"].get<bool>();
-  r.cache_note = j["note"].get<std::string>();
-  r.cache_method = j["method"].get<std::string>();
-  r.resident_fraction = j["resident"].get<double>();
-  r.notes = j["notes"].get<std::vector<std::string>>();
-  r.hosts = {HostShare{j["host"].get<std::string>(), j["first"].get<std::uint32_t>(), r.ranks,
-                       r.checkpoint_bytes, r.checkpoint_files, r.ram_bytes, r.cache_dropped}};
-  return r;
+  Result<void> synced = each([](int fd, const std::filesystem::path& p) -> Result<void> {
+    if (::fdatasync(fd) != 0) return runtime_error(io_error(p, "fdatasync", 0, errno));
+    return ok();
+  });
+  if (!synced) return synced;
+  if (::syncfs(rfd) != 0)
+    return runtime_error(k.dir.string() + ": syncfs: " + std::strerror(errno));
+  refused = run.options.drop_caches ? drop_page_cache() : "not asked for";
+  if (refused.empty()) {
+    run.out.cache_method = "drop_caches";
+    return ok();
+  }
+  run.out.cache_method = "O_DIRECT";
+  run.wf.read_direct(true);
+  return each([](int fd, const std::filesystem::path& p) -> Result<void> {
+    if (const int err = ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED); err != 0)
+      return runtime_error(io_error(p, "posix_fadvise(DONTNEED)", 0, err));
+    return ok();
+  });
+}
+
+// Per host: its own bytes against its own RAM (MLPerf's 3x rule), its own files dropped; then
+// mincore says how much of the files to read is still resident.
+Result<void> drop_before_reads(Run& run, std::string& refused) {
+  CheckpointRunResult& out = run.out;
+  out.cache_dropped = drop_cache_between(run.written, out.ram_bytes);
+  const std::vector<std::filesystem::path> read_files =
+      run.files_of(run.first, run.first + run.job.checkpoint.reads);
+  // Every host reaches this agreement, whether its own rule dropped its cache or not.
+  Result<void> status = run.together(out.cache_dropped ? empty_page_cache(run, refused) : ok());
+  Result<own::Residency> res = own::Residency{};
+  if (status) res = own::residency(read_files);
+  status = run.together(res ? status : Result<void>(res.error()));
+  if (status) out.resident_fraction = res->fraction();
+  return status;
+}
+
+// Why the page cache was (not) dropped, how, and what mincore saw.
+void describe_cache(Run& run, const std::string& refused) {
+  CheckpointRunResult& out = run.out;
+  const std::string resident =
+      "mincore: " + percent(out.resident_fraction) + " of the files resident before the reads";
+  if (out.cache_dropped && out.cache_method == "drop_caches") {
+    out.cache_note = "dropped before the reads (" + format_size(run.written) + " written < 3 x " +
+                     format_size(out.ram_bytes) + " RAM) with syncfs + drop_caches; " + resident +
+                     (out.resident_fraction < 0.01 ? ": the reads come from storage"
+                                                   : ": part of the reads may come from memory");
+  } else if (out.cache_dropped) {
+    out.cache_note = "written back and advised out before the reads (" + format_size(run.written) +
+                     " written < 3 x " + format_size(out.ram_bytes) + " RAM; drop_caches " +
+                     refused + "), read with O_DIRECT past the page cache; " + resident;
+  } else {
+    out.cache_method = "none";
+    out.cache_note = "not dropped (" + format_size(run.written) + " written >= 3 x " +
+                     format_size(out.ram_bytes) +
+                     " RAM, MLPerf's rule): at most a third of it can still be cached; " + resident;
+  }
+}
+
+// The page cache dealt with, then the timed reads: checkpoints first .. first + reads - 1.
+Result<void> read_checkpoints(Run& run) {
+  const CheckpointSpec& k = run.job.checkpoint;
+  std::string refused;  // why drop_caches was not used
+  Result<void> status = drop_before_reads(run, refused);
+  describe_cache(run, refused);
+  for (std::uint32_t i = run.first; i < run.first + k.reads && status; ++i) {
+    Result<CheckpointPass> p = run.pass(i, false);
+    if (!p) {
+      status = p.error();
+      break;
+    }
+    if (run.progress()) print_progress("read", *p, i - run.first + 1, k.reads, run.scope());
+    run.out.reads.push_back(std::move(*p));
+  }
+  if (run.wf.direct_refused())
+    run.out.cache_note +=
+        "; the filesystem refused O_DIRECT, so the reads went through the page cache";
+  return status;
+}
+
+// checkpoint.keep: the newest `keep` checkpoints this run wrote stay; of the others, this host's
+// ranks' files go (by name, regular files only: what dlgen wrote), and their directories when
+// left empty (another host's files, or anyone else's, keep one).
+Result<void> remove_old_checkpoints(Run& run) {
+  const CheckpointSpec& k = run.job.checkpoint;
+  if (!k.keep) return ok();
+  std::vector<std::uint32_t> wrote;
+  for (const CheckpointPass& p : run.out.writes) wrote.push_back(p.index);
+  wrote.insert(wrote.end(), run.untimed.begin(), run.untimed.end());
+  std::sort(wrote.begin(), wrote.end());
+  std::uint64_t removed = 0;
+  const std::size_t old = wrote.size() > *k.keep ? wrote.size() - *k.keep : 0;
+  for (std::size_t n = 0; n < old; ++n) {
+    const std::uint32_t i = wrote[n];
+    Result<own::Fd> d = own::open_subdir(run.rfd, step_name(i), checkpoint_dir(run.job, i), false);
+    if (!d) return d.error();
+    for (const RankShard& s : run.shards)
+      for (const ShardFile& f : s.files) {
+        struct stat st {};
+        if (::fstatat(d->get(), f.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+            !S_ISREG(st.st_mode))
+          continue;
+        if (::unlinkat(d->get(), f.name.c_str(), 0) != 0 && errno != ENOENT)
+          return runtime_error((checkpoint_dir(run.job, i) / f.name).string() +
+                               ": unlink: " + std::strerror(errno));
+        ++removed;
+      }
+    ::unlinkat(run.rfd, step_name(i).c_str(), AT_REMOVEDIR);  // ENOTEMPTY: kept
+  }
+  if (old > 0)
+    run.out.notes.push_back("checkpoint.keep = " + std::to_string(*k.keep) + ": deleted " +
+                            std::to_string(removed) + " file(s) of the " + std::to_string(old) +
+                            " oldest checkpoint(s) this run wrote");
+  return ok();
+}
+
+// Subset mode: which of the model's ranks the hosts simulated, against the whole checkpoint.
+void note_subset(Run& run) {
+  const Job& job = run.job;
+  if (!job.model || job.checkpoint.mode != CheckpointMode::subset) return;
+  Cluster* cl = run.cl;
+  const std::uint32_t simulated = run.out.ranks * (cl ? cl->size() : 1);
+  if (simulated < run.out.world_ranks)
+    run.out.notes.push_back(
+        "subset: ranks 0.." + std::to_string(simulated - 1) + " of " +
+        std::to_string(run.out.world_ranks) +
+        (cl ? " (" + std::to_string(cl->size()) + " hosts' share" : " (this host's share") +
+        "; the whole checkpoint is " + format_size(checkpoint_bytes(rank_shards(*job.model))) +
+        ")");
 }
 
 }  // namespace
-
-Result<std::vector<RankShard>> cluster_host_shards(const Job& job, std::uint32_t host,
-                                                   std::uint32_t hosts) {
-  if (hosts <= 1) return host_shards(job);
-  const CheckpointSpec& k = job.checkpoint;
-  if (job.model && k.mode == CheckpointMode::subset) {
-    const std::uint64_t world = job.model->world();
-    const std::uint64_t per = std::min<std::uint64_t>(k.ranks_per_host, world);
-    if (per * hosts > world)
-      return input_error(job.name + ": subset mode: " + std::to_string(hosts) + " hosts x " +
-                         std::to_string(per) + " ranks per host (checkpoint.ranks_per_host) is " +
-                         "more than the model's " + std::to_string(world) +
-                         " ranks (TP x PP x DP); run fewer hosts or mode = \"all\"");
-    return rank_shards(*job.model, static_cast<std::uint32_t>(per * host),
-                       static_cast<std::uint32_t>(per));
-  }
-  std::vector<RankShard> all = host_shards(job);
-  if (all.size() % hosts != 0)
-    return input_error(
-        job.name + ": " + std::to_string(all.size()) +
-        (job.model ? " ranks (the model's TP x PP x DP)" : " ranks (checkpoint.files)") +
-        " do not split evenly over " + std::to_string(hosts) +
-        " hosts (mpirun -np); every host runs the same number of ranks, so give a host count "
-        "that divides them");
-  const std::size_t per = all.size() / hosts;
-  return std::vector<RankShard>(all.begin() + static_cast<std::ptrdiff_t>(per * host),
-                                all.begin() + static_cast<std::ptrdiff_t>(per * (host + 1)));
-}
 
 bool drop_cache_between(std::uint64_t bytes_written, std::uint64_t ram_bytes) {
   return ram_bytes > 0 && double(bytes_written) < 3.0 * double(ram_bytes);
@@ -430,409 +598,30 @@ Result<CheckpointRunResult> run_checkpoint_workflow(const Job& job,
                                                     const CheckpointRunOptions& options) {
   const CheckpointSpec& k = job.checkpoint;
   Cluster* cl = options.cluster && options.cluster->size() > 1 ? options.cluster : nullptr;
-  // Every coordination point below is an agreement of all hosts (a no-op on one): every host
-  // reaches the same ones in the same order, and leaves on the first failure of any.
-  auto together = [&](const Result<void>& mine) { return cl ? agree(*cl, mine) : mine; };
   CheckpointRunResult out;
-  out.job_name = job.name;
-  out.dir = k.dir;
-  out.fsync = k.fsync;
-  Result<std::vector<RankShard>> share =
-      cluster_host_shards(job, cl ? cl->rank() : 0, cl ? cl->size() : 1);
-  if (!share) return share.error();  // the same on every host: the job is the same
-  const std::vector<RankShard> shards = std::move(*share);
-  out.ranks = static_cast<std::uint32_t>(shards.size());
-  out.world_ranks = job.model ? job.model->world() : host_shards(job).size();
-  out.parameters = job.model ? parameter_count(*job.model) : 0;
-  out.checkpoint_bytes = checkpoint_bytes(shards);
-  for (const RankShard& s : shards) out.checkpoint_files += s.files.size();
-  out.ram_bytes = options.ram_bytes > 0 ? options.ram_bytes : host_ram();
-  if (shards.empty())
-    return input_error(job.name + ": the checkpoint-only workflow has no rank to simulate");
-
+  Result<std::vector<RankShard>> shards = host_share(job, options, cl, out);
+  if (!shards) return shards.error();
   Result<own::Fd> root = own::open_dir(k.dir);
   if (!root) return root.error();
-  const int rfd = root->get();
-  auto make_dir = [&](std::uint32_t index) -> Result<void> {
-    Result<own::Fd> d = own::open_subdir(rfd, step_name(index), checkpoint_dir(job, index), true);
-    return d ? ok() : Result<void>(d.error());
-  };
-  // Every shard file of this host's ranks in checkpoints [from, to).
-  auto files_of = [&](std::uint32_t from, std::uint32_t to) {
-    std::vector<std::filesystem::path> out;
-    for (std::uint32_t i = from; i < to; ++i)
-      for (const RankShard& s : shards)
-        for (const ShardFile& f : s.files) out.push_back(checkpoint_dir(job, i) / f.name);
-    return out;
-  };
+  Workflow wf(job, *shards, root->get());
   const std::uint32_t first = std::max<std::uint32_t>(options.first_index, 1);
-  // Free space, before anything is written: every checkpoint this run writes (the timed ones and
-  // the missing ones it must read), less the files of the same names it replaces. Each host
-  // counts its own ranks' bytes.
-  auto space = [&]() -> Result<void> {
-    std::uint64_t needed = 0, freed = 0;
-    for (std::uint32_t i = first; i < first + std::max(k.writes, k.reads); ++i) {
-      if (i >= first + k.writes && files_present(job, shards, i)) continue;
-      Result<own::Fd> d = own::open_subdir(rfd, step_name(i), checkpoint_dir(job, i), false);
-      for (const RankShard& s : shards)
-        for (const ShardFile& f : s.files) {
-          needed += own::on_disk(rfd, f.bytes);
-          if (d) freed += own::on_disk(rfd, own::regular_size(d->get(), f.name));
-        }
-    }
-    return own::check_space(rfd, k.dir, needed > freed ? needed - freed : 0,
-                            "this run's checkpoints");
-  };
-  auto pause = [&] {
-    if (k.pause_s > 0) std::this_thread::sleep_for(std::chrono::duration<double>(k.pause_s));
-  };
-  const bool progress = options.progress && (!cl || cl->rank() == 0);
-  const char* scope = cl ? " (this host's ranks)" : "";
-
-  Workflow wf(job, shards, rfd);
+  Run run{job, options, cl, std::move(*shards), root->get(), first, wf, out};
   const ProgressScope alive(cl, [&wf] { return wf.progress(); });
-  Result<void> room = space();
-  Result<void> status = together(room ? wf.start() : room);
+  Result<void> room = check_room(run);
+  Result<void> status = run.together(room ? wf.start() : room);
   if (!status) {
     if (wf.started()) wf.stop();
     return status.error();
   }
-  // One checkpoint written or read by every rank of every host: the directory made, the pause,
-  // all hosts agree to start, all report how it went.
-  auto pass = [&](std::uint32_t index, bool write) -> Result<CheckpointPass> {
-    Result<void> ready = write ? make_dir(index) : ok();
-    if (ready) pause();  // DLIO's time_between_checkpoints: compute between checkpoints, untimed
-    if (Result<void> go = together(ready); !go) return go.error();
-    Result<CheckpointPass> p = wf.pass(index, write);
-    if (Result<void> done = together(p ? ok() : Result<void>(p.error())); !done)
-      return done.error();
-    return p;
-  };
-  std::uint64_t written = 0;  // checkpoint bytes now on this host's storage, for the cache rule
-  std::vector<std::uint32_t> untimed;  // checkpoints written (untimed) because a read needed them
-  for (std::uint32_t i = first; i < first + k.writes && status; ++i) {
-    Result<CheckpointPass> p = pass(i, true);
-    if (!p) {
-      status = p.error();
-      break;
-    }
-    if (progress) print_progress("write", *p, i - first + 1, k.writes, scope);
-    written += pass_figures(*p).bytes;
-    out.writes.push_back(std::move(*p));
-  }
-  if (status && k.reads > 0) {
-    // Checkpoints to read that this run did not write (writes = 0) must exist; missing ones are
-    // written first, untimed. A checkpoint missing on any host is written by all of them.
-    for (std::uint32_t i = first; i < first + k.reads && status; ++i) {
-      if (i < first + k.writes) continue;
-      const bool here = files_present(job, shards, i);
-      const bool everywhere = cl ? all_min(*cl, here ? 1.0 : 0.0) > 0 : here;
-      if (everywhere) continue;
-      Result<CheckpointPass> p = pass(i, true);
-      if (!p) {
-        status = p.error();
-      } else {
-        written += pass_figures(*p).bytes;
-        untimed.push_back(i);
-      }
-      out.notes.push_back("checkpoint " + std::to_string(i) +
-                          " was missing: written first, untimed");
-    }
-  }
-  if (status && k.reads > 0) {
-    // Per host: its own bytes against its own RAM, its own files dropped. Every file is written
-    // back first (fdatasync, then syncfs: a failure is an error, never a silent cached read);
-    // then root drops the page cache for real (drop_caches); elsewhere the files are advised
-    // out and read with O_DIRECT. mincore then says how much of the files is still resident.
-    out.cache_dropped = drop_cache_between(written, out.ram_bytes);
-    const std::vector<std::filesystem::path> read_files = files_of(first, first + k.reads);
-    std::string refused;  // why drop_caches was not used
-    auto drop = [&]() -> Result<void> {
-      const std::vector<std::filesystem::path> all =
-          files_of(first, first + std::max(k.writes, k.reads));
-      // One file open at a time (thousands of shards would pass the descriptor limit).
-      auto each = [&](auto&& call) -> Result<void> {
-        for (const std::filesystem::path& p : all) {
-          Result<own::Fd> d =
-              own::open_subdir(rfd, p.parent_path().filename().string(), p.parent_path(), false);
-          if (!d) return d.error();
-          Result<own::Fd> f = own::open_read(d->get(), p.filename().string(), p);
-          if (!f) return f.error();
-          if (Result<void> r = call(f->get(), p); !r) return r;
-          if (Result<void> c = f->close(p); !c) return c;
-        }
-        return ok();
-      };
-      Result<void> synced = each([](int fd, const std::filesystem::path& p) -> Result<void> {
-        if (::fdatasync(fd) != 0) return runtime_error(io_error(p, "fdatasync", 0, errno));
-        return ok();
-      });
-      if (!synced) return synced;
-      if (::syncfs(rfd) != 0)
-        return runtime_error(k.dir.string() + ": syncfs: " + std::strerror(errno));
-      refused = options.drop_caches ? drop_page_cache() : "not asked for";
-      if (refused.empty()) {
-        out.cache_method = "drop_caches";
-        return ok();
-      }
-      out.cache_method = "O_DIRECT";
-      wf.read_direct(true);
-      return each([](int fd, const std::filesystem::path& p) -> Result<void> {
-        if (const int err = ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED); err != 0)
-          return runtime_error(io_error(p, "posix_fadvise(DONTNEED)", 0, err));
-        return ok();
-      });
-    };
-    // Every host reaches this agreement, whether its own rule dropped its cache or not.
-    status = together(out.cache_dropped ? drop() : ok());
-    Result<own::Residency> res = own::Residency{};
-    if (status) res = own::residency(read_files);
-    status = together(res ? status : Result<void>(res.error()));
-    if (status) out.resident_fraction = res->fraction();
-    const std::string resident =
-        "mincore: " + percent(out.resident_fraction) + " of the files resident before the reads";
-    if (out.cache_dropped && out.cache_method == "drop_caches") {
-      out.cache_note = "dropped before the reads (" + format_size(written) + " written < 3 x " +
-                       format_size(out.ram_bytes) + " RAM) with syncfs + drop_caches; " + resident +
-                       (out.resident_fraction < 0.01 ? ": the reads come from storage"
-                                                     : ": part of the reads may come from memory");
-    } else if (out.cache_dropped) {
-      out.cache_note = "written back and advised out before the reads (" + format_size(written) +
-                       " written < 3 x " + format_size(out.ram_bytes) + " RAM; drop_caches " +
-                       refused + "), read with O_DIRECT past the page cache; " + resident;
-    } else {
-      out.cache_method = "none";
-      out.cache_note =
-          "not dropped (" + format_size(written) + " written >= 3 x " + format_size(out.ram_bytes) +
-          " RAM, MLPerf's rule): at most a third of it can still be cached; " + resident;
-    }
-    for (std::uint32_t i = first; i < first + k.reads && status; ++i) {
-      Result<CheckpointPass> p = pass(i, false);
-      if (!p) {
-        status = p.error();
-        break;
-      }
-      if (progress) print_progress("read", *p, i - first + 1, k.reads, scope);
-      out.reads.push_back(std::move(*p));
-    }
-    if (wf.direct_refused())
-      out.cache_note +=
-          "; the filesystem refused O_DIRECT, so the reads went through the page cache";
-  }
+  status = write_checkpoints(run);
+  if (status && k.reads > 0) status = write_missing(run);
+  if (status && k.reads > 0) status = read_checkpoints(run);
   wf.stop();
   if (!status) return status.error();
-  // checkpoint.keep: the newest `keep` checkpoints this run wrote stay; of the others, this
-  // host's ranks' files go (by name, regular files only: what dlgen wrote), and their
-  // directories when left empty (another host's files, or anyone else's, keep one).
-  if (k.keep) {
-    std::vector<std::uint32_t> wrote;
-    for (const CheckpointPass& p : out.writes) wrote.push_back(p.index);
-    wrote.insert(wrote.end(), untimed.begin(), untimed.end());
-    std::sort(wrote.begin(), wrote.end());
-    std::uint64_t removed = 0;
-    const std::size_t old = wrote.size() > *k.keep ? wrote.size() - *k.keep : 0;
-    for (std::size_t n = 0; n < old; ++n) {
-      const std::uint32_t i = wrote[n];
-      Result<own::Fd> d = own::open_subdir(rfd, step_name(i), checkpoint_dir(job, i), false);
-      if (!d) return d.error();
-      for (const RankShard& s : shards)
-        for (const ShardFile& f : s.files) {
-          struct stat st {};
-          if (::fstatat(d->get(), f.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
-              !S_ISREG(st.st_mode))
-            continue;
-          if (::unlinkat(d->get(), f.name.c_str(), 0) != 0 && errno != ENOENT)
-            return runtime_error((checkpoint_dir(job, i) / f.name).string() +
-                                 ": unlink: " + std::strerror(errno));
-          ++removed;
-        }
-      ::unlinkat(rfd, step_name(i).c_str(), AT_REMOVEDIR);  // ENOTEMPTY: kept
-    }
-    if (old > 0)
-      out.notes.push_back("checkpoint.keep = " + std::to_string(*k.keep) + ": deleted " +
-                          std::to_string(removed) + " file(s) of the " + std::to_string(old) +
-                          " oldest checkpoint(s) this run wrote");
-  }
-  if (job.model && k.mode == CheckpointMode::subset) {
-    const std::uint32_t simulated = out.ranks * (cl ? cl->size() : 1);
-    if (simulated < out.world_ranks)
-      out.notes.push_back(
-          "subset: ranks 0.." + std::to_string(simulated - 1) + " of " +
-          std::to_string(out.world_ranks) +
-          (cl ? " (" + std::to_string(cl->size()) + " hosts' share" : " (this host's share") +
-          "; the whole checkpoint is " + format_size(checkpoint_bytes(rank_shards(*job.model))) +
-          ")");
-  }
+  if (Result<void> removed = remove_old_checkpoints(run); !removed) return removed.error();
+  note_subset(run);
   if (!cl) return out;
-  // Every host's records joined into one result, on every host.
-  out.hosts = {HostShare{cl->host(), shards.front().rank, out.ranks, out.checkpoint_bytes,
-                         out.checkpoint_files, out.ram_bytes, out.cache_dropped}};
-  const std::vector<std::string> parts = cl->all_gather(host_result_bytes(out));
-  std::vector<CheckpointRunResult> hosts;
-  for (const std::string& part : parts) hosts.push_back(host_result_from(part, out));
-  return merge_rank_results(hosts);
-}
-
-std::string format_checkpoint_plan(const Job& job) {
-  const auto shards = host_shards(job);
-  std::uint64_t files = 0;
-  for (const auto& s : shards) files += s.files.size();
-  const std::uint64_t bytes = checkpoint_bytes(shards);
-  std::string out = job.name + ": checkpoint-only workflow (no dataset, no training)\n";
-  if (job.model) {
-    const LlmModel& m = *job.model;
-    out += "  model        " + std::to_string(parameter_count(m)) + " parameters, TP " +
-           std::to_string(m.tensor) + " x PP " + std::to_string(m.pipeline) + " x DP " +
-           std::to_string(m.data) + ", ZeRO " + std::to_string(m.zero_stage) + ", " +
-           to_string(m.datatype) + " weights, " + to_string(m.optimizer_datatype) +
-           " optimizer state\n";
-    out += "  world        " + format_size(checkpoint_bytes(rank_shards(m))) +
-           " per checkpoint over " + std::to_string(m.world()) + " ranks\n";
-  }
-  out += "  this host    " + std::to_string(shards.size()) + " simulated ranks, " +
-         format_size(bytes) + " in " + std::to_string(files) + " files per checkpoint\n";
-  out += "  checkpoints  " + std::to_string(job.checkpoint.writes) + " written (" +
-         format_size(bytes * job.checkpoint.writes) + "), " + std::to_string(job.checkpoint.reads) +
-         " read back (" + format_size(bytes * job.checkpoint.reads) + "), fsync " +
-         (job.checkpoint.fsync ? "on" : "off") + ", in " + job.checkpoint.dir.string() + "\n";
-  return out;
-}
-
-std::string checkpoint_plan_json(const Job& job) {
-  using nlohmann::json;
-  const auto shards = host_shards(job);
-  std::uint64_t files = 0;
-  for (const auto& s : shards) files += s.files.size();
-  json j;
-  j["job"] = job.name;
-  j["workflow"] = "checkpoint";
-  j["checkpoint"] = {{"bytes", checkpoint_bytes(shards)},
-                     {"files", files},
-                     {"ranks", shards.size()},
-                     {"writes", job.checkpoint.writes},
-                     {"reads", job.checkpoint.reads},
-                     {"fsync", job.checkpoint.fsync},
-                     {"dir", job.checkpoint.dir.string()}};
-  if (job.model) {
-    j["model"] = {{"parameters", parameter_count(*job.model)},
-                  {"world_ranks", job.model->world()},
-                  {"world_bytes", checkpoint_bytes(rank_shards(*job.model))}};
-  }
-  json ranks = json::array();
-  for (const auto& s : shards)
-    ranks.push_back({{"rank", s.rank},
-                     {"model_bytes", s.model_bytes},
-                     {"optimizer_bytes", s.optimizer_bytes},
-                     {"files", s.files.size()}});
-  j["ranks"] = ranks;
-  return j.dump(2) + "\n";
-}
-
-std::string format_checkpoint_summary(const CheckpointRunResult& r) {
-  std::string out =
-      r.job_name + ": checkpoint-only workflow, " + std::to_string(r.ranks) + " simulated rank(s)";
-  if (r.parameters > 0)
-    out += " of " + std::to_string(r.world_ranks) + ", " + std::to_string(r.parameters) +
-           " parameters";
-  if (!r.hosts.empty()) {
-    out += " on " + std::to_string(r.hosts.size()) + " hosts (mpirun)";
-    for (std::size_t i = 0; i < r.hosts.size(); ++i) {
-      const HostShare& h = r.hosts[i];
-      out += "\n  host " + std::to_string(i) + "       " + h.host + ": ranks " +
-             std::to_string(h.first_rank) + ".." + std::to_string(h.first_rank + h.ranks - 1) +
-             ", " + format_size(h.checkpoint_bytes) + " in " + std::to_string(h.checkpoint_files) +
-             " files per checkpoint, RAM " + format_size(h.ram_bytes) + ", page cache " +
-             (h.cache_dropped ? "dropped" : "kept");
-    }
-  }
-  out += "\n  checkpoint   " + format_size(r.checkpoint_bytes) + " in " +
-         std::to_string(r.checkpoint_files) + " files, fsync " + (r.fsync ? "on" : "off") +
-         ", in " + r.dir.string() + "\n";
-  auto phase = [&](const char* name, const std::vector<CheckpointPass>& passes) {
-    if (passes.empty()) return;
-    const PhaseFigures ph = phase_figures(passes);
-    out += std::string("  ") + name + "        " + std::to_string(ph.count) + " x " +
-           format_size(ph.count ? ph.bytes / ph.count : 0) + ": mean duration " +
-           secs(ph.mean_duration_s) + " (slowest rank), mean " + gib_s(ph.mean_throughput_bps) +
-           " (stdev " + gib_s(ph.stdev_throughput_bps) + "), overall " + gib_s(ph.throughput_bps) +
-           ", slowest rank " + gib_s(ph.slowest_rank_bps) + "\n";
-    for (const CheckpointPass& p : passes) {
-      const PassFigures f = pass_figures(p);
-      char line[256];
-      std::snprintf(line, sizeof line, "    #%-3u %10s  %10s  slowest rank %u at %s\n", p.index,
-                    secs(f.duration_s).c_str(), gib_s(f.throughput_bps).c_str(), f.slowest_rank,
-                    gib_s(f.slowest_rank_bps).c_str());
-      out += line;
-    }
-  };
-  phase("write", r.writes);
-  if (!r.reads.empty()) out += "  page cache   " + r.cache_note + "\n";
-  phase("read ", r.reads);
-  for (const auto& n : r.notes) out += "  note: " + n + "\n";
-  return out;
-}
-
-std::string checkpoint_json(const CheckpointRunResult& r) {
-  using nlohmann::json;
-  auto phase = [](const std::vector<CheckpointPass>& passes) {
-    const PhaseFigures ph = phase_figures(passes);
-    json per = json::array();
-    for (const CheckpointPass& p : passes) {
-      const PassFigures f = pass_figures(p);
-      json ranks = json::array();
-      for (const RankPass& rp : p.ranks)
-        ranks.push_back({{"rank", rp.rank}, {"bytes", rp.bytes}, {"seconds", rp.seconds}});
-      per.push_back({{"index", p.index},
-                     {"bytes", f.bytes},
-                     {"duration_s", f.duration_s},
-                     {"throughput_bytes_per_s", f.throughput_bps},
-                     {"slowest_rank", f.slowest_rank},
-                     {"slowest_rank_bytes_per_s", f.slowest_rank_bps},
-                     {"ranks", ranks}});
-    }
-    return json{{"count", ph.count},
-                {"bytes", ph.bytes},
-                {"duration_s", ph.duration_s},
-                {"throughput_bytes_per_s", ph.throughput_bps},
-                {"mean_duration_s", ph.mean_duration_s},
-                {"mean_throughput_bytes_per_s", ph.mean_throughput_bps},
-                {"stdev_throughput_bytes_per_s", ph.stdev_throughput_bps},
-                {"slowest_rank_bytes_per_s", ph.slowest_rank_bps},
-                {"checkpoints", per}};
-  };
-  json j;
-  j["job"] = r.job_name;
-  j["workflow"] = "checkpoint";
-  j["config"] = {{"ranks", r.ranks},
-                 {"world_ranks", r.world_ranks},
-                 {"parameters", r.parameters},
-                 {"checkpoint_bytes", r.checkpoint_bytes},
-                 {"checkpoint_files", r.checkpoint_files},
-                 {"fsync", r.fsync},
-                 {"dir", r.dir.string()},
-                 {"ram_bytes", r.ram_bytes}};
-  j["write"] = phase(r.writes);
-  j["read"] = phase(r.reads);
-  j["page_cache"] = {{"dropped", r.cache_dropped},
-                     {"note", r.cache_note},
-                     {"method", r.cache_method},
-                     {"resident_fraction", r.resident_fraction}};
-  j["notes"] = r.notes;
-  if (!r.hosts.empty()) {  // under mpirun: what each host ran
-    j["hosts"] = host_shares_json(r.hosts);
-  }
-  return j.dump(2) + "\n";
-}
-
-Result<void> write_checkpoint_json(const CheckpointRunResult& r,
-                                   const std::filesystem::path& path) {
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (!f)
-    return runtime_error(path.string() + ": cannot open for writing: " + std::strerror(errno));
-  f << checkpoint_json(r);
-  f.close();
-  if (!f) return runtime_error(path.string() + ": write failed");
-  return ok();
+  return join_hosts(*cl, std::move(out), run.shards.front().rank);
 }
 
 }  // namespace dlgen::mlperf

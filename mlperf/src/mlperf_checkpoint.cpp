@@ -1,21 +1,18 @@
-// MLPerf Storage v2.0's checkpointing rules (mlperf_checkpoint.hpp; docs/mlperf.md).
+// MLPerf Storage v2.0's checkpointing rules (mlperf_checkpoint.hpp; docs/mlperf.md): the
+// references, the division, and the runs. Hosts' records are joined in checkpoint_hosts.cpp; the
+// reports are mlperf_checkpoint_report.cpp.
 #include "dlgen/mlperf/mlperf_checkpoint.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <map>
-#include <nlohmann/json.hpp>
-#include <sstream>
+#include <tuple>
 
 #include "dlgen/core/llm.hpp"
-#include "host_share_json.hpp"
-#include "mlperf_html.hpp"
+#include "stats.hpp"
 
 namespace dlgen::mlperf {
 namespace {
-
-constexpr double kGiB = 1024.0 * 1024 * 1024;
 
 // MLPerf Storage v2.0, Table 2 (and configs/dlio/workload/llama3_*.yaml): the model, its
 // parallelism and ZeRO stage. MLPerf's configs leave DP to the process count; here it is the
@@ -57,19 +54,6 @@ const std::vector<Reference>& references() {
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
-}
-
-double mean_of(const std::vector<double>& v) {
-  double s = 0;
-  for (double x : v) s += x;
-  return v.empty() ? 0 : s / double(v.size());
-}
-
-double stdev_of(const std::vector<double>& v) {  // population, as numpy's np.std
-  const double m = mean_of(v);
-  double s = 0;
-  for (double x : v) s += (x - m) * (x - m);
-  return v.empty() ? 0 : std::sqrt(s / double(v.size()));
 }
 
 // The figures of one phase of a run from its checkpoints' per-rank records.
@@ -223,83 +207,10 @@ MlperfCheckpointRun reduce_checkpoint_run(const CheckpointRunResult& r, std::uin
   return run;
 }
 
-CheckpointRunResult merge_rank_results(const std::vector<CheckpointRunResult>& hosts) {
-  CheckpointRunResult out;
-  if (hosts.empty()) return out;
-  out = hosts.front();
-  if (hosts.size() == 1) return out;
-  out.writes.clear();
-  out.reads.clear();
-  out.hosts.clear();
-  out.ranks = 0;
-  out.checkpoint_bytes = 0;
-  out.checkpoint_files = 0;
-  out.ram_bytes = 0;
-  out.cache_dropped = true;
-  auto merge = [](std::vector<CheckpointPass>& into, const std::vector<CheckpointPass>& from) {
-    for (const CheckpointPass& p : from) {
-      auto at = std::find_if(into.begin(), into.end(),
-                             [&](const CheckpointPass& q) { return q.index == p.index; });
-      if (at == into.end()) {
-        into.push_back(p);
-      } else {
-        at->ranks.insert(at->ranks.end(), p.ranks.begin(), p.ranks.end());
-      }
-    }
-  };
-  std::vector<std::string> kept;  // hosts that could not drop the cache
-  for (const CheckpointRunResult& h : hosts) {
-    merge(out.writes, h.writes);
-    merge(out.reads, h.reads);
-    out.ranks += h.ranks;
-    out.checkpoint_bytes += h.checkpoint_bytes;
-    out.checkpoint_files += h.checkpoint_files;
-    out.ram_bytes += h.ram_bytes;  // the clients' RAM together
-    out.cache_dropped = out.cache_dropped && h.cache_dropped;
-    out.resident_fraction = std::max(out.resident_fraction, h.resident_fraction);
-    if (h.cache_method != out.cache_method) out.cache_method = "mixed";
-    if (!h.cache_dropped)
-      kept.push_back(h.hosts.empty() ? std::to_string(kept.size()) : h.hosts.front().host);
-    out.hosts.insert(out.hosts.end(), h.hosts.begin(), h.hosts.end());
-  }
-  auto by_index = [](const CheckpointPass& a, const CheckpointPass& b) {
-    return a.index < b.index;
-  };
-  auto by_rank = [](const RankPass& a, const RankPass& b) { return a.rank < b.rank; };
-  for (auto* phase : {&out.writes, &out.reads}) {
-    std::sort(phase->begin(), phase->end(), by_index);
-    for (CheckpointPass& p : *phase) std::sort(p.ranks.begin(), p.ranks.end(), by_rank);
-  }
-  const bool read = std::any_of(hosts.begin(), hosts.end(),
-                                [](const CheckpointRunResult& h) { return !h.cache_note.empty(); });
-  if (!read) {  // no reads: no rule applied
-    out.cache_dropped = false;
-    out.cache_note.clear();
-  } else if (out.cache_dropped) {
-    char resident[64];
-    std::snprintf(resident, sizeof resident, "%.1f%%", 100 * out.resident_fraction);
-    out.cache_note = "dropped before the reads on each of the " + std::to_string(hosts.size()) +
-                     " hosts (each host's checkpoint bytes < 3 x its RAM; " + out.cache_method +
-                     "; mincore: at most " + resident +
-                     " of a host's files resident before the "
-                     "reads)";
-  } else if (kept.size() < hosts.size()) {
-    std::string names;
-    for (const std::string& k : kept) names += (names.empty() ? "" : ", ") + k;
-    out.cache_note = "not dropped on " + names +
-                     " (that host's checkpoint bytes >= 3 x its RAM, MLPerf's rule); dropped on "
-                     "the others";
-  } else {
-    out.cache_note = "not dropped on any of the " + std::to_string(hosts.size()) +
-                     " hosts (each host's checkpoint bytes >= 3 x its RAM, MLPerf's rule)";
-  }
-  return out;
-}
+namespace {
 
-Result<MlperfCheckpointResult> run_mlperf_checkpoint(const Job& job, const Job* reference,
-                                                     const MlperfCheckpointRunner& run,
-                                                     const MlperfCheckpointOptions& o,
-                                                     const MlperfCheckpointObserver& observe) {
+// The job's totals must split evenly over the runs (MLPerf counts all runs' checkpoints together).
+Result<void> check_split(const Job& job, const MlperfCheckpointOptions& o) {
   if (job.run.train)
     return input_error("mlperf: the checkpointing rules take a checkpoint-only job");
   if (o.runs < 1) return input_error("mlperf: at least one measured run");
@@ -312,12 +223,19 @@ Result<MlperfCheckpointResult> run_mlperf_checkpoint(const Job& job, const Job* 
                        std::to_string(o.runs) +
                        " runs; MLPerf counts the checkpoints of all runs together (give --runs "
                        "1, or a divisor of both)");
+  return ok();
+}
+
+// The result before any run: what each run writes and reads, one checkpoint over every host's
+// ranks (under mpirun, o.hosts shares of the job's ranks), and the division.
+Result<MlperfCheckpointResult> describe(const Job& job, const Job* reference,
+                                        const MlperfCheckpointOptions& o) {
+  const CheckpointSpec& k = job.checkpoint;
   MlperfCheckpointResult r;
   r.workload = job.name;
   r.writes_per_run = k.writes / o.runs;
   r.reads_per_run = k.reads / o.runs;
   r.fsync = k.fsync;
-  // One checkpoint over every host's ranks (under mpirun, o.hosts shares of the job's ranks).
   for (std::uint32_t h = 0; h < std::max(o.hosts, 1u); ++h) {
     Result<std::vector<RankShard>> shards = cluster_host_shards(job, h, o.hosts);
     if (!shards) return shards.error();
@@ -336,11 +254,17 @@ Result<MlperfCheckpointResult> run_mlperf_checkpoint(const Job& job, const Job* 
                         "\" (llama3-8b, llama3-70b, llama3-405b, llama3-1t): results are for "
                         "information only");
   }
+  return r;
+}
+
+// The measured runs, each writing (or reading) its own checkpoints, as one combined run would:
+// run i starts at 1 + i x the larger of its writes and reads.
+Result<void> run_all(const Job& job, const MlperfCheckpointRunner& run,
+                     const MlperfCheckpointOptions& o, const MlperfCheckpointObserver& observe,
+                     MlperfCheckpointResult& r) {
   Job per_run = job;
   per_run.checkpoint.writes = r.writes_per_run;
   per_run.checkpoint.reads = r.reads_per_run;
-  // Each run writes (or reads) its own checkpoints, as one combined run would: run i starts at
-  // 1 + i x the larger of its writes and reads.
   const std::uint32_t stride = std::max({r.writes_per_run, r.reads_per_run, 1u});
   for (std::uint32_t i = 0; i < o.runs; ++i) {
     const std::uint32_t first = 1 + i * stride;
@@ -351,28 +275,38 @@ Result<MlperfCheckpointResult> run_mlperf_checkpoint(const Job& job, const Job* 
     r.runs.push_back(m);
     if (observe) observe(m);
   }
-  auto summarise = [&](MlperfCheckpointPhase MlperfCheckpointRun::*phase, double& deviation) {
-    MlperfCheckpointPhase mean;
-    std::vector<double> d, t, a;
-    for (const MlperfCheckpointRun& m : r.runs) {
-      const MlperfCheckpointPhase& p = m.*phase;
-      mean.checkpoints += p.checkpoints;
-      mean.bytes += p.bytes;
-      d.push_back(p.duration_s);
-      t.push_back(p.throughput_bps);
-      a.push_back(p.aggregate_bps);
-    }
-    mean.duration_s = mean_of(d);
-    mean.throughput_bps = mean_of(t);
-    mean.aggregate_bps = mean_of(a);
-    deviation = 0;
-    if (mean.throughput_bps > 0)
-      for (double x : t)
-        deviation = std::max(deviation, std::fabs(x - mean.throughput_bps) / mean.throughput_bps);
-    return mean;
-  };
-  r.mean_write = summarise(&MlperfCheckpointRun::write, r.write_deviation);
-  r.mean_read = summarise(&MlperfCheckpointRun::read, r.read_deviation);
+  return ok();
+}
+
+// One phase's means over the runs (checkpoints and bytes: all runs'), and the largest deviation
+// of a run's throughput from their mean.
+MlperfCheckpointPhase summarise(const std::vector<MlperfCheckpointRun>& runs,
+                                MlperfCheckpointPhase MlperfCheckpointRun::*phase,
+                                double& deviation) {
+  MlperfCheckpointPhase mean;
+  std::vector<double> d, t, a;
+  for (const MlperfCheckpointRun& m : runs) {
+    const MlperfCheckpointPhase& p = m.*phase;
+    mean.checkpoints += p.checkpoints;
+    mean.bytes += p.bytes;
+    d.push_back(p.duration_s);
+    t.push_back(p.throughput_bps);
+    a.push_back(p.aggregate_bps);
+  }
+  mean.duration_s = mean_of(d);
+  mean.throughput_bps = mean_of(t);
+  mean.aggregate_bps = mean_of(a);
+  deviation = 0;
+  if (mean.throughput_bps > 0)
+    for (double x : t)
+      deviation = std::max(deviation, std::fabs(x - mean.throughput_bps) / mean.throughput_bps);
+  return mean;
+}
+
+// The means, and runs that disagree by more than the limit make the result INVALID.
+void judge_runs(const MlperfCheckpointOptions& o, MlperfCheckpointResult& r) {
+  r.mean_write = summarise(r.runs, &MlperfCheckpointRun::write, r.write_deviation);
+  r.mean_read = summarise(r.runs, &MlperfCheckpointRun::read, r.read_deviation);
   r.replicated =
       r.write_deviation <= o.replication_limit && r.read_deviation <= o.replication_limit;
   char buf[240];
@@ -387,216 +321,20 @@ Result<MlperfCheckpointResult> run_mlperf_checkpoint(const Job& job, const Job* 
     r.reasons.push_back(buf);
     r.division = Division::invalid;
   }
+}
+
+}  // namespace
+
+Result<MlperfCheckpointResult> run_mlperf_checkpoint(const Job& job, const Job* reference,
+                                                     const MlperfCheckpointRunner& run,
+                                                     const MlperfCheckpointOptions& o,
+                                                     const MlperfCheckpointObserver& observe) {
+  if (Result<void> split = check_split(job, o); !split) return split.error();
+  Result<MlperfCheckpointResult> r = describe(job, reference, o);
+  if (!r) return r.error();
+  if (Result<void> ran = run_all(job, run, o, observe, *r); !ran) return ran.error();
+  judge_runs(o, *r);
   return r;
-}
-
-std::string mlperf_checkpoint_json(const MlperfCheckpointResult& r) {
-  using nlohmann::json;
-  auto phase = [](const MlperfCheckpointPhase& p) {
-    return json{{"checkpoints", p.checkpoints},
-                {"bytes", p.bytes},
-                {"duration_s", p.duration_s},
-                {"throughput_bytes_per_s", p.throughput_bps},
-                {"aggregate_bytes_per_s", p.aggregate_bps}};
-  };
-  json j;
-  j["workload"] = r.workload;
-  j["benchmark"] = "checkpointing";
-  j["reference"] = r.reference;
-  j["division"] = to_string(r.division);
-  j["reasons"] = r.reasons;
-  j["config"] = {{"ranks", r.ranks},
-                 {"hosts", r.hosts},
-                 {"checkpoint_bytes", r.checkpoint_bytes},
-                 {"writes_per_run", r.writes_per_run},
-                 {"reads_per_run", r.reads_per_run},
-                 {"fsync", r.fsync}};
-  json runs = json::array();
-  for (const MlperfCheckpointRun& m : r.runs)
-    runs.push_back({{"run", m.index},
-                    {"ranks", m.ranks},
-                    {"write", phase(m.write)},
-                    {"read", phase(m.read)},
-                    {"cache_dropped", m.cache_dropped},
-                    {"cache_note", m.cache_note}});
-  j["runs"] = runs;
-  if (!r.per_host.empty()) {
-    j["per_host"] = host_shares_json(r.per_host);
-  }
-  j["mean"] = {{"write", phase(r.mean_write)}, {"read", phase(r.mean_read)}};
-  j["write_deviation"] = r.write_deviation;
-  j["read_deviation"] = r.read_deviation;
-  j["replicated"] = r.replicated;
-  return j.dump(2) + "\n";
-}
-
-std::string mlperf_checkpoint_csv(const MlperfCheckpointResult& r) {
-  std::ostringstream out;
-  out << "run,write_checkpoints,write_duration_s,write_throughput_bytes_per_s,"
-         "write_aggregate_bytes_per_s,read_checkpoints,read_duration_s,"
-         "read_throughput_bytes_per_s,read_aggregate_bytes_per_s,cache_dropped\n";
-  char buf[400];
-  auto row = [&](const std::string& name, const MlperfCheckpointPhase& w,
-                 const MlperfCheckpointPhase& rd, const char* dropped) {
-    std::snprintf(buf, sizeof buf, "%s,%u,%.6g,%.6g,%.6g,%u,%.6g,%.6g,%.6g,%s\n", name.c_str(),
-                  w.checkpoints, w.duration_s, w.throughput_bps, w.aggregate_bps, rd.checkpoints,
-                  rd.duration_s, rd.throughput_bps, rd.aggregate_bps, dropped);
-    out << buf;
-  };
-  for (const MlperfCheckpointRun& m : r.runs)
-    row(std::to_string(m.index), m.write, m.read, m.cache_dropped ? "1" : "0");
-  row("mean", r.mean_write, r.mean_read, "");
-  if (!r.per_host.empty()) {  // under mpirun: a second table, after a blank line
-    out << "\nhost_rank,host,first_rank,ranks,checkpoint_bytes,ram_bytes,cache_dropped\n";
-    for (std::size_t i = 0; i < r.per_host.size(); ++i) {
-      const HostShare& h = r.per_host[i];
-      out << i << ',' << h.host << ',' << h.first_rank << ',' << h.ranks << ','
-          << h.checkpoint_bytes << ',' << h.ram_bytes << ',' << (h.cache_dropped ? 1 : 0) << '\n';
-    }
-  }
-  return out.str();
-}
-
-std::string mlperf_checkpoint_html(const MlperfCheckpointResult& r) {
-  using html::bars;
-  using html::escape;
-  std::vector<double> wt, rt, wd, rd;
-  for (const MlperfCheckpointRun& m : r.runs) {
-    wt.push_back(m.write.throughput_bps / kGiB);
-    rt.push_back(m.read.throughput_bps / kGiB);
-    wd.push_back(m.write.duration_s);
-    rd.push_back(m.read.duration_s);
-  }
-  std::ostringstream h;
-  h << html::page_start(r.workload, "MLPerf Storage checkpointing rules", r.division, r.reasons,
-                        "The model, parallelism and checkpoint parameters are the reference's (or "
-                        "as CLOSED allows); the runs agree within 5%.");
-  char buf[700];
-  std::snprintf(buf, sizeof buf,
-                "<p>%zu run(s), each writing %u and reading %u checkpoint(s) of %.3f GiB by %u "
-                "simulated rank(s), fsync %s. Mean write: <b>%.3f s</b> (slowest rank), <b>%.3f "
-                "GiB/s</b> (slowest rank; all ranks %.3f GiB/s). Mean read: <b>%.3f s</b>, "
-                "<b>%.3f GiB/s</b> (all ranks %.3f GiB/s). Runs within %.1f%% (write) and "
-                "%.1f%% (read) of their mean.</p>",
-                r.runs.size(), r.writes_per_run, r.reads_per_run, double(r.checkpoint_bytes) / kGiB,
-                r.ranks, r.fsync ? "on" : "off", r.mean_write.duration_s,
-                r.mean_write.throughput_bps / kGiB, r.mean_write.aggregate_bps / kGiB,
-                r.mean_read.duration_s, r.mean_read.throughput_bps / kGiB,
-                r.mean_read.aggregate_bps / kGiB, r.write_deviation * 100, r.read_deviation * 100);
-  h << buf;
-  if (r.writes_per_run > 0) {
-    h << "<h2>Write throughput per run (GiB/s, slowest rank)</h2>"
-      << bars(wt, r.mean_write.throughput_bps / kGiB, "mean", "GiB/s");
-    h << "<h2>Write duration per run (s, slowest rank)</h2>"
-      << bars(wd, r.mean_write.duration_s, "mean", "s");
-  }
-  if (r.reads_per_run > 0) {
-    h << "<h2>Read throughput per run (GiB/s, slowest rank)</h2>"
-      << bars(rt, r.mean_read.throughput_bps / kGiB, "mean", "GiB/s");
-    h << "<h2>Read duration per run (s, slowest rank)</h2>"
-      << bars(rd, r.mean_read.duration_s, "mean", "s");
-  }
-  h << "<h2>Runs</h2><table><tr><th>run</th><th>write (s)</th><th>write GiB/s</th><th>read "
-       "(s)</th><th>read GiB/s</th><th>page cache</th></tr>";
-  for (const MlperfCheckpointRun& m : r.runs) {
-    std::snprintf(buf, sizeof buf,
-                  "<tr><td>%u</td><td>%.3f</td><td>%.3f</td><td>%.3f</td><td>%.3f</td><td>%s</td>"
-                  "</tr>",
-                  m.index, m.write.duration_s, m.write.throughput_bps / kGiB, m.read.duration_s,
-                  m.read.throughput_bps / kGiB, m.cache_dropped ? "dropped" : "kept");
-    h << buf;
-  }
-  h << "</table>";
-  if (!r.per_host.empty()) {
-    h << "<h2>Hosts</h2><table><tr><th>host</th><th>ranks</th><th>checkpoint (GiB)</th>"
-         "<th>RAM (GiB)</th><th>page cache (first run)</th></tr>";
-    for (const HostShare& s : r.per_host) {
-      std::snprintf(buf, sizeof buf,
-                    "<tr><td>%s</td><td>%u..%u</td><td>%.3f</td><td>%.1f</td><td>%s</td></tr>",
-                    escape(s.host).c_str(), s.first_rank, s.first_rank + s.ranks - 1,
-                    double(s.checkpoint_bytes) / kGiB, double(s.ram_bytes) / kGiB,
-                    s.cache_dropped ? "dropped" : "kept");
-      h << buf;
-    }
-    h << "</table>";
-  }
-  h << "<p>Definitions: docs/metrics.md (checkpoint-only workflow), docs/mlperf.md (the "
-       "rules).</p></body></html>\n";
-  return h.str();
-}
-
-std::string dlio_checkpoint_summary_json(const CheckpointRunResult& r,
-                                         const DlioCheckpointContext& ctx) {
-  using nlohmann::json;
-  json m = json::object();
-  auto phase = [&](const char* prefix, const std::vector<CheckpointPass>& passes) {
-    if (passes.empty()) return;
-    std::vector<double> io, dur, slow;
-    for (const CheckpointPass& p : passes) {
-      const PassFigures f = pass_figures(p);
-      io.push_back(f.throughput_bps / kGiB);
-      dur.push_back(f.duration_s);
-      slow.push_back(f.slowest_rank_bps / kGiB);
-    }
-    const std::string p = prefix;
-    m[p + "_checkpoint_io_mean_GB_per_second"] = mean_of(io);
-    m[p + "_checkpoint_io_stdev_GB_per_second"] = stdev_of(io);
-    m[p + "_checkpoint_duration_mean_seconds"] = mean_of(dur);
-    m[p + "_checkpoint_duration_stdev_seconds"] = stdev_of(dur);
-  };
-  phase("save", r.writes);
-  phase("load", r.reads);
-  m["checkpoint_size_GB"] = double(r.checkpoint_bytes) / kGiB;
-  json j;
-  j["num_accelerators"] = r.ranks;
-  j["num_hosts"] = ctx.hosts;
-  j["hostname"] = ctx.hostname;
-  j["host_memory_GB"] = json::array({ctx.host_memory_gib});
-  j["start"] = ctx.start;
-  j["end"] = ctx.end;
-  j["metric"] = m;
-  const PhaseFigures w = phase_figures(r.writes), rd = phase_figures(r.reads);
-  j["dlgen"] = {
-      {"save_checkpoint_slowest_rank_mean_GiB_per_second",
-       [&] {
-         std::vector<double> v;
-         for (const CheckpointPass& p : r.writes)
-           v.push_back(pass_figures(p).slowest_rank_bps / kGiB);
-         return mean_of(v);
-       }()},
-      {"load_checkpoint_slowest_rank_mean_GiB_per_second",
-       [&] {
-         std::vector<double> v;
-         for (const CheckpointPass& p : r.reads)
-           v.push_back(pass_figures(p).slowest_rank_bps / kGiB);
-         return mean_of(v);
-       }()},
-      {"save_bytes", w.bytes},
-      {"load_bytes", rd.bytes},
-      {"fsync", r.fsync},
-      {"page_cache_dropped", r.cache_dropped},
-      {"page_cache_note", r.cache_note},
-      {"definitions",
-       "GB means GiB (2^30) as in DLIO; io = all ranks' bytes / the checkpoint's duration (its "
-       "slowest rank); slowest_rank = MLPerf's per-rank minimum; docs/metrics.md"}};
-  return j.dump(2) + "\n";
-}
-
-std::string dlio_checkpoint_epoch_stats_json(const CheckpointRunResult& r) {
-  using nlohmann::json;
-  json e = json::object();
-  for (const auto& [name, passes] :
-       {std::pair{"save_ckpt", &r.writes}, std::pair{"load_ckpt", &r.reads}})
-    for (const CheckpointPass& p : *passes) {
-      const PassFigures f = pass_figures(p);
-      char d[32];
-      std::snprintf(d, sizeof d, "%.2f", f.duration_s);  // DLIO writes it as text, 2 decimals
-      e[std::string(name) + std::to_string(p.index)] = {
-          {"duration", d}, {"throughput", f.throughput_bps / kGiB}, {"bytes", f.bytes}};
-    }
-  json j;
-  j["1"] = e;
-  return j.dump(2) + "\n";
 }
 
 }  // namespace dlgen::mlperf
