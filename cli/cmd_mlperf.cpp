@@ -17,7 +17,7 @@
 #include "dlgen/core/progress.hpp"
 #include "dlgen/dlio/config.hpp"
 #include "dlgen/dlio/summary.hpp"
-#include "dlgen/replay/mlperf_checkpoint.hpp"
+#include "dlgen/mlperf/mlperf_checkpoint.hpp"
 #include "mlperf_cli.hpp"
 
 namespace dlgen::cli {
@@ -67,11 +67,11 @@ Result<void> write_files(const std::string& dir,
   return ok();
 }
 
-int write_submission_tree(const Job& job, const MlperfOutputs& o, replay::Division division,
+int write_submission_tree(const Job& job, const MlperfOutputs& o, mlperf::Division division,
                           bool checkpointing, const std::string& workload,
                           const std::string& results_json,
-                          const std::vector<replay::SubmissionRun>& runs) {
-  replay::SubmissionSpec s;
+                          const std::vector<mlperf::SubmissionRun>& runs) {
+  mlperf::SubmissionSpec s;
   s.submitter = o.submitter;
   s.system = o.system;
   s.division = division;
@@ -84,15 +84,15 @@ int write_submission_tree(const Job& job, const MlperfOutputs& o, replay::Divisi
   s.command_line = command_line();
   s.tool_version = std::string("dlgen ") + DLGEN_VERSION;
   s.runs = runs;
-  Result<std::vector<replay::SubmissionFile>> files = replay::submission_files(s);
+  Result<std::vector<mlperf::SubmissionFile>> files = mlperf::submission_files(s);
   if (!files) return report_error(files.error());
-  if (Result<void> w = replay::write_submission(o.results_dir, *files); !w)
+  if (Result<void> w = mlperf::write_submission(o.results_dir, *files); !w)
     return report_error(w.error());
   if (!o.quiet)
     std::printf(
         "  submission folder: %s/%s/%s/ (%s; fill in systems/%s.json)\n", o.results_dir.c_str(),
-        replay::submission_division_folder(division), replay::submission_name(o.submitter).c_str(),
-        checkpointing ? "checkpointing" : "training", replay::submission_name(o.system).c_str());
+        mlperf::submission_division_folder(division), mlperf::submission_name(o.submitter).c_str(),
+        checkpointing ? "checkpointing" : "training", mlperf::submission_name(o.system).c_str());
   return 0;
 }
 
@@ -118,19 +118,19 @@ std::time_t distinct_second(std::time_t last) {
   }
 }
 
-replay::SubmissionRun training_submission_run(const Job& job, const replay::Report& report,
+mlperf::SubmissionRun training_submission_run(const Job& job, const replay::Report& report,
                                               const std::string& start, const std::string& end,
                                               std::time_t ended, bool warmup,
                                               const std::string& log, std::uint32_t hosts) {
-  replay::SubmissionRun s;
-  s.timestamp = replay::submission_timestamp(ended);
+  mlperf::SubmissionRun s;
+  s.timestamp = mlperf::submission_timestamp(ended);
   replay::DlioSummaryContext ctx;
   ctx.hostname = hostname();
   ctx.start = start;
   ctx.end = end;
   ctx.hosts = hosts;
   s.summary_json = replay::dlio_summary_json(job, report, ctx);
-  s.per_epoch_stats_json = replay::dlio_training_epoch_stats_json(report);
+  s.per_epoch_stats_json = mlperf::dlio_training_epoch_stats_json(report);
   s.output_json = replay::to_json(report);
   s.log = log;
   s.warmup = warmup;
@@ -140,19 +140,19 @@ replay::SubmissionRun training_submission_run(const Job& job, const replay::Repo
 int check_submission_free(const Job& job, const MlperfOutputs& o, bool checkpointing,
                           const std::string& workload) {
   if (o.results_dir.empty()) return 0;
-  replay::SubmissionSpec s;
+  mlperf::SubmissionSpec s;
   s.submitter = o.submitter;
   s.system = o.system;
   s.checkpointing = checkpointing;
   s.workload = workload.empty() ? job.name : workload;
-  if (Result<void> r = replay::check_submission_free(o.results_dir, s); !r)
+  if (Result<void> r = mlperf::check_submission_free(o.results_dir, s); !r)
     return report_error(r.error());
   return 0;
 }
 
-int write_training_submission(const Job& job, const MlperfOutputs& o, replay::Division division,
+int write_training_submission(const Job& job, const MlperfOutputs& o, mlperf::Division division,
                               const std::string& results_json,
-                              const std::vector<replay::SubmissionRun>& runs) {
+                              const std::vector<mlperf::SubmissionRun>& runs) {
   return write_submission_tree(job, o, division, false, job.name, results_json, runs);
 }
 
@@ -160,10 +160,10 @@ int mlperf_checkpoint(const Job& job, const MlperfOutputs& o, replay::Cluster& c
   const bool root = cl.rank() == 0;
   const bool several = cl.size() > 1;
   auto fail = [root](const Error& e) { return root ? report_error(e) : e.exit_code(); };
-  const std::string workload = replay::mlperf_checkpoint_workload(job);
+  const std::string workload = mlperf::mlperf_checkpoint_workload(job);
   std::optional<Job> reference;
   if (!workload.empty())
-    if (Result<Job> r = replay::mlperf_checkpoint_reference(workload); r) reference = *r;
+    if (Result<Job> r = mlperf::mlperf_checkpoint_reference(workload); r) reference = *r;
   {
     // Only rank 0 writes the results: only it looks at the folder.
     const int rc = root ? check_submission_free(job, o, true, workload) : 0;
@@ -171,42 +171,42 @@ int mlperf_checkpoint(const Job& job, const MlperfOutputs& o, replay::Cluster& c
         replay::from_rank0<std::uint8_t>(cl, static_cast<std::uint8_t>(rc));
     if (free_rc != 0) return free_rc;
   }
-  replay::MlperfCheckpointOptions mo;
+  mlperf::MlperfCheckpointOptions mo;
   // MLPerf's 10 written and 10 read: by default one of each per run (10 runs).
   mo.runs = o.runs > 0 ? o.runs : std::gcd(job.checkpoint.writes, job.checkpoint.reads);
   if (mo.runs == 0) mo.runs = 1;
   mo.hosts = cl.size();
-  std::vector<replay::SubmissionRun> sub;
+  std::vector<mlperf::SubmissionRun> sub;
   std::time_t last = 0;
   const std::string host = hostname();
-  auto run = [&](const Job& j, std::uint32_t first) -> Result<replay::CheckpointRunResult> {
-    replay::CheckpointRunOptions co;
+  auto run = [&](const Job& j, std::uint32_t first) -> Result<mlperf::CheckpointRunResult> {
+    mlperf::CheckpointRunOptions co;
     co.first_index = first;
     co.ram_bytes = o.ram;
     co.progress = root && !o.quiet && progress_enabled();
     co.cluster = &cl;
     const std::string start = dlio_time_text();
     // Under mpirun: every host's records merged, on every rank.
-    Result<replay::CheckpointRunResult> r = replay::run_checkpoint_workflow(j, co);
+    Result<mlperf::CheckpointRunResult> r = mlperf::run_checkpoint_workflow(j, co);
     if (!r || o.results_dir.empty() || !root) return r;
     last = distinct_second(last);
-    replay::SubmissionRun s;
-    s.timestamp = replay::submission_timestamp(last);
-    replay::DlioCheckpointContext ctx;
+    mlperf::SubmissionRun s;
+    s.timestamp = mlperf::submission_timestamp(last);
+    mlperf::DlioCheckpointContext ctx;
     ctx.hostname = host;
     ctx.start = start;
     ctx.end = dlio_time_text();
     ctx.hosts = several ? static_cast<std::uint32_t>(r->hosts.size()) : 1;
     ctx.host_memory_gib =
         double(r->hosts.empty() ? r->ram_bytes : r->hosts.front().ram_bytes) / kGiB;
-    s.summary_json = replay::dlio_checkpoint_summary_json(*r, ctx);
-    s.per_epoch_stats_json = replay::dlio_checkpoint_epoch_stats_json(*r);
-    s.output_json = replay::checkpoint_json(*r);
-    s.log = replay::format_checkpoint_summary(*r);
+    s.summary_json = mlperf::dlio_checkpoint_summary_json(*r, ctx);
+    s.per_epoch_stats_json = mlperf::dlio_checkpoint_epoch_stats_json(*r);
+    s.output_json = mlperf::checkpoint_json(*r);
+    s.log = mlperf::format_checkpoint_summary(*r);
     sub.push_back(std::move(s));
     return r;
   };
-  auto observe = [&](const replay::MlperfCheckpointRun& m) {
+  auto observe = [&](const mlperf::MlperfCheckpointRun& m) {
     if (o.quiet || !root) return;
     std::printf(
         "  run %-3u write %u x %.3f s, %.3f GiB/s (slowest rank) | read %u x %.3f s, %.3f GiB/s "
@@ -216,14 +216,14 @@ int mlperf_checkpoint(const Job& job, const MlperfOutputs& o, replay::Cluster& c
         m.cache_dropped ? "dropped" : "kept");
     std::fflush(stdout);
   };
-  Result<replay::MlperfCheckpointResult> r =
-      replay::run_mlperf_checkpoint(job, reference ? &*reference : nullptr, run, mo, observe);
+  Result<mlperf::MlperfCheckpointResult> r =
+      mlperf::run_mlperf_checkpoint(job, reference ? &*reference : nullptr, run, mo, observe);
   if (!r) return fail(r.error());
-  const std::string json = replay::mlperf_checkpoint_json(*r);
+  const std::string json = mlperf::mlperf_checkpoint_json(*r);
   Result<void> written =
       root ? write_files(o.out_dir, {{"results.json", json},
-                                     {"results.csv", replay::mlperf_checkpoint_csv(*r)},
-                                     {"summary.html", replay::mlperf_checkpoint_html(*r)}})
+                                     {"results.csv", mlperf::mlperf_checkpoint_csv(*r)},
+                                     {"summary.html", mlperf::mlperf_checkpoint_html(*r)}})
            : ok();
   if (Result<void> w = replay::agree(cl, written); !w) return fail(w.error());
   if (!root) return 0;
@@ -231,7 +231,7 @@ int mlperf_checkpoint(const Job& job, const MlperfOutputs& o, replay::Cluster& c
       "%s: %s: %zu run(s) x (%u written + %u read): write %.3f s, %.3f GiB/s; read %.3f s, %.3f "
       "GiB/s (means; duration = slowest rank, throughput = slowest rank); runs within %.1f%% / "
       "%.1f%%%s\n",
-      r->workload.c_str(), replay::to_string(r->division), r->runs.size(), r->writes_per_run,
+      r->workload.c_str(), mlperf::to_string(r->division), r->runs.size(), r->writes_per_run,
       r->reads_per_run, r->mean_write.duration_s, r->mean_write.throughput_bps / kGiB,
       r->mean_read.duration_s, r->mean_read.throughput_bps / kGiB, r->write_deviation * 100,
       r->read_deviation * 100,

@@ -27,14 +27,14 @@
 #include "dlgen/dlio/config.hpp"
 #include "dlgen/dlio/summary.hpp"
 #include "dlgen/generator/generator.hpp"
-#include "dlgen/replay/checkpoint_workflow.hpp"
+#include "dlgen/mlperf/checkpoint_workflow.hpp"
 #include "dlgen/replay/cluster.hpp"
 #include "dlgen/replay/cluster_report.hpp"
 #ifdef DLGEN_TEST_HOOKS
 #include "dlgen/replay/fault_engine.hpp"
 #endif
-#include "dlgen/replay/find_max.hpp"
-#include "dlgen/replay/mlperf.hpp"
+#include "dlgen/mlperf/find_max.hpp"
+#include "dlgen/mlperf/mlperf.hpp"
 #include "dlgen/replay/plan.hpp"
 #include "dlgen/replay/runner.hpp"
 #include "dlgen/trace/merge.hpp"
@@ -209,13 +209,13 @@ int exec_capture(const std::string& trace) {
 // MLPerf Storage's headline (replay/find_max.hpp): prints each trial, then the verdict.
 // Under mpirun `run` returns the reduced report (AU = the lowest accelerator of any rank) on every
 // rank, the per-host count is the same on all hosts, and only rank 0 prints (`quiet` elsewhere).
-// With `output`, the search is also written there as JSON (replay::find_max_json).
+// With `output`, the search is also written there as JSON (mlperf::find_max_json).
 // `can_drop_caches`: every host may drop its page cache (root everywhere).
-int find_max_accelerators(const Job& base, const replay::TrialRunner& run, bool quiet,
+int find_max_accelerators(const Job& base, const mlperf::TrialRunner& run, bool quiet,
                           const std::string& output, bool can_drop_caches, std::uint32_t ranks = 1,
                           const std::function<int(const Error&)>& fail = report_error,
                           bool silent = false) {
-  auto observe = [&](const replay::FindMaxTrial& t) {
+  auto observe = [&](const mlperf::FindMaxTrial& t) {
     if (quiet || silent) return;
     if (!t.ran)
       std::printf("  %4u accelerator(s): some get no batch in an epoch: fail\n", t.accelerators);
@@ -230,10 +230,10 @@ int find_max_accelerators(const Job& base, const replay::TrialRunner& run, bool 
           t.warm_cache ? " (warm page cache)" : "");
     std::fflush(stdout);
   };
-  replay::FindMaxOptions fo;
+  mlperf::FindMaxOptions fo;
   fo.ranks = ranks;
   fo.can_drop_caches = can_drop_caches;
-  Result<replay::FindMaxResult> r = replay::find_max_accelerators(base, run, fo, observe);
+  Result<mlperf::FindMaxResult> r = mlperf::find_max_accelerators(base, run, fo, observe);
   if (!r) return fail(r.error());
   if (silent) return 0;
   std::printf(
@@ -255,7 +255,7 @@ int find_max_accelerators(const Job& base, const replay::TrialRunner& run, bool 
     }
   if (!output.empty())
     if (Result<void> w =
-            write_text_file(output, replay::find_max_json(*r, base.compute.au_threshold));
+            write_text_file(output, mlperf::find_max_json(*r, base.compute.au_threshold));
         !w)
       return fail(w.error());
   return 0;
@@ -270,9 +270,9 @@ int run_checkpoint_only(const Job& job, const RunArgs& a) {
   if (!a.timeseries.empty())
     return report_error(input_error("--timeseries applies to training replays"));
   if (a.dry_run) {
-    if (!a.quiet) std::fputs(replay::format_checkpoint_plan(job).c_str(), stdout);
+    if (!a.quiet) std::fputs(mlperf::format_checkpoint_plan(job).c_str(), stdout);
     if (!a.output.empty()) {
-      if (Result<void> w = write_text_file(a.output, replay::checkpoint_plan_json(job)); !w)
+      if (Result<void> w = write_text_file(a.output, mlperf::checkpoint_plan_json(job)); !w)
         return report_error(w.error());
     }
     return 0;
@@ -283,9 +283,9 @@ int run_checkpoint_only(const Job& job, const RunArgs& a) {
                  "dlgen: note: the checkpoint workflow writes and reads with pwrite/pread, as "
                  "torch.save and "
                  "torch.load do; --engine applies to training replays\n");
-  replay::CheckpointRunOptions o;
+  mlperf::CheckpointRunOptions o;
   o.progress = !a.quiet && progress_enabled();
-  Result<replay::CheckpointRunResult> r = replay::run_checkpoint_workflow(job, o);
+  Result<mlperf::CheckpointRunResult> r = mlperf::run_checkpoint_workflow(job, o);
   if (!r) return report_error(r.error());
   if (a.quiet) {
     const replay::PhaseFigures w = replay::phase_figures(r->writes),
@@ -294,10 +294,10 @@ int run_checkpoint_only(const Job& job, const RunArgs& a) {
                 r->job_name.c_str(), w.mean_throughput_bps / (1 << 30), w.count, w.mean_duration_s,
                 rd.mean_throughput_bps / (1 << 30), rd.count, rd.mean_duration_s);
   } else {
-    std::fputs(replay::format_checkpoint_summary(*r).c_str(), stdout);
+    std::fputs(mlperf::format_checkpoint_summary(*r).c_str(), stdout);
   }
   if (!a.output.empty())
-    if (Result<void> w = replay::write_checkpoint_json(*r, a.output); !w)
+    if (Result<void> w = mlperf::write_checkpoint_json(*r, a.output); !w)
       return report_error(w.error());
   return 0;
 }
@@ -382,7 +382,7 @@ Result<void> prepare_datasets_ranks(const Job& job, const JobArgs& args, bool no
 }
 
 // `mpirun -np N dlgen run JOB` on a checkpoint-only job: each rank is one host running its share
-// of the job's simulated ranks (replay::cluster_host_shards); every checkpoint starts on an
+// of the job's simulated ranks (mlperf::cluster_host_shards); every checkpoint starts on an
 // agreement of all hosts; rank 0 prints the one summary and writes the one JSON of all hosts.
 int run_checkpoint_ranks(const Job& job, const RunArgs& a, replay::Cluster& cl) {
   const bool root = cl.rank() == 0;
@@ -391,25 +391,25 @@ int run_checkpoint_ranks(const Job& job, const RunArgs& a, replay::Cluster& cl) 
     return fail(input_error("--find-max-accelerators needs a training job (run.train = true)"));
   if (!a.timeseries.empty()) return fail(input_error("--timeseries applies to training replays"));
   // The split is the same on every rank (the jobs agree): refused everywhere before any I/O.
-  if (Result<std::vector<RankShard>> s = replay::cluster_host_shards(job, 0, cl.size()); !s)
+  if (Result<std::vector<RankShard>> s = mlperf::cluster_host_shards(job, 0, cl.size()); !s)
     return fail(s.error());
   if (a.dry_run) {
     if (!root) return 0;
     if (!a.quiet) {
-      std::fputs(replay::format_checkpoint_plan(job).c_str(), stdout);
+      std::fputs(mlperf::format_checkpoint_plan(job).c_str(), stdout);
       std::printf("  under mpirun %u hosts, each running %zu of the simulated ranks above\n",
-                  cl.size(), replay::cluster_host_shards(job, 0, cl.size())->size());
+                  cl.size(), mlperf::cluster_host_shards(job, 0, cl.size())->size());
     }
     if (!a.output.empty()) {
-      if (Result<void> w = write_text_file(a.output, replay::checkpoint_plan_json(job)); !w)
+      if (Result<void> w = write_text_file(a.output, mlperf::checkpoint_plan_json(job)); !w)
         return report_error(w.error());
     }
     return 0;
   }
-  replay::CheckpointRunOptions o;
+  mlperf::CheckpointRunOptions o;
   o.progress = root && !a.quiet && progress_enabled();
   o.cluster = &cl;
-  Result<replay::CheckpointRunResult> r = replay::run_checkpoint_workflow(job, o);
+  Result<mlperf::CheckpointRunResult> r = mlperf::run_checkpoint_workflow(job, o);
   if (!r) return fail(r.error());
   if (!root) return 0;
   if (a.quiet) {
@@ -420,10 +420,10 @@ int run_checkpoint_ranks(const Job& job, const RunArgs& a, replay::Cluster& cl) 
                 w.mean_duration_s, rd.mean_throughput_bps / (1 << 30), rd.count,
                 rd.mean_duration_s);
   } else {
-    std::fputs(replay::format_checkpoint_summary(*r).c_str(), stdout);
+    std::fputs(mlperf::format_checkpoint_summary(*r).c_str(), stdout);
   }
   if (!a.output.empty())
-    if (Result<void> w = replay::write_checkpoint_json(*r, a.output); !w)
+    if (Result<void> w = mlperf::write_checkpoint_json(*r, a.output); !w)
       return report_error(w.error());
   return 0;
 }
@@ -785,7 +785,7 @@ int do_mlperf_on(const MlperfArgs& a, replay::Cluster& cl) {
     if (Result<void> same = replay::check_same_job(cl, *loaded); !same) return fail(same.error());
   Job job = *loaded;
   // --ram is what the dataset is sized for; the host's measured RAM is what the rules mean (a
-  // training run sized for less is INVALID, replay::MlperfOptions).
+  // training run sized for less is INVALID, mlperf::MlperfOptions).
   const std::uint64_t measured = limits::host_memory_bytes();
   std::uint64_t ram = measured;
   if (!a.ram.empty()) {
@@ -822,16 +822,16 @@ int do_mlperf_on(const MlperfArgs& a, replay::Cluster& cl) {
     if (free_rc != 0) return free_rc;
   }
   const std::string accelerator =
-      !a.job.accelerator.empty() ? a.job.accelerator : replay::mlperf_match_accelerator(job);
+      !a.job.accelerator.empty() ? a.job.accelerator : mlperf::mlperf_match_accelerator(job);
   std::optional<Job> reference;
   if (!accelerator.empty()) {
-    Result<Job> ref = replay::mlperf_reference(job.name, accelerator);
+    Result<Job> ref = mlperf::mlperf_reference(job.name, accelerator);
     if (ref) reference = *ref;
   }
-  replay::MlperfOptions mo;
+  mlperf::MlperfOptions mo;
   mo.runs = a.runs > 0 ? a.runs : 5;
   mo.warmup = !a.no_warmup;
-  mo.sizing = replay::mlperf_cluster_dataset_size(job, cl.size(), ram_all);
+  mo.sizing = mlperf::mlperf_cluster_dataset_size(job, cl.size(), ram_all);
   mo.ram_bytes = ram_all;
   mo.measured_ram_bytes = measured_all;
   if (!a.no_size && job.dataset.num_files < mo.sizing.files) {
@@ -870,7 +870,7 @@ int do_mlperf_on(const MlperfArgs& a, replay::Cluster& cl) {
     // Every rank's result of each run, reduced for reduce_mlperf_ranks.
     mo.gather = [&cl](const replay::Report& mine) { return replay::gather_ranks(cl, mine); };
   }
-  std::vector<replay::SubmissionRun> submission;  // with --results-dir: every run's files
+  std::vector<mlperf::SubmissionRun> submission;  // with --results-dir: every run's files
   std::time_t last_second = 0;
   auto run = [&](const Job& j) {
     const std::string start = dlio_time_text();
@@ -892,7 +892,7 @@ int do_mlperf_on(const MlperfArgs& a, replay::Cluster& cl) {
                                                  mo.warmup && submission.empty(), log, cl.size()));
     return rep;
   };
-  auto observe = [&](const replay::MlperfRun& m) {
+  auto observe = [&](const mlperf::MlperfRun& m) {
     if (a.quiet || !root) return;
     std::printf("  %-8s seed %llu: %.1f samples/s, %.1f MiB/s, AU %.1f%% %s, %.1f s%s\n",
                 m.warmup ? "warm-up" : "run", static_cast<unsigned long long>(m.seed),
@@ -900,16 +900,16 @@ int do_mlperf_on(const MlperfArgs& a, replay::Cluster& cl) {
                 m.elapsed_s, several ? " (all hosts)" : "");
     std::fflush(stdout);
   };
-  Result<replay::MlperfResult> r =
-      replay::run_mlperf(job, reference ? &*reference : nullptr, run, mo, observe);
+  Result<mlperf::MlperfResult> r =
+      mlperf::run_mlperf(job, reference ? &*reference : nullptr, run, mo, observe);
   if (!r) return fail(r.error());
   auto write_results = [&]() -> Result<void> {
     std::error_code ec;
     std::filesystem::create_directories(a.out_dir, ec);
     if (ec) return runtime_error(a.out_dir + ": " + ec.message());
-    const std::pair<const char*, std::string> files[] = {{"results.json", replay::mlperf_json(*r)},
-                                                         {"results.csv", replay::mlperf_csv(*r)},
-                                                         {"summary.html", replay::mlperf_html(*r)}};
+    const std::pair<const char*, std::string> files[] = {{"results.json", mlperf::mlperf_json(*r)},
+                                                         {"results.csv", mlperf::mlperf_csv(*r)},
+                                                         {"summary.html", mlperf::mlperf_html(*r)}};
     for (const auto& [name, text] : files) {
       const std::filesystem::path p = std::filesystem::path(a.out_dir) / name;
       if (Result<void> w = write_text_file(p, text); !w) return w.error();
@@ -921,7 +921,7 @@ int do_mlperf_on(const MlperfArgs& a, replay::Cluster& cl) {
   std::printf(
       "%s: %s: mean %.1f samples/s, %.1f MiB/s, AU %.1f%% (lowest %.1f%%), %zu runs within "
       "%.1f%%%s\n",
-      r->workload.c_str(), replay::to_string(r->division), r->mean_samples_per_s, r->mean_mib_per_s,
+      r->workload.c_str(), mlperf::to_string(r->division), r->mean_samples_per_s, r->mean_mib_per_s,
       r->mean_au * 100, r->min_au * 100, static_cast<std::size_t>(mo.runs), r->max_deviation * 100,
       several
           ? (", " + std::to_string(r->ranks) + " ranks on " + std::to_string(r->hosts) + " host(s)")
@@ -930,7 +930,7 @@ int do_mlperf_on(const MlperfArgs& a, replay::Cluster& cl) {
   for (const auto& why : r->reasons) std::printf("  %s\n", why.c_str());
   std::printf("  results in %s/ (results.json, results.csv, summary.html)\n", a.out_dir.c_str());
   if (!a.results_dir.empty())
-    return write_training_submission(job, outputs, r->division, replay::mlperf_json(*r),
+    return write_training_submission(job, outputs, r->division, mlperf::mlperf_json(*r),
                                      submission);
   return 0;
 }

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "dlgen/core/job.hpp"
-#include "dlgen/replay/checkpoint_workflow.hpp"
+#include "dlgen/mlperf/checkpoint_workflow.hpp"
+#include "dlgen/mlperf/mlperf_submission.hpp"
 #include "dlgen/replay/cluster.hpp"
-#include "dlgen/replay/mlperf_submission.hpp"
 #include "dlgen/replay/report.hpp"
 
 namespace dlgen::cli {
@@ -42,7 +42,7 @@ std::string dlio_time_text();
 std::time_t distinct_second(std::time_t last);
 
 // One training run's files for the submission folder (`hosts`: the ranks under mpirun).
-replay::SubmissionRun training_submission_run(const Job& job, const replay::Report& report,
+mlperf::SubmissionRun training_submission_run(const Job& job, const replay::Report& report,
                                               const std::string& start, const std::string& end,
                                               std::time_t ended, bool warmup,
                                               const std::string& log, std::uint32_t hosts = 1);
@@ -52,8 +52,8 @@ int check_submission_free(const Job& job, const MlperfOutputs& o, bool checkpoin
                           const std::string& workload);
 
 // The submission folder of a training workload's rules (`results_json`: results.json).
-int write_training_submission(const Job& job, const MlperfOutputs& o, replay::Division division,
+int write_training_submission(const Job& job, const MlperfOutputs& o, mlperf::Division division,
                               const std::string& results_json,
-                              const std::vector<replay::SubmissionRun>& runs);
+                              const std::vector<mlperf::SubmissionRun>& runs);
 
 }  // namespace dlgen::cli

@@ -21,7 +21,7 @@
 #include <thread>
 
 #include "dlgen/datasets/content.hpp"
-#include "own_files.hpp"
+#include "dlgen/replay/own_files.hpp"
 
 namespace dlgen::replay {
 namespace {

@@ -1,4 +1,4 @@
-#include "own_files.hpp"
+#include "dlgen/replay/own_files.hpp"
 
 #include <fcntl.h>
 #include <sys/mman.h>

@@ -13,7 +13,7 @@
 
 #include "dlgen/core/job.hpp"
 #include "dlgen/core/result.hpp"
-#include "dlgen/replay/checkpoint_workflow.hpp"
+#include "dlgen/replay/checkpoint_figures.hpp"
 #include "dlgen/replay/clock.hpp"
 #include "dlgen/replay/cluster.hpp"
 #include "dlgen/replay/report.hpp"

@@ -3,9 +3,9 @@
 #include <cstdio>
 
 #include "dlgen/dlio/config.hpp"
-#include "dlgen/replay/mlperf.hpp"
+#include "dlgen/mlperf/mlperf.hpp"
 
-namespace dlgen::replay {
+namespace dlgen::mlperf {
 namespace {
 
 const char* kUnet3d = R"(model:
@@ -141,4 +141,4 @@ std::string mlperf_match_accelerator(const Job& job) {
   return "";
 }
 
-}  // namespace dlgen::replay
+}  // namespace dlgen::mlperf

@@ -1,4 +1,4 @@
-#include "dlgen/replay/find_max.hpp"
+#include "dlgen/mlperf/find_max.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,11 @@
 #include "dlgen/core/units.hpp"
 #include "dlgen/replay/plan.hpp"
 
-namespace dlgen::replay {
+namespace dlgen::mlperf {
+
+using replay::EpochPlan;
+using replay::plan_epoch;
+using replay::Report;
 
 TrialShape size_trial(const Job& base, std::uint32_t accelerators, const FindMaxOptions& options) {
   TrialShape t;
@@ -155,4 +159,4 @@ std::string find_max_json(const FindMaxResult& r, double au_threshold) {
   return j.dump(2) + "\n";
 }
 
-}  // namespace dlgen::replay
+}  // namespace dlgen::mlperf

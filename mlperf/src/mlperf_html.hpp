@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "dlgen/replay/mlperf.hpp"
+#include "dlgen/mlperf/mlperf.hpp"
 
-namespace dlgen::replay::html {
+namespace dlgen::mlperf::html {
 
 std::string escape(const std::string& s);
 
@@ -20,4 +20,4 @@ std::string page_start(const std::string& workload, const char* heading, Divisio
 std::string bars(const std::vector<double>& v, double line, const char* line_label,
                  const char* unit);
 
-}  // namespace dlgen::replay::html
+}  // namespace dlgen::mlperf::html

@@ -15,10 +15,10 @@
 
 #include "dlgen/core/job.hpp"
 #include "dlgen/core/result.hpp"
-#include "dlgen/replay/checkpoint_workflow.hpp"
-#include "dlgen/replay/mlperf.hpp"
+#include "dlgen/mlperf/checkpoint_workflow.hpp"
+#include "dlgen/mlperf/mlperf.hpp"
 
-namespace dlgen::replay {
+namespace dlgen::mlperf {
 
 // MLPerf Storage's checkpointing workload a job is ("llama3-8b", "llama3-70b", "llama3-405b",
 // "llama3-1t"), from its name as the shipped jobs and MLPerf's DLIO configs spell it
@@ -122,4 +122,4 @@ std::string dlio_checkpoint_summary_json(const CheckpointRunResult& r,
 // under epoch "1" with duration (s) and throughput (GiB/s).
 std::string dlio_checkpoint_epoch_stats_json(const CheckpointRunResult& r);
 
-}  // namespace dlgen::replay
+}  // namespace dlgen::mlperf

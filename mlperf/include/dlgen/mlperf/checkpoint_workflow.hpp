@@ -17,45 +17,23 @@
 #include "dlgen/core/job.hpp"
 #include "dlgen/core/llm.hpp"
 #include "dlgen/core/result.hpp"
+#include "dlgen/replay/checkpoint_figures.hpp"
 
 namespace dlgen::replay {
+class Cluster;
+}
 
-// One rank's part of one checkpoint written or read.
-struct RankPass {
-  std::uint32_t rank = 0;
-  std::uint64_t bytes = 0;
-  double seconds =
-      0;  // from the checkpoint's common start to this rank's last byte (fsync included)
-};
+namespace dlgen::mlperf {
 
-// One checkpoint written or read by every simulated rank.
-struct CheckpointPass {
-  std::uint32_t index = 0;  // 1-based: global_epoch1_step<index>
-  std::vector<RankPass> ranks;
-};
-
-// The figures of one checkpoint.
-struct PassFigures {
-  std::uint64_t bytes = 0;         // all ranks
-  double duration_s = 0;           // the slowest rank's seconds (max over ranks)
-  double throughput_bps = 0;       // bytes / duration_s (bytes per second)
-  double slowest_rank_bps = 0;     // min over ranks that moved bytes of their bytes / seconds
-  std::uint32_t slowest_rank = 0;  // that rank
-};
-PassFigures pass_figures(const CheckpointPass& pass);
-
-// The figures of N checkpoints written (or read) one after another.
-struct PhaseFigures {
-  std::uint32_t count = 0;
-  std::uint64_t bytes = 0;
-  double duration_s = 0;            // sum of the checkpoints' durations
-  double throughput_bps = 0;        // bytes / duration_s
-  double mean_duration_s = 0;       // mean over checkpoints
-  double mean_throughput_bps = 0;   // mean of the checkpoints' throughputs (MLPerf's figure)
-  double stdev_throughput_bps = 0;  // their population standard deviation
-  double slowest_rank_bps = 0;      // min over checkpoints of their slowest rank
-};
-PhaseFigures phase_figures(const std::vector<CheckpointPass>& passes);
+// The per-rank records and their figures are the replay's (its training checkpoints are measured
+// the same way: checkpoint_figures.hpp); named here too so that the workflow's users and tests
+// read as before the move out of replay/.
+using replay::CheckpointPass;
+using replay::pass_figures;
+using replay::PassFigures;
+using replay::phase_figures;
+using replay::PhaseFigures;
+using replay::RankPass;
 
 // MLPerf Storage v2.0's rule: the page cache is emptied between the writes and the reads when the
 // checkpoint data written on this host is under 3x its RAM (else most of it cannot be cached).
@@ -106,25 +84,23 @@ struct CheckpointRunResult {
   std::vector<HostShare> hosts;
 };
 
-class Cluster;
-
 struct CheckpointRunOptions {
   bool progress = false;  // one line per checkpoint on stderr
   // The checkpoints this run writes and reads are global_epoch1_step<first_index> onwards, so
-  // that several runs of the MLPerf rules (replay/mlperf_checkpoint.hpp) leave as many distinct
+  // that several runs of the MLPerf rules (mlperf_checkpoint.hpp) leave as many distinct
   // checkpoints as one combined run would.
   std::uint32_t first_index = 1;
   std::uint64_t ram_bytes = 0;  // the client RAM for the page-cache rule; 0: this host's
   // Drop the page cache before the reads with drop_caches where permitted (root); false: always
   // the unprivileged way (POSIX_FADV_DONTNEED and O_DIRECT reads).
   bool drop_caches = true;
-  // Under mpirun (cluster.hpp; nullptr or one rank: this host runs every simulated rank): this
-  // host runs its share (cluster_host_shards); every checkpoint written or read starts on an
+  // Under mpirun (replay/cluster.hpp; nullptr or one rank: this host runs every simulated rank):
+  // this host runs its share (cluster_host_shards); every checkpoint written or read starts on an
   // agreement of all hosts, so that its duration is the slowest host's slowest rank's, and any
   // host's failure stops every host there. Each host drops its own files from its page cache
   // under the 3x-RAM rule on its own bytes and RAM. Every rank returns the same result: all
   // hosts' records merged (merge_rank_results), `hosts` filled.
-  Cluster* cluster = nullptr;
+  replay::Cluster* cluster = nullptr;
 };
 
 // Runs the workflow; the first I/O failure stops it with "path: write at OFFSET: reason".
@@ -140,4 +116,4 @@ std::string format_checkpoint_summary(const CheckpointRunResult& r);
 std::string checkpoint_json(const CheckpointRunResult& r);
 Result<void> write_checkpoint_json(const CheckpointRunResult& r, const std::filesystem::path& path);
 
-}  // namespace dlgen::replay
+}  // namespace dlgen::mlperf

@@ -3,7 +3,7 @@
 // slowest-rank rate = the minimum), MLPerf's page-cache rule, and real runs in a temporary
 // directory: every rank's files at the sizes core/llm gives, fresh incompressible content per
 // checkpoint, reads of what was written, errors that name the path.
-#include "dlgen/replay/checkpoint_workflow.hpp"
+#include "dlgen/mlperf/checkpoint_workflow.hpp"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -25,9 +25,10 @@
 #include "dlgen/replay/cluster.hpp"
 #include "temp_dir.hpp"
 
-namespace dlgen::replay {
+namespace dlgen::mlperf {
 namespace {
 
+using replay::make_thread_clusters;
 using testing::TempDir;
 
 CheckpointPass pass_of(std::uint32_t index, std::vector<RankPass> ranks) {
@@ -532,4 +533,4 @@ TEST(CheckpointSafety, WithoutDropCachesTheReadsBypassThePageCache) {
   EXPECT_NE(r->cache_note.find("O_DIRECT"), std::string::npos) << r->cache_note;
 }
 
-}  // namespace dlgen::replay
+}  // namespace dlgen::mlperf

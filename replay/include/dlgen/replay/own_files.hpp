@@ -1,7 +1,7 @@
 #pragma once
 // Files dlgen writes as root in a job-chosen directory (checkpoints), and the page-cache state of
 // files it reads back. Shared by the training checkpoints (checkpoint.cpp) and the checkpoint-only
-// workflow (checkpoint_workflow.cpp).
+// workflow (mlperf/src/checkpoint_workflow.cpp), hence public.
 //
 // Every file is created through a descriptor of its directory: an entry of dlgen's own name that
 // is a regular file (dlgen's from an earlier checkpoint) is unlinked, then the file is created

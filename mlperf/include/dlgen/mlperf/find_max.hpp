@@ -11,7 +11,7 @@
 #include "dlgen/core/result.hpp"
 #include "dlgen/replay/report.hpp"
 
-namespace dlgen::replay {
+namespace dlgen::mlperf {
 
 struct FindMaxOptions {
   // A trial runs whole epochs until every accelerator took at least this many steps and this much
@@ -53,7 +53,7 @@ struct FindMaxTrial {
   // Its figures may come from the page cache: not dropped before it (no root, or the drop
   // failed), or it repeats epochs of a dataset under 5x RAM without dropping between them.
   bool warm_cache = false;
-  Report report;  // when ran
+  replay::Report report;  // when ran
 };
 
 struct FindMaxResult {
@@ -66,7 +66,7 @@ struct FindMaxResult {
 };
 
 // Runs one trial job; run_job with the caller's RunOptions in the CLI, a model in tests.
-using TrialRunner = std::function<Result<Report>(const Job&)>;
+using TrialRunner = std::function<Result<replay::Report>(const Job&)>;
 using TrialObserver = std::function<void(const FindMaxTrial&)>;
 
 // Needs a compute time per step (an input error otherwise).
@@ -79,4 +79,4 @@ Result<FindMaxResult> find_max_accelerators(const Job& base, const TrialRunner& 
 // mib_per_s, elapsed_s). docs/metrics.md, "--find-max-accelerators".
 std::string find_max_json(const FindMaxResult& r, double au_threshold);
 
-}  // namespace dlgen::replay
+}  // namespace dlgen::mlperf

@@ -1,5 +1,5 @@
 // The MLPerf Storage submission folder (mlperf_submission.hpp).
-#include "dlgen/replay/mlperf_submission.hpp"
+#include "dlgen/mlperf/mlperf_submission.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -9,7 +9,10 @@
 #include <set>
 #include <system_error>
 
-namespace dlgen::replay {
+namespace dlgen::mlperf {
+
+using replay::EpochResult;
+using replay::Report;
 namespace {
 
 std::string yaml_quote(const std::string& s) {
@@ -170,4 +173,4 @@ Result<void> write_submission(const std::filesystem::path& dir,
   return ok();
 }
 
-}  // namespace dlgen::replay
+}  // namespace dlgen::mlperf

@@ -20,10 +20,10 @@
 #include <vector>
 
 #include "dlgen/core/result.hpp"
-#include "dlgen/replay/mlperf.hpp"
+#include "dlgen/mlperf/mlperf.hpp"
 #include "dlgen/replay/report.hpp"
 
-namespace dlgen::replay {
+namespace dlgen::mlperf {
 
 // One run's files (the warm-up too, when there was one: MLPerf keeps its folder).
 struct SubmissionRun {
@@ -71,7 +71,7 @@ Result<std::vector<SubmissionFile>> submission_files(const SubmissionSpec& spec)
 // DLIO's per_epoch_stats.json of a training run: per epoch (1-based, as text) its duration in
 // seconds (text, 2 decimals, as DLIO writes it), samples, bytes, AU (%) and throughput; the
 // evaluation passes under "eval".
-std::string dlio_training_epoch_stats_json(const Report& report);
+std::string dlio_training_epoch_stats_json(const replay::Report& report);
 
 // Before the runs: an error when `dir` already holds this submitter's, system's and workload's
 // results.json in any division folder (write_submission would refuse it after hours of runs).
@@ -82,4 +82,4 @@ Result<void> check_submission_free(const std::filesystem::path& dir, const Submi
 Result<void> write_submission(const std::filesystem::path& dir,
                               const std::vector<SubmissionFile>& files);
 
-}  // namespace dlgen::replay
+}  // namespace dlgen::mlperf

@@ -3,7 +3,7 @@
 // with its logs, DLIO-named summary.json and dlio_config/ of exactly three files), written to a
 // temporary directory and walked; names made folder-safe; runs that would share a folder and an
 // earlier submission in the same place are refused; the submitter's system file is kept.
-#include "dlgen/replay/mlperf_submission.hpp"
+#include "dlgen/mlperf/mlperf_submission.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,12 +13,15 @@
 #include <set>
 
 #include "dlgen/dlio/summary.hpp"
-#include "dlgen/replay/mlperf_checkpoint.hpp"
+#include "dlgen/mlperf/mlperf_checkpoint.hpp"
 #include "temp_dir.hpp"
 
-namespace dlgen::replay {
+namespace dlgen::mlperf {
 namespace {
 
+using replay::dlio_summary_json;
+using replay::EpochResult;
+using replay::Report;
 using testing::TempDir;
 namespace fs = std::filesystem;
 
@@ -198,4 +201,4 @@ TEST(MlperfSubmission, NamesTimestampsAndCollisions) {
 }
 
 }  // namespace
-}  // namespace dlgen::replay
+}  // namespace dlgen::mlperf

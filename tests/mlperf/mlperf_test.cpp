@@ -1,7 +1,7 @@
 // MLPerf Storage's run rules with a model runner: dataset sizing, the division from the parameters
 // that differ from the reference, warm-up + N runs with new seeds, the replication check, the AU
 // verdict, and the report files.
-#include "dlgen/replay/mlperf.hpp"
+#include "dlgen/mlperf/mlperf.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,8 +9,13 @@
 
 #include "dlgen/core/job_io.hpp"
 
-namespace dlgen::replay {
+namespace dlgen::mlperf {
 namespace {
+
+using replay::ClusterResult;
+using replay::RankResult;
+using replay::reduce_ranks;
+using replay::Report;
 
 Job reference(const char* workload = "cosmoflow", const char* accel = "h100") {
   Result<Job> r = mlperf_reference(workload, accel);
@@ -406,8 +411,8 @@ TEST(Mlperf, RanksOfOneRunReduceToItsFigures) {
   EXPECT_TRUE(m.per_rank[0].au_passed);
   EXPECT_DOUBLE_EQ(m.per_rank[1].samples_per_s, 50);
   // One rank alone is its own run.
-  const MlperfRun one = reduce_mlperf_ranks(reduce_ranks({rank_of(0, "a", 1000, 10, 0.93)}), 7,
-                                            false);
+  const MlperfRun one =
+      reduce_mlperf_ranks(reduce_ranks({rank_of(0, "a", 1000, 10, 0.93)}), 7, false);
   EXPECT_DOUBLE_EQ(one.samples_per_s, 100);
   EXPECT_DOUBLE_EQ(one.au, 0.93);
   EXPECT_TRUE(one.au_passed);
@@ -437,4 +442,4 @@ TEST(Mlperf, ReportFiles) {
 }
 
 }  // namespace
-}  // namespace dlgen::replay
+}  // namespace dlgen::mlperf

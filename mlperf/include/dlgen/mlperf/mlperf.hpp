@@ -13,7 +13,7 @@
 #include "dlgen/replay/cluster_report.hpp"
 #include "dlgen/replay/report.hpp"
 
-namespace dlgen::replay {
+namespace dlgen::mlperf {
 
 // MLPerf's dataset size: enough samples for 500 steps of every accelerator, and at least 5x the
 // clients' RAM, so that no run is served from the page cache.
@@ -66,7 +66,7 @@ struct MlperfRankFigures {
 };
 // Under mpirun: every rank's result of a run, reduced, given this rank's Report (gather_ranks: a
 // collective, every rank calls it once per run, and all get the same answer).
-using MlperfRankGather = std::function<ClusterResult(const Report& mine)>;
+using MlperfRankGather = std::function<replay::ClusterResult(const replay::Report& mine)>;
 
 // What CLOSED and OPEN need of a training submission: a warm-up, then this many measured runs
 // (Rules.md 2.1.17: six timestamp folders, the first the warm-up).
@@ -111,16 +111,17 @@ struct MlperfResult {
 };
 
 // One measured (or warm-up) run's figures from its Report.
-MlperfRun mlperf_run_of(const Report& report, std::uint64_t seed, bool warmup);
+MlperfRun mlperf_run_of(const replay::Report& report, std::uint64_t seed, bool warmup);
 
 // The seam for multi-host runs: one run's figures from the ranks' reduction (cluster_report.hpp):
 // samples/s and MiB/s are all ranks' training samples and bytes over the cluster's training
 // seconds (each epoch from the first rank's start to the last rank's end), AU is the lowest
 // accelerator on any rank, the run lasts from the first rank's start to the last rank's end, and
 // it passes only if every rank passed; per_rank holds each rank's own figures.
-MlperfRun reduce_mlperf_ranks(const ClusterResult& cluster, std::uint64_t seed, bool warmup);
+MlperfRun reduce_mlperf_ranks(const replay::ClusterResult& cluster, std::uint64_t seed,
+                              bool warmup);
 
-using MlperfRunner = std::function<Result<Report>(const Job&)>;
+using MlperfRunner = std::function<Result<replay::Report>(const Job&)>;
 using MlperfObserver = std::function<void(const MlperfRun&)>;
 
 // Runs the rules: `job` must already be sized (see mlperf_dataset_size); `reference` is its
@@ -133,4 +134,4 @@ std::string mlperf_json(const MlperfResult& r);
 std::string mlperf_csv(const MlperfResult& r);
 std::string mlperf_html(const MlperfResult& r);  // self-contained, inline SVG plots
 
-}  // namespace dlgen::replay
+}  // namespace dlgen::mlperf

@@ -3,7 +3,7 @@
 // runs, per run duration = slowest rank and throughput = slowest rank's rate with their means,
 // the 5% agreement, the multi-host seam (ranks of several hosts reduced as one run), DLIO's
 // summary.json names, the report files, and a real run of the workflow from a later index.
-#include "dlgen/replay/mlperf_checkpoint.hpp"
+#include "dlgen/mlperf/mlperf_checkpoint.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,7 +13,7 @@
 #include "dlgen/core/llm.hpp"
 #include "temp_dir.hpp"
 
-namespace dlgen::replay {
+namespace dlgen::mlperf {
 namespace {
 
 using testing::TempDir;
@@ -363,4 +363,4 @@ TEST(MlperfCheckpoint, WorkflowRunsFromALaterCheckpointIndex) {
 }
 
 }  // namespace
-}  // namespace dlgen::replay
+}  // namespace dlgen::mlperf

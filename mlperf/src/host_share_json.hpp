@@ -4,9 +4,9 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "dlgen/replay/checkpoint_workflow.hpp"
+#include "dlgen/mlperf/checkpoint_workflow.hpp"
 
-namespace dlgen::replay {
+namespace dlgen::mlperf {
 
 inline nlohmann::json host_shares_json(const std::vector<HostShare>& hosts) {
   nlohmann::json out = nlohmann::json::array();
@@ -21,4 +21,4 @@ inline nlohmann::json host_shares_json(const std::vector<HostShare>& hosts) {
   return out;
 }
 
-}  // namespace dlgen::replay
+}  // namespace dlgen::mlperf

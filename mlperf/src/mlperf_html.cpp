@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <sstream>
 
-namespace dlgen::replay::html {
+namespace dlgen::mlperf::html {
 
 std::string escape(const std::string& s) {
   std::string o;
@@ -79,4 +79,4 @@ std::string bars(const std::vector<double>& v, double line, const char* line_lab
   return s.str();
 }
 
-}  // namespace dlgen::replay::html
+}  // namespace dlgen::mlperf::html

@@ -1,0 +1,627 @@
+// The checkpoint-only workflow (see checkpoint_workflow.hpp): one thread per simulated rank, all
+// starting each checkpoint together on a barrier; the main thread prepares directories, sleeps
+// the pause between checkpoints and drops the page cache between writes and reads.
+#include "dlgen/mlperf/checkpoint_workflow.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysinfo.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <barrier>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <system_error>
+#include <thread>
+
+#include "checkpoint_hosts.hpp"
+#include "checkpoint_report.hpp"
+#include "dlgen/core/llm.hpp"
+#include "dlgen/core/units.hpp"
+#include "dlgen/datasets/content.hpp"
+#include "dlgen/replay/cluster.hpp"
+#include "dlgen/replay/own_files.hpp"
+
+namespace dlgen::mlperf {
+
+// The replay's file ownership (own_files.hpp) and cluster agreement (cluster.hpp), which the
+// workflow used unqualified inside replay/.
+namespace own = replay::own;
+using replay::agree;
+using replay::all_min;
+using replay::Cluster;
+using replay::ProgressScope;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+std::string io_error(const std::filesystem::path& p, const char* what, std::uint64_t offset,
+                     int err) {
+  return p.string() + ": " + what + " at " + std::to_string(offset) + ": " + std::strerror(err);
+}
+
+// Drawn once per process: two runs never write the same bytes (deduplicating storage gains
+// nothing).
+std::uint64_t run_salt() {
+  static const std::uint64_t salt = [] {
+    std::random_device rd;
+    return (std::uint64_t{rd()} << 32) ^ rd();
+  }();
+  return salt;
+}
+
+std::string step_name(std::uint32_t index) {
+  return "global_epoch1_step" + std::to_string(index);
+}
+
+std::filesystem::path checkpoint_dir(const Job& job, std::uint32_t index) {
+  return job.checkpoint.dir / step_name(index);
+}
+
+// Writes one shard file with fresh content, created in `dirfd` (own::create: never through a
+// link); fsync when asked; the close is checked (NFS reports a failed write-back there).
+// `progress` grows by each write's bytes (the MPI watchdog's sign of life: cluster.hpp).
+Result<void> write_file(int dirfd, const std::string& name, const std::filesystem::path& p,
+                        std::uint64_t size, datasets::ContentStream& content,
+                        std::vector<std::uint8_t>& block, bool fsync,
+                        std::atomic<std::uint64_t>& progress) {
+  Result<own::Fd> file = own::create(dirfd, name, p);
+  if (!file) return file.error();
+  const int fd = file->get();
+  std::uint64_t block_at = 0, block_end = 0;  // the file range whose bytes `block` holds
+  for (std::uint64_t off = 0; off < size;) {
+    if (off >= block_end) {  // fresh bytes for every request; a short write sends the rest
+      block_at = off;
+      block_end = off + std::min<std::uint64_t>(block.size(), size - off);
+      content.fill(block.data(), block_end - block_at);
+    }
+    const ssize_t w =
+        ::pwrite(fd, block.data() + (off - block_at), block_end - off, static_cast<off_t>(off));
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return runtime_error(io_error(p, "write", off, w < 0 ? errno : EIO));
+    off += static_cast<std::uint64_t>(w);
+    progress.fetch_add(static_cast<std::uint64_t>(w), std::memory_order_relaxed);
+  }
+  if (fsync && ::fsync(fd) != 0) return runtime_error(io_error(p, "fsync", size, errno));
+  return file->close(p);
+}
+
+// A read buffer aligned for O_DIRECT (4 KiB: the logical block size of every device here).
+struct ReadBuffer {
+  static constexpr std::size_t kAlign = 4096;
+  explicit ReadBuffer(std::uint64_t bytes)
+      : size((std::max<std::uint64_t>(bytes, kAlign) + kAlign - 1) / kAlign * kAlign),
+        data(static_cast<std::uint8_t*>(std::aligned_alloc(kAlign, size)), &std::free) {}
+  std::size_t size;
+  std::unique_ptr<std::uint8_t, decltype(&std::free)> data;
+};
+
+// Reads a shard file to its end; a file shorter than expected is an error (a torn checkpoint).
+// `direct`: with O_DIRECT, past the page cache; a filesystem that refuses it (tmpfs) is read
+// buffered and `*buffered` set. `progress` grows by each read's bytes.
+Result<std::uint64_t> read_file(int dirfd, const std::string& name, const std::filesystem::path& p,
+                                std::uint64_t expected, ReadBuffer& block, bool direct,
+                                std::atomic<bool>* buffered, std::atomic<std::uint64_t>& progress) {
+  Result<own::Fd> file = own::open_read(dirfd, name, p, direct ? O_DIRECT : 0);
+  if (!file && direct) {
+    file = own::open_read(dirfd, name, p);
+    if (file && buffered) *buffered = true;
+  }
+  if (!file) return file.error();
+  const int fd = file->get();
+  std::uint64_t off = 0;
+  for (;;) {
+    const ssize_t n = ::pread(fd, block.data.get(), block.size, static_cast<off_t>(off));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return runtime_error(io_error(p, "read", off, errno));
+    if (n == 0) break;
+    off += static_cast<std::uint64_t>(n);
+    progress.fetch_add(static_cast<std::uint64_t>(n), std::memory_order_relaxed);
+    // A short O_DIRECT read is the end of the file (the next offset would be unaligned).
+    if (direct && static_cast<std::size_t>(n) < block.size) break;
+  }
+  if (Result<void> c = file->close(p); !c) return c.error();
+  if (off != expected)
+    return runtime_error(p.string() + ": read " + std::to_string(off) +
+                         " bytes, the checkpoint wrote " + std::to_string(expected));
+  return off;
+}
+
+// Writes 1 to /proc/sys/vm/drop_caches (the clean page cache, every file's): root only, and not
+// where /proc/sys is read-only (containers). Empty when done, else why not.
+std::string drop_page_cache() {
+  const int fd = ::open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return std::string("/proc/sys/vm/drop_caches: open: ") + std::strerror(errno);
+  const bool wrote = ::write(fd, "1", 1) == 1;
+  const int err = errno;
+  const bool closed = ::close(fd) == 0;
+  if (!wrote || !closed)
+    return std::string("/proc/sys/vm/drop_caches: write: ") + std::strerror(wrote ? errno : err);
+  return "";
+}
+
+std::string percent(double fraction) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", 100 * fraction);
+  return buf;
+}
+
+bool files_present(const Job& job, const std::vector<RankShard>& shards, std::uint32_t index) {
+  for (const RankShard& s : shards)
+    for (const ShardFile& f : s.files) {
+      struct stat st {};
+      if (::stat((checkpoint_dir(job, index) / f.name).c_str(), &st) != 0 ||
+          std::uint64_t(st.st_size) != f.bytes)
+        return false;
+    }
+  return true;
+}
+
+std::uint64_t host_ram() {
+  struct sysinfo si {};
+  return ::sysinfo(&si) == 0 ? std::uint64_t{si.totalram} * si.mem_unit : 0;
+}
+
+// The simulated ranks and the passes they run.
+class Workflow {
+ public:
+  // `root`: the checkpoint directory (job.checkpoint.dir), open for the whole run.
+  Workflow(const Job& job, std::vector<RankShard> shards, int root)
+      : job_(job),
+        shards_(std::move(shards)),
+        root_(root),
+        sync_(static_cast<std::ptrdiff_t>(shards_.size() + 1)) {}
+
+  // Reads from here on use O_DIRECT (the page cache could not be dropped for them).
+  void read_direct(bool on) { direct_ = on; }
+  // Whether a filesystem refused O_DIRECT, so some reads went through the page cache.
+  bool direct_refused() const { return buffered_; }
+
+  // Runs one pass (write or read of checkpoint `index`) on every rank; returns its records.
+  Result<CheckpointPass> pass(std::uint32_t index, bool write) {
+    index_ = index;
+    write_ = write;
+    records_.assign(shards_.size(), RankPass{});
+    sync_.arrive_and_wait();  // start together
+    sync_.arrive_and_wait();  // all done
+    if (first_error_) return *first_error_;
+    CheckpointPass p;
+    p.index = index;
+    p.ranks = records_;
+    return p;
+  }
+
+  Result<void> start() {
+    try {
+      for (std::size_t i = 0; i < shards_.size(); ++i)
+        threads_.emplace_back([this, i] { rank_loop(i); });
+    } catch (const std::system_error& e) {
+      // The barrier counts every rank: the missing ones arrive (and leave) here, so the ranks
+      // already started pass it once, see stop_ and end.
+      const std::size_t started = threads_.size();
+      stop_ = true;
+      for (std::size_t i = started; i < shards_.size(); ++i) sync_.arrive_and_drop();
+      sync_.arrive_and_wait();
+      for (auto& t : threads_) t.join();
+      threads_.clear();
+      return runtime_error("cannot start simulated rank " + std::to_string(started) + " of " +
+                           std::to_string(shards_.size()) + " (one thread each): " + e.what());
+    }
+    return ok();
+  }
+
+  bool started() const { return !threads_.empty(); }
+  // Bytes written and read so far, all passes (Cluster::progress).
+  std::uint64_t progress() const { return progress_.load(std::memory_order_relaxed); }
+
+  void stop() {
+    stop_ = true;
+    sync_.arrive_and_wait();
+    for (auto& t : threads_) t.join();
+  }
+
+ private:
+  void rank_loop(std::size_t i) {
+    std::vector<std::uint8_t> block(
+        std::max<std::uint64_t>(job_.checkpoint.write_size_bytes, 4096));
+    ReadBuffer read_block(job_.checkpoint.write_size_bytes);
+    for (;;) {
+      sync_.arrive_and_wait();
+      if (stop_) return;
+      const auto t0 = Clock::now();
+      RankPass rec;
+      rec.rank = shards_[i].rank;
+      Result<void> r = write_ ? write_rank(i, block, rec) : read_rank(i, read_block, rec);
+      rec.seconds = seconds_between(t0, Clock::now());
+      records_[i] = rec;
+      if (!r) {
+        std::lock_guard lock(mu_);
+        if (!first_error_) first_error_ = r.error();
+      }
+      sync_.arrive_and_wait();
+    }
+  }
+
+  Result<void> write_rank(std::size_t i, std::vector<std::uint8_t>& block, RankPass& rec) {
+    const RankShard& s = shards_[i];
+    const std::filesystem::path dir = checkpoint_dir(job_, index_);
+    Result<own::Fd> dfd = own::open_subdir(root_, step_name(index_), dir, false);
+    if (!dfd) return dfd.error();
+    for (std::size_t f = 0; f < s.files.size(); ++f) {
+      // A fresh stream per checkpoint, rank and file: nothing repeats within or across checkpoints.
+      datasets::ContentStream content(run_salt() ^ (std::uint64_t{index_} * 0x9e3779b97f4a7c15ull),
+                                      (std::uint64_t{s.rank} << 20) | f);
+      if (Result<void> r = write_file(dfd->get(), s.files[f].name, dir / s.files[f].name,
+                                      s.files[f].bytes, content, block, job_.checkpoint.fsync,
+                                      progress_);
+          !r)
+        return r;
+      rec.bytes += s.files[f].bytes;
+    }
+    return ok();
+  }
+
+  Result<void> read_rank(std::size_t i, ReadBuffer& block, RankPass& rec) {
+    const RankShard& s = shards_[i];
+    const std::filesystem::path dir = checkpoint_dir(job_, index_);
+    Result<own::Fd> dfd = own::open_subdir(root_, step_name(index_), dir, false);
+    if (!dfd) return dfd.error();
+    for (const ShardFile& f : s.files) {
+      Result<std::uint64_t> n = read_file(dfd->get(), f.name, dir / f.name, f.bytes, block,
+                                          direct_, &buffered_, progress_);
+      if (!n) return n.error();
+      rec.bytes += *n;
+    }
+    return ok();
+  }
+
+  const Job& job_;
+  std::vector<RankShard> shards_;
+  int root_;
+  bool direct_ = false;
+  std::atomic<bool> buffered_{false};
+  std::barrier<> sync_;
+  std::vector<std::thread> threads_;
+  std::vector<RankPass> records_;
+  std::uint32_t index_ = 0;
+  bool write_ = true;
+  std::atomic<bool> stop_{false};
+  std::atomic<std::uint64_t> progress_{0};
+  std::mutex mu_;
+  std::optional<Error> first_error_;
+};
+// What the steps of one run share: the job, this host's simulated ranks, the open checkpoint
+// directory, the rank threads, the hosts (nullptr: this host alone) and the result as it grows.
+struct Run {
+  const Job& job;
+  const CheckpointRunOptions& options;
+  Cluster* cl;
+  std::vector<RankShard> shards;
+  int rfd;              // job.checkpoint.dir, open for the whole run
+  std::uint32_t first;  // the first checkpoint index this run writes and reads
+  Workflow& wf;
+  CheckpointRunResult& out;
+  std::uint64_t written = 0;  // checkpoint bytes now on this host's storage, for the cache rule
+  std::vector<std::uint32_t> untimed;  // checkpoints written (untimed) because a read needed them
+
+  // Every coordination point is an agreement of all hosts (a no-op on one): every host reaches
+  // the same ones in the same order, and leaves on the first failure of any.
+  Result<void> together(const Result<void>& mine) const { return cl ? agree(*cl, mine) : mine; }
+
+  // Every shard file of this host's ranks in checkpoints [from, to).
+  std::vector<std::filesystem::path> files_of(std::uint32_t from, std::uint32_t to) const {
+    std::vector<std::filesystem::path> files;
+    for (std::uint32_t i = from; i < to; ++i)
+      for (const RankShard& s : shards)
+        for (const ShardFile& f : s.files) files.push_back(checkpoint_dir(job, i) / f.name);
+    return files;
+  }
+
+  bool progress() const { return options.progress && (!cl || cl->rank() == 0); }
+  const char* scope() const { return cl ? " (this host's ranks)" : ""; }
+
+  // One checkpoint written or read by every rank of every host: the directory made, the pause,
+  // all hosts agree to start, all report how it went.
+  Result<CheckpointPass> pass(std::uint32_t index, bool write) {
+    Result<void> ready = write ? make_dir(index) : ok();
+    if (ready) pause();  // DLIO's time_between_checkpoints: compute between checkpoints, untimed
+    if (Result<void> go = together(ready); !go) return go.error();
+    Result<CheckpointPass> p = wf.pass(index, write);
+    if (Result<void> done = together(p ? ok() : Result<void>(p.error())); !done)
+      return done.error();
+    return p;
+  }
+
+  Result<void> make_dir(std::uint32_t index) const {
+    Result<own::Fd> d = own::open_subdir(rfd, step_name(index), checkpoint_dir(job, index), true);
+    return d ? ok() : Result<void>(d.error());
+  }
+
+  void pause() const {
+    const double s = job.checkpoint.pause_s;
+    if (s > 0) std::this_thread::sleep_for(std::chrono::duration<double>(s));
+  }
+};
+
+// This host's share of the job's simulated ranks, and the result's description of them.
+Result<std::vector<RankShard>> host_share(const Job& job, const CheckpointRunOptions& options,
+                                          Cluster* cl, CheckpointRunResult& out) {
+  const CheckpointSpec& k = job.checkpoint;
+  out.job_name = job.name;
+  out.dir = k.dir;
+  out.fsync = k.fsync;
+  Result<std::vector<RankShard>> share =
+      cluster_host_shards(job, cl ? cl->rank() : 0, cl ? cl->size() : 1);
+  if (!share) return share.error();  // the same on every host: the job is the same
+  std::vector<RankShard> shards = std::move(*share);
+  out.ranks = static_cast<std::uint32_t>(shards.size());
+  out.world_ranks = job.model ? job.model->world() : host_shards(job).size();
+  out.parameters = job.model ? parameter_count(*job.model) : 0;
+  out.checkpoint_bytes = checkpoint_bytes(shards);
+  for (const RankShard& s : shards) out.checkpoint_files += s.files.size();
+  out.ram_bytes = options.ram_bytes > 0 ? options.ram_bytes : host_ram();
+  if (shards.empty())
+    return input_error(job.name + ": the checkpoint-only workflow has no rank to simulate");
+  return shards;
+}
+
+// Free space, before anything is written: every checkpoint this run writes (the timed ones and
+// the missing ones it must read), less the files of the same names it replaces. Each host counts
+// its own ranks' bytes.
+Result<void> check_room(const Run& run) {
+  const CheckpointSpec& k = run.job.checkpoint;
+  std::uint64_t needed = 0, freed = 0;
+  for (std::uint32_t i = run.first; i < run.first + std::max(k.writes, k.reads); ++i) {
+    if (i >= run.first + k.writes && files_present(run.job, run.shards, i)) continue;
+    Result<own::Fd> d = own::open_subdir(run.rfd, step_name(i), checkpoint_dir(run.job, i), false);
+    for (const RankShard& s : run.shards)
+      for (const ShardFile& f : s.files) {
+        needed += own::on_disk(run.rfd, f.bytes);
+        if (d) freed += own::on_disk(run.rfd, own::regular_size(d->get(), f.name));
+      }
+  }
+  return own::check_space(run.rfd, k.dir, needed > freed ? needed - freed : 0,
+                          "this run's checkpoints");
+}
+
+// The timed writes: checkpoints first .. first + writes - 1.
+Result<void> write_checkpoints(Run& run) {
+  const CheckpointSpec& k = run.job.checkpoint;
+  for (std::uint32_t i = run.first; i < run.first + k.writes; ++i) {
+    Result<CheckpointPass> p = run.pass(i, true);
+    if (!p) return p.error();
+    if (run.progress()) print_progress("write", *p, i - run.first + 1, k.writes, run.scope());
+    run.written += pass_figures(*p).bytes;
+    run.out.writes.push_back(std::move(*p));
+  }
+  return ok();
+}
+
+// Checkpoints to read that this run did not write (writes = 0) must exist; missing ones are
+// written first, untimed. A checkpoint missing on any host is written by all of them.
+Result<void> write_missing(Run& run) {
+  const CheckpointSpec& k = run.job.checkpoint;
+  Result<void> status = ok();
+  for (std::uint32_t i = run.first; i < run.first + k.reads && status; ++i) {
+    if (i < run.first + k.writes) continue;
+    const bool here = files_present(run.job, run.shards, i);
+    const bool everywhere = run.cl ? all_min(*run.cl, here ? 1.0 : 0.0) > 0 : here;
+    if (everywhere) continue;
+    Result<CheckpointPass> p = run.pass(i, true);
+    if (!p) {
+      status = p.error();
+    } else {
+      run.written += pass_figures(*p).bytes;
+      run.untimed.push_back(i);
+    }
+    run.out.notes.push_back("checkpoint " + std::to_string(i) +
+                            " was missing: written first, untimed");
+  }
+  return status;
+}
+
+// Every file this run wrote or reads is written back first (fdatasync, then syncfs: a failure
+// is an error, never a silent cached read); then root drops the page cache for real
+// (drop_caches); elsewhere the files are advised out and read with O_DIRECT. `refused`: why
+// drop_caches was not used.
+Result<void> empty_page_cache(Run& run, std::string& refused) {
+  const CheckpointSpec& k = run.job.checkpoint;
+  const int rfd = run.rfd;
+  const std::vector<std::filesystem::path> all =
+      run.files_of(run.first, run.first + std::max(k.writes, k.reads));
+  // One file open at a time (thousands of shards would pass the descriptor limit).
+  auto each = [&](auto&& call) -> Result<void> {
+    for (const std::filesystem::path& p : all) {
+      Result<own::Fd> d =
+          own::open_subdir(rfd, p.parent_path().filename().string(), p.parent_path(), false);
+      if (!d) return d.error();
+      Result<own::Fd> f = own::open_read(d->get(), p.filename().string(), p);
+      if (!f) return f.error();
+      if (Result<void> r = call(f->get(), p); !r) return r;
+      if (Result<void> c = f->close(p); !c) return c;
+    }
+    return ok();
+  };
+  Result<void> synced = each([](int fd, const std::filesystem::path& p) -> Result<void> {
+    if (::fdatasync(fd) != 0) return runtime_error(io_error(p, "fdatasync", 0, errno));
+    return ok();
+  });
+  if (!synced) return synced;
+  if (::syncfs(rfd) != 0)
+    return runtime_error(k.dir.string() + ": syncfs: " + std::strerror(errno));
+  refused = run.options.drop_caches ? drop_page_cache() : "not asked for";
+  if (refused.empty()) {
+    run.out.cache_method = "drop_caches";
+    return ok();
+  }
+  run.out.cache_method = "O_DIRECT";
+  run.wf.read_direct(true);
+  return each([](int fd, const std::filesystem::path& p) -> Result<void> {
+    if (const int err = ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED); err != 0)
+      return runtime_error(io_error(p, "posix_fadvise(DONTNEED)", 0, err));
+    return ok();
+  });
+}
+
+// Per host: its own bytes against its own RAM (MLPerf's 3x rule), its own files dropped; then
+// mincore says how much of the files to read is still resident.
+Result<void> drop_before_reads(Run& run, std::string& refused) {
+  CheckpointRunResult& out = run.out;
+  out.cache_dropped = drop_cache_between(run.written, out.ram_bytes);
+  const std::vector<std::filesystem::path> read_files =
+      run.files_of(run.first, run.first + run.job.checkpoint.reads);
+  // Every host reaches this agreement, whether its own rule dropped its cache or not.
+  Result<void> status = run.together(out.cache_dropped ? empty_page_cache(run, refused) : ok());
+  Result<own::Residency> res = own::Residency{};
+  if (status) res = own::residency(read_files);
+  status = run.together(res ? status : Result<void>(res.error()));
+  if (status) out.resident_fraction = res->fraction();
+  return status;
+}
+
+// Why the page cache was (not) dropped, how, and what mincore saw.
+void describe_cache(Run& run, const std::string& refused) {
+  CheckpointRunResult& out = run.out;
+  const std::string resident =
+      "mincore: " + percent(out.resident_fraction) + " of the files resident before the reads";
+  if (out.cache_dropped && out.cache_method == "drop_caches") {
+    out.cache_note = "dropped before the reads (" + format_size(run.written) + " written < 3 x " +
+                     format_size(out.ram_bytes) + " RAM) with syncfs + drop_caches; " + resident +
+                     (out.resident_fraction < 0.01 ? ": the reads come from storage"
+                                                   : ": part of the reads may come from memory");
+  } else if (out.cache_dropped) {
+    out.cache_note = "written back and advised out before the reads (" + format_size(run.written) +
+                     " written < 3 x " + format_size(out.ram_bytes) + " RAM; drop_caches " +
+                     refused + "), read with O_DIRECT past the page cache; " + resident;
+  } else {
+    out.cache_method = "none";
+    out.cache_note = "not dropped (" + format_size(run.written) + " written >= 3 x " +
+                     format_size(out.ram_bytes) +
+                     " RAM, MLPerf's rule): at most a third of it can still be cached; " + resident;
+  }
+}
+
+// The page cache dealt with, then the timed reads: checkpoints first .. first + reads - 1.
+Result<void> read_checkpoints(Run& run) {
+  const CheckpointSpec& k = run.job.checkpoint;
+  std::string refused;  // why drop_caches was not used
+  Result<void> status = drop_before_reads(run, refused);
+  describe_cache(run, refused);
+  for (std::uint32_t i = run.first; i < run.first + k.reads && status; ++i) {
+    Result<CheckpointPass> p = run.pass(i, false);
+    if (!p) {
+      status = p.error();
+      break;
+    }
+    if (run.progress()) print_progress("read", *p, i - run.first + 1, k.reads, run.scope());
+    run.out.reads.push_back(std::move(*p));
+  }
+  if (run.wf.direct_refused())
+    run.out.cache_note +=
+        "; the filesystem refused O_DIRECT, so the reads went through the page cache";
+  return status;
+}
+
+// checkpoint.keep: the newest `keep` checkpoints this run wrote stay; of the others, this host's
+// ranks' files go (by name, regular files only: what dlgen wrote), and their directories when
+// left empty (another host's files, or anyone else's, keep one).
+Result<void> remove_old_checkpoints(Run& run) {
+  const CheckpointSpec& k = run.job.checkpoint;
+  if (!k.keep) return ok();
+  std::vector<std::uint32_t> wrote;
+  for (const CheckpointPass& p : run.out.writes) wrote.push_back(p.index);
+  wrote.insert(wrote.end(), run.untimed.begin(), run.untimed.end());
+  std::sort(wrote.begin(), wrote.end());
+  std::uint64_t removed = 0;
+  const std::size_t old = wrote.size() > *k.keep ? wrote.size() - *k.keep : 0;
+  for (std::size_t n = 0; n < old; ++n) {
+    const std::uint32_t i = wrote[n];
+    Result<own::Fd> d = own::open_subdir(run.rfd, step_name(i), checkpoint_dir(run.job, i), false);
+    if (!d) return d.error();
+    for (const RankShard& s : run.shards)
+      for (const ShardFile& f : s.files) {
+        struct stat st {};
+        if (::fstatat(d->get(), f.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+            !S_ISREG(st.st_mode))
+          continue;
+        if (::unlinkat(d->get(), f.name.c_str(), 0) != 0 && errno != ENOENT)
+          return runtime_error((checkpoint_dir(run.job, i) / f.name).string() +
+                               ": unlink: " + std::strerror(errno));
+        ++removed;
+      }
+    ::unlinkat(run.rfd, step_name(i).c_str(), AT_REMOVEDIR);  // ENOTEMPTY: kept
+  }
+  if (old > 0)
+    run.out.notes.push_back("checkpoint.keep = " + std::to_string(*k.keep) + ": deleted " +
+                            std::to_string(removed) + " file(s) of the " + std::to_string(old) +
+                            " oldest checkpoint(s) this run wrote");
+  return ok();
+}
+
+// Subset mode: which of the model's ranks the hosts simulated, against the whole checkpoint.
+void note_subset(Run& run) {
+  const Job& job = run.job;
+  if (!job.model || job.checkpoint.mode != CheckpointMode::subset) return;
+  Cluster* cl = run.cl;
+  const std::uint32_t simulated = run.out.ranks * (cl ? cl->size() : 1);
+  if (simulated < run.out.world_ranks)
+    run.out.notes.push_back(
+        "subset: ranks 0.." + std::to_string(simulated - 1) + " of " +
+        std::to_string(run.out.world_ranks) +
+        (cl ? " (" + std::to_string(cl->size()) + " hosts' share" : " (this host's share") +
+        "; the whole checkpoint is " + format_size(checkpoint_bytes(rank_shards(*job.model))) +
+        ")");
+}
+
+}  // namespace
+
+bool drop_cache_between(std::uint64_t bytes_written, std::uint64_t ram_bytes) {
+  return ram_bytes > 0 && double(bytes_written) < 3.0 * double(ram_bytes);
+}
+
+Result<CheckpointRunResult> run_checkpoint_workflow(const Job& job,
+                                                    const CheckpointRunOptions& options) {
+  const CheckpointSpec& k = job.checkpoint;
+  Cluster* cl = options.cluster && options.cluster->size() > 1 ? options.cluster : nullptr;
+  CheckpointRunResult out;
+  Result<std::vector<RankShard>> shards = host_share(job, options, cl, out);
+  if (!shards) return shards.error();
+  Result<own::Fd> root = own::open_dir(k.dir);
+  if (!root) return root.error();
+  Workflow wf(job, *shards, root->get());
+  const std::uint32_t first = std::max<std::uint32_t>(options.first_index, 1);
+  Run run{job, options, cl, std::move(*shards), root->get(), first, wf, out};
+  const ProgressScope alive(cl, [&wf] { return wf.progress(); });
+  Result<void> room = check_room(run);
+  Result<void> status = run.together(room ? wf.start() : room);
+  if (!status) {
+    if (wf.started()) wf.stop();
+    return status.error();
+  }
+  status = write_checkpoints(run);
+  if (status && k.reads > 0) status = write_missing(run);
+  if (status && k.reads > 0) status = read_checkpoints(run);
+  wf.stop();
+  if (!status) return status.error();
+  if (Result<void> removed = remove_old_checkpoints(run); !removed) return removed.error();
+  note_subset(run);
+  if (!cl) return out;
+  return join_hosts(*cl, std::move(out), run.shards.front().rank);
+}
+
+}  // namespace dlgen::mlperf
