@@ -29,8 +29,8 @@
 #include "dlgen/core/llm.hpp"
 #include "dlgen/core/units.hpp"
 #include "dlgen/datasets/content.hpp"
-#include "dlgen/replay/cluster.hpp"
 #include "dlgen/replay/mlperf_checkpoint.hpp"
+#include "dlgen/replay/rank_group.hpp"
 #include "host_share_json.hpp"
 #include "own_files.hpp"
 
@@ -68,7 +68,7 @@ std::filesystem::path checkpoint_dir(const Job& job, std::uint32_t index) {
 
 // Writes one shard file with fresh content, created in `dirfd` (own::create: never through a
 // link); fsync when asked; the close is checked (NFS reports a failed write-back there).
-// `progress` grows by each write's bytes (the MPI watchdog's sign of life: cluster.hpp).
+// `progress` grows by each write's bytes (the MPI watchdog's sign of life: rank_group.hpp).
 Result<void> write_file(int dirfd, const std::string& name, const std::filesystem::path& p,
                         std::uint64_t size, datasets::ContentStream& content,
                         std::vector<std::uint8_t>& block, bool fsync,
@@ -231,7 +231,7 @@ class Workflow {
   }
 
   bool started() const { return !threads_.empty(); }
-  // Bytes written and read so far, all passes (Cluster::progress).
+  // Bytes written and read so far, all passes (RankGroup::set_progress).
   std::uint64_t progress() const { return progress_.load(std::memory_order_relaxed); }
 
   void stop() {
@@ -271,9 +271,9 @@ class Workflow {
       // A fresh stream per checkpoint, rank and file: nothing repeats within or across checkpoints.
       datasets::ContentStream content(run_salt() ^ (std::uint64_t{index_} * 0x9e3779b97f4a7c15ull),
                                       (std::uint64_t{s.rank} << 20) | f);
-      if (Result<void> r = write_file(dfd->get(), s.files[f].name, dir / s.files[f].name,
-                                      s.files[f].bytes, content, block, job_.checkpoint.fsync,
-                                      progress_);
+      if (Result<void> r =
+              write_file(dfd->get(), s.files[f].name, dir / s.files[f].name, s.files[f].bytes,
+                         content, block, job_.checkpoint.fsync, progress_);
           !r)
         return r;
       rec.bytes += s.files[f].bytes;
@@ -287,8 +287,8 @@ class Workflow {
     Result<own::Fd> dfd = own::open_subdir(root_, step_name(index_), dir, false);
     if (!dfd) return dfd.error();
     for (const ShardFile& f : s.files) {
-      Result<std::uint64_t> n = read_file(dfd->get(), f.name, dir / f.name, f.bytes, block,
-                                          direct_, &buffered_, progress_);
+      Result<std::uint64_t> n = read_file(dfd->get(), f.name, dir / f.name, f.bytes, block, direct_,
+                                          &buffered_, progress_);
       if (!n) return n.error();
       rec.bytes += *n;
     }
@@ -463,10 +463,10 @@ bool drop_cache_between(std::uint64_t bytes_written, std::uint64_t ram_bytes) {
 Result<CheckpointRunResult> run_checkpoint_workflow(const Job& job,
                                                     const CheckpointRunOptions& options) {
   const CheckpointSpec& k = job.checkpoint;
-  Cluster* cl = options.cluster && options.cluster->size() > 1 ? options.cluster : nullptr;
+  RankGroup* cl = options.cluster && options.cluster->size() > 1 ? options.cluster : nullptr;
   // Every coordination point below is an agreement of all hosts (a no-op on one): every host
   // reaches the same ones in the same order, and leaves on the first failure of any.
-  auto together = [&](const Result<void>& mine) { return cl ? agree(*cl, mine) : mine; };
+  auto together = [&](const Result<void>& mine) { return cl ? cl->agree(mine) : mine; };
   CheckpointRunResult out;
   out.job_name = job.name;
   out.dir = k.dir;
@@ -560,7 +560,7 @@ Result<CheckpointRunResult> run_checkpoint_workflow(const Job& job,
     for (std::uint32_t i = first; i < first + k.reads && status; ++i) {
       if (i < first + k.writes) continue;
       const bool here = files_present(job, shards, i);
-      const bool everywhere = cl ? all_min(*cl, here ? 1.0 : 0.0) > 0 : here;
+      const bool everywhere = cl ? cl->all(here) : here;
       if (everywhere) continue;
       Result<CheckpointPass> p = pass(i, true);
       if (!p) {

@@ -327,7 +327,7 @@ MlperfRun mlperf_run_of(const Report& rep, std::uint64_t seed, bool warmup) {
   return m;
 }
 
-MlperfRun reduce_mlperf_ranks(const ClusterResult& c, std::uint64_t seed, bool warmup) {
+MlperfRun reduce_mlperf_ranks(const cluster::ClusterResult& c, std::uint64_t seed, bool warmup) {
   MlperfRun m;
   m.seed = seed;
   m.warmup = warmup;
@@ -336,7 +336,7 @@ MlperfRun reduce_mlperf_ranks(const ClusterResult& c, std::uint64_t seed, bool w
   m.au = c.au;
   m.elapsed_s = c.elapsed_s;
   m.au_passed = c.passed;
-  for (const RankResult& r : c.per_rank)
+  for (const cluster::RankResult& r : c.per_rank)
     m.per_rank.push_back({r.rank, r.host, r.samples_per_s, r.train_mib_per_s, r.au, r.elapsed_s,
                           !r.au_applicable || r.au >= r.au_threshold});
   return m;

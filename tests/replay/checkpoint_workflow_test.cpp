@@ -20,14 +20,15 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "dlgen/cluster/cluster.hpp"
 #include "dlgen/core/job_io.hpp"
 #include "dlgen/core/llm.hpp"
-#include "dlgen/replay/cluster.hpp"
 #include "temp_dir.hpp"
 
 namespace dlgen::replay {
 namespace {
 
+using cluster::make_thread_clusters;
 using testing::TempDir;
 
 CheckpointPass pass_of(std::uint32_t index, std::vector<RankPass> ranks) {

@@ -12,6 +12,10 @@
 namespace dlgen::replay {
 namespace {
 
+using cluster::ClusterResult;
+using cluster::RankResult;
+using cluster::reduce_ranks;
+
 Job reference(const char* workload = "cosmoflow", const char* accel = "h100") {
   Result<Job> r = mlperf_reference(workload, accel);
   EXPECT_TRUE(r) << (r ? "" : r.error().message);
@@ -406,8 +410,8 @@ TEST(Mlperf, RanksOfOneRunReduceToItsFigures) {
   EXPECT_TRUE(m.per_rank[0].au_passed);
   EXPECT_DOUBLE_EQ(m.per_rank[1].samples_per_s, 50);
   // One rank alone is its own run.
-  const MlperfRun one = reduce_mlperf_ranks(reduce_ranks({rank_of(0, "a", 1000, 10, 0.93)}), 7,
-                                            false);
+  const MlperfRun one =
+      reduce_mlperf_ranks(reduce_ranks({rank_of(0, "a", 1000, 10, 0.93)}), 7, false);
   EXPECT_DOUBLE_EQ(one.samples_per_s, 100);
   EXPECT_DOUBLE_EQ(one.au, 0.93);
   EXPECT_TRUE(one.au_passed);
