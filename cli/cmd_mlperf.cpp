@@ -1,5 +1,7 @@
-// dlgen mlperf on checkpoint-only jobs (MLPerf Storage v2.0's checkpointing rules) and the
-// submission folder of either kind of workload (mlperf_cli.hpp).
+// dlgen mlperf JOB|CONFIG: MLPerf Storage's run rules (replay/mlperf.hpp, docs/mlperf.md), for
+// training jobs and checkpoint-only jobs (v2.0's checkpointing rules), and the submission folder
+// of either kind of workload (mlperf_cli.hpp). Under mpirun (docs/mlperf.md, "Several hosts")
+// every rank is one client host; without it this process is a cluster of one.
 #include <unistd.h>
 
 #include <cerrno>
@@ -13,11 +15,17 @@
 #include <thread>
 
 #include "commands.hpp"
-#include "dlgen/core/job_io.hpp"
-#include "dlgen/core/progress.hpp"
+#include "dlgen/cluster/cluster_report.hpp"
 #include "dlgen/dlio/config.hpp"
+#include "dlgen/core/job_io.hpp"
+#include "dlgen/core/limits.hpp"
+#include "dlgen/core/progress.hpp"
+#include "dlgen/core/units.hpp"
 #include "dlgen/dlio/summary.hpp"
+#include "dlgen/mlperf/mlperf.hpp"
 #include "dlgen/mlperf/mlperf_checkpoint.hpp"
+#include "dlgen/replay/runner.hpp"
+#include "job_args.hpp"
 #include "mlperf_cli.hpp"
 
 namespace dlgen::cli {
@@ -156,10 +164,9 @@ int write_training_submission(const Job& job, const MlperfOutputs& o, mlperf::Di
   return write_submission_tree(job, o, division, false, job.name, results_json, runs);
 }
 
-int mlperf_checkpoint(const Job& job, const MlperfOutputs& o, replay::Cluster& cl) {
+int mlperf_checkpoint(const Job& job, const MlperfOutputs& o, cluster::Cluster& cl) {
   const bool root = cl.rank() == 0;
   const bool several = cl.size() > 1;
-  auto fail = [root](const Error& e) { return root ? report_error(e) : e.exit_code(); };
   const std::string workload = mlperf::mlperf_checkpoint_workload(job);
   std::optional<Job> reference;
   if (!workload.empty())
@@ -168,7 +175,7 @@ int mlperf_checkpoint(const Job& job, const MlperfOutputs& o, replay::Cluster& c
     // Only rank 0 writes the results: only it looks at the folder.
     const int rc = root ? check_submission_free(job, o, true, workload) : 0;
     const std::uint8_t free_rc =
-        replay::from_rank0<std::uint8_t>(cl, static_cast<std::uint8_t>(rc));
+        cluster::from_rank0<std::uint8_t>(cl, static_cast<std::uint8_t>(rc));
     if (free_rc != 0) return free_rc;
   }
   mlperf::MlperfCheckpointOptions mo;
@@ -218,14 +225,14 @@ int mlperf_checkpoint(const Job& job, const MlperfOutputs& o, replay::Cluster& c
   };
   Result<mlperf::MlperfCheckpointResult> r =
       mlperf::run_mlperf_checkpoint(job, reference ? &*reference : nullptr, run, mo, observe);
-  if (!r) return fail(r.error());
+  if (!r) return fail_on(cl, r.error());
   const std::string json = mlperf::mlperf_checkpoint_json(*r);
   Result<void> written =
       root ? write_files(o.out_dir, {{"results.json", json},
                                      {"results.csv", mlperf::mlperf_checkpoint_csv(*r)},
                                      {"summary.html", mlperf::mlperf_checkpoint_html(*r)}})
            : ok();
-  if (Result<void> w = replay::agree(cl, written); !w) return fail(w.error());
+  if (Result<void> w = cl.agree(written); !w) return fail_on(cl, w.error());
   if (!root) return 0;
   std::printf(
       "%s: %s: %zu run(s) x (%u written + %u read): write %.3f s, %.3f GiB/s; read %.3f s, %.3f "
@@ -245,6 +252,236 @@ int mlperf_checkpoint(const Job& job, const MlperfOutputs& o, replay::Cluster& c
     return write_submission_tree(job, o, r->division, true, workload.empty() ? job.name : workload,
                                  json, sub);
   return 0;
+}
+
+namespace {
+
+struct MlperfArgs {
+  JobArgs job;
+  std::string engine = "uring";
+  std::string out_dir = "mlperf-results";
+  std::string results_dir;  // the submission folder (mlperf_cli.hpp)
+  std::string submitter = "dlgen-user";
+  std::string system = "system-under-test";
+  std::string ram;
+  std::uint32_t runs = 0;  // 0: 5 for training; for checkpointing, one checkpoint each
+  bool no_warmup = false;
+  bool no_size = false;
+  bool quiet = false;
+};
+
+// The clients' RAM: what the dataset is sized for (--ram, default this host's) and what the host
+// measures (what the rules mean: a training run sized for less is INVALID, mlperf::MlperfOptions),
+// this host's and every host's once (its lowest rank counts it).
+struct ClientRam {
+  std::uint64_t here = 0, measured = 0;
+  std::uint64_t all = 0, measured_all = 0;
+};
+Result<ClientRam> client_ram(const MlperfArgs& a, cluster::Cluster& cl) {
+  ClientRam ram;
+  ram.measured = limits::host_memory_bytes();
+  ram.here = ram.measured;
+  if (!a.ram.empty()) {
+    Result<std::uint64_t> r = parse_size(a.ram);
+    if (!r) return input_error("--ram " + a.ram + ": " + r.error().message);
+    ram.here = *r;
+  }
+  const bool several = cl.size() > 1;
+  ram.all = several ? cl.sum(cl.host_leader() ? ram.here : 0) : ram.here;
+  ram.measured_all = several ? cl.sum(cl.host_leader() ? ram.measured : 0) : ram.measured;
+  return ram;
+}
+
+MlperfOutputs mlperf_outputs(const MlperfArgs& a, std::uint64_t ram) {
+  MlperfOutputs outputs;
+  outputs.job_path = a.job.job;
+  if (!a.job.scale.empty()) outputs.overrides.push_back("--scale " + a.job.scale);
+  if (!a.job.accelerator.empty()) outputs.overrides.push_back("--accelerator " + a.job.accelerator);
+  for (const auto& s : a.job.sets) outputs.overrides.push_back("--set " + s);
+  outputs.overrides.insert(outputs.overrides.end(), a.job.hydra.begin(), a.job.hydra.end());
+  outputs.out_dir = a.out_dir;
+  outputs.results_dir = a.results_dir;
+  outputs.submitter = a.submitter;
+  outputs.system = a.system;
+  outputs.ram = ram;  // this host's: the checkpoint rule is per host
+  outputs.runs = a.runs;
+  outputs.quiet = a.quiet;
+  return outputs;
+}
+
+// The rules' dataset size (500 steps of every accelerator of every host, 5 x the clients' RAM):
+// the job is resized when smaller (unless --no-size), then checked again with this host's RAM
+// (the plan must fit), before anything is generated; under mpirun every rank checks with its own
+// host's RAM, and all agree.
+Result<void> size_dataset(Job& job, const MlperfArgs& a, const ClientRam& ram,
+                          mlperf::MlperfOptions& mo, cluster::Cluster& cl) {
+  const bool several = cl.size() > 1;
+  mo.sizing = mlperf::mlperf_cluster_dataset_size(job, cl.size(), ram.all);
+  if (a.no_size || job.dataset.num_files >= mo.sizing.files) return ok();
+  if (!a.quiet && cl.rank() == 0)
+    std::fprintf(
+        stderr,
+        "dlgen: mlperf: dataset sized to %llu files (was %llu): 500 steps x %u x %u "
+        "accelerator(s)%s = %llu samples, 5 x RAM%s = %llu samples\n",
+        static_cast<unsigned long long>(mo.sizing.files),
+        static_cast<unsigned long long>(job.dataset.num_files), job.reader.batch_size,
+        job.run.accelerators, several ? (" x " + std::to_string(cl.size()) + " ranks").c_str() : "",
+        static_cast<unsigned long long>(mo.sizing.samples_for_steps), several ? " (all hosts)" : "",
+        static_cast<unsigned long long>(mo.sizing.samples_for_memory));
+  job.dataset.num_files = mo.sizing.files;
+  Result<void> valid = ok();
+  if (const std::vector<Diagnostic> d = validate(job, ram.measured); !d.empty()) {
+    std::string why = a.job.job + ": resized by the MLPerf rules to " +
+                      std::to_string(job.dataset.num_files) + " files, the job is not valid:";
+    for (const Diagnostic& x : d) why += "\n  " + x.path + ": " + x.message;
+    valid = input_error(why);
+  }
+  return cl.agree(valid);
+}
+
+// The training rules: the reference for the job's accelerator, a warm-up and N measured runs of
+// every host (reduced on every rank), the verdict; rank 0 writes results.json, results.csv,
+// summary.html and, with --results-dir, the submission folder.
+int mlperf_training(Job job, const MlperfArgs& a, const MlperfOutputs& outputs,
+                    const ClientRam& ram, replay::EngineKind engine, cluster::Cluster& cl) {
+  const bool root = cl.rank() == 0;
+  const bool several = cl.size() > 1;
+  const std::string accelerator =
+      !a.job.accelerator.empty() ? a.job.accelerator : mlperf::mlperf_match_accelerator(job);
+  std::optional<Job> reference;
+  if (!accelerator.empty())
+    if (Result<Job> ref = mlperf::mlperf_reference(job.name, accelerator); ref) reference = *ref;
+  mlperf::MlperfOptions mo;
+  mo.runs = a.runs > 0 ? a.runs : 5;
+  mo.warmup = !a.no_warmup;
+  mo.ram_bytes = ram.all;
+  mo.measured_ram_bytes = ram.measured_all;
+  if (Result<void> s = size_dataset(job, a, ram, mo, cl); !s) return fail_on(cl, s.error());
+  if (engine != replay::EngineKind::null)
+    if (Result<void> r = prepare_datasets(cl, job, a.job, DatasetVerb::run, false, a.quiet); !r)
+      return fail_on(cl, r.error());
+  replay::RunOptions ro;
+  ro.engine = engine;
+  if (several) {
+    ro.cluster = &cl;
+    // Every rank's result of each run, reduced for reduce_mlperf_ranks.
+    mo.gather = [&cl](const replay::Report& mine) { return cluster::gather_ranks(cl, mine); };
+  }
+  std::vector<mlperf::SubmissionRun> submission;  // with --results-dir: every run's files
+  std::time_t last_second = 0;
+  auto run = [&](const Job& j) {
+    const std::string start = dlio_time_text();
+    Result<replay::Report> rep = replay::run_job(j, ro);
+    if (!rep || a.results_dir.empty()) return rep;
+    // The submission's files hold the run of all hosts (rank 0 writes them).
+    replay::Report reduced = *rep;
+    std::string log;
+    if (several) {
+      const cluster::ClusterResult c = cluster::gather_ranks(cl, *rep);
+      cluster::apply_cluster(c, reduced);
+      log = cluster::format_cluster_summary(reduced, c);
+    } else {
+      log = replay::format_summary(reduced);
+    }
+    if (!root) return rep;
+    last_second = distinct_second(last_second);
+    submission.push_back(training_submission_run(j, reduced, start, dlio_time_text(), last_second,
+                                                 mo.warmup && submission.empty(), log, cl.size()));
+    return rep;
+  };
+  auto observe = [&](const mlperf::MlperfRun& m) {
+    if (a.quiet || !root) return;
+    std::printf("  %-8s seed %llu: %.1f samples/s, %.1f MiB/s, AU %.1f%% %s, %.1f s%s\n",
+                m.warmup ? "warm-up" : "run", static_cast<unsigned long long>(m.seed),
+                m.samples_per_s, m.mib_per_s, m.au * 100, m.au_passed ? "pass" : "FAIL",
+                m.elapsed_s, several ? " (all hosts)" : "");
+    std::fflush(stdout);
+  };
+  Result<mlperf::MlperfResult> r =
+      mlperf::run_mlperf(job, reference ? &*reference : nullptr, run, mo, observe);
+  if (!r) return fail_on(cl, r.error());
+  Result<void> written = root ? write_files(a.out_dir, {{"results.json", mlperf::mlperf_json(*r)},
+                                                        {"results.csv", mlperf::mlperf_csv(*r)},
+                                                        {"summary.html", mlperf::mlperf_html(*r)}})
+                              : ok();
+  if (Result<void> w = cl.agree(written); !w) return fail_on(cl, w.error());
+  if (!root) return 0;
+  std::printf(
+      "%s: %s: mean %.1f samples/s, %.1f MiB/s, AU %.1f%% (lowest %.1f%%), %zu runs within "
+      "%.1f%%%s\n",
+      r->workload.c_str(), mlperf::to_string(r->division), r->mean_samples_per_s, r->mean_mib_per_s,
+      r->mean_au * 100, r->min_au * 100, static_cast<std::size_t>(mo.runs), r->max_deviation * 100,
+      several
+          ? (", " + std::to_string(r->ranks) + " ranks on " + std::to_string(r->hosts) + " host(s)")
+                .c_str()
+          : "");
+  for (const auto& why : r->reasons) std::printf("  %s\n", why.c_str());
+  std::printf("  results in %s/ (results.json, results.csv, summary.html)\n", a.out_dir.c_str());
+  if (!a.results_dir.empty())
+    return write_training_submission(job, outputs, r->division, mlperf::mlperf_json(*r),
+                                     submission);
+  return 0;
+}
+
+// The job on every rank (the same on every host, hence the same accelerators per host: CLOSED's
+// rule), then the rules of its kind. Every error is agreed on, so it stops all ranks and rank 0
+// says which and why.
+int do_mlperf(const MlperfArgs& a) {
+  Result<std::unique_ptr<cluster::Cluster>> made = make_cluster(a.job);
+  if (!made) return report_error(made.error());
+  cluster::Cluster& cl = **made;
+  Result<Job> job = load_on_ranks(cl, a.job, a.quiet);
+  if (!job) return fail_on(cl, job.error());
+  Result<ClientRam> ram = client_ram(a, cl);
+  if (!ram) return fail_on(cl, ram.error());
+  const MlperfOutputs outputs = mlperf_outputs(a, ram->here);
+  // MLPerf Storage v2.0's LLM checkpointing rules.
+  if (!job->run.train) return mlperf_checkpoint(*job, outputs, cl);
+  const auto engine = replay::engine_from_string(a.engine);
+  if (!engine)
+    return fail_on(cl, input_error("--engine " + a.engine + ": expected uring, pread or null"));
+  {
+    // Only rank 0 writes the results: only it looks at the folder.
+    const int rc = cl.rank() == 0 ? check_submission_free(*job, outputs, false, job->name) : 0;
+    const std::uint8_t free_rc =
+        cluster::from_rank0<std::uint8_t>(cl, static_cast<std::uint8_t>(rc));
+    if (free_rc != 0) return free_rc;
+  }
+  return mlperf_training(*job, a, outputs, *ram, *engine, cl);
+}
+
+}  // namespace
+
+void add_mlperf_command(CLI::App& app, Action& action) {
+  auto ml = std::make_shared<MlperfArgs>();
+  CLI::App* mlc =
+      app.add_subcommand("mlperf",
+                         "MLPerf Storage's run rules (training and LLM checkpointing): verdict "
+                         "CLOSED / OPEN / INVALID, results.json, results.csv, summary.html");
+  add_job_options(mlc, ml->job);
+  add_rank_timeout(mlc, ml->job);
+  mlc->add_option("--runs", ml->runs,
+                  "Measured runs (training: default 5, each with a new seed, fewer is INVALID; "
+                  "checkpointing: the 10 checkpoints written and read split over them, default "
+                  "one of each per run)");
+  mlc->add_flag("--no-warmup", ml->no_warmup,
+                "No warm-up run before them (training; the verdict is then INVALID)");
+  mlc->add_flag("--no-size", ml->no_size,
+                "Keep the job's dataset size (INVALID when smaller than the rules ask)");
+  mlc->add_option("--ram", ml->ram,
+                  "Client RAM: a training dataset must exceed 5x it (below this host's measured "
+                  "RAM: INVALID); checkpointing drops the page cache under 3x it (default: this "
+                  "host's)");
+  mlc->add_option("--engine", ml->engine, "I/O engine: uring (default), pread, null");
+  mlc->add_option("--output-dir", ml->out_dir, "Where results go (default mlperf-results)");
+  mlc->add_option("--results-dir", ml->results_dir,
+                  "Also write MLPerf Storage's submission folder here (docs/mlperf.md)");
+  mlc->add_option("--submitter", ml->submitter,
+                  "Submitter (organisation) folder name in --results-dir (default dlgen-user)");
+  mlc->add_option("--system", ml->system,
+                  "System-under-test folder name in --results-dir (default system-under-test)");
+  mlc->add_flag("--quiet,-q", ml->quiet, "Only the verdict");
+  mlc->callback([&action, ml] { action = [ml] { return do_mlperf(*ml); }; });
 }
 
 }  // namespace dlgen::cli

@@ -15,7 +15,11 @@ namespace dlgen::cli {
 
 using Action = std::function<int()>;
 
-void add_run_commands(CLI::App& app, Action& action);      // run, generate, validate (cmd_run.cpp)
+void add_run_command(CLI::App& app, Action& action);       // run (cmd_run.cpp)
+void add_generate_command(CLI::App& app, Action& action);  // generate (cmd_generate.cpp)
+void add_mlperf_command(CLI::App& app, Action& action);    // mlperf (cmd_mlperf.cpp)
+void add_convert_command(CLI::App& app, Action& action);   // convert (cmd_convert.cpp)
+void add_validate_command(CLI::App& app, Action& action);  // validate (cmd_validate.cpp)
 void add_capture_commands(CLI::App& app, Action& action);  // capture (cmd_capture.cpp)
 void add_trace_commands(CLI::App& app, Action& action);    // inspect, export (cmd_trace.cpp)
 void add_distil_command(CLI::App& app, Action& action);    // distil (cmd_distil.cpp)

@@ -29,7 +29,12 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("dlgen ") + DLGEN_VERSION);
   dlgen::cli::Action action;
-  dlgen::cli::add_run_commands(app, action);
+  // The order of the verbs in --help.
+  dlgen::cli::add_run_command(app, action);
+  dlgen::cli::add_generate_command(app, action);
+  dlgen::cli::add_mlperf_command(app, action);
+  dlgen::cli::add_convert_command(app, action);
+  dlgen::cli::add_validate_command(app, action);
   dlgen::cli::add_capture_commands(app, action);
   dlgen::cli::add_trace_commands(app, action);
   dlgen::cli::add_distil_command(app, action);

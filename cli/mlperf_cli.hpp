@@ -1,16 +1,15 @@
 #pragma once
 // The `dlgen mlperf` verb's pieces that do not need the run verb's internals (cmd_mlperf.cpp):
 // the checkpointing rules end to end, and the submission folder for either kind of workload.
-// cmd_run.cpp parses the arguments, loads the job and runs the training rules.
 #include <cstdint>
 #include <ctime>
 #include <string>
 #include <vector>
 
+#include "dlgen/cluster/cluster.hpp"
 #include "dlgen/core/job.hpp"
 #include "dlgen/mlperf/checkpoint_workflow.hpp"
 #include "dlgen/mlperf/mlperf_submission.hpp"
-#include "dlgen/replay/cluster.hpp"
 #include "dlgen/replay/report.hpp"
 
 namespace dlgen::cli {
@@ -32,7 +31,7 @@ struct MlperfOutputs {
 // (replay/mlperf_checkpoint.hpp). Under mpirun (`cluster` of several ranks) every rank is one
 // host running its share of the job's ranks; rank 0 alone prints and writes. Returns the exit
 // code.
-int mlperf_checkpoint(const Job& job, const MlperfOutputs& o, replay::Cluster& cluster);
+int mlperf_checkpoint(const Job& job, const MlperfOutputs& o, cluster::Cluster& cluster);
 
 // Local time as DLIO writes it in summary.json ("2024-05-01T12:00:00.123456").
 std::string dlio_time_text();

@@ -8,7 +8,7 @@
 
 #include "dlgen/core/llm.hpp"
 #include "dlgen/mlperf/mlperf_checkpoint.hpp"
-#include "dlgen/replay/cluster.hpp"
+#include "dlgen/replay/rank_group.hpp"
 
 namespace dlgen::mlperf {
 namespace {
@@ -106,7 +106,7 @@ Result<std::vector<RankShard>> cluster_host_shards(const Job& job, std::uint32_t
                                 all.begin() + static_cast<std::ptrdiff_t>(per * (host + 1)));
 }
 
-CheckpointRunResult join_hosts(replay::Cluster& cl, CheckpointRunResult out,
+CheckpointRunResult join_hosts(replay::RankGroup& cl, CheckpointRunResult out,
                                std::uint32_t first_rank) {
   out.hosts = {HostShare{cl.host(), first_rank, out.ranks, out.checkpoint_bytes,
                          out.checkpoint_files, out.ram_bytes, out.cache_dropped}};

@@ -29,17 +29,15 @@
 #include "dlgen/core/llm.hpp"
 #include "dlgen/core/units.hpp"
 #include "dlgen/datasets/content.hpp"
-#include "dlgen/replay/cluster.hpp"
+#include "dlgen/replay/rank_group.hpp"
 #include "dlgen/replay/own_files.hpp"
 
 namespace dlgen::mlperf {
 
-// The replay's file ownership (own_files.hpp) and cluster agreement (cluster.hpp), which the
+// The replay's file ownership (own_files.hpp) and the ranks' agreement (rank_group.hpp), which the
 // workflow used unqualified inside replay/.
 namespace own = replay::own;
-using replay::agree;
-using replay::all_min;
-using replay::Cluster;
+using replay::RankGroup;
 using replay::ProgressScope;
 
 namespace {
@@ -75,7 +73,7 @@ std::filesystem::path checkpoint_dir(const Job& job, std::uint32_t index) {
 
 // Writes one shard file with fresh content, created in `dirfd` (own::create: never through a
 // link); fsync when asked; the close is checked (NFS reports a failed write-back there).
-// `progress` grows by each write's bytes (the MPI watchdog's sign of life: cluster.hpp).
+// `progress` grows by each write's bytes (the MPI watchdog's sign of life: rank_group.hpp).
 Result<void> write_file(int dirfd, const std::string& name, const std::filesystem::path& p,
                         std::uint64_t size, datasets::ContentStream& content,
                         std::vector<std::uint8_t>& block, bool fsync,
@@ -226,7 +224,7 @@ class Workflow {
   }
 
   bool started() const { return !threads_.empty(); }
-  // Bytes written and read so far, all passes (Cluster::progress).
+  // Bytes written and read so far, all passes (RankGroup::set_progress).
   std::uint64_t progress() const { return progress_.load(std::memory_order_relaxed); }
 
   void stop() {
@@ -310,7 +308,7 @@ class Workflow {
 struct Run {
   const Job& job;
   const CheckpointRunOptions& options;
-  Cluster* cl;
+  RankGroup* cl;
   std::vector<RankShard> shards;
   int rfd;              // job.checkpoint.dir, open for the whole run
   std::uint32_t first;  // the first checkpoint index this run writes and reads
@@ -321,7 +319,7 @@ struct Run {
 
   // Every coordination point is an agreement of all hosts (a no-op on one): every host reaches
   // the same ones in the same order, and leaves on the first failure of any.
-  Result<void> together(const Result<void>& mine) const { return cl ? agree(*cl, mine) : mine; }
+  Result<void> together(const Result<void>& mine) const { return cl ? cl->agree(mine) : mine; }
 
   // Every shard file of this host's ranks in checkpoints [from, to).
   std::vector<std::filesystem::path> files_of(std::uint32_t from, std::uint32_t to) const {
@@ -360,7 +358,7 @@ struct Run {
 
 // This host's share of the job's simulated ranks, and the result's description of them.
 Result<std::vector<RankShard>> host_share(const Job& job, const CheckpointRunOptions& options,
-                                          Cluster* cl, CheckpointRunResult& out) {
+                                          RankGroup* cl, CheckpointRunResult& out) {
   const CheckpointSpec& k = job.checkpoint;
   out.job_name = job.name;
   out.dir = k.dir;
@@ -420,7 +418,7 @@ Result<void> write_missing(Run& run) {
   for (std::uint32_t i = run.first; i < run.first + k.reads && status; ++i) {
     if (i < run.first + k.writes) continue;
     const bool here = files_present(run.job, run.shards, i);
-    const bool everywhere = run.cl ? all_min(*run.cl, here ? 1.0 : 0.0) > 0 : here;
+    const bool everywhere = run.cl ? run.cl->all(here) : here;
     if (everywhere) continue;
     Result<CheckpointPass> p = run.pass(i, true);
     if (!p) {
@@ -577,7 +575,7 @@ Result<void> remove_old_checkpoints(Run& run) {
 void note_subset(Run& run) {
   const Job& job = run.job;
   if (!job.model || job.checkpoint.mode != CheckpointMode::subset) return;
-  Cluster* cl = run.cl;
+  RankGroup* cl = run.cl;
   const std::uint32_t simulated = run.out.ranks * (cl ? cl->size() : 1);
   if (simulated < run.out.world_ranks)
     run.out.notes.push_back(
@@ -597,7 +595,7 @@ bool drop_cache_between(std::uint64_t bytes_written, std::uint64_t ram_bytes) {
 Result<CheckpointRunResult> run_checkpoint_workflow(const Job& job,
                                                     const CheckpointRunOptions& options) {
   const CheckpointSpec& k = job.checkpoint;
-  Cluster* cl = options.cluster && options.cluster->size() > 1 ? options.cluster : nullptr;
+  RankGroup* cl = options.cluster && options.cluster->size() > 1 ? options.cluster : nullptr;
   CheckpointRunResult out;
   Result<std::vector<RankShard>> shards = host_share(job, options, cl, out);
   if (!shards) return shards.error();

@@ -11,9 +11,9 @@
 
 namespace dlgen::mlperf {
 
-using replay::ClusterResult;
+using cluster::ClusterResult;
 using replay::nominal_record_bytes;
-using replay::RankResult;
+using cluster::RankResult;
 using replay::Report;
 
 const char* to_string(Division d) {

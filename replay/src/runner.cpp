@@ -99,8 +99,8 @@ class Runner {
   // shards, all agree that it is written (so the slowest rank ends it for everyone, as the next
   // training step's all-reduce would).
   Result<void> coordinated_checkpoint();
-  // An agreement of all ranks on `mine` (see cluster.hpp); remembers an agreed failure, after which
-  // this rank calls no more collectives.
+  // An agreement of all ranks on `mine` (see rank_group.hpp); remembers an agreed failure, after
+  // which this rank calls no more collectives.
   Result<void> agree_all(const Result<void>& mine);
   bool multi() const { return options_.cluster != nullptr && options_.cluster->size() > 1; }
   ShardShare share() const {
@@ -470,7 +470,7 @@ Result<Report> Runner::run() {
   Result<void> probe = probe_engine(options_.engine);
   if (multi()) probe = agree_all(probe);
   if (!probe) return probe.error();
-  // The MPI watchdog's sign of life while this rank works (cluster.hpp, Cluster::progress).
+  // The MPI watchdog's sign of life while this rank works (RankGroup::set_progress).
   const ProgressScope alive(options_.cluster, [this] {
     return bytes_.load() + samples_.load() + requests_.load() + checkpoint_bytes_.load();
   });
@@ -490,7 +490,7 @@ Result<Report> Runner::run() {
   rep.ram_bytes = limits::host_memory_bytes();
   // Several hosts: the page cache of all of them together (each host counted once, by its leader).
   if (multi())
-    rep.ram_bytes = all_sum(*options_.cluster, options_.cluster->host_leader() ? rep.ram_bytes : 0);
+    rep.ram_bytes = options_.cluster->sum(options_.cluster->host_leader() ? rep.ram_bytes : 0);
   rep.dataset_fits_in_ram = rep.ram_bytes > 0 && rep.dataset_bytes < 5 * rep.ram_bytes;
   if (rep.dataset_fits_in_ram)
     rep.warnings.push_back(
@@ -593,7 +593,7 @@ Result<Report> Runner::run() {
   // any rank was interrupted (every rank calls this at the same points).
   auto interrupted = [&] {
     bool s = options_.stop != nullptr && options_.stop->requested();
-    if (multi() && !agreed_failure_) s = all_max(*options_.cluster, s ? 1.0 : 0.0) > 0;
+    if (multi() && !agreed_failure_) s = options_.cluster->any(s);
     return s;
   };
 
@@ -641,7 +641,7 @@ Result<Report> Runner::run() {
     // Several ranks: each checks its own deadline at the end of the epoch, and all stop when any
     // one passed it (all ranks passed the agreement above, so this gather is matched).
     bool past = deadline_ns_ > 0 && clock_.now_ns() >= deadline_ns_;
-    if (multi()) past = all_max(*options_.cluster, past ? 1.0 : 0.0) > 0;
+    if (multi()) past = options_.cluster->any(past);
     if (past) {
       rep.warnings.push_back("stopped at run.max_time (" + format_duration(job_.run.max_seconds) +
                              ")");
@@ -664,7 +664,7 @@ Result<Report> Runner::run() {
 }
 
 Result<void> Runner::agree_all(const Result<void>& mine) {
-  Result<void> r = agree(*options_.cluster, mine);
+  Result<void> r = options_.cluster->agree(mine);
   if (!r) agreed_failure_ = true;
   return r;
 }

@@ -20,15 +20,15 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "dlgen/cluster/cluster.hpp"
 #include "dlgen/core/job_io.hpp"
 #include "dlgen/core/llm.hpp"
-#include "dlgen/replay/cluster.hpp"
 #include "temp_dir.hpp"
 
 namespace dlgen::mlperf {
 namespace {
 
-using replay::make_thread_clusters;
+using cluster::make_thread_clusters;
 using testing::TempDir;
 
 CheckpointPass pass_of(std::uint32_t index, std::vector<RankPass> ranks) {

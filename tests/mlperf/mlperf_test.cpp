@@ -12,9 +12,9 @@
 namespace dlgen::mlperf {
 namespace {
 
-using replay::ClusterResult;
-using replay::RankResult;
-using replay::reduce_ranks;
+using cluster::ClusterResult;
+using cluster::RankResult;
+using cluster::reduce_ranks;
 using replay::Report;
 
 Job reference(const char* workload = "cosmoflow", const char* accel = "h100") {

@@ -19,7 +19,7 @@ struct GenerateOptions {
   bool force = false;         // regenerate even when the manifest matches (own files only)
   bool progress = true;       // draw progress when stderr is a terminal
   // When set, grows by each file's bytes once it is written (the MPI watchdog's sign of life
-  // while ranks generate a dataset together: replay/cluster.hpp).
+  // while ranks generate a dataset together: cluster/cluster.hpp).
   std::atomic<std::uint64_t>* written = nullptr;
 };
 

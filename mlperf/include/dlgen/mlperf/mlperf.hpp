@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "dlgen/cluster/cluster_report.hpp"
 #include "dlgen/core/job.hpp"
 #include "dlgen/core/result.hpp"
-#include "dlgen/replay/cluster_report.hpp"
 #include "dlgen/replay/report.hpp"
 
 namespace dlgen::mlperf {
@@ -66,7 +66,7 @@ struct MlperfRankFigures {
 };
 // Under mpirun: every rank's result of a run, reduced, given this rank's Report (gather_ranks: a
 // collective, every rank calls it once per run, and all get the same answer).
-using MlperfRankGather = std::function<replay::ClusterResult(const replay::Report& mine)>;
+using MlperfRankGather = std::function<cluster::ClusterResult(const replay::Report& mine)>;
 
 // What CLOSED and OPEN need of a training submission: a warm-up, then this many measured runs
 // (Rules.md 2.1.17: six timestamp folders, the first the warm-up).
@@ -118,7 +118,7 @@ MlperfRun mlperf_run_of(const replay::Report& report, std::uint64_t seed, bool w
 // seconds (each epoch from the first rank's start to the last rank's end), AU is the lowest
 // accelerator on any rank, the run lasts from the first rank's start to the last rank's end, and
 // it passes only if every rank passed; per_rank holds each rank's own figures.
-MlperfRun reduce_mlperf_ranks(const replay::ClusterResult& cluster, std::uint64_t seed,
+MlperfRun reduce_mlperf_ranks(const cluster::ClusterResult& cluster, std::uint64_t seed,
                               bool warmup);
 
 using MlperfRunner = std::function<Result<replay::Report>(const Job&)>;

@@ -29,7 +29,7 @@ struct ShardShare {
 
 // Writes this process's shards of one checkpoint (in parallel), adds their bytes, files and time
 // to `into` (and appends them to into.write_bytes / into.write_seconds). `progress`, when set,
-// grows by each write's bytes as it completes (the MPI watchdog's sign of life: cluster.hpp).
+// grows by each write's bytes as it completes (the MPI watchdog's sign of life: rank_group.hpp).
 Result<void> write_checkpoint(const CheckpointSpec& spec, CheckpointResult& into,
                               ShardShare share = {},
                               std::atomic<std::uint64_t>* progress = nullptr);

@@ -14,9 +14,9 @@
 #include "dlgen/core/job.hpp"
 #include "dlgen/core/result.hpp"
 #include "dlgen/replay/clock.hpp"
-#include "dlgen/replay/cluster.hpp"
 #include "dlgen/replay/io_engine.hpp"
 #include "dlgen/replay/plan.hpp"
+#include "dlgen/replay/rank_group.hpp"
 #include "dlgen/replay/report.hpp"
 
 namespace dlgen::replay {
@@ -52,14 +52,15 @@ struct RunOptions {
   EngineKind engine = EngineKind::uring;
   Clock* clock = nullptr;  // nullptr: a RealClock
   Topology topology;
-  // The ranks of a multi-host run (nullptr or one rank: this process alone, as without mpirun).
+  // The ranks of a multi-host run (rank_group.hpp; implemented by cluster/, MPI under mpirun;
+  // nullptr or one rank: this process alone, as without mpirun).
   // With several ranks the topology is {cluster->rank(), cluster->size()}, every pass starts on an
   // agreement of all ranks (a barrier that also carries a failure), checkpoints are written by all
   // ranks together (each its shards, see checkpoint.hpp), the page cache is dropped by one rank per
   // host, run.max_time is checked at the end of each epoch (all ranks stop together), and a rank
   // that fails stops every rank with "rank R (host): ...". The Report stays this rank's; see
-  // cluster_report.hpp for the reduced one.
-  Cluster* cluster = nullptr;
+  // cluster/cluster_report.hpp for the reduced one.
+  RankGroup* cluster = nullptr;
   // When set, every pass's consumed samples are appended here.
   std::vector<ConsumedPass>* consumed = nullptr;
   bool progress = false;            // a progress line on a terminal

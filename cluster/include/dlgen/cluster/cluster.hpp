@@ -5,9 +5,13 @@
 // an abort. Everything else (agreeing on a status, gathering plain structs, min / max / sum) is
 // built on those in free functions below, so every implementation behaves alike.
 //
-// Two implementations: a single process (rank 0 of 1; no MPI at all, today's behaviour) and MPI
-// (built with DLGEN_WITH_MPI, used only when the process was started by mpirun). No MPI type
-// appears here. Tests use make_thread_clusters: N ranks as threads of one process.
+// Two implementations: a single process (rank 0 of 1; no MPI at all: `dlgen run` without mpirun
+// is a cluster of one) and MPI (built with DLGEN_WITH_MPI, used only when the process was started
+// by mpirun). No MPI type appears here. Tests use make_thread_clusters: N ranks as threads of one
+// process.
+//
+// A Cluster is the replay's RankGroup (replay/rank_group.hpp): the runner and the checkpoint
+// workflow see only that interface, so replay/ links no MPI and includes nothing from here.
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -19,34 +23,33 @@
 #include <vector>
 
 #include "dlgen/core/result.hpp"
+#include "dlgen/replay/rank_group.hpp"
 
-namespace dlgen::replay {
+namespace dlgen::cluster {
 
-class Cluster {
+class Cluster : public replay::RankGroup {
  public:
   virtual ~Cluster() = default;
-  virtual std::uint32_t rank() const = 0;
-  virtual std::uint32_t size() const = 0;
-  virtual const std::string& host() const = 0;
-  // One rank per host is its leader (the lowest rank on that host): it does per-host work such as
-  // dropping the page cache, and counts the host's RAM once.
-  virtual bool host_leader() const = 0;
+  // rank(), size(), host(), host_leader() and all_gather() (every rank's bytes to every rank,
+  // in rank order) are RankGroup's; with these four they are the collectives dlgen needs.
   virtual void barrier() = 0;
-  // Every rank passes its bytes; every rank gets all ranks' bytes, in rank order. Collective: all
-  // ranks call it the same number of times in the same order.
-  virtual std::vector<std::string> all_gather(std::string_view mine) = 0;
   // Rank `root`'s `bytes` replace every other rank's.
   virtual void broadcast(std::string& bytes, std::uint32_t root = 0) = 0;
   // Ends every rank at once (the last resort when ranks cannot agree: a hang otherwise).
   [[noreturn]] virtual void abort(int exit_code) = 0;
 
-  // The watchdog's sign of life: how much work this rank has completed (steps taken, bytes read
-  // or written; any unit, a count that only grows while the rank makes progress). The MPI cluster
-  // sends it to the ranks waiting for this one, so a rank that is merely slow stays alive however
-  // long it takes; one whose count stands still for --rank-timeout is the hung one
-  // (docs/cluster.md, "The watchdog"). Set for a run's length by ProgressScope; none set: 0. Any
-  // thread may call progress(); `source` must be safe to call from another thread.
-  void set_progress(std::function<std::uint64_t()> source) {
+  // The replay's view (replay::RankGroup), built on the collectives above alike for every
+  // implementation (cluster.cpp).
+  Result<void> agree(const Result<void>& mine) final;
+  bool any(bool mine) final;
+  bool all(bool mine) final;
+  std::uint64_t sum(std::uint64_t mine) final;
+
+  // The watchdog's sign of life (replay::RankGroup::set_progress): the MPI cluster sends it to
+  // the ranks waiting for this one, so a rank that is merely slow stays alive however long it
+  // takes; one whose count stands still for --rank-timeout is the hung one (docs/cluster.md,
+  // "The watchdog"). None set: 0. Any thread may call progress().
+  void set_progress(std::function<std::uint64_t()> source) final {
     std::lock_guard lock(progress_mu_);
     progress_ = std::move(source);
   }
@@ -60,21 +63,7 @@ class Cluster {
   std::function<std::uint64_t()> progress_;
 };
 
-// Makes `source` the cluster's progress while alive (nothing when `cluster` is nullptr).
-class ProgressScope {
- public:
-  ProgressScope(Cluster* cluster, std::function<std::uint64_t()> source) : cluster_(cluster) {
-    if (cluster_) cluster_->set_progress(std::move(source));
-  }
-  ProgressScope(const ProgressScope&) = delete;
-  ProgressScope& operator=(const ProgressScope&) = delete;
-  ~ProgressScope() {
-    if (cluster_) cluster_->set_progress({});
-  }
-
- private:
-  Cluster* cluster_;
-};
+using replay::ProgressScope;
 
 // True when this process was started by mpirun (Open MPI or PMIx set OMPI_COMM_WORLD_SIZE or
 // PMIX_RANK in its environment). Read before any MPI call: without mpirun, MPI is never started.
@@ -136,4 +125,4 @@ T from_rank0(Cluster& cluster, const T& mine) {
   return out;
 }
 
-}  // namespace dlgen::replay
+}  // namespace dlgen::cluster

@@ -1,4 +1,4 @@
-#include "dlgen/replay/cluster.hpp"
+#include "dlgen/cluster/cluster.hpp"
 
 #include <unistd.h>
 
@@ -11,7 +11,7 @@
 #include "cluster_mpi.hpp"
 #endif
 
-namespace dlgen::replay {
+namespace dlgen::cluster {
 namespace {
 
 std::string host_name() {
@@ -170,4 +170,20 @@ std::uint64_t all_sum(Cluster& cluster, std::uint64_t mine) {
   return sum;
 }
 
-}  // namespace dlgen::replay
+Result<void> Cluster::agree(const Result<void>& mine) {
+  return cluster::agree(*this, mine);
+}
+
+bool Cluster::any(bool mine) {
+  return all_max(*this, mine ? 1.0 : 0.0) > 0;
+}
+
+bool Cluster::all(bool mine) {
+  return all_min(*this, mine ? 1.0 : 0.0) > 0;
+}
+
+std::uint64_t Cluster::sum(std::uint64_t mine) {
+  return all_sum(*this, mine);
+}
+
+}  // namespace dlgen::cluster

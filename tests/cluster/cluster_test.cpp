@@ -2,7 +2,7 @@
 // agreements stop every rank on any rank's failure, the reduced result obeys its laws, and a
 // run over several ranks reads every sample once per epoch and writes every checkpoint with all
 // ranks even when their batch counts differ.
-#include "dlgen/replay/cluster.hpp"
+#include "dlgen/cluster/cluster.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,16 +12,17 @@
 #include <set>
 #include <thread>
 
+#include "dlgen/cluster/cluster_report.hpp"
 #include "dlgen/replay/checkpoint.hpp"
-#include "dlgen/replay/cluster_report.hpp"
 #include "dlgen/replay/plan.hpp"
 #include "dlgen/replay/runner.hpp"
 #include "replay_fixture.hpp"
 #include "temp_dir.hpp"
 
-namespace dlgen::replay {
+namespace dlgen::cluster {
 namespace {
 
+using namespace dlgen::replay;
 using dlgen::testing::TempDir;
 
 // Runs body(rank, cluster) on one thread per rank and joins them.
@@ -409,4 +410,4 @@ TEST(ClusterRun, AFailingRankStopsEveryRankWithItsMessage) {
 }
 
 }  // namespace
-}  // namespace dlgen::replay
+}  // namespace dlgen::cluster

@@ -1,4 +1,4 @@
-#include "dlgen/replay/cluster_report.hpp"
+#include "dlgen/cluster/cluster_report.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -12,7 +12,11 @@
 #include "dlgen/core/units.hpp"
 #include "dlgen/replay/metrics.hpp"
 
-namespace dlgen::replay {
+namespace dlgen::cluster {
+
+using replay::PassFigures;
+using replay::RealClock;
+
 namespace {
 
 using nlohmann::json;
@@ -534,4 +538,4 @@ Result<void> write_cluster_json(const Report& report, const ClusterResult& clust
   return ok();
 }
 
-}  // namespace dlgen::replay
+}  // namespace dlgen::cluster

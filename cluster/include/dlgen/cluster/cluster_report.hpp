@@ -11,14 +11,23 @@
 #include <string>
 #include <vector>
 
+#include "dlgen/cluster/cluster.hpp"
 #include "dlgen/core/job.hpp"
 #include "dlgen/core/result.hpp"
 #include "dlgen/replay/checkpoint_figures.hpp"
 #include "dlgen/replay/clock.hpp"
-#include "dlgen/replay/cluster.hpp"
 #include "dlgen/replay/report.hpp"
 
-namespace dlgen::replay {
+namespace dlgen::cluster {
+
+// The replay's results are what the ranks reduce.
+using replay::AcceleratorResult;
+using replay::CheckpointPass;
+using replay::Clock;
+using replay::CpuResult;
+using replay::EpochResult;
+using replay::PhaseFigures;
+using replay::Report;
 
 // The job's fingerprint: FNV-1a (64 bits, hex) of its canonical TOML (to_toml), the same on every
 // host and build for the same job after --scale, --set and overrides.
@@ -128,4 +137,4 @@ std::string cluster_json(const Report& report, const ClusterResult& cluster);
 Result<void> write_cluster_json(const Report& report, const ClusterResult& cluster,
                                 const std::filesystem::path& path);
 
-}  // namespace dlgen::replay
+}  // namespace dlgen::cluster

@@ -33,7 +33,7 @@
 #include <numeric>
 #include <thread>
 
-namespace dlgen::replay {
+namespace dlgen::cluster {
 namespace {
 
 constexpr int kArrivalTag = 7411;
@@ -364,4 +364,4 @@ Result<std::unique_ptr<Cluster>> make_mpi_cluster(const ClusterOptions& options)
   return std::unique_ptr<Cluster>(std::make_unique<MpiCluster>(options));
 }
 
-}  // namespace dlgen::replay
+}  // namespace dlgen::cluster

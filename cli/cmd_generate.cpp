@@ -1,0 +1,44 @@
+// dlgen generate: write a job's datasets (the training set and the validation set), or say that
+// they are up to date. Under mpirun the ranks write them together (cluster/datasets.hpp); without
+// it this process is a cluster of one.
+#include <cstdio>
+#include <memory>
+
+#include "commands.hpp"
+#include "job_args.hpp"
+
+namespace dlgen::cli {
+namespace {
+
+int do_generate(const JobArgs& a, bool quiet) {
+  Result<std::unique_ptr<cluster::Cluster>> made = make_cluster(a);
+  if (!made) return report_error(made.error());
+  cluster::Cluster& cl = **made;
+  Result<Job> job = load_on_ranks(cl, a, quiet);
+  if (!job) return fail_on(cl, job.error());
+  if (!job->run.train) {
+    if (cl.rank() == 0)
+      std::printf("%s: a checkpoint-only job reads no dataset: nothing to generate\n",
+                  job->name.c_str());
+    return 0;
+  }
+  if (Result<void> r = prepare_datasets(cl, *job, a, DatasetVerb::generate, false, quiet); !r)
+    return fail_on(cl, r.error());
+  return 0;
+}
+
+}  // namespace
+
+void add_generate_command(CLI::App& app, Action& action) {
+  auto args = std::make_shared<JobArgs>();
+  auto quiet = std::make_shared<bool>(false);
+  CLI::App* gen = app.add_subcommand(
+      "generate", "Write a job's dataset (and validation set); reuse it when current");
+  add_job_options(gen, *args);
+  add_rank_timeout(gen, *args);
+  gen->add_flag("--quiet,-q", *quiet, "No progress");
+  gen->callback(
+      [&action, args, quiet] { action = [args, quiet] { return do_generate(*args, *quiet); }; });
+}
+
+}  // namespace dlgen::cli

@@ -1,0 +1,153 @@
+#include "job_args.hpp"
+
+#include <cstdio>
+
+#include "commands.hpp"
+#include "dlgen/cluster/cluster_report.hpp"
+#include "dlgen/cluster/datasets.hpp"
+#include "dlgen/dlio/config.hpp"
+#include "dlgen/core/job_io.hpp"
+#include "dlgen/core/units.hpp"
+
+namespace dlgen::cli {
+
+void add_job_options(CLI::App* cmd, JobArgs& a) {
+  cmd->add_option("job", a.job, "Job file (TOML) or DLIO workload config (YAML)")->required();
+  cmd->add_option(
+      "overrides", a.hydra,
+      "Hydra-style overrides as DLIO users type them: ++workload.dataset.num_files_train=64 "
+      "workload.reader.read_threads=8 (on a TOML job: ++reader.batch_size=8, as --set)");
+  cmd->add_option("--scale", a.scale, "Apply the job's [scales.NAME] (built-in: small)");
+  // One value per --set, so `--set k=v job.toml` leaves the job file to the positional.
+  cmd->add_option("--set", a.sets,
+                  "Override a job key, e.g. --set reader.batch_size=8 (repeatable)")
+      ->allow_extra_args(false);
+  cmd->add_option("--accelerator", a.accelerator,
+                  "Compute profile: compute.<NAME>.time (a100, h100, ...)");
+}
+
+void add_rank_timeout(CLI::App* cmd, JobArgs& a) {
+  cmd->add_option("--rank-timeout", a.rank_timeout,
+                  "Under mpirun: end every rank, naming the one that stopped answering, when one "
+                  "keeps the others waiting at a coordination point this long (default 10m; 0: "
+                  "wait forever)");
+}
+
+Result<std::unique_ptr<cluster::Cluster>> make_cluster(const JobArgs& a) {
+  Result<double> t = parse_duration_s(a.rank_timeout);
+  if (!t || *t < 0)
+    return input_error("--rank-timeout " + a.rank_timeout + ": " +
+                       (t ? std::string("must be >= 0") : t.error().message));
+  cluster::ClusterOptions o;
+  o.rank_timeout_s = *t;
+  return cluster::make_cluster(o);
+}
+
+Result<Job> load(const JobArgs& a) {
+  for (const auto& w : a.hydra)
+    if (!is_hydra_override(w))
+      return input_error(
+          "'" + w +
+          "': expected a Hydra-style override (key=value, ++key=value, ~key) after the job");
+  JobLoadOptions o;
+  o.overrides = a.sets;
+  o.scale = a.scale;
+  o.accelerator = a.accelerator;
+  if (!is_dlio_config(a.job)) {
+    // On a TOML job, `++reader.batch_size=8` and `reader.batch_size=8` are --set.
+    std::vector<std::string> sets;
+    for (std::string w : a.hydra) {
+      if (w.front() == '~')
+        return input_error("'" + w + "': removing keys (~) applies to DLIO configs only");
+      w.erase(0, w.find_first_not_of('+'));
+      sets.push_back(w);
+    }
+    o.overrides.insert(o.overrides.begin(), sets.begin(), sets.end());
+    return load_job(a.job, o);
+  }
+  Result<DlioJob> d = load_dlio(a.job, a.hydra);
+  if (!d) return d.error();
+  if (!a.quiet)
+    for (const auto& n : d->notes) std::fprintf(stderr, "dlgen: note: %s\n", n.c_str());
+  if (o.overrides.empty() && o.scale.empty() && o.accelerator.empty()) return std::move(d->job);
+  // --set, --scale and --accelerator act on the job as `dlgen convert` writes it.
+  return parse_job(to_toml(d->job, d->comments), a.job + " (as converted to TOML)", o);
+}
+
+Result<Job> load_on_ranks(cluster::Cluster& cl, JobArgs a, bool quiet) {
+  a.quiet = quiet || cl.rank() != 0;
+  Result<Job> job = load(a);
+  if (Result<void> s = cl.agree(job ? ok() : Result<void>(job.error())); !s) return s.error();
+  if (Result<void> same = cluster::check_same_job(cl, *job); !same) return same.error();
+  return job;
+}
+
+int fail_on(const cluster::Cluster& cl, const Error& e) {
+  return cl.rank() == 0 ? report_error(e) : e.exit_code();
+}
+
+bool eval_used(const Job& job) {
+  return job.validation.has_value() && job.run.eval_every_epochs > 0;
+}
+
+namespace {
+
+// --no-generate and the dataset is not there: which command writes it.
+Error missing_dataset(const DatasetSpec& d, const JobArgs& args, std::uint32_t ranks) {
+  if (ranks > 1)
+    return runtime_error("the dataset in " + d.dir.string() +
+                         " is missing or does not match the job; generate it with `mpirun ... "
+                         "dlgen generate " +
+                         args.job + "` (same options), or run without --no-generate");
+  return runtime_error("the dataset in " + d.dir.string() +
+                       " is missing or does not match the job; generate it with `dlgen generate " +
+                       args.job + (args.scale.empty() ? "" : " --scale " + args.scale) +
+                       "` (with the same --set options), or run without --no-generate");
+}
+
+// Rank 0's line on a dataset just written (or found current under the lock).
+void say_written(const DatasetSpec& d, const cluster::DatasetWrite& w, DatasetVerb verb, bool quiet,
+                 std::uint32_t ranks) {
+  const auto files = static_cast<unsigned long long>(w.files);
+  if (w.reused) {
+    if (verb == DatasetVerb::generate)
+      std::printf("%s: up to date (%llu files)\n", d.dir.string().c_str(),
+                  static_cast<unsigned long long>(d.num_files));
+  } else if (ranks > 1) {
+    if (!quiet || verb == DatasetVerb::generate)
+      std::fprintf(stderr, "dlgen: generated %s with %u ranks: %llu files, %s in %.1f s\n",
+                   d.dir.string().c_str(), ranks, files, format_size(w.bytes).c_str(), w.seconds);
+  } else if (verb == DatasetVerb::generate) {
+    std::printf("%s: wrote %llu files, %s in %.1f s (%.1f MiB/s)\n", d.dir.string().c_str(), files,
+                format_size(w.bytes).c_str(), w.seconds,
+                w.seconds > 0 ? static_cast<double>(w.bytes) / 1048576.0 / w.seconds : 0.0);
+  } else if (!quiet) {
+    std::fprintf(stderr, "dlgen: generated %s: %llu files, %s in %.1f s\n", d.dir.string().c_str(),
+                 files, format_size(w.bytes).c_str(), w.seconds);
+  }
+}
+
+}  // namespace
+
+Result<void> prepare_datasets(cluster::Cluster& cl, const Job& job, const JobArgs& args,
+                              DatasetVerb verb, bool no_generate, bool quiet) {
+  const bool root = cl.rank() == 0;
+  std::vector<const DatasetSpec*> sets{&job.dataset};
+  if (job.validation && (verb == DatasetVerb::generate || eval_used(job)))
+    sets.push_back(&*job.validation);
+  for (const DatasetSpec* d : sets) {
+    if (cluster::dataset_ready(cl, *d)) {
+      if (root && verb == DatasetVerb::generate)
+        std::printf("%s: up to date (%llu files)\n", d->dir.string().c_str(),
+                    static_cast<unsigned long long>(d->num_files));
+      continue;
+    }
+    if (no_generate) return missing_dataset(*d, args, cl.size());
+    Result<cluster::DatasetWrite> w = cluster::write_dataset(cl, *d, !quiet);
+    if (!w) return w.error();
+    if (root) say_written(*d, *w, verb, quiet, cl.size());
+  }
+  return ok();
+}
+
+}  // namespace dlgen::cli

@@ -1,0 +1,61 @@
+#pragma once
+// What the job verbs (run, generate, mlperf, convert, validate) share: the job and its overrides
+// on the command line, loading it, the cluster this process is part of (a cluster of one without
+// mpirun), and the datasets written by all ranks. One path for one host and many: every verb
+// that runs I/O takes a cluster::Cluster and differs from one host to many only in what rank 0
+// prints.
+#include <CLI/CLI.hpp>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dlgen/cluster/cluster.hpp"
+#include "dlgen/core/job.hpp"
+#include "dlgen/core/result.hpp"
+
+namespace dlgen::cli {
+
+struct JobArgs {
+  std::string job;
+  std::string scale;
+  std::vector<std::string> sets;
+  std::string accelerator;
+  std::vector<std::string> hydra;  // Hydra-style overrides after the job: ++workload.x.y=v
+  bool quiet = false;              // no notes on stderr
+  // Under mpirun: how long a rank waits for the others at a coordination point (the watchdog,
+  // cluster/cluster.hpp); "0": forever.
+  std::string rank_timeout = "10m";
+};
+
+// The job, its Hydra-style overrides, --scale, --set, --accelerator.
+void add_job_options(CLI::App* cmd, JobArgs& a);
+// Under mpirun only: `--rank-timeout DURATION` (docs/cluster.md, "The watchdog").
+void add_rank_timeout(CLI::App* cmd, JobArgs& a);
+
+// The job file (TOML) or DLIO config (YAML) with every override applied.
+Result<Job> load(const JobArgs& a);
+
+// The cluster this process is part of: MPI under mpirun, else the single process (MPI is never
+// started).
+Result<std::unique_ptr<cluster::Cluster>> make_cluster(const JobArgs& a);
+// The job on every rank (notes on rank 0 only, unless `quiet`): a rank that cannot load it, or
+// ranks holding different jobs, are refused on every rank before any I/O.
+Result<Job> load_on_ranks(cluster::Cluster& cl, JobArgs a, bool quiet);
+
+// Every error past load_on_ranks is agreed, hence known to every rank: rank 0 prints it, the
+// others only exit with its code.
+int fail_on(const cluster::Cluster& cl, const Error& e);
+
+// Whether the job's evaluation passes run (so its validation set is read).
+bool eval_used(const Job& job);
+
+// Which verb prepares the datasets: `run` (and mlperf) generates a missing training set (and the
+// validation set when evaluation runs), noting it on stderr unless quiet; `generate` writes both
+// sets and says of each what became of it.
+enum class DatasetVerb { run, generate };
+// Generates (or reuses) the job's datasets with every rank (cluster/datasets.hpp). `no_generate`:
+// a missing dataset is an error, naming the command that writes it.
+Result<void> prepare_datasets(cluster::Cluster& cl, const Job& job, const JobArgs& args,
+                              DatasetVerb verb, bool no_generate, bool quiet);
+
+}  // namespace dlgen::cli
