@@ -25,13 +25,14 @@
 #include "dlgen/core/limits.hpp"
 #include "dlgen/core/progress.hpp"
 #include "dlgen/core/units.hpp"
+#include "dlgen/engine/registry.hpp"
 #include "dlgen/generator/generator.hpp"
 #include "dlgen/replay/checkpoint_workflow.hpp"
 #include "dlgen/replay/cluster.hpp"
 #include "dlgen/replay/cluster_report.hpp"
 #include "dlgen/replay/dlio_summary.hpp"
 #ifdef DLGEN_TEST_HOOKS
-#include "dlgen/replay/fault_engine.hpp"
+#include "dlgen/engine/fault.hpp"
 #endif
 #include "dlgen/replay/find_max.hpp"
 #include "dlgen/replay/mlperf.hpp"
@@ -58,7 +59,7 @@ struct JobArgs {
 
 struct RunArgs {
   JobArgs job;
-  std::string engine = "uring";
+  std::string engine{engine::default_name()};
   std::string output;
   std::string timeseries;
   std::string capture;
@@ -278,12 +279,8 @@ int run_checkpoint_only(const Job& job, const RunArgs& a) {
     return 0;
   }
   if (!a.capture.empty()) return exec_capture(a.capture);
-  if (a.engine != "uring" && !a.quiet)
-    std::fprintf(stderr,
-                 "dlgen: note: the checkpoint workflow writes and reads with pwrite/pread, as "
-                 "torch.save and "
-                 "torch.load do; --engine applies to training replays\n");
   replay::CheckpointRunOptions o;
+  o.engine = a.engine;
   o.progress = !a.quiet && progress_enabled();
   Result<replay::CheckpointRunResult> r = replay::run_checkpoint_workflow(job, o);
   if (!r) return report_error(r.error());
@@ -407,6 +404,7 @@ int run_checkpoint_ranks(const Job& job, const RunArgs& a, replay::Cluster& cl) 
     return 0;
   }
   replay::CheckpointRunOptions o;
+  o.engine = a.engine;
   o.progress = root && !a.quiet && progress_enabled();
   o.cluster = &cl;
   Result<replay::CheckpointRunResult> r = replay::run_checkpoint_workflow(job, o);
@@ -440,8 +438,9 @@ int run_ranks(const RunArgs& a, replay::Cluster& cl) {
   // Ranks holding different jobs are refused before any I/O.
   if (Result<void> same = replay::check_same_job(cl, *job); !same) return fail(same.error());
   if (!job->run.train) return run_checkpoint_ranks(*job, a, cl);
-  const auto engine = replay::engine_from_string(a.engine);
-  if (!engine) return fail(input_error("--engine " + a.engine + ": expected uring, pread or null"));
+  const engine::EngineOps* engine = engine::find(a.engine);
+  if (!engine)
+    return fail(input_error("--engine " + a.engine + ": expected " + engine::expected_names()));
   if (a.dry_run) {
     if (!root) return 0;
     const replay::PlanSummary plan = replay::summarize_plan(*job, {0, cl.size()});
@@ -455,11 +454,11 @@ int run_ranks(const RunArgs& a, replay::Cluster& cl) {
     }
     return 0;
   }
-  if (*engine != replay::EngineKind::null)
+  if (!engine->caps.diskless)
     if (Result<void> r = prepare_datasets_ranks(*job, a.job, a.no_generate, a.quiet, cl); !r)
       return fail(r.error());
   replay::RunOptions ro;
-  ro.engine = *engine;
+  ro.engine = engine->name;
   ro.cluster = &cl;
   ro.progress = root && !a.quiet && progress_enabled();
   ro.series = root && !a.timeseries.empty();
@@ -473,11 +472,11 @@ int run_ranks(const RunArgs& a, replay::Cluster& cl) {
     const char* stall = std::getenv("DLGEN_TEST_STALL_AT");
     const std::int64_t delay = (ms ? std::strtoll(ms, nullptr, 10) : 0) * 1'000'000;
     const std::uint64_t stall_at = stall ? std::strtoull(stall, nullptr, 10) : ~0ull;
-    auto injection = std::make_shared<replay::FaultInjection>();
-    injection->plan.delay_ns = [delay, stall_at](const replay::FaultRequest& r) {
+    auto injection = std::make_shared<engine::FaultInjection>();
+    injection->plan.delay_ns = [delay, stall_at](const engine::FaultRequest& r) {
       return r.index >= stall_at ? std::int64_t{3600} * 1'000'000'000 : delay;
     };
-    ro.engine_factory = replay::fault_engine_factory(*engine, injection);
+    ro.engine_factory = engine::fault_engine_factory(engine->name, injection);
   }
 #endif
   // Every rank gets the reduced report (AU = lowest accelerator anywhere), so find-max takes the
@@ -568,9 +567,10 @@ int do_run(const RunArgs& a) {
   Result<Job> job = load(ja);
   if (!job) return report_error(job.error());
   if (!job->run.train) return run_checkpoint_only(*job, a);
-  const auto engine = replay::engine_from_string(a.engine);
+  const engine::EngineOps* engine = engine::find(a.engine);
   if (!engine)
-    return report_error(input_error("--engine " + a.engine + ": expected uring, pread or null"));
+    return report_error(
+        input_error("--engine " + a.engine + ": expected " + engine::expected_names()));
   if (a.dry_run) {
     const replay::PlanSummary plan = replay::summarize_plan(*job);
     if (!a.quiet) {
@@ -585,14 +585,14 @@ int do_run(const RunArgs& a) {
     }
     return 0;
   }
-  if (*engine != replay::EngineKind::null)
+  if (!engine->caps.diskless)
     if (Result<void> r = prepare_datasets(*job, a.job, a.no_generate, a.quiet); !r)
       return report_error(r.error());
   // Generate first, trace second: the replay trace must hold the replay, not the dataset's
   // creation.
   if (!a.capture.empty()) return exec_capture(a.capture);
   replay::RunOptions ro;
-  ro.engine = *engine;
+  ro.engine = engine->name;
   ro.progress = !a.quiet && progress_enabled();
   ro.series = !a.timeseries.empty();
   if (a.find_max) {
@@ -753,7 +753,7 @@ int do_convert(const JobArgs& a, const std::string& output, const std::string& t
 
 struct MlperfArgs {
   JobArgs job;
-  std::string engine = "uring";
+  std::string engine{engine::default_name()};
   std::string out_dir = "mlperf-results";
   std::string results_dir;  // the submission folder (mlperf_cli.hpp)
   std::string submitter = "dlgen-user";
@@ -812,8 +812,9 @@ int do_mlperf_on(const MlperfArgs& a, replay::Cluster& cl) {
   outputs.quiet = a.quiet;
   // MLPerf Storage v2.0's LLM checkpointing rules (cmd_mlperf.cpp).
   if (!job.run.train) return mlperf_checkpoint(job, outputs, cl);
-  const auto engine = replay::engine_from_string(a.engine);
-  if (!engine) return fail(input_error("--engine " + a.engine + ": expected uring, pread or null"));
+  const engine::EngineOps* engine = engine::find(a.engine);
+  if (!engine)
+    return fail(input_error("--engine " + a.engine + ": expected " + engine::expected_names()));
   {
     // Only rank 0 writes the results: only it looks at the folder.
     const int rc = root ? check_submission_free(job, outputs, false, job.name) : 0;
@@ -858,13 +859,13 @@ int do_mlperf_on(const MlperfArgs& a, replay::Cluster& cl) {
     }
     if (Result<void> s = replay::agree(cl, valid); !s) return fail(s.error());
   }
-  if (*engine != replay::EngineKind::null) {
+  if (!engine->caps.diskless) {
     Result<void> r = several ? prepare_datasets_ranks(job, a.job, false, a.quiet, cl)
                              : prepare_datasets(job, a.job, false, a.quiet);
     if (!r) return fail(r.error());
   }
   replay::RunOptions ro;
-  ro.engine = *engine;
+  ro.engine = engine->name;
   if (several) {
     ro.cluster = &cl;
     // Every rank's result of each run, reduced for reduce_mlperf_ranks.
@@ -950,7 +951,7 @@ void add_run_commands(CLI::App& app, Action& action) {
       app.add_subcommand("run", "Replay a job's training I/O (generating its dataset if missing)");
   add_job_options(run, run_args->job);
   add_rank_timeout(run, run_args->job);
-  run->add_option("--engine", run_args->engine, "I/O engine: uring (default), pread, null");
+  run->add_option("--engine", run_args->engine, "I/O engine: " + engine::help_names());
   run->add_option(
       "--output,-o", run_args->output,
       "Write the full result as JSON (with --find-max-accelerators: the search and its trials)");
@@ -1004,7 +1005,7 @@ void add_run_commands(CLI::App& app, Action& action) {
                   "Client RAM: a training dataset must exceed 5x it (below this host's measured "
                   "RAM: INVALID); checkpointing drops the page cache under 3x it (default: this "
                   "host's)");
-  mlc->add_option("--engine", ml->engine, "I/O engine: uring (default), pread, null");
+  mlc->add_option("--engine", ml->engine, "I/O engine: " + engine::help_names());
   mlc->add_option("--output-dir", ml->out_dir, "Where results go (default mlperf-results)");
   mlc->add_option("--results-dir", ml->results_dir,
                   "Also write MLPerf Storage's submission folder here (docs/mlperf.md)");

@@ -17,6 +17,7 @@
 #include "dlgen/core/job.hpp"
 #include "dlgen/core/llm.hpp"
 #include "dlgen/core/result.hpp"
+#include "dlgen/engine/registry.hpp"
 
 namespace dlgen::replay {
 
@@ -109,6 +110,8 @@ struct CheckpointRunResult {
 class Cluster;
 
 struct CheckpointRunOptions {
+  // The I/O engine every rank writes and reads with (a registered name: engine/registry.hpp).
+  std::string engine{engine::default_name()};
   bool progress = false;  // one line per checkpoint on stderr
   // The checkpoints this run writes and reads are global_epoch1_step<first_index> onwards, so
   // that several runs of the MLPerf rules (replay/mlperf_checkpoint.hpp) leave as many distinct
