@@ -164,18 +164,6 @@ Result<void> prepare_datasets(const Job& job, const JobArgs& args, bool no_gener
   return ok();
 }
 
-// Local time as DLIO writes it in summary.json ("2024-05-01T12:00:00.123456").
-std::string local_time_text() {
-  timespec ts{};
-  clock_gettime(CLOCK_REALTIME, &ts);
-  std::tm tm{};
-  localtime_r(&ts.tv_sec, &tm);
-  char buf[64];
-  const std::size_t n = std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
-  std::snprintf(buf + n, sizeof buf - n, ".%06ld", ts.tv_nsec / 1000);
-  return buf;
-}
-
 // The command line of this process, from /proc/self/cmdline.
 std::vector<std::string> own_argv() {
   std::ifstream f("/proc/self/cmdline", std::ios::binary);
@@ -497,7 +485,7 @@ int run_ranks(const RunArgs& a, replay::Cluster& cl) {
   }
   std::vector<replay::ConsumedPass> consumed;
   if (!a.record_samples.empty()) ro.consumed = &consumed;
-  const std::string started = local_time_text();
+  const std::string started = dlio_time_text();
   replay::StopSource stop;
   ro.stop = &stop;
   std::optional<InterruptGuard> guard(std::in_place, stop);
@@ -516,7 +504,7 @@ int run_ranks(const RunArgs& a, replay::Cluster& cl) {
     ctx.hostname = cl.host();
     ctx.hosts = cl.size();
     ctx.start = started;
-    ctx.end = local_time_text();
+    ctx.end = dlio_time_text();
     if (Result<void> w =
             write_text_file(a.dlio_summary, replay::dlio_summary_json(*job, *rep, ctx));
         !w)
@@ -603,7 +591,7 @@ int do_run(const RunArgs& a) {
   }
   std::vector<replay::ConsumedPass> consumed;
   if (!a.record_samples.empty()) ro.consumed = &consumed;
-  const std::string started = local_time_text();
+  const std::string started = dlio_time_text();
   replay::StopSource stop;
   ro.stop = &stop;
   std::optional<InterruptGuard> guard(std::in_place, stop);
@@ -619,7 +607,7 @@ int do_run(const RunArgs& a) {
     ::gethostname(host, sizeof host - 1);
     ctx.hostname = host;
     ctx.start = started;
-    ctx.end = local_time_text();
+    ctx.end = dlio_time_text();
     if (Result<void> w =
             write_text_file(a.dlio_summary, replay::dlio_summary_json(*job, *rep, ctx));
         !w)
