@@ -20,6 +20,7 @@
 #include "dlgen/core/job_io.hpp"
 #include "dlgen/core/limits.hpp"
 #include "dlgen/core/progress.hpp"
+#include "dlgen/engine/registry.hpp"
 #include "dlgen/core/units.hpp"
 #include "dlgen/dlio/summary.hpp"
 #include "dlgen/mlperf/mlperf.hpp"
@@ -258,7 +259,7 @@ namespace {
 
 struct MlperfArgs {
   JobArgs job;
-  std::string engine = "uring";
+  std::string engine{engine::default_name()};
   std::string out_dir = "mlperf-results";
   std::string results_dir;  // the submission folder (mlperf_cli.hpp)
   std::string submitter = "dlgen-user";
@@ -343,7 +344,7 @@ Result<void> size_dataset(Job& job, const MlperfArgs& a, const ClientRam& ram,
 // every host (reduced on every rank), the verdict; rank 0 writes results.json, results.csv,
 // summary.html and, with --results-dir, the submission folder.
 int mlperf_training(Job job, const MlperfArgs& a, const MlperfOutputs& outputs,
-                    const ClientRam& ram, replay::EngineKind engine, cluster::Cluster& cl) {
+                    const ClientRam& ram, const engine::EngineOps& engine, cluster::Cluster& cl) {
   const bool root = cl.rank() == 0;
   const bool several = cl.size() > 1;
   const std::string accelerator =
@@ -357,11 +358,11 @@ int mlperf_training(Job job, const MlperfArgs& a, const MlperfOutputs& outputs,
   mo.ram_bytes = ram.all;
   mo.measured_ram_bytes = ram.measured_all;
   if (Result<void> s = size_dataset(job, a, ram, mo, cl); !s) return fail_on(cl, s.error());
-  if (engine != replay::EngineKind::null)
+  if (!engine.caps.diskless)
     if (Result<void> r = prepare_datasets(cl, job, a.job, DatasetVerb::run, false, a.quiet); !r)
       return fail_on(cl, r.error());
   replay::RunOptions ro;
-  ro.engine = engine;
+  ro.engine = engine.name;
   if (several) {
     ro.cluster = &cl;
     // Every rank's result of each run, reduced for reduce_mlperf_ranks.
@@ -437,9 +438,10 @@ int do_mlperf(const MlperfArgs& a) {
   const MlperfOutputs outputs = mlperf_outputs(a, ram->here);
   // MLPerf Storage v2.0's LLM checkpointing rules.
   if (!job->run.train) return mlperf_checkpoint(*job, outputs, cl);
-  const auto engine = replay::engine_from_string(a.engine);
+  const engine::EngineOps* engine = engine::find(a.engine);
   if (!engine)
-    return fail_on(cl, input_error("--engine " + a.engine + ": expected uring, pread or null"));
+    return fail_on(cl,
+                   input_error("--engine " + a.engine + ": expected " + engine::expected_names()));
   {
     // Only rank 0 writes the results: only it looks at the folder.
     const int rc = cl.rank() == 0 ? check_submission_free(*job, outputs, false, job->name) : 0;
@@ -472,7 +474,7 @@ void add_mlperf_command(CLI::App& app, Action& action) {
                   "Client RAM: a training dataset must exceed 5x it (below this host's measured "
                   "RAM: INVALID); checkpointing drops the page cache under 3x it (default: this "
                   "host's)");
-  mlc->add_option("--engine", ml->engine, "I/O engine: uring (default), pread, null");
+  mlc->add_option("--engine", ml->engine, "I/O engine: " + engine::help_names());
   mlc->add_option("--output-dir", ml->out_dir, "Where results go (default mlperf-results)");
   mlc->add_option("--results-dir", ml->results_dir,
                   "Also write MLPerf Storage's submission folder here (docs/mlperf.md)");

@@ -20,11 +20,12 @@
 #include "dlgen/cluster/cluster.hpp"
 #include "dlgen/cluster/cluster_report.hpp"
 #include "dlgen/core/progress.hpp"
+#include "dlgen/engine/registry.hpp"
 #include "dlgen/generator/generator.hpp"
 #include "dlgen/mlperf/checkpoint_workflow.hpp"
 #include "dlgen/dlio/summary.hpp"
 #ifdef DLGEN_TEST_HOOKS
-#include "dlgen/replay/fault_engine.hpp"
+#include "dlgen/engine/fault.hpp"
 #endif
 #include "dlgen/mlperf/find_max.hpp"
 #include "dlgen/replay/plan.hpp"
@@ -39,7 +40,7 @@ namespace {
 
 struct RunArgs {
   JobArgs job;
-  std::string engine = "uring";
+  std::string engine{engine::default_name()};
   std::string output;
   std::string timeseries;
   std::string capture;
@@ -188,12 +189,8 @@ int run_checkpoint_only(const Job& job, const RunArgs& a, cluster::Cluster& cl) 
   }
   // Under mpirun --capture has already made this rank a traced child (exec_capture_rank).
   if (!a.capture.empty()) return exec_capture(a.capture);
-  if (a.engine != "uring" && !a.quiet && root)
-    std::fprintf(stderr,
-                 "dlgen: note: the checkpoint workflow writes and reads with pwrite/pread, as "
-                 "torch.save and "
-                 "torch.load do; --engine applies to training replays\n");
   mlperf::CheckpointRunOptions o;
+  o.engine = a.engine;
   o.progress = root && !a.quiet && progress_enabled();
   o.cluster = &cl;
   Result<mlperf::CheckpointRunResult> r = mlperf::run_checkpoint_workflow(job, o);
@@ -264,11 +261,11 @@ void apply_test_hooks([[maybe_unused]] replay::RunOptions& ro,
   const char* stall = std::getenv("DLGEN_TEST_STALL_AT");
   const std::int64_t delay = (ms ? std::strtoll(ms, nullptr, 10) : 0) * 1'000'000;
   const std::uint64_t stall_at = stall ? std::strtoull(stall, nullptr, 10) : ~0ull;
-  auto injection = std::make_shared<replay::FaultInjection>();
-  injection->plan.delay_ns = [delay, stall_at](const replay::FaultRequest& r) {
+  auto injection = std::make_shared<engine::FaultInjection>();
+  injection->plan.delay_ns = [delay, stall_at](const engine::FaultRequest& r) {
     return r.index >= stall_at ? std::int64_t{3600} * 1'000'000'000 : delay;
   };
-  ro.engine_factory = replay::fault_engine_factory(ro.engine, injection);
+  ro.engine_factory = engine::fault_engine_factory(ro.engine, injection);
 #endif
 }
 
@@ -313,10 +310,10 @@ int print_result(const replay::Report& rep, const cluster::ClusterResult* c, con
 
 // A training replay: every rank runs its share (Topology{rank, size}); under mpirun every rank
 // then holds the ranks' reduced result, and rank 0 alone prints and writes.
-int run_training(const Job& job, const RunArgs& a, replay::EngineKind engine,
+int run_training(const Job& job, const RunArgs& a, const engine::EngineOps& engine,
                  cluster::Cluster& cl) {
   const bool root = cl.rank() == 0;
-  if (engine != replay::EngineKind::null)
+  if (!engine.caps.diskless)
     if (Result<void> r = prepare_datasets(cl, job, a.job, DatasetVerb::run, a.no_generate, a.quiet);
         !r)
       return fail_on(cl, r.error());
@@ -324,7 +321,7 @@ int run_training(const Job& job, const RunArgs& a, replay::EngineKind engine,
   // creation. (Under mpirun --capture has already made this rank a traced child.)
   if (!a.capture.empty()) return exec_capture(a.capture);
   replay::RunOptions ro;
-  ro.engine = engine;
+  ro.engine = engine.name;
   ro.cluster = &cl;
   ro.progress = root && !a.quiet && progress_enabled();
   ro.series = root && !a.timeseries.empty();
@@ -384,9 +381,10 @@ int do_run(const RunArgs& a) {
   Result<Job> job = load_on_ranks(cl, a.job, a.quiet);
   if (!job) return fail_on(cl, job.error());
   if (!job->run.train) return run_checkpoint_only(*job, a, cl);
-  const auto engine = replay::engine_from_string(a.engine);
+  const engine::EngineOps* engine = engine::find(a.engine);
   if (!engine)
-    return fail_on(cl, input_error("--engine " + a.engine + ": expected uring, pread or null"));
+    return fail_on(cl,
+                   input_error("--engine " + a.engine + ": expected " + engine::expected_names()));
   if (a.dry_run) return print_plan(*job, a, cl);
   return run_training(*job, a, *engine, cl);
 }
@@ -399,7 +397,7 @@ void add_run_command(CLI::App& app, Action& action) {
       app.add_subcommand("run", "Replay a job's training I/O (generating its dataset if missing)");
   add_job_options(run, run_args->job);
   add_rank_timeout(run, run_args->job);
-  run->add_option("--engine", run_args->engine, "I/O engine: uring (default), pread, null");
+  run->add_option("--engine", run_args->engine, "I/O engine: " + engine::help_names());
   run->add_option(
       "--output,-o", run_args->output,
       "Write the full result as JSON (with --find-max-accelerators: the search and its trials)");

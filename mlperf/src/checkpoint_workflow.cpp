@@ -5,7 +5,6 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <sys/sysinfo.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,25 +19,29 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <random>
 #include <system_error>
 #include <thread>
 
 #include "checkpoint_hosts.hpp"
 #include "checkpoint_report.hpp"
+#include "dlgen/core/limits.hpp"
 #include "dlgen/core/llm.hpp"
 #include "dlgen/core/units.hpp"
-#include "dlgen/datasets/content.hpp"
-#include "dlgen/replay/rank_group.hpp"
+#include "dlgen/replay/checkpoint_io.hpp"
 #include "dlgen/replay/own_files.hpp"
+#include "dlgen/replay/rank_group.hpp"
 
 namespace dlgen::mlperf {
 
 // The replay's file ownership (own_files.hpp) and the ranks' agreement (rank_group.hpp), which the
 // workflow used unqualified inside replay/.
 namespace own = replay::own;
-using replay::RankGroup;
+using replay::checkpoint_salt;
+using replay::CheckpointFile;
+using replay::CheckpointIo;
+using replay::CheckpointIoOptions;
 using replay::ProgressScope;
+using replay::RankGroup;
 
 namespace {
 
@@ -53,16 +56,6 @@ std::string io_error(const std::filesystem::path& p, const char* what, std::uint
   return p.string() + ": " + what + " at " + std::to_string(offset) + ": " + std::strerror(err);
 }
 
-// Drawn once per process: two runs never write the same bytes (deduplicating storage gains
-// nothing).
-std::uint64_t run_salt() {
-  static const std::uint64_t salt = [] {
-    std::random_device rd;
-    return (std::uint64_t{rd()} << 32) ^ rd();
-  }();
-  return salt;
-}
-
 std::string step_name(std::uint32_t index) {
   return "global_epoch1_step" + std::to_string(index);
 }
@@ -71,73 +64,14 @@ std::filesystem::path checkpoint_dir(const Job& job, std::uint32_t index) {
   return job.checkpoint.dir / step_name(index);
 }
 
-// Writes one shard file with fresh content, created in `dirfd` (own::create: never through a
-// link); fsync when asked; the close is checked (NFS reports a failed write-back there).
-// `progress` grows by each write's bytes (the MPI watchdog's sign of life: rank_group.hpp).
-Result<void> write_file(int dirfd, const std::string& name, const std::filesystem::path& p,
-                        std::uint64_t size, datasets::ContentStream& content,
-                        std::vector<std::uint8_t>& block, bool fsync,
-                        std::atomic<std::uint64_t>& progress) {
-  Result<own::Fd> file = own::create(dirfd, name, p);
-  if (!file) return file.error();
-  const int fd = file->get();
-  std::uint64_t block_at = 0, block_end = 0;  // the file range whose bytes `block` holds
-  for (std::uint64_t off = 0; off < size;) {
-    if (off >= block_end) {  // fresh bytes for every request; a short write sends the rest
-      block_at = off;
-      block_end = off + std::min<std::uint64_t>(block.size(), size - off);
-      content.fill(block.data(), block_end - block_at);
-    }
-    const ssize_t w =
-        ::pwrite(fd, block.data() + (off - block_at), block_end - off, static_cast<off_t>(off));
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return runtime_error(io_error(p, "write", off, w < 0 ? errno : EIO));
-    off += static_cast<std::uint64_t>(w);
-    progress.fetch_add(static_cast<std::uint64_t>(w), std::memory_order_relaxed);
-  }
-  if (fsync && ::fsync(fd) != 0) return runtime_error(io_error(p, "fsync", size, errno));
-  return file->close(p);
-}
-
-// A read buffer aligned for O_DIRECT (4 KiB: the logical block size of every device here).
-struct ReadBuffer {
-  static constexpr std::size_t kAlign = 4096;
-  explicit ReadBuffer(std::uint64_t bytes)
-      : size((std::max<std::uint64_t>(bytes, kAlign) + kAlign - 1) / kAlign * kAlign),
-        data(static_cast<std::uint8_t*>(std::aligned_alloc(kAlign, size)), &std::free) {}
-  std::size_t size;
-  std::unique_ptr<std::uint8_t, decltype(&std::free)> data;
-};
-
-// Reads a shard file to its end; a file shorter than expected is an error (a torn checkpoint).
-// `direct`: with O_DIRECT, past the page cache; a filesystem that refuses it (tmpfs) is read
-// buffered and `*buffered` set. `progress` grows by each read's bytes.
-Result<std::uint64_t> read_file(int dirfd, const std::string& name, const std::filesystem::path& p,
-                                std::uint64_t expected, ReadBuffer& block, bool direct,
-                                std::atomic<bool>* buffered, std::atomic<std::uint64_t>& progress) {
-  Result<own::Fd> file = own::open_read(dirfd, name, p, direct ? O_DIRECT : 0);
-  if (!file && direct) {
-    file = own::open_read(dirfd, name, p);
-    if (file && buffered) *buffered = true;
-  }
-  if (!file) return file.error();
-  const int fd = file->get();
-  std::uint64_t off = 0;
-  for (;;) {
-    const ssize_t n = ::pread(fd, block.data.get(), block.size, static_cast<off_t>(off));
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return runtime_error(io_error(p, "read", off, errno));
-    if (n == 0) break;
-    off += static_cast<std::uint64_t>(n);
-    progress.fetch_add(static_cast<std::uint64_t>(n), std::memory_order_relaxed);
-    // A short O_DIRECT read is the end of the file (the next offset would be unaligned).
-    if (direct && static_cast<std::size_t>(n) < block.size) break;
-  }
-  if (Result<void> c = file->close(p); !c) return c.error();
-  if (off != expected)
-    return runtime_error(p.string() + ": read " + std::to_string(off) +
-                         " bytes, the checkpoint wrote " + std::to_string(expected));
-  return off;
+// How the simulated ranks write and read their files: the one checkpoint writer
+// (checkpoint_io.hpp) on the run's engine, with the job's request size and fsync.
+CheckpointIoOptions io_options(const Job& job, const CheckpointRunOptions& options) {
+  CheckpointIoOptions o;
+  o.engine = options.engine;
+  o.request_bytes = job.checkpoint.write_size_bytes;
+  o.fsync = job.checkpoint.fsync;
+  return o;
 }
 
 // Writes 1 to /proc/sys/vm/drop_caches (the clean page cache, every file's): root only, and not
@@ -170,19 +104,16 @@ bool files_present(const Job& job, const std::vector<RankShard>& shards, std::ui
   return true;
 }
 
-std::uint64_t host_ram() {
-  struct sysinfo si {};
-  return ::sysinfo(&si) == 0 ? std::uint64_t{si.totalram} * si.mem_unit : 0;
-}
-
 // The simulated ranks and the passes they run.
 class Workflow {
  public:
   // `root`: the checkpoint directory (job.checkpoint.dir), open for the whole run.
-  Workflow(const Job& job, std::vector<RankShard> shards, int root)
+  // `io`: how every rank writes and reads (each rank makes its own engine).
+  Workflow(const Job& job, std::vector<RankShard> shards, int root, CheckpointIoOptions io)
       : job_(job),
         shards_(std::move(shards)),
         root_(root),
+        io_(std::move(io)),
         sync_(static_cast<std::ptrdiff_t>(shards_.size() + 1)) {}
 
   // Reads from here on use O_DIRECT (the page cache could not be dropped for them).
@@ -235,16 +166,18 @@ class Workflow {
 
  private:
   void rank_loop(std::size_t i) {
-    std::vector<std::uint8_t> block(
-        std::max<std::uint64_t>(job_.checkpoint.write_size_bytes, 4096));
-    ReadBuffer read_block(job_.checkpoint.write_size_bytes);
+    // The rank's engine, made on its own thread (an engine serves one thread); a failure is
+    // this rank's error in every pass.
+    Result<CheckpointIo> io = CheckpointIo::open(io_);
     for (;;) {
       sync_.arrive_and_wait();
       if (stop_) return;
       const auto t0 = Clock::now();
       RankPass rec;
       rec.rank = shards_[i].rank;
-      Result<void> r = write_ ? write_rank(i, block, rec) : read_rank(i, read_block, rec);
+      Result<void> r = !io      ? Result<void>(io.error())
+                       : write_ ? write_rank(i, *io, rec)
+                                : read_rank(i, *io, rec);
       rec.seconds = seconds_between(t0, Clock::now());
       records_[i] = rec;
       if (!r) {
@@ -255,18 +188,18 @@ class Workflow {
     }
   }
 
-  Result<void> write_rank(std::size_t i, std::vector<std::uint8_t>& block, RankPass& rec) {
+  Result<void> write_rank(std::size_t i, CheckpointIo& io, RankPass& rec) {
     const RankShard& s = shards_[i];
     const std::filesystem::path dir = checkpoint_dir(job_, index_);
     Result<own::Fd> dfd = own::open_subdir(root_, step_name(index_), dir, false);
     if (!dfd) return dfd.error();
     for (std::size_t f = 0; f < s.files.size(); ++f) {
       // A fresh stream per checkpoint, rank and file: nothing repeats within or across checkpoints.
-      datasets::ContentStream content(run_salt() ^ (std::uint64_t{index_} * 0x9e3779b97f4a7c15ull),
-                                      (std::uint64_t{s.rank} << 20) | f);
-      if (Result<void> r = write_file(dfd->get(), s.files[f].name, dir / s.files[f].name,
-                                      s.files[f].bytes, content, block, job_.checkpoint.fsync,
-                                      progress_);
+      const CheckpointFile file{dfd->get(), s.files[f].name, dir / s.files[f].name,
+                                s.files[f].bytes};
+      if (Result<void> r =
+              io.write(file, checkpoint_salt() ^ (std::uint64_t{index_} * 0x9e3779b97f4a7c15ull),
+                       (std::uint64_t{s.rank} << 20) | f, &progress_);
           !r)
         return r;
       rec.bytes += s.files[f].bytes;
@@ -274,14 +207,14 @@ class Workflow {
     return ok();
   }
 
-  Result<void> read_rank(std::size_t i, ReadBuffer& block, RankPass& rec) {
+  Result<void> read_rank(std::size_t i, CheckpointIo& io, RankPass& rec) {
     const RankShard& s = shards_[i];
     const std::filesystem::path dir = checkpoint_dir(job_, index_);
     Result<own::Fd> dfd = own::open_subdir(root_, step_name(index_), dir, false);
     if (!dfd) return dfd.error();
     for (const ShardFile& f : s.files) {
-      Result<std::uint64_t> n = read_file(dfd->get(), f.name, dir / f.name, f.bytes, block,
-                                          direct_, &buffered_, progress_);
+      Result<std::uint64_t> n =
+          io.read({dfd->get(), f.name, dir / f.name, f.bytes}, direct_, &buffered_, &progress_);
       if (!n) return n.error();
       rec.bytes += *n;
     }
@@ -291,6 +224,7 @@ class Workflow {
   const Job& job_;
   std::vector<RankShard> shards_;
   int root_;
+  CheckpointIoOptions io_;
   bool direct_ = false;
   std::atomic<bool> buffered_{false};
   std::barrier<> sync_;
@@ -372,7 +306,7 @@ Result<std::vector<RankShard>> host_share(const Job& job, const CheckpointRunOpt
   out.parameters = job.model ? parameter_count(*job.model) : 0;
   out.checkpoint_bytes = checkpoint_bytes(shards);
   for (const RankShard& s : shards) out.checkpoint_files += s.files.size();
-  out.ram_bytes = options.ram_bytes > 0 ? options.ram_bytes : host_ram();
+  out.ram_bytes = options.ram_bytes > 0 ? options.ram_bytes : limits::host_memory_bytes();
   if (shards.empty())
     return input_error(job.name + ": the checkpoint-only workflow has no rank to simulate");
   return shards;
@@ -601,7 +535,7 @@ Result<CheckpointRunResult> run_checkpoint_workflow(const Job& job,
   if (!shards) return shards.error();
   Result<own::Fd> root = own::open_dir(k.dir);
   if (!root) return root.error();
-  Workflow wf(job, *shards, root->get());
+  Workflow wf(job, *shards, root->get(), io_options(job, options));
   const std::uint32_t first = std::max<std::uint32_t>(options.first_index, 1);
   Run run{job, options, cl, std::move(*shards), root->get(), first, wf, out};
   const ProgressScope alive(cl, [&wf] { return wf.progress(); });

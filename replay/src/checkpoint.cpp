@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,15 +11,13 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <memory>
 #include <mutex>
 #include <optional>
-#include <random>
 #include <string>
 #include <system_error>
 #include <thread>
 
-#include "dlgen/datasets/content.hpp"
+#include "dlgen/replay/checkpoint_io.hpp"
 #include "dlgen/replay/own_files.hpp"
 
 namespace dlgen::replay {
@@ -35,30 +32,23 @@ std::string errno_text(const std::filesystem::path& p, const char* what, std::ui
   return p.string() + ": " + what + " at " + std::to_string(offset) + ": " + std::strerror(err);
 }
 
-// A salt drawn once per process: two runs (or two checkpoints of one run) never write the same
-// bytes, so storage that deduplicates across files or over time is not flattered.
-std::uint64_t process_salt() {
-  static const std::uint64_t salt = [] {
-    std::random_device rd;
-    return (std::uint64_t{rd()} << 32) ^ rd();
-  }();
-  return salt;
-}
-
-// Runs f(shard) for every shard on up to 4 threads; returns the first error.
-template <class F>
-Result<void> for_each_shard(std::uint32_t shards, F f) {
+// Runs f(context, shard) for every shard on up to 4 threads, each with a context of its own made
+// by make() (a Result: a CheckpointIo, whose engine serves one thread); returns the first error.
+template <class Make, class F>
+Result<void> for_each_shard(std::uint32_t shards, Make make, F f) {
   std::atomic<std::uint32_t> next{0};
   std::mutex mu;
   std::optional<Error> first;
+  auto failed = [&](const Error& e) {
+    std::lock_guard lock(mu);
+    if (!first) first = e;
+  };
   auto body = [&] {
-    for (std::uint32_t s; (s = next.fetch_add(1)) < shards;) {
-      Result<void> r = f(s);
-      if (!r) {
-        std::lock_guard lock(mu);
-        if (!first) first = r.error();
-      }
-    }
+    if (next.load() >= shards) return;
+    auto context = make();
+    if (!context) return failed(context.error());
+    for (std::uint32_t s; (s = next.fetch_add(1)) < shards;)
+      if (Result<void> r = f(*context, s); !r) failed(r.error());
   };
   const std::uint32_t n = std::min<std::uint32_t>(std::max<std::uint32_t>(shards, 1), 4);
   std::vector<std::thread> threads;
@@ -71,6 +61,32 @@ Result<void> for_each_shard(std::uint32_t shards, F f) {
   for (auto& t : threads) t.join();
   if (first) return *first;
   return ok();
+}
+
+// A shard context for work that needs none (the -best copies).
+Result<bool> no_context() {
+  return true;
+}
+
+// How a checkpoint's shards move: the job's request size, call, O_DIRECT and fsync on `engine`.
+CheckpointIoOptions io_options(const CheckpointSpec& spec, std::string_view engine) {
+  CheckpointIoOptions o;
+  o.engine = std::string(engine);
+  o.request_bytes = spec.write_size_bytes;
+  o.direct_writes = spec.direct;
+  o.fsync = spec.fsync;
+  o.call = spec.write_call == WriteCall::write    ? engine::SyncWrite::write
+           : spec.write_call == WriteCall::writev ? engine::SyncWrite::writev
+                                                  : engine::SyncWrite::pwrite;
+  return o;
+}
+
+// Whether the engine reaches files through POSIX descriptors: only then are there a directory to
+// open, free space to check, -best copies to make and a page cache to drop.
+Result<bool> posix_files(std::string_view engine) {
+  Result<const engine::EngineOps*> ops = engine::lookup(engine);
+  if (!ops) return ops.error();
+  return (*ops)->caps.posix_fd;
 }
 
 std::filesystem::path best_path(const std::filesystem::path& from) {
@@ -101,6 +117,23 @@ Result<void> copy_shard(int dirfd, const std::filesystem::path& from, CopyCall c
   return out->close(to);
 }
 
+// Refuses a checkpoint the filesystem of `dirfd` has no room for: this checkpoint's shards (and
+// their -best copies when copied this time), less the previous checkpoint's files they replace.
+Result<void> check_checkpoint_space(const CheckpointSpec& spec, int dirfd,
+                                    const std::vector<std::filesystem::path>& paths,
+                                    const std::vector<std::uint32_t>& shard_of, bool copying) {
+  std::uint64_t needed = 0, freed = 0;
+  for (std::uint32_t s = 0; s < paths.size(); ++s) {
+    const std::uint64_t b = own::on_disk(dirfd, checkpoint_shard_bytes(spec, shard_of[s]));
+    needed += copying ? 2 * b : b;
+    freed += own::on_disk(dirfd, own::regular_size(dirfd, paths[s].filename().string()));
+    if (copying)
+      freed +=
+          own::on_disk(dirfd, own::regular_size(dirfd, best_path(paths[s]).filename().string()));
+  }
+  return own::check_space(dirfd, spec.dir, needed > freed ? needed - freed : 0, "the checkpoint");
+}
+
 }  // namespace
 
 std::vector<std::filesystem::path> checkpoint_paths(const CheckpointSpec& spec) {
@@ -118,10 +151,17 @@ std::uint64_t checkpoint_shard_bytes(const CheckpointSpec& spec, std::uint32_t s
 }
 
 Result<void> write_checkpoint(const CheckpointSpec& spec, CheckpointResult& into,
-                              ShardShare share, std::atomic<std::uint64_t>* progress) {
-  Result<own::Fd> dir = own::open_dir(spec.dir);
-  if (!dir) return dir.error();
-  const int dirfd = dir->get();
+                              std::string_view engine, ShardShare share,
+                              std::atomic<std::uint64_t>* progress) {
+  Result<bool> posix = posix_files(engine);
+  if (!posix) return posix.error();
+  own::Fd dir;
+  if (*posix) {
+    Result<own::Fd> d = own::open_dir(spec.dir);
+    if (!d) return d.error();
+    dir = std::move(*d);
+  }
+  const int dirfd = dir.get();
   const auto all_paths = checkpoint_paths(spec);
   std::vector<std::filesystem::path> paths;
   std::vector<std::uint32_t> shard_of;
@@ -132,97 +172,28 @@ Result<void> write_checkpoint(const CheckpointSpec& spec, CheckpointResult& into
       shard_of.push_back(i);
       bytes += checkpoint_shard_bytes(spec, i);
     }
-  // Free space: this checkpoint's shards (and their -best copies when copied this time), less the
-  // previous checkpoint's files they replace.
-  const bool copying =
-      spec.copy != CopyCall::none && into.count % std::max<std::uint32_t>(spec.copy_every, 1) == 0;
-  std::uint64_t needed = 0, freed = 0;
-  for (std::uint32_t s = 0; s < paths.size(); ++s) {
-    const std::uint64_t b = own::on_disk(dirfd, checkpoint_shard_bytes(spec, shard_of[s]));
-    needed += copying ? 2 * b : b;
-    freed += own::on_disk(dirfd, own::regular_size(dirfd, paths[s].filename().string()));
-    if (copying)
-      freed +=
-          own::on_disk(dirfd, own::regular_size(dirfd, best_path(paths[s]).filename().string()));
-  }
-  if (Result<void> space =
-          own::check_space(dirfd, spec.dir, needed > freed ? needed - freed : 0, "the checkpoint");
-      !space)
-    return space;
-  // O_DIRECT: requests and buffers aligned to 4 KiB (the logical block size of every device here);
-  // a shard's unaligned tail is written buffered, after clearing O_DIRECT on the descriptor.
-  constexpr std::uint64_t kAlign = 4096;
-  std::uint64_t chunk = std::max<std::uint64_t>(spec.write_size_bytes, 4096);
-  if (spec.direct) chunk = chunk / kAlign * kAlign;
-  // Content: a fresh pseudo-random stream per shard and per checkpoint (xoshiro256++ x8, the
-  // dataset generator's, ~15 GB/s a core): no block repeats within or across checkpoints and
-  // nothing compresses, as with a real model's weights and optimizer state.
-  const std::uint64_t stream_seed = process_salt() ^ (into.count * 0x9e3779b97f4a7c15ull);
+  const bool copying = *posix && spec.copy != CopyCall::none &&
+                       into.count % std::max<std::uint32_t>(spec.copy_every, 1) == 0;
+  if (*posix)
+    if (Result<void> space = check_checkpoint_space(spec, dirfd, paths, shard_of, copying); !space)
+      return space;
+  // A fresh content stream per shard and per checkpoint: no block repeats within or across
+  // checkpoints (checkpoint_io.hpp).
+  const std::uint64_t stream_seed = checkpoint_salt() ^ (into.count * 0x9e3779b97f4a7c15ull);
   const auto t0 = std::chrono::steady_clock::now();
+  const CheckpointIoOptions options = io_options(spec, engine);
+  auto open_io = [&] { return CheckpointIo::open(options); };
   Result<void> r = for_each_shard(
-      static_cast<std::uint32_t>(paths.size()), [&](std::uint32_t s) -> Result<void> {
-        const auto& p = paths[s];
-        Result<own::Fd> file =
-            own::create(dirfd, p.filename().string(), p, spec.direct ? O_DIRECT : 0);
-        if (!file) return file.error();
-        const int fd = file->get();
-        const std::uint64_t size = checkpoint_shard_bytes(spec, shard_of[s]);
-        const std::uint64_t len = std::min(chunk, std::max<std::uint64_t>(size, 1));
-        std::unique_ptr<std::uint8_t, decltype(&std::free)> block(
-            static_cast<std::uint8_t*>(
-                std::aligned_alloc(kAlign, (len + kAlign - 1) / kAlign * kAlign)),
-            &std::free);
-        if (!block) {
-          return runtime_error(p.string() + ": no memory for a " + std::to_string(len) +
-                               "-byte write buffer");
-        }
-        datasets::ContentStream content(stream_seed, shard_of[s]);
-        const std::uint64_t aligned_end = spec.direct ? size / kAlign * kAlign : size;
-        bool direct = spec.direct;
-        std::uint64_t block_at = 0, block_end = 0;  // the file range whose bytes `block` holds
-        for (std::uint64_t off = 0; off < size;) {
-          if (off >= block_end) {  // fresh bytes for the next request; a short write sends the rest
-            block_at = off;
-            block_end = off + std::min<std::uint64_t>(len, size - off);
-            if (direct && off < aligned_end) block_end = std::min(block_end, aligned_end);
-            content.fill(block.get(), block_end - block_at);
-          }
-          if (direct && off >= aligned_end) {  // the tail: buffered
-            if (::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_DIRECT) != 0) {
-              return runtime_error(errno_text(p, "fcntl(clear O_DIRECT)", off, errno));
-            }
-            direct = false;
-          }
-          const std::uint8_t* data = block.get() + (off - block_at);
-          const std::size_t n = block_end - off;
-          ssize_t w = 0;
-          switch (spec.write_call) {
-            case WriteCall::pwrite:
-              w = ::pwrite(fd, data, n, static_cast<off_t>(off));
-              break;
-            case WriteCall::write:  // sequential: the file position is `off`
-              w = ::write(fd, data, n);
-              break;
-            case WriteCall::writev: {
-              iovec iov{const_cast<std::uint8_t*>(data), n};
-              w = ::writev(fd, &iov, 1);
-              break;
-            }
-          }
-          if (w < 0 && errno == EINTR) continue;
-          if (w <= 0) {
-            return runtime_error(errno_text(p, "write", off, w < 0 ? errno : EIO));
-          }
-          off += static_cast<std::uint64_t>(w);
-          if (progress) progress->fetch_add(static_cast<std::uint64_t>(w));
-        }
-        if (spec.fsync && ::fsync(fd) != 0) return runtime_error(errno_text(p, "fsync", 0, errno));
-        return file->close(p);  // NFS and others report a failed write-back at close
+      static_cast<std::uint32_t>(paths.size()), open_io, [&](CheckpointIo& io, std::uint32_t s) {
+        const CheckpointFile f{dirfd, paths[s].filename().string(), paths[s],
+                               checkpoint_shard_bytes(spec, shard_of[s])};
+        return io.write(f, stream_seed, shard_of[s], progress);
       });
   if (!r) return r;
   if (copying)
-    r = for_each_shard(static_cast<std::uint32_t>(paths.size()),
-                       [&](std::uint32_t s) { return copy_shard(dirfd, paths[s], spec.copy); });
+    r = for_each_shard(
+        static_cast<std::uint32_t>(paths.size()), no_context,
+        [&](bool, std::uint32_t s) { return copy_shard(dirfd, paths[s], spec.copy); });
   if (!r) return r;
   const double seconds = seconds_since(t0);
   into.write_s += seconds;
@@ -234,28 +205,12 @@ Result<void> write_checkpoint(const CheckpointSpec& spec, CheckpointResult& into
   return ok();
 }
 
-Result<void> restore_checkpoint(const CheckpointSpec& spec, CheckpointResult& into,
-                                ShardShare share, std::atomic<std::uint64_t>* progress) {
-  const auto all_paths = checkpoint_paths(spec);
-  std::vector<std::filesystem::path> paths;
-  bool present = true;
-  for (std::uint32_t s = 0; s < all_paths.size(); ++s) {
-    if (!share.owns(s)) continue;
-    paths.push_back(all_paths[s]);
-    struct stat st {};
-    if (::stat(all_paths[s].c_str(), &st) != 0 ||
-        static_cast<std::uint64_t>(st.st_size) != checkpoint_shard_bytes(spec, s))
-      present = false;
-  }
-  if (!present) {
-    CheckpointResult setup;
-    if (Result<void> w = write_checkpoint(spec, setup, share, progress); !w) return w;
-  }
-  Result<own::Fd> dir = own::open_dir(spec.dir);
-  if (!dir) return dir.error();
-  const int dirfd = dir->get();
-  // Written back, then dropped from the page cache, so the restore reads storage (untimed). A
-  // failure of either call is reported: a restore read from memory would be printed as storage.
+namespace {
+
+// Writes each shard back to storage and drops it from the page cache, so the restore reads
+// storage (untimed). A failure of either call is reported: a restore read from memory would be
+// printed as storage.
+Result<void> flush_and_drop(int dirfd, const std::vector<std::filesystem::path>& paths) {
   for (const auto& p : paths) {
     Result<own::Fd> f = own::open_read(dirfd, p.filename().string(), p);
     if (!f) return f.error();
@@ -264,28 +219,55 @@ Result<void> restore_checkpoint(const CheckpointSpec& spec, CheckpointResult& in
       return runtime_error(errno_text(p, "posix_fadvise(DONTNEED)", 0, err));
     if (Result<void> c = f->close(p); !c) return c;
   }
-  const std::uint64_t chunk = std::max<std::uint64_t>(spec.write_size_bytes, 4096);
+  return ok();
+}
+
+}  // namespace
+
+Result<void> restore_checkpoint(const CheckpointSpec& spec, CheckpointResult& into,
+                                std::string_view engine, ShardShare share,
+                                std::atomic<std::uint64_t>* progress) {
+  Result<bool> posix = posix_files(engine);
+  if (!posix) return posix.error();
+  const auto all_paths = checkpoint_paths(spec);
+  std::vector<std::filesystem::path> paths;
+  std::vector<std::uint32_t> shard_of;
+  bool present = true;
+  for (std::uint32_t s = 0; s < all_paths.size(); ++s) {
+    if (!share.owns(s)) continue;
+    paths.push_back(all_paths[s]);
+    shard_of.push_back(s);
+    struct stat st {};
+    if (::stat(all_paths[s].c_str(), &st) != 0 ||
+        static_cast<std::uint64_t>(st.st_size) != checkpoint_shard_bytes(spec, s))
+      present = false;
+  }
+  if (!present) {
+    CheckpointResult setup;
+    if (Result<void> w = write_checkpoint(spec, setup, engine, share, progress); !w) return w;
+  }
+  own::Fd dir;
+  if (*posix) {
+    Result<own::Fd> d = own::open_dir(spec.dir);
+    if (!d) return d.error();
+    dir = std::move(*d);
+    if (Result<void> f = flush_and_drop(dir.get(), paths); !f) return f;
+  }
+  const int dirfd = dir.get();
   const auto t0 = std::chrono::steady_clock::now();
   std::atomic<std::uint64_t> bytes{0};
-  Result<void> r = for_each_shard(
-      static_cast<std::uint32_t>(paths.size()), [&](std::uint32_t s) -> Result<void> {
-        const auto& p = paths[s];
-        Result<own::Fd> file = own::open_read(dirfd, p.filename().string(), p);
-        if (!file) return file.error();
-        const int fd = file->get();
-        std::vector<char> buf(chunk);
-        std::uint64_t off = 0;
-        for (;;) {
-          const ssize_t n = ::pread(fd, buf.data(), chunk, static_cast<off_t>(off));
-          if (n < 0 && errno == EINTR) continue;
-          if (n < 0) return runtime_error(errno_text(p, "read", off, errno));
-          if (n == 0) break;
-          off += static_cast<std::uint64_t>(n);
-          if (progress) progress->fetch_add(static_cast<std::uint64_t>(n));
-        }
-        bytes += off;
-        return ok();
-      });
+  const CheckpointIoOptions options = io_options(spec, engine);
+  auto open_io = [&] { return CheckpointIo::open(options); };
+  Result<void> r =
+      for_each_shard(static_cast<std::uint32_t>(paths.size()), open_io,
+                     [&](CheckpointIo& io, std::uint32_t s) -> Result<void> {
+                       const CheckpointFile f{dirfd, paths[s].filename().string(), paths[s],
+                                              checkpoint_shard_bytes(spec, shard_of[s])};
+                       Result<std::uint64_t> n = io.read(f, false, nullptr, progress);
+                       if (!n) return n.error();
+                       bytes += *n;
+                       return ok();
+                     });
   if (!r) return r;
   into.restore_s += seconds_since(t0);
   into.restore_bytes += bytes.load();

@@ -454,7 +454,7 @@ void Runner::drop_cache(const FileTable& files, std::vector<std::string>& warnin
 Result<Report> Runner::run() {
   Report rep;
   rep.job_name = job_.name.empty() ? job_.source.stem().string() : job_.name;
-  rep.engine = to_string(options_.engine);
+  rep.engine = options_.engine;
   rep.accelerator = job_.compute.accelerator;
   rep.accelerators = job_.run.accelerators;
   rep.workers = job_.reader.workers;
@@ -467,7 +467,7 @@ Result<Report> Runner::run() {
 
   // Every rank probes its engine; with several ranks they agree first, so that one rank without
   // io_uring stops all of them before any I/O.
-  Result<void> probe = probe_engine(options_.engine);
+  Result<void> probe = engine::probe(options_.engine);
   if (multi()) probe = agree_all(probe);
   if (!probe) return probe.error();
   // The MPI watchdog's sign of life while this rank works (RankGroup::set_progress).
@@ -578,7 +578,9 @@ Result<Report> Runner::run() {
 
   if (job_.checkpoint.enabled && job_.checkpoint.restore) {
     Result<void> r = multi() ? agree_all(ok()) : ok();
-    if (r) r = restore_checkpoint(job_.checkpoint, checkpoint_, share(), &checkpoint_bytes_);
+    if (r)
+      r = restore_checkpoint(job_.checkpoint, checkpoint_, options_.engine, share(),
+                             &checkpoint_bytes_);
     if (multi() && !agreed_failure_) r = agree_all(r);
     if (!r) return fail(r.error());
   }
@@ -670,9 +672,10 @@ Result<void> Runner::agree_all(const Result<void>& mine) {
 }
 
 Result<void> Runner::coordinated_checkpoint() {
-  if (!multi()) return write_checkpoint(job_.checkpoint, checkpoint_);
+  if (!multi()) return write_checkpoint(job_.checkpoint, checkpoint_, options_.engine);
   if (Result<void> a = agree_all(ok()); !a) return a;
-  return agree_all(write_checkpoint(job_.checkpoint, checkpoint_, share(), &checkpoint_bytes_));
+  return agree_all(
+      write_checkpoint(job_.checkpoint, checkpoint_, options_.engine, share(), &checkpoint_bytes_));
 }
 
 }  // namespace

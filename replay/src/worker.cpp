@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "batch_signal.hpp"
+#include "dlgen/engine/registry.hpp"
 
 namespace dlgen::replay {
 
@@ -20,7 +21,7 @@ void Worker::run() {
   eo.buffer_bytes = cfg_.request_bytes;
   eo.alignment = cfg_.block;
   eo.clock = &clock_;
-  auto made = cfg_.factory && *cfg_.factory ? (*cfg_.factory)(eo) : make_engine(cfg_.engine, eo);
+  auto made = cfg_.factory && *cfg_.factory ? (*cfg_.factory)(eo) : engine::make(cfg_.engine, eo);
   if (!made) {
     shared_.fail(made.error());
     finish();
@@ -137,7 +138,7 @@ void Worker::add_segment(Open& o, std::uint64_t begin, std::uint64_t end, std::u
 void Worker::next_request(std::uint32_t oi, IoRequest& r, Slot& s) {
   Open& o = opens_[oi];
   Segment& g = o.segment[o.segment_at];
-  r.fd = o.fd;
+  r.target = o.fd;
   r.op = IoOp::read;
   std::uint64_t len = g.end - g.next;
   len = std::min(len, cfg_.request_bytes);

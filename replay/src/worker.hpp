@@ -17,11 +17,21 @@
 #include "dlgen/core/result.hpp"
 #include "dlgen/datasets/layout.hpp"
 #include "dlgen/replay/clock.hpp"
-#include "dlgen/replay/io_engine.hpp"
+#include "dlgen/engine/engine.hpp"
+#include "dlgen/engine/registry.hpp"
 #include "dlgen/replay/plan.hpp"
 #include "dlgen/replay/report.hpp"
 
 namespace dlgen::replay {
+
+// The engine's vocabulary, spoken throughout the workers.
+using engine::EngineFactory;
+using engine::EngineOptions;
+using engine::IoCompletion;
+using engine::IoEngine;
+using engine::IoOp;
+using engine::IoRequest;
+using engine::transient_error;
 
 inline std::uint64_t align_down(std::uint64_t v, std::uint64_t a) {
   return v / a * a;
@@ -100,9 +110,9 @@ struct PhaseConfig {
   std::uint32_t iodepth = 1;
   std::uint32_t workers = 1;
   std::uint32_t prefetch = 2;
-  EngineKind engine = EngineKind::uring;
+  std::string engine{engine::default_name()};  // RunOptions::engine
   const EngineFactory* factory =
-      nullptr;  // RunOptions::engine_factory (empty: make_engine(engine))
+      nullptr;  // RunOptions::engine_factory (empty: engine::make(engine))
   // reader.preprocess: per-sample worker time after the read (null: none).
   const Distribution* preprocess = nullptr;
   std::uint64_t preprocess_seed = 0;

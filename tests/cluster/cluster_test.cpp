@@ -333,7 +333,7 @@ TEST(ClusterRun, EverySampleOncePerEpochAcrossRanksAndEveryRankJoinsEveryCheckpo
   std::vector<Result<Report>> reports(n, runtime_error("unset"));
   on_ranks(ranks, [&](std::uint32_t r, Cluster& c) {
     RunOptions o;
-    o.engine = EngineKind::pread;
+    o.engine = "pread";
     o.series = false;
     o.cluster = &c;
     o.consumed = &consumed[r];
@@ -395,7 +395,7 @@ TEST(ClusterRun, AFailingRankStopsEveryRankWithItsMessage) {
   std::vector<Result<Report>> reports(3, runtime_error("unset"));
   on_ranks(ranks, [&](std::uint32_t r, Cluster& c) {
     RunOptions o;
-    o.engine = EngineKind::pread;
+    o.engine = "pread";
     o.series = false;
     o.cluster = &c;
     reports[r] = run_job(job, o);

@@ -48,7 +48,7 @@ TEST(BatchSignal, RunnerSizesTheSocketForEveryWindow) {
   job.reader.batch_size = 1;
   job.compute.step_time = Distribution::fixed_at(0.001);
   RunOptions o;
-  o.engine = EngineKind::null;
+  o.engine = "null";
   o.series = false;
   Result<Report> r = run_or_die(job, o);
   ASSERT_TRUE(r) << r.error().message;

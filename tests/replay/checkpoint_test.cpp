@@ -74,7 +74,7 @@ TEST(Checkpoint, ContentIsNeitherDedupableNorCompressible) {
   TempDir tmp("dlgen-ckpt");
   const CheckpointSpec c = spec(tmp / "ck");
   CheckpointResult res;
-  ASSERT_TRUE(write_checkpoint(c, res));
+  ASSERT_TRUE(write_checkpoint(c, res, "pread"));
   std::set<std::string> seen;
   std::uint64_t total = 0;
   for (const auto& p : checkpoint_paths(c)) {
@@ -90,10 +90,10 @@ TEST(Checkpoint, EachCheckpointWritesFreshContent) {
   TempDir tmp("dlgen-ckpt2");
   const CheckpointSpec c = spec(tmp / "ck");
   CheckpointResult res;
-  ASSERT_TRUE(write_checkpoint(c, res));
+  ASSERT_TRUE(write_checkpoint(c, res, "pread"));
   std::set<std::string> seen;
   for (const auto& p : checkpoint_paths(c)) add_blocks(slurp(p), seen);
-  ASSERT_TRUE(write_checkpoint(c, res));  // overwrites the same shards
+  ASSERT_TRUE(write_checkpoint(c, res, "pread"));  // overwrites the same shards
   EXPECT_EQ(res.count, 2u);
   for (const auto& p : checkpoint_paths(c)) EXPECT_EQ(add_blocks(slurp(p), seen), 0u) << p;
 }
@@ -112,7 +112,7 @@ TEST(Checkpoint, EveryWriteCallAndDirectWriteTheSameBytes) {
       std::filesystem::create_directories(c.dir);
       if (direct && !fixture_direct_ok(c.dir)) continue;  // tmpfs refuses O_DIRECT
       CheckpointResult res;
-      auto r = write_checkpoint(c, res);
+      auto r = write_checkpoint(c, res, "pread");
       ASSERT_TRUE(r) << r.error().message;
       std::set<std::string> seen;
       std::uint64_t total = 0;
@@ -140,13 +140,13 @@ TEST(Checkpoint, CopiesEveryNthCheckpointToABestFile) {
     auto best = [&](const std::filesystem::path& p) {
       return p.parent_path() / (p.stem().string() + "-best" + p.extension().string());
     };
-    ASSERT_TRUE(write_checkpoint(c, res));  // 1st: copied
+    ASSERT_TRUE(write_checkpoint(c, res, "pread"));  // 1st: copied
     for (const auto& p : checkpoint_paths(c)) EXPECT_EQ(slurp(best(p)), slurp(p)) << p;
     const auto first = slurp(best(checkpoint_paths(c).front()));
-    ASSERT_TRUE(write_checkpoint(c, res));  // 2nd: not copied, the best stays the 1st
+    ASSERT_TRUE(write_checkpoint(c, res, "pread"));  // 2nd: not copied, the best stays the 1st
     EXPECT_EQ(slurp(best(checkpoint_paths(c).front())), first);
     EXPECT_NE(slurp(checkpoint_paths(c).front()), first);
-    ASSERT_TRUE(write_checkpoint(c, res));  // 3rd: copied
+    ASSERT_TRUE(write_checkpoint(c, res, "pread"));  // 3rd: copied
     for (const auto& p : checkpoint_paths(c)) EXPECT_EQ(slurp(best(p)), slurp(p)) << p;
     EXPECT_EQ(res.count, 3u);
   }
@@ -164,7 +164,7 @@ TEST(Checkpoint, ALinkPlantedAtAShardIsNotWrittenThrough) {
   std::filesystem::create_directories(c.dir);
   std::filesystem::create_symlink(outside, checkpoint_paths(c)[1]);
   CheckpointResult res;
-  auto r = write_checkpoint(c, res);
+  auto r = write_checkpoint(c, res, "pread");
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().message.find("not a regular file"), std::string::npos) << r.error().message;
   std::ifstream in(outside);
@@ -173,7 +173,7 @@ TEST(Checkpoint, ALinkPlantedAtAShardIsNotWrittenThrough) {
   // other name's bytes untouched (O_TRUNC would have truncated the shared inode).
   std::filesystem::remove(checkpoint_paths(c)[1]);
   std::filesystem::create_hard_link(outside, checkpoint_paths(c)[1]);
-  ASSERT_TRUE(write_checkpoint(c, res));
+  ASSERT_TRUE(write_checkpoint(c, res, "pread"));
   std::ifstream again(outside);
   EXPECT_EQ(std::string((std::istreambuf_iterator<char>(again)), {}), "keep");
 }
@@ -192,7 +192,7 @@ TEST(Checkpoint, RefusesACheckpointLargerThanTheFreeSpace) {
   } unmount{mnt};
   const CheckpointSpec c = spec(mnt / "ck");
   CheckpointResult res;
-  auto r = write_checkpoint(c, res);
+  auto r = write_checkpoint(c, res, "pread");
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().message.find("are available"), std::string::npos) << r.error().message;
   EXPECT_TRUE(std::filesystem::is_empty(c.dir));

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "dlgen/datasets/layout.hpp"
-#include "dlgen/replay/fault_engine.hpp"
+#include "dlgen/engine/fault.hpp"
 #include "dlgen/replay/runner.hpp"
 #include "replay_fixture.hpp"
 #include "temp_dir.hpp"
@@ -46,7 +46,7 @@ std::shared_ptr<FaultInjection> injection() {
   return std::make_shared<FaultInjection>();
 }
 
-RunOptions fault_options(EngineKind inner, const std::shared_ptr<FaultInjection>& f,
+RunOptions fault_options(std::string inner, const std::shared_ptr<FaultInjection>& f,
                          Clock* clock = nullptr) {
   RunOptions o;
   o.engine = inner;
@@ -76,7 +76,7 @@ TEST(FaultEngine, EachRequestOfOneBatchHasItsOwnDelay) {
   o.buffers = 4;
   o.buffer_bytes = 4096;
   o.clock = &clock;
-  auto made = make_fault_engine(EngineKind::null, o, f);
+  auto made = make_fault_engine("null", o, f);
   ASSERT_TRUE(made) << made.error().message;
   IoEngine& e = **made;
   const IoRequest reqs[4] = {{-1, IoOp::read, 0, 100, 0, 10},
@@ -107,7 +107,7 @@ TEST(FaultEngine, ReapWaitsForTheEarliestDelayOnly) {
   o.buffers = 2;
   o.buffer_bytes = 4096;
   o.clock = &clock;
-  auto e = make_fault_engine(EngineKind::null, o, f);
+  auto e = make_fault_engine("null", o, f);
   ASSERT_TRUE(e);
   const IoRequest reqs[2] = {{-1, IoOp::read, 0, 1, 0, 1}, {-1, IoOp::read, 1, 1, 0, 2}};
   const std::int64_t t0 = clock.now_ns();
@@ -132,7 +132,7 @@ TEST(FaultEngine, FailsShortensAndRefusesOnCue) {
   o.depth = 4;
   o.buffers = 4;
   o.buffer_bytes = 4096;
-  auto e = make_fault_engine(EngineKind::null, o, f);
+  auto e = make_fault_engine("null", o, f);
   ASSERT_TRUE(e);
   int fd = 0;
   EXPECT_EQ((*e)->open_file("/no/such", 0, fd), -EPERM);
@@ -164,7 +164,7 @@ TEST(FaultEngine, CountsAnEngineDestroyedWithRequestsInFlight) {
   o.buffers = 2;
   o.buffer_bytes = 4096;
   {
-    auto e = make_fault_engine(EngineKind::null, o, f);
+    auto e = make_fault_engine("null", o, f);
     ASSERT_TRUE(e);
     const IoRequest r{-1, IoOp::read, 0, 1, 0, 1};
     ASSERT_EQ((*e)->submit({&r, 1}), 1);
@@ -198,7 +198,7 @@ void submit_three_reads(IoEngine& e, const std::filesystem::path& path, int& fd)
 TEST(EngineStamps, PreadStampsEachRequestOnItsOwn) {
   TempDir tmp("dlgen-stamps");
   TickClock clock;
-  auto e = make_engine(EngineKind::pread, three_read_options(clock));
+  auto e = engine::make("pread", three_read_options(clock));
   ASSERT_TRUE(e);
   int fd = -1;
   submit_three_reads(**e, tmp / "f", fd);
@@ -220,7 +220,7 @@ TEST(EngineStamps, UringStampsTheSubmitAndEachCompletion) {
   if (!uring_available()) GTEST_SKIP() << "io_uring is not available here";
   TempDir tmp("dlgen-stamps");
   TickClock clock;
-  auto e = make_engine(EngineKind::uring, three_read_options(clock));
+  auto e = engine::make("uring", three_read_options(clock));
   ASSERT_TRUE(e);
   int fd = -1;
   submit_three_reads(**e, tmp / "f", fd);
@@ -275,7 +275,7 @@ TEST(RunnerFaults, ReadErrorNamesFileAndOffsetAndStopsEveryThread) {
   f->plan.delay_ns = [](const FaultRequest& q) {
     return static_cast<std::int64_t>(q.index % 3) * kMs;
   };
-  Result<Report> r = run_or_die(job, fault_options(EngineKind::null, f, &clock));
+  Result<Report> r = run_or_die(job, fault_options("null", f, &clock));
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().message, bad + ": read at 65536: Input/output error");
   EXPECT_EQ(r.error().kind, ErrorKind::runtime);
@@ -286,9 +286,9 @@ TEST(RunnerFaults, ReadErrorNamesFileAndOffsetAndStopsEveryThread) {
 // A failure while other requests are in the kernel, with the reaps that drain them refused now
 // and then: the worker waits for every one before its engine (and buffers) go.
 TEST(RunnerFaults, FailureDrainsRequestsInTheKernelThroughRefusals) {
-  for (EngineKind inner : {EngineKind::uring, EngineKind::pread}) {
-    if (inner == EngineKind::uring && !uring_available()) continue;
-    SCOPED_TRACE(to_string(inner));
+  for (std::string inner : {"uring", "pread"}) {
+    if (inner == "uring" && !uring_available()) continue;
+    SCOPED_TRACE(inner);
     TempDir tmp("dlgen-fault-drain");
     Job job = fault_job(tmp / "data");
     job.run.accelerators = 1;
@@ -306,10 +306,10 @@ TEST(RunnerFaults, FailureDrainsRequestsInTheKernelThroughRefusals) {
   }
 }
 
-class RunnerFaultsOnEngines : public ::testing::TestWithParam<EngineKind> {
+class RunnerFaultsOnEngines : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-    if (GetParam() == EngineKind::uring && !uring_available())
+    if (GetParam() == "uring" && !uring_available())
       GTEST_SKIP() << "io_uring is not available here";
   }
   // A job on real files (the null engine: names only), with expected bytes.
@@ -318,7 +318,7 @@ class RunnerFaultsOnEngines : public ::testing::TestWithParam<EngineKind> {
     j.reader.request_size_bytes = 65536;
     j.reader.header_read_bytes = 5000;
     j.reader.probe_bytes = 3000;
-    if (GetParam() != EngineKind::null) write_dataset(j.dataset);
+    if (GetParam() != "null") write_dataset(j.dataset);
     const datasets::Layout layout(j.dataset);
     want_bytes_ = 0;
     for (std::uint64_t f = 0; f < layout.num_files(); ++f)
@@ -381,9 +381,8 @@ TEST_P(RunnerFaultsOnEngines, FailedOpenIsReportedAsOne) {
   expect_clean_engines(f->counters);
 }
 
-INSTANTIATE_TEST_SUITE_P(Inner, RunnerFaultsOnEngines,
-                         ::testing::Values(EngineKind::null, EngineKind::pread, EngineKind::uring),
-                         [](const auto& info) { return std::string(to_string(info.param)); });
+INSTANTIATE_TEST_SUITE_P(Inner, RunnerFaultsOnEngines, ::testing::Values("null", "pread", "uring"),
+                         [](const auto& info) { return std::string(info.param); });
 
 // Slow completions: the latency percentiles are the delays, request by request (two workers, so
 // requests of different delays are in flight at once and reaped together).
@@ -394,7 +393,7 @@ TEST(RunnerFaults, SlowCompletionsShowInLatency) {
   job.reader.iodepth = 4;
   auto f = injection();
   f->plan.delay_ns = [](const FaultRequest&) { return 10 * kMs; };
-  Result<Report> r = run_or_die(job, fault_options(EngineKind::null, f, &clock));
+  Result<Report> r = run_or_die(job, fault_options("null", f, &clock));
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->latency.count, 32u);
   EXPECT_DOUBLE_EQ(r->latency.max_us, 10000.0);
@@ -415,7 +414,7 @@ TEST(RunnerFaults, SlowCompletionsShowInLatency) {
   };
   g->plan.reap_all_together = true;
   FakeClock clock2;
-  Result<Report> d = run_or_die(job, fault_options(EngineKind::null, g, &clock2));
+  Result<Report> d = run_or_die(job, fault_options("null", g, &clock2));
   ASSERT_TRUE(d) << d.error().message;
   EXPECT_EQ(d->latency.count, 32u);
   EXPECT_DOUBLE_EQ(d->latency.max_us, 4000.0);

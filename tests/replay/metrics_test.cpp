@@ -259,7 +259,7 @@ TEST(MetricsLaw, AuNeverExceedsWhatTheSamplesAllowAcrossShapes) {
     job.checkpoint.dir = ck.path();
     FakeClock clock;
     RunOptions o;
-    o.engine = EngineKind::null;
+    o.engine = "null";
     o.engine_factory = null_engine_with_latency(kLatencyNs);  // I/O takes time, as on a device
     o.series = false;
     o.clock = &clock;
@@ -316,7 +316,7 @@ TEST(MetricsLaw, MibPerSecondIsWhatTheLatencyAndRequestsInFlightAllow) {
       ASSERT_TRUE(validate(job).empty());
       FakeClock clock;
       RunOptions o;
-      o.engine = EngineKind::null;
+      o.engine = "null";
       o.engine_factory = null_engine_with_latency(kLatencyNs);
       o.series = false;
       o.clock = &clock;

@@ -15,8 +15,29 @@
 
 #include "dlgen/core/job.hpp"
 #include "dlgen/datasets/layout.hpp"
-#include "dlgen/replay/io_engine.hpp"
+#include "dlgen/engine/engine.hpp"
+#include "dlgen/engine/fault.hpp"
+#include "dlgen/engine/registry.hpp"
 #include "dlgen/replay/runner.hpp"
+
+namespace dlgen::replay {
+
+// The engines' vocabulary (engine/), as the replay tests speak it.
+using engine::EngineFactory;
+using engine::EngineOptions;
+using engine::fault_engine_factory;
+using engine::FaultCounters;
+using engine::FaultInjection;
+using engine::FaultPlan;
+using engine::FaultRequest;
+using engine::IoCompletion;
+using engine::IoEngine;
+using engine::IoOp;
+using engine::IoRequest;
+using engine::make_fault_engine;
+using engine::transient_error;
+
+}  // namespace dlgen::replay
 
 namespace dlgen::replay::fixture {
 
@@ -67,12 +88,12 @@ inline EngineFactory null_engine_with_latency(std::int64_t latency_ns) {
   return [latency_ns](const EngineOptions& options) {
     EngineOptions o = options;
     o.null_latency_ns = latency_ns;
-    return make_engine(EngineKind::null, o);
+    return engine::make("null", o);
   };
 }
 
 inline bool uring_available() {
-  return static_cast<bool>(probe_engine(EngineKind::uring));
+  return static_cast<bool>(engine::probe("uring"));
 }
 
 inline bool direct_supported(const std::filesystem::path& dir) {

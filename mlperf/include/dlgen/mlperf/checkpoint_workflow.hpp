@@ -18,6 +18,7 @@
 #include "dlgen/core/llm.hpp"
 #include "dlgen/core/result.hpp"
 #include "dlgen/replay/checkpoint_figures.hpp"
+#include "dlgen/engine/registry.hpp"
 
 namespace dlgen::replay {
 class RankGroup;  // rank_group.hpp
@@ -85,6 +86,8 @@ struct CheckpointRunResult {
 };
 
 struct CheckpointRunOptions {
+  // The I/O engine every rank writes and reads with (a registered name: engine/registry.hpp).
+  std::string engine{engine::default_name()};
   bool progress = false;  // one line per checkpoint on stderr
   // The checkpoints this run writes and reads are global_epoch1_step<first_index> onwards, so
   // that several runs of the MLPerf rules (mlperf_checkpoint.hpp) leave as many distinct

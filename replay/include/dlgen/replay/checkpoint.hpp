@@ -2,11 +2,13 @@
 // Checkpoints as training writes them: `size_bytes` split over `files` shards in `dir`, written
 // with real writes of `write_size_bytes` (not zeros, not one block repeated: a fresh pseudo-random
 // stream per shard and per checkpoint, so compressing or deduplicating storage cannot cheat),
-// fsync'd when configured. Each checkpoint overwrites the
-// previous one's shards, as a "latest" checkpoint does. Restore reads the shards back.
+// fsync'd when configured, by the one checkpoint writer (checkpoint_io.hpp). Each checkpoint
+// overwrites the previous one's shards, as a "latest" checkpoint does. Restore reads the shards
+// back.
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <string_view>
 #include <vector>
 
 #include "dlgen/core/job.hpp"
@@ -27,17 +29,18 @@ struct ShardShare {
   bool owns(std::uint32_t shard) const { return ranks <= 1 || shard % ranks == rank; }
 };
 
-// Writes this process's shards of one checkpoint (in parallel), adds their bytes, files and time
-// to `into` (and appends them to into.write_bytes / into.write_seconds). `progress`, when set,
-// grows by each write's bytes as it completes (the MPI watchdog's sign of life: rank_group.hpp).
+// Writes this process's shards of one checkpoint (in parallel) through engine `engine` (a
+// registered name: checkpoint_io.hpp), adds their bytes, files and time to `into` (and appends
+// them to into.write_bytes / into.write_seconds). `progress`, when set, grows by each write's
+// bytes as it completes (the MPI watchdog's sign of life: rank_group.hpp).
 Result<void> write_checkpoint(const CheckpointSpec& spec, CheckpointResult& into,
-                              ShardShare share = {},
+                              std::string_view engine, ShardShare share = {},
                               std::atomic<std::uint64_t>* progress = nullptr);
-// Reads this process's shards of the latest checkpoint back (writing them first when missing,
-// untimed, and dropping them from the page cache so the read comes from storage); adds bytes and
-// time to `into`.
+// Reads this process's shards of the latest checkpoint back through engine `engine` (writing them
+// first when missing, untimed, and dropping them from the page cache so the read comes from
+// storage); adds bytes and time to `into`.
 Result<void> restore_checkpoint(const CheckpointSpec& spec, CheckpointResult& into,
-                                ShardShare share = {},
+                                std::string_view engine, ShardShare share = {},
                                 std::atomic<std::uint64_t>* progress = nullptr);
 
 }  // namespace dlgen::replay

@@ -15,14 +15,14 @@
 #include <utility>
 #include <vector>
 
+#include "dlgen/engine/engine.hpp"
+
 namespace dlgen::replay {
 
-class Clock {
+// A Clock is the engines' time source too (now_ns, sleep_until: engine.hpp), so a FakeClock runs
+// the null engine's latencies in fake time.
+class Clock : public engine::TimeSource {
  public:
-  virtual ~Clock() = default;
-  virtual std::int64_t now_ns() = 0;
-  // Returns at (or just after) `deadline_ns`; returns at once when the deadline has passed.
-  virtual void sleep_until(std::int64_t deadline_ns) = 0;
   // Called once by each thread that will sleep, before it does (timer slack is per thread).
   virtual void prepare_thread() {}
 

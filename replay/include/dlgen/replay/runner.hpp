@@ -9,12 +9,14 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "dlgen/core/job.hpp"
 #include "dlgen/core/result.hpp"
 #include "dlgen/replay/clock.hpp"
-#include "dlgen/replay/io_engine.hpp"
+#include "dlgen/engine/engine.hpp"
+#include "dlgen/engine/registry.hpp"
 #include "dlgen/replay/plan.hpp"
 #include "dlgen/replay/rank_group.hpp"
 #include "dlgen/replay/report.hpp"
@@ -49,8 +51,8 @@ class StopSource {
 };
 
 struct RunOptions {
-  EngineKind engine = EngineKind::uring;
-  Clock* clock = nullptr;  // nullptr: a RealClock
+  std::string engine{engine::default_name()};  // a registered engine's name (engine/registry.hpp)
+  Clock* clock = nullptr;                      // nullptr: a RealClock
   Topology topology;
   // The ranks of a multi-host run (rank_group.hpp; implemented by cluster/, MPI under mpirun;
   // nullptr or one rank: this process alone, as without mpirun).
@@ -70,9 +72,10 @@ struct RunOptions {
   // quarter of RAM). A sample larger than budget / iodepth is read in several requests.
   std::uint64_t buffer_budget_bytes = 256ull << 20;
   bool drop_caches_globally = true;  // cache modes also write /proc/sys/vm/drop_caches when root
-  // Makes each worker's engine instead of make_engine(engine, ...) when set (tests: a fault engine,
-  // see fault_engine.hpp). `engine` still names the run's engine in the report and is probed.
-  EngineFactory engine_factory;
+  // Makes each worker's engine instead of engine::make(engine, ...) when set (tests: a fault
+  // engine, see engine/fault.hpp). `engine` still names the run's engine in the report and is
+  // probed.
+  engine::EngineFactory engine_factory;
   // Tests: called before each reader/accelerator thread of a pass is started, with its index
   // (0-based; workers first); it may throw std::system_error as std::thread does when the system
   // cannot start a thread.

@@ -1,32 +1,40 @@
 #pragma once
-// The I/O engine (fio's split): the runner decides what to read and when, an engine decides how.
-// An engine owns a pool of aligned buffers (registered with the kernel where the engine can) and
-// is used by one thread. Results are bytes or -errno, liburing style; nothing allocates per
-// request.
+// The I/O engine (fio's split): the caller (replay, checkpoints, generator) decides what to read or
+// write and when, an engine decides how. An engine owns a pool of aligned buffers (registered with
+// the kernel where the engine can) and is used by one thread. Results are bytes or -errno,
+// liburing style; nothing allocates per request. Engines are found by name in the registry
+// (registry.hpp).
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <span>
-#include <string_view>
 #include <vector>
 
 #include "dlgen/core/result.hpp"
-#include "dlgen/replay/clock.hpp"
 
-namespace dlgen::replay {
+namespace dlgen::engine {
 
-enum class EngineKind { uring, pread, null };
-const char* to_string(EngineKind kind);
-std::optional<EngineKind> engine_from_string(std::string_view name);
+// What an engine needs of time: stamps and a sleep, in ns of CLOCK_MONOTONIC (or of a fake clock
+// in tests). The replay's Clock is one (replay/clock.hpp); the engine knows nothing else of it.
+class TimeSource {
+ public:
+  virtual ~TimeSource() = default;
+  virtual std::int64_t now_ns() = 0;
+  // Returns at (or just after) `deadline_ns`; returns at once when the deadline has passed.
+  virtual void sleep_until(std::int64_t deadline_ns) = 0;
+};
 
 enum class IoOp : std::uint8_t { read, write };
 
-// One request: `length` bytes at `offset` of `fd`, into (or from) pool buffer `buffer`.
+// One request: `length` bytes at `offset` of `target`, into (or from) pool buffer `buffer`.
+// `target` is a handle the engine gave out (open_file); what it means is the engine's own: a file
+// descriptor for the POSIX engines (which also take descriptors their caller opened: see
+// Capabilities::posix_fd), an index into its open objects for an object store, -1 for "no file"
+// (the null engine). The caller never looks inside it.
 struct IoRequest {
-  int fd = -1;
+  int target = -1;
   IoOp op = IoOp::read;
   std::uint32_t buffer = 0;
   std::uint32_t length = 0;
@@ -45,6 +53,8 @@ struct IoCompletion {
   std::int64_t completed_ns = 0;
 };
 
+enum class SyncWrite : std::uint8_t { pwrite, write, writev };
+
 struct EngineOptions {
   std::uint32_t depth = 32;    // requests in flight at most
   std::uint32_t buffers = 32;  // pool buffers
@@ -55,7 +65,11 @@ struct EngineOptions {
   // once). Requests in flight overlap, as on a device: `depth` requests issued together all
   // complete one latency later, and engines of several threads sleep on the clock side by side.
   std::int64_t null_latency_ns = 0;
-  Clock* clock = nullptr;          // stamps issue and completion times; nullptr: CLOCK_MONOTONIC
+  TimeSource* clock = nullptr;  // stamps issue and completion times; nullptr: CLOCK_MONOTONIC
+  // Synchronous engines: the system call of a write request (pwrite; write at the file position,
+  // as a sequential writer does; writev of one iovec, as torch.save does). Queued engines
+  // (io_uring) write at the request's offset whatever this says.
+  SyncWrite sync_write = SyncWrite::pwrite;
 };
 
 // A pool of equally sized, aligned buffers in one allocation.
@@ -93,11 +107,15 @@ class IoEngine {
   // wait), and fills `out`; returns the number of completions or -errno. -EAGAIN, -EBUSY and
   // -EINTR are transient: nothing was lost, call again.
   virtual int reap(std::span<IoCompletion> out, unsigned min_complete) = 0;
-  // Opens `path` for this engine's requests (fio's open_file): 0 with `fd` set, or -errno. The
-  // null engine opens nothing and sets fd = -1 ("no file"), which is not an error.
-  virtual int open_file(const char* path, int flags, int& fd);
-  // Closes what open_file opened (nothing for fd = -1).
-  virtual void close_file(int fd);
+  // Opens `path` for this engine's requests (fio's open_file): 0 with `target` set, or -errno.
+  // `flags` are open(2)'s (O_RDONLY or O_WRONLY | O_CREAT | O_TRUNC, O_DIRECT); an engine
+  // without files maps them to its own terms (an object store: GET or PUT of the object). The
+  // null engine opens nothing and sets target = -1 ("no file"), which is not an error.
+  virtual int open_file(const char* path, int flags, int& target);
+  // Closes what open_file opened (nothing for target = -1): 0 or -errno. A written target is
+  // durable, or known lost, only here (NFS reports a failed write-back at close; an object
+  // store completes its upload).
+  virtual int close_file(int target);
 
   virtual std::byte* buffer(std::uint32_t i) const { return pool_.data(i); }
   const BufferPool& pool() const { return pool_; }
@@ -109,7 +127,7 @@ class IoEngine {
   // An engine with `pool_buffers` buffers of its own (a wrapper that uses another engine's: 0).
   IoEngine(const EngineOptions& options, std::uint32_t pool_buffers);
   // The clock the stamps are read from (never null).
-  Clock& clock() const { return *clock_; }
+  TimeSource& clock() const { return *clock_; }
 
   // A request longer than its buffer, or naming a buffer the pool lacks, would make the kernel
   // write outside the pool: a bug in the caller. Checked on every request, in every engine; aborts.
@@ -121,7 +139,7 @@ class IoEngine {
 
   EngineOptions options_;
   BufferPool pool_;
-  Clock* clock_;
+  TimeSource* clock_;
 };
 
 // True for the results that mean "nothing happened, try again" (submit and reap).
@@ -129,13 +147,8 @@ constexpr bool transient_error(int rc) {
   return rc == -EAGAIN || rc == -EBUSY || rc == -EINTR;
 }
 
-// Makes the engine of one worker thread: the runner calls it once per worker (from that worker's
+// Makes the engine of one thread: the runner calls it once per worker (from that worker's
 // thread). Tests pass one (RunOptions::engine_factory) to run the replay on a fault engine.
 using EngineFactory = std::function<Result<std::unique_ptr<IoEngine>>(const EngineOptions&)>;
 
-// Builds an engine for the calling thread. io_uring unavailable → an `unsupported` error (exit 77).
-Result<std::unique_ptr<IoEngine>> make_engine(EngineKind kind, const EngineOptions& options);
-// Checks once, before threads start, that the kind can run here (io_uring setup allowed).
-Result<void> probe_engine(EngineKind kind);
-
-}  // namespace dlgen::replay
+}  // namespace dlgen::engine

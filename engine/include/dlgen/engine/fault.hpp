@@ -5,7 +5,7 @@
 // its callers did wrong (requests still in flight when an engine is destroyed), so a test can
 // prove that the runner reports errors, retries, and never frees a buffer under the kernel.
 //
-// Usage: make a FaultInjection, fill its plan, pass fault_engine_factory(kind, injection) as
+// Usage: make a FaultInjection, fill its plan, pass fault_engine_factory(inner, injection) as
 // RunOptions::engine_factory; after the run, read injection->counters.
 #include <atomic>
 #include <cstdint>
@@ -13,9 +13,9 @@
 #include <memory>
 #include <string_view>
 
-#include "dlgen/replay/io_engine.hpp"
+#include "dlgen/engine/engine.hpp"
 
-namespace dlgen::replay {
+namespace dlgen::engine {
 
 // A request as the fault plan sees it. `index` counts the requests taken by every engine of one
 // FaultInjection, from 0, in the order submit() took them (over all threads: deterministic with
@@ -68,10 +68,12 @@ struct FaultInjection {
   FaultCounters counters;
 };
 
-// An engine of `inner` kind (uring, pread or null) wrapped by the injection's faults.
-Result<std::unique_ptr<IoEngine>> make_fault_engine(EngineKind inner, const EngineOptions& options,
+// The registered engine named `inner` (registry.hpp) wrapped by the injection's faults.
+Result<std::unique_ptr<IoEngine>> make_fault_engine(std::string_view inner,
+                                                    const EngineOptions& options,
                                                     std::shared_ptr<FaultInjection> injection);
 // The same as an EngineFactory for RunOptions::engine_factory.
-EngineFactory fault_engine_factory(EngineKind inner, std::shared_ptr<FaultInjection> injection);
+EngineFactory fault_engine_factory(std::string_view inner,
+                                   std::shared_ptr<FaultInjection> injection);
 
-}  // namespace dlgen::replay
+}  // namespace dlgen::engine

@@ -1,4 +1,6 @@
 // Engines driven directly: submit/reap, -errno results, registered buffers, short reads at EOF.
+#include "dlgen/engine/engine.hpp"
+
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -8,14 +10,18 @@
 #include <thread>
 #include <vector>
 
+#include "dlgen/engine/registry.hpp"
 #include "dlgen/replay/clock.hpp"
-#include "dlgen/replay/io_engine.hpp"
 #include "temp_dir.hpp"
 
-namespace dlgen::replay {
+namespace dlgen::engine {
 namespace {
 
-class Engines : public ::testing::TestWithParam<EngineKind> {};
+using replay::ClockHold;
+using replay::FakeClock;
+using replay::start_thread;
+
+class Engines : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Engines, ReadsWhatTheFileHoldsAndReportsEof) {
   dlgen::testing::TempDir tmp("dlgen-engine");
@@ -27,7 +33,7 @@ TEST_P(Engines, ReadsWhatTheFileHoldsAndReportsEof) {
   o.depth = 4;
   o.buffers = 4;
   o.buffer_bytes = 8192;
-  auto made = make_engine(GetParam(), o);
+  auto made = make(GetParam(), o);
   if (!made && made.error().kind == ErrorKind::unsupported) GTEST_SKIP() << made.error().message;
   ASSERT_TRUE(made) << made.error().message;
   IoEngine& e = **made;
@@ -59,8 +65,8 @@ TEST_P(Engines, ReadsWhatTheFileHoldsAndReportsEof) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Real, Engines, ::testing::Values(EngineKind::uring, EngineKind::pread),
-                         [](const auto& info) { return std::string(to_string(info.param)); });
+INSTANTIATE_TEST_SUITE_P(Real, Engines, ::testing::Values("uring", "pread"),
+                         [](const auto& info) { return std::string(info.param); });
 
 TEST(NullEngine, RecordsRequestsAndCompletesThemWhole) {
   EngineOptions o;
@@ -68,7 +74,7 @@ TEST(NullEngine, RecordsRequestsAndCompletesThemWhole) {
   o.buffers = 2;
   o.buffer_bytes = 4096;
   o.record = true;
-  auto e = make_engine(EngineKind::null, o);
+  auto e = make("null", o);
   ASSERT_TRUE(e);
   const IoRequest reqs[3] = {
       {5, IoOp::read, 0, 100, 7, 1}, {5, IoOp::read, 1, 200, 9, 2}, {5, IoOp::read, 0, 1, 0, 3}};
@@ -98,7 +104,7 @@ TEST(NullEngine, LatencyOverlapsOnTheClock) {
     o.buffer_bytes = 4096;
     o.clock = &clock;
     o.null_latency_ns = kLatency;
-    auto e = make_engine(EngineKind::null, o);
+    auto e = make("null", o);
     ASSERT_TRUE(e);
     const IoRequest reqs[3] = {{-1, IoOp::read, 0, 100, 0, 1},
                                {-1, IoOp::read, 1, 200, 0, 2},
@@ -133,10 +139,12 @@ TEST(NullEngine, LatencyOverlapsOnTheClock) {
 }
 
 TEST(EngineNames, RoundTrip) {
-  for (EngineKind k : {EngineKind::uring, EngineKind::pread, EngineKind::null})
-    EXPECT_EQ(engine_from_string(to_string(k)), k);
-  EXPECT_FALSE(engine_from_string("aio"));
+  for (const EngineOps& e : registry()) {
+    EXPECT_EQ(find(e.name), &e);
+    for (const std::string& alias : e.aliases) EXPECT_EQ(find(alias), &e) << alias;
+  }
+  EXPECT_EQ(find("aio"), nullptr);
 }
 
 }  // namespace
-}  // namespace dlgen::replay
+}  // namespace dlgen::engine

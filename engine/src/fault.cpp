@@ -1,10 +1,12 @@
-#include "dlgen/replay/fault_engine.hpp"
+#include "dlgen/engine/fault.hpp"
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
-namespace dlgen::replay {
+#include "dlgen/engine/registry.hpp"
+
+namespace dlgen::engine {
 namespace {
 
 // Wraps another engine (whose buffers it uses). Every request taken holds a tag (the user data the
@@ -61,7 +63,7 @@ class FaultEngine final : public IoEngine {
       const IoRequest& r = requests[i];
       check(r);
       if (free_tags_.empty()) break;
-      const File* file = find(r.fd);
+      const File* file = find(r.target);
       FaultRequest q{0, file ? std::string_view(file->path) : std::string_view(), r.offset,
                      r.length};
       q.index = n.requests.fetch_add(1);
@@ -74,7 +76,7 @@ class FaultEngine final : public IoEngine {
         n.failed.fetch_add(1);
       } else {
         IoRequest in = r;
-        in.fd = file && file->fake ? -1 : r.fd;
+        in.target = file && file->fake ? -1 : r.target;
         in.user_data = tag;
         if (plan.short_read)
           if (const std::uint32_t most = plan.short_read(q); most > 0 && most < in.length) {
@@ -165,10 +167,11 @@ class FaultEngine final : public IoEngine {
     return 0;
   }
 
-  void close_file(int fd) override {
+  int close_file(int fd) override {
     const File* f = find(fd);
-    if (!f || !f->fake) inner_->close_file(fd);
+    const int rc = !f || !f->fake ? inner_->close_file(fd) : 0;
     forget(fd);
+    return rc;
   }
 
  private:
@@ -222,18 +225,20 @@ class FaultEngine final : public IoEngine {
 
 }  // namespace
 
-Result<std::unique_ptr<IoEngine>> make_fault_engine(EngineKind inner, const EngineOptions& options,
+Result<std::unique_ptr<IoEngine>> make_fault_engine(std::string_view inner,
+                                                    const EngineOptions& options,
                                                     std::shared_ptr<FaultInjection> injection) {
-  auto made = make_engine(inner, options);
+  auto made = make(inner, options);
   if (!made) return made.error();
   return std::unique_ptr<IoEngine>(
       std::make_unique<FaultEngine>(options, std::move(*made), std::move(injection)));
 }
 
-EngineFactory fault_engine_factory(EngineKind inner, std::shared_ptr<FaultInjection> injection) {
-  return [inner, injection](const EngineOptions& options) {
+EngineFactory fault_engine_factory(std::string_view inner,
+                                   std::shared_ptr<FaultInjection> injection) {
+  return [inner = std::string(inner), injection](const EngineOptions& options) {
     return make_fault_engine(inner, options, injection);
   };
 }
 
-}  // namespace dlgen::replay
+}  // namespace dlgen::engine
