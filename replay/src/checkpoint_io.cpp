@@ -163,7 +163,10 @@ Result<std::uint64_t> CheckpointIo::read(const CheckpointFile& file, bool direct
   }
   // A diskless engine's files have no end: it reads what the checkpoint wrote.
   const bool endless = capabilities().diskless;
-  const std::uint64_t chunk = engine_->pool().bytes();
+  // Requests of the engine's buffer size (the job's request size: the pool rounds its memory up to
+  // the alignment, not the size a request may have); with O_DIRECT whole blocks of it.
+  const std::uint64_t buffer = engine_->options().buffer_bytes;
+  const std::uint64_t chunk = direct ? std::max(kAlign, buffer / kAlign * kAlign) : buffer;
   std::uint64_t off = 0;
   while (!endless || off < file.bytes) {
     const std::uint64_t want = endless ? std::min(chunk, file.bytes - off) : chunk;
