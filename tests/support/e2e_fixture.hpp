@@ -112,8 +112,11 @@ class SharedRun : public ::testing::Test {
   // tracing the replay. Absolute dataset paths: the tracer does not always resolve relative
   // ones, and summarize ignores a path it cannot place. False, with the suite skipped or failed,
   // when a step does not succeed; `capture` gets the capture's outcome.
-  static bool capture_and_distil(const std::string& capture_args, Outcome* capture = nullptr) {
-    Outcome c = dlgen("capture " + capture_args);
+  // `priority`: the capture's (the traced program inherits it); the other steps run as dlgen()
+  // does.
+  static bool capture_and_distil(const std::string& capture_args, Outcome* capture = nullptr,
+                                 Priority priority = Priority::realtime_where_allowed) {
+    Outcome c = dlgen_in(dir(), "capture " + capture_args, priority);
     if (capture) *capture = c;
     if (c.code == 77) return skip("capture cannot run here: " + c.out), false;
     if (c.code != 0) return fail("capture: " + c.out), false;
