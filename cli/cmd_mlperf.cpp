@@ -16,13 +16,13 @@
 
 #include "commands.hpp"
 #include "dlgen/cluster/cluster_report.hpp"
-#include "dlgen/dlio/config.hpp"
 #include "dlgen/core/job_io.hpp"
 #include "dlgen/core/limits.hpp"
 #include "dlgen/core/progress.hpp"
-#include "dlgen/engine/registry.hpp"
 #include "dlgen/core/units.hpp"
+#include "dlgen/dlio/config.hpp"
 #include "dlgen/dlio/summary.hpp"
+#include "dlgen/engine/registry.hpp"
 #include "dlgen/mlperf/mlperf.hpp"
 #include "dlgen/mlperf/mlperf_checkpoint.hpp"
 #include "dlgen/replay/runner.hpp"
@@ -189,6 +189,7 @@ int mlperf_checkpoint(const Job& job, const MlperfOutputs& o, cluster::Cluster& 
   const std::string host = hostname();
   auto run = [&](const Job& j, std::uint32_t first) -> Result<mlperf::CheckpointRunResult> {
     mlperf::CheckpointRunOptions co;
+    co.engine = o.engine;
     co.first_index = first;
     co.ram_bytes = o.ram;
     co.progress = root && !o.quiet && progress_enabled();
@@ -306,6 +307,7 @@ MlperfOutputs mlperf_outputs(const MlperfArgs& a, std::uint64_t ram) {
   outputs.system = a.system;
   outputs.ram = ram;  // this host's: the checkpoint rule is per host
   outputs.runs = a.runs;
+  outputs.engine = a.engine;
   outputs.quiet = a.quiet;
   return outputs;
 }
@@ -435,13 +437,14 @@ int do_mlperf(const MlperfArgs& a) {
   if (!job) return fail_on(cl, job.error());
   Result<ClientRam> ram = client_ram(a, cl);
   if (!ram) return fail_on(cl, ram.error());
-  const MlperfOutputs outputs = mlperf_outputs(a, ram->here);
-  // MLPerf Storage v2.0's LLM checkpointing rules.
-  if (!job->run.train) return mlperf_checkpoint(*job, outputs, cl);
+  // The engine is checked for both kinds of job: checkpoints are written through it too.
   const engine::EngineOps* engine = engine::find(a.engine);
   if (!engine)
     return fail_on(cl,
                    input_error("--engine " + a.engine + ": expected " + engine::expected_names()));
+  const MlperfOutputs outputs = mlperf_outputs(a, ram->here);
+  // MLPerf Storage v2.0's LLM checkpointing rules.
+  if (!job->run.train) return mlperf_checkpoint(*job, outputs, cl);
   {
     // Only rank 0 writes the results: only it looks at the folder.
     const int rc = cl.rank() == 0 ? check_submission_free(*job, outputs, false, job->name) : 0;

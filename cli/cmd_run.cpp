@@ -20,10 +20,10 @@
 #include "dlgen/cluster/cluster.hpp"
 #include "dlgen/cluster/cluster_report.hpp"
 #include "dlgen/core/progress.hpp"
+#include "dlgen/dlio/summary.hpp"
 #include "dlgen/engine/registry.hpp"
 #include "dlgen/generator/generator.hpp"
 #include "dlgen/mlperf/checkpoint_workflow.hpp"
-#include "dlgen/dlio/summary.hpp"
 #ifdef DLGEN_TEST_HOOKS
 #include "dlgen/engine/fault.hpp"
 #endif
@@ -380,11 +380,12 @@ int do_run(const RunArgs& a) {
   cluster::Cluster& cl = **made;
   Result<Job> job = load_on_ranks(cl, a.job, a.quiet);
   if (!job) return fail_on(cl, job.error());
-  if (!job->run.train) return run_checkpoint_only(*job, a, cl);
+  // The engine is checked for both kinds of job, before any I/O: checkpoints go through it too.
   const engine::EngineOps* engine = engine::find(a.engine);
   if (!engine)
     return fail_on(cl,
                    input_error("--engine " + a.engine + ": expected " + engine::expected_names()));
+  if (!job->run.train) return run_checkpoint_only(*job, a, cl);
   if (a.dry_run) return print_plan(*job, a, cl);
   return run_training(*job, a, *engine, cl);
 }

@@ -24,6 +24,7 @@ struct MlperfOutputs {
   std::string system = "system-under-test";
   std::uint64_t ram = 0;   // client RAM (bytes)
   std::uint32_t runs = 0;  // 0: the rules' default
+  std::string engine;      // a registered engine (--engine): checkpoints are written through it
   bool quiet = false;
 };
 

@@ -96,6 +96,33 @@ TEST(Cli, MisspeltKeyIsNamedByFileLineAndKey) {
   EXPECT_FALSE(fs::exists(dir.path() / "data"));  // refused before any I/O
 }
 
+// An engine name nobody registered is bad input for every kind of job, before any I/O: a
+// checkpoint-only job's checkpoints go through the engine too (it was ignored there and the
+// checkpoints written with the default engine).
+TEST(Cli, UnknownEngineIsRefusedForTrainingAndCheckpointJobs) {
+  TempDir dir;
+  const fs::path ckpt = dir.path() / "ckpt.toml";
+  write(ckpt,
+        "[job]\nname = \"ckpt\"\n\n[checkpoint]\nwrites = 1\nreads = 1\nsize = "
+        "\"1MiB\"\nfiles = 1\ndir = \"" +
+            (dir.path() / "ckpt").string() + "\"\n\n[run]\ntrain = false\n");
+  const fs::path train = dir.path() / "train.toml";
+  write(train, tiny_job(dir.path() / "data"));
+  for (const fs::path& job : {ckpt, train})
+    for (const char* verb : {"run", "mlperf"}) {
+      const std::string out = std::string(verb) == "mlperf"
+                                  ? " --output-dir '" + (dir.path() / "out").string() + "'"
+                                  : "";
+      const Outcome r =
+          dlgen(std::string(verb) + " '" + job.string() + "' --engine nosuch" + out, dir.path());
+      EXPECT_EQ(r.code, 2) << verb << " " << job.filename() << ": " << r.out;
+      EXPECT_NE(r.out.find("--engine nosuch: expected uring"), std::string::npos)
+          << verb << " " << job.filename() << ": " << r.out;
+    }
+  EXPECT_FALSE(fs::exists(dir.path() / "ckpt"));  // refused before any I/O
+  EXPECT_FALSE(fs::exists(dir.path() / "data"));
+}
+
 TEST(Cli, TinyRunOnTheNullEngineWritesItsJson) {
   TempDir dir;
   write(dir.path() / "tiny.toml", tiny_job(dir.path() / "data"));
