@@ -9,45 +9,18 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
+#include "shape_job.hpp"
+
 namespace dlgen::mlperf {
 namespace {
 
 using replay::Report;
 
-// The job the searches start from: fixed 4 KiB samples, a 0.1 s step, AU threshold 0.9 (the
-// metrics tests' shape_job with one accelerator, two workers and one epoch, nothing else on).
-struct Shape {
-  std::uint32_t accelerators, workers, files, batch, epochs;
-  bool eval, checkpoint_after_first_step;
-  double startup_s, preprocess_s;
-};
-
+// The job the searches start from: the replay laws' shape_job (shape_job.hpp), with one
+// accelerator, two workers and one epoch, nothing else on.
+using testing::Shape;
 Job find_max_job(const Shape& s) {
-  Job job;
-  job.name = "law";
-  job.dataset.dir = "/nonexistent/law";
-  job.dataset.format = Format::raw;
-  job.dataset.num_files = s.files;
-  job.dataset.sample_size = Distribution::fixed_at(4096);
-  job.reader.batch_size = s.batch;
-  job.reader.workers = s.workers;
-  job.reader.prefetch = 2;
-  job.reader.iodepth = 2;
-  job.reader.shuffle = Shuffle::file;
-  job.reader.drop_last = true;
-  job.reader.startup_s = s.startup_s;
-  if (s.preprocess_s > 0) job.reader.preprocess = Distribution::fixed_at(s.preprocess_s);
-  job.compute.step_time = Distribution::fixed_at(0.1);
-  job.compute.au_threshold = 0.9;
-  job.run.accelerators = s.accelerators;
-  job.run.epochs = s.epochs;
-  if (s.checkpoint_after_first_step) {
-    job.checkpoint.enabled = true;
-    job.checkpoint.every_steps = 1;
-    job.checkpoint.size_bytes = 1;
-    job.checkpoint.files = 1;
-  }
-  return job;
+  return testing::shape_job(s);
 }
 
 // A storage model: AU falls as accelerators share a fixed bandwidth. The search must return the
