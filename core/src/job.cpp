@@ -73,7 +73,7 @@ void check_dataset(const DatasetSpec& d, const std::string& p, std::vector<Diagn
 const Distribution& ComputeSpec::effective() const {
   if (!accelerator.empty()) {
     auto it = per_accelerator.find(accelerator);
-    if (it != per_accelerator.end()) return it->second;
+    if (it != per_accelerator.end()) return it->second.time;
   }
   return step_time;
 }
@@ -133,8 +133,8 @@ std::vector<Diagnostic> validate(const Job& job, std::uint64_t ram_bytes) {
   if (c.eval_time) check_distribution(*c.eval_time, "compute.eval_time", out);
   check_distribution(c.batch_overhead, "compute.batch_overhead", out);
   check_distribution(job.reader.startup_spread, "reader.startup_spread", out);
-  for (const auto& [name, d] : c.per_accelerator)
-    check_distribution(d, "compute." + name + ".time", out);
+  for (const auto& [name, p] : c.per_accelerator)
+    check_distribution(p.time, "compute." + name + ".time", out);
   if (!(c.au_threshold >= 0 && c.au_threshold <= 1))
     add(out, "compute.au_threshold", "must be within [0, 1]");
 

@@ -457,8 +457,8 @@ void read_reader(Ctx& ctx, const toml::table& root, Job& job) {
   s.check_unknown(kReaderKeys);
 }
 
-// [compute.<accelerator>] tables: a step time per accelerator name; each name becomes a known key
-// of [compute].
+// [compute.<accelerator>] tables: a step time (and, optionally, a batch size) per accelerator
+// name; each name becomes a known key of [compute].
 void read_accelerators(Ctx& ctx, const toml::table& t, ComputeSpec& c,
                        std::vector<std::string_view>& known) {
   for (auto&& [k, v] : t) {
@@ -469,14 +469,38 @@ void read_accelerators(Ctx& ctx, const toml::table& t, ComputeSpec& c,
     const std::string name(k.str());
     ctx.lines["compute." + name] = line_of(v);
     Section a(ctx, v.as_table(), "compute." + name);
-    Distribution d;
+    AcceleratorProfile p;
     if (!a.has("time"))
       ctx.error("compute." + name + ".time", line_of(v),
                 "is required ([compute." + name + "] time = \"0.3s\")");
-    a.distribution("time", d, Unit::seconds);
+    a.distribution("time", p.time, Unit::seconds);
+    if (a.has("batch_size")) {
+      a.integer("batch_size", p.batch_size);
+      if (p.batch_size == 0)
+        ctx.error("compute." + name + ".batch_size", line_of(v),
+                  "must be >= 1 (leave it out to use reader.batch_size)");
+    }
     a.check_unknown(kAcceleratorKeys);
-    c.per_accelerator[name] = d;
+    c.per_accelerator[name] = p;
   }
+}
+
+// The accelerator in force brings its own batch size: it is reader.batch_size from here on. A
+// reader.batch_size given on the command line that disagrees is refused (it would be lost).
+void apply_accelerator_batch(Ctx& ctx, Job& job) {
+  const ComputeSpec& c = job.compute;
+  const auto it = c.per_accelerator.find(c.accelerator);
+  if (c.accelerator.empty() || it == c.per_accelerator.end() || it->second.batch_size == 0) return;
+  const std::uint32_t batch = it->second.batch_size;
+  if (ctx.origins.count("reader.batch_size") && job.reader.batch_size != batch) {
+    ctx.error("reader.batch_size", 0,
+              std::to_string(job.reader.batch_size) + " disagrees with compute." + c.accelerator +
+                  ".batch_size = " + std::to_string(batch) +
+                  ", the batch of the accelerator in force; set compute." + c.accelerator +
+                  ".batch_size instead");
+    return;
+  }
+  job.reader.batch_size = batch;
 }
 
 void read_compute(Ctx& ctx, const toml::table& root, Job& job) {
@@ -591,6 +615,7 @@ Job job_from_tree(Ctx& ctx, const toml::table& root, const std::filesystem::path
   read_datasets(ctx, root, job);
   read_reader(ctx, root, job);
   read_compute(ctx, root, job);
+  apply_accelerator_batch(ctx, job);
   read_checkpoint(ctx, root, job);
   read_run(ctx, root, job);
   read_model(ctx, root, job);

@@ -20,7 +20,7 @@ const std::vector<std::string_view> kReaderKeys = {
     "warmup",       "readahead",   "probe",    "recipe",  "startup_spread"};
 const std::vector<std::string_view> kComputeKeys = {"accelerator", "time", "eval_time",
                                                     "batch_overhead", "au_threshold"};
-const std::vector<std::string_view> kAcceleratorKeys = {"time"};
+const std::vector<std::string_view> kAcceleratorKeys = {"time", "batch_size"};
 const std::vector<std::string_view> kCheckpointKeys = {
     "enabled",    "every_epochs", "first_epoch", "every_steps", "size",
     "files",      "write_size",   "fsync",       "dir",         "restore",
@@ -94,9 +94,11 @@ std::string check_key_path(std::string_view dotted) {
     if (parts.size() < 3)
       return "unknown key '" + key + "'" + suggestion(key, *known) +
              "; per-accelerator step times are compute.<name>.time";
-    if (parts[2] != "time")
+    if (std::find(kAcceleratorKeys.begin(), kAcceleratorKeys.end(), parts[2]) ==
+        kAcceleratorKeys.end())
       return "unknown key '" + parts[2] + "'" + suggestion(parts[2], kAcceleratorKeys);
     if (parts.size() == 3) return "";
+    if (parts[2] != "time") return "is too deep";
     if (parts.size() == 4 &&
         std::find(kDistKeys.begin(), kDistKeys.end(), parts[3]) != kDistKeys.end())
       return "";

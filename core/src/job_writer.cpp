@@ -89,9 +89,10 @@ void write_compute(Writer& w, const ComputeSpec& c) {
   if (!(c.batch_overhead == Distribution{}))
     w.kv("batch_overhead", dist_text(c.batch_overhead, Unit::seconds));
   w.kv("au_threshold", float_text(c.au_threshold));
-  for (const auto& [name, d] : c.per_accelerator) {
+  for (const auto& [name, p] : c.per_accelerator) {
     w.section("compute." + bare_or_quoted_key(name));
-    w.kv("time", dist_text(d, Unit::seconds));
+    w.kv("time", dist_text(p.time, Unit::seconds));
+    if (p.batch_size > 0) w.kv("batch_size", std::to_string(p.batch_size));
   }
 }
 

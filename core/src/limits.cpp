@@ -259,8 +259,9 @@ std::vector<Diagnostic> check_limits(const Job& job, std::uint64_t ram_bytes) {
                     seconds("an evaluation step longer than an hour"));
   distribution_ok(job.compute.batch_overhead, "compute.batch_overhead",
                   seconds("a consumer's per-batch cost longer than an hour"));
-  for (const auto& [name, d] : job.compute.per_accelerator)
-    distribution_ok(d, "compute." + name + ".time", seconds("a training step longer than an hour"));
+  for (const auto& [name, p] : job.compute.per_accelerator)
+    distribution_ok(p.time, "compute." + name + ".time",
+                    seconds("a training step longer than an hour"));
   distribution_ok(r.preprocess, "reader.preprocess",
                   seconds("preprocessing one sample for more than an hour"));
   seconds_ok(out, "reader.startup", r.startup_s, kMaxStepSeconds,

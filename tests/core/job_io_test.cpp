@@ -109,8 +109,8 @@ TEST(JobIo, OverridesApplyBeforeConversion) {
   EXPECT_EQ(j.dataset.sample_size.kind, DistKind::fixed);
   EXPECT_EQ(j.dataset.sample_size.value, 12 << 20);
   EXPECT_TRUE(j.reader.direct);
-  EXPECT_EQ(j.compute.per_accelerator.at("a100").kind, DistKind::normal);
-  EXPECT_DOUBLE_EQ(j.compute.per_accelerator.at("a100").stdev, 0.01);
+  EXPECT_EQ(j.compute.per_accelerator.at("a100").time.kind, DistKind::normal);
+  EXPECT_DOUBLE_EQ(j.compute.per_accelerator.at("a100").time.stdev, 0.01);
   o.overrides = {"job.name=2024", "job.description=a=b", "dataset.dir=\"quoted dir\""};
   j = parse_ok(kUnet, o);
   EXPECT_EQ(j.name, "2024");
@@ -182,6 +182,52 @@ eval_every_epochs = 1
   EXPECT_EQ(parse_ok(text, o).dataset.num_files, 1000u);  // already under 1 GiB
   o.overrides = {"dataset.sample_size=10MiB"};
   EXPECT_EQ(parse_ok(text, o).dataset.num_files, 102u);
+}
+
+// An accelerator that brings its own batch (MLPerf Storage v3.0's retinanet: 24 on b200, 32 on
+// mi355): the batch of the one in force is reader.batch_size; a --set that disagrees is refused,
+// naming both; the job written back reads as the same job.
+TEST(JobIo, AcceleratorBatchSize) {
+  const std::string text =
+      "[job]\nname = \"r\"\n[dataset]\ndir = \"d\"\nnum_files = 96\nfile_size = \"4KiB\"\n"
+      "[reader]\nbatch_size = 4\n[compute]\naccelerator = \"b200\"\n"
+      "[compute.b200]\ntime = \"0.04755s\"\nbatch_size = 24\n"
+      "[compute.mi355]\ntime = \"0.0634s\"\nbatch_size = 32\n"
+      "[compute.h100]\ntime = \"0.1s\"\n";
+  Job b = parse_ok(text);
+  EXPECT_EQ(b.reader.batch_size, 24u);
+  EXPECT_EQ(b.compute.per_accelerator.at("mi355").batch_size, 32u);
+  JobLoadOptions o;
+  o.accelerator = "mi355";
+  const Job m = parse_ok(text, o);
+  EXPECT_EQ(m.reader.batch_size, 32u);
+  EXPECT_EQ(m.compute.effective(), Distribution::fixed_at(0.0634));
+  o.accelerator = "h100";  // no batch of its own: the reader's
+  EXPECT_EQ(parse_ok(text, o).reader.batch_size, 4u);
+
+  o.accelerator = "mi355";
+  o.overrides = {"reader.batch_size=32"};
+  EXPECT_EQ(parse_ok(text, o).reader.batch_size, 32u);
+  o.overrides = {"reader.batch_size=16"};
+  std::string e = parse_err(text, o);
+  EXPECT_NE(e.find("reader.batch_size (from --set reader.batch_size=16): 16 disagrees with "
+                   "compute.mi355.batch_size = 32"),
+            std::string::npos)
+      << e;
+  o.overrides = {"compute.mi355.batch_size=16"};
+  EXPECT_EQ(parse_ok(text, o).reader.batch_size, 16u);
+  o.overrides = {"compute.mi355.batchsize=16"};
+  e = parse_err(text, o);
+  EXPECT_NE(e.find("unknown key 'batchsize' (did you mean 'batch_size'?)"), std::string::npos) << e;
+
+  e = parse_err(text + "[compute.a100]\ntime = \"1s\"\nbatch_size = 0\n");
+  EXPECT_NE(e.find("compute.a100.batch_size: must be >= 1"), std::string::npos) << e;
+
+  for (const Job& j : {b, m}) {
+    auto back = parse_job(to_toml(j), "back.toml");
+    ASSERT_TRUE(back) << back.error().message;
+    EXPECT_TRUE(*back == j);
+  }
 }
 
 TEST(JobIo, AcceleratorSelection) {
@@ -258,13 +304,13 @@ Job rich_job() {
   j.compute.step_time.kind = DistKind::gamma;
   j.compute.step_time.mean = 0.1234567;
   j.compute.step_time.stdev = 0.01;
-  j.compute.per_accelerator["h100"] = Distribution::fixed_at(0.00351);
+  j.compute.per_accelerator["h100"].time = Distribution::fixed_at(0.00351);
   Distribution ln;
   ln.kind = DistKind::lognormal;
   ln.mean = 0.6;
   ln.stdev = 0.1;
   ln.max = 2;
-  j.compute.per_accelerator["a100"] = ln;
+  j.compute.per_accelerator["a100"].time = ln;
   j.compute.au_threshold = 0.7;
   j.checkpoint = {true, 2, 100, 3ull << 30, 8, 16 << 20, false, "ck/dir", true};
   j.run = {3, 2, 50, 1, CacheMode::drop_epoch, 90.5};
@@ -605,6 +651,30 @@ TEST(JobIo, ShippedUnet3dSmallScaleKeepsStepsPerEpochAndDemand) {
     EXPECT_LT(small->dataset.sample_size.expected() * double(small->dataset.num_files),
               2.0 * double(1ull << 30))
         << "the demo stays small";
+  }
+}
+
+// jobs/retinanet.toml's demo (`--scale small`) keeps each accelerator's batch, compute time and
+// file size (the demand per accelerator) and stays under a GiB.
+TEST(JobIo, ShippedRetinanetSmallScaleKeepsEachAcceleratorsBatch) {
+  const auto path = std::filesystem::path(DLGEN_SOURCE_DIR) / "jobs/retinanet.toml";
+  for (const auto& [acc, batch] : {std::pair<const char*, std::uint32_t>{"b200", 24},
+                                   std::pair<const char*, std::uint32_t>{"mi355", 32}}) {
+    JobLoadOptions full_o, small_o;
+    full_o.accelerator = small_o.accelerator = acc;
+    small_o.scale = "small";
+    Result<Job> full = load_job(path, full_o), small = load_job(path, small_o);
+    ASSERT_TRUE(full) << full.error().message;
+    ASSERT_TRUE(small) << small.error().message;
+    EXPECT_EQ(full->reader.batch_size, batch) << acc;
+    EXPECT_EQ(small->reader.batch_size, batch) << acc;
+    EXPECT_EQ(full->dataset.num_files, 1170301u);
+    EXPECT_EQ(small->dataset.num_files, 2400u);
+    EXPECT_EQ(small->dataset.sample_size, full->dataset.sample_size);
+    EXPECT_EQ(small->compute.effective(), full->compute.effective());
+    EXPECT_EQ(small->dataset.num_files % batch, 0u) << "whole batches";
+    EXPECT_LT(small->dataset.sample_size.expected() * double(small->dataset.num_files),
+              double(1ull << 30));
   }
 }
 

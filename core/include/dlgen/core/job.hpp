@@ -85,10 +85,19 @@ struct ReaderSpec {
   bool operator==(const ReaderSpec&) const = default;
 };
 
+// One accelerator's profile (`[compute.<name>]`): its step time and, where the workload gives the
+// accelerator a batch of its own (MLPerf Storage v3.0's retinanet: 24 on b200, 32 on mi355), that
+// batch. The batch of the profile in force becomes reader.batch_size when the job is read.
+struct AcceleratorProfile {
+  Distribution time;             // seconds per step
+  std::uint32_t batch_size = 0;  // samples per step on this accelerator; 0: reader.batch_size
+  bool operator==(const AcceleratorProfile&) const = default;
+};
+
 struct ComputeSpec {
   std::string accelerator;  // key into `per_accelerator`, empty: use `step_time`
   Distribution step_time;   // seconds per step when no accelerator is chosen
-  std::map<std::string, Distribution> per_accelerator;  // "a100", "h100", ...
+  std::map<std::string, AcceleratorProfile> per_accelerator;  // "a100", "h100", ...
   double au_threshold = 0.90;  // a run passes when every accelerator's AU ≥ this
   // The step time in force: per_accelerator[accelerator] when set, else step_time.
   const Distribution& effective() const;
