@@ -5,9 +5,9 @@
 #include "commands.hpp"
 #include "dlgen/cluster/cluster_report.hpp"
 #include "dlgen/cluster/datasets.hpp"
-#include "dlgen/dlio/config.hpp"
 #include "dlgen/core/job_io.hpp"
 #include "dlgen/core/units.hpp"
+#include "dlgen/dlio/config.hpp"
 
 namespace dlgen::cli {
 
@@ -23,7 +23,8 @@ void add_job_options(CLI::App* cmd, JobArgs& a) {
                   "Override a job key, e.g. --set reader.batch_size=8 (repeatable)")
       ->allow_extra_args(false);
   cmd->add_option("--accelerator", a.accelerator,
-                  "Compute profile: compute.<NAME>.time (a100, h100, ...)");
+                  "Compute profile: compute.<NAME>.time and batch (a100, h100, b200, mi355, ...); "
+                  "on a DLIO config, the accelerator the config is for");
 }
 
 void add_rank_timeout(CLI::App* cmd, JobArgs& a) {
@@ -65,17 +66,24 @@ Result<Job> load(const JobArgs& a) {
     o.overrides.insert(o.overrides.begin(), sets.begin(), sets.end());
     return load_job(a.job, o);
   }
-  Result<DlioJob> d = load_dlio(a.job, a.hydra);
+  DlioContext context;
+  context.mpi_ranks = a.mpi_ranks;
+  Result<DlioJob> d = load_dlio(a.job, a.hydra, context);
   if (!d) return d.error();
   if (!a.quiet)
     for (const auto& n : d->notes) std::fprintf(stderr, "dlgen: note: %s\n", n.c_str());
   if (o.overrides.empty() && o.scale.empty() && o.accelerator.empty()) return std::move(d->job);
+  // A DLIO config is one accelerator's (MLPerf ships retinanet_b200.yaml, retinanet_mi355.yaml):
+  // --accelerator names the one its compute time and batch are for.
+  if (!o.accelerator.empty() && d->job.compute.per_accelerator.empty())
+    d->job.compute.per_accelerator[o.accelerator].time = d->job.compute.step_time;
   // --set, --scale and --accelerator act on the job as `dlgen convert` writes it.
   return parse_job(to_toml(d->job, d->comments), a.job + " (as converted to TOML)", o);
 }
 
 Result<Job> load_on_ranks(cluster::Cluster& cl, JobArgs a, bool quiet) {
   a.quiet = quiet || cl.rank() != 0;
+  a.mpi_ranks = static_cast<std::uint32_t>(cl.size());
   Result<Job> job = load(a);
   if (Result<void> s = cl.agree(job ? ok() : Result<void>(job.error())); !s) return s.error();
   if (Result<void> same = cluster::check_same_job(cl, *job); !same) return same.error();

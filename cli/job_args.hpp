@@ -5,6 +5,7 @@
 // that runs I/O takes a cluster::Cluster and differs from one host to many only in what rank 0
 // prints.
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,6 +23,9 @@ struct JobArgs {
   std::string accelerator;
   std::vector<std::string> hydra;  // Hydra-style overrides after the job: ++workload.x.y=v
   bool quiet = false;              // no notes on stderr
+  // MPI ranks the job runs on (load_on_ranks sets it): a DLIO LLM config without
+  // model.parallelism.data takes DP from them, as DLIO does (dlio/config.hpp, DlioContext).
+  std::uint32_t mpi_ranks = 1;
   // Under mpirun: how long a rank waits for the others at a coordination point (the watchdog,
   // cluster/cluster.hpp); "0": forever.
   std::string rank_timeout = "10m";

@@ -30,7 +30,10 @@ const std::set<std::string, std::less<>> kMapped = {
     "model.transformer.ffn_hidden_size", "model.transformer.num_attention_heads",
     "model.transformer.num_kv_heads", "checkpoint.num_checkpoints_write",
     "checkpoint.num_checkpoints_read", "checkpoint.time_between_checkpoints", "checkpoint.type",
-    "checkpoint.mode"};
+    "checkpoint.mode",
+    // MLPerf Storage v3.0's configs and the ones mlpstorage writes into a run's dlio_config/
+    "reader.multiprocessing_context", "dataset.skip_listing",
+    "dataset.listing_validation_interval"};
 
 // The keys that describe an LLM; any of them makes the config an LLM checkpoint workload.
 const std::vector<const char*> kLlmKeys = {"model.num_layers",

@@ -94,9 +94,27 @@ void Reader::read_dataset() {
     from("dataset.files_per_dir", *l);
   }
   if (const Leaf* l = get("dataset.num_subfolders_eval")) subfolders_eval_ = count(*l).value_or(0);
+  read_listing();
   if (subfolders > 0)
     job.dataset.files_per_dir =
         static_cast<std::uint32_t>((job.dataset.num_files + subfolders - 1) / subfolders);
+}
+
+// skip_listing and its validation interval (mlpstorage sets both): how DLIO finds the files,
+// by listing the folder or by rebuilding their names and checking every Nth at start.
+void Reader::read_listing() {
+  if (const Leaf* l = get("dataset.skip_listing")) {
+    if (boolean(*l))
+      note(
+          "dataset.skip_listing: dlgen never lists the dataset folder; file names are a function "
+          "of the job, checked against the dataset's manifest");
+  }
+  if (const Leaf* l = get("dataset.listing_validation_interval")) {
+    if (count(*l))
+      note(
+          "dataset.listing_validation_interval: DLIO's start-up existence checks; not replayed "
+          "(dlgen checks the dataset once, before the run)");
+  }
 }
 
 // record_length_bytes (and its stdev): a fixed or normal sample size, at least one byte.
@@ -172,6 +190,15 @@ void Reader::read_reader() {
   }
   if (const Leaf* l = get("reader.dont_use_mmap")) {
     if (boolean(*l)) note("reader.dont_use_mmap: dlgen never maps files; it reads them");
+  }
+  if (const Leaf* l = get("reader.multiprocessing_context")) {
+    auto w = word(*l);
+    if (w && *w != "fork" && *w != "spawn" && *w != "forkserver")
+      error(*l, "must be fork, spawn or forkserver");
+    else if (w)
+      note("reader.multiprocessing_context " + *w +
+           ": how PyTorch starts its loader workers; no I/O meaning (dlgen's workers are "
+           "threads), not replayed");
   }
 }
 

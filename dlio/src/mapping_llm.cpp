@@ -49,12 +49,8 @@ bool Reader::read_llm(bool train, bool checkpoint) {
   whole("model.parallelism.tensor", m.tensor, false, "tensor_parallel");
   whole("model.parallelism.pipeline", m.pipeline, false, "pipeline_parallel");
   whole("model.parallelism.zero_stage", m.zero_stage, false, "zero_stage");
-  if (!get("model.parallelism.data"))
-    error(*first,
-          "model.parallelism.data is needed: DLIO takes the data-parallel size from the MPI "
-          "processes "
-          "(processes / (tensor x pipeline)); give it, e.g. ++workload.model.parallelism.data=8");
   whole("model.parallelism.data", m.data, false, "data_parallel");
+  if (!get("model.parallelism.data")) read_data_parallel(*first, m);
   auto type = [&](const char* key, DataType& field, const char* dk) {
     const Leaf* l = get(key);
     if (!l) return;
@@ -71,6 +67,31 @@ bool Reader::read_llm(bool train, bool checkpoint) {
   out_.job.model = m;
   origin_["model"] = *first;
   return true;
+}
+
+// No model.parallelism.data: DLIO's data-parallel size is its process count over TP x PP. dlgen's
+// processes are the MPI ranks, each simulating checkpoint.ranks_per_host ranks (8), so DP =
+// mpi_ranks x 8 / (TP x PP), said in a note; processes that TP x PP does not divide are refused.
+void Reader::read_data_parallel(const Leaf& first, LlmModel& m) {
+  const std::uint64_t per_host = out_.job.checkpoint.ranks_per_host;
+  const std::uint64_t processes = std::uint64_t(context_.mpi_ranks) * per_host;
+  const std::uint64_t tp_pp = std::uint64_t(m.tensor) * m.pipeline;
+  const std::string procs = std::to_string(processes) + " processes (" +
+                            std::to_string(context_.mpi_ranks) + " MPI rank(s) x " +
+                            std::to_string(per_host) + " simulated ranks a host)";
+  if (tp_pp == 0) return;  // model_problems names the zero
+  if (processes % tp_pp != 0) {
+    error(first, "model.parallelism.data is not given and " + procs +
+                     " are not a multiple of tensor x pipeline = " + std::to_string(tp_pp) +
+                     " (DLIO's DP = processes / (TP x PP)); give it, e.g. "
+                     "++workload.model.parallelism.data=N, or run under mpirun -np " +
+                     std::to_string((tp_pp + per_host - 1) / per_host) + " or a multiple");
+    return;
+  }
+  m.data = static_cast<std::uint32_t>(processes / tp_pp);
+  note("model.parallelism.data not given: DP = " + procs + " / (TP " + std::to_string(m.tensor) +
+       " x PP " + std::to_string(m.pipeline) + ") = " + std::to_string(m.data) +
+       ", as DLIO takes it from the processes (++workload.model.parallelism.data=N to give it)");
 }
 
 // workflow.train False: num_checkpoints_write/read, time_between_checkpoints, mode, type.

@@ -242,20 +242,20 @@ bool is_dlio_config(const std::filesystem::path& path) {
 }
 
 Result<DlioJob> parse_dlio(std::string_view yaml_text, const std::filesystem::path& source_name,
-                           const std::vector<std::string>& overrides) {
-  dlio::Reader r(source_name);
+                           const std::vector<std::string>& overrides, const DlioContext& context) {
+  dlio::Reader r(source_name, context);
   Result<DlioJob> out = r.read(yaml_text, overrides);
   if (out) out->job.source = source_name;
   return out;
 }
 
 Result<DlioJob> load_dlio(const std::filesystem::path& path,
-                          const std::vector<std::string>& overrides) {
+                          const std::vector<std::string>& overrides, const DlioContext& context) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return input_error(path.string() + ": cannot open DLIO config: " + std::strerror(errno));
   std::ostringstream ss;
   ss << in.rdbuf();
-  return parse_dlio(ss.str(), path, overrides);
+  return parse_dlio(ss.str(), path, overrides, context);
 }
 
 }  // namespace dlgen

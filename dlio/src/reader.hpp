@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "dlgen/core/llm.hpp"
 #include "dlgen/dlio/config.hpp"
 
 namespace dlgen::dlio {
@@ -27,7 +28,8 @@ struct Leaf {
 
 class Reader {
  public:
-  explicit Reader(std::filesystem::path source) : source_(std::move(source)) {}
+  Reader(std::filesystem::path source, const DlioContext& context)
+      : source_(std::move(source)), context_(context) {}
 
   Result<DlioJob> read(std::string_view text, const std::vector<std::string>& overrides);
 
@@ -68,6 +70,7 @@ class Reader {
   void set_dlio_defaults();
   void read_model_and_framework();
   void read_dataset();
+  void read_listing();
   void read_sample_size();
   void read_reader();
   void read_shuffle();
@@ -80,10 +83,12 @@ class Reader {
 
   // ---- the LLM checkpoint-only workflow (mapping_llm.cpp)
   bool read_llm(bool train, bool checkpoint);
+  void read_data_parallel(const Leaf& first, LlmModel& m);
   void read_checkpoint_workflow(bool train, bool checkpoint, bool llm);
   void check_type(const Leaf& l, bool llm, bool checkpoint);
 
   std::filesystem::path source_;
+  DlioContext context_;
   DlioJob out_;
   std::vector<Leaf> leaves_;
   std::map<std::string, Leaf, std::less<>> values_;

@@ -5,9 +5,9 @@
 
 #include <string>
 
-#include "dlgen/dlio/config.hpp"
 #include "dlgen/core/job_io.hpp"
 #include "dlgen/core/llm.hpp"
+#include "dlgen/dlio/config.hpp"
 
 namespace dlgen {
 namespace {
@@ -129,9 +129,12 @@ TEST(DlioLlm, WhatCannotBeHonouredIsRefusedWithFileAndLine) {
       e.find("w.yaml:3: model.num_layers: an LLM checkpoint during training is not built yet"),
       std::string::npos)
       << e;
-  // DLIO takes DP from the process count: dlgen needs it said.
-  e = error_of(std::string(kSmallLlm), {"~workload.model.parallelism.data"});
-  EXPECT_NE(e.find("w.yaml:4: model.num_layers: model.parallelism.data is needed"),
+  // DLIO takes DP from the process count (here 8: one host's simulated ranks); processes that
+  // TP x PP does not divide are refused (tests/dlio/dlio_v3_test.cpp has the rest).
+  e = error_of(std::string(kSmallLlm),
+               {"~workload.model.parallelism.data", "++workload.model.parallelism.pipeline=3"});
+  EXPECT_NE(e.find("w.yaml:4: model.num_layers: model.parallelism.data is not given and 8 "
+                   "processes"),
             std::string::npos)
       << e;
   e = error_of(std::string(kSmallLlm) + "  recovery_rank_shift: True\n");

@@ -5,6 +5,7 @@
 // `workload.reader.read_threads=8`, `~workload.checkpoint`) edit the YAML tree before it is read,
 // so their errors read like the file's. Key by key mapping: docs/dlio.md. yaml-cpp stays inside
 // dlio/src.
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -31,12 +32,22 @@ bool is_dlio_config(const std::filesystem::path& path);
 // "++key=value", "~key").
 bool is_hydra_override(std::string_view word);
 
+// Where the config runs: what DLIO takes from the processes rather than from the config.
+struct DlioContext {
+  // MPI ranks (hosts) the job runs on; each simulates checkpoint.ranks_per_host ranks of an LLM
+  // (8), so DLIO's process count is mpi_ranks x 8: an LLM config without
+  // model.parallelism.data gets DP = processes / (tensor x pipeline), as DLIO computes it.
+  std::uint32_t mpi_ranks = 1;
+};
+
 // Reads a DLIO config with Hydra-style overrides applied in order and validates the Job; errors
 // list every problem as "configs/unet3d.yaml:14: reader.batch_size: must be >= 1".
 Result<DlioJob> load_dlio(const std::filesystem::path& path,
-                          const std::vector<std::string>& overrides = {});
+                          const std::vector<std::string>& overrides = {},
+                          const DlioContext& context = {});
 Result<DlioJob> parse_dlio(std::string_view yaml_text, const std::filesystem::path& source_name,
-                           const std::vector<std::string>& overrides = {});
+                           const std::vector<std::string>& overrides = {},
+                           const DlioContext& context = {});
 
 // A training job as a DLIO workload config (`dlgen convert job.toml --to dlio`): the reverse of the
 // mapping above, for running the same workload under DLIO. What DLIO cannot express (a library's
