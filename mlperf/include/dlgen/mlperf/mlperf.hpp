@@ -46,14 +46,33 @@ struct DivisionCheck {
 };
 DivisionCheck check_division(const Job& reference, const Job& job);
 
-// The reference workload (MLPerf Storage's published DLIO config) for `workload` on `accelerator`
-// (a100, h100; unet3d also b200), as a Job; an error listing the known ones otherwise.
-Result<Job> mlperf_reference(const std::string& workload, const std::string& accelerator);
-// The accelerator profile whose reference compute time and batch size equal the job's, or "".
-std::string mlperf_match_accelerator(const Job& job);
+// Which MLPerf Storage round's workloads (and rules): v2.0 (training unet3d, resnet50, cosmoflow
+// on a100 / h100, unet3d also on b200) or v3.0 (training unet3d on b200 and retinanet on b200 and
+// mi355 in CLOSED and OPEN; unet3d and retinanet on h100 / a100 as `whatif` only).
+enum class Round { v2_0, v3_0 };
+const char* to_string(Round r);  // "v2.0", "v3.0"
 
-// The AU an MLPerf Storage workload must keep (unet3d and resnet50 0.90, cosmoflow 0.70); 0 when
-// the name is not one of them.
+// One reference workload of a round: the pair and whether the round runs it only as `whatif`.
+struct MlperfProfile {
+  std::string workload, accelerator;
+  bool whatif = false;
+};
+std::vector<MlperfProfile> mlperf_profiles(Round round);
+
+// The simulated accelerator memory the v3.0 rules give an accelerator (Rules.md 4.3.4, Table 3:
+// b200 180, mi355 288, h100 and a100 80), in GB as the table writes them; 0 when not in it.
+double mlperf_accelerator_memory_gb(const std::string& accelerator);
+
+// The reference workload (MLPerf Storage's published DLIO config of `round`) for `workload` on
+// `accelerator`, as a Job; an error listing the round's known pairs otherwise.
+Result<Job> mlperf_reference(const std::string& workload, const std::string& accelerator,
+                             Round round = Round::v2_0);
+// The accelerator profile of `round` whose reference compute time and batch size equal the job's,
+// or "".
+std::string mlperf_match_accelerator(const Job& job, Round round = Round::v2_0);
+
+// The AU an MLPerf Storage workload must keep (unet3d and resnet50 0.90, cosmoflow 0.70,
+// retinanet 0.85); 0 when the name is not one of them.
 double mlperf_au_threshold(const std::string& workload);
 
 struct MlperfRun;
