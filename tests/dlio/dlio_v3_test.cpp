@@ -192,7 +192,10 @@ TEST(DlioV3, ConvertedTomlReadsBackToTheSameJob) {
     const DlioJob d = must_load(kV3 / f);
     Result<Job> back = parse_job(to_toml(d.job, d.comments), std::string(f) + ".toml");
     ASSERT_TRUE(back) << f << ": " << back.error().message;
-    EXPECT_TRUE(*back == d.job) << f;
+    Job a = d.job, b = *back;
+    a.source.clear();  // where each was read from
+    b.source.clear();
+    EXPECT_EQ(a, b) << f << "\n" << to_toml(a) << "\n---\n" << to_toml(b);
   }
 }
 
