@@ -4,8 +4,14 @@
 // against what dlgen says it wrote (parquet_expect). Usage: node check-arrow.mjs EXPECTED_DIR
 import { readFileSync } from 'fs'
 import { join } from 'path'
-import { readParquet } from 'parquet-wasm/node'
+import { createRequire } from 'module'
+import { initSync, readParquet } from 'parquet-wasm/esm'
 import { tableFromIPC } from 'apache-arrow'
+
+// The ES module build, given its WebAssembly directly (the package's node build is CommonJS in
+// a "type": "module" package, which Node refuses to load).
+const wasm = createRequire(import.meta.url).resolve('parquet-wasm/esm/parquet_wasm_bg.wasm')
+initSync({ module: readFileSync(wasm) })
 
 const dir = process.argv[2]
 const expected = JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8'))
