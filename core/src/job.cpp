@@ -62,12 +62,12 @@ void check_distribution(const Distribution& d, const std::string& path,
 void check_parquet(const DatasetSpec& d, const std::string& p, std::vector<Diagnostic>& out) {
   const ParquetSpec& q = d.parquet;
   if (d.format != Format::parquet) {
-    if (!(q == ParquetSpec{}))
-      add(out, p + ".parquet", "applies to format = \"parquet\" only");
+    if (!(q == ParquetSpec{})) add(out, p + ".parquet", "applies to format = \"parquet\" only");
     return;
   }
   if (d.sample_size.kind != DistKind::fixed)
-    add(out, p + ".sample_size", "must be a fixed size with format = \"parquet\" (rows of a schema)");
+    add(out, p + ".sample_size",
+        "must be a fixed size with format = \"parquet\" (rows of a schema)");
   else if (q.columns.empty() && d.sample_size.value > double(kMaxParquetValueBytes))
     add(out, p + ".sample_size", "is over 1GiB: one Parquet value (a page's size is 32-bit)");
   const std::uint64_t row = columns_bytes(q.columns);
@@ -296,9 +296,9 @@ const char* to_string(ParquetCompression c) {
 }
 
 std::optional<ParquetDtype> parquet_dtype_from_string(std::string_view s) {
-  for (ParquetDtype d : {ParquetDtype::float16, ParquetDtype::float32, ParquetDtype::float64,
-                         ParquetDtype::int8, ParquetDtype::uint8, ParquetDtype::int16,
-                         ParquetDtype::int32, ParquetDtype::int64})
+  for (ParquetDtype d :
+       {ParquetDtype::float16, ParquetDtype::float32, ParquetDtype::float64, ParquetDtype::int8,
+        ParquetDtype::uint8, ParquetDtype::int16, ParquetDtype::int32, ParquetDtype::int64})
     if (s == to_string(d)) return d;
   return std::nullopt;
 }

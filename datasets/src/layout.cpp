@@ -158,7 +158,8 @@ void frame_parquet(const DatasetSpec& spec, Layout::Geometry& g) {
 
 // Where row `row` of a Parquet file lives: its first column's value, or the page holding it.
 Extent parquet_extent(const parquet::FileGeometry& pq, std::uint64_t row) {
-  const std::uint64_t r = std::min<std::uint64_t>(row / pq.rows_per_group, pq.row_groups.size() - 1);
+  const std::uint64_t r =
+      std::min<std::uint64_t>(row / pq.rows_per_group, pq.row_groups.size() - 1);
   const parquet::RowGroup& rg = pq.row_groups[r];
   const std::uint64_t in_group = row - rg.first_row;
   const std::uint64_t per = pq.rows_per_page(0), vb = pq.value_bytes(0);
@@ -166,8 +167,8 @@ Extent parquet_extent(const parquet::FileGeometry& pq, std::uint64_t row) {
   const std::uint64_t full_stored = parquet::stored_bytes(per * vb, pq.compression);
   const std::uint64_t full = parquet::page_header(per, vb, full_stored).size() + full_stored;
   const std::uint64_t stored = parquet::stored_bytes(rows * vb, pq.compression);
-  const std::uint64_t at = rg.columns[0].bytes.offset + page * full +
-                           parquet::page_header(rows, vb, stored).size();
+  const std::uint64_t at =
+      rg.columns[0].bytes.offset + page * full + parquet::page_header(rows, vb, stored).size();
   if (pq.compression != ParquetCompression::none) return {at, stored};
   return {at + (in_group - page * per) * vb, vb};
 }

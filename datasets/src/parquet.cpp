@@ -167,15 +167,15 @@ FileGeometry geometry(const DatasetSpec& spec) {
     g.columns.push_back(data);
   }
   for (std::size_t c = 0; c < g.columns.size(); ++c) {
-    const bool read =
-        q.read_columns.empty() || std::find(q.read_columns.begin(), q.read_columns.end(),
-                                            g.columns[c].name) != q.read_columns.end();
+    const bool read = q.read_columns.empty() ||
+                      std::find(q.read_columns.begin(), q.read_columns.end(), g.columns[c].name) !=
+                          q.read_columns.end();
     if (read) g.selected.push_back(static_cast<std::uint32_t>(c));
   }
   g.compression = q.compression;
   g.rows = std::max<std::uint32_t>(spec.samples_per_file, 1);
-  g.rows_per_group = q.row_group_size > 0 ? std::min<std::uint64_t>(q.row_group_size, g.rows)
-                                          : g.rows;
+  g.rows_per_group =
+      q.row_group_size > 0 ? std::min<std::uint64_t>(q.row_group_size, g.rows) : g.rows;
   const std::uint64_t groups = (g.rows + g.rows_per_group - 1) / g.rows_per_group;
   // Every full group has the same chunk sizes; only the last one may differ.
   std::vector<ColumnChunk> full, last;
@@ -242,8 +242,7 @@ bool read_chunk_meta(thrift::Reader& rd, FooterChunk& ch) {
     if (id == 3 && t == thrift::kList) {
       thrift::Type e{};
       const std::uint64_t n = rd.list(e);
-      for (std::uint64_t i = 0; i < n && rd.ok(); ++i)
-        ch.path += (i ? "." : "") + rd.binary();
+      for (std::uint64_t i = 0; i < n && rd.ok(); ++i) ch.path += (i ? "." : "") + rd.binary();
     } else if (id == 4 && t == thrift::kI32) {
       ch.codec = static_cast<std::int32_t>(rd.integer());
     } else if (id == 5 && t == thrift::kI64) {

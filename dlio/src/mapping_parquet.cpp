@@ -89,8 +89,10 @@ void Reader::read_parquet() {
   read_parquet_columns();
   q.row_group_size = kPyarrowRowGroupRows;
   if (const Leaf* l = get("dataset.parquet.row_group_size")) {
-    if (auto v = count(*l); v && *v >= 1) q.row_group_size = *v;
-    else if (v) error(*l, "must be >= 1");
+    if (auto v = count(*l); v && *v >= 1)
+      q.row_group_size = *v;
+    else if (v)
+      error(*l, "must be >= 1");
     from("dataset.parquet.row_group_size", *l);
   } else {
     note("dataset.parquet.row_group_size not given: " + std::to_string(kPyarrowRowGroupRows) +
@@ -104,13 +106,15 @@ void Reader::read_parquet() {
     if (w && *w != "row_group" && *w != "default")
       error(*l, "must be default or row_group");
     else if (w && *w == "default")
-      note("dataset.parquet.read_mode default: DLIO reads a file's selected columns when it opens "
-           "it; dlgen reads the same column chunks row group by row group (read = \"row_group\")");
+      note(
+          "dataset.parquet.read_mode default: DLIO reads a file's selected columns when it opens "
+          "it; dlgen reads the same column chunks row group by row group (read = \"row_group\")");
   }
   if (const Leaf* l = get("dataset.parquet.generation_batch_size")) {
     if (count(*l))
-      note("dataset.parquet.generation_batch_size: rows pyarrow builds at a time while "
-           "generating; no I/O meaning");
+      note(
+          "dataset.parquet.generation_batch_size: rows pyarrow builds at a time while "
+          "generating; no I/O meaning");
   }
 }
 

@@ -212,9 +212,9 @@ void DlioWriter::emit_parquet() {
   if (!q.columns.empty()) {
     y_ << YAML::Key << "columns" << YAML::Value << YAML::BeginSeq;
     for (const ParquetColumn& c : q.columns) {
-      const bool read = q.read_columns.empty() ||
-                        std::find(q.read_columns.begin(), q.read_columns.end(), c.name) !=
-                            q.read_columns.end();
+      const bool read =
+          q.read_columns.empty() ||
+          std::find(q.read_columns.begin(), q.read_columns.end(), c.name) != q.read_columns.end();
       y_ << YAML::BeginMap << YAML::Key << "name" << YAML::Value << c.name << YAML::Key << "dtype"
          << YAML::Value << to_string(c.dtype) << YAML::Key << "size" << YAML::Value << c.size;
       if (!read) y_ << YAML::Key << "read" << YAML::Value << "false";

@@ -36,10 +36,10 @@ void Worker::run() {
   opens_.resize(cfg_.iodepth + 1);
   free_opens_.reserve(opens_.size());
   segments_per_open_ = static_cast<std::uint32_t>(
-      cfg_.read_unit == ReadUnit::file        ? std::max<std::size_t>(cfg_.recipe->size(), 1)
-      : cfg_.read_unit == ReadUnit::row_group ? datasets::parquet::max_row_group_reads(
-                                                    *cfg_.files->layout->parquet())
-                                              : 2);
+      cfg_.read_unit == ReadUnit::file ? std::max<std::size_t>(cfg_.recipe->size(), 1)
+      : cfg_.read_unit == ReadUnit::row_group
+          ? datasets::parquet::max_row_group_reads(*cfg_.files->layout->parquet())
+          : 2);
   if (cfg_.read_unit == ReadUnit::row_group) ranges_.resize(segments_per_open_);
   segments_.resize(opens_.size() * segments_per_open_);
   for (std::size_t i = 0; i < opens_.size(); ++i)

@@ -360,15 +360,14 @@ TEST_F(DistilE2e, ParquetFilesAreRecognised) {
                      << "\"\nformat = \"parquet\"\nnum_files = 6\nsamples_per_file = 2000\n"
                         "parquet.columns = [\"label:float32\", \"x:float32[63]\"]\n"
                         "parquet.row_group_size = 500\n";
-  ASSERT_EQ(sh(std::string(DLGEN_BINARY) + " generate -q " + gen.string(), dir_ / "err.txt").rc,
-            0)
+  ASSERT_EQ(sh(std::string(DLGEN_BINARY) + " generate -q " + gen.string(), dir_ / "err.txt").rc, 0)
       << slurp(dir_ / "err.txt");
   const auto trace = dir_ / "pq.h5";
-  const auto r = sh(std::string(DLGEN_BINARY) + " capture -q -o " + trace.string() + " -- " +
-                        DLGEN_PYTHON + " " + DLGEN_SOURCE_DIR +
-                        "/tests/pytorch/parquet_reader.py " + (dir_ / "pq").string() +
-                        " --epochs 2 --columns x",
-                    dir_ / "err.txt");
+  const auto r =
+      sh(std::string(DLGEN_BINARY) + " capture -q -o " + trace.string() + " -- " + DLGEN_PYTHON +
+             " " + DLGEN_SOURCE_DIR + "/tests/pytorch/parquet_reader.py " + (dir_ / "pq").string() +
+             " --epochs 2 --columns x",
+         dir_ / "err.txt");
   if (r.rc == 77) GTEST_SKIP() << "dlgen capture cannot run here (exit 77)";
   ASSERT_EQ(r.rc, 0) << slurp(dir_ / "err.txt");
   const auto truth = nlohmann::json::parse(r.out.substr(r.out.rfind('{')), nullptr, false);

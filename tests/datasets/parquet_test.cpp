@@ -2,13 +2,14 @@
 // (size, magic, chunk offsets, the footer's own figures read back with parse_footer), values sit
 // where the layout's extents say, and a Parquet reader's reads (row_group_reads) are the footer
 // once and each selected chunk once.
+#include "dlgen/datasets/parquet.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
 
 #include "dlgen/datasets/codec.hpp"
 #include "dlgen/datasets/layout.hpp"
-#include "dlgen/datasets/parquet.hpp"
 
 namespace dlgen::datasets {
 namespace {
@@ -105,7 +106,8 @@ TEST(Parquet, ReadsAreTheFooterOnceAndEachSelectedChunkOnce) {
   EXPECT_EQ(out[1], g.row_groups[2].columns[2].bytes);
   const parquet::FileReads all = parquet::file_reads(g);
   std::uint64_t chunks = 0;
-  for (const auto& rg : g.row_groups) chunks += rg.columns[0].bytes.length + rg.columns[2].bytes.length;
+  for (const auto& rg : g.row_groups)
+    chunks += rg.columns[0].bytes.length + rg.columns[2].bytes.length;
   EXPECT_EQ(all.bytes, parquet::kFooterReadBytes + chunks);
   EXPECT_EQ(all.requests, 1u + 3u * 2u);
 }

@@ -1,7 +1,7 @@
 // What dlgen wrote into the Parquet files of a job, for the independent readers' checks
-// (check.mjs, check-arrow.mjs): expected.json (each file's path, rows, row groups, schema, codec) and each
-// column's value bytes over all rows (<file>.<column>.bin), from the same content stream the
-// codec writes. Usage: parquet_expect JOB.toml OUTDIR [KEY=VALUE...] (job overrides, as --set).
+// (check.mjs, check-arrow.mjs): expected.json (each file's path, rows, row groups, schema, codec)
+// and each column's value bytes over all rows (<file>.<column>.bin), from the same content stream
+// the codec writes. Usage: parquet_expect JOB.toml OUTDIR [KEY=VALUE...] (job overrides, as --set).
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>

@@ -244,12 +244,19 @@ RunTotals totals(const trace::Trace& t) {
 namespace {
 
 void detect_format(const trace::Trace& t, DatasetSummary& d) {
-  static const std::map<std::string, Format> kExt = {
-      {".npz", Format::npz},   {".npy", Format::raw},           {".h5", Format::hdf5},
-      {".hdf5", Format::hdf5}, {".hdf", Format::hdf5},          {".jpg", Format::jpeg},
-      {".jpeg", Format::jpeg}, {".tfrecord", Format::tfrecord}, {".tfrecords", Format::tfrecord},
-      {".bin", Format::raw},   {".raw", Format::raw},           {".dat", Format::raw},
-      {".parquet", Format::parquet}};
+  static const std::map<std::string, Format> kExt = {{".npz", Format::npz},
+                                                     {".npy", Format::raw},
+                                                     {".h5", Format::hdf5},
+                                                     {".hdf5", Format::hdf5},
+                                                     {".hdf", Format::hdf5},
+                                                     {".jpg", Format::jpeg},
+                                                     {".jpeg", Format::jpeg},
+                                                     {".tfrecord", Format::tfrecord},
+                                                     {".tfrecords", Format::tfrecord},
+                                                     {".bin", Format::raw},
+                                                     {".raw", Format::raw},
+                                                     {".dat", Format::raw},
+                                                     {".parquet", Format::parquet}};
   std::map<Format, std::uint64_t> magic_votes;
   std::uint64_t seen = 0;
   for (auto fi : d.files) {

@@ -46,7 +46,7 @@ struct RowGroup {
 
 // The geometry of every file of a Parquet dataset.
 struct FileGeometry {
-  std::vector<ParquetColumn> columns;  // the schema (one "data" uint8 column when none given)
+  std::vector<ParquetColumn> columns;   // the schema (one "data" uint8 column when none given)
   std::vector<std::uint32_t> selected;  // indices of the columns a reader reads (read_columns)
   ParquetCompression compression = ParquetCompression::none;
   std::uint64_t rows = 0;
@@ -113,7 +113,6 @@ Result<Footer> parse_footer(std::span<const std::uint8_t> tail, std::uint64_t fi
 
 // The value bytes of column `c` of file `file` over all rows, as written (tests compare readers'
 // values with them).
-std::vector<std::uint8_t> column_values(const DatasetSpec& spec, std::uint64_t file,
-                                        std::size_t c);
+std::vector<std::uint8_t> column_values(const DatasetSpec& spec, std::uint64_t file, std::size_t c);
 
 }  // namespace dlgen::datasets::parquet
