@@ -112,6 +112,40 @@ TEST(Parquet, ReadsAreTheFooterOnceAndEachSelectedChunkOnce) {
   EXPECT_EQ(all.requests, 1u + 3u * 2u);
 }
 
+// A footer longer than a reader's first 64 KiB read (many row groups of many columns): the rest of
+// it is a second read, ending where the first began; the footer's lists of 15 elements and more
+// (Thrift's long list header) read back.
+TEST(Parquet, AFooterOver64KiBTakesTwoReads) {
+  DatasetSpec s;
+  s.dir = "unused";
+  s.format = Format::parquet;
+  s.num_files = 1;
+  s.samples_per_file = 1000;
+  for (int c = 0; c < 20; ++c)
+    s.parquet.columns.push_back({"c" + std::to_string(c), ParquetDtype::int8, 1});
+  s.sample_size = Distribution::fixed_at(20);
+  s.parquet.row_group_size = 8;
+  s.parquet.read_columns = {"c3"};
+  const Layout layout(s);
+  const parquet::FileGeometry& g = *layout.parquet();
+  ASSERT_EQ(g.row_groups.size(), 125u);
+  ASSERT_GT(g.footer.length + 8, parquet::kFooterReadBytes);
+  std::vector<parquet::Range> out(parquet::max_row_group_reads(g));
+  ASSERT_EQ(parquet::row_group_reads(g, 0, out.data()), 3u);
+  EXPECT_EQ(out[0],
+            (parquet::Range{g.file_bytes - parquet::kFooterReadBytes, parquet::kFooterReadBytes}));
+  EXPECT_EQ(out[1], (parquet::Range{g.footer.offset, out[0].offset - g.footer.offset}));
+  EXPECT_EQ(out[2], g.row_groups[0].columns[3].bytes);
+  auto bytes = encode_to_memory(layout, 0);
+  ASSERT_TRUE(bytes);
+  auto footer = parquet::parse_footer(*bytes, bytes->size());
+  ASSERT_TRUE(footer) << footer.error().message;
+  EXPECT_EQ(footer->schema.size(), 20u);
+  ASSERT_EQ(footer->row_groups.size(), 125u);
+  EXPECT_EQ(footer->row_groups[124].columns[19].data_page_offset,
+            static_cast<std::int64_t>(g.row_groups[124].columns[19].bytes.offset));
+}
+
 TEST(Parquet, FooterReaderRefusesWhatIsNotParquet) {
   std::vector<std::uint8_t> junk(64, 0x11);
   EXPECT_FALSE(parquet::parse_footer(junk, junk.size()));
