@@ -19,12 +19,15 @@ packages=(
   cmake ninja-build pkg-config g++ clang llvm libclang-rt-14-dev
   libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libyaml-cpp-dev
   liburing-dev libbpf-dev bpftool libelf-dev zlib1g-dev
-  libhdf5-dev libturbojpeg0-dev
+  libhdf5-dev libturbojpeg0-dev libzstd-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libopenmpi-dev openmpi-bin
   python3 python3-torch python3-numpy python3-h5py python3-pil
-  fio chromium
+  fio chromium nodejs
 )
+# Parquet files are checked by independent readers from npm (tests/parquet); Debian packages npm
+# apart from nodejs, a NodeSource nodejs brings its own.
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 
 install_packages() {
   [ "${DLGEN_SKIP_INSTALL:-0}" = 1 ] && return 0
@@ -57,6 +60,10 @@ case "$mode" in
     install_packages
     build
     rc=0
+    # The independent Parquet readers (tests/parquet), from npm's lockfile.
+    if command -v npm >/dev/null 2>&1; then
+      (cd tests/parquet && npm ci --no-audit --no-fund --loglevel=error) || rc=1
+    fi
     (cd "$build_dir" && ctest --output-on-failure --timeout 600) || rc=$?
     # Which tests skipped and why; where this host is root with io_uring and BPF, any skip fails.
     bash tests/report_skips.sh "$build_dir" || rc=1

@@ -1,5 +1,6 @@
 #include "dlgen/core/job.hpp"
 
+#include <cmath>
 #include <string>
 
 #include "dlgen/core/limits.hpp"
@@ -57,6 +58,41 @@ void check_distribution(const Distribution& d, const std::string& path,
   }
 }
 
+// [dataset.parquet]: a schema every row fills exactly, row groups and the columns read.
+void check_parquet(const DatasetSpec& d, const std::string& p, std::vector<Diagnostic>& out) {
+  const ParquetSpec& q = d.parquet;
+  if (d.format != Format::parquet) {
+    if (!(q == ParquetSpec{})) add(out, p + ".parquet", "applies to format = \"parquet\" only");
+    return;
+  }
+  if (d.sample_size.kind != DistKind::fixed)
+    add(out, p + ".sample_size",
+        "must be a fixed size with format = \"parquet\" (rows of a schema)");
+  else if (q.columns.empty() && d.sample_size.value > double(kMaxParquetValueBytes))
+    add(out, p + ".sample_size", "is over 1GiB: one Parquet value (a page's size is 32-bit)");
+  const std::uint64_t row = columns_bytes(q.columns);
+  if (!q.columns.empty() && d.sample_size.kind == DistKind::fixed &&
+      std::llround(d.sample_size.value) != static_cast<long long>(row))
+    add(out, p + ".sample_size",
+        "is " + std::to_string(std::llround(d.sample_size.value)) +
+            " bytes but a row of parquet.columns holds " + std::to_string(row));
+  for (std::size_t i = 0; i < q.columns.size(); ++i) {
+    const std::string cp = p + ".parquet.columns[" + std::to_string(i) + "]";
+    if (q.columns[i].name.empty()) add(out, cp, "needs a name");
+    if (q.columns[i].size < 1) add(out, cp, "needs a size >= 1");
+    if (std::uint64_t{q.columns[i].size} * dtype_bytes(q.columns[i].dtype) > kMaxParquetValueBytes)
+      add(out, cp, "holds more than 1GiB per row (a Parquet page's size is a 32-bit number)");
+    for (std::size_t j = 0; j < i; ++j)
+      if (q.columns[j].name == q.columns[i].name)
+        add(out, cp, "repeats the column name \"" + q.columns[i].name + "\"");
+  }
+  for (const std::string& name : q.read_columns) {
+    bool known = q.columns.empty() && name == "data";
+    for (const ParquetColumn& c : q.columns) known = known || c.name == name;
+    if (!known) add(out, p + ".parquet.read_columns", "names no column \"" + name + "\"");
+  }
+}
+
 void check_dataset(const DatasetSpec& d, const std::string& p, std::vector<Diagnostic>& out) {
   if (d.dir.empty()) add(out, p + ".dir", "must name a directory");
   if (d.num_files < 1) add(out, p + ".num_files", "must be >= 1");
@@ -66,6 +102,7 @@ void check_dataset(const DatasetSpec& d, const std::string& p, std::vector<Diagn
     add(out, p + ".sample_size", "must be >= 1 byte");
   if (d.file_prefix.empty() || d.file_prefix.find('/') != std::string::npos)
     add(out, p + ".file_prefix", "must be a non-empty name without '/'");
+  check_parquet(d, p, out);
 }
 
 }  // namespace
@@ -115,6 +152,13 @@ std::vector<Diagnostic> validate(const Job& job, std::uint64_t ram_bytes) {
   if (r.read_unit == ReadUnit::stream && r.shuffle == Shuffle::sample)
     add(out, "reader.shuffle",
         "read = \"stream\" reads each shard front to back: shuffle \"file\" (shards) or \"none\"");
+  const bool parquet = job.dataset.format == Format::parquet;
+  if (r.read_unit == ReadUnit::row_group && !parquet)
+    add(out, "reader.read", "\"row_group\" reads Parquet row groups: needs format = \"parquet\"");
+  if (parquet && (r.read_unit == ReadUnit::sample || r.read_unit == ReadUnit::stream))
+    add(out, "reader.read",
+        "a Parquet file is read by row groups (\"row_group\") or whole (\"file\"), not per "
+        "sample or as a stream");
   if (r.read_unit == ReadUnit::sample && job.dataset.format == Format::jpeg)
     add(out, "reader.read",
         "\"sample\" needs a multi-sample format (npz, hdf5, tfrecord, raw); jpeg holds one image "
@@ -195,8 +239,107 @@ const char* to_string(Format f) {
       return "jpeg";
     case Format::tfrecord:
       return "tfrecord";
+    case Format::parquet:
+      return "parquet";
   }
   return "?";
+}
+
+std::uint32_t dtype_bytes(ParquetDtype d) {
+  switch (d) {
+    case ParquetDtype::int8:
+    case ParquetDtype::uint8:
+      return 1;
+    case ParquetDtype::float16:
+    case ParquetDtype::int16:
+      return 2;
+    case ParquetDtype::float32:
+    case ParquetDtype::int32:
+      return 4;
+    case ParquetDtype::float64:
+    case ParquetDtype::int64:
+      return 8;
+  }
+  return 1;
+}
+
+const char* to_string(ParquetDtype d) {
+  switch (d) {
+    case ParquetDtype::float16:
+      return "float16";
+    case ParquetDtype::float32:
+      return "float32";
+    case ParquetDtype::float64:
+      return "float64";
+    case ParquetDtype::int8:
+      return "int8";
+    case ParquetDtype::uint8:
+      return "uint8";
+    case ParquetDtype::int16:
+      return "int16";
+    case ParquetDtype::int32:
+      return "int32";
+    case ParquetDtype::int64:
+      return "int64";
+  }
+  return "?";
+}
+
+const char* to_string(ParquetCompression c) {
+  switch (c) {
+    case ParquetCompression::none:
+      return "none";
+    case ParquetCompression::zstd:
+      return "zstd";
+  }
+  return "?";
+}
+
+std::optional<ParquetDtype> parquet_dtype_from_string(std::string_view s) {
+  for (ParquetDtype d :
+       {ParquetDtype::float16, ParquetDtype::float32, ParquetDtype::float64, ParquetDtype::int8,
+        ParquetDtype::uint8, ParquetDtype::int16, ParquetDtype::int32, ParquetDtype::int64})
+    if (s == to_string(d)) return d;
+  return std::nullopt;
+}
+
+Result<ParquetColumn> parse_parquet_column(std::string_view text) {
+  const auto bad = [&](const std::string& why) {
+    return input_error("parquet column \"" + std::string(text) + "\": " + why +
+                       " (expected \"name:dtype\" or \"name:dtype[size]\")");
+  };
+  const std::size_t colon = text.rfind(':');
+  if (colon == std::string_view::npos || colon == 0) return bad("no name");
+  ParquetColumn c;
+  c.name = std::string(text.substr(0, colon));
+  std::string_view type = text.substr(colon + 1);
+  if (const std::size_t open = type.find('['); open != std::string_view::npos) {
+    if (type.back() != ']') return bad("no closing ']'");
+    const std::string_view digits = type.substr(open + 1, type.size() - open - 2);
+    if (digits.empty() || digits.size() > 9 ||
+        digits.find_first_not_of("0123456789") != std::string_view::npos)
+      return bad("the size is not a whole number");
+    c.size = static_cast<std::uint32_t>(std::stoul(std::string(digits)));
+    type = type.substr(0, open);
+  }
+  const auto d = parquet_dtype_from_string(type);
+  if (!d)
+    return bad("unknown dtype \"" + std::string(type) +
+               "\" (float16, float32, float64, int8, uint8, int16, int32, int64)");
+  c.dtype = *d;
+  return c;
+}
+
+std::string to_string(const ParquetColumn& c) {
+  std::string s = c.name + ":" + to_string(c.dtype);
+  if (c.size != 1) s += "[" + std::to_string(c.size) + "]";
+  return s;
+}
+
+std::uint64_t columns_bytes(const std::vector<ParquetColumn>& columns) {
+  std::uint64_t n = 0;
+  for (const ParquetColumn& c : columns) n += std::uint64_t{c.size} * dtype_bytes(c.dtype);
+  return n;
 }
 
 const char* to_string(Shuffle s) {
@@ -219,6 +362,8 @@ const char* to_string(ReadUnit r) {
       return "sample";
     case ReadUnit::stream:
       return "stream";
+    case ReadUnit::row_group:
+      return "row_group";
   }
   return "?";
 }
@@ -288,7 +433,8 @@ const char* to_string(CheckpointMode m) {
 }
 
 std::optional<Format> format_from_string(std::string_view s) {
-  for (Format f : {Format::raw, Format::npz, Format::hdf5, Format::jpeg, Format::tfrecord})
+  for (Format f :
+       {Format::raw, Format::npz, Format::hdf5, Format::jpeg, Format::tfrecord, Format::parquet})
     if (s == to_string(f)) return f;
   if (s == "h5") return Format::hdf5;
   if (s == "jpg") return Format::jpeg;

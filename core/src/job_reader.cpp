@@ -266,6 +266,22 @@ class Section {
     out = std::move(r);
   }
 
+  // An array of strings, each error with its index.
+  void strings(std::string_view key, std::vector<std::string>& out) {
+    const toml::node* n = get(key);
+    if (!n) return;
+    const toml::array* a = n->as_array();
+    if (!a) return type_error(key, *n, "an array of strings");
+    out.clear();
+    for (std::size_t i = 0; i < a->size(); ++i) {
+      if (const auto v = a->get(i)->value<std::string>(); a->get(i)->is_string())
+        out.push_back(*v);
+      else
+        ctx_.error(path(key) + "[" + std::to_string(i) + "]", line_of(*a->get(i)),
+                   "expected a string, got " + node_text(*a->get(i)));
+    }
+  }
+
   // Unknown keys in this section: every key not consumed and not in `known`.
   void check_unknown(const std::vector<std::string_view>& known) {
     if (!t_) return;
@@ -358,6 +374,34 @@ const toml::table* subtable(Ctx& ctx, const toml::table& root, std::string_view 
   return n->as_table();
 }
 
+// [dataset.parquet]: columns as "name:dtype[size]" strings, row groups, compression, the columns
+// read. Without sample_size, a row's bytes are the columns' (set by read_dataset).
+void read_parquet(Ctx& ctx, const toml::node* n, const std::string& prefix, ParquetSpec& q) {
+  if (!n) return;
+  if (!n->is_table()) {
+    ctx.error(prefix, line_of(*n), "expected a table ([" + prefix + "])");
+    return;
+  }
+  Section s(ctx, n->as_table(), prefix);
+  std::vector<std::string> columns;
+  const bool has_columns = s.has("columns");
+  s.strings("columns", columns);
+  if (has_columns) q.columns.clear();
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    auto c = parse_parquet_column(columns[i]);
+    if (c)
+      q.columns.push_back(*c);
+    else
+      ctx.error(prefix + ".columns[" + std::to_string(i) + "]", ctx.lines[prefix + ".columns"],
+                c.error().message);
+  }
+  s.integer("row_group_size", q.row_group_size);
+  s.choice("compression", q.compression,
+           {{"none", ParquetCompression::none}, {"zstd", ParquetCompression::zstd}});
+  s.strings("read_columns", q.read_columns);
+  s.check_unknown(kParquetKeys);
+}
+
 void read_dataset(Ctx& ctx, const toml::table* t, const std::string& prefix, DatasetSpec& d) {
   Section s(ctx, t, prefix);
   s.path_value("dir", d.dir);
@@ -367,7 +411,8 @@ void read_dataset(Ctx& ctx, const toml::table* t, const std::string& prefix, Dat
     else
       ctx.error(prefix + ".format", line_of(*n),
                 "unknown format " + node_text(*n) +
-                    " (expected one of \"raw\", \"npz\", \"hdf5\", \"jpeg\", \"tfrecord\")");
+                    " (expected one of \"raw\", \"npz\", \"hdf5\", \"jpeg\", \"tfrecord\", "
+                    "\"parquet\")");
   }
   s.integer("num_files", d.num_files);
   s.integer("samples_per_file", d.samples_per_file);
@@ -385,6 +430,12 @@ void read_dataset(Ctx& ctx, const toml::table* t, const std::string& prefix, Dat
   s.integer("seed", d.seed);
   s.integer("files_per_dir", d.files_per_dir);
   s.string("file_prefix", d.file_prefix);
+  read_parquet(ctx, s.get("parquet"), prefix + ".parquet", d.parquet);
+  if (d.format == Format::parquet && !d.parquet.columns.empty() && !s.has("sample_size") &&
+      !s.has("file_size")) {
+    d.sample_size.kind = DistKind::fixed;
+    d.sample_size.value = static_cast<double>(columns_bytes(d.parquet.columns));
+  }
   s.check_unknown(kDatasetKeys);
 }
 
@@ -415,7 +466,8 @@ void read_datasets(Ctx& ctx, const toml::table& root, Job& job) {
   if (!dataset && !checkpoint_only)
     ctx.error("dataset", 0, "is required ([dataset] with at least dir and sample_size)");
   read_dataset(ctx, dataset, "dataset", job.dataset);
-  if (dataset && !dataset->contains("sample_size") && !dataset->contains("file_size"))
+  const bool schema = job.dataset.format == Format::parquet && !job.dataset.parquet.columns.empty();
+  if (dataset && !dataset->contains("sample_size") && !dataset->contains("file_size") && !schema)
     ctx.error("dataset.sample_size", ctx.lines["dataset"],
               "is required (a size such as \"146MiB\" or a distribution)");
 
@@ -441,7 +493,10 @@ void read_reader(Ctx& ctx, const toml::table& root, Job& job) {
   s.integer("shuffle_buffer", r.shuffle_buffer);
   s.integer("seed", r.seed);
   s.choice("read", r.read_unit,
-           {{"file", ReadUnit::file}, {"sample", ReadUnit::sample}, {"stream", ReadUnit::stream}});
+           {{"file", ReadUnit::file},
+            {"sample", ReadUnit::sample},
+            {"stream", ReadUnit::stream},
+            {"row_group", ReadUnit::row_group}});
   s.size("request_size", r.request_size_bytes);
   s.size("header_read", r.header_read_bytes);
   s.size("readahead", r.readahead_bytes);

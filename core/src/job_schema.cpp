@@ -13,7 +13,9 @@ const std::vector<std::string_view> kSections = {
 const std::vector<std::string_view> kJobKeys = {"name", "description"};
 const std::vector<std::string_view> kDatasetKeys = {
     "dir",       "format", "num_files",     "samples_per_file", "sample_size",
-    "file_size", "seed",   "files_per_dir", "file_prefix"};
+    "file_size", "seed",   "files_per_dir", "file_prefix",      "parquet"};
+const std::vector<std::string_view> kParquetKeys = {"columns", "row_group_size", "compression",
+                                                    "read_columns"};
 const std::vector<std::string_view> kReaderKeys = {
     "batch_size",   "workers",     "prefetch", "shuffle", "shuffle_buffer", "seed",    "read",
     "request_size", "header_read", "iodepth",  "direct",  "drop_last",      "startup", "preprocess",
@@ -108,6 +110,12 @@ std::string check_key_path(std::string_view dotted) {
   if (std::find(known->begin(), known->end(), key) == known->end())
     return "unknown key '" + key + "'" + suggestion(key, *known);
   if (parts.size() == next) return "";
+  if ((section == "dataset" || section == "validation") && key == "parquet") {
+    if (parts.size() != next + 1) return "is too deep";
+    if (std::find(kParquetKeys.begin(), kParquetKeys.end(), parts[next]) != kParquetKeys.end())
+      return "";
+    return "unknown key '" + parts[next] + "'" + suggestion(parts[next], kParquetKeys);
+  }
   if (is_dist_key(section, key) && parts.size() == next + 1) {
     if (std::find(kDistKeys.begin(), kDistKeys.end(), parts[next]) != kDistKeys.end()) return "";
     return "unknown key '" + parts[next] + "'" + suggestion(parts[next], kDistKeys);
@@ -124,6 +132,8 @@ bool is_text_key(const std::string& dotted) {
                                                   "validation.dir",
                                                   "validation.format",
                                                   "validation.file_prefix",
+                                                  "dataset.parquet.compression",
+                                                  "validation.parquet.compression",
                                                   "reader.shuffle",
                                                   "reader.read",
                                                   "compute.accelerator",

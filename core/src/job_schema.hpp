@@ -12,6 +12,7 @@ namespace dlgen::detail {
 extern const std::vector<std::string_view> kSections;
 extern const std::vector<std::string_view> kJobKeys;
 extern const std::vector<std::string_view> kDatasetKeys;  // [dataset] and [validation]
+extern const std::vector<std::string_view> kParquetKeys;  // [dataset.parquet]
 extern const std::vector<std::string_view> kReaderKeys;
 extern const std::vector<std::string_view> kComputeKeys;
 extern const std::vector<std::string_view> kAcceleratorKeys;  // [compute.<accelerator>]

@@ -50,6 +50,19 @@ void write_dataset(Writer& w, const DatasetSpec& d) {
   w.kv("seed", std::to_string(d.seed));
   w.kv("files_per_dir", std::to_string(d.files_per_dir));
   w.kv("file_prefix", quote(d.file_prefix));
+  if (d.format != Format::parquet) return;
+  const auto list = [](const auto& items, auto text) {
+    std::string out;
+    for (const auto& x : items) out += (out.empty() ? "" : ", ") + quote(text(x));
+    return "[" + out + "]";
+  };
+  const ParquetSpec& q = d.parquet;
+  if (!q.columns.empty())
+    w.kv("parquet.columns", list(q.columns, [](const ParquetColumn& c) { return to_string(c); }));
+  w.kv("parquet.row_group_size", std::to_string(q.row_group_size));
+  w.kv("parquet.compression", quote(to_string(q.compression)));
+  if (!q.read_columns.empty())
+    w.kv("parquet.read_columns", list(q.read_columns, [](const std::string& c) { return c; }));
 }
 
 void write_reader(Writer& w, const ReaderSpec& r) {

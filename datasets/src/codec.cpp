@@ -340,6 +340,8 @@ Result<void> encode_file(const Layout& layout, std::uint64_t file, Sink& sink) {
       return encode_tfrecord(layout, file, sink);
     case Format::jpeg:
       return detail::encode_jpeg(layout, file, sink);
+    case Format::parquet:
+      return detail::encode_parquet(layout, file, sink);
     case Format::hdf5:
       return input_error("hdf5 files are written through a path (write_file), not a stream");
   }

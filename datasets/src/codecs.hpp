@@ -7,6 +7,7 @@
 namespace dlgen::datasets::detail {
 
 Result<void> encode_jpeg(const Layout& layout, std::uint64_t file, Sink& sink);
+Result<void> encode_parquet(const Layout& layout, std::uint64_t file, Sink& sink);
 // Takes `fd` over (closed on return); `path` names the file in errors.
 Result<void> write_hdf5(const Layout& layout, std::uint64_t file, int fd,
                         const std::filesystem::path& path, std::size_t buffer_bytes, bool* synced);

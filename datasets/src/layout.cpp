@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "dlgen/datasets/parquet.hpp"
 #include "framing.hpp"
 
 namespace dlgen::datasets {
@@ -25,6 +26,7 @@ struct Layout::Geometry {
   std::vector<std::uint64_t> length;  // [file * per_file + j]
   std::vector<std::uint64_t> size;    // [file]
   std::uint64_t total = 0;
+  std::shared_ptr<const parquet::FileGeometry> parquet;  // format = "parquet"
 };
 
 namespace {
@@ -89,6 +91,8 @@ std::uint64_t frame_file(const DatasetSpec& spec, const framing::Hdf5Frame& h5,
         pos += len[j] + framing::kRecordFooter;
       }
       return pos;
+    case Format::parquet:  // the constructor frames Parquet files (frame_parquet)
+      return pos;
     case Format::hdf5: {
       std::uint64_t row = 0;
       for (std::uint32_t j = 0; j < n; ++j) row = std::max(row, len[j]);
@@ -137,7 +141,36 @@ void frame_fixed(const DatasetSpec& spec, const framing::Hdf5Frame& h5, std::uin
       g.stride = len;
       g.file_bytes = h5.overhead + n * len;
       break;
+    case Format::parquet:  // frame_parquet
+      break;
   }
+}
+
+// Parquet: rows of a fixed size, every file alike (parquet::geometry); extents go through it.
+void frame_parquet(const DatasetSpec& spec, Layout::Geometry& g) {
+  auto pq = std::make_shared<parquet::FileGeometry>(parquet::geometry(spec));
+  g.arithmetic = true;
+  g.bytes = columns_bytes(pq->columns);
+  g.file_bytes = pq->file_bytes;
+  g.total = g.file_bytes * spec.num_files;
+  g.parquet = std::move(pq);
+}
+
+// Where row `row` of a Parquet file lives: its first column's value, or the page holding it.
+Extent parquet_extent(const parquet::FileGeometry& pq, std::uint64_t row) {
+  const std::uint64_t r =
+      std::min<std::uint64_t>(row / pq.rows_per_group, pq.row_groups.size() - 1);
+  const parquet::RowGroup& rg = pq.row_groups[r];
+  const std::uint64_t in_group = row - rg.first_row;
+  const std::uint64_t per = pq.rows_per_page(0), vb = pq.value_bytes(0);
+  const std::uint64_t page = in_group / per, rows = std::min(per, rg.rows - page * per);
+  const std::uint64_t full_stored = parquet::stored_bytes(per * vb, pq.compression);
+  const std::uint64_t full = parquet::page_header(per, vb, full_stored).size() + full_stored;
+  const std::uint64_t stored = parquet::stored_bytes(rows * vb, pq.compression);
+  const std::uint64_t at =
+      rg.columns[0].bytes.offset + page * full + parquet::page_header(rows, vb, stored).size();
+  if (pq.compression != ParquetCompression::none) return {at, stored};
+  return {at + (in_group - page * per) * vb, vb};
 }
 
 }  // namespace
@@ -154,6 +187,8 @@ const char* Layout::extension(Format format) {
       return ".jpg";
     case Format::tfrecord:
       return ".tfrecord";
+    case Format::parquet:
+      return ".parquet";
   }
   return ".bin";
 }
@@ -165,6 +200,11 @@ Layout::Layout(DatasetSpec spec, Geometry_mode mode) : spec_(std::move(spec)) {
   g->per_file = n;
   g->same_for_all = spec_.sample_size.kind == DistKind::fixed;
   framing::Hdf5Frame h5;
+  if (spec_.format == Format::parquet) {
+    frame_parquet(spec_, *g);
+    geo_ = std::move(g);
+    return;
+  }
   if (spec_.format == Format::hdf5) h5 = framing::hdf5_frame(n, !g->same_for_all);
   if (g->same_for_all && mode == Geometry_mode::automatic) {
     frame_fixed(spec_, h5, draw_bytes(spec_, 0, 0), n, *g);
@@ -222,6 +262,7 @@ std::uint64_t Layout::file_size(std::uint64_t file) const {
 
 Extent Layout::sample_extent(std::uint64_t file, std::uint32_t sample) const {
   assert(file < spec_.num_files && sample < geo_->per_file);
+  if (geo_->parquet) return parquet_extent(*geo_->parquet, sample);
   if (geo_->arithmetic) {
     const Geometry& g = *geo_;
     if (spec_.format == Format::jpeg && g.per_file == 1) return {0, g.file_bytes};
@@ -233,6 +274,10 @@ Extent Layout::sample_extent(std::uint64_t file, std::uint32_t sample) const {
   Extent e{geo_->offset[i], geo_->length[i]};
   if (spec_.format == Format::jpeg && geo_->per_file == 1) e = {0, file_size(file)};
   return e;
+}
+
+const parquet::FileGeometry* Layout::parquet() const {
+  return geo_->parquet.get();
 }
 
 std::uint64_t Layout::total_bytes() const {

@@ -33,7 +33,11 @@ const std::set<std::string, std::less<>> kMapped = {
     "checkpoint.mode",
     // MLPerf Storage v3.0's configs and the ones mlpstorage writes into a run's dlio_config/
     "reader.multiprocessing_context", "dataset.skip_listing",
-    "dataset.listing_validation_interval"};
+    "dataset.listing_validation_interval",
+    // Parquet (MLPerf Storage v3.0 flux and dlrm; mapping_parquet.cpp)
+    "dataset.compression", "dataset.record_length", "dataset.parquet.columns",
+    "dataset.parquet.row_group_size", "dataset.parquet.read_mode",
+    "dataset.parquet.generation_batch_size"};
 
 // The keys that describe an LLM; any of them makes the config an LLM checkpoint workload.
 const std::vector<const char*> kLlmKeys = {"model.num_layers",
@@ -54,6 +58,8 @@ const std::map<std::string, std::string, std::less<>> kRefused = {
     {"checkpoint.recovery_rank_shift",
      "reading back the shards another host wrote (recovery_rank_shift) needs multi-host runs, not "
      "built yet"},
+    {"dataset.parquet.partition_by",
+     "Hive-partitioned Parquet datasets (partition_by) are not generated or replayed yet"},
 };
 
 // Distribution parameters DLIO accepts under a time key given as a map.

@@ -88,6 +88,7 @@ void Reader::read_dataset() {
     from("dataset.samples_per_file", *l);
   }
   read_sample_size();
+  read_parquet();
   std::uint64_t subfolders = 0;
   if (const Leaf* l = get("dataset.num_subfolders_train")) {
     subfolders = count(*l).value_or(0);

@@ -72,6 +72,11 @@ class Reader {
   void read_dataset();
   void read_listing();
   void read_sample_size();
+  // ---- Parquet (mapping_parquet.cpp)
+  void read_parquet();
+  void read_parquet_columns();
+  bool read_parquet_column(const Leaf& l, const YAML::Node& n, std::size_t i, ParquetColumn& c,
+                           bool& read);
   void read_reader();
   void read_shuffle();
   void read_train();

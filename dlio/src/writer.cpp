@@ -3,6 +3,7 @@
 // will do differently is noted. The sections are written in DLIO's order.
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -87,6 +88,7 @@ class DlioWriter {
   void check_reader_expressible();
   void emit_model_and_workflow();
   void emit_dataset();
+  void emit_parquet();
   void emit_reader();
   void emit_train();
   void emit_evaluation();
@@ -194,6 +196,32 @@ void DlioWriter::emit_dataset() {
     y_ << YAML::Key << "num_subfolders_eval" << YAML::Value
        << (job_.validation->num_files + job_.validation->files_per_dir - 1) /
               job_.validation->files_per_dir;
+  if (d.format == Format::parquet) emit_parquet();
+  y_ << YAML::EndMap;
+}
+
+// dataset.compression and dataset.parquet (mapping_parquet.cpp reads them back).
+void DlioWriter::emit_parquet() {
+  const ParquetSpec& q = job_.dataset.parquet;
+  y_ << YAML::Key << "compression" << YAML::Value << to_string(q.compression);
+  y_ << YAML::Key << "parquet" << YAML::Value << YAML::BeginMap;
+  y_ << YAML::Key << "row_group_size" << YAML::Value
+     << (q.row_group_size > 0 ? q.row_group_size : job_.dataset.samples_per_file);
+  y_ << YAML::Key << "read_mode" << YAML::Value
+     << (job_.reader.read_unit == ReadUnit::row_group ? "row_group" : "default");
+  if (!q.columns.empty()) {
+    y_ << YAML::Key << "columns" << YAML::Value << YAML::BeginSeq;
+    for (const ParquetColumn& c : q.columns) {
+      const bool read =
+          q.read_columns.empty() ||
+          std::find(q.read_columns.begin(), q.read_columns.end(), c.name) != q.read_columns.end();
+      y_ << YAML::BeginMap << YAML::Key << "name" << YAML::Value << c.name << YAML::Key << "dtype"
+         << YAML::Value << to_string(c.dtype) << YAML::Key << "size" << YAML::Value << c.size;
+      if (!read) y_ << YAML::Key << "read" << YAML::Value << "false";
+      y_ << YAML::EndMap;
+    }
+    y_ << YAML::EndSeq;
+  }
   y_ << YAML::EndMap;
 }
 

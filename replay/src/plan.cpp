@@ -7,6 +7,7 @@
 
 #include "dlgen/core/units.hpp"
 #include "dlgen/datasets/layout.hpp"
+#include "dlgen/datasets/parquet.hpp"
 
 namespace dlgen::replay {
 namespace {
@@ -234,6 +235,14 @@ PlanSummary summarize_plan(const Job& job, Topology topology) {
   const datasets::Layout layout(job.dataset);
   s.files = layout.num_files();
   s.dataset_bytes = layout.total_bytes();
+  if (const datasets::parquet::FileGeometry* pq = layout.parquet()) {
+    s.row_groups_per_file = pq->row_groups.size();
+    if (job.reader.read_unit == ReadUnit::row_group) {
+      const datasets::parquet::FileReads per_file = datasets::parquet::file_reads(*pq);
+      s.read_bytes_per_epoch = per_file.bytes * s.files;
+      s.read_ranges_per_epoch = per_file.requests * s.files;
+    }
+  }
   const EpochPlan first = plan_epoch(job, 0, topology);
   s.samples_per_epoch = first.num_samples();
   s.steps_per_epoch = first.num_steps();
@@ -260,6 +269,15 @@ std::string plan_json(const Job& job, const PlanSummary& s) {
                   {"num_files", s.files},
                   {"bytes", s.dataset_bytes},
                   {"samples_per_file", job.dataset.samples_per_file}};
+  if (job.dataset.format == Format::parquet) {
+    const ParquetSpec& q = job.dataset.parquet;
+    j["dataset"]["parquet"] = {{"columns", q.columns.empty() ? 1 : q.columns.size()},
+                               {"row_groups_per_file", s.row_groups_per_file},
+                               {"compression", to_string(q.compression)}};
+    if (job.reader.read_unit == ReadUnit::row_group)
+      j["parquet_reads_per_epoch"] = {{"bytes", s.read_bytes_per_epoch},
+                                      {"ranges", s.read_ranges_per_epoch}};
+  }
   if (s.eval_steps > 0) j["validation"] = {{"num_files", s.eval_files}, {"bytes", s.eval_bytes}};
   j["accelerators"] = job.run.accelerators;
   j["batch_size"] = job.reader.batch_size;
@@ -289,6 +307,17 @@ std::string format_plan(const Job& job, const PlanSummary& s) {
   add("plan for %s\n", job.name.empty() ? job.source.string().c_str() : job.name.c_str());
   add("  dataset      %s: %llu files, %s, %s\n", job.dataset.dir.string().c_str(), ull(s.files),
       format_size(s.dataset_bytes).c_str(), to_string(job.dataset.format));
+  if (job.dataset.format == Format::parquet) {
+    const ParquetSpec& q = job.dataset.parquet;
+    const std::size_t columns = q.columns.empty() ? 1 : q.columns.size();
+    const std::size_t read = q.read_columns.empty() ? columns : q.read_columns.size();
+    add("  parquet      %llu row group(s) per file, %zu column(s), %s compression\n",
+        ull(s.row_groups_per_file), columns, to_string(q.compression));
+    if (job.reader.read_unit == ReadUnit::row_group)
+      add("  reads        %s per epoch in %llu ranges (footers, and %zu of %zu column chunks per "
+          "row group)\n",
+          format_size(s.read_bytes_per_epoch).c_str(), ull(s.read_ranges_per_epoch), read, columns);
+  }
   add("  per epoch    %llu samples, %llu steps per accelerator (batch %u, %u accelerator(s), %u "
       "worker(s) each)\n",
       ull(s.samples_per_epoch), ull(s.steps_per_epoch), job.reader.batch_size, job.run.accelerators,

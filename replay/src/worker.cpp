@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "batch_signal.hpp"
+#include "dlgen/datasets/parquet.hpp"
 #include "dlgen/engine/registry.hpp"
 
 namespace dlgen::replay {
@@ -35,7 +36,11 @@ void Worker::run() {
   opens_.resize(cfg_.iodepth + 1);
   free_opens_.reserve(opens_.size());
   segments_per_open_ = static_cast<std::uint32_t>(
-      cfg_.read_unit == ReadUnit::file ? std::max<std::size_t>(cfg_.recipe->size(), 1) : 2);
+      cfg_.read_unit == ReadUnit::file ? std::max<std::size_t>(cfg_.recipe->size(), 1)
+      : cfg_.read_unit == ReadUnit::row_group
+          ? datasets::parquet::max_row_group_reads(*cfg_.files->layout->parquet())
+          : 2);
+  if (cfg_.read_unit == ReadUnit::row_group) ranges_.resize(segments_per_open_);
   segments_.resize(opens_.size() * segments_per_open_);
   for (std::size_t i = 0; i < opens_.size(); ++i)
     opens_[i].segment = segments_.data() + i * segments_per_open_;
@@ -104,6 +109,15 @@ bool Worker::start_sample() {
       const StepRange r = step_range(st, file_size_);
       add_segment(op, r.begin, r.end, r.cut, &st);
     }
+    return true;
+  }
+  if (cfg_.read_unit == ReadUnit::row_group) {
+    // A Parquet reader: the row group's selected column chunks when this row starts the group
+    // (the footer first in the file's first group); the group's other rows cost no read.
+    const std::size_t n = datasets::parquet::row_group_reads(*cfg_.files->layout->parquet(),
+                                                             ref.sample, ranges_.data());
+    for (std::size_t i = 0; i < n; ++i)
+      add_segment(op, ranges_[i].offset, ranges_[i].offset + ranges_[i].length);
     return true;
   }
   // One sample of a multi-sample file: the header at 0, then the sample's byte range (at least

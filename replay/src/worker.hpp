@@ -16,6 +16,7 @@
 #include "dlgen/core/job.hpp"
 #include "dlgen/core/result.hpp"
 #include "dlgen/datasets/layout.hpp"
+#include "dlgen/datasets/parquet.hpp"
 #include "dlgen/replay/clock.hpp"
 #include "dlgen/engine/engine.hpp"
 #include "dlgen/engine/registry.hpp"
@@ -307,6 +308,7 @@ class Worker {
   // Every open's ranges, back to back: segments_per_open_ each (the recipe's steps, or 2).
   std::vector<Segment> segments_;
   std::uint32_t segments_per_open_ = 0;
+  std::vector<datasets::parquet::Range> ranges_;  // read = "row_group": one sample's reads
   // cfg.dependent: samples begun whose requests are not all issued (at most iodepth + 1).
   std::vector<std::uint32_t> active_;
   std::uint64_t file_size_ = 0;

@@ -470,6 +470,22 @@ TEST(Summarize, ClassFoldersMergeIntoOneDatasetWithFanOut) {
   EXPECT_EQ(d.job.name, "imagenet");
 }
 
+// Parquet files recognised by their magic "PAR1" (little-endian 0x31524150), whatever their
+// extension says.
+TEST(Summarize, ParquetMagicWinsOverTheExtension) {
+  SimConfig c;
+  c.files = 16;
+  c.ext = ".bin";
+  c.magic = 0x31524150;
+  c.size = 300000;
+  TraceSummary s;
+  const auto d = run(c, &s);
+  ASSERT_EQ(s.datasets.size(), 1u);
+  EXPECT_EQ(d.job.dataset.format, Format::parquet);
+  EXPECT_NE(s.datasets[0].format_evidence.find("magic bytes of parquet"), std::string::npos)
+      << s.datasets[0].format_evidence;
+}
+
 // PIL on JPEG folders: read(4096) for the header, read(61440) for the rest of a 64 KiB block, more
 // 61440 reads for larger files, and a final read() == 0 at EOF.
 TEST(Summarize, PilHeaderThenChunksAndEofReadsNotCounted) {

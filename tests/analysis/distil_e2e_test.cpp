@@ -350,5 +350,42 @@ for ep in range(2):
   EXPECT_NE(said.find("not replayed"), std::string::npos) << said;
 }
 
+// A program reading Parquet files as pyarrow's iter_batches does (footer from the end, then each
+// row group's selected column chunks), in plain Python: Debian 12 packages no pyarrow, and plain
+// reads are the same system calls. distil must recognise the dataset as Parquet (by its extension
+// .parquet; the magic PAR1 when a first read is captured) and write a job that validates.
+TEST_F(DistilE2e, ParquetFilesAreRecognised) {
+  const auto gen = dir_ / "pq-gen.toml";
+  std::ofstream(gen) << "[job]\nname = \"pq\"\n[dataset]\ndir = \"" << (dir_ / "pq").string()
+                     << "\"\nformat = \"parquet\"\nnum_files = 6\nsamples_per_file = 2000\n"
+                        "parquet.columns = [\"label:float32\", \"x:float32[63]\"]\n"
+                        "parquet.row_group_size = 500\n";
+  ASSERT_EQ(sh(std::string(DLGEN_BINARY) + " generate -q " + gen.string(), dir_ / "err.txt").rc, 0)
+      << slurp(dir_ / "err.txt");
+  const auto trace = dir_ / "pq.h5";
+  const auto r =
+      sh(std::string(DLGEN_BINARY) + " capture -q -o " + trace.string() + " -- " + DLGEN_PYTHON +
+             " " + DLGEN_SOURCE_DIR + "/tests/pytorch/parquet_reader.py " + (dir_ / "pq").string() +
+             " --epochs 2 --columns x",
+         dir_ / "err.txt");
+  if (r.rc == 77) GTEST_SKIP() << "dlgen capture cannot run here (exit 77)";
+  ASSERT_EQ(r.rc, 0) << slurp(dir_ / "err.txt");
+  const auto truth = nlohmann::json::parse(r.out.substr(r.out.rfind('{')), nullptr, false);
+  ASSERT_TRUE(truth.is_object()) << r.out;
+  EXPECT_EQ(truth["row_groups"], 24);
+  EXPECT_EQ(truth["chunk_reads"], 24);
+  const Job job = distil(trace, "pq-job.toml");
+  EXPECT_TRUE(validate(job).empty()) << slurp(dir_ / "pq-job.toml");
+  EXPECT_EQ(job.dataset.format, Format::parquet) << slurp(dir_ / "pq-job.toml");
+  EXPECT_EQ(job.dataset.num_files, 6u);
+  // The reader never reads a file's first bytes (footer first, then the chunks): no magic is
+  // captured, the extension decides.
+  EXPECT_NE(slurp(dir_ / "pq-job.toml").find("extension .parquet"), std::string::npos)
+      << slurp(dir_ / "pq-job.toml");
+  // Its reads as a recipe: the footer's length and magic, the footer, then the chunks.
+  ASSERT_FALSE(job.reader.recipe.empty()) << slurp(dir_ / "pq-job.toml");
+  EXPECT_EQ(to_string(job.reader.recipe[0]), "end-8+8");
+}
+
 }  // namespace
 }  // namespace dlgen

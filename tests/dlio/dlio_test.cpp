@@ -236,3 +236,88 @@ TEST(Dlio, JobsWriteBackAsDlioConfigs) {
 
 }  // namespace
 }  // namespace dlgen
+
+namespace dlgen {
+namespace {
+
+// MLPerf Storage v3.0's Parquet workloads (configs/dlio/workload/flux_b200.yaml, dlrm_b200.yaml).
+TEST(DlioParquet, FluxAndDlrmMapTheirColumnsAndRowGroups) {
+  const Job flux = must_load("flux_b200.yaml");
+  EXPECT_EQ(flux.dataset.format, Format::parquet);
+  EXPECT_EQ(flux.dataset.num_files, 4296u);
+  EXPECT_EQ(flux.dataset.samples_per_file, 256u);
+  ASSERT_EQ(flux.dataset.parquet.columns.size(), 5u);
+  EXPECT_EQ(flux.dataset.parquet.columns[0].name, "t5_encodings");
+  EXPECT_EQ(flux.dataset.parquet.columns[0].size, 524328u);
+  EXPECT_EQ(flux.dataset.sample_size, Distribution::fixed_at(2164832));  // = record_length
+  EXPECT_EQ(flux.dataset.parquet.row_group_size, 256u);  // pyarrow's default, all the rows
+  EXPECT_EQ(flux.reader.read_unit, ReadUnit::row_group);
+  EXPECT_EQ(flux.reader.batch_size, 64u);
+  EXPECT_EQ(flux.reader.workers, 8u);
+  EXPECT_EQ(flux.compute.step_time, Distribution::fixed_at(1.8));
+
+  // At full size (4 Gi rows) the per-sample plan needs ~100 GB, more than most hosts allow (so the
+  // config is kept out of tests/data/dlio, whose plans the golden outputs record): fewer rows here.
+  Result<DlioJob> d = load_dlio(kDir.parent_path() / "dlio-parquet/dlrm_b200.yaml",
+                                {"++workload.dataset.num_samples_per_file=65536"});
+  ASSERT_TRUE(d) << d.error().message;
+  const Job dlrm = d->job;
+  EXPECT_EQ(dlrm.dataset.samples_per_file, 65536u);
+  EXPECT_EQ(dlrm.dataset.sample_size, Distribution::fixed_at(160));
+  EXPECT_EQ(dlrm.dataset.parquet.row_group_size, 8192u);
+  EXPECT_EQ(dlrm.dataset.parquet.compression, ParquetCompression::none);
+  EXPECT_TRUE(dlrm.dataset.parquet.read_columns.empty());
+  EXPECT_EQ(dlrm.reader.read_unit, ReadUnit::row_group);
+  EXPECT_EQ(dlrm.reader.batch_size, 16384u);
+  // The converted TOML reads back to the same Job.
+  for (const Job& j : {flux, dlrm}) {
+    Result<Job> back = parse_job(to_toml(j), "back.toml");
+    ASSERT_TRUE(back) << back.error().message << "\n" << to_toml(j);
+    EXPECT_EQ(back->dataset, j.dataset);
+    EXPECT_EQ(back->reader, j.reader);
+  }
+}
+
+constexpr std::string_view kParquetHead =
+    "dataset:\n  format: parquet\n  num_files_train: 2\n  num_samples_per_file: 100\n";
+
+TEST(DlioParquet, ReadFalseColumnsAreWrittenNotRead) {
+  const std::string yaml = std::string(kParquetHead) +
+                           "  compression: zstd\n"
+                           "  record_length_bytes: 761\n"
+                           "  parquet:\n    row_group_size: 30\n    columns:\n"
+                           "      - {name: a, dtype: float16, read: false}\n"
+                           "      - {name: b, dtype: int8}\n"
+                           "      - {name: c, dtype: float64, size: 4, read: true}\n";
+  Result<DlioJob> d = parse_dlio(yaml, "w.yaml", {});
+  ASSERT_TRUE(d) << d.error().message;
+  const ParquetSpec& q = d->job.dataset.parquet;
+  ASSERT_EQ(q.columns.size(), 3u);
+  EXPECT_EQ(q.columns[0].size, 1u);  // size defaults to one value
+  EXPECT_EQ(q.read_columns, (std::vector<std::string>{"b", "c"}));
+  EXPECT_EQ(q.compression, ParquetCompression::zstd);
+  EXPECT_EQ(q.row_group_size, 30u);
+  // The columns' 2 + 1 + 32 bytes win over record_length_bytes, with a note.
+  EXPECT_EQ(d->job.dataset.sample_size, Distribution::fixed_at(35));
+  bool noted = false;
+  for (const auto& n : d->notes) noted = noted || n.find("761") != std::string::npos;
+  EXPECT_TRUE(noted);
+}
+
+TEST(DlioParquet, UnsupportedParquetKeysAreRefusedWithTheirLine) {
+  EXPECT_NE(error_of(std::string(kParquetHead) + "  compression: snappy\n").find("snappy"),
+            std::string::npos);
+  EXPECT_NE(error_of(std::string(kParquetHead) + "  parquet:\n    partition_by: day\n")
+                .find("w.yaml:6: dataset.parquet.partition_by"),
+            std::string::npos);
+  EXPECT_NE(error_of(std::string(kParquetHead) +
+                     "  parquet:\n    columns:\n      - {name: s, dtype: string}\n")
+                .find("dtype \"string\""),
+            std::string::npos);
+  EXPECT_NE(error_of("dataset:\n  format: npz\n  parquet:\n    row_group_size: 4\n")
+                .find("applies to dataset.format parquet only"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace dlgen

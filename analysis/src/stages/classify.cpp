@@ -244,11 +244,19 @@ RunTotals totals(const trace::Trace& t) {
 namespace {
 
 void detect_format(const trace::Trace& t, DatasetSummary& d) {
-  static const std::map<std::string, Format> kExt = {
-      {".npz", Format::npz},   {".npy", Format::raw},           {".h5", Format::hdf5},
-      {".hdf5", Format::hdf5}, {".hdf", Format::hdf5},          {".jpg", Format::jpeg},
-      {".jpeg", Format::jpeg}, {".tfrecord", Format::tfrecord}, {".tfrecords", Format::tfrecord},
-      {".bin", Format::raw},   {".raw", Format::raw},           {".dat", Format::raw}};
+  static const std::map<std::string, Format> kExt = {{".npz", Format::npz},
+                                                     {".npy", Format::raw},
+                                                     {".h5", Format::hdf5},
+                                                     {".hdf5", Format::hdf5},
+                                                     {".hdf", Format::hdf5},
+                                                     {".jpg", Format::jpeg},
+                                                     {".jpeg", Format::jpeg},
+                                                     {".tfrecord", Format::tfrecord},
+                                                     {".tfrecords", Format::tfrecord},
+                                                     {".bin", Format::raw},
+                                                     {".raw", Format::raw},
+                                                     {".dat", Format::raw},
+                                                     {".parquet", Format::parquet}};
   std::map<Format, std::uint64_t> magic_votes;
   std::uint64_t seen = 0;
   for (auto fi : d.files) {
@@ -259,6 +267,8 @@ void detect_format(const trace::Trace& t, DatasetSummary& d) {
       ++magic_votes[Format::npz];
     else if (f.magic_len >= 4 && (f.magic & 0xffffffffu) == 0x46444889u)
       ++magic_votes[Format::hdf5];
+    else if (f.magic_len >= 4 && (f.magic & 0xffffffffu) == 0x31524150u)  // "PAR1"
+      ++magic_votes[Format::parquet];
     else if (f.magic_len >= 2 && (f.magic & 0xffffu) == 0xd8ffu)
       ++magic_votes[Format::jpeg];
     else if (f.magic_len == 8 && f.magic > 0 && f.magic + 16 <= f.size_at_open)

@@ -12,16 +12,20 @@
 #include "dlgen/core/distribution.hpp"
 #include "dlgen/core/llm.hpp"
 #include "dlgen/core/recipe.hpp"
+#include "dlgen/core/result.hpp"
 
 namespace dlgen {
 
-enum class Format { raw, npz, hdf5, jpeg, tfrecord };
+enum class Format { raw, npz, hdf5, jpeg, tfrecord, parquet };
 enum class Shuffle { none, file, sample };
 // How a sample is fetched: `file` reads the whole file holding it; `sample` reads only the sample's
 // byte range inside a multi-sample file (npz member, hdf5 chunk, tfrecord record); `stream`: each
 // reader worker owns whole files (shards: tar, WebDataset, record files) and reads them front to
-// back through a buffer, its batches the next samples of its own stream (PyTorch IterableDataset).
-enum class ReadUnit { file, sample, stream };
+// back through a buffer, its batches the next samples of its own stream (PyTorch IterableDataset);
+// `row_group` (Parquet): a sample that starts a row group reads that row group's column chunks of
+// the selected columns (and, in a file's first row group, the footer first), as pyarrow's
+// iter_batches does; the group's other rows are in the reader's memory already.
+enum class ReadUnit { file, sample, stream, row_group };
 enum class CacheMode { keep, drop_start, drop_epoch };  // page cache handling between epochs
 // Which ranks of an LLM's world this host simulates in the checkpoint-only workflow: all of them,
 // or (MLPerf Storage's subset mode) the first `ranks_per_host`, each writing its own share.
@@ -32,6 +36,35 @@ enum class WriteCall { pwrite, write, writev };
 // How a checkpoint is copied after it is written (shutil.copyfile of model_best: sendfile).
 enum class CopyCall { none, sendfile, copy_file_range };
 
+// Parquet element types of a column's values (little-endian, PLAIN encoding).
+enum class ParquetDtype { float16, float32, float64, int8, uint8, int16, int32, int64 };
+enum class ParquetCompression { none, zstd };
+
+// One column of a Parquet dataset: every row holds `size` values of `dtype`.
+struct ParquetColumn {
+  std::string name;
+  ParquetDtype dtype = ParquetDtype::float32;
+  std::uint32_t size = 1;  // values per row (a fixed-size list)
+  bool operator==(const ParquetColumn&) const = default;
+};
+
+// format = "parquet" ([dataset.parquet]): the schema, row groups and compression of every file.
+struct ParquetSpec {
+  // Empty: one column "data" of sample_size bytes (uint8 values).
+  std::vector<ParquetColumn> columns;
+  std::uint64_t row_group_size = 0;  // rows per row group; 0: one row group per file
+  ParquetCompression compression = ParquetCompression::none;
+  // Columns a reader reads (read = "row_group"); empty: all. DLIO's per-column `read: false`.
+  std::vector<std::string> read_columns;
+  bool operator==(const ParquetSpec&) const = default;
+};
+
+// The most bytes one row's value of one column may hold (a Parquet page's size is an int32).
+constexpr std::uint64_t kMaxParquetValueBytes = 1u << 30;
+
+// Bytes of one value of `d`.
+std::uint32_t dtype_bytes(ParquetDtype d);
+
 struct DatasetSpec {
   std::filesystem::path dir;  // root directory of the files
   Format format = Format::raw;
@@ -41,6 +74,7 @@ struct DatasetSpec {
   std::uint64_t seed = 0;           // sizes and contents are a pure function of (seed, file index)
   std::uint32_t files_per_dir = 0;  // 0: flat; N: N files per subdirectory (ImageNet classes)
   std::string file_prefix = "file";
+  ParquetSpec parquet;  // format = "parquet" only
   bool operator==(const DatasetSpec&) const = default;
 };
 
@@ -216,6 +250,14 @@ const char* to_string(DistKind k);
 const char* to_string(CheckpointMode m);
 const char* to_string(WriteCall c);
 const char* to_string(CopyCall c);
+const char* to_string(ParquetDtype d);
+const char* to_string(ParquetCompression c);
 std::optional<Format> format_from_string(std::string_view s);
+std::optional<ParquetDtype> parquet_dtype_from_string(std::string_view s);
+// A column as job files write it: "name:dtype" or "name:dtype[size]" ("t5:float32[524328]").
+Result<ParquetColumn> parse_parquet_column(std::string_view text);
+std::string to_string(const ParquetColumn& c);
+// The bytes of one row of `columns`: the sum of size x dtype bytes.
+std::uint64_t columns_bytes(const std::vector<ParquetColumn>& columns);
 
 }  // namespace dlgen

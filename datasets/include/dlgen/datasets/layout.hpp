@@ -10,6 +10,10 @@
 
 namespace dlgen::datasets {
 
+namespace parquet {
+struct FileGeometry;
+}
+
 // A byte range inside a file.
 struct Extent {
   std::uint64_t offset = 0;
@@ -31,6 +35,8 @@ struct Extent {
 //             consecutive slices of it.
 //   tfrecord  one record per sample: uint64 length, masked CRC32C(length), a tf.train.Example
 //             {"x": bytes_list[payload]}, masked CRC32C(data); a sample's extent is its payload.
+//   parquet   one row per sample, row groups of column chunks (parquet.hpp); a sample's extent is
+//             its first column's value (uncompressed) or the page holding it (compressed).
 class Layout {
  public:
   static constexpr std::uint64_t kMinJpegBytes = 2048;
@@ -57,6 +63,8 @@ class Layout {
   // Number of subdirectories (0 when flat) and the relative path of subdirectory d.
   std::uint64_t num_dirs() const;
   std::filesystem::path relative_dir(std::uint64_t dir) const;
+  // format = "parquet": every file's geometry (null for other formats).
+  const parquet::FileGeometry* parquet() const;
   // File name extension of the format, with the dot (".npz").
   static const char* extension(Format format);
 

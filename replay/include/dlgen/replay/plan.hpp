@@ -87,6 +87,12 @@ struct PlanSummary {
   std::uint64_t checkpoint_bytes = 0;  // all checkpoints together
   double compute_step_s = 0;           // mean compute time per step
   double min_runtime_s = 0;
+  // format = "parquet": row groups per file, and with read = "row_group" what one epoch reads
+  // over the whole dataset (every row group's selected column chunks, each file's footer once):
+  // bytes and ranges (before the replay splits a range larger than its buffer).
+  std::uint64_t row_groups_per_file = 0;
+  std::uint64_t read_bytes_per_epoch = 0;
+  std::uint64_t read_ranges_per_epoch = 0;
 };
 PlanSummary summarize_plan(const Job& job, Topology topology = {});
 std::string format_plan(const Job& job, const PlanSummary& summary);

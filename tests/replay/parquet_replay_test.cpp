@@ -1,0 +1,110 @@
+// read = "row_group" in the replay: a Parquet reader's requests, checked against each generated
+// file's own footer (parsed from the file, not from the layout): the footer from the end of the
+// file first, then per row group the selected columns' chunks, exactly their bytes; and the run's
+// bytes and requests are the plan's (summarize_plan) figures.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <set>
+
+#include "dlgen/datasets/codec.hpp"
+#include "dlgen/datasets/layout.hpp"
+#include "dlgen/datasets/parquet.hpp"
+#include "dlgen/engine/fault.hpp"
+#include "dlgen/replay/plan.hpp"
+#include "dlgen/replay/runner.hpp"
+#include "replay_fixture.hpp"
+#include "temp_dir.hpp"
+
+namespace dlgen::replay {
+namespace {
+
+using namespace fixture;
+using dlgen::testing::TempDir;
+using Request = std::pair<std::uint64_t, std::uint64_t>;  // offset, length
+
+Job parquet_job(const std::filesystem::path& dir, ParquetCompression compression) {
+  Job job = small_job(dir, 3, Distribution::fixed_at(0));
+  job.dataset.format = Format::parquet;
+  job.dataset.samples_per_file = 1000;
+  job.dataset.parquet.columns = {{"label", ParquetDtype::float32, 1},
+                                 {"numerical", ParquetDtype::float32, 13},
+                                 {"categorical", ParquetDtype::int8, 26}};
+  job.dataset.sample_size = Distribution::fixed_at(4 + 52 + 26);
+  job.dataset.parquet.row_group_size = 300;  // 4 groups, the last of 100 rows
+  job.dataset.parquet.compression = compression;
+  job.dataset.parquet.read_columns = {"label", "categorical"};
+  job.reader.read_unit = ReadUnit::row_group;
+  job.reader.batch_size = 128;
+  job.reader.workers = 1;  // one reader: each file's footer is its first request
+  return job;
+}
+
+std::vector<std::uint8_t> file_bytes(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+TEST(ParquetReplay, RequestsAreTheFootersRangesAndThePlansFigures) {
+  for (ParquetCompression codec : {ParquetCompression::none, ParquetCompression::zstd}) {
+    SCOPED_TRACE(to_string(codec));
+    TempDir tmp("dlgen-parquet-replay");
+    const Job job = parquet_job(tmp / "data", codec);
+    ASSERT_TRUE(validate(job, 0).empty()) << validate(job, 0)[0].message;
+    const datasets::Layout layout(job.dataset);
+    for (std::uint64_t f = 0; f < layout.num_files(); ++f) {
+      std::filesystem::create_directories(layout.path(f).parent_path());
+      ASSERT_TRUE(datasets::write_file(layout, f, layout.path(f)));
+    }
+    std::mutex mu;
+    std::map<std::string, std::vector<Request>> seen;
+    auto faults = std::make_shared<FaultInjection>();
+    faults->plan.fail = [&](const FaultRequest& q) {
+      std::lock_guard lock(mu);
+      seen[std::string(q.path)].push_back({q.offset, q.length});
+      return 0;
+    };
+    RunOptions o;
+    o.engine = "pread";
+    o.series = false;
+    o.engine_factory = fault_engine_factory("pread", faults);
+    Result<Report> r = run_job(job, o);
+    ASSERT_TRUE(r) << r.error().message;
+
+    std::uint64_t bytes = 0, requests = 0;
+    for (std::uint64_t f = 0; f < layout.num_files(); ++f) {
+      const auto data = file_bytes(layout.path(f));
+      auto footer = datasets::parquet::parse_footer(data, data.size());
+      ASSERT_TRUE(footer) << footer.error().message;
+      ASSERT_EQ(footer->row_groups.size(), 4u);
+      // What a Parquet reader reads, from the file's own footer: its last 64 KiB (the whole
+      // small file), then the selected chunks of every row group.
+      std::multiset<Request> want;
+      const std::uint64_t tail = std::min<std::uint64_t>(data.size(), 64 << 10);
+      want.insert({data.size() - tail, tail});
+      ASSERT_LE(footer->metadata_bytes + 8, tail);
+      for (const auto& rg : footer->row_groups)
+        for (const auto& ch : rg.columns)
+          if (ch.path == "label" || ch.path == "categorical")
+            want.insert({static_cast<std::uint64_t>(ch.data_page_offset),
+                         static_cast<std::uint64_t>(ch.total_compressed_size)});
+      const auto& got = seen[layout.path(f).string()];
+      EXPECT_EQ(std::multiset<Request>(got.begin(), got.end()), want) << layout.path(f);
+      // The footer first: the reader knows no chunk before it.
+      ASSERT_FALSE(got.empty());
+      EXPECT_EQ(got.front(), (Request{data.size() - tail, tail}));
+      for (const auto& [off, len] : want) bytes += len, ++requests;
+    }
+    const PlanSummary plan = summarize_plan(job);
+    EXPECT_EQ(plan.read_bytes_per_epoch, bytes);
+    EXPECT_EQ(plan.read_ranges_per_epoch, requests);
+    EXPECT_EQ(r->bytes_read, bytes);
+    EXPECT_EQ(r->requests, requests);
+    EXPECT_EQ(r->samples, 3000u);
+  }
+}
+
+}  // namespace
+}  // namespace dlgen::replay
