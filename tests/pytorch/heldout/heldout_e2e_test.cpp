@@ -92,7 +92,7 @@ class HeldOut : public dlgen::testing::SharedRun<Suite> {
 // ---- nanoGPT: np.memmap of train.bin/val.bin, random windows in the main process, eval and
 // checkpoint every 40 iterations ---------------------------------------------------------------
 
-class NanoGpt : public HeldOut<NanoGpt> {
+class HeldOutNanoGpt : public HeldOut<HeldOutNanoGpt> {
  protected:
   static void SetUpTestSuite() {
     make_dir("heldout-nanogpt");
@@ -100,7 +100,7 @@ class NanoGpt : public HeldOut<NanoGpt> {
   }
 };
 
-TEST_F(NanoGpt, MainProcessReadsTheMappedFileAndCheckpoints) {
+TEST_F(HeldOutNanoGpt, MainProcessReadsTheMappedFileAndCheckpoints) {
   EXPECT_EQ(truth("train_steps"), 120);  // the program did what its README says
   EXPECT_EQ(job_.reader.workers, 0u) << "no DataLoader workers: the training process reads";
   EXPECT_EQ(job_.reader.read_unit, dlgen::ReadUnit::sample) << "ranges of a mapped file";
@@ -114,18 +114,18 @@ TEST_F(NanoGpt, MainProcessReadsTheMappedFileAndCheckpoints) {
   EXPECT_EQ(verdict("checkpoint_size"), "PASS") << row("checkpoint_size").dump();
 }
 
-TEST_F(NanoGpt, DISABLED_NanoGptTrainingSteps) {
+TEST_F(HeldOutNanoGpt, DISABLED_NanoGptTrainingSteps) {
   // 120 iterations, each one get_batch() burst of 12 windows then a step; today: no steps found.
   EXPECT_EQ(original("steps"), truth("train_steps")) << row("steps").dump();
   EXPECT_EQ(verdict("steps"), "PASS") << row("steps").dump();
 }
 
-TEST_F(NanoGpt, DISABLED_NanoGptBatchOfWindows) {
+TEST_F(HeldOutNanoGpt, DISABLED_NanoGptBatchOfWindows) {
   // A batch is 12 windows of 257 tokens (514 bytes each for x, overlapping y); today: 139 windows.
   EXPECT_EQ(job_.reader.batch_size, truth("batch_size"));
 }
 
-TEST_F(NanoGpt, DISABLED_NanoGptStepsPerEval) {
+TEST_F(HeldOutNanoGpt, DISABLED_NanoGptStepsPerEval) {
   // estimate_loss() every 40 iterations (0, 40, 80, 120): 4 passes of 8 train + 8 val batches.
   EXPECT_EQ(original("eval_passes"), truth("evals")) << row("eval_passes").dump();
   EXPECT_EQ(original("eval_steps"), truth("evals") * truth("eval_batches_per_eval"))
@@ -133,24 +133,24 @@ TEST_F(NanoGpt, DISABLED_NanoGptStepsPerEval) {
   EXPECT_TRUE(job_.validation.has_value()) << "val.bin is the evaluation set, not training data";
 }
 
-TEST_F(NanoGpt, DISABLED_NanoGptCheckpointEveryNSteps) {
+TEST_F(HeldOutNanoGpt, DISABLED_NanoGptCheckpointEveryNSteps) {
   // torch.save every 40 iterations after the first: 3 checkpoints; today: every epoch (1).
   EXPECT_EQ(job_.checkpoint.every_steps, truth("checkpoint_every_steps"));
   EXPECT_EQ(replay("checkpoints"), truth("checkpoints")) << row("checkpoints").dump();
 }
 
-TEST_F(NanoGpt, DISABLED_NanoGptComputePerStep) {
+TEST_F(HeldOutNanoGpt, DISABLED_NanoGptComputePerStep) {
   // 20 ms of "accelerator" a step; today: 0.06 s (the gap between loading bursts).
   EXPECT_NEAR(job_.compute.effective().expected(), truth("compute_s"), 0.2 * truth("compute_s"));
 }
 
-TEST_F(NanoGpt, DISABLED_NanoGptReplayPasses) {
+TEST_F(HeldOutNanoGpt, DISABLED_NanoGptReplayPasses) {
   EXPECT_EQ(failed_rows(compared_), "");
 }
 
 // ---- CIFAR-10 pickles: every batch file pickle.load()ed at start, training from memory --------
 
-class CifarPickle : public HeldOut<CifarPickle> {
+class HeldOutCifarPickle : public HeldOut<HeldOutCifarPickle> {
  protected:
   static void SetUpTestSuite() {
     make_dir("heldout-cifar");
@@ -158,7 +158,7 @@ class CifarPickle : public HeldOut<CifarPickle> {
   }
 };
 
-TEST_F(CifarPickle, EveryBatchFileReadOnceAndCheckpoints) {
+TEST_F(HeldOutCifarPickle, EveryBatchFileReadOnceAndCheckpoints) {
   EXPECT_EQ(job_.dataset.num_files, 6u) << "5 data_batch files and test_batch";
   double bytes = 0;
   for (const auto& [name, b] : truth_["file_bytes"].items()) bytes += b.get<double>();
@@ -174,37 +174,37 @@ TEST_F(CifarPickle, EveryBatchFileReadOnceAndCheckpoints) {
   EXPECT_EQ(verdict("checkpoint_size"), "PASS") << row("checkpoint_size").dump();
 }
 
-TEST_F(CifarPickle, DISABLED_CifarEpochsFromMemory) {
+TEST_F(HeldOutCifarPickle, DISABLED_CifarEpochsFromMemory) {
   // 3 epochs over arrays in memory after the up-front load; today: 1 epoch (the load).
   EXPECT_EQ(original("epochs"), truth("epochs")) << row("epochs").dump();
   EXPECT_EQ(job_.run.epochs, truth("epochs"));
 }
 
-TEST_F(CifarPickle, DISABLED_CifarStepsFromMemory) {
+TEST_F(HeldOutCifarPickle, DISABLED_CifarStepsFromMemory) {
   // 79 steps an epoch handed over by 2 workers that read no file; today: 4-6 "steps" (loads).
   EXPECT_EQ(original("steps"), total("steps_per_epoch")) << row("steps").dump();
   EXPECT_EQ(job_.reader.workers, truth("workers"));
   EXPECT_EQ(job_.reader.batch_size, truth("batch_size"));
 }
 
-TEST_F(CifarPickle, DISABLED_CifarEvalPasses) {
+TEST_F(HeldOutCifarPickle, DISABLED_CifarEvalPasses) {
   // A test pass after every epoch (8 steps of 128); today: none.
   EXPECT_EQ(original("eval_passes"), truth("epochs")) << row("eval_passes").dump();
   EXPECT_EQ(original("eval_steps"), total("eval_steps_per_pass")) << row("eval_steps").dump();
 }
 
-TEST_F(CifarPickle, DISABLED_CifarCheckpointsPerEpoch) {
+TEST_F(HeldOutCifarPickle, DISABLED_CifarCheckpointsPerEpoch) {
   // One torch.save per epoch: 3; today the job's 1 epoch writes 1.
   EXPECT_EQ(replay("checkpoints"), truth("checkpoints")) << row("checkpoints").dump();
 }
 
-TEST_F(CifarPickle, DISABLED_CifarReplayPasses) {
+TEST_F(HeldOutCifarPickle, DISABLED_CifarReplayPasses) {
   EXPECT_EQ(failed_rows(compared_), "");
 }
 
 // ---- Images in one zip: each worker opens its own ZipFile, ZipFile.read(member) a sample -------
 
-class ZipImages : public HeldOut<ZipImages> {
+class HeldOutZipImages : public HeldOut<HeldOutZipImages> {
  protected:
   static void SetUpTestSuite() {
     make_dir("heldout-zip");
@@ -212,7 +212,7 @@ class ZipImages : public HeldOut<ZipImages> {
   }
 };
 
-TEST_F(ZipImages, OneFileAndItsSteps) {
+TEST_F(HeldOutZipImages, OneFileAndItsSteps) {
   EXPECT_EQ(job_.dataset.num_files, 1u);
   EXPECT_EQ(original("steps"), total("steps_per_epoch")) << row("steps").dump();
   EXPECT_EQ(original("files_read"), 1);
@@ -220,7 +220,7 @@ TEST_F(ZipImages, OneFileAndItsSteps) {
   EXPECT_EQ(verdict("files_read"), "PASS") << row("files_read").dump();
 }
 
-TEST_F(ZipImages, DISABLED_ZipMembersAreSamples) {
+TEST_F(HeldOutZipImages, DISABLED_ZipMembersAreSamples) {
   // 1,200 JPEG members of 2.5-11.5 KiB read at random offsets (sample shuffle); today: a stream
   // of 4 KiB requests, samples_per_file 13-15 "batches".
   EXPECT_EQ(job_.reader.read_unit, dlgen::ReadUnit::sample);
@@ -230,19 +230,19 @@ TEST_F(ZipImages, DISABLED_ZipMembersAreSamples) {
   EXPECT_EQ(job_.reader.shuffle, dlgen::Shuffle::sample);
 }
 
-TEST_F(ZipImages, DISABLED_ZipBatchAndWorkers) {
+TEST_F(HeldOutZipImages, DISABLED_ZipBatchAndWorkers) {
   // batch 32, 2 workers; today: batch 1, 1 worker.
   EXPECT_EQ(job_.reader.batch_size, truth("batch_size"));
   EXPECT_EQ(job_.reader.workers, truth("workers"));
 }
 
-TEST_F(ZipImages, DISABLED_ZipEpochs) {
+TEST_F(HeldOutZipImages, DISABLED_ZipEpochs) {
   // 2 epochs; today: 5-6 (each worker's open of the zip starts a "pass").
   EXPECT_EQ(original("epochs"), truth("epochs")) << row("epochs").dump();
   EXPECT_EQ(job_.run.epochs, truth("epochs"));
 }
 
-TEST_F(ZipImages, DISABLED_ZipReplayPasses) {
+TEST_F(HeldOutZipImages, DISABLED_ZipReplayPasses) {
   // Today: bytes_read, read_ops, epoch_bytes_read, epoch_time, sequential_fraction, duration...
   EXPECT_EQ(failed_rows(compared_), "");
 }
@@ -251,7 +251,7 @@ TEST_F(ZipImages, DISABLED_ZipReplayPasses) {
 
 // The job's epochs are far off today (thousands: DISABLED_H5PairsEpochs), so the replay runs the
 // program's 2 epochs to keep the test short and judge the rest.
-class H5Pairs : public HeldOut<H5Pairs> {
+class HeldOutH5Pairs : public HeldOut<HeldOutH5Pairs> {
  protected:
   static void SetUpTestSuite() {
     make_dir("heldout-h5");
@@ -259,7 +259,7 @@ class H5Pairs : public HeldOut<H5Pairs> {
   }
 };
 
-TEST_F(H5Pairs, OneFileReadASampleAtATime) {
+TEST_F(HeldOutH5Pairs, OneFileReadASampleAtATime) {
   EXPECT_EQ(job_.dataset.format, dlgen::Format::hdf5);
   EXPECT_EQ(job_.dataset.num_files, 1u);
   EXPECT_EQ(job_.reader.read_unit, dlgen::ReadUnit::sample);
@@ -268,13 +268,13 @@ TEST_F(H5Pairs, OneFileReadASampleAtATime) {
   EXPECT_EQ(verdict("compute"), "PASS") << row("compute").dump();
 }
 
-TEST_F(H5Pairs, DISABLED_H5PairsEpochs) {
+TEST_F(HeldOutH5Pairs, DISABLED_H5PairsEpochs) {
   // 2 epochs; today: thousands (a "pass" ends whenever a sample repeats).
   EXPECT_EQ(job_.run.epochs, truth("epochs"));
   EXPECT_EQ(original("epochs"), truth("epochs")) << row("epochs").dump();
 }
 
-TEST_F(H5Pairs, DISABLED_H5PairsSamplesBatchWorkers) {
+TEST_F(HeldOutH5Pairs, DISABLED_H5PairsSamplesBatchWorkers) {
   // 2,000 samples, batch 32, 2 workers; today: 2,001 slots, batch 55, 1 worker.
   EXPECT_EQ(job_.dataset.samples_per_file, truth("samples"));
   EXPECT_EQ(job_.reader.batch_size, truth("batch_size"));
@@ -282,20 +282,20 @@ TEST_F(H5Pairs, DISABLED_H5PairsSamplesBatchWorkers) {
   EXPECT_EQ(original("steps"), total("steps_per_epoch")) << row("steps").dump();
 }
 
-TEST_F(H5Pairs, DISABLED_H5PairsTwoDatasetsPerSample) {
+TEST_F(HeldOutH5Pairs, DISABLED_H5PairsTwoDatasetsPerSample) {
   // Each sample reads a 12 KiB image row and an 8-byte label (through HDF5's sieve buffer): two
   // reads a sample; the replay makes one 64 KiB read.
   for (const char* name : {"bytes_read", "read_ops", "request_size", "request_size_emd"})
     EXPECT_EQ(verdict(name), "PASS") << row(name).dump();
 }
 
-TEST_F(H5Pairs, DISABLED_H5PairsReplayPasses) {
+TEST_F(HeldOutH5Pairs, DISABLED_H5PairsReplayPasses) {
   EXPECT_EQ(failed_rows(compared_), "");
 }
 
 // ---- Gradient accumulation, checkpoint every 5 optimizer steps, resume with torch.load ---------
 
-class GradAccum : public HeldOut<GradAccum> {
+class HeldOutGradAccum : public HeldOut<HeldOutGradAccum> {
  protected:
   static void SetUpTestSuite() {
     make_dir("heldout-ga");
@@ -304,7 +304,7 @@ class GradAccum : public HeldOut<GradAccum> {
   }
 };
 
-TEST_F(GradAccum, DataLoaderShapeAndResume) {
+TEST_F(HeldOutGradAccum, DataLoaderShapeAndResume) {
   EXPECT_EQ(job_.dataset.num_files, truth("files"));
   EXPECT_EQ(job_.reader.batch_size, truth("batch_size"));
   EXPECT_EQ(job_.reader.workers, truth("workers"));
@@ -319,30 +319,30 @@ TEST_F(GradAccum, DataLoaderShapeAndResume) {
     EXPECT_EQ(verdict(name), "PASS") << row(name).dump();
 }
 
-TEST_F(GradAccum, DISABLED_GradAccumCheckpointEveryNMicroBatches) {
+TEST_F(HeldOutGradAccum, DISABLED_GradAccumCheckpointEveryNMicroBatches) {
   // torch.save every 5 optimizer steps = every 20 DataLoader batches: 6; today: every 16 steps,
   // and the replay writes 8.
   EXPECT_EQ(job_.checkpoint.every_steps, truth("checkpoint_every_micro_batches"));
   EXPECT_EQ(replay("checkpoints"), truth("checkpoints")) << row("checkpoints").dump();
 }
 
-TEST_F(GradAccum, DISABLED_GradAccumSteps) {
+TEST_F(HeldOutGradAccum, DISABLED_GradAccumSteps) {
   // 60 micro-batches an epoch, each a handover; today: 116 of 120 found.
   EXPECT_EQ(original("steps"), total("micro_batches_per_epoch")) << row("steps").dump();
 }
 
-TEST_F(GradAccum, DISABLED_GradAccumRestoreWithoutFsync) {
+TEST_F(HeldOutGradAccum, DISABLED_GradAccumRestoreWithoutFsync) {
   // The program never fsyncs; the replay's restore phase writes its checkpoint with fsync.
   EXPECT_EQ(verdict("checkpoint_fsync"), "PASS") << row("checkpoint_fsync").dump();
 }
 
-TEST_F(GradAccum, DISABLED_GradAccumReplayPasses) {
+TEST_F(HeldOutGradAccum, DISABLED_GradAccumReplayPasses) {
   EXPECT_EQ(failed_rows(compared_), "");
 }
 
 // ---- ConcatDataset of two folders, WeightedRandomSampler with replacement ----------------------
 
-class WeightedConcat : public HeldOut<WeightedConcat> {
+class HeldOutWeightedConcat : public HeldOut<HeldOutWeightedConcat> {
  protected:
   static void SetUpTestSuite() {
     make_dir("heldout-wc");
@@ -350,7 +350,7 @@ class WeightedConcat : public HeldOut<WeightedConcat> {
   }
 };
 
-TEST_F(WeightedConcat, BatchWorkersAndSteps) {
+TEST_F(HeldOutWeightedConcat, BatchWorkersAndSteps) {
   EXPECT_EQ(job_.reader.batch_size, truth("batch_size"));
   EXPECT_EQ(job_.reader.workers, truth("workers"));
   EXPECT_EQ(original("steps"), total("steps_per_epoch")) << row("steps").dump();
@@ -358,7 +358,7 @@ TEST_F(WeightedConcat, BatchWorkersAndSteps) {
     EXPECT_EQ(verdict(name), "PASS") << row(name).dump();
 }
 
-TEST_F(WeightedConcat, DISABLED_WeightedSamplerEpochs) {
+TEST_F(HeldOutWeightedConcat, DISABLED_WeightedSamplerEpochs) {
   // 2 epochs of 600 draws with replacement; today: tens of "epochs" (a pass ends when a file
   // repeats), 2 steps each.
   EXPECT_EQ(job_.run.epochs, truth("epochs"));
@@ -366,18 +366,18 @@ TEST_F(WeightedConcat, DISABLED_WeightedSamplerEpochs) {
   EXPECT_EQ(original("epochs"), truth("epochs")) << row("epochs").dump();
 }
 
-TEST_F(WeightedConcat, DISABLED_WeightedSamplerAllFiles) {
+TEST_F(HeldOutWeightedConcat, DISABLED_WeightedSamplerAllFiles) {
   // 600 files in two folders (480 of ~8 KiB, 120 of ~125 KiB); today: the ~460 drawn.
   EXPECT_EQ(job_.dataset.num_files, truth("files"));
 }
 
-TEST_F(WeightedConcat, DISABLED_WeightedSamplerBytesBySize) {
+TEST_F(HeldOutWeightedConcat, DISABLED_WeightedSamplerBytesBySize) {
   // Half the draws hit the 120 large files: bytes and request sizes follow the weights.
   for (const char* name : {"bytes_read", "request_size", "request_size_emd", "epoch_bytes_read"})
     EXPECT_EQ(verdict(name), "PASS") << row(name).dump();
 }
 
-TEST_F(WeightedConcat, DISABLED_WeightedSamplerReplayPasses) {
+TEST_F(HeldOutWeightedConcat, DISABLED_WeightedSamplerReplayPasses) {
   EXPECT_EQ(failed_rows(compared_), "");
 }
 
