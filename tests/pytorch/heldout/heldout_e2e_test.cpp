@@ -321,7 +321,7 @@ TEST_F(HeldOutGradAccum, DataLoaderShapeAndResume) {
 
 TEST_F(HeldOutGradAccum, DISABLED_GradAccumCheckpointEveryNMicroBatches) {
   // torch.save every 5 optimizer steps = every 20 DataLoader batches: 6; today: every 16 steps,
-  // and the replay writes 8.
+  // and compare counts 8 in the replay (7 and the one written for the restore).
   EXPECT_EQ(job_.checkpoint.every_steps, truth("checkpoint_every_micro_batches"));
   EXPECT_EQ(replay("checkpoints"), truth("checkpoints")) << row("checkpoints").dump();
 }
@@ -332,7 +332,7 @@ TEST_F(HeldOutGradAccum, DISABLED_GradAccumSteps) {
 }
 
 TEST_F(HeldOutGradAccum, DISABLED_GradAccumRestoreWithoutFsync) {
-  // The program never fsyncs; the replay's restore phase writes its checkpoint with fsync.
+  // The program never fsyncs; the checkpoint the replay writes for its restore to read is fsynced.
   EXPECT_EQ(verdict("checkpoint_fsync"), "PASS") << row("checkpoint_fsync").dump();
 }
 
