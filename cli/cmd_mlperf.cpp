@@ -25,6 +25,8 @@
 #include "dlgen/engine/registry.hpp"
 #include "dlgen/mlperf/mlperf.hpp"
 #include "dlgen/mlperf/mlperf_checkpoint.hpp"
+#include "dlgen/mlperf/provenance.hpp"
+#include "dlgen/mlperf/rules.hpp"
 #include "dlgen/replay/runner.hpp"
 #include "job_args.hpp"
 #include "mlperf_cli.hpp"
@@ -118,6 +120,21 @@ std::string dlio_time_text() {
   return buf;
 }
 
+std::string run_provenance(const Job& job, const MlperfOutputs& o, const std::string& workload,
+                           std::uint32_t index, bool warmup, const std::string& start,
+                           const std::string& end) {
+  mlperf::Provenance p = mlperf::make_provenance(
+      job, mlperf::to_string(o.v3 ? mlperf::RulesVersion::v3_0 : mlperf::RulesVersion::v2_0),
+      command_line());
+  p.workload = workload;
+  p.accelerator = o.accelerator;
+  p.run = index;
+  p.warmup = warmup;
+  p.start = start;
+  p.end = end;
+  return mlperf::provenance_json(p);
+}
+
 std::time_t distinct_second(std::time_t last) {
   for (;;) {
     const auto now = std::chrono::system_clock::now();
@@ -180,10 +197,13 @@ int mlperf_checkpoint(const Job& job, const MlperfOutputs& o, cluster::Cluster& 
     if (free_rc != 0) return free_rc;
   }
   mlperf::MlperfCheckpointOptions mo;
-  // MLPerf's 10 written and 10 read: by default one of each per run (10 runs).
-  mo.runs = o.runs > 0 ? o.runs : std::gcd(job.checkpoint.writes, job.checkpoint.reads);
+  // MLPerf's 10 written and 10 read: v3.0 runs them in one invocation (Rules.md 2.1.23); v2.0 by
+  // default one of each per run (10 runs).
+  mo.runs = o.runs > 0 ? o.runs : o.v3 ? 1 : std::gcd(job.checkpoint.writes, job.checkpoint.reads);
   if (mo.runs == 0) mo.runs = 1;
   mo.hosts = cl.size();
+  mo.v3 = o.v3;
+  mo.accelerator = o.accelerator;
   std::vector<mlperf::SubmissionRun> sub;
   std::time_t last = 0;
   const std::string host = hostname();
@@ -212,6 +232,10 @@ int mlperf_checkpoint(const Job& job, const MlperfOutputs& o, cluster::Cluster& 
     s.per_epoch_stats_json = mlperf::dlio_checkpoint_epoch_stats_json(*r);
     s.output_json = mlperf::checkpoint_json(*r);
     s.log = mlperf::format_checkpoint_summary(*r);
+    if (o.v3)
+      s.provenance_json =
+          run_provenance(job, o, workload.empty() ? job.name : workload,
+                         static_cast<std::uint32_t>(sub.size() + 1), false, start, ctx.end);
     sub.push_back(std::move(s));
     return r;
   };
@@ -228,12 +252,17 @@ int mlperf_checkpoint(const Job& job, const MlperfOutputs& o, cluster::Cluster& 
   Result<mlperf::MlperfCheckpointResult> r =
       mlperf::run_mlperf_checkpoint(job, reference ? &*reference : nullptr, run, mo, observe);
   if (!r) return fail_on(cl, r.error());
+  if (o.v3 && root) judge_checkpoint_phases(job, o, workload, *r);
   const std::string json = mlperf::mlperf_checkpoint_json(*r);
-  Result<void> written =
-      root ? write_files(o.out_dir, {{"results.json", json},
-                                     {"results.csv", mlperf::mlperf_checkpoint_csv(*r)},
-                                     {"summary.html", mlperf::mlperf_checkpoint_html(*r)}})
-           : ok();
+  std::vector<std::pair<const char*, std::string>> files = {
+      {"results.json", json},
+      {"results.csv", mlperf::mlperf_checkpoint_csv(*r)},
+      {"summary.html", mlperf::mlperf_checkpoint_html(*r)}};
+  if (o.v3)
+    files.emplace_back("provenance.json",
+                       run_provenance(job, o, workload.empty() ? job.name : workload, 0, false,
+                                      o.invocation_start_text, dlio_time_text()));
+  Result<void> written = root ? write_files(o.out_dir, files) : ok();
   if (Result<void> w = cl.agree(written); !w) return fail_on(cl, w.error());
   if (!root) return 0;
   std::printf(
@@ -270,6 +299,7 @@ struct MlperfArgs {
   bool no_warmup = false;
   bool no_size = false;
   bool quiet = false;
+  std::string rules = mlperf::to_string(mlperf::kDefaultRules);  // --rules
 };
 
 // The clients' RAM: what the dataset is sized for (--ram, default this host's) and what the host
@@ -309,6 +339,7 @@ MlperfOutputs mlperf_outputs(const MlperfArgs& a, std::uint64_t ram) {
   outputs.runs = a.runs;
   outputs.engine = a.engine;
   outputs.quiet = a.quiet;
+  outputs.accelerator = a.job.accelerator;
   return outputs;
 }
 
@@ -357,6 +388,8 @@ int mlperf_training(Job job, const MlperfArgs& a, const MlperfOutputs& outputs,
   mlperf::MlperfOptions mo;
   mo.runs = a.runs > 0 ? a.runs : 5;
   mo.warmup = !a.no_warmup;
+  mo.v3 = outputs.v3;
+  mo.accelerator = accelerator;
   mo.ram_bytes = ram.all;
   mo.measured_ram_bytes = ram.measured_all;
   if (Result<void> s = size_dataset(job, a, ram, mo, cl); !s) return fail_on(cl, s.error());
@@ -388,8 +421,16 @@ int mlperf_training(Job job, const MlperfArgs& a, const MlperfOutputs& outputs,
     }
     if (!root) return rep;
     last_second = distinct_second(last_second);
-    submission.push_back(training_submission_run(j, reduced, start, dlio_time_text(), last_second,
-                                                 mo.warmup && submission.empty(), log, cl.size()));
+    const bool warmup = mo.warmup && submission.empty();
+    const std::string end = dlio_time_text();
+    submission.push_back(
+        training_submission_run(j, reduced, start, end, last_second, warmup, log, cl.size()));
+    if (outputs.v3) {
+      MlperfOutputs with = outputs;
+      with.accelerator = accelerator;
+      submission.back().provenance_json = run_provenance(
+          job, with, job.name, static_cast<std::uint32_t>(submission.size()), warmup, start, end);
+    }
     return rep;
   };
   auto observe = [&](const mlperf::MlperfRun& m) {
@@ -403,10 +444,18 @@ int mlperf_training(Job job, const MlperfArgs& a, const MlperfOutputs& outputs,
   Result<mlperf::MlperfResult> r =
       mlperf::run_mlperf(job, reference ? &*reference : nullptr, run, mo, observe);
   if (!r) return fail_on(cl, r.error());
-  Result<void> written = root ? write_files(a.out_dir, {{"results.json", mlperf::mlperf_json(*r)},
-                                                        {"results.csv", mlperf::mlperf_csv(*r)},
-                                                        {"summary.html", mlperf::mlperf_html(*r)}})
-                              : ok();
+  std::vector<std::pair<const char*, std::string>> files = {
+      {"results.json", mlperf::mlperf_json(*r)},
+      {"results.csv", mlperf::mlperf_csv(*r)},
+      {"summary.html", mlperf::mlperf_html(*r)}};
+  if (outputs.v3) {
+    MlperfOutputs with = outputs;
+    with.accelerator = accelerator;
+    files.emplace_back("provenance.json",
+                       run_provenance(job, with, job.name, 0, false, outputs.invocation_start_text,
+                                      dlio_time_text()));
+  }
+  Result<void> written = root ? write_files(a.out_dir, files) : ok();
   if (Result<void> w = cl.agree(written); !w) return fail_on(cl, w.error());
   if (!root) return 0;
   std::printf(
@@ -430,11 +479,24 @@ int mlperf_training(Job job, const MlperfArgs& a, const MlperfOutputs& outputs,
 // rule), then the rules of its kind. Every error is agreed on, so it stops all ranks and rank 0
 // says which and why.
 int do_mlperf(const MlperfArgs& a) {
+  const double started = now_unix_s();
+  const std::string started_text = dlio_time_text();
+  Result<mlperf::RulesVersion> rules = mlperf::parse_rules_version(a.rules);
+  if (!rules) return report_error(rules.error());
+  const bool v3 = *rules == mlperf::RulesVersion::v3_0;
   Result<std::unique_ptr<cluster::Cluster>> made = make_cluster(a.job);
   if (!made) return report_error(made.error());
   cluster::Cluster& cl = **made;
-  Result<Job> job = load_on_ranks(cl, a.job, a.quiet);
+  // v3.0: a checkpointing job's --accelerator is the simulated accelerator the rules judge
+  // (4.3.4), not a compute profile; a training job's is both, so it is loaded with it.
+  JobArgs plain = a.job;
+  if (v3) plain.accelerator.clear();
+  Result<Job> job = load_on_ranks(cl, plain, a.quiet);
   if (!job) return fail_on(cl, job.error());
+  if (v3 && job->run.train && !a.job.accelerator.empty()) {
+    job = load_on_ranks(cl, a.job, true);
+    if (!job) return fail_on(cl, job.error());
+  }
   Result<ClientRam> ram = client_ram(a, cl);
   if (!ram) return fail_on(cl, ram.error());
   // The engine is checked for both kinds of job: checkpoints are written through it too.
@@ -442,7 +504,10 @@ int do_mlperf(const MlperfArgs& a) {
   if (!engine)
     return fail_on(cl,
                    input_error("--engine " + a.engine + ": expected " + engine::expected_names()));
-  const MlperfOutputs outputs = mlperf_outputs(a, ram->here);
+  MlperfOutputs outputs = mlperf_outputs(a, ram->here);
+  outputs.v3 = v3;
+  outputs.invocation_start_unix_s = started;
+  outputs.invocation_start_text = started_text;
   // MLPerf Storage v2.0's LLM checkpointing rules.
   if (!job->run.train) return mlperf_checkpoint(*job, outputs, cl);
   {
@@ -459,16 +524,17 @@ int do_mlperf(const MlperfArgs& a) {
 
 void add_mlperf_command(CLI::App& app, Action& action) {
   auto ml = std::make_shared<MlperfArgs>();
-  CLI::App* mlc =
-      app.add_subcommand("mlperf",
-                         "MLPerf Storage's run rules (training and LLM checkpointing): verdict "
-                         "CLOSED / OPEN / INVALID, results.json, results.csv, summary.html");
+  CLI::App* mlc = app.add_subcommand(
+      "mlperf",
+      "MLPerf Storage's run rules (training and LLM checkpointing): verdict "
+      "CLOSED / OPEN / WHATIF / INVALID, results.json, results.csv, summary.html, "
+      "provenance.json; `validate DIR` checks a results folder");
   add_job_options(mlc, ml->job);
   add_rank_timeout(mlc, ml->job);
   mlc->add_option("--runs", ml->runs,
                   "Measured runs (training: default 5, each with a new seed, fewer is INVALID; "
                   "checkpointing: the 10 checkpoints written and read split over them, default "
-                  "one of each per run)");
+                  "1 under v3.0, one of each per run under v2.0)");
   mlc->add_flag("--no-warmup", ml->no_warmup,
                 "No warm-up run before them (training; the verdict is then INVALID)");
   mlc->add_flag("--no-size", ml->no_size,
@@ -485,8 +551,19 @@ void add_mlperf_command(CLI::App& app, Action& action) {
                   "Submitter (organisation) folder name in --results-dir (default dlgen-user)");
   mlc->add_option("--system", ml->system,
                   "System-under-test folder name in --results-dir (default system-under-test)");
+  mlc->add_option("--rules", ml->rules,
+                  "MLPerf Storage rules: v3.0 (default: CLOSED/OPEN only for unet3d and "
+                  "retinanet on b200 and mi355, else WHATIF; checkpointing needs --accelerator) "
+                  "or v2.0");
   mlc->add_flag("--quiet,-q", ml->quiet, "Only the verdict");
-  mlc->callback([&action, ml] { action = [ml] { return do_mlperf(*ml); }; });
+  // `dlgen mlperf validate DIR` needs no job: the job is required only without it.
+  CLI::App* validate = add_mlperf_validate(mlc, action);
+  mlc->get_option("job")->required(false);
+  mlc->callback([&action, ml, mlc, validate] {
+    if (mlc->got_subcommand(validate)) return;
+    if (ml->job.job.empty()) throw CLI::RequiredError("job");
+    action = [ml] { return do_mlperf(*ml); };
+  });
 }
 
 }  // namespace dlgen::cli

@@ -1,14 +1,17 @@
 #pragma once
 // The `dlgen mlperf` verb's pieces that do not need the run verb's internals (cmd_mlperf.cpp):
 // the checkpointing rules end to end, and the submission folder for either kind of workload.
+#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <ctime>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "dlgen/cluster/cluster.hpp"
 #include "dlgen/core/job.hpp"
 #include "dlgen/mlperf/checkpoint_workflow.hpp"
+#include "dlgen/mlperf/mlperf_checkpoint.hpp"
 #include "dlgen/mlperf/mlperf_submission.hpp"
 #include "dlgen/replay/report.hpp"
 
@@ -26,6 +29,10 @@ struct MlperfOutputs {
   std::uint32_t runs = 0;  // 0: the rules' default
   std::string engine;      // a registered engine (--engine): checkpoints are written through it
   bool quiet = false;
+  bool v3 = true;           // --rules v3.0 (the default); false: v2.0
+  std::string accelerator;  // --accelerator (v3.0 checkpointing: the simulated accelerator)
+  double invocation_start_unix_s = 0;  // when this invocation began (rule 4.7.1)
+  std::string invocation_start_text;   // the same as DLIO writes times (provenance.json)
 };
 
 // `dlgen mlperf` on a checkpoint-only job: MLPerf Storage v2.0's checkpointing rules
@@ -33,6 +40,18 @@ struct MlperfOutputs {
 // host running its share of the job's ranks; rank 0 alone prints and writes. Returns the exit
 // code.
 int mlperf_checkpoint(const Job& job, const MlperfOutputs& o, cluster::Cluster& cluster);
+
+// Seconds since the epoch, now.
+double now_unix_s();
+
+// MLPerf Storage v3.0's rule 4.7.1 across invocations: a write phase (none read) leaves its end
+// in the checkpoint folder (mlperf::PhaseRecord), a read phase (none written) judges the time
+// since this invocation began against it, adding to `r`'s verdict and reasons. Rank 0 only.
+void judge_checkpoint_phases(const Job& job, const MlperfOutputs& o, const std::string& workload,
+                             mlperf::MlperfCheckpointResult& r);
+
+// `dlgen mlperf validate DIR [--rules v3.0|v2.0] [--json]` (cmd_mlperf_v3.cpp).
+CLI::App* add_mlperf_validate(CLI::App* mlperf, std::function<int()>& action);
 
 // Local time as DLIO writes it in summary.json ("2024-05-01T12:00:00.123456").
 std::string dlio_time_text();
@@ -46,6 +65,12 @@ mlperf::SubmissionRun training_submission_run(const Job& job, const replay::Repo
                                               const std::string& start, const std::string& end,
                                               std::time_t ended, bool warmup,
                                               const std::string& log, std::uint32_t hosts = 1);
+
+// provenance.json of one run (index 1-based; 0: the whole invocation) of `job` under the rules
+// `o` names, run from `start` to `end`.
+std::string run_provenance(const Job& job, const MlperfOutputs& o, const std::string& workload,
+                           std::uint32_t index, bool warmup, const std::string& start,
+                           const std::string& end);
 
 // Before the runs: an error (exit 2) when --results-dir already holds this workload's results.
 int check_submission_free(const Job& job, const MlperfOutputs& o, bool checkpointing,

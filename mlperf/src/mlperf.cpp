@@ -8,6 +8,7 @@
 
 #include "dlgen/core/units.hpp"
 #include "dlgen/dlio/summary.hpp"
+#include "dlgen/mlperf/rules.hpp"
 
 namespace dlgen::mlperf {
 
@@ -24,6 +25,8 @@ const char* to_string(Division d) {
       return "OPEN";
     case Division::invalid:
       return "INVALID";
+    case Division::whatif:
+      return "WHATIF";
   }
   return "?";
 }
@@ -138,6 +141,8 @@ Result<void> run_all(const Job& job, const MlperfRunner& run, const MlperfOption
         if (std::find(hosts.begin(), hosts.end(), f.host) == hosts.end()) hosts.push_back(f.host);
       r.hosts = static_cast<std::uint32_t>(hosts.size());
     }
+    // v3.0: the edition's minimum holds whatever the job's own threshold says (Rules.md 3.3.2).
+    if (o.v3 && m.au < v3_au_threshold(job.name)) m.au_passed = false;
     r.runs.push_back(m);
     if (observe) observe(m);
   }
@@ -189,12 +194,23 @@ Result<MlperfResult> run_mlperf(const Job& job, const Job* reference, const Mlpe
     return input_error("mlperf: checkpoint-only workloads are not built into the run rules yet");
   MlperfResult r;
   r.workload = job.name;
+  if (o.v3) {
+    r.rules = to_string(RulesVersion::v3_0);
+    r.accelerator = o.accelerator;
+  }
   r.sizing = o.sizing;
   r.dataset_files = job.dataset.num_files;
-  r.au_threshold = job.compute.au_threshold;
+  // v3.0: the edition's AU minimum of the workload when it is higher than the job's.
+  r.au_threshold = o.v3 ? std::max(job.compute.au_threshold, v3_au_threshold(job.name))
+                        : job.compute.au_threshold;
   judge_setup(job, reference, o, r);
   if (Result<void> ran = run_all(job, run, o, observe, r); !ran) return ran.error();
   judge_runs(o, r);
+  if (o.v3)
+    apply_v3_category(
+        v3_closed_training(job.name, o.accelerator),
+        job.name + " on " + (o.accelerator.empty() ? "no named accelerator" : o.accelerator),
+        r.division, r.reasons);
   return r;
 }
 

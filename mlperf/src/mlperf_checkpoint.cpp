@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "dlgen/core/llm.hpp"
+#include "dlgen/mlperf/rules.hpp"
 #include "stats.hpp"
 
 namespace dlgen::mlperf {
@@ -122,75 +123,185 @@ Result<Job> mlperf_checkpoint_reference(const std::string& workload) {
                      "\" (known: " + known + ")");
 }
 
-DivisionCheck check_checkpoint_division(const Job& reference, const Job& job, std::uint32_t runs) {
+namespace {
+
+// A division check as it goes: `invalid` for what neither CLOSED nor OPEN allows, `open` for what
+// OPEN alone allows; every reason kept.
+struct Verdict {
   DivisionCheck c;
-  auto invalid = [&](const std::string& why) {
+  void invalid(const std::string& why) {
     c.division = Division::invalid;
     c.reasons.push_back(why + ": not allowed in CLOSED or OPEN");
-  };
-  auto open = [&](const std::string& why) {
+  }
+  void open(const std::string& why) {
     if (c.division == Division::closed) c.division = Division::open;
     c.reasons.push_back(why + ": allowed in OPEN only");
-  };
+  }
+};
+
+// The job's model against the reference's, DP aside (`note` ends the reason); false when either
+// has none, so nothing further can be compared.
+bool judge_model(const Job& reference, const Job& job, const std::string& note, Verdict& v) {
   if (!reference.model) {
-    c.division = Division::invalid;
-    c.reasons.push_back("the reference has no model");
-    return c;
+    v.c.division = Division::invalid;
+    v.c.reasons.push_back("the reference has no model");
+    return false;
   }
   const LlmModel& ref = *reference.model;
   if (!job.model) {
-    invalid("model: none (reference " + model_text(ref) + ")");
-    return c;
+    v.invalid("model: none (reference " + model_text(ref) + ")");
+    return false;
   }
-  const LlmModel& m = *job.model;
-  LlmModel shape = m, ref_shape = ref;
+  LlmModel shape = *job.model, ref_shape = ref;
   shape.data = ref_shape.data = 1;
   if (!(shape == ref_shape))
-    invalid("model: " + model_text(m) + " (reference " + model_text(ref) + ")");
+    v.invalid("model: " + model_text(*job.model) + " (reference " + model_text(ref) + note + ")");
+  return true;
+}
+
+// The pause between checkpoints (time_between_checkpoints: fixed) and dlgen's request size (OPEN).
+void judge_pause_and_request(const CheckpointSpec& k, const CheckpointSpec& rk, Verdict& v) {
+  if (k.pause_s != rk.pause_s) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf,
+                  "checkpoint.pause: %gs (reference %gs, time_between_checkpoints)", k.pause_s,
+                  rk.pause_s);
+    v.invalid(buf);
+  }
+  if (k.write_size_bytes != rk.write_size_bytes)
+    v.open("checkpoint.write_size: " + std::to_string(k.write_size_bytes) + " (reference " +
+           std::to_string(rk.write_size_bytes) + "; dlgen's request size, DLIO has no such key)");
+}
+
+// v3.0's process count (4.3.5, 4.6.1, 4.6.2, 4.6.4): returns the processes the run simulates.
+std::uint64_t judge_v3_processes(const std::string& workload, const Job& job, std::uint32_t hosts,
+                                 Verdict& v) {
+  const LlmModel& m = *job.model;
+  const CheckpointSpec& k = job.checkpoint;
+  if (k.mode == CheckpointMode::subset) {
+    if (workload != "llama3-8b")
+      v.invalid("checkpoint.mode: subset for " + workload +
+                " (rule 4.3.5: subset mode is defined for llama3-8b only)");
+    if (k.ranks_per_host != 8)
+      v.invalid("checkpoint.ranks_per_host: " + std::to_string(k.ranks_per_host) +
+                " in subset mode (rule 4.3.5: exactly 8 processes)");
+    return k.ranks_per_host;
+  }
+  const std::uint64_t world = m.world(), closed = v3_checkpoint_processes(workload);
+  const std::uint64_t tp_pp = std::uint64_t{m.tensor} * m.pipeline;
+  if (world != closed) {
+    const std::string what = "processes: " + std::to_string(world) + " (TP " +
+                             std::to_string(m.tensor) + " x PP " + std::to_string(m.pipeline) +
+                             " x DP " + std::to_string(m.data) + "; CLOSED runs exactly " +
+                             std::to_string(closed) + ", rule 4.6.1)";
+    if (tp_pp > 0 && world % tp_pp == 0)
+      v.open(what + ", a multiple of TP x PP (rule 4.6.4)");
+    else
+      v.invalid(what);
+  }
+  const std::uint64_t per_host = world / std::max<std::uint32_t>(hosts, 1);
+  if (per_host <= 4)
+    v.invalid("processes per host: " + std::to_string(per_host) +
+              " (rule 4.6.2: more than 4 simulated accelerators on each host)");
+  return world;
+}
+
+// v3.0's rule 4.3.4: the accelerator declared, known, and its memory x the processes at least
+// the workload's checkpoint (Tables 2 and 3, both in the tables' GB).
+void judge_v3_memory(const std::string& workload, const std::string& accelerator,
+                     std::uint64_t processes, Verdict& v) {
+  if (accelerator.empty()) {
+    v.invalid(
+        "no simulated accelerator declared (--accelerator b200|mi355, or h100|a100 as "
+        "whatif): rule 4.3.4 needs one");
+    return;
+  }
+  const double memory = v3_accelerator_memory_gb(accelerator);
+  if (memory <= 0) {
+    v.invalid("--accelerator " + accelerator +
+              ": not in Rules.md Table 3 (b200, mi355, h100, a100): rule 4.3.4 cannot be checked");
+    return;
+  }
+  const double size = v3_checkpoint_size_gb(workload);
+  if (double(processes) * memory < size) {
+    char buf[240];
+    std::snprintf(buf, sizeof buf,
+                  "accelerator memory: %llu x %s at %.0f GB = %.0f GB, below the %s checkpoint "
+                  "of %.0f GB (rule 4.3.4)",
+                  static_cast<unsigned long long>(processes), accelerator.c_str(), memory,
+                  double(processes) * memory, workload.c_str(), size);
+    v.invalid(buf);
+  }
+}
+
+}  // namespace
+
+DivisionCheck check_checkpoint_division(const Job& reference, const Job& job, std::uint32_t runs) {
+  Verdict v;
+  if (!judge_model(reference, job, "", v)) return v.c;
+  const LlmModel& ref = *reference.model;
+  const LlmModel& m = *job.model;
   if (m.data != ref.data) {
     const std::string what = "model.data_parallel: " + std::to_string(m.data) + " (reference " +
                              std::to_string(ref.data) + "; " + std::to_string(m.world()) +
                              " processes)";
     if (m.data > ref.data)
-      open(what + ", processes added in multiples of TP x PP");
+      v.open(what + ", processes added in multiples of TP x PP");
     else
-      invalid(what);
+      v.invalid(what);
   }
   const CheckpointSpec& k = job.checkpoint;
   const CheckpointSpec& rk = reference.checkpoint;
-  if (!k.fsync) invalid("checkpoint.fsync: false (the rules enforce fsync on every write)");
+  if (!k.fsync) v.invalid("checkpoint.fsync: false (the rules enforce fsync on every write)");
   // 10 written and 10 read; or one phase of a submission that runs them apart (Table 3: "10 or 0",
   // the write phase with no reads, then the read phase with no writes).
   const std::uint64_t writes = std::uint64_t{k.writes}, reads = std::uint64_t{k.reads};
   const bool both = writes == rk.writes && reads == rk.reads;
   const bool phase = (writes == rk.writes && reads == 0) || (writes == 0 && reads == rk.reads);
   if (!both && !phase)
-    invalid("checkpoint.writes/reads: " + std::to_string(writes) + "/" + std::to_string(reads) +
-            " over " + std::to_string(runs) + " run(s) (the rules fix " +
-            std::to_string(rk.writes) + " written and " + std::to_string(rk.reads) +
-            " read, or one of the two phases alone)");
-  if (k.pause_s != rk.pause_s) {
-    char buf[160];
-    std::snprintf(buf, sizeof buf,
-                  "checkpoint.pause: %gs (reference %gs, time_between_checkpoints)", k.pause_s,
-                  rk.pause_s);
-    invalid(buf);
-  }
-  if (k.write_size_bytes != rk.write_size_bytes)
-    open("checkpoint.write_size: " + std::to_string(k.write_size_bytes) + " (reference " +
-         std::to_string(rk.write_size_bytes) + "; dlgen's request size, DLIO has no such key)");
+    v.invalid("checkpoint.writes/reads: " + std::to_string(writes) + "/" + std::to_string(reads) +
+              " over " + std::to_string(runs) + " run(s) (the rules fix " +
+              std::to_string(rk.writes) + " written and " + std::to_string(rk.reads) +
+              " read, or one of the two phases alone)");
+  judge_pause_and_request(k, rk, v);
   const std::string workload = reference.name;
   if (k.mode == CheckpointMode::subset) {
     // v2.0 validation rule 4.3.5: a subset run has exactly 8 processes and is not the 8B model.
     if (k.ranks_per_host != 8)
-      invalid("checkpoint.ranks_per_host: " + std::to_string(k.ranks_per_host) +
-              " in subset mode (the rules ask for exactly 8)");
-    if (workload == "llama3-8b") invalid("checkpoint.mode: subset for the 8B model");
+      v.invalid("checkpoint.ranks_per_host: " + std::to_string(k.ranks_per_host) +
+                " in subset mode (the rules ask for exactly 8)");
+    if (workload == "llama3-8b") v.invalid("checkpoint.mode: subset for the 8B model");
   } else if (m.world() <= 4) {
-    invalid("processes per host: " + std::to_string(m.world()) +
-            " (the rules ask for more than 4)");
+    v.invalid("processes per host: " + std::to_string(m.world()) +
+              " (the rules ask for more than 4)");
   }
-  return c;
+  return v.c;
+}
+
+DivisionCheck check_checkpoint_division_v3(const Job& reference, const Job& job, std::uint32_t runs,
+                                           const std::string& accelerator, std::uint32_t hosts) {
+  Verdict v;
+  if (!judge_model(reference, job, "; rule 4.3.3", v)) return v.c;
+  const std::string workload = reference.name;
+  judge_v3_memory(workload, accelerator, judge_v3_processes(workload, job, hosts, v), v);
+  const CheckpointSpec& k = job.checkpoint;
+  const CheckpointSpec& rk = reference.checkpoint;
+  if (!k.fsync) v.invalid("checkpoint.fsync: false (rule 4.3.2: fsync on every checkpoint write)");
+  // 10 written then 10 read, in one invocation or a write phase and a read phase (2.1.23, 4.7.1,
+  // Table 3: "10 or 0" in CLOSED, any count in OPEN).
+  const bool both = k.writes == rk.writes && k.reads == rk.reads;
+  const bool phase =
+      (k.writes == rk.writes && k.reads == 0) || (k.writes == 0 && k.reads == rk.reads);
+  if (!both && !phase)
+    v.open("checkpoint.writes/reads: " + std::to_string(k.writes) + "/" + std::to_string(k.reads) +
+           " (CLOSED writes " + std::to_string(rk.writes) + " and reads " +
+           std::to_string(rk.reads) + ", or one of the two phases alone: Table 3)");
+  if (runs > 1)
+    v.open(std::to_string(runs) +
+           " invocations (rules 2.1.23 and 4.7.1: one combined invocation, or a write phase and "
+           "a read phase; --runs 1)");
+  judge_pause_and_request(k, rk, v);
+  return v.c;
 }
 
 MlperfCheckpointRun reduce_checkpoint_run(const CheckpointRunResult& r, std::uint32_t index) {
@@ -233,6 +344,10 @@ Result<MlperfCheckpointResult> describe(const Job& job, const Job* reference,
   const CheckpointSpec& k = job.checkpoint;
   MlperfCheckpointResult r;
   r.workload = job.name;
+  if (o.v3) {
+    r.rules = to_string(RulesVersion::v3_0);
+    r.accelerator = o.accelerator;
+  }
   r.writes_per_run = k.writes / o.runs;
   r.reads_per_run = k.reads / o.runs;
   r.fsync = k.fsync;
@@ -245,7 +360,9 @@ Result<MlperfCheckpointResult> describe(const Job& job, const Job* reference,
   r.hosts = std::max(o.hosts, 1u);
   if (reference) {
     r.reference = reference->name;
-    const DivisionCheck d = check_checkpoint_division(*reference, job, o.runs);
+    const DivisionCheck d =
+        o.v3 ? check_checkpoint_division_v3(*reference, job, o.runs, o.accelerator, r.hosts)
+             : check_checkpoint_division(*reference, job, o.runs);
     r.division = d.division;
     r.reasons = d.reasons;
   } else {
@@ -334,6 +451,11 @@ Result<MlperfCheckpointResult> run_mlperf_checkpoint(const Job& job, const Job* 
   if (!r) return r.error();
   if (Result<void> ran = run_all(job, run, o, observe, *r); !ran) return ran.error();
   judge_runs(o, *r);
+  if (o.v3) {
+    const auto& closed = v3_closed_accelerators();
+    apply_v3_category(std::find(closed.begin(), closed.end(), o.accelerator) != closed.end(),
+                      r->workload + " on " + o.accelerator, r->division, r->reasons);
+  }
   return r;
 }
 

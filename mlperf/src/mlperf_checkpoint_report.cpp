@@ -26,6 +26,10 @@ std::string mlperf_checkpoint_json(const MlperfCheckpointResult& r) {
   j["reference"] = r.reference;
   j["division"] = to_string(r.division);
   j["reasons"] = r.reasons;
+  if (!r.rules.empty()) {
+    j["rules"] = r.rules;
+    j["accelerator"] = r.accelerator;
+  }
   j["config"] = {{"ranks", r.ranks},
                  {"hosts", r.hosts},
                  {"checkpoint_bytes", r.checkpoint_bytes},

@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "dlgen/mlperf/mlperf.hpp"
+#include "dlgen/mlperf/provenance.hpp"
 
 namespace dlgen::mlperf {
 namespace {
@@ -205,6 +206,10 @@ const std::vector<Allowed>& allowed() {
 }
 
 }  // namespace
+
+std::vector<std::pair<std::string, std::string>> job_parameters(const Job& job) {
+  return job_fields(job);
+}
 
 DivisionCheck check_division(const Job& reference, const Job& job) {
   static const std::string kNotSet = "(not set)";

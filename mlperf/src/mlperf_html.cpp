@@ -26,9 +26,10 @@ std::string escape(const std::string& s) {
 
 std::string page_start(const std::string& workload, const char* heading, Division division,
                        const std::vector<std::string>& reasons, const char* all_clear) {
-  const char* colour = division == Division::closed ? "#1e8449"
-                       : division == Division::open ? "#b9770e"
-                                                    : "#c0392b";
+  const char* colour = division == Division::closed   ? "#1e8449"
+                       : division == Division::open   ? "#b9770e"
+                       : division == Division::whatif ? "#2e86c1"
+                                                      : "#c0392b";
   std::ostringstream h;
   h << "<!doctype html><html><head><meta charset='utf-8'><title>dlgen mlperf: " << escape(workload)
     << "</title><style>body{font-family:sans-serif;margin:2em;max-width:60em}"

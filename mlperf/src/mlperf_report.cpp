@@ -13,6 +13,10 @@ std::string mlperf_json(const MlperfResult& r) {
   j["workload"] = r.workload;
   j["division"] = to_string(r.division);
   j["reasons"] = r.reasons;
+  if (!r.rules.empty()) {
+    j["rules"] = r.rules;
+    j["accelerator"] = r.accelerator;
+  }
   j["dataset"] = {{"files", r.dataset_files},
                   {"files_required", r.sizing.files},
                   {"samples_for_steps", r.sizing.samples_for_steps},

@@ -53,6 +53,8 @@ const char* submission_division_folder(Division d) {
       return "open";
     case Division::invalid:
       return "invalid";
+    case Division::whatif:
+      return "whatif";
   }
   return "invalid";
 }
@@ -108,6 +110,7 @@ Result<std::vector<SubmissionFile>> submission_files(const SubmissionSpec& s) {
     out.push_back({d / "dlio.log",
                    "# written by " + s.tool_version + " in DLIO's place (no DLIO ran)\n" + r.log});
     out.push_back({d / "dlgen_job.toml", s.job_toml});
+    if (!r.provenance_json.empty()) out.push_back({d / "provenance.json", r.provenance_json});
     out.push_back({d / "dlio_config" / "config.yaml", s.config_yaml});
     out.push_back({d / "dlio_config" / "hydra.yaml", hydra});
     out.push_back({d / "dlio_config" / "overrides.yaml", overrides});
@@ -137,7 +140,7 @@ std::string dlio_training_epoch_stats_json(const Report& report) {
 }
 
 Result<void> check_submission_free(const std::filesystem::path& dir, const SubmissionSpec& spec) {
-  for (Division d : {Division::closed, Division::open, Division::invalid}) {
+  for (Division d : {Division::closed, Division::open, Division::invalid, Division::whatif}) {
     SubmissionSpec s = spec;
     s.division = d;
     s.runs.clear();

@@ -564,9 +564,10 @@ TEST(RunE2E, MlperfValidatesTheResizedJob) {
 // submission folder holds each run's DLIO-named summary.json.
 TEST(RunE2E, MlperfCheckpointingRulesAndSubmissionFolder) {
   TempDir tmp("dlgen-e2e-mlperf-ck");
+  // v2.0's rules: one checkpoint written and read per run (v3.0: RulesV3 tests below).
   const Outcome o = dlgen("mlperf '" DLGEN_SOURCE_DIR
-                          "/jobs/llama3-8b.toml' --scale small --output-dir out --results-dir sub "
-                          "--submitter 'ACME Labs' --system fast1",
+                          "/jobs/llama3-8b.toml' --rules v2.0 --scale small --output-dir out "
+                          "--results-dir sub --submitter 'ACME Labs' --system fast1",
                           tmp.path());
   ASSERT_EQ(o.code, 0) << o.out;
   EXPECT_NE(o.out.find("llama3-8b: INVALID: 2 run(s) x (1 written + 1 read)"), std::string::npos)
@@ -603,15 +604,16 @@ TEST(RunE2E, MlperfCheckpointingRulesAndSubmissionFolder) {
   EXPECT_EQ(folders, 2u);
   // The same submission folder again: refused before any run.
   const Outcome again = dlgen("mlperf '" DLGEN_SOURCE_DIR
-                              "/jobs/llama3-8b.toml' --scale small --results-dir sub --submitter "
-                              "'ACME Labs' --system fast1",
+                              "/jobs/llama3-8b.toml' --rules v2.0 --scale small --results-dir sub "
+                              "--submitter 'ACME Labs' --system fast1",
                               tmp.path());
   EXPECT_EQ(again.code, 2) << again.out;
   EXPECT_NE(again.out.find("already there"), std::string::npos) << again.out;
   EXPECT_EQ(again.out.find("run 1"), std::string::npos) << again.out;
   // 2 checkpoints do not split over 3 runs: refused as bad input.
   const Outcome bad =
-      dlgen("mlperf '" DLGEN_SOURCE_DIR "/jobs/llama3-8b.toml' --scale small --runs 3", tmp.path());
+      dlgen("mlperf '" DLGEN_SOURCE_DIR "/jobs/llama3-8b.toml' --rules v2.0 --scale small --runs 3",
+            tmp.path());
   EXPECT_EQ(bad.code, 2) << bad.out;
   EXPECT_NE(bad.out.find("do not split evenly"), std::string::npos) << bad.out;
 }

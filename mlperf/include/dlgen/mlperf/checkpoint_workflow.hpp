@@ -17,8 +17,8 @@
 #include "dlgen/core/job.hpp"
 #include "dlgen/core/llm.hpp"
 #include "dlgen/core/result.hpp"
-#include "dlgen/replay/checkpoint_figures.hpp"
 #include "dlgen/engine/registry.hpp"
+#include "dlgen/replay/checkpoint_figures.hpp"
 
 namespace dlgen::replay {
 class RankGroup;  // rank_group.hpp
@@ -97,8 +97,8 @@ struct CheckpointRunOptions {
   // Drop the page cache before the reads with drop_caches where permitted (root); false: always
   // the unprivileged way (POSIX_FADV_DONTNEED and O_DIRECT reads).
   bool drop_caches = true;
-  // Under mpirun (replay/rank_group.hpp; nullptr or one rank: this host runs every simulated rank): this
-  // host runs its share (cluster_host_shards); every checkpoint written or read starts on an
+  // Under mpirun (replay/rank_group.hpp; nullptr or one rank: this host runs every simulated rank):
+  // this host runs its share (cluster_host_shards); every checkpoint written or read starts on an
   // agreement of all hosts, so that its duration is the slowest host's slowest rank's, and any
   // host's failure stops every host there. Each host drops its own files from its page cache
   // under the 3x-RAM rule on its own bytes and RAM. Every rank returns the same result: all

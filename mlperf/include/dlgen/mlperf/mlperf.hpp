@@ -29,7 +29,9 @@ MlperfSizing mlperf_dataset_size(const Job& job, std::uint64_t ram_bytes_per_hos
 MlperfSizing mlperf_cluster_dataset_size(const Job& job, std::uint32_t ranks,
                                          std::uint64_t ram_bytes_all_hosts);
 
-enum class Division { closed, open, invalid };
+// whatif: MLPerf Storage v3.0's third category, for a workload or accelerator v3.0 does not admit
+// in CLOSED or OPEN (rules.hpp); never given under the v2.0 rules.
+enum class Division { closed, open, invalid, whatif };
 const char* to_string(Division d);
 
 // Which division a job may be submitted in, against the reference job of its workload, field by
@@ -104,6 +106,11 @@ struct MlperfOptions {
   // Set under mpirun: each run's figures are every rank's, reduced by reduce_mlperf_ranks (the
   // runner returns this rank's own Report).
   MlperfRankGather gather;
+  // MLPerf Storage v3.0's rules (rules.hpp) on top: every measured run keeps v3.0's AU minimum
+  // for the workload too, and a workload x accelerator v3.0 does not admit in CLOSED or OPEN is
+  // WHATIF. false: v2.0's rules only (what `dlgen mlperf --rules v2.0` applies).
+  bool v3 = false;
+  std::string accelerator;  // the accelerator profile judged (--accelerator or matched)
 };
 
 struct MlperfRun {
@@ -116,6 +123,9 @@ struct MlperfRun {
 
 struct MlperfResult {
   std::string workload;
+  // Under v3.0 (MlperfOptions::v3): "v3.0" and the accelerator judged, both in results.json;
+  // empty under v2.0 (whose results.json has neither).
+  std::string rules, accelerator;
   Division division = Division::closed;
   std::vector<std::string> reasons;  // why not CLOSED, or why INVALID
   MlperfSizing sizing;

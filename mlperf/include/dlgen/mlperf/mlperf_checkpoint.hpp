@@ -37,6 +37,17 @@ Result<Job> mlperf_checkpoint_reference(const std::string& workload);
 // written and 10 read over `runs` runs - is INVALID. `reasons` names every difference.
 DivisionCheck check_checkpoint_division(const Job& reference, const Job& job, std::uint32_t runs);
 
+// The same under MLPerf Storage v3.0's rules (rules.hpp; Rules.md 4.3 - 4.7): the model, its TP
+// and PP, ZeRO, fsync and the pause as in v2.0; CLOSED runs exactly the workload's processes
+// (8, 64, 512, 1024; more than 4 per host), OPEN any multiple of TP x PP (4.6.1, 4.6.4); subset
+// mode only for llama3-8b on exactly 8 processes (4.3.5); 10 written and 10 read in one
+// invocation, or a write-phase then a read-phase invocation (10 and 0, then 0 and 10), other
+// counts or several invocations OPEN only (2.1.23, Table 3); the `accelerator` (b200, mi355,
+// h100, a100) declared, and its memory x the processes at least the checkpoint (4.3.4, Tables 2
+// and 3). `hosts`: client hosts sharing the ranks.
+DivisionCheck check_checkpoint_division_v3(const Job& reference, const Job& job, std::uint32_t runs,
+                                           const std::string& accelerator, std::uint32_t hosts);
+
 // One phase (write or read) of one run, from every rank's records (pass_figures per checkpoint).
 struct MlperfCheckpointPhase {
   std::uint32_t checkpoints = 0;
@@ -69,10 +80,16 @@ struct MlperfCheckpointOptions {
   // Client hosts (mpirun -np) sharing the job's ranks (cluster_host_shards); the runner returns
   // every host's records merged.
   std::uint32_t hosts = 1;
+  // MLPerf Storage v3.0's rules (check_checkpoint_division_v3; an accelerator v3.0 admits only as
+  // whatif makes the verdict WHATIF). false: v2.0's.
+  bool v3 = false;
+  std::string accelerator;  // --accelerator: the simulated accelerator (v3.0 rule 4.3.4)
 };
 
 struct MlperfCheckpointResult {
-  std::string workload;   // the job's name
+  std::string workload;  // the job's name
+  // Under v3.0: "v3.0" and the simulated accelerator (results.json); empty under v2.0.
+  std::string rules, accelerator;
   std::string reference;  // "llama3-8b", ... ("" when none)
   Division division = Division::closed;
   std::vector<std::string> reasons;

@@ -13,7 +13,8 @@
 //
 // with, in each run's timestamp folder: <category>_run.stdout.log, <category>_run.stderr.log,
 // summary.json (DLIO's names), per_epoch_stats.json, dlgen_output.json (dlgen's full result),
-// dlio.log, dlgen_job.toml and dlio_config/{config.yaml, hydra.yaml, overrides.yaml}.
+// dlio.log, dlgen_job.toml, provenance.json (when the run has one) and dlio_config/{config.yaml,
+// hydra.yaml, overrides.yaml}.
 #include <ctime>
 #include <filesystem>
 #include <string>
@@ -29,7 +30,8 @@ namespace dlgen::mlperf {
 struct SubmissionRun {
   std::string timestamp;  // YYYYMMDD_HHmmss, local time the run ended (submission_timestamp)
   std::string summary_json, per_epoch_stats_json, output_json;
-  std::string log;  // what dlgen printed about the run (stdout log and dlio.log)
+  std::string log;              // what dlgen printed about the run (stdout log and dlio.log)
+  std::string provenance_json;  // provenance.json (provenance.hpp); "" writes none
   bool warmup = false;
 };
 

@@ -1,0 +1,333 @@
+// MLPerf Storage v3.0 through the dlgen binary: provenance.json beside every result, the
+// checkpoint write phase and read phase as separate invocations judged by rule 4.7.1's 30
+// seconds, and `dlgen mlperf validate` on a folder a real `dlgen mlperf` run wrote and on copies
+// of it broken in each way the checker looks for.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "shell.hpp"
+#include "temp_dir.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using dlgen::testing::Outcome;
+using dlgen::testing::TempDir;
+using nlohmann::json;
+
+Outcome dlgen(const std::string& args, const fs::path& cwd) {
+  return dlgen::testing::sh("cd '" + cwd.string() + "' && DLGEN_NO_PROGRESS=1 '" DLGEN_BINARY "' " +
+                            args);
+}
+
+json read_json(const fs::path& p) {
+  return json::parse(std::ifstream(p));
+}
+
+void write_json(const fs::path& p, const json& j) {
+  std::ofstream(p) << j.dump(2) << "\n";
+}
+
+std::string read_text(const fs::path& p) {
+  std::ifstream f(p);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+// A small training job named after a v3.0 workload, on the null engine (no dataset on disk).
+const char* kUnet3d = R"([job]
+name = "unet3d"
+[dataset]
+dir = "data"
+format = "npz"
+num_files = 8
+file_size = "64KiB"
+[reader]
+batch_size = 1
+workers = 1
+[compute]
+au_threshold = 0.9
+[compute.b200]
+time = "20ms"
+[run]
+epochs = 1
+accelerators = 1
+)";
+
+std::vector<fs::path> timestamp_folders(const fs::path& dir) {
+  std::vector<fs::path> v;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.is_directory()) v.push_back(e.path());
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+// The problems validate lists for `dir`, as (rule, path) texts, and its exit code.
+struct Validation {
+  int code = -1;
+  json report;
+  bool has(const std::string& rule_part, const std::string& path_part = "") const {
+    for (const auto& p : report["problems"])
+      if (p["rule"].get<std::string>().find(rule_part) != std::string::npos &&
+          p["path"].get<std::string>().find(path_part) != std::string::npos)
+        return true;
+    return false;
+  }
+};
+Validation validate(const fs::path& dir, const fs::path& cwd) {
+  const Outcome o = dlgen("mlperf validate '" + dir.string() + "' --json", cwd);
+  Validation v;
+  v.code = o.code;
+  v.report = json::parse(o.out, nullptr, false);
+  return v;
+}
+
+TEST(MlperfV3E2E, ProvenanceBesideEveryResultAndRunFolder) {
+  TempDir tmp("dlgen-v3-prov");
+  std::ofstream(tmp / "job.toml") << kUnet3d;
+  const Outcome o = dlgen(
+      "mlperf job.toml --engine null --no-size --runs 1 --accelerator b200 --output-dir out "
+      "--results-dir sub --submitter ACME --system box",
+      tmp.path());
+  ASSERT_EQ(o.code, 0) << o.out;
+  EXPECT_NE(o.out.find("unet3d: INVALID"), std::string::npos) << o.out;  // not the reference
+  const json p = read_json(tmp / "out/provenance.json");
+  EXPECT_EQ(p["tool"]["name"], "dlgen");
+  EXPECT_FALSE(p["tool"]["version"].get<std::string>().empty());
+  EXPECT_FALSE(p["tool"]["git_commit"].get<std::string>().empty());
+  EXPECT_EQ(p["rules"], "v3.0");
+  EXPECT_GT(p["host"]["cpus"].get<unsigned>(), 0u);
+  EXPECT_GT(p["host"]["ram_bytes"].get<std::uint64_t>(), 0u);
+  EXPECT_FALSE(p["host"]["kernel"].get<std::string>().empty());
+  EXPECT_EQ(p["accelerator"], "b200");
+  EXPECT_EQ(p["parameters"]["reader.batch_size"], "1");
+  EXPECT_NE(p["command_line"].get<std::string>().find("--accelerator b200"), std::string::npos);
+  EXPECT_FALSE(p["start"].get<std::string>().empty());
+  const json r = read_json(tmp / "out/results.json");
+  EXPECT_EQ(r["rules"], "v3.0");
+  EXPECT_EQ(r["accelerator"], "b200");
+  // Each run folder's provenance names the job of its dlgen_job.toml.
+  const fs::path run = tmp / "sub/invalid/ACME/results/box/training/unet3d/run";
+  const auto folders = timestamp_folders(run);
+  ASSERT_EQ(folders.size(), 2u);  // warm-up + 1
+  for (const fs::path& f : folders) {
+    const json fp = read_json(f / "provenance.json");
+    EXPECT_EQ(fp["job"]["toml"].get<std::string>(), read_text(f / "dlgen_job.toml"));
+  }
+  EXPECT_TRUE(read_json(folders[0] / "provenance.json")["warmup"].get<bool>());
+  // v2.0 keeps its outputs as they were: no provenance, no rules key.
+  const Outcome v2 = dlgen(
+      "mlperf job.toml --rules v2.0 --accelerator b200 --engine null --no-size --runs 1 "
+      "--output-dir out2",
+      tmp.path());
+  ASSERT_EQ(v2.code, 0) << v2.out;
+  EXPECT_FALSE(fs::exists(tmp / "out2/provenance.json"));
+  EXPECT_FALSE(read_json(tmp / "out2/results.json").contains("rules"));
+  const Outcome bad = dlgen("mlperf job.toml --rules v9", tmp.path());
+  EXPECT_EQ(bad.code, 2) << bad.out;
+  EXPECT_NE(bad.out.find("expected v3.0 or v2.0"), std::string::npos) << bad.out;
+}
+
+// Rule 4.7.1: a write-phase invocation leaves its end in the checkpoint folder; a read-phase
+// invocation started within 30 s passes the rule, one started later (its record moved back by
+// 100 s) or without a write phase fails it.
+TEST(MlperfV3E2E, ReadPhaseMustStartWithinThirtySecondsOfTheWritePhase) {
+  TempDir tmp("dlgen-v3-phases");
+  const std::string job =
+      "'" DLGEN_SOURCE_DIR "/jobs/llama3-8b.toml' --scale small --accelerator b200";
+  const Outcome w = dlgen("mlperf " + job + " --set checkpoint.reads=0 --output-dir w", tmp.path());
+  ASSERT_EQ(w.code, 0) << w.out;
+  EXPECT_NE(w.out.find("1 run(s) x (2 written + 0 read)"), std::string::npos) << w.out;
+  const fs::path record = tmp / "data/checkpoints/llama3-8b/dlgen-checkpoint-phase.json";
+  ASSERT_TRUE(fs::exists(record)) << w.out;
+  const Outcome r =
+      dlgen("mlperf " + job + " --set checkpoint.writes=0 --output-dir r", tmp.path());
+  ASSERT_EQ(r.code, 0) << r.out;
+  const std::string reasons = read_json(tmp / "r/results.json")["reasons"].dump();
+  EXPECT_NE(reasons.find("after the write phase ended (rule 4.7.1: within 30 s)"),
+            std::string::npos)
+      << reasons;
+  // The same read phase 100 s late.
+  json rec = read_json(record);
+  rec["end_unix_s"] = rec["end_unix_s"].get<double>() - 100;
+  write_json(record, rec);
+  const Outcome late =
+      dlgen("mlperf " + job + " --set checkpoint.writes=0 --output-dir late", tmp.path());
+  ASSERT_EQ(late.code, 0) << late.out;
+  EXPECT_NE(late.out.find("rule 4.7.1 asks for 30 s at most"), std::string::npos) << late.out;
+  fs::remove(record);
+  const Outcome orphan =
+      dlgen("mlperf " + job + " --set checkpoint.writes=0 --output-dir orphan", tmp.path());
+  ASSERT_EQ(orphan.code, 0) << orphan.out;
+  EXPECT_NE(orphan.out.find("read phase without a write phase"), std::string::npos) << orphan.out;
+  EXPECT_EQ(read_json(tmp / "orphan/results.json")["division"], "INVALID");
+}
+
+// `dlgen mlperf validate`: the folder of a real run (INVALID: its job is not the reference, so
+// it sits under invalid/) has no problem but that; the same tree under closed/, its measured
+// figures replaced by steady ones (so that the test does not depend on this machine's timing),
+// is valid (exit 0); each break is found and named (exit 1).
+TEST(MlperfV3E2E, ValidateAGoodFolderAndEveryBreak) {
+  TempDir tmp("dlgen-v3-validate");
+  std::ofstream(tmp / "job.toml") << kUnet3d;
+  const Outcome o = dlgen(
+      "mlperf job.toml --engine null --no-size --accelerator b200 --output-dir out "
+      "--results-dir sub --submitter ACME --system box",
+      tmp.path());
+  ASSERT_EQ(o.code, 0) << o.out;
+  const Validation real = validate(tmp / "sub", tmp.path());
+  EXPECT_EQ(real.code, 1);
+  ASSERT_TRUE(real.report.is_object());
+  for (const auto& p : real.report["problems"]) {
+    const std::string rule = p["rule"];
+    // Only what follows from the verdict (and, on a busy machine, from its timing).
+    EXPECT_TRUE(rule.find("2.1.2") == 0 || rule.find("3.3.2") == 0 || rule == "replication")
+        << p.dump();
+  }
+  EXPECT_TRUE(real.has("2.1.2", "invalid"));
+
+  // The good folder.
+  const fs::path good = tmp / "good";
+  fs::create_directories(good);
+  fs::copy(tmp / "sub/invalid", good / "closed", fs::copy_options::recursive);
+  const fs::path run = good / "closed/ACME/results/box/training/unet3d/run";
+  json results = read_json(run / "results.json");
+  results["division"] = "CLOSED";
+  results["reasons"] = json::array();
+  const auto folders = timestamp_folders(run);
+  ASSERT_EQ(folders.size(), 6u);
+  for (std::size_t i = 0; i < folders.size(); ++i) {
+    json out = read_json(folders[i] / "dlgen_output.json");
+    out["samples_per_s"] = 40.0;
+    out["au"] = 0.95;
+    write_json(folders[i] / "dlgen_output.json", out);
+    results["runs"][i]["samples_per_s"] = 40.0;
+    results["runs"][i]["au"] = 0.95;
+  }
+  write_json(run / "results.json", results);
+  const Validation ok = validate(good, tmp.path());
+  EXPECT_EQ(ok.code, 0) << ok.report.dump(2);
+  EXPECT_TRUE(ok.report["valid"].get<bool>());
+  const Outcome text = dlgen("mlperf validate good", tmp.path());
+  EXPECT_EQ(text.code, 0) << text.out;
+  EXPECT_NE(text.out.find("VALID under the MLPerf Storage v3.0 rules: 1 result(s)"),
+            std::string::npos)
+      << text.out;
+
+  // Each break, on a fresh copy of the good folder.
+  int n = 0;
+  auto broken = [&](const std::function<void(const fs::path& run)>& breakit, const char* rule,
+                    const char* path_part) {
+    const fs::path copy = tmp / ("broken" + std::to_string(++n));
+    fs::copy(good, copy, fs::copy_options::recursive);
+    breakit(copy / "closed/ACME/results/box/training/unet3d/run");
+    const Validation v = validate(copy, tmp.path());
+    EXPECT_EQ(v.code, 1) << rule;
+    EXPECT_TRUE(v.has(rule, path_part)) << rule << " " << path_part << "\n" << v.report.dump(2);
+  };
+  auto folder = [](const fs::path& r, std::size_t i) { return timestamp_folders(r)[i]; };
+  broken([&](const fs::path& r) { fs::remove(folder(r, 2) / "summary.json"); }, "2.1.19",
+         "summary.json");
+  broken([&](const fs::path& r) { fs::remove(folder(r, 1) / "dlio_config/hydra.yaml"); }, "2.1.20",
+         "dlio_config");
+  broken([&](const fs::path& r) { std::ofstream(folder(r, 1) / "dlio_config/extra.yaml") << "x"; },
+         "2.1.20", "dlio_config");
+  broken([&](const fs::path& r) { fs::remove_all(folder(r, 5)); }, "2.1.17", "run");
+  broken([&](const fs::path& r) { fs::create_directories(r / "not-a-timestamp"); }, "2.1.17",
+         "not-a-timestamp");
+  broken([&](const fs::path& r) { fs::remove(r / "results.json"); }, "2.1.16", "results.json");
+  broken([&](const fs::path& r) { fs::remove(folder(r, 3) / "provenance.json"); }, "provenance",
+         "provenance.json");
+  broken(
+      [&](const fs::path& r) {
+        std::ofstream(folder(r, 3) / "dlgen_job.toml", std::ios::app) << "\n";
+      },
+      "provenance", "provenance.json");
+  broken(
+      [&](const fs::path& r) {
+        json p = read_json(folder(r, 4) / "provenance.json");
+        p["rules"] = "v2.0";
+        write_json(folder(r, 4) / "provenance.json", p);
+      },
+      "provenance", "provenance.json");
+  broken(
+      [&](const fs::path& r) {  // a measured run below unet3d's 90% (its own file and results.json)
+        json out = read_json(folder(r, 2) / "dlgen_output.json");
+        out["au"] = 0.5;
+        write_json(folder(r, 2) / "dlgen_output.json", out);
+        json res = read_json(r / "results.json");
+        res["runs"][2]["au"] = 0.5;
+        write_json(r / "results.json", res);
+      },
+      "3.3.2", "");
+  broken(
+      [&](const fs::path& r) {  // the files say something else than results.json
+        json out = read_json(folder(r, 3) / "dlgen_output.json");
+        out["samples_per_s"] = 41.0;
+        write_json(folder(r, 3) / "dlgen_output.json", out);
+      },
+      "runs", "dlgen_output.json");
+  broken(
+      [&](const fs::path& r) {  // runs that disagree by more than 5%
+        for (std::size_t i : {1u, 2u}) {
+          json out = read_json(folder(r, i) / "dlgen_output.json");
+          out["samples_per_s"] = 20.0;
+          write_json(folder(r, i) / "dlgen_output.json", out);
+          json res = read_json(r / "results.json");
+          res["runs"][i]["samples_per_s"] = 20.0;
+          write_json(r / "results.json", res);
+        }
+      },
+      "replication", "run");
+  broken(
+      [&](const fs::path& r) {  // a verdict another than the folder's
+        json res = read_json(r / "results.json");
+        res["division"] = "OPEN";
+        write_json(r / "results.json", res);
+      },
+      "division", "results.json");
+  broken(
+      [&](const fs::path& r) {  // h100 is whatif only in v3.0
+        json res = read_json(r / "results.json");
+        res["accelerator"] = "h100";
+        write_json(r / "results.json", res);
+      },
+      "category", "results.json");
+  broken(
+      [&](const fs::path& r) {
+        fs::rename(r.parent_path(), r.parent_path().parent_path() / "resnet50");
+      },
+      "2.1.11", "resnet50");
+  broken(
+      [&](const fs::path& r) {
+        fs::remove(r.parent_path().parent_path().parent_path().parent_path().parent_path() /
+                   "systems/box.json");
+      },
+      "2.1.7", "systems");
+  broken(
+      [&](const fs::path& r) {
+        fs::create_directories(r.parent_path()
+                                   .parent_path()
+                                   .parent_path()
+                                   .parent_path()
+                                   .parent_path()
+                                   .parent_path()
+                                   .parent_path() /
+                               "extra");
+      },
+      "2.1.2", "extra");
+  // Not a folder at all: exit 1 with the reason.
+  const Validation none = validate(tmp / "no-such", tmp.path());
+  EXPECT_EQ(none.code, 1);
+  EXPECT_TRUE(none.has("folder"));
+}
+
+}  // namespace
