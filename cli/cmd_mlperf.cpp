@@ -124,7 +124,7 @@ std::string run_provenance(const Job& job, const MlperfOutputs& o, const std::st
                            std::uint32_t index, bool warmup, const std::string& start,
                            const std::string& end) {
   mlperf::Provenance p = mlperf::make_provenance(
-      job, mlperf::to_string(o.v3 ? mlperf::RulesVersion::v3_0 : mlperf::RulesVersion::v2_0),
+      job, mlperf::to_string(o.v3 ? mlperf::Round::v3_0 : mlperf::Round::v2_0),
       command_line());
   p.workload = workload;
   p.accelerator = o.accelerator;
@@ -380,11 +380,18 @@ int mlperf_training(Job job, const MlperfArgs& a, const MlperfOutputs& outputs,
                     const ClientRam& ram, const engine::EngineOps& engine, cluster::Cluster& cl) {
   const bool root = cl.rank() == 0;
   const bool several = cl.size() > 1;
-  const std::string accelerator =
-      !a.job.accelerator.empty() ? a.job.accelerator : mlperf::mlperf_match_accelerator(job);
+  // The reference is the chosen round's published config; a pair that round does not publish
+  // (v3.0 keeps resnet50 and cosmoflow as whatif without new configs) is judged against v2.0's.
+  const mlperf::Round round = outputs.v3 ? mlperf::Round::v3_0 : mlperf::Round::v2_0;
+  std::string accelerator = a.job.accelerator;
+  if (accelerator.empty()) accelerator = mlperf::mlperf_match_accelerator(job, round);
+  if (accelerator.empty()) accelerator = mlperf::mlperf_match_accelerator(job, mlperf::Round::v2_0);
   std::optional<Job> reference;
-  if (!accelerator.empty())
-    if (Result<Job> ref = mlperf::mlperf_reference(job.name, accelerator); ref) reference = *ref;
+  if (!accelerator.empty()) {
+    Result<Job> ref = mlperf::mlperf_reference(job.name, accelerator, round);
+    if (!ref) ref = mlperf::mlperf_reference(job.name, accelerator, mlperf::Round::v2_0);
+    if (ref) reference = *ref;
+  }
   mlperf::MlperfOptions mo;
   mo.runs = a.runs > 0 ? a.runs : 5;
   mo.warmup = !a.no_warmup;
@@ -481,9 +488,9 @@ int mlperf_training(Job job, const MlperfArgs& a, const MlperfOutputs& outputs,
 int do_mlperf(const MlperfArgs& a) {
   const double started = now_unix_s();
   const std::string started_text = dlio_time_text();
-  Result<mlperf::RulesVersion> rules = mlperf::parse_rules_version(a.rules);
+  Result<mlperf::Round> rules = mlperf::parse_rules_version(a.rules);
   if (!rules) return report_error(rules.error());
-  const bool v3 = *rules == mlperf::RulesVersion::v3_0;
+  const bool v3 = *rules == mlperf::Round::v3_0;
   Result<std::unique_ptr<cluster::Cluster>> made = make_cluster(a.job);
   if (!made) return report_error(made.error());
   cluster::Cluster& cl = **made;

@@ -74,7 +74,7 @@ struct ValidateArgs {
 };
 
 int do_validate(const ValidateArgs& a) {
-  Result<mlperf::RulesVersion> rules = mlperf::parse_rules_version(a.rules);
+  Result<mlperf::Round> rules = mlperf::parse_rules_version(a.rules);
   if (!rules) return report_error(rules.error());
   const mlperf::ValidationResult r = mlperf::validate_results(a.dir, *rules);
   std::fputs(a.json ? mlperf::validation_json(r).c_str() : mlperf::format_validation(r).c_str(),

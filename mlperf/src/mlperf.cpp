@@ -52,13 +52,6 @@ MlperfSizing mlperf_cluster_dataset_size(const Job& job, std::uint32_t ranks,
   return s;
 }
 
-double mlperf_au_threshold(const std::string& w) {
-  if (w == "unet3d" || w == "resnet50") return 0.90;
-  if (w == "cosmoflow") return 0.70;
-  if (w == "retinanet") return 0.85;  // v3.0's retinanet_*.yaml, metric.au
-  return 0;
-}
-
 MlperfRun mlperf_run_of(const Report& rep, std::uint64_t seed, bool warmup) {
   MlperfRun m;
   m.seed = seed;
@@ -195,7 +188,7 @@ Result<MlperfResult> run_mlperf(const Job& job, const Job* reference, const Mlpe
   MlperfResult r;
   r.workload = job.name;
   if (o.v3) {
-    r.rules = to_string(RulesVersion::v3_0);
+    r.rules = to_string(Round::v3_0);
     r.accelerator = o.accelerator;
   }
   r.sizing = o.sizing;

@@ -345,7 +345,7 @@ Result<MlperfCheckpointResult> describe(const Job& job, const Job* reference,
   MlperfCheckpointResult r;
   r.workload = job.name;
   if (o.v3) {
-    r.rules = to_string(RulesVersion::v3_0);
+    r.rules = to_string(Round::v3_0);
     r.accelerator = o.accelerator;
   }
   r.writes_per_run = k.writes / o.runs;

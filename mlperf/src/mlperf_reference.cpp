@@ -225,13 +225,6 @@ const Profile kProfiles[] = {
     {Round::v3_0, "retinanet", "a100", kRetinanetWhatif, 0.210, 0, true},
 };
 
-// Simulated accelerator memory (v3.0 Rules.md 4.3.4, Table 3), GB as the table writes them.
-struct Memory {
-  const char* accelerator;
-  double gb;
-};
-const Memory kMemory[] = {{"b200", 180}, {"mi355", 288}, {"h100", 80}, {"a100", 80}};
-
 }  // namespace
 
 const char* to_string(Round r) {
@@ -243,12 +236,6 @@ std::vector<MlperfProfile> mlperf_profiles(Round round) {
   for (const Profile& p : kProfiles)
     if (p.round == round) out.push_back({p.workload, p.accelerator, p.whatif});
   return out;
-}
-
-double mlperf_accelerator_memory_gb(const std::string& accelerator) {
-  for (const Memory& m : kMemory)
-    if (accelerator == m.accelerator) return m.gb;
-  return 0;
 }
 
 Result<Job> mlperf_reference(const std::string& workload, const std::string& accelerator,

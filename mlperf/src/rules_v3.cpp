@@ -43,13 +43,9 @@ constexpr LlmCheckpoint kCheckpoints[] = {{"llama3-8b", 105, 8},
 
 }  // namespace
 
-const char* to_string(RulesVersion v) {
-  return v == RulesVersion::v2_0 ? "v2.0" : "v3.0";
-}
-
-Result<RulesVersion> parse_rules_version(const std::string& t) {
-  if (t == "v3.0" || t == "3.0" || t == "v3") return RulesVersion::v3_0;
-  if (t == "v2.0" || t == "2.0" || t == "v2") return RulesVersion::v2_0;
+Result<Round> parse_rules_version(const std::string& t) {
+  if (t == "v3.0" || t == "3.0" || t == "v3") return Round::v3_0;
+  if (t == "v2.0" || t == "2.0" || t == "v2") return Round::v2_0;
   return input_error("--rules " + t + ": expected v3.0 or v2.0");
 }
 

@@ -26,14 +26,14 @@ constexpr double kReplication = 0.05;          // every run's figure within 5% o
 
 struct Checker {
   fs::path root;
-  RulesVersion rules;
+  Round rules;
   ValidationResult& out;
 
   std::string rel(const fs::path& p) const { return fs::relative(p, root).generic_string(); }
   void problem(const fs::path& p, const std::string& rule, const std::string& message) {
     out.problems.push_back({rel(p), rule, message});
   }
-  bool v3() const { return rules == RulesVersion::v3_0; }
+  bool v3() const { return rules == Round::v3_0; }
 };
 
 std::vector<fs::path> entries(const fs::path& dir) {
@@ -346,7 +346,7 @@ void check_submitter(Checker& c, const fs::path& s, const std::string& division)
 
 }  // namespace
 
-ValidationResult validate_results(const fs::path& dir, RulesVersion rules) {
+ValidationResult validate_results(const fs::path& dir, Round rules) {
   ValidationResult out;
   out.rules = rules;
   Checker c{dir, rules, out};

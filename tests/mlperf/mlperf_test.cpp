@@ -2,6 +2,7 @@
 // that differ from the reference, warm-up + N runs with new seeds, the replication check, the AU
 // verdict, and the report files.
 #include "dlgen/mlperf/mlperf.hpp"
+#include "dlgen/mlperf/rules.hpp"
 
 #include <gtest/gtest.h>
 
@@ -143,8 +144,8 @@ TEST(Mlperf, ReferencesAndThresholds) {
   EXPECT_EQ(reference("unet3d", "b200").compute.effective(), Distribution::fixed_at(0.162));
   EXPECT_EQ(reference("resnet50", "a100").reader.batch_size, 400u);
   EXPECT_FALSE(mlperf_reference("unet3d", "tpu"));
-  EXPECT_DOUBLE_EQ(mlperf_au_threshold("resnet50"), 0.90);
-  EXPECT_DOUBLE_EQ(mlperf_au_threshold("cosmoflow"), 0.70);
+  EXPECT_DOUBLE_EQ(v3_au_threshold("resnet50"), 0.90);
+  EXPECT_DOUBLE_EQ(v3_au_threshold("cosmoflow"), 0.70);
   Job j = reference("unet3d", "a100");
   EXPECT_EQ(mlperf_match_accelerator(j), "a100");
   j.compute.step_time = Distribution::fixed_at(0.3);

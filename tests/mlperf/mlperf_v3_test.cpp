@@ -8,6 +8,7 @@
 #include "dlgen/core/job_io.hpp"
 #include "dlgen/dlio/config.hpp"
 #include "dlgen/mlperf/mlperf.hpp"
+#include "dlgen/mlperf/rules.hpp"
 
 namespace dlgen::mlperf {
 namespace {
@@ -74,7 +75,7 @@ TEST(MlperfV3, ReferenceFiguresAreThePublishedConfigs) {
   EXPECT_EQ(u2.dataset.num_files, 168u);
   EXPECT_TRUE(u2.checkpoint.enabled);
 
-  EXPECT_DOUBLE_EQ(mlperf_au_threshold("retinanet"), 0.85);
+  EXPECT_DOUBLE_EQ(v3_au_threshold("retinanet"), 0.85);
   EXPECT_EQ(mlperf_match_accelerator(m, Round::v3_0), "mi355");
   EXPECT_EQ(mlperf_match_accelerator(b, Round::v3_0), "b200");
   EXPECT_EQ(mlperf_match_accelerator(b), "");  // not a v2.0 workload
@@ -123,11 +124,11 @@ TEST(Mlperf, ShippedRetinanetIsTheV3Reference) {
 }
 
 TEST(MlperfV3, SimulatedAcceleratorMemory) {
-  EXPECT_DOUBLE_EQ(mlperf_accelerator_memory_gb("b200"), 180);
-  EXPECT_DOUBLE_EQ(mlperf_accelerator_memory_gb("mi355"), 288);
-  EXPECT_DOUBLE_EQ(mlperf_accelerator_memory_gb("h100"), 80);
-  EXPECT_DOUBLE_EQ(mlperf_accelerator_memory_gb("a100"), 80);
-  EXPECT_DOUBLE_EQ(mlperf_accelerator_memory_gb("v100"), 0);
+  EXPECT_DOUBLE_EQ(v3_accelerator_memory_gb("b200"), 180);
+  EXPECT_DOUBLE_EQ(v3_accelerator_memory_gb("mi355"), 288);
+  EXPECT_DOUBLE_EQ(v3_accelerator_memory_gb("h100"), 80);
+  EXPECT_DOUBLE_EQ(v3_accelerator_memory_gb("a100"), 80);
+  EXPECT_DOUBLE_EQ(v3_accelerator_memory_gb("v100"), 0);
 }
 
 }  // namespace

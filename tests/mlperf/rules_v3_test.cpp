@@ -30,13 +30,13 @@ std::string joined(const std::vector<std::string>& reasons) {
 }
 
 TEST(RulesV3, VersionsParseAndV3IsTheDefault) {
-  EXPECT_EQ(kDefaultRules, RulesVersion::v3_0);
-  EXPECT_EQ(*parse_rules_version("v3.0"), RulesVersion::v3_0);
-  EXPECT_EQ(*parse_rules_version("2.0"), RulesVersion::v2_0);
-  Result<RulesVersion> bad = parse_rules_version("v1.0");
+  EXPECT_EQ(kDefaultRules, Round::v3_0);
+  EXPECT_EQ(*parse_rules_version("v3.0"), Round::v3_0);
+  EXPECT_EQ(*parse_rules_version("2.0"), Round::v2_0);
+  Result<Round> bad = parse_rules_version("v1.0");
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().message.find("expected v3.0 or v2.0"), std::string::npos);
-  EXPECT_STREQ(to_string(RulesVersion::v2_0), "v2.0");
+  EXPECT_STREQ(to_string(Round::v2_0), "v2.0");
 }
 
 // editions.yaml, edition 3.0: CLOSED training = {unet3d, retinanet} x {b200, mi355}; the rest

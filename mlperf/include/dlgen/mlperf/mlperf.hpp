@@ -61,10 +61,6 @@ struct MlperfProfile {
 };
 std::vector<MlperfProfile> mlperf_profiles(Round round);
 
-// The simulated accelerator memory the v3.0 rules give an accelerator (Rules.md 4.3.4, Table 3:
-// b200 180, mi355 288, h100 and a100 80), in GB as the table writes them; 0 when not in it.
-double mlperf_accelerator_memory_gb(const std::string& accelerator);
-
 // The reference workload (MLPerf Storage's published DLIO config of `round`) for `workload` on
 // `accelerator`, as a Job; an error listing the round's known pairs otherwise.
 Result<Job> mlperf_reference(const std::string& workload, const std::string& accelerator,
@@ -72,10 +68,6 @@ Result<Job> mlperf_reference(const std::string& workload, const std::string& acc
 // The accelerator profile of `round` whose reference compute time and batch size equal the job's,
 // or "".
 std::string mlperf_match_accelerator(const Job& job, Round round = Round::v2_0);
-
-// The AU an MLPerf Storage workload must keep (unet3d and resnet50 0.90, cosmoflow 0.70,
-// retinanet 0.85); 0 when the name is not one of them.
-double mlperf_au_threshold(const std::string& workload);
 
 struct MlperfRun;
 // One rank's (host's) own figures of one run under mpirun.

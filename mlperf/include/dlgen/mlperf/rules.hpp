@@ -15,12 +15,11 @@
 
 namespace dlgen::mlperf {
 
-enum class RulesVersion { v2_0, v3_0 };
-const char* to_string(RulesVersion v);  // "v2.0", "v3.0"
+// The edition is mlperf::Round (mlperf.hpp): one enum names both its workloads and its rules.
 // "v3.0", "3.0", "v2.0", "2.0"; an input error naming the known ones otherwise.
-Result<RulesVersion> parse_rules_version(const std::string& text);
+Result<Round> parse_rules_version(const std::string& text);
 // What `dlgen mlperf` applies when --rules is not given.
-constexpr RulesVersion kDefaultRules = RulesVersion::v3_0;
+constexpr Round kDefaultRules = Round::v3_0;
 
 // MLPerf Storage v3.0 (mlpstorage_py/rules/editions.yaml, edition "3.0"; config.py's
 // MODELS_CLOSED x ACCELERATORS_CLOSED): CLOSED and OPEN training are unet3d and retinanet on

@@ -23,13 +23,13 @@ struct ValidationProblem {
 };
 
 struct ValidationResult {
-  RulesVersion rules = kDefaultRules;
+  Round rules = kDefaultRules;
   std::vector<std::string> results;  // each workload folder checked, relative to the folder
   std::vector<ValidationProblem> problems;
   bool valid() const { return problems.empty() && !results.empty(); }
 };
 
-ValidationResult validate_results(const std::filesystem::path& dir, RulesVersion rules);
+ValidationResult validate_results(const std::filesystem::path& dir, Round rules);
 
 // Text for people (one line per problem, then the verdict) and JSON for scripts.
 std::string format_validation(const ValidationResult& r);
