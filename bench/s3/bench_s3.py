@@ -24,7 +24,7 @@ import sys
 import tempfile
 import time
 
-SHAPES = {"128KiB": (128 * 1024, 1024), "64MiB": (64 << 20, 24)}  # object size, objects
+SHAPES = {"128KiB": (128 * 1024, 1024), "64MiB": (64 << 20, 16)}  # object size, objects
 
 
 def job_text(bucket, shape, size, count, threads, epochs):
