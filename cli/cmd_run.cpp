@@ -402,7 +402,8 @@ void add_run_command(CLI::App& app, Action& action) {
       app.add_subcommand("run", "Replay a job's training I/O (generating its dataset if missing)");
   add_job_options(run, run_args->job);
   add_rank_timeout(run, run_args->job);
-  run->add_option("--engine", run_args->engine, "I/O engine: " + engine::help_names())
+  run->add_option("--engine", run_args->engine,
+                  "I/O engine: " + engine::help_names() + " (an s3:// dataset: s3)")
       ->each([run_args](const std::string&) { run_args->engine_given = true; });
   run->add_option(
       "--output,-o", run_args->output,

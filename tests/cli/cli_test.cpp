@@ -184,6 +184,16 @@ TEST(Cli, ObjectLocationsAreNeverLocalFolders) {
   EXPECT_NE(ck.out.find("checkpoint.dir = \"s3://bucket/ckpt\" is an object store location"),
             std::string::npos)
       << ck.out;
+  // One engine reads the dataset and writes the checkpoints: both on one kind of storage.
+  write(dir.path() / "mixed.toml", tiny_job("s3://bucket/ds") +
+                                       "\n[checkpoint]\nevery_epochs = 1\nsize = \"1MiB\"\n"
+                                       "dir = \"ckpt\"\n");
+  const Outcome mixed = dlgen("run mixed.toml -q", dir.path());
+  EXPECT_EQ(mixed.code, 2) << mixed.out;
+  EXPECT_NE(mixed.out.find("checkpoint.dir = \"ckpt\" is a directory, dataset.dir an object"),
+            std::string::npos)
+      << mixed.out;
+  EXPECT_FALSE(fs::exists(dir.path() / "ckpt"));
   write(dir.path() / "gs.toml", tiny_job("gs://bucket/ds"));
   const Outcome gs = dlgen("validate gs.toml", dir.path());
   EXPECT_EQ(gs.code, 2) << gs.out;
