@@ -19,6 +19,7 @@
 #include "dlgen/core/job_io.hpp"
 #include "dlgen/core/limits.hpp"
 #include "dlgen/core/progress.hpp"
+#include "dlgen/core/storage_location.hpp"
 #include "dlgen/core/units.hpp"
 #include "dlgen/dlio/config.hpp"
 #include "dlgen/dlio/summary.hpp"
@@ -511,6 +512,11 @@ int do_mlperf(const MlperfArgs& a) {
   if (!engine)
     return fail_on(cl,
                    input_error("--engine " + a.engine + ": expected " + engine::expected_names()));
+  if (Result<void> where = check_locations(*job); !where) return fail_on(cl, where.error());
+  if (job->run.train && is_url(job->dataset.dir.string()))
+    return fail_on(cl, input_error("dataset.dir = \"" + job->dataset.dir.string() +
+                                   "\" is an object location; dlgen mlperf reads datasets of "
+                                   "files only, so far (dlgen run reads s3:// datasets)"));
   MlperfOutputs outputs = mlperf_outputs(a, ram->here);
   outputs.v3 = v3;
   outputs.invocation_start_unix_s = started;

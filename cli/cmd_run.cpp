@@ -41,6 +41,7 @@ namespace {
 struct RunArgs {
   JobArgs job;
   std::string engine{engine::default_name()};
+  bool engine_given = false;  // --engine on the command line (else an s3:// dataset picks s3)
   std::string output;
   std::string timeseries;
   std::string capture;
@@ -381,10 +382,13 @@ int do_run(const RunArgs& a) {
   Result<Job> job = load_on_ranks(cl, a.job, a.quiet);
   if (!job) return fail_on(cl, job.error());
   // The engine is checked for both kinds of job, before any I/O: checkpoints go through it too.
-  const engine::EngineOps* engine = engine::find(a.engine);
+  Result<std::string> name = engine_for(*job, a.engine, a.engine_given);
+  if (!name) return fail_on(cl, name.error());
+  const engine::EngineOps* engine = engine::find(*name);
   if (!engine)
     return fail_on(cl,
                    input_error("--engine " + a.engine + ": expected " + engine::expected_names()));
+  if (Result<void> where = check_locations(*job); !where) return fail_on(cl, where.error());
   if (!job->run.train) return run_checkpoint_only(*job, a, cl);
   if (a.dry_run) return print_plan(*job, a, cl);
   return run_training(*job, a, *engine, cl);
@@ -398,7 +402,9 @@ void add_run_command(CLI::App& app, Action& action) {
       app.add_subcommand("run", "Replay a job's training I/O (generating its dataset if missing)");
   add_job_options(run, run_args->job);
   add_rank_timeout(run, run_args->job);
-  run->add_option("--engine", run_args->engine, "I/O engine: " + engine::help_names());
+  run->add_option("--engine", run_args->engine,
+                  "I/O engine: " + engine::help_names() + " (an s3:// dataset: s3)")
+      ->each([run_args](const std::string&) { run_args->engine_given = true; });
   run->add_option(
       "--output,-o", run_args->output,
       "Write the full result as JSON (with --find-max-accelerators: the search and its trials)");

@@ -6,8 +6,11 @@
 #include "dlgen/cluster/cluster_report.hpp"
 #include "dlgen/cluster/datasets.hpp"
 #include "dlgen/core/job_io.hpp"
+#include "dlgen/core/storage_location.hpp"
 #include "dlgen/core/units.hpp"
 #include "dlgen/dlio/config.hpp"
+#include "dlgen/engine/registry.hpp"
+#include "dlgen/objects/object_dataset.hpp"
 
 namespace dlgen::cli {
 
@@ -98,6 +101,46 @@ bool eval_used(const Job& job) {
   return job.validation.has_value() && job.run.eval_every_epochs > 0;
 }
 
+Result<void> check_locations(const Job& job) {
+  const CheckpointSpec& k = job.checkpoint;
+  if (!job.run.train || !k.enabled || !is_url(k.dir.string())) {
+    // The checkpoint-only workflow writes local directories only.
+    if (!job.run.train)
+      if (Result<std::filesystem::path> d =
+              local_dir(k.dir, "checkpoint.dir", "the checkpoint-only workflow");
+          !d)
+        return d.error();
+    if (job.run.train && k.enabled && is_url(job.dataset.dir.string()))
+      return input_error("checkpoint.dir = \"" + k.dir.string() +
+                         "\" is a directory, dataset.dir an object location: one engine reads "
+                         "the dataset and writes the checkpoints, so both are s3:// locations");
+    return ok();
+  }
+  // s3:// checkpoints of a training job: written through the run's engine, the s3 engine.
+  if (!is_url(job.dataset.dir.string()))
+    return input_error("checkpoint.dir = \"" + k.dir.string() +
+                       "\" is an object location, dataset.dir a directory: one engine reads the "
+                       "dataset and writes the checkpoints, so both are directories or both s3://");
+  if (Result<StorageLocation> loc = parse_location(k.dir.string()); !loc) return loc.error();
+  return ok();
+}
+
+Result<std::string> engine_for(const Job& job, const std::string& name, bool given) {
+  const bool objects = job.run.train && is_url(job.dataset.dir.string());
+  if (!given) return objects ? std::string("s3") : name;
+  const engine::EngineOps* e = engine::find(name);
+  if (!e) return name;  // the caller names the registered ones
+  if (objects && e->caps.posix_fd)
+    return input_error("--engine " + name + " reads files; dataset.dir = \"" +
+                       job.dataset.dir.string() +
+                       "\" is an object location (--engine s3 reads it)");
+  if (!objects && !e->caps.posix_fd && !e->caps.diskless && job.run.train)
+    return input_error("--engine " + name +
+                       " reads objects (s3://BUCKET/PREFIX); dataset.dir = \"" +
+                       job.dataset.dir.string() + "\" is a directory");
+  return name;
+}
+
 namespace {
 
 // --no-generate and the dataset is not there: which command writes it.
@@ -135,6 +178,31 @@ void say_written(const DatasetSpec& d, const cluster::DatasetWrite& w, DatasetVe
   }
 }
 
+// A dataset of objects (s3://...): rank 0 checks and writes it (dlgen/objects), every rank
+// agrees on the outcome.
+Result<void> prepare_objects(cluster::Cluster& cl, const DatasetSpec& d, DatasetVerb verb,
+                             bool no_generate, const JobArgs& args, bool quiet) {
+  const bool root = cl.rank() == 0;
+  Result<objects::ObjectWrite> w = objects::ObjectWrite{};
+  if (root) {
+    if (no_generate)
+      w = objects::dataset_ready(d) ? Result<objects::ObjectWrite>(objects::ObjectWrite{true})
+                                    : Result<objects::ObjectWrite>(missing_dataset(d, args, 1));
+    else
+      w = objects::ensure_dataset(d);
+  }
+  if (Result<void> s = cl.agree(w ? ok() : Result<void>(w.error())); !s) return s.error();
+  if (root) {
+    cluster::DatasetWrite dw;
+    dw.reused = w->reused;
+    dw.files = w->files;
+    dw.bytes = w->bytes;
+    dw.seconds = w->seconds;
+    say_written(d, dw, verb, quiet, 1);
+  }
+  return ok();
+}
+
 }  // namespace
 
 Result<void> prepare_datasets(cluster::Cluster& cl, const Job& job, const JobArgs& args,
@@ -144,6 +212,10 @@ Result<void> prepare_datasets(cluster::Cluster& cl, const Job& job, const JobArg
   if (job.validation && (verb == DatasetVerb::generate || eval_used(job)))
     sets.push_back(&*job.validation);
   for (const DatasetSpec* d : sets) {
+    if (is_url(d->dir.string())) {
+      if (Result<void> r = prepare_objects(cl, *d, verb, no_generate, args, quiet); !r) return r;
+      continue;
+    }
     if (cluster::dataset_ready(cl, *d)) {
       if (root && verb == DatasetVerb::generate)
         std::printf("%s: up to date (%llu files)\n", d->dir.string().c_str(),

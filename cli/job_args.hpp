@@ -53,6 +53,15 @@ int fail_on(const cluster::Cluster& cl, const Error& e);
 // Whether the job's evaluation passes run (so its validation set is read).
 bool eval_used(const Job& job);
 
+// Refuses, before any I/O, the object locations (s3://...) that this job's run cannot use (a URL
+// is never taken for a local path): the checkpoint-only workflow's directory, and a training
+// job's checkpoints on one kind of storage with its dataset on the other (one engine does both).
+Result<void> check_locations(const Job& job);
+
+// The engine that reads the job's dataset: `given` (--engine) when it can, else an error naming
+// both; without --engine, "s3" for a dataset of objects and `name` (the default) otherwise.
+Result<std::string> engine_for(const Job& job, const std::string& name, bool given);
+
 // Which verb prepares the datasets: `run` (and mlperf) generates a missing training set (and the
 // validation set when evaluation runs), noting it on stderr unless quiet; `generate` writes both
 // sets and says of each what became of it.

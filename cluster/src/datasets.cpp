@@ -2,6 +2,7 @@
 
 #include <atomic>
 
+#include "dlgen/core/storage_location.hpp"
 #include "dlgen/generator/generator.hpp"
 
 namespace dlgen::cluster {
@@ -12,6 +13,10 @@ bool dataset_ready(Cluster& cluster, const DatasetSpec& spec) {
 }
 
 Result<DatasetWrite> write_dataset(Cluster& cluster, const DatasetSpec& spec, bool progress) {
+  // The generator writes local directories: a URL must never become a folder named "s3:".
+  if (Result<std::filesystem::path> d = local_dir(spec.dir, "dataset.dir", "the dataset generator");
+      !d)
+    return d.error();
   const bool root = cluster.rank() == 0;
   generator::GenerateOptions go;
   go.progress = root && progress;

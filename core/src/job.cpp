@@ -5,6 +5,7 @@
 
 #include "dlgen/core/limits.hpp"
 #include "dlgen/core/llm.hpp"
+#include "dlgen/core/storage_location.hpp"
 #include "dlgen/core/units.hpp"
 
 namespace dlgen {
@@ -93,8 +94,16 @@ void check_parquet(const DatasetSpec& d, const std::string& p, std::vector<Diagn
   }
 }
 
+// A URL must be one dlgen knows (s3://BUCKET/PREFIX with a valid bucket); it is never a path.
+void check_location(const std::filesystem::path& dir, const std::string& path,
+                    std::vector<Diagnostic>& out) {
+  if (Result<StorageLocation> loc = parse_location(dir.string()); !loc)
+    add(out, path, loc.error().message);
+}
+
 void check_dataset(const DatasetSpec& d, const std::string& p, std::vector<Diagnostic>& out) {
   if (d.dir.empty()) add(out, p + ".dir", "must name a directory");
+  check_location(d.dir, p + ".dir", out);
   if (d.num_files < 1) add(out, p + ".num_files", "must be >= 1");
   if (d.samples_per_file < 1) add(out, p + ".samples_per_file", "must be >= 1");
   check_distribution(d.sample_size, p + ".sample_size", out);
@@ -187,6 +196,7 @@ std::vector<Diagnostic> validate(const Job& job, std::uint64_t ram_bytes) {
     add(out, "checkpoint.keep",
         "applies to checkpoint-only jobs ([run] train = false); a training job's checkpoints "
         "overwrite one another, so its directory holds one");
+  check_location(k.dir, "checkpoint.dir", out);
   if (k.enabled) {
     if (k.size_bytes < 1) add(out, "checkpoint.size", "must be >= 1 byte");
     if (k.files < 1) add(out, "checkpoint.files", "must be >= 1");

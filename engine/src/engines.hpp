@@ -7,5 +7,6 @@ namespace dlgen::engine {
 const EngineOps& uring_ops();
 const EngineOps& pread_ops();
 const EngineOps& null_ops();
+const EngineOps& s3_ops();
 
 }  // namespace dlgen::engine

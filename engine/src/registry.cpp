@@ -12,7 +12,7 @@ namespace {
 // The table, built on first use. Explicit rather than self-registering from each file: a static
 // library drops object files nothing refers to, and with them their registration.
 const std::vector<EngineOps>& table() {
-  static const std::vector<EngineOps> all = {uring_ops(), pread_ops(), null_ops()};
+  static const std::vector<EngineOps> all = {uring_ops(), pread_ops(), null_ops(), s3_ops()};
   return all;
 }
 

@@ -10,6 +10,8 @@
 #include <span>
 
 #include "dlgen/datasets/content.hpp"
+#include "dlgen/engine/run_one.hpp"
+#include "dlgen/engine/s3.hpp"
 #include "dlgen/replay/own_files.hpp"
 
 namespace dlgen::replay {
@@ -46,25 +48,15 @@ Result<void> close_target(engine::IoEngine& e, Target& t, const std::filesystem:
   if (!t.engine_opened) return t.owned.close(p);
   const int rc = e.close_file(t.handle);
   t.engine_opened = false;
-  if (rc < 0) return runtime_error(p.string() + ": close: " + std::strerror(-rc));
+  // An object store's close completes the upload: its answer says more than -errno.
+  const std::string store = engine::s3_last_error(e);
+  if (rc < 0)
+    return runtime_error(p.string() + ": close: " + std::strerror(-rc) +
+                         (store.empty() ? "" : " (" + store + ")"));
   return ok();
 }
 
-// Runs one request to its completion (nothing else is in flight): bytes, or -errno. Transient
-// refusals are retried.
-std::int64_t run_one(engine::IoEngine& e, const engine::IoRequest& r) {
-  for (;;) {
-    const int n = e.submit(std::span(&r, 1));
-    if (n == 1) break;
-    if (n < 0 && !engine::transient_error(n)) return n;
-  }
-  engine::IoCompletion c;
-  for (;;) {
-    const int got = e.reap(std::span(&c, 1), 1);
-    if (got == 1) return c.result;
-    if (got < 0 && !engine::transient_error(got)) return got;
-  }
-}
+using engine::run_one;
 
 }  // namespace
 

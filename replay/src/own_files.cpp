@@ -11,6 +11,7 @@
 #include <cstring>
 #include <utility>
 
+#include "dlgen/core/storage_location.hpp"
 #include "dlgen/core/units.hpp"
 
 namespace dlgen::replay::own {
@@ -37,6 +38,10 @@ Result<void> Fd::close(const std::filesystem::path& shown) {
 }
 
 Result<Fd> open_dir(const std::filesystem::path& dir) {
+  // create_directories would make a folder named "s3:" of an object location.
+  if (Result<std::filesystem::path> d = local_dir(dir, "checkpoint.dir", "the checkpoint writer");
+      !d)
+    return d.error();
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec)

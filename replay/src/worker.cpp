@@ -12,6 +12,7 @@
 #include "batch_signal.hpp"
 #include "dlgen/datasets/parquet.hpp"
 #include "dlgen/engine/registry.hpp"
+#include "dlgen/engine/s3.hpp"
 
 namespace dlgen::replay {
 
@@ -352,9 +353,11 @@ bool Worker::reap() {
         static_cast<std::uint64_t>(std::max<std::int64_t>(0, c.completed_ns - c.issued_ns)));
     ++stats_.requests;
     if (c.result < 0) {
-      shared_.fail(runtime_error(std::string(cfg_.files->path(o.file)) + ": read at " +
-                                 std::to_string(s.offset) + ": " +
-                                 std::strerror(static_cast<int>(-c.result))));
+      // An object store says more than -errno: the request and its answer (HTTP 503 SlowDown).
+      const std::string store = engine::s3_last_error(*engine_);
+      shared_.fail(runtime_error(
+          std::string(cfg_.files->path(o.file)) + ": read at " + std::to_string(s.offset) + ": " +
+          std::strerror(static_cast<int>(-c.result)) + (store.empty() ? "" : " (" + store + ")")));
       ok = false;
       continue;
     }

@@ -155,6 +155,53 @@ TEST(Cli, GenerateThenRunWithoutGenerating) {
   EXPECT_EQ(run.out.rfind("tiny: AU ", 0), 0u) << run.out;
 }
 
+// A URL is never taken for a path: an s3:// dataset goes to the object store (here without
+// credentials: refused before any I/O), never to a local folder named "s3:"; a file engine is
+// refused for it; an s3:// checkpoint directory, which the checkpoint writer cannot use yet, is
+// refused before any I/O; a scheme dlgen does not know is a bad job naming the key.
+TEST(Cli, ObjectLocationsAreNeverLocalFolders) {
+  TempDir dir;
+  write(dir.path() / "s3.toml", tiny_job("s3://bucket/ds"));
+  const std::string no_credentials = "env -u AWS_ACCESS_KEY_ID -u AWS_SECRET_ACCESS_KEY ";
+  for (const char* verb : {"generate", "run"}) {
+    const Outcome r = sh("cd '" + dir.path().string() + "' && DLGEN_NO_PROGRESS=1 " +
+                         no_credentials + "timeout 120 '" DLGEN_BINARY "' " + verb + " s3.toml -q");
+    EXPECT_EQ(r.code, 2) << verb << ": " << r.out;
+    EXPECT_NE(r.out.find("S3 needs credentials: set AWS_ACCESS_KEY_ID"), std::string::npos)
+        << verb << ": " << r.out;
+  }
+  const Outcome pread = dlgen("run s3.toml --engine pread -q", dir.path());
+  EXPECT_EQ(pread.code, 2) << pread.out;
+  EXPECT_NE(pread.out.find("--engine pread reads files; dataset.dir = \"s3://bucket/ds\" is an "
+                           "object location"),
+            std::string::npos)
+      << pread.out;
+  write(dir.path() / "ckpt.toml",
+        "[job]\nname = \"ckpt\"\n\n[checkpoint]\nwrites = 1\nreads = 1\nsize = \"1MiB\"\n"
+        "dir = \"s3://bucket/ckpt\"\n\n[run]\ntrain = false\n");
+  const Outcome ck = dlgen("run ckpt.toml -q", dir.path());
+  EXPECT_EQ(ck.code, 2) << ck.out;
+  EXPECT_NE(ck.out.find("checkpoint.dir = \"s3://bucket/ckpt\" is an object store location"),
+            std::string::npos)
+      << ck.out;
+  // One engine reads the dataset and writes the checkpoints: both on one kind of storage.
+  write(dir.path() / "mixed.toml", tiny_job("s3://bucket/ds") +
+                                       "\n[checkpoint]\nevery_epochs = 1\nsize = \"1MiB\"\n"
+                                       "dir = \"ckpt\"\n");
+  const Outcome mixed = dlgen("run mixed.toml -q", dir.path());
+  EXPECT_EQ(mixed.code, 2) << mixed.out;
+  EXPECT_NE(mixed.out.find("checkpoint.dir = \"ckpt\" is a directory, dataset.dir an object"),
+            std::string::npos)
+      << mixed.out;
+  EXPECT_FALSE(fs::exists(dir.path() / "ckpt"));
+  write(dir.path() / "gs.toml", tiny_job("gs://bucket/ds"));
+  const Outcome gs = dlgen("validate gs.toml", dir.path());
+  EXPECT_EQ(gs.code, 2) << gs.out;
+  EXPECT_NE(gs.out.find("gs:// locations are not supported"), std::string::npos) << gs.out;
+  EXPECT_FALSE(fs::exists(dir.path() / "s3:"));
+  EXPECT_FALSE(fs::exists(dir.path() / "gs:"));
+}
+
 #ifdef DLGEN_MPIEXEC
 std::string mpirun(int np) {
   return std::string("'" DLGEN_MPIEXEC "' --allow-run-as-root --oversubscribe -np ") +

@@ -19,7 +19,7 @@ namespace {
 TEST(Registry, ListsUringPreadAndNullWithUringTheDefault) {
   std::vector<std::string> names;
   for (const EngineOps& e : registry()) names.push_back(e.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"uring", "pread", "null"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"uring", "pread", "null", "s3"}));
   EXPECT_EQ(default_name(), "uring");
   for (const EngineOps& e : registry()) {
     EXPECT_FALSE(e.description.empty()) << e.name;
@@ -30,8 +30,8 @@ TEST(Registry, ListsUringPreadAndNullWithUringTheDefault) {
 // The words of --help and of the bad --engine error, produced from the table (the golden --help
 // output holds them).
 TEST(Registry, ListsNamesInTheCliWords) {
-  EXPECT_EQ(help_names(), "uring (default), pread, null");
-  EXPECT_EQ(expected_names(), "uring, pread or null");
+  EXPECT_EQ(help_names(), "uring (default), pread, null, s3");
+  EXPECT_EQ(expected_names(), "uring, pread, null or s3");
 }
 
 TEST(Registry, AliasesFindTheirEngine) {
@@ -48,7 +48,7 @@ TEST(Registry, UnknownNameIsAnInputErrorThatListsTheNames) {
   o.buffer_bytes = 4096;
   for (const Error& e : {make("aio", o).error(), probe("aio").error(), lookup("libaio").error()}) {
     EXPECT_EQ(e.kind, ErrorKind::bad_input);
-    EXPECT_NE(e.message.find("expected uring, pread or null"), std::string::npos) << e.message;
+    EXPECT_NE(e.message.find("expected uring, pread, null or s3"), std::string::npos) << e.message;
   }
   EXPECT_NE(make("aio", o).error().message.find("\"aio\""), std::string::npos);
 }
@@ -64,6 +64,10 @@ TEST(Registry, CapabilitiesSayWhatEachEngineIs) {
   EXPECT_TRUE(null.writes);
   EXPECT_FALSE(null.posix_fd);
   EXPECT_FALSE(null.direct_io);
+  // An object store: reached through its open_file only, writes objects, needs a server.
+  const Capabilities& s3 = find("s3")->caps;
+  EXPECT_FALSE(s3.posix_fd || s3.direct_io || s3.diskless);
+  EXPECT_TRUE(s3.writes);
 }
 
 // Runs one request to completion on `e`: its result.
@@ -77,7 +81,7 @@ std::int64_t run_one(IoEngine& e, const IoRequest& r) {
   }
 }
 
-// Every registered engine opens a real file by path, reads it, writes it and reads the write
+// Every registered engine of files (or of none) opens a real file by path, reads it, writes it and reads the write
 // back; a diskless engine completes each request whole and leaves the file alone.
 class EveryEngine : public ::testing::TestWithParam<std::string> {};
 
@@ -120,7 +124,8 @@ TEST_P(EveryEngine, RoundTripsAReadAndAWriteOnARealFile) {
 
 INSTANTIATE_TEST_SUITE_P(Registered, EveryEngine, ::testing::ValuesIn([] {
                            std::vector<std::string> names;
-                           for (const EngineOps& e : registry()) names.push_back(e.name);
+                           for (const EngineOps& e : registry())
+                             if (e.caps.posix_fd || e.caps.diskless) names.push_back(e.name);
                            return names;
                          }()),
                          [](const auto& info) { return info.param; });

@@ -166,14 +166,14 @@ TEST(CheckpointWriter, UnknownEngineIsRefusedWithTheRegisteredNames) {
   Result<void> r = write_checkpoint(training_spec(tmp / "x", 4096), into, "aio");
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().kind, ErrorKind::bad_input);
-  EXPECT_NE(r.error().message.find("expected uring, pread or null"), std::string::npos)
+  EXPECT_NE(r.error().message.find("expected uring, pread, null or s3"), std::string::npos)
       << r.error().message;
   CheckpointRunOptions o;
   o.engine = "aio";
   o.drop_caches = false;
   Result<CheckpointRunResult> wf = run_checkpoint_workflow(workflow_job(tmp / "wf", "4096"), o);
   ASSERT_FALSE(wf);
-  EXPECT_NE(wf.error().message.find("expected uring, pread or null"), std::string::npos)
+  EXPECT_NE(wf.error().message.find("expected uring, pread, null or s3"), std::string::npos)
       << wf.error().message;
 }
 
