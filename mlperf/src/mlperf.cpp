@@ -12,7 +12,7 @@
 namespace dlgen::mlperf {
 
 using cluster::ClusterResult;
-using replay::nominal_record_bytes;
+using dlio::nominal_record_bytes;
 using cluster::RankResult;
 using replay::Report;
 
