@@ -151,12 +151,12 @@ mlperf::SubmissionRun training_submission_run(const Job& job, const replay::Repo
                                               const std::string& log, std::uint32_t hosts) {
   mlperf::SubmissionRun s;
   s.timestamp = mlperf::submission_timestamp(ended);
-  replay::DlioSummaryContext ctx;
+  dlio::DlioSummaryContext ctx;
   ctx.hostname = hostname();
   ctx.start = start;
   ctx.end = end;
   ctx.hosts = hosts;
-  s.summary_json = replay::dlio_summary_json(job, report, ctx);
+  s.summary_json = dlio::dlio_summary_json(job, report, ctx);
   s.per_epoch_stats_json = mlperf::dlio_training_epoch_stats_json(report);
   s.output_json = replay::to_json(report);
   s.log = log;

@@ -360,12 +360,12 @@ int run_training(const Job& job, const RunArgs& a, const engine::EngineOps& engi
   if (Result<void> s = cl.agree(recorded); !s) return fail_on(cl, s.error());
   if (!root) return rep->interrupted ? kInterruptedExit : 0;
   if (!a.dlio_summary.empty()) {
-    replay::DlioSummaryContext ctx;
+    dlio::DlioSummaryContext ctx;
     ctx.hostname = cl.host();
     ctx.hosts = cl.size();
     ctx.start = started;
     ctx.end = dlio_time_text();
-    if (Result<void> w = write_text_file(a.dlio_summary, replay::dlio_summary_json(job, *rep, ctx));
+    if (Result<void> w = write_text_file(a.dlio_summary, dlio::dlio_summary_json(job, *rep, ctx));
         !w)
       return report_error(w.error());
   }

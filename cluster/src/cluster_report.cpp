@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "dlgen/core/job_io.hpp"
+#include "dlgen/core/printf_text.hpp"
 #include "dlgen/core/units.hpp"
 #include "dlgen/replay/metrics.hpp"
 
@@ -385,11 +386,7 @@ void apply_cluster(const ClusterResult& c, Report& r) {
 
 std::string format_cluster_summary(const Report& r, const ClusterResult& c) {
   std::string out;
-  char line[1024];
-  auto add = [&](const char* fmt, auto... args) {
-    std::snprintf(line, sizeof line, fmt, args...);
-    out += line;
-  };
+  PrintfText add(out);
   using ull = unsigned long long;
   add("%s: %u ranks on %u host(s), %s engine, %u accelerator(s)%s%s per rank, %u worker(s) each, "
       "iodepth %u, %s, cache %s\n",

@@ -283,42 +283,42 @@ std::string epoch_table(const std::vector<EpochRow>& rows, const char* head) {
   return h + "</table>\n";
 }
 
-}  // namespace
+constexpr const char* kStyle =
+    "<style>\n"
+    "body{font-family:sans-serif;margin:24px;color:#222;max-width:1160px}\n"
+    "h1{font-size:22px;margin-bottom:4px}h2{font-size:17px;margin-top:28px;border-bottom:1px "
+    "solid #ccc}\n"
+    ".sub{color:#666;font-size:13px}\n"
+    ".badge{display:inline-block;padding:6px "
+    "14px;border-radius:4px;color:#fff;font-weight:bold;font-size:18px}\n"
+    ".badge.pass{background:#2e7d32}.badge.fail{background:#c62828}\n"
+    "table{border-collapse:collapse;font-size:13px}th,td{border:1px solid #ddd;padding:3px "
+    "8px;text-align:right}\n"
+    "th{background:#f3f3f3}td.l{text-align:left}td.pass{color:#2e7d32;font-weight:bold}\n"
+    "td.fail{color:#c62828;font-weight:bold}td.skip{color:#888}\n"
+    ".charts{display:flex;flex-wrap:wrap;gap:12px}.chart{border:1px solid #eee;background:#fff}\n"
+    ".ct{font-size:14px;font-weight:bold}.tk{font-size:11px;fill:#444}.lg{font-size:12px}\n"
+    ".grid{stroke:#e5e5e5;stroke-width:1}.na{color:#888;font-style:italic}\n"
+    ".refusal{color:#c62828}.vnote{color:#8a6d00}\n"
+    "</style>\n</head>\n<body>\n";
+;
 
-std::string to_html(const Comparison& c, std::string_view title) {
-  const Profile& a = c.original;
-  const Profile& b = c.replay;
+std::string html_head(std::string_view title) {
+  return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" +
+         esc(title) + "</title>\n" + kStyle;
+}
+
+// The title, what was compared with what, the spread's captures, and the overall verdict.
+std::string verdict_summary(const Comparison& c, std::string_view title) {
   std::size_t passed = 0, skipped = 0;
   for (const auto& m : c.metrics) {
     passed += m.verdict == Verdict::pass;
     skipped += m.verdict == Verdict::skipped;
   }
-  std::string h;
-  h += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" +
-       esc(title) + "</title>\n";
-  h +=
-      "<style>\n"
-      "body{font-family:sans-serif;margin:24px;color:#222;max-width:1160px}\n"
-      "h1{font-size:22px;margin-bottom:4px}h2{font-size:17px;margin-top:28px;border-bottom:1px "
-      "solid #ccc}\n"
-      ".sub{color:#666;font-size:13px}\n"
-      ".badge{display:inline-block;padding:6px "
-      "14px;border-radius:4px;color:#fff;font-weight:bold;font-size:18px}\n"
-      ".badge.pass{background:#2e7d32}.badge.fail{background:#c62828}\n"
-      "table{border-collapse:collapse;font-size:13px}th,td{border:1px solid #ddd;padding:3px "
-      "8px;text-align:right}\n"
-      "th{background:#f3f3f3}td.l{text-align:left}td.pass{color:#2e7d32;font-weight:bold}\n"
-      "td.fail{color:#c62828;font-weight:bold}td.skip{color:#888}\n"
-      ".charts{display:flex;flex-wrap:wrap;gap:12px}.chart{border:1px solid #eee;background:#fff}\n"
-      ".ct{font-size:14px;font-weight:bold}.tk{font-size:11px;fill:#444}.lg{font-size:12px}\n"
-      ".grid{stroke:#e5e5e5;stroke-width:1}.na{color:#888;font-style:italic}\n"
-      ".refusal{color:#c62828}.vnote{color:#8a6d00}\n"
-      "</style>\n</head>\n<body>\n";
-  h += "<h1>" + esc(title) + "</h1>\n";
-  h +=
-      "<p class=\"sub\">original: " + esc(a.label) + " &middot; replay: " + esc(b.label) + "</p>\n";
-  const bool spread = !c.original_repeats.empty();
-  if (spread) {
+  std::string h = "<h1>" + esc(title) + "</h1>\n";
+  h += "<p class=\"sub\">original: " + esc(c.original.label) +
+       " &middot; replay: " + esc(c.replay.label) + "</p>\n";
+  if (!c.original_repeats.empty()) {
     std::string also;
     for (const auto& r : c.original_repeats) also += (also.empty() ? "" : ", ") + esc(r);
     h += "<p class=\"sub\">spread: the largest distance between " +
@@ -331,11 +331,17 @@ std::string to_html(const Comparison& c, std::string_view title) {
        " not measurable</p>\n";
   for (const auto& r : c.refusals) h += "<p class=\"refusal\"><b>FAIL:</b> " + esc(r) + "</p>\n";
   for (const auto& n : c.verdict_notes) h += "<p class=\"vnote\"><b>Note:</b> " + esc(n) + "</p>\n";
+  return h;
+}
 
-  h += "<h2>Verdict per "
-       "metric</h2>\n<table>\n<tr><th>metric</th><th>group</th><th>original</th><th>replay</th>"
-       "<th>distance</th><th>tolerance</th>" +
-       std::string(spread ? "<th>spread</th>" : "") + "<th>verdict</th><th>what</th></tr>\n";
+// One row per metric: both values, distance, tolerance (and spread), verdict and definition.
+std::string verdict_table(const Comparison& c) {
+  const bool spread = !c.original_repeats.empty();
+  std::string h =
+      "<h2>Verdict per "
+      "metric</h2>\n<table>\n<tr><th>metric</th><th>group</th><th>original</th><th>replay</th>"
+      "<th>distance</th><th>tolerance</th>" +
+      std::string(spread ? "<th>spread</th>" : "") + "<th>verdict</th><th>what</th></tr>\n";
   for (const auto& m : c.metrics) {
     const MetricDef* def = find_metric(m.name);
     std::string what = def ? std::string(def->what) : "";
@@ -351,8 +357,12 @@ std::string to_html(const Comparison& c, std::string_view title) {
          verdict_cell(m.verdict) + "<td class=\"l\">" + esc(what) + "</td></tr>\n";
   }
   h += "</table>\n";
+  return h;
+}
 
-  h +=
+// The plots: throughput over time, request sizes and concurrency, step and compute times.
+std::string charts(const Profile& a, const Profile& b) {
+  std::string h =
       "<h2>Throughput over time</h2>\n<div class=\"charts\">" + throughput_chart(a, b) + "</div>\n";
   h += "<h2>Request sizes and concurrency</h2>\n<div class=\"charts\">" + request_size_chart(a, b) +
        inflight_chart(a, b) + "</div>\n";
@@ -365,17 +375,32 @@ std::string to_html(const Comparison& c, std::string_view title) {
             : distribution_chart("Evaluation step time", a.eval_step_times_s, b.eval_step_times_s,
                                  "evaluation step time (from)")) +
        "</div>\n";
+  return h;
+}
 
-  h += "<h2>Per epoch</h2>\n";
+// Per epoch and per evaluation pass, then what the profiles noted.
+std::string passes_and_notes(const Comparison& c) {
+  std::string h = "<h2>Per epoch</h2>\n";
   h += c.epochs.empty() ? "<p class=\"na\">No epochs found.</p>\n" : epoch_table(c.epochs, "epoch");
   if (!c.eval_passes.empty()) {
     h += "<h2>Per evaluation pass</h2>\n";
     h += epoch_table(c.eval_passes, "eval pass");
   }
   std::string notes;
-  for (const auto* p : {&a, &b})
+  for (const auto* p : {&c.original, &c.replay})
     for (const auto& n : p->notes) notes += "<li>" + esc(p->label) + ": " + esc(n) + "</li>\n";
   if (!notes.empty()) h += "<h2>Notes</h2>\n<ul>\n" + notes + "</ul>\n";
+  return h;
+}
+
+}  // namespace
+
+std::string to_html(const Comparison& c, std::string_view title) {
+  std::string h = html_head(title);
+  h += verdict_summary(c, title);
+  h += verdict_table(c);
+  h += charts(c.original, c.replay);
+  h += passes_and_notes(c);
   h += "<p class=\"sub\">Generated by dlgen compare. Distances: relative = |replay − original| / "
        "original; "
        "KS = Kolmogorov–Smirnov statistic; tolerances are configurable with --tolerance "

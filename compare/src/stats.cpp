@@ -6,11 +6,6 @@
 
 namespace dlgen::compare {
 
-double mean(const std::vector<double>& values) {
-  if (values.empty()) return 0;
-  return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
-}
-
 double ks_distance(std::vector<double> a, std::vector<double> b) {
   if (a.empty() && b.empty()) return 0;
   if (a.empty() || b.empty()) return 1;

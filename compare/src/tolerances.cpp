@@ -6,25 +6,12 @@
 #include <string>
 
 #include "dlgen/compare/compare.hpp"
+#include "dlgen/core/closest_key.hpp"
 
 namespace dlgen::compare {
 namespace {
 
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diag = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
+// The suggestion allows up to 3 edits whatever the name's length (closest_key's rule is for keys).
 Error unknown_metric(std::string_view name) {
   std::string best;
   std::size_t best_d = 1000;

@@ -19,6 +19,20 @@ double percentile(std::vector<double> values, double p) {
   return percentile_sorted(values, p);
 }
 
+double mean(std::span<const double> values) {
+  double s = 0;
+  for (double x : values) s += x;
+  return values.empty() ? 0 : s / static_cast<double>(values.size());
+}
+
+double population_stdev(std::span<const double> values) {
+  if (values.empty()) return 0;
+  const double m = mean(values);
+  double s = 0;
+  for (double x : values) s += (x - m) * (x - m);
+  return std::sqrt(s / static_cast<double>(values.size()));
+}
+
 namespace {
 
 // How much of [from, to) the windows cover (windows do not overlap each other).

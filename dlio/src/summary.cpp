@@ -4,25 +4,12 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-namespace dlgen::replay {
-namespace {
+#include "dlgen/core/stats.hpp"
 
-double mean(const std::vector<double>& v) {
-  double s = 0;
-  for (double x : v) s += x;
-  return v.empty() ? 0 : s / static_cast<double>(v.size());
-}
+namespace dlgen::dlio {
 
-// numpy's np.std (population standard deviation), as DLIO computes it.
-double stdev(const std::vector<double>& v) {
-  if (v.empty()) return 0;
-  const double m = mean(v);
-  double s = 0;
-  for (double x : v) s += (x - m) * (x - m);
-  return std::sqrt(s / static_cast<double>(v.size()));
-}
-
-}  // namespace
+using replay::EpochResult;
+using replay::Report;
 
 double nominal_record_bytes(const Distribution& d) {
   switch (d.kind) {
@@ -62,13 +49,13 @@ std::string dlio_summary_json(const Job& job, const Report& r, const DlioSummary
   m["train_au_percentage"] = au;
   m["train_au_mean_percentage"] = mean(au);
   m["train_au_meet_expectation"] = r.passed ? "success" : "fail";
-  m["train_au_stdev_percentage"] = stdev(au);
+  m["train_au_stdev_percentage"] = population_stdev(au);
   m["train_throughput_samples_per_second"] = sps;
   m["train_throughput_mean_samples_per_second"] = r.samples_per_s;
-  m["train_throughput_stdev_samples_per_second"] = stdev(sps);
+  m["train_throughput_stdev_samples_per_second"] = population_stdev(sps);
   // DLIO's nominal figure (samples/s x record_length / 2^20: MiB/s despite its name) ...
   m["train_io_mean_MB_per_second"] = r.samples_per_s * record / 1048576.0;
-  m["train_io_stdev_MB_per_second"] = stdev(sps) * record / 1048576.0;
+  m["train_io_stdev_MB_per_second"] = population_stdev(sps) * record / 1048576.0;
   nlohmann::json j;
   j["num_accelerators"] = job.run.accelerators * ctx.hosts;
   j["num_hosts"] = ctx.hosts;
@@ -96,4 +83,4 @@ std::string dlio_summary_json(const Job& job, const Report& r, const DlioSummary
   return j.dump(2) + "\n";
 }
 
-}  // namespace dlgen::replay
+}  // namespace dlgen::dlio

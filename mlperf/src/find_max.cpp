@@ -48,6 +48,83 @@ TrialShape size_trial(const Job& base, std::uint32_t accelerators, const FindMax
   return t;
 }
 
+namespace {
+
+// What the trials showed beyond their verdicts, for the notes.
+struct TrialFlags {
+  bool capped = false;  // some trial ran fewer steps than it aimed at (max_epochs)
+  bool cached = false;  // some trial repeated epochs of a dataset that fits in RAM
+};
+
+std::string page_cache_policy(bool direct, bool can_drop_caches) {
+  return direct ? "not used: O_DIRECT reads (reader.direct)"
+         : can_drop_caches
+             ? "dropped before each trial (sync + /proc/sys/vm/drop_caches)"
+             : "not dropped (not root): only the dataset's pages advised out (POSIX_FADV_DONTNEED) "
+               "before each trial, which does not guarantee it; every trial is labelled warm";
+}
+
+// One trial at `n` accelerators (none when some accelerator would get no batch), appended to
+// res.trials and shown to `observe`: whether it passed.
+Result<bool> run_trial(const Job& base, std::uint32_t n, const TrialRunner& run,
+                       const FindMaxOptions& options, const TrialObserver& observe,
+                       FindMaxResult& res, TrialFlags& flags) {
+  const bool direct = base.reader.direct;
+  const TrialShape shape = size_trial(base, n, options);
+  FindMaxTrial t;
+  t.accelerators = n;
+  t.epochs = shape.job.run.epochs;
+  t.steps_per_epoch = shape.steps_per_epoch;
+  if (!shape.idle) {
+    Result<Report> r = run(shape.job);
+    if (!r) return r.error();
+    t.ran = true;
+    t.passed = r->passed;
+    bool drop_failed = false;
+    for (const std::string& w : r->warnings)
+      if (w.find("drop_caches") != std::string::npos) drop_failed = true;
+    const bool later_epochs_cached = shape.job.run.epochs > 1 && r->dataset_fits_in_ram &&
+                                     shape.job.run.cache != CacheMode::drop_epoch;
+    if (later_epochs_cached) flags.cached = true;
+    t.warm_cache = !direct && (!options.can_drop_caches || drop_failed || later_epochs_cached);
+    res.warm_cache = res.warm_cache || t.warm_cache;
+    t.report = std::move(*r);
+  }
+  if (!shape.idle && shape.steps_per_epoch * shape.job.run.epochs < shape.target_steps)
+    flags.capped = true;
+  res.trials.push_back(t);
+  if (observe) observe(res.trials.back());
+  return t.passed;
+}
+
+// What the reader of the result should know about how far the search and its trials went.
+void add_notes(FindMaxResult& res, const FindMaxOptions& options, const TrialFlags& flags,
+               bool direct) {
+  if (res.hit_limit)
+    res.notes.push_back("stopped searching at " + std::to_string(options.limit) + " accelerators");
+  for (const auto& t : res.trials)
+    if (!t.ran) {
+      res.notes.push_back(
+          "at " + std::to_string(t.accelerators) +
+          " accelerators some get no batch of the dataset in an epoch (a larger dataset may allow "
+          "more accelerators)");
+      break;
+    }
+  if (flags.capped)
+    res.notes.push_back("some trials were cut at " + std::to_string(options.max_epochs) +
+                        " epochs, short of " + std::to_string(options.min_steps) + " steps and " +
+                        format_duration(options.min_compute_s) +
+                        " of compute per accelerator: a larger dataset gives a firmer number");
+  if (flags.cached && !direct)
+    res.notes.push_back(
+        "trials repeat epochs of a dataset that fits in RAM; later epochs may read from the page "
+        "cache (run.cache = \"drop_epoch\" avoids it)");
+}
+
+}  // namespace
+
+// Doubles the accelerators from 1 until a trial fails (or the limit), then bisects between the
+// last that passed and the first that failed.
 Result<FindMaxResult> find_max_accelerators(const Job& base, const TrialRunner& run,
                                             const FindMaxOptions& options,
                                             const TrialObserver& observe) {
@@ -56,40 +133,10 @@ Result<FindMaxResult> find_max_accelerators(const Job& base, const TrialRunner& 
         "--find-max-accelerators needs a compute time per step (compute.time or --accelerator): "
         "with none, any number of accelerators is \"busy\"");
   FindMaxResult res;
-  bool capped = false, cached = false;
-  const bool direct = base.reader.direct;
-  res.page_cache =
-      direct ? "not used: O_DIRECT reads (reader.direct)"
-      : options.can_drop_caches
-          ? "dropped before each trial (sync + /proc/sys/vm/drop_caches)"
-          : "not dropped (not root): only the dataset's pages advised out (POSIX_FADV_DONTNEED) "
-            "before each trial, which does not guarantee it; every trial is labelled warm";
-  auto trial = [&](std::uint32_t n) -> Result<bool> {
-    const TrialShape shape = size_trial(base, n, options);
-    FindMaxTrial t;
-    t.accelerators = n;
-    t.epochs = shape.job.run.epochs;
-    t.steps_per_epoch = shape.steps_per_epoch;
-    if (!shape.idle) {
-      Result<Report> r = run(shape.job);
-      if (!r) return r.error();
-      t.ran = true;
-      t.passed = r->passed;
-      bool drop_failed = false;
-      for (const std::string& w : r->warnings)
-        if (w.find("drop_caches") != std::string::npos) drop_failed = true;
-      const bool later_epochs_cached = shape.job.run.epochs > 1 && r->dataset_fits_in_ram &&
-                                       shape.job.run.cache != CacheMode::drop_epoch;
-      if (later_epochs_cached) cached = true;
-      t.warm_cache = !direct && (!options.can_drop_caches || drop_failed || later_epochs_cached);
-      res.warm_cache = res.warm_cache || t.warm_cache;
-      t.report = std::move(*r);
-    }
-    if (!shape.idle && shape.steps_per_epoch * shape.job.run.epochs < shape.target_steps)
-      capped = true;
-    res.trials.push_back(t);
-    if (observe) observe(res.trials.back());
-    return t.passed;
+  TrialFlags flags;
+  res.page_cache = page_cache_policy(base.reader.direct, options.can_drop_caches);
+  auto trial = [&](std::uint32_t n) {
+    return run_trial(base, n, run, options, observe, res, flags);
   };
   std::uint32_t good = 0, bad = 0;
   for (std::uint32_t n = 1; n <= options.limit; n *= 2) {
@@ -109,25 +156,7 @@ Result<FindMaxResult> find_max_accelerators(const Job& base, const TrialRunner& 
   }
   res.max_accelerators = good;
   res.hit_limit = bad == 0;
-  if (res.hit_limit)
-    res.notes.push_back("stopped searching at " + std::to_string(options.limit) + " accelerators");
-  for (const auto& t : res.trials)
-    if (!t.ran) {
-      res.notes.push_back(
-          "at " + std::to_string(t.accelerators) +
-          " accelerators some get no batch of the dataset in an epoch (a larger dataset may allow "
-          "more accelerators)");
-      break;
-    }
-  if (capped)
-    res.notes.push_back("some trials were cut at " + std::to_string(options.max_epochs) +
-                        " epochs, short of " + std::to_string(options.min_steps) + " steps and " +
-                        format_duration(options.min_compute_s) +
-                        " of compute per accelerator: a larger dataset gives a firmer number");
-  if (cached && !direct)
-    res.notes.push_back(
-        "trials repeat epochs of a dataset that fits in RAM; later epochs may read from the page "
-        "cache (run.cache = \"drop_epoch\" avoids it)");
+  add_notes(res, options, flags, base.reader.direct);
   return res;
 }
 

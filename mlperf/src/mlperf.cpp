@@ -13,8 +13,8 @@
 namespace dlgen::mlperf {
 
 using cluster::ClusterResult;
+using dlio::nominal_record_bytes;
 using cluster::RankResult;
-using replay::nominal_record_bytes;
 using replay::Report;
 
 const char* to_string(Division d) {

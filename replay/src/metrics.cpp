@@ -151,14 +151,10 @@ CpuResult cpu_usage(const CpuSample& begin, const CpuSample& end, double elapsed
   return c;
 }
 
-void compute_report(const RunRecord& rec, Report& rep) {
-  rep.elapsed_s = seconds_between(rec.begin_ns, rec.end_ns);
-  rep.begin_ns = rec.begin_ns;
-  rep.end_ns = rec.end_ns;
-  rep.au_threshold = rec.au_threshold;
-  rep.realtime = rec.realtime;
-  rep.checkpoint = rec.checkpoint;
+namespace {
 
+// Each pass's figures, and the training and evaluation totals and rates over them.
+void pass_figures(const RunRecord& rec, Report& rep) {
   LatencyHistogram latency;
   rep.epochs_detail.clear();
   bool first = true;
@@ -199,7 +195,11 @@ void compute_report(const RunRecord& rec, Report& rep) {
   rep.train_mib_per_s = mib_per_s(rep.train_bytes, rep.train_seconds);
   rep.eval_mib_per_s = mib_per_s(rep.eval_bytes, rep.eval_seconds);
   rep.mib_per_s = mib_per_s(rep.bytes_read, rep.train_seconds + rep.eval_seconds);
+}
 
+// Each accelerator's steps, waits and AU; the run's AU is the lowest, and the verdict's
+// accelerator (au_loss) the one that holds it.
+void accelerator_figures(const RunRecord& rec, Report& rep) {
   rep.per_accelerator.clear();
   double au_min = 1.0, au_sum = 0;
   for (std::size_t a = 0; a < rec.accelerator_ids.size(); ++a) {
@@ -231,6 +231,10 @@ void compute_report(const RunRecord& rec, Report& rep) {
   rep.au = rep.per_accelerator.empty() ? 0 : au_min;
   rep.au_mean =
       rep.per_accelerator.empty() ? 0 : au_sum / static_cast<double>(rep.per_accelerator.size());
+}
+
+// The verdict, the CPU figures, and whether the client rather than the storage may have failed it.
+void verdict_and_cpu(const RunRecord& rec, Report& rep) {
   rep.compute = compute_accuracy(rec.phases);
   rep.au_applicable = rep.compute.configured_mean_s > 0;
   rep.passed = !rep.au_applicable || rep.au >= rep.au_threshold;
@@ -250,6 +254,20 @@ void compute_report(const RunRecord& rec, Report& rep) {
         rep.cpu.cpus, rep.cpu.host_busy_percent, rep.cpu.process_percent);
     rep.warnings.emplace_back(msg);
   }
+}
+
+}  // namespace
+
+void compute_report(const RunRecord& rec, Report& rep) {
+  rep.elapsed_s = seconds_between(rec.begin_ns, rec.end_ns);
+  rep.begin_ns = rec.begin_ns;
+  rep.end_ns = rec.end_ns;
+  rep.au_threshold = rec.au_threshold;
+  rep.realtime = rec.realtime;
+  rep.checkpoint = rec.checkpoint;
+  pass_figures(rec, rep);
+  accelerator_figures(rec, rep);
+  verdict_and_cpu(rec, rep);
 }
 
 }  // namespace dlgen::replay

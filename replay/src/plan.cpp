@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "dlgen/core/printf_text.hpp"
 #include "dlgen/core/units.hpp"
 #include "dlgen/datasets/layout.hpp"
 #include "dlgen/datasets/parquet.hpp"
@@ -298,11 +299,7 @@ std::string plan_json(const Job& job, const PlanSummary& s) {
 
 std::string format_plan(const Job& job, const PlanSummary& s) {
   std::string out;
-  char line[1024];
-  auto add = [&](const char* fmt, auto... args) {
-    std::snprintf(line, sizeof line, fmt, args...);
-    out += line;
-  };
+  PrintfText add(out);
   using ull = unsigned long long;
   add("plan for %s\n", job.name.empty() ? job.source.string().c_str() : job.name.c_str());
   add("  dataset      %s: %llu files, %s, %s\n", job.dataset.dir.string().c_str(), ull(s.files),

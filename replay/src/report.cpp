@@ -5,6 +5,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "dlgen/core/printf_text.hpp"
 #include "dlgen/core/units.hpp"
 
 namespace dlgen::replay {
@@ -51,8 +52,67 @@ Percentiles percentiles(const LatencyHistogram& h) {
   return p;
 }
 
+namespace {
+
+using nlohmann::json;
+
+json per_accelerator_json(const Report& r) {
+  json accs = json::array();
+  for (const auto& a : r.per_accelerator)
+    accs.push_back({{"id", a.id},
+                    {"steps", a.steps},
+                    {"samples", a.samples},
+                    {"compute_s", a.compute_s},
+                    {"wall_s", a.wall_s},
+                    {"first_wait_s", a.first_wait_s},
+                    {"harness_s", a.harness_s},
+                    {"wait_s", a.wait_s},
+                    {"epoch_start_wait_s", a.epoch_start_wait_s},
+                    {"in_epoch_wait_s", a.in_epoch_wait_s},
+                    {"au", a.au}});
+  return accs;
+}
+
+json epochs_json(const Report& r) {
+  json eps = json::array();
+  for (const auto& e : r.epochs_detail)
+    eps.push_back({{"epoch", e.epoch},
+                   {"eval", e.eval},
+                   {"seconds", e.seconds},
+                   {"steps", e.steps},
+                   {"samples", e.samples},
+                   {"bytes", e.bytes},
+                   {"requests", e.requests},
+                   {"samples_per_s", e.samples_per_s()},
+                   {"mib_per_s", e.mib_per_s()},
+                   {"au", e.au}});
+  return eps;
+}
+
+// The checkpoints, and how far the measured compute times are from the configured ones.
+void checkpoint_and_compute_json(const Report& r, json& j) {
+  const auto& c = r.checkpoint;
+  j["checkpoint"] = {{"count", c.count},
+                     {"files", c.files},
+                     {"bytes", c.bytes},
+                     {"write_s", c.write_s},
+                     {"write_mib_s", c.write_mib_s()},
+                     {"restore_s", c.restore_s},
+                     {"restore_bytes", c.restore_bytes},
+                     {"restore_mib_s", c.restore_mib_s()}};
+  const auto& m = r.compute;
+  j["compute"] = {{"steps", m.steps},
+                  {"configured_mean_s", m.configured_mean_s},
+                  {"measured_mean_s", m.measured_mean_s},
+                  {"mean_error_s", m.mean_error_s},
+                  {"mean_abs_error_s", m.mean_abs_error_s},
+                  {"max_error_s", m.max_error_s},
+                  {"relative_error", m.relative_error()}};
+}
+
+}  // namespace
+
 std::string to_json(const Report& r) {
-  using nlohmann::json;
   json j;
   j["job"] = r.job_name;
   j["engine"] = r.engine;
@@ -119,50 +179,9 @@ std::string to_json(const Report& r) {
                      {"p50", r.latency.p50_us},  {"p90", r.latency.p90_us},
                      {"p99", r.latency.p99_us},  {"p99.9", r.latency.p999_us},
                      {"max", r.latency.max_us}};
-  json accs = json::array();
-  for (const auto& a : r.per_accelerator)
-    accs.push_back({{"id", a.id},
-                    {"steps", a.steps},
-                    {"samples", a.samples},
-                    {"compute_s", a.compute_s},
-                    {"wall_s", a.wall_s},
-                    {"first_wait_s", a.first_wait_s},
-                    {"harness_s", a.harness_s},
-                    {"wait_s", a.wait_s},
-                    {"epoch_start_wait_s", a.epoch_start_wait_s},
-                    {"in_epoch_wait_s", a.in_epoch_wait_s},
-                    {"au", a.au}});
-  j["per_accelerator"] = accs;
-  json eps = json::array();
-  for (const auto& e : r.epochs_detail)
-    eps.push_back({{"epoch", e.epoch},
-                   {"eval", e.eval},
-                   {"seconds", e.seconds},
-                   {"steps", e.steps},
-                   {"samples", e.samples},
-                   {"bytes", e.bytes},
-                   {"requests", e.requests},
-                   {"samples_per_s", e.samples_per_s()},
-                   {"mib_per_s", e.mib_per_s()},
-                   {"au", e.au}});
-  j["epochs"] = eps;
-  const auto& c = r.checkpoint;
-  j["checkpoint"] = {{"count", c.count},
-                     {"files", c.files},
-                     {"bytes", c.bytes},
-                     {"write_s", c.write_s},
-                     {"write_mib_s", c.write_mib_s()},
-                     {"restore_s", c.restore_s},
-                     {"restore_bytes", c.restore_bytes},
-                     {"restore_mib_s", c.restore_mib_s()}};
-  const auto& m = r.compute;
-  j["compute"] = {{"steps", m.steps},
-                  {"configured_mean_s", m.configured_mean_s},
-                  {"measured_mean_s", m.measured_mean_s},
-                  {"mean_error_s", m.mean_error_s},
-                  {"mean_abs_error_s", m.mean_abs_error_s},
-                  {"max_error_s", m.max_error_s},
-                  {"relative_error", m.relative_error()}};
+  j["per_accelerator"] = per_accelerator_json(r);
+  j["epochs"] = epochs_json(r);
+  checkpoint_and_compute_json(r, j);
   j["dataset"] = {{"bytes", r.dataset_bytes},
                   {"ram_bytes", r.ram_bytes},
                   {"fits_in_ram", r.dataset_fits_in_ram}};
@@ -173,11 +192,7 @@ std::string to_json(const Report& r) {
 
 std::string format_summary(const Report& r) {
   std::string out;
-  char line[1024];
-  auto add = [&](const char* fmt, auto... args) {
-    std::snprintf(line, sizeof line, fmt, args...);
-    out += line;
-  };
+  PrintfText add(out);
   using ull = unsigned long long;
   add("%s: %s engine, %u accelerator(s)%s%s, %u worker(s) each, iodepth %u, %s, cache %s\n",
       r.job_name.c_str(), r.engine.c_str(), r.accelerators, r.accelerator.empty() ? "" : " ",

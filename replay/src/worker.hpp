@@ -1,7 +1,7 @@
 #pragma once
 // One reader worker of the replay and what it shares with the runner: the file table, the
 // accelerator <-> worker hand-off, the phase's shared state and configuration, the worker's open
-// files. Private to the replay library (runner.cpp starts the workers).
+// files. Private to the replay library (pass.cpp starts the workers).
 #include <array>
 #include <atomic>
 #include <cstdint>

@@ -7,8 +7,11 @@
 
 #include <nlohmann/json.hpp>
 
-namespace dlgen::replay {
+namespace dlgen::dlio {
 namespace {
+
+using replay::EpochResult;
+using replay::Report;
 
 TEST(DlioSummary, NominalRecordBytesIsTheConfiguredMeanSampleSize) {
   EXPECT_DOUBLE_EQ(nominal_record_bytes(Distribution::fixed_at(4096)), 4096);
@@ -59,4 +62,4 @@ TEST(DlioSummary, TrainingEpochsOnlyWithDliosMeansAndPopulationStdev) {
 }
 
 }  // namespace
-}  // namespace dlgen::replay
+}  // namespace dlgen::dlio

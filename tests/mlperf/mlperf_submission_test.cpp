@@ -19,7 +19,7 @@
 namespace dlgen::mlperf {
 namespace {
 
-using replay::dlio_summary_json;
+using dlio::dlio_summary_json;
 using replay::EpochResult;
 using replay::Report;
 using testing::TempDir;

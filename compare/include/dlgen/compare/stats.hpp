@@ -17,7 +17,7 @@ namespace dlgen::compare {
 inline double quantile(std::vector<double> values, double q) {
   return dlgen::percentile(std::move(values), q);
 }
-double mean(const std::vector<double>& values);
+// The mean of a sample is dlgen::mean (core/stats.hpp).
 
 // Two-sample Kolmogorov–Smirnov statistic: the largest gap between the two empirical CDFs, in
 // [0, 1]. 0 when both samples are empty; 1 when exactly one is empty.

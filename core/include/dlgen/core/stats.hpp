@@ -19,6 +19,12 @@ double percentile(std::vector<double> values, double p);
 // The same on values already sorted ascending (no copy).
 double percentile_sorted(std::span<const double> sorted_values, double p);
 
+// The arithmetic mean of `values`, summed in order; 0 for an empty sample.
+double mean(std::span<const double> values);
+// The population standard deviation (numpy's np.std, as DLIO and MLPerf Storage compute their
+// "stdev" figures); 0 for an empty sample.
+double population_stdev(std::span<const double> values);
+
 // One accelerator step as AU sees it, in nanoseconds on one clock: the batch arrived at
 // `ready_ns`, the accelerator's compute for it is `compute_ns` (configured in a replay, inferred
 // from a trace), and the step ended at `end_ns` (compute done, plus any time the accelerator then

@@ -7,7 +7,7 @@
 #include "dlgen/core/job.hpp"
 #include "dlgen/replay/report.hpp"
 
-namespace dlgen::replay {
+namespace dlgen::dlio {
 
 struct DlioSummaryContext {
   std::string hostname;
@@ -19,7 +19,7 @@ struct DlioSummaryContext {
 // samples/s by to print its "MB/s".
 double nominal_record_bytes(const Distribution& sample_size);
 
-std::string dlio_summary_json(const Job& job, const Report& report,
+std::string dlio_summary_json(const Job& job, const replay::Report& report,
                               const DlioSummaryContext& context);
 
-}  // namespace dlgen::replay
+}  // namespace dlgen::dlio

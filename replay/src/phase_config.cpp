@@ -1,0 +1,91 @@
+#include "phase_config.hpp"
+
+#include <algorithm>
+
+#include "dlgen/core/limits.hpp"
+
+namespace dlgen::replay {
+namespace {
+
+// The window of batches a worker may run ahead: reader.prefetch, widened so that iodepth requests
+// can be in flight even when batches are small (batch 1 with iodepth 32 would otherwise cap a
+// worker at `prefetch` requests; the data is discarded, so this costs no memory).
+std::uint32_t phase_prefetch(const ReaderSpec& rd, std::uint32_t iodepth) {
+  const std::uint32_t batch = std::max<std::uint32_t>(rd.batch_size, 1);
+  return synchronous_loading(rd)
+             ? 1
+             : std::max<std::uint32_t>({rd.prefetch, 1, (iodepth + batch - 1) / batch + 1});
+}
+
+// The largest request the workers make, before the memory budget: a whole sample unless the job
+// sets a request size (larger samples then take several requests). read = "file" with
+// reader.recipe: the recipe's largest request (a step's chunk, its fixed length, or a whole file
+// for "rest").
+std::uint64_t largest_request(const ReaderSpec& rd, const FileTable& files) {
+  std::uint64_t want = rd.request_size_bytes > 0 ? rd.request_size_bytes
+                                                 : std::max<std::uint64_t>(files.max_size, 1);
+  want = std::max({want, rd.header_read_bytes, rd.probe_bytes,
+                   rd.read_unit == ReadUnit::sample ? rd.readahead_bytes : 0});
+  if (rd.read_unit != ReadUnit::file || rd.recipe.empty()) return want;
+  want = 1;
+  const std::uint64_t whole = std::max<std::uint64_t>(files.max_size, 1);
+  for (const RecipeStep& st : rd.recipe) {
+    std::uint64_t need = st.to_end || st.block > 0 ? whole : std::min(st.length, whole);
+    if (st.chunk > 0) need = std::min(need, st.chunk);
+    if (st.align > 0) need = std::min(need, st.align);
+    want = std::max(want, need);
+  }
+  return want;
+}
+
+// One buffer per request in flight, within the per-worker memory budget (limits.hpp); aligned to
+// the block with O_DIRECT.
+std::uint64_t request_bytes(const ReaderSpec& rd, const PhaseConfig& cfg, const RunOptions& options,
+                            const EpochPlan& plan, const FileTable& files) {
+  ReaderSpec sized = rd;
+  sized.workers = cfg.workers;
+  sized.iodepth = cfg.iodepth;
+  const std::uint64_t want = std::min(
+      largest_request(rd, files),
+      limits::request_buffer_bytes(
+          sized, static_cast<std::uint32_t>(std::max<std::size_t>(plan.accelerators.size(), 1)),
+          limits::host_memory_bytes(), options.buffer_budget_bytes));
+  std::uint64_t bytes = cfg.direct ? align_up(want, cfg.block) : want;
+  // A whole unaligned sample read with O_DIRECT may straddle one more block than its length.
+  if (cfg.direct && rd.read_unit != ReadUnit::file && rd.request_size_bytes == 0)
+    bytes += cfg.block;
+  return bytes;
+}
+
+}  // namespace
+
+PhaseConfig phase_config(const ReaderSpec& rd, const RunOptions& options, const EpochPlan& plan,
+                         const FileTable& files, const Recipe& legacy) {
+  PhaseConfig cfg;
+  cfg.files = &files;
+  cfg.read_unit = rd.read_unit;
+  cfg.header_bytes = rd.header_read_bytes;
+  cfg.probe_bytes = rd.probe_bytes;
+  cfg.direct = rd.direct;
+  cfg.block = std::max<std::uint32_t>(options.block_size, 512);
+  cfg.iodepth = reader_iodepth(rd);
+  cfg.workers = std::max<std::uint32_t>(rd.workers, 1);
+  if (rd.preprocess.expected() > 0 || rd.preprocess.max > 0) {
+    cfg.preprocess = &rd.preprocess;
+    cfg.preprocess_seed = rd.seed ^ 0x70726570726f63ull;
+  }
+  cfg.warmup_ns = static_cast<std::int64_t>(rd.warmup_s * 1e9);
+  cfg.prefetch = phase_prefetch(rd, cfg.iodepth);
+  cfg.engine = options.engine;
+  cfg.factory = &options.engine_factory;
+  // read = "file": the recipe's steps (reader.recipe, or what probe/header/request_size stand for).
+  if (rd.read_unit == ReadUnit::file) {
+    cfg.recipe = rd.recipe.empty() ? &legacy : &rd.recipe;
+    cfg.dependent = !rd.recipe.empty();
+  }
+  cfg.request_bytes = request_bytes(rd, cfg, options, plan, files);
+  if (rd.read_unit == ReadUnit::sample) cfg.readahead_bytes = rd.readahead_bytes;
+  return cfg;
+}
+
+}  // namespace dlgen::replay
