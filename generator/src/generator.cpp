@@ -114,7 +114,7 @@ Result<void> generate_file(const DatasetSpec& spec, std::uint64_t file, const fs
 bool dataset_ready(const DatasetSpec& spec) {
   Result<Fd> root = open_root(spec.dir);
   if (!root) return false;
-  auto m = read_manifest(root->get(), spec.dir);
+  auto m = read_manifest(root->get(), spec.dir, /*with_files=*/false);
   if (!m || !m->has_value()) return false;
   const Manifest& man = **m;
   if (!man.complete || man.fingerprint != fingerprint(spec)) return false;

@@ -45,8 +45,10 @@ namespace {
 // manifest of tens of MB, whose DOM would take several hundred MB and seconds to build.
 class ManifestReader final : public nlohmann::json_sax<nlohmann::json> {
  public:
+  explicit ManifestReader(bool keep_files) : keep_files_(keep_files) {}
   Manifest manifest;
-  std::string problem;  // the first reason this is not a dlgen manifest
+  std::string problem;         // the first reason this is not a dlgen manifest
+  bool names_outside = false;  // the problem is a path that leaves the directory
 
   bool finish() {
     if (problem.empty() && !has_fingerprint_) problem = "no \"fingerprint\"";
@@ -112,9 +114,17 @@ class ManifestReader final : public nlohmann::json_sax<nlohmann::json> {
     if (in_entry_ && depth_ == 2) {
       in_entry_ = false;
       if (!has_path_ || !has_size_)
-        return fail("files[" + std::to_string(manifest.files.size()) + "] lacks " +
+        return fail("files[" + std::to_string(entries_) + "] lacks " +
                     (has_path_ ? "\"size\"" : "\"path\""));
-      manifest.files.emplace_back(std::move(path_), size_);
+      // dlgen deletes what its manifest lists: a path that is absolute or climbs out with ".."
+      // names someone else's file, so the whole manifest is refused before anything is touched.
+      if (!plain_relative(path_))
+        return fail("files[" + std::to_string(entries_) + "].path \"" + path_ +
+                        "\" is not a plain relative path below the dataset directory (absolute, "
+                        "empty, or with a \".\" or \"..\" component)",
+                    true);
+      ++entries_;
+      if (keep_files_) manifest.files.emplace_back(std::move(path_), size_);
     }
     return true;
   }
@@ -144,18 +154,18 @@ class ManifestReader final : public nlohmann::json_sax<nlohmann::json> {
     if (depth_ == 1 && (key_ == "fingerprint" || key_ == "complete" || key_ == "files"))
       return fail("\"" + key_ + "\" is " + what);
     if (in_files_ && depth_ == 2)
-      return fail("files[" + std::to_string(manifest.files.size()) + "] is " + what +
-                  ", not an object");
+      return fail("files[" + std::to_string(entries_) + "] is " + what + ", not an object");
     if (in_entry_ && depth_ == 3 && (entry_key_ == "path" || entry_key_ == "size"))
-      return fail("files[" + std::to_string(manifest.files.size()) + "]." + entry_key_ + " is " +
-                  what);
+      return fail("files[" + std::to_string(entries_) + "]." + entry_key_ + " is " + what);
     return true;
   }
-  bool fail(std::string why) {
-    if (problem.empty()) problem = std::move(why);
+  bool fail(std::string why, bool outside = false) {
+    if (problem.empty()) problem = std::move(why), names_outside = outside;
     return false;
   }
 
+  bool keep_files_;
+  std::size_t entries_ = 0;
   std::size_t depth_ = 0;
   bool top_ = false, in_files_ = false, in_entry_ = false;
   bool has_fingerprint_ = false, has_files_ = false, has_path_ = false, has_size_ = false;
@@ -191,7 +201,7 @@ void append_json_string(std::string& out, const std::string& s) {
 
 }  // namespace
 
-Result<std::optional<Manifest>> read_manifest(int root, const fs::path& dir) {
+Result<std::optional<Manifest>> read_manifest(int root, const fs::path& dir, bool with_files) {
   const fs::path p = dir / kManifestName;
   const int fd = ::openat(root, kManifestName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0 && errno == ENOENT) return std::optional<Manifest>{};
@@ -206,7 +216,7 @@ Result<std::optional<Manifest>> read_manifest(int root, const fs::path& dir) {
     ::close(fd);
     return runtime_error(p.string() + ": read: " + err);
   }
-  ManifestReader reader;
+  ManifestReader reader(with_files);
   try {
     (void)nlohmann::json::sax_parse(file, &reader);
   } catch (const std::exception& e) {
@@ -215,19 +225,12 @@ Result<std::optional<Manifest>> read_manifest(int root, const fs::path& dir) {
   const bool read_failed = std::ferror(file) != 0;
   std::fclose(file);
   if (read_failed) return runtime_error(p.string() + ": read failed");
+  if (!reader.finish() && reader.names_outside)
+    return input_error(p.string() + ": " + reader.problem + "; refusing to touch " + dir.string());
   if (!reader.finish())
     return input_error(p.string() + ": not a dlgen manifest (" + reader.problem +
                        "); refusing to touch " + dir.string());
   Manifest& m = reader.manifest;
-  // dlgen deletes what its manifest lists: a path that is absolute or climbs out with ".." names
-  // someone else's file, so the whole manifest is refused before anything is touched.
-  for (std::size_t i = 0; i < m.files.size(); ++i)
-    if (!plain_relative(m.files[i].first))
-      return input_error(p.string() + ": files[" + std::to_string(i) + "].path \"" +
-                         m.files[i].first +
-                         "\" is not a plain relative path below the dataset directory (absolute, "
-                         "empty, or with a \".\" or \"..\" component); refusing to touch " +
-                         dir.string());
   return std::optional<Manifest>(std::move(m));
 }
 

@@ -29,8 +29,10 @@ struct Manifest {
 
 // The manifest below `root` (the dataset directory `dir`, opened by open_root), nothing when there
 // is none; an input error when it is not a dlgen manifest or lists a path that is not plain
-// relative (it would name someone else's file).
-Result<std::optional<Manifest>> read_manifest(int root, const std::filesystem::path& dir);
+// relative (it would name someone else's file). `with_files` false: Manifest::files stays empty
+// (the paths are still checked), for callers that need only the fingerprint and completeness.
+Result<std::optional<Manifest>> read_manifest(int root, const std::filesystem::path& dir,
+                                              bool with_files = true);
 // Writes the manifest of `layout` (every planned file) with fingerprint `fp`: to a temporary name,
 // flushed, then renamed, so a reader sees the old or the new manifest.
 Result<void> write_manifest(int root, const datasets::Layout& layout, const std::string& fp,
