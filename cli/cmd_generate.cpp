@@ -3,26 +3,33 @@
 // it this process is a cluster of one.
 #include <cstdio>
 #include <memory>
+#include <string>
 
 #include "commands.hpp"
+#include "dlgen/engine/registry.hpp"
+#include "dlgen/generator/generator.hpp"
 #include "job_args.hpp"
 
 namespace dlgen::cli {
 namespace {
 
-int do_generate(const JobArgs& a, bool quiet) {
+int do_generate(const JobArgs& a, bool quiet, const std::string& engine) {
   Result<std::unique_ptr<cluster::Cluster>> made = make_cluster(a);
   if (!made) return report_error(made.error());
   cluster::Cluster& cl = **made;
   Result<Job> job = load_on_ranks(cl, a, quiet);
   if (!job) return fail_on(cl, job.error());
+  // Refused for every kind of job before any I/O, as `run --engine` is.
+  if (Result<const engine::EngineOps*> e = generator::writer_engine(engine); !e)
+    return fail_on(cl, e.error());
   if (!job->run.train) {
     if (cl.rank() == 0)
       std::printf("%s: a checkpoint-only job reads no dataset: nothing to generate\n",
                   job->name.c_str());
     return 0;
   }
-  if (Result<void> r = prepare_datasets(cl, *job, a, DatasetVerb::generate, false, quiet); !r)
+  if (Result<void> r = prepare_datasets(cl, *job, a, DatasetVerb::generate, false, quiet, engine);
+      !r)
     return fail_on(cl, r.error());
   return 0;
 }
@@ -32,13 +39,18 @@ int do_generate(const JobArgs& a, bool quiet) {
 void add_generate_command(CLI::App& app, Action& action) {
   auto args = std::make_shared<JobArgs>();
   auto quiet = std::make_shared<bool>(false);
+  auto engine = std::make_shared<std::string>();
   CLI::App* gen = app.add_subcommand(
       "generate", "Write a job's dataset (and validation set); reuse it when current");
   add_job_options(gen, *args);
   add_rank_timeout(gen, *args);
   gen->add_flag("--quiet,-q", *quiet, "No progress");
-  gen->callback(
-      [&action, args, quiet] { action = [args, quiet] { return do_generate(*args, *quiet); }; });
+  gen->add_option("--engine", *engine,
+                  "I/O engine that writes the files: " + engine::help_names() +
+                      "; without it, the default or, where io_uring is refused, pread");
+  gen->callback([&action, args, quiet, engine] {
+    action = [args, quiet, engine] { return do_generate(*args, *quiet, *engine); };
+  });
 }
 
 }  // namespace dlgen::cli

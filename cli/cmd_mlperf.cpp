@@ -402,7 +402,9 @@ int mlperf_training(Job job, const MlperfArgs& a, const MlperfOutputs& outputs,
   mo.measured_ram_bytes = ram.measured_all;
   if (Result<void> s = size_dataset(job, a, ram, mo, cl); !s) return fail_on(cl, s.error());
   if (!engine.caps.diskless)
-    if (Result<void> r = prepare_datasets(cl, job, a.job, DatasetVerb::run, false, a.quiet); !r)
+    if (Result<void> r =
+            prepare_datasets(cl, job, a.job, DatasetVerb::run, false, a.quiet, engine.name);
+        !r)
       return fail_on(cl, r.error());
   replay::RunOptions ro;
   ro.engine = engine.name;

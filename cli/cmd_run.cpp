@@ -315,7 +315,8 @@ int run_training(const Job& job, const RunArgs& a, const engine::EngineOps& engi
                  cluster::Cluster& cl) {
   const bool root = cl.rank() == 0;
   if (!engine.caps.diskless)
-    if (Result<void> r = prepare_datasets(cl, job, a.job, DatasetVerb::run, a.no_generate, a.quiet);
+    if (Result<void> r =
+            prepare_datasets(cl, job, a.job, DatasetVerb::run, a.no_generate, a.quiet, engine.name);
         !r)
       return fail_on(cl, r.error());
   // Generate first, trace second: the replay trace must hold the replay, not the dataset's

@@ -206,7 +206,8 @@ Result<void> prepare_objects(cluster::Cluster& cl, const DatasetSpec& d, Dataset
 }  // namespace
 
 Result<void> prepare_datasets(cluster::Cluster& cl, const Job& job, const JobArgs& args,
-                              DatasetVerb verb, bool no_generate, bool quiet) {
+                              DatasetVerb verb, bool no_generate, bool quiet,
+                              std::string_view engine) {
   const bool root = cl.rank() == 0;
   std::vector<const DatasetSpec*> sets{&job.dataset};
   if (job.validation && (verb == DatasetVerb::generate || eval_used(job)))
@@ -223,7 +224,7 @@ Result<void> prepare_datasets(cluster::Cluster& cl, const Job& job, const JobArg
       continue;
     }
     if (no_generate) return missing_dataset(*d, args, cl.size());
-    Result<cluster::DatasetWrite> w = cluster::write_dataset(cl, *d, !quiet);
+    Result<cluster::DatasetWrite> w = cluster::write_dataset(cl, *d, !quiet, engine);
     if (!w) return w.error();
     if (root) say_written(*d, *w, verb, quiet, cl.size());
   }

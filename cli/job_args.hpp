@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "dlgen/cluster/cluster.hpp"
@@ -66,9 +67,11 @@ Result<std::string> engine_for(const Job& job, const std::string& name, bool giv
 // validation set when evaluation runs), noting it on stderr unless quiet; `generate` writes both
 // sets and says of each what became of it.
 enum class DatasetVerb { run, generate };
-// Generates (or reuses) the job's datasets with every rank (cluster/datasets.hpp). `no_generate`:
-// a missing dataset is an error, naming the command that writes it.
+// Generates (or reuses) the job's datasets with every rank (cluster/datasets.hpp), writing through
+// `engine` (empty: the default). `no_generate`: a missing dataset is an error, naming the command
+// that writes it.
 Result<void> prepare_datasets(cluster::Cluster& cl, const Job& job, const JobArgs& args,
-                              DatasetVerb verb, bool no_generate, bool quiet);
+                              DatasetVerb verb, bool no_generate, bool quiet,
+                              std::string_view engine = {});
 
 }  // namespace dlgen::cli

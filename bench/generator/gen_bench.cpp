@@ -1,8 +1,9 @@
-// Generates one dataset shape with the real generator (parallel writes, syncfs, manifest) and
-// prints its throughput: `gen_bench DIR FORMAT FILES SIZE [THREADS [SAMPLES_PER_FILE]]`, SIZE per
-// sample
-// ("16MiB"). Always regenerates (force), so repeated rounds measure writing, not reuse. DIR "-"
-// writes nothing and prints the dataset's total bytes (framing included).
+// Generates one dataset shape with the real generator (engine writes, syncfs, manifest) and prints
+// its throughput:
+//   gen_bench DIR FORMAT FILES SIZE [THREADS [SAMPLES_PER_FILE [FILES_PER_DIR [ENGINE]]]]
+// SIZE per sample ("16MiB"); ENGINE a registry name ("" or absent: the default). Always
+// regenerates (force), so repeated rounds measure writing, not reuse. DIR "-" writes nothing and
+// prints the dataset's total bytes (framing included).
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -13,7 +14,10 @@
 
 int main(int argc, char** argv) {
   if (argc < 5) {
-    std::fprintf(stderr, "usage: %s DIR FORMAT FILES SIZE [THREADS [SAMPLES_PER_FILE]]\n", argv[0]);
+    std::fprintf(stderr,
+                 "usage: %s DIR FORMAT FILES SIZE [THREADS [SAMPLES_PER_FILE [FILES_PER_DIR "
+                 "[ENGINE]]]]\n",
+                 argv[0]);
     return 2;
   }
   dlgen::DatasetSpec spec;
@@ -29,6 +33,8 @@ int main(int argc, char** argv) {
   spec.sample_size = dlgen::Distribution::fixed_at(static_cast<double>(*size));
   spec.samples_per_file =
       argc > 6 ? static_cast<std::uint32_t>(std::strtoul(argv[6], nullptr, 10)) : 1;
+  spec.files_per_dir =
+      argc > 7 ? static_cast<std::uint32_t>(std::strtoul(argv[7], nullptr, 10)) : 0;
   if (spec.dir == "-") {
     std::printf("bytes=%llu\n",
                 static_cast<unsigned long long>(dlgen::datasets::Layout(spec).total_bytes()));
@@ -37,6 +43,7 @@ int main(int argc, char** argv) {
   dlgen::generator::GenerateOptions options;
   options.threads = argc > 5 ? static_cast<std::uint32_t>(std::strtoul(argv[5], nullptr, 10)) : 0;
   options.force = true;
+  if (argc > 8) options.engine = argv[8];
   auto r = dlgen::generator::ensure_dataset(spec, options);
   if (!r) {
     std::fprintf(stderr, "gen_bench: %s\n", r.error().message.c_str());

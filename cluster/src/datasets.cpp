@@ -12,13 +12,15 @@ bool dataset_ready(Cluster& cluster, const DatasetSpec& spec) {
   return from_rank0<std::uint8_t>(cluster, root && generator::dataset_ready(spec) ? 1 : 0) != 0;
 }
 
-Result<DatasetWrite> write_dataset(Cluster& cluster, const DatasetSpec& spec, bool progress) {
+Result<DatasetWrite> write_dataset(Cluster& cluster, const DatasetSpec& spec, bool progress,
+                                   std::string_view engine) {
   // The generator writes local directories: a URL must never become a folder named "s3:".
   if (Result<std::filesystem::path> d = local_dir(spec.dir, "dataset.dir", "the dataset generator");
       !d)
     return d.error();
   const bool root = cluster.rank() == 0;
   generator::GenerateOptions go;
+  go.engine = engine;
   go.progress = root && progress;
   std::atomic<std::uint64_t> written{0};  // the watchdog's sign of life while this rank writes
   go.written = &written;

@@ -263,6 +263,7 @@ Result<void> encode_npz(const Layout& layout, std::uint64_t file, Sink& sink) {
     le(h, 0, 2);  // extra length
     h.insert(h.end(), m.name.begin(), m.name.end());
     if (auto r = sink.write(h); !r) return r;
+    sink.hold(base + m.offset + 14, 4);  // the CRC, patched after the member's data
     m.crc = static_cast<std::uint32_t>(
         ::crc32_z(0, reinterpret_cast<const Bytef*>(npy.data()), npy.size()));
     if (auto r = sink.write(as_bytes(npy)); !r) return r;

@@ -114,10 +114,8 @@ Hdf5Frame hdf5_frame(std::uint32_t rows, bool with_sizes) {
 
 }  // namespace framing
 
-namespace detail {
-
-Result<void> write_hdf5(const Layout& layout, std::uint64_t file, int fd,
-                        const std::filesystem::path& path, std::size_t buffer_bytes, bool* synced) {
+Result<std::uint64_t> write_hdf5_skeleton(const Layout& layout, std::uint64_t file, int fd,
+                                          const std::filesystem::path& path) {
   const std::uint32_t rows = layout.spec().samples_per_file;
   std::vector<std::uint64_t> sizes(rows);
   std::uint64_t row = 0;
@@ -138,6 +136,30 @@ Result<void> write_hdf5(const Layout& layout, std::uint64_t file, int fd,
     offset = runtime_error(path.string() + ": hdf5 data landed at " + std::to_string(*offset) +
                            ", the layout expected " +
                            std::to_string(layout.sample_extent(file, 0).offset));
+  return offset;
+}
+
+Result<void> encode_hdf5_rows(const Layout& layout, std::uint64_t file, Sink& sink) {
+  std::uint64_t row = 0;
+  for (std::uint32_t j = 0; j < layout.spec().samples_per_file; ++j)
+    row = std::max(row, layout.sample_bytes(file, j));
+  ContentStream content(layout.spec().seed, file);
+  for (std::uint64_t left = layout.spec().samples_per_file * row; left > 0;) {
+    auto w = sink.acquire(static_cast<std::size_t>(std::min<std::uint64_t>(left, 1u << 30)));
+    if (!w) return w.error();
+    const std::size_t k = std::min<std::uint64_t>(w->size(), left);
+    content.fill(w->data(), k);
+    sink.commit(k);
+    left -= k;
+  }
+  return ok();
+}
+
+namespace detail {
+
+Result<void> write_hdf5(const Layout& layout, std::uint64_t file, int fd,
+                        const std::filesystem::path& path, std::size_t buffer_bytes, bool* synced) {
+  Result<std::uint64_t> offset = write_hdf5_skeleton(layout, file, fd, path);
   if (!offset) {
     ::close(fd);
     return offset.error();
@@ -146,19 +168,7 @@ Result<void> write_hdf5(const Layout& layout, std::uint64_t file, int fd,
   if (direct) try_direct(fd);
   AlignedBuffer& buffer = thread_buffer(buffer_bytes);
   FileSink sink(fd, path, *offset, std::move(buffer));
-  ContentStream content(layout.spec().seed, file);
-  Result<void> r;
-  for (std::uint64_t left = rows * row; left > 0 && r;) {
-    auto w = sink.acquire(static_cast<std::size_t>(std::min<std::uint64_t>(left, 1u << 30)));
-    if (!w) {
-      r = w.error();
-      break;
-    }
-    const std::size_t k = std::min<std::uint64_t>(w->size(), left);
-    content.fill(w->data(), k);
-    sink.commit(k);
-    left -= k;
-  }
+  Result<void> r = encode_hdf5_rows(layout, file, sink);
   if (r) r = sink.flush();
   // The file must end exactly where the layout says; a mismatch means the measured frame is wrong.
   struct stat st {};

@@ -6,6 +6,7 @@
 // generator::ensure_dataset. It lives here, not in generator/: the generator writes a share of
 // files and knows no ranks; the order of the collectives between its steps is the cluster's.
 #include <cstdint>
+#include <string_view>
 
 #include "dlgen/cluster/cluster.hpp"
 #include "dlgen/core/job.hpp"
@@ -22,8 +23,10 @@ struct DatasetWrite {
   std::uint64_t files = 0, bytes = 0;
   double seconds = 0;  // rank 0's decision, then the slowest rank's writing
 };
-// Writes (or reuses) the dataset with every rank; `progress`: rank 0 draws the progress bar. Every
-// step ends with an agreement, so a rank's failure ("rank R (host): ...") stops every rank.
-Result<DatasetWrite> write_dataset(Cluster& cluster, const DatasetSpec& spec, bool progress);
+// Writes (or reuses) the dataset with every rank; `progress`: rank 0 draws the progress bar;
+// `engine`: the I/O engine that writes the files (empty: the default; generator::writer_engine).
+// Every step ends with an agreement, so a rank's failure ("rank R (host): ...") stops every rank.
+Result<DatasetWrite> write_dataset(Cluster& cluster, const DatasetSpec& spec, bool progress,
+                                   std::string_view engine = {});
 
 }  // namespace dlgen::cluster

@@ -24,9 +24,19 @@ class Sink {
   virtual Result<std::span<std::uint8_t>> acquire(std::size_t max) = 0;
   virtual void commit(std::size_t n) = 0;
   virtual Result<void> patch(std::uint64_t offset, std::span<const std::uint8_t> bytes) = 0;
+  // Says that [offset, offset + n), written moments ago (within the last kHoldWindow bytes), will
+  // be patched: a sink that sends bytes on before the file ends (the generator's engine sink,
+  // whose requests may be in flight or, on an object store, uploaded parts) keeps them in memory
+  // until the patch. Sinks that can rewrite what they wrote ignore it.
+  virtual void hold(std::uint64_t offset, std::size_t n) {
+    (void)offset;
+    (void)n;
+  }
   virtual std::uint64_t position() const = 0;
   Result<void> write(std::span<const std::uint8_t> bytes);
 };
+// How far back a hold() may reach: codecs hold bytes they wrote at most this long ago.
+inline constexpr std::size_t kHoldWindow = 4096;
 
 // A growing in-memory file.
 class MemorySink final : public Sink {
@@ -95,8 +105,15 @@ class FileSink final : public Sink {
   bool direct_ = false;
 };
 
-// Streams file `file` into `sink` (raw, npz, jpeg, tfrecord; hdf5 needs a path: write_file).
+// Streams file `file` into `sink` (raw, npz, jpeg, tfrecord; hdf5 needs a path: write_file, or
+// write_hdf5_skeleton then encode_hdf5_rows).
 Result<void> encode_file(const Layout& layout, std::uint64_t file, Sink& sink);
+// HDF5 in two steps, for writers that send the rows themselves: the library writes the file's
+// metadata into `fd` (an empty file the caller created; `path` names it in errors) and returns the
+// offset of row 0; then encode_hdf5_rows streams the rows into a sink positioned at that offset.
+Result<std::uint64_t> write_hdf5_skeleton(const Layout& layout, std::uint64_t file, int fd,
+                                          const std::filesystem::path& path);
+Result<void> encode_hdf5_rows(const Layout& layout, std::uint64_t file, Sink& sink);
 // Files of at least this many bytes are written with O_DIRECT where the filesystem allows it, and
 // fsync()ed before write_file returns (their data went to the device already, so the fsync only
 // commits metadata). Smaller files go through the page cache: one syncfs() at the end is cheaper

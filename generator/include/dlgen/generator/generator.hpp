@@ -1,16 +1,19 @@
 #pragma once
 // Materialises a job's datasets (training and validation) on disk, in parallel, valid in their
-// format, with a manifest (.dlgen-manifest.json in the dataset root) recording what dlgen wrote.
-// A matching dataset is reused; a stale one (different fingerprint) that dlgen wrote is
-// regenerated; a directory holding files dlgen did not write is never touched (error).
+// format, written through an I/O engine of the registry (engine/registry.hpp), with a manifest
+// (.dlgen-manifest.json in the dataset root) recording what dlgen wrote. A matching dataset is
+// reused; a stale one (different fingerprint) that dlgen wrote is regenerated; a directory holding
+// files dlgen did not write is never touched (error).
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "dlgen/core/job.hpp"
 #include "dlgen/core/result.hpp"
+#include "dlgen/engine/registry.hpp"
 
 namespace dlgen::generator {
 
@@ -21,7 +24,14 @@ struct GenerateOptions {
   // When set, grows by each file's bytes once it is written (the MPI watchdog's sign of life
   // while ranks generate a dataset together: cluster/cluster.hpp).
   std::atomic<std::uint64_t>* written = nullptr;
+  // The engine that writes the files (a registry name: --engine); empty: the default engine, or
+  // the next one that writes files where it cannot run here (writer_engine).
+  std::string engine;
 };
+
+// The engine named `name` if it can write a dataset here (it writes to storage, and runs here:
+// else an `unsupported` error, exit 77); `name` empty: the first registered engine that can.
+Result<const engine::EngineOps*> writer_engine(std::string_view name);
 
 struct GenerateReport {
   bool reused = false;  // the dataset was already there and matched
