@@ -385,6 +385,7 @@ void read_dataset(Ctx& ctx, const toml::table* t, const std::string& prefix, Dat
   s.integer("seed", d.seed);
   s.integer("files_per_dir", d.files_per_dir);
   s.string("file_prefix", d.file_prefix);
+  s.integer("files_per_sample", d.files_per_sample);
   s.check_unknown(kDatasetKeys);
 }
 
@@ -452,6 +453,7 @@ void read_reader(Ctx& ctx, const toml::table& root, Job& job) {
   s.boolean("drop_last", r.drop_last);
   s.duration("startup", r.startup_s);
   s.distribution("startup_spread", r.startup_spread, Unit::seconds);
+  s.integer("eval_batch_size", r.eval_batch_size);
   s.duration("warmup", r.warmup_s);
   s.distribution("preprocess", r.preprocess, Unit::seconds);
   s.check_unknown(kReaderKeys);
