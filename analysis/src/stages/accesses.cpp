@@ -38,8 +38,8 @@ void assign_passes(std::vector<Access>& accesses) {
   }
 }
 
-// A thread opening the file it just closed (within kReopenNs of its previous access's end, with
-// no other dataset file in between) is still reading it: tarfile.open probes each compression
+// A thread opening the file it just closed (within kReopenNs of closing it, with no other dataset
+// file in between) is still reading it: tarfile.open probes each compression
 // with an open, a read and a close of its own before the open that reads the members. Such
 // accesses are one, or every shard would look read four times and split the epoch into passes.
 constexpr std::uint64_t kReopenNs = 1'000'000;
@@ -52,7 +52,8 @@ void merge_reopens(std::vector<Access>& accesses) {
     auto it = last_of_tid.find(a.tid);
     if (it != last_of_tid.end()) {
       Access& p = kept[it->second];
-      if (p.file == a.file && a.ts >= p.end && a.ts - p.end <= kReopenNs) {
+      if (p.file == a.file && p.closed && a.ts >= std::max(p.end, p.closed) &&
+          a.ts - p.closed <= kReopenNs) {
         if (p.reads == 0) p.first_read = a.first_read;
         p.end = std::max(p.end, a.end);
         p.bytes += a.bytes;
@@ -65,6 +66,7 @@ void merge_reopens(std::vector<Access>& accesses) {
         p.mmap = p.mmap || a.mmap;
         p.seek_reads += a.seek_reads;
         p.reopens += 1 + a.reopens;
+        p.closed = a.closed;
         continue;
       }
     }
@@ -107,6 +109,8 @@ std::vector<Access> find_accesses(const trace::Trace& t, const Classified& c) {
       continue;
     }
     if (e.op == Op::close) {
+      if (auto it = open_fd.find(key); it != open_fd.end())
+        accesses[it->second].closed = e.ts_ns + e.dur_ns;
       open_fd.erase(key);
       continue;
     }

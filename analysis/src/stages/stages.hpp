@@ -96,6 +96,7 @@ struct Access {
   // closing it (tarfile.open tries each compression in turn, each opening the file) reads it
   // once.
   std::uint32_t reopens = 0;
+  std::uint64_t closed = 0;  // when its descriptor was closed (0: not seen)
 };
 
 // Dataset accesses in start order, each with its reader key and pass index.
