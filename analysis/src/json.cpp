@@ -50,22 +50,25 @@ json dataset(const DatasetSummary& d) {
                  {"accesses", d.recipe.accesses},
                  {"explained", d.recipe.explained},
                  {"templates", d.recipe.templates}};
-  return {{"dir", d.dir},
-          {"class", to_string(d.cls)},
-          {"files", d.files.size()},
-          {"file_sizes", d.file_sizes},
-          {"size", stats(d.size)},
-          {"total_bytes", d.total_bytes},
-          {"extension", d.extension},
-          {"format", d.format ? to_string(*d.format) : "unknown"},
-          {"format_evidence", d.format_evidence},
-          {"dirs", d.dirs},
-          {"files_per_dir", d.files_per_dir},
-          {"depth", d.depth},
-          {"read", r},
-          {"order", o},
-          {"accesses", d.accesses},
-          {"bytes_read", d.bytes_read}};
+  json j = {{"dir", d.dir},
+            {"class", to_string(d.cls)},
+            {"files", d.files.size()},
+            {"file_sizes", d.file_sizes},
+            {"size", stats(d.size)},
+            {"total_bytes", d.total_bytes},
+            {"extension", d.extension},
+            {"format", d.format ? to_string(*d.format) : "unknown"},
+            {"format_evidence", d.format_evidence},
+            {"dirs", d.dirs},
+            {"files_per_dir", d.files_per_dir},
+            {"depth", d.depth},
+            {"read", r},
+            {"order", o},
+            {"accesses", d.accesses},
+            {"bytes_read", d.bytes_read}};
+  // Samples of several files: the key only then, so one-file samples read as before.
+  if (d.files_per_sample > 1) j["files_per_sample"] = d.files_per_sample;
+  return j;
 }
 
 // The traced command, its duration, lost events and hosts.

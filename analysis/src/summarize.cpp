@@ -121,6 +121,9 @@ void put_datasets(const Staged& x, TraceSummary& s) {
     s.datasets[di].accesses = x.reads.datasets[di].accesses;
     s.datasets[di].bytes_read = x.reads.datasets[di].bytes_read;
     s.datasets[di].order = x.orders[di];
+    // The validation set's samples are made alike when its files split into them.
+    const std::uint32_t k = x.batches.files_per_sample;
+    if (k > 1 && s.datasets[di].files.size() % k == 0) s.datasets[di].files_per_sample = k;
   }
   s.request_sizes = x.reads.request_sizes;
   s.dataset_bytes_read = x.reads.dataset_bytes_read;

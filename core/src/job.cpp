@@ -112,6 +112,15 @@ void check_dataset(const DatasetSpec& d, const std::string& p, std::vector<Diagn
   if (d.file_prefix.empty() || d.file_prefix.find('/') != std::string::npos)
     add(out, p + ".file_prefix", "must be a non-empty name without '/'");
   check_parquet(d, p, out);
+  if (d.files_per_sample < 1) {
+    add(out, p + ".files_per_sample", "must be >= 1");
+  } else if (d.files_per_sample > 1) {
+    if (d.num_files % d.files_per_sample != 0)
+      add(out, p + ".num_files",
+          "must be a multiple of files_per_sample (" + std::to_string(d.files_per_sample) + ")");
+    if (d.samples_per_file != 1)
+      add(out, p + ".files_per_sample", "needs samples_per_file = 1 (a sample is whole files)");
+  }
 }
 
 }  // namespace
@@ -216,6 +225,8 @@ std::vector<Diagnostic> validate(const Job& job, std::uint64_t ram_bytes) {
   if (run.epochs < 1) add(out, "run.epochs", "must be >= 1");
   if (run.accelerators < 1) add(out, "run.accelerators", "must be >= 1");
   if (!(run.max_seconds >= 0)) add(out, "run.max_time", "must be >= 0");
+  if (job.dataset.files_per_sample > 1 && r.read_unit != ReadUnit::file)
+    add(out, "dataset.files_per_sample", "needs reader.read = \"file\" (a sample is whole files)");
   if (run.eval_every_epochs > 0 && !job.validation)
     add(out, "run.eval_every_epochs", "needs a [validation] dataset");
 
@@ -223,7 +234,8 @@ std::vector<Diagnostic> validate(const Job& job, std::uint64_t ram_bytes) {
   const std::uint64_t per_step =
       std::uint64_t(r.batch_size) * std::max<std::uint32_t>(run.accelerators, 1);
   const std::uint64_t samples =
-      limits::mul(job.dataset.num_files, job.dataset.samples_per_file).value_or(UINT64_MAX);
+      limits::mul(job.dataset.num_files, job.dataset.samples_per_file).value_or(UINT64_MAX) /
+      std::max<std::uint32_t>(job.dataset.files_per_sample, 1);
   if (job.run.train && r.batch_size >= 1 && job.dataset.num_files >= 1 &&
       job.dataset.samples_per_file >= 1 && samples < per_step)
     add(out, "dataset.num_files",

@@ -149,6 +149,9 @@ void shrink_small(Job& job) {
     const std::uint64_t min_files = (2 * per_step + spf - 1) / spf;
     const std::uint64_t fit = static_cast<std::uint64_t>(double(1ull << 30) / file_bytes);
     d.num_files = std::min(d.num_files, std::max<std::uint64_t>({min_files, fit, 1}));
+    // Whole samples of several files: per_step samples take per_step groups.
+    if (const std::uint64_t k = std::max(d.files_per_sample, 1u); k > 1)
+      d.num_files = std::max(d.num_files / k, 2 * per_step) * k;
   };
   shrink(job.dataset);
   if (job.validation) shrink(*job.validation);

@@ -436,6 +436,7 @@ void read_dataset(Ctx& ctx, const toml::table* t, const std::string& prefix, Dat
     d.sample_size.kind = DistKind::fixed;
     d.sample_size.value = static_cast<double>(columns_bytes(d.parquet.columns));
   }
+  s.integer("files_per_sample", d.files_per_sample);
   s.check_unknown(kDatasetKeys);
 }
 
@@ -507,6 +508,7 @@ void read_reader(Ctx& ctx, const toml::table& root, Job& job) {
   s.boolean("drop_last", r.drop_last);
   s.duration("startup", r.startup_s);
   s.distribution("startup_spread", r.startup_spread, Unit::seconds);
+  s.integer("eval_batch_size", r.eval_batch_size);
   s.duration("warmup", r.warmup_s);
   s.distribution("preprocess", r.preprocess, Unit::seconds);
   s.check_unknown(kReaderKeys);

@@ -13,13 +13,14 @@ const std::vector<std::string_view> kSections = {
 const std::vector<std::string_view> kJobKeys = {"name", "description"};
 const std::vector<std::string_view> kDatasetKeys = {
     "dir",       "format", "num_files",     "samples_per_file", "sample_size",
-    "file_size", "seed",   "files_per_dir", "file_prefix",      "parquet"};
+    "file_size", "seed",   "files_per_dir", "file_prefix",      "parquet", "files_per_sample"};
 const std::vector<std::string_view> kParquetKeys = {"columns", "row_group_size", "compression",
                                                     "read_columns"};
 const std::vector<std::string_view> kReaderKeys = {
-    "batch_size",   "workers",     "prefetch", "shuffle", "shuffle_buffer", "seed",    "read",
-    "request_size", "header_read", "iodepth",  "direct",  "drop_last",      "startup", "preprocess",
-    "warmup",       "readahead",   "probe",    "recipe",  "startup_spread"};
+    "batch_size", "workers",   "prefetch",     "shuffle",        "shuffle_buffer",
+    "seed",       "read",      "request_size", "header_read",    "iodepth",
+    "direct",     "drop_last", "startup",      "preprocess",     "warmup",
+    "readahead",  "probe",     "recipe",       "startup_spread", "eval_batch_size"};
 const std::vector<std::string_view> kComputeKeys = {"accelerator", "time", "eval_time",
                                                     "batch_overhead", "au_threshold"};
 const std::vector<std::string_view> kAcceleratorKeys = {"time", "batch_size"};

@@ -50,6 +50,8 @@ void write_dataset(Writer& w, const DatasetSpec& d) {
   w.kv("seed", std::to_string(d.seed));
   w.kv("files_per_dir", std::to_string(d.files_per_dir));
   w.kv("file_prefix", quote(d.file_prefix));
+  // Written only for samples of several files, so a job of one-file samples reads as before.
+  if (d.files_per_sample != 1) w.kv("files_per_sample", std::to_string(d.files_per_sample));
   if (d.format != Format::parquet) return;
   const auto list = [](const auto& items, auto text) {
     std::string out;
@@ -90,6 +92,7 @@ void write_reader(Writer& w, const ReaderSpec& r) {
   w.kv("startup", time_text(r.startup_s));
   if (!(r.startup_spread == Distribution{}))
     w.kv("startup_spread", dist_text(r.startup_spread, Unit::seconds));
+  if (r.eval_batch_size != 0) w.kv("eval_batch_size", std::to_string(r.eval_batch_size));
   w.kv("warmup", time_text(r.warmup_s));
   w.kv("preprocess", dist_text(r.preprocess, Unit::seconds));
 }

@@ -144,12 +144,18 @@ EpochPlan plan_dataset(const DatasetSpec& dataset, const ReaderSpec& reader, con
     r.shuffle = Shuffle::none;
     r.drop_last = false;
     r.seed = mix_seed(reader.seed, kEvalSalt);
+    if (reader.eval_batch_size > 0) r.batch_size = reader.eval_batch_size;
   }
   if (r.read_unit == ReadUnit::stream) {
     plan_streams(dataset, r, run, epoch, topology, plan);
     return plan;
   }
-  const std::vector<std::uint64_t> order = epoch_order(dataset, r, epoch);
+  // Samples of several files: the order, sharding and batches are over samples (groups of k
+  // files), and each sample is read as its k files back to back by the worker of its batch.
+  const std::uint64_t k = std::max<std::uint32_t>(1, dataset.files_per_sample);
+  DatasetSpec samples_of = dataset;
+  samples_of.num_files = dataset.num_files / k;
+  const std::vector<std::uint64_t> order = epoch_order(samples_of, r, epoch);
   const std::uint32_t local = std::max<std::uint32_t>(1, run.accelerators);
   const std::uint64_t global = std::uint64_t{local} * topology.nranks;
   const std::uint64_t per_file = std::max<std::uint32_t>(1, dataset.samples_per_file);
@@ -161,16 +167,19 @@ EpochPlan plan_dataset(const DatasetSpec& dataset, const ReaderSpec& reader, con
   for (std::uint32_t a = 0; a < local; ++a) {
     AcceleratorPlan& acc = plan.accelerators[a];
     acc.global_id = static_cast<std::uint32_t>(topology.rank * local + a);
-    acc.samples.reserve(usable / global + 1);
-    for (std::uint64_t i = acc.global_id; i < usable; i += global)
-      acc.samples.push_back({order[i] / per_file, static_cast<std::uint32_t>(order[i] % per_file)});
-    std::uint64_t n = acc.samples.size();
+    acc.samples.reserve((usable / global + 1) * k);
+    std::uint64_t n = 0;  // samples (of k files each)
+    for (std::uint64_t i = acc.global_id; i < usable; i += global, ++n)
+      for (std::uint64_t f = 0; f < k; ++f)
+        acc.samples.push_back(
+            {order[i] / per_file * k + f, static_cast<std::uint32_t>(order[i] % per_file)});
     std::uint64_t batches = r.drop_last ? n / batch : (n + batch - 1) / batch;
     if (run.max_steps > 0) batches = std::min<std::uint64_t>(batches, run.max_steps);
     n = std::min(n, batches * batch);
-    acc.samples.resize(n);
+    acc.samples.resize(n * k);
     acc.batch_begin.clear();
-    for (std::uint64_t k = 0; k <= batches; ++k) acc.batch_begin.push_back(std::min(n, k * batch));
+    for (std::uint64_t b = 0; b <= batches; ++b)
+      acc.batch_begin.push_back(std::min(n, b * batch) * k);
   }
   return plan;
 }
@@ -178,6 +187,12 @@ EpochPlan plan_dataset(const DatasetSpec& dataset, const ReaderSpec& reader, con
 std::uint64_t most_batches(const DatasetSpec& dataset, const ReaderSpec& reader, const RunSpec& run,
                            Phase phase, std::uint32_t nranks) {
   const bool drop_last = phase == Phase::train && reader.drop_last;
+  if (phase == Phase::eval && reader.eval_batch_size > 0) {
+    ReaderSpec r = reader;
+    r.batch_size = reader.eval_batch_size;
+    r.eval_batch_size = 0;
+    return most_batches(dataset, r, run, phase, nranks);
+  }
   if (reader.read_unit == ReadUnit::stream) {
     // Global accelerator 0 holds the first shard slots, which get the most shards; its batches
     // are every worker's own (each ends in a partial batch, dropped with drop_last).
@@ -196,8 +211,9 @@ std::uint64_t most_batches(const DatasetSpec& dataset, const ReaderSpec& reader,
     if (run.max_steps > 0) batches = std::min<std::uint64_t>(batches, run.max_steps);
     return batches;
   }
-  const std::uint64_t samples =
-      dataset.num_files * std::max<std::uint32_t>(1, dataset.samples_per_file);
+  const std::uint64_t samples = dataset.num_files *
+                                std::max<std::uint32_t>(1, dataset.samples_per_file) /
+                                std::max<std::uint32_t>(1, dataset.files_per_sample);
   const std::uint64_t global = std::uint64_t{std::max<std::uint32_t>(1, run.accelerators)} *
                                std::max<std::uint32_t>(1, nranks);
   const std::uint64_t batch = std::max<std::uint32_t>(1, reader.batch_size);
@@ -245,7 +261,9 @@ PlanSummary summarize_plan(const Job& job, Topology topology) {
     }
   }
   const EpochPlan first = plan_epoch(job, 0, topology);
-  s.samples_per_epoch = first.num_samples();
+  // A sample of several files is one sample (the plan holds one entry per file read).
+  s.samples_per_epoch =
+      first.num_samples() / std::max<std::uint32_t>(1, job.dataset.files_per_sample);
   s.steps_per_epoch = first.num_steps();
   s.total_steps = s.steps_per_epoch * job.run.epochs;
   if (job.validation && job.run.eval_every_epochs > 0) {

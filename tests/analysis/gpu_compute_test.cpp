@@ -79,11 +79,34 @@ TEST(GpuCaptureSteps, ImagenetStepsPerEpoch) {
 TEST(GpuCaptureSteps, ImagenetAmpStepsPerEpoch) {
   expect_train_steps({"imagenet_amp", 2, 32});
 }
-// Known defect (issue 18 item 4, validation chosen by a list in the training directory): the 4
-// evaluation steps after each epoch are counted in the training pass (14, not 10). Run with
-// --gtest_also_run_disabled_tests.
-TEST(GpuCaptureSteps, DISABLED_SegmentationStepsPerEpoch) {
+// The validation cases are chosen by a list in the training folder: the evaluation passes are
+// told apart by the files their readers read, so their 4 steps are not counted in training.
+TEST(GpuCaptureSteps, SegmentationStepsPerEpoch) {
   expect_train_steps({"segmentation", 4, 10});
+}
+
+// The same capture as a job: 20 training samples of 2 files (image, then label, one worker),
+// batch 2 samples, 4 workers, 4 epochs, and 4 validation samples (8 files) evaluated after each
+// epoch in 4 steps, as the program's own log says.
+TEST(GpuCaptureSteps, SegmentationSamplesAreImageAndLabel) {
+  auto t = trace::read_trace(kDir + "segmentation.h5");
+  ASSERT_TRUE(t) << t.error().message;
+  const TraceSummary s = summarize(*t);
+  std::vector<std::uint64_t> eval_steps;
+  for (const auto& e : s.epochs)
+    if (e.evaluation) eval_steps.push_back(e.steps);
+  EXPECT_EQ(eval_steps, std::vector<std::uint64_t>(4, 4));
+  const Distilled d = distil(s);
+  EXPECT_EQ(d.job.dataset.num_files, 40u);
+  EXPECT_EQ(d.job.dataset.files_per_sample, 2u);
+  EXPECT_EQ(d.job.reader.batch_size, 2u);
+  EXPECT_EQ(d.job.reader.eval_batch_size, 1u);  // one case an evaluation step
+  EXPECT_EQ(d.job.reader.workers, 4u);
+  EXPECT_EQ(d.job.run.epochs, 4u);
+  ASSERT_TRUE(d.job.validation.has_value());
+  EXPECT_EQ(d.job.validation->num_files, 8u);
+  EXPECT_EQ(d.job.validation->files_per_sample, 2u);
+  EXPECT_EQ(d.job.run.eval_every_epochs, 1u);
 }
 
 INSTANTIATE_TEST_SUITE_P(RealH200, GpuCapture,

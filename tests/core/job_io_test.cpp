@@ -409,6 +409,35 @@ TEST(JobIo, ReadaheadRoundTripsAndNeedsSampleReads) {
   EXPECT_NE(bad.error().message.find("readahead"), std::string::npos) << bad.error().message;
 }
 
+// dataset.files_per_sample: left out at 1 (jobs of one-file samples read as before), written and
+// read back otherwise; [validation] inherits it; a count that does not pair up is refused.
+TEST(JobIo, FilesPerSampleRoundTripsAndIsInherited) {
+  const std::string base = "[dataset]\ndir = \"d\"\nsample_size = 4096\nnum_files = 40\n";
+  auto one = parse_job(base, "t.toml");
+  ASSERT_TRUE(one) << one.error().message;
+  EXPECT_EQ(one->dataset.files_per_sample, 1u);
+  EXPECT_EQ(to_toml(*one).find("files_per_sample"), std::string::npos) << to_toml(*one);
+  auto r = parse_job(base + "files_per_sample = 2\n[validation]\nnum_files = 8\n", "t.toml");
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->dataset.files_per_sample, 2u);
+  ASSERT_TRUE(r->validation.has_value());
+  EXPECT_EQ(r->validation->files_per_sample, 2u);
+  const std::string text = to_toml(*r);
+  EXPECT_NE(text.find("files_per_sample = 2"), std::string::npos) << text;
+  auto back = parse_job(text, "t.toml");
+  ASSERT_TRUE(back) << back.error().message << "\n" << text;
+  EXPECT_TRUE(*back == *r) << text;
+  auto eval = parse_job(base + "[reader]\neval_batch_size = 1\n", "t.toml");
+  ASSERT_TRUE(eval) << eval.error().message;
+  EXPECT_EQ(eval->reader.eval_batch_size, 1u);
+  EXPECT_NE(to_toml(*eval).find("eval_batch_size = 1"), std::string::npos);
+  EXPECT_EQ(to_toml(*one).find("eval_batch_size"), std::string::npos);
+  auto odd = parse_job(base + "files_per_sample = 3\n", "t.toml");
+  ASSERT_FALSE(odd);
+  EXPECT_NE(odd.error().message.find("multiple of files_per_sample"), std::string::npos)
+      << odd.error().message;
+}
+
 TEST(JobIo, ProbeRoundTripsAndNeedsFileReads) {
   auto r = parse_job("[dataset]\ndir = \"d\"\nsample_size = 4096\n[reader]\nprobe = \"4KiB\"\n",
                      "t.toml");

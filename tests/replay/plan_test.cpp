@@ -181,6 +181,58 @@ TEST(Plan, DropLastKeepsOnlyFullBatches) {
   EXPECT_EQ(q.num_steps(), 6u);
 }
 
+// dataset.files_per_sample: a sample is k consecutive files (an image and its label), kept
+// together and in order inside its batch, every file once an epoch; batch_size counts samples, and
+// drop_last, sharding and most_batches count them too.
+TEST(Plan, SamplesOfSeveralFilesStayTogetherInTheirBatch) {
+  for (bool drop_last : {false, true})
+    for (std::uint32_t accs : {1, 2}) {
+      Job job = make_job(42, 1, 4, Shuffle::file);  // 21 samples of 2 files
+      job.dataset.files_per_sample = 2;
+      job.reader.drop_last = drop_last;
+      job.run.accelerators = accs;
+      const EpochPlan p = plan_epoch(job, 1);
+      std::uint64_t samples = 0;
+      for (const auto& a : p.accelerators) {
+        for (std::size_t b = 0; b < a.num_batches(); ++b) {
+          const auto batch = a.batch(b);
+          ASSERT_EQ(batch.size() % 2, 0u);
+          if (drop_last || b + 1 < a.num_batches()) EXPECT_EQ(batch.size(), 8u);
+          for (std::size_t i = 0; i < batch.size(); i += 2) {
+            EXPECT_EQ(batch[i].file % 2, 0u);                 // a sample's first file...
+            EXPECT_EQ(batch[i + 1].file, batch[i].file + 1);  // ...then its second
+          }
+        }
+        samples += a.samples.size() / 2;
+      }
+      if (!drop_last) expect_exactly_once(all_samples(p), 42, 1);
+      // 21 samples: one accelerator 5 full batches + 1 sample; two: 10 + 10 (drop_last: the
+      // 21st dropped, then 2 full batches each and 2 samples over).
+      EXPECT_EQ(samples, drop_last ? (accs == 1 ? 20u : 16u) : 21u);
+      EXPECT_EQ(p.num_steps(), most_batches(job.dataset, job.reader, job.run, Phase::train, 1));
+      const PlanSummary sum = summarize_plan(job);
+      EXPECT_EQ(sum.samples_per_epoch, samples);
+      EXPECT_EQ(sum.files, 42u);
+    }
+  // The order still changes between epochs, by whole samples.
+  Job job = make_job(40, 1, 2, Shuffle::file);
+  job.dataset.files_per_sample = 2;
+  EXPECT_NE(all_samples(plan_epoch(job, 0)), all_samples(plan_epoch(job, 1)));
+}
+
+// reader.eval_batch_size: the evaluation pass's batches, when set; training keeps batch_size.
+TEST(Plan, EvalBatchSizeCutsTheEvaluationPassOnly) {
+  Job job = make_job(20, 1, 4, Shuffle::file);
+  DatasetSpec v = job.dataset;
+  v.num_files = 9;
+  job.validation = v;
+  job.reader.eval_batch_size = 1;
+  EXPECT_EQ(plan_epoch(job, 0).num_steps(), 5u);
+  EXPECT_EQ(plan_eval(job, 0).num_steps(), 9u);
+  EXPECT_EQ(most_batches(*job.validation, job.reader, job.run, Phase::eval, 1), 9u);
+  EXPECT_EQ(most_batches(job.dataset, job.reader, job.run, Phase::train, 1), 5u);
+}
+
 TEST(Plan, MaxStepsCutsEachEpoch) {
   Job job = make_job(1000, 1, 10, Shuffle::sample);
   job.run.max_steps = 7;

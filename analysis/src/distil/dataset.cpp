@@ -124,6 +124,15 @@ void file_keys(JobWriter& x, const DatasetSummary& d, const std::string& key, Da
                                      d.dir + " (at most " + std::to_string(max_unique) +
                                      " in one pass)");
   samples_per_file(x, d, key, spec);
+  if (d.files_per_sample > 1 && d.files.size() % d.files_per_sample == 0) {
+    spec.files_per_sample = d.files_per_sample;
+    x.evidence(key + ".files_per_sample",
+               "every file was read, in every pass, right before or after the same " +
+                   std::to_string(d.files_per_sample - 1) +
+                   " other file(s) by one worker in one batch (an image and its label): " +
+                   std::to_string(d.files.size() / d.files_per_sample) + " samples of " +
+                   std::to_string(d.files_per_sample) + " files");
+  }
   std::vector<double> sizes(d.file_sizes.begin(), d.file_sizes.end());
   const double overhead = framing_overhead(spec.format, d.size.p50);
   for (auto& v : sizes) v = std::max(1.0, (v - overhead) / spec.samples_per_file);

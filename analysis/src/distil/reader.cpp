@@ -79,7 +79,9 @@ void batch_size(JobWriter& x) {
   } else if (s.batch_size > 0) {
     r.batch_size = s.batch_size;
     std::uint64_t full = 0;
-    for (const auto& b : s.batches) full += b.samples == s.batch_size;
+    const int ti = train_dataset(s);
+    const std::uint32_t k = ti >= 0 ? s.datasets[ti].files_per_sample : 1;
+    for (const auto& b : s.batches) full += b.samples == s.batch_size * k;
     if (s.stream_shards)
       x.evidence(
           "reader.batch_size",
@@ -92,12 +94,39 @@ void batch_size(JobWriter& x) {
                  std::to_string(full) + " of " + std::to_string(s.batches.size()) +
                      (s.batches_from_read_bursts ? " read bursts (no handovers seen) had "
                                                  : " handovers carried ") +
-                     std::to_string(s.batch_size) + " samples");
+                     (k > 1 ? std::to_string(s.batch_size * k) + " files, " : "") +
+                     std::to_string(s.batch_size) + " samples" +
+                     (k > 1 ? " of " + std::to_string(k) + " files" : ""));
   } else {
     x.note(
         "reader.batch_size: no worker→main handovers (sendmsg, /dev/shm) in the trace; 1 assumed");
     x.evidence("reader.batch_size", "not inferred (no handovers seen)");
   }
+}
+
+// reader.eval_batch_size: the commonest samples per handover of the evaluation passes, when it
+// is not the training batch (MLPerf's UNet3D evaluates one case a step).
+void eval_batch_size(JobWriter& x) {
+  const TraceSummary& s = x.s;
+  auto& r = x.out.job.reader;
+  const int vi = validation_dataset(s);
+  if (vi < 0 || s.stream_shards || s.batches_from_read_bursts ||
+      (x.sample_file && x.sample_file->mapped))
+    return;
+  std::map<std::uint32_t, std::uint64_t> per_size;  // files per handover → handovers
+  std::uint64_t n = 0;
+  for (const auto& b : s.batches)
+    if (b.epoch >= 0 && s.epochs[b.epoch].evaluation) ++per_size[b.samples], ++n;
+  std::uint32_t files = 0;
+  for (const auto& [size, count] : per_size)
+    if (files == 0 || count > per_size[files]) files = size;
+  const std::uint32_t k = s.datasets[vi].files_per_sample;
+  if (n == 0 || files % k != 0 || files / k == r.batch_size) return;
+  r.eval_batch_size = files / k;
+  x.evidence("reader.eval_batch_size",
+             std::to_string(per_size[files]) + " of " + std::to_string(n) +
+                 " handovers of the evaluation passes carried " + std::to_string(files) +
+                 " files (" + std::to_string(r.eval_batch_size) + " samples)");
 }
 
 }  // namespace
@@ -108,6 +137,7 @@ void distil_loader(JobWriter& x) {
   auto& r = x.out.job.reader;
   workers(x);
   batch_size(x);
+  eval_batch_size(x);
   if (s.prefetch > 0) {
     r.prefetch = s.prefetch;
     x.evidence("reader.prefetch",

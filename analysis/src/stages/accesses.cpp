@@ -38,6 +38,44 @@ void assign_passes(std::vector<Access>& accesses) {
   }
 }
 
+// A thread opening the file it just closed (within kReopenNs of closing it, with no other dataset
+// file in between) is still reading it: tarfile.open probes each compression
+// with an open, a read and a close of its own before the open that reads the members. Such
+// accesses are one, or every shard would look read four times and split the epoch into passes.
+constexpr std::uint64_t kReopenNs = 1'000'000;
+
+void merge_reopens(std::vector<Access>& accesses) {
+  std::map<std::uint32_t, std::size_t> last_of_tid;  // tid → its latest kept access
+  std::vector<Access> kept;
+  kept.reserve(accesses.size());
+  for (auto& a : accesses) {
+    auto it = last_of_tid.find(a.tid);
+    if (it != last_of_tid.end()) {
+      Access& p = kept[it->second];
+      if (p.file == a.file && p.closed && a.ts >= std::max(p.end, p.closed) &&
+          a.ts - p.closed <= kReopenNs) {
+        if (p.reads == 0) p.first_read = a.first_read;
+        p.end = std::max(p.end, a.end);
+        p.bytes += a.bytes;
+        p.reads += a.reads;
+        p.last_read_end = std::max(p.last_read_end, a.last_read_end);
+        p.sizes.insert(p.sizes.end(), a.sizes.begin(), a.sizes.end());
+        p.moved.insert(p.moved.end(), a.moved.begin(), a.moved.end());
+        p.offsets.insert(p.offsets.end(), a.offsets.begin(), a.offsets.end());
+        p.direct = p.direct || a.direct;
+        p.mmap = p.mmap || a.mmap;
+        p.seek_reads += a.seek_reads;
+        p.reopens += 1 + a.reopens;
+        p.closed = a.closed;
+        continue;
+      }
+    }
+    last_of_tid[a.tid] = kept.size();
+    kept.push_back(std::move(a));
+  }
+  accesses = std::move(kept);
+}
+
 }  // namespace
 
 std::vector<Access> find_accesses(const trace::Trace& t, const Classified& c) {
@@ -48,6 +86,7 @@ std::vector<Access> find_accesses(const trace::Trace& t, const Classified& c) {
   // requests in flight together): such a read belongs to the file's latest access, not a new one
   // (a new one would look like the file read twice and split the pass).
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t> last_of_file;
+  std::set<std::size_t> seeked;  // accesses whose descriptor was lseek'd since their last read
   auto start_access = [&](const Event& e) {
     Access a;
     a.file = e.file;
@@ -70,7 +109,14 @@ std::vector<Access> find_accesses(const trace::Trace& t, const Classified& c) {
       continue;
     }
     if (e.op == Op::close) {
+      if (auto it = open_fd.find(key); it != open_fd.end())
+        accesses[it->second].closed = e.ts_ns + e.dur_ns;
       open_fd.erase(key);
+      continue;
+    }
+    if (e.op == Op::lseek) {
+      if (auto it = open_fd.find(key); it != open_fd.end() && accesses[it->second].file == e.file)
+        seeked.insert(it->second);
       continue;
     }
     const bool rd = trace::is_read(e.op) && e.op != Op::sendfile && e.op != Op::copy_file_range;
@@ -97,6 +143,7 @@ std::vector<Access> find_accesses(const trace::Trace& t, const Classified& c) {
     if (e.ret <= 0) continue;  // EOF probe or error: moved no data
     const std::uint64_t done = static_cast<std::uint64_t>(e.ret);
     if (a.reads == 0) a.first_read = e.size;
+    if (seeked.erase(ai)) ++a.seek_reads;
     ++a.reads;
     a.bytes += done;
     a.sizes.push_back(e.size);
@@ -112,6 +159,7 @@ std::vector<Access> find_accesses(const trace::Trace& t, const Classified& c) {
   for (auto& a : accesses) a.rank = rank[a.file];
   std::stable_sort(accesses.begin(), accesses.end(),
                    [](const Access& a, const Access& b) { return a.ts < b.ts; });
+  merge_reopens(accesses);
   assign_readers(accesses);
   assign_passes(accesses);
   return accesses;

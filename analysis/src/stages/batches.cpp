@@ -325,6 +325,10 @@ Batches find_batches(const trace::Trace& t, const Classified& c, const std::vect
   Batches out;
   std::map<std::uint32_t, std::size_t> batch_shm;  // /dev/shm file → index in out.batches
   handover_batches(t, c, as, r, out, batch_shm, mapped);
+  if (!out.batches.empty() && !out.stream) {
+    out.files_per_sample = files_per_sample(c, as, out.batches, out.batch_size);
+    out.batch_size /= out.files_per_sample;
+  }
   read_bursts(as, r, p, out);
   receipts(t, r, batch_shm, out);
   out.steps_per_pass.assign(p.epochs.size(), 0);

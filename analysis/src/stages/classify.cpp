@@ -537,7 +537,21 @@ void dataset_layout(const trace::Trace& t, std::size_t di, Classified& s) {
 void group_datasets(const trace::Trace& t, Classified& s) {
   std::map<std::string, Group> groups = directory_groups(s);
   merge_siblings(groups);
-  add_datasets(dataset_roles(groups, s), s);
+  Roles roles = dataset_roles(groups, s);
+  // No validation set by name or by directory: one chosen by a list among the training files.
+  Group listed;
+  if (roles.train && !roles.val) {
+    listed.files = listed_validation(t, roles.train->files);
+    if (!listed.files.empty()) {
+      listed.dir = roles.train->dir;
+      listed.ext = roles.train->ext;
+      std::set<std::uint32_t> val(listed.files.begin(), listed.files.end());
+      std::erase_if(roles.train->files, [&](std::uint32_t f) { return val.count(f) > 0; });
+      roles.val = &listed;
+      roles.order.push_back(&listed);
+    }
+  }
+  add_datasets(roles, s);
   for (std::size_t di = 0; di < s.datasets.size(); ++di) dataset_layout(t, di, s);
 }
 

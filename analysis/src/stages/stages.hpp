@@ -5,12 +5,14 @@
 // the types:
 //
 //   classify.cpp     totals, classify: run totals; files and datasets (RunTotals, Classified)
+//   listed_validation.cpp  a validation set chosen by a list in the training directory
 //   accesses.cpp     find_accesses: opens of dataset files and their reads, reader, pass (Access)
 //   readers.cpp      find_readers: accelerators, their readers, process roles (Readers)
 //   passes.cpp       find_passes: epochs and evaluation passes, workers (Passes);
 //                    read_patterns: how each dataset is read (DatasetReads);
 //                    order_stats: read order per dataset (OrderSummary)
 //   batches.cpp      find_batches: from handovers or read bursts, with receipts (Batches)
+//   sample_groups.cpp  files_per_sample: samples made of several files (image + label)
 //   steps.cpp        find_steps: accelerator steps, compute and data wait (Steps)
 //   checkpoints.cpp  find_checkpoints: checkpoint writes, steps that held one (Checkpoints)
 //   timing.cpp       utilisation, pass_startup, sample_times, step_timing, concurrency: AU,
@@ -62,6 +64,12 @@ struct Classified {
 };
 Classified classify(const trace::Trace& t);
 
+// The files of a validation set chosen by a list among `files` (one directory's data candidates):
+// the smaller of exactly two sets of files each read only in passes of its own, a pass being the
+// readers whose spans of reads overlap (listed_validation.cpp). Empty: no such split.
+std::vector<std::uint32_t> listed_validation(const trace::Trace& t,
+                                             const std::vector<std::uint32_t>& files);
+
 // ---- accesses ----
 
 // One access to a dataset file: an open and the reads on that descriptor until close.
@@ -80,6 +88,15 @@ struct Access {
   std::vector<std::uint64_t> offsets;  // where each of those reads started
   bool direct = false, mmap = false;
   std::int32_t pass = -1;  // index into Passes::epochs
+  // Reads that came right after an lseek on the descriptor (a run of seeks, then a read): a
+  // reader jumping to its next member (tarfile's random access: seek to the member's header,
+  // read it, seek to its data, read it).
+  std::uint64_t seek_reads = 0;
+  // Opens of the file merged into this access: a library that opens the file again right after
+  // closing it (tarfile.open tries each compression in turn, each opening the file) reads it
+  // once.
+  std::uint32_t reopens = 0;
+  std::uint64_t closed = 0;  // when its descriptor was closed (0: not seen)
 };
 
 // Dataset accesses in start order, each with its reader key and pass index.
@@ -142,10 +159,20 @@ struct Batches {
   std::map<std::uint32_t, std::vector<std::uint64_t>> burst_starts;
   std::vector<std::uint64_t> steps_per_pass;  // batches per pass (index into Passes::epochs)
   std::vector<std::string> notes;
+  // Files per sample of the training set (sample_groups.cpp); batch_size counts samples, a
+  // Batch's `samples` its file accesses.
+  std::uint32_t files_per_sample = 1;
 };
 // mapped: the (virtual) files of memory-mapped datasets, whose readers' batches may show no reads.
 Batches find_batches(const trace::Trace& t, const Classified& c, const std::vector<Access>& as,
                      const Readers& r, const Passes& p, const std::set<std::uint32_t>& mapped = {});
+
+// Files per sample of the training set: the length of the chains of files one worker always read
+// one right after the other in the same batch (an image, then its label), every file in one such
+// chain; 1 when there are none, or when the chains are whole batches (an unshuffled order).
+// sample_groups.cpp.
+std::uint32_t files_per_sample(const Classified& c, const std::vector<Access>& as,
+                               const std::vector<Batch>& batches, std::uint32_t files_per_batch);
 
 // ---- steps ----
 

@@ -142,6 +142,9 @@ struct DatasetSummary {
   OrderSummary order;
   std::uint64_t accesses = 0;  // file accesses over the whole run
   std::uint64_t bytes_read = 0;
+  // Files one sample is made of (an image and its label), read back to back by one worker
+  // (stages/sample_groups.cpp); 1: a sample per file.
+  std::uint32_t files_per_sample = 1;
 };
 
 // A file of many samples read one sample at a time (see TraceSummary::sample_files).

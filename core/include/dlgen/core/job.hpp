@@ -75,6 +75,10 @@ struct DatasetSpec {
   std::uint32_t files_per_dir = 0;  // 0: flat; N: N files per subdirectory (ImageNet classes)
   std::string file_prefix = "file";
   ParquetSpec parquet;  // format = "parquet" only
+  // Files one sample is made of (an image and its label: 2), read back to back by one worker:
+  // sample i is files i*files_per_sample ... +files_per_sample-1, and a batch holds batch_size
+  // samples. num_files is a multiple of it; with more than 1, samples_per_file is 1.
+  std::uint32_t files_per_sample = 1;
   bool operator==(const DatasetSpec&) const = default;
 };
 
@@ -116,6 +120,9 @@ struct ReaderSpec {
   // another. Drawn once per pass (seeded); the accelerators start evenly spaced over it, in a
   // seeded order that changes every pass. Default fixed 0: every accelerator starts together.
   Distribution startup_spread;
+  // Samples per step of an evaluation pass, when it differs from batch_size (MLPerf's UNet3D
+  // trains in batches of 2 and evaluates one case a step); 0: batch_size.
+  std::uint32_t eval_batch_size = 0;
   bool operator==(const ReaderSpec&) const = default;
 };
 

@@ -21,7 +21,9 @@ struct Topology {
   std::uint32_t nranks = 1;
 };
 
-// One sample of the dataset: sample `sample` of file `file`.
+// One sample of the dataset: sample `sample` of file `file`; with dataset.files_per_sample k > 1,
+// one of a sample's k files (a batch of B samples holds B x k entries, each sample's files in a
+// row, read back to back by the batch's worker).
 struct SampleRef {
   std::uint64_t file = 0;
   std::uint32_t sample = 0;
