@@ -157,6 +157,7 @@ case "$mode" in
     if diff -ru "$expected" "$out" >"$work/diff"; then
       echo "golden.sh: $(ls "$expected" | wc -l) outputs identical"
     else
+      grep -E "^(diff -ru|Only in)" "$work/diff" | sed "s|$out|<out>|; s|$expected|<expected>|" >&2
       head -c 20000 "$work/diff"
       echo
       echo "golden.sh: outputs differ from tests/golden/expected (a deliberate change:" \
