@@ -75,7 +75,7 @@ void Reader::read_dataset() {
             "dataset.format npy: written as raw bytes of the same size (read the same way: one "
             "whole file per sample)");
       } else {
-        error(*l, "format \"" + *w + "\" is not supported (npz, npy, hdf5, tfrecord, jpeg)");
+        error(*l, "format \"" + *w + "\" is not supported (npz, npy, hdf5, tfrecord, jpeg, parquet)");
       }
     }
   }
