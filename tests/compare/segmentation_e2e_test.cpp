@@ -43,17 +43,7 @@ class SegmentationE2E : public dlgen::testing::SharedRun<SegmentationE2E> {
       if (j && j->value("event", "") == "summary") truth_ = *j;
     }
     if (!truth_.is_object()) return fail("the program wrote no summary record");
-    Outcome s = dlgen("distil --json orig.h5");
-    auto summary = dlgen::testing::parse_json(s.out);
-    if (!summary) return fail("distil --json: " + s.out);
-    summary_ = *summary;
-    Outcome r =
-        dlgen("run job.toml --capture replay.h5 --set checkpoint.dir=" + root() + "/replay-ckpt");
-    if (r.code != 0) return fail("replay: " + r.out);
-    Outcome k = dlgen("compare orig.h5 replay.h5 --json");
-    auto compared = dlgen::testing::parse_json(k.out);
-    if (!compared) return fail("compare output is not JSON: " + k.out);
-    compared_ = *compared;
+    replay_and_compare(" --set checkpoint.dir=" + root() + "/replay-ckpt", summary_, compared_);
   }
 
   static const nlohmann::json& metric(const std::string& name) {

@@ -33,16 +33,7 @@ class TarMembersE2E : public dlgen::testing::SharedRun<TarMembersE2E> {
     auto truth = dlgen::testing::parse_json(c.out.substr(c.out.rfind('{')));
     if (!truth) return fail("the program printed no ground truth: " + c.out);
     truth_ = *truth;
-    Outcome s = dlgen("distil --json orig.h5");
-    auto summary = dlgen::testing::parse_json(s.out);
-    if (!summary) return fail("distil --json: " + s.out);
-    summary_ = *summary;
-    Outcome r = dlgen("run job.toml --capture replay.h5");
-    if (r.code != 0) return fail("replay: " + r.out);
-    Outcome k = dlgen("compare orig.h5 replay.h5 --json");
-    auto compared = dlgen::testing::parse_json(k.out);
-    if (!compared) return fail("compare output is not JSON: " + k.out);
-    compared_ = *compared;
+    replay_and_compare("", summary_, compared_);
   }
 
   static const nlohmann::json& metric(const std::string& name) {

@@ -127,6 +127,24 @@ class SharedRun : public ::testing::Test {
     return true;
   }
 
+  // After capture_and_distil: `distil --json orig.h5` into `summary`, `run job.toml RUN_ARGS
+  // --capture replay.h5`, and `compare orig.h5 replay.h5 --json` into `compared`. False, with the
+  // suite failed, when a step does not succeed.
+  static bool replay_and_compare(const std::string& run_args, nlohmann::json& summary,
+                                 nlohmann::json& compared) {
+    Outcome s = dlgen("distil --json orig.h5");
+    auto sj = parse_json(s.out);
+    if (!sj) return fail("distil --json: " + s.out), false;
+    summary = *sj;
+    Outcome r = dlgen("run job.toml --capture replay.h5" + run_args);
+    if (r.code != 0) return fail("replay: " + r.out), false;
+    Outcome k = dlgen("compare orig.h5 replay.h5 --json");
+    auto cj = parse_json(k.out);
+    if (!cj) return fail("compare output is not JSON: " + k.out), false;
+    compared = *cj;
+    return true;
+  }
+
   static void fail(std::string why) { setup_error_ = std::move(why); }
   static void skip(std::string why) { skip_ = std::move(why); }
 
