@@ -125,8 +125,7 @@ std::string run_provenance(const Job& job, const MlperfOutputs& o, const std::st
                            std::uint32_t index, bool warmup, const std::string& start,
                            const std::string& end) {
   mlperf::Provenance p = mlperf::make_provenance(
-      job, mlperf::to_string(o.v3 ? mlperf::Round::v3_0 : mlperf::Round::v2_0),
-      command_line());
+      job, mlperf::to_string(o.v3 ? mlperf::Round::v3_0 : mlperf::Round::v2_0), command_line());
   p.workload = workload;
   p.accelerator = o.accelerator;
   p.run = index;
@@ -183,106 +182,154 @@ int write_training_submission(const Job& job, const MlperfOutputs& o, mlperf::Di
   return write_submission_tree(job, o, division, false, job.name, results_json, runs);
 }
 
-int mlperf_checkpoint(const Job& job, const MlperfOutputs& o, cluster::Cluster& cl) {
-  const bool root = cl.rank() == 0;
-  const bool several = cl.size() > 1;
-  const std::string workload = mlperf::mlperf_checkpoint_workload(job);
-  std::optional<Job> reference;
-  if (!workload.empty())
-    if (Result<Job> r = mlperf::mlperf_checkpoint_reference(workload); r) reference = *r;
-  {
-    // Only rank 0 writes the results: only it looks at the folder.
-    const int rc = root ? check_submission_free(job, o, true, workload) : 0;
-    const std::uint8_t free_rc =
-        cluster::from_rank0<std::uint8_t>(cl, static_cast<std::uint8_t>(rc));
-    if (free_rc != 0) return free_rc;
-  }
+namespace {
+
+// Before the runs: whether --results-dir already holds this workload's results. Only rank 0
+// writes the results, so only it looks at the folder; every rank gets its exit code (0: free).
+int agreed_submission_free(const Job& job, const MlperfOutputs& o, bool checkpointing,
+                           const std::string& workload, cluster::Cluster& cl) {
+  const int rc = cl.rank() == 0 ? check_submission_free(job, o, checkpointing, workload) : 0;
+  return cluster::from_rank0<std::uint8_t>(cl, static_cast<std::uint8_t>(rc));
+}
+
+// The published reference of the job's checkpointing workload ("llama3-8b", ...), if any.
+std::optional<Job> checkpoint_reference(const std::string& workload) {
+  if (workload.empty()) return std::nullopt;
+  Result<Job> r = mlperf::mlperf_checkpoint_reference(workload);
+  return r ? std::optional<Job>(*r) : std::nullopt;
+}
+
+mlperf::MlperfCheckpointOptions checkpoint_rule_options(const Job& job, const MlperfOutputs& o,
+                                                        std::uint32_t hosts) {
   mlperf::MlperfCheckpointOptions mo;
   // MLPerf's 10 written and 10 read: v3.0 runs them in one invocation (Rules.md 2.1.23); v2.0 by
   // default one of each per run (10 runs).
   mo.runs = o.runs > 0 ? o.runs : o.v3 ? 1 : std::gcd(job.checkpoint.writes, job.checkpoint.reads);
   if (mo.runs == 0) mo.runs = 1;
-  mo.hosts = cl.size();
+  mo.hosts = hosts;
   mo.v3 = o.v3;
   mo.accelerator = o.accelerator;
-  std::vector<mlperf::SubmissionRun> sub;
-  std::time_t last = 0;
-  const std::string host = hostname();
-  auto run = [&](const Job& j, std::uint32_t first) -> Result<mlperf::CheckpointRunResult> {
-    mlperf::CheckpointRunOptions co;
-    co.engine = o.engine;
-    co.first_index = first;
-    co.ram_bytes = o.ram;
-    co.progress = root && !o.quiet && progress_enabled();
-    co.cluster = &cl;
-    const std::string start = dlio_time_text();
-    // Under mpirun: every host's records merged, on every rank.
-    Result<mlperf::CheckpointRunResult> r = mlperf::run_checkpoint_workflow(j, co);
-    if (!r || o.results_dir.empty() || !root) return r;
-    last = distinct_second(last);
-    mlperf::SubmissionRun s;
-    s.timestamp = mlperf::submission_timestamp(last);
-    mlperf::DlioCheckpointContext ctx;
-    ctx.hostname = host;
-    ctx.start = start;
-    ctx.end = dlio_time_text();
-    ctx.hosts = several ? static_cast<std::uint32_t>(r->hosts.size()) : 1;
-    ctx.host_memory_gib =
-        double(r->hosts.empty() ? r->ram_bytes : r->hosts.front().ram_bytes) / kGiB;
-    s.summary_json = mlperf::dlio_checkpoint_summary_json(*r, ctx);
-    s.per_epoch_stats_json = mlperf::dlio_checkpoint_epoch_stats_json(*r);
-    s.output_json = mlperf::checkpoint_json(*r);
-    s.log = mlperf::format_checkpoint_summary(*r);
-    if (o.v3)
-      s.provenance_json =
-          run_provenance(job, o, workload.empty() ? job.name : workload,
-                         static_cast<std::uint32_t>(sub.size() + 1), false, start, ctx.end);
-    sub.push_back(std::move(s));
-    return r;
-  };
-  auto observe = [&](const mlperf::MlperfCheckpointRun& m) {
-    if (o.quiet || !root) return;
-    std::printf(
-        "  run %-3u write %u x %.3f s, %.3f GiB/s (slowest rank) | read %u x %.3f s, %.3f GiB/s "
-        "| page cache %s\n",
-        m.index, m.write.checkpoints, m.write.duration_s, m.write.throughput_bps / kGiB,
-        m.read.checkpoints, m.read.duration_s, m.read.throughput_bps / kGiB,
-        m.cache_dropped ? "dropped" : "kept");
-    std::fflush(stdout);
-  };
-  Result<mlperf::MlperfCheckpointResult> r =
-      mlperf::run_mlperf_checkpoint(job, reference ? &*reference : nullptr, run, mo, observe);
-  if (!r) return fail_on(cl, r.error());
-  if (o.v3 && root) judge_checkpoint_phases(job, o, workload, *r);
-  const std::string json = mlperf::mlperf_checkpoint_json(*r);
+  return mo;
+}
+
+// One run of the checkpoint workflow (its checkpoints numbered from `first`) on every rank;
+// rank 0 alone shows progress.
+mlperf::CheckpointRunOptions checkpoint_run_options(const MlperfOutputs& o, std::uint32_t first,
+                                                    cluster::Cluster& cl) {
+  mlperf::CheckpointRunOptions co;
+  co.engine = o.engine;
+  co.first_index = first;
+  co.ram_bytes = o.ram;
+  co.progress = cl.rank() == 0 && !o.quiet && progress_enabled();
+  co.cluster = &cl;
+  return co;
+}
+
+// One checkpoint run's files for the submission folder, named after `second`: DLIO's summary and
+// per-epoch statistics, the run's JSON and log, and under v3.0 its provenance (`index`, 1-based).
+mlperf::SubmissionRun checkpoint_submission_run(const Job& job, const MlperfOutputs& o,
+                                                const std::string& workload,
+                                                const mlperf::CheckpointRunResult& r,
+                                                const std::string& start, std::time_t second,
+                                                std::uint32_t index, bool several) {
+  mlperf::SubmissionRun s;
+  s.timestamp = mlperf::submission_timestamp(second);
+  mlperf::DlioCheckpointContext ctx;
+  ctx.hostname = hostname();
+  ctx.start = start;
+  ctx.end = dlio_time_text();
+  ctx.hosts = several ? static_cast<std::uint32_t>(r.hosts.size()) : 1;
+  ctx.host_memory_gib = double(r.hosts.empty() ? r.ram_bytes : r.hosts.front().ram_bytes) / kGiB;
+  s.summary_json = mlperf::dlio_checkpoint_summary_json(r, ctx);
+  s.per_epoch_stats_json = mlperf::dlio_checkpoint_epoch_stats_json(r);
+  s.output_json = mlperf::checkpoint_json(r);
+  s.log = mlperf::format_checkpoint_summary(r);
+  if (o.v3) s.provenance_json = run_provenance(job, o, workload, index, false, start, ctx.end);
+  return s;
+}
+
+void print_checkpoint_run(const mlperf::MlperfCheckpointRun& m) {
+  std::printf(
+      "  run %-3u write %u x %.3f s, %.3f GiB/s (slowest rank) | read %u x %.3f s, %.3f GiB/s "
+      "| page cache %s\n",
+      m.index, m.write.checkpoints, m.write.duration_s, m.write.throughput_bps / kGiB,
+      m.read.checkpoints, m.read.duration_s, m.read.throughput_bps / kGiB,
+      m.cache_dropped ? "dropped" : "kept");
+  std::fflush(stdout);
+}
+
+// results.json (`json`), results.csv, summary.html and under v3.0 the invocation's provenance.
+std::vector<std::pair<const char*, std::string>> checkpoint_result_files(
+    const Job& job, const MlperfOutputs& o, const std::string& workload,
+    const mlperf::MlperfCheckpointResult& r, const std::string& json) {
   std::vector<std::pair<const char*, std::string>> files = {
       {"results.json", json},
-      {"results.csv", mlperf::mlperf_checkpoint_csv(*r)},
-      {"summary.html", mlperf::mlperf_checkpoint_html(*r)}};
+      {"results.csv", mlperf::mlperf_checkpoint_csv(r)},
+      {"summary.html", mlperf::mlperf_checkpoint_html(r)}};
   if (o.v3)
-    files.emplace_back("provenance.json",
-                       run_provenance(job, o, workload.empty() ? job.name : workload, 0, false,
-                                      o.invocation_start_text, dlio_time_text()));
-  Result<void> written = root ? write_files(o.out_dir, files) : ok();
-  if (Result<void> w = cl.agree(written); !w) return fail_on(cl, w.error());
-  if (!root) return 0;
+    files.emplace_back(
+        "provenance.json",
+        run_provenance(job, o, workload, 0, false, o.invocation_start_text, dlio_time_text()));
+  return files;
+}
+
+void print_checkpoint_verdict(const mlperf::MlperfCheckpointResult& r, const std::string& out_dir,
+                              bool several) {
   std::printf(
       "%s: %s: %zu run(s) x (%u written + %u read): write %.3f s, %.3f GiB/s; read %.3f s, %.3f "
       "GiB/s (means; duration = slowest rank, throughput = slowest rank); runs within %.1f%% / "
       "%.1f%%%s\n",
-      r->workload.c_str(), mlperf::to_string(r->division), r->runs.size(), r->writes_per_run,
-      r->reads_per_run, r->mean_write.duration_s, r->mean_write.throughput_bps / kGiB,
-      r->mean_read.duration_s, r->mean_read.throughput_bps / kGiB, r->write_deviation * 100,
-      r->read_deviation * 100,
-      several
-          ? ("; " + std::to_string(r->ranks) + " ranks on " + std::to_string(r->hosts) + " hosts")
-                .c_str()
-          : "");
-  for (const auto& why : r->reasons) std::printf("  %s\n", why.c_str());
-  std::printf("  results in %s/ (results.json, results.csv, summary.html)\n", o.out_dir.c_str());
+      r.workload.c_str(), mlperf::to_string(r.division), r.runs.size(), r.writes_per_run,
+      r.reads_per_run, r.mean_write.duration_s, r.mean_write.throughput_bps / kGiB,
+      r.mean_read.duration_s, r.mean_read.throughput_bps / kGiB, r.write_deviation * 100,
+      r.read_deviation * 100,
+      several ? ("; " + std::to_string(r.ranks) + " ranks on " + std::to_string(r.hosts) + " hosts")
+                    .c_str()
+              : "");
+  for (const auto& why : r.reasons) std::printf("  %s\n", why.c_str());
+  std::printf("  results in %s/ (results.json, results.csv, summary.html)\n", out_dir.c_str());
+}
+
+}  // namespace
+
+// The steps: the reference and a free submission folder, the runs (each, with --results-dir, one
+// submission run on rank 0), the verdict, rank 0's files and summary, the submission folder.
+int mlperf_checkpoint(const Job& job, const MlperfOutputs& o, cluster::Cluster& cl) {
+  const bool root = cl.rank() == 0;
+  const bool several = cl.size() > 1;
+  const std::string workload = mlperf::mlperf_checkpoint_workload(job);
+  const std::string name = workload.empty() ? job.name : workload;
+  const std::optional<Job> reference = checkpoint_reference(workload);
+  if (const int rc = agreed_submission_free(job, o, true, workload, cl); rc != 0) return rc;
+  std::vector<mlperf::SubmissionRun> sub;
+  std::time_t last = 0;
+  auto run = [&](const Job& j, std::uint32_t first) -> Result<mlperf::CheckpointRunResult> {
+    const std::string start = dlio_time_text();
+    // Under mpirun: every host's records merged, on every rank.
+    Result<mlperf::CheckpointRunResult> r =
+        mlperf::run_checkpoint_workflow(j, checkpoint_run_options(o, first, cl));
+    if (!r || o.results_dir.empty() || !root) return r;
+    last = distinct_second(last);
+    sub.push_back(checkpoint_submission_run(job, o, name, *r, start, last,
+                                            static_cast<std::uint32_t>(sub.size() + 1), several));
+    return r;
+  };
+  auto observe = [&](const mlperf::MlperfCheckpointRun& m) {
+    if (!o.quiet && root) print_checkpoint_run(m);
+  };
+  Result<mlperf::MlperfCheckpointResult> r =
+      mlperf::run_mlperf_checkpoint(job, reference ? &*reference : nullptr, run,
+                                    checkpoint_rule_options(job, o, cl.size()), observe);
+  if (!r) return fail_on(cl, r.error());
+  if (o.v3 && root) judge_checkpoint_phases(job, o, workload, *r);
+  const std::string json = mlperf::mlperf_checkpoint_json(*r);
+  Result<void> written =
+      root ? write_files(o.out_dir, checkpoint_result_files(job, o, name, *r, json)) : ok();
+  if (Result<void> w = cl.agree(written); !w) return fail_on(cl, w.error());
+  if (!root) return 0;
+  print_checkpoint_verdict(*r, o.out_dir, several);
   if (!o.results_dir.empty())
-    return write_submission_tree(job, o, r->division, true, workload.empty() ? job.name : workload,
-                                 json, sub);
+    return write_submission_tree(job, o, r->division, true, name, json, sub);
   return 0;
 }
 
@@ -525,13 +572,8 @@ int do_mlperf(const MlperfArgs& a) {
   outputs.invocation_start_text = started_text;
   // MLPerf Storage v2.0's LLM checkpointing rules.
   if (!job->run.train) return mlperf_checkpoint(*job, outputs, cl);
-  {
-    // Only rank 0 writes the results: only it looks at the folder.
-    const int rc = cl.rank() == 0 ? check_submission_free(*job, outputs, false, job->name) : 0;
-    const std::uint8_t free_rc =
-        cluster::from_rank0<std::uint8_t>(cl, static_cast<std::uint8_t>(rc));
-    if (free_rc != 0) return free_rc;
-  }
+  if (const int rc = agreed_submission_free(*job, outputs, false, job->name, cl); rc != 0)
+    return rc;
   return mlperf_training(*job, a, outputs, *ram, *engine, cl);
 }
 
