@@ -421,6 +421,86 @@ Result<void> size_dataset(Job& job, const MlperfArgs& a, const ClientRam& ram,
   return cl.agree(valid);
 }
 
+// The accelerator the training rules judge: --accelerator, else the one whose published config
+// the job matches (the chosen round's, else v2.0's); "" when none.
+std::string training_accelerator(const Job& job, const std::string& given, mlperf::Round round) {
+  std::string accelerator = given;
+  if (accelerator.empty()) accelerator = mlperf::mlperf_match_accelerator(job, round);
+  if (accelerator.empty()) accelerator = mlperf::mlperf_match_accelerator(job, mlperf::Round::v2_0);
+  return accelerator;
+}
+
+// The reference is the chosen round's published config; a pair that round does not publish
+// (v3.0 keeps resnet50 and cosmoflow as whatif without new configs) is judged against v2.0's.
+std::optional<Job> training_reference(const Job& job, const std::string& accelerator,
+                                      mlperf::Round round) {
+  if (accelerator.empty()) return std::nullopt;
+  Result<Job> ref = mlperf::mlperf_reference(job.name, accelerator, round);
+  if (!ref) ref = mlperf::mlperf_reference(job.name, accelerator, mlperf::Round::v2_0);
+  return ref ? std::optional<Job>(*ref) : std::nullopt;
+}
+
+mlperf::MlperfOptions training_rule_options(const MlperfArgs& a, bool v3,
+                                            const std::string& accelerator, const ClientRam& ram) {
+  mlperf::MlperfOptions mo;
+  mo.runs = a.runs > 0 ? a.runs : 5;
+  mo.warmup = !a.no_warmup;
+  mo.v3 = v3;
+  mo.accelerator = accelerator;
+  mo.ram_bytes = ram.all;
+  mo.measured_ram_bytes = ram.measured_all;
+  return mo;
+}
+
+// One run as the submission folder holds it, with its log: every host's under mpirun (gathered
+// on every rank), else this host's.
+std::pair<replay::Report, std::string> all_hosts_run(const replay::Report& mine,
+                                                     cluster::Cluster& cl) {
+  replay::Report reduced = mine;
+  if (cl.size() <= 1) return {reduced, replay::format_summary(reduced)};
+  const cluster::ClusterResult c = cluster::gather_ranks(cl, mine);
+  cluster::apply_cluster(c, reduced);
+  std::string log = cluster::format_cluster_summary(reduced, c);
+  return {std::move(reduced), std::move(log)};
+}
+
+void print_training_run(const mlperf::MlperfRun& m, bool several) {
+  std::printf("  %-8s seed %llu: %.1f samples/s, %.1f MiB/s, AU %.1f%% %s, %.1f s%s\n",
+              m.warmup ? "warm-up" : "run", static_cast<unsigned long long>(m.seed),
+              m.samples_per_s, m.mib_per_s, m.au * 100, m.au_passed ? "pass" : "FAIL", m.elapsed_s,
+              several ? " (all hosts)" : "");
+  std::fflush(stdout);
+}
+
+// results.json, results.csv, summary.html and under v3.0 the invocation's provenance.
+std::vector<std::pair<const char*, std::string>> training_result_files(
+    const Job& job, const MlperfOutputs& judged, const mlperf::MlperfResult& r) {
+  std::vector<std::pair<const char*, std::string>> files = {
+      {"results.json", mlperf::mlperf_json(r)},
+      {"results.csv", mlperf::mlperf_csv(r)},
+      {"summary.html", mlperf::mlperf_html(r)}};
+  if (judged.v3)
+    files.emplace_back("provenance.json",
+                       run_provenance(job, judged, job.name, 0, false, judged.invocation_start_text,
+                                      dlio_time_text()));
+  return files;
+}
+
+void print_training_verdict(const mlperf::MlperfResult& r, std::uint32_t runs,
+                            const std::string& out_dir, bool several) {
+  std::printf(
+      "%s: %s: mean %.1f samples/s, %.1f MiB/s, AU %.1f%% (lowest %.1f%%), %zu runs within "
+      "%.1f%%%s\n",
+      r.workload.c_str(), mlperf::to_string(r.division), r.mean_samples_per_s, r.mean_mib_per_s,
+      r.mean_au * 100, r.min_au * 100, static_cast<std::size_t>(runs), r.max_deviation * 100,
+      several
+          ? (", " + std::to_string(r.ranks) + " ranks on " + std::to_string(r.hosts) + " host(s)")
+                .c_str()
+          : "");
+  for (const auto& why : r.reasons) std::printf("  %s\n", why.c_str());
+  std::printf("  results in %s/ (results.json, results.csv, summary.html)\n", out_dir.c_str());
+}
+
 // The training rules: the reference for the job's accelerator, a warm-up and N measured runs of
 // every host (reduced on every rank), the verdict; rank 0 writes results.json, results.csv,
 // summary.html and, with --results-dir, the submission folder.
@@ -428,25 +508,12 @@ int mlperf_training(Job job, const MlperfArgs& a, const MlperfOutputs& outputs,
                     const ClientRam& ram, const engine::EngineOps& engine, cluster::Cluster& cl) {
   const bool root = cl.rank() == 0;
   const bool several = cl.size() > 1;
-  // The reference is the chosen round's published config; a pair that round does not publish
-  // (v3.0 keeps resnet50 and cosmoflow as whatif without new configs) is judged against v2.0's.
   const mlperf::Round round = outputs.v3 ? mlperf::Round::v3_0 : mlperf::Round::v2_0;
-  std::string accelerator = a.job.accelerator;
-  if (accelerator.empty()) accelerator = mlperf::mlperf_match_accelerator(job, round);
-  if (accelerator.empty()) accelerator = mlperf::mlperf_match_accelerator(job, mlperf::Round::v2_0);
-  std::optional<Job> reference;
-  if (!accelerator.empty()) {
-    Result<Job> ref = mlperf::mlperf_reference(job.name, accelerator, round);
-    if (!ref) ref = mlperf::mlperf_reference(job.name, accelerator, mlperf::Round::v2_0);
-    if (ref) reference = *ref;
-  }
-  mlperf::MlperfOptions mo;
-  mo.runs = a.runs > 0 ? a.runs : 5;
-  mo.warmup = !a.no_warmup;
-  mo.v3 = outputs.v3;
-  mo.accelerator = accelerator;
-  mo.ram_bytes = ram.all;
-  mo.measured_ram_bytes = ram.measured_all;
+  const std::string accelerator = training_accelerator(job, a.job.accelerator, round);
+  const std::optional<Job> reference = training_reference(job, accelerator, round);
+  MlperfOutputs judged = outputs;  // provenance.json names the accelerator judged
+  judged.accelerator = accelerator;
+  mlperf::MlperfOptions mo = training_rule_options(a, outputs.v3, accelerator, ram);
   if (Result<void> s = size_dataset(job, a, ram, mo, cl); !s) return fail_on(cl, s.error());
   if (!engine.caps.diskless)
     if (Result<void> r =
@@ -467,65 +534,29 @@ int mlperf_training(Job job, const MlperfArgs& a, const MlperfOutputs& outputs,
     Result<replay::Report> rep = replay::run_job(j, ro);
     if (!rep || a.results_dir.empty()) return rep;
     // The submission's files hold the run of all hosts (rank 0 writes them).
-    replay::Report reduced = *rep;
-    std::string log;
-    if (several) {
-      const cluster::ClusterResult c = cluster::gather_ranks(cl, *rep);
-      cluster::apply_cluster(c, reduced);
-      log = cluster::format_cluster_summary(reduced, c);
-    } else {
-      log = replay::format_summary(reduced);
-    }
+    const auto [reduced, log] = all_hosts_run(*rep, cl);
     if (!root) return rep;
     last_second = distinct_second(last_second);
     const bool warmup = mo.warmup && submission.empty();
     const std::string end = dlio_time_text();
     submission.push_back(
         training_submission_run(j, reduced, start, end, last_second, warmup, log, cl.size()));
-    if (outputs.v3) {
-      MlperfOutputs with = outputs;
-      with.accelerator = accelerator;
+    if (outputs.v3)
       submission.back().provenance_json = run_provenance(
-          job, with, job.name, static_cast<std::uint32_t>(submission.size()), warmup, start, end);
-    }
+          job, judged, job.name, static_cast<std::uint32_t>(submission.size()), warmup, start, end);
     return rep;
   };
   auto observe = [&](const mlperf::MlperfRun& m) {
-    if (a.quiet || !root) return;
-    std::printf("  %-8s seed %llu: %.1f samples/s, %.1f MiB/s, AU %.1f%% %s, %.1f s%s\n",
-                m.warmup ? "warm-up" : "run", static_cast<unsigned long long>(m.seed),
-                m.samples_per_s, m.mib_per_s, m.au * 100, m.au_passed ? "pass" : "FAIL",
-                m.elapsed_s, several ? " (all hosts)" : "");
-    std::fflush(stdout);
+    if (!a.quiet && root) print_training_run(m, several);
   };
   Result<mlperf::MlperfResult> r =
       mlperf::run_mlperf(job, reference ? &*reference : nullptr, run, mo, observe);
   if (!r) return fail_on(cl, r.error());
-  std::vector<std::pair<const char*, std::string>> files = {
-      {"results.json", mlperf::mlperf_json(*r)},
-      {"results.csv", mlperf::mlperf_csv(*r)},
-      {"summary.html", mlperf::mlperf_html(*r)}};
-  if (outputs.v3) {
-    MlperfOutputs with = outputs;
-    with.accelerator = accelerator;
-    files.emplace_back("provenance.json",
-                       run_provenance(job, with, job.name, 0, false, outputs.invocation_start_text,
-                                      dlio_time_text()));
-  }
-  Result<void> written = root ? write_files(a.out_dir, files) : ok();
+  Result<void> written =
+      root ? write_files(a.out_dir, training_result_files(job, judged, *r)) : ok();
   if (Result<void> w = cl.agree(written); !w) return fail_on(cl, w.error());
   if (!root) return 0;
-  std::printf(
-      "%s: %s: mean %.1f samples/s, %.1f MiB/s, AU %.1f%% (lowest %.1f%%), %zu runs within "
-      "%.1f%%%s\n",
-      r->workload.c_str(), mlperf::to_string(r->division), r->mean_samples_per_s, r->mean_mib_per_s,
-      r->mean_au * 100, r->min_au * 100, static_cast<std::size_t>(mo.runs), r->max_deviation * 100,
-      several
-          ? (", " + std::to_string(r->ranks) + " ranks on " + std::to_string(r->hosts) + " host(s)")
-                .c_str()
-          : "");
-  for (const auto& why : r->reasons) std::printf("  %s\n", why.c_str());
-  std::printf("  results in %s/ (results.json, results.csv, summary.html)\n", a.out_dir.c_str());
+  print_training_verdict(*r, mo.runs, a.out_dir, several);
   if (!a.results_dir.empty())
     return write_training_submission(job, outputs, r->division, mlperf::mlperf_json(*r),
                                      submission);
