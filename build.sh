@@ -25,6 +25,7 @@ packages=(
   python3 python3-torch python3-numpy python3-h5py python3-pil
   fio chromium nodejs
   python3-swift memcached python3-boto3
+  universal-ctags
 )
 # Parquet files are checked by independent readers from npm (tests/parquet); Debian packages npm
 # apart from nodejs, a NodeSource nodejs brings its own.

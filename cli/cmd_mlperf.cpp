@@ -1,18 +1,14 @@
 // dlgen mlperf JOB|CONFIG: MLPerf Storage's run rules (replay/mlperf.hpp, docs/mlperf.md), for
-// training jobs and checkpoint-only jobs (v2.0's checkpointing rules), and the submission folder
-// of either kind of workload (mlperf_cli.hpp). Under mpirun (docs/mlperf.md, "Several hosts")
-// every rank is one client host; without it this process is a cluster of one.
-#include <unistd.h>
-
+// training jobs and checkpoint-only jobs (v2.0's checkpointing rules); the submission folder of
+// either kind of workload is mlperf_submission.cpp's (mlperf_cli.hpp). Under mpirun
+// (docs/mlperf.md, "Several hosts") every rank is one client host; without it this process is a
+// cluster of one.
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <numeric>
 #include <optional>
-#include <sstream>
-#include <thread>
 
 #include "commands.hpp"
 #include "dlgen/cluster/cluster_report.hpp"
@@ -21,12 +17,9 @@
 #include "dlgen/core/progress.hpp"
 #include "dlgen/core/storage_location.hpp"
 #include "dlgen/core/units.hpp"
-#include "dlgen/dlio/config.hpp"
-#include "dlgen/dlio/summary.hpp"
 #include "dlgen/engine/registry.hpp"
 #include "dlgen/mlperf/mlperf.hpp"
 #include "dlgen/mlperf/mlperf_checkpoint.hpp"
-#include "dlgen/mlperf/provenance.hpp"
 #include "dlgen/mlperf/rules.hpp"
 #include "dlgen/replay/runner.hpp"
 #include "job_args.hpp"
@@ -37,252 +30,152 @@ namespace {
 
 constexpr double kGiB = 1024.0 * 1024 * 1024;
 
-std::string hostname() {
-  char host[256] = {};
-  ::gethostname(host, sizeof host - 1);
-  return host;
+// Before the runs: whether --results-dir already holds this workload's results. Only rank 0
+// writes the results, so only it looks at the folder; every rank gets its exit code (0: free).
+int agreed_submission_free(const Job& job, const MlperfOutputs& o, bool checkpointing,
+                           const std::string& workload, cluster::Cluster& cl) {
+  const int rc = cl.rank() == 0 ? check_submission_free(job, o, checkpointing, workload) : 0;
+  return cluster::from_rank0<std::uint8_t>(cl, static_cast<std::uint8_t>(rc));
 }
 
-// This process's command line, from /proc/self/cmdline, arguments joined by spaces.
-std::string command_line() {
-  std::ifstream f("/proc/self/cmdline", std::ios::binary);
-  std::string arg, out;
-  while (std::getline(f, arg, '\0')) out += (out.empty() ? "" : " ") + arg;
-  return out;
+// The published reference of the job's checkpointing workload ("llama3-8b", ...), if any.
+std::optional<Job> checkpoint_reference(const std::string& workload) {
+  if (workload.empty()) return std::nullopt;
+  Result<Job> r = mlperf::mlperf_checkpoint_reference(workload);
+  return r ? std::optional<Job>(*r) : std::nullopt;
 }
 
-// dlio_config/config.yaml: the DLIO config as given, the job converted to one, or why not.
-std::string config_yaml(const Job& job, const std::string& path) {
-  if (is_dlio_config(path)) {
-    std::ifstream f(path, std::ios::binary);
-    std::ostringstream s;
-    s << f.rdbuf();
-    return "# " + path + " as given; the overrides are in overrides.yaml\n" + s.str();
-  }
-  Result<std::string> y = to_dlio_yaml(job);
-  if (y) return "# `dlgen convert --to dlio` of " + path + "\n" + *y;
-  std::string why = "# " + path + " has no DLIO form:\n";
-  std::istringstream lines(y.error().message);
-  for (std::string l; std::getline(lines, l);) why += "#   " + l + "\n";
-  return why + "# The job as run is dlgen_job.toml, beside dlio_config/.\n{}\n";
-}
-
-Result<void> write_files(const std::string& dir,
-                         const std::vector<std::pair<const char*, std::string>>& files) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) return runtime_error(dir + ": " + ec.message());
-  for (const auto& [name, text] : files) {
-    const std::filesystem::path p = std::filesystem::path(dir) / name;
-    if (Result<void> w = write_text_file(p, text); !w) return w.error();
-  }
-  return ok();
-}
-
-int write_submission_tree(const Job& job, const MlperfOutputs& o, mlperf::Division division,
-                          bool checkpointing, const std::string& workload,
-                          const std::string& results_json,
-                          const std::vector<mlperf::SubmissionRun>& runs) {
-  mlperf::SubmissionSpec s;
-  s.submitter = o.submitter;
-  s.system = o.system;
-  s.division = division;
-  s.checkpointing = checkpointing;
-  s.workload = workload;
-  s.results_json = results_json;
-  s.job_toml = to_toml(job);
-  s.config_yaml = config_yaml(job, o.job_path);
-  s.overrides = o.overrides;
-  s.command_line = command_line();
-  s.tool_version = std::string("dlgen ") + DLGEN_VERSION;
-  s.runs = runs;
-  Result<std::vector<mlperf::SubmissionFile>> files = mlperf::submission_files(s);
-  if (!files) return report_error(files.error());
-  if (Result<void> w = mlperf::write_submission(o.results_dir, *files); !w)
-    return report_error(w.error());
-  if (!o.quiet)
-    std::printf(
-        "  submission folder: %s/%s/%s/ (%s; fill in systems/%s.json)\n", o.results_dir.c_str(),
-        mlperf::submission_division_folder(division), mlperf::submission_name(o.submitter).c_str(),
-        checkpointing ? "checkpointing" : "training", mlperf::submission_name(o.system).c_str());
-  return 0;
-}
-
-}  // namespace
-
-std::string dlio_time_text() {
-  timespec ts{};
-  clock_gettime(CLOCK_REALTIME, &ts);
-  std::tm tm{};
-  localtime_r(&ts.tv_sec, &tm);
-  char buf[64];
-  const std::size_t n = std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
-  std::snprintf(buf + n, sizeof buf - n, ".%06ld", ts.tv_nsec / 1000);
-  return buf;
-}
-
-std::string run_provenance(const Job& job, const MlperfOutputs& o, const std::string& workload,
-                           std::uint32_t index, bool warmup, const std::string& start,
-                           const std::string& end) {
-  mlperf::Provenance p = mlperf::make_provenance(
-      job, mlperf::to_string(o.v3 ? mlperf::Round::v3_0 : mlperf::Round::v2_0),
-      command_line());
-  p.workload = workload;
-  p.accelerator = o.accelerator;
-  p.run = index;
-  p.warmup = warmup;
-  p.start = start;
-  p.end = end;
-  return mlperf::provenance_json(p);
-}
-
-std::time_t distinct_second(std::time_t last) {
-  for (;;) {
-    const auto now = std::chrono::system_clock::now();
-    const std::time_t t = std::chrono::system_clock::to_time_t(now);
-    if (t > last) return t;
-    std::this_thread::sleep_until(std::chrono::system_clock::from_time_t(last + 1));
-  }
-}
-
-mlperf::SubmissionRun training_submission_run(const Job& job, const replay::Report& report,
-                                              const std::string& start, const std::string& end,
-                                              std::time_t ended, bool warmup,
-                                              const std::string& log, std::uint32_t hosts) {
-  mlperf::SubmissionRun s;
-  s.timestamp = mlperf::submission_timestamp(ended);
-  dlio::DlioSummaryContext ctx;
-  ctx.hostname = hostname();
-  ctx.start = start;
-  ctx.end = end;
-  ctx.hosts = hosts;
-  s.summary_json = dlio::dlio_summary_json(job, report, ctx);
-  s.per_epoch_stats_json = mlperf::dlio_training_epoch_stats_json(report);
-  s.output_json = replay::to_json(report);
-  s.log = log;
-  s.warmup = warmup;
-  return s;
-}
-
-int check_submission_free(const Job& job, const MlperfOutputs& o, bool checkpointing,
-                          const std::string& workload) {
-  if (o.results_dir.empty()) return 0;
-  mlperf::SubmissionSpec s;
-  s.submitter = o.submitter;
-  s.system = o.system;
-  s.checkpointing = checkpointing;
-  s.workload = workload.empty() ? job.name : workload;
-  if (Result<void> r = mlperf::check_submission_free(o.results_dir, s); !r)
-    return report_error(r.error());
-  return 0;
-}
-
-int write_training_submission(const Job& job, const MlperfOutputs& o, mlperf::Division division,
-                              const std::string& results_json,
-                              const std::vector<mlperf::SubmissionRun>& runs) {
-  return write_submission_tree(job, o, division, false, job.name, results_json, runs);
-}
-
-int mlperf_checkpoint(const Job& job, const MlperfOutputs& o, cluster::Cluster& cl) {
-  const bool root = cl.rank() == 0;
-  const bool several = cl.size() > 1;
-  const std::string workload = mlperf::mlperf_checkpoint_workload(job);
-  std::optional<Job> reference;
-  if (!workload.empty())
-    if (Result<Job> r = mlperf::mlperf_checkpoint_reference(workload); r) reference = *r;
-  {
-    // Only rank 0 writes the results: only it looks at the folder.
-    const int rc = root ? check_submission_free(job, o, true, workload) : 0;
-    const std::uint8_t free_rc =
-        cluster::from_rank0<std::uint8_t>(cl, static_cast<std::uint8_t>(rc));
-    if (free_rc != 0) return free_rc;
-  }
+mlperf::MlperfCheckpointOptions checkpoint_rule_options(const Job& job, const MlperfOutputs& o,
+                                                        std::uint32_t hosts) {
   mlperf::MlperfCheckpointOptions mo;
   // MLPerf's 10 written and 10 read: v3.0 runs them in one invocation (Rules.md 2.1.23); v2.0 by
   // default one of each per run (10 runs).
   mo.runs = o.runs > 0 ? o.runs : o.v3 ? 1 : std::gcd(job.checkpoint.writes, job.checkpoint.reads);
   if (mo.runs == 0) mo.runs = 1;
-  mo.hosts = cl.size();
+  mo.hosts = hosts;
   mo.v3 = o.v3;
   mo.accelerator = o.accelerator;
-  std::vector<mlperf::SubmissionRun> sub;
-  std::time_t last = 0;
-  const std::string host = hostname();
-  auto run = [&](const Job& j, std::uint32_t first) -> Result<mlperf::CheckpointRunResult> {
-    mlperf::CheckpointRunOptions co;
-    co.engine = o.engine;
-    co.first_index = first;
-    co.ram_bytes = o.ram;
-    co.progress = root && !o.quiet && progress_enabled();
-    co.cluster = &cl;
-    const std::string start = dlio_time_text();
-    // Under mpirun: every host's records merged, on every rank.
-    Result<mlperf::CheckpointRunResult> r = mlperf::run_checkpoint_workflow(j, co);
-    if (!r || o.results_dir.empty() || !root) return r;
-    last = distinct_second(last);
-    mlperf::SubmissionRun s;
-    s.timestamp = mlperf::submission_timestamp(last);
-    mlperf::DlioCheckpointContext ctx;
-    ctx.hostname = host;
-    ctx.start = start;
-    ctx.end = dlio_time_text();
-    ctx.hosts = several ? static_cast<std::uint32_t>(r->hosts.size()) : 1;
-    ctx.host_memory_gib =
-        double(r->hosts.empty() ? r->ram_bytes : r->hosts.front().ram_bytes) / kGiB;
-    s.summary_json = mlperf::dlio_checkpoint_summary_json(*r, ctx);
-    s.per_epoch_stats_json = mlperf::dlio_checkpoint_epoch_stats_json(*r);
-    s.output_json = mlperf::checkpoint_json(*r);
-    s.log = mlperf::format_checkpoint_summary(*r);
-    if (o.v3)
-      s.provenance_json =
-          run_provenance(job, o, workload.empty() ? job.name : workload,
-                         static_cast<std::uint32_t>(sub.size() + 1), false, start, ctx.end);
-    sub.push_back(std::move(s));
-    return r;
-  };
-  auto observe = [&](const mlperf::MlperfCheckpointRun& m) {
-    if (o.quiet || !root) return;
-    std::printf(
-        "  run %-3u write %u x %.3f s, %.3f GiB/s (slowest rank) | read %u x %.3f s, %.3f GiB/s "
-        "| page cache %s\n",
-        m.index, m.write.checkpoints, m.write.duration_s, m.write.throughput_bps / kGiB,
-        m.read.checkpoints, m.read.duration_s, m.read.throughput_bps / kGiB,
-        m.cache_dropped ? "dropped" : "kept");
-    std::fflush(stdout);
-  };
-  Result<mlperf::MlperfCheckpointResult> r =
-      mlperf::run_mlperf_checkpoint(job, reference ? &*reference : nullptr, run, mo, observe);
-  if (!r) return fail_on(cl, r.error());
-  if (o.v3 && root) judge_checkpoint_phases(job, o, workload, *r);
-  const std::string json = mlperf::mlperf_checkpoint_json(*r);
+  return mo;
+}
+
+// One run of the checkpoint workflow (its checkpoints numbered from `first`) on every rank;
+// rank 0 alone shows progress.
+mlperf::CheckpointRunOptions checkpoint_run_options(const MlperfOutputs& o, std::uint32_t first,
+                                                    cluster::Cluster& cl) {
+  mlperf::CheckpointRunOptions co;
+  co.engine = o.engine;
+  co.first_index = first;
+  co.ram_bytes = o.ram;
+  co.progress = cl.rank() == 0 && !o.quiet && progress_enabled();
+  co.cluster = &cl;
+  return co;
+}
+
+// One checkpoint run's files for the submission folder, named after `second`: DLIO's summary and
+// per-epoch statistics, the run's JSON and log, and under v3.0 its provenance (`index`, 1-based).
+mlperf::SubmissionRun checkpoint_submission_run(const Job& job, const MlperfOutputs& o,
+                                                const std::string& workload,
+                                                const mlperf::CheckpointRunResult& r,
+                                                const std::string& start, std::time_t second,
+                                                std::uint32_t index, bool several) {
+  mlperf::SubmissionRun s;
+  s.timestamp = mlperf::submission_timestamp(second);
+  mlperf::DlioCheckpointContext ctx;
+  ctx.hostname = hostname();
+  ctx.start = start;
+  ctx.end = dlio_time_text();
+  ctx.hosts = several ? static_cast<std::uint32_t>(r.hosts.size()) : 1;
+  ctx.host_memory_gib = double(r.hosts.empty() ? r.ram_bytes : r.hosts.front().ram_bytes) / kGiB;
+  s.summary_json = mlperf::dlio_checkpoint_summary_json(r, ctx);
+  s.per_epoch_stats_json = mlperf::dlio_checkpoint_epoch_stats_json(r);
+  s.output_json = mlperf::checkpoint_json(r);
+  s.log = mlperf::format_checkpoint_summary(r);
+  if (o.v3) s.provenance_json = run_provenance(job, o, workload, index, false, start, ctx.end);
+  return s;
+}
+
+void print_checkpoint_run(const mlperf::MlperfCheckpointRun& m) {
+  std::printf(
+      "  run %-3u write %u x %.3f s, %.3f GiB/s (slowest rank) | read %u x %.3f s, %.3f GiB/s "
+      "| page cache %s\n",
+      m.index, m.write.checkpoints, m.write.duration_s, m.write.throughput_bps / kGiB,
+      m.read.checkpoints, m.read.duration_s, m.read.throughput_bps / kGiB,
+      m.cache_dropped ? "dropped" : "kept");
+  std::fflush(stdout);
+}
+
+// results.json (`json`), results.csv, summary.html and under v3.0 the invocation's provenance.
+std::vector<std::pair<const char*, std::string>> checkpoint_result_files(
+    const Job& job, const MlperfOutputs& o, const std::string& workload,
+    const mlperf::MlperfCheckpointResult& r, const std::string& json) {
   std::vector<std::pair<const char*, std::string>> files = {
       {"results.json", json},
-      {"results.csv", mlperf::mlperf_checkpoint_csv(*r)},
-      {"summary.html", mlperf::mlperf_checkpoint_html(*r)}};
+      {"results.csv", mlperf::mlperf_checkpoint_csv(r)},
+      {"summary.html", mlperf::mlperf_checkpoint_html(r)}};
   if (o.v3)
-    files.emplace_back("provenance.json",
-                       run_provenance(job, o, workload.empty() ? job.name : workload, 0, false,
-                                      o.invocation_start_text, dlio_time_text()));
-  Result<void> written = root ? write_files(o.out_dir, files) : ok();
-  if (Result<void> w = cl.agree(written); !w) return fail_on(cl, w.error());
-  if (!root) return 0;
+    files.emplace_back(
+        "provenance.json",
+        run_provenance(job, o, workload, 0, false, o.invocation_start_text, dlio_time_text()));
+  return files;
+}
+
+void print_checkpoint_verdict(const mlperf::MlperfCheckpointResult& r, const std::string& out_dir,
+                              bool several) {
   std::printf(
       "%s: %s: %zu run(s) x (%u written + %u read): write %.3f s, %.3f GiB/s; read %.3f s, %.3f "
       "GiB/s (means; duration = slowest rank, throughput = slowest rank); runs within %.1f%% / "
       "%.1f%%%s\n",
-      r->workload.c_str(), mlperf::to_string(r->division), r->runs.size(), r->writes_per_run,
-      r->reads_per_run, r->mean_write.duration_s, r->mean_write.throughput_bps / kGiB,
-      r->mean_read.duration_s, r->mean_read.throughput_bps / kGiB, r->write_deviation * 100,
-      r->read_deviation * 100,
-      several
-          ? ("; " + std::to_string(r->ranks) + " ranks on " + std::to_string(r->hosts) + " hosts")
-                .c_str()
-          : "");
-  for (const auto& why : r->reasons) std::printf("  %s\n", why.c_str());
-  std::printf("  results in %s/ (results.json, results.csv, summary.html)\n", o.out_dir.c_str());
+      r.workload.c_str(), mlperf::to_string(r.division), r.runs.size(), r.writes_per_run,
+      r.reads_per_run, r.mean_write.duration_s, r.mean_write.throughput_bps / kGiB,
+      r.mean_read.duration_s, r.mean_read.throughput_bps / kGiB, r.write_deviation * 100,
+      r.read_deviation * 100,
+      several ? ("; " + std::to_string(r.ranks) + " ranks on " + std::to_string(r.hosts) + " hosts")
+                    .c_str()
+              : "");
+  for (const auto& why : r.reasons) std::printf("  %s\n", why.c_str());
+  std::printf("  results in %s/ (results.json, results.csv, summary.html)\n", out_dir.c_str());
+}
+
+}  // namespace
+
+// The steps: the reference and a free submission folder, the runs (each, with --results-dir, one
+// submission run on rank 0), the verdict, rank 0's files and summary, the submission folder.
+int mlperf_checkpoint(const Job& job, const MlperfOutputs& o, cluster::Cluster& cl) {
+  const bool root = cl.rank() == 0;
+  const bool several = cl.size() > 1;
+  const std::string workload = mlperf::mlperf_checkpoint_workload(job);
+  const std::string name = workload.empty() ? job.name : workload;
+  const std::optional<Job> reference = checkpoint_reference(workload);
+  if (const int rc = agreed_submission_free(job, o, true, workload, cl); rc != 0) return rc;
+  std::vector<mlperf::SubmissionRun> sub;
+  std::time_t last = 0;
+  auto run = [&](const Job& j, std::uint32_t first) -> Result<mlperf::CheckpointRunResult> {
+    const std::string start = dlio_time_text();
+    // Under mpirun: every host's records merged, on every rank.
+    Result<mlperf::CheckpointRunResult> r =
+        mlperf::run_checkpoint_workflow(j, checkpoint_run_options(o, first, cl));
+    if (!r || o.results_dir.empty() || !root) return r;
+    last = distinct_second(last);
+    sub.push_back(checkpoint_submission_run(job, o, name, *r, start, last,
+                                            static_cast<std::uint32_t>(sub.size() + 1), several));
+    return r;
+  };
+  auto observe = [&](const mlperf::MlperfCheckpointRun& m) {
+    if (!o.quiet && root) print_checkpoint_run(m);
+  };
+  Result<mlperf::MlperfCheckpointResult> r =
+      mlperf::run_mlperf_checkpoint(job, reference ? &*reference : nullptr, run,
+                                    checkpoint_rule_options(job, o, cl.size()), observe);
+  if (!r) return fail_on(cl, r.error());
+  if (o.v3 && root) judge_checkpoint_phases(job, o, workload, *r);
+  const std::string json = mlperf::mlperf_checkpoint_json(*r);
+  Result<void> written =
+      root ? write_files(o.out_dir, checkpoint_result_files(job, o, name, *r, json)) : ok();
+  if (Result<void> w = cl.agree(written); !w) return fail_on(cl, w.error());
+  if (!root) return 0;
+  print_checkpoint_verdict(*r, o.out_dir, several);
   if (!o.results_dir.empty())
-    return write_submission_tree(job, o, r->division, true, workload.empty() ? job.name : workload,
-                                 json, sub);
+    return write_submission_tree(job, o, r->division, true, name, json, sub);
   return 0;
 }
 
@@ -374,6 +267,86 @@ Result<void> size_dataset(Job& job, const MlperfArgs& a, const ClientRam& ram,
   return cl.agree(valid);
 }
 
+// The accelerator the training rules judge: --accelerator, else the one whose published config
+// the job matches (the chosen round's, else v2.0's); "" when none.
+std::string training_accelerator(const Job& job, const std::string& given, mlperf::Round round) {
+  std::string accelerator = given;
+  if (accelerator.empty()) accelerator = mlperf::mlperf_match_accelerator(job, round);
+  if (accelerator.empty()) accelerator = mlperf::mlperf_match_accelerator(job, mlperf::Round::v2_0);
+  return accelerator;
+}
+
+// The reference is the chosen round's published config; a pair that round does not publish
+// (v3.0 keeps resnet50 and cosmoflow as whatif without new configs) is judged against v2.0's.
+std::optional<Job> training_reference(const Job& job, const std::string& accelerator,
+                                      mlperf::Round round) {
+  if (accelerator.empty()) return std::nullopt;
+  Result<Job> ref = mlperf::mlperf_reference(job.name, accelerator, round);
+  if (!ref) ref = mlperf::mlperf_reference(job.name, accelerator, mlperf::Round::v2_0);
+  return ref ? std::optional<Job>(*ref) : std::nullopt;
+}
+
+mlperf::MlperfOptions training_rule_options(const MlperfArgs& a, bool v3,
+                                            const std::string& accelerator, const ClientRam& ram) {
+  mlperf::MlperfOptions mo;
+  mo.runs = a.runs > 0 ? a.runs : 5;
+  mo.warmup = !a.no_warmup;
+  mo.v3 = v3;
+  mo.accelerator = accelerator;
+  mo.ram_bytes = ram.all;
+  mo.measured_ram_bytes = ram.measured_all;
+  return mo;
+}
+
+// One run as the submission folder holds it, with its log: every host's under mpirun (gathered
+// on every rank), else this host's.
+std::pair<replay::Report, std::string> all_hosts_run(const replay::Report& mine,
+                                                     cluster::Cluster& cl) {
+  replay::Report reduced = mine;
+  if (cl.size() <= 1) return {reduced, replay::format_summary(reduced)};
+  const cluster::ClusterResult c = cluster::gather_ranks(cl, mine);
+  cluster::apply_cluster(c, reduced);
+  std::string log = cluster::format_cluster_summary(reduced, c);
+  return {std::move(reduced), std::move(log)};
+}
+
+void print_training_run(const mlperf::MlperfRun& m, bool several) {
+  std::printf("  %-8s seed %llu: %.1f samples/s, %.1f MiB/s, AU %.1f%% %s, %.1f s%s\n",
+              m.warmup ? "warm-up" : "run", static_cast<unsigned long long>(m.seed),
+              m.samples_per_s, m.mib_per_s, m.au * 100, m.au_passed ? "pass" : "FAIL", m.elapsed_s,
+              several ? " (all hosts)" : "");
+  std::fflush(stdout);
+}
+
+// results.json, results.csv, summary.html and under v3.0 the invocation's provenance.
+std::vector<std::pair<const char*, std::string>> training_result_files(
+    const Job& job, const MlperfOutputs& judged, const mlperf::MlperfResult& r) {
+  std::vector<std::pair<const char*, std::string>> files = {
+      {"results.json", mlperf::mlperf_json(r)},
+      {"results.csv", mlperf::mlperf_csv(r)},
+      {"summary.html", mlperf::mlperf_html(r)}};
+  if (judged.v3)
+    files.emplace_back("provenance.json",
+                       run_provenance(job, judged, job.name, 0, false, judged.invocation_start_text,
+                                      dlio_time_text()));
+  return files;
+}
+
+void print_training_verdict(const mlperf::MlperfResult& r, std::uint32_t runs,
+                            const std::string& out_dir, bool several) {
+  std::printf(
+      "%s: %s: mean %.1f samples/s, %.1f MiB/s, AU %.1f%% (lowest %.1f%%), %zu runs within "
+      "%.1f%%%s\n",
+      r.workload.c_str(), mlperf::to_string(r.division), r.mean_samples_per_s, r.mean_mib_per_s,
+      r.mean_au * 100, r.min_au * 100, static_cast<std::size_t>(runs), r.max_deviation * 100,
+      several
+          ? (", " + std::to_string(r.ranks) + " ranks on " + std::to_string(r.hosts) + " host(s)")
+                .c_str()
+          : "");
+  for (const auto& why : r.reasons) std::printf("  %s\n", why.c_str());
+  std::printf("  results in %s/ (results.json, results.csv, summary.html)\n", out_dir.c_str());
+}
+
 // The training rules: the reference for the job's accelerator, a warm-up and N measured runs of
 // every host (reduced on every rank), the verdict; rank 0 writes results.json, results.csv,
 // summary.html and, with --results-dir, the submission folder.
@@ -381,25 +354,12 @@ int mlperf_training(Job job, const MlperfArgs& a, const MlperfOutputs& outputs,
                     const ClientRam& ram, const engine::EngineOps& engine, cluster::Cluster& cl) {
   const bool root = cl.rank() == 0;
   const bool several = cl.size() > 1;
-  // The reference is the chosen round's published config; a pair that round does not publish
-  // (v3.0 keeps resnet50 and cosmoflow as whatif without new configs) is judged against v2.0's.
   const mlperf::Round round = outputs.v3 ? mlperf::Round::v3_0 : mlperf::Round::v2_0;
-  std::string accelerator = a.job.accelerator;
-  if (accelerator.empty()) accelerator = mlperf::mlperf_match_accelerator(job, round);
-  if (accelerator.empty()) accelerator = mlperf::mlperf_match_accelerator(job, mlperf::Round::v2_0);
-  std::optional<Job> reference;
-  if (!accelerator.empty()) {
-    Result<Job> ref = mlperf::mlperf_reference(job.name, accelerator, round);
-    if (!ref) ref = mlperf::mlperf_reference(job.name, accelerator, mlperf::Round::v2_0);
-    if (ref) reference = *ref;
-  }
-  mlperf::MlperfOptions mo;
-  mo.runs = a.runs > 0 ? a.runs : 5;
-  mo.warmup = !a.no_warmup;
-  mo.v3 = outputs.v3;
-  mo.accelerator = accelerator;
-  mo.ram_bytes = ram.all;
-  mo.measured_ram_bytes = ram.measured_all;
+  const std::string accelerator = training_accelerator(job, a.job.accelerator, round);
+  const std::optional<Job> reference = training_reference(job, accelerator, round);
+  MlperfOutputs judged = outputs;  // provenance.json names the accelerator judged
+  judged.accelerator = accelerator;
+  mlperf::MlperfOptions mo = training_rule_options(a, outputs.v3, accelerator, ram);
   if (Result<void> s = size_dataset(job, a, ram, mo, cl); !s) return fail_on(cl, s.error());
   if (!engine.caps.diskless)
     if (Result<void> r =
@@ -420,65 +380,29 @@ int mlperf_training(Job job, const MlperfArgs& a, const MlperfOutputs& outputs,
     Result<replay::Report> rep = replay::run_job(j, ro);
     if (!rep || a.results_dir.empty()) return rep;
     // The submission's files hold the run of all hosts (rank 0 writes them).
-    replay::Report reduced = *rep;
-    std::string log;
-    if (several) {
-      const cluster::ClusterResult c = cluster::gather_ranks(cl, *rep);
-      cluster::apply_cluster(c, reduced);
-      log = cluster::format_cluster_summary(reduced, c);
-    } else {
-      log = replay::format_summary(reduced);
-    }
+    const auto [reduced, log] = all_hosts_run(*rep, cl);
     if (!root) return rep;
     last_second = distinct_second(last_second);
     const bool warmup = mo.warmup && submission.empty();
     const std::string end = dlio_time_text();
     submission.push_back(
         training_submission_run(j, reduced, start, end, last_second, warmup, log, cl.size()));
-    if (outputs.v3) {
-      MlperfOutputs with = outputs;
-      with.accelerator = accelerator;
+    if (outputs.v3)
       submission.back().provenance_json = run_provenance(
-          job, with, job.name, static_cast<std::uint32_t>(submission.size()), warmup, start, end);
-    }
+          job, judged, job.name, static_cast<std::uint32_t>(submission.size()), warmup, start, end);
     return rep;
   };
   auto observe = [&](const mlperf::MlperfRun& m) {
-    if (a.quiet || !root) return;
-    std::printf("  %-8s seed %llu: %.1f samples/s, %.1f MiB/s, AU %.1f%% %s, %.1f s%s\n",
-                m.warmup ? "warm-up" : "run", static_cast<unsigned long long>(m.seed),
-                m.samples_per_s, m.mib_per_s, m.au * 100, m.au_passed ? "pass" : "FAIL",
-                m.elapsed_s, several ? " (all hosts)" : "");
-    std::fflush(stdout);
+    if (!a.quiet && root) print_training_run(m, several);
   };
   Result<mlperf::MlperfResult> r =
       mlperf::run_mlperf(job, reference ? &*reference : nullptr, run, mo, observe);
   if (!r) return fail_on(cl, r.error());
-  std::vector<std::pair<const char*, std::string>> files = {
-      {"results.json", mlperf::mlperf_json(*r)},
-      {"results.csv", mlperf::mlperf_csv(*r)},
-      {"summary.html", mlperf::mlperf_html(*r)}};
-  if (outputs.v3) {
-    MlperfOutputs with = outputs;
-    with.accelerator = accelerator;
-    files.emplace_back("provenance.json",
-                       run_provenance(job, with, job.name, 0, false, outputs.invocation_start_text,
-                                      dlio_time_text()));
-  }
-  Result<void> written = root ? write_files(a.out_dir, files) : ok();
+  Result<void> written =
+      root ? write_files(a.out_dir, training_result_files(job, judged, *r)) : ok();
   if (Result<void> w = cl.agree(written); !w) return fail_on(cl, w.error());
   if (!root) return 0;
-  std::printf(
-      "%s: %s: mean %.1f samples/s, %.1f MiB/s, AU %.1f%% (lowest %.1f%%), %zu runs within "
-      "%.1f%%%s\n",
-      r->workload.c_str(), mlperf::to_string(r->division), r->mean_samples_per_s, r->mean_mib_per_s,
-      r->mean_au * 100, r->min_au * 100, static_cast<std::size_t>(mo.runs), r->max_deviation * 100,
-      several
-          ? (", " + std::to_string(r->ranks) + " ranks on " + std::to_string(r->hosts) + " host(s)")
-                .c_str()
-          : "");
-  for (const auto& why : r->reasons) std::printf("  %s\n", why.c_str());
-  std::printf("  results in %s/ (results.json, results.csv, summary.html)\n", a.out_dir.c_str());
+  print_training_verdict(*r, mo.runs, a.out_dir, several);
   if (!a.results_dir.empty())
     return write_training_submission(job, outputs, r->division, mlperf::mlperf_json(*r),
                                      submission);
@@ -525,13 +449,8 @@ int do_mlperf(const MlperfArgs& a) {
   outputs.invocation_start_text = started_text;
   // MLPerf Storage v2.0's LLM checkpointing rules.
   if (!job->run.train) return mlperf_checkpoint(*job, outputs, cl);
-  {
-    // Only rank 0 writes the results: only it looks at the folder.
-    const int rc = cl.rank() == 0 ? check_submission_free(*job, outputs, false, job->name) : 0;
-    const std::uint8_t free_rc =
-        cluster::from_rank0<std::uint8_t>(cl, static_cast<std::uint8_t>(rc));
-    if (free_rc != 0) return free_rc;
-  }
+  if (const int rc = agreed_submission_free(*job, outputs, false, job->name, cl); rc != 0)
+    return rc;
   return mlperf_training(*job, a, outputs, *ram, *engine, cl);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// The `dlgen mlperf` verb's pieces that do not need the run verb's internals (cmd_mlperf.cpp):
-// the checkpointing rules end to end, and the submission folder for either kind of workload.
+// The `dlgen mlperf` verb's pieces that do not need the run verb's internals: the checkpointing
+// rules end to end (cmd_mlperf.cpp), v3.0's rule 4.7.1 and `validate` (cmd_mlperf_v3.cpp), and
+// the submission folder for either kind of workload (mlperf_submission.cpp).
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <ctime>
@@ -71,6 +72,20 @@ mlperf::SubmissionRun training_submission_run(const Job& job, const replay::Repo
 std::string run_provenance(const Job& job, const MlperfOutputs& o, const std::string& workload,
                            std::uint32_t index, bool warmup, const std::string& start,
                            const std::string& end);
+
+// This host's name (gethostname), as DLIO's summary.json names it.
+std::string hostname();
+
+// Writes each (name, text) into `dir`, creating it.
+Result<void> write_files(const std::string& dir,
+                         const std::vector<std::pair<const char*, std::string>>& files);
+
+// The submission folder of a workload of either kind (`results_json`: results.json; `runs`: every
+// run's files) under --results-dir; prints where it went unless --quiet. Returns the exit code.
+int write_submission_tree(const Job& job, const MlperfOutputs& o, mlperf::Division division,
+                          bool checkpointing, const std::string& workload,
+                          const std::string& results_json,
+                          const std::vector<mlperf::SubmissionRun>& runs);
 
 // Before the runs: an error (exit 2) when --results-dir already holds this workload's results.
 int check_submission_free(const Job& job, const MlperfOutputs& o, bool checkpointing,

@@ -137,12 +137,11 @@ std::vector<Diagnostic> validate(const Job& job) {
   return validate(job, limits::host_memory_bytes());
 }
 
-std::vector<Diagnostic> validate(const Job& job, std::uint64_t ram_bytes) {
-  std::vector<Diagnostic> out;
-  if (job.run.train)
-    check_dataset(job.dataset, "dataset", out);  // a checkpoint-only job reads no dataset
-  if (job.validation) check_dataset(*job.validation, "validation", out);
+namespace {
 
+// Request sizes with O_DIRECT, the options each read unit takes, shuffles and read units each
+// format allows.
+void check_reader(const Job& job, std::vector<Diagnostic>& out) {
   const ReaderSpec& r = job.reader;
   if (r.batch_size < 1) add(out, "reader.batch_size", "must be >= 1");
   if (r.direct && r.request_size_bytes % 4096 != 0)
@@ -181,7 +180,11 @@ std::vector<Diagnostic> validate(const Job& job, std::uint64_t ram_bytes) {
     add(out, "reader.read",
         "\"sample\" needs a multi-sample format (npz, hdf5, tfrecord, raw); jpeg holds one image "
         "per file");
+}
 
+// The accelerator named, every time distribution (the reader's start-up spread among them) and
+// the AU threshold.
+void check_compute(const Job& job, std::vector<Diagnostic>& out) {
   const ComputeSpec& c = job.compute;
   if (!c.accelerator.empty() && !c.per_accelerator.count(c.accelerator)) {
     std::string known;
@@ -199,40 +202,45 @@ std::vector<Diagnostic> validate(const Job& job, std::uint64_t ram_bytes) {
     check_distribution(p.time, "compute." + name + ".time", out);
   if (!(c.au_threshold >= 0 && c.au_threshold <= 1))
     add(out, "compute.au_threshold", "must be within [0, 1]");
+}
 
-  const CheckpointSpec& k = job.checkpoint;
-  if (k.keep && job.run.train)
+void check_checkpoint(const CheckpointSpec& k, bool train, std::vector<Diagnostic>& out) {
+  if (k.keep && train)
     add(out, "checkpoint.keep",
         "applies to checkpoint-only jobs ([run] train = false); a training job's checkpoints "
         "overwrite one another, so its directory holds one");
   check_location(k.dir, "checkpoint.dir", out);
-  if (k.enabled) {
-    if (k.size_bytes < 1) add(out, "checkpoint.size", "must be >= 1 byte");
-    if (k.files < 1) add(out, "checkpoint.files", "must be >= 1");
-    if (k.write_size_bytes < 1) add(out, "checkpoint.write_size", "must be >= 1 byte");
-    if (k.copy != CopyCall::none && k.copy_every < 1)
-      add(out, "checkpoint.copy_every", "must be >= 1 (copy after every N-th checkpoint)");
-    if (k.dir.empty()) add(out, "checkpoint.dir", "must name a directory");
-    if (k.every_epochs == 0 && k.every_steps == 0 && !k.restore)
-      add(out, "checkpoint", "needs every_epochs, every_steps or restore");
-    if (k.first_epoch > 0 && k.every_epochs == 0)
-      add(out, "checkpoint.first_epoch", "needs every_epochs");
-    if (k.files > 0 && k.size_bytes > 0 && k.size_bytes < k.files)
-      add(out, "checkpoint.size", "must be at least one byte per file");
-  }
+  if (!k.enabled) return;
+  if (k.size_bytes < 1) add(out, "checkpoint.size", "must be >= 1 byte");
+  if (k.files < 1) add(out, "checkpoint.files", "must be >= 1");
+  if (k.write_size_bytes < 1) add(out, "checkpoint.write_size", "must be >= 1 byte");
+  if (k.copy != CopyCall::none && k.copy_every < 1)
+    add(out, "checkpoint.copy_every", "must be >= 1 (copy after every N-th checkpoint)");
+  if (k.dir.empty()) add(out, "checkpoint.dir", "must name a directory");
+  if (k.every_epochs == 0 && k.every_steps == 0 && !k.restore)
+    add(out, "checkpoint", "needs every_epochs, every_steps or restore");
+  if (k.first_epoch > 0 && k.every_epochs == 0)
+    add(out, "checkpoint.first_epoch", "needs every_epochs");
+  if (k.files > 0 && k.size_bytes > 0 && k.size_bytes < k.files)
+    add(out, "checkpoint.size", "must be at least one byte per file");
+}
 
+void check_run(const Job& job, std::vector<Diagnostic>& out) {
   const RunSpec& run = job.run;
   if (run.epochs < 1) add(out, "run.epochs", "must be >= 1");
   if (run.accelerators < 1) add(out, "run.accelerators", "must be >= 1");
   if (!(run.max_seconds >= 0)) add(out, "run.max_time", "must be >= 0");
-  if (job.dataset.files_per_sample > 1 && r.read_unit != ReadUnit::file)
+  if (job.dataset.files_per_sample > 1 && job.reader.read_unit != ReadUnit::file)
     add(out, "dataset.files_per_sample", "needs reader.read = \"file\" (a sample is whole files)");
   if (run.eval_every_epochs > 0 && !job.validation)
     add(out, "run.eval_every_epochs", "needs a [validation] dataset");
+}
 
-  // A job whose epoch holds no full step would measure nothing.
+// A training job whose epoch holds no full step would measure nothing.
+void check_one_step(const Job& job, std::vector<Diagnostic>& out) {
+  const ReaderSpec& r = job.reader;
   const std::uint64_t per_step =
-      std::uint64_t(r.batch_size) * std::max<std::uint32_t>(run.accelerators, 1);
+      std::uint64_t(r.batch_size) * std::max<std::uint32_t>(job.run.accelerators, 1);
   const std::uint64_t samples =
       limits::mul(job.dataset.num_files, job.dataset.samples_per_file).value_or(UINT64_MAX) /
       std::max<std::uint32_t>(job.dataset.files_per_sample, 1);
@@ -241,9 +249,22 @@ std::vector<Diagnostic> validate(const Job& job, std::uint64_t ram_bytes) {
     add(out, "dataset.num_files",
         "the dataset holds " + std::to_string(samples) +
             " samples, fewer than one step (batch_size " + std::to_string(r.batch_size) + " x " +
-            std::to_string(run.accelerators) + " accelerators)");
-  check_checkpoint_workflow(job, out);  // run.train = false, [model] (core/llm.cpp)
+            std::to_string(job.run.accelerators) + " accelerators)");
+}
 
+}  // namespace
+
+std::vector<Diagnostic> validate(const Job& job, std::uint64_t ram_bytes) {
+  std::vector<Diagnostic> out;
+  if (job.run.train)
+    check_dataset(job.dataset, "dataset", out);  // a checkpoint-only job reads no dataset
+  if (job.validation) check_dataset(*job.validation, "validation", out);
+  check_reader(job, out);
+  check_compute(job, out);
+  check_checkpoint(job.checkpoint, job.run.train, out);
+  check_run(job, out);
+  check_one_step(job, out);
+  check_checkpoint_workflow(job, out);  // run.train = false, [model] (core/llm.cpp)
   // Sane limits on every count and size, and the plan's memory, before anything is allocated.
   for (auto& d : limits::check_limits(job, ram_bytes)) out.push_back(std::move(d));
   return out;

@@ -199,11 +199,13 @@ std::optional<std::uint64_t> plan_memory_bytes(const Job& job) {
   return total;
 }
 
-std::vector<Diagnostic> check_limits(const Job& job, std::uint64_t ram_bytes) {
-  std::vector<Diagnostic> out;
+namespace {
+
+// The counts that size threads, plans and loops; false when one is out of range (the products
+// check_totals and check_plan_memory take of them would mean nothing).
+bool check_counts(const Job& job, std::vector<Diagnostic>& out) {
   bool counts = check_dataset(job.dataset, "dataset", out);
   if (job.validation) counts &= check_dataset(*job.validation, "validation", out);
-
   const ReaderSpec& r = job.reader;
   const RunSpec& run = job.run;
   counts &= count_ok(out, "reader.batch_size", r.batch_size, kMaxBatchSize,
@@ -228,6 +230,12 @@ std::vector<Diagnostic> check_limits(const Job& job, std::uint64_t ram_bytes) {
            "each request in flight holds its own buffer; NVMe queues take 1024 entries");
   counts &= count_ok(out, "run.epochs", run.epochs, kMaxEpochs,
                      "every epoch plans a new order of all samples");
+  return counts;
+}
+
+// Read request sizes; a header read and a probe are one request each, into one request buffer.
+void check_request_sizes(const ReaderSpec& r, std::uint32_t accelerators, std::uint64_t ram_bytes,
+                         std::vector<Diagnostic>& out) {
   const char* req_reason = "one read request; the replay's request buffers are at most 1GiB";
   size_ok(out, "reader.request_size", double(r.request_size_bytes), kMaxRequestBytes, req_reason);
   const bool header =
@@ -235,63 +243,75 @@ std::vector<Diagnostic> check_limits(const Job& job, std::uint64_t ram_bytes) {
   const bool probe =
       size_ok(out, "reader.probe", double(r.probe_bytes), kMaxRequestBytes, req_reason);
   size_ok(out, "reader.readahead", double(r.readahead_bytes), kMaxRequestBytes, req_reason);
-  // A header read and a probe are one request each, into one request buffer.
-  const std::uint64_t buffer = request_buffer_bytes(r, run.accelerators, ram_bytes);
+  const std::uint64_t buffer = request_buffer_bytes(r, accelerators, ram_bytes);
   const std::string buffer_text =
       "the replay's buffer per request (" + format_size(buffer) + ": " +
       format_size(kWorkerBufferBudget) + " per worker, at most a quarter of RAM over " +
-      num(std::uint64_t{std::max(r.workers, 1u)} * std::max(run.accelerators, 1u)) +
+      num(std::uint64_t{std::max(r.workers, 1u)} * std::max(accelerators, 1u)) +
       " worker(s), split over iodepth " + num(std::max(r.iodepth, 1u)) + ")";
   if (header && r.header_read_bytes > buffer)
     add_diag(out, "reader.header_read", "is one request and must fit " + buffer_text);
   if (probe && r.probe_bytes > buffer)
     add_diag(out, "reader.probe", "is one request and must fit " + buffer_text);
+}
 
-  auto seconds = [&](const char* reason) {
-    return [&out, reason](const std::string& path, double v) {
-      return seconds_ok(out, path, v, kMaxStepSeconds, reason);
-    };
+// A check of a step's duration against kMaxStepSeconds, saying what so long a duration would be.
+auto step_seconds(std::vector<Diagnostic>& out, const char* reason) {
+  return [&out, reason](const std::string& path, double v) {
+    return seconds_ok(out, path, v, kMaxStepSeconds, reason);
   };
+}
+
+// Every duration of compute, the reader and the run.
+void check_durations(const Job& job, std::vector<Diagnostic>& out) {
+  const ReaderSpec& r = job.reader;
   distribution_ok(job.compute.step_time, "compute.time",
-                  seconds("a training step longer than an hour"));
+                  step_seconds(out, "a training step longer than an hour"));
   if (job.compute.eval_time)
     distribution_ok(*job.compute.eval_time, "compute.eval_time",
-                    seconds("an evaluation step longer than an hour"));
+                    step_seconds(out, "an evaluation step longer than an hour"));
   distribution_ok(job.compute.batch_overhead, "compute.batch_overhead",
-                  seconds("a consumer's per-batch cost longer than an hour"));
+                  step_seconds(out, "a consumer's per-batch cost longer than an hour"));
   for (const auto& [name, p] : job.compute.per_accelerator)
     distribution_ok(p.time, "compute." + name + ".time",
-                    seconds("a training step longer than an hour"));
+                    step_seconds(out, "a training step longer than an hour"));
   distribution_ok(r.preprocess, "reader.preprocess",
-                  seconds("preprocessing one sample for more than an hour"));
+                  step_seconds(out, "preprocessing one sample for more than an hour"));
   seconds_ok(out, "reader.startup", r.startup_s, kMaxStepSeconds,
              "a DataLoader start-up longer than an hour");
   distribution_ok(r.startup_spread, "reader.startup_spread",
-                  seconds("accelerators starting a pass more than an hour apart"));
+                  step_seconds(out, "accelerators starting a pass more than an hour apart"));
   seconds_ok(out, "reader.warmup", r.warmup_s, kMaxStepSeconds,
              "a worker's first-sample cost longer than an hour");
-  seconds_ok(out, "run.max_time", run.max_seconds, kMaxRunSeconds,
+  seconds_ok(out, "run.max_time", job.run.max_seconds, kMaxRunSeconds,
              "a benchmark run longer than 30 days");
+}
 
+void check_checkpoint_sizes(const CheckpointSpec& k, std::vector<Diagnostic>& out) {
+  if (!k.enabled) return;
+  size_ok(out, "checkpoint.size", double(k.size_bytes), kMaxCheckpointBytes,
+          "larger than the checkpoint of any model (a trillion parameters with optimizer state "
+          "is ~16TiB)");
+  count_ok(out, "checkpoint.files", k.files, kMaxCheckpointFiles,
+           "shards of one checkpoint, one file each");
+  size_ok(out, "checkpoint.write_size", double(k.write_size_bytes), kMaxRequestBytes,
+          "one write request; its buffer is allocated once per writer");
+}
+
+// The training dataset's samples (counts in range: no overflow).
+std::uint64_t dataset_samples(const DatasetSpec& d) {
+  return mul(d.num_files, std::max<std::uint32_t>(d.samples_per_file, 1)).value();
+}
+
+// Totals that later arithmetic multiplies: steps of the whole run and checkpoint bytes.
+void check_totals(const Job& job, std::vector<Diagnostic>& out) {
+  const ReaderSpec& r = job.reader;
+  const RunSpec& run = job.run;
   const CheckpointSpec& k = job.checkpoint;
-  if (k.enabled) {
-    size_ok(out, "checkpoint.size", double(k.size_bytes), kMaxCheckpointBytes,
-            "larger than the checkpoint of any model (a trillion parameters with optimizer state "
-            "is ~16TiB)");
-    count_ok(out, "checkpoint.files", k.files, kMaxCheckpointFiles,
-             "shards of one checkpoint, one file each");
-    size_ok(out, "checkpoint.write_size", double(k.write_size_bytes), kMaxRequestBytes,
-            "one write request; its buffer is allocated once per writer");
-  }
-
-  if (!counts) return out;
-  // Totals that later arithmetic multiplies: steps of the whole run and checkpoint bytes.
   const std::uint64_t per_step =
       mul(std::max<std::uint32_t>(r.batch_size, 1), std::max<std::uint32_t>(run.accelerators, 1))
           .value();
-  const std::uint64_t samples =
-      mul(job.dataset.num_files, std::max<std::uint32_t>(job.dataset.samples_per_file, 1)).value();
-  const auto total_steps = mul(samples / per_step + 1, run.epochs);
+  const auto total_steps = mul(dataset_samples(job.dataset) / per_step + 1, run.epochs);
   if (!total_steps) add_diag(out, "run.epochs", "the run's step count overflows 64 bits");
   if (k.enabled && total_steps) {
     std::uint64_t checkpoints = k.every_epochs > 0 ? run.epochs / k.every_epochs : 0;
@@ -300,25 +320,38 @@ std::vector<Diagnostic> check_limits(const Job& job, std::uint64_t ram_bytes) {
       add_diag(out, "checkpoint.size",
                "the run writes " + num(checkpoints) + " checkpoints; their bytes overflow 64 bits");
   }
-  // The plan's memory, before anything is planned.
-  if (ram_bytes > 0) {
-    const auto need = plan_memory_bytes(job);
-    const auto allowed =
-        static_cast<std::uint64_t>(static_cast<double>(ram_bytes) * kPlanMemoryFraction);
-    if (!need || *need > allowed) {
-      std::uint64_t all = samples;
-      if (job.validation && run.eval_every_epochs > 0)
-        all += job.validation->num_files *
-               std::max<std::uint32_t>(job.validation->samples_per_file, 1);
-      add_diag(
-          out, "dataset.num_files",
-          "the plan needs " + (need ? format_size(*need) : std::string("more than 16EiB")) +
-              " of memory for " + num(all) +
-              " samples (per epoch one entry per sample, plus per-file tables); this host allows " +
-              format_size(allowed) + " (half of its " + format_size(ram_bytes) +
-              " RAM): use fewer files or samples per file");
-    }
-  }
+}
+
+// The plan's memory, before anything is planned: at most kPlanMemoryFraction of the host's RAM.
+void check_plan_memory(const Job& job, std::uint64_t ram_bytes, std::vector<Diagnostic>& out) {
+  if (ram_bytes == 0) return;
+  const auto need = plan_memory_bytes(job);
+  const auto allowed =
+      static_cast<std::uint64_t>(static_cast<double>(ram_bytes) * kPlanMemoryFraction);
+  if (need && *need <= allowed) return;
+  std::uint64_t all = dataset_samples(job.dataset);
+  if (job.validation && job.run.eval_every_epochs > 0)
+    all += job.validation->num_files * std::max<std::uint32_t>(job.validation->samples_per_file, 1);
+  add_diag(out, "dataset.num_files",
+           "the plan needs " + (need ? format_size(*need) : std::string("more than 16EiB")) +
+               " of memory for " + num(all) +
+               " samples (per epoch one entry per sample, plus per-file tables); this host "
+               "allows " +
+               format_size(allowed) + " (half of its " + format_size(ram_bytes) +
+               " RAM): use fewer files or samples per file");
+}
+
+}  // namespace
+
+std::vector<Diagnostic> check_limits(const Job& job, std::uint64_t ram_bytes) {
+  std::vector<Diagnostic> out;
+  const bool counts = check_counts(job, out);
+  check_request_sizes(job.reader, job.run.accelerators, ram_bytes, out);
+  check_durations(job, out);
+  check_checkpoint_sizes(job.checkpoint, out);
+  if (!counts) return out;
+  check_totals(job, out);
+  check_plan_memory(job, ram_bytes, out);
   return out;
 }
 

@@ -69,9 +69,9 @@ MlperfCheckpointPhase phase_of(const std::vector<CheckpointPass>& passes) {
     agg.push_back(f.throughput_bps);
   }
   ph.checkpoints = static_cast<std::uint32_t>(passes.size());
-  ph.duration_s = mean_of(dur);
-  ph.throughput_bps = mean_of(slow);
-  ph.aggregate_bps = mean_of(agg);
+  ph.duration_s = dlgen::mean(dur);
+  ph.throughput_bps = dlgen::mean(slow);
+  ph.aggregate_bps = dlgen::mean(agg);
   return ph;
 }
 
@@ -410,9 +410,9 @@ MlperfCheckpointPhase summarise(const std::vector<MlperfCheckpointRun>& runs,
     t.push_back(p.throughput_bps);
     a.push_back(p.aggregate_bps);
   }
-  mean.duration_s = mean_of(d);
-  mean.throughput_bps = mean_of(t);
-  mean.aggregate_bps = mean_of(a);
+  mean.duration_s = dlgen::mean(d);
+  mean.throughput_bps = dlgen::mean(t);
+  mean.aggregate_bps = dlgen::mean(a);
   deviation = 0;
   if (mean.throughput_bps > 0)
     for (double x : t)

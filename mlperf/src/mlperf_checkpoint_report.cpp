@@ -164,10 +164,10 @@ std::string dlio_checkpoint_summary_json(const CheckpointRunResult& r,
       slow.push_back(f.slowest_rank_bps / kGiB);
     }
     const std::string p = prefix;
-    m[p + "_checkpoint_io_mean_GB_per_second"] = mean_of(io);
-    m[p + "_checkpoint_io_stdev_GB_per_second"] = stdev_of(io);
-    m[p + "_checkpoint_duration_mean_seconds"] = mean_of(dur);
-    m[p + "_checkpoint_duration_stdev_seconds"] = stdev_of(dur);
+    m[p + "_checkpoint_io_mean_GB_per_second"] = dlgen::mean(io);
+    m[p + "_checkpoint_io_stdev_GB_per_second"] = dlgen::population_stdev(io);
+    m[p + "_checkpoint_duration_mean_seconds"] = dlgen::mean(dur);
+    m[p + "_checkpoint_duration_stdev_seconds"] = dlgen::population_stdev(dur);
   };
   phase("save", r.writes);
   phase("load", r.reads);
@@ -187,14 +187,14 @@ std::string dlio_checkpoint_summary_json(const CheckpointRunResult& r,
          std::vector<double> v;
          for (const CheckpointPass& p : r.writes)
            v.push_back(pass_figures(p).slowest_rank_bps / kGiB);
-         return mean_of(v);
+         return dlgen::mean(v);
        }()},
       {"load_checkpoint_slowest_rank_mean_GiB_per_second",
        [&] {
          std::vector<double> v;
          for (const CheckpointPass& p : r.reads)
            v.push_back(pass_figures(p).slowest_rank_bps / kGiB);
-         return mean_of(v);
+         return dlgen::mean(v);
        }()},
       {"save_bytes", w.bytes},
       {"load_bytes", rd.bytes},

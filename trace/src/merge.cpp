@@ -5,6 +5,7 @@
 #include <charconv>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <unordered_map>
 
 namespace dlgen::trace {
@@ -85,17 +86,14 @@ Result<std::string> expand_trace_path(const std::string& pattern, const LaunchRa
   return out;
 }
 
-Result<Trace> merge_host_traces(std::vector<Trace> traces,
-                                const std::vector<std::string>& sources) {
-  if (traces.empty()) return input_error("no trace to merge");
-  if (traces.size() == 1) return std::move(traces.front());
-  if (traces.size() > kMaxHosts)
-    return input_error(std::to_string(traces.size()) + " traces: at most " +
-                       std::to_string(kMaxHosts) + " hosts can be merged");
-  auto name = [&](std::size_t i) {
-    return i < sources.size() ? sources[i] : "trace " + std::to_string(i + 1);
-  };
-  // Host order: by rank when every trace has one, else as given.
+namespace {
+
+std::string source_name(const std::vector<std::string>& sources, std::size_t i) {
+  return i < sources.size() ? sources[i] : "trace " + std::to_string(i + 1);
+}
+
+// Host order: by rank when every trace has one, else as given.
+std::vector<std::size_t> host_order(const std::vector<Trace>& traces) {
   std::vector<std::size_t> order(traces.size());
   std::iota(order.begin(), order.end(), 0);
   const bool ranked =
@@ -104,123 +102,187 @@ Result<Trace> merge_host_traces(std::vector<Trace> traces,
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
       return traces[a].meta.rank < traces[b].meta.rank;
     });
+  return order;
+}
+
+// One capture given twice (same host, rank and start) would double every host's I/O.
+Result<void> check_distinct(const std::vector<Trace>& traces, const std::vector<std::size_t>& order,
+                            const std::vector<std::string>& sources) {
   for (std::size_t i = 0; i < order.size(); ++i)
     for (std::size_t j = i + 1; j < order.size(); ++j) {
       const Meta& a = traces[order[i]].meta;
       const Meta& b = traces[order[j]].meta;
       if (a.host == b.host && a.rank == b.rank && a.start_wall_ns == b.start_wall_ns)
-        return input_error(name(order[i]) + " and " + name(order[j]) +
-                           " are the same capture (host " + a.host + ", rank " +
-                           std::to_string(a.rank) + ", same start): give each host's trace once");
+        return input_error(source_name(sources, order[i]) + " and " +
+                           source_name(sources, order[j]) + " are the same capture (host " +
+                           a.host + ", rank " + std::to_string(a.rank) +
+                           ", same start): give each host's trace once");
     }
-  // One clock: the start wall-clock times, when every trace has one.
+  return ok();
+}
+
+// One clock: the earliest start wall-clock time, when every trace has one.
+std::optional<std::int64_t> first_wall_clock(const std::vector<Trace>& traces) {
   const bool walls = std::all_of(traces.begin(), traces.end(),
                                  [](const Trace& t) { return t.meta.start_wall_ns > 0; });
-  std::int64_t first_wall = 0;
-  if (walls) {
-    first_wall = traces.front().meta.start_wall_ns;
-    for (const auto& t : traces) first_wall = std::min(first_wall, t.meta.start_wall_ns);
+  if (!walls) return std::nullopt;
+  std::int64_t first_wall = traces.front().meta.start_wall_ns;
+  for (const auto& t : traces) first_wall = std::min(first_wall, t.meta.start_wall_ns);
+  return first_wall;
+}
+
+// The merged metadata before any host is added: the first host's (`m0`) command, kernel, version,
+// GPUs and clocks, on the common clock when there is one.
+Meta merged_meta(const Meta& m0, std::optional<std::int64_t> first_wall) {
+  Meta out;
+  out.command = m0.command;
+  out.kernel = m0.kernel;
+  out.dlgen_version = m0.dlgen_version;
+  out.gpu = m0.gpu;  // the first host's GPUs (hosts of one run have the same kind)
+  out.start_wall_ns = first_wall ? *first_wall : m0.start_wall_ns;
+  out.start_mono_ns = m0.start_mono_ns;
+  out.world_size = m0.world_size;
+  out.block_layer = true;
+  out.complete = true;
+  return out;
+}
+
+// Host h's place in the merged trace: its pid base and its start on the common clock.
+Result<HostPart> host_part(const Meta& m, std::size_t h, std::string source,
+                           std::optional<std::int64_t> first_wall) {
+  HostPart part;
+  part.source = std::move(source);
+  part.host = m.host;
+  part.rank = m.rank;
+  part.pid_base = static_cast<std::uint32_t>(h) << kHostPidShift;
+  if (first_wall) {
+    const auto offset = static_cast<std::uint64_t>(m.start_wall_ns - *first_wall);
+    if (offset > kMaxClockSpreadNs)
+      return input_error(part.source + " starts " + std::to_string(offset / 1'000'000'000ull) +
+                         " s after the first trace: traces of one run start together (are "
+                         "the hosts' clocks set?)");
+    part.offset_ns = offset;
   }
+  return part;
+}
+
+// One host's metadata into the merged: its name once in the list, lost events summed, complete
+// only when every host is, the first non-zero exit status.
+void add_host_meta(Meta& out, const Meta& m, std::uint64_t offset_ns) {
+  if (!m.host.empty() &&
+      (out.host.empty() || ("," + out.host + ",").find("," + m.host + ",") == std::string::npos))
+    out.host += (out.host.empty() ? "" : ",") + m.host;
+  out.duration_ns = std::max(out.duration_ns, offset_ns + m.duration_ns);
+  out.lost_events += m.lost_events;
+  for (const auto& r : kLostReasons) out.lost.*r.count += m.lost.*r.count;
+  if (out.exit_status == 0) out.exit_status = m.exit_status;
+  out.block_layer = out.block_layer && m.block_layer;
+  out.complete = out.complete && m.complete;
+}
+
+// A pid of host `part` moved to its place among all hosts' pids.
+Result<std::uint32_t> move_pid(const HostPart& part, std::uint32_t pid) {
+  if (pid == 0) return pid;  // no process (a ppid outside the traced tree)
+  if (pid >> kHostPidShift)
+    return input_error(part.source + ": pid " + std::to_string(pid) +
+                       " does not fit in 22 bits; cannot merge it with other hosts");
+  return pid + part.pid_base;
+}
+
+// Host h's files into the merged ones, matched by path (files each host has apart stay one per
+// host); returns the merged index of each of the host's files.
+std::vector<std::uint32_t> merge_files(std::vector<File>& files, std::size_t h,
+                                       std::unordered_map<std::string, std::uint32_t>& file_of_path,
+                                       std::vector<File>& out) {
+  std::vector<std::uint32_t> file_map(files.size());
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    File& f = files[i];
+    const std::string key = host_local(f.path) ? std::to_string(h) + ":" + f.path : "/" + f.path;
+    auto [it, added] = file_of_path.try_emplace(key, static_cast<std::uint32_t>(out.size()));
+    if (added) {
+      out.push_back(std::move(f));
+    } else {
+      File& seen = out[it->second];
+      seen.size_at_open = std::max(seen.size_at_open, f.size_at_open);
+      if (seen.magic_len == 0) seen.magic = f.magic, seen.magic_len = f.magic_len;
+    }
+    file_map[i] = it->second;
+  }
+  return file_map;
+}
+
+Result<void> merge_processes(const std::vector<Process>& processes, const HostPart& part,
+                             std::vector<Process>& out) {
+  for (Process p : processes) {
+    auto pid = move_pid(part, p.pid), tgid = move_pid(part, p.tgid), ppid = move_pid(part, p.ppid);
+    if (!pid) return pid.error();
+    if (!tgid) return tgid.error();
+    if (!ppid) return ppid.error();
+    p.pid = *pid, p.tgid = *tgid, p.ppid = *ppid;
+    p.start_ns += part.offset_ns;
+    if (p.end_ns) p.end_ns += part.offset_ns;
+    out.push_back(std::move(p));
+  }
+  return ok();
+}
+
+// Host `part`'s events with its pids, tids, forked children and files moved and its times on the
+// common clock.
+Result<void> merge_events(const std::vector<Event>& events, const HostPart& part,
+                          const std::vector<std::uint32_t>& file_map, std::vector<Event>& out) {
+  for (Event e : events) {
+    auto pid = move_pid(part, e.pid), tid = move_pid(part, e.tid);
+    if (!pid) return pid.error();
+    if (!tid) return tid.error();
+    e.pid = *pid, e.tid = *tid;
+    if ((e.op == Op::fork || e.op == Op::thread) && e.arg) {
+      auto child = move_pid(part, static_cast<std::uint32_t>(e.arg));
+      if (!child) return child.error();
+      e.arg = *child;
+    }
+    if (e.file != kNoFile) {
+      if (e.file >= file_map.size())
+        return input_error(part.source + ": an event names file " + std::to_string(e.file) +
+                           " of " + std::to_string(file_map.size()));
+      e.file = file_map[e.file];
+    }
+    e.ts_ns += part.offset_ns;
+    out.push_back(e);
+  }
+  return ok();
+}
+
+}  // namespace
+
+// The steps: host order and checks, the common clock, then each host's metadata, files,
+// processes and events in turn, and one sort of all events by time.
+Result<Trace> merge_host_traces(std::vector<Trace> traces,
+                                const std::vector<std::string>& sources) {
+  if (traces.empty()) return input_error("no trace to merge");
+  if (traces.size() == 1) return std::move(traces.front());
+  if (traces.size() > kMaxHosts)
+    return input_error(std::to_string(traces.size()) + " traces: at most " +
+                       std::to_string(kMaxHosts) + " hosts can be merged");
+  const std::vector<std::size_t> order = host_order(traces);
+  if (Result<void> distinct = check_distinct(traces, order, sources); !distinct)
+    return distinct.error();
+  const std::optional<std::int64_t> first_wall = first_wall_clock(traces);
 
   Trace out;
-  const Meta& m0 = traces[order.front()].meta;
-  out.meta.command = m0.command;
-  out.meta.kernel = m0.kernel;
-  out.meta.dlgen_version = m0.dlgen_version;
-  out.meta.gpu = m0.gpu;  // the first host's GPUs (hosts of one run have the same kind)
-  out.meta.start_wall_ns = walls ? first_wall : m0.start_wall_ns;
-  out.meta.start_mono_ns = m0.start_mono_ns;
-  out.meta.world_size = m0.world_size;
-  out.meta.block_layer = true;
-  out.meta.complete = true;
+  out.meta = merged_meta(traces[order.front()].meta, first_wall);
   std::unordered_map<std::string, std::uint32_t> file_of_path;
   std::size_t total_events = 0;
   for (const auto& t : traces) total_events += t.events.size();
   out.events.reserve(total_events);
-
   for (std::size_t h = 0; h < order.size(); ++h) {
     Trace& t = traces[order[h]];
-    const Meta& m = t.meta;
-    HostPart part;
-    part.source = name(order[h]);
-    part.host = m.host;
-    part.rank = m.rank;
-    part.pid_base = static_cast<std::uint32_t>(h) << kHostPidShift;
-    if (walls) {
-      const auto offset = static_cast<std::uint64_t>(m.start_wall_ns - first_wall);
-      if (offset > kMaxClockSpreadNs)
-        return input_error(part.source + " starts " + std::to_string(offset / 1'000'000'000ull) +
-                           " s after the first trace: traces of one run start together (are "
-                           "the hosts' clocks set?)");
-      part.offset_ns = offset;
-    }
-    // Metadata.
-    if (!m.host.empty() &&
-        (out.meta.host.empty() ||
-         ("," + out.meta.host + ",").find("," + m.host + ",") == std::string::npos))
-      out.meta.host += (out.meta.host.empty() ? "" : ",") + m.host;
-    out.meta.duration_ns = std::max(out.meta.duration_ns, part.offset_ns + m.duration_ns);
-    out.meta.lost_events += m.lost_events;
-    for (const auto& r : kLostReasons) out.meta.lost.*r.count += m.lost.*r.count;
-    if (out.meta.exit_status == 0) out.meta.exit_status = m.exit_status;
-    out.meta.block_layer = out.meta.block_layer && m.block_layer;
-    out.meta.complete = out.meta.complete && m.complete;
-
-    auto move_pid = [&](std::uint32_t pid) -> Result<std::uint32_t> {
-      if (pid == 0) return pid;  // no process (a ppid outside the traced tree)
-      if (pid >> kHostPidShift)
-        return input_error(part.source + ": pid " + std::to_string(pid) +
-                           " does not fit in 22 bits; cannot merge it with other hosts");
-      return pid + part.pid_base;
-    };
-    // Files, matched by path.
-    std::vector<std::uint32_t> file_map(t.files.size());
-    for (std::size_t i = 0; i < t.files.size(); ++i) {
-      File& f = t.files[i];
-      const std::string key = host_local(f.path) ? std::to_string(h) + ":" + f.path : "/" + f.path;
-      auto [it, added] =
-          file_of_path.try_emplace(key, static_cast<std::uint32_t>(out.files.size()));
-      if (added) {
-        out.files.push_back(std::move(f));
-      } else {
-        File& seen = out.files[it->second];
-        seen.size_at_open = std::max(seen.size_at_open, f.size_at_open);
-        if (seen.magic_len == 0) seen.magic = f.magic, seen.magic_len = f.magic_len;
-      }
-      file_map[i] = it->second;
-    }
-    // Processes.
-    for (Process p : t.processes) {
-      auto pid = move_pid(p.pid), tgid = move_pid(p.tgid), ppid = move_pid(p.ppid);
-      if (!pid) return pid.error();
-      if (!tgid) return tgid.error();
-      if (!ppid) return ppid.error();
-      p.pid = *pid, p.tgid = *tgid, p.ppid = *ppid;
-      p.start_ns += part.offset_ns;
-      if (p.end_ns) p.end_ns += part.offset_ns;
-      out.processes.push_back(std::move(p));
-    }
-    // Events.
-    for (Event e : t.events) {
-      auto pid = move_pid(e.pid), tid = move_pid(e.tid);
-      if (!pid) return pid.error();
-      if (!tid) return tid.error();
-      e.pid = *pid, e.tid = *tid;
-      if ((e.op == Op::fork || e.op == Op::thread) && e.arg) {
-        auto child = move_pid(static_cast<std::uint32_t>(e.arg));
-        if (!child) return child.error();
-        e.arg = *child;
-      }
-      if (e.file != kNoFile) {
-        if (e.file >= file_map.size())
-          return input_error(part.source + ": an event names file " + std::to_string(e.file) +
-                             " of " + std::to_string(file_map.size()));
-        e.file = file_map[e.file];
-      }
-      e.ts_ns += part.offset_ns;
-      out.events.push_back(e);
-    }
-    out.hosts.push_back(std::move(part));
+    Result<HostPart> part = host_part(t.meta, h, source_name(sources, order[h]), first_wall);
+    if (!part) return part.error();
+    add_host_meta(out.meta, t.meta, part->offset_ns);
+    const std::vector<std::uint32_t> file_map = merge_files(t.files, h, file_of_path, out.files);
+    if (Result<void> p = merge_processes(t.processes, *part, out.processes); !p) return p.error();
+    if (Result<void> e = merge_events(t.events, *part, file_map, out.events); !e) return e.error();
+    out.hosts.push_back(std::move(*part));
   }
   // Each host's events are in time order; one stable sort puts them on the one clock (a host's
   // own order is kept for equal times).

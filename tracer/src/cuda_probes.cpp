@@ -182,6 +182,10 @@ int uprobe_multi_link(int prog_fd, const std::string& path, const std::vector<st
   return static_cast<int>(::syscall(__NR_bpf, BPF_LINK_CREATE, &a, sizeof a));
 }
 
+std::string probe_error(const std::filesystem::path& lib, const char* what, int err) {
+  return "CUDA probes on " + lib.string() + ": " + what + " failed: " + std::strerror(err);
+}
+
 }  // namespace
 
 // Two ways to attach. Preferred: two uprobe-multi links (entries, returns) for all the functions.
@@ -204,42 +208,36 @@ struct CudaProbes::State {
     links.clear();
     multi_links.clear();
   }
-};
 
-CudaProbes::CudaProbes() : s_(std::make_unique<State>()) {}
-CudaProbes::~CudaProbes() = default;
-
-std::string CudaProbes::attach(const std::filesystem::path& lib, const SharedMaps& maps) {
-  auto failed = [&](const char* what, int err) {
-    return "CUDA probes on " + lib.string() + ": " + what + " failed: " + std::strerror(err);
-  };
-  // Opens and loads the programs, for uprobe-multi links or for perf-event uprobes.
-  auto load = [&](bool multi) -> std::string {
-    s_->reset();
-    s_->skel = dlgen_cuda_bpf__open();
-    if (!s_->skel) return failed("BPF open", errno ? errno : EINVAL);
-    auto* skel = s_->skel;
+  // Opens and loads the programs, for uprobe-multi links or for perf-event uprobes, sharing the
+  // main object's maps. Returns "" or why not.
+  std::string load(const std::filesystem::path& lib, const SharedMaps& maps, bool multi) {
+    reset();
+    skel = dlgen_cuda_bpf__open();
+    if (!skel) return probe_error(lib, "BPF open", errno ? errno : EINVAL);
     skel->rodata->wakeup_bytes = maps.wakeup_bytes;
     bpf_map__set_max_entries(skel->maps.events, maps.ring_bytes);
     bpf_map__set_max_entries(skel->maps.tgids, maps.tgid_entries);
     if (int err = bpf_map__reuse_fd(skel->maps.events, maps.events); err)
-      return failed("sharing the ring buffer", -err);
+      return probe_error(lib, "sharing the ring buffer", -err);
     if (int err = bpf_map__reuse_fd(skel->maps.tgids, maps.tgids); err)
-      return failed("sharing the traced set", -err);
+      return probe_error(lib, "sharing the traced set", -err);
     if (int err = bpf_map__reuse_fd(skel->maps.lost, maps.lost); err)
-      return failed("sharing the drop counters", -err);
+      return probe_error(lib, "sharing the drop counters", -err);
     if (multi) {
       const auto type = static_cast<bpf_attach_type>(kUprobeMultiAttach);
       bpf_program__set_expected_attach_type(skel->progs.dl_cuda_enter, type);
       bpf_program__set_expected_attach_type(skel->progs.dl_cuda_exit, type);
     }
-    if (int err = dlgen_cuda_bpf__load(skel); err) return failed("BPF load", -err);
+    if (int err = dlgen_cuda_bpf__load(skel); err) return probe_error(lib, "BPF load", -err);
     return "";
-  };
+  }
 
-  // Uprobe-multi links: every function the library defines, found in its symbol tables here.
-  const auto offsets = function_offsets(lib);
-  if (!offsets.empty() && load(true).empty()) {
+  // Uprobe-multi links on every function of `offsets` (the library's, found in its symbol tables
+  // here), programs loaded for them. True when attached, with the probed functions in `probed`.
+  bool attach_multi(const std::filesystem::path& lib,
+                    const std::map<std::string, std::uint64_t>& offsets,
+                    std::vector<std::string>& probed) {
     std::vector<std::uint64_t> enter_offs, enter_cookies, exit_offs, exit_cookies;
     std::vector<std::string> names;
     for (const auto& fn : cuda_functions()) {
@@ -250,53 +248,67 @@ std::string CudaProbes::attach(const std::filesystem::path& lib, const SharedMap
       enter_cookies.push_back(fn.api);
       if (fn.with_return) exit_offs.push_back(it->second), exit_cookies.push_back(fn.api);
     }
-    const int enter = uprobe_multi_link(bpf_program__fd(s_->skel->progs.dl_cuda_enter),
-                                        lib.string(), enter_offs, enter_cookies, false);
+    const int enter = uprobe_multi_link(bpf_program__fd(skel->progs.dl_cuda_enter), lib.string(),
+                                        enter_offs, enter_cookies, false);
     const int exit = exit_offs.empty()
                          ? -2
-                         : uprobe_multi_link(bpf_program__fd(s_->skel->progs.dl_cuda_exit),
+                         : uprobe_multi_link(bpf_program__fd(skel->progs.dl_cuda_exit),
                                              lib.string(), exit_offs, exit_cookies, true);
-    if (enter >= 0) s_->multi_links.push_back(enter);
-    if (exit >= 0) s_->multi_links.push_back(exit);
-    if (enter >= 0 && exit != -1) {
-      probed_ = names;
-      return "";
-    }
+    if (enter >= 0) multi_links.push_back(enter);
+    if (exit >= 0) multi_links.push_back(exit);
+    if (enter < 0 || exit == -1) return false;
+    probed = names;
+    return true;
   }
 
-  // Perf-event uprobes, one per function and end, placed by libbpf.
-  if (auto err = load(false); !err.empty()) return err;
-  auto* skel = s_->skel;
-  int first_error = 0;
-  for (const auto& fn : cuda_functions()) {
-    bpf_link* enter = nullptr;
-    bpf_link* exit = nullptr;
-    LIBBPF_OPTS(bpf_uprobe_opts, opts, .bpf_cookie = fn.api, .retprobe = false,
-                .func_name = fn.name);
-    enter = bpf_program__attach_uprobe_opts(skel->progs.dl_cuda_enter, -1, lib.c_str(), 0, &opts);
-    const int enter_err = errno;
-    if (enter && fn.with_return) {
-      // The return first would be harmless too: a return without an entry is ignored.
-      opts.retprobe = true;
-      exit = bpf_program__attach_uprobe_opts(skel->progs.dl_cuda_exit, -1, lib.c_str(), 0, &opts);
-      if (!exit) {
-        if (!first_error) first_error = errno;
-        bpf_link__destroy(enter);
+  // Perf-event uprobes, one per function and end, placed by libbpf (programs loaded for them);
+  // adds the probed functions to `probed`. Returns the first error other than a function the
+  // library does not export (0: none).
+  int attach_each(const std::filesystem::path& lib, std::vector<std::string>& probed) {
+    int first_error = 0;
+    for (const auto& fn : cuda_functions()) {
+      bpf_link* enter = nullptr;
+      bpf_link* exit = nullptr;
+      LIBBPF_OPTS(bpf_uprobe_opts, opts, .bpf_cookie = fn.api, .retprobe = false,
+                  .func_name = fn.name);
+      enter = bpf_program__attach_uprobe_opts(skel->progs.dl_cuda_enter, -1, lib.c_str(), 0, &opts);
+      const int enter_err = errno;
+      if (enter && fn.with_return) {
+        // The return first would be harmless too: a return without an entry is ignored.
+        opts.retprobe = true;
+        exit = bpf_program__attach_uprobe_opts(skel->progs.dl_cuda_exit, -1, lib.c_str(), 0, &opts);
+        if (!exit) {
+          if (!first_error) first_error = errno;
+          bpf_link__destroy(enter);
+          continue;
+        }
+      }
+      if (!enter) {
+        // A function the library does not export is skipped (libbpf: ENOENT); other errors too,
+        // but the first is kept to say why nothing could be probed.
+        if (enter_err != ENOENT && !first_error) first_error = enter_err;
         continue;
       }
+      links.push_back(enter);
+      if (exit) links.push_back(exit);
+      probed.push_back(fn.name);
     }
-    if (!enter) {
-      // A function the library does not export is skipped (libbpf: ENOENT); other errors too,
-      // but the first is kept to say why nothing could be probed.
-      if (enter_err != ENOENT && !first_error) first_error = enter_err;
-      continue;
-    }
-    s_->links.push_back(enter);
-    if (exit) s_->links.push_back(exit);
-    probed_.push_back(fn.name);
+    return first_error;
   }
+};
+
+CudaProbes::CudaProbes() : s_(std::make_unique<State>()) {}
+CudaProbes::~CudaProbes() = default;
+
+std::string CudaProbes::attach(const std::filesystem::path& lib, const SharedMaps& maps) {
+  const auto offsets = function_offsets(lib);
+  if (!offsets.empty() && s_->load(lib, maps, true).empty() &&
+      s_->attach_multi(lib, offsets, probed_))
+    return "";
+  if (auto err = s_->load(lib, maps, false); !err.empty()) return err;
+  const int first_error = s_->attach_each(lib, probed_);
   if (!probed_.empty()) return "";
-  if (first_error) return failed("attaching uprobes", first_error);
+  if (first_error) return probe_error(lib, "attaching uprobes", first_error);
   return "CUDA probes: " + lib.string() + " exports none of the probed driver functions";
 }
 

@@ -21,10 +21,11 @@ bool data_mapping(const Event& e) {
          !(e.arg & kProtExec);
 }
 
-}  // namespace
-
-std::optional<trace::Trace> faults_as_reads(const trace::Trace& t, std::vector<MappedFile>& found) {
-  // The candidates: files mapped shared for data, not shared-memory tensors.
+// The candidates: files mapped shared for data, not shared-memory tensors, and faulted on; into
+// `found` by file, with each one's fault count and fault-around window. Returns the fd each mapped
+// file was mapped through.
+std::unordered_map<std::uint32_t, std::int32_t> find_mapped_files(const trace::Trace& t,
+                                                                  std::vector<MappedFile>& found) {
   std::unordered_set<std::uint32_t> shm;
   std::unordered_map<std::uint32_t, std::int32_t> fd_of;  // file → an fd it was mapped through
   std::unordered_map<std::uint32_t, std::uint64_t> faults;
@@ -46,27 +47,68 @@ std::optional<trace::Trace> faults_as_reads(const trace::Trace& t, std::vector<M
     m.window = detail::mode(extents[f]);
     found.push_back(m);
   }
-  if (found.empty()) return std::nullopt;
   std::sort(found.begin(), found.end(),
             [](const MappedFile& a, const MappedFile& b) { return a.file < b.file; });
+  return fd_of;
+}
+
+// When each process (tgid) ended; absent or 0: alive to the end.
+class ProcessEnds {
+ public:
+  explicit ProcessEnds(const trace::Trace& t) {
+    for (const auto& p : t.processes)
+      if (!p.is_thread) end_of_[p.pid] = p.end_ns;
+  }
+  bool alive(std::uint32_t pid, std::uint64_t ts) const {
+    auto it = end_of_.find(pid);
+    return it == end_of_.end() || it->second == 0 || it->second > ts;
+  }
+
+ private:
+  std::unordered_map<std::uint32_t, std::uint64_t> end_of_;
+};
+
+// A page fault on mapped file `m` as a pread (through `fd`) of each window it touches that no
+// live process has read yet: `owner` maps a window to the process that read it (its first toucher
+// while it lives).
+void add_fault_reads(const trace::Trace& t, const Event& e, std::int32_t fd, MappedFile& m,
+                     std::unordered_map<std::uint64_t, std::uint32_t>& owner,
+                     const ProcessEnds& ends, std::vector<Event>& out) {
+  const std::uint64_t w = m.window ? m.window : kPage;
+  const std::uint64_t end = std::max(t.files[e.file].size_at_open, e.offset + e.size);
+  for (std::uint64_t k = e.offset / w; k * w < e.offset + e.size; ++k) {
+    auto [it, added] = owner.try_emplace(k, e.pid);
+    if (!added && ends.alive(it->second, e.ts_ns)) continue;  // read already this epoch
+    it->second = e.pid;
+    Event r = e;
+    r.op = Op::pread;
+    r.fd = fd;
+    r.offset = k * w;
+    r.size = std::min(w, (end + kPage - 1) / kPage * kPage - r.offset);
+    r.ret = static_cast<std::int64_t>(r.size);
+    r.flags = 0;
+    r.arg = 0;
+    ++m.reads;
+    m.bytes += r.size;
+    out.push_back(r);
+  }
+}
+
+}  // namespace
+
+std::optional<trace::Trace> faults_as_reads(const trace::Trace& t, std::vector<MappedFile>& found) {
+  std::unordered_map<std::uint32_t, std::int32_t> fd_of = find_mapped_files(t, found);
+  if (found.empty()) return std::nullopt;
   std::unordered_map<std::uint32_t, std::size_t> row_of;  // file → row in found
   for (std::size_t i = 0; i < found.size(); ++i) row_of[found[i].file] = i;
-
-  // When each process (tgid) ended; absent or 0: alive to the end.
-  std::unordered_map<std::uint32_t, std::uint64_t> end_of;
-  for (const auto& p : t.processes)
-    if (!p.is_thread) end_of[p.pid] = p.end_ns;
-  auto alive = [&](std::uint32_t pid, std::uint64_t ts) {
-    auto it = end_of.find(pid);
-    return it == end_of.end() || it->second == 0 || it->second > ts;
-  };
+  const ProcessEnds ends(t);
 
   trace::Trace out;
   out.meta = t.meta;
   out.files = t.files;
   out.processes = t.processes;
   out.events.reserve(t.events.size());
-  // Per mapped file: window → the process that read it (its first toucher while it lives).
+  // Per mapped file: window → the process that read it.
   std::vector<std::unordered_map<std::uint64_t, std::uint32_t>> owner(found.size());
   for (const auto& e : t.events) {
     auto row = e.file != trace::kNoFile ? row_of.find(e.file) : row_of.end();
@@ -83,24 +125,7 @@ std::optional<trace::Trace> faults_as_reads(const trace::Trace& t, std::vector<M
       m.header_reads += !np_load;
       continue;
     }
-    const std::uint64_t w = m.window ? m.window : kPage;
-    const std::uint64_t end = std::max(t.files[e.file].size_at_open, e.offset + e.size);
-    for (std::uint64_t k = e.offset / w; k * w < e.offset + e.size; ++k) {
-      auto [it, added] = owner[row->second].try_emplace(k, e.pid);
-      if (!added && alive(it->second, e.ts_ns)) continue;  // read already this epoch
-      it->second = e.pid;
-      Event r = e;
-      r.op = Op::pread;
-      r.fd = fd_of[e.file];
-      r.offset = k * w;
-      r.size = std::min(w, (end + kPage - 1) / kPage * kPage - r.offset);
-      r.ret = static_cast<std::int64_t>(r.size);
-      r.flags = 0;
-      r.arg = 0;
-      ++m.reads;
-      m.bytes += r.size;
-      out.events.push_back(r);
-    }
+    add_fault_reads(t, e, fd_of[e.file], m, owner[row->second], ends, out.events);
   }
   return out;
 }
