@@ -207,7 +207,8 @@ std::vector<Diagnostic> validate(const Job& job, std::uint64_t ram_bytes) {
         "overwrite one another, so its directory holds one");
   check_location(k.dir, "checkpoint.dir", out);
   if (k.enabled) {
-    if (k.size_bytes < 1) add(out, "checkpoint.size", "must be >= 1 byte");
+    // A [model] sizes the checkpoints during training (core/llm.hpp training_shards).
+    if (k.size_bytes < 1 && !job.model) add(out, "checkpoint.size", "must be >= 1 byte");
     if (k.files < 1) add(out, "checkpoint.files", "must be >= 1");
     if (k.write_size_bytes < 1) add(out, "checkpoint.write_size", "must be >= 1 byte");
     if (k.copy != CopyCall::none && k.copy_every < 1)

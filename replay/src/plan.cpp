@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "dlgen/core/llm.hpp"
 #include "dlgen/core/printf_text.hpp"
 #include "dlgen/core/units.hpp"
 #include "dlgen/datasets/layout.hpp"
@@ -274,7 +275,15 @@ PlanSummary summarize_plan(const Job& job, Topology topology) {
         plan_eval(job, 0, topology).num_steps() * (job.run.epochs / job.run.eval_every_epochs);
   }
   s.checkpoints = checkpoint_count(job, s.steps_per_epoch);
-  s.checkpoint_bytes = s.checkpoints * job.checkpoint.size_bytes;
+  s.checkpoint_size = job.checkpoint.size_bytes;
+  s.checkpoint_files = std::max<std::uint32_t>(job.checkpoint.files, 1);
+  if (job.model) {
+    const std::vector<RankShard> shards = training_shards(job, topology.rank);
+    s.checkpoint_size = checkpoint_bytes(shards);
+    s.checkpoint_files = 0;
+    for (const RankShard& r : shards) s.checkpoint_files += r.files.size();
+  }
+  s.checkpoint_bytes = s.checkpoints * s.checkpoint_size;
   s.compute_step_s = job.compute.effective().expected();
   s.min_runtime_s = static_cast<double>(s.total_steps + s.eval_steps) * s.compute_step_s;
   return s;
@@ -307,8 +316,8 @@ std::string plan_json(const Job& job, const PlanSummary& s) {
   j["eval_steps_per_accelerator"] = s.eval_steps;
   const bool ck = s.checkpoints > 0;
   j["checkpoint"] = {{"count", s.checkpoints},
-                     {"bytes", ck ? job.checkpoint.size_bytes : 0},
-                     {"files", ck ? std::max<std::uint32_t>(job.checkpoint.files, 1) : 0},
+                     {"bytes", ck ? s.checkpoint_size : 0},
+                     {"files", ck ? s.checkpoint_files : 0},
                      {"total_bytes", s.checkpoint_bytes}};
   j["compute_step_s"] = s.compute_step_s;
   j["min_runtime_s"] = s.min_runtime_s;
@@ -342,9 +351,16 @@ std::string format_plan(const Job& job, const PlanSummary& s) {
     add("  evaluation   %llu files, %s, %llu steps in all\n", ull(s.eval_files),
         format_size(s.eval_bytes).c_str(), ull(s.eval_steps));
   if (s.checkpoints > 0)
-    add("  checkpoints  %llu x %s in %u file(s) under %s\n", ull(s.checkpoints),
-        format_size(job.checkpoint.size_bytes).c_str(), job.checkpoint.files,
+    add("  checkpoints  %llu x %s in %llu file(s) under %s\n", ull(s.checkpoints),
+        format_size(s.checkpoint_size).c_str(), ull(s.checkpoint_files),
         job.checkpoint.dir.string().c_str());
+  if (s.checkpoints > 0 && job.model) {
+    const LlmModel& m = *job.model;
+    add("  model        %llu parameters, TP %u x PP %u x DP %u, ZeRO %u, %s weights, %s "
+        "optimizer state: each of the %u accelerator(s) writes its rank's shards\n",
+        ull(parameter_count(m)), m.tensor, m.pipeline, m.data, m.zero_stage, to_string(m.datatype),
+        to_string(m.optimizer_datatype), job.run.accelerators);
+  }
   add("  compute      %s per step%s%s\n", format_duration(s.compute_step_s).c_str(),
       job.compute.accelerator.empty() ? "" : " on ", job.compute.accelerator.c_str());
   add("  min runtime  %s (steps x compute time: a storage that never stalls)\n",
