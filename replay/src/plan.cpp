@@ -248,6 +248,52 @@ std::uint64_t checkpoint_count(const Job& job, std::uint64_t steps_per_epoch) {
   return n;
 }
 
+namespace {
+
+// What plan_dataset gives this rank's accelerators, counted without building it: each
+// accelerator's samples (sample i of the epoch order goes to global accelerator i mod N) and
+// batches from the sharding arithmetic alone. A dry run of a dataset of billions of samples (MLPerf
+// v3.0's dlrm: 4.3 billion rows) then needs no plan; plan_test checks it against the plan. Stream
+// reads deal whole files to workers: those are planned.
+struct PlanCounts {
+  std::uint64_t samples = 0;  // over this rank's accelerators (samples of several files: one)
+  std::uint64_t steps = 0;    // the most batches of any of its accelerators
+};
+PlanCounts count_plan(const DatasetSpec& dataset, const ReaderSpec& reader, const RunSpec& run,
+                      std::uint32_t epoch, Phase phase, Topology topology) {
+  ReaderSpec r = reader;
+  if (phase == Phase::eval) {
+    r.drop_last = false;
+    if (reader.eval_batch_size > 0) r.batch_size = reader.eval_batch_size;
+  }
+  PlanCounts c;
+  if (r.read_unit == ReadUnit::stream) {
+    const EpochPlan plan = plan_dataset(dataset, reader, run, epoch, phase, topology);
+    c.samples = plan.num_samples();
+    c.steps = plan.num_steps();
+    return c;
+  }
+  const std::uint64_t k = std::max<std::uint32_t>(1, dataset.files_per_sample);
+  const std::uint64_t total =
+      dataset.num_files / k * std::max<std::uint32_t>(1, dataset.samples_per_file);
+  const std::uint32_t local = std::max<std::uint32_t>(1, run.accelerators);
+  const std::uint64_t global = std::uint64_t{local} * topology.nranks;
+  const std::uint64_t batch = std::max<std::uint32_t>(1, r.batch_size);
+  const std::uint64_t usable = r.drop_last ? total / global * global : total;
+  for (std::uint32_t a = 0; a < local; ++a) {
+    const std::uint64_t g = std::uint64_t{topology.rank} * local + a;
+    std::uint64_t n = usable > g ? (usable - g - 1) / global + 1 : 0;
+    std::uint64_t batches = r.drop_last ? n / batch : (n + batch - 1) / batch;
+    if (run.max_steps > 0) batches = std::min<std::uint64_t>(batches, run.max_steps);
+    n = std::min(n, batches * batch);
+    c.samples += n;
+    c.steps = std::max(c.steps, batches);
+  }
+  return c;
+}
+
+}  // namespace
+
 PlanSummary summarize_plan(const Job& job, Topology topology) {
   PlanSummary s;
   const datasets::Layout layout(job.dataset);
@@ -261,18 +307,17 @@ PlanSummary summarize_plan(const Job& job, Topology topology) {
       s.read_ranges_per_epoch = per_file.requests * s.files;
     }
   }
-  const EpochPlan first = plan_epoch(job, 0, topology);
-  // A sample of several files is one sample (the plan holds one entry per file read).
-  s.samples_per_epoch =
-      first.num_samples() / std::max<std::uint32_t>(1, job.dataset.files_per_sample);
-  s.steps_per_epoch = first.num_steps();
+  const PlanCounts first = count_plan(job.dataset, job.reader, job.run, 0, Phase::train, topology);
+  s.samples_per_epoch = first.samples;  // a sample of several files counts once
+  s.steps_per_epoch = first.steps;
   s.total_steps = s.steps_per_epoch * job.run.epochs;
   if (job.validation && job.run.eval_every_epochs > 0) {
     const datasets::Layout eval_layout(*job.validation);
     s.eval_files = eval_layout.num_files();
     s.eval_bytes = eval_layout.total_bytes();
     s.eval_steps =
-        plan_eval(job, 0, topology).num_steps() * (job.run.epochs / job.run.eval_every_epochs);
+        count_plan(*job.validation, job.reader, job.run, 0, Phase::eval, topology).steps *
+        (job.run.epochs / job.run.eval_every_epochs);
   }
   s.checkpoints = checkpoint_count(job, s.steps_per_epoch);
   s.checkpoint_size = job.checkpoint.size_bytes;
