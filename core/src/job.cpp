@@ -204,14 +204,16 @@ void check_compute(const Job& job, std::vector<Diagnostic>& out) {
     add(out, "compute.au_threshold", "must be within [0, 1]");
 }
 
-void check_checkpoint(const CheckpointSpec& k, bool train, std::vector<Diagnostic>& out) {
+void check_checkpoint(const CheckpointSpec& k, bool train, bool has_model,
+                      std::vector<Diagnostic>& out) {
   if (k.keep && train)
     add(out, "checkpoint.keep",
         "applies to checkpoint-only jobs ([run] train = false); a training job's checkpoints "
         "overwrite one another, so its directory holds one");
   check_location(k.dir, "checkpoint.dir", out);
   if (!k.enabled) return;
-  if (k.size_bytes < 1) add(out, "checkpoint.size", "must be >= 1 byte");
+  // A [model] sizes the checkpoints during training (core/llm.hpp training_shards).
+  if (k.size_bytes < 1 && !has_model) add(out, "checkpoint.size", "must be >= 1 byte");
   if (k.files < 1) add(out, "checkpoint.files", "must be >= 1");
   if (k.write_size_bytes < 1) add(out, "checkpoint.write_size", "must be >= 1 byte");
   if (k.copy != CopyCall::none && k.copy_every < 1)
@@ -261,7 +263,7 @@ std::vector<Diagnostic> validate(const Job& job, std::uint64_t ram_bytes) {
   if (job.validation) check_dataset(*job.validation, "validation", out);
   check_reader(job, out);
   check_compute(job, out);
-  check_checkpoint(job.checkpoint, job.run.train, out);
+  check_checkpoint(job.checkpoint, job.run.train, job.model.has_value(), out);
   check_run(job, out);
   check_one_step(job, out);
   check_checkpoint_workflow(job, out);  // run.train = false, [model] (core/llm.cpp)

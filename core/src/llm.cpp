@@ -195,6 +195,15 @@ std::uint64_t checkpoint_bytes(const std::vector<RankShard>& shards) {
   return total;
 }
 
+std::vector<RankShard> training_shards(const Job& job, std::uint32_t host) {
+  if (!job.model) return {};
+  const std::uint64_t per_host = std::max<std::uint32_t>(job.run.accelerators, 1);
+  const std::uint64_t first = per_host * host;
+  if (first >= job.model->world()) return {};
+  return rank_shards(*job.model, static_cast<std::uint32_t>(first),
+                     static_cast<std::uint32_t>(per_host));
+}
+
 std::vector<RankShard> host_shards(const Job& job) {
   const CheckpointSpec& k = job.checkpoint;
   if (job.model) {
@@ -217,6 +226,33 @@ std::vector<RankShard> host_shards(const Job& job) {
   return out;
 }
 
+namespace {
+
+// A training job's [model] sizes the checkpoints it writes during training (training_shards):
+// they must be on, and sized by nothing else.
+template <class Add>
+void check_training_model(const Job& job, Add& add) {
+  const CheckpointSpec& k = job.checkpoint;
+  if (!k.enabled) {
+    add("model",
+        "sizes the checkpoints: of the checkpoint-only workflow (run.train = false), or those "
+        "written during training (checkpoint.enabled = true)");
+    return;
+  }
+  if (k.size_bytes > 0)
+    add("checkpoint.size", "is set by [model] (every rank's shards); leave it out");
+  if (k.files != 1)
+    add("checkpoint.files", "is set by [model] (the files each rank writes); leave it out");
+  if (k.mode == CheckpointMode::subset)
+    add("checkpoint.mode",
+        "\"subset\" applies to the checkpoint-only workflow; during training each accelerator "
+        "writes its own rank's shards");
+  if (k.copy != CopyCall::none)
+    add("checkpoint.copy", "copies a checkpoint's shards of checkpoint.size; not a [model]'s");
+}
+
+}  // namespace
+
 void check_checkpoint_workflow(const Job& job, std::vector<Diagnostic>& out) {
   auto add = [&](std::string path, std::string message) {
     out.push_back({std::move(path), std::move(message), 0});
@@ -225,10 +261,7 @@ void check_checkpoint_workflow(const Job& job, std::vector<Diagnostic>& out) {
   if (job.model)
     for (auto& [key, message] : model_problems(*job.model)) add("model." + key, message);
   if (job.run.train) {
-    if (job.model)
-      add("model",
-          "sizes the checkpoint-only workflow (run.train = false); a checkpoint during training "
-          "takes checkpoint.size");
+    if (job.model) check_training_model(job, add);
     if (k.writes > 0 || k.reads > 0)
       add(k.writes > 0 ? "checkpoint.writes" : "checkpoint.reads",
           "applies to the checkpoint-only workflow (run.train = false); during training "

@@ -30,10 +30,9 @@ const std::set<std::string, std::less<>> kMapped = {
     "model.transformer.ffn_hidden_size", "model.transformer.num_attention_heads",
     "model.transformer.num_kv_heads", "checkpoint.num_checkpoints_write",
     "checkpoint.num_checkpoints_read", "checkpoint.time_between_checkpoints", "checkpoint.type",
-    "checkpoint.mode",
+    "checkpoint.mode", "checkpoint.model_datatype", "checkpoint.optimizer_datatype",
     // MLPerf Storage v3.0's configs and the ones mlpstorage writes into a run's dlio_config/
-    "reader.multiprocessing_context", "dataset.skip_listing",
-    "dataset.listing_validation_interval",
+    "reader.multiprocessing_context", "dataset.skip_listing", "dataset.listing_validation_interval",
     // Parquet (MLPerf Storage v3.0 flux and dlrm; mapping_parquet.cpp)
     "dataset.compression", "dataset.record_length", "dataset.parquet.columns",
     "dataset.parquet.row_group_size", "dataset.parquet.read_mode",

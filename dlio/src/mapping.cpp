@@ -74,8 +74,13 @@ void Reader::read_dataset() {
         note(
             "dataset.format npy: written as raw bytes of the same size (read the same way: one "
             "whole file per sample)");
+      } else if (*w == "indexed_binary" || *w == "mmap_indexed_binary") {
+        read_indexed_binary(*w);
+        from("reader.read", *l);
       } else {
-        error(*l, "format \"" + *w + "\" is not supported (npz, npy, hdf5, tfrecord, jpeg, parquet)");
+        error(*l, "format \"" + *w +
+                      "\" is not supported (npz, npy, hdf5, tfrecord, jpeg, parquet, "
+                      "indexed_binary, mmap_indexed_binary)");
       }
     }
   }
@@ -99,6 +104,27 @@ void Reader::read_dataset() {
   if (subfolders > 0)
     job.dataset.files_per_dir =
         static_cast<std::uint32_t>((job.dataset.num_files + subfolders - 1) / subfolders);
+}
+
+// DLIO's indexed binary format (its indexed_binary_generator): each file holds its samples back
+// to back, and two index files beside it, <file>.off.idx and <file>.sz.idx, hold every sample's
+// offset and size as 8-byte integers. dlgen writes the data files (raw, the samples back to back)
+// and reads each sample as its byte range; the offsets are the samples' positions, so the index
+// files are not written.
+void Reader::read_indexed_binary(const std::string& format) {
+  out_.job.dataset.format = Format::raw;
+  out_.job.reader.read_unit = ReadUnit::sample;
+  std::string how =
+      format == "indexed_binary"
+          ? "DLIO's reader reads each sample the same way (a seek and a read of its bytes)"
+          : "DLIO's mmap reader maps the file and slices the sample out of the map without "
+            "touching its pages (it reads next to nothing of the data file); a loader that uses "
+            "the tokens (Megatron's) faults in each sample's pages, which is what dlgen reads";
+  note("dataset.format " + format +
+       ": written as raw files of the samples back to back (DLIO's data file; its .off.idx and "
+       ".sz.idx index files, 8 bytes a sample, are not written: the offsets are the samples' "
+       "positions), each sample read as its byte range (reader.read = \"sample\"); " +
+       how);
 }
 
 // skip_listing and its validation interval (mlpstorage sets both): how DLIO finds the files,

@@ -1,6 +1,7 @@
-// DLIO config -> Job, pass 2 for an LLM: the model description (MLPerf Storage v2.0's
-// checkpointing workloads) and the checkpoint-only workflow (workflow.train: False). The model
-// sizes every rank's checkpoint shards (core/llm.hpp); docs/dlio.md.
+// DLIO config -> Job, pass 2 for an LLM: the model description (MLPerf Storage's checkpointing
+// workloads, DLIO's LLM training configs) and the checkpoint-only workflow (workflow.train:
+// False). The model sizes every rank's checkpoint shards (core/llm.hpp); docs/dlio.md.
+#include <algorithm>
 #include <limits>
 #include <type_traits>
 
@@ -11,20 +12,28 @@
 namespace dlgen::dlio {
 
 // The LLM description (model.num_layers, parallelism.*, transformer.*, datatypes) -> Job::model.
-// Returns whether the config describes an LLM. Only the checkpoint-only workflow uses it.
+// Returns whether the config describes an LLM. The model sizes the checkpoints: those of the
+// checkpoint-only workflow, or (workflow.train True) those written during training, each
+// accelerator writing its rank's shards.
 bool Reader::read_llm(bool train, bool checkpoint) {
   const Leaf* first = nullptr;
   for (const char* key : kLlmKeys)
     if (const Leaf* l = get(key); l && (!first || (l->line && l->line < first->line))) first = l;
-  if (!first) return false;
-  if (train) {
-    error(*first,
-          "an LLM checkpoint during training is not built yet: dlgen runs LLM checkpoints as "
-          "MLPerf Storage "
-          "v2.0 does, checkpoint-only (workflow.train: False, workflow.checkpoint: True)");
-    return true;
+  if (!first) {
+    for (const char* key : {"checkpoint.model_datatype", "checkpoint.optimizer_datatype"})
+      if (get(key))
+        note(std::string(key) +
+             ": sizes an LLM's checkpoint shards; this config describes no LLM "
+             "(model.model_size gives the checkpoint's bytes), so it has no I/O meaning here");
+    return false;
   }
-  if (!checkpoint) return true;  // reported at workflow.train
+  if (!checkpoint) {
+    if (train)
+      note(
+          "the LLM description (model.*) sizes checkpoints; workflow.checkpoint is not True, so "
+          "none is written (as in DLIO)");
+    return true;  // checkpoint-only without a checkpoint: reported at workflow.train
+  }
   LlmModel m;
   auto whole = [&](const char* key, auto& field, bool required, const char* dk) {
     const Leaf* l = get(key);
@@ -50,9 +59,16 @@ bool Reader::read_llm(bool train, bool checkpoint) {
   whole("model.parallelism.pipeline", m.pipeline, false, "pipeline_parallel");
   whole("model.parallelism.zero_stage", m.zero_stage, false, "zero_stage");
   whole("model.parallelism.data", m.data, false, "data_parallel");
-  if (!get("model.parallelism.data")) read_data_parallel(*first, m);
-  auto type = [&](const char* key, DataType& field, const char* dk) {
+  if (!get("model.parallelism.data")) read_data_parallel(*first, m, train);
+  // The datatypes are under model: (DLIO now, MLPerf's configs) or checkpoint: (DLIO's older
+  // schema, its own llama_8b_zero3.yaml); both given, they must agree.
+  auto type = [&](const char* key, const char* older, DataType& field, const char* dk) {
     const Leaf* l = get(key);
+    if (const Leaf* o = get(older)) {
+      if (l && word(*l) != word(*o))
+        return error(*o, std::string("differs from ") + key + " (both give the datatype)");
+      if (!l) l = o;
+    }
     if (!l) return;
     from(std::string("model.") + dk, *l);
     if (auto w = word(*l)) {
@@ -62,23 +78,33 @@ bool Reader::read_llm(bool train, bool checkpoint) {
         error(*l, "unknown datatype \"" + *w + "\" (int8, uint8, fp16, bf16, fp32, fp64)");
     }
   };
-  type("model.model_datatype", m.datatype, "datatype");
-  type("model.optimizer_datatype", m.optimizer_datatype, "optimizer_datatype");
+  type("model.model_datatype", "checkpoint.model_datatype", m.datatype, "datatype");
+  type("model.optimizer_datatype", "checkpoint.optimizer_datatype", m.optimizer_datatype,
+       "optimizer_datatype");
+  if (train)
+    note(
+        "LLM checkpoints during training: each accelerator of each host (run.accelerators, one "
+        "rank each) writes its rank's shards of the TP x PP x DP world at every checkpoint "
+        "(DeepSpeed's file names under checkpoint.dir; each checkpoint replaces the last)");
   out_.job.model = m;
   origin_["model"] = *first;
   return true;
 }
 
 // No model.parallelism.data: DLIO's data-parallel size is its process count over TP x PP. dlgen's
-// processes are the MPI ranks, each simulating checkpoint.ranks_per_host ranks (8), so DP =
-// mpi_ranks x 8 / (TP x PP), said in a note; processes that TP x PP does not divide are refused.
-void Reader::read_data_parallel(const Leaf& first, LlmModel& m) {
-  const std::uint64_t per_host = out_.job.checkpoint.ranks_per_host;
+// processes are the MPI ranks, each simulating checkpoint.ranks_per_host ranks (8) in the
+// checkpoint-only workflow, or run.accelerators ranks (one an accelerator) during training, so
+// DP = mpi_ranks x that / (TP x PP), said in a note; processes that TP x PP does not divide are
+// refused.
+void Reader::read_data_parallel(const Leaf& first, LlmModel& m, bool train) {
+  const std::uint64_t per_host = train ? std::max<std::uint32_t>(out_.job.run.accelerators, 1)
+                                       : out_.job.checkpoint.ranks_per_host;
   const std::uint64_t processes = std::uint64_t(context_.mpi_ranks) * per_host;
   const std::uint64_t tp_pp = std::uint64_t(m.tensor) * m.pipeline;
   const std::string procs = std::to_string(processes) + " processes (" +
                             std::to_string(context_.mpi_ranks) + " MPI rank(s) x " +
-                            std::to_string(per_host) + " simulated ranks a host)";
+                            std::to_string(per_host) +
+                            (train ? " accelerator(s) a host)" : " simulated ranks a host)");
   if (tp_pp == 0) return;  // model_problems names the zero
   if (processes % tp_pp != 0) {
     error(first, "model.parallelism.data is not given and " + procs +

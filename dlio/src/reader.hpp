@@ -71,6 +71,7 @@ class Reader {
   void read_model_and_framework();
   void read_dataset();
   void read_listing();
+  void read_indexed_binary(const std::string& format);
   void read_sample_size();
   // ---- Parquet (mapping_parquet.cpp)
   void read_parquet();
@@ -88,7 +89,7 @@ class Reader {
 
   // ---- the LLM checkpoint-only workflow (mapping_llm.cpp)
   bool read_llm(bool train, bool checkpoint);
-  void read_data_parallel(const Leaf& first, LlmModel& m);
+  void read_data_parallel(const Leaf& first, LlmModel& m, bool train);
   void read_checkpoint_workflow(bool train, bool checkpoint, bool llm);
   void check_type(const Leaf& l, bool llm, bool checkpoint);
 

@@ -17,6 +17,7 @@
 #include <system_error>
 #include <thread>
 
+#include "dlgen/core/llm.hpp"
 #include "dlgen/replay/checkpoint_io.hpp"
 #include "dlgen/replay/own_files.hpp"
 
@@ -117,21 +118,37 @@ Result<void> copy_shard(int dirfd, const std::filesystem::path& from, CopyCall c
   return out->close(to);
 }
 
-// Refuses a checkpoint the filesystem of `dirfd` has no room for: this checkpoint's shards (and
+// Refuses a checkpoint the filesystem of `dirfd` has no room for: this process's shards (and
 // their -best copies when copied this time), less the previous checkpoint's files they replace.
 Result<void> check_checkpoint_space(const CheckpointSpec& spec, int dirfd,
-                                    const std::vector<std::filesystem::path>& paths,
-                                    const std::vector<std::uint32_t>& shard_of, bool copying) {
+                                    const std::vector<CheckpointShard>& mine, bool copying) {
   std::uint64_t needed = 0, freed = 0;
-  for (std::uint32_t s = 0; s < paths.size(); ++s) {
-    const std::uint64_t b = own::on_disk(dirfd, checkpoint_shard_bytes(spec, shard_of[s]));
+  for (const CheckpointShard& s : mine) {
+    const std::uint64_t b = own::on_disk(dirfd, s.bytes);
     needed += copying ? 2 * b : b;
-    freed += own::on_disk(dirfd, own::regular_size(dirfd, paths[s].filename().string()));
+    freed += own::on_disk(dirfd, own::regular_size(dirfd, s.path.filename().string()));
     if (copying)
-      freed +=
-          own::on_disk(dirfd, own::regular_size(dirfd, best_path(paths[s]).filename().string()));
+      freed += own::on_disk(dirfd, own::regular_size(dirfd, best_path(s.path).filename().string()));
   }
   return own::check_space(dirfd, spec.dir, needed > freed ? needed - freed : 0, "the checkpoint");
+}
+
+// This process's shards of a checkpoint, and each one's index among all of them (its content
+// stream).
+struct Owned {
+  std::vector<CheckpointShard> shards;
+  std::vector<std::uint32_t> index;
+  std::uint64_t bytes = 0;
+};
+Owned owned(const std::vector<CheckpointShard>& all, ShardShare share) {
+  Owned o;
+  for (std::uint32_t i = 0; i < all.size(); ++i)
+    if (share.owns(all[i])) {
+      o.shards.push_back(all[i]);
+      o.index.push_back(i);
+      o.bytes += all[i].bytes;
+    }
+  return o;
 }
 
 }  // namespace
@@ -150,7 +167,32 @@ std::uint64_t checkpoint_shard_bytes(const CheckpointSpec& spec, std::uint32_t s
   return spec.size_bytes / n + (shard < spec.size_bytes % n ? 1 : 0);
 }
 
+std::vector<CheckpointShard> checkpoint_shards(const CheckpointSpec& spec, std::uint32_t hosts) {
+  std::vector<CheckpointShard> out;
+  const auto paths = checkpoint_paths(spec);
+  for (std::uint32_t i = 0; i < paths.size(); ++i)
+    out.push_back({paths[i], checkpoint_shard_bytes(spec, i), hosts > 1 ? i % hosts : 0});
+  return out;
+}
+
+std::vector<CheckpointShard> checkpoint_shards(const Job& job, std::uint32_t hosts) {
+  if (!job.model) return checkpoint_shards(job.checkpoint, hosts);
+  std::vector<CheckpointShard> out;
+  for (std::uint32_t h = 0; h < std::max<std::uint32_t>(hosts, 1); ++h)
+    for (const RankShard& r : training_shards(job, h))
+      for (const ShardFile& f : r.files) out.push_back({job.checkpoint.dir / f.name, f.bytes, h});
+  return out;
+}
+
 Result<void> write_checkpoint(const CheckpointSpec& spec, CheckpointResult& into,
+                              std::string_view engine, ShardShare share,
+                              std::atomic<std::uint64_t>* progress) {
+  return write_checkpoint(spec, checkpoint_shards(spec, share.ranks), into, engine, share,
+                          progress);
+}
+
+Result<void> write_checkpoint(const CheckpointSpec& spec,
+                              const std::vector<CheckpointShard>& shards, CheckpointResult& into,
                               std::string_view engine, ShardShare share,
                               std::atomic<std::uint64_t>* progress) {
   Result<bool> posix = posix_files(engine);
@@ -162,20 +204,12 @@ Result<void> write_checkpoint(const CheckpointSpec& spec, CheckpointResult& into
     dir = std::move(*d);
   }
   const int dirfd = dir.get();
-  const auto all_paths = checkpoint_paths(spec);
-  std::vector<std::filesystem::path> paths;
-  std::vector<std::uint32_t> shard_of;
-  std::uint64_t bytes = 0;
-  for (std::uint32_t i = 0; i < all_paths.size(); ++i)
-    if (share.owns(i)) {
-      paths.push_back(all_paths[i]);
-      shard_of.push_back(i);
-      bytes += checkpoint_shard_bytes(spec, i);
-    }
+  const Owned mine = owned(shards, share);
+  const auto n = static_cast<std::uint32_t>(mine.shards.size());
   const bool copying = *posix && spec.copy != CopyCall::none &&
                        into.count % std::max<std::uint32_t>(spec.copy_every, 1) == 0;
   if (*posix)
-    if (Result<void> space = check_checkpoint_space(spec, dirfd, paths, shard_of, copying); !space)
+    if (Result<void> space = check_checkpoint_space(spec, dirfd, mine.shards, copying); !space)
       return space;
   // A fresh content stream per shard and per checkpoint: no block repeats within or across
   // checkpoints (checkpoint_io.hpp).
@@ -183,24 +217,23 @@ Result<void> write_checkpoint(const CheckpointSpec& spec, CheckpointResult& into
   const auto t0 = std::chrono::steady_clock::now();
   const CheckpointIoOptions options = io_options(spec, engine);
   auto open_io = [&] { return CheckpointIo::open(options); };
-  Result<void> r = for_each_shard(
-      static_cast<std::uint32_t>(paths.size()), open_io, [&](CheckpointIo& io, std::uint32_t s) {
-        const CheckpointFile f{dirfd, paths[s].filename().string(), paths[s],
-                               checkpoint_shard_bytes(spec, shard_of[s])};
-        return io.write(f, stream_seed, shard_of[s], progress);
-      });
+  Result<void> r = for_each_shard(n, open_io, [&](CheckpointIo& io, std::uint32_t s) {
+    const CheckpointShard& c = mine.shards[s];
+    const CheckpointFile f{dirfd, c.path.filename().string(), c.path, c.bytes};
+    return io.write(f, stream_seed, mine.index[s], progress);
+  });
   if (!r) return r;
   if (copying)
-    r = for_each_shard(
-        static_cast<std::uint32_t>(paths.size()), no_context,
-        [&](bool, std::uint32_t s) { return copy_shard(dirfd, paths[s], spec.copy); });
+    r = for_each_shard(n, no_context, [&](bool, std::uint32_t s) {
+      return copy_shard(dirfd, mine.shards[s].path, spec.copy);
+    });
   if (!r) return r;
   const double seconds = seconds_since(t0);
   into.write_s += seconds;
   into.count += 1;
-  into.files += paths.size();
-  into.bytes += bytes;
-  into.write_bytes.push_back(bytes);
+  into.files += n;
+  into.bytes += mine.bytes;
+  into.write_bytes.push_back(mine.bytes);
   into.write_seconds.push_back(seconds);
   return ok();
 }
@@ -227,24 +260,30 @@ Result<void> flush_and_drop(int dirfd, const std::vector<std::filesystem::path>&
 Result<void> restore_checkpoint(const CheckpointSpec& spec, CheckpointResult& into,
                                 std::string_view engine, ShardShare share,
                                 std::atomic<std::uint64_t>* progress) {
+  return restore_checkpoint(spec, checkpoint_shards(spec, share.ranks), into, engine, share,
+                            progress);
+}
+
+Result<void> restore_checkpoint(const CheckpointSpec& spec,
+                                const std::vector<CheckpointShard>& shards, CheckpointResult& into,
+                                std::string_view engine, ShardShare share,
+                                std::atomic<std::uint64_t>* progress) {
   Result<bool> posix = posix_files(engine);
   if (!posix) return posix.error();
-  const auto all_paths = checkpoint_paths(spec);
-  std::vector<std::filesystem::path> paths;
-  std::vector<std::uint32_t> shard_of;
+  const Owned mine = owned(shards, share);
+  const auto n = static_cast<std::uint32_t>(mine.shards.size());
   bool present = true;
-  for (std::uint32_t s = 0; s < all_paths.size(); ++s) {
-    if (!share.owns(s)) continue;
-    paths.push_back(all_paths[s]);
-    shard_of.push_back(s);
+  std::vector<std::filesystem::path> paths;
+  for (const CheckpointShard& c : mine.shards) {
+    paths.push_back(c.path);
     struct stat st {};
-    if (::stat(all_paths[s].c_str(), &st) != 0 ||
-        static_cast<std::uint64_t>(st.st_size) != checkpoint_shard_bytes(spec, s))
+    if (::stat(c.path.c_str(), &st) != 0 || static_cast<std::uint64_t>(st.st_size) != c.bytes)
       present = false;
   }
   if (!present) {
     CheckpointResult setup;
-    if (Result<void> w = write_checkpoint(spec, setup, engine, share, progress); !w) return w;
+    if (Result<void> w = write_checkpoint(spec, shards, setup, engine, share, progress); !w)
+      return w;
   }
   own::Fd dir;
   if (*posix) {
@@ -259,15 +298,14 @@ Result<void> restore_checkpoint(const CheckpointSpec& spec, CheckpointResult& in
   const CheckpointIoOptions options = io_options(spec, engine);
   auto open_io = [&] { return CheckpointIo::open(options); };
   Result<void> r =
-      for_each_shard(static_cast<std::uint32_t>(paths.size()), open_io,
-                     [&](CheckpointIo& io, std::uint32_t s) -> Result<void> {
-                       const CheckpointFile f{dirfd, paths[s].filename().string(), paths[s],
-                                              checkpoint_shard_bytes(spec, shard_of[s])};
-                       Result<std::uint64_t> n = io.read(f, false, nullptr, progress);
-                       if (!n) return n.error();
-                       bytes += *n;
-                       return ok();
-                     });
+      for_each_shard(n, open_io, [&](CheckpointIo& io, std::uint32_t s) -> Result<void> {
+        const CheckpointShard& c = mine.shards[s];
+        const CheckpointFile f{dirfd, c.path.filename().string(), c.path, c.bytes};
+        Result<std::uint64_t> got = io.read(f, false, nullptr, progress);
+        if (!got) return got.error();
+        bytes += *got;
+        return ok();
+      });
   if (!r) return r;
   into.restore_s += seconds_since(t0);
   into.restore_bytes += bytes.load();

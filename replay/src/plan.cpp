@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "dlgen/core/llm.hpp"
 #include "dlgen/core/printf_text.hpp"
 #include "dlgen/core/units.hpp"
 #include "dlgen/datasets/layout.hpp"
@@ -247,6 +248,52 @@ std::uint64_t checkpoint_count(const Job& job, std::uint64_t steps_per_epoch) {
   return n;
 }
 
+namespace {
+
+// What plan_dataset gives this rank's accelerators, counted without building it: each
+// accelerator's samples (sample i of the epoch order goes to global accelerator i mod N) and
+// batches from the sharding arithmetic alone. A dry run of a dataset of billions of samples (MLPerf
+// v3.0's dlrm: 4.3 billion rows) then needs no plan; plan_test checks it against the plan. Stream
+// reads deal whole files to workers: those are planned.
+struct PlanCounts {
+  std::uint64_t samples = 0;  // over this rank's accelerators (samples of several files: one)
+  std::uint64_t steps = 0;    // the most batches of any of its accelerators
+};
+PlanCounts count_plan(const DatasetSpec& dataset, const ReaderSpec& reader, const RunSpec& run,
+                      std::uint32_t epoch, Phase phase, Topology topology) {
+  ReaderSpec r = reader;
+  if (phase == Phase::eval) {
+    r.drop_last = false;
+    if (reader.eval_batch_size > 0) r.batch_size = reader.eval_batch_size;
+  }
+  PlanCounts c;
+  if (r.read_unit == ReadUnit::stream) {
+    const EpochPlan plan = plan_dataset(dataset, reader, run, epoch, phase, topology);
+    c.samples = plan.num_samples();
+    c.steps = plan.num_steps();
+    return c;
+  }
+  const std::uint64_t k = std::max<std::uint32_t>(1, dataset.files_per_sample);
+  const std::uint64_t total =
+      dataset.num_files / k * std::max<std::uint32_t>(1, dataset.samples_per_file);
+  const std::uint32_t local = std::max<std::uint32_t>(1, run.accelerators);
+  const std::uint64_t global = std::uint64_t{local} * topology.nranks;
+  const std::uint64_t batch = std::max<std::uint32_t>(1, r.batch_size);
+  const std::uint64_t usable = r.drop_last ? total / global * global : total;
+  for (std::uint32_t a = 0; a < local; ++a) {
+    const std::uint64_t g = std::uint64_t{topology.rank} * local + a;
+    std::uint64_t n = usable > g ? (usable - g - 1) / global + 1 : 0;
+    std::uint64_t batches = r.drop_last ? n / batch : (n + batch - 1) / batch;
+    if (run.max_steps > 0) batches = std::min<std::uint64_t>(batches, run.max_steps);
+    n = std::min(n, batches * batch);
+    c.samples += n;
+    c.steps = std::max(c.steps, batches);
+  }
+  return c;
+}
+
+}  // namespace
+
 PlanSummary summarize_plan(const Job& job, Topology topology) {
   PlanSummary s;
   const datasets::Layout layout(job.dataset);
@@ -260,21 +307,28 @@ PlanSummary summarize_plan(const Job& job, Topology topology) {
       s.read_ranges_per_epoch = per_file.requests * s.files;
     }
   }
-  const EpochPlan first = plan_epoch(job, 0, topology);
-  // A sample of several files is one sample (the plan holds one entry per file read).
-  s.samples_per_epoch =
-      first.num_samples() / std::max<std::uint32_t>(1, job.dataset.files_per_sample);
-  s.steps_per_epoch = first.num_steps();
+  const PlanCounts first = count_plan(job.dataset, job.reader, job.run, 0, Phase::train, topology);
+  s.samples_per_epoch = first.samples;  // a sample of several files counts once
+  s.steps_per_epoch = first.steps;
   s.total_steps = s.steps_per_epoch * job.run.epochs;
   if (job.validation && job.run.eval_every_epochs > 0) {
     const datasets::Layout eval_layout(*job.validation);
     s.eval_files = eval_layout.num_files();
     s.eval_bytes = eval_layout.total_bytes();
     s.eval_steps =
-        plan_eval(job, 0, topology).num_steps() * (job.run.epochs / job.run.eval_every_epochs);
+        count_plan(*job.validation, job.reader, job.run, 0, Phase::eval, topology).steps *
+        (job.run.epochs / job.run.eval_every_epochs);
   }
   s.checkpoints = checkpoint_count(job, s.steps_per_epoch);
-  s.checkpoint_bytes = s.checkpoints * job.checkpoint.size_bytes;
+  s.checkpoint_size = job.checkpoint.size_bytes;
+  s.checkpoint_files = std::max<std::uint32_t>(job.checkpoint.files, 1);
+  if (job.model) {
+    const std::vector<RankShard> shards = training_shards(job, topology.rank);
+    s.checkpoint_size = checkpoint_bytes(shards);
+    s.checkpoint_files = 0;
+    for (const RankShard& r : shards) s.checkpoint_files += r.files.size();
+  }
+  s.checkpoint_bytes = s.checkpoints * s.checkpoint_size;
   s.compute_step_s = job.compute.effective().expected();
   s.min_runtime_s = static_cast<double>(s.total_steps + s.eval_steps) * s.compute_step_s;
   return s;
@@ -307,8 +361,8 @@ std::string plan_json(const Job& job, const PlanSummary& s) {
   j["eval_steps_per_accelerator"] = s.eval_steps;
   const bool ck = s.checkpoints > 0;
   j["checkpoint"] = {{"count", s.checkpoints},
-                     {"bytes", ck ? job.checkpoint.size_bytes : 0},
-                     {"files", ck ? std::max<std::uint32_t>(job.checkpoint.files, 1) : 0},
+                     {"bytes", ck ? s.checkpoint_size : 0},
+                     {"files", ck ? s.checkpoint_files : 0},
                      {"total_bytes", s.checkpoint_bytes}};
   j["compute_step_s"] = s.compute_step_s;
   j["min_runtime_s"] = s.min_runtime_s;
@@ -342,9 +396,16 @@ std::string format_plan(const Job& job, const PlanSummary& s) {
     add("  evaluation   %llu files, %s, %llu steps in all\n", ull(s.eval_files),
         format_size(s.eval_bytes).c_str(), ull(s.eval_steps));
   if (s.checkpoints > 0)
-    add("  checkpoints  %llu x %s in %u file(s) under %s\n", ull(s.checkpoints),
-        format_size(job.checkpoint.size_bytes).c_str(), job.checkpoint.files,
+    add("  checkpoints  %llu x %s in %llu file(s) under %s\n", ull(s.checkpoints),
+        format_size(s.checkpoint_size).c_str(), ull(s.checkpoint_files),
         job.checkpoint.dir.string().c_str());
+  if (s.checkpoints > 0 && job.model) {
+    const LlmModel& m = *job.model;
+    add("  model        %llu parameters, TP %u x PP %u x DP %u, ZeRO %u, %s weights, %s "
+        "optimizer state: each of the %u accelerator(s) writes its rank's shards\n",
+        ull(parameter_count(m)), m.tensor, m.pipeline, m.data, m.zero_stage, to_string(m.datatype),
+        to_string(m.optimizer_datatype), job.run.accelerators);
+  }
   add("  compute      %s per step%s%s\n", format_duration(s.compute_step_s).c_str(),
       job.compute.accelerator.empty() ? "" : " on ", job.compute.accelerator.c_str());
   add("  min runtime  %s (steps x compute time: a storage that never stalls)\n",

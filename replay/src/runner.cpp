@@ -192,8 +192,8 @@ Result<void> Runner::restore() {
   if (!job_.checkpoint.enabled || !job_.checkpoint.restore) return ok();
   Result<void> r = multi() ? agree_all(ok()) : ok();
   if (r)
-    r = restore_checkpoint(job_.checkpoint, checkpoint_, options_.engine, share(),
-                           &live_.checkpoint_bytes);
+    r = restore_checkpoint(job_.checkpoint, checkpoint_shards(job_, share().ranks), checkpoint_,
+                           options_.engine, share(), &live_.checkpoint_bytes);
   if (multi() && !agreed_failure_) r = agree_all(r);
   return r;
 }
@@ -383,9 +383,10 @@ Result<void> Runner::agree_all(const Result<void>& mine) {
 }
 
 Result<void> Runner::coordinated_checkpoint() {
-  if (!multi()) return write_checkpoint(job_.checkpoint, checkpoint_, options_.engine);
+  const std::vector<CheckpointShard> shards = checkpoint_shards(job_, share().ranks);
+  if (!multi()) return write_checkpoint(job_.checkpoint, shards, checkpoint_, options_.engine);
   if (Result<void> a = agree_all(ok()); !a) return a;
-  return agree_all(write_checkpoint(job_.checkpoint, checkpoint_, options_.engine, share(),
+  return agree_all(write_checkpoint(job_.checkpoint, shards, checkpoint_, options_.engine, share(),
                                     &live_.checkpoint_bytes));
 }
 

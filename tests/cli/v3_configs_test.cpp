@@ -155,4 +155,45 @@ TEST(V3Configs, LlamaWithoutDataParallelSize) {
   EXPECT_NE(eight.out.find("TP 1 x PP 1 x DP 8"), std::string::npos) << eight.out;
 }
 
+// DLIO's own llama_8b_zero3.yaml as published: training on an mmap_indexed_binary file with an
+// LLM checkpoint after every step, the datatypes under checkpoint:. It plans with the model's
+// checkpoint (rank 0 of DP 1: the whole 8B model, fp16 weights and fp32 optimizer state), and
+// runs with a small model and dataset given by overrides, writing the shard files.
+const std::string kUpstreamDir = DLGEN_SOURCE_DIR "/tests/data/dlio/upstream/";
+
+TEST(V3Configs, DlioLlama8bZero3PlansAndRuns) {
+  TempDir dir;
+  const nlohmann::json p = plan_of(kUpstreamDir + "llama_8b_zero3.yaml", dir.path());
+  ASSERT_FALSE(p.is_null());
+  EXPECT_EQ(p["dataset"]["format"], "raw");
+  EXPECT_EQ(p["dataset"]["bytes"].get<std::uint64_t>(), 1048576ull * 2048ull);
+  EXPECT_EQ(p["steps_per_accelerator"].get<std::uint64_t>(), 5u);  // total_training_steps
+  EXPECT_EQ(p["checkpoint"]["count"].get<std::uint64_t>(), 5u);    // one every step
+  EXPECT_EQ(p["checkpoint"]["files"].get<std::uint64_t>(), 2u);    // model and optimizer states
+  // ~8 billion parameters: 2 bytes each of weights, 3 x 4 of optimizer state.
+  const double gb = p["checkpoint"]["bytes"].get<double>() / 1e9;
+  EXPECT_GT(gb, 8.0 * 14) << gb;
+  EXPECT_LT(gb, 8.1 * 14) << gb;
+
+  const std::string cfg =
+      kUpstreamDir +
+      "llama_8b_zero3.yaml ++workload.model.num_layers=2 "
+      "++workload.model.transformer.hidden_size=64 "
+      "++workload.model.transformer.ffn_hidden_size=128 "
+      "++workload.model.transformer.vocab_size=1000 "
+      "++workload.model.transformer.num_attention_heads=4 "
+      "++workload.model.transformer.num_kv_heads=4 ++workload.dataset.num_samples_per_file=4096 "
+      "++workload.train.computation_time=0.001 ++workload.dataset.data_folder=" +
+      (dir.path() / "data").string() +
+      " ++workload.checkpoint.checkpoint_folder=" + (dir.path() / "ckpt").string();
+  const Outcome run = dlgen("run " + cfg + " -q -o result.json", dir.path());
+  ASSERT_EQ(run.code, 0) << run.out;
+  const nlohmann::json j = nlohmann::json::parse(std::ifstream(dir.path() / "result.json"));
+  EXPECT_EQ(j["totals"]["samples"].get<std::uint64_t>(), 5u * 16u);
+  EXPECT_EQ(j["checkpoint"]["count"].get<std::uint64_t>(), 5u);
+  EXPECT_EQ(j["checkpoint"]["files"].get<std::uint64_t>(), 10u);
+  EXPECT_TRUE(fs::exists(dir.path() / "ckpt" / "zero_pp_rank_0_mp_rank_0_model_states.pt"));
+  EXPECT_TRUE(fs::exists(dir.path() / "ckpt" / "zero_pp_rank_0_mp_rank_0_optim_states.pt"));
+}
+
 }  // namespace

@@ -123,11 +123,11 @@ TEST(DlioLlm, OverridesReachTheModel) {
 }
 
 TEST(DlioLlm, WhatCannotBeHonouredIsRefusedWithFileAndLine) {
-  // An LLM with training: checkpoints during training are not sized from the model.
-  std::string e = error_of("model:\n  name: x\n  num_layers: 4\n");
-  EXPECT_NE(
-      e.find("w.yaml:3: model.num_layers: an LLM checkpoint during training is not built yet"),
-      std::string::npos)
+  // An LLM with checkpoints during training: the model must be whole, as checkpoint-only.
+  std::string e = error_of("model:\n  name: x\n  num_layers: 4\nworkflow:\n  checkpoint: True\n");
+  EXPECT_NE(e.find("w.yaml:3: model.num_layers: an LLM description needs "
+                   "model.transformer.hidden_size"),
+            std::string::npos)
       << e;
   // DLIO takes DP from the process count (here 8: one host's simulated ranks); processes that
   // TP x PP does not divide are refused (tests/dlio/dlio_v3_test.cpp has the rest).

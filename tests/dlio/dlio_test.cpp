@@ -2,13 +2,12 @@
 // own copies; their keys and values are the published ones), Hydra-style overrides, every key
 // mapped or refused with file:line, time distributions, and the converted TOML reading back to the
 // same Job.
-#include "dlgen/dlio/config.hpp"
-
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "dlgen/core/job_io.hpp"
+#include "dlgen/dlio/config.hpp"
 
 namespace dlgen {
 namespace {
@@ -102,11 +101,9 @@ TEST(Dlio, UnknownAndUnsupportedKeysAreRefusedWithFileAndLine) {
   std::string e = error_of("dataset:\n  num_files_train: 4\n  num_file_eval: 2\n");
   EXPECT_NE(e.find("w.yaml:3: dataset.num_file_eval: not a DLIO key"), std::string::npos) << e;
   EXPECT_NE(e.find("did you mean 'dataset.num_files_eval'"), std::string::npos) << e;
-  e = error_of("model:\n  name: x\n  parallelism:\n    tensor: 8\n");
-  EXPECT_NE(
-      e.find(
-          "w.yaml:4: model.parallelism.tensor: an LLM checkpoint during training is not built yet"),
-      std::string::npos)
+  e = error_of("model:\n  name: x\n  parallelism:\n    tensor: 8\nworkflow:\n  checkpoint: True\n");
+  EXPECT_NE(e.find("w.yaml:4: model.parallelism.tensor: an LLM description needs model.num_layers"),
+            std::string::npos)
       << e;
   e = error_of("train:\n  computation_time:\n    type: poisson\n    lam: 2\n");
   EXPECT_NE(e.find("w.yaml:2: train.computation_time"), std::string::npos) << e;
@@ -225,7 +222,8 @@ TEST(Dlio, JobsWriteBackAsDlioConfigs) {
   j.checkpoint.copy = CopyCall::sendfile;
   Result<std::string> bad = to_dlio_yaml(j);
   ASSERT_FALSE(bad);
-  EXPECT_NE(bad.error().message.find("reader.header_read/probe/readahead"), std::string::npos) << bad.error().message;
+  EXPECT_NE(bad.error().message.find("reader.header_read/probe/readahead"), std::string::npos)
+      << bad.error().message;
   EXPECT_NE(bad.error().message.find("reader.startup/warmup"), std::string::npos);
   EXPECT_NE(bad.error().message.find("dataset.format"), std::string::npos);
   EXPECT_NE(bad.error().message.find("compute.batch_overhead"), std::string::npos);

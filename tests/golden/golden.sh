@@ -9,8 +9,9 @@
 # What is recorded (every command runs in an empty temporary directory, so relative dataset paths
 # and "dataset missing" lines are the same everywhere):
 # - `run --dry-run -o plan.json` and its text of every shipped job (and each job's scales) and of
-#   every DLIO config in tests/data/dlio; `validate` of every shipped job;
-# - `convert` of every DLIO config to a job, and of every shipped job to DLIO YAML;
+#   every DLIO config in tests/data/dlio, its v3.0/ (MLPerf Storage v3.0) and upstream/ (DLIO's
+#   own); `validate` of every shipped job;
+# - `convert` of each of those DLIO configs to a job, and of every shipped job to DLIO YAML;
 # - `distil --json` and the distilled job of every committed trace (tests/data/**/*.h5);
 # - `compare --json` of a fixed pair of committed traces (the same program captured with and
 #   without its CUDA probes);
@@ -90,6 +91,13 @@ for job in "$in"/jobs/*.toml; do
 done
 for cfg in "$in"/tests/data/dlio/*.yaml; do
   n=$(basename "$cfg" .yaml)
+  run "plan-dlio-$n" "$dlgen" run "$cfg" --dry-run -o plan.json
+  run "convert-$n" "$dlgen" convert "$cfg"
+done
+# The configs of a round or a source in their own folder (MLPerf Storage v3.0's, DLIO's own),
+# named <folder>-<config> so that a config of the same name in another folder is not overwritten.
+for cfg in "$in"/tests/data/dlio/v3.0/*.yaml "$in"/tests/data/dlio/upstream/*.yaml; do
+  n=$(basename "$(dirname "$cfg")")-$(basename "$cfg" .yaml)
   run "plan-dlio-$n" "$dlgen" run "$cfg" --dry-run -o plan.json
   run "convert-$n" "$dlgen" convert "$cfg"
 done

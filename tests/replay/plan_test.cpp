@@ -220,6 +220,38 @@ TEST(Plan, SamplesOfSeveralFilesStayTogetherInTheirBatch) {
   EXPECT_NE(all_samples(plan_epoch(job, 0)), all_samples(plan_epoch(job, 1)));
 }
 
+// summarize_plan counts the samples and steps without building the plan (a dry run of MLPerf's
+// 4.3 billion dlrm rows needs none); its counts are the plan's for every shape of sharding.
+TEST(Plan, SummaryCountsWhatThePlanHolds) {
+  for (std::uint32_t accs : {1u, 3u})
+    for (std::uint32_t ranks : {1u, 2u})
+      for (bool drop_last : {false, true})
+        for (std::uint64_t max_steps : {0u, 2u})
+          for (std::uint32_t k : {1u, 2u}) {
+            Job job = make_job(46, 3, 4, Shuffle::sample);
+            job.run.accelerators = accs;
+            job.run.max_steps = max_steps;
+            job.reader.drop_last = drop_last;
+            job.reader.eval_batch_size = 5;
+            job.dataset.files_per_sample = k;
+            job.validation = job.dataset;
+            job.validation->num_files = 14;
+            job.run.eval_every_epochs = 1;
+            for (std::uint32_t rank = 0; rank < ranks; ++rank) {
+              const Topology t{rank, ranks};
+              const EpochPlan train = plan_epoch(job, 0, t);
+              const PlanSummary s = summarize_plan(job, t);
+              const std::string at = "accs " + std::to_string(accs) + " ranks " +
+                                     std::to_string(ranks) + " rank " + std::to_string(rank) +
+                                     " drop_last " + std::to_string(drop_last) + " max_steps " +
+                                     std::to_string(max_steps) + " k " + std::to_string(k);
+              EXPECT_EQ(s.samples_per_epoch, train.num_samples() / k) << at;
+              EXPECT_EQ(s.steps_per_epoch, train.num_steps()) << at;
+              EXPECT_EQ(s.eval_steps, plan_eval(job, 0, t).num_steps()) << at;
+            }
+          }
+}
+
 // reader.eval_batch_size: the evaluation pass's batches, when set; training keeps batch_size.
 TEST(Plan, EvalBatchSizeCutsTheEvaluationPassOnly) {
   Job job = make_job(20, 1, 4, Shuffle::file);

@@ -11,8 +11,10 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "dlgen/core/llm.hpp"
 #include "dlgen/datasets/layout.hpp"
 #include "dlgen/replay/checkpoint.hpp"
+#include "dlgen/replay/plan.hpp"
 #include "replay_fixture.hpp"
 #include "temp_dir.hpp"
 
@@ -637,6 +639,60 @@ TEST(Runner, StepCheckpointsAreWrittenWithTheirSizes) {
   EXPECT_EQ(total, job.checkpoint.size_bytes);
   EXPECT_EQ(std::filesystem::file_size(paths[0]), 1000001u);
   EXPECT_EQ(std::filesystem::file_size(paths[2]), 1000000u);
+}
+
+// A [model] sizes the checkpoints written during training: each accelerator writes its rank's
+// shard files (DeepSpeed's names), their bytes as core/llm.hpp gives them, at every checkpoint.
+TEST(Runner, LlmCheckpointsDuringTrainingWriteEveryAcceleratorsShards) {
+  TempDir tmp("dlgen-llm-ckpt");
+  Job job = small_job("/nonexistent/ck", 32, Distribution::fixed_at(1000));
+  job.run.accelerators = 2;  // 4 steps an epoch per accelerator
+  LlmModel m;
+  m.num_layers = 2;
+  m.hidden_size = 64;
+  m.ffn_hidden_size = 128;
+  m.vocab_size = 1000;
+  m.attention_heads = 4;
+  m.kv_heads = 4;
+  m.data = 2;  // DP 2 = the two accelerators
+  m.zero_stage = 3;
+  job.model = m;
+  job.checkpoint.enabled = true;
+  job.checkpoint.every_steps = 2;
+  job.checkpoint.write_size_bytes = 65536;
+  job.checkpoint.fsync = false;
+  job.checkpoint.dir = tmp / "ck";
+  ASSERT_TRUE(validate(job).empty()) << validate(job).front().message;
+  FakeClock clock;
+  RunOptions o;
+  o.engine = "pread";
+  o.engine_factory = fixture::null_engine_with_latency(0);
+  o.series = false;
+  o.clock = &clock;
+  Result<Report> r = run_job(job, o);
+  ASSERT_TRUE(r) << r.error().message;
+  const std::vector<RankShard> shards = training_shards(job);
+  ASSERT_EQ(shards.size(), 2u);
+  const std::uint64_t one = checkpoint_bytes(shards);
+  EXPECT_EQ(r->checkpoint.count, 2u);  // steps 2 and 4
+  EXPECT_EQ(r->checkpoint.bytes, 2 * one);
+  std::uint64_t files = 0;
+  for (const RankShard& s : shards)
+    for (const ShardFile& f : s.files) {
+      ++files;
+      ASSERT_TRUE(std::filesystem::exists(tmp / "ck" / f.name)) << f.name;
+      EXPECT_EQ(std::filesystem::file_size(tmp / "ck" / f.name), f.bytes) << f.name;
+    }
+  EXPECT_EQ(files, 4u);  // ZeRO 3: model and optimizer states of each rank
+  EXPECT_EQ(r->checkpoint.files, 2 * files);
+  // The plan says the same: this host's shards, 2 checkpoints.
+  const PlanSummary p = summarize_plan(job);
+  EXPECT_EQ(p.checkpoints, 2u);
+  EXPECT_EQ(p.checkpoint_size, one);
+  EXPECT_EQ(p.checkpoint_files, files);
+  // Of two hosts, the second holds ranks 2 and 3: beyond a world of 2 it writes nothing.
+  EXPECT_TRUE(training_shards(job, 1).empty());
+  EXPECT_EQ(checkpoint_shards(job, 2).size(), files);
 }
 
 // --engine applies to checkpoints: the null engine touches no storage, so it counts the

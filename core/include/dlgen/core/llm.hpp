@@ -90,6 +90,12 @@ std::uint64_t checkpoint_bytes(const std::vector<RankShard>& shards);
 // (the remainder to the first shards), named "checkpoint-<i>-of-<n>.dlgen".
 std::vector<RankShard> host_shards(const Job& job);
 
+// The ranks whose shards a training job with a [model] writes at each of its checkpoints on host
+// `host` (0-based; one MPI rank a host): the host's accelerators, one rank each, global ranks
+// host x run.accelerators .. + run.accelerators - 1 as DLIO's processes are its ranks; ranks
+// beyond the model's world write nothing. Without a [model]: empty.
+std::vector<RankShard> training_shards(const Job& job, std::uint32_t host = 0);
+
 // The checkpoint-only workflow's rules (run.train = false, [model], checkpoint.writes/reads...),
 // appended to `out` by validate(job).
 void check_checkpoint_workflow(const Job& job, std::vector<Diagnostic>& out);

@@ -1,5 +1,6 @@
 #pragma once
-// Checkpoints as training writes them: `size_bytes` split over `files` shards in `dir`, written
+// Checkpoints as training writes them: `size_bytes` split over `files` shards in `dir` (or a
+// [model]'s shard files, each accelerator one rank's), written
 // with real writes of `write_size_bytes` (not zeros, not one block repeated: a fresh pseudo-random
 // stream per shard and per checkpoint, so compressing or deduplicating storage cannot cheat),
 // fsync'd when configured, by the one checkpoint writer (checkpoint_io.hpp). Each checkpoint
@@ -22,11 +23,25 @@ std::vector<std::filesystem::path> checkpoint_paths(const CheckpointSpec& spec);
 // Bytes of shard i (the remainder goes to the first shards).
 std::uint64_t checkpoint_shard_bytes(const CheckpointSpec& spec, std::uint32_t shard);
 
-// Which shards this process writes: shard i belongs to rank i mod ranks (every shard once over
-// the ranks of a multi-host run; {0, 1}: all of them).
+// One file of a checkpoint: its path, its bytes, and the rank (host) of a multi-host run that
+// writes it.
+struct CheckpointShard {
+  std::filesystem::path path;
+  std::uint64_t bytes = 0;
+  std::uint32_t host = 0;
+};
+// The files of one checkpoint over `hosts` ranks: checkpoint.files shards of checkpoint.size
+// (checkpoint_paths; shard i written by rank i mod hosts).
+std::vector<CheckpointShard> checkpoint_shards(const CheckpointSpec& spec, std::uint32_t hosts = 1);
+// A training job's: with a [model], every host's accelerators' shard files (core/llm.hpp
+// training_shards; DeepSpeed's names under checkpoint.dir), else the spec's.
+std::vector<CheckpointShard> checkpoint_shards(const Job& job, std::uint32_t hosts = 1);
+
+// Which shards this process writes: those of its rank (every shard once over the ranks of a
+// multi-host run; {0, 1}: all of them).
 struct ShardShare {
   std::uint32_t rank = 0, ranks = 1;
-  bool owns(std::uint32_t shard) const { return ranks <= 1 || shard % ranks == rank; }
+  bool owns(const CheckpointShard& s) const { return ranks <= 1 || s.host == rank; }
 };
 
 // Writes this process's shards of one checkpoint (in parallel) through engine `engine` (a
@@ -36,10 +51,19 @@ struct ShardShare {
 Result<void> write_checkpoint(const CheckpointSpec& spec, CheckpointResult& into,
                               std::string_view engine, ShardShare share = {},
                               std::atomic<std::uint64_t>* progress = nullptr);
+// The same with the checkpoint's files given (checkpoint_shards of a job).
+Result<void> write_checkpoint(const CheckpointSpec& spec,
+                              const std::vector<CheckpointShard>& shards, CheckpointResult& into,
+                              std::string_view engine, ShardShare share = {},
+                              std::atomic<std::uint64_t>* progress = nullptr);
 // Reads this process's shards of the latest checkpoint back through engine `engine` (writing them
 // first when missing, untimed, and dropping them from the page cache so the read comes from
 // storage); adds bytes and time to `into`.
 Result<void> restore_checkpoint(const CheckpointSpec& spec, CheckpointResult& into,
+                                std::string_view engine, ShardShare share = {},
+                                std::atomic<std::uint64_t>* progress = nullptr);
+Result<void> restore_checkpoint(const CheckpointSpec& spec,
+                                const std::vector<CheckpointShard>& shards, CheckpointResult& into,
                                 std::string_view engine, ShardShare share = {},
                                 std::atomic<std::uint64_t>* progress = nullptr);
 

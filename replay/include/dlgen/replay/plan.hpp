@@ -87,7 +87,11 @@ struct PlanSummary {
   std::uint64_t eval_steps = 0;  // per accelerator, all evaluation passes
   std::uint64_t checkpoints = 0;
   std::uint64_t checkpoint_bytes = 0;  // all checkpoints together
-  double compute_step_s = 0;           // mean compute time per step
+  // One checkpoint of this rank: checkpoint.size in checkpoint.files, or with a [model] the shard
+  // files of this host's accelerators (core/llm.hpp training_shards).
+  std::uint64_t checkpoint_size = 0;
+  std::uint64_t checkpoint_files = 0;
+  double compute_step_s = 0;  // mean compute time per step
   double min_runtime_s = 0;
   // format = "parquet": row groups per file, and with read = "row_group" what one epoch reads
   // over the whole dataset (every row group's selected column chunks, each file's footer once):
