@@ -48,9 +48,9 @@ TEST(DlioS3, MlperfsS3torchConfigPutsTheDataFolderInTheBucket) {
   EXPECT_TRUE(has_note(d, "storage.storage_library s3torchconnector"));
   // A data folder "." is the bucket's root; a storage_root with a prefix keeps it.
   EXPECT_EQ(must_load(kS3 / "unet3d_h100_s3torch.yaml",
-                      {"++workload.dataset.data_folder=.", "++workload.storage.storage_root=b/p"})
+                      {"++workload.dataset.data_folder=.", "++workload.storage.storage_root=bkt/p"})
                 .job.dataset.dir.string(),
-            "s3://b/p/train");
+            "s3://bkt/p/train");
 }
 
 TEST(DlioS3, OtherStorageTypesAndMisplacedKeysAreRefusedWithTheirLine) {

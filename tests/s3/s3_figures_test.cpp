@@ -45,6 +45,7 @@ nlohmann::json read_json(const fs::path& p) {
 class FaultProxy {
  public:
   FaultProxy(const fs::path& dir, const std::string& flags) : dir_(dir) {
+    fs::create_directories(dir_);
     const char* upstream = std::getenv("AWS_ENDPOINT_URL");
     sh("'" DLGEN_S3_SCRIPTS "/fault_proxy.py' '" + std::string(upstream ? upstream : "") + "' '" +
        dir_.string() + "' " + flags + " </dev/null >'" + (dir_ / "log").string() + "' 2>&1 &");
@@ -91,7 +92,7 @@ void expect_laws(const nlohmann::json& r) {
       << s.dump();
   EXPECT_EQ(s["gets"], s["requests"]);
   const nlohmann::json& e = s["errors"];
-  const std::uint64_t unanswered = e["timeouts"].get<std::uint64_t>() + e["resets"];
+  const std::uint64_t unanswered = e["timeouts"].get<std::uint64_t>() + e["resets"].get<std::uint64_t>();
   EXPECT_EQ(s["ttfb_us"]["count"], s["requests"].get<std::uint64_t>() - unanswered);
   EXPECT_EQ(s["ttlb_us"]["count"], s["ttfb_us"]["count"]);
   for (const char* p : {"p50", "p90", "p99", "max", "mean"}) {
