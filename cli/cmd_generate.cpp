@@ -45,9 +45,10 @@ void add_generate_command(CLI::App& app, Action& action) {
   add_job_options(gen, *args);
   add_rank_timeout(gen, *args);
   gen->add_flag("--quiet,-q", *quiet, "No progress");
-  gen->add_option("--engine", *engine,
-                  "I/O engine that writes the files: " + engine::help_names() +
-                      "; without it, the default or, where io_uring is refused, pread");
+  gen->add_option(
+      "--engine", *engine,
+      "I/O engine that writes the files: " + engine::help_names(generator::writes_storage) +
+          "; without it, the default or, where io_uring is refused, pread");
   gen->callback([&action, args, quiet, engine] {
     action = [args, quiet, engine] { return do_generate(*args, *quiet, *engine); };
   });

@@ -1,5 +1,7 @@
 #include "job_args.hpp"
 
+#include <stdlib.h>
+
 #include <cstdio>
 
 #include "commands.hpp"
@@ -75,6 +77,8 @@ Result<Job> load(const JobArgs& a) {
   if (!d) return d.error();
   if (!a.quiet)
     for (const auto& n : d->notes) std::fprintf(stderr, "dlgen: note: %s\n", n.c_str());
+  // The config's object store, where the environment names none (the environment wins).
+  for (const auto& [name, value] : d->environment) ::setenv(name.c_str(), value.c_str(), 0);
   if (o.overrides.empty() && o.scale.empty() && o.accelerator.empty()) return std::move(d->job);
   // A DLIO config is one accelerator's (MLPerf ships retinanet_b200.yaml, retinanet_mi355.yaml):
   // --accelerator names the one its compute time and batch are for.

@@ -15,6 +15,8 @@ namespace dlgen::dlio {
 extern const std::set<std::string, std::less<>> kMapped;
 // The keys that describe an LLM; any of them makes the config an LLM checkpoint workload.
 extern const std::vector<const char*> kLlmKeys;
+// DLIO's storage section (storage_type s3: mapping_s3.cpp).
+extern const std::set<std::string, std::less<>> kStorageKeys;
 // Keys DLIO has that dlgen cannot honour yet: key -> why (refused, never ignored).
 extern const std::map<std::string, std::string, std::less<>> kRefused;
 // Distribution parameters DLIO accepts under a time key given as a map.

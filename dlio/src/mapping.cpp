@@ -12,6 +12,7 @@ void Reader::build() {
   set_dlio_defaults();
   read_model_and_framework();
   read_dataset();
+  read_storage();
   read_reader();
   read_train();
   const Workflow flow = read_workflow();

@@ -224,7 +224,7 @@ std::optional<Distribution> Reader::time_from_map(const Leaf& l) {
 void Reader::take(const Leaf& l) {
   if (auto r = kRefused.find(l.key); r != kRefused.end())
     return error(l, "not supported: " + r->second);
-  if (!kMapped.count(l.key) && !is_dist_param_key(l.key))
+  if (!kMapped.count(l.key) && !kStorageKeys.count(l.key) && !is_dist_param_key(l.key))
     return error(l, "not a DLIO key dlgen knows" + did_you_mean(l.key) +
                         " (dlgen refuses what it cannot honour rather than ignoring it)");
   values_[l.key] = l;

@@ -78,6 +78,10 @@ class Reader {
   void read_parquet_columns();
   bool read_parquet_column(const Leaf& l, const YAML::Node& n, std::size_t i, ParquetColumn& c,
                            bool& read);
+  // ---- object storage (mapping_s3.cpp)
+  void read_storage();
+  void read_storage_root();
+  void read_storage_options();
   void read_reader();
   void read_shuffle();
   void read_train();

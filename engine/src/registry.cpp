@@ -42,9 +42,10 @@ std::string expected_names() {
   return out;
 }
 
-std::string help_names() {
+std::string help_names(bool (*keep)(const EngineOps&)) {
   std::string out;
   for (const EngineOps& e : registry()) {
+    if (keep && !keep(e)) continue;
     if (!out.empty()) out += ", ";
     out += e.name;
     if (e.name == default_name()) out += " (default)";

@@ -71,14 +71,15 @@ struct Transfer {
   CURLcode code = CURLE_OK;
   int attempts = 0;
   SteadyClock::time_point retry_at;
-  std::int64_t issued_ns = 0, first_byte_ns = 0;
+  // issued_ns: the first try's send (the request's latency runs from it); sent_ns: this try's
+  // send; first_byte_ns: this try's first byte of answer (TTFB and TTLB run from sent_ns).
+  std::int64_t issued_ns = 0, sent_ns = 0, first_byte_ns = 0;
   TimeSource* clock = nullptr;
 };
 
 size_t on_body(char* p, size_t size, size_t n, void* user) {
   auto* t = static_cast<Transfer*>(user);
   const std::size_t bytes = size * n;
-  if (t->first_byte_ns == 0) t->first_byte_ns = t->clock->now_ns();
   long status = 0;
   curl_easy_getinfo(t->h, CURLINFO_RESPONSE_CODE, &status);
   if (t->kind != Kind::get || status < 200 || status >= 300) {
@@ -93,6 +94,7 @@ size_t on_body(char* p, size_t size, size_t n, void* user) {
 
 size_t on_header(char* p, size_t size, size_t n, void* user) {
   auto* t = static_cast<Transfer*>(user);
+  if (t->first_byte_ns == 0) t->first_byte_ns = t->clock->now_ns();  // the status line
   const std::string_view line(p, size * n);
   const auto starts = [&line](std::string_view name) {
     if (line.size() < name.size()) return false;
@@ -261,9 +263,11 @@ class S3Engine final : public IoEngine {
     t->answer.clear();
     t->etag.clear();
     t->first_byte_ns = 0;
-    if (t->attempts == 0) t->issued_ns = clock().now_ns();
+    t->sent_ns = clock().now_ns();
+    if (t->attempts == 0) t->issued_ns = t->sent_ns;
     ++t->attempts;
     ++counters_.http_requests;
+    if (t->kind == Kind::get) ++counters_.gets;
     curl_multi_add_handle(multi_, h);
     ++active_;
   }
@@ -287,7 +291,7 @@ class S3Engine final : public IoEngine {
     if (!(r.offset == 0 && known != sizes_.end() && r.length >= known->second))
       t->range = std::to_string(r.offset) + "-" + std::to_string(r.offset + r.length - 1);
     if (r.length == 0) {
-      complete(r, 0, clock().now_ns(), 0);
+      complete(r, 0, clock().now_ns());
       release(t);
       return;
     }
@@ -305,14 +309,14 @@ class S3Engine final : public IoEngine {
                       std::to_string(o.written) + ")";
         o.error = -EINVAL;
       }
-      complete(r, o.writing ? o.error : -EBADF, now, 0);
+      complete(r, o.writing ? o.error : -EBADF, now);
       return;
     }
     Transfer* part = nullptr;
     if (!o.part.empty() && o.part.size() + r.length > part_bytes_) {
       part = send_part(r.target);  // the part this write does not fit in
       if (!part) {
-        complete(r, o.error, now, 0);
+        complete(r, o.error, now);
         return;
       }
     }
@@ -325,7 +329,7 @@ class S3Engine final : public IoEngine {
       part->request = r;
       part->request.length = r.length;
     } else {
-      complete(r, r.length, now, 0);
+      complete(r, r.length, now);
     }
   }
 
@@ -428,13 +432,8 @@ class S3Engine final : public IoEngine {
   }
 
   // ---- completion ----
-  void complete(const IoRequest& r, std::int64_t result, std::int64_t issued, std::int64_t first) {
+  void complete(const IoRequest& r, std::int64_t result, std::int64_t issued) {
     ready_.push_back({r.user_data, result, issued, clock().now_ns()});
-    if (first > 0) {
-      ++counters_.ttfb_count;
-      counters_.ttfb_ns_total += first - issued;
-      counters_.ttfb_ns_max = std::max(counters_.ttfb_ns_max, first - issued);
-    }
     --in_flight_;
   }
 
@@ -466,7 +465,7 @@ class S3Engine final : public IoEngine {
     if (t->kind == Kind::get && t->code == CURLE_OK && t->status >= 200 && t->status < 300) {
       const std::uint64_t size = t->status == 200 ? t->got : t->total_size;
       if (size > 0) sizes_[o.shown] = size;
-      complete(t->request, static_cast<std::int64_t>(t->got), t->issued_ns, t->first_byte_ns);
+      complete(t->request, static_cast<std::int64_t>(t->got), t->issued_ns);
       release(t);
       return;
     }
@@ -478,13 +477,12 @@ class S3Engine final : public IoEngine {
         w.etags[t->part_number - 1] = t->etag;
       else if (w.error == 0)
         w.error = rc;
-      if (t->has_request)
-        complete(t->request, rc >= 0 ? t->request.length : rc, t->issued_ns, t->first_byte_ns);
+      if (t->has_request) complete(t->request, rc >= 0 ? t->request.length : rc, t->issued_ns);
       release(t);
       return;
     }
     if (t->has_request) {  // a GET that failed (or read past the end: 0 bytes)
-      complete(t->request, rc >= 0 ? 0 : rc, t->issued_ns, t->first_byte_ns);
+      complete(t->request, rc >= 0 ? 0 : rc, t->issued_ns);
       release(t);
       return;
     }
@@ -502,11 +500,7 @@ class S3Engine final : public IoEngine {
       curl_easy_getinfo(t->h, CURLINFO_RESPONSE_CODE, &t->status);
       curl_multi_remove_handle(multi_, t->h);
       --active_;
-      if (t->code == CURLE_OK && t->status >= 500) ++counters_.server_errors;
-      if (t->code == CURLE_OPERATION_TIMEDOUT) ++counters_.timeouts;
-      if (t->code == CURLE_RECV_ERROR || t->code == CURLE_SEND_ERROR ||
-          t->code == CURLE_GOT_NOTHING)
-        ++counters_.resets;
+      count_outcome(*t);
       if (s3::retryable(t->status, t->code) && t->attempts < kMaxAttempts) {
         ++counters_.retries;
         t->retry_at = SteadyClock::now() + kFirstBackoff * (1 << (t->attempts - 1));
@@ -514,6 +508,27 @@ class S3Engine final : public IoEngine {
         continue;
       }
       finish(t);
+    }
+  }
+
+  // The try's failure kind, and its TTFB and TTLB when it was answered in full.
+  void count_outcome(const Transfer& t) {
+    if (t.code == CURLE_OK) {
+      const std::int64_t last = clock().now_ns();
+      const std::int64_t first = t.first_byte_ns > 0 ? t.first_byte_ns : last;
+      counters_.ttfb.record(
+          static_cast<std::uint64_t>(std::max<std::int64_t>(0, first - t.sent_ns)));
+      counters_.ttlb.record(
+          static_cast<std::uint64_t>(std::max<std::int64_t>(0, last - t.sent_ns)));
+      if (t.status == 503)
+        ++counters_.slow_downs;
+      else if (t.status >= 500)
+        ++counters_.server_errors;
+    } else if (t.code == CURLE_OPERATION_TIMEDOUT) {
+      ++counters_.timeouts;
+    } else if (t.code == CURLE_RECV_ERROR || t.code == CURLE_SEND_ERROR ||
+               t.code == CURLE_GOT_NOTHING || t.code == CURLE_PARTIAL_FILE) {
+      ++counters_.resets;
     }
   }
 
@@ -586,6 +601,18 @@ Result<void> probe_s3() {
 }
 
 }  // namespace
+
+void S3Counters::merge(const S3Counters& o) {
+  http_requests += o.http_requests;
+  gets += o.gets;
+  retries += o.retries;
+  slow_downs += o.slow_downs;
+  server_errors += o.server_errors;
+  timeouts += o.timeouts;
+  resets += o.resets;
+  ttfb.merge(o.ttfb);
+  ttlb.merge(o.ttlb);
+}
 
 const S3Counters* s3_counters(const IoEngine& e) {
   const auto* s3 = dynamic_cast<const S3Engine*>(&e);

@@ -89,17 +89,21 @@ Result<void> make_durable(int root, const fs::path& dir, const datasets::Layout&
 
 }  // namespace
 
+bool writes_storage(const engine::EngineOps& e) {
+  return e.caps.writes && !e.caps.diskless;
+}
+
 Result<const engine::EngineOps*> writer_engine(std::string_view name) {
   if (name.empty()) {
     // The first registered engine that writes to storage and can run here: io_uring, or the
     // synchronous engine where io_uring is refused (seccomp, io_uring_disabled).
     for (const engine::EngineOps& e : engine::registry())
-      if (e.caps.writes && !e.caps.diskless && (!e.probe || e.probe())) return &e;
+      if (writes_storage(e) && (!e.probe || e.probe())) return &e;
     return unsupported_error("no I/O engine that writes files can run here");
   }
   Result<const engine::EngineOps*> e = engine::lookup(name);
   if (!e) return e;
-  if ((*e)->caps.diskless || !(*e)->caps.writes)
+  if (!writes_storage(**e))
     return input_error("the " + (*e)->name +
                        " engine writes nothing to storage: it cannot generate a dataset");
   if (Result<void> p = engine::probe((*e)->name); !p) return p.error();

@@ -258,6 +258,27 @@ void verdict_and_cpu(const RunRecord& rec, Report& rep) {
 
 }  // namespace
 
+std::optional<S3Result> s3_figures(std::span<const PhaseRecord> phases) {
+  std::optional<engine::S3Counters> all;
+  for (const PhaseRecord& ph : phases) {
+    if (!ph.s3) continue;
+    if (!all) all.emplace();
+    all->merge(*ph.s3);
+  }
+  if (!all) return std::nullopt;
+  S3Result r;
+  r.requests = all->http_requests;
+  r.gets = all->gets;
+  r.retries = all->retries;
+  r.slow_downs = all->slow_downs;
+  r.server_errors = all->server_errors;
+  r.timeouts = all->timeouts;
+  r.resets = all->resets;
+  r.ttfb = percentiles(all->ttfb);
+  r.ttlb = percentiles(all->ttlb);
+  return r;
+}
+
 void compute_report(const RunRecord& rec, Report& rep) {
   rep.elapsed_s = seconds_between(rec.begin_ns, rec.end_ns);
   rep.begin_ns = rec.begin_ns;
@@ -266,6 +287,7 @@ void compute_report(const RunRecord& rec, Report& rep) {
   rep.realtime = rec.realtime;
   rep.checkpoint = rec.checkpoint;
   pass_figures(rec, rep);
+  rep.s3 = s3_figures(rec.phases);
   accelerator_figures(rec, rep);
   verdict_and_cpu(rec, rep);
 }

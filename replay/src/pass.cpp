@@ -211,6 +211,10 @@ PhaseOutcome& Pass::collect() {
       out_.stats.bytes += s.bytes;
       out_.stats.requests += s.requests;
       out_.stats.files += s.files;
+      if (s.s3) {
+        if (!out_.stats.s3) out_.stats.s3.emplace();
+        out_.stats.s3->merge(*s.s3);
+      }
     }
   for (std::size_t a = 0; a < na_; ++a)
     for (std::size_t k = 0; k < out_.steps[a].size(); ++k)

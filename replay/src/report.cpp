@@ -10,36 +10,6 @@
 
 namespace dlgen::replay {
 
-void LatencyHistogram::merge(const LatencyHistogram& o) {
-  for (int i = 0; i < kBuckets; ++i) counts_[i] += o.counts_[i];
-  count_ += o.count_;
-  sum_ += o.sum_;
-  max_ = std::max(max_, o.max_);
-}
-
-std::uint64_t LatencyHistogram::bucket_low(int b) {
-  if (b < kSub) return static_cast<std::uint64_t>(b);
-  const int msb = b / kSub + 3;
-  const std::uint64_t sub = static_cast<std::uint64_t>(b % kSub);
-  return (std::uint64_t{1} << msb) | (sub << (msb - 4));
-}
-
-std::uint64_t LatencyHistogram::percentile(double q) const {
-  if (count_ == 0) return 0;
-  const auto rank =
-      static_cast<std::uint64_t>(std::clamp(q, 0.0, 1.0) * static_cast<double>(count_ - 1)) + 1;
-  std::uint64_t seen = 0;
-  for (int b = 0; b < kBuckets; ++b) {
-    seen += counts_[b];
-    if (seen >= rank) {
-      const std::uint64_t lo = bucket_low(b);
-      const std::uint64_t width = b < kSub ? 1 : std::uint64_t{1} << (b / kSub + 3 - 4);
-      return std::min(max_, lo + width / 2);
-    }
-  }
-  return max_;
-}
-
 Percentiles percentiles(const LatencyHistogram& h) {
   Percentiles p;
   p.count = h.count();
@@ -87,6 +57,25 @@ json epochs_json(const Report& r) {
                    {"mib_per_s", e.mib_per_s()},
                    {"au", e.au}});
   return eps;
+}
+
+json percentiles_json(const Percentiles& p) {
+  return {{"count", p.count}, {"mean", p.mean_us}, {"p50", p.p50_us},
+          {"p90", p.p90_us},  {"p99", p.p99_us},   {"max", p.max_us}};
+}
+
+// The readers' S3 requests (only for a run that read an object store).
+json s3_json(const S3Result& s) {
+  return {{"requests", s.requests},
+          {"gets", s.gets},
+          {"retries", s.retries},
+          {"errors",
+           {{"slow_down_503", s.slow_downs},
+            {"other_5xx", s.server_errors},
+            {"timeouts", s.timeouts},
+            {"resets", s.resets}}},
+          {"ttfb_us", percentiles_json(s.ttfb)},
+          {"ttlb_us", percentiles_json(s.ttlb)}};
 }
 
 // The checkpoints, and how far the measured compute times are from the configured ones.
@@ -179,6 +168,7 @@ std::string to_json(const Report& r) {
                      {"p50", r.latency.p50_us},  {"p90", r.latency.p90_us},
                      {"p99", r.latency.p99_us},  {"p99.9", r.latency.p999_us},
                      {"max", r.latency.max_us}};
+  if (r.s3) j["s3"] = s3_json(*r.s3);
   j["per_accelerator"] = per_accelerator_json(r);
   j["epochs"] = epochs_json(r);
   checkpoint_and_compute_json(r, j);
@@ -225,6 +215,16 @@ std::string format_summary(const Report& r) {
   add("  latency     p50 %s, p90 %s, p99 %s, p99.9 %s, max %s (per request)\n",
       lat(r.latency.p50_us).c_str(), lat(r.latency.p90_us).c_str(), lat(r.latency.p99_us).c_str(),
       lat(r.latency.p999_us).c_str(), lat(r.latency.max_us).c_str());
+  if (r.s3) {
+    const S3Result& s = *r.s3;
+    add("  s3          %llu HTTP requests (%llu GETs), %llu retries; errors: %llu SlowDown (503), "
+        "%llu other 5xx, %llu timeouts, %llu resets\n",
+        ull(s.requests), ull(s.gets), ull(s.retries), ull(s.slow_downs), ull(s.server_errors),
+        ull(s.timeouts), ull(s.resets));
+    add("              first byte p50 %s, p90 %s, p99 %s; last byte p50 %s, p90 %s, p99 %s\n",
+        lat(s.ttfb.p50_us).c_str(), lat(s.ttfb.p90_us).c_str(), lat(s.ttfb.p99_us).c_str(),
+        lat(s.ttlb.p50_us).c_str(), lat(s.ttlb.p90_us).c_str(), lat(s.ttlb.p99_us).c_str());
+  }
   for (const auto& e : r.epochs_detail) {
     add("  %s %-4u  %8.2f s  %9.1f samples/s  %8.1f MiB/s", e.eval ? "eval " : "epoch", e.epoch,
         e.seconds, e.samples_per_s(), e.mib_per_s());

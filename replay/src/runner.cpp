@@ -335,6 +335,7 @@ void Runner::record(PhaseOutcome&& ph, std::uint32_t epoch, bool eval, const Epo
   pr.requests = ph.stats.requests;
   pr.files = ph.stats.files;
   pr.latency = ph.stats.latency;
+  pr.s3 = std::move(ph.stats.s3);
   rec_.phases.push_back(std::move(pr));
   rep_.batch_signals_dropped += ph.signals_dropped;
 }

@@ -63,6 +63,7 @@ void Worker::run() {
   // had to give up; then the engine and its buffers stay allocated (leaked on purpose: the
   // kernel may still write into them).
   fds_.close_all();
+  if (const engine::S3Counters* wire = engine::s3_counters(*engine_)) stats_.s3 = *wire;
   if (in_flight_ > 0) (void)engine_.release();
   engine_.reset();
   finish();

@@ -17,9 +17,10 @@
 #include "dlgen/core/result.hpp"
 #include "dlgen/datasets/layout.hpp"
 #include "dlgen/datasets/parquet.hpp"
-#include "dlgen/replay/clock.hpp"
 #include "dlgen/engine/engine.hpp"
 #include "dlgen/engine/registry.hpp"
+#include "dlgen/engine/s3.hpp"
+#include "dlgen/replay/clock.hpp"
 #include "dlgen/replay/plan.hpp"
 #include "dlgen/replay/report.hpp"
 
@@ -67,6 +68,8 @@ struct alignas(64) Handoff {
 struct WorkerStats {
   LatencyHistogram latency;
   std::uint64_t bytes = 0, requests = 0, files = 0, samples = 0;
+  // What the worker's engine did on the wire when it is an object store's (the s3 engine).
+  std::optional<engine::S3Counters> s3;
 };
 
 // State shared by every thread of one phase (an epoch or an evaluation pass).

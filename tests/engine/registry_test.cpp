@@ -32,6 +32,9 @@ TEST(Registry, ListsUringPreadAndNullWithUringTheDefault) {
 TEST(Registry, ListsNamesInTheCliWords) {
   EXPECT_EQ(help_names(), "uring (default), pread, null, s3");
   EXPECT_EQ(expected_names(), "uring, pread, null or s3");
+  // A verb that needs engines that write lists those only (generate: not null).
+  EXPECT_EQ(help_names([](const EngineOps& e) { return e.caps.writes && !e.caps.diskless; }),
+            "uring (default), pread, s3");
 }
 
 TEST(Registry, AliasesFindTheirEngine) {
@@ -81,8 +84,8 @@ std::int64_t run_one(IoEngine& e, const IoRequest& r) {
   }
 }
 
-// Every registered engine of files (or of none) opens a real file by path, reads it, writes it and reads the write
-// back; a diskless engine completes each request whole and leaves the file alone.
+// Every registered engine of files (or of none) opens a real file by path, reads it, writes it and
+// reads the write back; a diskless engine completes each request whole and leaves the file alone.
 class EveryEngine : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(EveryEngine, RoundTripsAReadAndAWriteOnARealFile) {

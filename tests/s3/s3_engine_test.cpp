@@ -85,13 +85,18 @@ TEST(S3Engine, RangedAndWholeGetsReadTheObjectsBytes) {
   EXPECT_TRUE(pattern_at(e->buffer(0), 0, 65536));
   EXPECT_TRUE(pattern_at(e->buffer(1), 123457, 1000));
   EXPECT_TRUE(pattern_at(e->buffer(2), 290000, 10000));
-  // Time to first byte: at most the request's latency.
+  // Times to first and last byte: one each per request, the first before the last, the last at
+  // most the request's latency (the engine stamps the completion after the last byte).
   const S3Counters& k = *s3_counters(*e);
-  EXPECT_EQ(k.ttfb_count, 3u);
+  EXPECT_EQ(k.ttfb.count(), 3u);
+  EXPECT_EQ(k.ttlb.count(), 3u);
+  EXPECT_EQ(k.gets, 3u);
   std::int64_t longest = 0;
   for (const IoCompletion& x : c) longest = std::max(longest, x.completed_ns - x.issued_ns);
-  EXPECT_GT(k.ttfb_ns_max, 0);
-  EXPECT_LE(k.ttfb_ns_max, longest);
+  EXPECT_GT(k.ttfb.max(), 0u);
+  EXPECT_LE(k.ttfb.max(), k.ttlb.max());
+  EXPECT_LE(k.ttlb.max(), static_cast<std::uint64_t>(longest));
+  for (double q : {0.5, 0.9, 0.99}) EXPECT_LE(k.ttfb.percentile(q), k.ttlb.percentile(q)) << q;
   // The whole object in one request (the engine knows its size now: a plain GET), twice.
   for (std::uint64_t k = 0; k < 2; ++k) {
     const std::vector<IoCompletion> w = run_all(*e, {{t, IoOp::read, 3, 512 * 1024, 0, 0}});

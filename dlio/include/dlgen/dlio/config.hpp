@@ -24,6 +24,10 @@ struct DlioJob {
   std::map<std::string, std::string> comments;
   // Where dlgen does what DLIO does not (or does differently), and keys with no I/O meaning.
   std::vector<std::string> notes;
+  // Where the config's object store is (storage_options of storage_type s3): AWS_ENDPOINT_URL,
+  // AWS_REGION, DLGEN_S3_ADDRESSING, for the variables the environment does not set. Never
+  // credentials.
+  std::map<std::string, std::string> environment;
 };
 
 // True for a path that names a DLIO YAML config (.yaml / .yml).

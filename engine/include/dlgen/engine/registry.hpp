@@ -50,9 +50,10 @@ std::string_view default_name();
 // The engine named `name` (or one of its aliases); nullptr when none is.
 const EngineOps* find(std::string_view name);
 // The names as the CLI lists them: "uring, pread or null" (for errors) and "uring (default),
-// pread, null" (for --help).
+// pread, null" (for --help); `keep`, when set, lists only the engines it accepts (a verb that
+// needs engines that can write lists only those).
 std::string expected_names();
-std::string help_names();
+std::string help_names(bool (*keep)(const EngineOps&) = nullptr);
 
 // The engine named `name`, or an input error that lists the registered names.
 Result<const EngineOps*> lookup(std::string_view name);

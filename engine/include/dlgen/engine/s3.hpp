@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "dlgen/core/latency_histogram.hpp"
 #include "dlgen/core/result.hpp"
 
 namespace dlgen::engine {
@@ -20,16 +21,23 @@ Result<std::vector<std::string>> s3_list(const std::string& bucket, const std::s
 
 namespace dlgen::engine {
 
-// What an "s3" engine did besides the requests it was given.
+// What an "s3" engine did on the wire, besides the requests it was given: every HTTP request
+// (each try of a request is one), the failures by kind, and per answered request its times to
+// first and to last byte. Cheap: a few counters and two histogram increments per HTTP request.
+// The definitions, and what `dlgen run` reports of them: docs/metrics.md, "S3 requests".
 struct S3Counters {
-  std::uint64_t http_requests = 0;  // every HTTP request sent, retries and multipart control
+  std::uint64_t http_requests = 0;  // every HTTP request sent: tries, PUTs, parts, control
+  std::uint64_t gets = 0;           // of which GETs (reads)
   std::uint64_t retries = 0;        // requests sent again after a retryable failure
-  std::uint64_t server_errors = 0;  // answers 5xx (503 SlowDown among them)
-  std::uint64_t timeouts = 0;       // requests that timed out
-  std::uint64_t resets = 0;         // connections reset or closed mid-answer
-  // Time to first byte of the requests that completed (first byte of the answer - issue), ns.
-  std::uint64_t ttfb_count = 0;
-  std::int64_t ttfb_ns_total = 0, ttfb_ns_max = 0;
+  std::uint64_t slow_downs = 0;     // answers 503 (S3's SlowDown: "reduce your request rate")
+  std::uint64_t server_errors = 0;  // other 5xx answers (500, 502, 504...)
+  std::uint64_t timeouts = 0;       // requests that timed out (no answer in time)
+  std::uint64_t resets = 0;         // connections reset or closed before the answer was whole
+  // Per HTTP request answered in full (any status): from the moment it was handed to libcurl to
+  // the first byte of the answer's status line (TTFB), and to its last byte (TTLB), in ns on the
+  // engine's clock. TTFB <= TTLB request by request, so at every percentile.
+  LatencyHistogram ttfb, ttlb;
+  void merge(const S3Counters& o);
 };
 
 class IoEngine;

@@ -29,6 +29,10 @@ struct GenerateOptions {
   std::string engine;
 };
 
+// Whether engine `e` can write a dataset: it takes writes and touches storage (not the null
+// engine). `generate --help` lists these.
+bool writes_storage(const engine::EngineOps& e);
+
 // The engine named `name` if it can write a dataset here (it writes to storage, and runs here:
 // else an `unsupported` error, exit 77); `name` empty: the first registered engine that can.
 Result<const engine::EngineOps*> writer_engine(std::string_view name);

@@ -5,11 +5,13 @@
 // The definitions (AU, MiB/s, samples/s, latency, step, CPU) are written in docs/metrics.md, and
 // each has a unit test of its law in tests/replay/metrics_test.cpp.
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "dlgen/core/stats.hpp"
+#include "dlgen/engine/s3.hpp"
 #include "dlgen/replay/report.hpp"
 
 namespace dlgen::replay {
@@ -22,6 +24,8 @@ struct PhaseRecord {
   std::vector<std::vector<StepRecord>> steps;  // per accelerator of this host, in step order
   std::uint64_t samples = 0, bytes = 0, requests = 0, files = 0;
   LatencyHistogram latency;
+  // The readers' HTTP requests when they read an object store (the s3 engine); none otherwise.
+  std::optional<engine::S3Counters> s3;
   double seconds() const { return static_cast<double>(end_ns - begin_ns) * 1e-9; }
 };
 
@@ -75,6 +79,11 @@ ComputeAccuracy compute_accuracy(std::span<const PhaseRecord> phases);
 
 // This process's CPU between two samples, and the host's: see docs/metrics.md.
 CpuResult cpu_usage(const CpuSample& begin, const CpuSample& end, double elapsed_s, unsigned cpus);
+
+// The S3 figures of the passes' reads (docs/metrics.md, "S3 requests"): their HTTP requests,
+// retries and errors summed, their times to first and last byte as percentiles; none when no
+// pass read through the s3 engine.
+std::optional<S3Result> s3_figures(std::span<const PhaseRecord> phases);
 
 // Fills every computed figure of `report` (totals, rates, AU, per-accelerator, per-epoch, latency,
 // CPU, the verdict and the warnings that follow from them) from the record.

@@ -5,51 +5,19 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "dlgen/core/latency_histogram.hpp"
 #include "dlgen/core/result.hpp"
 
 namespace dlgen::replay {
 
-// Request latencies in nanoseconds, in log-linear buckets (16 per power of two: ≤ 6.25% error),
-// fixed size: recording never allocates. One per worker thread, merged at the end.
-class LatencyHistogram {
- public:
-  static constexpr int kSub = 16;
-  static constexpr int kBuckets = 61 * kSub;  // up to msb 63
-  void record(std::uint64_t ns) {
-    ++counts_[bucket(ns)];
-    ++count_;
-    sum_ += ns;
-    if (ns > max_) max_ = ns;
-  }
-  void merge(const LatencyHistogram& o);
-  std::uint64_t count() const { return count_; }
-  std::uint64_t max() const { return max_; }
-  double mean() const {
-    return count_ ? static_cast<double>(sum_) / static_cast<double>(count_) : 0;
-  }
-  // The value below which a fraction q (0..1) of the recorded latencies fall: a histogram lookup,
-  // not dlgen::percentile (which interpolates between exact samples; a run keeps no samples). The
-  // nearest rank ⌊q·(n−1)⌋+1 is found among the buckets and answered with its bucket's midpoint,
-  // never above max(). Resolution: exact below 16 ns; above, a bucket spans 1/16 of its power of
-  // two (2^m .. 2^m + 2^(m−4) for m ≥ 4), so the midpoint is within half a bucket, at most 3.125%
-  // of the true nearest-rank latency (6.25% is the bucket's width).
-  std::uint64_t percentile(double q) const;
-  static int bucket(std::uint64_t ns) {
-    if (ns < kSub) return static_cast<int>(ns);
-    const int msb = 63 - __builtin_clzll(ns);
-    const int shift = msb - 4;  // keep the 4 bits below the leading one
-    return (msb - 3) * kSub + static_cast<int>((ns >> shift) & (kSub - 1));
-  }
-  static std::uint64_t bucket_low(int b);
-
- private:
-  std::array<std::uint64_t, kBuckets> counts_{};
-  std::uint64_t count_ = 0, sum_ = 0, max_ = 0;
-};
+// Request latencies in nanoseconds (core/latency_histogram.hpp): one per worker thread, merged at
+// the end.
+using dlgen::LatencyHistogram;
 
 // One step of one accelerator, in clock nanoseconds: it started waiting for its batch at
 // `wait_begin`, got it at `ready`, finished computing at `end`. `compute_ns` is the configured
@@ -71,6 +39,18 @@ struct Percentiles {
   std::uint64_t count = 0;
 };
 Percentiles percentiles(const LatencyHistogram& h);
+
+// The HTTP requests of the passes' reads from an object store (an s3:// dataset): every try is
+// one request (requests = the reads the plan issued + retries, when nothing else is sent), the
+// failures by kind, and per request answered in full its time to first byte (TTFB) and to last
+// byte (TTLB) from the moment it was sent. Definitions: docs/metrics.md, "S3 requests".
+struct S3Result {
+  std::uint64_t requests = 0, gets = 0, retries = 0;
+  std::uint64_t slow_downs = 0;     // 503 SlowDown answers
+  std::uint64_t server_errors = 0;  // other 5xx answers
+  std::uint64_t timeouts = 0, resets = 0;
+  Percentiles ttfb, ttlb;
+};
 
 struct AcceleratorResult {
   std::uint32_t id = 0;
@@ -177,6 +157,9 @@ struct Report {
   // then wake on time even on a loaded host.
   bool realtime = false;
   Percentiles latency;
+  // The readers' S3 requests: only when the passes read an object store (otherwise absent, and
+  // absent from the JSON and the summary).
+  std::optional<S3Result> s3;
   std::vector<AcceleratorResult> per_accelerator;
   std::vector<EpochResult> epochs_detail;
   CheckpointResult checkpoint;

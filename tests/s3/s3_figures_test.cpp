@@ -1,0 +1,171 @@
+// The S3 figures of `dlgen run` (result JSON "s3", the summary's s3 lines; docs/metrics.md, "S3
+// requests") against the real S3 server: requests are the reads the plan issued plus retries,
+// TTFB <= TTLB at every percentile, and the failures by kind, with a proxy in front of the server
+// (tests/s3/fault_proxy.py) that answers 503 SlowDown on cue or dies mid-run.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "s3_server.hpp"
+#include "temp_dir.hpp"
+
+namespace {
+
+using dlgen::testing::new_bucket;
+using dlgen::testing::Outcome;
+using dlgen::testing::sh;
+using dlgen::testing::TempDir;
+namespace fs = std::filesystem;
+
+// The server: the binary's one S3Server environment (s3_engine_test.cpp adds it).
+
+// 32 objects of 128 KiB, 2 reader workers, one epoch.
+std::string job_text(const std::string& dir) {
+  return "[job]\nname = \"s3fig\"\n\n[dataset]\ndir = \"" + dir +
+         "\"\nnum_files = 32\nfile_size = \"128KiB\"\nformat = \"raw\"\n\n[reader]\nbatch_size = "
+         "4\nworkers = 2\n\n[compute]\ntime = \"1ms\"\n\n[run]\nepochs = 1\naccelerators = 1\n";
+}
+
+// `dlgen ARGS` in `cwd`, with `env` ("NAME=value ...") before it.
+Outcome dlgen(const std::string& args, const fs::path& cwd, const std::string& env = "") {
+  return sh("cd '" + cwd.string() + "' && " + env +
+            " DLGEN_NO_PROGRESS=1 timeout 300 '" DLGEN_BINARY "' " + args);
+}
+
+nlohmann::json read_json(const fs::path& p) {
+  return nlohmann::json::parse(std::ifstream(p));
+}
+
+// fault_proxy.py in front of the server for one test; stopped (SIGTERM) at the end.
+class FaultProxy {
+ public:
+  FaultProxy(const fs::path& dir, const std::string& flags) : dir_(dir) {
+    fs::create_directories(dir_);
+    const char* upstream = std::getenv("AWS_ENDPOINT_URL");
+    sh("'" DLGEN_S3_SCRIPTS "/fault_proxy.py' '" + std::string(upstream ? upstream : "") + "' '" +
+       dir_.string() + "' " + flags + " </dev/null >'" + (dir_ / "log").string() + "' 2>&1 &");
+    // Readiness, not speed: the port file appears once the proxy listens.
+    for (int i = 0; i < 600 && !fs::exists(dir_ / "port"); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::ifstream(dir_ / "port") >> port_;
+    std::ifstream(dir_ / "pid") >> pid_;
+  }
+  ~FaultProxy() {
+    if (pid_ > 0) ::kill(pid_, SIGTERM);
+  }
+  std::string endpoint_env() const {
+    return "AWS_ENDPOINT_URL=http://127.0.0.1:" + std::to_string(port_);
+  }
+  int port() const { return port_; }
+  std::uint64_t slow_downs() const {
+    std::uint64_t n = 0;
+    std::ifstream(dir_ / "slow_downs") >> n;
+    return n;
+  }
+
+ private:
+  fs::path dir_;
+  int port_ = 0;
+  int pid_ = 0;
+};
+
+// Generates the job's dataset on the server (not through any proxy).
+void generate(const TempDir& dir, const std::string& bucket) {
+  std::ofstream(dir / "s3.toml") << job_text("s3://" + bucket + "/ds");
+  const Outcome gen = dlgen("generate s3.toml -q", dir.path());
+  ASSERT_EQ(gen.code, 0) << gen.out;
+}
+
+// The laws that hold for every run: requests = the plan's reads + retries (the readers send
+// nothing else), every request a GET, TTFB <= TTLB at every percentile, one TTFB and one TTLB
+// per request answered in full.
+void expect_laws(const nlohmann::json& r) {
+  ASSERT_TRUE(r.contains("s3")) << r.dump();
+  const nlohmann::json& s = r["s3"];
+  EXPECT_EQ(s["requests"],
+            r["totals"]["requests"].get<std::uint64_t>() + s["retries"].get<std::uint64_t>())
+      << s.dump();
+  EXPECT_EQ(s["gets"], s["requests"]);
+  const nlohmann::json& e = s["errors"];
+  const std::uint64_t unanswered = e["timeouts"].get<std::uint64_t>() + e["resets"].get<std::uint64_t>();
+  EXPECT_EQ(s["ttfb_us"]["count"], s["requests"].get<std::uint64_t>() - unanswered);
+  EXPECT_EQ(s["ttlb_us"]["count"], s["ttfb_us"]["count"]);
+  for (const char* p : {"p50", "p90", "p99", "max", "mean"}) {
+    EXPECT_GT(s["ttfb_us"][p].get<double>(), 0) << p;
+    EXPECT_LE(s["ttfb_us"][p].get<double>(), s["ttlb_us"][p].get<double>()) << p;
+  }
+  EXPECT_LE(s["ttfb_us"]["p50"].get<double>(), s["ttfb_us"]["p90"].get<double>());
+  EXPECT_LE(s["ttfb_us"]["p90"].get<double>(), s["ttfb_us"]["p99"].get<double>());
+  // The last byte comes at most when the replay saw the request complete.
+  EXPECT_LE(s["ttlb_us"]["max"].get<double>(), r["latency_us"]["max"].get<double>());
+}
+
+TEST(S3Figures, RequestsAreThePlansReadsAndFirstBytePrecedesLast) {
+  TempDir dir("dlgen-s3-fig");
+  const std::string b = new_bucket();
+  generate(dir, b);
+  const Outcome run = dlgen("run s3.toml --no-generate -o s3.json", dir.path());
+  ASSERT_EQ(run.code, 0) << run.out;
+  const nlohmann::json r = read_json(dir / "s3.json");
+  expect_laws(r);
+  EXPECT_EQ(r["totals"]["requests"], 32u);  // one whole-object read per object
+  EXPECT_EQ(r["s3"]["retries"], 0u);
+  for (const char* k : {"slow_down_503", "other_5xx", "timeouts", "resets"})
+    EXPECT_EQ(r["s3"]["errors"][k], 0u) << k;
+  EXPECT_NE(run.out.find("  s3          32 HTTP requests (32 GETs), 0 retries; errors: 0 SlowDown"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("first byte p50 "), std::string::npos) << run.out;
+
+  // A run on local files has no s3 figures, in the JSON or the summary.
+  std::ofstream(dir / "local.toml") << job_text((dir / "data").string());
+  const Outcome local = dlgen("run local.toml --engine pread -o local.json", dir.path());
+  ASSERT_EQ(local.code, 0) << local.out;
+  EXPECT_FALSE(read_json(dir / "local.json").contains("s3"));
+  EXPECT_EQ(local.out.find("  s3 "), std::string::npos) << local.out;
+}
+
+// Every 4th object read answered 503 SlowDown (each read at most once): each is retried, and
+// counted once as a SlowDown and once as a retry; the bytes are all read.
+TEST(S3Figures, SlowDownsAreRetriedAndCountedByKind) {
+  TempDir dir("dlgen-s3-fig");
+  const std::string b = new_bucket();
+  generate(dir, b);
+  const FaultProxy proxy(dir / "proxy", "--slow-down-every 4");
+  ASSERT_GT(proxy.port(), 0);
+  const Outcome run =
+      dlgen("run s3.toml --no-generate -q -o s3.json", dir.path(), proxy.endpoint_env());
+  ASSERT_EQ(run.code, 0) << run.out;
+  const nlohmann::json r = read_json(dir / "s3.json");
+  expect_laws(r);
+  EXPECT_EQ(r["totals"]["bytes_read"], 32u * 131072u);
+  const std::uint64_t sent = proxy.slow_downs();
+  EXPECT_GE(sent, 8u);  // 32 reads and their retries, every 4th refused
+  EXPECT_EQ(r["s3"]["errors"]["slow_down_503"], sent);
+  EXPECT_EQ(r["s3"]["retries"], sent);
+  EXPECT_EQ(r["s3"]["errors"]["other_5xx"], 0u);
+}
+
+// The store dies after 10 object reads: the run fails with an error that names the object and
+// what the client saw, and writes no result.
+TEST(S3Figures, AStoreThatDiesMidRunIsAnErrorNamingTheObject) {
+  TempDir dir("dlgen-s3-fig");
+  const std::string b = new_bucket();
+  generate(dir, b);
+  const FaultProxy proxy(dir / "proxy", "--die-after 10");
+  ASSERT_GT(proxy.port(), 0);
+  const Outcome run =
+      dlgen("run s3.toml --no-generate -q -o s3.json", dir.path(), proxy.endpoint_env());
+  EXPECT_EQ(run.code, 1) << run.out;
+  EXPECT_NE(run.out.find("s3://" + b + "/ds/"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find(": read at "), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("Couldn't connect to server"), std::string::npos) << run.out;
+  EXPECT_FALSE(fs::exists(dir / "s3.json"));
+}
+
+}  // namespace
