@@ -9,6 +9,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "inspect_http.hpp"
+
 namespace dlgen::trace {
 
 const char* to_string(Role role) {
@@ -161,6 +163,7 @@ InspectReport inspect(const Trace& t) {
     return a.bytes_read + a.bytes_written > b.bytes_read + b.bytes_written;
   });
   r.files = static_cast<std::uint64_t>(std::count(touched.begin(), touched.end(), true));
+  r.http = summarize_http(t.http);
   return r;
 }
 
@@ -205,6 +208,7 @@ std::string format_inspect(const InspectReport& r) {
   // has the note always).
   if (!g.note.empty() && (!g.devices.empty() || !g.cuda_lib.empty() || c.calls() > 0))
     out += "gpu note:  " + g.note + "\n";
+  out += format_http(r.http);
   line("lost events: %" PRIu64 "%s\n", r.meta.lost_events,
        r.meta.lost_events ? "   (WARNING: the trace is missing events)" : "");
   if (r.meta.lost_events)
@@ -292,6 +296,7 @@ std::string inspect_json(const InspectReport& r) {
                {"htod", r.cuda.htod},         {"htod_bytes", r.cuda.htod_bytes},
                {"dtoh", r.cuda.dtoh},         {"dtoh_bytes", r.cuda.dtoh_bytes},
                {"launches", r.cuda.launches}, {"errors", r.cuda.errors}};
+  if (r.http.requests) j["http"] = http_json(r.http);  // absent: no HTTP requests
   j["lost_events"] = r.meta.lost_events;
   j["lost"] = json::object();  // by reason; unattributed: counted before dlgen kept reasons
   for (const auto& reason : kLostReasons) j["lost"][reason.name] = r.meta.lost.*reason.count;

@@ -220,12 +220,25 @@ Result<Trace> merge_host_traces(std::vector<Trace> traces,
       e.ts_ns += part.offset_ns;
       out.events.push_back(e);
     }
+    // HTTP requests: their threads and times move as the events do.
+    for (HttpRequest r : t.http) {
+      auto pid = move_pid(r.pid), tid = move_pid(r.tid);
+      if (!pid) return pid.error();
+      if (!tid) return tid.error();
+      r.pid = *pid, r.tid = *tid;
+      r.request_ns += part.offset_ns;
+      if (r.first_byte_ns) r.first_byte_ns += part.offset_ns;
+      if (r.last_byte_ns) r.last_byte_ns += part.offset_ns;
+      out.http.push_back(std::move(r));
+    }
     out.hosts.push_back(std::move(part));
   }
   // Each host's events are in time order; one stable sort puts them on the one clock (a host's
   // own order is kept for equal times).
   std::stable_sort(out.events.begin(), out.events.end(),
                    [](const Event& a, const Event& b) { return a.ts_ns < b.ts_ns; });
+  std::stable_sort(out.http.begin(), out.http.end(),
+                   [](const auto& a, const auto& b) { return a.request_ns < b.request_ns; });
   return out;
 }
 
