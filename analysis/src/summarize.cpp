@@ -11,6 +11,7 @@
 #include "dlgen/analysis/summary.hpp"
 #include "hosts.hpp"
 #include "prepass/mapped_files.hpp"
+#include "prepass/objects.hpp"
 #include "prepass/sample_files.hpp"
 #include "prepass/thread_accelerators.hpp"
 #include "stages/stages.hpp"
@@ -204,7 +205,10 @@ TraceSummary summarize_split(const trace::Trace& t, const std::set<std::uint32_t
 
 }  // namespace
 
-TraceSummary summarize(const trace::Trace& original) {
+TraceSummary summarize(const trace::Trace& captured) {
+  // Objects read over HTTP (an S3 dataset): each GET a read of a file named by its URL.
+  const std::optional<trace::Trace> objects = objects_as_reads(captured);
+  const trace::Trace& original = objects ? *objects : captured;
   // dlgen's replay runs several accelerators as threads of one process: one process each first.
   const std::optional<trace::Trace> threaded = split_thread_accelerators(original);
   const trace::Trace& trace = threaded ? *threaded : original;

@@ -20,6 +20,10 @@ class Recorder : public trace::TraceWriter {
     calls.push_back("append " + std::to_string(events.size()));
     return ok();
   }
+  Result<void> append_http(std::vector<trace::HttpRequest> rows) override {
+    calls.push_back("http " + std::to_string(rows.size()));
+    return ok();
+  }
   Result<void> flush(const trace::Meta& m, const std::vector<trace::File>& f,
                      const std::vector<trace::Process>&) override {
     calls.push_back("flush " + std::to_string(m.duration_ns) + " " + std::to_string(f.size()));

@@ -41,6 +41,10 @@ class MemoryWriter : public trace::TraceWriter {
     trace.events.insert(trace.events.end(), events.begin(), events.end());
     return ok();
   }
+  Result<void> append_http(std::vector<trace::HttpRequest> rows) override {
+    trace.http.insert(trace.http.end(), rows.begin(), rows.end());
+    return ok();
+  }
   Result<void> flush(const trace::Meta& m, const std::vector<trace::File>& f,
                      const std::vector<trace::Process>& p) override {
     ++flushes;

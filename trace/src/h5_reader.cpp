@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <numeric>
 #include <optional>
@@ -297,6 +298,51 @@ Result<void> read_processes(hid_t procs, Trace& t, std::uint64_t file_bytes, hsi
   return ok();
 }
 
+// /http into t.http (absent in traces without HTTP requests and in older ones), sorted by
+// request time.
+Result<void> read_http(hid_t f, Trace& t, std::uint64_t file_bytes, hsize_t tolerance,
+                       const std::filesystem::path& path) {
+  if (H5Lexists(f, "http", H5P_DEFAULT) <= 0) return ok();
+  h5::Handle http = h5::group(H5Gopen2(f, "http", H5P_DEFAULT));
+  if (!http.valid()) return corrupt(path, "cannot read /http");
+  std::vector<std::pair<const char*, std::size_t>> cols = {
+      {"pid", 4}, {"tid", 4}, {"fd", 4}, {"status", 2}};
+  for (const auto& c : kHttpNumbers) cols.emplace_back(c.name, 8);
+  for (const auto& c : kHttpStrings) cols.emplace_back(c.name, 16);
+  auto rows = table_rows(http, "http", cols, file_bytes, tolerance, path);
+  if (!rows) return rows.error();
+  const hsize_t n = *rows;
+  std::vector<std::uint32_t> pid, tid, status;
+  std::vector<std::int32_t> fd;
+  std::vector<std::vector<std::uint64_t>> nums(std::size(kHttpNumbers));
+  std::vector<std::vector<std::string>> strs(std::size(kHttpStrings));
+  bool good = read_column(http, "pid", n, pid) && read_column(http, "tid", n, tid) &&
+              read_column(http, "fd", n, fd) && read_column(http, "status", n, status);
+  for (std::size_t c = 0; good && c < nums.size(); ++c)
+    good = read_column(http, kHttpNumbers[c].name, n, nums[c]);
+  for (std::size_t c = 0; good && c < strs.size(); ++c)
+    good = read_vlen_strings(http, kHttpStrings[c].name, n, strs[c]);
+  if (!good) return corrupt(path, "cannot read /http");
+  t.http.resize(n);
+  for (hsize_t i = 0; i < n; ++i) {
+    HttpRequest& r = t.http[i];
+    r.pid = pid[i];
+    r.tid = tid[i];
+    r.fd = fd[i];
+    if (status[i] > 999)
+      return corrupt(path,
+                     "/http row " + std::to_string(i) + " has status " + std::to_string(status[i]));
+    r.status = static_cast<std::uint16_t>(status[i]);
+    for (std::size_t c = 0; c < nums.size(); ++c) r.*kHttpNumbers[c].field = nums[c][i];
+    for (std::size_t c = 0; c < strs.size(); ++c) r.*kHttpStrings[c].field = std::move(strs[c][i]);
+    if (r.request_ns > kMaxTraceNs || r.first_byte_ns > kMaxTraceNs || r.last_byte_ns > kMaxTraceNs)
+      return corrupt(path, "/http row " + std::to_string(i) + " has a time beyond 31 days");
+  }
+  std::stable_sort(t.http.begin(), t.http.end(),
+                   [](const auto& a, const auto& b) { return a.request_ns < b.request_ns; });
+  return ok();
+}
+
 // `meta_only`: the format checks and the attributes, not the tables.
 Result<Trace> read_checked(const std::filesystem::path& path, bool meta_only) {
   h5::QuietErrors quiet;
@@ -324,6 +370,7 @@ Result<Trace> read_checked(const std::filesystem::path& path, bool meta_only) {
   const hsize_t table_tolerance = t.meta.complete ? 0 : std::numeric_limits<hsize_t>::max();
   if (auto r = read_files(files, t, file_bytes, table_tolerance, path); !r) return r.error();
   if (auto r = read_processes(procs, t, file_bytes, table_tolerance, path); !r) return r.error();
+  if (auto r = read_http(f, t, file_bytes, table_tolerance, path); !r) return r.error();
   Result<void> r = *version == 1 ? read_events_v1(events, t, path, file_bytes)
                                  : read_events_v2(events, t, path, file_bytes);
   if (!r) return r.error();

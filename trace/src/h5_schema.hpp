@@ -7,6 +7,7 @@
 //                described at event_columns() (format version 2)
 //   /files/*     one column per File field (paths as variable-length UTF-8 strings)
 //   /processes/* one column per Process field (comm as fixed 16-byte strings, TASK_COMM_LEN)
+//   /http/*      one column per HttpRequest field, present only when the trace has requests
 #include <hdf5.h>
 
 #include <array>
@@ -37,6 +38,31 @@ constexpr hsize_t kTableChunk = 1024;  // elements per chunk of /files and /proc
 //     itself; 0 for sequential I/O and for the position-less rows after an EOF. Wraps mod 2^64.
 constexpr std::uint64_t kTsUnitNs = 125;  // divides 1 us: whole microseconds stay exact
 constexpr int kDurSignificantBits = 7;
+
+// The /http table's uint64 and string columns (pid, tid, fd and status are written apart).
+struct HttpNumber {
+  const char* name;
+  std::uint64_t HttpRequest::*field;
+};
+inline constexpr HttpNumber kHttpNumbers[] = {
+    {"range_first", &HttpRequest::range_first},
+    {"range_last", &HttpRequest::range_last},
+    {"content_length", &HttpRequest::content_length},
+    {"object_size", &HttpRequest::object_size},
+    {"request_bytes", &HttpRequest::request_bytes},
+    {"response_bytes", &HttpRequest::response_bytes},
+    {"request_ns", &HttpRequest::request_ns},
+    {"first_byte_ns", &HttpRequest::first_byte_ns},
+    {"last_byte_ns", &HttpRequest::last_byte_ns},
+};
+struct HttpString {
+  const char* name;
+  std::string HttpRequest::*field;
+};
+inline constexpr HttpString kHttpStrings[] = {
+    {"peer", &HttpRequest::peer}, {"method", &HttpRequest::method}, {"host", &HttpRequest::host},
+    {"path", &HttpRequest::path}, {"query", &HttpRequest::query},
+};
 
 struct ColumnSpec {
   const char* name;

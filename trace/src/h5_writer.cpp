@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -100,6 +101,13 @@ class H5TraceWriter final : public TraceWriter {
     return ok();
   }
 
+  Result<void> append_http(std::vector<HttpRequest> rows) override {
+    if (finished_) return h5_error(path_, "append after finish");
+    http_pending_.insert(http_pending_.end(), std::make_move_iterator(rows.begin()),
+                         std::make_move_iterator(rows.end()));
+    return ok();
+  }
+
   Result<void> flush(const Meta& meta, const std::vector<File>& files,
                      const std::vector<Process>& processes) override {
     if (finished_) return h5_error(path_, "flush after finish");
@@ -124,6 +132,7 @@ class H5TraceWriter final : public TraceWriter {
     events_.reset();
     files_.reset();
     procs_.reset();
+    http_.reset();
     good &= H5Fclose(file_.get()) >= 0;
     file_ = h5::Handle();
     if (!good) return h5_error(path_, "cannot finish trace");
@@ -165,6 +174,7 @@ class H5TraceWriter final : public TraceWriter {
     bool good = write_pending(final);
     good &= write_files(files);
     good &= write_processes(procs);
+    good &= write_http();
     good &= write_meta(meta);
     good &= H5Fflush(file_, H5F_SCOPE_GLOBAL) >= 0;
     return good;
@@ -250,6 +260,60 @@ class H5TraceWriter final : public TraceWriter {
     return good;
   }
 
+  // /http: rows are final when appended (complete requests), so each is written once, at the
+  // end of the table. The group appears with the first row: a trace without HTTP has none.
+  bool write_http() {
+    if (http_pending_.empty()) return true;
+    if (!http_.valid() && !create_http()) return false;
+    const hsize_t k = http_pending_.size(), start = http_written_, n = start + k;
+    std::vector<std::uint32_t> pid(k), tid(k);
+    std::vector<std::int32_t> fd(k);
+    std::vector<std::uint16_t> status(k);
+    std::vector<std::vector<std::uint64_t>> nums(std::size(kHttpNumbers),
+                                                 std::vector<std::uint64_t>(k));
+    std::vector<std::vector<const char*>> strs(std::size(kHttpStrings), std::vector<const char*>(k));
+    for (hsize_t i = 0; i < k; ++i) {
+      const HttpRequest& r = http_pending_[i];
+      pid[i] = r.pid;
+      tid[i] = r.tid;
+      fd[i] = r.fd;
+      status[i] = r.status;
+      for (std::size_t c = 0; c < std::size(kHttpNumbers); ++c) nums[c][i] = r.*kHttpNumbers[c].field;
+      for (std::size_t c = 0; c < std::size(kHttpStrings); ++c)
+        strs[c][i] = (r.*kHttpStrings[c].field).c_str();
+    }
+    h5::Handle vs = vlen_string_type();
+    bool good = write_rows(http_, "pid", H5T_NATIVE_UINT32, pid.data(), start, k, n);
+    good &= write_rows(http_, "tid", H5T_NATIVE_UINT32, tid.data(), start, k, n);
+    good &= write_rows(http_, "fd", H5T_NATIVE_INT32, fd.data(), start, k, n);
+    good &= write_rows(http_, "status", H5T_NATIVE_UINT16, status.data(), start, k, n);
+    for (std::size_t c = 0; c < std::size(kHttpNumbers); ++c)
+      good &=
+          write_rows(http_, kHttpNumbers[c].name, H5T_NATIVE_UINT64, nums[c].data(), start, k, n);
+    for (std::size_t c = 0; c < std::size(kHttpStrings); ++c)
+      good &= write_rows(http_, kHttpStrings[c].name, vs, strs[c].data(), start, k, n);
+    if (good) {
+      http_written_ = n;
+      http_pending_.clear();
+    }
+    return good;
+  }
+
+  bool create_http() {
+    http_ = h5::group(H5Gcreate2(file_, "http", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    if (!http_.valid()) return false;
+    h5::Handle vs = vlen_string_type();
+    bool good = create_column(http_, "pid", H5T_STD_U32LE, kTableChunk).valid();
+    good &= create_column(http_, "tid", H5T_STD_U32LE, kTableChunk).valid();
+    good &= create_column(http_, "fd", H5T_STD_I32LE, kTableChunk).valid();
+    good &= create_column(http_, "status", H5T_STD_U16LE, kTableChunk).valid();
+    for (const auto& c : kHttpNumbers)
+      good &= create_column(http_, c.name, H5T_STD_U64LE, kTableChunk).valid();
+    for (const auto& c : kHttpStrings)
+      good &= create_column(http_, c.name, vs, kTableChunk).valid();
+    return good;
+  }
+
   bool write_meta(const Meta& m) {
     hid_t root = file_;
     bool good = set_attr_string(root, "format", kFormatName);
@@ -280,7 +344,9 @@ class H5TraceWriter final : public TraceWriter {
   }
 
   std::filesystem::path path_;
-  h5::Handle file_, events_, files_, procs_;
+  h5::Handle file_, events_, files_, procs_, http_;
+  std::vector<HttpRequest> http_pending_;  // appended, not yet written
+  hsize_t http_written_ = 0;
   std::vector<Event> pending_;
   EventColumns cols_;                 // reused by write_events
   std::vector<std::uint32_t> order_;  // ...
@@ -316,6 +382,7 @@ Result<void> write_trace(const std::filesystem::path& path, const Trace& trace) 
     if (!(*w)->write_events(trace.events.data(), trace.events.size()))
       return h5_error(path, "cannot write events");
   }
+  if (auto r = (*w)->append_http(trace.http); !r) return r;
   return (*w)->finish(trace.meta, trace.files, trace.processes);
 }
 

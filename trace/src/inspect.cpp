@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "dlgen/core/printf_text.hpp"
+#include "inspect_http.hpp"
 
 namespace dlgen::trace {
 
@@ -205,6 +206,7 @@ InspectReport inspect(const Trace& t) {
   EventTally tally(t, r);
   for (const Event& e : t.events) tally.add(e);
   tally.finish();
+  r.http = summarize_http(t.http);
   return r;
 }
 
@@ -344,6 +346,7 @@ std::string format_inspect(const InspectReport& r) {
   std::string out;
   add_run_lines(r, out);
   add_gpu_lines(r, out);
+  out += format_http(r.http);
   add_lost_lines(r, out);
   add_process_table(r, out);
   add_directory_table(r, out);
@@ -374,6 +377,7 @@ std::string inspect_json(const InspectReport& r) {
                {"htod", r.cuda.htod},         {"htod_bytes", r.cuda.htod_bytes},
                {"dtoh", r.cuda.dtoh},         {"dtoh_bytes", r.cuda.dtoh_bytes},
                {"launches", r.cuda.launches}, {"errors", r.cuda.errors}};
+  if (r.http.requests) j["http"] = http_json(r.http);  // absent: no HTTP requests
   j["lost_events"] = r.meta.lost_events;
   j["lost"] = json::object();  // by reason; unattributed: counted before dlgen kept reasons
   for (const auto& reason : kLostReasons) j["lost"][reason.name] = r.meta.lost.*reason.count;

@@ -252,6 +252,22 @@ Result<void> merge_events(const std::vector<Event>& events, const HostPart& part
   return ok();
 }
 
+// HTTP requests: their threads and times move as the events do.
+Result<void> merge_http(const std::vector<HttpRequest>& requests, const HostPart& part,
+                        std::vector<HttpRequest>& out) {
+  for (HttpRequest r : requests) {
+    auto pid = move_pid(part, r.pid), tid = move_pid(part, r.tid);
+    if (!pid) return pid.error();
+    if (!tid) return tid.error();
+    r.pid = *pid, r.tid = *tid;
+    r.request_ns += part.offset_ns;
+    if (r.first_byte_ns) r.first_byte_ns += part.offset_ns;
+    if (r.last_byte_ns) r.last_byte_ns += part.offset_ns;
+    out.push_back(std::move(r));
+  }
+  return ok();
+}
+
 }  // namespace
 
 // The steps: host order and checks, the common clock, then each host's metadata, files,
@@ -282,12 +298,15 @@ Result<Trace> merge_host_traces(std::vector<Trace> traces,
     const std::vector<std::uint32_t> file_map = merge_files(t.files, h, file_of_path, out.files);
     if (Result<void> p = merge_processes(t.processes, *part, out.processes); !p) return p.error();
     if (Result<void> e = merge_events(t.events, *part, file_map, out.events); !e) return e.error();
+    if (Result<void> r = merge_http(t.http, *part, out.http); !r) return r.error();
     out.hosts.push_back(std::move(*part));
   }
   // Each host's events are in time order; one stable sort puts them on the one clock (a host's
   // own order is kept for equal times).
   std::stable_sort(out.events.begin(), out.events.end(),
                    [](const Event& a, const Event& b) { return a.ts_ns < b.ts_ns; });
+  std::stable_sort(out.http.begin(), out.http.end(),
+                   [](const auto& a, const auto& b) { return a.request_ns < b.request_ns; });
   return out;
 }
 

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "dlgen/trace/trace_io.hpp"
+#include "h5_schema.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define DLGEN_SANITIZER_INTERFACE 1
@@ -43,6 +44,9 @@
 
 namespace dlgen::trace {
 namespace {
+
+using schema::kHttpNumbers;
+using schema::kHttpStrings;
 
 // Writes all of `s` to `fd` (the child's error message), ignoring failures: the exit code
 // still tells the parent what happened.
@@ -110,7 +114,8 @@ void limit_child(const std::filesystem::path& path) {
 // length and bytes; events as their raw bytes (same binary on both sides of the fork).
 constexpr char kMagic[4] = {'D', 'L', 'G', 'T'};
 // A field added to File or Process must be added to encode_tables and decode_tables too; events
-// travel as raw bytes, so any field of Event does (it must stay trivially copyable).
+// travel as raw bytes, so any field of Event does (it must stay trivially copyable). HttpRequest
+// rows travel as the columns of /http (h5_schema.hpp), so a field added there travels too.
 static_assert(sizeof(File) == 72 && sizeof(Process) == 104,
               "File or Process changed: carry the new field in encode_tables/decode_tables");
 static_assert(std::is_trivially_copyable_v<Event>);
@@ -138,6 +143,12 @@ std::string encode_tables(const Trace& t) {
     put_string(out, p.comm);
     put_string(out, p.first_comm);
     put(out, p.start_ns), put(out, p.end_ns), put(out, p.exit_code), put(out, p.is_thread);
+  }
+  put<std::uint64_t>(out, t.http.size());
+  for (const HttpRequest& r : t.http) {
+    put(out, r.pid), put(out, r.tid), put(out, r.fd), put(out, r.status);
+    for (const auto& c : kHttpNumbers) put(out, r.*c.field);
+    for (const auto& c : kHttpStrings) put_string(out, r.*c.field);
   }
   put<std::uint64_t>(out, t.events.size());  // the events' raw bytes follow
   return out;
@@ -191,6 +202,15 @@ bool decode_tables(std::string_view in, Trace& t) {
         !d.get_string(p.first_comm) || !d.get(p.start_ns) || !d.get(p.end_ns) ||
         !d.get(p.exit_code) || !d.get(p.is_thread))
       return false;
+  if (!d.get_count(n, 8)) return false;
+  t.http.resize(n);
+  for (HttpRequest& r : t.http) {
+    if (!d.get(r.pid) || !d.get(r.tid) || !d.get(r.fd) || !d.get(r.status)) return false;
+    for (const auto& c : kHttpNumbers)
+      if (!d.get(r.*c.field)) return false;
+    for (const auto& c : kHttpStrings)
+      if (!d.get_string(r.*c.field)) return false;
+  }
   if (!d.get_count(n, sizeof(Event)) || d.rest().size() != n * sizeof(Event)) return false;
   t.events.resize(n);
   if (n > 0) std::memcpy(t.events.data(), d.rest().data(), n * sizeof(Event));  // may be null

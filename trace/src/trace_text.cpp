@@ -257,6 +257,8 @@ class Parser {
         r = file(*fields);
       } else if (head == "proc" && (*fields)[0].value.empty()) {
         r = proc(*fields);
+      } else if (head == "http" && (*fields)[0].value.empty()) {
+        r = http(*fields);
       } else {
         r = event(*fields);
       }
@@ -264,6 +266,8 @@ class Parser {
     }
     std::stable_sort(t_.events.begin(), t_.events.end(),
                      [](const Event& a, const Event& b) { return a.ts_ns < b.ts_ns; });
+    std::stable_sort(t_.http.begin(), t_.http.end(),
+                     [](const auto& a, const auto& b) { return a.request_ns < b.request_ns; });
     if (!duration_given)
       for (const Event& e : t_.events)
         t_.meta.duration_ns = std::max(t_.meta.duration_ns, e.ts_ns + e.dur_ns);
@@ -411,6 +415,61 @@ class Parser {
     return ok();
   }
 
+  // http pid= tid= fd= peer= method= host= path= query= range=A-B status= length= object=
+  // sent= received= ts= first= last= (docs/trace-format.md, "/http").
+  Result<void> http(const std::vector<Field>& fs) {
+    HttpRequest r;
+    bool have_tid = false;
+    for (std::size_t i = 1; i < fs.size(); ++i) {
+      const auto& [k, v] = fs[i];
+      std::string HttpRequest::*text = k == "peer"     ? &HttpRequest::peer
+                                       : k == "method" ? &HttpRequest::method
+                                       : k == "host"   ? &HttpRequest::host
+                                       : k == "path"   ? &HttpRequest::path
+                                       : k == "query"  ? &HttpRequest::query
+                                                       : nullptr;
+      if (text) {
+        r.*text = v;
+      } else if (k == "pid") {
+        DLGEN_TRY_SET(r.pid, parse_uint(v));
+      } else if (k == "tid") {
+        DLGEN_TRY_SET(r.tid, parse_uint(v));
+        have_tid = true;
+      } else if (k == "fd") {
+        DLGEN_TRY_SET(r.fd, parse_int(v));
+      } else if (k == "range") {
+        const std::size_t dash = v.find('-');
+        if (dash == std::string::npos) return input_error("range=A-B or range=A-, not '" + v + "'");
+        DLGEN_TRY_SET(r.range_first, parse_bytes(v.substr(0, dash)));
+        if (dash + 1 < v.size()) DLGEN_TRY_SET(r.range_last, parse_bytes(v.substr(dash + 1)));
+      } else if (k == "status") {
+        DLGEN_TRY_SET(r.status, parse_uint(v));
+      } else if (k == "length") {
+        DLGEN_TRY_SET(r.content_length, parse_bytes(v));
+      } else if (k == "object") {
+        DLGEN_TRY_SET(r.object_size, parse_bytes(v));
+      } else if (k == "sent") {
+        DLGEN_TRY_SET(r.request_bytes, parse_bytes(v));
+      } else if (k == "received") {
+        DLGEN_TRY_SET(r.response_bytes, parse_bytes(v));
+      } else if (k == "ts") {
+        DLGEN_TRY_SET(r.request_ns, parse_time_ns(v));
+      } else if (k == "first") {
+        DLGEN_TRY_SET(r.first_byte_ns, parse_time_ns(v));
+      } else if (k == "last") {
+        DLGEN_TRY_SET(r.last_byte_ns, parse_time_ns(v));
+      } else {
+        return input_error("unknown http key '" + k + "'");
+      }
+    }
+    if (r.method.empty()) return input_error("http needs method=");
+    if (std::max({r.request_ns, r.first_byte_ns, r.last_byte_ns}) > kMaxTraceNs)
+      return input_error("http times beyond 31 days");
+    if (!have_tid) r.tid = r.pid;
+    t_.http.push_back(std::move(r));
+    return ok();
+  }
+
   Result<void> event(const std::vector<Field>& fs) {
     Event e;
     bool have_ts = false, have_op = false, have_tid = false, have_ret = false;
@@ -542,6 +601,19 @@ std::string format_trace_text(const Trace& t) {
            " off=" + std::to_string(e.offset) + " size=" + std::to_string(e.size) +
            " ret=" + std::to_string(e.ret) + " flags=" + std::to_string(e.flags) +
            " arg=" + std::to_string(e.arg) + "\n";
+  }
+  for (const HttpRequest& r : t.http) {
+    out += "http pid=" + std::to_string(r.pid) + " tid=" + std::to_string(r.tid) +
+           " fd=" + std::to_string(r.fd) + " peer=" + quote(r.peer) + " method=" + quote(r.method) +
+           " host=" + quote(r.host) + " path=" + quote(r.path) + " query=" + quote(r.query);
+    if (r.range_first != HttpRequest::kNoRange)
+      out += " range=" + std::to_string(r.range_first) + "-" +
+             (r.range_last != HttpRequest::kNoRange ? std::to_string(r.range_last) : "");
+    out += " status=" + std::to_string(r.status) + " length=" + std::to_string(r.content_length) +
+           " object=" + std::to_string(r.object_size) + " sent=" + std::to_string(r.request_bytes) +
+           " received=" + std::to_string(r.response_bytes) + " ts=" + std::to_string(r.request_ns) +
+           " first=" + std::to_string(r.first_byte_ns) + " last=" + std::to_string(r.last_byte_ns) +
+           "\n";
   }
   return out;
 }

@@ -19,6 +19,7 @@ enum dl_kind {
   DL_K_PATH = 2, /* struct dl_path: a dl_io plus the path argument (open, stat, unlink, ...) */
   DL_K_PROC = 3, /* struct dl_proc: fork/thread/exec/exit/rename */
   DL_K_CUDA = 4, /* struct dl_cuda: a CUDA driver API call (cuda.bpf.c) */
+  DL_K_NET = 5,  /* struct dl_net: a send or receive on a TCP socket (net.bpf.h) */
 };
 
 /* Why the kernel side dropped something: the index into the per-CPU `lost` counters, which user
@@ -135,5 +136,37 @@ struct dl_cuda {
   __u64 handle; /* the CUstream (syncs, async copies, launches) or CUevent (event sync), 0: none */
   __u64 func;   /* launches: the CUfunction */
 };
+
+/* Sends and receives on TCP sockets (AF_INET, AF_INET6) of a traced thread: sendto, recvfrom,
+ * sendmsg, recvmsg (what Python's socket module and libcurl call). The head of a send that starts
+ * with an HTTP method and of a receive that starts with "HTTP/" is copied (up to DL_NET_DATA - 1
+ * bytes: a request line and headers, a status line and headers), so that user space can pair
+ * requests and responses (tracer/src/http_tracker.cpp); other transfers send the record without
+ * `data` (DL_NET_HEAD bytes). The copied bytes never reach the trace: user space keeps the
+ * method, target, Host, Range and the response's status and lengths, and drops the rest
+ * (credentials among it). */
+#define DL_NET_DATA 2048
+enum dl_net_op {
+  DL_NET_SEND = 1,
+  DL_NET_RECV = 2,
+};
+struct dl_net {
+  __u8 kind;
+  __u8 op;        /* enum dl_net_op */
+  __u16 family;   /* AF_INET (2) or AF_INET6 (10) */
+  __u16 port;     /* the peer's port, host byte order */
+  __u16 data_len; /* bytes valid in `data`; 0 in a record without data */
+  __s32 fd;
+  __u32 pid; /* tgid */
+  __u32 tid;
+  __u32 flags; /* MSG_* flags of the call */
+  __u64 ts_ns;
+  __u64 dur_ns;
+  __s64 ret;     /* bytes moved or -errno */
+  __u64 sock;    /* the struct sock: names the connection while it lives */
+  __u8 addr[16]; /* the peer's address, network order (IPv4: the first 4 bytes) */
+  char data[DL_NET_DATA];
+};
+#define DL_NET_HEAD ((unsigned long)&((struct dl_net *)0)->data)
 
 #endif

@@ -58,6 +58,32 @@ static __always_inline __u64 iov_bytes(unsigned long uiov, unsigned long count)
   return total;
 }
 
+#include "net.bpf.h"
+
+/* The socket syscalls: sendmsg/recvmsg on unix sockets (the DataLoader's batch hand-over, as
+ * dl_io records) and the sends and receives of TCP sockets (net.bpf.h). Returns 0 for a socket
+ * of neither kind (not recorded). */
+static __always_inline int enter_socket(struct pending *p, long nr, unsigned long a0,
+                                        unsigned long a1, unsigned long a2, unsigned long a3)
+{
+  struct file *f = fd_to_file(a0);
+  switch (nr) {
+  case __NR_sendto:
+  case __NR_recvfrom:
+    return net_enter(p, nr == __NR_sendto ? DL_NET_SEND : DL_NET_RECV, f, a0, a1, a2, a3);
+  case __NR_sendmsg:
+  case __NR_recvmsg:
+    if (!is_unix_socket(f))
+      return net_enter_msg(p, nr == __NR_sendmsg ? DL_NET_SEND : DL_NET_RECV, f, a0, a1, a2);
+    p->op = nr == __NR_sendmsg ? DL_OP_SENDMSG : DL_OP_RECVMSG;
+    p->fd = a0;
+    p->flags = a2;
+    p->file = (__u64)f;
+    return 1;
+  }
+  return 0;
+}
+
 static __always_inline __u64 user_u64(unsigned long uptr)
 {
   __u64 v = 0;
@@ -151,15 +177,13 @@ int BPF_PROG(dl_sys_enter, struct pt_regs *regs, long id)
     p.op = DL_OP_COPY_FILE_RANGE; p.fd = a0; p.arg = a2; p.size = a4; p.flags = a5; want_file = 1;
     if (a1) p.offset = user_u64(a1); else want_pos = 1;
     break;
+  case __NR_sendto:
+  case __NR_recvfrom:
   case __NR_sendmsg:
-  case __NR_recvmsg: {
-    struct file *f = fd_to_file(a0);
-    if (!is_unix_socket(f))
-      return 0; /* only unix sockets: batch handover between DataLoader workers and main */
-    p.op = nr == __NR_sendmsg ? DL_OP_SENDMSG : DL_OP_RECVMSG;
-    p.fd = a0; p.flags = a2; p.file = (__u64)f;
+  case __NR_recvmsg:
+    if (!enter_socket(&p, nr, a0, a1, a2, a3))
+      return 0;
     break;
-  }
   default:
     return 0;
   }
@@ -223,6 +247,8 @@ int BPF_PROG(dl_sys_exit, struct pt_regs *regs, long ret)
   struct pending p = *pp;
   pp->active = 0;
   __u64 id = bpf_get_current_pid_tgid();
+  if (p.net)
+    return net_exit(&p, id, now, ret);
   struct file *f = (struct file *)p.file;
   int send_path = p.has_path;
   /* The path is sent with every open, not once per (dev, ino): inode numbers are reused as soon

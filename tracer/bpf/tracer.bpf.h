@@ -23,6 +23,7 @@ struct pending {
   __u32 flags;
   __u8 op;
   __u8 has_path;
+  __u8 net;    /* enum dl_net_op: a send or receive on a TCP socket (net.bpf.h); 0 otherwise */
   __u8 active; /* set at a recorded syscall's entry, cleared at its exit */
 };
 

@@ -32,8 +32,10 @@ void AsyncWriter::run() {
     lock.unlock();
     changed_.notify_all();
     Result<void> r = ok();
-    if (!skip)
-      r = b.is_flush ? inner_.flush(b.meta, b.files, b.processes) : inner_.append(b.events);
+    if (!skip && b.is_flush)
+      r = inner_.flush(b.meta, b.files, b.processes);
+    else if (!skip)
+      r = b.http.empty() ? inner_.append(b.events) : inner_.append_http(std::move(b.http));
     lock.lock();
     busy_ = false;
     if (!r && !error_) error_ = r.error();
@@ -58,6 +60,13 @@ Result<void> AsyncWriter::append(const std::vector<trace::Event>& events) {
 Result<void> AsyncWriter::append(std::vector<trace::Event>&& events) {
   Block b;
   b.events = std::move(events);
+  return push(std::move(b));
+}
+
+Result<void> AsyncWriter::append_http(std::vector<trace::HttpRequest> rows) {
+  if (rows.empty()) return ok();
+  Block b;
+  b.http = std::move(rows);
   return push(std::move(b));
 }
 

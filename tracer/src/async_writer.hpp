@@ -25,6 +25,7 @@ class AsyncWriter : public trace::TraceWriter {
   Result<void> append(const std::vector<trace::Event>& events) override;
   // Takes the events without copying them.
   Result<void> append(std::vector<trace::Event>&& events);
+  Result<void> append_http(std::vector<trace::HttpRequest> rows) override;
   Result<void> flush(const trace::Meta& meta, const std::vector<trace::File>& files,
                      const std::vector<trace::Process>& processes) override;
   // Drains the queue, stops the thread, then finishes the underlying writer on this thread.
@@ -35,6 +36,7 @@ class AsyncWriter : public trace::TraceWriter {
   struct Block {
     bool is_flush = false;
     std::vector<trace::Event> events;
+    std::vector<trace::HttpRequest> http;
     trace::Meta meta;
     std::vector<trace::File> files;
     std::vector<trace::Process> processes;

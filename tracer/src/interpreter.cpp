@@ -53,6 +53,9 @@ bool Interpreter::on_record(const void* data, std::size_t size) {
     good = on_proc(*static_cast<const dl_proc*>(data));
   } else if (kind == DL_K_CUDA && size >= sizeof(dl_cuda)) {
     good = on_cuda(*static_cast<const dl_cuda*>(data));
+  } else if (kind == DL_K_NET && size >= DL_NET_HEAD) {
+    const auto* r = static_cast<const dl_net*>(data);
+    good = r->data_len < DL_NET_DATA && size >= DL_NET_HEAD + r->data_len && on_net(*r);
   }
   ++(good ? events_seen_ : malformed_);
   return good;
@@ -199,8 +202,10 @@ bool Interpreter::on_io(const dl_io& io, const char* path_arg) {
     e.fd = static_cast<std::int32_t>(io.ret);
     if (files_[e.file].path.rfind("/dev/shm/", 0) == 0) e.op = trace::Op::shm_open;
   }
-  if (io.op == DL_OP_CLOSE && io.fd >= 0)
+  if (io.op == DL_OP_CLOSE && io.fd >= 0) {
     fd_files_.erase(std::uint64_t{io.pid} << 32 | static_cast<std::uint32_t>(io.fd));
+    http_.on_close(io.pid, io.fd);
+  }
   if (io.magic_len > 0 && e.file != trace::kNoFile && files_[e.file].magic_len == 0) {
     std::uint64_t m = io.magic;
     if (io.magic_len < 8) m &= (std::uint64_t{1} << (8 * io.magic_len)) - 1;
@@ -277,6 +282,14 @@ bool Interpreter::on_cuda(const dl_cuda& r) {
   e.arg = r.handle;
   e.offset = r.func;
   events_.push_back(e);
+  return true;
+}
+
+// A send or receive on a TCP socket: no event of its own, a part of an HTTP request's row.
+bool Interpreter::on_net(const dl_net& r) {
+  if (r.op != DL_NET_SEND && r.op != DL_NET_RECV) return false;
+  const std::uint64_t ts = rel(r.ts_ns);
+  http_.on_net(r, ts, ts + r.dur_ns);
   return true;
 }
 

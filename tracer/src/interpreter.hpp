@@ -10,10 +10,12 @@
 #include <vector>
 
 #include "dlgen/trace/trace.hpp"
+#include "http_tracker.hpp"
 
 struct dl_io;
 struct dl_proc;
 struct dl_cuda;
+struct dl_net;
 
 namespace dlgen::capture {
 
@@ -35,6 +37,11 @@ class Interpreter {
   // writer groups rows by thread and the reader sorts by entry time, so no sort is done here.
   std::vector<trace::Event> take_events();
   std::size_t buffered() const { return events_.size(); }
+  // The HTTP requests completed since the last call (trace::HttpRequest, http_tracker.hpp);
+  // `final`: every request still in progress too (the end of the capture).
+  std::vector<trace::HttpRequest> take_http(bool final) {
+    return final ? http_.take_all() : http_.take_done();
+  }
   std::uint64_t events_seen() const { return events_seen_; }
   std::uint64_t malformed() const { return malformed_; }
 
@@ -65,6 +72,7 @@ class Interpreter {
   bool on_io(const dl_io& io, const char* path);
   bool on_proc(const dl_proc& p);
   bool on_cuda(const dl_cuda& r);
+  bool on_net(const dl_net& r);
   std::uint32_t intern_id(std::uint64_t dev, std::uint64_t ino, std::uint64_t isize,
                           const std::string& path_hint, std::uint32_t pid, std::int32_t fd);
   std::uint32_t intern_path(const std::string& path);
@@ -88,6 +96,7 @@ class Interpreter {
   std::unordered_map<std::uint64_t, std::uint32_t> fd_files_;  // (pid << 32 | fd) -> file
   std::vector<trace::Process> processes_;
   std::unordered_map<std::uint32_t, std::size_t> by_tid_;
+  HttpTracker http_;
 };
 
 }  // namespace dlgen::capture

@@ -38,6 +38,7 @@ Result<void> Recorder::take_events(bool final) {
     appended_ += chunk.size();
     if (auto r = sink_.append(std::move(chunk)); !r) return r;
   }
+  if (auto r = sink_.append_http(interp_.take_http(final)); !r) return r;
   meta_.duration_ns = now;
   meta_.lost = bpf_.lost();
   meta_.lost.missed += cuda_.missed();

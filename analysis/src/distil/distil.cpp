@@ -20,7 +20,7 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
   job.description =
       "distilled by dlgen from a trace" + (cmd.empty() ? std::string() : " of: " + cmd);
   const std::filesystem::path data_dir =
-      options.dataset_dir.empty() ? std::filesystem::path("data") / job.name : options.dataset_dir;
+      options.dataset_dir.empty() ? default_data_dir(s, job.name) : options.dataset_dir;
   distil_datasets(x, data_dir);
   distil_run(x);
   distil_loader(x);

@@ -69,6 +69,8 @@ std::string file_prefix_of(const DatasetSummary& d, const TraceSummary& s);
 // The training passes (epochs), in time order.
 std::vector<const EpochSummary*> training_passes(const TraceSummary& s);
 
+// Where the synthetic copy goes when no --dataset-dir is given (object_store.cpp).
+std::filesystem::path default_data_dir(const TraceSummary& s, const std::string& name);
 void distil_datasets(JobWriter& x, const std::filesystem::path& data_dir);  // dataset.cpp
 void distil_run(JobWriter& x);                                              // run.cpp
 void distil_loader(JobWriter& x);                                           // reader.cpp

@@ -101,7 +101,9 @@ bool contains(const std::string& s, std::string_view p) {
 bool is_ignored_path(const std::string& path) {
   // Sockets, pipes and anonymous inodes ("socket:[123]", "pipe:[4]", "<dev 0:9 ino 5>") and
   // relative names the tracer could not resolve are never data.
-  if (path.empty() || path[0] != '/') return true;
+  // An object read over HTTP (prepass/objects.hpp) is judged by its name as a file is.
+  const bool object = path.starts_with("s3://");
+  if (!object && (path.empty() || path[0] != '/')) return true;
   if (path.ends_with(" (deleted)")) return true;
   static const char* kPrefixes[] = {"/proc/", "/sys/",     "/dev/",       "/usr/",
                                     "/lib",   "/etc/",     "/bin/",       "/sbin/",

@@ -70,6 +70,20 @@ struct CudaSummary {
   std::uint64_t calls() const { return syncs + htod + dtoh + launches; }
 };
 
+// The HTTP requests of the trace (/http: a program reading objects from an S3 store over plain
+// HTTP). Latencies are from the request's send: to the response's first byte and to its last.
+struct HttpSummary {
+  std::uint64_t requests = 0;
+  std::uint64_t gets = 0, ranged = 0;  // GETs; requests with a Range header
+  std::uint64_t errors = 0;            // no response, or a status of 400 and above
+  std::uint64_t objects = 0;           // distinct host + path of the GETs
+  std::uint64_t body_bytes = 0;        // summed Content-Length of 2xx responses
+  std::vector<std::string> peers;      // the servers' addresses, in order of first use
+  double first_byte_p50_s = 0, first_byte_p99_s = 0;
+  double last_byte_p50_s = 0, last_byte_p99_s = 0;
+};
+HttpSummary summarize_http(const std::vector<HttpRequest>& http);
+
 struct InspectReport {
   Meta meta;
   double duration_s = 0;
@@ -81,6 +95,7 @@ struct InspectReport {
   std::vector<SizeBucket> sizes;      // non-empty buckets, ascending
   std::vector<SecondRow> throughput;  // every second of the trace, empty ones included
   CudaSummary cuda;
+  HttpSummary http;
 };
 
 InspectReport inspect(const Trace& trace);

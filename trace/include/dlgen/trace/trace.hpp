@@ -107,6 +107,38 @@ struct Process {
   bool is_thread = false;
 };
 
+// One HTTP/1.x request of a traced thread and its response, seen in the bytes of a TCP socket
+// (sendto/recvfrom/sendmsg/recvmsg): how a program reads objects from an S3 store over plain
+// HTTP. Paired in user space: a request is a send that starts with a request line; its response
+// is every byte received on that connection until the response's head and Content-Length bytes
+// of body have arrived (or the next request, or the connection's end). Only the fields below are
+// kept from the bytes: never a header value other than Host and Range, never the query string's
+// values (Authorization headers and presigned URLs carry credentials). docs/trace-format.md.
+struct HttpRequest {
+  std::uint32_t pid = 0;  // process (tgid)
+  std::uint32_t tid = 0;  // the thread that sent the request
+  std::int32_t fd = -1;
+  std::string peer;    // the server's address, "127.0.0.1:8080" or "[::1]:8080"
+  std::string method;  // GET, PUT, HEAD, POST, DELETE
+  std::string host;    // the Host header ("" when absent or beyond the copied head)
+  std::string path;    // the request target without its query: "/BUCKET/KEY" (path style)
+  std::string query;   // the query's parameter names only, '&'-separated ("uploadId&partNumber")
+  // The Range header's first range, bytes [range_first, range_last] inclusive; kNoRange in both
+  // when the request has none (a whole object) or it is not of the form bytes=A-B.
+  std::uint64_t range_first = kNoRange;
+  std::uint64_t range_last = kNoRange;
+  std::uint16_t status = 0;          // the response's status code; 0: no response seen
+  std::uint64_t content_length = 0;  // the response's Content-Length (body bytes)
+  std::uint64_t object_size = 0;  // from Content-Range ".../TOTAL", else a 200's length; 0 unknown
+  std::uint64_t request_bytes = 0;   // bytes sent: request head and body
+  std::uint64_t response_bytes = 0;  // bytes received: response head and body
+  std::uint64_t request_ns = 0;      // entry of the send that began the request
+  std::uint64_t first_byte_ns = 0;   // exit of the first receive of the response (0: none)
+  std::uint64_t last_byte_ns = 0;    // exit of the receive that completed it (0: none)
+  static constexpr std::uint64_t kNoRange = ~0ull;
+  bool operator==(const HttpRequest&) const = default;
+};
+
 // Events dropped during a capture, by reason. Each drop is counted under exactly one reason, so
 // total() is the number of events known to be missing (a lower bound: a process left out of the
 // traced set counts once, though all its events are missing). Stored as the `lost_*` attributes
@@ -206,7 +238,8 @@ struct Trace {
   Meta meta;
   std::vector<File> files;
   std::vector<Process> processes;
-  std::vector<Event> events;  // sorted by ts_ns
+  std::vector<Event> events;      // sorted by ts_ns
+  std::vector<HttpRequest> http;  // sorted by request_ns; empty when no HTTP was seen
   // Empty for one capture. A trace merged from one capture per host (merge_host_traces) lists
   // them, in host order; not stored in trace files (merging is done when they are read).
   std::vector<HostPart> hosts;

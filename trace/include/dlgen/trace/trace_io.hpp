@@ -28,6 +28,8 @@ class TraceWriter {
   static Result<std::unique_ptr<TraceWriter>> create(const std::filesystem::path& path);
   virtual ~TraceWriter() = default;
   virtual Result<void> append(const std::vector<Event>& events) = 0;
+  // Rows of the /http table, each once it is complete; written at the next flush or finish.
+  virtual Result<void> append_http(std::vector<HttpRequest> rows) = 0;
   virtual Result<void> flush(const Meta& meta, const std::vector<File>& files,
                              const std::vector<Process>& processes) = 0;
   virtual Result<void> finish(const Meta& meta, const std::vector<File>& files,

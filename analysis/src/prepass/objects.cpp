@@ -1,0 +1,99 @@
+#include "objects.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <unordered_map>
+
+namespace dlgen::analysis {
+namespace {
+
+using trace::Event;
+using trace::HttpRequest;
+using trace::Op;
+
+// Object reads get fds from here up, one per read: no program's own fd gets near (RLIMIT_NOFILE
+// is far below), so the accesses stage never pairs them with a real open.
+constexpr std::int32_t kFirstObjectFd = 1 << 30;
+
+std::string percent_decode(const std::string& s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
+      out += static_cast<char>(std::stoi(s.substr(i + 1, 2), nullptr, 16));
+      i += 2;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+bool read_object(const HttpRequest& r) {
+  return r.method == "GET" && (r.status == 200 || r.status == 206) && r.query.empty();
+}
+
+}  // namespace
+
+std::string object_url(const std::string& host_header, const std::string& path) {
+  std::string host = host_header;  // without the port ("[::1]:8080" keeps its brackets' colons)
+  const std::size_t colon = host.rfind(':'), bracket = host.rfind(']');
+  if (colon != std::string::npos && (bracket == std::string::npos || colon > bracket))
+    host.resize(colon);
+  std::string bucket, key;
+  const std::size_t s3 = std::min(host.find(".s3."), host.find(".s3-"));
+  if (s3 != std::string::npos && s3 > 0) {  // virtual-hosted: BUCKET.s3.REGION.amazonaws.com
+    bucket = host.substr(0, s3);
+    key = path.size() > 1 ? path.substr(1) : "";
+  } else {  // path style: /BUCKET/KEY
+    const std::size_t slash = path.find('/', 1);
+    if (path.empty() || path[0] != '/' || slash == std::string::npos) return "";
+    bucket = path.substr(1, slash - 1);
+    key = path.substr(slash + 1);
+  }
+  if (bucket.empty() || key.empty()) return "";
+  return "s3://" + bucket + "/" + percent_decode(key);
+}
+
+std::optional<trace::Trace> objects_as_reads(const trace::Trace& t) {
+  if (std::none_of(t.http.begin(), t.http.end(), read_object)) return std::nullopt;
+  trace::Trace out = t;
+  std::unordered_map<std::string, std::uint32_t> file_of;
+  std::uint32_t reads = 0;
+  for (const HttpRequest& r : t.http) {
+    const std::string url = read_object(r) ? object_url(r.host, r.path) : "";
+    if (url.empty()) continue;
+    auto [it, added] = file_of.try_emplace(url, static_cast<std::uint32_t>(out.files.size()));
+    if (added) out.files.push_back(trace::File{url});
+    trace::File& f = out.files[it->second];
+    f.size_at_open = std::max(f.size_at_open, r.object_size);
+    const std::uint64_t end = std::max(r.last_byte_ns, r.request_ns);
+    const std::int32_t fd = kFirstObjectFd + static_cast<std::int32_t>(reads++ % kFirstObjectFd);
+    Event e;
+    e.pid = r.pid;
+    e.tid = r.tid;
+    e.file = it->second;
+    e.fd = fd;
+    e.ts_ns = r.request_ns;
+    e.op = Op::open;
+    e.ret = fd;
+    out.events.push_back(e);
+    e.op = Op::pread;
+    e.dur_ns = end - r.request_ns;
+    e.offset = r.range_first == HttpRequest::kNoRange ? 0 : r.range_first;
+    e.size = r.content_length;
+    e.ret = static_cast<std::int64_t>(r.content_length);
+    out.events.push_back(e);
+    e.op = Op::close;
+    e.ts_ns = end;
+    e.dur_ns = 0;
+    e.offset = e.size = 0;
+    e.ret = 0;
+    out.events.push_back(e);
+  }
+  std::stable_sort(out.events.begin(), out.events.end(),
+                   [](const Event& a, const Event& b) { return a.ts_ns < b.ts_ns; });
+  return out;
+}
+
+}  // namespace dlgen::analysis
