@@ -220,7 +220,7 @@ TEST_F(HeldOutZipImages, OneFileAndItsSteps) {
   EXPECT_EQ(verdict("files_read"), "PASS") << row("files_read").dump();
 }
 
-TEST_F(HeldOutZipImages, DISABLED_ZipMembersAreSamples) {
+TEST_F(HeldOutZipImages, ZipMembersAreSamples) {
   // 1,200 JPEG members of 2.5-11.5 KiB read at random offsets (sample shuffle); today: a stream
   // of 4 KiB requests, samples_per_file 13-15 "batches".
   EXPECT_EQ(job_.reader.read_unit, dlgen::ReadUnit::sample);
@@ -230,13 +230,13 @@ TEST_F(HeldOutZipImages, DISABLED_ZipMembersAreSamples) {
   EXPECT_EQ(job_.reader.shuffle, dlgen::Shuffle::sample);
 }
 
-TEST_F(HeldOutZipImages, DISABLED_ZipBatchAndWorkers) {
+TEST_F(HeldOutZipImages, ZipBatchAndWorkers) {
   // batch 32, 2 workers; today: batch 1, 1 worker.
   EXPECT_EQ(job_.reader.batch_size, truth("batch_size"));
   EXPECT_EQ(job_.reader.workers, truth("workers"));
 }
 
-TEST_F(HeldOutZipImages, DISABLED_ZipEpochs) {
+TEST_F(HeldOutZipImages, ZipEpochs) {
   // 2 epochs; today: 5-6 (each worker's open of the zip starts a "pass").
   EXPECT_EQ(original("epochs"), truth("epochs")) << row("epochs").dump();
   EXPECT_EQ(job_.run.epochs, truth("epochs"));
