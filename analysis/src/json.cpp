@@ -68,6 +68,7 @@ json dataset(const DatasetSummary& d) {
             {"bytes_read", d.bytes_read}};
   // Samples of several files: the key only then, so one-file samples read as before.
   if (d.files_per_sample > 1) j["files_per_sample"] = d.files_per_sample;
+  if (d.listed_files > d.files.size()) j["listed_files"] = d.listed_files;
   return j;
 }
 

@@ -50,6 +50,7 @@ std::vector<std::string> final_notes(const TraceSummary& s) {
 struct Staged {
   stages::RunTotals totals;
   stages::Classified classified;
+  std::vector<std::uint64_t> listed;
   std::vector<stages::Access> accesses;
   stages::Readers readers;
   stages::Passes passes;
@@ -74,6 +75,7 @@ Staged run_stages(const trace::Trace& t, const std::set<std::uint32_t>& mapped) 
   Staged x;
   x.totals = totals(t);
   x.classified = classify(t);
+  x.listed = listed_files(t, x.classified);
   x.accesses = find_accesses(t, x.classified);
   x.readers = find_readers(t, x.classified, x.accesses);
   x.passes = find_passes(x.classified, x.accesses, x.readers);
@@ -122,6 +124,7 @@ void put_datasets(const Staged& x, TraceSummary& s) {
     s.datasets[di].accesses = x.reads.datasets[di].accesses;
     s.datasets[di].bytes_read = x.reads.datasets[di].bytes_read;
     s.datasets[di].order = x.orders[di];
+    s.datasets[di].listed_files = x.listed[di];
     // The validation set's samples are made alike when its files split into them.
     const std::uint32_t k = x.batches.files_per_sample;
     if (k > 1 && s.datasets[di].files.size() % k == 0) s.datasets[di].files_per_sample = k;

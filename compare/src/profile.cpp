@@ -34,12 +34,21 @@ double nice_bin(double span_s) {
 // request sizes (thinned to kMaxSizeSamples).
 void volume_of(const analysis::TraceSummary& s, Profile& p) {
   std::unordered_set<std::uint32_t> data_files;
+  // The virtual sample files of one multi-sample file (a zip's members, an HDF5 file's rows) are
+  // one file read: counted once, by their real file's row.
+  std::unordered_set<std::uint32_t> real_rows, eval_rows;
   for (const auto& f : s.files) {
     if (is_data(f.cls)) {
       data_files.insert(f.file);
       p.opens += static_cast<double>(f.opens);
-      if (f.bytes_read > 0) p.files_read += 1;
-      if (f.bytes_read > 0 && f.cls == analysis::FileClass::validation) p.eval_files_read += 1;
+      const auto v = s.virtual_files.find(f.file);
+      const bool counted = v != s.virtual_files.end() &&
+                           !(f.cls == analysis::FileClass::validation ? eval_rows : real_rows)
+                                .insert(v->second)
+                                .second;
+      if (f.bytes_read > 0 && !counted) p.files_read += 1;
+      if (f.bytes_read > 0 && !counted && f.cls == analysis::FileClass::validation)
+        p.eval_files_read += 1;
     }
     if (f.cls != analysis::FileClass::shm && f.cls != analysis::FileClass::ignored)
       p.bytes_written += static_cast<double>(f.bytes_written);

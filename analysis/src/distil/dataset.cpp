@@ -41,19 +41,31 @@ void sample_file_keys(JobWriter& x, const DatasetSummary& d, const std::string& 
   for (auto r : rows) slots += s.sample_files[r].samples;
   spec.samples_per_file = static_cast<std::uint32_t>(std::max<std::uint64_t>(
       {1, (d.files.size() + rows.size() / 2) / rows.size(), slots / rows.size()}));
-  spec.sample_size = Distribution::fixed_at(static_cast<double>(sf.stride));
+  std::string sizes_why;
+  if (sf.extents.empty()) {
+    spec.sample_size = Distribution::fixed_at(static_cast<double>(sf.stride));
+  } else {  // an archive's members, each its own size
+    std::vector<double> sizes(sf.extents.begin(), sf.extents.end());
+    spec.sample_size = fit_sizes(sizes, &sizes_why);
+  }
   spec.files_per_dir = 0;
   spec.file_prefix = sanitize(std::filesystem::path(sf.path).stem().string());
   x.evidence(key + ".num_files", std::to_string(rows.size()) + " file(s) of many samples (" +
                                      sf.path + (rows.size() > 1 ? ", ..." : "") +
                                      "), read a sample at a time at scattered offsets");
-  x.evidence(key + ".samples_per_file", std::to_string(sf.samples) + " slots of " +
-                                            format_size(sf.stride) + " in " + format_size(sf.size) +
-                                            "; " + std::to_string(d.files.size()) +
-                                            " distinct samples read in all");
-  x.evidence(key + ".sample_size", "the commonest step between sample offsets (" +
-                                       std::to_string(sf.reads) + " reads; samples start at byte " +
-                                       std::to_string(sf.base) + ")");
+  x.evidence(key + ".samples_per_file",
+             std::to_string(sf.samples) +
+                 (sf.extents.empty() ? " slots of " : " members of about ") +
+                 format_size(sf.stride) + " in " + format_size(sf.size) + "; " +
+                 std::to_string(d.files.size()) + " distinct samples read in all");
+  if (sf.extents.empty())
+    x.evidence(key + ".sample_size",
+               "the commonest step between sample offsets (" + std::to_string(sf.reads) +
+                   " reads; samples start at byte " + std::to_string(sf.base) + ")");
+  else
+    x.evidence(key + ".sample_size",
+               sizes_why + ": the archive's members, each from its local header to the next (" +
+                   std::to_string(sf.reads) + " reads, a run of them from a seek per member)");
   if (sf.mapped) {
     x.evidence(key + ".num_files", std::to_string(rows.size()) + " file(s) of many samples (" +
                                        sf.path + (rows.size() > 1 ? ", ..." : "") +
@@ -123,6 +135,16 @@ void file_keys(JobWriter& x, const DatasetSummary& d, const std::string& key, Da
   x.evidence(key + ".num_files", std::to_string(d.files.size()) + " distinct files read under " +
                                      d.dir + " (at most " + std::to_string(max_unique) +
                                      " in one pass)");
+  // Files the loader listed but never read (a sampler drawing with replacement): the dataset
+  // holds them all; their sizes are drawn like those read.
+  if (d.listed_files > d.files.size()) {
+    spec.num_files = d.listed_files;
+    x.evidence(key + ".num_files",
+               std::to_string(d.listed_files) + " files listed in the directories of " + d.dir +
+                   " (getdents64 bytes over the record size of the names read there), of which " +
+                   std::to_string(d.files.size()) + " were read (at most " +
+                   std::to_string(max_unique) + " in one pass)");
+  }
   samples_per_file(x, d, key, spec);
   if (d.files_per_sample > 1 && d.files.size() % d.files_per_sample == 0) {
     spec.files_per_sample = d.files_per_sample;

@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <unordered_map>
 
+#include "archive_members.hpp"
+
 namespace dlgen::analysis {
 namespace {
 
@@ -25,6 +27,29 @@ T mode_of(const std::vector<T>& v, std::size_t* count = nullptr) {
     if (c > best_n || (c == best_n && x < best)) best = x, best_n = c;
   if (count) *count = best_n;
   return best;
+}
+
+// The grid's slots less those at its end that hold another array read for every sample (h5py
+// reading `images[i]` and `labels[i]` of one file: the label array lies after the images, and
+// each sample reads it through HDF5's sieve buffer). Such a slot is read far more often than a
+// sample is (over 4x the median read slot's reads and at least 8): it is not a sample. Slots never
+// read are kept (a run that stopped early: the file still holds them).
+std::uint64_t without_trailing_arrays(const SampleFile& sf,
+                                      const std::vector<const Event*>& reads) {
+  if (sf.samples == 0) return 0;
+  std::vector<std::uint64_t> per_slot(sf.samples, 0);
+  for (const Event* e : reads)
+    if (e->offset >= sf.base && (e->offset - sf.base) / sf.stride < sf.samples)
+      ++per_slot[(e->offset - sf.base) / sf.stride];
+  std::vector<std::uint64_t> sorted;  // the slots read
+  for (auto n : per_slot)
+    if (n > 0) sorted.push_back(n);
+  if (sorted.empty()) return sf.samples;
+  std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
+  const std::uint64_t typical = sorted[sorted.size() / 2];
+  std::uint64_t n = sf.samples;
+  while (n > 0 && per_slot[n - 1] >= 8 && per_slot[n - 1] > 4 * typical) --n;
+  return n;
 }
 
 // The sample layout of file `f` if its reads look like sample-at-a-time reads of a multi-sample
@@ -93,6 +118,7 @@ std::optional<SampleFile> layout_of(const trace::Trace& t, std::uint32_t f,
       break;
     }
   sf.samples = sf.size > sf.base ? (sf.size - sf.base) / stride : 0;
+  sf.samples = without_trailing_arrays(sf, reads);
   if (sf.samples < 16) return std::nullopt;
   return sf;
 }
@@ -118,11 +144,18 @@ std::unordered_map<std::uint32_t, std::uint32_t> find_sample_files(const trace::
   }
   std::unordered_map<std::uint32_t, std::uint32_t> row_of;  // real file → row in found
   for (const auto& [f, rs] : reads)
-    if (auto sf = layout_of(t, f, rs, opens[f])) {
+    if (auto sf = archive_member_layout(t, f, rs, opens[f]);
+        sf || (sf = layout_of(t, f, rs, opens[f]))) {
       row_of[f] = static_cast<std::uint32_t>(found.size());
       found.push_back(*sf);
     }
   return row_of;
+}
+
+// The bytes of sample k: an archive member's extent, else the request read at its offset (or the
+// stride, when that is less).
+std::uint64_t sample_bytes(const SampleFile& sf, std::uint64_t k) {
+  return sf.extents.empty() ? std::min(sf.request, sf.stride) : sf.extents[k];
 }
 
 // The sample a read at `offset` starts in (into *k): on the grid, or (irregular layout) the last
@@ -131,7 +164,8 @@ std::unordered_map<std::uint32_t, std::uint32_t> find_sample_files(const trace::
 bool sample_at(const SampleFile& sf, std::uint64_t offset, std::uint64_t* k) {
   if (!sf.offsets.empty()) {
     auto it = std::upper_bound(sf.offsets.begin(), sf.offsets.end(), offset);
-    if (it != sf.offsets.begin() && offset < *std::prev(it) + std::min(sf.request, sf.stride)) {
+    const std::size_t i = static_cast<std::size_t>(it - sf.offsets.begin());
+    if (it != sf.offsets.begin() && offset < *std::prev(it) + sample_bytes(sf, i - 1)) {
       *k = static_cast<std::uint64_t>(std::prev(it) - sf.offsets.begin());
       return true;
     }
@@ -162,7 +196,7 @@ struct Splitter {
       trace::File vf = t.files[e.file];
       vf.path = virtual_path(sf.path, k);
       vf.ino = 0;
-      vf.size_at_open = sf.stride;
+      vf.size_at_open = sf.extents.empty() ? sf.stride : sf.extents[k];
       out.files.push_back(vf);
       virtual_of[it->second] = row;
     }
@@ -199,7 +233,8 @@ struct Splitter {
     Event r = e;
     r.file = v;
     const std::uint64_t start = sf.offsets.empty() ? sf.base + k * sf.stride : sf.offsets[k];
-    r.offset = e.offset >= start && e.offset < start + sf.stride ? e.offset - start : 0;
+    const std::uint64_t extent = sf.extents.empty() ? sf.stride : sf.extents[k];
+    r.offset = e.offset >= start && e.offset < start + extent ? e.offset - start : 0;
     out.events.push_back(r);
   }
 

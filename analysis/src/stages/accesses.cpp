@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 
 #include "stages.hpp"
@@ -22,18 +23,83 @@ void assign_readers(std::vector<Access>& accesses) {
   for (auto& a : accesses) a.reader = tids_of[a.pid].size() > 1 ? a.tid : a.pid;
 }
 
+// Generations of DataLoader workers: PyTorch forks a fresh set of worker processes for every pass
+// over a DataLoader (persistent_workers=False, the default), so a parent's reader processes come
+// in generations, each starting after the previous one made its last access. generation_of maps
+// each reading process to (parent, generation index); `fresh` is whether some parent had two
+// generations or more (else the readers lived through the run: persistent workers, the main
+// process or its threads reading).
+struct Generations {
+  std::map<std::uint32_t, std::pair<std::uint32_t, std::uint32_t>> generation_of;
+  bool fresh = false;
+};
+
+Generations worker_generations(const trace::Trace& t, const std::vector<Access>& accesses) {
+  std::map<std::uint32_t, std::uint32_t> parent;  // process → its parent
+  for (const auto& p : t.processes)
+    if (!p.is_thread) parent[p.pid] = p.ppid;
+  // Per process: its first access's start and its last access's end.
+  std::map<std::uint32_t, std::pair<std::uint64_t, std::uint64_t>> span;
+  for (const auto& a : accesses) {
+    auto [it, fresh] = span.try_emplace(a.pid, a.ts, a.end);
+    if (!fresh) it->second.second = std::max(it->second.second, a.end);
+  }
+  // Per parent, its children in order of their first access.
+  std::map<std::uint32_t, std::vector<std::uint32_t>> children;
+  for (const auto& [pid, sp] : span) children[parent[pid]].push_back(pid);
+  Generations g;
+  for (auto& [ppid, kids] : children) {
+    std::sort(kids.begin(), kids.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return span[a].first < span[b].first; });
+    std::uint32_t gen = 0;
+    std::uint64_t last_end = 0;
+    for (std::size_t i = 0; i < kids.size(); ++i) {
+      if (i > 0 && span[kids[i]].first >= last_end) ++gen;
+      last_end = std::max(last_end, span[kids[i]].second);
+      g.generation_of[kids[i]] = {ppid, gen};
+    }
+    g.fresh = g.fresh || gen > 0;
+  }
+  return g;
+}
+
+// Whether the loader draws with replacement: its workers come in fresh generations and at least
+// 5% of a generation's accesses re-read a file that generation already read (WeightedRandomSampler,
+// RandomSampler(replacement=True)). Without replacement a generation reads each file once.
+bool draws_with_replacement(const Generations& g, const std::vector<Access>& accesses) {
+  if (!g.fresh) return false;
+  std::set<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>> read;  // parent, gen, file
+  std::uint64_t again = 0;
+  for (const auto& a : accesses) {
+    const auto [parent, gen] = g.generation_of.at(a.pid);
+    again += !read.insert({parent, gen, a.file}).second;
+  }
+  return again >= 2 && again * 20 >= accesses.size();
+}
+
 // Passes (epochs and evaluation passes): a new pass starts when the dataset changes or a file
-// repeats within the current pass. Accesses must be in start order.
-void assign_passes(std::vector<Access>& accesses) {
+// repeats within the current pass. Accesses must be in start order. A loader that draws with
+// replacement (draws_with_replacement) repeats files within a pass, so there a pass is a
+// generation of fresh workers instead: a new one starts when a parent's newer generation reads
+// (the next epoch's DataLoader workers).
+void assign_passes(const trace::Trace& t, std::vector<Access>& accesses) {
+  const Generations g = worker_generations(t, accesses);
+  const bool replacement = draws_with_replacement(g, accesses);
   std::int32_t cur_ds = -2, pass = -1;
   std::set<std::uint32_t> seen;
+  std::map<std::uint32_t, std::uint32_t> newest;  // parent → its newest generation in the pass
   for (auto& a : accesses) {
-    if (a.dataset != cur_ds || seen.count(a.file)) {
+    const auto [parent, gen] = g.generation_of.at(a.pid);
+    const auto it = newest.find(parent);
+    const bool next = replacement ? it != newest.end() && gen > it->second : seen.count(a.file) > 0;
+    if (a.dataset != cur_ds || next) {
       ++pass;
       seen.clear();
+      newest.clear();
       cur_ds = a.dataset;
     }
     seen.insert(a.file);
+    newest[parent] = std::max(newest[parent], gen);
     a.pass = pass;
   }
 }
@@ -161,7 +227,7 @@ std::vector<Access> find_accesses(const trace::Trace& t, const Classified& c) {
                    [](const Access& a, const Access& b) { return a.ts < b.ts; });
   merge_reopens(accesses);
   assign_readers(accesses);
-  assign_passes(accesses);
+  assign_passes(t, accesses);
   return accesses;
 }
 

@@ -6,6 +6,7 @@
 //
 //   classify.cpp     totals, classify: run totals; files and datasets (RunTotals, Classified)
 //   listed_validation.cpp  a validation set chosen by a list in the training directory
+//   listed_files.cpp  files each dataset's directories held (their listing), read or not
 //   accesses.cpp     find_accesses: opens of dataset files and their reads, reader, pass (Access)
 //   readers.cpp      find_readers: accelerators, their readers, process roles (Readers)
 //   passes.cpp       find_passes: epochs and evaluation passes, workers (Passes);
@@ -69,6 +70,10 @@ Classified classify(const trace::Trace& t);
 // readers whose spans of reads overlap (listed_validation.cpp). Empty: no such split.
 std::vector<std::uint32_t> listed_validation(const trace::Trace& t,
                                              const std::vector<std::uint32_t>& files);
+
+// Per dataset (Classified::datasets' order): the files its directories held, from the loader's
+// listings of them (getdents64), at least the files it read (listed_files.cpp).
+std::vector<std::uint64_t> listed_files(const trace::Trace& t, const Classified& c);
 
 // ---- accesses ----
 

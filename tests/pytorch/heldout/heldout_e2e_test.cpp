@@ -220,7 +220,7 @@ TEST_F(HeldOutZipImages, OneFileAndItsSteps) {
   EXPECT_EQ(verdict("files_read"), "PASS") << row("files_read").dump();
 }
 
-TEST_F(HeldOutZipImages, DISABLED_ZipMembersAreSamples) {
+TEST_F(HeldOutZipImages, ZipMembersAreSamples) {
   // 1,200 JPEG members of 2.5-11.5 KiB read at random offsets (sample shuffle); today: a stream
   // of 4 KiB requests, samples_per_file 13-15 "batches".
   EXPECT_EQ(job_.reader.read_unit, dlgen::ReadUnit::sample);
@@ -230,13 +230,13 @@ TEST_F(HeldOutZipImages, DISABLED_ZipMembersAreSamples) {
   EXPECT_EQ(job_.reader.shuffle, dlgen::Shuffle::sample);
 }
 
-TEST_F(HeldOutZipImages, DISABLED_ZipBatchAndWorkers) {
+TEST_F(HeldOutZipImages, ZipBatchAndWorkers) {
   // batch 32, 2 workers; today: batch 1, 1 worker.
   EXPECT_EQ(job_.reader.batch_size, truth("batch_size"));
   EXPECT_EQ(job_.reader.workers, truth("workers"));
 }
 
-TEST_F(HeldOutZipImages, DISABLED_ZipEpochs) {
+TEST_F(HeldOutZipImages, ZipEpochs) {
   // 2 epochs; today: 5-6 (each worker's open of the zip starts a "pass").
   EXPECT_EQ(original("epochs"), truth("epochs")) << row("epochs").dump();
   EXPECT_EQ(job_.run.epochs, truth("epochs"));
@@ -249,7 +249,7 @@ TEST_F(HeldOutZipImages, DISABLED_ZipReplayPasses) {
 
 // ---- One HDF5 file, two datasets a sample (images[i], labels[i]), h5py in 2 workers ------------
 
-// The job's epochs are far off today (thousands: DISABLED_H5PairsEpochs), so the replay runs the
+// The job's epochs are far off today (thousands: H5PairsEpochs), so the replay runs the
 // program's 2 epochs to keep the test short and judge the rest.
 class HeldOutH5Pairs : public HeldOut<HeldOutH5Pairs> {
  protected:
@@ -268,13 +268,13 @@ TEST_F(HeldOutH5Pairs, OneFileReadASampleAtATime) {
   EXPECT_EQ(verdict("compute"), "PASS") << row("compute").dump();
 }
 
-TEST_F(HeldOutH5Pairs, DISABLED_H5PairsEpochs) {
+TEST_F(HeldOutH5Pairs, H5PairsEpochs) {
   // 2 epochs; today: thousands (a "pass" ends whenever a sample repeats).
   EXPECT_EQ(job_.run.epochs, truth("epochs"));
   EXPECT_EQ(original("epochs"), truth("epochs")) << row("epochs").dump();
 }
 
-TEST_F(HeldOutH5Pairs, DISABLED_H5PairsSamplesBatchWorkers) {
+TEST_F(HeldOutH5Pairs, H5PairsSamplesBatchWorkers) {
   // 2,000 samples, batch 32, 2 workers; today: 2,001 slots, batch 55, 1 worker.
   EXPECT_EQ(job_.dataset.samples_per_file, truth("samples"));
   EXPECT_EQ(job_.reader.batch_size, truth("batch_size"));
@@ -358,7 +358,7 @@ TEST_F(HeldOutWeightedConcat, BatchWorkersAndSteps) {
     EXPECT_EQ(verdict(name), "PASS") << row(name).dump();
 }
 
-TEST_F(HeldOutWeightedConcat, DISABLED_WeightedSamplerEpochs) {
+TEST_F(HeldOutWeightedConcat, WeightedSamplerEpochs) {
   // 2 epochs of 600 draws with replacement; today: tens of "epochs" (a pass ends when a file
   // repeats), 2 steps each.
   EXPECT_EQ(job_.run.epochs, truth("epochs"));

@@ -145,6 +145,9 @@ struct DatasetSummary {
   // Files one sample is made of (an image and its label), read back to back by one worker
   // (stages/sample_groups.cpp); 1: a sample per file.
   std::uint32_t files_per_sample = 1;
+  // Files its directories held by the loader's listing of them (getdents64), at least `files`:
+  // more when some listed files were never read (a sampler drawing with replacement).
+  std::uint64_t listed_files = 0;
 };
 
 // A file of many samples read one sample at a time (see TraceSummary::sample_files).
@@ -162,6 +165,9 @@ struct SampleFile {
   // An irregular layout: each sample's offset, sorted (HDF5 chunks with B-tree nodes allocated
   // between them break the base + k x stride grid); empty: samples lie on that grid.
   std::vector<std::uint64_t> offsets;
+  // The members of an archive (a zip of images: prepass/archive_members.hpp): each sample's bytes
+  // from its offset, same order as `offsets` (members differ in size); empty: `stride` bytes each.
+  std::vector<std::uint64_t> extents;
   // Read through a shared memory mapping: its reads are the page faults of the processes that
   // touched it (first touch per process and fault-around window), not the program's samples.
   bool mapped = false;

@@ -1,0 +1,221 @@
+// summarize + distil on hand-built traces of loader shapes from the held-out programs
+// (tests/pytorch/heldout/README.md): images in one zip read member by member, a sampler that draws
+// with replacement, and one HDF5 file whose label array is read beside every image.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+
+#include "dlgen/analysis/distil.hpp"
+#include "dlgen/analysis/summary.hpp"
+#include "dlgen/core/job.hpp"
+#include "trace_builder.hpp"
+
+namespace dlgen::analysis {
+namespace {
+
+using trace::Op;
+
+// A DataLoader run: a main process (pid 100) that receives batches, and per pass `workers` fresh
+// worker processes (PyTorch's default, persistent_workers=False) that read samples and hand each
+// batch over with sendmsg.
+class Loader : public testing::TraceBuilder {
+ public:
+  explicit Loader(std::uint32_t workers) : workers_(workers) {
+    proc(kMain, 1, "python3", false, kMain);
+  }
+  using testing::TraceBuilder::ev;
+  using testing::TraceBuilder::file;
+
+  // One pass: each worker reads its share of `samples` (round robin, `batch` a batch) with
+  // read_sample(pid, sample) and hands each batch over; 20 ms of compute a step.
+  template <class ReadSample>
+  void pass(const std::vector<std::uint32_t>& samples, std::uint32_t batch,
+            ReadSample read_sample) {
+    now_ += 50'000'000;  // the workers start
+    std::vector<std::uint32_t> pids;
+    for (std::uint32_t w = 0; w < workers_; ++w) {
+      pids.push_back(next_pid_++);
+      proc(pids.back(), kMain, "pt_data_worker", false, pids.back());
+    }
+    const std::size_t batches = (samples.size() + batch - 1) / batch;
+    for (std::size_t b = 0; b < batches; ++b) {
+      const std::uint32_t pid = pids[b % workers_];
+      for (std::size_t i = b * batch; i < std::min(samples.size(), (b + 1) * batch); ++i)
+        read_sample(pid, samples[i]);
+      ev(now_, 10'000, pid, pid, Op::sendmsg, trace::kNoFile, 5, 0, 64, 64);
+      now_ += 20'000;
+      ev(now_, 10'000, kMain, kMain, Op::recvmsg, trace::kNoFile, 6, 0, 64, 64);
+      now_ += 20'000'000;
+    }
+  }
+  const trace::Trace& get() const { return t_; }
+  std::uint64_t& now() { return now_; }
+
+ private:
+  static constexpr std::uint32_t kMain = 100;
+  std::uint32_t workers_, next_pid_ = 200;
+};
+
+// A zip of 96 JPEG members (2.5-11.5 KiB; a 30-byte local header and a 13-byte name before each),
+// then its central directory. Each process that opens it with zipfile.ZipFile reads the end
+// record, the zip64 locator probe and the central directory; ZipFile.read(name) seeks to the
+// member's header and reads through Python's 4 KiB buffer: a 4 KiB fill at the header, the rest
+// directly in 4 KiB multiples, a last fill.
+TEST(LoaderShapes, ZipMembersReadByEachWorkerAreSamples) {
+  Loader b(2);
+  std::mt19937 rng(3);
+  std::vector<std::uint64_t> offset, size;
+  std::uint64_t at = 0;
+  for (int i = 0; i < 96; ++i) {
+    offset.push_back(at);
+    size.push_back(43 + 2560 + rng() % 9216);
+    at += size.back();
+  }
+  const std::uint64_t cd = at, file_size = cd + 96 * 59 + 22;
+  const auto zip = b.file("/data/images.zip", file_size, 0x04034b50, 4);
+  std::map<std::uint32_t, bool> opened;
+  auto read = [&](std::uint32_t pid, std::uint64_t off, std::uint64_t ask, std::uint64_t got) {
+    b.ev(b.now(), 2'000, pid, pid, Op::read, zip, 7, off, ask, static_cast<std::int64_t>(got));
+    b.now() += 3'000;
+  };
+  auto open_zip = [&](std::uint32_t pid) {  // ZipFile(path): the index
+    b.ev(b.now(), 5'000, pid, pid, Op::open, zip, -1, 0, 0, 7);
+    b.now() += 6'000;
+    read(pid, file_size - 22, 4096, 22);
+    read(pid, file_size - 42, 4096, 42);
+    read(pid, cd, 8192, file_size - cd);
+  };
+  open_zip(100);  // the main process lists the members
+  b.ev(b.now(), 1'000, 100, 100, Op::close, zip, 7, 0, 0, 0);
+  auto read_member = [&](std::uint32_t pid, std::uint32_t m) {
+    if (!opened[pid]) open_zip(pid), opened[pid] = true;
+    b.ev(b.now(), 1'000, pid, pid, Op::lseek, zip, 7, offset[m], 0, 0);
+    read(pid, offset[m], 4096, 4096);
+    std::uint64_t left = size[m] > 4096 ? size[m] - 4096 : 0, pos = offset[m] + 4096;
+    if (left >= 4096)
+      read(pid, pos, left / 4096 * 4096, left / 4096 * 4096), pos += left / 4096 * 4096;
+    if (left % 4096) read(pid, pos, 4096, 4096);
+    b.now() += 300'000;  // decode
+  };
+  std::vector<std::uint32_t> order(96);
+  std::iota(order.begin(), order.end(), 0);
+  for (int epoch = 0; epoch < 2; ++epoch) {
+    std::shuffle(order.begin(), order.end(), rng);
+    b.pass(order, 8, read_member);
+  }
+  const TraceSummary s = summarize(b.get());
+  ASSERT_EQ(s.sample_files.size(), 1u);
+  EXPECT_EQ(s.sample_files[0].offsets, offset) << "the central directory is not a member";
+  EXPECT_EQ(s.sample_files[0].extents, size);
+  const Distilled d = distil(s);
+  EXPECT_EQ(d.job.dataset.num_files, 1u);
+  EXPECT_EQ(d.job.dataset.samples_per_file, 96u);
+  const double mean = std::accumulate(size.begin(), size.end(), 0.0) / 96;
+  EXPECT_NEAR(d.job.dataset.sample_size.expected(), mean, 0.02 * mean);
+  EXPECT_EQ(d.job.reader.read_unit, ReadUnit::sample);
+  EXPECT_EQ(d.job.reader.shuffle, Shuffle::sample);
+  EXPECT_EQ(d.job.reader.batch_size, 8u);
+  EXPECT_EQ(d.job.reader.workers, 2u);
+  EXPECT_EQ(d.job.run.epochs, 2u) << "each worker's open of the zip is not a pass";
+  for (const auto& problem : validate(d.job))
+    ADD_FAILURE() << problem.path << ": " << problem.message;
+}
+
+// WeightedRandomSampler(num_samples=120, replacement=True) over 120 files, 2 fresh workers a pass,
+// batch 10, 3 epochs: files repeat within a pass, and a pass is one generation of workers.
+TEST(LoaderShapes, DrawsWithReplacementEndAPassWithItsWorkers) {
+  Loader b(2);
+  std::vector<std::uint32_t> files;
+  for (int i = 0; i < 120; ++i)
+    files.push_back(b.file("/data/common/" + std::to_string(1000 + i) + ".bin", 8192));
+  std::mt19937 rng(5);
+  auto read_file = [&](std::uint32_t pid, std::uint32_t f) {
+    b.ev(b.now(), 5'000, pid, pid, Op::open, f, -1, 0, 0, 9);
+    b.ev(b.now() + 6'000, 5'000, pid, pid, Op::read, f, 9, 0, 8192, 8192);
+    b.ev(b.now() + 12'000, 1'000, pid, pid, Op::close, f, 9, 0, 0, 0);
+    b.now() += 2'000'000;  // decode: over 1 ms, so a file drawn twice in a row is two reads
+  };
+  for (int epoch = 0; epoch < 3; ++epoch) {
+    std::vector<std::uint32_t> draws;
+    for (int i = 0; i < 120; ++i) draws.push_back(files[rng() % 120]);
+    b.pass(draws, 10, read_file);
+  }
+  const TraceSummary s = summarize(b.get());
+  ASSERT_EQ(s.epochs.size(), 3u);
+  for (const auto& e : s.epochs) {
+    EXPECT_EQ(e.accesses, 120u);
+    EXPECT_EQ(e.steps, 12u);
+  }
+  const Distilled d = distil(s);
+  EXPECT_EQ(d.job.run.epochs, 3u);
+  EXPECT_EQ(d.job.run.max_steps, 0u);
+  EXPECT_EQ(d.job.reader.batch_size, 10u);
+  EXPECT_EQ(d.job.reader.workers, 2u);
+}
+
+// Fresh workers reading without replacement still end a pass at the first file read again, as
+// before: an epoch's files are each read once.
+TEST(LoaderShapes, WithoutReplacementAPassEndsWhenAFileRepeats) {
+  Loader b(2);
+  std::vector<std::uint32_t> files;
+  for (int i = 0; i < 64; ++i)
+    files.push_back(b.file("/data/train/" + std::to_string(1000 + i) + ".bin", 8192));
+  auto read_file = [&](std::uint32_t pid, std::uint32_t f) {
+    b.ev(b.now(), 5'000, pid, pid, Op::open, f, -1, 0, 0, 9);
+    b.ev(b.now() + 6'000, 5'000, pid, pid, Op::read, f, 9, 0, 8192, 8192);
+    b.ev(b.now() + 12'000, 1'000, pid, pid, Op::close, f, 9, 0, 0, 0);
+    b.now() += 200'000;
+  };
+  b.pass(files, 8, read_file);
+  b.pass(files, 8, read_file);
+  const TraceSummary s = summarize(b.get());
+  ASSERT_EQ(s.epochs.size(), 2u);
+  EXPECT_EQ(s.epochs[0].accesses, 64u);
+}
+
+// h5py reading images[i] and labels[i] of one contiguous HDF5 file: each image through the 64 KiB
+// sieve buffer, each label read of the whole label array after the images (16,000 B: more than a
+// 12 KiB image slot). The label array is not a sample slot: 2,000 samples, not 2,001, and the
+// repeated label reads do not end passes.
+TEST(LoaderShapes, AnArrayReadBesideEverySampleIsNotASample) {
+  Loader b(2);
+  constexpr std::uint64_t kBase = 2048, kRow = 12288, kRows = 512;
+  const std::uint64_t labels = kBase + kRows * kRow, size = labels + kRows * 8 * 4;
+  const auto h5 = b.file("/data/train.h5", size, 0x0a1a0a0d46444889ull, 8);
+  std::map<std::uint32_t, bool> opened;
+  auto read_sample = [&](std::uint32_t pid, std::uint32_t k) {
+    if (!opened[pid]) {
+      b.ev(b.now(), 5'000, pid, pid, Op::open, h5, -1, 0, 0, 8);
+      b.ev(b.now() + 6'000, 5'000, pid, pid, Op::pread, h5, 8, 0, 2048, 2048);
+      b.now() += 12'000, opened[pid] = true;
+    }
+    const std::uint64_t off = kBase + k * kRow;
+    b.ev(b.now(), 5'000, pid, pid, Op::pread, h5, 8, off, 65536,
+         static_cast<std::int64_t>(std::min<std::uint64_t>(65536, size - off)));
+    const std::uint64_t loff = labels + k * 8;
+    b.ev(b.now() + 6'000, 3'000, pid, pid, Op::pread, h5, 8, loff, size - loff,
+         static_cast<std::int64_t>(size - loff));
+    b.now() += 150'000;
+  };
+  std::mt19937 rng(9);
+  std::vector<std::uint32_t> order(kRows);
+  std::iota(order.begin(), order.end(), 0);
+  for (int epoch = 0; epoch < 2; ++epoch) {
+    std::shuffle(order.begin(), order.end(), rng);
+    b.pass(order, 16, read_sample);
+  }
+  const TraceSummary s = summarize(b.get());
+  ASSERT_EQ(s.sample_files.size(), 1u);
+  EXPECT_EQ(s.sample_files[0].samples, kRows);
+  EXPECT_EQ(s.sample_files[0].aux_reads, 2 * kRows) << "one label read a sample";
+  const Distilled d = distil(s);
+  EXPECT_EQ(d.job.dataset.samples_per_file, kRows);
+  EXPECT_EQ(d.job.run.epochs, 2u);
+  EXPECT_EQ(d.job.reader.batch_size, 16u);
+  EXPECT_EQ(d.job.reader.workers, 2u);
+}
+
+}  // namespace
+}  // namespace dlgen::analysis
