@@ -1,0 +1,2 @@
+// Placeholder while the programs are measured.
+#include <gtest/gtest.h>
