@@ -11,8 +11,8 @@ reads the index in the main process (no pandas); the Dataset opens DIR/train_ima
 PIL (open, convert("RGB"), resize) in 2 DataLoader workers. torch.utils.data.random_split (seeded)
 cuts the one folder into 90% train and 10% validation, so both sets live side by side in the same
 folder and only the split knows which file is which. Each epoch: a training pass (batch 32,
-shuffle) then a validation pass (batch 64, in order, no_grad), then torch.save of the model to
-OUT/last.pt. 3 epochs. Sleeps per step stand in for the accelerator.
+shuffle) then a validation pass (batch 32, in order, no_grad), then torch.save of the model to
+OUT/last.pt (model + SGD momentum, 6 MiB). 2 epochs. Sleeps per step stand in for the accelerator.
 
 The last stdout line is JSON: the ground truth.
 """
@@ -71,12 +71,12 @@ def main():
     p.add_argument("--make")
     p.add_argument("--data")
     p.add_argument("--out")
-    p.add_argument("--images", type=int, default=1000)
+    p.add_argument("--images", type=int, default=600)
     p.add_argument("--val-fraction", type=float, default=0.1)
     p.add_argument("--batch-size", type=int, default=32)
-    p.add_argument("--val-batch-size", type=int, default=64)
+    p.add_argument("--val-batch-size", type=int, default=32)
     p.add_argument("--workers", type=int, default=2)
-    p.add_argument("--epochs", type=int, default=3)
+    p.add_argument("--epochs", type=int, default=2)
     p.add_argument("--compute-ms", type=float, default=20.0)
     p.add_argument("--eval-ms", type=float, default=8.0)
     p.add_argument("--seed", type=int, default=0)

@@ -2,7 +2,7 @@
 """Language-model pretraining from JSON-lines text shards streamed by an IterableDataset, the
 shards split between DataLoader workers with get_worker_info (held-out program, round 4).
 
-  jsonl_shards.py --make DIR            # DIR/train-000NN.jsonl: {"id", "text"} documents, ~1 MiB a shard
+  jsonl_shards.py --make DIR            # DIR/train-000NN.jsonl: {"id", "text"} documents, ~512 KiB a shard
   jsonl_shards.py --data DIR
 
 The streaming recipe of many LM trainers (a hand-rolled version of what HF datasets' streaming,
@@ -77,7 +77,7 @@ def main():
     p.add_argument("--make")
     p.add_argument("--data")
     p.add_argument("--shards", type=int, default=8)
-    p.add_argument("--shard-kib", type=int, default=1024)
+    p.add_argument("--shard-kib", type=int, default=512)
     p.add_argument("--seq-len", type=int, default=2048)
     p.add_argument("--batch-size", type=int, default=16)
     p.add_argument("--workers", type=int, default=2)
