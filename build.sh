@@ -22,7 +22,7 @@ packages=(
   libhdf5-dev libturbojpeg0-dev libzstd-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libopenmpi-dev openmpi-bin
-  python3 python3-torch python3-numpy python3-h5py python3-pil
+  python3 python3-torch python3-numpy python3-h5py python3-pil python3-lmdb
   fio chromium nodejs
   python3-swift memcached python3-boto3
   universal-ctags

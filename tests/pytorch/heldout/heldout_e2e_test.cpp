@@ -17,76 +17,23 @@
 #include <sstream>
 #include <string>
 
-#include "compare_rows.hpp"
-#include "dlgen/core/job.hpp"
-#include "dlgen/core/job_io.hpp"
-#include "e2e_fixture.hpp"
+#include "heldout_program.hpp"
 
 namespace {
 
-using dlgen::testing::compare_row;
 using dlgen::testing::failed_rows;
-using dlgen::testing::Outcome;
 
 const std::string kPrograms = std::string(DLGEN_SOURCE_DIR) + "/tests/pytorch/heldout/";
 
-// The program's ground truth: the last line of its output that is a JSON object with "program".
-std::optional<nlohmann::json> ground_truth(const std::string& out) {
-  std::optional<nlohmann::json> last;
-  std::istringstream in(out);
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind("{\"program\"", 0) == 0)
-      if (auto j = dlgen::testing::parse_json(line)) last = *j;
-  return last;
-}
-
-// One held-out program's loop, shared by its suite's tests: `PROGRAM --make ROOT/data MAKE_ARGS`,
-// then capture of `PROGRAM TRAIN_ARGS`, distil, generate,
-// `run job.toml --capture replay.h5 RUN_ARGS`, compare.
+// One held-out program's loop (tests/support/heldout_program.hpp), its programs in this folder.
 template <class Suite>
-class HeldOut : public dlgen::testing::SharedRun<Suite> {
-  using Base = dlgen::testing::SharedRun<Suite>;
-
+class HeldOut : public dlgen::testing::HeldOutProgram<Suite> {
  protected:
-  // The suite's SetUpTestSuite calls make_dir first: TRAIN_ARGS name files under root().
   static void loop(const std::string& program, const std::string& make_args,
                    const std::string& train_args, const std::string& run_args = "") {
-    const std::string py = std::string(DLGEN_PYTHON) + " " + kPrograms + program;
-    Outcome m = Base::run(py + " --make " + Base::root() + "/data " + make_args);
-    if (m.code != 0) return Base::fail("make data: " + m.out);
-    Outcome c;
-    if (!Base::capture_and_distil("-o orig.h5 -- " + py + " " + train_args, &c)) return;
-    auto truth = ground_truth(c.out);
-    if (!truth) return Base::fail("no ground truth line in the program's output: " + c.out);
-    truth_ = *truth;
-    auto job = dlgen::load_job(Base::dir() / "job.toml");
-    if (!job) return Base::fail("job.toml: " + job.error().message);
-    job_ = *job;
-    Outcome r = Base::dlgen("run job.toml --capture replay.h5 " + run_args);
-    if (r.code != 0) return Base::fail("replay: " + r.out);
-    Outcome k = Base::dlgen("compare orig.h5 replay.h5 --json");
-    auto compared = dlgen::testing::parse_json(k.out);
-    if (!compared) return Base::fail("compare output is not JSON: " + k.out);
-    compared_ = *compared;
+    dlgen::testing::HeldOutProgram<Suite>::loop(kPrograms, program, make_args, train_args,
+                                                run_args);
   }
-
-  static const nlohmann::json& row(const std::string& name) { return compare_row(compared_, name); }
-  static double original(const std::string& name) { return row(name)["original"].get<double>(); }
-  static double replay(const std::string& name) { return row(name)["replay"].get<double>(); }
-  static std::string verdict(const std::string& name) {
-    return row(name)["verdict"].get<std::string>();
-  }
-  static double truth(const char* key) { return truth_[key].get<double>(); }
-  // Sum of a ground-truth list (steps per epoch, ...).
-  static double total(const char* key) {
-    double s = 0;
-    for (const auto& v : truth_[key]) s += v.get<double>();
-    return s;
-  }
-
-  static inline nlohmann::json truth_;
-  static inline nlohmann::json compared_;
-  static inline dlgen::Job job_;
 };
 
 // ---- nanoGPT: np.memmap of train.bin/val.bin, random windows in the main process, eval and
