@@ -180,6 +180,51 @@ std::string to_json(const Report& r) {
   return j.dump(2) + "\n";
 }
 
+namespace {
+
+// Latencies span 10 us (page cache) to seconds (a 140 MiB request): pick the unit per value.
+std::string lat(double us) {
+  char b[32];
+  if (us < 1000)
+    std::snprintf(b, sizeof b, "%.0f us", us);
+  else if (us < 1e6)
+    std::snprintf(b, sizeof b, "%.2f ms", us / 1e3);
+  else
+    std::snprintf(b, sizeof b, "%.2f s", us / 1e6);
+  return std::string(b);
+}
+
+// The S3 engine's requests, retries, errors by kind and time to first/last byte.
+void add_s3_lines(const S3Result& s, PrintfText& add) {
+  using ull = unsigned long long;
+  add("  s3          %llu HTTP requests (%llu GETs), %llu retries; errors: %llu SlowDown (503), "
+      "%llu other 5xx, %llu timeouts, %llu resets\n",
+      ull(s.requests), ull(s.gets), ull(s.retries), ull(s.slow_downs), ull(s.server_errors),
+      ull(s.timeouts), ull(s.resets));
+  add("              first byte p50 %s, p90 %s, p99 %s; last byte p50 %s, p90 %s, p99 %s\n",
+      lat(s.ttfb.p50_us).c_str(), lat(s.ttfb.p90_us).c_str(), lat(s.ttfb.p99_us).c_str(),
+      lat(s.ttlb.p50_us).c_str(), lat(s.ttlb.p90_us).c_str(), lat(s.ttlb.p99_us).c_str());
+}
+
+// Where the lowest accelerator's wall time went, and the AU verdict.
+void add_au_lines(const Report& r, PrintfText& add) {
+  if (!r.au_applicable) {
+    add("  AU          n/a: the job configures no compute time (a pure I/O run)\n");
+    return;
+  }
+  const AcceleratorResult& l = r.au_loss;
+  add("  AU loss     %.2f s of %.2f s wall (accel %u): epoch starts %.2f s, inside passes %.2f "
+      "s, other %.2f s%s\n",
+      l.wall_s - l.compute_s, l.wall_s, l.id, l.epoch_start_wait_s, l.in_epoch_wait_s,
+      l.other_loss_s,
+      l.harness_s > 0 ? (" (dlgen's own " + format_duration(l.harness_s) + " left out)").c_str()
+                      : "");
+  add("  AU          %.1f%% (lowest accelerator, whole run; threshold %.0f%%): %s\n", r.au * 100,
+      r.au_threshold * 100, r.verdict.c_str());
+}
+
+}  // namespace
+
 std::string format_summary(const Report& r) {
   std::string out;
   PrintfText add(out);
@@ -201,30 +246,10 @@ std::string format_summary(const Report& r) {
         "samples/s)\n",
         r.train_mib_per_s, format_size(r.train_bytes).c_str(), r.train_seconds, r.eval_mib_per_s,
         format_size(r.eval_bytes).c_str(), r.eval_seconds, r.eval_samples_per_s);
-  // Latencies span 10 us (page cache) to seconds (a 140 MiB request): pick the unit per value.
-  auto lat = [](double us) {
-    char b[32];
-    if (us < 1000)
-      std::snprintf(b, sizeof b, "%.0f us", us);
-    else if (us < 1e6)
-      std::snprintf(b, sizeof b, "%.2f ms", us / 1e3);
-    else
-      std::snprintf(b, sizeof b, "%.2f s", us / 1e6);
-    return std::string(b);
-  };
   add("  latency     p50 %s, p90 %s, p99 %s, p99.9 %s, max %s (per request)\n",
       lat(r.latency.p50_us).c_str(), lat(r.latency.p90_us).c_str(), lat(r.latency.p99_us).c_str(),
       lat(r.latency.p999_us).c_str(), lat(r.latency.max_us).c_str());
-  if (r.s3) {
-    const S3Result& s = *r.s3;
-    add("  s3          %llu HTTP requests (%llu GETs), %llu retries; errors: %llu SlowDown (503), "
-        "%llu other 5xx, %llu timeouts, %llu resets\n",
-        ull(s.requests), ull(s.gets), ull(s.retries), ull(s.slow_downs), ull(s.server_errors),
-        ull(s.timeouts), ull(s.resets));
-    add("              first byte p50 %s, p90 %s, p99 %s; last byte p50 %s, p90 %s, p99 %s\n",
-        lat(s.ttfb.p50_us).c_str(), lat(s.ttfb.p90_us).c_str(), lat(s.ttfb.p99_us).c_str(),
-        lat(s.ttlb.p50_us).c_str(), lat(s.ttlb.p90_us).c_str(), lat(s.ttlb.p99_us).c_str());
-  }
+  if (r.s3) add_s3_lines(*r.s3, add);
   for (const auto& e : r.epochs_detail) {
     add("  %s %-4u  %8.2f s  %9.1f samples/s  %8.1f MiB/s", e.eval ? "eval " : "epoch", e.epoch,
         e.seconds, e.samples_per_s(), e.mib_per_s());
@@ -250,20 +275,7 @@ std::string format_summary(const Report& r) {
     for (const auto& a : r.per_accelerator)
       add("  accel %-4u  AU %5.1f%%, waited %.2f s for data\n", a.id, a.au * 100, a.wait_s);
   for (const auto& w : r.warnings) add("  warning: %s\n", w.c_str());
-  if (!r.au_applicable)
-    add("  AU          n/a: the job configures no compute time (a pure I/O run)\n");
-  else {
-    const AcceleratorResult& l = r.au_loss;
-    add("  AU loss     %.2f s of %.2f s wall (accel %u): epoch starts %.2f s, inside passes %.2f "
-        "s, other %.2f s%s\n",
-        l.wall_s - l.compute_s, l.wall_s, l.id, l.epoch_start_wait_s, l.in_epoch_wait_s,
-        l.other_loss_s,
-        l.harness_s > 0 ? (" (dlgen's own " + format_duration(l.harness_s) + " left out)").c_str()
-                        : "");
-  }
-  if (r.au_applicable)
-    add("  AU          %.1f%% (lowest accelerator, whole run; threshold %.0f%%): %s\n", r.au * 100,
-        r.au_threshold * 100, r.verdict.c_str());
+  add_au_lines(r, add);
   return out;
 }
 
