@@ -580,6 +580,23 @@ TEST(Summarize, ValidationSetIsSeparatedAndCounted) {
   EXPECT_NEAR(d.job.compute.step_time.expected(), 0.050, 0.002);
 }
 
+// A validation set that is not a multiple of the batch ends each pass in a partial batch: 12 files
+// in batches of 8 hand over 8 and 4, each as often. The remainder is not the evaluation batch (it
+// made csv_split.py's replay take 3 steps of 28 where the program took 2 of 32 and 28).
+TEST(Distil, AnEvaluationPassesRemainderIsNotItsBatch) {
+  SimConfig c;
+  c.data_dir = "/data/ds/train";
+  c.val_dir = "/data/ds/val";
+  c.val_files = 12;
+  c.epochs = 2;
+  TraceSummary s;
+  const auto d = run(c, &s);
+  ASSERT_TRUE(d.job.validation.has_value());
+  EXPECT_EQ(d.job.validation->num_files, 12u);
+  EXPECT_EQ(d.job.reader.batch_size, 8u);
+  EXPECT_EQ(d.job.reader.eval_batch_size, 0u) << "evaluated in the training batch";
+}
+
 // `dlgen distil` writes the validation set to "<name>-val" beside "<name>", and `dlgen run` lays
 // both out in class folders: the two trees are siblings with one extension, which merged into one
 // dataset (validation files counted in the epochs, 4 readers, too many steps) until a split word in

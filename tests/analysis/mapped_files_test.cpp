@@ -117,6 +117,45 @@ TEST(MappedFiles, FaultsShowingLessThanTheFileAreNoted) {
   EXPECT_TRUE(noted);
 }
 
+// LMDB's "ImageNet as LMDB" Dataset: the main process opens the environment only to read its
+// `__len__` key (the meta window and a leaf) and closes it before the workers start. Those faults
+// are a look-up, not sample reads: dropped, so the workers read those windows like any other
+// (kept, the main process owned them for the whole run, and they became a validation set).
+TEST(MappedFiles, AMainProcessLookUpBeforeTheWorkersIsNotARead) {
+  Mapped b;
+  const auto data = b.add("/data/train.lmdb/data.mdb");
+  b.map(100, data, 3, kMapShared, kProtRead);
+  b.fault(100, data, 0, kWindow);        // meta pages
+  b.fault(100, data, 40 * kWindow, kWindow);  // the leaf holding __len__
+  b.ev(b.now(), 1000, 100, 100, Op::munmap, data, -1, 0, 32 << 20, 0);
+  b.map(101, data, 5, kMapShared, kProtRead);
+  b.map(102, data, 5, kMapShared, kProtRead);
+  for (std::uint64_t w = 0; w < 256; ++w) b.fault(w % 2 ? 102 : 101, data, w * kWindow, kWindow);
+  std::vector<MappedFile> found;
+  const auto out = faults_as_reads(b.get(), found);
+  ASSERT_TRUE(out);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].lookup_faults, 2u);
+  const auto reads = with_op(*out, Op::pread);
+  ASSERT_EQ(reads.size(), 256u) << "every window read once, by a worker";
+  for (const auto& r : reads) EXPECT_NE(r.pid, 100u);
+  EXPECT_EQ(reads[0].offset, 0u);
+  EXPECT_EQ(reads[40].offset, 40 * kWindow);
+}
+
+// A lone reader (num_workers=0) faulting a little first is no look-up: nobody else read the file.
+TEST(MappedFiles, ALoneReaderIsNeverALookUp) {
+  Mapped b;
+  const auto data = b.add("/data/train.lmdb/data.mdb");
+  b.map(100, data, 3, kMapShared, kProtRead);
+  b.fault(100, data, 0, kWindow);
+  std::vector<MappedFile> found;
+  const auto out = faults_as_reads(b.get(), found);
+  ASSERT_TRUE(out);
+  EXPECT_EQ(found[0].lookup_faults, 0u);
+  EXPECT_EQ(with_op(*out, Op::pread).size(), 1u);
+}
+
 TEST(MappedFiles, LibrariesTensorsAndPrivateMappingsKeepTheirFaults) {
   Mapped b;
   const auto lib = b.add("/usr/lib/libtorch_cpu.so");

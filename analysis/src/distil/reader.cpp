@@ -53,29 +53,76 @@ void workers(JobWriter& x) {
   }
 }
 
+// A memory-mapped file's batch (in fault-around windows) and drop_last, chosen together so that
+// the replay takes the original's steps per epoch (LMDB's values or np.memmap rows of one file, read
+// by page faults). The windows come unevenly per batch (a window another worker mapped first is
+// not seen again), so the mode would be noise: windows read per step keeps the bytes per step.
+// But the replay's steps are ceil(windows / batch) (or floor, dropping the last partial batch),
+// and the rounded ratio can miss the original's steps (2,307 windows in 56 steps an epoch: 41.2
+// a step, and no batch gives ceil = 56); the batch nearest the ratio that gives them exactly is
+// taken, with drop_last when only flooring does. 0: not a mapped file.
+struct MappedBatch {
+  std::uint32_t batch = 0;
+  bool drop_last = false;
+  std::uint64_t steps = 0;  // training steps per epoch the batch keeps (0: none found)
+};
+MappedBatch mapped_batch_for_steps(const JobWriter& x) {
+  if (!x.sample_file || !x.sample_file->mapped) return {};
+  const auto train_epochs = training_passes(x.s);
+  std::uint64_t reads = 0, steps = 0;
+  std::vector<std::uint64_t> per_epoch;
+  for (const auto* e : train_epochs) {
+    reads += e->accesses, steps += e->steps;
+    per_epoch.push_back(e->steps);
+  }
+  if (steps == 0) return {};
+  MappedBatch m;
+  m.batch = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (reads + steps / 2) / steps));
+  const DatasetSpec& d = x.out.job.dataset;
+  const std::uint64_t windows = std::uint64_t{d.num_files} * std::max<std::uint32_t>(1, d.samples_per_file);
+  const Job& job = x.out.job;
+  if (job.run.accelerators > 1 || x.s.hosts.size() > 1 || windows == 0) return m;
+  std::nth_element(per_epoch.begin(), per_epoch.begin() + per_epoch.size() / 2, per_epoch.end());
+  const std::uint64_t target = per_epoch[per_epoch.size() / 2];
+  if (target == 0) return m;
+  std::uint64_t best = 0;
+  bool best_drop = false;
+  const auto distance = [&](std::uint64_t b) { return b > m.batch ? b - m.batch : m.batch - b; };
+  for (std::uint64_t b = std::max<std::uint64_t>(1, windows / (target + 1));
+       b <= windows / std::max<std::uint64_t>(1, target - 1) + 1; ++b)
+    for (bool drop : {false, true}) {
+      const std::uint64_t n = drop ? windows / b : (windows + b - 1) / b;
+      if (n == target && (best == 0 || distance(b) < distance(best))) best = b, best_drop = drop;
+    }
+  if (best == 0) return m;
+  m.batch = static_cast<std::uint32_t>(best);
+  m.drop_last = best_drop;
+  m.steps = target;
+  return m;
+}
+
 // reader.batch_size: the commonest samples per handover (or read burst); a stream's handovers
 // count one each; a memory-mapped file's windows per handover.
 void batch_size(JobWriter& x) {
   const TraceSummary& s = x.s;
   auto& r = x.out.job.reader;
-  const auto train_epochs = training_passes(s);
-  const auto mapped_batch = [&]() -> std::uint32_t {
-    // A memory-mapped file's windows come unevenly per batch (a window another worker mapped
-    // first is not seen again), so the mode would be noise: windows read per handover instead,
-    // which keeps the bytes per step.
-    if (!x.sample_file || !x.sample_file->mapped) return 0;
-    std::uint64_t reads = 0, steps = 0;
-    for (const auto* e : train_epochs) reads += e->accesses, steps += e->steps;
-    return steps
-               ? static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (reads + steps / 2) / steps))
-               : 0;
-  }();
+  const MappedBatch mapped = mapped_batch_for_steps(x);
+  const std::uint32_t mapped_batch = mapped.batch;
   if (mapped_batch > 0 && !s.stream_shards) {
     r.batch_size = mapped_batch;
     x.evidence("reader.batch_size",
                "fault-around windows read per handover over the training passes (" +
                    std::to_string(s.batches.size()) +
-                   " handovers): the memory-mapped file's samples are not seen");
+                   " handovers): the memory-mapped file's samples are not seen" +
+                   (mapped.steps ? "; the nearest batch that keeps the original's " +
+                                       std::to_string(mapped.steps) + " steps an epoch"
+                                 : std::string()));
+    if (mapped.steps) {
+      r.drop_last = mapped.drop_last;
+      x.evidence("reader.drop_last",
+                 std::string(mapped.drop_last ? "true" : "false") +
+                     ": with the batch of windows, the original's steps an epoch");
+    }
   } else if (s.batch_size > 0) {
     r.batch_size = s.batch_size;
     std::uint64_t full = 0;
@@ -104,8 +151,26 @@ void batch_size(JobWriter& x) {
   }
 }
 
-// reader.eval_batch_size: the commonest samples per handover of the evaluation passes, when it
-// is not the training batch (MLPerf's UNet3D evaluates one case a step).
+// Files per handover of the evaluation passes → handovers, each pass's remainder left out: a pass
+// of a validation set that is not a multiple of the batch ends in one partial batch (60 files of
+// a random_split in batches of 32: 32 and 28), which, in a pass of two batches, is as common as
+// the full one. The remainder is the pass's smallest handover, when it is smaller than another;
+// a pass of one batch, or of equal ones, keeps all.
+std::map<std::uint32_t, std::uint64_t> eval_handover_sizes(const TraceSummary& s) {
+  std::map<std::int32_t, std::vector<std::uint32_t>> per_pass;
+  for (const auto& b : s.batches)
+    if (b.epoch >= 0 && s.epochs[b.epoch].evaluation) per_pass[b.epoch].push_back(b.samples);
+  std::map<std::uint32_t, std::uint64_t> per_size;
+  for (auto& [pass, sizes] : per_pass) {
+    const auto smallest = std::min_element(sizes.begin(), sizes.end());
+    if (*smallest < *std::max_element(sizes.begin(), sizes.end())) sizes.erase(smallest);
+    for (auto n : sizes) ++per_size[n];
+  }
+  return per_size;
+}
+
+// reader.eval_batch_size: the commonest samples per full handover of the evaluation passes, when
+// it is not the training batch (MLPerf's UNet3D evaluates one case a step).
 void eval_batch_size(JobWriter& x) {
   const TraceSummary& s = x.s;
   auto& r = x.out.job.reader;
@@ -113,10 +178,9 @@ void eval_batch_size(JobWriter& x) {
   if (vi < 0 || s.stream_shards || s.batches_from_read_bursts ||
       (x.sample_file && x.sample_file->mapped))
     return;
-  std::map<std::uint32_t, std::uint64_t> per_size;  // files per handover → handovers
+  std::map<std::uint32_t, std::uint64_t> per_size = eval_handover_sizes(s);
   std::uint64_t n = 0;
-  for (const auto& b : s.batches)
-    if (b.epoch >= 0 && s.epochs[b.epoch].evaluation) ++per_size[b.samples], ++n;
+  for (const auto& [size, count] : per_size) n += count;
   std::uint32_t files = 0;
   for (const auto& [size, count] : per_size)
     if (files == 0 || count > per_size[files]) files = size;
@@ -193,6 +257,9 @@ void distil_epoch_size(JobWriter& x, const DatasetSummary& d) {
   Job& job = x.out.job;
   auto& r = job.reader;
   const auto train_epochs = training_passes(x.s);
+  // A memory-mapped file's drop_last came with its batch (mapped_batch_for_steps): its windows are
+  // not samples, so the files read per epoch say nothing of a dropped batch.
+  if (x.sample_file && x.sample_file->mapped) return;
   // drop_last and max_steps from samples per epoch.
   if (!train_epochs.empty() && r.batch_size > 0) {
     const std::uint64_t n = d.files.size();

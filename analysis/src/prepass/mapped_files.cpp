@@ -68,6 +68,41 @@ class ProcessEnds {
   std::unordered_map<std::uint32_t, std::uint64_t> end_of_;
 };
 
+// Processes whose faults on a mapped file were a look-up before the loader read it, not sample
+// reads, per file: LMDB's "ImageNet as LMDB" Dataset opens the environment in the main process
+// only to read its `__len__` key and closes it before the DataLoader forks its workers (a few
+// windows: the meta page, the root and one leaf). Kept, that process (alive to the end) would own
+// those windows for the whole run, so no worker ever read them, and they made a set of their own:
+// a validation pass. Such a process faulted on the file only before any other process did, and
+// made under 1% of the run's faults on it; a lone reader (num_workers=0) is never
+// one.
+std::unordered_set<std::uint64_t> lookup_processes(const trace::Trace& t,
+                                                   const std::vector<MappedFile>& found) {
+  struct Span {
+    std::uint64_t first = UINT64_MAX, last = 0, faults = 0;
+  };
+  std::unordered_map<std::uint32_t, std::unordered_map<std::uint32_t, Span>> spans;  // file, pid
+  for (const auto& e : t.events) {
+    if (e.op != Op::fault || e.file == trace::kNoFile) continue;
+    Span& s = spans[e.file][e.pid];
+    s.first = std::min(s.first, e.ts_ns);
+    s.last = std::max(s.last, e.ts_ns);
+    ++s.faults;
+  }
+  std::unordered_set<std::uint64_t> out;  // file << 32 | pid
+  for (const auto& m : found) {
+    const auto& per_pid = spans[m.file];
+    if (per_pid.size() < 2) continue;
+    for (const auto& [pid, s] : per_pid) {
+      bool before_all = s.faults * 100 < m.faults;
+      for (const auto& [other, o] : per_pid)
+        if (other != pid && o.first <= s.last) before_all = false;
+      if (before_all) out.insert(std::uint64_t{m.file} << 32 | pid);
+    }
+  }
+  return out;
+}
+
 // A page fault on mapped file `m` as a pread (through `fd`) of each window it touches that no
 // live process has read yet: `owner` maps a window to the process that read it (its first toucher
 // while it lives).
@@ -102,6 +137,7 @@ std::optional<trace::Trace> faults_as_reads(const trace::Trace& t, std::vector<M
   std::unordered_map<std::uint32_t, std::size_t> row_of;  // file → row in found
   for (std::size_t i = 0; i < found.size(); ++i) row_of[found[i].file] = i;
   const ProcessEnds ends(t);
+  const std::unordered_set<std::uint64_t> lookups = lookup_processes(t, found);
 
   trace::Trace out;
   out.meta = t.meta;
@@ -118,6 +154,10 @@ std::optional<trace::Trace> faults_as_reads(const trace::Trace& t, std::vector<M
       continue;
     }
     MappedFile& m = found[row->second];
+    if (e.op == Op::fault && lookups.count(std::uint64_t{e.file} << 32 | e.pid)) {
+      ++m.lookup_faults;
+      continue;
+    }
     if (e.op != Op::fault) {
       // np.load's opens and header read before mapping, once per call, not per sample: dropped,
       // since kept the header would read as sample 0 read again by every worker (a new epoch

@@ -28,13 +28,16 @@ struct MappedFile {
   std::uint64_t bytes = 0;         // bytes of those reads
   std::uint64_t window = 0;        // the commonest fault-around extent, bytes (0: none seen)
   std::uint64_t header_reads = 0;  // read syscalls of it (a header read before mapping), dropped
+  std::uint64_t lookup_faults = 0;  // faults of a look-up before the loader read it, dropped
 };
 
 // The trace with each fault on a mapped data file replaced by preads (fd: the one the file was
 // first mapped through) of the fault-around windows it touched (aligned on the window, as the
 // kernel's are) that no live process had read yet: a window is read once per epoch, by the
 // process that touched it first, however many workers map it. The file's read syscalls, opens,
-// closes and seeks (each np.load opens it and reads its header before mapping) are dropped.
+// closes and seeks (each np.load opens it and reads its header before mapping) are dropped, and
+// so are the faults of a process that only looked the file up before the loader's workers read it
+// (LMDB's `__len__` read in the main process).
 // Other files' events are kept as they are. nullopt when no file is such.
 std::optional<trace::Trace> faults_as_reads(const trace::Trace& t, std::vector<MappedFile>& found);
 
