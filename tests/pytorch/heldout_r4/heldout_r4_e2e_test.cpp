@@ -49,7 +49,7 @@ TEST_F(HeldOutLmdb, OneMappedFile) {
   EXPECT_EQ(job_.run.epochs, truth("epochs"));
 }
 
-TEST_F(HeldOutLmdb, DISABLED_LmdbStepsAndFilesRead) {
+TEST_F(HeldOutLmdb, LmdbStepsAndFilesRead) {
   // 112 steps reading one file; one run found all 112 steps (files_read 2,307), the next 112
   // vs the replay's 120 (files_read 498): compare counts fault windows as files.
   EXPECT_EQ(original("files_read"), 1) << row("files_read").dump();
@@ -75,7 +75,7 @@ TEST_F(HeldOutLmdb, DISABLED_LmdbBatchAndDropLast) {
   EXPECT_TRUE(job_.reader.drop_last);
 }
 
-TEST_F(HeldOutLmdb, DISABLED_LmdbNoValidation) {
+TEST_F(HeldOutLmdb, LmdbNoValidation) {
   // No validation; today the main process's open (meta pages, the __len__ key) becomes a
   // validation pass of 3 windows, and the replay runs 4 passes of 56 steps.
   EXPECT_FALSE(job_.validation.has_value());
@@ -116,7 +116,7 @@ TEST_F(HeldOutCsvSplit, FilesBatchAndCheckpoints) {
   EXPECT_EQ(original("eval_steps"), total("eval_steps_per_pass")) << row("eval_steps").dump();
 }
 
-TEST_F(HeldOutCsvSplit, DISABLED_RandomSplitEvalSteps) {
+TEST_F(HeldOutCsvSplit, RandomSplitEvalSteps) {
   // 2 validation steps of 32 a pass (60 files); today the replay's passes take 3 steps each (6
   // vs 4).
   EXPECT_EQ(replay("eval_steps"), total("eval_steps_per_pass")) << row("eval_steps").dump();
