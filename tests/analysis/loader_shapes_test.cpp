@@ -155,6 +155,40 @@ TEST(LoaderShapes, DrawsWithReplacementEndAPassWithItsWorkers) {
   EXPECT_EQ(d.job.reader.workers, 2u);
 }
 
+// A WeightedRandomSampler over a ConcatDataset of two folders draws nearly every file of the
+// folder it favours (19 of 20 here) and half of the other (20 of 40): the listings of both folders
+// (getdents64) say 60 files, and the one the favoured folder's draws missed is one of them.
+TEST(LoaderShapes, FilesListedButNotDrawnCountOverTheWholeSet) {
+  Loader b(2);
+  std::vector<std::uint32_t> common, rare;
+  for (int i = 0; i < 40; ++i)
+    common.push_back(b.file("/data/common/c_" + std::to_string(10000 + i) + ".bin", 8192));
+  for (int i = 0; i < 20; ++i)
+    rare.push_back(b.file("/data/rare/r_" + std::to_string(10000 + i) + ".bin", 8192));
+  const auto common_dir = b.file("/data/common", 4096), rare_dir = b.file("/data/rare", 4096);
+  // os.listdir of each folder: one getdents64 call with the records (32 bytes each for these
+  // names, 48 for "." and ".."), then one returning 0.
+  for (auto [dir, n] : {std::pair{common_dir, 40}, std::pair{rare_dir, 20}}) {
+    b.ev(b.now(), 1'000, 100, 100, Op::getdents, dir, 5, 0, 32768, 48 + 32 * n);
+    b.ev(b.now(), 1'000, 100, 100, Op::getdents, dir, 5, 0, 32768, 0);
+  }
+  auto read_file = [&](std::uint32_t pid, std::uint32_t f) {
+    b.ev(b.now(), 5'000, pid, pid, Op::open, f, -1, 0, 0, 9);
+    b.ev(b.now() + 6'000, 5'000, pid, pid, Op::read, f, 9, 0, 8192, 8192);
+    b.ev(b.now() + 12'000, 1'000, pid, pid, Op::close, f, 9, 0, 0, 0);
+    b.now() += 2'000'000;
+  };
+  std::vector<std::uint32_t> draws;
+  for (int i = 0; i < 20; ++i) draws.push_back(common[2 * i]);
+  for (int i = 0; i < 19; ++i) draws.push_back(rare[i]);
+  b.pass(draws, 13, read_file);
+  const TraceSummary s = summarize(b.get());
+  ASSERT_GE(s.datasets.size(), 1u);
+  EXPECT_EQ(s.datasets[0].files.size(), 39u);
+  EXPECT_EQ(s.datasets[0].listed_files, 60u);
+  EXPECT_EQ(distil(s).job.dataset.num_files, 60u);
+}
+
 // Fresh workers reading without replacement still end a pass at the first file read again, as
 // before: an epoch's files are each read once.
 TEST(LoaderShapes, WithoutReplacementAPassEndsWhenAFileRepeats) {

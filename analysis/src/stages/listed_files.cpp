@@ -43,6 +43,31 @@ std::map<std::string, std::uint64_t> listing_bytes(const trace::Trace& t) {
   return most;
 }
 
+// One directory of a dataset: the files the dataset read there, every dataset file read there,
+// and the entries its listing held (at least those read).
+struct DirCount {
+  std::uint64_t mine = 0, read = 0, entries = 0;
+};
+
+// The entries of directory `dir` that the loader listed: "." and ".." (24 bytes each) and records
+// as long as those of the names read there, when all of those are as long (else the count is not
+// exact: the files read).
+std::uint64_t listed_entries(const std::map<std::string, std::uint64_t>& listed,
+                             const std::string& dir, const std::vector<std::uint32_t>& read_there,
+                             const Classified& c) {
+  std::set<std::uint64_t> lengths;
+  for (auto f : read_there) {
+    const std::string& p = c.files[f].path;
+    lengths.insert(record_bytes(p.size() - p.rfind('/') - 1));
+  }
+  const auto it = listed.find(dir);
+  std::uint64_t entries = read_there.size();
+  if (it != listed.end() && lengths.size() == 1 && it->second > 48 &&
+      (it->second - 48) % *lengths.begin() == 0)
+    entries = std::max<std::uint64_t>(entries, (it->second - 48) / *lengths.begin());
+  return entries;
+}
+
 }  // namespace
 
 std::vector<std::uint64_t> listed_files(const trace::Trace& t, const Classified& c) {
@@ -55,29 +80,26 @@ std::vector<std::uint64_t> listed_files(const trace::Trace& t, const Classified&
   for (std::size_t di = 0; di < c.datasets.size(); ++di) {
     std::set<std::string> dirs;
     for (auto f : c.datasets[di].files) dirs.insert(parent_of(c.files[f].path));
-    std::uint64_t total = 0;
+    std::vector<DirCount> counts;
+    std::uint64_t read = 0, unread = 0;
     for (const auto& dir : dirs) {
-      std::uint64_t mine = 0;
-      for (auto f : in_dir[dir]) mine += c.files[f].dataset == static_cast<std::int32_t>(di);
-      const std::uint64_t read = in_dir[dir].size();
-      // The entries: "." and ".." (24 bytes each) and records as long as those of the names read
-      // there, when all of those are as long (else the count is not exact: the files read).
-      std::set<std::uint64_t> lengths;
-      for (auto f : in_dir[dir]) {
-        const std::string& p = c.files[f].path;
-        lengths.insert(record_bytes(p.size() - p.rfind('/') - 1));
-      }
-      const auto it = listed.find(dir);
-      std::uint64_t entries = read;
-      if (it != listed.end() && lengths.size() == 1 && it->second > 48 &&
-          (it->second - 48) % *lengths.begin() == 0)
-        entries = std::max(read, (it->second - 48) / *lengths.begin());
-      // Files listed but not read belong to the training set (those other datasets read are
-      // theirs), and only when they are at least a tenth of those read: a few more entries are
-      // the directory's other files (a case list, a README).
-      const bool unread = c.datasets[di].cls == FileClass::train && (entries - read) * 10 >= read;
-      total += mine + (unread ? entries - read : 0);
+      DirCount d;
+      for (auto f : in_dir[dir]) d.mine += c.files[f].dataset == static_cast<std::int32_t>(di);
+      d.read = in_dir[dir].size();
+      d.entries = listed_entries(listed, dir, in_dir[dir], c);
+      read += d.read;
+      unread += d.entries - d.read;
+      counts.push_back(d);
     }
+    // Files listed but not read belong to the training set (those other datasets read are
+    // theirs), and only when they are at least a tenth of those read, over all the set's
+    // directories: a few more entries are a directory's other files (a case list, a README). Over
+    // the set, not per directory: a WeightedRandomSampler over a ConcatDataset of two folders
+    // draws nearly every file of the folder it favours (119 of 120) and a few of the other's, and
+    // the one left unlisted in the favoured folder was a file of the set all the same.
+    const bool with_unread = c.datasets[di].cls == FileClass::train && unread * 10 >= read;
+    std::uint64_t total = 0;
+    for (const auto& d : counts) total += d.mine + (with_unread ? d.entries - d.read : 0);
     out[di] = total;
   }
   return out;

@@ -313,7 +313,7 @@ TEST_F(HeldOutWeightedConcat, WeightedSamplerEpochs) {
   EXPECT_EQ(original("epochs"), truth("epochs")) << row("epochs").dump();
 }
 
-TEST_F(HeldOutWeightedConcat, DISABLED_WeightedSamplerAllFiles) {
+TEST_F(HeldOutWeightedConcat, WeightedSamplerAllFiles) {
   // 600 files in two folders (480 of ~8 KiB, 120 of ~125 KiB); today: the ~460 drawn.
   EXPECT_EQ(job_.dataset.num_files, truth("files"));
 }
