@@ -125,7 +125,7 @@ TEST(MappedFiles, AMainProcessLookUpBeforeTheWorkersIsNotARead) {
   Mapped b;
   const auto data = b.add("/data/train.lmdb/data.mdb");
   b.map(100, data, 3, kMapShared, kProtRead);
-  b.fault(100, data, 0, kWindow);        // meta pages
+  b.fault(100, data, 0, kWindow);             // meta pages
   b.fault(100, data, 40 * kWindow, kWindow);  // the leaf holding __len__
   b.ev(b.now(), 1000, 100, 100, Op::munmap, data, -1, 0, 32 << 20, 0);
   b.map(101, data, 5, kMapShared, kProtRead);

@@ -54,9 +54,9 @@ void workers(JobWriter& x) {
 }
 
 // A memory-mapped file's batch (in fault-around windows) and drop_last, chosen together so that
-// the replay takes the original's steps per epoch (LMDB's values or np.memmap rows of one file, read
-// by page faults). The windows come unevenly per batch (a window another worker mapped first is
-// not seen again), so the mode would be noise: windows read per step keeps the bytes per step.
+// the replay takes the original's steps per epoch (LMDB's values or np.memmap rows of one file,
+// read by page faults). The windows come unevenly per batch (a window another worker mapped first
+// is not seen again), so the mode would be noise: windows read per step keeps the bytes per step.
 // But the replay's steps are ceil(windows / batch) (or floor, dropping the last partial batch),
 // and the rounded ratio can miss the original's steps (2,307 windows in 56 steps an epoch: 41.2
 // a step, and no batch gives ceil = 56); the batch nearest the ratio that gives them exactly is
@@ -79,7 +79,8 @@ MappedBatch mapped_batch_for_steps(const JobWriter& x) {
   MappedBatch m;
   m.batch = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (reads + steps / 2) / steps));
   const DatasetSpec& d = x.out.job.dataset;
-  const std::uint64_t windows = std::uint64_t{d.num_files} * std::max<std::uint32_t>(1, d.samples_per_file);
+  const std::uint64_t windows =
+      std::uint64_t{d.num_files} * std::max<std::uint32_t>(1, d.samples_per_file);
   const Job& job = x.out.job;
   if (job.run.accelerators > 1 || x.s.hosts.size() > 1 || windows == 0) return m;
   std::nth_element(per_epoch.begin(), per_epoch.begin() + per_epoch.size() / 2, per_epoch.end());

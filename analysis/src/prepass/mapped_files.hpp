@@ -22,12 +22,12 @@ namespace dlgen::analysis {
 // A file the program mapped shared and without PROT_EXEC (data, not code: libraries are mapped
 // private and executable), outside /dev/shm (tensors shared between processes), with faults.
 struct MappedFile {
-  std::uint32_t file = 0;          // row of the trace's files table
-  std::uint64_t faults = 0;        // fault events on it
-  std::uint64_t reads = 0;         // window reads made of them
-  std::uint64_t bytes = 0;         // bytes of those reads
-  std::uint64_t window = 0;        // the commonest fault-around extent, bytes (0: none seen)
-  std::uint64_t header_reads = 0;  // read syscalls of it (a header read before mapping), dropped
+  std::uint32_t file = 0;           // row of the trace's files table
+  std::uint64_t faults = 0;         // fault events on it
+  std::uint64_t reads = 0;          // window reads made of them
+  std::uint64_t bytes = 0;          // bytes of those reads
+  std::uint64_t window = 0;         // the commonest fault-around extent, bytes (0: none seen)
+  std::uint64_t header_reads = 0;   // read syscalls of it (a header read before mapping), dropped
   std::uint64_t lookup_faults = 0;  // faults of a look-up before the loader read it, dropped
 };
 

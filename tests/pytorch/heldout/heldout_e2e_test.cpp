@@ -314,7 +314,8 @@ TEST_F(HeldOutWeightedConcat, WeightedSamplerEpochs) {
 }
 
 TEST_F(HeldOutWeightedConcat, WeightedSamplerAllFiles) {
-  // 600 files in two folders (480 of ~8 KiB, 120 of ~125 KiB); today: the ~460 drawn.
+  // 600 files in two folders (480 of ~8 KiB, 120 of ~125 KiB), ~460 drawn: the folders'
+  // listings say 600.
   EXPECT_EQ(job_.dataset.num_files, truth("files"));
 }
 

@@ -50,8 +50,9 @@ TEST_F(HeldOutLmdb, OneMappedFile) {
 }
 
 TEST_F(HeldOutLmdb, LmdbStepsAndFilesRead) {
-  // 112 steps reading one file; one run found all 112 steps (files_read 2,307), the next 112
-  // vs the replay's 120 (files_read 498): compare counts fault windows as files.
+  // 112 steps reading one file. Before distil3: the replay ran 57 steps an epoch (batch 41 of
+  // 2,307 windows, not dropping the last), and files_read counted the validation set's windows
+  // apart.
   EXPECT_EQ(original("files_read"), 1) << row("files_read").dump();
   EXPECT_EQ(original("steps"), total("steps_per_epoch")) << row("steps").dump();
   EXPECT_EQ(verdict("steps"), "PASS") << row("steps").dump();
@@ -69,15 +70,16 @@ TEST_F(HeldOutLmdb, DISABLED_LmdbValuesAreSamples) {
 }
 
 TEST_F(HeldOutLmdb, DISABLED_LmdbBatchAndDropLast) {
-  // batch 32 with drop_last (1,792 of 1,800 values an epoch); today: batch 41 (windows a
-  // handover), drop_last false.
+  // batch 32 with drop_last (1,792 of 1,800 values an epoch); today: batch 41 windows with
+  // drop_last (the batch of windows that keeps the 56 steps an epoch): faults show windows, not
+  // values.
   EXPECT_EQ(job_.reader.batch_size, truth("batch_size"));
   EXPECT_TRUE(job_.reader.drop_last);
 }
 
 TEST_F(HeldOutLmdb, LmdbNoValidation) {
-  // No validation; today the main process's open (meta pages, the __len__ key) becomes a
-  // validation pass of 3 windows, and the replay runs 4 passes of 56 steps.
+  // No validation. Before distil3 the main process's open (meta pages, the __len__ key) became a
+  // validation pass of 3 windows, and the replay ran 4 passes of 56 steps.
   EXPECT_FALSE(job_.validation.has_value());
   EXPECT_EQ(original("eval_passes"), truth("evals")) << row("eval_passes").dump();
   EXPECT_EQ(replay("eval_steps"), 0) << row("eval_steps").dump();
@@ -117,8 +119,8 @@ TEST_F(HeldOutCsvSplit, FilesBatchAndCheckpoints) {
 }
 
 TEST_F(HeldOutCsvSplit, RandomSplitEvalSteps) {
-  // 2 validation steps of 32 a pass (60 files); today the replay's passes take 3 steps each (6
-  // vs 4).
+  // 2 validation steps of 32 a pass (60 files). Before distil3 the replay's passes took 3 steps
+  // each (6 vs 4): the remainder of 28 was taken for the evaluation batch.
   EXPECT_EQ(replay("eval_steps"), total("eval_steps_per_pass")) << row("eval_steps").dump();
 }
 
