@@ -93,11 +93,13 @@ std::vector<std::uint64_t> listed_files(const trace::Trace& t, const Classified&
     }
     // Files listed but not read belong to the training set (those other datasets read are
     // theirs), and only when they are at least a tenth of those read, over all the set's
-    // directories: a few more entries are a directory's other files (a case list, a README). Over
-    // the set, not per directory: a WeightedRandomSampler over a ConcatDataset of two folders
+    // directories, and more than one a directory: a few more entries are a directory's other
+    // files (a case list, a README, dlgen's own `.dlgen-manifest.json` beside 6 Parquet files).
+    // Over the set, not per directory: a WeightedRandomSampler over a ConcatDataset of two folders
     // draws nearly every file of the folder it favours (119 of 120) and a few of the other's, and
-    // the one left unlisted in the favoured folder was a file of the set all the same.
-    const bool with_unread = c.datasets[di].cls == FileClass::train && unread * 10 >= read;
+    // the one left undrawn in the favoured folder was a file of the set all the same.
+    const bool with_unread = c.datasets[di].cls == FileClass::train && unread * 10 >= read &&
+                             unread > counts.size();
     std::uint64_t total = 0;
     for (const auto& d : counts) total += d.mine + (with_unread ? d.entries - d.read : 0);
     out[di] = total;
