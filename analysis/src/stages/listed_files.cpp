@@ -98,8 +98,8 @@ std::vector<std::uint64_t> listed_files(const trace::Trace& t, const Classified&
     // Over the set, not per directory: a WeightedRandomSampler over a ConcatDataset of two folders
     // draws nearly every file of the folder it favours (119 of 120) and a few of the other's, and
     // the one left undrawn in the favoured folder was a file of the set all the same.
-    const bool with_unread = c.datasets[di].cls == FileClass::train && unread * 10 >= read &&
-                             unread > counts.size();
+    const bool with_unread =
+        c.datasets[di].cls == FileClass::train && unread * 10 >= read && unread > counts.size();
     std::uint64_t total = 0;
     for (const auto& d : counts) total += d.mine + (with_unread ? d.entries - d.read : 0);
     out[di] = total;
