@@ -189,6 +189,29 @@ TEST(LoaderShapes, FilesListedButNotDrawnCountOverTheWholeSet) {
   EXPECT_EQ(distil(s).job.dataset.num_files, 60u);
 }
 
+// One more entry than the files read in a folder of a few (dlgen's .dlgen-manifest.json beside 6
+// Parquet files, a README) is the folder's other file, not a sample the loader did not draw.
+TEST(LoaderShapes, OneOtherEntryOfAFolderIsNotAFile) {
+  Loader b(2);
+  std::vector<std::uint32_t> files;
+  for (int i = 0; i < 6; ++i)
+    files.push_back(b.file("/data/pq/file_000000" + std::to_string(i) + ".bin", 8192));
+  const auto dir = b.file("/data/pq", 4096);
+  b.ev(b.now(), 1'000, 100, 100, Op::getdents, dir, 5, 0, 32768, 48 + 40 * 7);
+  b.ev(b.now(), 1'000, 100, 100, Op::getdents, dir, 5, 0, 32768, 0);
+  auto read_file = [&](std::uint32_t pid, std::uint32_t f) {
+    b.ev(b.now(), 5'000, pid, pid, Op::open, f, -1, 0, 0, 9);
+    b.ev(b.now() + 6'000, 5'000, pid, pid, Op::read, f, 9, 0, 8192, 8192);
+    b.ev(b.now() + 12'000, 1'000, pid, pid, Op::close, f, 9, 0, 0, 0);
+    b.now() += 2'000'000;
+  };
+  b.pass(files, 2, read_file);
+  const TraceSummary s = summarize(b.get());
+  ASSERT_GE(s.datasets.size(), 1u);
+  EXPECT_EQ(s.datasets[0].files.size(), 6u);
+  EXPECT_EQ(distil(s).job.dataset.num_files, 6u);
+}
+
 // Fresh workers reading without replacement still end a pass at the first file read again, as
 // before: an epoch's files are each read once.
 TEST(LoaderShapes, WithoutReplacementAPassEndsWhenAFileRepeats) {
