@@ -50,6 +50,17 @@ class Loader : public testing::TraceBuilder {
       now_ += 20'000'000;
     }
   }
+  // `epochs` passes over samples 0..n-1, reshuffled before each (shuffle=True).
+  template <class ReadSample>
+  void shuffled_passes(std::uint32_t n, int epochs, std::uint32_t batch, std::mt19937& rng,
+                       ReadSample read_sample) {
+    std::vector<std::uint32_t> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    for (int epoch = 0; epoch < epochs; ++epoch) {
+      std::shuffle(order.begin(), order.end(), rng);
+      pass(order, batch, read_sample);
+    }
+  }
   const trace::Trace& get() const { return t_; }
   std::uint64_t& now() { return now_; }
 
@@ -99,12 +110,7 @@ TEST(LoaderShapes, ZipMembersReadByEachWorkerAreSamples) {
     if (left % 4096) read(pid, pos, 4096, 4096);
     b.now() += 300'000;  // decode
   };
-  std::vector<std::uint32_t> order(96);
-  std::iota(order.begin(), order.end(), 0);
-  for (int epoch = 0; epoch < 2; ++epoch) {
-    std::shuffle(order.begin(), order.end(), rng);
-    b.pass(order, 8, read_member);
-  }
+  b.shuffled_passes(96, 2, 8, rng, read_member);
   const TraceSummary s = summarize(b.get());
   ASSERT_EQ(s.sample_files.size(), 1u);
   EXPECT_EQ(s.sample_files[0].offsets, offset) << "the central directory is not a member";
@@ -257,12 +263,7 @@ TEST(LoaderShapes, AnArrayReadBesideEverySampleIsNotASample) {
     b.now() += 150'000;
   };
   std::mt19937 rng(9);
-  std::vector<std::uint32_t> order(kRows);
-  std::iota(order.begin(), order.end(), 0);
-  for (int epoch = 0; epoch < 2; ++epoch) {
-    std::shuffle(order.begin(), order.end(), rng);
-    b.pass(order, 16, read_sample);
-  }
+  b.shuffled_passes(kRows, 2, 16, rng, read_sample);
   const TraceSummary s = summarize(b.get());
   ASSERT_EQ(s.sample_files.size(), 1u);
   EXPECT_EQ(s.sample_files[0].samples, kRows);
