@@ -71,6 +71,7 @@ class MpiCluster final : public Cluster {
     for (int i = 0; i < n; ++i) hosts_.emplace_back(names.data() + i * sizeof all);
     seen_.assign(size_, 0);
     alive_.assign(size_, SteadyClock::time_point{});
+    arrived_.assign(size_, SteadyClock::time_point{});
 #ifdef DLGEN_TEST_HOOKS
     // Tests only (built with DLGEN_BUILD_TESTS): rank DLGEN_TEST_HANG_RANK stops answering (sleeps
     // an hour) instead of entering its DLGEN_TEST_HANG_AT-th collective (default the 3rd).
@@ -78,6 +79,11 @@ class MpiCluster final : public Cluster {
       const char* at = std::getenv("DLGEN_TEST_HANG_AT");
       hang_at_ = at ? std::strtoull(at, nullptr, 10) : 3;
     }
+    // Rank DLGEN_TEST_LATE_RANK calls each collective DLGEN_TEST_LATE_MS after telling the others
+    // it arrived: the gap in which a watchdog counting from its own arrival misjudged a slow rank.
+    if (const char* l = std::getenv("DLGEN_TEST_LATE_RANK"); l && std::atoi(l) == r)
+      if (const char* ms = std::getenv("DLGEN_TEST_LATE_MS"))
+        late_ = std::chrono::milliseconds(std::atoi(ms));
 #endif
     if (size_ > 1 && timeout_s_ > 0) heart_ = std::thread([this] { heartbeats(); });
   }
@@ -178,12 +184,17 @@ class MpiCluster final : public Cluster {
     if (hang_at_ != 0 && seq_ + 1 == hang_at_)
       for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
 #endif
-    std::lock_guard lock(mu_);
-    ++seq_;
-    entered_ = SteadyClock::now();
-    reap_sends(false);
-    if (size_ < 2) return;
-    send_all(seq_, kArrivalTag, [](std::uint32_t) { return true; });
+    {
+      std::lock_guard lock(mu_);
+      ++seq_;
+      entered_ = SteadyClock::now();
+      reap_sends(false);
+      if (size_ < 2) return;
+      send_all(seq_, kArrivalTag, [](std::uint32_t) { return true; });
+    }
+#ifdef DLGEN_TEST_HOOKS
+    std::this_thread::sleep_for(late_);
+#endif
   }
 
   // Sends `value` with `tag` to every other rank p with want(p) (non-blocking; the buffer lives
@@ -245,9 +256,10 @@ class MpiCluster final : public Cluster {
       MPI_Recv(&value, 1, MPI_UNSIGNED_LONG_LONG, st.MPI_SOURCE, st.MPI_TAG, watch_,
                MPI_STATUS_IGNORE);
       const auto from = static_cast<std::size_t>(st.MPI_SOURCE);
-      if (st.MPI_TAG == kArrivalTag)
+      if (st.MPI_TAG == kArrivalTag) {
+        if (value > seen_[from]) arrived_[from] = SteadyClock::now();
         seen_[from] = std::max<std::uint64_t>(seen_[from], value);
-      else  // a heartbeat: that rank made progress since its last one
+      } else  // a heartbeat: that rank made progress since its last one
         alive_[from] = SteadyClock::now();
     }
   }
@@ -278,10 +290,11 @@ class MpiCluster final : public Cluster {
 
   // The watchdog's decision while waiting at coordination point seq_ (holds mu_): a rank not yet
   // there that has sent no heartbeat for the timeout (since this wait began) is hung; with every
-  // rank there, the collective itself is, once the timeout passed.
+  // rank there, the collective itself is, once the timeout passed since the last of them arrived
+  // (a slow rank that kept sending heartbeats may arrive long after this rank began waiting).
   void check_ranks() {
     const SteadyClock::time_point now = SteadyClock::now();
-    const double waited = std::chrono::duration<double>(now - entered_).count();
+    SteadyClock::time_point all_here = entered_;
     std::vector<std::uint32_t> missing;
     std::uint32_t lowest_here = rank_;
     bool absent = false;
@@ -290,6 +303,7 @@ class MpiCluster final : public Cluster {
       if (p == rank_) continue;
       if (seen_[p] >= seq_) {
         lowest_here = std::min(lowest_here, p);
+        all_here = std::max(all_here, arrived_[p]);
         continue;
       }
       absent = true;
@@ -300,6 +314,7 @@ class MpiCluster final : public Cluster {
         silent = std::max(silent, quiet);
       }
     }
+    const double waited = std::chrono::duration<double>(now - all_here).count();
     if (absent ? missing.empty() : waited <= timeout_s_) return;
     if (!absent) silent = waited;
     // The lowest rank that arrived speaks first; the others give it a few seconds.
@@ -336,6 +351,7 @@ class MpiCluster final : public Cluster {
   std::vector<std::string> hosts_;
   std::vector<std::uint64_t> seen_;  // the latest coordination point each rank said it reached
   std::vector<SteadyClock::time_point> alive_;  // when each rank's last heartbeat arrived
+  std::vector<SteadyClock::time_point> arrived_;  // when each rank's latest arrival notice did
   std::uint64_t seq_ = 0;                       // coordination points this rank entered
   SteadyClock::time_point entered_ = SteadyClock::now();
   std::deque<Notice> notices_;
@@ -346,6 +362,7 @@ class MpiCluster final : public Cluster {
   bool heart_stop_ = false;
 #ifdef DLGEN_TEST_HOOKS
   std::uint64_t hang_at_ = 0;
+  std::chrono::milliseconds late_{0};
 #endif
 };
 

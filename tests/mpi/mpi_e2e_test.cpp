@@ -485,7 +485,9 @@ TEST(Mpi, ARankThatStopsAnsweringEndsTheJobWithItsName) {
 // Heartbeats: rank 1's storage is slow (each request completes 200 ms late: the test hook
 // DLGEN_TEST_SLOW_RANK), and its accelerators read 6 samples an epoch in 4 requests each, one at a
 // time: over 4.8 s an epoch, more than twice --rank-timeout 2s, while rank 0 waits for it at every
-// agreement. It completes a request every 200 ms, so it is alive and the run ends normally.
+// agreement. It completes a request every 200 ms, so it is alive and the run ends normally. It also
+// calls each collective 300 ms after telling rank 0 it arrived (DLGEN_TEST_LATE_RANK): rank 0, which
+// waited over 2 s by then, must count the collective's own time from that arrival, not from its own.
 TEST(Mpi, ARankSlowerThanTheTimeoutThatKeepsWorkingFinishes) {
   SKIP_WITHOUT_MPIRUN();
   TempDir tmp("dlgen-mpi");
@@ -495,7 +497,8 @@ TEST(Mpi, ARankSlowerThanTheTimeoutThatKeepsWorkingFinishes) {
   ASSERT_EQ(dlgen_ranks(2, "generate job.toml -q" + set, tmp.path()).code, 0);
   const Outcome o =
       dlgen_ranks(2, "run job.toml -q -o r.json --rank-timeout 2s" + set, tmp.path(),
-                  "DLGEN_TEST_SLOW_RANK=1 DLGEN_TEST_SLOW_IO_MS=200");
+                  "DLGEN_TEST_SLOW_RANK=1 DLGEN_TEST_SLOW_IO_MS=200 "
+                  "DLGEN_TEST_LATE_RANK=1 DLGEN_TEST_LATE_MS=300");
   ASSERT_EQ(o.code, 0) << o.out;
   EXPECT_EQ(o.out.find("stopped answering"), std::string::npos) << o.out;
   const nlohmann::json j = nlohmann::json::parse(std::ifstream(tmp / "r.json"));

@@ -89,14 +89,17 @@ bool uring_skip(const Outcome& o) {
   return o.code == 77;
 }
 
-// Whether process `pid` has a file under `dir` open (its /proc/PID/fd links).
+// Whether process `pid` has a dataset file under `dir` open (its /proc/PID/fd links): a regular
+// file, not dlgen's manifest and not a folder (the safety scan before the replay opens those).
 bool has_open_under(pid_t pid, const std::filesystem::path& dir) {
   std::error_code ec;
   const std::string prefix = std::filesystem::canonical(dir, ec).string() + "/";
   for (const auto& e : std::filesystem::directory_iterator(
            "/proc/" + std::to_string(pid) + "/fd", std::filesystem::directory_options::none, ec)) {
     const auto target = std::filesystem::read_symlink(e.path(), ec);
-    if (!ec && target.string().rfind(prefix, 0) == 0) return true;
+    if (ec || target.string().rfind(prefix, 0) != 0) continue;
+    if (target.filename().string().starts_with(".dlgen-manifest")) continue;
+    if (std::filesystem::is_regular_file(target, ec)) return true;
   }
   return false;
 }
