@@ -1,9 +1,10 @@
 #!/bin/bash
 # Keeps functions small and files to one responsibility (docs/architecture.md, "Small functions"):
-# fails when a function of the C++ sources (*/src, */include, cli/) is over 80 lines or a file
-# over 600, as universal-ctags delimits them (a function's lines run from its signature to its
-# closing brace, lambdas inside it included). A known exception is listed in allowed.txt with
-# why; an entry that no longer applies is named, so that it can be dropped.
+# fails when a function of the C++ sources (*/src, */include, cli/) or of the BPF programs (C,
+# tracer/bpf) is over 80 lines or a file over 600, as universal-ctags delimits them (a function's
+# lines run from its signature to its closing brace, lambdas inside it included). A known
+# exception is listed in allowed.txt with why; an entry that no longer applies is named, so that
+# it can be dropped.
 #   sizes.sh [SOURCE_DIR]
 set -euo pipefail
 root=$(realpath "${1:-$(dirname "$0")/../..}")
@@ -12,11 +13,21 @@ max_function=80
 max_file=600
 command -v ctags >/dev/null || { echo "sizes.sh: universal-ctags is not installed" >&2; exit 1; }
 cd "$root"
-mapfile -t files < <(find cli */src */include -type f \( -name '*.cpp' -o -name '*.hpp' \) \
-                       -not -path 'tests/*' -not -path 'bench/*' -not -path 'build*' | sort)
+mapfile -t cxx < <(find cli */src */include -type f \( -name '*.cpp' -o -name '*.hpp' \) \
+                     -not -path 'tests/*' -not -path 'bench/*' -not -path 'build*' | sort)
+mapfile -t bpf < <(find tracer/bpf -type f \( -name '*.c' -o -name '*.h' \) | sort)
+# libbpf's program macros, BPF_PROG(name, args...) and its kin, read as the functions they define
+# (else every program is a function named BPF_PROG).
+bpf_macros=()
+for m in BPF_PROG BPF_KPROBE BPF_KRETPROBE BPF_UPROBE BPF_URETPROBE BPF_KSYSCALL; do
+  bpf_macros+=(-D "$m(name,...)=name(__VA_ARGS__)")
+done
 over=$(
   {
-    ctags --languages=C++ --kinds-C++=f --fields=+ne -o - "${files[@]}" |
+    {
+      ctags --languages=C++ --kinds-C++=f --fields=+ne -o - "${cxx[@]}"
+      ctags --languages=C --langmap=C:.c.h --kinds-C=f --fields=+ne "${bpf_macros[@]}" -o - "${bpf[@]}"
+    } |
       awk -F'\t' -v max="$max_function" '{
         line = ""; end = "";
         for (i = 3; i <= NF; i++) {
@@ -28,7 +39,7 @@ over=$(
         if (line != "" && end != "" && end - line + 1 > max && name !~ /^__anon/)
           printf "function %s %s %d\n", $2, name, end - line + 1;
       }'
-    wc -l "${files[@]}" | awk -v max="$max_file" '$2 != "total" && $1 > max { printf "file %s - %d\n", $2, $1 }'
+    wc -l "${cxx[@]}" "${bpf[@]}" | awk -v max="$max_file" '$2 != "total" && $1 > max { printf "file %s - %d\n", $2, $1 }'
   } | sort -u
 )
 # Whether the lines on stdin hold KIND FILE NAME as their first three fields.

@@ -60,30 +60,6 @@ static __always_inline __u64 iov_bytes(unsigned long uiov, unsigned long count)
 
 #include "net.bpf.h"
 
-/* The socket syscalls: sendmsg/recvmsg on unix sockets (the DataLoader's batch hand-over, as
- * dl_io records) and the sends and receives of TCP sockets (net.bpf.h). Returns 0 for a socket
- * of neither kind (not recorded). */
-static __always_inline int enter_socket(struct pending *p, long nr, unsigned long a0,
-                                        unsigned long a1, unsigned long a2, unsigned long a3)
-{
-  struct file *f = fd_to_file(a0);
-  switch (nr) {
-  case __NR_sendto:
-  case __NR_recvfrom:
-    return net_enter(p, nr == __NR_sendto ? DL_NET_SEND : DL_NET_RECV, f, a0, a1, a2, a3);
-  case __NR_sendmsg:
-  case __NR_recvmsg:
-    if (!is_unix_socket(f))
-      return net_enter_msg(p, nr == __NR_sendmsg ? DL_NET_SEND : DL_NET_RECV, f, a0, a1, a2);
-    p->op = nr == __NR_sendmsg ? DL_OP_SENDMSG : DL_OP_RECVMSG;
-    p->fd = a0;
-    p->flags = a2;
-    p->file = (__u64)f;
-    return 1;
-  }
-  return 0;
-}
-
 static __always_inline __u64 user_u64(unsigned long uptr)
 {
   __u64 v = 0;
@@ -92,117 +68,220 @@ static __always_inline __u64 user_u64(unsigned long uptr)
   return v;
 }
 
-SEC("tp_btf/sys_enter")
-int BPF_PROG(dl_sys_enter, struct pt_regs *regs, long id)
+/* What an enter_* step makes of a syscall: not one of its own (the next step looks at it), one it
+ * does not record (anonymous memory, a socket of neither kind), or one recorded. FILE: the exit
+ * also needs the struct file behind p->fd, read at entry (a close invalidates it); FILE_POS: and
+ * its position too (the syscall uses and advances it). */
+enum dl_enter {
+  DL_ENTER_OTHER = -1,
+  DL_ENTER_SKIP = 0,
+  DL_ENTER_RECORD,
+  DL_ENTER_FILE,
+  DL_ENTER_FILE_POS,
+};
+
+/* Syscalls that move data through a descriptor: reads and writes, plain, positioned and vectored;
+ * sendfile and copy_file_range (from p->fd to p->arg); getdents64. `a`: the six arguments. */
+static __always_inline int enter_data(struct pending *p, long nr, const unsigned long *a)
 {
-  /* The task's pending slot: task storage, created at the first syscall that is recorded once the
-   * tgid filter says the task is traced (so untraced tasks never get storage, and a failure to
-   * create it is counted only when a record is lost to it). */
-  struct task_struct *task = bpf_get_current_task_btf();
-  struct pending *slot = bpf_task_storage_get(&pending, task, 0, 0);
-  if (slot)
-    slot->active = 0;
-  else if (!traced(bpf_get_current_pid_tgid() >> 32))
-    return 0;
-  struct pending p = {};
-  p.fd = -1;
-  /* x86_64 syscall arguments: rdi, rsi, rdx, r10, r8, r9. `regs` is a BTF pointer: direct loads
-   * (CO-RE relocated, fault-safe) cost far less than a probe-read helper call each. */
-  unsigned long a0 = regs->di, a1 = regs->si, a2 = regs->dx, a3 = regs->r10, a4 = regs->r8, a5 = regs->r9;
-  int want_file = 0, want_pos = 0;
-  const long nr = id;
   switch (nr) {
-  case __NR_open: p.op = DL_OP_OPEN; p.uptr = a0; p.flags = a1; p.arg = DL_AT_FDCWD; p.has_path = 1; break;
-  case __NR_creat: p.op = DL_OP_OPEN; p.uptr = a0; p.flags = 01101; p.arg = DL_AT_FDCWD; p.has_path = 1; break;
-  case __NR_openat: p.op = DL_OP_OPEN; p.uptr = a1; p.flags = a2; p.arg = a0; p.has_path = 1; break;
-  case __NR_openat2: p.op = DL_OP_OPEN; p.uptr = a1; p.flags = user_u64(a2); p.arg = a0; p.has_path = 1; break;
-  case __NR_close: p.op = DL_OP_CLOSE; p.fd = a0; want_file = 1; break;
-  case __NR_read: p.op = DL_OP_READ; p.fd = a0; p.uptr = a1; p.size = a2; want_file = want_pos = 1; break;
-  case __NR_write: p.op = DL_OP_WRITE; p.fd = a0; p.size = a2; want_file = want_pos = 1; break;
-  case __NR_pread64: p.op = DL_OP_PREAD; p.fd = a0; p.uptr = a1; p.size = a2; p.offset = a3; want_file = 1; break;
-  case __NR_pwrite64: p.op = DL_OP_PWRITE; p.fd = a0; p.size = a2; p.offset = a3; want_file = 1; break;
+  case __NR_read: p->op = DL_OP_READ; p->fd = a[0]; p->uptr = a[1]; p->size = a[2]; return DL_ENTER_FILE_POS;
+  case __NR_write: p->op = DL_OP_WRITE; p->fd = a[0]; p->size = a[2]; return DL_ENTER_FILE_POS;
+  case __NR_pread64: p->op = DL_OP_PREAD; p->fd = a[0]; p->uptr = a[1]; p->size = a[2]; p->offset = a[3]; return DL_ENTER_FILE;
+  case __NR_pwrite64: p->op = DL_OP_PWRITE; p->fd = a[0]; p->size = a[2]; p->offset = a[3]; return DL_ENTER_FILE;
   case __NR_readv:
   case __NR_writev:
-    p.op = nr == __NR_readv ? DL_OP_READV : DL_OP_WRITEV;
-    p.fd = a0; p.size = iov_bytes(a1, a2); p.arg = a2; want_file = want_pos = 1;
-    break;
+    p->op = nr == __NR_readv ? DL_OP_READV : DL_OP_WRITEV;
+    p->fd = a[0]; p->size = iov_bytes(a[1], a[2]); p->arg = a[2];
+    return DL_ENTER_FILE_POS;
   case __NR_preadv:
   case __NR_pwritev:
   case __NR_preadv2:
   case __NR_pwritev2:
-    p.op = (nr == __NR_preadv || nr == __NR_preadv2) ? DL_OP_PREADV : DL_OP_PWRITEV;
-    p.fd = a0; p.size = iov_bytes(a1, a2); p.arg = a2; p.offset = a3; want_file = 1;
+    p->op = (nr == __NR_preadv || nr == __NR_preadv2) ? DL_OP_PREADV : DL_OP_PWRITEV;
+    p->fd = a[0]; p->size = iov_bytes(a[1], a[2]); p->arg = a[2]; p->offset = a[3];
     if (nr == __NR_preadv2 || nr == __NR_pwritev2) {
-      p.flags = a5;
-      if ((long)a3 == -1) /* -1: use and advance the file position */
-        want_pos = 1;
+      p->flags = a[5];
+      if ((long)a[3] == -1) /* -1: use and advance the file position */
+        return DL_ENTER_FILE_POS;
     }
-    break;
-  case __NR_lseek: p.op = DL_OP_LSEEK; p.fd = a0; p.offset = a1; p.arg = a2; want_file = 1; break;
+    return DL_ENTER_FILE;
+  case __NR_sendfile:
+    p->op = DL_OP_SENDFILE; p->fd = a[1]; p->arg = a[0]; p->size = a[3];
+    if (!a[2])
+      return DL_ENTER_FILE_POS;
+    p->offset = user_u64(a[2]);
+    return DL_ENTER_FILE;
+  case __NR_copy_file_range:
+    p->op = DL_OP_COPY_FILE_RANGE; p->fd = a[0]; p->arg = a[2]; p->size = a[4]; p->flags = a[5];
+    if (!a[1])
+      return DL_ENTER_FILE_POS;
+    p->offset = user_u64(a[1]);
+    return DL_ENTER_FILE;
+  case __NR_getdents64: p->op = DL_OP_GETDENTS; p->fd = a[0]; p->size = a[2]; return DL_ENTER_FILE_POS;
+  }
+  return DL_ENTER_OTHER;
+}
+
+/* Syscalls on a descriptor or a mapping that move no data through it: close, seek, map (of a file
+ * only), sync, allocate, truncate, fstat. */
+static __always_inline int enter_fd(struct pending *p, long nr, const unsigned long *a)
+{
+  switch (nr) {
+  case __NR_close: p->op = DL_OP_CLOSE; p->fd = a[0]; return DL_ENTER_FILE;
+  case __NR_lseek: p->op = DL_OP_LSEEK; p->fd = a[0]; p->offset = a[1]; p->arg = a[2]; return DL_ENTER_FILE;
   case __NR_mmap:
-    if ((long)a4 < 0 || (a3 & MAP_ANONYMOUS))
-      return 0; /* anonymous memory: not file I/O */
-    p.op = DL_OP_MMAP; p.fd = a4; p.size = a1; p.offset = a5; p.flags = a3; p.arg = a2; want_file = 1;
-    break;
-  case __NR_munmap: p.op = DL_OP_MUNMAP; p.offset = a0; p.size = a1; break;
-  case __NR_fsync: p.op = DL_OP_FSYNC; p.fd = a0; want_file = 1; break;
-  case __NR_fdatasync: p.op = DL_OP_FDATASYNC; p.fd = a0; want_file = 1; break;
-  case __NR_sync_file_range: p.op = DL_OP_SYNC_FILE_RANGE; p.fd = a0; p.offset = a1; p.size = a2; p.flags = a3; want_file = 1; break;
-  case __NR_fallocate: p.op = DL_OP_FALLOCATE; p.fd = a0; p.flags = a1; p.offset = a2; p.size = a3; want_file = 1; break;
-  case __NR_ftruncate: p.op = DL_OP_FTRUNCATE; p.fd = a0; p.size = a1; want_file = 1; break;
-  case __NR_rename: p.op = DL_OP_RENAME; p.uptr = a1; p.arg = DL_AT_FDCWD; p.has_path = 1; break;
-  case __NR_renameat: p.op = DL_OP_RENAME; p.uptr = a3; p.arg = a2; p.has_path = 1; break;
-  case __NR_renameat2: p.op = DL_OP_RENAME; p.uptr = a3; p.arg = a2; p.flags = a4; p.has_path = 1; break;
-  case __NR_unlink: p.op = DL_OP_UNLINK; p.uptr = a0; p.arg = DL_AT_FDCWD; p.has_path = 1; break;
-  case __NR_unlinkat: p.op = DL_OP_UNLINK; p.uptr = a1; p.arg = a0; p.flags = a2; p.has_path = 1; break;
-  case __NR_mkdir: p.op = DL_OP_MKDIR; p.uptr = a0; p.flags = a1; p.arg = DL_AT_FDCWD; p.has_path = 1; break;
-  case __NR_mkdirat: p.op = DL_OP_MKDIR; p.uptr = a1; p.arg = a0; p.flags = a2; p.has_path = 1; break;
-  case __NR_getdents64: p.op = DL_OP_GETDENTS; p.fd = a0; p.size = a2; want_file = want_pos = 1; break;
+    if ((long)a[4] < 0 || (a[3] & MAP_ANONYMOUS))
+      return DL_ENTER_SKIP; /* anonymous memory: not file I/O */
+    p->op = DL_OP_MMAP; p->fd = a[4]; p->size = a[1]; p->offset = a[5]; p->flags = a[3]; p->arg = a[2];
+    return DL_ENTER_FILE;
+  case __NR_munmap: p->op = DL_OP_MUNMAP; p->offset = a[0]; p->size = a[1]; return DL_ENTER_RECORD;
+  case __NR_fsync: p->op = DL_OP_FSYNC; p->fd = a[0]; return DL_ENTER_FILE;
+  case __NR_fdatasync: p->op = DL_OP_FDATASYNC; p->fd = a[0]; return DL_ENTER_FILE;
+  case __NR_sync_file_range:
+    p->op = DL_OP_SYNC_FILE_RANGE; p->fd = a[0]; p->offset = a[1]; p->size = a[2]; p->flags = a[3];
+    return DL_ENTER_FILE;
+  case __NR_fallocate:
+    p->op = DL_OP_FALLOCATE; p->fd = a[0]; p->flags = a[1]; p->offset = a[2]; p->size = a[3];
+    return DL_ENTER_FILE;
+  case __NR_ftruncate: p->op = DL_OP_FTRUNCATE; p->fd = a[0]; p->size = a[1]; return DL_ENTER_FILE;
+  case __NR_fstat: p->op = DL_OP_STAT; p->fd = a[0]; return DL_ENTER_FILE;
+  }
+  return DL_ENTER_OTHER;
+}
+
+/* Syscalls that name a path (read at exit, relative to the directory descriptor in p->arg): open,
+ * rename, unlink, mkdir, stat. A stat of an empty path through a descriptor is an fstat. */
+static __always_inline int enter_path(struct pending *p, long nr, const unsigned long *a)
+{
+  switch (nr) {
+  case __NR_open: p->op = DL_OP_OPEN; p->uptr = a[0]; p->flags = a[1]; p->arg = DL_AT_FDCWD; break;
+  case __NR_creat: p->op = DL_OP_OPEN; p->uptr = a[0]; p->flags = 01101; p->arg = DL_AT_FDCWD; break;
+  case __NR_openat: p->op = DL_OP_OPEN; p->uptr = a[1]; p->flags = a[2]; p->arg = a[0]; break;
+  case __NR_openat2: p->op = DL_OP_OPEN; p->uptr = a[1]; p->flags = user_u64(a[2]); p->arg = a[0]; break;
+  case __NR_rename: p->op = DL_OP_RENAME; p->uptr = a[1]; p->arg = DL_AT_FDCWD; break;
+  case __NR_renameat: p->op = DL_OP_RENAME; p->uptr = a[3]; p->arg = a[2]; break;
+  case __NR_renameat2: p->op = DL_OP_RENAME; p->uptr = a[3]; p->arg = a[2]; p->flags = a[4]; break;
+  case __NR_unlink: p->op = DL_OP_UNLINK; p->uptr = a[0]; p->arg = DL_AT_FDCWD; break;
+  case __NR_unlinkat: p->op = DL_OP_UNLINK; p->uptr = a[1]; p->arg = a[0]; p->flags = a[2]; break;
+  case __NR_mkdir: p->op = DL_OP_MKDIR; p->uptr = a[0]; p->flags = a[1]; p->arg = DL_AT_FDCWD; break;
+  case __NR_mkdirat: p->op = DL_OP_MKDIR; p->uptr = a[1]; p->arg = a[0]; p->flags = a[2]; break;
   case __NR_stat:
-  case __NR_lstat: p.op = DL_OP_STAT; p.uptr = a0; p.arg = DL_AT_FDCWD; p.has_path = 1; break;
-  case __NR_fstat: p.op = DL_OP_STAT; p.fd = a0; want_file = 1; break;
+  case __NR_lstat: p->op = DL_OP_STAT; p->uptr = a[0]; p->arg = DL_AT_FDCWD; break;
   case __NR_newfstatat:
   case __NR_statx:
-    p.op = DL_OP_STAT; p.uptr = a1; p.arg = a0; p.has_path = 1;
-    p.flags = nr == __NR_statx ? a2 : a3;
-    if (p.flags & AT_EMPTY_PATH) { /* fstat through a dirfd */
-      p.fd = a0; want_file = 1; p.has_path = 0;
+    p->op = DL_OP_STAT; p->uptr = a[1]; p->arg = a[0];
+    p->flags = nr == __NR_statx ? a[2] : a[3];
+    if (p->flags & AT_EMPTY_PATH) { /* fstat through a dirfd */
+      p->fd = a[0];
+      return DL_ENTER_FILE;
     }
     break;
-  case __NR_sendfile:
-    p.op = DL_OP_SENDFILE; p.fd = a1; p.arg = a0; p.size = a3; want_file = 1;
-    if (a2) p.offset = user_u64(a2); else want_pos = 1;
-    break;
-  case __NR_copy_file_range:
-    p.op = DL_OP_COPY_FILE_RANGE; p.fd = a0; p.arg = a2; p.size = a4; p.flags = a5; want_file = 1;
-    if (a1) p.offset = user_u64(a1); else want_pos = 1;
-    break;
+  default:
+    return DL_ENTER_OTHER;
+  }
+  p->has_path = 1;
+  return DL_ENTER_RECORD;
+}
+
+/* The socket syscalls: sendmsg/recvmsg on unix sockets (the DataLoader's batch hand-over, as
+ * dl_io records) and the sends and receives of TCP sockets (net.bpf.h); a socket of neither kind
+ * is not recorded. */
+static __always_inline int enter_socket(struct pending *p, long nr, const unsigned long *a)
+{
+  struct file *f;
+  switch (nr) {
   case __NR_sendto:
   case __NR_recvfrom:
+    f = fd_to_file(a[0]);
+    if (!net_enter(p, nr == __NR_sendto ? DL_NET_SEND : DL_NET_RECV, f, a[0], a[1], a[2], a[3]))
+      return DL_ENTER_SKIP;
+    return DL_ENTER_RECORD;
   case __NR_sendmsg:
   case __NR_recvmsg:
-    if (!enter_socket(&p, nr, a0, a1, a2, a3))
-      return 0;
-    break;
-  default:
+    f = fd_to_file(a[0]);
+    if (is_unix_socket(f)) {
+      p->op = nr == __NR_sendmsg ? DL_OP_SENDMSG : DL_OP_RECVMSG;
+      p->fd = a[0];
+      p->flags = a[2];
+      p->file = (__u64)f;
+      return DL_ENTER_RECORD;
+    }
+    if (!net_enter_msg(p, nr == __NR_sendmsg ? DL_NET_SEND : DL_NET_RECV, f, a[0], a[1], a[2]))
+      return DL_ENTER_SKIP;
+    return DL_ENTER_RECORD;
+  }
+  return DL_ENTER_OTHER;
+}
+
+/* The pending record of a syscall from its number and its six arguments (x86_64: rdi, rsi, rdx,
+ * r10, r8, r9), the struct file and position read now where the exit needs them. Returns 0 for a
+ * syscall that is not recorded. */
+static __always_inline int enter_args(struct pending *p, long nr, const unsigned long *a)
+{
+  int want = enter_data(p, nr, a);
+  if (want == DL_ENTER_OTHER)
+    want = enter_fd(p, nr, a);
+  if (want == DL_ENTER_OTHER)
+    want = enter_path(p, nr, a);
+  if (want == DL_ENTER_OTHER)
+    want = enter_socket(p, nr, a);
+  if (want <= DL_ENTER_SKIP)
     return 0;
+  if (want >= DL_ENTER_FILE) {
+    struct file *f = fd_to_file(p->fd);
+    p->file = (__u64)f;
+    if (want == DL_ENTER_FILE_POS && f)
+      p->offset = DL_AS_FILE(f)->f_pos;
   }
-  if (want_file) {
-    struct file *f = fd_to_file(p.fd);
-    p.file = (__u64)f;
-    if (want_pos && f)
-      p.offset = DL_AS_FILE(f)->f_pos;
+  return 1;
+}
+
+/* The task's pending slot, at entry: NULL while the task has none yet, else the slot with its
+ * previous syscall marked done. Returns 0 when the task is not traced. The slot is created
+ * (keep_pending) at the first recorded syscall once the tgid filter says the task is traced, so
+ * untraced tasks never get storage. */
+static __always_inline int traced_slot(struct task_struct *task, struct pending **slot)
+{
+  *slot = bpf_task_storage_get(&pending, task, 0, 0);
+  if (*slot) {
+    (*slot)->active = 0;
+    return 1;
   }
+  return traced(bpf_get_current_pid_tgid() >> 32);
+}
+
+/* Keeps `p` in the task's slot until the exit, creating the slot at the task's first recorded
+ * syscall; a failure to create it is counted as a lost record. */
+static __always_inline void keep_pending(struct task_struct *task, struct pending *slot,
+                                         struct pending *p)
+{
   if (!slot) {
     slot = bpf_task_storage_get(&pending, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
     if (!slot) {
       count_lost(DL_LOST_TASK_STORAGE); /* out of memory, or the storage lock was busy */
-      return 0;
+      return;
     }
   }
-  p.active = 1;
-  p.ts = bpf_ktime_get_ns();
-  *slot = p;
+  p->active = 1;
+  p->ts = bpf_ktime_get_ns();
+  *slot = *p;
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(dl_sys_enter, struct pt_regs *regs, long id)
+{
+  struct task_struct *task = bpf_get_current_task_btf();
+  struct pending *slot;
+  if (!traced_slot(task, &slot))
+    return 0;
+  struct pending p = {};
+  p.fd = -1;
+  /* `regs` is a BTF pointer: direct loads (CO-RE relocated, fault-safe) cost far less than a
+   * probe-read helper call each. */
+  const unsigned long a[6] = {regs->di, regs->si, regs->dx, regs->r10, regs->r8, regs->r9};
+  if (enter_args(&p, id, a))
+    keep_pending(task, slot, &p);
   return 0;
 }
 

@@ -142,74 +142,80 @@ void merge_reopens(std::vector<Access>& accesses) {
   accesses = std::move(kept);
 }
 
-}  // namespace
+// The trace's events on dataset files, walked in order, gathered into accesses: an open starts
+// one, reads and maps on its descriptor extend it, its close ends it.
+class AccessWalk {
+ public:
+  explicit AccessWalk(const Classified& c) : c_(c) {}
 
-std::vector<Access> find_accesses(const trace::Trace& t, const Classified& c) {
-  std::vector<Access> accesses;
-  std::map<std::pair<std::uint32_t, std::int32_t>, std::size_t> open_fd;  // (pid, fd) → access
-  // (pid, file) → its latest access. io_uring completions are stamped when they finish, which can
-  // be after the descriptor was closed and its number reused for the next file (header and chunk
-  // requests in flight together): such a read belongs to the file's latest access, not a new one
-  // (a new one would look like the file read twice and split the pass).
-  std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t> last_of_file;
-  std::set<std::size_t> seeked;  // accesses whose descriptor was lseek'd since their last read
-  auto start_access = [&](const Event& e) {
+  void add(const Event& e) {
+    if (e.file == trace::kNoFile || !c_.is_dataset_file(e.file)) return;
+    const bool rd = trace::is_read(e.op) && e.op != Op::sendfile && e.op != Op::copy_file_range;
+    if (e.op == Op::open) {
+      if (e.ret >= 0) open_fd_[{e.pid, static_cast<std::int32_t>(e.ret)}] = start(e);
+    } else if (e.op == Op::close) {
+      on_close(e);
+    } else if (e.op == Op::lseek) {
+      on_seek(e);
+    } else if (rd || e.op == Op::mmap) {
+      on_read(e);
+    }
+  }
+
+  std::vector<Access> take() { return std::move(accesses_); }
+
+ private:
+  std::size_t start(const Event& e) {
     Access a;
     a.file = e.file;
-    a.dataset = c.files[e.file].dataset;
+    a.dataset = c_.files[e.file].dataset;
     a.pid = e.pid;
     a.tid = e.tid;
     a.ts = e.ts_ns;
     a.end = e.ts_ns + e.dur_ns;
     a.direct = (e.flags & kODirect) != 0 && e.op == Op::open;
-    accesses.push_back(a);
-    last_of_file[{e.pid, e.file}] = accesses.size() - 1;
-    return accesses.size() - 1;
-  };
-  for (const auto& e : t.events) {
-    if (e.file == trace::kNoFile || !c.is_dataset_file(e.file)) continue;
+    accesses_.push_back(a);
+    last_of_file_[{e.pid, e.file}] = accesses_.size() - 1;
+    return accesses_.size() - 1;
+  }
+
+  void on_close(const Event& e) {
     const auto key = std::make_pair(e.pid, e.fd);
-    if (e.op == Op::open) {
-      if (e.ret < 0) continue;
-      open_fd[{e.pid, static_cast<std::int32_t>(e.ret)}] = start_access(e);
-      continue;
-    }
-    if (e.op == Op::close) {
-      if (auto it = open_fd.find(key); it != open_fd.end())
-        accesses[it->second].closed = e.ts_ns + e.dur_ns;
-      open_fd.erase(key);
-      continue;
-    }
-    if (e.op == Op::lseek) {
-      if (auto it = open_fd.find(key); it != open_fd.end() && accesses[it->second].file == e.file)
-        seeked.insert(it->second);
-      continue;
-    }
-    const bool rd = trace::is_read(e.op) && e.op != Op::sendfile && e.op != Op::copy_file_range;
-    if (!rd && e.op != Op::mmap) continue;
-    auto it = open_fd.find(key);
-    std::size_t ai;
-    if (it == open_fd.end() || accesses[it->second].file != e.file) {
-      const auto last = last_of_file.find({e.pid, e.file});
-      if (last != last_of_file.end()) {
-        ai = last->second;  // a late completion on a closed (or reused) descriptor
-      } else {
-        ai = start_access(e);  // descriptor opened before the trace, or not seen
-        open_fd[key] = ai;
-      }
-    } else {
-      ai = it->second;
-    }
-    auto& a = accesses[ai];
+    if (auto it = open_fd_.find(key); it != open_fd_.end())
+      accesses_[it->second].closed = e.ts_ns + e.dur_ns;
+    open_fd_.erase(key);
+  }
+
+  void on_seek(const Event& e) {
+    if (auto it = open_fd_.find({e.pid, e.fd});
+        it != open_fd_.end() && accesses_[it->second].file == e.file)
+      seeked_.insert(it->second);
+  }
+
+  // The access a read or map belongs to: its descriptor's, else the file's latest (a late
+  // completion), else a new one (a descriptor opened before the trace, or not seen).
+  std::size_t access_of(const Event& e) {
+    const auto key = std::make_pair(e.pid, e.fd);
+    if (auto it = open_fd_.find(key); it != open_fd_.end() && accesses_[it->second].file == e.file)
+      return it->second;
+    if (auto last = last_of_file_.find({e.pid, e.file}); last != last_of_file_.end())
+      return last->second;  // a late completion on a closed (or reused) descriptor
+    return open_fd_[key] = start(e);
+  }
+
+  // A read (or a map) extends its access.
+  void on_read(const Event& e) {
+    const std::size_t ai = access_of(e);
+    auto& a = accesses_[ai];
     a.end = std::max(a.end, e.ts_ns + e.dur_ns);
     if (e.op == Op::mmap) {
       a.mmap = true;
-      continue;
+      return;
     }
-    if (e.ret <= 0) continue;  // EOF probe or error: moved no data
+    if (e.ret <= 0) return;  // EOF probe or error: moved no data
     const std::uint64_t done = static_cast<std::uint64_t>(e.ret);
     if (a.reads == 0) a.first_read = e.size;
-    if (seeked.erase(ai)) ++a.seek_reads;
+    if (seeked_.erase(ai)) ++a.seek_reads;
     ++a.reads;
     a.bytes += done;
     a.sizes.push_back(e.size);
@@ -217,12 +223,34 @@ std::vector<Access> find_accesses(const trace::Trace& t, const Classified& c) {
     a.offsets.push_back(e.offset);
     a.last_read_end = e.ts_ns + e.dur_ns;
   }
-  // Ranks: position in the dataset's path order.
+
+  const Classified& c_;
+  std::vector<Access> accesses_;
+  std::map<std::pair<std::uint32_t, std::int32_t>, std::size_t> open_fd_;  // (pid, fd) → access
+  // (pid, file) → its latest access. io_uring completions are stamped when they finish, which can
+  // be after the descriptor was closed and its number reused for the next file (header and chunk
+  // requests in flight together): such a read belongs to the file's latest access, not a new one
+  // (a new one would look like the file read twice and split the pass).
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t> last_of_file_;
+  std::set<std::size_t> seeked_;  // accesses whose descriptor was lseek'd since their last read
+};
+
+// Ranks: each access's file's position in its dataset's path order.
+void assign_ranks(const Classified& c, std::vector<Access>& accesses) {
   std::unordered_map<std::uint32_t, std::uint32_t> rank;
-  for (auto& d : c.datasets)
+  for (const auto& d : c.datasets)
     for (std::size_t i = 0; i < d.files.size(); ++i)
       rank[d.files[i]] = static_cast<std::uint32_t>(i);
   for (auto& a : accesses) a.rank = rank[a.file];
+}
+
+}  // namespace
+
+std::vector<Access> find_accesses(const trace::Trace& t, const Classified& c) {
+  AccessWalk walk(c);
+  for (const auto& e : t.events) walk.add(e);
+  std::vector<Access> accesses = walk.take();
+  assign_ranks(c, accesses);
   std::stable_sort(accesses.begin(), accesses.end(),
                    [](const Access& a, const Access& b) { return a.ts < b.ts; });
   merge_reopens(accesses);
