@@ -92,7 +92,8 @@ void expect_laws(const nlohmann::json& r) {
       << s.dump();
   EXPECT_EQ(s["gets"], s["requests"]);
   const nlohmann::json& e = s["errors"];
-  const std::uint64_t unanswered = e["timeouts"].get<std::uint64_t>() + e["resets"].get<std::uint64_t>();
+  const std::uint64_t unanswered =
+      e["timeouts"].get<std::uint64_t>() + e["resets"].get<std::uint64_t>();
   EXPECT_EQ(s["ttfb_us"]["count"], s["requests"].get<std::uint64_t>() - unanswered);
   EXPECT_EQ(s["ttlb_us"]["count"], s["ttfb_us"]["count"]);
   for (const char* p : {"p50", "p90", "p99", "max", "mean"}) {
@@ -145,7 +146,10 @@ TEST(S3Figures, SlowDownsAreRetriedAndCountedByKind) {
   expect_laws(r);
   EXPECT_EQ(r["totals"]["bytes_read"], 32u * 131072u);
   const std::uint64_t sent = proxy.slow_downs();
-  EXPECT_GE(sent, 8u);  // 32 reads and their retries, every 4th refused
+  // Every 4th object read of the N = 32 + sent the proxy saw is refused, unless it is the retry
+  // of a refused one (forwarded): floor((32 + sent) / 4) <= 2 * sent, so sent >= 5 however the
+  // retries interleave (8 only when no retry lands on a 4th read: timing, not a law).
+  EXPECT_GE(sent, 5u);
   EXPECT_EQ(r["s3"]["errors"]["slow_down_503"], sent);
   EXPECT_EQ(r["s3"]["retries"], sent);
   EXPECT_EQ(r["s3"]["errors"]["other_5xx"], 0u);
