@@ -190,6 +190,9 @@ Result<void> probe_s3() {
 void S3Counters::merge(const S3Counters& o) {
   http_requests += o.http_requests;
   gets += o.gets;
+  puts += o.puts;
+  parts += o.parts;
+  control += o.control;
   retries += o.retries;
   slow_downs += o.slow_downs;
   server_errors += o.server_errors;

@@ -152,7 +152,20 @@ void Transfers::send(Transfer* t) {
   if (t->attempts == 0) t->issued_ns = t->sent_ns;
   ++t->attempts;
   ++counters_.http_requests;
-  if (t->kind == Kind::get) ++counters_.gets;
+  switch (t->kind) {
+    case Kind::get:
+      ++counters_.gets;
+      break;
+    case Kind::put:
+      ++counters_.puts;
+      break;
+    case Kind::part:
+      ++counters_.parts;
+      break;
+    case Kind::control:
+      ++counters_.control;
+      break;
+  }
   curl_multi_add_handle(multi_, h);
   ++active_;
 }
