@@ -34,9 +34,10 @@ std::string errno_text(const std::filesystem::path& p, const char* what, std::ui
 }
 
 // Runs f(context, shard) for every shard on up to 4 threads, each with a context of its own made
-// by make() (a Result: a CheckpointIo, whose engine serves one thread); returns the first error.
-template <class Make, class F>
-Result<void> for_each_shard(std::uint32_t shards, Make make, F f) {
+// by make() (a Result: a CheckpointIo, whose engine serves one thread), then done(context) on
+// that thread, one thread at a time; returns the first error.
+template <class Make, class F, class Done>
+Result<void> for_each_shard(std::uint32_t shards, Make make, F f, Done done) {
   std::atomic<std::uint32_t> next{0};
   std::mutex mu;
   std::optional<Error> first;
@@ -50,6 +51,8 @@ Result<void> for_each_shard(std::uint32_t shards, Make make, F f) {
     if (!context) return failed(context.error());
     for (std::uint32_t s; (s = next.fetch_add(1)) < shards;)
       if (Result<void> r = f(*context, s); !r) failed(r.error());
+    std::lock_guard lock(mu);
+    done(*context);
   };
   const std::uint32_t n = std::min<std::uint32_t>(std::max<std::uint32_t>(shards, 1), 4);
   std::vector<std::thread> threads;
@@ -67,6 +70,16 @@ Result<void> for_each_shard(std::uint32_t shards, Make make, F f) {
 // A shard context for work that needs none (the -best copies).
 Result<bool> no_context() {
   return true;
+}
+void nothing_done(bool) {}
+
+// Adds the HTTP requests of a writer's engine to the checkpoints' (an object store's; nothing
+// for the file engines).
+void add_requests(std::optional<engine::S3Counters>& into, const CheckpointIo& io) {
+  const engine::S3Counters* k = io.s3_counters();
+  if (!k) return;
+  if (!into) into.emplace();
+  into->merge(*k);
 }
 
 // How a checkpoint's shards move: the job's request size, call, O_DIRECT and fsync on `engine`.
@@ -217,16 +230,20 @@ Result<void> write_checkpoint(const CheckpointSpec& spec,
   const auto t0 = std::chrono::steady_clock::now();
   const CheckpointIoOptions options = io_options(spec, engine);
   auto open_io = [&] { return CheckpointIo::open(options); };
-  Result<void> r = for_each_shard(n, open_io, [&](CheckpointIo& io, std::uint32_t s) {
-    const CheckpointShard& c = mine.shards[s];
-    const CheckpointFile f{dirfd, c.path.filename().string(), c.path, c.bytes};
-    return io.write(f, stream_seed, mine.index[s], progress);
-  });
+  Result<void> r = for_each_shard(
+      n, open_io,
+      [&](CheckpointIo& io, std::uint32_t s) {
+        const CheckpointShard& c = mine.shards[s];
+        const CheckpointFile f{dirfd, c.path.filename().string(), c.path, c.bytes};
+        return io.write(f, stream_seed, mine.index[s], progress);
+      },
+      [&](const CheckpointIo& io) { add_requests(into.s3, io); });
   if (!r) return r;
   if (copying)
-    r = for_each_shard(n, no_context, [&](bool, std::uint32_t s) {
-      return copy_shard(dirfd, mine.shards[s].path, spec.copy);
-    });
+    r = for_each_shard(
+        n, no_context,
+        [&](bool, std::uint32_t s) { return copy_shard(dirfd, mine.shards[s].path, spec.copy); },
+        nothing_done);
   if (!r) return r;
   const double seconds = seconds_since(t0);
   into.write_s += seconds;
@@ -284,6 +301,11 @@ Result<void> restore_checkpoint(const CheckpointSpec& spec,
     CheckpointResult setup;
     if (Result<void> w = write_checkpoint(spec, shards, setup, engine, share, progress); !w)
       return w;
+    // Untimed, but sent: its requests are the checkpoints' too.
+    if (setup.s3) {
+      if (!into.s3) into.s3.emplace();
+      into.s3->merge(*setup.s3);
+    }
   }
   own::Fd dir;
   if (*posix) {
@@ -297,15 +319,17 @@ Result<void> restore_checkpoint(const CheckpointSpec& spec,
   std::atomic<std::uint64_t> bytes{0};
   const CheckpointIoOptions options = io_options(spec, engine);
   auto open_io = [&] { return CheckpointIo::open(options); };
-  Result<void> r =
-      for_each_shard(n, open_io, [&](CheckpointIo& io, std::uint32_t s) -> Result<void> {
+  Result<void> r = for_each_shard(
+      n, open_io,
+      [&](CheckpointIo& io, std::uint32_t s) -> Result<void> {
         const CheckpointShard& c = mine.shards[s];
         const CheckpointFile f{dirfd, c.path.filename().string(), c.path, c.bytes};
         Result<std::uint64_t> got = io.read(f, false, nullptr, progress);
         if (!got) return got.error();
         bytes += *got;
         return ok();
-      });
+      },
+      [&](const CheckpointIo& io) { add_requests(into.s3, io); });
   if (!r) return r;
   into.restore_s += seconds_since(t0);
   into.restore_bytes += bytes.load();

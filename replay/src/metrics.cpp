@@ -256,27 +256,47 @@ void verdict_and_cpu(const RunRecord& rec, Report& rep) {
   }
 }
 
+S3Figures figures_of(const engine::S3Counters& k) {
+  S3Figures f;
+  f.requests = k.http_requests;
+  f.gets = k.gets;
+  f.puts = k.puts;
+  f.parts = k.parts;
+  f.control = k.control;
+  f.retries = k.retries;
+  f.slow_downs = k.slow_downs;
+  f.server_errors = k.server_errors;
+  f.timeouts = k.timeouts;
+  f.resets = k.resets;
+  f.ttfb = percentiles(k.ttfb);
+  f.ttlb = percentiles(k.ttlb);
+  return f;
+}
+
 }  // namespace
 
-std::optional<S3Result> s3_figures(std::span<const PhaseRecord> phases) {
-  std::optional<engine::S3Counters> all;
+S3Result s3_result(const engine::S3Counters& all,
+                   const std::optional<engine::S3Counters>& checkpoint) {
+  S3Result r;
+  static_cast<S3Figures&>(r) = figures_of(all);
+  r.wire = all;
+  if (checkpoint) {
+    r.checkpoint = figures_of(*checkpoint);
+    r.checkpoint_wire = *checkpoint;
+  }
+  return r;
+}
+
+std::optional<S3Result> s3_figures(std::span<const PhaseRecord> phases,
+                                   const std::optional<engine::S3Counters>& checkpoint) {
+  std::optional<engine::S3Counters> all = checkpoint;
   for (const PhaseRecord& ph : phases) {
     if (!ph.s3) continue;
     if (!all) all.emplace();
     all->merge(*ph.s3);
   }
   if (!all) return std::nullopt;
-  S3Result r;
-  r.requests = all->http_requests;
-  r.gets = all->gets;
-  r.retries = all->retries;
-  r.slow_downs = all->slow_downs;
-  r.server_errors = all->server_errors;
-  r.timeouts = all->timeouts;
-  r.resets = all->resets;
-  r.ttfb = percentiles(all->ttfb);
-  r.ttlb = percentiles(all->ttlb);
-  return r;
+  return s3_result(*all, checkpoint);
 }
 
 void compute_report(const RunRecord& rec, Report& rep) {
@@ -287,7 +307,7 @@ void compute_report(const RunRecord& rec, Report& rep) {
   rep.realtime = rec.realtime;
   rep.checkpoint = rec.checkpoint;
   pass_figures(rec, rep);
-  rep.s3 = s3_figures(rec.phases);
+  rep.s3 = s3_figures(rec.phases, rec.checkpoint.s3);
   accelerator_figures(rec, rep);
   verdict_and_cpu(rec, rep);
 }

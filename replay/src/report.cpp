@@ -64,10 +64,13 @@ json percentiles_json(const Percentiles& p) {
           {"p90", p.p90_us},  {"p99", p.p99_us},   {"max", p.max_us}};
 }
 
-// The readers' S3 requests (only for a run that read an object store).
-json s3_json(const S3Result& s) {
+// HTTP requests to an object store: what they were, retries, errors by kind, TTFB and TTLB.
+json s3_figures_json(const S3Figures& s) {
   return {{"requests", s.requests},
           {"gets", s.gets},
+          {"puts", s.puts},
+          {"parts", s.parts},
+          {"control", s.control},
           {"retries", s.retries},
           {"errors",
            {{"slow_down_503", s.slow_downs},
@@ -76,6 +79,13 @@ json s3_json(const S3Result& s) {
             {"resets", s.resets}}},
           {"ttfb_us", percentiles_json(s.ttfb)},
           {"ttlb_us", percentiles_json(s.ttlb)}};
+}
+
+// Every request of a run that used an object store, and the checkpoints' share of them.
+json s3_json(const S3Result& s) {
+  json j = s3_figures_json(s);
+  if (s.checkpoint) j["checkpoint"] = s3_figures_json(*s.checkpoint);
+  return j;
 }
 
 // The checkpoints, and how far the measured compute times are from the configured ones.
@@ -194,16 +204,37 @@ std::string lat(double us) {
   return std::string(b);
 }
 
-// The S3 engine's requests, retries, errors by kind and time to first/last byte.
+// "N HTTP requests (G GETs[, P PUTs, Q parts, C multipart control]), R retries": the write kinds
+// only when some were sent.
+std::string s3_requests_text(const S3Figures& s) {
+  using ull = unsigned long long;
+  char b[256];
+  if (s.puts + s.parts + s.control == 0)
+    std::snprintf(b, sizeof b, "%llu HTTP requests (%llu GETs), %llu retries", ull(s.requests),
+                  ull(s.gets), ull(s.retries));
+  else
+    std::snprintf(b, sizeof b,
+                  "%llu HTTP requests (%llu GETs, %llu PUTs, %llu parts, %llu multipart control), "
+                  "%llu retries",
+                  ull(s.requests), ull(s.gets), ull(s.puts), ull(s.parts), ull(s.control),
+                  ull(s.retries));
+  return b;
+}
+
+// The S3 engine's requests, retries, errors by kind and time to first/last byte; the checkpoints'
+// share on a line of its own.
 void add_s3_lines(const S3Result& s, PrintfText& add) {
   using ull = unsigned long long;
-  add("  s3          %llu HTTP requests (%llu GETs), %llu retries; errors: %llu SlowDown (503), "
-      "%llu other 5xx, %llu timeouts, %llu resets\n",
-      ull(s.requests), ull(s.gets), ull(s.retries), ull(s.slow_downs), ull(s.server_errors),
-      ull(s.timeouts), ull(s.resets));
+  add("  s3          %s; errors: %llu SlowDown (503), %llu other 5xx, %llu timeouts, %llu resets\n",
+      s3_requests_text(s).c_str(), ull(s.slow_downs), ull(s.server_errors), ull(s.timeouts),
+      ull(s.resets));
   add("              first byte p50 %s, p90 %s, p99 %s; last byte p50 %s, p90 %s, p99 %s\n",
       lat(s.ttfb.p50_us).c_str(), lat(s.ttfb.p90_us).c_str(), lat(s.ttfb.p99_us).c_str(),
       lat(s.ttlb.p50_us).c_str(), lat(s.ttlb.p90_us).c_str(), lat(s.ttlb.p99_us).c_str());
+  if (s.checkpoint)
+    add("              of which checkpoints: %s; last byte p50 %s, p99 %s\n",
+        s3_requests_text(*s.checkpoint).c_str(), lat(s.checkpoint->ttlb.p50_us).c_str(),
+        lat(s.checkpoint->ttlb.p99_us).c_str());
 }
 
 // Where the lowest accelerator's wall time went, and the AU verdict.

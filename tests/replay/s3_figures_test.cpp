@@ -59,5 +59,54 @@ TEST(S3FiguresLaw, AbsentWithoutAnObjectStoreInTheJsonAndSummaryToo) {
             std::string::npos);
 }
 
+// The checkpoints' requests (CheckpointResult::s3) are in the run's figures, and apart in
+// `checkpoint`: the readers' are the difference, and every request is a GET, PUT, part or control.
+TEST(S3FiguresLaw, CheckpointRequestsAreCountedAndShownApart) {
+  std::vector<PhaseRecord> phases(1);
+  phases[0].s3 = counters(100, 2, 1'000'000);
+  engine::S3Counters ck;
+  ck.puts = 2;
+  ck.parts = 6;
+  ck.control = 6;
+  ck.gets = 9;
+  ck.http_requests = ck.puts + ck.parts + ck.control + ck.gets;
+  for (std::uint64_t i = 0; i < ck.http_requests; ++i) {
+    ck.ttfb.record(5'000'000);
+    ck.ttlb.record(80'000'000);
+  }
+  const std::optional<S3Result> s = s3_figures(phases, ck);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->requests, 100u + 23u);
+  EXPECT_EQ(s->requests, s->gets + s->puts + s->parts + s->control);
+  EXPECT_EQ(s->puts, 2u);
+  EXPECT_EQ(s->parts, 6u);
+  EXPECT_EQ(s->control, 6u);
+  EXPECT_EQ(s->ttlb.count, 123u);
+  ASSERT_TRUE(s->checkpoint);
+  EXPECT_EQ(s->checkpoint->requests, 23u);
+  EXPECT_EQ(s->checkpoint->gets, 9u);
+  EXPECT_EQ(s->checkpoint->ttlb.count, 23u);
+  EXPECT_NEAR(s->checkpoint->ttlb.max_us, 80'000.0, 1e-9);
+  // The checkpoints' requests alone still make figures.
+  EXPECT_TRUE(s3_figures(std::vector<PhaseRecord>(1), ck));
+  Report r;
+  r.s3 = s;
+  const nlohmann::json j = nlohmann::json::parse(to_json(r));
+  EXPECT_EQ(j["s3"]["parts"], 6u);
+  EXPECT_EQ(j["s3"]["checkpoint"]["requests"], 23u);
+  EXPECT_EQ(j["s3"]["checkpoint"]["control"], 6u);
+  const std::string text = format_summary(r);
+  EXPECT_NE(text.find("  s3          123 HTTP requests (109 GETs, 2 PUTs, 6 parts, 6 multipart "
+                      "control), 2 retries"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("of which checkpoints: 23 HTTP requests (9 GETs, 2 PUTs, 6 parts"),
+            std::string::npos)
+      << text;
+  // Without checkpoints on the store: no "checkpoint" object.
+  r.s3 = s3_figures(phases);
+  EXPECT_FALSE(nlohmann::json::parse(to_json(r))["s3"].contains("checkpoint"));
+}
+
 }  // namespace
 }  // namespace dlgen::replay

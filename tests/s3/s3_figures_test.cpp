@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -129,6 +130,81 @@ TEST(S3Figures, RequestsAreThePlansReadsAndFirstBytePrecedesLast) {
   ASSERT_EQ(local.code, 0) << local.out;
   EXPECT_FALSE(read_json(dir / "local.json").contains("s3"));
   EXPECT_EQ(local.out.find("  s3 "), std::string::npos) << local.out;
+}
+
+// The requests one shard of `bytes` costs when written in requests of `write` bytes into parts of
+// max(8 MiB, write) (each part holding the whole write requests that fit), and read back in
+// requests of `write` bytes and one more that finds the end: docs/metrics.md, "S3 requests".
+struct ShardRequests {
+  std::uint64_t puts = 0, parts = 0, control = 0, gets = 0;
+};
+ShardRequests shard_requests(std::uint64_t bytes, std::uint64_t write) {
+  const std::uint64_t part = std::max<std::uint64_t>(8u << 20, write);
+  const std::uint64_t writes = (bytes + write - 1) / write, per_part = part / write;
+  ShardRequests r;
+  if (writes <= per_part) {
+    r.puts = 1;
+  } else {
+    r.parts = (writes + per_part - 1) / per_part;
+    r.control = 2;  // initiate, complete
+  }
+  r.gets = writes + 1;
+  return r;
+}
+
+// A training run whose checkpoints go to the store: `size` in 2 shards, written once after the
+// epoch and once by the restore (it finds no checkpoint first, and writes one, untimed), read back
+// once. The checkpoints' requests are counted, by kind, exactly as the sizes say, and the
+// readers' are what they were without them.
+void expect_checkpoint_requests(const std::string& size, std::uint64_t shard_bytes) {
+  TempDir dir("dlgen-s3-fig");
+  const std::string b = new_bucket();
+  std::ofstream(dir / "ckpt.toml")
+      << "[job]\nname = \"s3ckptfig\"\n\n[dataset]\ndir = \"s3://" << b
+      << "/ds\"\nnum_files = 16\nfile_size = \"128KiB\"\n\n[reader]\nbatch_size = 4\n\n"
+         "[compute]\ntime = \"1ms\"\n\n[checkpoint]\nevery_epochs = 1\nsize = \""
+      << size << "\"\nfiles = 2\nrestore = true\ndir = \"s3://" << b
+      << "/ckpt\"\n\n[run]\nepochs = 1\n";
+  const Outcome run = dlgen("run ckpt.toml -o r.json", dir.path());
+  ASSERT_EQ(run.code, 0) << run.out;
+  const nlohmann::json r = read_json(dir / "r.json");
+  ASSERT_TRUE(r.contains("s3")) << r.dump();
+  const nlohmann::json& s = r["s3"];
+  ASSERT_TRUE(s.contains("checkpoint")) << s.dump();
+  const nlohmann::json& c = s["checkpoint"];
+  const ShardRequests one = shard_requests(shard_bytes, 4u << 20);
+  const std::uint64_t shards = 2, writes = 2;  // the restore's set-up and the epoch's checkpoint
+  EXPECT_EQ(c["puts"], shards * writes * one.puts) << c.dump();
+  EXPECT_EQ(c["parts"], shards * writes * one.parts) << c.dump();
+  EXPECT_EQ(c["control"], shards * writes * one.control) << c.dump();
+  EXPECT_EQ(c["gets"], shards * one.gets) << c.dump();
+  const auto n = [](const nlohmann::json& j, const char* k) { return j[k].get<std::uint64_t>(); };
+  for (const nlohmann::json* f : {&s, &c})
+    EXPECT_EQ(n(*f, "requests"), n(*f, "gets") + n(*f, "puts") + n(*f, "parts") + n(*f, "control"))
+        << f->dump();
+  // The readers' requests: every one a GET of the plan's reads, or a retry.
+  EXPECT_EQ(n(s, "requests") - n(c, "requests"),
+            n(r["totals"], "requests") + n(s, "retries") - n(c, "retries"));
+  EXPECT_EQ(n(s, "puts"), n(c, "puts"));
+  EXPECT_EQ(n(s["ttlb_us"], "count"),
+            n(s, "requests") - n(s["errors"], "timeouts") - n(s["errors"], "resets"));
+  EXPECT_EQ(n(c["ttlb_us"], "count"),
+            n(c, "requests") - n(c["errors"], "timeouts") - n(c["errors"], "resets"));
+  EXPECT_EQ(r["checkpoint"]["restore_bytes"], 2 * shard_bytes);
+  EXPECT_NE(
+      run.out.find("of which checkpoints: " + std::to_string(n(c, "requests")) + " HTTP requests"),
+      std::string::npos)
+      << run.out;
+}
+
+// 10 MiB shards: multipart uploads of 2 parts (8 MiB + 2 MiB).
+TEST(S3Figures, CheckpointRequestsAreCounted) {
+  expect_checkpoint_requests("20MiB", 10u << 20);
+}
+
+// 3 MiB shards: one PUT each.
+TEST(S3Figures, CheckpointRequestsAreCountedForWholeObjectPuts) {
+  expect_checkpoint_requests("6MiB", 3u << 20);
 }
 
 // Every 4th object read answered 503 SlowDown (each read at most once): each is retried, and

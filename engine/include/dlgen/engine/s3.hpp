@@ -26,8 +26,11 @@ namespace dlgen::engine {
 // first and to last byte. Cheap: a few counters and two histogram increments per HTTP request.
 // The definitions, and what `dlgen run` reports of them: docs/metrics.md, "S3 requests".
 struct S3Counters {
-  std::uint64_t http_requests = 0;  // every HTTP request sent: tries, PUTs, parts, control
-  std::uint64_t gets = 0;           // of which GETs (reads)
+  // Every HTTP request sent (each try is one), and of which: GETs (reads), PUTs of whole objects,
+  // PUTs of parts of multipart uploads, and the uploads' control requests (POST to initiate and
+  // to complete, DELETE to abort). http_requests = gets + puts + parts + control.
+  std::uint64_t http_requests = 0;
+  std::uint64_t gets = 0, puts = 0, parts = 0, control = 0;
   std::uint64_t retries = 0;        // requests sent again after a retryable failure
   std::uint64_t slow_downs = 0;     // answers 503 (S3's SlowDown: "reduce your request rate")
   std::uint64_t server_errors = 0;  // other 5xx answers (500, 502, 504...)

@@ -23,6 +23,7 @@
 #include "dlgen/core/result.hpp"
 #include "dlgen/engine/engine.hpp"
 #include "dlgen/engine/registry.hpp"
+#include "dlgen/engine/s3.hpp"
 
 namespace dlgen::replay {
 
@@ -70,6 +71,8 @@ class CheckpointIo {
                              std::atomic<std::uint64_t>* progress);
 
   const engine::Capabilities& capabilities() const { return ops_->caps; }
+  // The HTTP requests this writer's engine sent so far when it is the s3 engine; nullptr else.
+  const engine::S3Counters* s3_counters() const { return engine::s3_counters(*engine_); }
   const CheckpointIoOptions& options() const { return options_; }
 
  private:

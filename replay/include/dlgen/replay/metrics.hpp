@@ -80,10 +80,16 @@ ComputeAccuracy compute_accuracy(std::span<const PhaseRecord> phases);
 // This process's CPU between two samples, and the host's: see docs/metrics.md.
 CpuResult cpu_usage(const CpuSample& begin, const CpuSample& end, double elapsed_s, unsigned cpus);
 
-// The S3 figures of the passes' reads (docs/metrics.md, "S3 requests"): their HTTP requests,
-// retries and errors summed, their times to first and last byte as percentiles; none when no
-// pass read through the s3 engine.
-std::optional<S3Result> s3_figures(std::span<const PhaseRecord> phases);
+// The S3 figures of a run (docs/metrics.md, "S3 requests"): the passes' reads and the
+// checkpoints' requests (`checkpoint`: CheckpointResult::s3) together, their HTTP requests,
+// retries and errors summed, their times to first and last byte as percentiles of the merged
+// histograms, and the checkpoints' share apart; none when nothing went through the s3 engine.
+std::optional<S3Result> s3_figures(std::span<const PhaseRecord> phases,
+                                   const std::optional<engine::S3Counters>& checkpoint = {});
+// The figures of `all` (every request), with the checkpoints' share when there is one: what
+// s3_figures computes from the run's counters, and a multi-host run from every rank's, added up.
+S3Result s3_result(const engine::S3Counters& all,
+                   const std::optional<engine::S3Counters>& checkpoint);
 
 // Fills every computed figure of `report` (totals, rates, AU, per-accelerator, per-epoch, latency,
 // CPU, the verdict and the warnings that follow from them) from the record.

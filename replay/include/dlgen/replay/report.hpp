@@ -12,6 +12,7 @@
 
 #include "dlgen/core/latency_histogram.hpp"
 #include "dlgen/core/result.hpp"
+#include "dlgen/engine/s3.hpp"
 
 namespace dlgen::replay {
 
@@ -40,16 +41,27 @@ struct Percentiles {
 };
 Percentiles percentiles(const LatencyHistogram& h);
 
-// The HTTP requests of the passes' reads from an object store (an s3:// dataset): every try is
-// one request (requests = the reads the plan issued + retries, when nothing else is sent), the
+// HTTP requests to an object store (the s3 engine): every try is one request, counted by what it
+// was (GET, PUT of a whole object, PUT of a part, a multipart upload's control request), the
 // failures by kind, and per request answered in full its time to first byte (TTFB) and to last
 // byte (TTLB) from the moment it was sent. Definitions: docs/metrics.md, "S3 requests".
-struct S3Result {
-  std::uint64_t requests = 0, gets = 0, retries = 0;
+struct S3Figures {
+  std::uint64_t requests = 0, gets = 0, puts = 0, parts = 0, control = 0, retries = 0;
   std::uint64_t slow_downs = 0;     // 503 SlowDown answers
   std::uint64_t server_errors = 0;  // other 5xx answers
   std::uint64_t timeouts = 0, resets = 0;
   Percentiles ttfb, ttlb;
+};
+
+// Every request a run sent to the store: the passes' reads, the checkpoints' writes and the
+// restore's reads. `checkpoint`: the checkpoints' share (writes and restore), when they went to
+// the store. `wire` and `checkpoint_wire`: the engines' counters, histograms included, that the
+// figures are computed from; the ranks of a multi-host run add theirs up and compute the figures
+// again (cluster_report.hpp), so percentiles come from merged histograms.
+struct S3Result : S3Figures {
+  std::optional<S3Figures> checkpoint;
+  engine::S3Counters wire;
+  std::optional<engine::S3Counters> checkpoint_wire;
 };
 
 struct AcceleratorResult {
@@ -89,6 +101,9 @@ struct CheckpointResult {
   std::vector<double> write_seconds;
   double restore_s = 0;
   std::uint64_t restore_bytes = 0;
+  // The HTTP requests of the writes and the restore when the checkpoints are objects of a store
+  // (the s3 engine; the restore's untimed write of a missing checkpoint included); none else.
+  std::optional<engine::S3Counters> s3;
   double write_mib_s() const {
     return write_s > 0 ? static_cast<double>(bytes) / 1048576.0 / write_s : 0;
   }
