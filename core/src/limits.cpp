@@ -128,9 +128,31 @@ bool check_dataset(const DatasetSpec& d, const std::string& p, std::vector<Diagn
   return true;
 }
 
-// Per-dataset plan memory (see plan_memory_bytes), nullopt on overflow.
+// The runner's file table per file (size 8, path offset 8, the path: directory + subdirectory +
+// prefix + index + extension), and the layout's file sizes when sample sizes vary (8).
+std::uint64_t file_table_bytes(const DatasetSpec& d, bool tables) {
+  const std::uint64_t path = d.dir.native().size() + d.file_prefix.size() + 40;
+  return 16 + path + (tables ? 8 : 0);
+}
+
+// A pass planned by arithmetic (replay::OrderShard): the file order (8 per file, held once) and
+// the file table; with varying sizes the layout's per-sample tables (16 per sample) remain.
+std::optional<std::uint64_t> arithmetic_plan_bytes(const DatasetSpec& d) {
+  const bool tables = d.sample_size.kind != DistKind::fixed;
+  auto files = mul(d.num_files, 8 + file_table_bytes(d, tables));
+  if (!files || !tables) return files;
+  auto samples = mul(d.num_files, std::max<std::uint32_t>(d.samples_per_file, 1));
+  auto sample_tables = samples ? mul(*samples, 16) : std::nullopt;
+  return sample_tables ? add(*files, *sample_tables) : std::nullopt;
+}
+
+// Per-dataset plan memory (see plan_memory_bytes), nullopt on overflow. `eval`: an evaluation
+// pass, which reads in file order (no shuffle).
 std::optional<std::uint64_t> dataset_plan_bytes(const DatasetSpec& d, const ReaderSpec& r,
-                                                std::uint64_t accelerators) {
+                                                std::uint64_t accelerators, bool eval = false) {
+  ReaderSpec pass_reader = r;
+  if (eval) pass_reader.shuffle = Shuffle::none;
+  if (plans_by_arithmetic(d, pass_reader)) return arithmetic_plan_bytes(d);
   const std::uint64_t files = d.num_files;
   const auto samples = mul(files, std::max<std::uint32_t>(d.samples_per_file, 1));
   if (!samples) return std::nullopt;
@@ -143,10 +165,8 @@ std::optional<std::uint64_t> dataset_plan_bytes(const DatasetSpec& d, const Read
   if (r.shuffle != Shuffle::none && r.shuffle_buffer > 0) per_sample += 8;
   const bool tables = d.sample_size.kind != DistKind::fixed;
   if (tables) per_sample += 16;
-  // Per file: the file order (8), the runner's file table (size 8, path offset 8, the path:
-  // directory + subdirectory + prefix + index + extension), the layout's file sizes (8).
-  const std::uint64_t path = d.dir.native().size() + d.file_prefix.size() + 40;
-  const std::uint64_t per_file = 8 + 16 + path + (tables ? 8 : 0);
+  // Per file: the file order (8) and the file table.
+  const std::uint64_t per_file = 8 + file_table_bytes(d, tables);
   auto a = mul(s, per_sample);
   auto b = mul(files, per_file);
   auto c = mul(std::min<std::uint64_t>(r.shuffle_buffer, s), 8);
@@ -172,6 +192,12 @@ std::optional<std::uint64_t> add(std::uint64_t a, std::uint64_t b) {
   return r;
 }
 
+bool plans_by_arithmetic(const DatasetSpec& dataset, const ReaderSpec& reader) {
+  const bool file_order = reader.shuffle == Shuffle::none ||
+                          (reader.shuffle == Shuffle::file && reader.shuffle_buffer == 0);
+  return reader.read_unit == ReadUnit::row_group && dataset.files_per_sample <= 1 && file_order;
+}
+
 std::uint64_t host_memory_bytes() {
   struct sysinfo si {};
   if (::sysinfo(&si) != 0) return 0;
@@ -193,7 +219,7 @@ std::optional<std::uint64_t> plan_memory_bytes(const Job& job) {
   auto total = dataset_plan_bytes(job.dataset, job.reader, acc);
   if (total && job.validation && job.run.eval_every_epochs > 0) {
     // The runner holds the training plan while it plans an evaluation pass.
-    auto eval = dataset_plan_bytes(*job.validation, job.reader, acc);
+    auto eval = dataset_plan_bytes(*job.validation, job.reader, acc, /*eval=*/true);
     total = eval ? add(*total, *eval) : std::nullopt;
   }
   return total;

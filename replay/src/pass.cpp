@@ -191,8 +191,8 @@ bool Pass::take_step(std::size_t a, std::uint64_t k, Rng& rng, Rng& overhead_rng
     r.end = clock.now_ns();
   }
   if (rules_.synchronous) release();
-  r.samples = static_cast<std::uint32_t>(ap.batch(k).size());
-  env_.live.samples.fetch_add(ap.batch(k).size(), std::memory_order_relaxed);
+  r.samples = static_cast<std::uint32_t>(ap.batch_size(k));
+  env_.live.samples.fetch_add(r.samples, std::memory_order_relaxed);
   if (env_.progress) env_.progress->add(1);
   if (rules_.checkpoint_every > 0 && (rules_.step_base + k + 1) % rules_.checkpoint_every == 0) {
     checkpoint_requested_.store(true);
@@ -218,7 +218,7 @@ PhaseOutcome& Pass::collect() {
     }
   for (std::size_t a = 0; a < na_; ++a)
     for (std::size_t k = 0; k < out_.steps[a].size(); ++k)
-      out_.samples += plan_.accelerators[a].batch(k).size();
+      out_.samples += plan_.accelerators[a].batch_size(k);
   out_.signals_dropped = shared_.signals_dropped.load();
   return out_;
 }

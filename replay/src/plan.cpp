@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "dlgen/core/limits.hpp"
 #include "dlgen/core/llm.hpp"
 #include "dlgen/core/printf_text.hpp"
 #include "dlgen/core/units.hpp"
@@ -28,11 +29,19 @@ void permute(std::vector<T>& v, Rng& rng) {
 constexpr std::uint64_t kShuffleSalt = 0x5348554646ULL;  // "SHUFF"
 constexpr std::uint64_t kEvalSalt = 0x6576616cULL;       // "eval"
 
+// The epoch's file order: 0 .. files-1, permuted unless shuffle = "none".
+std::vector<std::uint64_t> files_in_order(std::uint64_t files, Shuffle shuffle, Rng& rng) {
+  std::vector<std::uint64_t> order(files);
+  for (std::uint64_t i = 0; i < files; ++i) order[i] = i;
+  if (shuffle != Shuffle::none) permute(order, rng);
+  return order;
+}
+
 }  // namespace
 
 std::uint64_t EpochPlan::num_samples() const {
   std::uint64_t n = 0;
-  for (const auto& a : accelerators) n += a.samples.size();
+  for (const auto& a : accelerators) n += a.num_samples();
   return n;
 }
 
@@ -54,9 +63,7 @@ std::vector<std::uint64_t> epoch_order(const DatasetSpec& dataset, const ReaderS
     permute(order, rng);
     return order;
   }
-  std::vector<std::uint64_t> file_order(files);
-  for (std::uint64_t i = 0; i < files; ++i) file_order[i] = i;
-  if (reader.shuffle != Shuffle::none) permute(file_order, rng);
+  const std::vector<std::uint64_t> file_order = files_in_order(files, reader.shuffle, rng);
   std::size_t at = 0;
   for (std::uint64_t f : file_order)
     for (std::uint64_t s = 0; s < per_file; ++s) order[at++] = f * per_file + s;
@@ -132,6 +139,34 @@ void plan_streams(const DatasetSpec& dataset, const ReaderSpec& r, const RunSpec
   }
 }
 
+// The plan of a file-level order by arithmetic (OrderShard): the same samples in the same
+// batches as the listed plan below gives (epoch_order's file order, sample i of the order to
+// global accelerator i mod N, drop_last, max_steps), without listing them.
+void plan_by_arithmetic(const DatasetSpec& dataset, const ReaderSpec& r, const RunSpec& run,
+                        std::uint32_t epoch, Topology topology, EpochPlan& plan) {
+  Rng rng(mix_seed(mix_seed(r.seed, kShuffleSalt), epoch));
+  auto files = std::make_shared<const std::vector<std::uint64_t>>(
+      files_in_order(dataset.num_files, r.shuffle, rng));
+  const std::uint64_t per_file = std::max<std::uint32_t>(1, dataset.samples_per_file);
+  const std::uint64_t total = dataset.num_files * per_file;
+  const std::uint32_t local = std::max<std::uint32_t>(1, run.accelerators);
+  const std::uint64_t global = std::uint64_t{local} * topology.nranks;
+  const std::uint64_t batch = std::max<std::uint32_t>(1, r.batch_size);
+  const std::uint64_t usable = r.drop_last ? total / global * global : total;
+  plan.accelerators.resize(local);
+  for (std::uint32_t a = 0; a < local; ++a) {
+    AcceleratorPlan& acc = plan.accelerators[a];
+    acc.global_id = static_cast<std::uint32_t>(topology.rank * local + a);
+    acc.batch_begin.clear();
+    const std::uint64_t g = acc.global_id;
+    std::uint64_t n = usable > g ? (usable - g - 1) / global + 1 : 0;
+    std::uint64_t batches = r.drop_last ? n / batch : (n + batch - 1) / batch;
+    if (run.max_steps > 0) batches = std::min<std::uint64_t>(batches, run.max_steps);
+    n = std::min(n, batches * batch);
+    acc.shard = OrderShard{files, per_file, g, global, n, batch, batches};
+  }
+}
+
 }  // namespace
 
 EpochPlan plan_dataset(const DatasetSpec& dataset, const ReaderSpec& reader, const RunSpec& run,
@@ -149,6 +184,10 @@ EpochPlan plan_dataset(const DatasetSpec& dataset, const ReaderSpec& reader, con
   }
   if (r.read_unit == ReadUnit::stream) {
     plan_streams(dataset, r, run, epoch, topology, plan);
+    return plan;
+  }
+  if (limits::plans_by_arithmetic(dataset, r)) {
+    plan_by_arithmetic(dataset, r, run, epoch, topology, plan);
     return plan;
   }
   // Samples of several files: the order, sharding and batches are over samples (groups of k

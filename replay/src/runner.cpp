@@ -348,9 +348,9 @@ void Runner::record_consumed(const PhaseOutcome& ph, std::uint32_t epoch, bool e
   c.eval = eval;
   for (std::size_t a = 0; a < plan.accelerators.size() && a < ph.steps.size(); ++a)
     for (std::size_t k = 0; k < ph.steps[a].size(); ++k)
-      for (const SampleRef& s : plan.accelerators[a].batch(k)) {
+      for (std::uint64_t j = 0; j < plan.accelerators[a].batch_size(k); ++j) {
         c.accelerator.push_back(plan.accelerators[a].global_id);
-        c.samples.push_back(s);
+        c.samples.push_back(plan.accelerators[a].sample(k, j));
       }
   options_.consumed->push_back(std::move(c));
 }

@@ -77,7 +77,7 @@ void Worker::finish() {
 
 bool Worker::start_sample() {
   const std::uint64_t k = index_ + started_ * cfg_.workers - cfg_.workers;  // current global batch
-  const SampleRef ref = plan_.samples[plan_.batch_begin[k] + sample_in_batch_];
+  const SampleRef ref = plan_.sample(k, sample_in_batch_);
   ++sample_in_batch_;
   const char* path = cfg_.files->path(ref.file);
   // The null engine touches no file (tests run it on datasets that were never written).
@@ -254,7 +254,7 @@ bool Worker::fill() {
         }
     if (oi == kNone) {
       const std::uint64_t k = index_ + started_ * cfg_.workers - cfg_.workers;
-      if (started_ > 0 && sample_in_batch_ < plan_.batch(k).size()) {
+      if (started_ > 0 && sample_in_batch_ < plan_.batch_size(k)) {
         if (free_opens_.empty()) break;
         if (!preprocessing_.empty()) break;  // the worker is still processing its last sample
         if (!start_sample()) return false;
@@ -273,7 +273,7 @@ bool Worker::fill() {
           started_ >= handoff_.consumed.load(std::memory_order_acquire) + cfg_.prefetch)
         break;
       batch_left_[started_ % batch_left_.size()] =
-          plan_.batch(index_ + started_ * cfg_.workers).size();
+          plan_.batch_size(index_ + started_ * cfg_.workers);
       ++started_;
       sample_in_batch_ = 0;
       continue;

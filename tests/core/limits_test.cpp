@@ -205,6 +205,67 @@ TEST(JobLimits, PlanMemoryEstimateBoundsTheRealPlan) {
   }
 }
 
+// Parquet row-group reads in a file-level order are planned by arithmetic (replay::OrderShard):
+// the estimate holds the file order and table, no per-sample entry, and still bounds the plan.
+TEST(JobLimits, RowGroupPlansByArithmeticNeedMemoryPerFileOnly) {
+  Job j = small_job();
+  j.dataset.format = Format::parquet;
+  j.dataset.num_files = 64;
+  j.dataset.samples_per_file = 10'000;
+  j.dataset.sample_size = Distribution::fixed_at(160);
+  j.reader.read_unit = ReadUnit::row_group;
+  j.reader.batch_size = 1000;
+  j.run.accelerators = 3;
+  ASSERT_TRUE(limits::plans_by_arithmetic(j.dataset, j.reader));
+  const replay::EpochPlan plan = replay::plan_epoch(j, 0);
+  ASSERT_TRUE(plan.accelerators[0].shard);
+  std::uint64_t held = plan.accelerators[0].shard->files->capacity() * sizeof(std::uint64_t);
+  for (const auto& a : plan.accelerators)
+    held += a.samples.capacity() * sizeof(replay::SampleRef) +
+            a.batch_begin.capacity() * sizeof(std::uint64_t);
+  const auto need = limits::plan_memory_bytes(j);
+  ASSERT_TRUE(need);
+  EXPECT_GE(*need, held);
+  EXPECT_LT(*need, 64u * 200);  // per file, not per sample (640,000 samples)
+  // A sample-level order is listed: one entry per sample again.
+  for (auto [shuffle, buffer] : {std::pair{Shuffle::sample, 0u}, std::pair{Shuffle::file, 100u}}) {
+    Job listed = j;
+    listed.reader.shuffle = shuffle;
+    listed.reader.shuffle_buffer = buffer;
+    EXPECT_FALSE(limits::plans_by_arithmetic(listed.dataset, listed.reader));
+    EXPECT_GT(*limits::plan_memory_bytes(listed), 640'000u * 24);
+  }
+  Job stream = j;
+  stream.reader.read_unit = ReadUnit::sample;
+  EXPECT_FALSE(limits::plans_by_arithmetic(stream.dataset, stream.reader));
+}
+
+// Issue 20: MLPerf Storage v3.0's dlrm at full size (1,024 Parquet files of 4,194,304 rows, 4.3
+// billion samples) passes every limit on a 4 GiB host; its plan needs well under a MiB.
+TEST(JobLimits, FullSizeDlrmIsAcceptedAndItsPlanFitsInAMiB) {
+  Result<Job> j = load_job(DLGEN_SOURCE_DIR "/jobs/dlrm.toml");
+  ASSERT_TRUE(j) << j.error().message;
+  ASSERT_EQ(j->dataset.num_files * j->dataset.samples_per_file, 4'294'967'296u);
+  const auto ds = limits::check_limits(*j, 4 * kGiB);
+  EXPECT_TRUE(ds.empty()) << all(ds);
+  const auto need = limits::plan_memory_bytes(*j);
+  ASSERT_TRUE(need);
+  EXPECT_LT(*need, 1u << 20);
+  // Its epoch plan: four billion samples in 262,144 batches, each batch's rows computed.
+  const replay::EpochPlan plan = replay::plan_epoch(*j, 0);
+  ASSERT_EQ(plan.accelerators.size(), 1u);
+  const replay::AcceleratorPlan& a = plan.accelerators[0];
+  EXPECT_EQ(a.num_samples(), 4'294'967'296u);
+  EXPECT_EQ(a.num_batches(), 262'144u);
+  EXPECT_EQ(plan.num_samples(), replay::summarize_plan(*j).samples_per_epoch);
+  const replay::SampleRef last = a.sample(a.num_batches() - 1, 16'383);
+  EXPECT_EQ(last.sample, 4'194'303u);
+  // Listed sample by sample (a sample-level shuffle) it is refused on that host.
+  Job listed = *j;
+  listed.reader.shuffle = Shuffle::sample;
+  EXPECT_TRUE(has(limits::check_limits(listed, 4 * kGiB), "dataset.num_files", "the plan needs"));
+}
+
 TEST(JobLimits, OverridesGoThroughTheSameChecks) {
   constexpr std::string_view text = "[dataset]\ndir = \"d\"\nsample_size = 4096\n";
   JobLoadOptions o;

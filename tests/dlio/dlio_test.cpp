@@ -7,6 +7,7 @@
 #include <string>
 
 #include "dlgen/core/job_io.hpp"
+#include "dlgen/core/limits.hpp"
 #include "dlgen/dlio/config.hpp"
 
 namespace dlgen {
@@ -254,13 +255,17 @@ TEST(DlioParquet, FluxAndDlrmMapTheirColumnsAndRowGroups) {
   EXPECT_EQ(flux.reader.workers, 8u);
   EXPECT_EQ(flux.compute.step_time, Distribution::fixed_at(1.8));
 
-  // At full size (4 Gi rows) the per-sample plan needs ~100 GB, more than most hosts allow (so the
-  // config is kept out of tests/data/dlio, whose plans the golden outputs record): fewer rows here.
-  Result<DlioJob> d = load_dlio(kDir.parent_path() / "dlio-parquet/dlrm_b200.yaml",
-                                {"++workload.dataset.num_samples_per_file=65536"});
+  // At full size: 4 Gi rows, planned by arithmetic (row-group reads in file order), so the plan
+  // needs under a MiB and every limit passes on a 4 GiB host (issue 20).
+  Result<DlioJob> d = load_dlio(kDir.parent_path() / "dlio-parquet/dlrm_b200.yaml", {});
   ASSERT_TRUE(d) << d.error().message;
   const Job dlrm = d->job;
-  EXPECT_EQ(dlrm.dataset.samples_per_file, 65536u);
+  EXPECT_EQ(dlrm.dataset.samples_per_file, 4194304u);
+  EXPECT_EQ(dlrm.dataset.num_files, 1024u);
+  EXPECT_TRUE(limits::plans_by_arithmetic(dlrm.dataset, dlrm.reader));
+  EXPECT_TRUE(limits::check_limits(dlrm, 4ull << 30).empty());
+  ASSERT_TRUE(limits::plan_memory_bytes(dlrm));
+  EXPECT_LT(*limits::plan_memory_bytes(dlrm), 1u << 20);
   EXPECT_EQ(dlrm.dataset.sample_size, Distribution::fixed_at(160));
   EXPECT_EQ(dlrm.dataset.parquet.row_group_size, 8192u);
   EXPECT_EQ(dlrm.dataset.parquet.compression, ParquetCompression::none);

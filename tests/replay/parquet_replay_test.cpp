@@ -9,6 +9,7 @@
 #include <mutex>
 #include <set>
 
+#include "dlgen/core/job_io.hpp"
 #include "dlgen/datasets/codec.hpp"
 #include "dlgen/datasets/layout.hpp"
 #include "dlgen/datasets/parquet.hpp"
@@ -104,6 +105,62 @@ TEST(ParquetReplay, RequestsAreTheFootersRangesAndThePlansFigures) {
     EXPECT_EQ(r->requests, requests);
     EXPECT_EQ(r->samples, 3000u);
   }
+}
+
+// Issue 20: jobs/dlrm.toml scaled down (its schema and row groups, fewer rows and files), replayed
+// from its plan by arithmetic on two accelerators of two workers each: every row is consumed
+// exactly once, as the plan's arithmetic says, and the bytes read are every file's footer and row
+// groups once (summarize_plan's figures).
+TEST(ParquetReplay, DlrmRowGroupPlanReadsWhatItsArithmeticSays) {
+  TempDir tmp("dlgen-parquet-dlrm");
+  JobLoadOptions lo;
+  lo.overrides = {"dataset.dir=" + (tmp / "data").string(),
+                  "dataset.num_files=4",
+                  "dataset.samples_per_file=24576",
+                  "reader.batch_size=4096",
+                  "run.accelerators=2",
+                  "reader.workers=2",
+                  "compute.b200.time=0s"};
+  Result<Job> loaded = load_job(DLGEN_SOURCE_DIR "/jobs/dlrm.toml", lo);
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  const Job& job = *loaded;
+  const EpochPlan plan = plan_epoch(job, 0);
+  ASSERT_EQ(plan.accelerators.size(), 2u);
+  ASSERT_TRUE(plan.accelerators[0].shard) << "row_group reads plan by arithmetic";
+  const datasets::Layout layout(job.dataset);
+  for (std::uint64_t f = 0; f < layout.num_files(); ++f) {
+    std::filesystem::create_directories(layout.path(f).parent_path());
+    ASSERT_TRUE(datasets::write_file(layout, f, layout.path(f)));
+  }
+  std::vector<ConsumedPass> consumed;
+  RunOptions o;
+  o.engine = "pread";
+  o.series = false;
+  o.consumed = &consumed;
+  Result<Report> r = run_job(job, o);
+  ASSERT_TRUE(r) << r.error().message;
+
+  const PlanSummary s = summarize_plan(job);
+  EXPECT_EQ(s.samples_per_epoch, 4u * 24576);
+  EXPECT_EQ(r->samples, s.samples_per_epoch);
+  EXPECT_EQ(r->bytes_read, s.read_bytes_per_epoch);
+  EXPECT_GE(r->requests, s.read_ranges_per_epoch);  // a range larger than a buffer is split
+  const datasets::parquet::FileReads per_file = datasets::parquet::file_reads(*layout.parquet());
+  EXPECT_EQ(s.read_bytes_per_epoch, 4 * per_file.bytes);
+  EXPECT_EQ(s.read_ranges_per_epoch, 4u * (3 * 3 + 1));  // 3 groups of 3 chunks, one footer
+  // Each accelerator consumed its shard's rows in the plan's order; together every row once.
+  ASSERT_EQ(consumed.size(), 1u);
+  const ConsumedPass& c = consumed[0];
+  ASSERT_EQ(c.samples.size(), s.samples_per_epoch);
+  std::set<std::pair<std::uint64_t, std::uint32_t>> rows;
+  std::map<std::uint32_t, std::uint64_t> at;  // per accelerator: samples seen so far
+  for (std::size_t i = 0; i < c.samples.size(); ++i) {
+    const AcceleratorPlan& a = plan.accelerators[c.accelerator[i]];
+    const std::uint64_t n = at[c.accelerator[i]]++;
+    ASSERT_EQ(c.samples[i], a.sample(n / 4096, n % 4096)) << i;
+    EXPECT_TRUE(rows.insert({c.samples[i].file, c.samples[i].sample}).second);
+  }
+  EXPECT_EQ(rows.size(), s.samples_per_epoch);
 }
 
 }  // namespace

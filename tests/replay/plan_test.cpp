@@ -252,6 +252,61 @@ TEST(Plan, SummaryCountsWhatThePlanHolds) {
           }
 }
 
+// read = "row_group" in a file-level order is planned by arithmetic (OrderShard): the same samples
+// in the same batches as the listed plan of the same order (read = "sample"), for every sharding,
+// drop_last, max_steps, epoch and the evaluation pass.
+TEST(Plan, RowGroupPlanByArithmeticIsTheListedPlan) {
+  for (Shuffle shuffle : {Shuffle::none, Shuffle::file})
+    for (std::uint32_t accs : {1u, 3u})
+      for (std::uint32_t ranks : {1u, 2u})
+        for (bool drop_last : {false, true})
+          for (std::uint64_t max_steps : {0u, 5u}) {
+            Job listed = make_job(13, 37, 8, shuffle);
+            listed.dataset.format = Format::parquet;
+            listed.dataset.parquet.row_group_size = 10;
+            listed.run.accelerators = accs;
+            listed.run.max_steps = max_steps;
+            listed.reader.drop_last = drop_last;
+            listed.reader.read_unit = ReadUnit::sample;
+            listed.validation = listed.dataset;
+            listed.validation->num_files = 4;
+            listed.run.eval_every_epochs = 1;
+            Job rows = listed;
+            rows.reader.read_unit = ReadUnit::row_group;
+            for (std::uint32_t rank = 0; rank < ranks; ++rank)
+              for (std::uint32_t epoch : {0u, 1u})
+                for (bool eval : {false, true}) {
+                  const Topology t{rank, ranks};
+                  const EpochPlan want =
+                      eval ? plan_eval(listed, epoch, t) : plan_epoch(listed, epoch, t);
+                  const EpochPlan got =
+                      eval ? plan_eval(rows, epoch, t) : plan_epoch(rows, epoch, t);
+                  SCOPED_TRACE("shuffle " + std::string(to_string(shuffle)) + " accs " +
+                               std::to_string(accs) + " rank " + std::to_string(rank) + "/" +
+                               std::to_string(ranks) + " drop_last " + std::to_string(drop_last) +
+                               " max_steps " + std::to_string(max_steps) + " epoch " +
+                               std::to_string(epoch) + (eval ? " eval" : " train"));
+                  ASSERT_EQ(got.accelerators.size(), want.accelerators.size());
+                  EXPECT_EQ(got.num_samples(), want.num_samples());
+                  EXPECT_EQ(got.num_steps(), want.num_steps());
+                  for (std::size_t a = 0; a < want.accelerators.size(); ++a) {
+                    const AcceleratorPlan& w = want.accelerators[a];
+                    const AcceleratorPlan& g = got.accelerators[a];
+                    ASSERT_TRUE(g.shard);
+                    ASSERT_FALSE(w.shard);
+                    EXPECT_TRUE(g.samples.empty());
+                    EXPECT_EQ(g.global_id, w.global_id);
+                    ASSERT_EQ(g.num_batches(), w.num_batches());
+                    for (std::size_t k = 0; k < w.num_batches(); ++k) {
+                      ASSERT_EQ(g.batch_size(k), w.batch(k).size()) << "batch " << k;
+                      for (std::size_t j = 0; j < w.batch(k).size(); ++j)
+                        ASSERT_EQ(g.sample(k, j), w.batch(k)[j]) << "batch " << k << " entry " << j;
+                    }
+                  }
+                }
+          }
+}
+
 // reader.eval_batch_size: the evaluation pass's batches, when set; training keeps batch_size.
 TEST(Plan, EvalBatchSizeCutsTheEvaluationPassOnly) {
   Job job = make_job(20, 1, 4, Shuffle::file);

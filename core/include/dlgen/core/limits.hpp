@@ -46,18 +46,25 @@ std::optional<std::uint64_t> add(std::uint64_t a, std::uint64_t b);
 std::uint64_t host_memory_bytes();
 
 // Bytes of the buffer each request in flight gets in the replay (replay/src/runner.cpp sizes its
-// buffers with this function): the per-worker budget (`budget_bytes`), at most a quarter of `ram_bytes` over all worker threads, split over
-// iodepth requests, never below kMinRequestBuffer, never above kMaxRequestBytes. A header_read or
-// probe is one request, so it must fit this buffer.
+// buffers with this function): the per-worker budget (`budget_bytes`), at most a quarter of
+// `ram_bytes` over all worker threads, split over iodepth requests, never below kMinRequestBuffer,
+// never above kMaxRequestBytes. A header_read or probe is one request, so it must fit this buffer.
 std::uint64_t request_buffer_bytes(const ReaderSpec& reader, std::uint32_t accelerators,
                                    std::uint64_t ram_bytes,
                                    std::uint64_t budget_bytes = kWorkerBufferBudget);
+
+// Whether the replay plans a pass over `dataset` by arithmetic (replay::OrderShard) instead of
+// listing every sample: read = "row_group" (one sample per Parquet row; a row group's rows are
+// consecutive samples), one file per sample, and a file-level order (shuffle "none", or "file"
+// without a shuffle buffer). Its plan memory is O(files), not O(samples).
+bool plans_by_arithmetic(const DatasetSpec& dataset, const ReaderSpec& reader);
 
 // The memory a run's per-epoch plan needs at its peak, in bytes (nullopt: the count overflows):
 // per dataset (train, and validation when evaluation passes run) the epoch order (8 bytes per
 // sample, 8 more with a shuffle buffer), the per-accelerator sample lists (16 bytes per sample:
 // replay::SampleRef) and batch offsets, the file order, the layout's per-sample tables when sizes
-// vary (16 bytes per sample) and the runner's file table (sizes and paths).
+// vary (16 bytes per sample) and the runner's file table (sizes and paths). A pass planned by
+// arithmetic (plans_by_arithmetic) holds none of the per-sample lists, only the file order.
 std::optional<std::uint64_t> plan_memory_bytes(const Job& job);
 
 // Every limit above, as diagnostics with the TOML path of the key at fault. `ram_bytes` 0: the

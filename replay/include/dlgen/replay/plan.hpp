@@ -4,7 +4,11 @@
 // a different epoch mixes a different seed, so the order really changes between epochs. Every
 // sample of the dataset appears exactly once per epoch across all accelerators of all ranks
 // (fewer when drop_last or max_steps cut the tail).
+#include <algorithm>
+#include <cassert>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -30,14 +34,43 @@ struct SampleRef {
   friend bool operator==(const SampleRef&, const SampleRef&) = default;
 };
 
+// A shard of a file-level epoch order, planned by arithmetic instead of listed: sample i of the
+// accelerator is the epoch's sample p = first + i x stride, row p mod per_file of file
+// files[p / per_file]. Used for read = "row_group" with shuffle "none" or "file" (no shuffle
+// buffer; plans_by_arithmetic, core/limits.hpp): it holds O(files), not O(samples), so MLPerf
+// v3.0's dlrm (4.3 billion rows; a listed plan needs ~100 GB) plans in a few KiB.
+struct OrderShard {
+  std::shared_ptr<const std::vector<std::uint64_t>> files;  // the epoch's file order (shared)
+  std::uint64_t per_file = 1;
+  std::uint64_t first = 0;    // the accelerator's global id
+  std::uint64_t stride = 1;   // global accelerators
+  std::uint64_t samples = 0;  // the accelerator's, after drop_last and max_steps
+  std::uint64_t batch = 1;
+  std::uint64_t batches = 0;
+};
+
 // The ordered batches of one accelerator, stored flat: batch k is
-// samples[batch_begin[k] .. batch_begin[k+1]).
+// samples[batch_begin[k] .. batch_begin[k+1]); or, when `shard` is set, computed from it (then
+// `samples` and `batch_begin` stay empty and batch() must not be called).
 struct AcceleratorPlan {
   std::uint32_t global_id = 0;
   std::vector<SampleRef> samples;
   std::vector<std::uint64_t> batch_begin{0};
-  std::size_t num_batches() const { return batch_begin.size() - 1; }
+  std::optional<OrderShard> shard;
+  std::size_t num_batches() const { return shard ? shard->batches : batch_begin.size() - 1; }
+  std::uint64_t num_samples() const { return shard ? shard->samples : samples.size(); }
+  std::uint64_t batch_size(std::size_t k) const {
+    if (!shard) return batch_begin[k + 1] - batch_begin[k];
+    return std::min(shard->samples, (k + 1) * shard->batch) - k * shard->batch;
+  }
+  // Entry j of batch k (the worker's hot path: a division, no allocation).
+  SampleRef sample(std::size_t k, std::uint64_t j) const {
+    if (!shard) return samples[batch_begin[k] + j];
+    const std::uint64_t p = shard->first + (k * shard->batch + j) * shard->stride;
+    return {(*shard->files)[p / shard->per_file], static_cast<std::uint32_t>(p % shard->per_file)};
+  }
   std::span<const SampleRef> batch(std::size_t k) const {
+    assert(!shard);
     return {samples.data() + batch_begin[k], samples.data() + batch_begin[k + 1]};
   }
 };
