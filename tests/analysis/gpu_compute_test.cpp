@@ -109,6 +109,35 @@ TEST(GpuCaptureSteps, SegmentationSamplesAreImageAndLabel) {
   EXPECT_EQ(d.job.run.eval_every_epochs, 1u);
 }
 
+// The checkpoints are the program's torch.save files, one for each "torch.save" record of its log
+// and of its bytes; the CUDA driver's kernel cache (~/.nv/ComputeCache, written during the first
+// steps) is neither a checkpoint nor data (it was taken for a checkpoint, and the steps it spanned
+// were set apart from the step count).
+TEST_P(GpuCapture, CheckpointsAreTheProgramsTorchSaves) {
+  const Case& c = GetParam();
+  std::vector<std::uint64_t> saved;
+  std::ifstream in(kDir + c.name + ".truth.jsonl");
+  for (std::string line; std::getline(in, line);) {
+    const auto j = nlohmann::json::parse(line);
+    if (j.value("event", "") == "checkpoint" && j.value("kind", "") == "torch.save")
+      saved.push_back(j.at("bytes").get<std::uint64_t>());
+  }
+  ASSERT_FALSE(saved.empty());
+  auto t = trace::read_trace(kDir + c.name + ".h5");
+  ASSERT_TRUE(t) << t.error().message;
+  const TraceSummary s = summarize(*t);
+  std::vector<std::uint64_t> found;
+  for (const auto& k : s.checkpoints) found.push_back(k.bytes);
+  EXPECT_EQ(found, saved) << c.name;
+  std::uint64_t steps = 0;
+  for (const auto& e : s.epochs)
+    if (!e.evaluation) steps += e.steps;
+  std::size_t listed = 0;  // the timed steps, those set apart at checkpoints included
+  for (const auto& st : s.steps)
+    if (st.epoch >= 0 && !s.epochs[static_cast<std::size_t>(st.epoch)].evaluation) ++listed;
+  EXPECT_EQ(listed, steps) << c.name << ": every training step timed, none lost to a cache write";
+}
+
 INSTANTIATE_TEST_SUITE_P(RealH200, GpuCapture,
                          ::testing::Values(Case{"imagenet", 2, 32}, Case{"imagenet_amp", 2, 32},
                                            Case{"segmentation", 4, 10}),

@@ -110,8 +110,13 @@ bool is_ignored_path(const std::string& path) {
                                     "/run/",  "/var/lib/", "/var/cache/", "/snap/"};
   for (auto p : kPrefixes)
     if (starts_with(path, p)) return true;
-  static const char* kParts[] = {"/site-packages/", "/dist-packages/", "/__pycache__/",  "/.cache/",
-                                 "/.local/lib/",    "/.git/",          "/include/python"};
+  // GPU toolchains' kernel caches are written while a program trains (the CUDA driver's JIT cache
+  // ~/.nv/ComputeCache during the first steps; Triton's and TorchInductor's compiled kernels): they
+  // are neither data nor checkpoints.
+  static const char* kParts[] = {"/site-packages/", "/dist-packages/", "/__pycache__/",
+                                 "/.cache/",        "/.local/lib/",    "/.git/",
+                                 "/include/python", "/.nv/",           "/.triton/",
+                                 "/torchinductor_"};
   for (auto p : kParts)
     if (contains(path, p)) return true;
   const std::string ext = extension_of(path);
