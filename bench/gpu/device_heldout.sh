@@ -104,8 +104,9 @@ fi
 grep -E '^(torch|torchvision)' "$LOGS/host.txt" | tee -a "$SUMMARY"
 
 # --- Scale ----------------------------------------------------------------------------------------
-# cuda: imagenet 2,000 + 200 images, resnet18 batch 64, 8 workers, 2 epochs (32 + 4 steps an epoch),
-# a checkpoint every 20 steps (3, the first deleted); lm: the "gpu" GPT (8 layers, width 512, 51 M
+# cuda: imagenet 2,000 + 200 images, resnet18 batch 64, 8 workers, 3 epochs (32 + 4 steps an epoch:
+# an epoch is ~1-2 s of decoding on 8 workers, so 3 to last long enough), a checkpoint every 20 steps
+# (4 of ~90 MB, the first 2 deleted); lm: the "gpu" GPT (8 layers, width 512, 51 M
 # parameters with the 50,304 vocabulary), 16 windows of 1,024 tokens a micro-step, 4 micro-steps an
 # optimizer step, 80 micro-steps an epoch, 2 epochs, an evaluation of 10 batches every 10 optimizer
 # steps (4), ckpt.pt every 20 (2).
@@ -118,7 +119,7 @@ if [ "$DEVICE" = cpu ]; then
   LM_WARM=(--epochs 1 --samples-per-epoch 64 --eval-every 2 --eval-iters 2 --ckpt-every 100)
 else
   DATA_ARGS=(--scale gpu --jobs "$(nproc)")
-  IMG_ARGS=(--device cuda --arch resnet18 -j 8 -b 64 --epochs 2 --ckpt-every 20)
+  IMG_ARGS=(--device cuda --arch resnet18 -j 8 -b 64 --epochs 3 --ckpt-every 20)
   IMG_WARM=(--epochs 1)
   LM_ARGS=(--device cuda --size gpu -j 4 -b 16 --block 1024 --accum 4 --epochs 2 --samples-per-epoch 1280
     --eval-every 10 --eval-iters 10 --ckpt-every 20)
