@@ -104,6 +104,8 @@ class data_prefetcher:  # noqa: N801 -- apex's name
         self.mean = torch.tensor([0.485 * 255, 0.456 * 255, 0.406 * 255], device=device).view(1, 3, 1, 1)
         self.std = torch.tensor([0.229 * 255, 0.224 * 255, 0.225 * 255], device=device).view(1, 3, 1, 1)
         self.stream = torch.cuda.Stream(device) if self.cuda else None
+        if self.cuda:  # mean and std were written on the current stream
+            self.stream.wait_stream(torch.cuda.current_stream())
         self.t_loaded = []
         self.preload()
 
@@ -130,7 +132,8 @@ class data_prefetcher:  # noqa: N801 -- apex's name
         if self.cuda and inp is not None:
             inp.record_stream(torch.cuda.current_stream())
             target.record_stream(torch.cuda.current_stream())
-        self.preload()
+        if inp is not None:  # not past the end: an exhausted DataLoader iterator is not asked again
+            self.preload()
         return inp, target
 
 
