@@ -34,8 +34,9 @@ from torch import nn
 from torch.nn import functional as F
 from torch.utils.data import DataLoader, Dataset, RandomSampler
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import truth  # noqa: E402
+# The ground-truth instrumentation (step timer, log) of the other GPU programs: measuring, not training.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import gpu_models as truth  # noqa: E402
 
 SIZES = {  # layers, width, heads
     "tiny": (2, 64, 4),
@@ -148,6 +149,18 @@ def parse_args():
     return a
 
 
+def timed(loader):
+    """The loader's batches, each with the monotonic times before and after the DataLoader's next()."""
+    it = iter(loader)
+    while True:
+        t0 = time.monotonic()
+        try:
+            batch = next(it)
+        except StopIteration:
+            return
+        yield batch, t0, time.monotonic()
+
+
 class Trainer:
     def __init__(self, a):
         self.a = a
@@ -168,7 +181,7 @@ class Trainer:
         self.params = sum(p.numel() for p in self.model.parameters())
         self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=a.lr, betas=(0.9, 0.95), weight_decay=0.1)
         self.dtype = getattr(torch, a.dtype)
-        self.scaler = grad_scaler(a.dtype == "float16" and self.cuda)
+        self.scaler = truth.grad_scaler(self.device, a.dtype == "float16")
         loader = dict(batch_size=a.batch_size, num_workers=a.workers, pin_memory=self.cuda)
         self.train_loader = DataLoader(self.train_set, sampler=RandomSampler(
             self.train_set, replacement=True, num_samples=a.samples_per_epoch,
@@ -183,6 +196,9 @@ class Trainer:
         self.waits, self.saved, self.evals = [], [], []
         self.recs = []  # training step records waiting for their compute times
 
+    def autocast(self):
+        return torch.autocast(self.device.type, dtype=self.dtype, enabled=self.dtype != torch.float32)
+
     def to_device(self, x, y):
         if self.cuda:  # pinned by the DataLoader: asynchronous copies
             return x.to(self.device, non_blocking=True), y.to(self.device, non_blocking=True)
@@ -191,18 +207,11 @@ class Trainer:
     def train_epoch(self, epoch):
         self.model.train()
         t_pass = time.monotonic()
-        it = iter(self.train_loader)
         i = 0
-        while True:
-            t0 = time.monotonic()
-            try:
-                x, y = next(it)
-            except StopIteration:
-                break
-            t1 = time.monotonic()
+        for (x, y), t0, t1 in timed(self.train_loader):
             self.timer.start()
             x, y = self.to_device(x, y)
-            with torch.autocast(self.device.type, dtype=self.dtype, enabled=self.dtype != torch.float32):
+            with self.autocast():
                 loss = self.model(x, y) / self.a.accum
             self.scaler.scale(loss).backward()
             self.micro += 1
@@ -247,18 +256,11 @@ class Trainer:
         self.model.eval()
         t_pass = time.monotonic()
         losses, recs = [], []
-        it = iter(self.val_loader)
         i = 0
-        while True:
-            t0 = time.monotonic()
-            try:
-                x, y = next(it)
-            except StopIteration:
-                break
-            t1 = time.monotonic()
+        for (x, y), t0, t1 in timed(self.val_loader):
             self.timer.start()
             x, y = self.to_device(x, y)
-            with torch.autocast(self.device.type, dtype=self.dtype, enabled=self.dtype != torch.float32):
+            with self.autocast():
                 losses.append(self.model(x, y))
             self.timer.stop()
             recs.append({"epoch": epoch, "phase": "val", "step": i, "after_optimizer_step": self.opt_steps,
@@ -306,12 +308,6 @@ class Trainer:
             val_compute_median_s=truth.median(self.compute["val"]),
             data_wait_median_s=truth.median(self.waits), wall_s=time.monotonic() - t_origin,
             **truth.device_info(self.device))
-
-
-def grad_scaler(enabled):
-    if hasattr(torch, "amp") and hasattr(torch.amp, "GradScaler"):  # torch >= 2.3
-        return torch.amp.GradScaler("cuda", enabled=enabled)
-    return torch.cuda.amp.GradScaler(enabled=enabled)
 
 
 def main():

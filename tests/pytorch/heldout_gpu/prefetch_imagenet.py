@@ -35,8 +35,9 @@ from PIL import Image
 from torch import nn
 from torch.utils.data import DataLoader, Dataset
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import truth  # noqa: E402
+# The ground-truth instrumentation (step timer, log) of the other GPU programs: measuring, not training.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import gpu_models as truth  # noqa: E402
 
 BILINEAR = getattr(Image, "Resampling", Image).BILINEAR
 FLIP = getattr(Image, "Transpose", Image).FLIP_LEFT_RIGHT
@@ -175,12 +176,6 @@ def build_model(arch, classes):
         return small_resnet((64, 128, 256, 512), 2, classes), "hand-written"
 
 
-def grad_scaler(enabled):
-    if hasattr(torch, "amp") and hasattr(torch.amp, "GradScaler"):  # torch >= 2.3
-        return torch.amp.GradScaler("cuda", enabled=enabled)
-    return torch.cuda.amp.GradScaler(enabled=enabled)
-
-
 # --- Training --------------------------------------------------------------------------------------
 
 def parse_args():
@@ -226,7 +221,7 @@ class Trainer:
         self.model = model.to(self.device, memory_format=torch.channels_last)
         self.criterion = nn.CrossEntropyLoss().to(self.device)
         self.optimizer = torch.optim.SGD(self.model.parameters(), a.lr, momentum=0.9, weight_decay=5e-5)
-        self.scaler = grad_scaler(a.amp and self.cuda)
+        self.scaler = truth.grad_scaler(self.device, a.amp)
         self.amp_dtype = torch.float16 if self.cuda else torch.bfloat16
         loader = dict(batch_size=a.batch_size, num_workers=a.workers, pin_memory=self.cuda,
                       persistent_workers=True, prefetch_factor=4, collate_fn=fast_collate)
