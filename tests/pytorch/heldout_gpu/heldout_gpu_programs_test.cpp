@@ -8,11 +8,10 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "shell.hpp"
 #include "temp_dir.hpp"
@@ -97,8 +96,9 @@ TEST_F(HeldoutGpuPrograms, DataIsTheSameBytesEveryTimeWithValidationByListInOneF
   EXPECT_TRUE(png) << "JPEG and PNG mixed";
 
   // Token shards: uint16, the cpu scale's 4 x 256 KiB and one val shard.
-  EXPECT_EQ(names_in(root / "a/sh/train"),
-            (std::set<std::string>{"shard_000.bin", "shard_001.bin", "shard_002.bin", "shard_003.bin"}));
+  EXPECT_EQ(
+      names_in(root / "a/sh/train"),
+      (std::set<std::string>{"shard_000.bin", "shard_001.bin", "shard_002.bin", "shard_003.bin"}));
   EXPECT_EQ(fs::file_size(root / "a/sh/train/shard_002.bin"), 256u << 10);
   EXPECT_EQ(fs::file_size(root / "a/sh/val/shard_000.bin"), 256u << 10);
   std::ifstream meta(root / "a/sh/meta.json");
@@ -112,9 +112,11 @@ TEST_F(HeldoutGpuPrograms, PrefetchImagenetStepsFollowTheCsvAndOnlyTheLastTwoChe
   const auto ckpt = root / "ckpt";
   // 72 rows / 16 = 4.5: the last batch is short (no drop_last): 5 steps an epoch, 10 in all, so a
   // checkpoint every 3 steps saves at 3, 6 and 9 and deletes the one of step 3.
-  Outcome r = sh(kPy + " " + kDir + "prefetch_imagenet.py " + (root / "img").string() +
-                 " --device cpu --arch tiny -j 2 -b 16 --epochs 2 --image-size 32 --val-resize 40 --amp"
-                 " --ckpt-every 3 --checkpoint-dir " + ckpt.string() + " --log " + (root / "truth.jsonl").string());
+  Outcome r =
+      sh(kPy + " " + kDir + "prefetch_imagenet.py " + (root / "img").string() +
+         " --device cpu --arch tiny -j 2 -b 16 --epochs 2 --image-size 32 --val-resize 40 --amp"
+         " --ckpt-every 3 --checkpoint-dir " +
+         ckpt.string() + " --log " + (root / "truth.jsonl").string());
   ASSERT_EQ(r.code, 0) << r.out;
   const auto log = read_log(root / "truth.jsonl");
   const auto summary = of(log, "summary");
@@ -136,7 +138,8 @@ TEST_F(HeldoutGpuPrograms, PrefetchImagenetStepsFollowTheCsvAndOnlyTheLastTwoChe
   for (const auto& st : steps) {
     EXPECT_GT(st["compute_s"].get<double>(), 0.0) << st;
     EXPECT_GE(st["data_wait_s"].get<double>(), 0.0) << st;
-    // The prefetcher took the batch from the DataLoader before the loop took it from the prefetcher.
+    // The prefetcher took the batch from the DataLoader before the loop took it from the
+    // prefetcher.
     EXPECT_LE(st["t_loaded_ns"].get<std::int64_t>(), st["t_ready_ns"].get<std::int64_t>()) << st;
   }
 
@@ -151,10 +154,11 @@ TEST_F(HeldoutGpuPrograms, PrefetchImagenetStepsFollowTheCsvAndOnlyTheLastTwoChe
   ASSERT_EQ(removed.size(), 1u);
   EXPECT_EQ(removed[0]["path"], saved[0]["path"]);
   EXPECT_EQ(s["checkpoints_removed"], 1);
-  EXPECT_EQ(names_in(ckpt),
-            (std::set<std::string>{"checkpoint_step000006.pth.tar", "checkpoint_step000009.pth.tar"}));
+  EXPECT_EQ(names_in(ckpt), (std::set<std::string>{"checkpoint_step000006.pth.tar",
+                                                   "checkpoint_step000009.pth.tar"}));
   for (std::size_t i = 1; i < 3; ++i)
-    EXPECT_EQ(saved[i]["bytes"].get<std::uintmax_t>(), fs::file_size(saved[i]["path"].get<std::string>()));
+    EXPECT_EQ(saved[i]["bytes"].get<std::uintmax_t>(),
+              fs::file_size(saved[i]["path"].get<std::string>()));
 }
 
 TEST_F(HeldoutGpuPrograms, LmShardsCountsMicroStepsOptimizerStepsEvaluationsAndTheCheckpoint) {
@@ -164,10 +168,11 @@ TEST_F(HeldoutGpuPrograms, LmShardsCountsMicroStepsOptimizerStepsEvaluationsAndT
   // The sampler draws 100 windows an epoch, batch 8: 13 micro-steps (the last of 4 windows), 26 in
   // all; every 4th an optimizer step: 6 (the last 2 micro-steps' gradients are never applied);
   // evaluations of 3 batches after optimizer steps 2, 4 and 6; ckpt.pt after 3 and 6.
-  Outcome r = sh(kPy + " " + kDir + "lm_shards.py " + (root / "sh").string() +
-                 " --device cpu --size tiny -j 2 -b 8 --block 64 --accum 4 --epochs 2 --samples-per-epoch 100"
-                 " --eval-every 2 --eval-iters 3 --ckpt-every 3 --log-every 5 --out " + (root / "out").string() +
-                 " --log " + (root / "truth.jsonl").string());
+  Outcome r = sh(
+      kPy + " " + kDir + "lm_shards.py " + (root / "sh").string() +
+      " --device cpu --size tiny -j 2 -b 8 --block 64 --accum 4 --epochs 2 --samples-per-epoch 100"
+      " --eval-every 2 --eval-iters 3 --ckpt-every 3 --log-every 5 --out " +
+      (root / "out").string() + " --log " + (root / "truth.jsonl").string());
   ASSERT_EQ(r.code, 0) << r.out;
   const auto log = read_log(root / "truth.jsonl");
   const auto summary = of(log, "summary");
@@ -206,7 +211,8 @@ TEST_F(HeldoutGpuPrograms, LmShardsCountsMicroStepsOptimizerStepsEvaluationsAndT
   EXPECT_EQ(saved[1]["optimizer_step"], 6);
   EXPECT_EQ(names_in(root / "out"), std::set<std::string>{"ckpt.pt"});
   EXPECT_EQ(saved[1]["bytes"].get<std::uintmax_t>(), fs::file_size(root / "out/ckpt.pt"));
-  EXPECT_EQ(s["checkpoint_bytes"], saved[0]["bytes"].get<std::uint64_t>() + saved[1]["bytes"].get<std::uint64_t>());
+  EXPECT_EQ(s["checkpoint_bytes"],
+            saved[0]["bytes"].get<std::uint64_t>() + saved[1]["bytes"].get<std::uint64_t>());
 }
 
 }  // namespace
