@@ -38,71 +38,13 @@ mkdir -p "$OUT" "$LOGS" "$WORK"
 # The traced programs get the host's own libraries (the dlgen wrapper sets LD_LIBRARY_PATH for itself).
 PY=(env -u LD_LIBRARY_PATH python3)
 
-if [ -z "${DLGEN_CUDA_LIB:-}" ]; then
-  if [ -e /usr/local/nvidia/lib64/libcuda.so.1 ]; then
-    DLGEN_CUDA_LIB=/usr/local/nvidia/lib64/libcuda.so.1
-  else
-    DLGEN_CUDA_LIB=$(ldconfig -p 2>/dev/null | awk '/libcuda\.so\.1 /{print $NF; exit}')
-  fi
-fi
-export DLGEN_CUDA_LIB
-
-say() { echo "$*" | tee -a "$SUMMARY"; }
-left() { echo $((DEADLINE_S - ($(date +%s) - START))); }
-
-# step NAME LIMIT_S CMD...: run CMD under timeout (LIMIT_S, cut to what is left before the deadline,
-# keeping 25 s for packing), stdout+stderr to logs/NAME.out; one summary line.
-step() {
-  local name=$1 limit=$2
-  shift 2
-  local budget=$(($(left) - 25))
-  if [ "$budget" -lt 15 ]; then
-    say "$(printf '%-22s skipped (%ss left of DEADLINE_S)' "$name" "$(left)")"
-    return 0
-  fi
-  [ "$limit" -gt "$budget" ] && limit=$budget
-  local smi_pid=
-  if [ "$DEVICE" != cpu ] && command -v nvidia-smi >/dev/null; then
-    nvidia-smi --query-gpu=timestamp,utilization.gpu,utilization.memory,memory.used,power.draw \
-      --format=csv,nounits -lms 200 >"$LOGS/$name.smi.csv" 2>/dev/null &
-    smi_pid=$!
-  fi
-  local t0 t1 rc
-  t0=$(date +%s.%N)
-  timeout -k 10 "$limit" "$@" >"$LOGS/$name.out" 2>&1
-  rc=$?
-  t1=$(date +%s.%N)
-  [ -n "$smi_pid" ] && kill "$smi_pid" 2>/dev/null && wait "$smi_pid" 2>/dev/null
-  say "$(printf '%-22s rc %-3s wall %7.2f s (limit %s s)' "$name" "$rc" "$(awk "BEGIN{print $t1 - $t0}")" "$limit")"
-  [ "$rc" -ne 0 ] && tail -n 5 "$LOGS/$name.out" | sed 's/^/    | /' | tee -a "$SUMMARY"
-  return 0
-}
-
-# capture NAME LIMIT_S PROGRAM ARGS...: the program under dlgen capture into $OUT/NAME.h5.
-capture() {
-  local name=$1 limit=$2
-  shift 2
-  step "$name.captured" "$limit" "$DLGEN" capture -o "$OUT/$name.h5" --json-out "$LOGS/$name.capture.json" \
-    -- "${PY[@]}" "$@"
-}
+# shellcheck source=bench/gpu/device_lib.sh
+source "$(dirname "$0")/device_lib.sh"
 
 say "device_run.sh: DEVICE=$DEVICE DLGEN=$DLGEN DLGEN_CUDA_LIB=${DLGEN_CUDA_LIB:-none} WORK=$WORK $(date -u +%FT%TZ)"
 
 # --- Host facts ---------------------------------------------------------------------------------
-{
-  uname -a; nproc; free -g; df -h /tmp
-  "${PY[@]}" -c 'import sys, torch; print(sys.version); print("torch", torch.__version__, "cuda", torch.version.cuda,
-"available", torch.cuda.is_available(), torch.cuda.get_device_name(0) if torch.cuda.is_available() else "")'
-  "${PY[@]}" -c 'import torchvision; print("torchvision", torchvision.__version__)' 2>&1 | tail -n 1
-  "${PY[@]}" -c 'import numpy, PIL; print("numpy", numpy.__version__, "PIL", PIL.__version__)'
-  ls -l "$DLGEN" "$DLGEN_CUDA_LIB" 2>&1
-} >"$LOGS/host.txt" 2>&1
-if command -v nvidia-smi >/dev/null; then
-  nvidia-smi >"$LOGS/nvidia-smi.txt" 2>&1
-  nvidia-smi -q 2>&1 | head -n 80 >"$LOGS/nvidia-smi-q.txt"
-  say "$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -n 1)"
-fi
-grep -E '^(torch|torchvision)' "$LOGS/host.txt" | tee -a "$SUMMARY"
+host_facts
 
 # --- Scale ----------------------------------------------------------------------------------------
 if [ "$DEVICE" = cpu ]; then
@@ -148,48 +90,6 @@ capture segmentation 130 $(seg segmentation captured)
 [ "$PLAIN" = 1 ] && step imagenet_amp.plain 100 "${PY[@]}" $(img imagenet_amp plain --amp --channels-last)
 capture imagenet_amp 130 $(img imagenet_amp captured --amp --channels-last)
 
-# --- Summary from the programs' own logs and the capture counts ----------------------------------
-"${PY[@]}" - "$LOGS" "$OUT" <<'EOF' 2>&1 | tee -a "$SUMMARY"
-import glob, json, os, sys
-logs, out = sys.argv[1], sys.argv[2]
-for path in sorted(glob.glob(os.path.join(logs, "*.log"))):
-    recs = [json.loads(l) for l in open(path) if l.strip()]
-    s = next((r for r in recs if r["event"] == "summary"), None)
-    if not s:
-        print(f"{os.path.basename(path)}: no summary record"); continue
-    f = lambda v: "-" if v is None else f"{v:.4f}"
-    print(f"{os.path.basename(path)}: {s.get('gpu', s['device'])} steps {s['steps_per_epoch']} val {s['val_steps_per_pass']} "
-          f"batch {s['batch_size']} workers {s['workers']} compute median {f(s['compute_median_s'])} s "
-          f"val {f(s['val_compute_median_s'])} s data wait median {f(s['data_wait_median_s'])} s "
-          f"ckpt {s['checkpoint_bytes']} B wall {s['wall_s']:.2f} s")
-for path in sorted(glob.glob(os.path.join(logs, "*.capture.json"))):
-    try:
-        c = json.load(open(path))
-        print(f"{os.path.basename(path)}: events {c.get('events')} lost {c.get('lost_events')} "
-              f"processes {c.get('processes')} files {c.get('files')} duration {c.get('duration_s')} s "
-              f"exit {c.get('exit_status')}")
-    except ValueError as e:
-        print(f"{os.path.basename(path)}: {e}")
-try:
-    d = json.load(open(os.path.join(out, "step_times.json")))
-    for c in d["cases"]:
-        print(f"step_times {c['model']} batch {c['batch']} {c['precision']}: "
-              + (f"{c['median_s']:.4f} s (min {c['min_s']:.4f}, p90 {c['p90_s']:.4f}) job {c.get('job_step_s', {})}"
-                 if "median_s" in c else c.get("error", "?")))
-except (OSError, ValueError) as e:
-    print(f"step_times.json: {e}")
-EOF
-
-# --- Pack: traces over 15 MB gzipped (and left out if still too big), logs in one tarball ---------
-for h5 in "$OUT"/*.h5; do
-  [ -e "$h5" ] || continue
-  size=$(stat -c %s "$h5")
-  if [ "$size" -gt 15000000 ]; then
-    gzip -1 "$h5"
-    [ "$(stat -c %s "$h5.gz")" -gt 16000000 ] && mv "$h5.gz" "$WORK/" && say "$(basename "$h5"): $size B, too big to bring back (left in $WORK)"
-  fi
-done
-ls -l "$OUT" | tee -a "$SUMMARY"
-cp "$SUMMARY" "$LOGS/summary.txt"
-tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$LOGS"
-say "total $(($(date +%s) - START)) s"
+# --- Summary from the programs' own logs and the capture counts; pack ---------------------------
+summarize
+pack
