@@ -7,6 +7,7 @@
 
 #include "dlgen/analysis/summary.hpp"
 #include "dlgen/compare/compare.hpp"
+#include "dlgen/core/stats.hpp"
 #include "dlgen/trace/trace.hpp"
 
 namespace dlgen::compare {
@@ -116,8 +117,68 @@ void concurrency_of(const analysis::TraceSummary& s, Profile& p) {
     p.inflight.push_back({static_cast<double>(count), static_cast<double>(ns) * kNs});
 }
 
+// Where the steady state begins: the start of the second training pass (0 with fewer than two:
+// the whole run is steady). The first pass holds one-time costs (worker start-up, the CUDA
+// context, cuDNN's autotuning and kernel loading: 16 s in the first step of a fresh H200 run).
+std::uint64_t steady_begin_ns(const analysis::TraceSummary& s) {
+  std::vector<std::uint64_t> starts;
+  for (const auto& e : s.epochs)
+    if (!e.evaluation) starts.push_back(e.start_ns);
+  if (starts.size() < 2) return 0;
+  std::sort(starts.begin(), starts.end());
+  return starts[1];
+}
+
+bool in_steady_state(const analysis::TraceSummary& s, const analysis::Step& st,
+                     std::uint64_t begin) {
+  if (begin == 0) return true;
+  return st.epoch >= 0 && s.epochs[static_cast<std::size_t>(st.epoch)].start_ns >= begin;
+}
+
+// AU over the steady state, with the arithmetic of AU itself (dlgen::accelerator_utilisation):
+// each accelerator's steps of the steady-state passes, from the end of its last step before them
+// (so the second pass's start-up wait counts, as every pass's does in AU) to the run's end (the
+// latest step or checkpoint end).
+std::optional<double> steady_au(const analysis::TraceSummary& s, std::uint64_t begin) {
+  if (begin == 0) return std::nullopt;
+  std::vector<std::vector<AuStep>> per(s.accelerators.size());
+  std::vector<std::uint64_t> settled(s.accelerators.size(), begin);  // each one's steady start
+  std::vector<bool> anchored(s.accelerators.size(), false);
+  std::uint64_t end = 0;
+  for (const auto* list : {&s.steps, &s.checkpoint_steps})
+    for (const auto& st : *list) {
+      end = std::max(end, st.end_ns);
+      if (st.accelerator >= per.size()) continue;
+      if (in_steady_state(s, st, begin)) {
+        per[st.accelerator].push_back({static_cast<std::int64_t>(st.start_ns),
+                                       static_cast<std::int64_t>(st.compute_ns),
+                                       static_cast<std::int64_t>(st.end_ns)});
+      } else if (!anchored[st.accelerator] || st.end_ns > settled[st.accelerator]) {
+        settled[st.accelerator] = st.end_ns;
+        anchored[st.accelerator] = true;
+      }
+    }
+  for (const auto& c : s.checkpoints) end = std::max(end, c.end_ns);
+  double lowest = -1;
+  for (std::size_t ai = 0; ai < per.size(); ++ai) {
+    auto& steps = per[ai];
+    if (steps.empty()) continue;
+    const auto from = static_cast<std::int64_t>(settled[ai]);
+    // A step of no compute at that instant: the wait up to the first steady batch is wall time.
+    steps.push_back({from, 0, from});
+    std::sort(steps.begin(), steps.end(),
+              [](const AuStep& a, const AuStep& b) { return a.ready_ns < b.ready_ns; });
+    const AuParts parts = accelerator_utilisation(steps, from, static_cast<std::int64_t>(end));
+    const double au = std::min(1.0, parts.au());
+    lowest = lowest < 0 ? au : std::min(lowest, au);
+  }
+  if (lowest < 0) return std::nullopt;
+  return lowest;
+}
+
 // Steps (training and evaluation apart) and AU, as the summary measured them.
 void steps_of(const analysis::TraceSummary& s, Profile& p) {
+  const std::uint64_t begin = steady_begin_ns(s);
   for (const auto& st : s.steps) {
     const double step = static_cast<double>(st.end_ns - std::min(st.end_ns, st.start_ns)) * kNs;
     if (st.epoch >= 0 && s.epochs[static_cast<std::size_t>(st.epoch)].evaluation) {
@@ -125,11 +186,16 @@ void steps_of(const analysis::TraceSummary& s, Profile& p) {
       p.eval_compute_s.push_back(static_cast<double>(st.compute_ns) * kNs);
       continue;
     }
+    const double compute = static_cast<double>(st.compute_ns) * kNs;
+    const double wait = static_cast<double>(st.wait_ns) * kNs;
+    const double consumer = static_cast<double>(st.consumer_ns) * kNs;
     p.step_times_s.push_back(step);
-    p.compute_s.push_back(static_cast<double>(st.compute_ns) * kNs);
-    p.data_wait_s.push_back(static_cast<double>(st.wait_ns) * kNs);
-    p.consumer_s.push_back(static_cast<double>(st.consumer_ns) * kNs);
+    p.compute_s.push_back(compute);
+    p.data_wait_s.push_back(wait);
+    p.consumer_s.push_back(consumer);
+    p.step_steady.push_back(in_steady_state(s, st, begin) ? 1 : 0);
   }
+  p.au_steady = steady_au(s, begin);
 
   p.au = s.au;
   p.au_measured = s.au_measured;

@@ -4,6 +4,7 @@
 // reads with read()/pread() from forked DataLoader workers; the replay with io_uring from threads
 // of one process — both become the same Profile fields. Sizes are bytes, times seconds.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,11 @@ struct Profile {
   std::vector<double> data_wait_s;   // per training step, time the consumer waited for data
   std::vector<double> compute_s;     // per training step, gap between batches computing
   std::vector<double> consumer_s;  // per training step, the consumer's own cost (receive, collate)
+  // Per training step, whether it is in a steady-state training pass (all but the first, when
+  // there are two or more: the first holds one-time costs such as worker start-up, the CUDA
+  // context, cuDNN's autotuning and kernel loading). The timing rows judge those steps; empty:
+  // every step is.
+  std::vector<char> step_steady;
   std::vector<double> throughput_t_s;    // bin start times since the first data read
   std::vector<double> throughput_mib_s;  // data MiB/s per bin
   double throughput_bin_s = 0;
@@ -71,6 +77,10 @@ struct Profile {
   double au = 0;
   bool au_measured = false;
   std::vector<double> accelerator_au;  // per accelerator that received batches
+  // AU over the steady state (docs/fidelity.md): the same arithmetic from the start of the second
+  // training pass to the run's end, over the steps from there on; unset with fewer than two
+  // training passes (then `au` is the steady state's). What the au row judges.
+  std::optional<double> au_steady;
   // The original's AU measured on the GPU (TraceSummary::au_gpu, docs/metrics.md): only where the
   // trace has CUDA events; reported beside the AU row, never judged.
   double au_gpu = 0;
