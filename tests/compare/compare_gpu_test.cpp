@@ -75,5 +75,43 @@ TEST_F(CompareGpu, TheFirstPassesOneTimeCostsAreNotJudged) {
   EXPECT_EQ(steady, 32u);  // the second epoch's 32 steps
 }
 
+// The whole loop on the GPU host itself (bench/gpu/device_replay.sh, tests/data/gpu/samehost/): each
+// program ran once to warm up, then under capture; its job was replayed on the same host and the
+// same storage. These rows hold at the default tolerances today.
+void expect_rows_pass(const std::string& name, std::initializer_list<const char*> rows) {
+  const Comparison c = compare(profile("samehost/" + name + ".h5"),
+                               profile("samehost/" + name + ".replay.h5"), Tolerances{});
+  for (const char* row : rows)
+    EXPECT_EQ(metric(c, row).verdict, Verdict::pass)
+        << name << " " << row << ": " << metric(c, row).original << " vs "
+        << metric(c, row).replay;
+}
+
+TEST(CompareGpuSameHost, ImagenetDataStepsEvaluationAndCheckpoints) {
+  expect_rows_pass("imagenet", {"bytes_read", "bytes_written", "files_read", "epoch_bytes_read",
+                                "readers", "epochs", "steps", "compute", "data_wait", "eval_passes",
+                                "eval_steps", "eval_step_time", "checkpoints", "checkpoint_size",
+                                "checkpoint_interval", "checkpoint_write_time", "checkpoint_copy"});
+}
+// Not yet: the program's step period in its steady epoch is 0.0368 s on average (its log's batch
+// arrivals) where its median is 0.0313 s and the GPU's own step 0.0329 s: every 10th step waits at
+// loss.item() for the GPU to drain its queue. distil's GPU-timeline median (0.0341 s) is what the
+// replay sleeps, so its epoch is 16% shorter.
+TEST(CompareGpuSameHost, DISABLED_ImagenetTiming) {
+  expect_rows_pass("imagenet", {"epoch_time", "duration", "step_time", "au", "throughput"});
+}
+
+TEST(CompareGpuSameHost, SegmentationStepsComputeAndAu) {
+  expect_rows_pass("segmentation", {"files_read", "epoch_bytes_read", "readers", "epochs", "steps",
+                                    "step_time", "compute", "data_wait", "au", "eval_passes",
+                                    "eval_steps", "checkpoints", "checkpoint_size"});
+}
+// Not yet: the original's workers np.load each 7.5 MB image and label and cut a random patch from
+// both (1.2 GB/s of samples); the replay's readers read the bytes alone (1.8 GB/s), so the I/O span
+// of a pass is 42% shorter.
+TEST(CompareGpuSameHost, DISABLED_SegmentationReadSpan) {
+  expect_rows_pass("segmentation", {"epoch_time", "duration", "throughput"});
+}
+
 }  // namespace
 }  // namespace dlgen::compare
