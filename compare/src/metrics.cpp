@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "dlgen/compare/stats.hpp"
+#include "steady_state.hpp"
 
 namespace dlgen::compare {
 namespace {
@@ -65,40 +66,6 @@ std::vector<WeightedValue> busy_only(const std::vector<WeightedValue>& s) {
   for (const auto& x : s)
     if (x.value > 0) out.push_back(x);
   return out;
-}
-
-// The first epoch carries warm-up that the replay does not model and storage does not cause
-// (DataLoader workers importing, first batches, cold caches); with two or more epochs, timing is
-// judged on the others ("steady state"). The per-epoch table still shows the first.
-std::size_t first_steady(std::size_t epochs) {
-  return epochs >= 2 ? 1 : 0;
-}
-
-// The values of the steady-state training steps (Profile::step_steady; all when it is empty).
-std::vector<double> steady(const Profile& p, const std::vector<double>& per_step) {
-  if (p.step_steady.size() != per_step.size()) return per_step;
-  std::vector<double> out;
-  for (std::size_t i = 0; i < per_step.size(); ++i)
-    if (p.step_steady[i]) out.push_back(per_step[i]);
-  return out;
-}
-
-// Seconds spent reading in steady-state epochs: gaps between epochs (worker start-up,
-// checkpoints) are not counted; checkpoints have their own metrics. No epochs: first to last read.
-double steady_duration(const Profile& p) {
-  if (p.epochs.empty()) return p.duration_s;
-  double d = 0;
-  for (std::size_t e = first_steady(p.epochs.size()); e < p.epochs.size(); ++e)
-    d += p.epochs[e].duration_s;
-  return d;
-}
-
-double steady_bytes(const Profile& p) {
-  if (p.epochs.empty()) return p.bytes_read;
-  double b = 0;
-  for (std::size_t e = first_steady(p.epochs.size()); e < p.epochs.size(); ++e)
-    b += p.epochs[e].bytes_read;
-  return b;
 }
 
 // Epoch i against epoch i for i in [first, n): the pair with the largest relative distance of

@@ -18,10 +18,13 @@
 
 #include "shell.hpp"
 #include "temp_dir.hpp"
+#include "truth_log.hpp"
 
 namespace fs = std::filesystem;
 using dlgen::testing::Outcome;
 using dlgen::testing::sh;
+using dlgen::testing::of;
+using dlgen::testing::read_log;
 using dlgen::testing::TempDir;
 using nlohmann::json;
 
@@ -29,21 +32,6 @@ namespace {
 
 const std::string kPy = DLGEN_PYTHON;
 const std::string kDir = std::string(DLGEN_SOURCE_DIR) + "/tests/pytorch/";
-
-std::vector<json> read_log(const fs::path& p) {
-  std::vector<json> out;
-  std::ifstream f(p);
-  for (std::string line; std::getline(f, line);)
-    if (!line.empty()) out.push_back(json::parse(line));
-  return out;
-}
-
-std::vector<json> of(const std::vector<json>& log, const std::string& event) {
-  std::vector<json> out;
-  for (const auto& r : log)
-    if (r["event"] == event) out.push_back(r);
-  return out;
-}
 
 std::size_t count_files(const fs::path& dir, const std::string& suffix) {
   std::size_t n = 0;

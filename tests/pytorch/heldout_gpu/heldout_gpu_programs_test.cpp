@@ -15,10 +15,13 @@
 
 #include "shell.hpp"
 #include "temp_dir.hpp"
+#include "truth_log.hpp"
 
 namespace fs = std::filesystem;
 using dlgen::testing::Outcome;
 using dlgen::testing::sh;
+using dlgen::testing::of;
+using dlgen::testing::read_log;
 using dlgen::testing::TempDir;
 using nlohmann::json;
 
@@ -26,21 +29,6 @@ namespace {
 
 const std::string kPy = DLGEN_PYTHON;
 const std::string kDir = std::string(DLGEN_SOURCE_DIR) + "/tests/pytorch/heldout_gpu/";
-
-std::vector<json> read_log(const fs::path& p) {
-  std::vector<json> out;
-  std::ifstream f(p);
-  for (std::string line; std::getline(f, line);)
-    if (!line.empty()) out.push_back(json::parse(line));
-  return out;
-}
-
-std::vector<json> of(const std::vector<json>& log, const std::string& event) {
-  std::vector<json> out;
-  for (const auto& r : log)
-    if (r["event"] == event) out.push_back(r);
-  return out;
-}
 
 // The rows of a CSV after its header (filename,label), each checked to name a file in `folder`.
 std::vector<std::string> csv_files(const fs::path& csv, const fs::path& folder) {
