@@ -3,6 +3,9 @@
 // program that makes its own dataset and prints its ground truth as its last JSON line, run
 // through capture, distil, generate, `run --capture` and compare once per suite, as a user would.
 // Uses DLGEN_PYTHON (Debian's interpreter) and the e2e fixture.
+#include <filesystem>
+#include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
@@ -37,6 +40,16 @@ class HeldOutProgram : public SharedRun<Suite> {
   static void loop(const std::string& programs, const std::string& program,
                    const std::string& make_args, const std::string& train_args,
                    const std::string& run_args = "") {
+    const std::filesystem::path cache = cache_dir(program, make_args + "|" + train_args + "|" +
+                                                               run_args);
+    if (load_cached(cache, programs + program)) return;
+    run_loop(programs, program, make_args, train_args, run_args);
+    if (Base::setup_error_.empty() && Base::skip_.empty()) save_cached(cache);
+  }
+
+  static void run_loop(const std::string& programs, const std::string& program,
+                       const std::string& make_args, const std::string& train_args,
+                       const std::string& run_args) {
     const std::string py = std::string(DLGEN_PYTHON) + " " + programs + program;
     Outcome m = Base::run(py + " --make " + Base::root() + "/data " + make_args);
     if (m.code != 0) return Base::fail("make data: " + m.out);
@@ -49,6 +62,50 @@ class HeldOutProgram : public SharedRun<Suite> {
     if (!job) return Base::fail("job.toml: " + job.error().message);
     job_ = *job;
     Base::replay_and_compare(run_args.empty() ? "" : " " + run_args, summary_, compared_);
+  }
+
+  // ctest runs each test in a process of its own, and each would repeat its suite's loop (~10 s):
+  // the loop's outcome (ground truth, distil --json, compare --json, the job) is kept in the build
+  // tree, one folder a program and arguments (the suite's temporary root written as ROOT), and used
+  // while it is newer than dlgen, the program and the test binary. A failed or skipped loop is not
+  // kept.
+  static std::filesystem::path cache_dir(const std::string& program, std::string args) {
+    for (std::size_t at; (at = args.find(Base::root())) != std::string::npos;)
+      args.replace(at, Base::root().size(), "ROOT");
+    return std::filesystem::path(DLGEN_BINARY).parent_path() / "test-cache" / "heldout" /
+           (program + "-" + std::to_string(std::hash<std::string>{}(args)));
+  }
+  static bool load_cached(const std::filesystem::path& cache, const std::string& program) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const auto kept = fs::last_write_time(cache / "done", ec);
+    if (ec) return false;
+    for (const fs::path& source :
+         {fs::path(DLGEN_BINARY), fs::path(program), fs::read_symlink("/proc/self/exe", ec)})
+      if (ec || fs::last_write_time(source, ec) >= kept || ec) return false;
+    auto read = [&](const char* name) {
+      std::ifstream in(cache / name);
+      return nlohmann::json::parse(in, nullptr, false);
+    };
+    truth_ = read("truth.json");
+    summary_ = read("summary.json");
+    compared_ = read("compared.json");
+    auto job = load_job(cache / "job.toml");
+    if (truth_.is_discarded() || summary_.is_discarded() || compared_.is_discarded() || !job)
+      return false;
+    job_ = *job;
+    return true;
+  }
+  static void save_cached(const std::filesystem::path& cache) {
+    std::error_code ec;
+    std::filesystem::remove_all(cache, ec);
+    std::filesystem::create_directories(cache, ec);
+    if (ec) return;
+    std::ofstream(cache / "truth.json") << truth_.dump();
+    std::ofstream(cache / "summary.json") << summary_.dump();
+    std::ofstream(cache / "compared.json") << compared_.dump();
+    std::filesystem::copy_file(Base::dir() / "job.toml", cache / "job.toml", ec);
+    if (!ec) std::ofstream(cache / "done") << "kept\n";
   }
 
   static const nlohmann::json& row(const std::string& name) { return compare_row(compared_, name); }
