@@ -8,6 +8,7 @@
 #include <tuple>
 #include <utility>
 
+#include "cluster_s3.hpp"
 #include "dlgen/core/job_io.hpp"
 #include "dlgen/core/printf_text.hpp"
 #include "dlgen/core/units.hpp"
@@ -31,7 +32,7 @@ json to_j(const RankResult& r) {
   for (const RankEpoch& p : r.passes)
     passes.push_back(
         {p.epoch, p.eval, p.begin_s, p.end_s, p.steps, p.samples, p.bytes, p.requests, p.au});
-  return {
+  json j = {
       {"rank", r.rank},
       {"host", r.host},
       {"accelerators", r.accelerators},
@@ -67,6 +68,9 @@ json to_j(const RankResult& r) {
       {"restore_bytes", r.restore_bytes},
       {"restore_s", r.restore_s},
       {"warnings", r.warnings}};
+  if (r.s3) j["s3"] = s3_to_j(*r.s3);
+  if (r.s3_checkpoint) j["s3_checkpoint"] = s3_to_j(*r.s3_checkpoint);
+  return j;
 }
 
 RankResult from_j(const json& j) {
@@ -110,6 +114,8 @@ RankResult from_j(const json& j) {
   r.restore_bytes = j.at("restore_bytes");
   r.restore_s = j.at("restore_s");
   r.warnings = j.at("warnings").get<std::vector<std::string>>();
+  if (j.contains("s3")) r.s3 = s3_from_j(j.at("s3"));
+  if (j.contains("s3_checkpoint")) r.s3_checkpoint = s3_from_j(j.at("s3_checkpoint"));
   return r;
 }
 
@@ -260,6 +266,10 @@ RankResult rank_result(const Report& rep, std::uint32_t rank, std::string host,
   r.restore_bytes = rep.checkpoint.restore_bytes;
   r.restore_s = rep.checkpoint.restore_s;
   r.warnings = rep.warnings;
+  if (rep.s3) {
+    r.s3 = rep.s3->wire;
+    r.s3_checkpoint = rep.s3->checkpoint_wire;
+  }
   return r;
 }
 
@@ -294,6 +304,8 @@ ClusterResult reduce_ranks(std::vector<RankResult> ranks) {
     c.client_bound = c.client_bound || r.client_bound;
     c.restore_bytes += r.restore_bytes;
     c.restore_s = std::max(c.restore_s, r.restore_s);
+    add_s3(c.s3, r.s3);
+    add_s3(c.s3_checkpoint, r.s3_checkpoint);
   }
   c.au_mean = accelerators > 0 ? au_sum / static_cast<double>(accelerators) : 0;
   c.hosts = static_cast<std::uint32_t>(hosts.size());
@@ -382,6 +394,9 @@ void apply_cluster(const ClusterResult& c, Report& r) {
   r.checkpoint.write_s = c.checkpoint.duration_s;
   r.checkpoint.restore_bytes = c.restore_bytes;
   r.checkpoint.restore_s = c.restore_s;
+  // Percentiles from the merged histograms (replay::s3_result), as one host computes its own.
+  r.s3.reset();
+  if (c.s3) r.s3 = replay::s3_result(*c.s3, c.s3_checkpoint);
 }
 
 std::string format_cluster_summary(const Report& r, const ClusterResult& c) {
@@ -430,6 +445,8 @@ std::string format_cluster_summary(const Report& r, const ClusterResult& c) {
         c.restore_s);
   add("  latency     rank 0: p50 %.0f us, p99 %.0f us, max %.0f us (per request)\n",
       r.latency.p50_us, r.latency.p99_us, r.latency.max_us);
+  if (c.s3)
+    out += replay::s3_summary_lines(replay::s3_result(*c.s3, c.s3_checkpoint), "all ranks: ");
   // Rank 0's warnings as they are; another rank's only when rank 0 did not say the same.
   std::set<std::string> said;
   for (const RankResult& rr : c.per_rank)
@@ -482,6 +499,9 @@ std::string cluster_json(const Report& r, const ClusterResult& c) {
                      {"host_busy_percent", rr.cpu.host_busy_percent}}},
                    {"checkpoint_bytes", rr.checkpoint_bytes},
                    {"checkpoint_seconds", rr.checkpoint_seconds}});
+  // A rank's own S3 requests (only in a run on an object store: a run on files keeps its keys).
+  for (std::size_t i = 0; i < c.per_rank.size(); ++i)
+    if (c.per_rank[i].s3) per[i]["s3"] = s3_rank_json(*c.per_rank[i].s3);
   j["per_rank"] = per;
   json hosts = json::array();
   for (const HostRow& h : host_rows(c))
@@ -512,8 +532,10 @@ std::string cluster_json(const Report& r, const ClusterResult& c) {
        "rank's end, on the clock the ranks agreed at a barrier), totals.wall_seconds their sum, "
        "elapsed_s the first rank's start to the last rank's end; samples_per_s and mib_per_s are "
        "the sums over those seconds; au is the lowest accelerator on any rank; per_rank rows are "
-       "each rank's own (its own seconds, begin_s/end_s on the common clock); latency_us, compute "
-       "and cpu are rank 0's"},
+       "each rank's own (its own seconds, begin_s/end_s on the common clock); s3's counts are sums "
+       "over ranks and its ttfb_us/ttlb_us percentiles those of every rank's requests together "
+       "(the ranks' histograms merged), per_rank[].s3 each rank's own; latency_us, compute and "
+       "cpu are rank 0's"},
       {"checkpoints", cks},
       {"checkpoint",
        {{"count", c.checkpoint.count},

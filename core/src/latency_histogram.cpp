@@ -1,6 +1,7 @@
 #include "dlgen/core/latency_histogram.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace dlgen {
 
@@ -16,6 +17,26 @@ std::uint64_t LatencyHistogram::bucket_low(int b) {
   const int msb = b / kSub + 3;
   const std::uint64_t sub = static_cast<std::uint64_t>(b % kSub);
   return (std::uint64_t{1} << msb) | (sub << (msb - 4));
+}
+
+std::vector<std::pair<int, std::uint64_t>> LatencyHistogram::buckets() const {
+  std::vector<std::pair<int, std::uint64_t>> out;
+  for (int b = 0; b < kBuckets; ++b)
+    if (counts_[b] > 0) out.emplace_back(b, counts_[b]);
+  return out;
+}
+
+LatencyHistogram LatencyHistogram::from_buckets(
+    std::span<const std::pair<int, std::uint64_t>> buckets, std::uint64_t sum, std::uint64_t max) {
+  LatencyHistogram h;
+  for (const auto& [b, n] : buckets) {
+    if (b < 0 || b >= kBuckets) std::abort();  // a broken list: a bug, never input
+    h.counts_[b] += n;
+    h.count_ += n;
+  }
+  h.sum_ = sum;
+  h.max_ = max;
+  return h;
 }
 
 std::uint64_t LatencyHistogram::percentile(double q) const {

@@ -222,12 +222,13 @@ std::string s3_requests_text(const S3Figures& s) {
 }
 
 // The S3 engine's requests, retries, errors by kind and time to first/last byte; the checkpoints'
-// share on a line of its own.
-void add_s3_lines(const S3Result& s, PrintfText& add) {
+// share on a line of its own. `scope` opens the first line ("all ranks: " under mpirun).
+void add_s3_lines(const S3Result& s, PrintfText& add, std::string_view scope = {}) {
   using ull = unsigned long long;
-  add("  s3          %s; errors: %llu SlowDown (503), %llu other 5xx, %llu timeouts, %llu resets\n",
-      s3_requests_text(s).c_str(), ull(s.slow_downs), ull(s.server_errors), ull(s.timeouts),
-      ull(s.resets));
+  add("  s3          %.*s%s; errors: %llu SlowDown (503), %llu other 5xx, %llu timeouts, %llu "
+      "resets\n",
+      static_cast<int>(scope.size()), scope.data(), s3_requests_text(s).c_str(), ull(s.slow_downs),
+      ull(s.server_errors), ull(s.timeouts), ull(s.resets));
   add("              first byte p50 %s, p90 %s, p99 %s; last byte p50 %s, p90 %s, p99 %s\n",
       lat(s.ttfb.p50_us).c_str(), lat(s.ttfb.p90_us).c_str(), lat(s.ttfb.p99_us).c_str(),
       lat(s.ttlb.p50_us).c_str(), lat(s.ttlb.p90_us).c_str(), lat(s.ttlb.p99_us).c_str());
@@ -255,6 +256,13 @@ void add_au_lines(const Report& r, PrintfText& add) {
 }
 
 }  // namespace
+
+std::string s3_summary_lines(const S3Result& s3, std::string_view scope) {
+  std::string out;
+  PrintfText add(out);
+  add_s3_lines(s3, add, scope);
+  return out;
+}
 
 std::string format_summary(const Report& r) {
   std::string out;

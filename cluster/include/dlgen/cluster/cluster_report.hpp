@@ -8,12 +8,14 @@
 // rate). Definitions: docs/metrics.md, "Several ranks"; the common clock: docs/cluster.md.
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "dlgen/cluster/cluster.hpp"
 #include "dlgen/core/job.hpp"
 #include "dlgen/core/result.hpp"
+#include "dlgen/engine/s3.hpp"
 #include "dlgen/replay/checkpoint_figures.hpp"
 #include "dlgen/replay/clock.hpp"
 #include "dlgen/replay/report.hpp"
@@ -73,6 +75,9 @@ struct RankResult {
   std::uint64_t restore_bytes = 0;
   double restore_s = 0;
   std::vector<std::string> warnings;
+  // Every HTTP request this rank sent to an object store (the report's s3 wire counters, TTFB and
+  // TTLB histograms included) and the checkpoints' share; none when it used no store.
+  std::optional<engine::S3Counters> s3, s3_checkpoint;
 };
 // `sync_ns`: the common instant on the report's clock (the stamps become seconds from it).
 RankResult rank_result(const Report& report, std::uint32_t rank, std::string host,
@@ -108,6 +113,10 @@ struct ClusterResult {
   PhaseFigures checkpoint;
   std::uint64_t restore_bytes = 0;
   double restore_s = 0;  // the slowest rank's
+  // The ranks' S3 counters added up and their TTFB / TTLB histograms merged, so the percentiles
+  // are those of every rank's requests together; the checkpoints' share likewise. None when no
+  // rank used an object store.
+  std::optional<engine::S3Counters> s3, s3_checkpoint;
 };
 // Pure: sums, minimum, maximum and checkpoint figures of the ranks' results.
 ClusterResult reduce_ranks(std::vector<RankResult> ranks);
@@ -126,11 +135,12 @@ std::vector<HostRow> host_rows(const ClusterResult& cluster);
 // relative to it (docs/cluster.md, "One clock").
 ClusterResult gather_ranks(Cluster& cluster, const Report& mine, Clock* clock = nullptr);
 // The report with its headline figures replaced by the cluster's (samples, bytes, rates, seconds,
-// passes, AU, verdict, per_accelerator of every rank, RAM already summed by the runner); latency,
-// compute accuracy and CPU stay this rank's.
+// passes, AU, verdict, per_accelerator of every rank, S3 requests, RAM already summed by the
+// runner); latency, compute accuracy and CPU stay this rank's.
 void apply_cluster(const ClusterResult& cluster, Report& report);
 
-// Rank 0's text: the job line, a per-host table, the totals, checkpoints, the verdict.
+// Rank 0's text: the job line, a per-host table, the totals, checkpoints, all ranks' S3
+// requests, the verdict.
 std::string format_cluster_summary(const Report& report, const ClusterResult& cluster);
 // to_json(report) (after apply_cluster) with "ranks", "hosts", "per_rank" and "cluster".
 std::string cluster_json(const Report& report, const ClusterResult& cluster);

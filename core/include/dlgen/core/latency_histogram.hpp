@@ -4,6 +4,9 @@
 // same way (docs/metrics.md, Latency). Fixed size: recording never allocates.
 #include <array>
 #include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
 
 namespace dlgen {
 
@@ -21,6 +24,7 @@ class LatencyHistogram {
   void merge(const LatencyHistogram& o);
   std::uint64_t count() const { return count_; }
   std::uint64_t max() const { return max_; }
+  std::uint64_t sum() const { return sum_; }
   double mean() const {
     return count_ ? static_cast<double>(sum_) / static_cast<double>(count_) : 0;
   }
@@ -39,6 +43,17 @@ class LatencyHistogram {
     return (msb - 3) * kSub + static_cast<int>((ns >> shift) & (kSub - 1));
   }
   static std::uint64_t bucket_low(int b);
+
+  // The non-empty buckets as (bucket, count), in bucket order: with sum() and max(), all that the
+  // histogram holds, in a compact form (a run fills a few dozen of its 976 buckets) that
+  // from_buckets rebuilds exactly, so that the ranks of a multi-host run can send theirs to be
+  // merged (cluster_report.cpp) and the merge's percentiles are those of all their samples.
+  std::vector<std::pair<int, std::uint64_t>> buckets() const;
+  // The histogram whose buckets(), sum() and max() these are. A bucket outside 0..kBuckets-1 is
+  // a bug in whoever built the list (abort).
+  static LatencyHistogram from_buckets(std::span<const std::pair<int, std::uint64_t>> buckets,
+                                       std::uint64_t sum, std::uint64_t max);
+  bool operator==(const LatencyHistogram&) const = default;
 
  private:
   std::array<std::uint64_t, kBuckets> counts_{};

@@ -8,6 +8,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "dlgen/core/latency_histogram.hpp"
@@ -205,6 +206,9 @@ struct Report {
 
 std::string to_json(const Report& report);  // the full result, pretty-printed
 std::string format_summary(const Report& report);
+// The summary's s3 lines (requests, errors, TTFB and TTLB, the checkpoints' share), the first
+// opened by `scope`: the multi-rank summary prints the ranks' merged figures with them.
+std::string s3_summary_lines(const S3Result& s3, std::string_view scope = {});
 Result<void> write_json(const Report& report, const std::filesystem::path& path);
 Result<void> write_timeseries_csv(const Report& report, const std::filesystem::path& path);
 
