@@ -217,8 +217,28 @@ std::size_t row_group_reads(const FileGeometry& g, std::uint64_t row, Range* out
     if (g.footer.offset < g.file_bytes - tail)
       out[n++] = {g.footer.offset, g.file_bytes - tail - g.footer.offset};
   }
-  for (std::uint32_t c : g.selected) out[n++] = g.row_groups[r].columns[c].bytes;
+  // Selected chunks that touch (consecutive columns; chunks are written back to back) are one
+  // range.
+  const std::size_t first_chunk = n;
+  for (std::uint32_t c : g.selected) {
+    const Range& ch = g.row_groups[r].columns[c].bytes;
+    Range* last = n > first_chunk ? &out[n - 1] : nullptr;
+    if (last && last->offset + last->length == ch.offset)
+      last->length += ch.length;
+    else
+      out[n++] = ch;
+  }
   return n;
+}
+
+std::uint64_t largest_row_group_read(const FileGeometry& g) {
+  std::vector<Range> ranges(max_row_group_reads(g));
+  std::uint64_t largest = 0;
+  for (const RowGroup& rg : g.row_groups) {
+    const std::size_t n = row_group_reads(g, rg.first_row, ranges.data());
+    for (std::size_t i = 0; i < n; ++i) largest = std::max(largest, ranges[i].length);
+  }
+  return largest;
 }
 
 FileReads file_reads(const FileGeometry& g) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "dlgen/core/limits.hpp"
+#include "dlgen/datasets/parquet.hpp"
 
 namespace dlgen::replay {
 namespace {
@@ -20,8 +21,14 @@ std::uint32_t phase_prefetch(const ReaderSpec& rd, std::uint32_t iodepth) {
 // The largest request the workers make, before the memory budget: a whole sample unless the job
 // sets a request size (larger samples then take several requests). read = "file" with
 // reader.recipe: the recipe's largest request (a step's chunk, its fixed length, or a whole file
-// for "rest").
+// for "rest"). read = "row_group": the largest range a Parquet reader reads at once (a row
+// group's adjacent selected chunks, or a piece of the footer), not the whole file.
 std::uint64_t largest_request(const ReaderSpec& rd, const FileTable& files) {
+  if (rd.read_unit == ReadUnit::row_group && files.layout && files.layout->parquet()) {
+    const std::uint64_t range = datasets::parquet::largest_row_group_read(*files.layout->parquet());
+    return std::max<std::uint64_t>(
+        rd.request_size_bytes > 0 ? std::min(range, rd.request_size_bytes) : range, 1);
+  }
   std::uint64_t want = rd.request_size_bytes > 0 ? rd.request_size_bytes
                                                  : std::max<std::uint64_t>(files.max_size, 1);
   want = std::max({want, rd.header_read_bytes, rd.probe_bytes,

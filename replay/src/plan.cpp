@@ -423,7 +423,7 @@ std::string format_plan(const Job& job, const PlanSummary& s) {
         ull(s.row_groups_per_file), columns, to_string(q.compression));
     if (job.reader.read_unit == ReadUnit::row_group)
       add("  reads        %s per epoch in %llu ranges (footers, and %zu of %zu column chunks per "
-          "row group)\n",
+          "row group, adjacent chunks as one range)\n",
           format_size(s.read_bytes_per_epoch).c_str(), ull(s.read_ranges_per_epoch), read, columns);
   }
   add("  per epoch    %llu samples, %llu steps per accelerator (batch %u, %u accelerator(s), %u "

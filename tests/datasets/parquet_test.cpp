@@ -112,6 +112,44 @@ TEST(Parquet, ReadsAreTheFooterOnceAndEachSelectedChunkOnce) {
   EXPECT_EQ(all.requests, 1u + 3u * 2u);
 }
 
+// Selected chunks that touch are one read, as a reader that pre-buffers a row group makes it:
+// every column selected, the whole group; two adjacent columns, one range; columns with an
+// unselected one between them, two. The largest read is the largest such range.
+TEST(Parquet, AdjacentSelectedChunksAreOneRead) {
+  DatasetSpec spec = parquet_spec(ParquetCompression::none, 256, 400);
+  const Layout all_layout(spec);
+  const parquet::FileGeometry& all = *all_layout.parquet();
+  ASSERT_EQ(all.row_groups.size(), 3u);
+  std::vector<parquet::Range> out(parquet::max_row_group_reads(all));
+  for (const parquet::RowGroup& rg : all.row_groups) {
+    const std::size_t n = parquet::row_group_reads(all, rg.first_row, out.data());
+    ASSERT_EQ(n, rg.first_row == 0 ? 2u : 1u);  // the footer first in the first group
+    const std::uint64_t begin = rg.columns.front().bytes.offset;
+    const parquet::Range& back = rg.columns.back().bytes;
+    EXPECT_EQ(out[n - 1], (parquet::Range{begin, back.offset + back.length - begin}));
+  }
+  const std::uint64_t first_group = all.row_groups[0].columns[0].bytes.length +
+                                    all.row_groups[0].columns[1].bytes.length +
+                                    all.row_groups[0].columns[2].bytes.length;
+  EXPECT_EQ(parquet::largest_row_group_read(all), first_group);
+  EXPECT_EQ(parquet::file_reads(all).requests, 1u + 3u);
+
+  spec.parquet.read_columns = {"flags", "wide"};  // adjacent, in either order
+  const Layout two_layout(spec);
+  const parquet::FileGeometry& two = *two_layout.parquet();
+  ASSERT_EQ(parquet::row_group_reads(two, 256, out.data()), 1u);
+  const parquet::RowGroup& rg = two.row_groups[1];
+  EXPECT_EQ(out[0], (parquet::Range{rg.columns[1].bytes.offset,
+                                    rg.columns[1].bytes.length + rg.columns[2].bytes.length}));
+
+  spec.parquet.read_columns = {"label", "flags"};  // "wide" between them
+  const Layout apart_layout(spec);
+  const parquet::FileGeometry& apart = *apart_layout.parquet();
+  ASSERT_EQ(parquet::row_group_reads(apart, 256, out.data()), 2u);
+  EXPECT_EQ(parquet::largest_row_group_read(apart),
+            std::max(parquet::kFooterReadBytes, apart.row_groups[0].columns[2].bytes.length));
+}
+
 // A footer longer than a reader's first 64 KiB read (many row groups of many columns): the rest of
 // it is a second read, ending where the first began; the footer's lists of 15 elements and more
 // (Thrift's long list header) read back.

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "dlgen/core/job_io.hpp"
+#include "dlgen/core/limits.hpp"
 #include "dlgen/datasets/codec.hpp"
 #include "dlgen/datasets/layout.hpp"
 #include "dlgen/datasets/parquet.hpp"
@@ -48,6 +49,29 @@ std::vector<std::uint8_t> file_bytes(const std::filesystem::path& p) {
   return {std::istreambuf_iterator<char>(in), {}};
 }
 
+// Writes every file of `layout`.
+void write_files(const datasets::Layout& layout) {
+  for (std::uint64_t f = 0; f < layout.num_files(); ++f) {
+    std::filesystem::create_directories(layout.path(f).parent_path());
+    ASSERT_TRUE(datasets::write_file(layout, f, layout.path(f)));
+  }
+}
+
+// jobs/dlrm.toml at `files` files of 3 row groups (24,576 rows) under `dir`: batches of 4,096, two
+// workers, no compute; `more` overrides after those.
+Result<Job> small_dlrm(const std::filesystem::path& dir, std::uint64_t files,
+                       std::vector<std::string> more = {}) {
+  JobLoadOptions lo;
+  lo.overrides = {"dataset.dir=" + dir.string(),
+                  "dataset.num_files=" + std::to_string(files),
+                  "dataset.samples_per_file=24576",
+                  "reader.batch_size=4096",
+                  "reader.workers=2",
+                  "compute.b200.time=0s"};
+  lo.overrides.insert(lo.overrides.end(), more.begin(), more.end());
+  return load_job(DLGEN_SOURCE_DIR "/jobs/dlrm.toml", lo);
+}
+
 TEST(ParquetReplay, RequestsAreTheFootersRangesAndThePlansFigures) {
   for (ParquetCompression codec : {ParquetCompression::none, ParquetCompression::zstd}) {
     SCOPED_TRACE(to_string(codec));
@@ -55,10 +79,7 @@ TEST(ParquetReplay, RequestsAreTheFootersRangesAndThePlansFigures) {
     const Job job = parquet_job(tmp / "data", codec);
     ASSERT_TRUE(validate(job, 0).empty()) << validate(job, 0)[0].message;
     const datasets::Layout layout(job.dataset);
-    for (std::uint64_t f = 0; f < layout.num_files(); ++f) {
-      std::filesystem::create_directories(layout.path(f).parent_path());
-      ASSERT_TRUE(datasets::write_file(layout, f, layout.path(f)));
-    }
+    ASSERT_NO_FATAL_FAILURE(write_files(layout));
     std::mutex mu;
     std::map<std::string, std::vector<Request>> seen;
     auto faults = std::make_shared<FaultInjection>();
@@ -107,31 +128,89 @@ TEST(ParquetReplay, RequestsAreTheFootersRangesAndThePlansFigures) {
   }
 }
 
+// Issue 20: jobs/dlrm.toml at two files of 3 row groups, counted against each file's own footer:
+// per row group exactly one request, spanning its three column chunks (adjacent, so a Parquet
+// reader pre-buffering the group reads them at once), plus the footer; and each worker's engine
+// was given buffers of that size, not the flat per-worker budget: in flight x the largest range,
+// at most limits::kWorkerBufferBudget.
+TEST(ParquetReplay, DlrmReadsEachRowGroupInOneRequestIntoBuffersOfItsSize) {
+  TempDir tmp("dlgen-parquet-dlrm-groups");
+  Result<Job> job = small_dlrm(tmp / "data", 2);
+  ASSERT_TRUE(job) << job.error().message;
+  const datasets::Layout layout(job->dataset);
+  ASSERT_NO_FATAL_FAILURE(write_files(layout));
+  std::mutex mu;
+  std::map<std::string, std::vector<Request>> seen;
+  std::vector<EngineOptions> engines;
+  auto faults = std::make_shared<FaultInjection>();
+  faults->plan.fail = [&](const FaultRequest& q) {
+    std::lock_guard lock(mu);
+    seen[std::string(q.path)].push_back({q.offset, q.length});
+    return 0;
+  };
+  const EngineFactory inner = fault_engine_factory("pread", faults);
+  RunOptions o;
+  o.engine = "pread";
+  o.series = false;
+  o.engine_factory = [&](const EngineOptions& eo) {
+    std::lock_guard lock(mu);
+    engines.push_back(eo);
+    return inner(eo);
+  };
+  Result<Report> r = run_job(*job, o);
+  ASSERT_TRUE(r) << r.error().message;
+
+  std::uint64_t largest = 0;
+  for (std::uint64_t f = 0; f < layout.num_files(); ++f) {
+    const auto data = file_bytes(layout.path(f));
+    auto footer = datasets::parquet::parse_footer(data, data.size());
+    ASSERT_TRUE(footer) << footer.error().message;
+    ASSERT_EQ(footer->row_groups.size(), 3u);
+    const auto& got = seen[layout.path(f).string()];
+    std::multiset<Request> want;
+    const std::uint64_t tail = std::min<std::uint64_t>(data.size(), 64 << 10);
+    want.insert({data.size() - tail, tail});
+    largest = std::max(largest, tail);
+    for (const auto& rg : footer->row_groups) {
+      ASSERT_EQ(rg.columns.size(), 3u);
+      const std::uint64_t begin = rg.columns.front().data_page_offset;
+      const std::uint64_t end =
+          rg.columns.back().data_page_offset + rg.columns.back().total_compressed_size;
+      // The group's requests: those that touch its chunks' bytes, but for the footer's read of
+      // the file's last 64 KiB (which may take in the end of the last group).
+      std::size_t in_group = 0;
+      for (const auto& [off, len] : got)
+        in_group += off < end && off + len > begin && off != data.size() - tail;
+      EXPECT_EQ(in_group, 1u) << layout.path(f) << " group at " << begin;
+      want.insert({begin, end - begin});
+      largest = std::max(largest, end - begin);
+    }
+    EXPECT_EQ(std::multiset<Request>(got.begin(), got.end()), want) << layout.path(f);
+  }
+  EXPECT_EQ(r->requests, 2u * (3 + 1));
+  // The buffers: one per request in flight, each the largest range, within the budget.
+  ASSERT_EQ(engines.size(), 2u);  // one engine per worker
+  for (const EngineOptions& eo : engines) {
+    EXPECT_EQ(eo.buffer_bytes, largest);
+    EXPECT_LE(std::uint64_t{eo.buffers} * eo.buffer_bytes, std::uint64_t{eo.depth} * largest);
+    EXPECT_LE(std::uint64_t{eo.buffers} * eo.buffer_bytes, limits::kWorkerBufferBudget);
+  }
+}
+
 // Issue 20: jobs/dlrm.toml scaled down (its schema and row groups, fewer rows and files), replayed
 // from its plan by arithmetic on two accelerators of two workers each: every row is consumed
 // exactly once, as the plan's arithmetic says, and the bytes read are every file's footer and row
 // groups once (summarize_plan's figures).
 TEST(ParquetReplay, DlrmRowGroupPlanReadsWhatItsArithmeticSays) {
   TempDir tmp("dlgen-parquet-dlrm");
-  JobLoadOptions lo;
-  lo.overrides = {"dataset.dir=" + (tmp / "data").string(),
-                  "dataset.num_files=4",
-                  "dataset.samples_per_file=24576",
-                  "reader.batch_size=4096",
-                  "run.accelerators=2",
-                  "reader.workers=2",
-                  "compute.b200.time=0s"};
-  Result<Job> loaded = load_job(DLGEN_SOURCE_DIR "/jobs/dlrm.toml", lo);
+  Result<Job> loaded = small_dlrm(tmp / "data", 4, {"run.accelerators=2"});
   ASSERT_TRUE(loaded) << loaded.error().message;
   const Job& job = *loaded;
   const EpochPlan plan = plan_epoch(job, 0);
   ASSERT_EQ(plan.accelerators.size(), 2u);
   ASSERT_TRUE(plan.accelerators[0].shard) << "row_group reads plan by arithmetic";
   const datasets::Layout layout(job.dataset);
-  for (std::uint64_t f = 0; f < layout.num_files(); ++f) {
-    std::filesystem::create_directories(layout.path(f).parent_path());
-    ASSERT_TRUE(datasets::write_file(layout, f, layout.path(f)));
-  }
+  ASSERT_NO_FATAL_FAILURE(write_files(layout));
   std::vector<ConsumedPass> consumed;
   RunOptions o;
   o.engine = "pread";
@@ -144,10 +223,12 @@ TEST(ParquetReplay, DlrmRowGroupPlanReadsWhatItsArithmeticSays) {
   EXPECT_EQ(s.samples_per_epoch, 4u * 24576);
   EXPECT_EQ(r->samples, s.samples_per_epoch);
   EXPECT_EQ(r->bytes_read, s.read_bytes_per_epoch);
-  EXPECT_GE(r->requests, s.read_ranges_per_epoch);  // a range larger than a buffer is split
+  // Each range in one request: the buffers are sized to the largest range (a row group).
+  EXPECT_EQ(r->requests, s.read_ranges_per_epoch);
   const datasets::parquet::FileReads per_file = datasets::parquet::file_reads(*layout.parquet());
   EXPECT_EQ(s.read_bytes_per_epoch, 4 * per_file.bytes);
-  EXPECT_EQ(s.read_ranges_per_epoch, 4u * (3 * 3 + 1));  // 3 groups of 3 chunks, one footer
+  // 3 groups, each one range (its 3 chunks are adjacent), and one footer.
+  EXPECT_EQ(s.read_ranges_per_epoch, 4u * (3 + 1));
   // Each accelerator consumed its shard's rows in the plan's order; together every row once.
   ASSERT_EQ(consumed.size(), 1u);
   const ConsumedPass& c = consumed[0];

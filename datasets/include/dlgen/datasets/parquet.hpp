@@ -66,10 +66,15 @@ FileGeometry geometry(const DatasetSpec& spec);
 // The ranges a Parquet reader reads for row `row` with read = "row_group", in order: nothing
 // unless the row starts a row group; for the first row group first the footer (the last
 // min(kFooterReadBytes, file) bytes, then the rest of the FileMetaData when it is longer), then
-// each selected column chunk of the row's group as one range. Returns the count written to `out`
+// the row group's selected column chunks, one range per run of adjacent selected chunks (a
+// reader that pre-buffers a row group, as Arrow's does, coalesces chunks that touch into one
+// read; all columns selected: the whole group in one range). Returns the count written to `out`
 // (at most max_row_group_reads()).
 std::size_t row_group_reads(const FileGeometry& g, std::uint64_t row, Range* out);
 std::size_t max_row_group_reads(const FileGeometry& g);
+// The longest range row_group_reads returns for any row group of the file: the largest read a
+// reader makes at once, which sizes the replay's read buffers (replay/src/phase_config.cpp).
+std::uint64_t largest_row_group_read(const FileGeometry& g);
 // The bytes and ranges those reads make over a whole file (every row group, footer once).
 struct FileReads {
   std::uint64_t bytes = 0;
