@@ -68,6 +68,7 @@ json to_j(const RankResult& r) {
       {"restore_bytes", r.restore_bytes},
       {"restore_s", r.restore_s},
       {"warnings", r.warnings}};
+  j["latency"] = histogram_to_j(r.latency);
   if (r.s3) j["s3"] = s3_to_j(*r.s3);
   if (r.s3_checkpoint) j["s3_checkpoint"] = s3_to_j(*r.s3_checkpoint);
   return j;
@@ -114,6 +115,7 @@ RankResult from_j(const json& j) {
   r.restore_bytes = j.at("restore_bytes");
   r.restore_s = j.at("restore_s");
   r.warnings = j.at("warnings").get<std::vector<std::string>>();
+  if (j.contains("latency")) r.latency = histogram_from_j(j.at("latency"));
   if (j.contains("s3")) r.s3 = s3_from_j(j.at("s3"));
   if (j.contains("s3_checkpoint")) r.s3_checkpoint = s3_from_j(j.at("s3_checkpoint"));
   return r;
@@ -266,6 +268,7 @@ RankResult rank_result(const Report& rep, std::uint32_t rank, std::string host,
   r.restore_bytes = rep.checkpoint.restore_bytes;
   r.restore_s = rep.checkpoint.restore_s;
   r.warnings = rep.warnings;
+  r.latency = rep.latency_histogram;
   if (rep.s3) {
     r.s3 = rep.s3->wire;
     r.s3_checkpoint = rep.s3->checkpoint_wire;
@@ -306,6 +309,7 @@ ClusterResult reduce_ranks(std::vector<RankResult> ranks) {
     c.restore_s = std::max(c.restore_s, r.restore_s);
     add_s3(c.s3, r.s3);
     add_s3(c.s3_checkpoint, r.s3_checkpoint);
+    c.latency.merge(r.latency);
   }
   c.au_mean = accelerators > 0 ? au_sum / static_cast<double>(accelerators) : 0;
   c.hosts = static_cast<std::uint32_t>(hosts.size());
@@ -395,6 +399,8 @@ void apply_cluster(const ClusterResult& c, Report& r) {
   r.checkpoint.restore_bytes = c.restore_bytes;
   r.checkpoint.restore_s = c.restore_s;
   // Percentiles from the merged histograms (replay::s3_result), as one host computes its own.
+  r.latency_histogram = c.latency;
+  r.latency = replay::percentiles(c.latency);
   r.s3.reset();
   if (c.s3) r.s3 = replay::s3_result(*c.s3, c.s3_checkpoint);
 }
@@ -443,7 +449,7 @@ std::string format_cluster_summary(const Report& r, const ClusterResult& c) {
   if (c.restore_bytes > 0)
     add("  restore     %s read, %.2f s (slowest rank)\n", format_size(c.restore_bytes).c_str(),
         c.restore_s);
-  add("  latency     rank 0: p50 %.0f us, p99 %.0f us, max %.0f us (per request)\n",
+  add("  latency     all ranks: p50 %.0f us, p99 %.0f us, max %.0f us (per request)\n",
       r.latency.p50_us, r.latency.p99_us, r.latency.max_us);
   if (c.s3)
     out += replay::s3_summary_lines(replay::s3_result(*c.s3, c.s3_checkpoint), "all ranks: ");
@@ -500,8 +506,11 @@ std::string cluster_json(const Report& r, const ClusterResult& c) {
                    {"checkpoint_bytes", rr.checkpoint_bytes},
                    {"checkpoint_seconds", rr.checkpoint_seconds}});
   // A rank's own S3 requests (only in a run on an object store: a run on files keeps its keys).
-  for (std::size_t i = 0; i < c.per_rank.size(); ++i)
+  for (std::size_t i = 0; i < c.per_rank.size(); ++i) {
+    const replay::Percentiles own = replay::percentiles(c.per_rank[i].latency);
+    per[i]["latency_us"] = {{"p50", own.p50_us}, {"p99", own.p99_us}, {"max", own.max_us}};
     if (c.per_rank[i].s3) per[i]["s3"] = s3_rank_json(*c.per_rank[i].s3);
+  }
   j["per_rank"] = per;
   json hosts = json::array();
   for (const HostRow& h : host_rows(c))
@@ -534,8 +543,9 @@ std::string cluster_json(const Report& r, const ClusterResult& c) {
        "the sums over those seconds; au is the lowest accelerator on any rank; per_rank rows are "
        "each rank's own (its own seconds, begin_s/end_s on the common clock); s3's counts are sums "
        "over ranks and its ttfb_us/ttlb_us percentiles those of every rank's requests together "
-       "(the ranks' histograms merged), per_rank[].s3 each rank's own; latency_us, compute and "
-       "cpu are rank 0's"},
+       "(the ranks' histograms merged), per_rank[].s3 each rank's own; latency_us is every rank's "
+       "data reads together (histograms merged), per_rank[].latency_us each rank's own; compute "
+       "and cpu are rank 0's"},
       {"checkpoints", cks},
       {"checkpoint",
        {{"count", c.checkpoint.count},

@@ -8,8 +8,6 @@
 
 namespace dlgen::cluster {
 
-namespace {
-
 using nlohmann::json;
 
 json histogram_to_j(const LatencyHistogram& h) {
@@ -20,8 +18,6 @@ LatencyHistogram histogram_from_j(const json& j) {
   const auto buckets = j.at("buckets").get<std::vector<std::pair<int, std::uint64_t>>>();
   return LatencyHistogram::from_buckets(buckets, j.at("sum"), j.at("max"));
 }
-
-}  // namespace
 
 json s3_to_j(const engine::S3Counters& k) {
   return {{"http_requests", k.http_requests},

@@ -10,6 +10,10 @@
 
 namespace dlgen::cluster {
 
+// A latency histogram as a rank sends it (its non-empty buckets, sum and max), and back, exactly.
+nlohmann::json histogram_to_j(const LatencyHistogram& h);
+LatencyHistogram histogram_from_j(const nlohmann::json& j);
+
 // The counters as a rank sends them, and back: s3_from_j(s3_to_j(k)) holds exactly what k holds.
 nlohmann::json s3_to_j(const engine::S3Counters& k);
 engine::S3Counters s3_from_j(const nlohmann::json& j);

@@ -188,6 +188,7 @@ void pass_figures(const RunRecord& rec, Report& rep) {
   }
   rep.bytes_read = rep.train_bytes + rep.eval_bytes;
   rep.latency = percentiles(latency);
+  rep.latency_histogram = latency;
   rep.samples_per_s =
       rep.train_seconds > 0 ? static_cast<double>(rep.samples) / rep.train_seconds : 0;
   rep.eval_samples_per_s =

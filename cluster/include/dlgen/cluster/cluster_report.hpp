@@ -78,6 +78,8 @@ struct RankResult {
   // Every HTTP request this rank sent to an object store (the report's s3 wire counters, TTFB and
   // TTLB histograms included) and the checkpoints' share; none when it used no store.
   std::optional<engine::S3Counters> s3, s3_checkpoint;
+  // Its data reads' latencies (the report's histogram), merged across ranks for latency_us.
+  LatencyHistogram latency;
 };
 // `sync_ns`: the common instant on the report's clock (the stamps become seconds from it).
 RankResult rank_result(const Report& report, std::uint32_t rank, std::string host,
@@ -117,6 +119,7 @@ struct ClusterResult {
   // are those of every rank's requests together; the checkpoints' share likewise. None when no
   // rank used an object store.
   std::optional<engine::S3Counters> s3, s3_checkpoint;
+  LatencyHistogram latency;  // every rank's data reads' latencies together
 };
 // Pure: sums, minimum, maximum and checkpoint figures of the ranks' results.
 ClusterResult reduce_ranks(std::vector<RankResult> ranks);

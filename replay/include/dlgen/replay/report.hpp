@@ -173,6 +173,7 @@ struct Report {
   // then wake on time even on a loaded host.
   bool realtime = false;
   Percentiles latency;
+  LatencyHistogram latency_histogram;  // what `latency` is taken from (merged across ranks)
   // The readers' S3 requests: only when the passes read an object store (otherwise absent, and
   // absent from the JSON and the summary).
   std::optional<S3Result> s3;
