@@ -142,8 +142,8 @@ bool in_steady_state(const analysis::TraceSummary& s, const analysis::Step& st,
 std::optional<double> steady_au(const analysis::TraceSummary& s, std::uint64_t begin) {
   if (begin == 0) return std::nullopt;
   std::vector<std::vector<AuStep>> per(s.accelerators.size());
-  std::vector<std::uint64_t> settled(s.accelerators.size(), begin);  // each one's steady start
-  std::vector<bool> anchored(s.accelerators.size(), false);
+  // Each accelerator's last step end before the steady passes (0: none; it starts at `begin`).
+  std::vector<std::uint64_t> settled(s.accelerators.size(), 0);
   std::uint64_t end = 0;
   for (const auto* list : {&s.steps, &s.checkpoint_steps})
     for (const auto& st : *list) {
@@ -153,9 +153,8 @@ std::optional<double> steady_au(const analysis::TraceSummary& s, std::uint64_t b
         per[st.accelerator].push_back({static_cast<std::int64_t>(st.start_ns),
                                        static_cast<std::int64_t>(st.compute_ns),
                                        static_cast<std::int64_t>(st.end_ns)});
-      } else if (!anchored[st.accelerator] || st.end_ns > settled[st.accelerator]) {
-        settled[st.accelerator] = st.end_ns;
-        anchored[st.accelerator] = true;
+      } else {
+        settled[st.accelerator] = std::max(settled[st.accelerator], st.end_ns);
       }
     }
   for (const auto& c : s.checkpoints) end = std::max(end, c.end_ns);
@@ -163,7 +162,7 @@ std::optional<double> steady_au(const analysis::TraceSummary& s, std::uint64_t b
   for (std::size_t ai = 0; ai < per.size(); ++ai) {
     auto& steps = per[ai];
     if (steps.empty()) continue;
-    const auto from = static_cast<std::int64_t>(settled[ai]);
+    const auto from = static_cast<std::int64_t>(settled[ai] ? settled[ai] : begin);
     // A step of no compute at that instant: the wait up to the first steady batch is wall time.
     steps.push_back({from, 0, from});
     std::sort(steps.begin(), steps.end(),

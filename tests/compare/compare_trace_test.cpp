@@ -36,6 +36,38 @@ std::string failures(const Comparison& c) {
   return out;
 }
 
+// The steady state the timing rows judge (docs/fidelity.md): the training steps of the passes after
+// the first, and AU from the end of the first pass's last step, in a shape of 2 steps an epoch with
+// a checkpoint after each: every steady step is flagged, none of the first pass's, and AU over the
+// steady state is a share of its own wall, at most the whole run's compute over its steady wall.
+TEST(CompareTrace, SteadyStateIsThePassesAfterTheFirst) {
+  RunShape s;
+  s.files = 8;  // 2 steps an epoch of batch 4
+  s.epochs = 3;
+  const Profile p = profile(s);
+  ASSERT_EQ(p.step_times_s.size(), 6u);
+  ASSERT_EQ(p.step_steady.size(), 6u);
+  std::size_t steady = 0;
+  for (char f : p.step_steady) steady += f ? 1 : 0;
+  EXPECT_EQ(steady, 4u);  // epochs 2 and 3
+  EXPECT_EQ(p.step_steady[0], 0);
+  EXPECT_EQ(p.step_steady[1], 0);
+  ASSERT_TRUE(p.au_steady.has_value());
+  EXPECT_GT(*p.au_steady, 0.0);
+  EXPECT_LE(*p.au_steady, 1.0);
+  // Four 40 ms steps over at least their own compute: the AU of the steady state is no more than 1
+  // and, with the checkpoints and the third pass's start in its wall, under the compute-only bound.
+  EXPECT_LT(*p.au_steady, 0.999);
+  const Comparison same = compare(p, p, Tolerances{});
+  for (const char* row : {"step_time", "compute", "data_wait", "au"})
+    EXPECT_EQ(metric(same, row).distance, 0.0) << row;
+  // One pass: the whole run is the steady state.
+  s.epochs = 1;
+  const Profile one = profile(s);
+  EXPECT_FALSE(one.au_steady.has_value());
+  for (char f : one.step_steady) EXPECT_EQ(f, 1);
+}
+
 TEST(CompareTrace, ProfileMeasuresTheRun) {
   RunShape s;
   Profile p = profile(s);

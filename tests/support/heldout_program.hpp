@@ -40,8 +40,8 @@ class HeldOutProgram : public SharedRun<Suite> {
   static void loop(const std::string& programs, const std::string& program,
                    const std::string& make_args, const std::string& train_args,
                    const std::string& run_args = "") {
-    const std::filesystem::path cache = cache_dir(program, make_args + "|" + train_args + "|" +
-                                                               run_args);
+    const std::filesystem::path cache =
+        cache_dir(program, programs + "|" + make_args + "|" + train_args + "|" + run_args);
     if (load_cached(cache, programs + program)) return;
     run_loop(programs, program, make_args, train_args, run_args);
     if (Base::setup_error_.empty() && Base::skip_.empty()) save_cached(cache);
