@@ -19,7 +19,7 @@ packages=(
   cmake ninja-build pkg-config g++ clang llvm libclang-rt-14-dev
   libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libyaml-cpp-dev
   liburing-dev libbpf-dev bpftool libelf-dev zlib1g-dev libcurl4-openssl-dev
-  libhdf5-dev libturbojpeg0-dev libzstd-dev
+  libhdf5-dev libturbojpeg0-dev libzstd-dev libsnappy-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libopenmpi-dev openmpi-bin
   python3 python3-torch python3-numpy python3-h5py python3-pil python3-lmdb

@@ -336,6 +336,8 @@ const char* to_string(ParquetCompression c) {
       return "none";
     case ParquetCompression::zstd:
       return "zstd";
+    case ParquetCompression::snappy:
+      return "snappy";
   }
   return "?";
 }

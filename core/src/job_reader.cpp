@@ -51,7 +51,9 @@ void read_parquet(Ctx& ctx, const toml::node* n, const std::string& prefix, Parq
   }
   s.integer("row_group_size", q.row_group_size);
   s.choice("compression", q.compression,
-           {{"none", ParquetCompression::none}, {"zstd", ParquetCompression::zstd}});
+           {{"none", ParquetCompression::none},
+            {"zstd", ParquetCompression::zstd},
+            {"snappy", ParquetCompression::snappy}});
   s.strings("read_columns", q.read_columns);
   s.check_unknown(kParquetKeys);
 }

@@ -1,6 +1,7 @@
 // Parquet files (parquet.hpp): the magic, then every row group's column chunks page by page
 // (the page header, then the values straight from the content stream, or compressed), then the
 // footer the Layout computed. The content stream runs through the values in file order.
+#include <snappy.h>
 #include <zstd.h>
 
 #include <cstring>
@@ -54,6 +55,45 @@ Result<void> put_zstd_page(Sink& sink, ContentStream& content, std::uint64_t byt
   return sink.write(z.packed);
 }
 
+// `bytes` bytes at `raw` as a raw snappy stream of literals only (the varint length, then one
+// literal per 64 KiB block) at `out`; returns its length (parquet::snappy_literal_bytes).
+std::size_t snappy_literals(const std::uint8_t* raw, std::uint64_t bytes, std::uint8_t* out) {
+  std::uint8_t* p = out;
+  std::uint64_t v = bytes;
+  for (; v >= 0x80; v >>= 7) *p++ = static_cast<std::uint8_t>(v | 0x80);
+  *p++ = static_cast<std::uint8_t>(v);
+  for (std::uint64_t at = 0; at < bytes; at += parquet::kSnappyBlockBytes) {
+    const std::uint64_t len = std::min(parquet::kSnappyBlockBytes, bytes - at);
+    // Tag: literal (low bits 00); length - 1 in the tag below 60, else 60..63 for 1..4 bytes of it.
+    const std::uint64_t extra = parquet::snappy_literal_header(len) - 1;
+    *p++ = static_cast<std::uint8_t>((extra == 0 ? len - 1 : 59 + extra) << 2);
+    for (std::uint64_t i = 0; i < extra; ++i) *p++ = static_cast<std::uint8_t>((len - 1) >> (8 * i));
+    std::memcpy(p, raw + at, len);
+    p += len;
+  }
+  return static_cast<std::size_t>(p - out);
+}
+
+// A page of `bytes` value bytes as Parquet's SNAPPY codec stores it (a raw snappy stream) in
+// exactly `stored` (snappy_literal_bytes) bytes: libsnappy's output, which on incompressible
+// content is one literal per 64 KiB block; if it found a repeat (shorter output), the same bytes
+// as literals only, which every snappy decoder reads as well.
+Result<void> put_snappy_page(Sink& sink, ContentStream& content, std::uint64_t bytes,
+                             std::uint64_t stored) {
+  thread_local std::vector<std::uint8_t> raw, packed;
+  raw.resize(bytes);
+  content.fill(raw.data(), bytes);
+  packed.resize(std::max<std::uint64_t>(snappy::MaxCompressedLength(bytes), stored));
+  std::size_t n = 0;
+  snappy::RawCompress(reinterpret_cast<const char*>(raw.data()), bytes,
+                      reinterpret_cast<char*>(packed.data()), &n);
+  if (n != stored) n = snappy_literals(raw.data(), bytes, packed.data());
+  if (n != stored)
+    return runtime_error("snappy: a page of " + std::to_string(bytes) + " bytes took " +
+                         std::to_string(n) + ", the layout expected " + std::to_string(stored));
+  return sink.write(std::span<const std::uint8_t>(packed.data(), n));
+}
+
 Result<void> put_chunk(Sink& sink, ContentStream& content, const parquet::FileGeometry& g,
                        std::size_t c, std::uint64_t rows) {
   const std::uint64_t vb = g.value_bytes(c), per = g.rows_per_page(c);
@@ -63,7 +103,9 @@ Result<void> put_chunk(Sink& sink, ContentStream& content, const parquet::FileGe
     if (auto r = sink.write(parquet::page_header(n, vb, stored)); !r) return r;
     Result<void> r = g.compression == ParquetCompression::none
                          ? put_values(sink, content, n * vb)
-                         : put_zstd_page(sink, content, n * vb, stored);
+                     : g.compression == ParquetCompression::zstd
+                         ? put_zstd_page(sink, content, n * vb, stored)
+                         : put_snappy_page(sink, content, n * vb, stored);
     if (!r) return r;
     done += n;
   }

@@ -21,14 +21,29 @@ constexpr std::int32_t kRequired = 0;           // FieldRepetitionType
 constexpr std::int32_t kPlain = 0;              // Encoding
 constexpr std::int32_t kRle = 3;
 constexpr std::int32_t kDataPage = 0;  // PageType
-constexpr std::int32_t kUncompressed = 0;
-constexpr std::int32_t kZstd = 6;  // CompressionCodec
+constexpr std::int32_t kUncompressed = 0;  // CompressionCodec
+constexpr std::int32_t kSnappy = 1;
+constexpr std::int32_t kZstd = 6;
 
 // created_by: a reader keys its workarounds for known writers' bugs on it.
 constexpr std::string_view kCreatedBy = "dlgen";
 
 std::int32_t codec_id(ParquetCompression c) {
-  return c == ParquetCompression::zstd ? kZstd : kUncompressed;
+  switch (c) {
+    case ParquetCompression::zstd:
+      return kZstd;
+    case ParquetCompression::snappy:
+      return kSnappy;
+    case ParquetCompression::none:
+      break;
+  }
+  return kUncompressed;
+}
+
+std::uint64_t varint_bytes(std::uint64_t v) {
+  std::uint64_t n = 1;
+  for (; v >= 0x80; v >>= 7) ++n;
+  return n;
 }
 
 std::string schema_text(const std::vector<ParquetColumn>& columns) {
@@ -133,9 +148,29 @@ std::uint64_t FileGeometry::rows_per_page(std::size_t c) const {
   return std::max<std::uint64_t>(1, kPageBytes / value_bytes(c));
 }
 
+std::uint64_t snappy_literal_header(std::uint64_t length) {
+  const std::uint64_t n = length - 1;
+  return n < 60 ? 1 : n < (1u << 8) ? 2 : n < (1u << 16) ? 3 : n < (1u << 24) ? 4 : 5;
+}
+
+std::uint64_t snappy_literal_bytes(std::uint64_t bytes) {
+  std::uint64_t out = varint_bytes(bytes);
+  const std::uint64_t full = bytes / kSnappyBlockBytes, rest = bytes % kSnappyBlockBytes;
+  out += full * (snappy_literal_header(kSnappyBlockBytes) + kSnappyBlockBytes);
+  if (rest > 0) out += snappy_literal_header(rest) + rest;
+  return out;
+}
+
 std::uint64_t stored_bytes(std::uint64_t bytes, ParquetCompression c) {
-  if (c == ParquetCompression::none) return bytes;
-  return ZSTD_COMPRESSBOUND(bytes) + 8;  // the frame and a skippable frame of at least 8 bytes
+  switch (c) {
+    case ParquetCompression::zstd:
+      return ZSTD_COMPRESSBOUND(bytes) + 8;  // the frame and a skippable frame of at least 8 bytes
+    case ParquetCompression::snappy:
+      return snappy_literal_bytes(bytes);
+    case ParquetCompression::none:
+      break;
+  }
+  return bytes;
 }
 
 std::vector<std::uint8_t> page_header(std::uint64_t rows, std::uint64_t value_bytes,
@@ -206,29 +241,36 @@ std::size_t max_row_group_reads(const FileGeometry& g) {
   return 2 + g.selected.size();
 }
 
-std::size_t row_group_reads(const FileGeometry& g, std::uint64_t row, Range* out) {
-  if (row % g.rows_per_group != 0 || row >= g.rows) return 0;
-  const std::uint64_t r = row / g.rows_per_group;
+std::size_t group_reads(const FileGeometry& g, std::uint64_t group, bool footer, Range* out) {
+  if (group >= g.row_groups.size()) return 0;
   std::size_t n = 0;
-  if (r == 0) {
+  if (footer) {
     // Arrow reads the last 64 KiB, then whatever of the FileMetaData that did not hold.
     const std::uint64_t tail = std::min(kFooterReadBytes, g.file_bytes);
     out[n++] = {g.file_bytes - tail, tail};
     if (g.footer.offset < g.file_bytes - tail)
       out[n++] = {g.footer.offset, g.file_bytes - tail - g.footer.offset};
   }
-  // Selected chunks that touch (consecutive columns; chunks are written back to back) are one
-  // range.
+  // Arrow's coalescing, over the selected chunks in file order (schema order: chunks are written
+  // back to back, so the holes are the unselected columns between them).
   const std::size_t first_chunk = n;
   for (std::uint32_t c : g.selected) {
-    const Range& ch = g.row_groups[r].columns[c].bytes;
+    const Range& ch = g.row_groups[group].columns[c].bytes;
     Range* last = n > first_chunk ? &out[n - 1] : nullptr;
-    if (last && last->offset + last->length == ch.offset)
-      last->length += ch.length;
+    const std::uint64_t end = ch.offset + ch.length;
+    if (last && ch.offset - (last->offset + last->length) <= kHoleSizeLimit &&
+        end - last->offset <= kRangeSizeLimit)
+      last->length = end - last->offset;
     else
       out[n++] = ch;
   }
   return n;
+}
+
+std::size_t row_group_reads(const FileGeometry& g, std::uint64_t row, Range* out) {
+  if (row % g.rows_per_group != 0 || row >= g.rows) return 0;
+  const std::uint64_t r = row / g.rows_per_group;
+  return group_reads(g, r, r == 0, out);
 }
 
 std::uint64_t largest_row_group_read(const FileGeometry& g) {

@@ -64,9 +64,12 @@ void Reader::read_parquet() {
     if (auto w = word(*l)) {
       if (*w == "zstd" && parquet)
         q.compression = ParquetCompression::zstd;
+      else if (*w == "snappy" && parquet)
+        q.compression = ParquetCompression::snappy;
       else if (*w != "none")
         error(*l, "compression \"" + *w + "\" is not supported (" +
-                      (parquet ? "none or zstd" : "none; zstd for format parquet") + ")");
+                      (parquet ? "none, zstd or snappy" : "none; zstd or snappy for format parquet") +
+                      ")");
     }
   }
   // record_length: what the v3.0 flux config calls record_length_bytes.

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <snappy.h>
+
 #include <cstring>
 
 #include "dlgen/datasets/codec.hpp"
@@ -32,7 +34,8 @@ DatasetSpec parquet_spec(ParquetCompression c, std::uint64_t row_group,
 }
 
 TEST(Parquet, FileBytesAreTheGeometryAndTheFooterSaysSo) {
-  for (ParquetCompression c : {ParquetCompression::none, ParquetCompression::zstd}) {
+  for (ParquetCompression c :
+       {ParquetCompression::none, ParquetCompression::zstd, ParquetCompression::snappy}) {
     SCOPED_TRACE(to_string(c));
     DatasetSpec spec = parquet_spec(c, 0);
     spec.samples_per_file = 10;  // 4 pages per "wide" chunk (3 + 3 + 3 + 1 rows)
@@ -62,13 +65,57 @@ TEST(Parquet, FileBytesAreTheGeometryAndTheFooterSaysSo) {
           const auto& got = footer->row_groups[r].columns[k];
           const auto& want = g.row_groups[r].columns[k];
           EXPECT_EQ(got.path, g.columns[k].name);
-          EXPECT_EQ(got.codec, c == ParquetCompression::zstd ? 6 : 0);
+          EXPECT_EQ(got.codec, c == ParquetCompression::zstd     ? 6
+                               : c == ParquetCompression::snappy ? 1
+                                                                 : 0);
           EXPECT_EQ(got.data_page_offset, static_cast<std::int64_t>(want.bytes.offset));
           EXPECT_EQ(got.total_compressed_size, static_cast<std::int64_t>(want.bytes.length));
           EXPECT_EQ(got.num_values, static_cast<std::int64_t>(g.row_groups[r].rows));
         }
       }
     }
+  }
+}
+
+// compression = "snappy": every page is a raw snappy stream (Parquet's SNAPPY codec) that libsnappy
+// decodes back to the column's values, page after page, in exactly the bytes the layout gave it;
+// the literal-only size law (a varint, then a 1-5 byte header per 64 KiB block) holds at the
+// block and header boundaries.
+TEST(Parquet, SnappyPagesDecodeToTheValuesInTheLayoutsBytes) {
+  EXPECT_EQ(parquet::snappy_literal_bytes(60), 1u + 1u + 60u);
+  EXPECT_EQ(parquet::snappy_literal_bytes(61), 1u + 2u + 61u);
+  EXPECT_EQ(parquet::snappy_literal_bytes(257), 2u + 3u + 257u);
+  EXPECT_EQ(parquet::snappy_literal_bytes(1u << 16), 3u + 3u + (1u << 16));
+  EXPECT_EQ(parquet::snappy_literal_bytes((1u << 20) + 1), 3u + 16u * (3u + (1u << 16)) + 1u + 1u);
+  DatasetSpec spec = parquet_spec(ParquetCompression::snappy, 0, 40000);
+  spec.samples_per_file = 10;
+  spec.parquet.row_group_size = 4;
+  const Layout layout(spec);
+  const parquet::FileGeometry& g = *layout.parquet();
+  auto bytes = encode_to_memory(layout, 1);
+  ASSERT_TRUE(bytes) << bytes.error().message;
+  ASSERT_EQ(bytes->size(), layout.file_size(1));
+  for (std::size_t c = 0; c < g.columns.size(); ++c) {
+    SCOPED_TRACE(g.columns[c].name);
+    const auto want = parquet::column_values(spec, 1, c);
+    std::string got, page;
+    const std::uint64_t vb = g.value_bytes(c);
+    for (const parquet::RowGroup& rg : g.row_groups) {
+      std::uint64_t at = rg.columns[c].bytes.offset;
+      for (std::uint64_t done = 0; done < rg.rows;) {
+        const std::uint64_t n = std::min(g.rows_per_page(c), rg.rows - done);
+        const std::uint64_t stored = parquet::stored_bytes(n * vb, g.compression);
+        at += parquet::page_header(n, vb, stored).size();
+        ASSERT_TRUE(snappy::Uncompress(reinterpret_cast<const char*>(bytes->data() + at), stored,
+                                       &page));
+        got += page;
+        at += stored;
+        done += n;
+      }
+      EXPECT_EQ(at, rg.columns[c].bytes.offset + rg.columns[c].bytes.length);
+    }
+    ASSERT_EQ(got.size(), want.size());
+    EXPECT_EQ(std::memcmp(got.data(), want.data(), want.size()), 0);
   }
 }
 

@@ -1,7 +1,8 @@
 // The second independent reader: Apache Arrow's Rust Parquet reader (arrow-rs, compiled to
-// WebAssembly as parquet-wasm; zstd through the zstd crate) reads each of dlgen's files whole into
-// an Arrow table, which apache-arrow (JS) decodes: schema, row count and every value are checked
-// against what dlgen says it wrote (parquet_expect). Usage: node check-arrow.mjs EXPECTED_DIR
+// WebAssembly as parquet-wasm; zstd and snappy through its zstd and snap crates) reads each of
+// dlgen's files whole into an Arrow table, which apache-arrow (JS) decodes: schema, row count and
+// every value are checked against what dlgen says it wrote (parquet_expect).
+// Usage: node check-arrow.mjs EXPECTED_DIR
 import { readFileSync } from 'fs'
 import { join } from 'path'
 import { createRequire } from 'module'

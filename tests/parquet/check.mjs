@@ -1,5 +1,5 @@
 // Reads dlgen's Parquet files with hyparquet (a Parquet reader written apart from dlgen, with
-// hyparquet-compressors for zstd) and checks each against what dlgen says it wrote
+// hyparquet-compressors for zstd and snappy) and checks each against what dlgen says it wrote
 // (parquet_expect's expected.json and value files): magic and footer, schema, row counts, row
 // groups, codec, and every value of every column. Usage: node check.mjs EXPECTED_DIR
 import { readFileSync } from 'fs'

@@ -36,7 +36,9 @@ int main(int argc, char** argv) {
     file["path"] = std::filesystem::absolute(layout.path(f)).string();
     file["bytes"] = layout.file_size(f);
     file["rows"] = g->rows;
-    file["codec"] = g->compression == dlgen::ParquetCompression::zstd ? "ZSTD" : "UNCOMPRESSED";
+    file["codec"] = g->compression == dlgen::ParquetCompression::zstd     ? "ZSTD"
+                    : g->compression == dlgen::ParquetCompression::snappy ? "SNAPPY"
+                                                                          : "UNCOMPRESSED";
     for (const auto& rg : g->row_groups) file["row_groups"].push_back(rg.rows);
     for (std::size_t c = 0; c < g->columns.size(); ++c) {
       const std::string bin = std::to_string(f) + "." + std::to_string(c) + ".bin";

@@ -38,7 +38,7 @@ enum class CopyCall { none, sendfile, copy_file_range };
 
 // Parquet element types of a column's values (little-endian, PLAIN encoding).
 enum class ParquetDtype { float16, float32, float64, int8, uint8, int16, int32, int64 };
-enum class ParquetCompression { none, zstd };
+enum class ParquetCompression { none, zstd, snappy };
 
 // One column of a Parquet dataset: every row holds `size` values of `dtype`.
 struct ParquetColumn {

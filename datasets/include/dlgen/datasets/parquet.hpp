@@ -11,7 +11,11 @@
 // content stream's. compression = "zstd": each page is compressed with libzstd (level 1) and the
 // frame is followed by a zstd skippable frame up to ZSTD_COMPRESSBOUND(page) + 8 bytes, so page
 // sizes, and with them the whole layout, stay a pure function of the job (on dlgen's random
-// content a real frame is within 0.4% of that bound anyway).
+// content a real frame is within 0.4% of that bound anyway). compression = "snappy": each page is
+// a raw snappy stream (Parquet's SNAPPY codec) from libsnappy, which on dlgen's incompressible
+// content emits one literal per 64 KiB block: snappy_literal_bytes(page). Where libsnappy finds a
+// match anyway (a 4-byte repeat, vanishingly rare in random bytes) the page is written as that
+// literal-only stream instead, itself valid snappy, so the layout stays a pure function of the job.
 #include <cstdint>
 #include <span>
 #include <string>
@@ -63,17 +67,28 @@ struct FileGeometry {
 // The geometry of the files of `spec` (validate() keeps values within kMaxValueBytes).
 FileGeometry geometry(const DatasetSpec& spec);
 
-// The ranges a Parquet reader reads for row `row` with read = "row_group", in order: nothing
-// unless the row starts a row group; for the first row group first the footer (the last
-// min(kFooterReadBytes, file) bytes, then the rest of the FileMetaData when it is longer), then
-// the row group's selected column chunks, one range per run of adjacent selected chunks (a
-// reader that pre-buffers a row group, as Arrow's does, coalesces chunks that touch into one
-// read; all columns selected: the whole group in one range). Returns the count written to `out`
-// (at most max_row_group_reads()).
+// Arrow's pre-buffer coalescing (arrow::io::CacheOptions::Defaults(), CoalesceReadRanges): two
+// column chunks become one read when the hole between them is at most kHoleSizeLimit bytes and
+// the read they make together at most kRangeSizeLimit bytes; a chunk longer than that is one read
+// on its own.
+constexpr std::uint64_t kHoleSizeLimit = 8u << 10;
+constexpr std::uint64_t kRangeSizeLimit = 32u << 20;
+
+// The ranges a Parquet reader reads for row group `group`, in order: with `footer`, first the
+// footer (the last min(kFooterReadBytes, file) bytes, then the rest of the FileMetaData when it
+// is longer), then the group's selected column chunks coalesced as Arrow's pre-buffering does
+// (kHoleSizeLimit, kRangeSizeLimit: chunks that touch, or leave a hole of an unselected column of
+// at most 8 KiB, are one read, the hole included). Returns the count written to `out` (at most
+// max_row_group_reads()).
+std::size_t group_reads(const FileGeometry& g, std::uint64_t group, bool footer, Range* out);
+// The reads of a reader streaming a file's rows in order (read = "row_group" without a sample
+// shuffle): for row `row`, nothing unless the row starts a row group; else group_reads of that
+// group, the footer with the file's first group.
 std::size_t row_group_reads(const FileGeometry& g, std::uint64_t row, Range* out);
 std::size_t max_row_group_reads(const FileGeometry& g);
-// The longest range row_group_reads returns for any row group of the file: the largest read a
-// reader makes at once, which sizes the replay's read buffers (replay/src/phase_config.cpp).
+// The longest range group_reads returns for any row group of the file (footer included): the
+// largest read a reader makes at once; the replay reads it in requests of at most
+// kRangeSizeLimit into buffers of that size (replay/src/phase_config.cpp).
 std::uint64_t largest_row_group_read(const FileGeometry& g);
 // The bytes and ranges those reads make over a whole file (every row group, footer once).
 struct FileReads {
@@ -88,6 +103,12 @@ std::vector<std::uint8_t> page_header(std::uint64_t rows, std::uint64_t value_by
                                       std::uint64_t stored);
 // Bytes a page of `bytes` value bytes takes on disk with `c`.
 std::uint64_t stored_bytes(std::uint64_t bytes, ParquetCompression c);
+// The raw snappy stream of `bytes` bytes as literals only, as libsnappy compresses bytes it finds
+// no repeat in: the length as a varint, then each block of at most kSnappyBlockBytes as one
+// literal (a tag byte, then 0 to 4 bytes of length - 1).
+constexpr std::uint64_t kSnappyBlockBytes = 1u << 16;  // libsnappy's kBlockSize
+std::uint64_t snappy_literal_header(std::uint64_t length);
+std::uint64_t snappy_literal_bytes(std::uint64_t bytes);
 
 // What a file's footer says (parse_footer): the parts dlgen's tests and tools look at.
 struct FooterColumn {
