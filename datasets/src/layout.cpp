@@ -276,6 +276,20 @@ Extent Layout::sample_extent(std::uint64_t file, std::uint32_t sample) const {
   return e;
 }
 
+std::uint64_t Layout::largest_sample_extent() const {
+  const Geometry& g = *geo_;
+  if (g.parquet) return parquet_extent(*g.parquet, 0).length;  // the first page is a full one
+  const bool whole_jpeg = spec_.format == Format::jpeg && g.per_file == 1;
+  if (g.arithmetic) return whole_jpeg ? g.file_bytes : g.bytes;
+  std::uint64_t most = 0;
+  if (whole_jpeg) {
+    for (std::uint64_t f = 0; f < spec_.num_files; ++f) most = std::max(most, file_size(f));
+    return most;
+  }
+  for (std::uint64_t len : g.length) most = std::max(most, len);
+  return most;
+}
+
 const parquet::FileGeometry* Layout::parquet() const {
   return geo_->parquet.get();
 }

@@ -21,6 +21,7 @@ FileTable make_table(const datasets::Layout& layout) {
     t.total_bytes += t.size[f];
     t.max_size = std::max(t.max_size, t.size[f]);
   }
+  t.max_sample = layout.largest_sample_extent();
   return t;
 }
 

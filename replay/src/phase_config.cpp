@@ -18,19 +18,25 @@ std::uint32_t phase_prefetch(const ReaderSpec& rd, std::uint32_t iodepth) {
              : std::max<std::uint32_t>({rd.prefetch, 1, (iodepth + batch - 1) / batch + 1});
 }
 
-// The largest request the workers make, before the memory budget: a whole sample unless the job
-// sets a request size (larger samples then take several requests). read = "file" with
-// reader.recipe: the recipe's largest request (a step's chunk, its fixed length, or a whole file
-// for "rest"). read = "row_group": the largest range a Parquet reader reads at once (a row
-// group's adjacent selected chunks, or a piece of the footer), not the whole file.
+// The largest request the workers make, before the memory budget: a whole file (read = "file")
+// or the longest sample's extent (read = "sample": one sample of a multi-sample file, not the
+// file), unless the job sets a request size (larger reads then take several requests).
+// read = "file" with reader.recipe: the recipe's largest request (a step's chunk, its fixed
+// length, or a whole file for "rest"). read = "row_group": the largest range a Parquet reader
+// reads at once (a row group's coalesced selected chunks, or a piece of the footer), in pieces of
+// at most Arrow's range_size_limit (32 MiB): a column chunk larger than that (flux's 512 MiB T5
+// encodings) is read in 32 MiB requests into 32 MiB buffers, not into one buffer its size.
 std::uint64_t largest_request(const ReaderSpec& rd, const FileTable& files) {
   if (rd.read_unit == ReadUnit::row_group && files.layout && files.layout->parquet()) {
-    const std::uint64_t range = datasets::parquet::largest_row_group_read(*files.layout->parquet());
+    const std::uint64_t range =
+        std::min(datasets::parquet::largest_row_group_read(*files.layout->parquet()),
+                 datasets::parquet::kRangeSizeLimit);
     return std::max<std::uint64_t>(
         rd.request_size_bytes > 0 ? std::min(range, rd.request_size_bytes) : range, 1);
   }
-  std::uint64_t want = rd.request_size_bytes > 0 ? rd.request_size_bytes
-                                                 : std::max<std::uint64_t>(files.max_size, 1);
+  const std::uint64_t unit = rd.read_unit == ReadUnit::sample ? files.max_sample : files.max_size;
+  std::uint64_t want =
+      rd.request_size_bytes > 0 ? rd.request_size_bytes : std::max<std::uint64_t>(unit, 1);
   want = std::max({want, rd.header_read_bytes, rd.probe_bytes,
                    rd.read_unit == ReadUnit::sample ? rd.readahead_bytes : 0});
   if (rd.read_unit != ReadUnit::file || rd.recipe.empty()) return want;
@@ -71,6 +77,8 @@ PhaseConfig phase_config(const ReaderSpec& rd, const RunOptions& options, const 
   PhaseConfig cfg;
   cfg.files = &files;
   cfg.read_unit = rd.read_unit;
+  cfg.shuffled_rows = rd.read_unit == ReadUnit::row_group && rd.shuffle == Shuffle::sample &&
+                      plan.phase == Phase::train && files.layout && files.layout->parquet();
   cfg.header_bytes = rd.header_read_bytes;
   cfg.probe_bytes = rd.probe_bytes;
   cfg.direct = rd.direct;

@@ -11,6 +11,7 @@
 #include "dlgen/core/units.hpp"
 #include "dlgen/datasets/layout.hpp"
 #include "dlgen/datasets/parquet.hpp"
+#include "row_group_reads.hpp"
 
 namespace dlgen::replay {
 namespace {
@@ -340,7 +341,14 @@ PlanSummary summarize_plan(const Job& job, Topology topology) {
   s.dataset_bytes = layout.total_bytes();
   if (const datasets::parquet::FileGeometry* pq = layout.parquet()) {
     s.row_groups_per_file = pq->row_groups.size();
-    if (job.reader.read_unit == ReadUnit::row_group) {
+    if (job.reader.read_unit == ReadUnit::row_group && job.reader.shuffle == Shuffle::sample) {
+      // Rows in random order: each batch reads the row groups its rows fall in (epoch 0's plan,
+      // this rank's accelerators; row_group_reads.hpp).
+      const datasets::parquet::FileReads reads = shuffled_plan_reads(
+          plan_epoch(job, 0, topology), *pq, layout.num_files(), job.reader.workers);
+      s.read_bytes_per_epoch = reads.bytes;
+      s.read_ranges_per_epoch = reads.requests;
+    } else if (job.reader.read_unit == ReadUnit::row_group) {
       const datasets::parquet::FileReads per_file = datasets::parquet::file_reads(*pq);
       s.read_bytes_per_epoch = per_file.bytes * s.files;
       s.read_ranges_per_epoch = per_file.requests * s.files;
@@ -423,8 +431,11 @@ std::string format_plan(const Job& job, const PlanSummary& s) {
         ull(s.row_groups_per_file), columns, to_string(q.compression));
     if (job.reader.read_unit == ReadUnit::row_group)
       add("  reads        %s per epoch in %llu ranges (footers, and %zu of %zu column chunks per "
-          "row group, adjacent chunks as one range)\n",
-          format_size(s.read_bytes_per_epoch).c_str(), ull(s.read_ranges_per_epoch), read, columns);
+          "row group, coalesced as Arrow's pre-buffering does%s)\n",
+          format_size(s.read_bytes_per_epoch).c_str(), ull(s.read_ranges_per_epoch), read, columns,
+          job.reader.shuffle == Shuffle::sample
+              ? "; sample shuffle: each batch reads the row groups of its rows"
+              : "");
   }
   add("  per epoch    %llu samples, %llu steps per accelerator (batch %u, %u accelerator(s), %u "
       "worker(s) each)\n",

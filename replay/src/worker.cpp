@@ -42,6 +42,12 @@ void Worker::run() {
           ? datasets::parquet::max_row_group_reads(*cfg_.files->layout->parquet())
           : 2);
   if (cfg_.read_unit == ReadUnit::row_group) ranges_.resize(segments_per_open_);
+  if (cfg_.shuffled_rows) {
+    std::uint64_t largest = 1;
+    for (std::size_t k = 0; k < plan_.num_batches(); ++k)
+      largest = std::max(largest, plan_.batch_size(k));
+    shuffled_.init(*cfg_.files->layout->parquet(), cfg_.files->size.size(), largest);
+  }
   segments_.resize(opens_.size() * segments_per_open_);
   for (std::size_t i = 0; i < opens_.size(); ++i)
     opens_[i].segment = segments_.data() + i * segments_per_open_;
@@ -115,9 +121,13 @@ bool Worker::start_sample() {
   }
   if (cfg_.read_unit == ReadUnit::row_group) {
     // A Parquet reader: the row group's selected column chunks when this row starts the group
-    // (the footer first in the file's first group); the group's other rows cost no read.
-    const std::size_t n = datasets::parquet::row_group_reads(*cfg_.files->layout->parquet(),
-                                                             ref.sample, ranges_.data());
+    // (the footer first in the file's first group); the group's other rows cost no read. With a
+    // sample shuffle: the row's group unless this batch read it already (row_group_reads.hpp).
+    const std::size_t n =
+        cfg_.shuffled_rows
+            ? shuffled_.reads(ref.file, ref.sample, k, ranges_.data())
+            : datasets::parquet::row_group_reads(*cfg_.files->layout->parquet(), ref.sample,
+                                                 ranges_.data());
     for (std::size_t i = 0; i < n; ++i)
       add_segment(op, ranges_[i].offset, ranges_[i].offset + ranges_[i].length);
     return true;

@@ -23,6 +23,7 @@
 #include "dlgen/replay/clock.hpp"
 #include "dlgen/replay/plan.hpp"
 #include "dlgen/replay/report.hpp"
+#include "row_group_reads.hpp"
 
 namespace dlgen::replay {
 
@@ -51,6 +52,7 @@ struct FileTable {
   std::vector<std::uint64_t> size;
   std::uint64_t total_bytes = 0;
   std::uint64_t max_size = 0;
+  std::uint64_t max_sample = 0;  // the longest sample extent (Layout::largest_sample_extent)
   const char* path(std::uint64_t f) const { return paths.data() + path_at[f]; }
   datasets::Extent extent(std::uint64_t f, std::uint32_t s) const {
     return layout->sample_extent(f, s);
@@ -96,6 +98,9 @@ struct PhaseShared {
 struct PhaseConfig {
   const FileTable* files = nullptr;
   ReadUnit read_unit = ReadUnit::file;
+  // read = "row_group" in a training pass with a sample shuffle: the row groups each batch's rows
+  // fall in (ShuffledRowGroups), not a stream of each file's groups in order.
+  bool shuffled_rows = false;
   std::uint64_t request_bytes = 0;  // chunk size of one request (aligned when direct)
   // reader.readahead (read = "sample"): bytes read at least from each sample's start (a library's
   // read-ahead, e.g. HDF5's 64 KiB sieve buffer); 0: the sample itself.
@@ -312,6 +317,7 @@ class Worker {
   std::vector<Segment> segments_;
   std::uint32_t segments_per_open_ = 0;
   std::vector<datasets::parquet::Range> ranges_;  // read = "row_group": one sample's reads
+  ShuffledRowGroups shuffled_;                    // cfg.shuffled_rows: what this worker read
   // cfg.dependent: samples begun whose requests are not all issued (at most iodepth + 1).
   std::vector<std::uint32_t> active_;
   std::uint64_t file_size_ = 0;

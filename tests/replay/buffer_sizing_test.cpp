@@ -88,5 +88,55 @@ TEST(BufferSizing, Unet3dWorkersHoldTheirLargestFileUpToTheBudget) {
   EXPECT_EQ(small.per_worker, small.largest_file);
 }
 
+// Issue 20: flux's row group (one per file) holds a T5 chunk of 512 MiB, over the per-worker budget.
+// A reader reads it in pieces of Arrow's range_size_limit (32 MiB), each into a buffer of that
+// size: a worker holds in-flight x 32 MiB, not one buffer of the budget (256 MiB) and not the chunk.
+TEST(BufferSizing, FluxWorkersReadTheirRowGroupInPiecesOfArrowsRangeLimit) {
+  Result<Job> job = load_job(DLGEN_SOURCE_DIR "/jobs/flux.toml");
+  ASSERT_TRUE(job);
+  const datasets::Layout layout(job->dataset);
+  const std::uint64_t range = datasets::parquet::largest_row_group_read(*layout.parquet());
+  EXPECT_GT(range, 500u << 20);  // the T5 encodings: 256 rows x 2,097,312 B
+  const Sized s = sized("flux");
+  EXPECT_EQ(s.buffer, std::min(datasets::parquet::kRangeSizeLimit, s.cap));
+  EXPECT_EQ(s.per_worker, s.in_flight * s.buffer);
+  EXPECT_LE(s.per_worker, limits::kWorkerBufferBudget);
+  // The small scale's 32-row files: a 64 MiB chunk, still read in 32 MiB pieces.
+  const Sized small = sized("flux", {}, "small");
+  EXPECT_EQ(small.buffer, std::min(datasets::parquet::kRangeSizeLimit, small.cap));
+}
+
+// Issue 20: read = "sample" reads one record of a multi-sample file per request, so a buffer holds
+// the longest sample, not the file: resnet50's TFRecord files hold 1,251 records of 114,660 B
+// (~143 MB a file) and its workers' buffers are one record's payload.
+TEST(BufferSizing, SampleReadsHoldTheLongestSampleNotTheFile) {
+  const Sized s = sized("resnet50");
+  Result<Job> job = load_job(DLGEN_SOURCE_DIR "/jobs/resnet50.toml");
+  ASSERT_TRUE(job);
+  ASSERT_EQ(job->reader.read_unit, ReadUnit::sample);
+  const datasets::Layout layout(job->dataset);
+  EXPECT_EQ(layout.largest_sample_extent(), 114660u);
+  EXPECT_GT(s.largest_file, 1251u * 114660u);
+  EXPECT_EQ(s.buffer, 114660u);
+  EXPECT_EQ(s.per_worker, s.in_flight * 114660u);
+  // Sizes drawn per sample: the longest of them, found in the layout's tables.
+  const Sized varied = sized("resnet50", {"dataset.sample_size={dist=\"uniform\", min=\"1KiB\", "
+                                          "max=\"200KiB\"}",
+                                          "dataset.num_files=3"});
+  JobLoadOptions lo;
+  lo.overrides = {"dataset.sample_size={dist=\"uniform\", min=\"1KiB\", max=\"200KiB\"}",
+                  "dataset.num_files=3"};
+  Result<Job> vj = load_job(DLGEN_SOURCE_DIR "/jobs/resnet50.toml", lo);
+  ASSERT_TRUE(vj) << vj.error().message;
+  const datasets::Layout vl(vj->dataset);
+  std::uint64_t longest = 0;
+  for (std::uint64_t f = 0; f < vl.num_files(); ++f)
+    for (std::uint32_t j = 0; j < vl.spec().samples_per_file; ++j)
+      longest = std::max(longest, vl.sample_extent(f, j).length);
+  EXPECT_EQ(vl.largest_sample_extent(), longest);
+  EXPECT_LE(longest, 200u << 10);
+  EXPECT_EQ(varied.buffer, longest);
+}
+
 }  // namespace
 }  // namespace dlgen::replay

@@ -60,6 +60,9 @@ class Layout {
   // Where sample j of file i lives inside the file (its data, framing excluded where possible).
   Extent sample_extent(std::uint64_t file, std::uint32_t sample) const;
   std::uint64_t total_bytes() const;  // sum of file_size over all files
+  // The longest sample_extent of any sample of any file: what one sample's read (read = "sample")
+  // needs at most. O(1) with a fixed sample size; a pass over the per-sample tables otherwise.
+  std::uint64_t largest_sample_extent() const;
   // Number of subdirectories (0 when flat) and the relative path of subdirectory d.
   std::uint64_t num_dirs() const;
   std::filesystem::path relative_dir(std::uint64_t dir) const;
