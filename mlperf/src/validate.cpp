@@ -13,6 +13,8 @@
 #include <regex>
 #include <sstream>
 
+#include "dlgen/core/job_io.hpp"
+#include "dlgen/mlperf/mlperf.hpp"
 #include "dlgen/mlperf/provenance.hpp"
 
 namespace dlgen::mlperf {
@@ -222,6 +224,43 @@ void recompute_training(Checker& c, const fs::path& run_dir, const std::vector<f
   }
 }
 
+// v3.0: the division again from the runs' own jobs. Each run folder's dlgen_job.toml is compared
+// field by field with the v3.0 reference of the workload on the accelerator results.json names
+// (check_division: the parameters CLOSED may change, those only OPEN may, every other one
+// INVALID; Rules.md 3.6.2 / 3.6.3, mlpstorage's CLOSED_ALLOWED_PARAMS / OPEN_ALLOWED_PARAMS in
+// rules/run_checkers/training.py). The run furthest from the reference decides: results.json's
+// CLOSED must have changed only CLOSED parameters, its OPEN or WHATIF no parameter outside both
+// lists. A workload with no v3.0 reference is left to the category check.
+void recheck_division(Checker& c, const fs::path& results, const std::vector<fs::path>& ts,
+                      const json& r, const std::string& workload) {
+  const std::string division = lower(r.value("division", ""));
+  if (!c.v3() || (division != "closed" && division != "open" && division != "whatif")) return;
+  Result<Job> reference = mlperf_reference(workload, r.value("accelerator", ""), Round::v3_0);
+  if (!reference) return;
+  auto rank = [](Division d) { return d == Division::closed ? 0 : d == Division::open ? 1 : 2; };
+  Division worst = Division::closed;
+  std::vector<std::string> reasons;
+  for (const fs::path& t : ts) {
+    Result<Job> job = load_job(t / "dlgen_job.toml");
+    if (!job) {
+      c.problem(t / "dlgen_job.toml", "2.1.19 runFiles", job.error().message);
+      continue;
+    }
+    const DivisionCheck d = check_division(*reference, *job);
+    if (rank(d.division) > rank(worst)) worst = d.division;
+    for (const std::string& why : d.reasons)
+      if (std::find(reasons.begin(), reasons.end(), why) == reasons.end()) reasons.push_back(why);
+  }
+  const bool closed_broken = division == "closed" && worst != Division::closed;
+  if (!closed_broken && worst != Division::invalid) return;
+  std::string why;
+  for (const std::string& s : reasons) why += (why.empty() ? "" : "; ") + s;
+  c.problem(results, closed_broken ? "3.6.2 closedParameters" : "3.6.3 openParameters",
+            "results.json says " + r.value("division", "") + " but the runs' jobs are " +
+                to_string(worst) + " against the v3.0 reference of " + workload + " on " +
+                r.value("accelerator", "") + ": " + why);
+}
+
 void check_training(Checker& c, const fs::path& w, const std::string& division) {
   const std::string workload = w.filename().string();
   c.out.results.push_back(c.rel(w));
@@ -248,6 +287,7 @@ void check_training(Checker& c, const fs::path& w, const std::string& division) 
   if (!r) return;
   check_division_folder(c, run / "results.json", *r, division);
   recompute_training(c, run, ts, *r, workload);
+  recheck_division(c, run / "results.json", ts, *r, workload);
 }
 
 // The checkpointing verdict again: 10 written and 10 read over the runs (or one phase alone), the

@@ -172,9 +172,13 @@ TEST(MlperfV3E2E, ReadPhaseMustStartWithinThirtySecondsOfTheWritePhase) {
 }
 
 // `dlgen mlperf validate`: the folder of a real run (INVALID: its job is not the reference, so
-// it sits under invalid/) has no problem but that; the same tree under closed/, its measured
+// it sits under invalid/) has no problem but that; the folder of a real run of the v3.0
+// retinanet/b200 config with CLOSED overrides only (48 files: INVALID for its size alone, which a
+// results folder cannot recheck), moved under closed/ with its verdict CLOSED and its measured
 // figures replaced by steady ones (so that the test does not depend on this machine's timing),
-// is valid (exit 0); each break is found and named (exit 1).
+// is valid (exit 0);
+// each break is found and named (exit 1), a run's job changed in a parameter CLOSED may not change
+// among them (the division again from the runs' own jobs, Rules.md 3.6.2).
 TEST(MlperfV3E2E, ValidateAGoodFolderAndEveryBreak) {
   TempDir tmp("dlgen-v3-validate");
   std::ofstream(tmp / "job.toml") << kUnet3d;
@@ -194,12 +198,20 @@ TEST(MlperfV3E2E, ValidateAGoodFolderAndEveryBreak) {
   }
   EXPECT_TRUE(real.has("2.1.2", "invalid"));
 
-  // The good folder.
+  // The good folder: the v3.0 config as published, but 48 files (a CLOSED parameter; the rules'
+  // dataset size is the one thing this test leaves out).
+  const Outcome g = dlgen("mlperf '" DLGEN_SOURCE_DIR
+                          "/tests/data/dlio/v3.0/retinanet_b200.yaml' "
+                          "++workload.dataset.num_files_train=48 --engine null --no-size "
+                          "--output-dir out3 --results-dir sub3 --submitter ACME --system box",
+                          tmp.path());
+  ASSERT_EQ(g.code, 0) << g.out;
   const fs::path good = tmp / "good";
   fs::create_directories(good);
-  fs::copy(tmp / "sub/invalid", good / "closed", fs::copy_options::recursive);
-  const fs::path run = good / "closed/ACME/results/box/training/unet3d/run";
+  fs::copy(tmp / "sub3/invalid", good / "closed", fs::copy_options::recursive);
+  const fs::path run = good / "closed/ACME/results/box/training/retinanet/run";
   json results = read_json(run / "results.json");
+  ASSERT_EQ(results["reasons"].size(), 1u) << results.dump(2);  // the dataset's size alone
   results["division"] = "CLOSED";
   results["reasons"] = json::array();
   const auto folders = timestamp_folders(run);
@@ -228,7 +240,7 @@ TEST(MlperfV3E2E, ValidateAGoodFolderAndEveryBreak) {
                     const char* path_part) {
     const fs::path copy = tmp / ("broken" + std::to_string(++n));
     fs::copy(good, copy, fs::copy_options::recursive);
-    breakit(copy / "closed/ACME/results/box/training/unet3d/run");
+    breakit(copy / "closed/ACME/results/box/training/retinanet/run");
     const Validation v = validate(copy, tmp.path());
     EXPECT_EQ(v.code, 1) << rule;
     EXPECT_TRUE(v.has(rule, path_part)) << rule << " " << path_part << "\n" << v.report.dump(2);
@@ -259,7 +271,7 @@ TEST(MlperfV3E2E, ValidateAGoodFolderAndEveryBreak) {
       },
       "provenance", "provenance.json");
   broken(
-      [&](const fs::path& r) {  // a measured run below unet3d's 90% (its own file and results.json)
+      [&](const fs::path& r) {  // a measured run below retinanet's 85% (its file and results.json)
         json out = read_json(folder(r, 2) / "dlgen_output.json");
         out["au"] = 0.5;
         write_json(folder(r, 2) / "dlgen_output.json", out);
@@ -301,6 +313,26 @@ TEST(MlperfV3E2E, ValidateAGoodFolderAndEveryBreak) {
         write_json(r / "results.json", res);
       },
       "category", "results.json");
+  broken(
+      [&](const fs::path& r) {  // a run read JPEG records as npz files: OPEN at best, not CLOSED
+        const fs::path toml = folder(r, 2) / "dlgen_job.toml";
+        std::string text = read_text(toml);
+        const auto at = text.find("format = \"jpeg\"");
+        ASSERT_NE(at, std::string::npos) << text;
+        text.replace(at, 15, "format = \"npz\"");
+        std::ofstream(toml) << text;
+      },
+      "3.6.2", "results.json");
+  broken(
+      [&](const fs::path& r) {  // a run with another batch: in neither CLOSED's nor OPEN's list
+        const fs::path toml = folder(r, 4) / "dlgen_job.toml";
+        std::string text = read_text(toml);
+        const auto at = text.find("batch_size = 24");
+        ASSERT_NE(at, std::string::npos) << text;
+        text.replace(at, 15, "batch_size = 12");
+        std::ofstream(toml) << text;
+      },
+      "3.6.2", "results.json");
   broken(
       [&](const fs::path& r) {
         fs::rename(r.parent_path(), r.parent_path().parent_path() / "resnet50");
