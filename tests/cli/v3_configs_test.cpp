@@ -105,6 +105,41 @@ TEST(V3Configs, TrainingConfigsGenerateAndRunSmall) {
   }
 }
 
+// dlrm_b200.yaml as published: 1,024 Parquet files of 4 Mi rows planned by arithmetic, each file
+// its footer (over 64 KiB with 512 row groups: two reads, as Arrow's) and 512 row groups of three
+// adjacent chunks (one range each); shrunk by Hydra
+// overrides to two files, written with snappy pages and replayed: every row once, and the run's
+// requests and bytes are the plan's.
+TEST(V3Configs, DlrmConfigPlansAndRunsSmallWithSnappy) {
+  TempDir dir;
+  const nlohmann::json p = plan_of(kV3 + "dlrm_b200.yaml", dir.path());
+  ASSERT_FALSE(p.is_null());
+  EXPECT_EQ(p["dataset"]["num_files"].get<std::uint64_t>(), 1024u);
+  EXPECT_EQ(p["dataset"]["parquet"]["row_groups_per_file"].get<std::uint64_t>(), 512u);
+  EXPECT_EQ(p["batch_size"].get<std::uint32_t>(), 16384u);
+  EXPECT_DOUBLE_EQ(p["compute_step_s"].get<double>(), 0.0005);
+  EXPECT_EQ(p["parquet_reads_per_epoch"]["ranges"].get<std::uint64_t>(), 1024u * (512 + 2));
+
+  const std::string cfg = kV3 + "dlrm_b200.yaml ++workload.dataset.num_files_train=2 "
+                                "++workload.dataset.num_samples_per_file=32768 "
+                                "++workload.dataset.compression=snappy "
+                                "++workload.dataset.data_folder=" +
+                          (dir.path() / "data").string();
+  const Outcome gen = dlgen("generate " + cfg + " -q", dir.path());
+  ASSERT_EQ(gen.code, 0) << gen.out;
+  const nlohmann::json small = plan_of(cfg, dir.path());
+  ASSERT_FALSE(small.is_null());
+  EXPECT_EQ(small["dataset"]["parquet"]["compression"], "snappy");
+  const Outcome run = dlgen("run " + cfg + " --no-generate -q -o result.json", dir.path());
+  ASSERT_EQ(run.code, 0) << run.out;
+  const nlohmann::json j = nlohmann::json::parse(std::ifstream(dir.path() / "result.json"));
+  EXPECT_EQ(j["totals"]["samples"].get<std::uint64_t>(), 2u * 32768);
+  EXPECT_EQ(j["requests"].get<std::uint64_t>(),
+            small["parquet_reads_per_epoch"]["ranges"].get<std::uint64_t>());
+  EXPECT_EQ(j["bytes_read"].get<std::uint64_t>(),
+            small["parquet_reads_per_epoch"]["bytes"].get<std::uint64_t>());
+}
+
 TEST(V3Configs, ShippedRetinanetSmallRunsOnBothAccelerators) {
   TempDir dir;
   for (const char* acc : {"b200", "mi355"}) {
