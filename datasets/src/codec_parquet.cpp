@@ -67,7 +67,8 @@ std::size_t snappy_literals(const std::uint8_t* raw, std::uint64_t bytes, std::u
     // Tag: literal (low bits 00); length - 1 in the tag below 60, else 60..63 for 1..4 bytes of it.
     const std::uint64_t extra = parquet::snappy_literal_header(len) - 1;
     *p++ = static_cast<std::uint8_t>((extra == 0 ? len - 1 : 59 + extra) << 2);
-    for (std::uint64_t i = 0; i < extra; ++i) *p++ = static_cast<std::uint8_t>((len - 1) >> (8 * i));
+    for (std::uint64_t i = 0; i < extra; ++i)
+      *p++ = static_cast<std::uint8_t>((len - 1) >> (8 * i));
     std::memcpy(p, raw + at, len);
     p += len;
   }
@@ -101,8 +102,7 @@ Result<void> put_chunk(Sink& sink, ContentStream& content, const parquet::FileGe
     const std::uint64_t n = std::min(per, rows - done);
     const std::uint64_t stored = parquet::stored_bytes(n * vb, g.compression);
     if (auto r = sink.write(parquet::page_header(n, vb, stored)); !r) return r;
-    Result<void> r = g.compression == ParquetCompression::none
-                         ? put_values(sink, content, n * vb)
+    Result<void> r = g.compression == ParquetCompression::none ? put_values(sink, content, n * vb)
                      : g.compression == ParquetCompression::zstd
                          ? put_zstd_page(sink, content, n * vb, stored)
                          : put_snappy_page(sink, content, n * vb, stored);

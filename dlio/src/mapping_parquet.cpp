@@ -67,9 +67,10 @@ void Reader::read_parquet() {
       else if (*w == "snappy" && parquet)
         q.compression = ParquetCompression::snappy;
       else if (*w != "none")
-        error(*l, "compression \"" + *w + "\" is not supported (" +
-                      (parquet ? "none, zstd or snappy" : "none; zstd or snappy for format parquet") +
-                      ")");
+        error(*l,
+              "compression \"" + *w + "\" is not supported (" +
+                  (parquet ? "none, zstd or snappy" : "none; zstd or snappy for format parquet") +
+                  ")");
     }
   }
   // record_length: what the v3.0 flux config calls record_length_bytes.

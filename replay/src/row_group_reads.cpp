@@ -47,7 +47,8 @@ datasets::parquet::FileReads shuffled_plan_reads(const EpochPlan& plan,
   const std::uint32_t w = std::max<std::uint32_t>(workers, 1);
   for (const AcceleratorPlan& acc : plan.accelerators) {
     std::uint64_t largest = 0;
-    for (std::size_t k = 0; k < acc.num_batches(); ++k) largest = std::max(largest, acc.batch_size(k));
+    for (std::size_t k = 0; k < acc.num_batches(); ++k)
+      largest = std::max(largest, acc.batch_size(k));
     std::vector<ShuffledRowGroups> readers(w);
     for (ShuffledRowGroups& r : readers) r.init(g, files, largest);
     for (std::size_t k = 0; k < acc.num_batches(); ++k) {

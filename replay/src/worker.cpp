@@ -123,11 +123,10 @@ bool Worker::start_sample() {
     // A Parquet reader: the row group's selected column chunks when this row starts the group
     // (the footer first in the file's first group); the group's other rows cost no read. With a
     // sample shuffle: the row's group unless this batch read it already (row_group_reads.hpp).
-    const std::size_t n =
-        cfg_.shuffled_rows
-            ? shuffled_.reads(ref.file, ref.sample, k, ranges_.data())
-            : datasets::parquet::row_group_reads(*cfg_.files->layout->parquet(), ref.sample,
-                                                 ranges_.data());
+    const std::size_t n = cfg_.shuffled_rows
+                              ? shuffled_.reads(ref.file, ref.sample, k, ranges_.data())
+                              : datasets::parquet::row_group_reads(*cfg_.files->layout->parquet(),
+                                                                   ref.sample, ranges_.data());
     for (std::size_t i = 0; i < n; ++i)
       add_segment(op, ranges_[i].offset, ranges_[i].offset + ranges_[i].length);
     return true;

@@ -120,10 +120,11 @@ TEST(V3Configs, DlrmConfigPlansAndRunsSmallWithSnappy) {
   EXPECT_DOUBLE_EQ(p["compute_step_s"].get<double>(), 0.0005);
   EXPECT_EQ(p["parquet_reads_per_epoch"]["ranges"].get<std::uint64_t>(), 1024u * (512 + 2));
 
-  const std::string cfg = kV3 + "dlrm_b200.yaml ++workload.dataset.num_files_train=2 "
-                                "++workload.dataset.num_samples_per_file=32768 "
-                                "++workload.dataset.compression=snappy "
-                                "++workload.dataset.data_folder=" +
+  const std::string cfg = kV3 +
+                          "dlrm_b200.yaml ++workload.dataset.num_files_train=2 "
+                          "++workload.dataset.num_samples_per_file=32768 "
+                          "++workload.dataset.compression=snappy "
+                          "++workload.dataset.data_folder=" +
                           (dir.path() / "data").string();
   const Outcome gen = dlgen("generate " + cfg + " -q", dir.path());
   ASSERT_EQ(gen.code, 0) << gen.out;

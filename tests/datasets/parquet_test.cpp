@@ -5,7 +5,6 @@
 #include "dlgen/datasets/parquet.hpp"
 
 #include <gtest/gtest.h>
-
 #include <snappy.h>
 
 #include <cstring>
@@ -106,8 +105,8 @@ TEST(Parquet, SnappyPagesDecodeToTheValuesInTheLayoutsBytes) {
         const std::uint64_t n = std::min(g.rows_per_page(c), rg.rows - done);
         const std::uint64_t stored = parquet::stored_bytes(n * vb, g.compression);
         at += parquet::page_header(n, vb, stored).size();
-        ASSERT_TRUE(snappy::Uncompress(reinterpret_cast<const char*>(bytes->data() + at), stored,
-                                       &page));
+        ASSERT_TRUE(
+            snappy::Uncompress(reinterpret_cast<const char*>(bytes->data() + at), stored, &page));
         got += page;
         at += stored;
         done += n;

@@ -88,9 +88,10 @@ TEST(BufferSizing, Unet3dWorkersHoldTheirLargestFileUpToTheBudget) {
   EXPECT_EQ(small.per_worker, small.largest_file);
 }
 
-// Issue 20: flux's row group (one per file) holds a T5 chunk of 512 MiB, over the per-worker budget.
-// A reader reads it in pieces of Arrow's range_size_limit (32 MiB), each into a buffer of that
-// size: a worker holds in-flight x 32 MiB, not one buffer of the budget (256 MiB) and not the chunk.
+// Issue 20: flux's row group (one per file) holds a T5 chunk of 512 MiB, over the per-worker
+// budget. A reader reads it in pieces of Arrow's range_size_limit (32 MiB), each into a buffer of
+// that size: a worker holds in-flight x 32 MiB, not one buffer of the budget (256 MiB) and not the
+// chunk.
 TEST(BufferSizing, FluxWorkersReadTheirRowGroupInPiecesOfArrowsRangeLimit) {
   Result<Job> job = load_job(DLGEN_SOURCE_DIR "/jobs/flux.toml");
   ASSERT_TRUE(job);

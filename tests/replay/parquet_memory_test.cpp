@@ -3,8 +3,8 @@
 // that size, so a worker's memory is iodepth x 32 MiB whatever the row group's size. Checked on
 // the real binary by its peak resident set (wait4's ru_maxrss), against a dry run of the same job
 // (the process without read buffers): a buffer the size of the chunk would add 100 MB.
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <spawn.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -57,14 +57,13 @@ TEST(ParquetMemory, AFluxRowGroupOverTheRangeLimitIsReadInBoundedPieces) {
   TempDir tmp("dlgen-parquet-memory");
   // jobs/flux.toml with 48 rows in one file: its T5 chunk is 48 x 2,097,312 B = 100.7 MB.
   const std::string job = DLGEN_SOURCE_DIR "/jobs/flux.toml";
-  const std::vector<std::string> sets = {
-      "--set", "dataset.dir=\"" + (tmp / "data").string() + "\"",
-      "--set", "dataset.num_files=1",
-      "--set", "dataset.samples_per_file=48",
-      "--set", "reader.batch_size=8",
-      "--set", "reader.workers=1",
-      "--set", "reader.iodepth=1",
-      "--set", "compute.b200.time=\"0s\""};
+  const std::vector<std::string> sets = {"--set", "dataset.dir=\"" + (tmp / "data").string() + "\"",
+                                         "--set", "dataset.num_files=1",
+                                         "--set", "dataset.samples_per_file=48",
+                                         "--set", "reader.batch_size=8",
+                                         "--set", "reader.workers=1",
+                                         "--set", "reader.iodepth=1",
+                                         "--set", "compute.b200.time=\"0s\""};
   JobLoadOptions lo;
   for (std::size_t i = 1; i < sets.size(); i += 2) lo.overrides.push_back(sets[i]);
   Result<Job> loaded = load_job(job, lo);
@@ -88,9 +87,8 @@ TEST(ParquetMemory, AFluxRowGroupOverTheRangeLimitIsReadInBoundedPieces) {
   // One request in flight, into one buffer of 32 MiB; 24 MiB for the threads, the plan and the
   // report. A buffer of the chunk's size would be 100.7 MB over the dry run.
   const long bound_kib = dry.max_rss_kib + long{(32 + 24) << 10};
-  EXPECT_LE(run.max_rss_kib, bound_kib)
-      << "peak RSS " << run.max_rss_kib / 1024 << " MiB, dry run " << dry.max_rss_kib / 1024
-      << " MiB";
+  EXPECT_LE(run.max_rss_kib, bound_kib) << "peak RSS " << run.max_rss_kib / 1024 << " MiB, dry run "
+                                        << dry.max_rss_kib / 1024 << " MiB";
   EXPECT_LT(run.max_rss_kib - dry.max_rss_kib, static_cast<long>(t5 / 1024));
 }
 
