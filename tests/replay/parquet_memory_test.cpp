@@ -9,6 +9,8 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -82,8 +84,15 @@ TEST(ParquetMemory, AFluxRowGroupOverTheRangeLimitIsReadInBoundedPieces) {
   ASSERT_EQ(run_dlgen(tmp.path(), with({"generate", "-q"})).code, 0);
   const Exit dry = run_dlgen(tmp.path(), with({"run", "--dry-run"}));
   ASSERT_EQ(dry.code, 0);
-  const Exit run = run_dlgen(tmp.path(), with({"run", "--engine", "pread", "-q"}));
+  const Exit run =
+      run_dlgen(tmp.path(), with({"run", "--engine", "pread", "-q", "-o", "result.json"}));
   ASSERT_EQ(run.code, 0);
+  // The requests: the footer, the T5 chunk in 32 MiB pieces, the four small chunks in one.
+  const nlohmann::json r = nlohmann::json::parse(std::ifstream(tmp / "result.json"));
+  const std::uint64_t pieces =
+      (t5 + datasets::parquet::kRangeSizeLimit - 1) / datasets::parquet::kRangeSizeLimit;
+  EXPECT_EQ(r["requests"].get<std::uint64_t>(), 1 + pieces + 1);
+  EXPECT_EQ(r["bytes_read"].get<std::uint64_t>(), datasets::parquet::file_reads(g).bytes);
   // One request in flight, into one buffer of 32 MiB; 24 MiB for the threads, the plan and the
   // report. A buffer of the chunk's size would be 100.7 MB over the dry run.
   const long bound_kib = dry.max_rss_kib + long{(32 + 24) << 10};
