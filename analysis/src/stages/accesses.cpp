@@ -85,14 +85,15 @@ bool draws_with_replacement(const Generations& g, const std::vector<Access>& acc
 //
 // An evaluation in the middle of an epoch (every N optimizer steps) runs while the training
 // loader's workers live on, with batches they read ahead of it; after it those same processes
-// read the rest of the epoch. When workers come in fresh generations, a dataset read again by
-// processes that read its latest pass, before any of them or their generation's newer workers
-// started a pass of their own, resumes that pass (a file it read already still starts a new one
-// without replacement). Persistent workers (one generation) read every epoch: there the dataset's
-// return is a new pass, as before.
+// read the rest of the epoch. So a dataset read again by a process that read its latest pass
+// resumes that pass (without replacement, a file that pass read already still starts a new one),
+// where the dataset is read by two generations of fresh workers or more: persistent workers (one
+// generation) read every epoch, and there the dataset's return is a new pass, as before.
 void assign_passes(const trace::Trace& t, std::vector<Access>& accesses) {
   const Generations g = worker_generations(t, accesses);
   const bool replacement = draws_with_replacement(g, accesses);
+  std::map<std::int32_t, std::set<std::pair<std::uint32_t, std::uint32_t>>> generations_of;
+  for (const auto& a : accesses) generations_of[a.dataset].insert(g.generation_of.at(a.pid));
   struct Open {
     std::int32_t pass = -1;
     std::set<std::uint32_t> seen, pids;
@@ -110,7 +111,8 @@ void assign_passes(const trace::Trace& t, std::vector<Access>& accesses) {
     }
     if (a.dataset != cur_ds || next) {
       auto resumed = latest.find(a.dataset);
-      const bool resume = !next && g.fresh && resumed != latest.end() &&
+      const bool resume = !next && g.fresh && generations_of[a.dataset].size() >= 2 &&
+                          resumed != latest.end() &&
                           resumed->second.pids.count(a.pid) &&
                           (replacement || !resumed->second.seen.count(a.file));
       if (resume) {
