@@ -5,12 +5,14 @@
 // classify files and datasets → accesses, readers, passes, read patterns and order → batches →
 // steps → checkpoints → timing and concurrency. This file only chains them and assembles the
 // summary; distil/ turns the summary into a job.
+#include <filesystem>
 #include <map>
 #include <set>
 
 #include "dlgen/analysis/summary.hpp"
 #include "hosts.hpp"
 #include "prepass/mapped_files.hpp"
+#include "prepass/mapped_touches.hpp"
 #include "prepass/objects.hpp"
 #include "prepass/sample_files.hpp"
 #include "prepass/thread_accelerators.hpp"
@@ -222,12 +224,18 @@ TraceSummary summarize(const trace::Trace& captured) {
   std::vector<SampleFile> sample_files;
   std::map<std::uint32_t, std::uint32_t> virtual_files;
   const std::optional<trace::Trace> split = split_sample_files(read, sample_files, virtual_files);
+  const std::map<std::string, MappedTouches> touches = mapped_touches(trace, mapped);
   for (auto& sf : sample_files)
     for (const auto& m : mapped)
       if (trace.files[m.file].path == sf.path) {
         sf.mapped = true;
         sf.faults = m.faults;
         sf.fault_window = m.window;
+        const auto it = touches.find(std::filesystem::path(sf.path).parent_path().string());
+        if (it == touches.end()) continue;
+        sf.batch_items = it->second.per_batch;
+        sf.touch_batches = it->second.batches;
+        sf.shown = it->second.shown;
       }
   std::set<std::uint32_t> mapped_samples;
   for (const auto& [f, row] : virtual_files)

@@ -61,6 +61,30 @@ class Loader : public testing::TraceBuilder {
       pass(order, batch, read_sample);
     }
   }
+  // A fresh generation of workers, and `samples` read by them (`batch` a batch, round robin), for
+  // a pass read in parts (an evaluation in the middle of an epoch).
+  std::vector<std::uint32_t> spawn() {
+    now_ += 50'000'000;
+    std::vector<std::uint32_t> pids;
+    for (std::uint32_t w = 0; w < workers_; ++w) {
+      pids.push_back(next_pid_++);
+      proc(pids.back(), kMain, "pt_data_worker", false, pids.back());
+    }
+    return pids;
+  }
+  template <class ReadSample>
+  void batches(const std::vector<std::uint32_t>& pids, const std::vector<std::uint32_t>& samples,
+               std::uint32_t batch, ReadSample read_sample) {
+    for (std::size_t b = 0; b * batch < samples.size(); ++b) {
+      const std::uint32_t pid = pids[b % pids.size()];
+      for (std::size_t i = b * batch; i < std::min(samples.size(), (b + 1) * batch); ++i)
+        read_sample(pid, samples[i]);
+      ev(now_, 10'000, pid, pid, Op::sendmsg, trace::kNoFile, 5, 0, 64, 64);
+      now_ += 20'000;
+      ev(now_, 10'000, kMain, kMain, Op::recvmsg, trace::kNoFile, 6, 0, 64, 64);
+      now_ += 20'000'000;
+    }
+  }
   const trace::Trace& get() const { return t_; }
   std::uint64_t& now() { return now_; }
 
@@ -236,6 +260,37 @@ TEST(LoaderShapes, WithoutReplacementAPassEndsWhenAFileRepeats) {
   const TraceSummary s = summarize(b.get());
   ASSERT_EQ(s.epochs.size(), 2u);
   EXPECT_EQ(s.epochs[0].accesses, 64u);
+}
+
+// An evaluation every N steps, in the middle of an epoch: the training loader's workers live on
+// through it (their read-ahead batches waiting), then read the rest of the epoch. 2 epochs of 64
+// files, batch 8, an evaluation of 16 files after 4 steps of each: 2 training passes of 8 steps,
+// not 4 of 4.
+TEST(LoaderShapes, AnEvaluationInTheMiddleOfAnEpochDoesNotSplitIt) {
+  Loader b(2);
+  std::vector<std::uint32_t> train, val;
+  for (int i = 0; i < 64; ++i)
+    train.push_back(b.file("/data/train/" + std::to_string(1000 + i) + ".bin", 8192));
+  for (int i = 0; i < 16; ++i)
+    val.push_back(b.file("/data/val/" + std::to_string(1000 + i) + ".bin", 8192));
+  auto read_file = [&](std::uint32_t pid, std::uint32_t f) {
+    b.ev(b.now(), 5'000, pid, pid, Op::open, f, -1, 0, 0, 9);
+    b.ev(b.now() + 6'000, 5'000, pid, pid, Op::read, f, 9, 0, 8192, 8192);
+    b.ev(b.now() + 12'000, 1'000, pid, pid, Op::close, f, 9, 0, 0, 0);
+    b.now() += 200'000;
+  };
+  for (int epoch = 0; epoch < 2; ++epoch) {
+    const auto workers = b.spawn();
+    b.batches(workers, {train.begin(), train.begin() + 32}, 8, read_file);
+    b.batches(b.spawn(), val, 8, read_file);
+    b.batches(workers, {train.begin() + 32, train.end()}, 8, read_file);
+  }
+  const TraceSummary s = summarize(b.get());
+  std::vector<std::uint64_t> train_steps, eval_steps;
+  for (const auto& e : s.epochs) (e.evaluation ? eval_steps : train_steps).push_back(e.steps);
+  EXPECT_EQ(train_steps, (std::vector<std::uint64_t>{8, 8}));
+  EXPECT_EQ(eval_steps, (std::vector<std::uint64_t>{2, 2}));
+  EXPECT_EQ(distil(s).job.run.epochs, 2u);
 }
 
 // h5py reading images[i] and labels[i] of one contiguous HDF5 file: each image through the 64 KiB

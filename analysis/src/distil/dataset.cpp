@@ -74,17 +74,29 @@ void sample_file_keys(JobWriter& x, const DatasetSummary& d, const std::string& 
                "the span page faults show (" + std::to_string(sf.faults) +
                    " faults; fault-around window " + format_size(sf.fault_window) +
                    "): a process's first touch of each window, not each of the program's samples");
-    x.note(key + ": " + sf.path +
-           " was memory-mapped and read by page faults; the replay reads it with ordinary "
-           "reads. Faults show a process's first touch of each fault-around window (" +
-           format_size(sf.fault_window) +
-           "), not each sample, so sample_size, samples_per_file, batch_size and the request "
-           "size count those windows (bytes per epoch and per step are kept); a worker that "
-           "keeps its mapping across epochs shows its pages once");
+    if (key == "dataset" && mapped_items_stand(sf))
+      x.note(key + ": " + sf.path +
+             " was memory-mapped and read by page faults; the replay reads it with ordinary "
+             "reads. Faults show a process's first touch of each fault-around window (" +
+             format_size(sf.fault_window) +
+             "): batch_size is the items per batch estimated from the workers' runs of faults "
+             "between their hand-overs, and a sample is the pages one worker touched for one "
+             "item (bytes per epoch and steps are kept); a worker that keeps its mapping across "
+             "epochs shows its pages once");
+    else
+      x.note(key + ": " + sf.path +
+             " was memory-mapped and read by page faults; the replay reads it with ordinary "
+             "reads. Faults show a process's first touch of each fault-around window (" +
+             format_size(sf.fault_window) +
+             "), not each sample, so sample_size, samples_per_file, batch_size and the request "
+             "size count those windows (bytes per epoch and per step are kept); a worker that "
+             "keeps its mapping across epochs shows its pages once");
   }
   x.evidence(key + ".files_per_dir", "one directory");
   x.evidence(key + ".file_prefix", "the traced file's name");
-  x.sample_file = &sf;
+  // The training set's: the reader's keys follow it (a validation set of such files too would
+  // otherwise stand in for it).
+  if (key == "dataset") x.sample_file = &sf;
 }
 
 // samples_per_file of a dataset of ordinary files: 1, or the batches a streamed shard holds; a

@@ -65,8 +65,43 @@ struct MappedBatch {
   std::uint32_t batch = 0;
   bool drop_last = false;
   std::uint64_t steps = 0;  // training steps per epoch the batch keeps (0: none found)
+  bool items = false;       // batch counts the program's items (touches), not windows
 };
-MappedBatch mapped_batch_for_steps(const JobWriter& x) {
+
+// The memory-mapped training set's items per batch (mapped_touches), when they stand
+// (mapped_items_stand): batch = the estimate rounded, and the dataset becomes that many items a
+// step over the original's steps an epoch, each the epoch's window bytes over its items (a sample
+// is the pages one worker touched for one item), so steps, batch and bytes an epoch are the
+// original's.
+MappedBatch mapped_items(JobWriter& x, std::uint64_t target) {
+  const SampleFile& sf = *x.sample_file;
+  if (!mapped_items_stand(sf) || target == 0) return {};
+  MappedBatch m;
+  m.batch = static_cast<std::uint32_t>(std::lround(sf.batch_items));
+  m.steps = target;
+  m.items = true;
+  DatasetSpec& d = x.out.job.dataset;
+  const std::uint64_t files = std::max<std::uint64_t>(1, d.num_files);
+  const std::uint64_t items = target * m.batch;
+  d.samples_per_file = static_cast<std::uint32_t>((items + files - 1) / files);
+  // Rounding up per file can add a partial step: dropped, as the original's steps an epoch.
+  m.drop_last = std::uint64_t{d.samples_per_file} * files != items;
+  std::uint64_t bytes = 0, passes = 0;
+  for (const auto* e : training_passes(x.s)) bytes += e->bytes_read, ++passes;
+  const double per_item = static_cast<double>(bytes) / static_cast<double>(passes * items);
+  d.sample_size = Distribution::fixed_at(std::max(1.0, std::round(per_item)));
+  x.evidence("dataset.samples_per_file",
+             std::to_string(items) + " items an epoch (" + std::to_string(m.batch) + " a batch x " +
+                 std::to_string(target) + " steps) over " + std::to_string(files) +
+                 " file(s): the items the workers touched, not the file's slots");
+  x.evidence(
+      "dataset.sample_size",
+      "the pages one worker touched for one item: the training passes' fault-around bytes (" +
+          format_size(bytes / std::max<std::uint64_t>(1, passes)) + " an epoch) over their items");
+  return m;
+}
+
+MappedBatch mapped_batch_for_steps(JobWriter& x) {
   if (!x.sample_file || !x.sample_file->mapped) return {};
   const auto train_epochs = training_passes(x.s);
   std::uint64_t reads = 0, steps = 0;
@@ -86,6 +121,7 @@ MappedBatch mapped_batch_for_steps(const JobWriter& x) {
   std::nth_element(per_epoch.begin(), per_epoch.begin() + per_epoch.size() / 2, per_epoch.end());
   const std::uint64_t target = per_epoch[per_epoch.size() / 2];
   if (target == 0) return m;
+  if (MappedBatch items = mapped_items(x, target); items.items) return items;
   std::uint64_t best = 0;
   bool best_drop = false;
   const auto distance = [&](std::uint64_t b) { return b > m.batch ? b - m.batch : m.batch - b; };
@@ -111,18 +147,28 @@ void batch_size(JobWriter& x) {
   const std::uint32_t mapped_batch = mapped.batch;
   if (mapped_batch > 0 && !s.stream_shards) {
     r.batch_size = mapped_batch;
-    x.evidence("reader.batch_size",
-               "fault-around windows read per handover over the training passes (" +
-                   std::to_string(s.batches.size()) +
-                   " handovers): the memory-mapped file's samples are not seen" +
-                   (mapped.steps ? "; the nearest batch that keeps the original's " +
-                                       std::to_string(mapped.steps) + " steps an epoch"
-                                 : std::string()));
+    if (mapped.items)
+      x.evidence("reader.batch_size",
+                 "items per batch of the memory-mapped file (" +
+                     fmt("%.1f", x.sample_file->batch_items) +
+                     "): each worker's runs of faults "
+                     "in adjacent windows between its hand-overs, over the share of the windows "
+                     "that could still fault for it (" +
+                     std::to_string(x.sample_file->touch_batches) + " batches)");
+    else
+      x.evidence("reader.batch_size",
+                 "fault-around windows read per handover over the training passes (" +
+                     std::to_string(s.batches.size()) +
+                     " handovers): the memory-mapped file's samples are not seen" +
+                     (mapped.steps ? "; the nearest batch that keeps the original's " +
+                                         std::to_string(mapped.steps) + " steps an epoch"
+                                   : std::string()));
     if (mapped.steps) {
       r.drop_last = mapped.drop_last;
       x.evidence("reader.drop_last",
                  std::string(mapped.drop_last ? "true" : "false") +
-                     ": with the batch of windows, the original's steps an epoch");
+                     (mapped.items ? ": with the items an epoch, the original's steps an epoch"
+                                   : ": with the batch of windows, the original's steps an epoch"));
     }
   } else if (s.batch_size > 0) {
     r.batch_size = s.batch_size;

@@ -38,6 +38,15 @@ struct JobWriter {
   void why(std::string text) { out.reasoning.push_back(std::move(text)); }
 };
 
+// Whether a memory-mapped file's items per batch, estimated from its workers' touches
+// (SampleFile::batch_items), stand: the blocks some fault showed hold at least 90% of its
+// windows. Fewer: it was cached in large folios, which the kernel maps whole around a fault while
+// the tracepoint reports the 64 KiB window asked for, hiding touches the estimate cannot correct
+// (reader.cpp, mapped_items).
+inline bool mapped_items_stand(const SampleFile& sf) {
+  return sf.mapped && sf.batch_items >= 0.5 && sf.shown >= 0.9;
+}
+
 // ---- text of the evidence ----
 
 // One number printed with a printf format ("%.2f").

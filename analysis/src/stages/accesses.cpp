@@ -82,25 +82,52 @@ bool draws_with_replacement(const Generations& g, const std::vector<Access>& acc
 // replacement (draws_with_replacement) repeats files within a pass, so there a pass is a
 // generation of fresh workers instead: a new one starts when a parent's newer generation reads
 // (the next epoch's DataLoader workers).
+//
+// An evaluation in the middle of an epoch (every N optimizer steps) runs while the training
+// loader's workers live on, with batches they read ahead of it; after it those same processes
+// read the rest of the epoch. So a dataset read again by a process that read its latest pass
+// resumes that pass (without replacement, a file that pass read already still starts a new one),
+// where the dataset is read by two generations of fresh workers or more: persistent workers (one
+// generation) read every epoch, and there the dataset's return is a new pass, as before.
 void assign_passes(const trace::Trace& t, std::vector<Access>& accesses) {
   const Generations g = worker_generations(t, accesses);
   const bool replacement = draws_with_replacement(g, accesses);
+  std::map<std::int32_t, std::set<std::pair<std::uint32_t, std::uint32_t>>> generations_of;
+  for (const auto& a : accesses) generations_of[a.dataset].insert(g.generation_of.at(a.pid));
+  struct Open {
+    std::int32_t pass = -1;
+    std::set<std::uint32_t> seen, pids;
+    std::map<std::uint32_t, std::uint32_t> newest;  // parent → its newest generation in the pass
+  };
+  std::map<std::int32_t, Open> latest;  // dataset → its latest pass
   std::int32_t cur_ds = -2, pass = -1;
-  std::set<std::uint32_t> seen;
-  std::map<std::uint32_t, std::uint32_t> newest;  // parent → its newest generation in the pass
+  Open* cur = nullptr;
   for (auto& a : accesses) {
     const auto [parent, gen] = g.generation_of.at(a.pid);
-    const auto it = newest.find(parent);
-    const bool next = replacement ? it != newest.end() && gen > it->second : seen.count(a.file) > 0;
+    bool next = false;
+    if (cur && a.dataset == cur_ds) {
+      const auto it = cur->newest.find(parent);
+      next = replacement ? it != cur->newest.end() && gen > it->second : cur->seen.count(a.file);
+    }
     if (a.dataset != cur_ds || next) {
-      ++pass;
-      seen.clear();
-      newest.clear();
+      auto resumed = latest.find(a.dataset);
+      const bool resume = !next && g.fresh && generations_of[a.dataset].size() >= 2 &&
+                          resumed != latest.end() &&
+                          resumed->second.pids.count(a.pid) &&
+                          (replacement || !resumed->second.seen.count(a.file));
+      if (resume) {
+        cur = &resumed->second;
+      } else {
+        cur = &latest[a.dataset];
+        *cur = Open{};
+        cur->pass = ++pass;
+      }
       cur_ds = a.dataset;
     }
-    seen.insert(a.file);
-    newest[parent] = std::max(newest[parent], gen);
-    a.pass = pass;
+    cur->seen.insert(a.file);
+    cur->pids.insert(a.pid);
+    cur->newest[parent] = std::max(cur->newest[parent], gen);
+    a.pass = cur->pass;
   }
 }
 

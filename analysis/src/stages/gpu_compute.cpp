@@ -254,23 +254,26 @@ GpuCompute gpu_compute(const trace::Trace& t, const Readers& r, const Passes& p,
         events.push_back(e);
     if (events.empty()) continue;
     out.seen[ai].cuda = true;
-    // Passes: from the first receipt of a pass's batch to the next pass's.
-    std::map<std::int32_t, std::pair<std::uint64_t, std::uint64_t>> first_and_count;
-    for (const auto& bt : b.batches) {
-      if (bt.accelerator != ai || !bt.received_ns || bt.epoch < 0) continue;
-      auto [it, fresh] = first_and_count.try_emplace(bt.epoch, bt.received_ns, 0);
-      it->second.first = std::min(it->second.first, bt.received_ns);
-      ++it->second.second;
-    }
+    // Passes: from the first receipt of a pass's batch to the next pass's, in receipt order (a
+    // training pass an evaluation interrupts is two stretches).
+    std::vector<std::pair<std::uint64_t, std::int32_t>> receipts;
+    for (const auto& bt : b.batches)
+      if (bt.accelerator == ai && bt.received_ns && bt.epoch >= 0)
+        receipts.push_back({bt.received_ns, bt.epoch});
+    std::stable_sort(receipts.begin(), receipts.end());
     std::vector<detail::GpuPass> passes;
-    for (const auto& [pass, fc] : first_and_count) {
-      detail::GpuPass gp;
-      gp.begin_ns = fc.first;
-      gp.end_ns = UINT64_MAX;
-      gp.steps = fc.second;
-      gp.evaluation = p.evaluation(pass);
-      if (!passes.empty()) passes.back().end_ns = gp.begin_ns;
-      passes.push_back(gp);
+    std::int32_t current = -1;
+    for (const auto& [received, pass] : receipts) {
+      if (passes.empty() || pass != current) {
+        detail::GpuPass gp;
+        gp.begin_ns = received;
+        gp.end_ns = UINT64_MAX;
+        gp.evaluation = p.evaluation(pass);
+        if (!passes.empty()) passes.back().end_ns = gp.begin_ns;
+        passes.push_back(gp);
+        current = pass;
+      }
+      ++passes.back().steps;
     }
     // The loop's data waits: the tail of each step's interval, where the loop's thread receives
     // the batches itself. Behind an in-process hand-over (a pin-memory thread receives them) the

@@ -173,6 +173,12 @@ struct SampleFile {
   bool mapped = false;
   std::uint64_t faults = 0;        // fault events on it
   std::uint64_t fault_window = 0;  // the commonest fault-around extent, bytes (0: none seen)
+  // The program's items per batch, from its workers' faults between their hand-overs
+  // (prepass/mapped_touches.hpp; 0: none estimated), over `touch_batches` batches; `shown`: the
+  // share of its directory's mapped windows in 2 MiB blocks some fault showed.
+  double batch_items = 0;
+  std::uint64_t touch_batches = 0;
+  double shown = 0;
 };
 
 // A batch handed from a reader worker to an accelerator process (sendmsg on a unix socket and
