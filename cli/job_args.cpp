@@ -137,9 +137,9 @@ Result<std::string> engine_for(const Job& job, const std::string& name, bool giv
   if (!given) return objects ? std::string("s3") : name;
   const engine::EngineOps* e = engine::find(name);
   if (!e) return name;  // the caller names the registered ones
-  const std::string where = job.run.train ? "dataset.dir = \"" + job.dataset.dir.string() + "\""
-                                          : "checkpoint.dir = \"" + job.checkpoint.dir.string() +
-                                                "\"";
+  const std::string where = job.run.train
+                                ? "dataset.dir = \"" + job.dataset.dir.string() + "\""
+                                : "checkpoint.dir = \"" + job.checkpoint.dir.string() + "\"";
   if (objects && e->caps.posix_fd)
     return input_error("--engine " + name + " reads files; " + where +
                        " is an object location (--engine s3 reads it)");
@@ -162,13 +162,15 @@ Error missing_dataset(const DatasetSpec& d, const JobArgs& args, std::uint32_t r
                       const std::string& why = {}) {
   const std::string gap = why.empty() ? "" : " (" + why + ")";
   if (ranks > 1)
-    return runtime_error("the dataset in " + d.dir.string() + " is missing or does not match the job" +
-                         gap + "; generate it with `mpirun ... "
+    return runtime_error("the dataset in " + d.dir.string() +
+                         " is missing or does not match the job" + gap +
+                         "; generate it with `mpirun ... "
                          "dlgen generate " +
                          args.job + "` (same options), or run without --no-generate");
-  return runtime_error("the dataset in " + d.dir.string() + " is missing or does not match the job" +
-                       gap + "; generate it with `dlgen generate " +
-                       args.job + (args.scale.empty() ? "" : " --scale " + args.scale) +
+  return runtime_error("the dataset in " + d.dir.string() +
+                       " is missing or does not match the job" + gap +
+                       "; generate it with `dlgen generate " + args.job +
+                       (args.scale.empty() ? "" : " --scale " + args.scale) +
                        "` (with the same --set options), or run without --no-generate");
 }
 
@@ -195,7 +197,8 @@ void say_written(const DatasetSpec& d, const cluster::DatasetWrite& w, DatasetVe
 }
 
 // The object indexes rank 0's claim listed, on every rank (as text: "3 17 42").
-std::vector<std::uint64_t> shared_files(cluster::Cluster& cl, const std::vector<std::uint64_t>& mine) {
+std::vector<std::uint64_t> shared_files(cluster::Cluster& cl,
+                                        const std::vector<std::uint64_t>& mine) {
   std::string text;
   if (cl.rank() == 0)
     for (const std::uint64_t f : mine) text += std::to_string(f) + " ";
@@ -233,7 +236,8 @@ Result<void> prepare_objects(cluster::Cluster& cl, const DatasetSpec& d, Dataset
   cluster::DatasetWrite dw;
   dw.reused = reused;
   if (!reused) {
-    const std::vector<std::uint64_t> files = shared_files(cl, root ? claim->files : std::vector<std::uint64_t>{});
+    const std::vector<std::uint64_t> files =
+        shared_files(cl, root ? claim->files : std::vector<std::uint64_t>{});
     Result<objects::ObjectWrite> w = objects::write_objects(d, files, {cl.rank(), cl.size()});
     if (Result<void> s = cl.agree(w ? ok() : Result<void>(w.error())); !s) return s.error();
     dw.files = cl.sum(w->files);

@@ -61,8 +61,8 @@ Answer perform(const s3::Config& cfg, const char* method, const std::string& url
   Answer a;
   for (int attempt = 1;; ++attempt) {
     const std::unique_ptr<CURL, void (*)(CURL*)> h(curl_easy_init(), curl_easy_cleanup);
-    const std::unique_ptr<curl_slist, void (*)(curl_slist*)> headers(
-        s3::setup_handle(h.get(), cfg), curl_slist_free_all);
+    const std::unique_ptr<curl_slist, void (*)(curl_slist*)> headers(s3::setup_handle(h.get(), cfg),
+                                                                     curl_slist_free_all);
     Exchange x;
     x.upload = upload;
     curl_easy_setopt(h.get(), CURLOPT_URL, url.c_str());

@@ -383,12 +383,18 @@ Result<void> read_phase_objects_present(const Run& run) {
     missing.insert(missing.end(), m->begin(), m->end());
   }
   if (missing.empty()) return ok();
-  return runtime_error(
-      std::to_string(missing.size()) + " checkpoint object(s) to read are missing or of another "
-      "size (" + replay::name_some(missing) + "); write them first with a write phase of the same "
-      "job: checkpoint.writes = " + std::to_string(k.reads) + " and checkpoint.reads = 0 (`--set "
-      "checkpoint.writes=" + std::to_string(k.reads) + " --set checkpoint.reads=0`, or "
-      "++workload.checkpoint.num_checkpoints_read=0 on a DLIO config)");
+  return runtime_error(std::to_string(missing.size()) +
+                       " checkpoint object(s) to read are missing or of another "
+                       "size (" +
+                       replay::name_some(missing) +
+                       "); write them first with a write phase of the same "
+                       "job: checkpoint.writes = " +
+                       std::to_string(k.reads) +
+                       " and checkpoint.reads = 0 (`--set "
+                       "checkpoint.writes=" +
+                       std::to_string(k.reads) +
+                       " --set checkpoint.reads=0`, or "
+                       "++workload.checkpoint.num_checkpoints_read=0 on a DLIO config)");
 }
 
 // Checkpoints to read that this run did not write must exist; missing ones are written first,
@@ -549,7 +555,8 @@ Result<void> remove_old_checkpoints(Run& run) {
     if (run.objects()) {  // this host's ranks' objects, by name, below the claimed prefix
       for (const RankShard& s : run.shards)
         for (const ShardFile& f : s.files) {
-          if (Result<void> d = replay::delete_checkpoint_object(checkpoint_dir(run.job, i) / f.name);
+          if (Result<void> d =
+                  replay::delete_checkpoint_object(checkpoint_dir(run.job, i) / f.name);
               !d)
             return d;
           ++removed;
@@ -616,10 +623,9 @@ Result<CheckpointRunResult> run_checkpoint_workflow(const Job& job,
   const std::uint32_t first = std::max<std::uint32_t>(options.first_index, 1);
   Run run{job, options, cl, std::move(*shards), root->get(), first, wf, out};
   const ProgressScope alive(cl, [&wf] { return wf.progress(); });
-  Result<void> room = objects ? run.together(!cl || cl->rank() == 0
-                                                 ? replay::claim_checkpoint_prefix(k.dir)
-                                                 : ok())
-                              : check_room(run);
+  Result<void> room =
+      objects ? run.together(!cl || cl->rank() == 0 ? replay::claim_checkpoint_prefix(k.dir) : ok())
+              : check_room(run);
   Result<void> status = run.together(room ? wf.start() : room);
   if (!status) {
     if (wf.started()) wf.stop();

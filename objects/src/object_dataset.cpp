@@ -135,7 +135,8 @@ Result<void> write_share(const StorageLocation& loc, const datasets::Layout& lay
     stop = true;
   };
   std::vector<std::thread> pool;
-  threads = static_cast<std::uint32_t>(std::min<std::size_t>(threads, std::max<std::size_t>(mine.size(), 1)));
+  threads = static_cast<std::uint32_t>(
+      std::min<std::size_t>(threads, std::max<std::size_t>(mine.size(), 1)));
   for (std::uint32_t k = 0; k < threads; ++k)
     pool.emplace_back([&, k] {
       Result<std::unique_ptr<engine::IoEngine>> e = make_engine();
@@ -248,8 +249,8 @@ Result<ObjectWrite> write_objects(const DatasetSpec& spec, const std::vector<std
   if (!loc) return loc.error();
   ObjectWrite out;
   const datasets::Layout layout(spec);
-  if (Result<void> w = write_share(*loc, layout, files, share,
-                                   threads > 0 ? threads : kDefaultThreads, out);
+  if (Result<void> w =
+          write_share(*loc, layout, files, share, threads > 0 ? threads : kDefaultThreads, out);
       !w)
     return w.error();
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

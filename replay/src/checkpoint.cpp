@@ -275,7 +275,8 @@ Result<void> flush_and_drop(int dirfd, const std::vector<std::filesystem::path>&
 
 // Whether every one of `shards` is there at its size: a stat each in a directory, one LIST of
 // the prefix on an object store (a missing object is then written, never met as a 404).
-Result<bool> shards_present(const CheckpointSpec& spec, const std::vector<CheckpointShard>& shards) {
+Result<bool> shards_present(const CheckpointSpec& spec,
+                            const std::vector<CheckpointShard>& shards) {
   if (is_object_dir(spec.dir)) {
     Result<ObjectSizes> listing = list_checkpoint_objects(spec.dir);
     if (!listing) return listing.error();

@@ -38,8 +38,9 @@ Result<void> claim_checkpoint_prefix(const std::filesystem::path& dir) {
     const nlohmann::json j = nlohmann::json::parse(**text, nullptr, false);
     if (j.is_object() && j.value("writer", "") == "dlgen" && j.value("kind", "") == "checkpoints")
       return ok();
-    return runtime_error(url + ": not a dlgen checkpoint manifest; dlgen writes no checkpoint "
-                               "below " +
+    return runtime_error(url +
+                         ": not a dlgen checkpoint manifest; dlgen writes no checkpoint "
+                         "below " +
                          loc->text());
   }
   Result<std::vector<std::string>> keys = engine::s3_list(loc->bucket, list_prefix(*loc), 1);

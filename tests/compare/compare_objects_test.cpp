@@ -81,9 +81,9 @@ TEST(CompareObjects, RowsAreTheMediansOfTheAnsweredGetsAndFirstNeverExceedsLast)
 TEST(CompareObjects, SkippedUnlessBothTracesHoldGets) {
   const Profile gets = profile(with_gets(10, 2.0, 5.0));
   const Profile files = profile(testing::build_run(RunShape{}));
-  for (const Comparison& c : {compare(gets, files, Tolerances{}),
-                              compare(files, gets, Tolerances{}),
-                              compare(files, files, Tolerances{})})
+  for (const Comparison& c :
+       {compare(gets, files, Tolerances{}), compare(files, gets, Tolerances{}),
+        compare(files, files, Tolerances{})})
     for (const char* name : {"s3_first_byte", "s3_last_byte"}) {
       EXPECT_EQ(row(c, name).verdict, Verdict::skipped) << name;
       EXPECT_NE(row(c, name).note.find("both traces"), std::string::npos) << name;

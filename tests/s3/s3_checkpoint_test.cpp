@@ -100,10 +100,8 @@ TEST(S3Checkpoint, AReadPhaseNamesTheMissingObjectsAndTheWritePhase) {
                                 "/ckpt --set checkpoint.writes=0 --set checkpoint.reads=1",
                             dir.path());
   EXPECT_EQ(run.code, 1) << run.out;
-  EXPECT_NE(run.out.find("checkpoint object(s) to read are missing"), std::string::npos)
-      << run.out;
-  EXPECT_NE(run.out.find("s3://" + b + "/ckpt/global_epoch1_step1/"), std::string::npos)
-      << run.out;
+  EXPECT_NE(run.out.find("checkpoint object(s) to read are missing"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("s3://" + b + "/ckpt/global_epoch1_step1/"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("--set checkpoint.writes=1 --set checkpoint.reads=0"), std::string::npos)
       << run.out;
   EXPECT_EQ(run.out.find("404"), std::string::npos) << run.out;
@@ -117,10 +115,11 @@ TEST(S3Checkpoint, APrefixHoldingOthersObjectsIsNeverWritten) {
   TempDir dir("dlgen-s3-ckpt");
   const std::string b = new_bucket();
   ASSERT_EQ(s3_check("put " + b + " theirs/global_epoch1_step1/model.pt 1000").code, 0);
-  const Outcome run = dlgen("run " + kLlama + " --set checkpoint.dir=s3://" + b + "/theirs",
-                            dir.path());
+  const Outcome run =
+      dlgen("run " + kLlama + " --set checkpoint.dir=s3://" + b + "/theirs", dir.path());
   EXPECT_EQ(run.code, 1) << run.out;
-  EXPECT_NE(run.out.find("s3://" + b + "/theirs: holds objects (theirs/global_epoch1_step1/"
+  EXPECT_NE(run.out.find("s3://" + b +
+                         "/theirs: holds objects (theirs/global_epoch1_step1/"
                          "model.pt) and no dlgen checkpoint manifest"),
             std::string::npos)
       << run.out;
@@ -141,7 +140,8 @@ TEST(S3Checkpoint, MlperfWritePhaseThenReadPhaseOnObjects) {
   EXPECT_NE(w.out.find("1 run(s) x (2 written + 0 read)"), std::string::npos) << w.out;
   const Outcome record = s3_check("stat " + b + " ck/dlgen-checkpoint-phase.json");
   ASSERT_EQ(record.code, 0) << record.out;
-  const Outcome r = dlgen("mlperf " + job + " --set checkpoint.writes=0 --output-dir r", dir.path());
+  const Outcome r =
+      dlgen("mlperf " + job + " --set checkpoint.writes=0 --output-dir r", dir.path());
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("1 run(s) x (0 written + 2 read)"), std::string::npos) << r.out;
   const std::string reasons = read_json(dir / "r/results.json")["reasons"].dump();
@@ -161,11 +161,14 @@ TEST(S3Checkpoint, DliosObjectCheckpointConfigRunsAsItIs) {
   const std::string b = new_bucket();
   const std::string shrink =
       " ++workload.storage.storage_root=" + b + " ++workload.checkpoint.checkpoint_folder=s3://" +
-      b + "/minio/llama3-8b ++workload.model.num_layers=2 "
-      "++workload.model.transformer.hidden_size=256 ++workload.model.transformer.ffn_hidden_size=896 "
+      b +
+      "/minio/llama3-8b ++workload.model.num_layers=2 "
+      "++workload.model.transformer.hidden_size=256 "
+      "++workload.model.transformer.ffn_hidden_size=896 "
       "++workload.model.transformer.vocab_size=2000 "
       "++workload.model.transformer.num_attention_heads=8 "
-      "++workload.model.transformer.num_kv_heads=2 ++workload.checkpoint.time_between_checkpoints=0 "
+      "++workload.model.transformer.num_kv_heads=2 "
+      "++workload.checkpoint.time_between_checkpoints=0 "
       "++workload.checkpoint.num_checkpoints_write=1 ++workload.checkpoint.num_checkpoints_read=1";
   const Outcome run =
       dlgen("run '" DLGEN_SOURCE_DIR "/tests/data/dlio/s3/llama3_8b_checkpoint_minio.yaml'" +

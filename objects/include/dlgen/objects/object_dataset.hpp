@@ -41,8 +41,8 @@ struct ObjectShare {
 // `write_objects` on every rank writes its share of them; `finish_dataset` on one rank, after
 // all, marks the manifest complete.
 struct DatasetClaim {
-  bool reused = false;                // the manifest matched and every object was there
-  std::vector<std::uint64_t> files;   // the objects to write (their layout indexes)
+  bool reused = false;               // the manifest matched and every object was there
+  std::vector<std::uint64_t> files;  // the objects to write (their layout indexes)
 };
 Result<DatasetClaim> claim_dataset(const DatasetSpec& spec);
 Result<ObjectWrite> write_objects(const DatasetSpec& spec, const std::vector<std::uint64_t>& files,
