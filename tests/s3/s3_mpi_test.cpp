@@ -131,5 +131,35 @@ TEST(S3Mpi, RanksShareTheGenerationOfObjects) {
   EXPECT_EQ(run.code, 0) << run.out;
 }
 
+// `mpirun -np 2 dlgen run` of a checkpoint-only job on objects: rank 0 claims the prefix, each
+// host writes and reads its 4 of the 8 simulated ranks' objects, and the one result holds both
+// hosts' bytes, which boto3 finds below each checkpoint's prefix.
+TEST(S3Mpi, HostsShareACheckpointOnlyJobOnObjects) {
+  if (const Outcome probe = sh(mpirun(2) + "true"); probe.code != 0)
+    GTEST_SKIP() << "mpirun cannot start 2 ranks here: " << probe.out;
+  TempDir dir("dlgen-s3-mpi");
+  const std::string b = new_bucket();
+  const Outcome run =
+      sh("cd '" + dir.path().string() + "' && DLGEN_NO_PROGRESS=1 timeout 120 " + mpirun(2) +
+         "'" DLGEN_BINARY "' run '" DLGEN_SOURCE_DIR
+         "/jobs/llama3-8b.toml' --scale small --set checkpoint.dir=s3://" +
+         b + "/ckpt -q -o r.json");
+  ASSERT_EQ(run.code, 0) << run.out;
+  const nlohmann::json r = nlohmann::json::parse(std::ifstream(dir / "r.json"));
+  ASSERT_EQ(r["hosts"].size(), 2u) << r.dump();
+  const std::uint64_t checkpoint = u(r["config"]["checkpoint_bytes"]);
+  EXPECT_EQ(u(r["write"]["count"]), 2u);
+  for (const auto& pass : r["read"]["checkpoints"]) EXPECT_EQ(u(pass["bytes"]), checkpoint);
+  for (const char* step : {"ckpt/global_epoch1_step1/", "ckpt/global_epoch1_step2/"}) {
+    const Outcome ls = dlgen::testing::s3_check("ls " + b + " " + step);
+    ASSERT_EQ(ls.code, 0) << ls.out;
+    std::istringstream lines(ls.out);
+    std::uint64_t bytes = 0;
+    for (std::string key, size; lines >> key >> size;) bytes += std::stoull(size);
+    EXPECT_EQ(bytes, checkpoint) << step;
+  }
+  EXPECT_EQ(dlgen::testing::s3_check("uploads " + b).out, "");
+}
+
 }  // namespace
 #endif
