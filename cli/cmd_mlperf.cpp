@@ -184,6 +184,7 @@ namespace {
 struct MlperfArgs {
   JobArgs job;
   std::string engine{engine::default_name()};
+  bool engine_given = false;  // --engine; without it, s3 for checkpoints on an object store
   std::string out_dir = "mlperf-results";
   std::string results_dir;  // the submission folder (mlperf_cli.hpp)
   std::string submitter = "dlgen-user";
@@ -434,7 +435,9 @@ int do_mlperf(const MlperfArgs& a) {
   Result<ClientRam> ram = client_ram(a, cl);
   if (!ram) return fail_on(cl, ram.error());
   // The engine is checked for both kinds of job: checkpoints are written through it too.
-  const engine::EngineOps* engine = engine::find(a.engine);
+  Result<std::string> name = engine_for(*job, a.engine, a.engine_given);
+  if (!name) return fail_on(cl, name.error());
+  const engine::EngineOps* engine = engine::find(*name);
   if (!engine)
     return fail_on(cl,
                    input_error("--engine " + a.engine + ": expected " + engine::expected_names()));
@@ -444,6 +447,7 @@ int do_mlperf(const MlperfArgs& a) {
                                    "\" is an object location; dlgen mlperf reads datasets of "
                                    "files only, so far (dlgen run reads s3:// datasets)"));
   MlperfOutputs outputs = mlperf_outputs(a, ram->here);
+  outputs.engine = *name;
   outputs.v3 = v3;
   outputs.invocation_start_unix_s = started;
   outputs.invocation_start_text = started_text;
@@ -477,7 +481,9 @@ void add_mlperf_command(CLI::App& app, Action& action) {
                   "Client RAM: a training dataset must exceed 5x it (below this host's measured "
                   "RAM: INVALID); checkpointing drops the page cache under 3x it (default: this "
                   "host's)");
-  mlc->add_option("--engine", ml->engine, "I/O engine: " + engine::help_names());
+  mlc->add_option("--engine", ml->engine,
+                  "I/O engine: " + engine::help_names() + " (s3:// checkpoints: s3)")
+      ->each([ml](const std::string&) { ml->engine_given = true; });
   mlc->add_option("--output-dir", ml->out_dir, "Where results go (default mlperf-results)");
   mlc->add_option("--results-dir", ml->results_dir,
                   "Also write MLPerf Storage's submission folder here (docs/mlperf.md)");

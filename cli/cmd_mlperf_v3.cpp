@@ -8,12 +8,41 @@
 
 #include "commands.hpp"
 #include "dlgen/core/job_io.hpp"
+#include "dlgen/core/storage_location.hpp"
+#include "dlgen/engine/s3.hpp"
 #include "dlgen/mlperf/provenance.hpp"
 #include "dlgen/mlperf/rules.hpp"
 #include "dlgen/mlperf/validate.hpp"
 #include "mlperf_cli.hpp"
 
 namespace dlgen::cli {
+
+namespace {
+
+// The phase record in the checkpoint folder: a file, or an object below the prefix the write
+// phase claimed (s3://).
+Result<void> put_record(const std::filesystem::path& path, const std::string& text) {
+  if (!is_url(path.string())) return write_text_file(path, text);
+  Result<StorageLocation> loc = parse_object_url(path.string());
+  if (!loc) return loc.error();
+  return engine::s3_put_text(loc->bucket, loc->prefix, text);
+}
+
+// Its text; nullopt when there is none (an unreadable one is an error).
+Result<std::optional<std::string>> get_record(const std::filesystem::path& path) {
+  if (is_url(path.string())) {
+    Result<StorageLocation> loc = parse_object_url(path.string());
+    if (!loc) return loc.error();
+    return engine::s3_get_text(loc->bucket, loc->prefix);
+  }
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return std::optional<std::string>();
+  std::ostringstream text;
+  text << f.rdbuf();
+  return std::optional<std::string>(text.str());
+}
+
+}  // namespace
 
 double now_unix_s() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -34,7 +63,7 @@ void judge_checkpoint_phases(const Job& job, const MlperfOutputs& o, const std::
     rec.writes = k.writes;
     rec.end_text = dlio_time_text();
     rec.end_unix_s = now_unix_s();
-    if (Result<void> w = write_text_file(path, mlperf::phase_record_json(rec)); !w)
+    if (Result<void> w = put_record(path, mlperf::phase_record_json(rec)); !w)
       r.reasons.push_back("note: " + w.error().message +
                           " (the read phase cannot judge rule 4.7.1 without it)");
     else
@@ -44,10 +73,11 @@ void judge_checkpoint_phases(const Job& job, const MlperfOutputs& o, const std::
   }
   if (k.writes != 0 || k.reads == 0) return;
   std::optional<mlperf::PhaseRecord> rec;
-  if (std::ifstream f(path, std::ios::binary); f) {
-    std::ostringstream text;
-    text << f.rdbuf();
-    Result<mlperf::PhaseRecord> p = mlperf::parse_phase_record(text.str(), path.string());
+  Result<std::optional<std::string>> text = get_record(path);
+  if (!text) {
+    r.reasons.push_back(text.error().message);
+  } else if (*text) {
+    Result<mlperf::PhaseRecord> p = mlperf::parse_phase_record(**text, path.string());
     if (p)
       rec = *p;
     else

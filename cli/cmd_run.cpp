@@ -164,7 +164,8 @@ int find_max_accelerators(const Job& base, const mlperf::TrialRunner& run, const
 // each rank is one host running its share of them (mlperf::cluster_host_shards); every
 // checkpoint starts on an agreement of all hosts; rank 0 prints the one summary and writes the
 // one JSON of all hosts.
-int run_checkpoint_only(const Job& job, const RunArgs& a, cluster::Cluster& cl) {
+int run_checkpoint_only(const Job& job, const RunArgs& a, const engine::EngineOps& engine,
+                        cluster::Cluster& cl) {
   const bool root = cl.rank() == 0;
   if (a.find_max)
     return fail_on(cl,
@@ -191,7 +192,7 @@ int run_checkpoint_only(const Job& job, const RunArgs& a, cluster::Cluster& cl) 
   // Under mpirun --capture has already made this rank a traced child (exec_capture_rank).
   if (!a.capture.empty()) return exec_capture(a.capture);
   mlperf::CheckpointRunOptions o;
-  o.engine = a.engine;
+  o.engine = engine.name;
   o.progress = root && !a.quiet && progress_enabled();
   o.cluster = &cl;
   Result<mlperf::CheckpointRunResult> r = mlperf::run_checkpoint_workflow(job, o);
@@ -314,11 +315,13 @@ int print_result(const replay::Report& rep, const cluster::ClusterResult* c, con
 int run_training(const Job& job, const RunArgs& a, const engine::EngineOps& engine,
                  cluster::Cluster& cl) {
   const bool root = cl.rank() == 0;
-  if (!engine.caps.diskless)
+  if (!engine.caps.diskless) {
     if (Result<void> r =
             prepare_datasets(cl, job, a.job, DatasetVerb::run, a.no_generate, a.quiet, engine.name);
         !r)
       return fail_on(cl, r.error());
+    if (Result<void> r = prepare_checkpoint_objects(cl, job); !r) return fail_on(cl, r.error());
+  }
   // Generate first, trace second: the replay trace must hold the replay, not the dataset's
   // creation. (Under mpirun --capture has already made this rank a traced child.)
   if (!a.capture.empty()) return exec_capture(a.capture);
@@ -390,7 +393,7 @@ int do_run(const RunArgs& a) {
     return fail_on(cl,
                    input_error("--engine " + a.engine + ": expected " + engine::expected_names()));
   if (Result<void> where = check_locations(*job); !where) return fail_on(cl, where.error());
-  if (!job->run.train) return run_checkpoint_only(*job, a, cl);
+  if (!job->run.train) return run_checkpoint_only(*job, a, *engine, cl);
   if (a.dry_run) return print_plan(*job, a, cl);
   return run_training(*job, a, *engine, cl);
 }

@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 
+#include <chrono>
 #include <cstdio>
 
 #include "commands.hpp"
@@ -13,6 +14,7 @@
 #include "dlgen/dlio/config.hpp"
 #include "dlgen/engine/registry.hpp"
 #include "dlgen/objects/object_dataset.hpp"
+#include "dlgen/replay/checkpoint_objects.hpp"
 
 namespace dlgen::cli {
 
@@ -108,16 +110,13 @@ bool eval_used(const Job& job) {
 Result<void> check_locations(const Job& job) {
   const CheckpointSpec& k = job.checkpoint;
   if (!job.run.train || !k.enabled || !is_url(k.dir.string())) {
-    // The checkpoint-only workflow writes local directories only.
-    if (!job.run.train)
-      if (Result<std::filesystem::path> d =
-              local_dir(k.dir, "checkpoint.dir", "the checkpoint-only workflow");
-          !d)
-        return d.error();
     if (job.run.train && k.enabled && is_url(job.dataset.dir.string()))
       return input_error("checkpoint.dir = \"" + k.dir.string() +
                          "\" is a directory, dataset.dir an object location: one engine reads "
                          "the dataset and writes the checkpoints, so both are s3:// locations");
+    // The checkpoint-only workflow writes a directory or objects (s3://), as given.
+    if (!job.run.train && is_url(k.dir.string()))
+      if (Result<StorageLocation> loc = parse_location(k.dir.string()); !loc) return loc.error();
     return ok();
   }
   // s3:// checkpoints of a training job: written through the run's engine, the s3 engine.
@@ -129,34 +128,49 @@ Result<void> check_locations(const Job& job) {
   return ok();
 }
 
+bool uses_objects(const Job& job) {
+  return job.run.train ? is_url(job.dataset.dir.string()) : is_url(job.checkpoint.dir.string());
+}
+
 Result<std::string> engine_for(const Job& job, const std::string& name, bool given) {
-  const bool objects = job.run.train && is_url(job.dataset.dir.string());
+  const bool objects = uses_objects(job);
   if (!given) return objects ? std::string("s3") : name;
   const engine::EngineOps* e = engine::find(name);
   if (!e) return name;  // the caller names the registered ones
+  const std::string where = job.run.train
+                                ? "dataset.dir = \"" + job.dataset.dir.string() + "\""
+                                : "checkpoint.dir = \"" + job.checkpoint.dir.string() + "\"";
   if (objects && e->caps.posix_fd)
-    return input_error("--engine " + name + " reads files; dataset.dir = \"" +
-                       job.dataset.dir.string() +
-                       "\" is an object location (--engine s3 reads it)");
-  if (!objects && !e->caps.posix_fd && !e->caps.diskless && job.run.train)
-    return input_error("--engine " + name +
-                       " reads objects (s3://BUCKET/PREFIX); dataset.dir = \"" +
-                       job.dataset.dir.string() + "\" is a directory");
+    return input_error("--engine " + name + " reads files; " + where +
+                       " is an object location (--engine s3 reads it)");
+  if (!objects && !e->caps.posix_fd && !e->caps.diskless)
+    return input_error("--engine " + name + " reads objects (s3://BUCKET/PREFIX); " + where +
+                       " is a directory");
   return name;
+}
+
+Result<void> prepare_checkpoint_objects(cluster::Cluster& cl, const Job& job) {
+  const CheckpointSpec& k = job.checkpoint;
+  if (!k.enabled || !replay::is_object_dir(k.dir)) return ok();
+  return cl.agree(cl.rank() == 0 ? replay::claim_checkpoint_prefix(k.dir) : ok());
 }
 
 namespace {
 
-// --no-generate and the dataset is not there: which command writes it.
-Error missing_dataset(const DatasetSpec& d, const JobArgs& args, std::uint32_t ranks) {
+// --no-generate and the dataset is not there (`why`, when known): which command writes it.
+Error missing_dataset(const DatasetSpec& d, const JobArgs& args, std::uint32_t ranks,
+                      const std::string& why = {}) {
+  const std::string gap = why.empty() ? "" : " (" + why + ")";
   if (ranks > 1)
     return runtime_error("the dataset in " + d.dir.string() +
-                         " is missing or does not match the job; generate it with `mpirun ... "
+                         " is missing or does not match the job" + gap +
+                         "; generate it with `mpirun ... "
                          "dlgen generate " +
                          args.job + "` (same options), or run without --no-generate");
   return runtime_error("the dataset in " + d.dir.string() +
-                       " is missing or does not match the job; generate it with `dlgen generate " +
-                       args.job + (args.scale.empty() ? "" : " --scale " + args.scale) +
+                       " is missing or does not match the job" + gap +
+                       "; generate it with `dlgen generate " + args.job +
+                       (args.scale.empty() ? "" : " --scale " + args.scale) +
                        "` (with the same --set options), or run without --no-generate");
 }
 
@@ -182,28 +196,56 @@ void say_written(const DatasetSpec& d, const cluster::DatasetWrite& w, DatasetVe
   }
 }
 
-// A dataset of objects (s3://...): rank 0 checks and writes it (dlgen/objects), every rank
-// agrees on the outcome.
+// The object indexes rank 0's claim listed, on every rank (as text: "3 17 42").
+std::vector<std::uint64_t> shared_files(cluster::Cluster& cl,
+                                        const std::vector<std::uint64_t>& mine) {
+  std::string text;
+  if (cl.rank() == 0)
+    for (const std::uint64_t f : mine) text += std::to_string(f) + " ";
+  cl.broadcast(text);
+  std::vector<std::uint64_t> out;
+  for (std::size_t at = 0, end; (end = text.find(' ', at)) != std::string::npos; at = end + 1)
+    out.push_back(std::stoull(text.substr(at, end - at)));
+  return out;
+}
+
+// A dataset of objects (s3://...), every rank writing its share of them: rank 0 checks the
+// manifest and claims the prefix (dlgen/objects), every rank writes the objects whose position
+// in the claim's list is its rank modulo the ranks, and once all are done rank 0 marks the
+// manifest complete. Every step is agreed on, so a failure anywhere stops every rank there.
 Result<void> prepare_objects(cluster::Cluster& cl, const DatasetSpec& d, DatasetVerb verb,
                              bool no_generate, const JobArgs& args, bool quiet) {
   const bool root = cl.rank() == 0;
-  Result<objects::ObjectWrite> w = objects::ObjectWrite{};
+  const auto start = std::chrono::steady_clock::now();
+  Result<objects::DatasetClaim> claim = objects::DatasetClaim{};
   if (root) {
-    if (no_generate)
-      w = objects::dataset_ready(d) ? Result<objects::ObjectWrite>(objects::ObjectWrite{true})
-                                    : Result<objects::ObjectWrite>(missing_dataset(d, args, 1));
-    else
-      w = objects::ensure_dataset(d);
+    if (no_generate) {
+      Result<std::string> gap = objects::dataset_gap(d);
+      if (!gap)
+        claim = gap.error();
+      else if (!gap->empty())
+        claim = missing_dataset(d, args, cl.size(), *gap);
+      else
+        claim = objects::DatasetClaim{true, {}};
+    } else {
+      claim = objects::claim_dataset(d);
+    }
   }
-  if (Result<void> s = cl.agree(w ? ok() : Result<void>(w.error())); !s) return s.error();
-  if (root) {
-    cluster::DatasetWrite dw;
-    dw.reused = w->reused;
-    dw.files = w->files;
-    dw.bytes = w->bytes;
-    dw.seconds = w->seconds;
-    say_written(d, dw, verb, quiet, 1);
+  if (Result<void> s = cl.agree(claim ? ok() : Result<void>(claim.error())); !s) return s.error();
+  const bool reused = cluster::from_rank0<std::uint8_t>(cl, root && claim->reused ? 1 : 0) != 0;
+  cluster::DatasetWrite dw;
+  dw.reused = reused;
+  if (!reused) {
+    const std::vector<std::uint64_t> files =
+        shared_files(cl, root ? claim->files : std::vector<std::uint64_t>{});
+    Result<objects::ObjectWrite> w = objects::write_objects(d, files, {cl.rank(), cl.size()});
+    if (Result<void> s = cl.agree(w ? ok() : Result<void>(w.error())); !s) return s.error();
+    dw.files = cl.sum(w->files);
+    dw.bytes = cl.sum(w->bytes);
+    if (Result<void> s = cl.agree(root ? objects::finish_dataset(d) : ok()); !s) return s.error();
+    dw.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
+  if (root) say_written(d, dw, verb, quiet, cl.size());
   return ok();
 }
 

@@ -55,13 +55,23 @@ int fail_on(const cluster::Cluster& cl, const Error& e);
 bool eval_used(const Job& job);
 
 // Refuses, before any I/O, the object locations (s3://...) that this job's run cannot use (a URL
-// is never taken for a local path): the checkpoint-only workflow's directory, and a training
-// job's checkpoints on one kind of storage with its dataset on the other (one engine does both).
+// is never taken for a local path): a training job's checkpoints on one kind of storage with its
+// dataset on the other (one engine does both), and a malformed s3:// location.
 Result<void> check_locations(const Job& job);
 
-// The engine that reads the job's dataset: `given` (--engine) when it can, else an error naming
-// both; without --engine, "s3" for a dataset of objects and `name` (the default) otherwise.
+// Whether the job's I/O goes to objects: a training job's dataset, or a checkpoint-only job's
+// checkpoint.dir, is an s3:// location.
+bool uses_objects(const Job& job);
+
+// The engine that reads the job's dataset (or moves a checkpoint-only job's checkpoints): `given`
+// (--engine) when it can, else an error naming both; without --engine, "s3" for objects
+// (uses_objects) and `name` (the default) otherwise.
 Result<std::string> engine_for(const Job& job, const std::string& name, bool given);
+
+// A training job's checkpoints on an object store: rank 0 claims checkpoint.dir for dlgen before
+// any rank writes there (replay/checkpoint_objects.hpp), every rank agrees on the outcome.
+// Nothing to do for checkpoints in a directory, or none.
+Result<void> prepare_checkpoint_objects(cluster::Cluster& cl, const Job& job);
 
 // Which verb prepares the datasets: `run` (and mlperf) generates a missing training set (and the
 // validation set when evaluation runs), noting it on stderr unless quiet; `generate` writes both

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "dlgen/compare/stats.hpp"
@@ -160,6 +161,22 @@ std::optional<Skip> without_eval_steps(const Sides& s) {
   if (s.a.eval_step_times_s.empty() && s.b.eval_step_times_s.empty())
     return Skip{"no evaluation steps in either trace", true};
   return std::nullopt;
+}
+
+std::optional<Skip> without_object_gets(const Sides& s) {
+  if (s.a.s3_first_byte_s.empty() || s.b.s3_first_byte_s.empty())
+    return Skip{"needs HTTP GETs of objects in both traces (an S3 program and its S3 replay)"};
+  return std::nullopt;
+}
+
+// The medians of per-GET latencies, the 99th percentiles beside them (not judged).
+Extracted object_latency(const std::vector<double>& a, const std::vector<double>& b) {
+  Extracted v = medians(a, b);
+  char note[160];
+  std::snprintf(note, sizeof note, "median of %zu / %zu GETs; p99 %.2f / %.2f ms", a.size(),
+                b.size(), quantile(a, 0.99) * 1e3, quantile(b, 0.99) * 1e3);
+  v.note = note;
+  return v;
 }
 
 std::optional<Skip> without_checkpoints(const Sides& s) {
@@ -498,6 +515,14 @@ const std::vector<Metric>& metric_table() {
         true},
        without_data,
        throughput},
+      {{"s3_first_byte", "timing", "s", K::relative, 0.50,
+        "median time to first byte of an object GET (HTTP), both traces'", true},
+       without_object_gets,
+       [](const Sides& s) { return object_latency(s.a.s3_first_byte_s, s.b.s3_first_byte_s); }},
+      {{"s3_last_byte", "timing", "s", K::relative, 0.50,
+        "median time to last byte of an object GET (HTTP), both traces'", true},
+       without_object_gets,
+       [](const Sides& s) { return object_latency(s.a.s3_last_byte_s, s.b.s3_last_byte_s); }},
 
       // Evaluation passes.
       {{"eval_passes", "evaluation", "count", K::absolute, 0.0, "evaluation passes"},

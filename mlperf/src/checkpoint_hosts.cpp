@@ -168,6 +168,9 @@ CheckpointRunResult merge_rank_results(const std::vector<CheckpointRunResult>& h
   if (!read) {  // no reads: no rule applied
     out.cache_dropped = false;
     out.cache_note.clear();
+  } else if (out.cache_method == "object store") {  // every host read objects: no cache to drop
+    out.cache_note = "nothing to drop on any of the " + std::to_string(hosts.size()) +
+                     " hosts: the reads are GETs from the object store";
   } else if (out.cache_dropped) {
     char resident[64];
     std::snprintf(resident, sizeof resident, "%.1f%%", 100 * out.resident_fraction);

@@ -28,6 +28,7 @@
 #include "dlgen/core/llm.hpp"
 #include "dlgen/core/units.hpp"
 #include "dlgen/replay/checkpoint_io.hpp"
+#include "dlgen/replay/checkpoint_objects.hpp"
 #include "dlgen/replay/own_files.hpp"
 #include "dlgen/replay/rank_group.hpp"
 
@@ -93,21 +94,38 @@ std::string percent(double fraction) {
   return buf;
 }
 
-bool files_present(const Job& job, const std::vector<RankShard>& shards, std::uint32_t index) {
+// The files of `shards` in checkpoint `index` that are not there at their size: a stat each in a
+// directory, one LIST of the checkpoint's prefix on an object store.
+Result<std::vector<std::string>> missing_files(const Job& job, const std::vector<RankShard>& shards,
+                                               std::uint32_t index) {
+  const std::filesystem::path dir = checkpoint_dir(job, index);
+  std::vector<std::pair<std::filesystem::path, std::uint64_t>> files;
   for (const RankShard& s : shards)
-    for (const ShardFile& f : s.files) {
-      struct stat st {};
-      if (::stat((checkpoint_dir(job, index) / f.name).c_str(), &st) != 0 ||
-          std::uint64_t(st.st_size) != f.bytes)
-        return false;
-    }
-  return true;
+    for (const ShardFile& f : s.files) files.emplace_back(dir / f.name, f.bytes);
+  if (replay::is_object_dir(dir)) {
+    Result<replay::ObjectSizes> listing = replay::list_checkpoint_objects(dir);
+    if (!listing) return listing.error();
+    return replay::missing_objects(*listing, files);
+  }
+  std::vector<std::string> missing;
+  for (const auto& [path, bytes] : files) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || std::uint64_t(st.st_size) != bytes)
+      missing.push_back(path.string());
+  }
+  return missing;
+}
+
+bool files_present(const Job& job, const std::vector<RankShard>& shards, std::uint32_t index) {
+  Result<std::vector<std::string>> missing = missing_files(job, shards, index);
+  return missing && missing->empty();
 }
 
 // The simulated ranks and the passes they run.
 class Workflow {
  public:
-  // `root`: the checkpoint directory (job.checkpoint.dir), open for the whole run.
+  // `root`: the checkpoint directory (job.checkpoint.dir), open for the whole run; -1 on an object
+  // store (the engine opens every object by its URL).
   // `io`: how every rank writes and reads (each rank makes its own engine).
   Workflow(const Job& job, std::vector<RankShard> shards, int root, CheckpointIoOptions io)
       : job_(job),
@@ -191,7 +209,7 @@ class Workflow {
   Result<void> write_rank(std::size_t i, CheckpointIo& io, RankPass& rec) {
     const RankShard& s = shards_[i];
     const std::filesystem::path dir = checkpoint_dir(job_, index_);
-    Result<own::Fd> dfd = own::open_subdir(root_, step_name(index_), dir, false);
+    Result<own::Fd> dfd = step_dir(dir);
     if (!dfd) return dfd.error();
     for (std::size_t f = 0; f < s.files.size(); ++f) {
       // A fresh stream per checkpoint, rank and file: nothing repeats within or across checkpoints.
@@ -210,7 +228,7 @@ class Workflow {
   Result<void> read_rank(std::size_t i, CheckpointIo& io, RankPass& rec) {
     const RankShard& s = shards_[i];
     const std::filesystem::path dir = checkpoint_dir(job_, index_);
-    Result<own::Fd> dfd = own::open_subdir(root_, step_name(index_), dir, false);
+    Result<own::Fd> dfd = step_dir(dir);
     if (!dfd) return dfd.error();
     for (const ShardFile& f : s.files) {
       Result<std::uint64_t> n =
@@ -219,6 +237,12 @@ class Workflow {
       rec.bytes += *n;
     }
     return ok();
+  }
+
+  // The checkpoint's directory, open (no descriptor on an object store).
+  Result<own::Fd> step_dir(const std::filesystem::path& dir) const {
+    if (root_ < 0) return own::Fd();
+    return own::open_subdir(root_, step_name(index_), dir, false);
   }
 
   const Job& job_;
@@ -244,7 +268,7 @@ struct Run {
   const CheckpointRunOptions& options;
   RankGroup* cl;
   std::vector<RankShard> shards;
-  int rfd;              // job.checkpoint.dir, open for the whole run
+  int rfd;              // job.checkpoint.dir, open for the whole run; -1: an object store
   std::uint32_t first;  // the first checkpoint index this run writes and reads
   Workflow& wf;
   CheckpointRunResult& out;
@@ -279,7 +303,10 @@ struct Run {
     return p;
   }
 
+  bool objects() const { return rfd < 0; }
+
   Result<void> make_dir(std::uint32_t index) const {
+    if (objects()) return ok();  // a prefix needs no making
     Result<own::Fd> d = own::open_subdir(rfd, step_name(index), checkpoint_dir(job, index), true);
     return d ? ok() : Result<void>(d.error());
   }
@@ -317,6 +344,7 @@ Result<std::vector<RankShard>> host_share(const Job& job, const CheckpointRunOpt
 // its own ranks' bytes.
 Result<void> check_room(const Run& run) {
   const CheckpointSpec& k = run.job.checkpoint;
+  if (run.objects()) return ok();  // an object store reports no free space
   std::uint64_t needed = 0, freed = 0;
   for (std::uint32_t i = run.first; i < run.first + std::max(k.writes, k.reads); ++i) {
     if (i >= run.first + k.writes && files_present(run.job, run.shards, i)) continue;
@@ -344,10 +372,37 @@ Result<void> write_checkpoints(Run& run) {
   return ok();
 }
 
-// Checkpoints to read that this run did not write (writes = 0) must exist; missing ones are
-// written first, untimed. A checkpoint missing on any host is written by all of them.
+// A read phase on an object store (writes = 0) reads what a write phase left: a missing object is
+// an error naming it and the command that writes it, never a 404 in the middle of the reads.
+Result<void> read_phase_objects_present(const Run& run) {
+  const CheckpointSpec& k = run.job.checkpoint;
+  std::vector<std::string> missing;
+  for (std::uint32_t i = run.first; i < run.first + k.reads; ++i) {
+    Result<std::vector<std::string>> m = missing_files(run.job, run.shards, i);
+    if (!m) return m.error();
+    missing.insert(missing.end(), m->begin(), m->end());
+  }
+  if (missing.empty()) return ok();
+  return runtime_error(std::to_string(missing.size()) +
+                       " checkpoint object(s) to read are missing or of another "
+                       "size (" +
+                       replay::name_some(missing) +
+                       "); write them first with a write phase of the same "
+                       "job: checkpoint.writes = " +
+                       std::to_string(k.reads) +
+                       " and checkpoint.reads = 0 (`--set "
+                       "checkpoint.writes=" +
+                       std::to_string(k.reads) +
+                       " --set checkpoint.reads=0`, or "
+                       "++workload.checkpoint.num_checkpoints_read=0 on a DLIO config)");
+}
+
+// Checkpoints to read that this run did not write must exist; missing ones are written first,
+// untimed (a read phase on an object store refuses instead: read_phase_objects_present). A
+// checkpoint missing on any host is written by all of them.
 Result<void> write_missing(Run& run) {
   const CheckpointSpec& k = run.job.checkpoint;
+  if (run.objects() && k.writes == 0) return run.together(read_phase_objects_present(run));
   Result<void> status = ok();
   for (std::uint32_t i = run.first; i < run.first + k.reads && status; ++i) {
     if (i < run.first + k.writes) continue;
@@ -411,9 +466,17 @@ Result<void> empty_page_cache(Run& run, std::string& refused) {
 }
 
 // Per host: its own bytes against its own RAM (MLPerf's 3x rule), its own files dropped; then
-// mincore says how much of the files to read is still resident.
+// mincore says how much of the files to read is still resident. On an object store there is
+// nothing to drop: every read is a GET that the store answers (no client page cache holds
+// objects), as the rule wants of a dropped cache.
 Result<void> drop_before_reads(Run& run, std::string& refused) {
   CheckpointRunResult& out = run.out;
+  if (run.objects()) {
+    out.cache_dropped = true;
+    out.cache_method = "object store";
+    out.resident_fraction = 0;
+    return ok();
+  }
   out.cache_dropped = drop_cache_between(run.written, out.ram_bytes);
   const std::vector<std::filesystem::path> read_files =
       run.files_of(run.first, run.first + run.job.checkpoint.reads);
@@ -429,6 +492,12 @@ Result<void> drop_before_reads(Run& run, std::string& refused) {
 // Why the page cache was (not) dropped, how, and what mincore saw.
 void describe_cache(Run& run, const std::string& refused) {
   CheckpointRunResult& out = run.out;
+  if (run.objects()) {
+    out.cache_note =
+        "nothing to drop: the reads are GETs from the object store, which no client page cache "
+        "holds";
+    return;
+  }
   const std::string resident =
       "mincore: " + percent(out.resident_fraction) + " of the files resident before the reads";
   if (out.cache_dropped && out.cache_method == "drop_caches") {
@@ -483,6 +552,17 @@ Result<void> remove_old_checkpoints(Run& run) {
   const std::size_t old = wrote.size() > *k.keep ? wrote.size() - *k.keep : 0;
   for (std::size_t n = 0; n < old; ++n) {
     const std::uint32_t i = wrote[n];
+    if (run.objects()) {  // this host's ranks' objects, by name, below the claimed prefix
+      for (const RankShard& s : run.shards)
+        for (const ShardFile& f : s.files) {
+          if (Result<void> d =
+                  replay::delete_checkpoint_object(checkpoint_dir(run.job, i) / f.name);
+              !d)
+            return d;
+          ++removed;
+        }
+      continue;
+    }
     Result<own::Fd> d = own::open_subdir(run.rfd, step_name(i), checkpoint_dir(run.job, i), false);
     if (!d) return d.error();
     for (const RankShard& s : run.shards)
@@ -533,13 +613,19 @@ Result<CheckpointRunResult> run_checkpoint_workflow(const Job& job,
   CheckpointRunResult out;
   Result<std::vector<RankShard>> shards = host_share(job, options, cl, out);
   if (!shards) return shards.error();
-  Result<own::Fd> root = own::open_dir(k.dir);
+  // A directory, open for the whole run; or an object store's prefix, claimed by the first host
+  // before any host writes there (replay/checkpoint_objects.hpp).
+  const bool objects = replay::is_object_dir(k.dir);
+  Result<own::Fd> root = own::Fd();
+  if (!objects) root = own::open_dir(k.dir);
   if (!root) return root.error();
   Workflow wf(job, *shards, root->get(), io_options(job, options));
   const std::uint32_t first = std::max<std::uint32_t>(options.first_index, 1);
   Run run{job, options, cl, std::move(*shards), root->get(), first, wf, out};
   const ProgressScope alive(cl, [&wf] { return wf.progress(); });
-  Result<void> room = check_room(run);
+  Result<void> room =
+      objects ? run.together(!cl || cl->rank() == 0 ? replay::claim_checkpoint_prefix(k.dir) : ok())
+              : check_room(run);
   Result<void> status = run.together(room ? wf.start() : room);
   if (!status) {
     if (wf.started()) wf.stop();

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <thread>
+#include <unordered_map>
 
 #include "dlgen/core/storage_location.hpp"
 #include "dlgen/datasets/codec.hpp"
@@ -116,11 +117,16 @@ Result<void> write_manifest(const StorageLocation& loc, const datasets::Layout& 
                       std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
 }
 
-// Every object of the layout, `threads` at once (thread k writes objects k, k + threads, ...).
-Result<void> write_objects(const StorageLocation& loc, const datasets::Layout& layout,
-                           std::uint32_t threads, ObjectWrite& out) {
+// Of `files` (layout indexes), those this share writes, `threads` at once (thread k writes the
+// share's k-th, k + threads-th, ...).
+Result<void> write_share(const StorageLocation& loc, const datasets::Layout& layout,
+                         const std::vector<std::uint64_t>& files, ObjectShare share,
+                         std::uint32_t threads, ObjectWrite& out) {
+  std::vector<std::uint64_t> mine;
+  for (std::size_t i = share.rank; i < files.size(); i += std::max<std::uint32_t>(share.ranks, 1))
+    mine.push_back(files[i]);
   std::atomic<bool> stop{false};
-  std::atomic<std::uint64_t> files{0}, bytes{0};
+  std::atomic<std::uint64_t> written{0}, bytes{0};
   std::mutex m;
   std::optional<Error> first;
   const auto fail = [&](Error e) {
@@ -129,49 +135,95 @@ Result<void> write_objects(const StorageLocation& loc, const datasets::Layout& l
     stop = true;
   };
   std::vector<std::thread> pool;
+  threads = static_cast<std::uint32_t>(
+      std::min<std::size_t>(threads, std::max<std::size_t>(mine.size(), 1)));
   for (std::uint32_t k = 0; k < threads; ++k)
     pool.emplace_back([&, k] {
       Result<std::unique_ptr<engine::IoEngine>> e = make_engine();
       if (!e) return fail(e.error());
-      for (std::uint64_t f = k; f < layout.num_files() && !stop; f += threads) {
+      for (std::size_t i = k; i < mine.size() && !stop; i += threads) {
+        const std::uint64_t f = mine[i];
         Result<std::vector<std::uint8_t>> data = datasets::encode_to_memory(layout, f);
         if (!data) return fail(data.error());
         const std::string url =
             "s3://" + loc.bucket + "/" + loc.key(layout.relative_path(f).string());
         if (Result<void> w = write_object(**e, url, *data); !w) return fail(w.error());
-        files += 1;
+        written += 1;
         bytes += data->size();
       }
     });
   for (std::thread& t : pool) t.join();
   if (first) return *first;
-  out.files = files;
+  out.files = written;
   out.bytes = bytes;
   return ok();
 }
 
-}  // namespace
-
-bool dataset_ready(const DatasetSpec& spec) {
-  Result<StorageLocation> loc = parse_location(spec.dir.string());
-  if (!loc || loc->kind != StorageKind::s3) return false;
-  Result<ManifestState> m = read_manifest(*loc, generator::fingerprint(spec));
-  return m && m->matches;
+// The layout indexes of the objects a LIST of the prefix lacks or holds at another size.
+Result<std::vector<std::uint64_t>> absent_objects(const StorageLocation& loc,
+                                                  const datasets::Layout& layout) {
+  Result<std::vector<engine::S3Object>> listing =
+      engine::s3_list_objects(loc.bucket, loc.prefix.empty() ? "" : loc.prefix + "/");
+  if (!listing) return listing.error();
+  std::unordered_map<std::string, std::uint64_t> sizes;
+  for (const engine::S3Object& o : *listing) sizes[o.key] = o.size;
+  std::vector<std::uint64_t> absent;
+  for (std::uint64_t f = 0; f < layout.num_files(); ++f) {
+    const auto it = sizes.find(loc.key(layout.relative_path(f).string()));
+    if (it == sizes.end() || it->second != layout.file_size(f)) absent.push_back(f);
+  }
+  return absent;
 }
 
-Result<ObjectWrite> ensure_dataset(const DatasetSpec& spec, std::uint32_t threads) {
-  const auto start = std::chrono::steady_clock::now();
+Result<StorageLocation> object_location(const DatasetSpec& spec) {
   Result<StorageLocation> loc = parse_location(spec.dir.string());
   if (!loc) return loc.error();
   if (loc->kind != StorageKind::s3)
     return input_error(spec.dir.string() + ": not an object location (s3://BUCKET/PREFIX)");
+  return loc;
+}
+
+}  // namespace
+
+Result<std::string> dataset_gap(const DatasetSpec& spec) {
+  Result<StorageLocation> loc = object_location(spec);
+  if (!loc) return loc.error();
+  Result<ManifestState> m = read_manifest(*loc, generator::fingerprint(spec));
+  if (!m) return m.error();
+  if (!m->present) return std::string("no dlgen manifest (") + generator::kManifestName + ")";
+  if (!m->matches)
+    return std::string("its manifest is another dataset's, or one whose writing did not end");
+  const datasets::Layout layout(spec);
+  Result<std::vector<std::uint64_t>> absent = absent_objects(*loc, layout);
+  if (!absent) return absent.error();
+  if (absent->empty()) return std::string();
+  std::string named;
+  for (std::size_t i = 0; i < absent->size() && i < 2; ++i)
+    named += (i ? ", " : "") + loc->key(layout.relative_path((*absent)[i]).string());
+  if (absent->size() > 2) named += " and " + std::to_string(absent->size() - 2) + " more";
+  return std::to_string(absent->size()) + " of its " + std::to_string(layout.num_files()) +
+         " objects are missing or of another size (" + named + ")";
+}
+
+bool dataset_ready(const DatasetSpec& spec) {
+  Result<std::string> gap = dataset_gap(spec);
+  return gap && gap->empty();
+}
+
+Result<DatasetClaim> claim_dataset(const DatasetSpec& spec) {
+  Result<StorageLocation> loc = object_location(spec);
+  if (!loc) return loc.error();
   const std::string fp = generator::fingerprint(spec);
   Result<ManifestState> m = read_manifest(*loc, fp);
   if (!m) return m.error();
-  ObjectWrite out;
-  if (m->matches) {
-    out.reused = true;
-    return out;
+  const datasets::Layout layout(spec);
+  DatasetClaim claim;
+  if (m->matches) {  // dlgen's and complete: only what a LIST does not find is written again
+    Result<std::vector<std::uint64_t>> absent = absent_objects(*loc, layout);
+    if (!absent) return absent.error();
+    claim.reused = absent->empty();
+    claim.files = std::move(*absent);
+    return claim;
   }
   if (!m->present) {
     // No manifest: the prefix must hold nothing at all, or the objects are someone else's.
@@ -183,15 +235,43 @@ Result<ObjectWrite> ensure_dataset(const DatasetSpec& spec, std::uint32_t thread
                            ") and no dlgen manifest; dlgen writes datasets only below an empty "
                            "prefix or one holding a dataset it wrote");
   }
-  const datasets::Layout layout(spec);
   // Claim the prefix first: a run cut short leaves a manifest saying the dataset is dlgen's and
   // incomplete, so the next run rewrites it rather than refusing it.
   if (Result<void> w = write_manifest(*loc, layout, fp, false); !w) return w.error();
-  if (Result<void> w = write_objects(*loc, layout, threads > 0 ? threads : kDefaultThreads, out);
+  for (std::uint64_t f = 0; f < layout.num_files(); ++f) claim.files.push_back(f);
+  return claim;
+}
+
+Result<ObjectWrite> write_objects(const DatasetSpec& spec, const std::vector<std::uint64_t>& files,
+                                  ObjectShare share, std::uint32_t threads) {
+  const auto start = std::chrono::steady_clock::now();
+  Result<StorageLocation> loc = object_location(spec);
+  if (!loc) return loc.error();
+  ObjectWrite out;
+  const datasets::Layout layout(spec);
+  if (Result<void> w =
+          write_share(*loc, layout, files, share, threads > 0 ? threads : kDefaultThreads, out);
       !w)
     return w.error();
-  if (Result<void> w = write_manifest(*loc, layout, fp, true); !w) return w.error();
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+Result<void> finish_dataset(const DatasetSpec& spec) {
+  Result<StorageLocation> loc = object_location(spec);
+  if (!loc) return loc.error();
+  return write_manifest(*loc, datasets::Layout(spec), generator::fingerprint(spec), true);
+}
+
+Result<ObjectWrite> ensure_dataset(const DatasetSpec& spec, std::uint32_t threads) {
+  const auto start = std::chrono::steady_clock::now();
+  Result<DatasetClaim> claim = claim_dataset(spec);
+  if (!claim) return claim.error();
+  if (claim->reused) return ObjectWrite{true};
+  Result<ObjectWrite> out = write_objects(spec, claim->files, {}, threads);
+  if (!out) return out;
+  if (Result<void> w = finish_dataset(spec); !w) return w.error();
+  out->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
 }
 

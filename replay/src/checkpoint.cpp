@@ -19,6 +19,7 @@
 
 #include "dlgen/core/llm.hpp"
 #include "dlgen/replay/checkpoint_io.hpp"
+#include "dlgen/replay/checkpoint_objects.hpp"
 #include "dlgen/replay/own_files.hpp"
 
 namespace dlgen::replay {
@@ -272,6 +273,25 @@ Result<void> flush_and_drop(int dirfd, const std::vector<std::filesystem::path>&
   return ok();
 }
 
+// Whether every one of `shards` is there at its size: a stat each in a directory, one LIST of
+// the prefix on an object store (a missing object is then written, never met as a 404).
+Result<bool> shards_present(const CheckpointSpec& spec,
+                            const std::vector<CheckpointShard>& shards) {
+  if (is_object_dir(spec.dir)) {
+    Result<ObjectSizes> listing = list_checkpoint_objects(spec.dir);
+    if (!listing) return listing.error();
+    std::vector<std::pair<std::filesystem::path, std::uint64_t>> files;
+    for (const CheckpointShard& c : shards) files.emplace_back(c.path, c.bytes);
+    return missing_objects(*listing, files).empty();
+  }
+  for (const CheckpointShard& c : shards) {
+    struct stat st {};
+    if (::stat(c.path.c_str(), &st) != 0 || static_cast<std::uint64_t>(st.st_size) != c.bytes)
+      return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 Result<void> restore_checkpoint(const CheckpointSpec& spec, CheckpointResult& into,
@@ -289,15 +309,11 @@ Result<void> restore_checkpoint(const CheckpointSpec& spec,
   if (!posix) return posix.error();
   const Owned mine = owned(shards, share);
   const auto n = static_cast<std::uint32_t>(mine.shards.size());
-  bool present = true;
   std::vector<std::filesystem::path> paths;
-  for (const CheckpointShard& c : mine.shards) {
-    paths.push_back(c.path);
-    struct stat st {};
-    if (::stat(c.path.c_str(), &st) != 0 || static_cast<std::uint64_t>(st.st_size) != c.bytes)
-      present = false;
-  }
-  if (!present) {
+  for (const CheckpointShard& c : mine.shards) paths.push_back(c.path);
+  Result<bool> present = shards_present(spec, mine.shards);
+  if (!present) return present.error();
+  if (!*present) {
     CheckpointResult setup;
     if (Result<void> w = write_checkpoint(spec, shards, setup, engine, share, progress); !w)
       return w;

@@ -550,7 +550,7 @@ TEST(Compare, RowsFollowTheMetricTableAndTheDocsListIt) {
   ASSERT_TRUE(doc) << "docs/fidelity.md";
   // "| name | distance | default | why |": the distance column starts with the kind; the default
   // is a percentage or a number ("0.30, or the sampling noise").
-  const std::regex row(R"(^\| ([a-z_]+) \| ([^|]+) \| ([0-9.]+)(%?)[^|]* \|)");
+  const std::regex row(R"(^\| ([a-z0-9_]+) \| ([^|]+) \| ([0-9.]+)(%?)[^|]* \|)");
   std::size_t next = 0;
   for (std::string line; std::getline(doc, line);) {
     std::smatch m;

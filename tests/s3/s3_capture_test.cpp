@@ -2,7 +2,8 @@
 // (tests/pytorch/s3_dataset.py: a Dataset calling boto3's get_object with a Range, 2 DataLoader
 // workers): every GET is in the trace's /http table with its object, range and bytes, and no
 // credential is; distil writes an S3 job of the program's shape; the replay against the same
-// server, captured the same way, compares. Needs BPF (root): skipped where capture exits 77.
+// server, captured the same way, compares, with the latency rows of both traces' GETs. Needs BPF
+// (root): skipped where capture exits 77.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -93,6 +94,18 @@ TEST(S3Capture, BotoRangedGetsAreRecordedDistilledToAnS3JobAndReplayed) {
   for (const char* row : {"bytes_read", "files_read", "read_ops", "request_size", "epochs", "steps",
                           "readers", "reads_per_file"})
     EXPECT_EQ(verdict_of(j, row), "PASS") << row << ": " << compare_row(j, row).dump();
+  // The latency rows (docs/fidelity.md): both traces hold GETs, so both are measured (not
+  // asserted to pass: host timing), and on each side the median first byte comes no later than
+  // the median last byte.
+  for (const char* row : {"s3_first_byte", "s3_last_byte"}) {
+    EXPECT_NE(verdict_of(j, row), "SKIP") << row << ": " << compare_row(j, row).dump();
+    EXPECT_GT(compare_row(j, row)["original"].get<double>(), 0.0) << row;
+    EXPECT_GT(compare_row(j, row)["replay"].get<double>(), 0.0) << row;
+  }
+  for (const char* side : {"original", "replay"})
+    EXPECT_LE(compare_row(j, "s3_first_byte")[side].get<double>(),
+              compare_row(j, "s3_last_byte")[side].get<double>())
+        << side;
 }
 
 }  // namespace

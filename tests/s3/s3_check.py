@@ -8,6 +8,8 @@ another client. Endpoint and credentials from the AWS_* environment; path-style 
   s3_check.py stat BUCKET KEY        print "SIZE MD5" of the object (exit 3 when missing)
   s3_check.py ls BUCKET PREFIX       print "KEY SIZE" of every object under PREFIX
   s3_check.py uploads BUCKET         print the multipart uploads in progress, one a line
+  s3_check.py etag BUCKET KEY        print the object's ETag (a multipart upload's ends "-PARTS")
+  s3_check.py rm BUCKET KEY          delete the object
 """
 import hashlib
 import os
@@ -54,6 +56,10 @@ def main(a):
     elif a[0] == "uploads":
         for u in s3.list_multipart_uploads(Bucket=a[1]).get("Uploads", []):
             print(u["Key"], u["UploadId"])
+    elif a[0] == "etag":
+        print(s3.head_object(Bucket=a[1], Key=a[2])["ETag"].strip('"'))
+    elif a[0] == "rm":
+        s3.delete_object(Bucket=a[1], Key=a[2])
     else:
         sys.stderr.write(__doc__)
         return 2

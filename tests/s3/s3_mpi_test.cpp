@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 
 #include "s3_server.hpp"
@@ -89,6 +90,75 @@ TEST(S3Mpi, RankZerosResultHoldsEveryRanksRequests) {
             std::string::npos)
       << run.out;
   EXPECT_FALSE(fs::exists(dir / "s3:"));
+}
+
+// `mpirun -np 2 dlgen generate` of a dataset of objects: rank 0 claims the prefix (its manifest,
+// incomplete), each rank writes the objects at its rank modulo 2, and once both are done rank 0
+// marks the manifest complete. boto3 then sees every object at its size, and the run after it
+// finds the dataset whole under --no-generate.
+TEST(S3Mpi, RanksShareTheGenerationOfObjects) {
+  if (const Outcome probe = sh(mpirun(2) + "true"); probe.code != 0)
+    GTEST_SKIP() << "mpirun cannot start 2 ranks here: " << probe.out;
+  TempDir dir("dlgen-s3-mpi");
+  const std::string b = new_bucket();
+  std::ofstream(dir / "job.toml")
+      << "[job]\nname = \"s3mpigen\"\n\n[dataset]\ndir = \"s3://" << b
+      << "/ds\"\nnum_files = 33\nfile_size = \"64KiB\"\nformat = \"raw\"\n\n[reader]\n"
+         "batch_size = 3\n\n[compute]\ntime = \"1ms\"\n\n[run]\nepochs = 1\n";
+  const std::string cd = "cd '" + dir.path().string() + "' && DLGEN_NO_PROGRESS=1 timeout 120 ";
+  const Outcome gen = sh(cd + mpirun(2) + "'" DLGEN_BINARY "' generate job.toml -q");
+  ASSERT_EQ(gen.code, 0) << gen.out;
+  EXPECT_NE(gen.out.find("generated s3://" + b + "/ds with 2 ranks: 33 files"), std::string::npos)
+      << gen.out;
+  const Outcome ls = dlgen::testing::s3_check("ls " + b + " ds/");
+  ASSERT_EQ(ls.code, 0) << ls.out;
+  std::istringstream lines(ls.out);
+  int objects = 0;
+  bool manifest = false;
+  for (std::string key, size; lines >> key >> size;) {
+    if (key == "ds/.dlgen-manifest.json") {
+      manifest = true;
+      continue;
+    }
+    EXPECT_EQ(size, "65536") << key;
+    ++objects;
+  }
+  EXPECT_EQ(objects, 33);
+  EXPECT_TRUE(manifest);
+  const Outcome again = sh(cd + mpirun(2) + "'" DLGEN_BINARY "' generate job.toml -q");
+  EXPECT_NE(again.out.find("up to date (33 files)"), std::string::npos) << again.out;
+  const Outcome run = sh(cd + "'" DLGEN_BINARY "' run job.toml --no-generate -q");
+  EXPECT_EQ(run.code, 0) << run.out;
+}
+
+// `mpirun -np 2 dlgen run` of a checkpoint-only job on objects: rank 0 claims the prefix, each
+// host writes and reads its 4 of the 8 simulated ranks' objects, and the one result holds both
+// hosts' bytes, which boto3 finds below each checkpoint's prefix.
+TEST(S3Mpi, HostsShareACheckpointOnlyJobOnObjects) {
+  if (const Outcome probe = sh(mpirun(2) + "true"); probe.code != 0)
+    GTEST_SKIP() << "mpirun cannot start 2 ranks here: " << probe.out;
+  TempDir dir("dlgen-s3-mpi");
+  const std::string b = new_bucket();
+  const Outcome run =
+      sh("cd '" + dir.path().string() + "' && DLGEN_NO_PROGRESS=1 timeout 120 " + mpirun(2) +
+         "'" DLGEN_BINARY "' run '" DLGEN_SOURCE_DIR
+         "/jobs/llama3-8b.toml' --scale small --set checkpoint.dir=s3://" +
+         b + "/ckpt -q -o r.json");
+  ASSERT_EQ(run.code, 0) << run.out;
+  const nlohmann::json r = nlohmann::json::parse(std::ifstream(dir / "r.json"));
+  ASSERT_EQ(r["hosts"].size(), 2u) << r.dump();
+  const std::uint64_t checkpoint = u(r["config"]["checkpoint_bytes"]);
+  EXPECT_EQ(u(r["write"]["count"]), 2u);
+  for (const auto& pass : r["read"]["checkpoints"]) EXPECT_EQ(u(pass["bytes"]), checkpoint);
+  for (const char* step : {"ckpt/global_epoch1_step1/", "ckpt/global_epoch1_step2/"}) {
+    const Outcome ls = dlgen::testing::s3_check("ls " + b + " " + step);
+    ASSERT_EQ(ls.code, 0) << ls.out;
+    std::istringstream lines(ls.out);
+    std::uint64_t bytes = 0;
+    for (std::string key, size; lines >> key >> size;) bytes += std::stoull(size);
+    EXPECT_EQ(bytes, checkpoint) << step;
+  }
+  EXPECT_EQ(dlgen::testing::s3_check("uploads " + b).out, "");
 }
 
 }  // namespace

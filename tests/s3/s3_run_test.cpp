@@ -106,7 +106,7 @@ TEST(S3Run, APrefixHoldingOthersObjectsIsNeverWritten) {
 
 // Checkpoints of a training job on an s3:// dataset go to the store too: each shard an object
 // written as a multipart upload (10 MiB: two parts), read back by the restore, whole in boto3's
-// eyes, and no upload left in progress.
+// eyes, no upload left in progress, and the prefix claimed by dlgen's manifest object.
 TEST(S3Run, CheckpointsAreMultipartObjectsReadBackByTheRestore) {
   TempDir dir("dlgen-s3-run");
   const std::string b = new_bucket();
@@ -121,8 +121,11 @@ TEST(S3Run, CheckpointsAreMultipartObjectsReadBackByTheRestore) {
   const nlohmann::json r = read_json(dir / "r.json");
   EXPECT_EQ(r["checkpoint"]["bytes"], 2u * (20u << 20)) << r["checkpoint"].dump();
   EXPECT_EQ(r["checkpoint"]["restore_bytes"], 20u << 20) << r["checkpoint"].dump();
-  EXPECT_EQ(s3_check("ls " + b + " ckpt/").out,
+  // The shards, and the manifest object that claimed the prefix for dlgen before the first write.
+  const std::string ls = s3_check("ls " + b + " ckpt/").out;
+  EXPECT_EQ(ls.substr(ls.find('\n') + 1),
             "ckpt/checkpoint-0-of-2.dlgen 10485760\nckpt/checkpoint-1-of-2.dlgen 10485760\n");
+  EXPECT_EQ(ls.rfind("ckpt/.dlgen-checkpoints.json ", 0), 0u) << ls;
   EXPECT_EQ(s3_check("uploads " + b).out, "");
   EXPECT_FALSE(fs::exists(dir / "s3:"));
 }

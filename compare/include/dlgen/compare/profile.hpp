@@ -86,6 +86,12 @@ struct Profile {
   double au_gpu = 0;
   bool au_gpu_measured = false;
 
+  // Objects read over HTTP (a trace's /http rows: an S3 store's GETs, a program's through boto3
+  // or a replay's through dlgen's s3 engine): per GET answered 2xx, its time to first byte and
+  // to last byte, seconds from the send that began it (docs/trace-format.md). Empty in a trace
+  // without HTTP, and in a Profile made from a summary alone.
+  std::vector<double> s3_first_byte_s, s3_last_byte_s;
+
   // Checkpoints.
   double checkpoints = 0;
   double checkpoint_bytes = 0;             // mean bytes per checkpoint

@@ -1,9 +1,13 @@
 #pragma once
-// What an object store offers besides reading and writing objects (the "s3" engine does those):
-// listing the keys under a prefix, so that a caller can check, before it writes, that it overwrites
-// nothing it did not create (the root-safety rules, for buckets). Endpoint and credentials as the
-// engine takes them (AWS_ENDPOINT_URL, AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY).
+// What an object store offers besides reading and writing objects through the "s3" engine: its
+// control requests, one synchronous request (or a few, for a paged LIST) each, off any hot path.
+// They let a caller look before it writes (the root-safety rules, for buckets: nothing dlgen did
+// not create is overwritten or deleted) and before it reads (a missing object is named, never met
+// as a stack of 404s). Endpoint and credentials as the engine takes them (AWS_ENDPOINT_URL,
+// AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY). A missing bucket is a runtime error
+// naming it; every error names the object or prefix and the endpoint, never the secret.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,9 +17,27 @@
 namespace dlgen::engine {
 
 // Up to `max_keys` keys of `bucket` that start with `prefix` (ListObjectsV2; one request, no
-// paging). A missing bucket is a runtime error naming it.
+// paging).
 Result<std::vector<std::string>> s3_list(const std::string& bucket, const std::string& prefix,
                                          std::uint32_t max_keys);
+
+// An object as a LIST names it.
+struct S3Object {
+  std::string key;
+  std::uint64_t size = 0;
+};
+// Every object of `bucket` whose key starts with `prefix`, in key order (ListObjectsV2, paged:
+// 1000 keys a request).
+Result<std::vector<S3Object>> s3_list_objects(const std::string& bucket, const std::string& prefix);
+
+// A small object's bytes (a manifest, a record: at most 16 MiB), or nullopt when there is none
+// (404).
+Result<std::optional<std::string>> s3_get_text(const std::string& bucket, const std::string& key);
+// Writes `text` as the object (one PUT).
+Result<void> s3_put_text(const std::string& bucket, const std::string& key,
+                         const std::string& text);
+// Deletes the object (DELETE); one already gone is not an error.
+Result<void> s3_delete(const std::string& bucket, const std::string& key);
 
 }  // namespace dlgen::engine
 
