@@ -135,13 +135,13 @@ TEST_F(HeldOutGpuPrefetch, DISABLED_BatchWorkersAndSteps) {
   EXPECT_EQ(cap_->distilled.job.reader.workers, truth_->summary.at("workers"));
   EXPECT_EQ(pass_steps(cap_->summary, false), counts(truth_->summary.at("steps_per_epoch")));
 }
-TEST_F(HeldOutGpuPrefetch, DISABLED_ValidationByCsvInTheSameFolder) {
+TEST_F(HeldOutGpuPrefetch, ValidationByCsvInTheSameFolder) {
   EXPECT_EQ(cap_->distilled.job.dataset.num_files, truth_->summary.at("train_samples"));
   ASSERT_TRUE(cap_->distilled.job.validation.has_value());
   EXPECT_EQ(cap_->distilled.job.validation->num_files, truth_->summary.at("val_samples"));
   EXPECT_EQ(pass_steps(cap_->summary, true), counts(truth_->summary.at("val_steps_per_pass")));
 }
-TEST_F(HeldOutGpuPrefetch, DISABLED_CheckpointsAreTheTorchSaves) {
+TEST_F(HeldOutGpuPrefetch, CheckpointsAreTheTorchSaves) {
   EXPECT_EQ(checkpoint_bytes(cap_->summary), truth_->saves);
 }
 
