@@ -130,7 +130,7 @@ TEST_F(HeldOutGpuPrefetch, DISABLED_ComputeIsTheGpusStep) {
   const double truth = truth_->summary.at("compute_median_s").get<double>();
   EXPECT_NEAR(cap_->distilled.job.compute.step_time.expected(), truth, 0.1 * truth);
 }
-TEST_F(HeldOutGpuPrefetch, DISABLED_BatchWorkersAndSteps) {
+TEST_F(HeldOutGpuPrefetch, BatchWorkersAndSteps) {
   EXPECT_EQ(cap_->distilled.job.reader.batch_size, truth_->summary.at("batch_size"));
   EXPECT_EQ(cap_->distilled.job.reader.workers, truth_->summary.at("workers"));
   EXPECT_EQ(pass_steps(cap_->summary, false), counts(truth_->summary.at("steps_per_epoch")));
