@@ -126,7 +126,7 @@ Captured* HeldOutGpuPrefetch::cap_ = nullptr;
 TEST_F(HeldOutGpuPrefetch, TrainingPasses) {
   EXPECT_EQ(cap_->distilled.job.run.epochs, truth_->summary.at("epochs"));
 }
-TEST_F(HeldOutGpuPrefetch, DISABLED_ComputeIsTheGpusStep) {
+TEST_F(HeldOutGpuPrefetch, ComputeIsTheGpusStep) {
   const double truth = truth_->summary.at("compute_median_s").get<double>();
   EXPECT_NEAR(cap_->distilled.job.compute.step_time.expected(), truth, 0.1 * truth);
 }
