@@ -143,12 +143,17 @@ struct StepClock {
   std::vector<std::pair<std::uint64_t, std::uint64_t>> compute_gaps;  // main thread idle ≥ T/2
   std::vector<PassSpan> spans;                // training passes of accelerator 0, in time order
   std::vector<std::uint64_t> train_receipts;  // accelerator 0's, training passes, sorted
+  std::vector<std::uint64_t> eval_receipts;   // accelerator 0's, evaluation passes, sorted
 };
 
 StepClock step_clock(const trace::Trace& t, const Readers& r, const Passes& p, const Batches& bt,
                      const std::vector<Step>& steps) {
   StepClock sc;
   sc.train_receipts = receipts_of_first(bt, p, true);
+  for (const auto& b : bt.batches)
+    if (b.accelerator == 0 && b.received_ns && b.epoch >= 0 && p.epochs[b.epoch].evaluation)
+      sc.eval_receipts.push_back(b.received_ns);
+  std::sort(sc.eval_receipts.begin(), sc.eval_receipts.end());
   std::vector<double> measured;
   for (const auto& st : steps)
     if (st.compute_measured && st.epoch >= 0 && !p.epochs[st.epoch].evaluation)
@@ -209,6 +214,12 @@ std::uint64_t steps_before(const StepClock& sc, const CheckpointWrite& c, const 
       sc.compute_gaps.begin(), sc.compute_gaps.end(),
       [&](const auto& g) { return g.first >= spans[k].last_receipt && g.second <= c.start_ns; });
   if (reads_done && computed_last && spans[k].last_receipt < c.start_ns) in_pass = spans[k].steps;
+  // An evaluation pass began after the pass's last batch and before the checkpoint: the loop had
+  // finished training (it evaluates after its last step), however its gaps fell on a loaded host.
+  const auto eval_after =
+      std::upper_bound(sc.eval_receipts.begin(), sc.eval_receipts.end(), spans[k].last_receipt);
+  if (reads_done && eval_after != sc.eval_receipts.end() && *eval_after < c.start_ns)
+    in_pass = spans[k].steps;
   return before + std::min(in_pass, spans[k].steps);
 }
 
