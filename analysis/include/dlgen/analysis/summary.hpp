@@ -303,9 +303,9 @@ struct GpuCompute {
 // The original's AU measured on the GPU (docs/metrics.md, "AU of the original measured on the
 // GPU"): per accelerator whose main thread made CUDA calls, GPU busy / the AU's wall
 // (Accelerator::au_wall_s: its first batch's arrival to the run's end), where GPU busy = the GPU's
-// time over the steps its timeline shows (GpuCompute::seen) + each other step at the GPU's median
-// step of its kind (evaluation: training's when none). The run's is the lowest accelerator's.
-// Absent (measured = false) without CUDA events, steps or a GPU step time.
+// time over the steps its timeline shows (GpuCompute::seen) + each other step at the GPU's step
+// (GpuCompute::step_s) of its kind (evaluation: training's when none). The run's is the lowest
+// accelerator's. Absent (measured = false) without CUDA events, steps or a GPU step time.
 struct GpuAu {
   bool measured = false;
   std::string source;  // "cuda": the CUDA driver calls of the trace
