@@ -276,6 +276,26 @@ GpuStepTimes gpu_step_times(const std::vector<trace::Event>& events,
 
 namespace stages {
 
+namespace {
+
+// A loop-bound kind's step is the loop's own time per step, its steps' mean period
+// (detail::step_period), in place of the intervals' median.
+void loop_bound_steps(const std::vector<double>& periods, const std::vector<double>& eval_periods,
+                      bool eval_measured, GpuCompute& out) {
+  const detail::StepPeriod period = detail::step_period(periods);
+  if (out.measured && !out.gpu_bound && period.mean_ns > 0) {
+    out.step_s = period.mean_ns * 1e-9;
+    out.periods = period.used;
+  }
+  const detail::StepPeriod eval_period = detail::step_period(eval_periods);
+  if (eval_measured && !out.eval_gpu_bound && eval_period.mean_ns > 0) {
+    out.eval_step_s = eval_period.mean_ns * 1e-9;
+    out.eval_periods = eval_period.used;
+  }
+}
+
+}  // namespace
+
 GpuCompute gpu_compute(const trace::Trace& t, const Readers& r, const Passes& p, const Batches& b,
                        const Steps& st) {
   GpuCompute out;
@@ -347,17 +367,7 @@ GpuCompute gpu_compute(const trace::Trace& t, const Readers& r, const Passes& p,
   out.measured = !train.empty();
   out.step_s = detail::percentile(train, 0.5);
   out.eval_step_s = detail::percentile(eval, 0.5);
-  // Loop-bound: the loop's own time per step, its steps' mean period (detail::step_period).
-  const detail::StepPeriod period = detail::step_period(periods);
-  if (out.measured && !out.gpu_bound && period.mean_ns > 0) {
-    out.step_s = period.mean_ns * 1e-9;
-    out.periods = period.used;
-  }
-  const detail::StepPeriod eval_period = detail::step_period(eval_periods);
-  if (!eval.empty() && !out.eval_gpu_bound && eval_period.mean_ns > 0) {
-    out.eval_step_s = eval_period.mean_ns * 1e-9;
-    out.eval_periods = eval_period.used;
-  }
+  loop_bound_steps(periods, eval_periods, !eval.empty(), out);
   return out;
 }
 
