@@ -251,6 +251,25 @@ TEST(GpuStepTimes, AGpuThatKeepsUpGivesTheLoopsTime) {
   }
 }
 
+// Loop-bound (5 ms of GPU work against 10 ms of CPU a step), with a 500 ms wait for data at step
+// 9 behind a pin-memory thread (not seen, so not taken out of its interval): the step is the
+// steps' mean period, the wait's period left out as over twice the median.
+TEST(GpuStepTimes, ALoopBoundStepIsItsMeanPeriodLessTheWaits) {
+  std::uint64_t end = 0;
+  const auto events = loop(1000, 20, 5, end, 9, 500);
+  const std::vector<GpuPass> passes = {pass(1000, end + 1, 20, false)};
+  const GpuStepTimes g = gpu_step_times(events, passes, {});
+  EXPECT_FALSE(g.gpu_bound);
+  ASSERT_EQ(g.periods_ns.size(), 19u);  // 20 steps of one pass
+  const StepPeriod p = step_period(g.periods_ns);
+  EXPECT_EQ(p.used, 18u);
+  EXPECT_NEAR(p.mean_ns, 10e6, 0.1e6);
+  // The interval that held the wait is 10 steps' worth too long a step over its 4 steps.
+  bool held = false;
+  for (const auto& iv : g.intervals) held = held || iv.per_step_ns > 100e6;
+  EXPECT_TRUE(held);
+}
+
 TEST(GpuStepTimes, IntervalsStayInsideTheirPassAndKind) {
   std::uint64_t mid = 0, end = 0;
   auto events = loop(1000, 16, 40, mid);

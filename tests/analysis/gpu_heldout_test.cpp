@@ -129,22 +129,22 @@ Captured* HeldOutGpuPrefetch::cap_ = nullptr;
 TEST_F(HeldOutGpuPrefetch, TrainingPasses) {
   EXPECT_EQ(cap_->distilled.job.run.epochs, truth_->summary.at("epochs"));
 }
-TEST_F(HeldOutGpuPrefetch, DISABLED_ComputeIsTheGpusStep) {
+TEST_F(HeldOutGpuPrefetch, ComputeIsTheGpusStep) {
   const double truth = truth_->summary.at("compute_median_s").get<double>();
   EXPECT_NEAR(cap_->distilled.job.compute.step_time.expected(), truth, 0.1 * truth);
 }
-TEST_F(HeldOutGpuPrefetch, DISABLED_BatchWorkersAndSteps) {
+TEST_F(HeldOutGpuPrefetch, BatchWorkersAndSteps) {
   EXPECT_EQ(cap_->distilled.job.reader.batch_size, truth_->summary.at("batch_size"));
   EXPECT_EQ(cap_->distilled.job.reader.workers, truth_->summary.at("workers"));
   EXPECT_EQ(pass_steps(cap_->summary, false), counts(truth_->summary.at("steps_per_epoch")));
 }
-TEST_F(HeldOutGpuPrefetch, DISABLED_ValidationByCsvInTheSameFolder) {
+TEST_F(HeldOutGpuPrefetch, ValidationByCsvInTheSameFolder) {
   EXPECT_EQ(cap_->distilled.job.dataset.num_files, truth_->summary.at("train_samples"));
   ASSERT_TRUE(cap_->distilled.job.validation.has_value());
   EXPECT_EQ(cap_->distilled.job.validation->num_files, truth_->summary.at("val_samples"));
   EXPECT_EQ(pass_steps(cap_->summary, true), counts(truth_->summary.at("val_steps_per_pass")));
 }
-TEST_F(HeldOutGpuPrefetch, DISABLED_CheckpointsAreTheTorchSaves) {
+TEST_F(HeldOutGpuPrefetch, CheckpointsAreTheTorchSaves) {
   EXPECT_EQ(checkpoint_bytes(cap_->summary), truth_->saves);
 }
 

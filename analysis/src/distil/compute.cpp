@@ -93,24 +93,34 @@ void distil_gpu_compute(const TraceSummary& s, Job& job, JobWriter& x) {
                   : "; loop-bound: the GPU was busy at the closing synchronisation for only " +
                         std::to_string(g.busy_steps) + " of the " + std::to_string(g.steps) +
                         " steps, so the loop's own work per step is as long as the GPU's and the "
-                        "intervals are the loop's time per step";
-  x.evidence(
-      "compute.time",
-      "measured on the GPU's timeline: " + gpus + ", " + format_duration(g.step_s) +
-          " median per training step over " + std::to_string(g.steps) + " steps in " +
-          std::to_string(g.intervals_s.size()) +
-          " intervals between the training loop's blocking CUDA synchronisations, less its data "
-          "waits inside them, over the steps whose batches were copied to the GPU in between (" +
-          std::to_string(g.copies_per_step) + " host-to-device copies a step)" + bound +
-          "; the CPU's own busy time per step was " + format_duration(cpu) +
-          " (it queues the GPU's work and runs ahead); " + gpu_au(s));
+                        "step is the loop's time per step";
+  const std::string how =
+      g.periods > 0
+          ? " mean period per training step, from one step's host-to-device copies to the next "
+            "step's, over " +
+                std::to_string(g.periods) +
+                " step periods (those over twice the median left out: data waits, checkpoints, "
+                "start-up); " +
+                std::to_string(g.steps) + " steps in " + std::to_string(g.intervals_s.size()) +
+                " intervals between the training loop's blocking CUDA synchronisations ("
+          : " median per training step over " + std::to_string(g.steps) + " steps in " +
+                std::to_string(g.intervals_s.size()) +
+                " intervals between the training loop's blocking CUDA synchronisations, less its "
+                "data waits inside them, over the steps whose batches were copied to the GPU in "
+                "between (";
+  x.evidence("compute.time",
+             "measured on the GPU's timeline: " + gpus + ", " + format_duration(g.step_s) + how +
+                 std::to_string(g.copies_per_step) + " host-to-device copies a step)" + bound +
+                 "; the CPU's own busy time per step was " + format_duration(cpu) +
+                 " (it queues the GPU's work and runs ahead); " + gpu_au(s));
   if (job.run.eval_every_epochs > 0 && !g.eval_intervals_s.empty() &&
       std::fabs(g.eval_step_s - g.step_s) > 0.1 * g.step_s) {
     job.compute.eval_time = Distribution::fixed_at(us(g.eval_step_s));
     x.evidence("compute.eval_time",
                "measured on the GPU's timeline: " + gpus + ", " + format_duration(g.eval_step_s) +
-                   " median per evaluation step over " + std::to_string(g.eval_intervals_s.size()) +
-                   " intervals (" + std::to_string(g.eval_steps) + " steps), as compute.time");
+                   (g.eval_periods ? " mean period" : " median") + " per evaluation step over " +
+                   std::to_string(g.eval_intervals_s.size()) + " intervals (" +
+                   std::to_string(g.eval_steps) + " steps), as compute.time");
   }
 }
 

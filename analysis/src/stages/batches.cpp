@@ -45,7 +45,8 @@ ReaderEvents reader_events(const trace::Trace& t, const Classified& c,
   // feeder sharing a label tensor, the resource sharer's sendmsg when the consumer asks) come
   // late and would split the next batch, so they count only when the reading thread has none.
   std::set<std::uint32_t> reading_tids;
-  for (const auto& a : accesses) reading_tids.insert(a.tid);
+  std::map<std::uint32_t, std::set<std::uint32_t>> tids_of;  // reader key → its reading threads
+  for (const auto& a : accesses) reading_tids.insert(a.tid), tids_of[a.reader].insert(a.tid);
   std::map<std::uint32_t, std::vector<Ev>> own, foreign;
   for (const auto& e : t.events) {
     if (!is_handover(e, c.files)) continue;
@@ -56,8 +57,19 @@ ReaderEvents reader_events(const trace::Trace& t, const Classified& c,
     if (e.op == Op::sendmsg && shm_readers.count(key)) continue;
     (reading_tids.count(e.tid) ? own : foreign)[key].push_back({e.ts_ns, true, -1, e.file});
   }
+  const auto index_reads = pipe_reads(t, reading_tids);
   for (auto& [key, evs] : per_reader) {
-    const auto& src = own.count(key) ? own[key] : foreign[key];
+    auto src = own.count(key) ? own[key] : foreign[key];
+    if (!own.count(key) && !src.empty()) {  // shared by another thread: index_queue.cpp
+      std::vector<std::uint64_t> starts, at, queue;
+      for (const auto& ev : evs) starts.push_back(ev.ts);
+      for (const auto& ev : src) at.push_back(ev.ts);
+      for (auto tid : tids_of[key])
+        if (index_reads.count(tid)) queue = index_reads.at(tid);
+      at = handovers_at_index_reads(starts, tids_of[key].size() == 1 ? queue : decltype(queue){},
+                                    at);
+      for (std::size_t i = 0; i < src.size(); ++i) src[i].ts = at[i];
+    }
     evs.insert(evs.end(), src.begin(), src.end());
   }
   return per_reader;

@@ -17,9 +17,11 @@ using trace::Op;
 namespace {
 
 // The events on checkpoint files that write them (data, copies, syncs), in trace order, and the
-// files opened with O_DIRECT.
+// files opened with O_DIRECT. opened: per write, when the open it writes through was made (0: not
+// seen), so the writes of one open file are known.
 struct CheckpointEvents {
   std::vector<const Event*> writes;
+  std::vector<std::uint64_t> opened;
   std::set<std::uint32_t> direct_files;
 };
 
@@ -31,14 +33,19 @@ CheckpointEvents checkpoint_events(const trace::Trace& t, const Classified& cls,
   std::uint64_t first_train = UINT64_MAX;
   for (const auto& a : accesses)
     if (cls.files[a.file].cls == FileClass::train) first_train = std::min(first_train, a.ts);
+  std::map<std::pair<std::uint32_t, std::int32_t>, std::uint64_t> open_of;  // (pid, fd) → open
   for (const auto& e : t.events) {
     if (e.file == trace::kNoFile || e.file >= cls.files.size()) continue;
     if (cls.files[e.file].cls != FileClass::checkpoint) continue;
     if (e.op == Op::open && (e.flags & 040000) != 0) ev.direct_files.insert(e.file);  // O_DIRECT
+    if (e.op == Op::open && e.ret >= 0)
+      open_of[{e.pid, static_cast<std::int32_t>(e.ret)}] = e.ts_ns;
     if (trace::is_write(e.op) || e.op == Op::sendfile || e.op == Op::copy_file_range ||
-        e.op == Op::fsync || e.op == Op::fdatasync || e.op == Op::sync_file_range)
+        e.op == Op::fsync || e.op == Op::fdatasync || e.op == Op::sync_file_range) {
       ev.writes.push_back(&e);
-    else if (trace::is_read(e.op) && e.ts_ns < first_train && e.ret > 0) {
+      auto o = open_of.find({e.pid, e.fd});
+      ev.opened.push_back(o == open_of.end() ? 0 : o->second);
+    } else if (trace::is_read(e.op) && e.ts_ns < first_train && e.ret > 0) {
       out.restore = true;
       out.restore_bytes += static_cast<std::uint64_t>(e.ret);
     }
@@ -59,7 +66,11 @@ std::vector<std::uint64_t> receipts_of_first(const Batches& bt, const Passes& p,
 }
 
 // The writes as checkpoints: a batch receipt between two writes (or, without receipts, a second
-// of quiet) means training went on, so a new checkpoint begins.
+// of quiet) means training went on, so a new checkpoint begins; but not within the writes of one
+// open of a file (a torch.save writes its file from one open to its close). Behind a pin-memory
+// thread receipts are that thread's, which receives the prefetched batches while the loop writes
+// the checkpoint (4 torch.saves had been 16 checkpoints; tests/pytorch/heldout_gpu/
+// prefetch_imagenet.py).
 std::vector<CheckpointWrite> group_writes(const CheckpointEvents& ev,
                                           const std::vector<std::uint64_t>& receipts,
                                           const Classified& cls) {
@@ -67,12 +78,15 @@ std::vector<CheckpointWrite> group_writes(const CheckpointEvents& ev,
   std::vector<std::map<Op, std::uint64_t>> bytes_by_call;  // per checkpoint
   CheckpointWrite* cur = nullptr;
   std::set<std::uint32_t> cur_files;
+  std::set<std::pair<std::uint32_t, std::uint64_t>> cur_opens;  // (file, open time) written
   std::uint64_t last_end = 0;
-  for (const Event* e : ev.writes) {
+  for (std::size_t i = 0; i < ev.writes.size(); ++i) {
+    const Event* e = ev.writes[i];
     const bool data =
         trace::is_write(e->op) || e->op == Op::sendfile || e->op == Op::copy_file_range;
+    const std::pair<std::uint32_t, std::uint64_t> open{e->file, ev.opened[i]};
     bool split = cur == nullptr;
-    if (cur) {
+    if (cur && !(open.second && cur_opens.count(open))) {
       auto it = std::upper_bound(receipts.begin(), receipts.end(), last_end);
       if (it != receipts.end() && *it < e->ts_ns) split = true;
       if (receipts.empty() && e->ts_ns > last_end + 1000000000ull) split = true;
@@ -85,7 +99,9 @@ std::vector<CheckpointWrite> group_writes(const CheckpointEvents& ev,
       cur = &out.back();
       cur->start_ns = e->ts_ns;
       cur_files.clear();
+      cur_opens.clear();
     }
+    cur_opens.insert(open);
     cur->end_ns = std::max(cur->end_ns, e->ts_ns + e->dur_ns);
     last_end = cur->end_ns;
     const std::uint64_t done = e->ret > 0 ? static_cast<std::uint64_t>(e->ret) : 0;
@@ -127,12 +143,17 @@ struct StepClock {
   std::vector<std::pair<std::uint64_t, std::uint64_t>> compute_gaps;  // main thread idle ≥ T/2
   std::vector<PassSpan> spans;                // training passes of accelerator 0, in time order
   std::vector<std::uint64_t> train_receipts;  // accelerator 0's, training passes, sorted
+  std::vector<std::uint64_t> eval_receipts;   // accelerator 0's, evaluation passes, sorted
 };
 
 StepClock step_clock(const trace::Trace& t, const Readers& r, const Passes& p, const Batches& bt,
                      const std::vector<Step>& steps) {
   StepClock sc;
   sc.train_receipts = receipts_of_first(bt, p, true);
+  for (const auto& b : bt.batches)
+    if (b.accelerator == 0 && b.received_ns && b.epoch >= 0 && p.epochs[b.epoch].evaluation)
+      sc.eval_receipts.push_back(b.received_ns);
+  std::sort(sc.eval_receipts.begin(), sc.eval_receipts.end());
   std::vector<double> measured;
   for (const auto& st : steps)
     if (st.compute_measured && st.epoch >= 0 && !p.epochs[st.epoch].evaluation)
@@ -193,6 +214,12 @@ std::uint64_t steps_before(const StepClock& sc, const CheckpointWrite& c, const 
       sc.compute_gaps.begin(), sc.compute_gaps.end(),
       [&](const auto& g) { return g.first >= spans[k].last_receipt && g.second <= c.start_ns; });
   if (reads_done && computed_last && spans[k].last_receipt < c.start_ns) in_pass = spans[k].steps;
+  // An evaluation pass began after the pass's last batch and before the checkpoint: the loop had
+  // finished training (it evaluates after its last step), however its gaps fell on a loaded host.
+  const auto eval_after =
+      std::upper_bound(sc.eval_receipts.begin(), sc.eval_receipts.end(), spans[k].last_receipt);
+  if (reads_done && eval_after != sc.eval_receipts.end() && *eval_after < c.start_ns)
+    in_pass = spans[k].steps;
   return before + std::min(in_pass, spans[k].steps);
 }
 

@@ -210,7 +210,44 @@ void drop_waiting(GpuStepTimes& out) {
   }
 }
 
+// The pass's step periods (GpuStepTimes::periods_ns): the first copy of each run of exactly k
+// copies, one step after another.
+void pass_periods(const std::vector<trace::Event>& events, const GpuPass& pass, std::uint32_t k,
+                  std::vector<double>& out) {
+  std::vector<std::uint64_t> starts;
+  std::uint64_t run_start = 0;
+  std::uint32_t run = 0;
+  auto close_run = [&] {
+    if (run == k) starts.push_back(run_start);
+    run = 0;
+  };
+  for (const auto& e : events) {
+    if (e.ts_ns < pass.begin_ns || e.ts_ns >= pass.end_ns) continue;
+    if (e.op != Op::cuda_htod) {
+      if (blocking(e)) close_run();
+      continue;
+    }
+    if (run > 0 && run == k) close_run();  // a step's copies are followed by its kernels
+    if (run == 0) run_start = e.ts_ns;
+    ++run;
+  }
+  close_run();
+  for (std::size_t i = 1; i < starts.size(); ++i)
+    out.push_back(static_cast<double>(starts[i] - starts[i - 1]));
+}
+
 }  // namespace
+
+StepPeriod step_period(const std::vector<double>& periods_ns) {
+  StepPeriod out;
+  if (periods_ns.empty()) return out;
+  const double cap = 2 * percentile(periods_ns, 0.5);
+  double sum = 0;
+  for (double p : periods_ns)
+    if (p <= cap) sum += p, ++out.used;
+  out.mean_ns = out.used ? sum / static_cast<double>(out.used) : 0;
+  return out;
+}
 
 GpuStepTimes gpu_step_times(const std::vector<trace::Event>& events,
                             const std::vector<GpuPass>& passes, const Waits& waits) {
@@ -226,6 +263,7 @@ GpuStepTimes gpu_step_times(const std::vector<trace::Event>& events,
     first_of_kind_seen[pass.evaluation] = true;
     pass_intervals(anchors, pass, k, waits, first_interval, out);
     pass_tail(events, anchors, pass, k, waits, out);
+    pass_periods(events, pass, k, pass.evaluation ? out.eval_periods_ns : out.periods_ns);
   }
   keep_gpu_bound(out);
   drop_waiting(out);
@@ -238,12 +276,32 @@ GpuStepTimes gpu_step_times(const std::vector<trace::Event>& events,
 
 namespace stages {
 
+namespace {
+
+// A loop-bound kind's step is the loop's own time per step, its steps' mean period
+// (detail::step_period), in place of the intervals' median.
+void loop_bound_steps(const std::vector<double>& periods, const std::vector<double>& eval_periods,
+                      bool eval_measured, GpuCompute& out) {
+  const detail::StepPeriod period = detail::step_period(periods);
+  if (out.measured && !out.gpu_bound && period.mean_ns > 0) {
+    out.step_s = period.mean_ns * 1e-9;
+    out.periods = period.used;
+  }
+  const detail::StepPeriod eval_period = detail::step_period(eval_periods);
+  if (eval_measured && !out.eval_gpu_bound && eval_period.mean_ns > 0) {
+    out.eval_step_s = eval_period.mean_ns * 1e-9;
+    out.eval_periods = eval_period.used;
+  }
+}
+
+}  // namespace
+
 GpuCompute gpu_compute(const trace::Trace& t, const Readers& r, const Passes& p, const Batches& b,
                        const Steps& st) {
   GpuCompute out;
   out.devices = t.meta.gpu.devices;
   out.driver = t.meta.gpu.driver;
-  std::vector<double> train, eval;
+  std::vector<double> train, eval, periods, eval_periods;
   out.seen.resize(r.accelerators.size());
   for (std::size_t ai = 0; ai < r.accelerators.size(); ++ai) {
     const std::uint32_t pid = r.accelerators[ai].pid;
@@ -287,6 +345,8 @@ GpuCompute gpu_compute(const trace::Trace& t, const Readers& r, const Passes& p,
       if (!handed_over && s.accelerator == ai && s.wait_ns)
         waits.push_back({s.end_ns - s.wait_ns, s.end_ns});
     const detail::GpuStepTimes g = detail::gpu_step_times(events, passes, waits);
+    periods.insert(periods.end(), g.periods_ns.begin(), g.periods_ns.end());
+    eval_periods.insert(eval_periods.end(), g.eval_periods_ns.begin(), g.eval_periods_ns.end());
     out.copies_per_step = std::max(out.copies_per_step, g.copies_per_step);
     out.gpu_bound = out.gpu_bound || g.gpu_bound;
     out.eval_gpu_bound = out.eval_gpu_bound || g.eval_gpu_bound;
@@ -310,6 +370,7 @@ GpuCompute gpu_compute(const trace::Trace& t, const Readers& r, const Passes& p,
   out.measured = !train.empty();
   out.step_s = detail::percentile(train, 0.5);
   out.eval_step_s = detail::percentile(eval, 0.5);
+  loop_bound_steps(periods, eval_periods, !eval.empty(), out);
   return out;
 }
 

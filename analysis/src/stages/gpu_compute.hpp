@@ -42,7 +42,22 @@ struct GpuStepTimes {
   // its tail, up to the first blocking point after its last copy that waited >= 100 us, inside
   // the pass.
   std::vector<GpuInterval> spans;
+  // The loop's period per step: from one step's copies to the next step's, for consecutive steps
+  // of one pass (a step's copies: a run of exactly copies-per-step copies with no blocking point
+  // between), by kind. A loop-bound kind's step (step_period).
+  std::vector<double> periods_ns, eval_periods_ns;
 };
+
+// A loop-bound kind's step: the mean of its steps' periods, those over twice their median left
+// out (a wait for data, a checkpoint, a pass's start-up; the first steps' cuDNN autotuning). The
+// intervals' median undercounts what a step costs when a few steps in an interval are slow and
+// overcounts it when an interval holds a data wait behind a pin-memory thread (unseen) or a
+// checkpoint. mean_ns 0: no periods.
+struct StepPeriod {
+  double mean_ns = 0;
+  std::size_t used = 0;  // the periods averaged
+};
+StepPeriod step_period(const std::vector<double>& periods_ns);
 
 // events: the loop thread's CUDA events in time order (other ops are skipped). waits: the loop's
 // data waits [begin, end), any order. The rule (docs/distil.md):

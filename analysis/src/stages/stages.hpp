@@ -13,6 +13,7 @@
 //                    read_patterns: how each dataset is read (DatasetReads);
 //                    order_stats: read order per dataset (OrderSummary)
 //   batches.cpp      find_batches: from handovers or read bursts, with receipts (Batches)
+//   index_queue.cpp  handovers_at_index_reads: batches of workers whose feeder thread shares them
 //   sample_groups.cpp  files_per_sample: samples made of several files (image + label)
 //   steps.cpp        find_steps: accelerator steps, compute and data wait (Steps)
 //   checkpoints.cpp  find_checkpoints: checkpoint writes, steps that held one (Checkpoints)
@@ -171,6 +172,19 @@ struct Batches {
 // mapped: the (virtual) files of memory-mapped datasets, whose readers' batches may show no reads.
 Batches find_batches(const trace::Trace& t, const Classified& c, const std::vector<Access>& as,
                      const Readers& r, const Passes& p, const std::set<std::uint32_t>& mapped = {});
+
+// A worker whose batches another of its threads shares (the queue's feeder thread pickling them
+// into /dev/shm tensors while the worker reads the next batch): its batches are the accesses
+// between its reads of its index queue, each batch's k handovers (k whole, in order), each
+// handover moved back to when the worker was done with its batch (the index read after its last
+// access, or the handover when that comes first). All times sorted; the handovers unchanged when
+// the counts do not pair up (index_queue.cpp).
+std::vector<std::uint64_t> handovers_at_index_reads(const std::vector<std::uint64_t>& accesses,
+                                                    const std::vector<std::uint64_t>& index_reads,
+                                                    const std::vector<std::uint64_t>& handovers);
+// Per thread of `tids`: when it read a pipe (a worker's index queue), in time order.
+std::map<std::uint32_t, std::vector<std::uint64_t>> pipe_reads(const trace::Trace& t,
+                                                               const std::set<std::uint32_t>& tids);
 
 // Files per sample of the training set: the length of the chains of files one worker always read
 // one right after the other in the same batch (an image, then its label), every file in one such

@@ -276,12 +276,15 @@ struct HostSummary {
 // measured: no CUDA events, or no interval between synchronisations spans whole steps (the CPU's
 // own figures stand).
 struct GpuCompute {
-  bool measured = false;                    // some training interval was measured
-  double step_s = 0, eval_step_s = 0;       // medians over the steps of the intervals, 0: none
-  std::vector<double> intervals_s;          // per-step figure of each training interval used
-  std::vector<double> eval_intervals_s;     // ... of each evaluation interval
-  std::uint64_t steps = 0, eval_steps = 0;  // steps those intervals span
-  std::uint32_t copies_per_step = 0;        // host-to-device copies per training step
+  bool measured = false;  // some training interval was measured
+  // The median over the steps of the intervals (GPU-bound), or the steps' mean period (loop-bound:
+  // `periods` > 0, stages/gpu_compute.hpp step_period); 0: none.
+  double step_s = 0, eval_step_s = 0;
+  std::uint64_t periods = 0, eval_periods = 0;  // loop-bound: the step periods averaged
+  std::vector<double> intervals_s;              // per-step figure of each training interval used
+  std::vector<double> eval_intervals_s;         // ... of each evaluation interval
+  std::uint64_t steps = 0, eval_steps = 0;      // steps those intervals span
+  std::uint32_t copies_per_step = 0;            // host-to-device copies per training step
   // GPU-bound: the closing synchronisation found the GPU busy in intervals holding at least half
   // the steps, and only those intervals count; else (loop-bound) every interval counts: the
   // loop's own work per step was as long as the GPU's or longer.
@@ -306,9 +309,9 @@ struct GpuCompute {
 // The original's AU measured on the GPU (docs/metrics.md, "AU of the original measured on the
 // GPU"): per accelerator whose main thread made CUDA calls, GPU busy / the AU's wall
 // (Accelerator::au_wall_s: its first batch's arrival to the run's end), where GPU busy = the GPU's
-// time over the steps its timeline shows (GpuCompute::seen) + each other step at the GPU's median
-// step of its kind (evaluation: training's when none). The run's is the lowest accelerator's.
-// Absent (measured = false) without CUDA events, steps or a GPU step time.
+// time over the steps its timeline shows (GpuCompute::seen) + each other step at the GPU's step
+// (GpuCompute::step_s) of its kind (evaluation: training's when none). The run's is the lowest
+// accelerator's. Absent (measured = false) without CUDA events, steps or a GPU step time.
 struct GpuAu {
   bool measured = false;
   std::string source;  // "cuda": the CUDA driver calls of the trace
