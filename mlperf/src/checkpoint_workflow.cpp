@@ -22,6 +22,7 @@
 #include <system_error>
 #include <thread>
 
+#include "checkpoint_files.hpp"
 #include "checkpoint_hosts.hpp"
 #include "checkpoint_report.hpp"
 #include "dlgen/core/limits.hpp"
@@ -44,6 +45,8 @@ using replay::CheckpointIoOptions;
 using replay::ProgressScope;
 using replay::RankGroup;
 
+using namespace checkpoint_files;
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -57,14 +60,6 @@ std::string io_error(const std::filesystem::path& p, const char* what, std::uint
   return p.string() + ": " + what + " at " + std::to_string(offset) + ": " + std::strerror(err);
 }
 
-std::string step_name(std::uint32_t index) {
-  return "global_epoch1_step" + std::to_string(index);
-}
-
-std::filesystem::path checkpoint_dir(const Job& job, std::uint32_t index) {
-  return job.checkpoint.dir / step_name(index);
-}
-
 // How the simulated ranks write and read their files: the one checkpoint writer
 // (checkpoint_io.hpp) on the run's engine, with the job's request size and fsync.
 CheckpointIoOptions io_options(const Job& job, const CheckpointRunOptions& options) {
@@ -75,50 +70,10 @@ CheckpointIoOptions io_options(const Job& job, const CheckpointRunOptions& optio
   return o;
 }
 
-// Writes 1 to /proc/sys/vm/drop_caches (the clean page cache, every file's): root only, and not
-// where /proc/sys is read-only (containers). Empty when done, else why not.
-std::string drop_page_cache() {
-  const int fd = ::open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
-  if (fd < 0) return std::string("/proc/sys/vm/drop_caches: open: ") + std::strerror(errno);
-  const bool wrote = ::write(fd, "1", 1) == 1;
-  const int err = errno;
-  const bool closed = ::close(fd) == 0;
-  if (!wrote || !closed)
-    return std::string("/proc/sys/vm/drop_caches: write: ") + std::strerror(wrote ? errno : err);
-  return "";
-}
-
 std::string percent(double fraction) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f%%", 100 * fraction);
   return buf;
-}
-
-// The files of `shards` in checkpoint `index` that are not there at their size: a stat each in a
-// directory, one LIST of the checkpoint's prefix on an object store.
-Result<std::vector<std::string>> missing_files(const Job& job, const std::vector<RankShard>& shards,
-                                               std::uint32_t index) {
-  const std::filesystem::path dir = checkpoint_dir(job, index);
-  std::vector<std::pair<std::filesystem::path, std::uint64_t>> files;
-  for (const RankShard& s : shards)
-    for (const ShardFile& f : s.files) files.emplace_back(dir / f.name, f.bytes);
-  if (replay::is_object_dir(dir)) {
-    Result<replay::ObjectSizes> listing = replay::list_checkpoint_objects(dir);
-    if (!listing) return listing.error();
-    return replay::missing_objects(*listing, files);
-  }
-  std::vector<std::string> missing;
-  for (const auto& [path, bytes] : files) {
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0 || std::uint64_t(st.st_size) != bytes)
-      missing.push_back(path.string());
-  }
-  return missing;
-}
-
-bool files_present(const Job& job, const std::vector<RankShard>& shards, std::uint32_t index) {
-  Result<std::vector<std::string>> missing = missing_files(job, shards, index);
-  return missing && missing->empty();
 }
 
 // The simulated ranks and the passes they run.

@@ -85,99 +85,123 @@ std::uint64_t handovers_per_batch(
   return best;
 }
 
-}  // namespace
-
-std::map<std::string, MappedTouches> mapped_touches(const trace::Trace& t,
-                                                    const std::vector<MappedFile>& found) {
+// The mapped files by group (their folder), and which of their windows lie in blocks a fault
+// showed.
+struct Groups {
   std::unordered_map<std::uint32_t, std::size_t> row_of;  // file → row in found
-  for (std::size_t i = 0; i < found.size(); ++i) row_of[found[i].file] = i;
-  auto window_of = [&](std::size_t row) { return found[row].window ? found[row].window : 4096; };
-  std::vector<std::string> group_of(found.size());
+  std::vector<std::string> group_of;                      // row → group
+  std::vector<std::uint64_t> window;                      // row → its fault-around window
   std::map<std::string, Group> groups;
-  std::set<std::pair<std::uint32_t, std::uint64_t>> blocks;  // (file, block) a fault showed
-  std::vector<std::uint64_t> size(found.size(), 0);
-  for (std::size_t i = 0; i < found.size(); ++i) {
-    group_of[i] = std::filesystem::path(t.files[found[i].file].path).parent_path().string();
-    size[i] = t.files[found[i].file].size_at_open;
-  }
-  for (const auto& e : t.events)
-    if (e.op == Op::fault && row_of.count(e.file)) {
-      const std::size_t row = row_of[e.file];
-      size[row] = std::max(size[row], e.offset + e.size);
-      blocks.insert({e.file, e.offset / kBlock});
-    }
-  for (std::size_t i = 0; i < found.size(); ++i) {
-    const std::uint64_t w = window_of(i), n = (size[i] + w - 1) / w;
-    Group& g = groups[group_of[i]];
-    g.windows += n;
-    for (std::uint64_t k = 0; k < n; ++k) g.shown += blocks.count({found[i].file, k * w / kBlock});
-  }
 
-  // The threads that hand over: a worker's own (the thread that reads collates and shares the
-  // batch's tensors) mark its batches; another thread's (a sendmsg when the consumer asks for the
-  // descriptors) come late and count only for a process whose reading thread makes none.
+  Groups(const trace::Trace& t, const std::vector<MappedFile>& found)
+      : group_of(found.size()), window(found.size()) {
+    std::set<std::pair<std::uint32_t, std::uint64_t>> blocks;  // (file, block) a fault showed
+    std::vector<std::uint64_t> size(found.size(), 0);
+    for (std::size_t i = 0; i < found.size(); ++i) {
+      row_of[found[i].file] = i;
+      window[i] = found[i].window ? found[i].window : 4096;
+      group_of[i] = std::filesystem::path(t.files[found[i].file].path).parent_path().string();
+      size[i] = t.files[found[i].file].size_at_open;
+    }
+    for (const auto& e : t.events)
+      if (e.op == Op::fault && row_of.count(e.file)) {
+        const std::size_t row = row_of[e.file];
+        size[row] = std::max(size[row], e.offset + e.size);
+        blocks.insert({e.file, e.offset / kBlock});
+      }
+    for (std::size_t i = 0; i < found.size(); ++i) {
+      const std::uint64_t w = window[i], n = (size[i] + w - 1) / w;
+      Group& g = groups[group_of[i]];
+      g.windows += n;
+      for (std::uint64_t k = 0; k < n; ++k)
+        g.shown += blocks.count({found[i].file, k * w / kBlock});
+    }
+  }
+};
+
+bool early(double fresh, const Group& g) {
+  return fresh * static_cast<double>(g.windows) >= kEarly * static_cast<double>(g.shown);
+}
+
+double fresh_of(const Reader& r, const Group& g) {
+  return static_cast<double>(g.shown - std::min(g.shown, r.mapped_shown)) /
+         static_cast<double>(std::max<std::uint64_t>(1, g.windows));
+}
+
+using Readers = std::map<std::pair<std::uint32_t, std::string>, Reader>;  // (pid, group)
+
+// A hand-over by process `e.pid` ends the batch of each of its readers (see follow_readers).
+void end_batches(const Event& e, const std::set<std::uint32_t>& handing_tids, Groups& gs,
+                 Readers& readers) {
+  for (auto it = readers.lower_bound({e.pid, std::string()});
+       it != readers.end() && it->first.first == e.pid; ++it) {
+    Reader& r = it->second;
+    Group& g = gs.groups[it->first.second];
+    if (e.tid != r.tid && handing_tids.count(r.tid)) continue;
+    if (r.file != trace::kNoFile && early(r.fresh, g)) ++g.spans[r.last - r.first + 1];
+    if (r.touches) r.runs.push_back({r.touches, 0, r.fresh, 0});
+    if (!r.runs.empty()) {
+      ++r.runs.back().handovers;
+      r.runs.back().fresh_after = fresh_of(r, g);
+    }
+    r.touches = 0;
+    r.file = trace::kNoFile;
+  }
+}
+
+// A fault on a mapped file: a new touch unless it extends the reader's latest one.
+void add_fault(const Event& e, std::size_t row, Groups& gs, Readers& readers) {
+  const std::string& name = gs.group_of[row];
+  Group& g = gs.groups[name];
+  Reader& r = readers[{e.pid, name}];
+  if (r.touches == 0) {
+    r.fresh = fresh_of(r, g);
+    r.tid = e.tid;
+  }
+  const std::uint64_t w = gs.window[row];
+  const std::uint64_t first = e.offset / w;
+  const std::uint64_t last = (e.offset + std::max<std::uint64_t>(e.size, 1) - 1) / w;
+  // A run of faults in adjacent windows of one file is one item (a value spanning windows
+  // faults them in order).
+  const bool same = r.file == e.file && first <= r.last + 1 && last + 1 >= r.first;
+  if (!same && r.file != trace::kNoFile && early(r.fresh, g)) ++g.spans[r.last - r.first + 1];
+  if (!same) ++r.touches;
+  r.first = same ? std::min(r.first, first) : first;
+  r.last = same ? std::max(r.last, last) : last;
+  r.file = e.file;
+  for (std::uint64_t k = first; k <= last; ++k)
+    r.mapped_shown += r.mapped.insert(std::uint64_t{e.file} << 32 | k).second;
+}
+
+// The threads that hand over: a worker's own (the thread that reads collates and shares the
+// batch's tensors) mark its batches; another thread's (a sendmsg when the consumer asks for the
+// descriptors) come late and count only for a process whose reading thread makes none.
+Readers follow_readers(const trace::Trace& t, Groups& gs) {
   std::set<std::uint32_t> handing_tids;
   for (const auto& e : t.events)
     if (hands_over(t, e)) handing_tids.insert(e.tid);
-  std::map<std::pair<std::uint32_t, std::string>, Reader> readers;  // (pid, group)
-  auto early = [](double fresh, const Group& g) {
-    return fresh * static_cast<double>(g.windows) >= kEarly * static_cast<double>(g.shown);
-  };
-  auto fresh_of = [&](const Reader& r, const Group& g) {
-    return static_cast<double>(g.shown - std::min(g.shown, r.mapped_shown)) /
-           static_cast<double>(std::max<std::uint64_t>(1, g.windows));
-  };
+  Readers readers;
   for (const auto& e : t.events) {
     if (hands_over(t, e)) {
-      for (auto it = readers.lower_bound({e.pid, std::string()});
-           it != readers.end() && it->first.first == e.pid; ++it) {
-        Reader& r = it->second;
-        if (e.tid != r.tid && handing_tids.count(r.tid)) continue;
-        if (r.file != trace::kNoFile && early(r.fresh, groups[it->first.second]))
-          ++groups[it->first.second].spans[r.last - r.first + 1];
-        if (r.touches) r.runs.push_back({r.touches, 0, r.fresh, 0});
-        if (!r.runs.empty()) {
-          ++r.runs.back().handovers;
-          r.runs.back().fresh_after = fresh_of(r, groups[it->first.second]);
-        }
-        r.touches = 0;
-        r.file = trace::kNoFile;
-      }
+      end_batches(e, handing_tids, gs, readers);
       continue;
     }
     if (e.op != Op::fault) continue;
-    const auto row = row_of.find(e.file);
-    if (row == row_of.end()) continue;
-    const std::string& name = group_of[row->second];
-    const Group& g = groups[name];
-    Reader& r = readers[{e.pid, name}];
-    if (r.touches == 0) {
-      r.fresh = fresh_of(r, g);
-      r.tid = e.tid;
-    }
-    const std::uint64_t w = window_of(row->second);
-    const std::uint64_t first = e.offset / w;
-    const std::uint64_t last = (e.offset + std::max<std::uint64_t>(e.size, 1) - 1) / w;
-    // A run of faults in adjacent windows of one file is one item (a value spanning windows
-    // faults them in order).
-    const bool same = r.file == e.file && first <= r.last + 1 && last + 1 >= r.first;
-    if (!same && r.file != trace::kNoFile && early(r.fresh, groups[name]))
-      ++groups[name].spans[r.last - r.first + 1];
-    if (!same) ++r.touches;
-    r.first = same ? std::min(r.first, first) : first;
-    r.last = same ? std::max(r.last, last) : last;
-    r.file = e.file;
-    for (std::uint64_t k = first; k <= last; ++k)
-      r.mapped_shown += r.mapped.insert(std::uint64_t{e.file} << 32 | k).second;
+    const auto row = gs.row_of.find(e.file);
+    if (row != gs.row_of.end()) add_fault(e, row->second, gs, readers);
   }
-  // Each run of hand-overs longer than a batch's holds batches whose items were all mapped
-  // already (or hidden): they showed no touch, but count with the share that could fault then,
-  // or a worker late in its mapping (few windows left to fault) would count only its lucky
-  // batches.
+  return readers;
+}
+
+// Each run of hand-overs longer than a batch's holds batches whose items were all mapped
+// already (or hidden): they showed no touch, but count with the share that could fault then,
+// or a worker late in its mapping (few windows left to fault) would count only its lucky
+// batches.
+void count_batches(const Readers& readers, Groups& gs) {
   const std::uint64_t per_batch = handovers_per_batch(readers);
   for (const auto& [key, r] : readers)
     for (const auto& run : r.runs) {
-      Group& g = groups[key.second];
+      Group& g = gs.groups[key.second];
       const std::uint64_t quiet =
           std::max<std::uint64_t>(1, (run.handovers + per_batch / 2) / per_batch) - 1;
       if (early(run.fresh, g)) {
@@ -190,9 +214,17 @@ std::map<std::string, MappedTouches> mapped_touches(const trace::Trace& t,
         g.batches += quiet;
       }
     }
+}
 
+}  // namespace
+
+std::map<std::string, MappedTouches> mapped_touches(const trace::Trace& t,
+                                                    const std::vector<MappedFile>& found) {
+  Groups gs(t, found);
+  const Readers readers = follow_readers(t, gs);
+  count_batches(readers, gs);
   std::map<std::string, MappedTouches> out;
-  for (const auto& [name, g] : groups) {
+  for (const auto& [name, g] : gs.groups) {
     if (g.batches == 0 || g.fresh <= 0) continue;
     MappedTouches m;
     m.per_batch = g.touches / g.fresh;
