@@ -12,6 +12,7 @@
 
 #include "commands.hpp"
 #include "dlgen/cluster/cluster_report.hpp"
+#include "dlgen/cluster/datasets.hpp"
 #include "dlgen/core/job_io.hpp"
 #include "dlgen/core/limits.hpp"
 #include "dlgen/core/progress.hpp"
@@ -219,6 +220,19 @@ Result<ClientRam> client_ram(const MlperfArgs& a, cluster::Cluster& cl) {
   return ram;
 }
 
+// The clients as provenance.json records them (the dataset-size rule, Rules.md 3.1.2): hosts
+// (each counted once, by its lowest rank), ranks, the accelerators of a training job on all of
+// them, and their RAM (as sized for and as measured, all hosts).
+mlperf::ClientInfo client_info(const Job& job, const ClientRam& ram, cluster::Cluster& cl) {
+  mlperf::ClientInfo c;
+  c.ranks = static_cast<std::uint32_t>(cl.size());
+  c.hosts = cl.size() > 1 ? static_cast<std::uint32_t>(cl.sum(cl.host_leader() ? 1 : 0)) : 1;
+  c.accelerators = job.run.train ? std::uint64_t{job.run.accelerators} * c.ranks : 0;
+  c.ram_bytes = ram.all;
+  c.measured_ram_bytes = ram.measured_all;
+  return c;
+}
+
 MlperfOutputs mlperf_outputs(const MlperfArgs& a, std::uint64_t ram) {
   MlperfOutputs outputs;
   outputs.job_path = a.job.job;
@@ -285,6 +299,33 @@ std::optional<Job> training_reference(const Job& job, const std::string& acceler
   Result<Job> ref = mlperf::mlperf_reference(job.name, accelerator, round);
   if (!ref) ref = mlperf::mlperf_reference(job.name, accelerator, mlperf::Round::v2_0);
   return ref ? std::optional<Job>(*ref) : std::nullopt;
+}
+
+// The data of the training runs: the dataset sized by the rules, then generated when missing
+// (unless the engine reads nothing). Under v3.0 with --results-dir, rank 0 keeps each step as the
+// submission's datasize and datagen folders (Rules.md 2.1.12; none for datagen on a diskless
+// engine: no dataset was written or read).
+Result<std::vector<mlperf::SubmissionStep>> prepare_training_data(
+    Job& job, const MlperfArgs& a, const MlperfOutputs& o, const ClientRam& ram,
+    mlperf::MlperfOptions& mo, const engine::EngineOps& engine, cluster::Cluster& cl) {
+  std::vector<mlperf::SubmissionStep> steps;
+  const bool keep = o.v3 && !a.results_dir.empty() && cl.rank() == 0;
+  std::string start = dlio_time_text();
+  if (Result<void> s = size_dataset(job, a, ram, mo, cl); !s) return s.error();
+  if (keep) steps.push_back(training_step(job, o, "datasize", mo.sizing.files, mo.sizing, start));
+  if (engine.caps.diskless) return steps;
+  start = dlio_time_text();
+  const bool existed = cluster::dataset_ready(cl, job.dataset);
+  if (Result<void> r =
+          prepare_datasets(cl, job, a.job, DatasetVerb::run, false, a.quiet, engine.name);
+      !r)
+    return r.error();
+  if (keep) {
+    steps.push_back(training_step(job, o, "datagen", job.dataset.num_files, {}, start));
+    steps.back().log += existed ? "the dataset was there already: its manifest matches the job\n"
+                                : "the dataset was generated now (dlgen generate)\n";
+  }
+  return steps;
 }
 
 mlperf::MlperfOptions training_rule_options(const MlperfArgs& a, bool v3,
@@ -361,12 +402,9 @@ int mlperf_training(Job job, const MlperfArgs& a, const MlperfOutputs& outputs,
   MlperfOutputs judged = outputs;  // provenance.json names the accelerator judged
   judged.accelerator = accelerator;
   mlperf::MlperfOptions mo = training_rule_options(a, outputs.v3, accelerator, ram);
-  if (Result<void> s = size_dataset(job, a, ram, mo, cl); !s) return fail_on(cl, s.error());
-  if (!engine.caps.diskless)
-    if (Result<void> r =
-            prepare_datasets(cl, job, a.job, DatasetVerb::run, false, a.quiet, engine.name);
-        !r)
-      return fail_on(cl, r.error());
+  Result<std::vector<mlperf::SubmissionStep>> steps =
+      prepare_training_data(job, a, judged, ram, mo, engine, cl);
+  if (!steps) return fail_on(cl, steps.error());
   replay::RunOptions ro;
   ro.engine = engine.name;
   if (several) {
@@ -406,7 +444,7 @@ int mlperf_training(Job job, const MlperfArgs& a, const MlperfOutputs& outputs,
   print_training_verdict(*r, mo.runs, a.out_dir, several);
   if (!a.results_dir.empty())
     return write_training_submission(job, outputs, r->division, mlperf::mlperf_json(*r),
-                                     submission);
+                                     submission, *steps);
   return 0;
 }
 
@@ -451,6 +489,7 @@ int do_mlperf(const MlperfArgs& a) {
   outputs.v3 = v3;
   outputs.invocation_start_unix_s = started;
   outputs.invocation_start_text = started_text;
+  outputs.clients = client_info(*job, *ram, cl);
   // MLPerf Storage v2.0's LLM checkpointing rules.
   if (!job->run.train) return mlperf_checkpoint(*job, outputs, cl);
   if (const int rc = agreed_submission_free(*job, outputs, false, job->name, cl); rc != 0)

@@ -14,6 +14,7 @@
 #include "dlgen/mlperf/checkpoint_workflow.hpp"
 #include "dlgen/mlperf/mlperf_checkpoint.hpp"
 #include "dlgen/mlperf/mlperf_submission.hpp"
+#include "dlgen/mlperf/provenance.hpp"
 #include "dlgen/replay/report.hpp"
 
 namespace dlgen::cli {
@@ -34,6 +35,7 @@ struct MlperfOutputs {
   std::string accelerator;  // --accelerator (v3.0 checkpointing: the simulated accelerator)
   double invocation_start_unix_s = 0;  // when this invocation began (rule 4.7.1)
   std::string invocation_start_text;   // the same as DLIO writes times (provenance.json)
+  mlperf::ClientInfo clients;          // the client hosts and their RAM (provenance.json)
 };
 
 // `dlgen mlperf` on a checkpoint-only job: MLPerf Storage v2.0's checkpointing rules
@@ -85,7 +87,8 @@ Result<void> write_files(const std::string& dir,
 int write_submission_tree(const Job& job, const MlperfOutputs& o, mlperf::Division division,
                           bool checkpointing, const std::string& workload,
                           const std::string& results_json,
-                          const std::vector<mlperf::SubmissionRun>& runs);
+                          const std::vector<mlperf::SubmissionRun>& runs,
+                          const std::vector<mlperf::SubmissionStep>& steps = {});
 
 // Before the runs: an error (exit 2) when --results-dir already holds this workload's results.
 int check_submission_free(const Job& job, const MlperfOutputs& o, bool checkpointing,
@@ -94,6 +97,14 @@ int check_submission_free(const Job& job, const MlperfOutputs& o, bool checkpoin
 // The submission folder of a training workload's rules (`results_json`: results.json).
 int write_training_submission(const Job& job, const MlperfOutputs& o, mlperf::Division division,
                               const std::string& results_json,
-                              const std::vector<mlperf::SubmissionRun>& runs);
+                              const std::vector<mlperf::SubmissionRun>& runs,
+                              const std::vector<mlperf::SubmissionStep>& steps = {});
+
+// A training step's folder for the submission (v3.0: "datasize", "datagen"), timestamped now:
+// its metadata (mlperf::training_step_metadata_json: `files`, the accelerator and clients `o`
+// names), its log, and its provenance (`start`: when the step began).
+mlperf::SubmissionStep training_step(const Job& job, const MlperfOutputs& o,
+                                     const std::string& command, std::uint64_t files,
+                                     const mlperf::MlperfSizing& sizing, const std::string& start);
 
 }  // namespace dlgen::cli

@@ -3,6 +3,7 @@
 // provenance and times they carry.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -69,7 +70,8 @@ Result<void> write_files(const std::string& dir,
 int write_submission_tree(const Job& job, const MlperfOutputs& o, mlperf::Division division,
                           bool checkpointing, const std::string& workload,
                           const std::string& results_json,
-                          const std::vector<mlperf::SubmissionRun>& runs) {
+                          const std::vector<mlperf::SubmissionRun>& runs,
+                          const std::vector<mlperf::SubmissionStep>& steps) {
   mlperf::SubmissionSpec s;
   s.submitter = o.submitter;
   s.system = o.system;
@@ -83,6 +85,7 @@ int write_submission_tree(const Job& job, const MlperfOutputs& o, mlperf::Divisi
   s.command_line = command_line();
   s.tool_version = std::string("dlgen ") + DLGEN_VERSION;
   s.runs = runs;
+  s.steps = steps;
   Result<std::vector<mlperf::SubmissionFile>> files = mlperf::submission_files(s);
   if (!files) return report_error(files.error());
   if (Result<void> w = mlperf::write_submission(o.results_dir, *files); !w)
@@ -117,6 +120,9 @@ std::string run_provenance(const Job& job, const MlperfOutputs& o, const std::st
   p.warmup = warmup;
   p.start = start;
   p.end = end;
+  p.clients = o.clients;
+  p.invocation_start_unix_s = o.invocation_start_unix_s;
+  p.end_unix_s = now_unix_s();
   return mlperf::provenance_json(p);
 }
 
@@ -163,8 +169,32 @@ int check_submission_free(const Job& job, const MlperfOutputs& o, bool checkpoin
 
 int write_training_submission(const Job& job, const MlperfOutputs& o, mlperf::Division division,
                               const std::string& results_json,
-                              const std::vector<mlperf::SubmissionRun>& runs) {
-  return write_submission_tree(job, o, division, false, job.name, results_json, runs);
+                              const std::vector<mlperf::SubmissionRun>& runs,
+                              const std::vector<mlperf::SubmissionStep>& steps) {
+  return write_submission_tree(job, o, division, false, job.name, results_json, runs, steps);
+}
+
+mlperf::SubmissionStep training_step(const Job& job, const MlperfOutputs& o,
+                                     const std::string& command, std::uint64_t files,
+                                     const mlperf::MlperfSizing& sizing, const std::string& start) {
+  const mlperf::ClientInfo& c = o.clients;
+  mlperf::StepInputs in;
+  in.command = command;
+  in.accelerator = o.accelerator;
+  in.accelerators = c.accelerators;
+  in.hosts = c.hosts;
+  in.client_host_memory_gib = double(std::max(c.ram_bytes, c.measured_ram_bytes)) /
+                              std::max<std::uint32_t>(c.hosts, 1) / (1024.0 * 1024 * 1024);
+  in.files = files;
+  in.sizing = sizing;
+  mlperf::SubmissionStep st;
+  st.command = command;
+  st.timestamp = mlperf::submission_timestamp(std::time(nullptr));
+  st.metadata_json = mlperf::training_step_metadata_json(job, in);
+  st.log = command + ": " + std::to_string(files) + " files of " + job.name + " in " +
+           job.dataset.dir.string() + "\n";
+  if (o.v3) st.provenance_json = run_provenance(job, o, job.name, 0, false, start, dlio_time_text());
+  return st;
 }
 
 }  // namespace dlgen::cli

@@ -9,6 +9,7 @@
 #include "dlgen/core/units.hpp"
 #include "dlgen/dlio/summary.hpp"
 #include "dlgen/mlperf/rules.hpp"
+#include "dlgen/mlperf/v3_checks.hpp"
 
 namespace dlgen::mlperf {
 
@@ -197,6 +198,7 @@ Result<MlperfResult> run_mlperf(const Job& job, const Job* reference, const Mlpe
   r.au_threshold = o.v3 ? std::max(job.compute.au_threshold, v3_au_threshold(job.name))
                         : job.compute.au_threshold;
   judge_setup(job, reference, o, r);
+  if (o.v3) apply_v3_direct(job, r.division, r.reasons);
   if (Result<void> ran = run_all(job, run, o, observe, r); !ran) return ran.error();
   judge_runs(o, r);
   if (o.v3)

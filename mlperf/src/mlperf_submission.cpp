@@ -1,6 +1,7 @@
 // The MLPerf Storage submission folder (mlperf_submission.hpp).
 #include "dlgen/mlperf/mlperf_submission.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -8,6 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <system_error>
+
+#include "dlgen/dlio/summary.hpp"
 
 namespace dlgen::mlperf {
 
@@ -94,6 +97,20 @@ Result<std::vector<SubmissionFile>> submission_files(const SubmissionSpec& s) {
   std::string overrides;
   for (const auto& o : s.overrides) overrides += "- " + yaml_quote(o) + "\n";
   if (overrides.empty()) overrides = "[]\n";
+  for (const SubmissionStep& st : s.steps) {
+    const std::filesystem::path d = results.parent_path() / st.command / st.timestamp;
+    const std::string head = "# " + s.tool_version + ", " + st.command + ": " + s.command_line + "\n";
+    out.push_back({d / ("training_" + st.command + ".stdout.log"), head + st.log});
+    out.push_back({d / ("training_" + st.command + ".stderr.log"), ""});
+    out.push_back({d / ("training_" + st.timestamp + "_metadata.json"), st.metadata_json});
+    if (!st.provenance_json.empty()) out.push_back({d / "provenance.json", st.provenance_json});
+    if (st.command != "datagen") continue;
+    out.push_back({d / "dlio.log",
+                   "# written by " + s.tool_version + " in DLIO's place (no DLIO ran)\n" + st.log});
+    out.push_back({d / "dlio_config" / "config.yaml", s.config_yaml});
+    out.push_back({d / "dlio_config" / "hydra.yaml", hydra});
+    out.push_back({d / "dlio_config" / "overrides.yaml", overrides});
+  }
   std::set<std::string> seen;
   for (const SubmissionRun& r : s.runs) {
     if (!seen.insert(r.timestamp).second)
@@ -116,6 +133,37 @@ Result<std::vector<SubmissionFile>> submission_files(const SubmissionSpec& s) {
     out.push_back({d / "dlio_config" / "overrides.yaml", overrides});
   }
   return out;
+}
+
+std::string training_step_metadata_json(const Job& job, const StepInputs& in) {
+  const DatasetSpec& d = job.dataset;
+  const double record = dlio::nominal_record_bytes(d.sample_size);
+  const std::uint64_t per_file = std::max<std::uint32_t>(d.samples_per_file, 1);
+  const std::uint64_t subfolders =
+      d.files_per_dir > 0 ? (in.files + d.files_per_dir - 1) / d.files_per_dir : 0;
+  nlohmann::ordered_json j;
+  j["benchmark_type"] = "training";
+  j["command"] = in.command;
+  j["model"] = job.name;
+  j["args"] = {{"model", job.name},
+               {"accelerator_type", in.accelerator},
+               {"num_accelerators", in.accelerators},
+               {"num_client_hosts", in.hosts},
+               {"client_host_memory_in_gb", in.client_host_memory_gib},
+               {"data_dir", d.dir.string()}};
+  nlohmann::ordered_json dataset = {
+      {"num_files_train", in.files},
+      {"num_subfolders_train", subfolders},
+      {"num_samples_per_file", per_file},
+      {"record_length_bytes", record},
+      {"total_disk_bytes",
+       static_cast<std::uint64_t>(double(in.files) * double(per_file) * record)}};
+  j["parameters"] = {{"dataset", dataset}, {"reader", {{"batch_size", job.reader.batch_size}}}};
+  if (in.command == "datasize")
+    j["sizing"] = {{"samples_for_steps", in.sizing.samples_for_steps},
+                   {"samples_for_memory", in.sizing.samples_for_memory},
+                   {"files", in.sizing.files}};
+  return j.dump(2) + "\n";
 }
 
 std::string dlio_training_epoch_stats_json(const Report& report) {

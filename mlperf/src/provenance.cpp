@@ -80,6 +80,13 @@ std::string provenance_json(const Provenance& p) {
   j["warmup"] = p.warmup;
   j["start"] = p.start;
   j["end"] = p.end;
+  j["invocation_start_unix_s"] = p.invocation_start_unix_s;
+  j["end_unix_s"] = p.end_unix_s;
+  j["clients"] = {{"hosts", p.clients.hosts},
+                  {"ranks", p.clients.ranks},
+                  {"accelerators", p.clients.accelerators},
+                  {"ram_bytes", p.clients.ram_bytes},
+                  {"measured_ram_bytes", p.clients.measured_ram_bytes}};
   return j.dump(2) + "\n";
 }
 
@@ -120,6 +127,20 @@ Result<Provenance> parse_provenance(const std::string& text, const std::string& 
   p.accelerator = j.value("accelerator", "");
   p.run = j.value("run", 0u);
   p.warmup = j.value("warmup", false);
+  p.invocation_start_unix_s = j.value("invocation_start_unix_s", 0.0);
+  p.end_unix_s = j.value("end_unix_s", 0.0);
+  if (j.contains("clients")) {
+    const nlohmann::json& c = j["clients"];
+    for (const char* key : {"hosts", "ranks", "accelerators", "ram_bytes", "measured_ram_bytes"})
+      if (!c.is_object() || !c.contains(key) || !c[key].is_number_unsigned())
+        return input_error(where + ": clients." + key + ": missing or not a number");
+    p.clients.hosts = c["hosts"].get<std::uint32_t>();
+    p.clients.ranks = c["ranks"].get<std::uint32_t>();
+    p.clients.accelerators = c["accelerators"].get<std::uint64_t>();
+    p.clients.ram_bytes = c["ram_bytes"].get<std::uint64_t>();
+    p.clients.measured_ram_bytes = c["measured_ram_bytes"].get<std::uint64_t>();
+    p.has_clients = true;
+  }
   return p;
 }
 

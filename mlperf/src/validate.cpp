@@ -15,7 +15,9 @@
 
 #include "dlgen/core/job_io.hpp"
 #include "dlgen/mlperf/mlperf.hpp"
+#include "dlgen/mlperf/mlperf_checkpoint.hpp"
 #include "dlgen/mlperf/provenance.hpp"
+#include "dlgen/mlperf/v3_checks.hpp"
 
 namespace dlgen::mlperf {
 namespace {
@@ -121,13 +123,40 @@ void check_provenance(Checker& c, const fs::path& run, const std::string& worklo
   if (prov->workload != workload)
     c.problem(p, "provenance",
               "workload \"" + prov->workload + "\", the folder is \"" + workload + "\"");
+  if (!prov->has_clients)
+    c.problem(p, "provenance", "clients: missing (the hosts and their RAM, rule 3.1.2)");
   const fs::path toml = run / "dlgen_job.toml";
-  if (fs::exists(toml) && job_text_hash(read_text(toml)) != prov->job_hash)
+  if (!fs::exists(toml)) return;  // a datasize or datagen step
+  if (job_text_hash(read_text(toml)) != prov->job_hash)
     c.problem(p, "provenance",
               "job.hash " + prov->job_hash + " is not the hash of dlgen_job.toml (" +
                   job_text_hash(read_text(toml)) + ")");
   if (prov->job_toml != read_text(toml))
     c.problem(p, "provenance", "job.toml differs from dlgen_job.toml");
+}
+
+// The run folder's provenance.json, parsed (nullopt when missing or broken: check_provenance
+// reports it).
+std::optional<Provenance> provenance_of(const fs::path& run) {
+  Result<Provenance> p = parse_provenance(read_text(run / "provenance.json"), "");
+  return p ? std::optional<Provenance>(*p) : std::nullopt;
+}
+
+void add(Checker& c, const fs::path& p, const std::vector<RuleProblem>& problems) {
+  for (const RuleProblem& x : problems) c.problem(p, x.rule, x.message);
+}
+
+// A timestamp folder's dlio_config/: exactly config.yaml, hydra.yaml, overrides.yaml.
+void check_dlio_config(Checker& c, const fs::path& folder, const std::string& rule) {
+  const fs::path config = folder / "dlio_config";
+  std::vector<std::string> have;
+  for (const fs::path& p : entries(config)) have.push_back(p.filename().string());
+  const std::vector<std::string> want = {"config.yaml", "hydra.yaml", "overrides.yaml"};
+  if (have != want)
+    c.problem(config, rule,
+              "holds " + std::to_string(have.size()) +
+                  " entries; exactly config.yaml, hydra.yaml and "
+                  "overrides.yaml are asked for");
 }
 
 // The files every timestamp folder holds (2.1.19 / 2.1.25) and its dlio_config (2.1.20 / 2.1.26).
@@ -142,15 +171,7 @@ void check_run_files(Checker& c, const fs::path& run, const std::string& categor
         std::string("dlgen_output.json"), std::string("per_epoch_stats.json"),
         std::string("summary.json"), std::string("dlio.log")})
     if (!fs::is_regular_file(run / name)) c.problem(run / name, files_rule, "missing");
-  const fs::path config = run / "dlio_config";
-  std::vector<std::string> have;
-  for (const fs::path& p : entries(config)) have.push_back(p.filename().string());
-  const std::vector<std::string> want = {"config.yaml", "hydra.yaml", "overrides.yaml"};
-  if (have != want)
-    c.problem(config, config_rule,
-              "holds " + std::to_string(have.size()) +
-                  " entries; exactly config.yaml, hydra.yaml and "
-                  "overrides.yaml are asked for");
+  check_dlio_config(c, run, config_rule);
   if (c.v3()) check_provenance(c, run, workload);
 }
 
@@ -246,7 +267,8 @@ void recheck_division(Checker& c, const fs::path& results, const std::vector<fs:
       c.problem(t / "dlgen_job.toml", "2.1.19 runFiles", job.error().message);
       continue;
     }
-    const DivisionCheck d = check_division(*reference, *job);
+    DivisionCheck d = check_division(*reference, *job);
+    apply_v3_direct(*job, d.division, d.reasons);
     if (rank(d.division) > rank(worst)) worst = d.division;
     for (const std::string& why : d.reasons)
       if (std::find(reasons.begin(), reasons.end(), why) == reasons.end()) reasons.push_back(why);
@@ -259,6 +281,67 @@ void recheck_division(Checker& c, const fs::path& results, const std::vector<fs:
             "results.json says " + r.value("division", "") + " but the runs' jobs are " +
                 to_string(worst) + " against the v3.0 reference of " + workload + " on " +
                 r.value("accelerator", "") + ": " + why);
+}
+
+// v3.0's datasize or datagen step (2.1.12 - 2.1.15): exactly one timestamp folder with its logs,
+// metadata (and for datagen dlio.log and dlio_config/) and provenance; returns the files its
+// metadata records (parameters.dataset.num_files_train), nullopt when it cannot be read.
+std::optional<std::uint64_t> check_step(Checker& c, const fs::path& w, const std::string& command) {
+  const fs::path dir = w / command;
+  if (!fs::is_directory(dir)) {
+    c.problem(dir, "2.1.12 trainingPhases", "missing (v3.0: datasize, datagen and run)");
+    return std::nullopt;
+  }
+  const std::string rule = command == "datagen" ? "2.1.13 datagenTimestamp" : "2.1.12 trainingPhases";
+  const std::vector<fs::path> ts = timestamp_folders(c, dir, rule);
+  if (ts.size() != 1)
+    c.problem(dir, rule, std::to_string(ts.size()) + " timestamp folders; exactly one");
+  if (ts.empty()) return std::nullopt;
+  const fs::path t = ts.back();
+  const std::string files_rule =
+      command == "datagen" ? "2.1.14 datagenFiles" : "3.3.1 trainingRunDataMatchesDatasize";
+  std::vector<std::string> need = {"training_" + command + ".stdout.log",
+                                   "training_" + command + ".stderr.log"};
+  if (command == "datagen") need.push_back("dlio.log");
+  for (const std::string& name : need)
+    if (!fs::is_regular_file(t / name)) c.problem(t / name, files_rule, "missing");
+  if (command == "datagen") check_dlio_config(c, t, "2.1.15 datagenDlioConfig");
+  check_provenance(c, t, w.filename().string());
+  fs::path meta;
+  for (const fs::path& p : entries(t))
+    if (p.filename().string().size() > 14 &&
+        p.filename().string().ends_with("_metadata.json"))
+      meta = p;
+  if (meta.empty()) {
+    c.problem(t, files_rule, "no *_metadata.json (the step's parameters.dataset)");
+    return std::nullopt;
+  }
+  const std::optional<json> m = read_json(c, meta, files_rule);
+  const json files = m ? m->value("parameters", json::object())
+                             .value("dataset", json::object())
+                             .value("num_files_train", json())
+                       : json();
+  if (!files.is_number_unsigned()) {
+    if (m) c.problem(meta, files_rule, "parameters.dataset.num_files_train: missing");
+    return std::nullopt;
+  }
+  return files.get<std::uint64_t>();
+}
+
+// v3.0, each run folder: the dataset size against its clients (3.1.2) and the steps (3.2.1,
+// 3.3.1), from its dlgen_job.toml and provenance.json.
+void check_run_data(Checker& c, const fs::path& t, TrainingStepFiles steps) {
+  Result<Job> job = load_job(t / "dlgen_job.toml");
+  if (!job) {
+    c.problem(t / "dlgen_job.toml", "3.1.2 trainingRecalculateDatasetSize",
+              "cannot recheck the dataset size: " + job.error().message);
+    return;
+  }
+  const std::optional<Provenance> prov = provenance_of(t);
+  if (!prov || !prov->has_clients) return;  // check_provenance reports it
+  add(c, t, check_v3_dataset_size(*job, prov->clients));
+  steps.run = job->dataset.num_files;
+  add(c, t, check_v3_training_steps(steps));
 }
 
 void check_training(Checker& c, const fs::path& w, const std::string& division) {
@@ -283,6 +366,15 @@ void check_training(Checker& c, const fs::path& w, const std::string& division) 
     c.problem(run, "2.1.17 runTimestamps",
               std::to_string(ts.size()) + " timestamp folders; exactly 6 (the warm-up and 5 runs)");
   for (const fs::path& t : ts) check_run_files(c, t, "training", workload);
+  if (c.v3()) {
+    for (const fs::path& p : subdirs(w))
+      if (p.filename() != "run" && p.filename() != "datasize" && p.filename() != "datagen")
+        c.problem(p, "2.1.12 trainingPhases", "not a step (datasize, datagen, run)");
+    TrainingStepFiles steps;
+    steps.datasize = check_step(c, w, "datasize");
+    steps.datagen = check_step(c, w, "datagen");
+    for (const fs::path& t : ts) check_run_data(c, t, steps);
+  }
   const std::optional<json> r = read_json(c, run / "results.json", "2.1.16 runResultsJson");
   if (!r) return;
   check_division_folder(c, run / "results.json", *r, division);
@@ -328,6 +420,50 @@ void recompute_checkpointing(Checker& c, const fs::path& w, const std::vector<fs
               "results.json says " + r.value("division", "") + " but the runs disagree (INVALID)");
 }
 
+Division division_of(const std::string& text) {
+  for (Division d : {Division::closed, Division::open, Division::whatif})
+    if (lower(text) == lower(to_string(d))) return d;
+  return Division::invalid;
+}
+
+// v3.0's checkpointing rules (check_v3_checkpointing) on what the folder records: results.json's
+// verdict, accelerator and per-run figures, each timestamp folder's provenance (when its
+// invocation began and its run ended, the clients' RAM) and the runs' job.
+void check_checkpoint_rules(Checker& c, const fs::path& w, const std::vector<fs::path>& ts,
+                            const json& r) {
+  const json runs = r.value("runs", json::array());
+  if (ts.empty() || runs.size() != ts.size()) return;  // reported by recompute_checkpointing
+  Result<Job> job = load_job(ts.front() / "dlgen_job.toml");
+  if (!job) {
+    c.problem(ts.front() / "dlgen_job.toml", "2.1.25 checkpointingFiles", job.error().message);
+    return;
+  }
+  CheckpointRecord rec;
+  rec.workload = w.filename().string();
+  rec.accelerator = r.value("accelerator", "");
+  rec.division = division_of(r.value("division", ""));
+  rec.job = *job;
+  const json config = r.value("config", json::object());
+  rec.hosts = std::max(config.value("hosts", 1u), 1u);
+  rec.checkpoint_bytes = config.value("checkpoint_bytes", std::uint64_t{0});
+  rec.runs = static_cast<std::uint32_t>(runs.size());
+  for (std::size_t i = 0; i < ts.size(); ++i) {
+    CheckpointInvocation inv;
+    inv.writes = runs[i].value("write", json::object()).value("checkpoints", 0u);
+    inv.reads = runs[i].value("read", json::object()).value("checkpoints", 0u);
+    inv.cache_dropped = runs[i].value("cache_dropped", false);
+    if (const std::optional<Provenance> p = provenance_of(ts[i])) {
+      inv.start_unix_s = p->invocation_start_unix_s;
+      inv.end_unix_s = p->end_unix_s;
+      rec.ram_bytes_per_host = std::max(p->clients.ram_bytes, p->clients.measured_ram_bytes) /
+                               std::max<std::uint32_t>(p->clients.hosts, 1);
+    }
+    rec.invocations.push_back(inv);
+  }
+  const Result<Job> reference = mlperf_checkpoint_reference(rec.workload);
+  add(c, w / "results.json", check_v3_checkpointing(rec, reference ? &*reference : nullptr));
+}
+
 void check_checkpointing(Checker& c, const fs::path& w, const std::string& division) {
   const std::string workload = w.filename().string();
   c.out.results.push_back(c.rel(w));
@@ -350,6 +486,7 @@ void check_checkpointing(Checker& c, const fs::path& w, const std::string& divis
   if (!r) return;
   check_division_folder(c, w / "results.json", *r, division);
   recompute_checkpointing(c, w, ts, *r);
+  if (c.v3()) check_checkpoint_rules(c, w, ts, *r);
 }
 
 // One submitter's folder: results and systems (2.1.5), a system description per system (2.1.7),

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "dlgen/core/job.hpp"
 #include "dlgen/core/result.hpp"
 #include "dlgen/mlperf/mlperf.hpp"
 #include "dlgen/replay/report.hpp"
@@ -35,6 +36,35 @@ struct SubmissionRun {
   bool warmup = false;
 };
 
+// A training workload's datasize or datagen step (MLPerf Storage v3.0, Rules.md 2.1.12 - 2.1.15,
+// 3.3.1): one timestamp folder beside run/, <workload>/<command>/<timestamp>/, holding
+// training_<command>.stdout.log and .stderr.log, training_<timestamp>_metadata.json and
+// provenance.json; datagen also dlio.log and dlio_config/ (as the runs).
+struct SubmissionStep {
+  std::string command;  // "datasize" or "datagen"
+  std::string timestamp;
+  std::string metadata_json;  // training_step_metadata_json
+  std::string log;
+  std::string provenance_json;  // "" writes none
+};
+
+// What a step's metadata records (mlpstorage's training_<timestamp>_metadata.json): the inputs
+// of the sizing under "args" (model, accelerator_type, num_accelerators, num_client_hosts,
+// client_host_memory_in_gb per host, data_dir) and its outputs under "parameters.dataset"
+// (num_files_train, num_subfolders_train, total_disk_bytes = files x samples a file x the
+// nominal record size, num_samples_per_file, record_length_bytes) with reader.batch_size. The
+// datasize step records the rules' minimum (`files` = MlperfSizing::files, with the sizing's
+// two figures); the datagen step the dataset the runs read.
+struct StepInputs {
+  std::string command, accelerator;
+  std::uint64_t accelerators = 0;  // all hosts
+  std::uint32_t hosts = 1;
+  double client_host_memory_gib = 0;  // one host
+  std::uint64_t files = 0;
+  MlperfSizing sizing;  // datasize only
+};
+std::string training_step_metadata_json(const Job& job, const StepInputs& in);
+
 struct SubmissionSpec {
   std::string submitter, system;  // folder names (sanitised: see submission_name)
   Division division = Division::invalid;
@@ -47,6 +77,7 @@ struct SubmissionSpec {
   std::string command_line;            // recorded in hydra.yaml and the logs
   std::string tool_version;            // "dlgen 0.x"
   std::vector<SubmissionRun> runs;
+  std::vector<SubmissionStep> steps;  // training under v3.0: datasize, datagen
 };
 
 struct SubmissionFile {

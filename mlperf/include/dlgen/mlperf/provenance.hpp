@@ -36,6 +36,15 @@ std::string job_text_hash(std::string_view toml_text);
 // division check compares (mlperf_division.cpp).
 std::vector<std::pair<std::string, std::string>> job_parameters(const Job& job);
 
+// The clients of a run, as the dataset-size rule (Rules.md 3.1.2) needs them: how many hosts and
+// ranks (mpirun -np; 1 without it), the simulated accelerators of all of them, and their RAM: what
+// the dataset was sized for (--ram, summed over the hosts) and what the hosts measured (summed).
+struct ClientInfo {
+  std::uint32_t hosts = 1, ranks = 1;
+  std::uint64_t accelerators = 0;  // training: run.accelerators x ranks; checkpointing: 0
+  std::uint64_t ram_bytes = 0, measured_ram_bytes = 0;
+};
+
 struct Provenance {
   std::string tool = "dlgen", version, commit;
   std::string rules;  // "v3.0", "v2.0"
@@ -47,6 +56,11 @@ struct Provenance {
   std::string start, end;  // local time, "%Y-%m-%dT%H:%M:%S.%f" as DLIO writes it
   std::uint32_t run = 0;   // 1-based run index; 0: the whole invocation
   bool warmup = false;
+  ClientInfo clients;
+  bool has_clients = false;  // parse_provenance: a file written before `clients` existed has none
+  // When this invocation of dlgen began and when the run ended, seconds since the epoch (rule
+  // 4.7.1 between a checkpoint write phase and a read phase run as two invocations).
+  double invocation_start_unix_s = 0, end_unix_s = 0;
 };
 
 // A Provenance for `job` on this host, built now: tool, commit, host, job hash, TOML, parameters.
