@@ -443,8 +443,8 @@ int mlperf_training(Job job, const MlperfArgs& a, const MlperfOutputs& outputs,
   if (!root) return 0;
   print_training_verdict(*r, mo.runs, a.out_dir, several);
   if (!a.results_dir.empty())
-    return write_training_submission(job, outputs, r->division, mlperf::mlperf_json(*r),
-                                     submission, *steps);
+    return write_training_submission(job, outputs, r->division, mlperf::mlperf_json(*r), submission,
+                                     *steps);
   return 0;
 }
 

@@ -193,7 +193,8 @@ mlperf::SubmissionStep training_step(const Job& job, const MlperfOutputs& o,
   st.metadata_json = mlperf::training_step_metadata_json(job, in);
   st.log = command + ": " + std::to_string(files) + " files of " + job.name + " in " +
            job.dataset.dir.string() + "\n";
-  if (o.v3) st.provenance_json = run_provenance(job, o, job.name, 0, false, start, dlio_time_text());
+  if (o.v3)
+    st.provenance_json = run_provenance(job, o, job.name, 0, false, start, dlio_time_text());
   return st;
 }
 

@@ -99,7 +99,8 @@ Result<std::vector<SubmissionFile>> submission_files(const SubmissionSpec& s) {
   if (overrides.empty()) overrides = "[]\n";
   for (const SubmissionStep& st : s.steps) {
     const std::filesystem::path d = results.parent_path() / st.command / st.timestamp;
-    const std::string head = "# " + s.tool_version + ", " + st.command + ": " + s.command_line + "\n";
+    const std::string head =
+        "# " + s.tool_version + ", " + st.command + ": " + s.command_line + "\n";
     out.push_back({d / ("training_" + st.command + ".stdout.log"), head + st.log});
     out.push_back({d / ("training_" + st.command + ".stderr.log"), ""});
     out.push_back({d / ("training_" + st.timestamp + "_metadata.json"), st.metadata_json});

@@ -32,15 +32,14 @@ void check_phases(const CheckpointRecord& r, std::vector<RuleProblem>& out) {
     reads += i.reads;
   }
   const std::string got = std::to_string(writes) + " written and " + std::to_string(reads) +
-                          " read over " + std::to_string(r.invocations.size()) +
-                          " invocation(s)";
+                          " read over " + std::to_string(r.invocations.size()) + " invocation(s)";
   if (writes != 10 || reads != 10) {
     out.push_back({rule, got + "; CLOSED writes 10 then reads 10"});
     return;
   }
   const bool combined = r.invocations.size() == 1;
-  const bool split = r.invocations.size() == 2 && r.invocations[0].reads == 0 &&
-                     r.invocations[1].writes == 0;
+  const bool split =
+      r.invocations.size() == 2 && r.invocations[0].reads == 0 && r.invocations[1].writes == 0;
   if (!combined && !split)
     out.push_back({rule, got + "; CLOSED runs them in one invocation, or a write phase "
                                "(num_checkpoints_read=0) then a read phase "
@@ -54,16 +53,17 @@ void check_window(const CheckpointRecord& r, std::vector<RuleProblem>& out) {
     if (w.writes == 0 || w.reads != 0 || rd.writes != 0 || rd.reads == 0) continue;
     const char* rule = "4.7.1 checkpointCacheFlushValidation";
     if (w.end_unix_s <= 0 || rd.start_unix_s <= 0) {
-      out.push_back({rule, "the write phase's end or the read phase's start is not recorded "
-                           "(provenance.json end_unix_s, invocation_start_unix_s)"});
+      out.push_back({rule,
+                     "the write phase's end or the read phase's start is not recorded "
+                     "(provenance.json end_unix_s, invocation_start_unix_s)"});
       continue;
     }
     const double gap = rd.start_unix_s - w.end_unix_s;
     if (gap > kV3PhaseGapLimitS) {
       char buf[200];
       std::snprintf(buf, sizeof buf,
-                    "the read phase began %.1f s after the write phase ended; %.0f s at most",
-                    gap, kV3PhaseGapLimitS);
+                    "the read phase began %.1f s after the write phase ended; %.0f s at most", gap,
+                    kV3PhaseGapLimitS);
       out.push_back({rule, buf});
     }
   }
@@ -91,12 +91,12 @@ std::vector<RuleProblem> check_v3_dataset_size(const Job& job, const ClientInfo&
   const MlperfSizing s = mlperf_cluster_dataset_size(job, c.ranks, ram);
   if (job.dataset.num_files >= s.files) return {};
   char record[64];
-  std::snprintf(record, sizeof record, "%.0f B", dlio::nominal_record_bytes(job.dataset.sample_size));
+  std::snprintf(record, sizeof record, "%.0f B",
+                dlio::nominal_record_bytes(job.dataset.sample_size));
   return {{"3.1.2 trainingRecalculateDatasetSize",
-           "dataset.num_files " + count(job.dataset.num_files) + " is below the " +
-               count(s.files) + " files the rules ask: 500 steps x batch " +
-               std::to_string(job.reader.batch_size) + " x " +
-               std::to_string(job.run.accelerators) + " accelerator(s) x " +
+           "dataset.num_files " + count(job.dataset.num_files) + " is below the " + count(s.files) +
+               " files the rules ask: 500 steps x batch " + std::to_string(job.reader.batch_size) +
+               " x " + std::to_string(job.run.accelerators) + " accelerator(s) x " +
                std::to_string(c.ranks) + " rank(s) = " + count(s.samples_for_steps) +
                " samples; 5 x " + format_size(ram) + " of RAM (" + std::to_string(c.hosts) +
                " host(s)) / " + record + " a sample = " + count(s.samples_for_memory) +
@@ -104,20 +104,23 @@ std::vector<RuleProblem> check_v3_dataset_size(const Job& job, const ClientInfo&
                " sample(s) a file"}};
 }
 
+std::vector<RuleProblem> check_v3_datagen_size(const TrainingStepFiles& f) {
+  if (!f.datasize || !f.datagen || *f.datagen >= *f.datasize) return {};
+  return {{"3.2.1 trainingDatagenMinimumSize", "datagen wrote " + count(*f.datagen) +
+                                                   " files, below the " + count(*f.datasize) +
+                                                   " the datasize step asks"}};
+}
+
 std::vector<RuleProblem> check_v3_training_steps(const TrainingStepFiles& f) {
   std::vector<RuleProblem> out;
-  if (f.datasize && f.datagen && *f.datagen < *f.datasize)
-    out.push_back({"3.2.1 trainingDatagenMinimumSize",
-                   "datagen wrote " + count(*f.datagen) + " files, below the " +
-                       count(*f.datasize) + " the datasize step asks"});
   if (f.datasize && f.run < *f.datasize)
     out.push_back({"3.3.1 trainingRunDataMatchesDatasize",
                    "the run reads " + count(f.run) + " files, below the " + count(*f.datasize) +
                        " the datasize step asks"});
   if (f.datagen && f.run > *f.datagen)
     out.push_back({"3.3.1 trainingRunDataMatchesDatasize",
-                   "the run reads " + count(f.run) + " files, more than the " +
-                       count(*f.datagen) + " datagen wrote"});
+                   "the run reads " + count(f.run) + " files, more than the " + count(*f.datagen) +
+                       " datagen wrote"});
   return out;
 }
 
@@ -133,12 +136,11 @@ std::vector<RuleProblem> check_v3_checkpointing(const CheckpointRecord& r, const
   if (!closed_broken && d.division != Division::invalid) return out;
   std::string why;
   for (const std::string& s : d.reasons) why += (why.empty() ? "" : "; ") + s;
-  out.push_back({closed_broken ? "4.6.3 checkpointClosedCheckpointParameters"
-                               : "4.3 checkpointParameters",
-                 std::string("results.json says ") + to_string(r.division) + " but the run's job is " +
-                     to_string(d.division) + " against the v3.0 reference of " + r.workload +
-                     " on " + (r.accelerator.empty() ? "no accelerator" : r.accelerator) + ": " +
-                     why});
+  out.push_back(
+      {closed_broken ? "4.6.3 checkpointClosedCheckpointParameters" : "4.3 checkpointParameters",
+       std::string("results.json says ") + to_string(r.division) + " but the run's job is " +
+           to_string(d.division) + " against the v3.0 reference of " + r.workload + " on " +
+           (r.accelerator.empty() ? "no accelerator" : r.accelerator) + ": " + why});
   return out;
 }
 

@@ -292,7 +292,8 @@ std::optional<std::uint64_t> check_step(Checker& c, const fs::path& w, const std
     c.problem(dir, "2.1.12 trainingPhases", "missing (v3.0: datasize, datagen and run)");
     return std::nullopt;
   }
-  const std::string rule = command == "datagen" ? "2.1.13 datagenTimestamp" : "2.1.12 trainingPhases";
+  const std::string rule =
+      command == "datagen" ? "2.1.13 datagenTimestamp" : "2.1.12 trainingPhases";
   const std::vector<fs::path> ts = timestamp_folders(c, dir, rule);
   if (ts.size() != 1)
     c.problem(dir, rule, std::to_string(ts.size()) + " timestamp folders; exactly one");
@@ -309,8 +310,7 @@ std::optional<std::uint64_t> check_step(Checker& c, const fs::path& w, const std
   check_provenance(c, t, w.filename().string());
   fs::path meta;
   for (const fs::path& p : entries(t))
-    if (p.filename().string().size() > 14 &&
-        p.filename().string().ends_with("_metadata.json"))
+    if (p.filename().string().size() > 14 && p.filename().string().ends_with("_metadata.json"))
       meta = p;
   if (meta.empty()) {
     c.problem(t, files_rule, "no *_metadata.json (the step's parameters.dataset)");
@@ -328,8 +328,8 @@ std::optional<std::uint64_t> check_step(Checker& c, const fs::path& w, const std
   return files.get<std::uint64_t>();
 }
 
-// v3.0, each run folder: the dataset size against its clients (3.1.2) and the steps (3.2.1,
-// 3.3.1), from its dlgen_job.toml and provenance.json.
+// v3.0, each run folder: the dataset size against its clients (3.1.2) and the steps (3.3.1),
+// from its dlgen_job.toml and provenance.json.
 void check_run_data(Checker& c, const fs::path& t, TrainingStepFiles steps) {
   Result<Job> job = load_job(t / "dlgen_job.toml");
   if (!job) {
@@ -373,6 +373,7 @@ void check_training(Checker& c, const fs::path& w, const std::string& division) 
     TrainingStepFiles steps;
     steps.datasize = check_step(c, w, "datasize");
     steps.datagen = check_step(c, w, "datagen");
+    add(c, w / "datagen", check_v3_datagen_size(steps));
     for (const fs::path& t : ts) check_run_data(c, t, steps);
   }
   const std::optional<json> r = read_json(c, run / "results.json", "2.1.16 runResultsJson");

@@ -4,13 +4,14 @@
 // (3.2.1, 3.3.1), the checkpoint phases and counts (Table 3), the 30-second window (4.7.1), the
 // page-cache flush (4.3.1), the checkpointing parameters (4.3.4, 4.3.5) and O_DIRECT outside
 // unet3d; and the step metadata `dlgen mlperf` writes for the datasize and datagen folders.
+#include "dlgen/mlperf/v3_checks.hpp"
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
 #include "dlgen/mlperf/mlperf_checkpoint.hpp"
 #include "dlgen/mlperf/mlperf_submission.hpp"
-#include "dlgen/mlperf/v3_checks.hpp"
 
 namespace dlgen::mlperf {
 namespace {
@@ -73,8 +74,8 @@ TEST(V3Checks, DatasetSizeAgainstTheAcceleratorsOfEveryRank) {
   const ClientInfo c = clients(4, 4, 1 << 20, 1 << 20);
   EXPECT_TRUE(check_v3_dataset_size(retinanet(48000), c).empty());
   const auto few = check_v3_dataset_size(retinanet(47999), c);
-  EXPECT_TRUE(has(few, "3.1.2",
-                  "500 steps x batch 24 x 1 accelerator(s) x 4 rank(s) = 48,000 samples"))
+  EXPECT_TRUE(
+      has(few, "3.1.2", "500 steps x batch 24 x 1 accelerator(s) x 4 rank(s) = 48,000 samples"))
       << text(few);
 }
 
@@ -89,7 +90,9 @@ TEST(V3Checks, StepsBoundTheRunsFiles) {
   const auto over = check_v3_training_steps({100, 120, 130});
   EXPECT_TRUE(has(over, "3.3.1", "the run reads 130 files, more than the 120 datagen wrote"))
       << text(over);
-  const auto gen = check_v3_training_steps({100, 80, 80});
+  EXPECT_TRUE(check_v3_datagen_size({100, 100, 0}).empty());
+  EXPECT_TRUE(check_v3_datagen_size({std::nullopt, 80, 0}).empty());
+  const auto gen = check_v3_datagen_size({100, 80, 80});
   EXPECT_TRUE(has(gen, "3.2.1 trainingDatagenMinimumSize",
                   "datagen wrote 80 files, below the 100 the datasize step asks"))
       << text(gen);

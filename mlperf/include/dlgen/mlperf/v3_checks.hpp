@@ -28,12 +28,14 @@ struct RuleProblem {
 std::vector<RuleProblem> check_v3_dataset_size(const Job& job, const ClientInfo& clients);
 
 // The file counts of a training result's steps: the datasize step's minimum, the datagen step's
-// dataset, and one run's dataset.num_files. Rule 3.2.1: datagen at least datasize; 3.3.1: the run
-// at least datasize and at most datagen. A step not recorded (nullopt) is left out.
+// dataset, and one run's dataset.num_files. A step not recorded (nullopt) is left out.
 struct TrainingStepFiles {
   std::optional<std::uint64_t> datasize, datagen;
   std::uint64_t run = 0;
 };
+// Rule 3.2.1 (once a result): datagen wrote at least the files datasize asks.
+std::vector<RuleProblem> check_v3_datagen_size(const TrainingStepFiles& f);
+// Rule 3.3.1 (each run): the run reads at least the files datasize asks, at most datagen's.
 std::vector<RuleProblem> check_v3_training_steps(const TrainingStepFiles& f);
 
 // One timestamp folder of a checkpointing result (one invocation of dlgen mlperf): the
