@@ -130,8 +130,11 @@ std::vector<RuleProblem> check_v3_checkpointing(const CheckpointRecord& r, const
   check_window(r, out);
   check_page_cache(r, out);
   if (!reference || r.division == Division::invalid) return out;
+  // A write phase and a read phase are two invocations of one run each, not two runs of one.
+  const bool split =
+      r.invocations.size() == 2 && r.invocations[0].reads == 0 && r.invocations[1].writes == 0;
   const DivisionCheck d =
-      check_checkpoint_division_v3(*reference, r.job, r.runs, r.accelerator, r.hosts);
+      check_checkpoint_division_v3(*reference, r.job, split ? 1 : r.runs, r.accelerator, r.hosts);
   const bool closed_broken = r.division == Division::closed && d.division != Division::closed;
   if (!closed_broken && d.division != Division::invalid) return out;
   std::string why;

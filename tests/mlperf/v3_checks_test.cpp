@@ -131,6 +131,16 @@ TEST(V3Checks, CheckpointingTenWrittenThenTenRead) {
   split.invocations = {{10, 0, 1000, 2000, false}, {0, 10, 2010, 3000, false}};
   EXPECT_TRUE(check_v3_checkpointing(split, nullptr).empty())
       << text(check_v3_checkpointing(split, nullptr));
+  // Against the reference too: two invocations of one run each are CLOSED, two runs of one
+  // invocation are not.
+  split.runs = 2;
+  EXPECT_TRUE(check_v3_checkpointing(split, &ref).empty())
+      << text(check_v3_checkpointing(split, &ref));
+  CheckpointRecord two_runs = good_checkpointing();
+  two_runs.runs = 2;
+  two_runs.invocations = {{5, 5, 1000, 2000, true}, {5, 5, 1000, 3000, true}};
+  EXPECT_TRUE(has(check_v3_checkpointing(two_runs, &ref), "4.6.3", "2 invocations"))
+      << text(check_v3_checkpointing(two_runs, &ref));
   CheckpointRecord five = good_checkpointing();
   five.invocations = {{5, 5, 1000, 2000, true}};
   EXPECT_TRUE(has(check_v3_checkpointing(five, nullptr), "Table 3 num_checkpoints",

@@ -55,7 +55,8 @@ struct CheckpointRecord {
   std::string accelerator;
   Division division = Division::closed;  // what results.json says
   Job job;
-  std::uint32_t hosts = 1, runs = 1;
+  std::uint32_t hosts = 1;
+  std::uint32_t runs = 1;  // the runs results.json lists (a write and a read phase: one each)
   std::uint64_t checkpoint_bytes = 0;  // one checkpoint, all hosts' ranks
   std::uint64_t ram_bytes_per_host = 0;
   std::vector<CheckpointInvocation> invocations;  // in timestamp order
