@@ -72,7 +72,8 @@ TEST(DlioS3, ARelativeCheckpointFolderIsAPrefixBelowStorageRoot) {
   // Without a checkpoint_folder, DLIO's default folder in the bucket; the training configs too.
   EXPECT_EQ(must_load(llama, {"~workload.checkpoint.checkpoint_folder"}).job.checkpoint.dir.string(),
             "s3://chckpt-test1/checkpoints");
-  EXPECT_EQ(must_load(kS3 / "unet3d_h100_s3.yaml").job.checkpoint.dir.string(),
+  EXPECT_EQ(must_load(kS3 / "unet3d_h100_s3.yaml", {"++workload.workflow.checkpoint=True"})
+                .job.checkpoint.dir.string(),
             "s3://s3pytorchconnector/checkpoints/unet3d");
   Result<DlioJob> abs = load_dlio(llama, {"++workload.checkpoint.checkpoint_folder=/mnt/ck"});
   ASSERT_FALSE(abs);

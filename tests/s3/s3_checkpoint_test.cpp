@@ -36,7 +36,7 @@ nlohmann::json read_json(const fs::path& p) {
 // Every "KEY SIZE" line of boto3's listing below `prefix`.
 std::vector<std::pair<std::string, std::uint64_t>> listing(const std::string& b,
                                                            const std::string& prefix) {
-  const Outcome ls = s3_check("ls " + b + " " + prefix);
+  const Outcome ls = s3_check("ls " + b + " '" + prefix + "'");
   EXPECT_EQ(ls.code, 0) << ls.out;
   std::vector<std::pair<std::string, std::uint64_t>> out;
   std::istringstream lines(ls.out);
