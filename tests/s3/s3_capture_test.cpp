@@ -44,17 +44,22 @@ nlohmann::json truth_of(const std::string& out) {
   return nlohmann::json::parse(out.substr(start == std::string::npos ? 0 : start + 1));
 }
 
+// The program's 32 objects of 32 KiB put in bucket `b`, then its training (`options` added)
+// captured into orig.h5; the capture's outcome (77: no BPF here).
+Outcome capture_program(const TempDir& dir, const std::string& b, const std::string& options) {
+  const Outcome put = sh("'" + kProgram + "' put " + b + " train --objects 32 --size 32768");
+  EXPECT_EQ(put.code, 0) << put.out;
+  return dlgen("capture -q -o orig.h5 -- '" + kProgram + "' train " + b +
+                   " train --objects 32 --size 32768 --range 32768" + options,
+               dir.path());
+}
+
 TEST(S3Capture, BotoRangedGetsAreRecordedDistilledToAnS3JobAndReplayed) {
   TempDir dir("dlgen-s3-capture");
   const std::string b = new_bucket();
-  const Outcome put = sh("'" + kProgram + "' put " + b + " train --objects 32 --size 32768");
-  ASSERT_EQ(put.code, 0) << put.out;
-
   // 32 objects of 32 KiB, each sample one ranged GET of a whole object (Range: bytes=0-32767):
   // batch 4, 2 workers, 2 epochs, 20 ms of compute a step.
-  const Outcome cap = dlgen("capture -q -o orig.h5 -- '" + kProgram + "' train " + b +
-                                " train --objects 32 --size 32768 --range 32768",
-                            dir.path());
+  const Outcome cap = capture_program(dir, b, "");
   if (cap.code == 77) GTEST_SKIP() << "no BPF here: " << cap.out;
   ASSERT_EQ(cap.code, 0) << cap.out;
   const nlohmann::json truth = truth_of(cap.out);
@@ -114,11 +119,7 @@ TEST(S3Capture, BotoRangedGetsAreRecordedDistilledToAnS3JobAndReplayed) {
 TEST(S3Capture, ASampleReadAsSeveralRangesIsOneSample) {
   TempDir dir("dlgen-s3-capture");
   const std::string b = new_bucket();
-  const Outcome put = sh("'" + kProgram + "' put " + b + " train --objects 32 --size 32768");
-  ASSERT_EQ(put.code, 0) << put.out;
-  const Outcome cap = dlgen("capture -q -o orig.h5 -- '" + kProgram + "' train " + b +
-                                " train --objects 32 --size 32768 --range 32768 --chunks 4",
-                            dir.path());
+  const Outcome cap = capture_program(dir, b, " --chunks 4");
   if (cap.code == 77) GTEST_SKIP() << "no BPF here: " << cap.out;
   ASSERT_EQ(cap.code, 0) << cap.out;
   ASSERT_EQ(truth_of(cap.out)["steps"], 16) << cap.out;
