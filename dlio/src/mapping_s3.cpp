@@ -109,8 +109,10 @@ void Reader::read_checkpoint_location(bool checkpoint) {
   const std::string folder = clean_folder(dir);
   k.dir = s3_root_ + (folder.empty() ? "" : "/" + folder);
   if (checkpoint)
-    note("checkpoint.checkpoint_folder " + dir + " with storage_type s3: checkpoints are objects "
-         "below " + k.dir.string() + " (DLIO's pt_s3_save: s3://<storage_root>/<checkpoint_folder>)");
+    note("checkpoint.checkpoint_folder " + dir +
+         " with storage_type s3: checkpoints are objects "
+         "below " +
+         k.dir.string() + " (DLIO's pt_s3_save: s3://<storage_root>/<checkpoint_folder>)");
 }
 
 // storage_options: where the store is (endpoint, region, addressing) as environment values for

@@ -110,7 +110,7 @@ class Reader {
   // With storage_type s3: "s3://" + storage_root (the data folder's bucket without one), the
   // namespace DLIO's pt_s3_save writes checkpoint_folder below; empty on files.
   std::string s3_root_;
-  std::uint64_t subfolders_eval_ = 0;      // dataset.num_subfolders_eval
+  std::uint64_t subfolders_eval_ = 0;  // dataset.num_subfolders_eval
 };
 
 }  // namespace dlgen::dlio

@@ -101,8 +101,7 @@ Result<void> Workflow::write_rank(std::size_t i, CheckpointIo& io, RankPass& rec
   if (!dfd) return dfd.error();
   for (std::size_t f = 0; f < s.files.size(); ++f) {
     // A fresh stream per checkpoint, rank and file: nothing repeats within or across checkpoints.
-    const CheckpointFile file{dfd->get(), s.files[f].name, dir / s.files[f].name,
-                              s.files[f].bytes};
+    const CheckpointFile file{dfd->get(), s.files[f].name, dir / s.files[f].name, s.files[f].bytes};
     if (Result<void> r =
             io.write(file, checkpoint_salt() ^ (std::uint64_t{index_} * 0x9e3779b97f4a7c15ull),
                      (std::uint64_t{s.rank} << 20) | f, &progress_);

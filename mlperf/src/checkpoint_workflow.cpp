@@ -446,7 +446,7 @@ Result<CheckpointRunResult> run_checkpoint_workflow(const Job& job,
   if (!shards) return shards.error();
   Result<const engine::EngineOps*> engine = engine::lookup(options.engine);
   if (!engine) return engine.error();
-  const Storage where = (*engine)->caps.diskless    ? Storage::none
+  const Storage where = (*engine)->caps.diskless       ? Storage::none
                         : replay::is_object_dir(k.dir) ? Storage::objects
                                                        : Storage::files;
   Result<own::Fd> root = own::Fd();  // a directory, open for the whole run

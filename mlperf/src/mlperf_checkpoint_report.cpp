@@ -4,8 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "dlgen/mlperf/mlperf_checkpoint.hpp"
 #include "checkpoint_report.hpp"
+#include "dlgen/mlperf/mlperf_checkpoint.hpp"
 #include "host_share_json.hpp"
 #include "mlperf_html.hpp"
 #include "stats.hpp"

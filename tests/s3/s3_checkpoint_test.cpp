@@ -135,9 +135,9 @@ TEST(S3Checkpoint, TheNullEngineNeverContactsTheStore) {
                              b + "/ml --engine null";
   const std::string dead = "AWS_ENDPOINT_URL=http://127.0.0.1:9 ";
   for (const std::string& env : {std::string(), dead}) {
-    const Outcome ck = sh("cd '" + dir.path().string() + "' && " + env +
-                          "DLGEN_NO_PROGRESS=1 timeout 300 '" DLGEN_BINARY "' " + llama +
-                          " -o ck.json");
+    const Outcome ck =
+        sh("cd '" + dir.path().string() + "' && " + env +
+           "DLGEN_NO_PROGRESS=1 timeout 300 '" DLGEN_BINARY "' " + llama + " -o ck.json");
     ASSERT_EQ(ck.code, 0) << env << ck.out;
     const nlohmann::json r = read_json(dir / "ck.json");
     EXPECT_EQ(r["write"]["count"], 2u);
@@ -258,12 +258,12 @@ TEST(S3Checkpoint, DliosObjectCheckpointConfigRunsAsItIs) {
 TEST(S3Checkpoint, ADliosRelativeCheckpointFolderIsAPrefixOfTheBucket) {
   TempDir dir("dlgen-s3-ckpt");
   const std::string b = new_bucket();
-  const Outcome run =
-      dlgen("run '" DLGEN_SOURCE_DIR "/tests/data/dlio/s3/llama3_8b_checkpoint_minio.yaml' "
-            "++workload.storage.storage_root=" +
-                b + " ++workload.checkpoint.checkpoint_folder=checkpoints/llama3" + kShrinkLlama +
-                " -o r.json",
-            dir.path());
+  const Outcome run = dlgen("run '" DLGEN_SOURCE_DIR
+                            "/tests/data/dlio/s3/llama3_8b_checkpoint_minio.yaml' "
+                            "++workload.storage.storage_root=" +
+                                b + " ++workload.checkpoint.checkpoint_folder=checkpoints/llama3" +
+                                kShrinkLlama + " -o r.json",
+                            dir.path());
   ASSERT_EQ(run.code, 0) << run.out;
   EXPECT_NE(run.out.find("checkpoints are objects below s3://" + b + "/checkpoints/llama3"),
             std::string::npos)

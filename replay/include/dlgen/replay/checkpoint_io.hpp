@@ -76,7 +76,9 @@ class CheckpointIo {
   const engine::S3Counters* s3_counters() const { return engine::s3_counters(*engine_); }
   // The same, taken: the engine counts afresh from here (a writer used for several phases);
   // nullopt for the file engines.
-  std::optional<engine::S3Counters> take_s3_counters() { return engine::take_s3_counters(*engine_); }
+  std::optional<engine::S3Counters> take_s3_counters() {
+    return engine::take_s3_counters(*engine_);
+  }
   const CheckpointIoOptions& options() const { return options_; }
 
  private:
