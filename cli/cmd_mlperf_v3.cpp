@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "dlgen/core/job_io.hpp"
 #include "dlgen/core/storage_location.hpp"
+#include "dlgen/engine/registry.hpp"
 #include "dlgen/engine/s3.hpp"
 #include "dlgen/mlperf/provenance.hpp"
 #include "dlgen/mlperf/rules.hpp"
@@ -55,6 +56,13 @@ void judge_checkpoint_phases(const Job& job, const MlperfOutputs& o, const std::
                              mlperf::MlperfCheckpointResult& r) {
   const CheckpointSpec& k = job.checkpoint;
   const std::filesystem::path path = k.dir / mlperf::phase_record_name();
+  const bool phase = (k.writes > 0) != (k.reads > 0);
+  // A diskless engine (null) touches no storage, an object store's included: no record either.
+  if (const engine::EngineOps* e = engine::find(o.engine); phase && e && e->caps.diskless) {
+    r.reasons.push_back("note: engine " + o.engine +
+                        " stores nothing, so no phase record is kept (rule 4.7.1 not judged)");
+    return;
+  }
   if (k.writes > 0 && k.reads == 0) {
     mlperf::PhaseRecord rec;
     rec.workload = workload.empty() ? job.name : workload;

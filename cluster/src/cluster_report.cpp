@@ -307,8 +307,8 @@ ClusterResult reduce_ranks(std::vector<RankResult> ranks) {
     c.client_bound = c.client_bound || r.client_bound;
     c.restore_bytes += r.restore_bytes;
     c.restore_s = std::max(c.restore_s, r.restore_s);
-    add_s3(c.s3, r.s3);
-    add_s3(c.s3_checkpoint, r.s3_checkpoint);
+    engine::merge_into(c.s3, r.s3);
+    engine::merge_into(c.s3_checkpoint, r.s3_checkpoint);
     c.latency.merge(r.latency);
   }
   c.au_mean = accelerators > 0 ? au_sum / static_cast<double>(accelerators) : 0;

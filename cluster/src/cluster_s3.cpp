@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "dlgen/cluster/cluster_report.hpp"
 #include "dlgen/replay/report.hpp"
 
 namespace dlgen::cluster {
@@ -51,12 +52,6 @@ engine::S3Counters s3_from_j(const json& j) {
   return k;
 }
 
-void add_s3(std::optional<engine::S3Counters>& into, const std::optional<engine::S3Counters>& k) {
-  if (!k) return;
-  if (!into) into.emplace();
-  into->merge(*k);
-}
-
 json s3_rank_json(const engine::S3Counters& k) {
   const replay::Percentiles ttfb = replay::percentiles(k.ttfb);
   const replay::Percentiles ttlb = replay::percentiles(k.ttlb);
@@ -73,6 +68,14 @@ json s3_rank_json(const engine::S3Counters& k) {
             {"resets", k.resets}}},
           {"ttfb_us", {{"p50", ttfb.p50_us}, {"p99", ttfb.p99_us}}},
           {"ttlb_us", {{"p50", ttlb.p50_us}, {"p99", ttlb.p99_us}}}};
+}
+
+std::string s3_counters_text(const engine::S3Counters& k) {
+  return s3_to_j(k).dump();
+}
+
+engine::S3Counters s3_counters_from_text(const std::string& text) {
+  return s3_from_j(json::parse(text));
 }
 
 }  // namespace dlgen::cluster

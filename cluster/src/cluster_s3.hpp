@@ -4,7 +4,6 @@
 // pairs), and the reduction adds the counts and merges the histograms, so the cluster's
 // percentiles are those of every rank's requests together, never an average of the ranks'.
 #include <nlohmann/json.hpp>
-#include <optional>
 
 #include "dlgen/engine/s3.hpp"
 
@@ -17,8 +16,6 @@ LatencyHistogram histogram_from_j(const nlohmann::json& j);
 // The counters as a rank sends them, and back: s3_from_j(s3_to_j(k)) holds exactly what k holds.
 nlohmann::json s3_to_j(const engine::S3Counters& k);
 engine::S3Counters s3_from_j(const nlohmann::json& j);
-// Adds a rank's counters (none: a rank that used no object store) to the sum so far.
-void add_s3(std::optional<engine::S3Counters>& into, const std::optional<engine::S3Counters>& k);
 // A rank's row in the result JSON (per_rank[].s3): its requests by kind, retries, failures and
 // its own TTFB and TTLB p50 / p99 (µs), to find the rank whose requests fared worst.
 nlohmann::json s3_rank_json(const engine::S3Counters& k);

@@ -18,6 +18,7 @@ void Reader::build() {
   const Workflow flow = read_workflow();
   read_evaluation(flow);
   read_checkpoint_cadence(flow.checkpoint);
+  read_checkpoint_location(flow.checkpoint);
   const bool llm = read_llm(flow.train, flow.checkpoint);
   read_checkpoint_size(flow.checkpoint, llm);
   read_checkpoint_workflow(flow.train, flow.checkpoint, llm);

@@ -56,19 +56,22 @@ void Reader::read_storage() {
 
 // The bucket (storage_root, "BUCKET" or "BUCKET/PREFIX") and the data folder inside it; a data
 // folder written as a URL ("s3://BUCKET/...", as DLIO's own unet3d_h100_s3.yaml does) is taken
-// as it is.
+// as it is. storage_root is also where checkpoints go (read_checkpoint_location); without one, the
+// data folder's bucket.
 void Reader::read_storage_root() {
+  const Leaf* root = get("storage.storage_root");
+  std::string bucket;
+  if (root)
+    if (auto t = text(*root)) {
+      bucket = clean_folder(*t);
+      if (bucket.rfind("s3://", 0) == 0) bucket.erase(0, 5);
+    }
   std::string folder = folder_.string();
   if (folder.rfind("s3://", 0) == 0) {
     while (folder.size() > 5 && folder.back() == '/') folder.pop_back();
     folder_ = folder;
+    s3_root_ = "s3://" + (bucket.empty() ? folder.substr(5, folder.find('/', 5) - 5) : bucket);
   } else {
-    const Leaf* root = get("storage.storage_root");
-    std::string bucket;
-    if (root) {
-      if (auto t = text(*root)) bucket = clean_folder(*t);
-      if (bucket.rfind("s3://", 0) == 0) bucket.erase(0, 5);
-    }
     if (bucket.empty()) {
       if (root)
         error(*root, "must name the bucket (BUCKET or BUCKET/PREFIX)");
@@ -80,9 +83,36 @@ void Reader::read_storage_root() {
     }
     folder = clean_folder(folder);
     folder_ = "s3://" + bucket + (folder.empty() ? "" : "/" + folder);
+    s3_root_ = "s3://" + bucket;
     if (root) from("dataset.dir", *root);
   }
   out_.job.dataset.dir = folder_ / "train";
+}
+
+// With storage_type s3 DLIO writes checkpoints as objects (pt_s3_save, s3torchconnector's
+// S3Checkpoint, the default storage_library): a checkpoint_folder that is not a URL is a prefix
+// below storage_root, s3://<storage_root>/<checkpoint_folder>/... (its PyTorchS3Checkpointing
+// get_name); a URL is taken as it is. An absolute path names no object: refused.
+void Reader::read_checkpoint_location(bool checkpoint) {
+  if (s3_root_.empty()) return;
+  CheckpointSpec& k = out_.job.checkpoint;
+  const std::string dir = k.dir.string();
+  if (dir.rfind("s3://", 0) == 0) return;
+  const Leaf* l = get("checkpoint.checkpoint_folder");
+  if (!dir.empty() && dir.front() == '/') {
+    error(l ? *l : *get("storage.storage_type"),
+          "is a local path, and with storage_type s3 DLIO writes checkpoints as objects below "
+          "storage_root (s3://<storage_root>/<checkpoint_folder>): give a relative folder or an "
+          "s3:// URL");
+    return;
+  }
+  const std::string folder = clean_folder(dir);
+  k.dir = s3_root_ + (folder.empty() ? "" : "/" + folder);
+  if (checkpoint)
+    note("checkpoint.checkpoint_folder " + dir +
+         " with storage_type s3: checkpoints are objects "
+         "below " +
+         k.dir.string() + " (DLIO's pt_s3_save: s3://<storage_root>/<checkpoint_folder>)");
 }
 
 // storage_options: where the store is (endpoint, region, addressing) as environment values for

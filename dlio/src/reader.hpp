@@ -82,6 +82,7 @@ class Reader {
   void read_storage();
   void read_storage_root();
   void read_storage_options();
+  void read_checkpoint_location(bool checkpoint);
   void read_reader();
   void read_shuffle();
   void read_train();
@@ -106,7 +107,10 @@ class Reader {
   std::map<std::string, std::string> overridden_;  // DLIO key -> the override that set it
   std::vector<std::string> errors_;
   std::filesystem::path folder_ = "data";  // dataset.data_folder: holds train/ and valid/
-  std::uint64_t subfolders_eval_ = 0;      // dataset.num_subfolders_eval
+  // With storage_type s3: "s3://" + storage_root (the data folder's bucket without one), the
+  // namespace DLIO's pt_s3_save writes checkpoint_folder below; empty on files.
+  std::string s3_root_;
+  std::uint64_t subfolders_eval_ = 0;  // dataset.num_subfolders_eval
 };
 
 }  // namespace dlgen::dlio

@@ -202,9 +202,21 @@ void S3Counters::merge(const S3Counters& o) {
   ttlb.merge(o.ttlb);
 }
 
+void merge_into(std::optional<S3Counters>& into, const std::optional<S3Counters>& k) {
+  if (!k) return;
+  if (!into) into.emplace();
+  into->merge(*k);
+}
+
 const S3Counters* s3_counters(const IoEngine& e) {
   const auto* engine = dynamic_cast<const s3::S3Engine*>(&e);
   return engine ? &engine->counters() : nullptr;
+}
+
+std::optional<S3Counters> take_s3_counters(IoEngine& e) {
+  auto* engine = dynamic_cast<s3::S3Engine*>(&e);
+  if (!engine) return std::nullopt;
+  return engine->take_counters();
 }
 
 std::string s3_last_error(const IoEngine& e) {

@@ -49,6 +49,7 @@ class S3Engine final : public IoEngine {
   int close_file(int target) override;
 
   const S3Counters& counters() const { return transfers_.counters(); }
+  S3Counters take_counters() { return transfers_.take_counters(); }
   const std::string& last_error() const { return last_error_; }
 
  private:

@@ -13,6 +13,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dlgen/engine/engine.hpp"
@@ -86,6 +87,7 @@ class Transfers {
   // A part buffer given back by a finished part, to fill again (nothing allocated per part).
   bool take_spare(std::vector<std::byte>& into);
   const S3Counters& counters() const { return counters_; }
+  S3Counters take_counters() { return std::exchange(counters_, S3Counters{}); }
 
  private:
   Transfer* make_transfer();

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "dlgen/cluster/cluster_report.hpp"
 #include "dlgen/core/llm.hpp"
 #include "dlgen/mlperf/mlperf_checkpoint.hpp"
 #include "dlgen/replay/rank_group.hpp"
@@ -38,6 +39,8 @@ std::string host_result_bytes(const CheckpointRunResult& r) {
   j["method"] = r.cache_method;
   j["resident"] = r.resident_fraction;
   j["notes"] = r.notes;
+  if (r.write_s3) j["ws3"] = cluster::s3_counters_text(*r.write_s3);
+  if (r.read_s3) j["rs3"] = cluster::s3_counters_text(*r.read_s3);
   const HostShare& h = r.hosts.front();
   j["host"] = h.host;
   j["first"] = h.first_rank;
@@ -71,6 +74,10 @@ CheckpointRunResult host_result_from(const std::string& bytes, const CheckpointR
   r.cache_method = j["method"].get<std::string>();
   r.resident_fraction = j["resident"].get<double>();
   r.notes = j["notes"].get<std::vector<std::string>>();
+  r.write_s3.reset();
+  r.read_s3.reset();
+  if (j.contains("ws3")) r.write_s3 = cluster::s3_counters_from_text(j["ws3"].get<std::string>());
+  if (j.contains("rs3")) r.read_s3 = cluster::s3_counters_from_text(j["rs3"].get<std::string>());
   r.hosts = {HostShare{j["host"].get<std::string>(), j["first"].get<std::uint32_t>(), r.ranks,
                        r.checkpoint_bytes, r.checkpoint_files, r.ram_bytes, r.cache_dropped}};
   return r;
@@ -129,6 +136,8 @@ CheckpointRunResult merge_rank_results(const std::vector<CheckpointRunResult>& h
   out.checkpoint_files = 0;
   out.ram_bytes = 0;
   out.cache_dropped = true;
+  out.write_s3.reset();
+  out.read_s3.reset();
   auto merge = [](std::vector<CheckpointPass>& into, const std::vector<CheckpointPass>& from) {
     for (const CheckpointPass& p : from) {
       auto at = std::find_if(into.begin(), into.end(),
@@ -144,6 +153,8 @@ CheckpointRunResult merge_rank_results(const std::vector<CheckpointRunResult>& h
   for (const CheckpointRunResult& h : hosts) {
     merge(out.writes, h.writes);
     merge(out.reads, h.reads);
+    engine::merge_into(out.write_s3, h.write_s3);
+    engine::merge_into(out.read_s3, h.read_s3);
     out.ranks += h.ranks;
     out.checkpoint_bytes += h.checkpoint_bytes;
     out.checkpoint_files += h.checkpoint_files;

@@ -10,6 +10,8 @@
 
 #include "dlgen/core/llm.hpp"
 #include "dlgen/core/units.hpp"
+#include "dlgen/replay/metrics.hpp"
+#include "dlgen/replay/report.hpp"
 #include "host_share_json.hpp"
 
 namespace dlgen::mlperf {
@@ -32,6 +34,14 @@ void print_progress(const char* what, const CheckpointPass& p, std::uint32_t n, 
   std::fprintf(stderr, "dlgen: checkpoint %s %u/%u%s: %s in %s, %s (slowest rank %s)\n", what, n,
                of, scope, format_size(f.bytes).c_str(), secs(f.duration_s).c_str(),
                gib_s(f.throughput_bps).c_str(), gib_s(f.slowest_rank_bps).c_str());
+}
+
+std::string s3_lines(const std::optional<engine::S3Counters>& k, std::string_view phase) {
+  return k ? replay::s3_summary_lines(replay::s3_result(*k, std::nullopt), phase) : "";
+}
+
+std::string s3_json(const engine::S3Counters& k) {
+  return replay::s3_json_text(replay::s3_result(k, std::nullopt));
 }
 
 std::string format_checkpoint_plan(const Job& job) {
@@ -127,8 +137,10 @@ std::string format_checkpoint_summary(const CheckpointRunResult& r) {
     }
   };
   phase("write", r.writes);
+  out += s3_lines(r.write_s3, "write: ");
   if (!r.reads.empty()) out += "  page cache   " + r.cache_note + "\n";
   phase("read ", r.reads);
+  out += s3_lines(r.read_s3, "read: ");
   for (const auto& n : r.notes) out += "  note: " + n + "\n";
   return out;
 }
@@ -174,6 +186,8 @@ std::string checkpoint_json(const CheckpointRunResult& r) {
                  {"ram_bytes", r.ram_bytes}};
   j["write"] = phase(r.writes);
   j["read"] = phase(r.reads);
+  if (r.write_s3) j["write"]["s3"] = json::parse(s3_json(*r.write_s3));
+  if (r.read_s3) j["read"]["s3"] = json::parse(s3_json(*r.read_s3));
   j["page_cache"] = {{"dropped", r.cache_dropped},
                      {"note", r.cache_note},
                      {"method", r.cache_method},

@@ -1,6 +1,6 @@
-// The checkpoint-only workflow (see checkpoint_workflow.hpp): one thread per simulated rank, all
-// starting each checkpoint together on a barrier; the main thread prepares directories, sleeps
-// the pause between checkpoints and drops the page cache between writes and reads.
+// The checkpoint-only workflow (see checkpoint_workflow.hpp): the simulated ranks
+// (checkpoint_ranks.hpp) start each checkpoint together; the main thread prepares directories,
+// sleeps the pause between checkpoints and drops the page cache between writes and reads.
 #include "dlgen/mlperf/checkpoint_workflow.hpp"
 
 #include <fcntl.h>
@@ -8,22 +8,16 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
-#include <barrier>
 #include <cerrno>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <memory>
-#include <mutex>
 #include <optional>
-#include <system_error>
 #include <thread>
 
 #include "checkpoint_files.hpp"
 #include "checkpoint_hosts.hpp"
+#include "checkpoint_ranks.hpp"
 #include "checkpoint_report.hpp"
 #include "dlgen/core/limits.hpp"
 #include "dlgen/core/llm.hpp"
@@ -38,9 +32,6 @@ namespace dlgen::mlperf {
 // The replay's file ownership (own_files.hpp) and the ranks' agreement (rank_group.hpp), which the
 // workflow used unqualified inside replay/.
 namespace own = replay::own;
-using replay::checkpoint_salt;
-using replay::CheckpointFile;
-using replay::CheckpointIo;
 using replay::CheckpointIoOptions;
 using replay::ProgressScope;
 using replay::RankGroup;
@@ -48,12 +39,6 @@ using replay::RankGroup;
 using namespace checkpoint_files;
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_between(Clock::time_point a, Clock::time_point b) {
-  return std::chrono::duration<double>(b - a).count();
-}
 
 std::string io_error(const std::filesystem::path& p, const char* what, std::uint64_t offset,
                      int err) {
@@ -76,146 +61,11 @@ std::string percent(double fraction) {
   return buf;
 }
 
-// The simulated ranks and the passes they run.
-class Workflow {
- public:
-  // `root`: the checkpoint directory (job.checkpoint.dir), open for the whole run; -1 on an object
-  // store (the engine opens every object by its URL).
-  // `io`: how every rank writes and reads (each rank makes its own engine).
-  Workflow(const Job& job, std::vector<RankShard> shards, int root, CheckpointIoOptions io)
-      : job_(job),
-        shards_(std::move(shards)),
-        root_(root),
-        io_(std::move(io)),
-        sync_(static_cast<std::ptrdiff_t>(shards_.size() + 1)) {}
+// Where the checkpoints go: a directory, an object store's prefix, or nowhere (a diskless engine,
+// null: the ranks' requests complete without storage, so nothing is made, looked for, dropped or
+// deleted there; an s3:// location is not contacted).
+enum class Storage { files, objects, none };
 
-  // Reads from here on use O_DIRECT (the page cache could not be dropped for them).
-  void read_direct(bool on) { direct_ = on; }
-  // Whether a filesystem refused O_DIRECT, so some reads went through the page cache.
-  bool direct_refused() const { return buffered_; }
-
-  // Runs one pass (write or read of checkpoint `index`) on every rank; returns its records.
-  Result<CheckpointPass> pass(std::uint32_t index, bool write) {
-    index_ = index;
-    write_ = write;
-    records_.assign(shards_.size(), RankPass{});
-    sync_.arrive_and_wait();  // start together
-    sync_.arrive_and_wait();  // all done
-    if (first_error_) return *first_error_;
-    CheckpointPass p;
-    p.index = index;
-    p.ranks = records_;
-    return p;
-  }
-
-  Result<void> start() {
-    try {
-      for (std::size_t i = 0; i < shards_.size(); ++i)
-        threads_.emplace_back([this, i] { rank_loop(i); });
-    } catch (const std::system_error& e) {
-      // The barrier counts every rank: the missing ones arrive (and leave) here, so the ranks
-      // already started pass it once, see stop_ and end.
-      const std::size_t started = threads_.size();
-      stop_ = true;
-      for (std::size_t i = started; i < shards_.size(); ++i) sync_.arrive_and_drop();
-      sync_.arrive_and_wait();
-      for (auto& t : threads_) t.join();
-      threads_.clear();
-      return runtime_error("cannot start simulated rank " + std::to_string(started) + " of " +
-                           std::to_string(shards_.size()) + " (one thread each): " + e.what());
-    }
-    return ok();
-  }
-
-  bool started() const { return !threads_.empty(); }
-  // Bytes written and read so far, all passes (RankGroup::set_progress).
-  std::uint64_t progress() const { return progress_.load(std::memory_order_relaxed); }
-
-  void stop() {
-    stop_ = true;
-    sync_.arrive_and_wait();
-    for (auto& t : threads_) t.join();
-  }
-
- private:
-  void rank_loop(std::size_t i) {
-    // The rank's engine, made on its own thread (an engine serves one thread); a failure is
-    // this rank's error in every pass.
-    Result<CheckpointIo> io = CheckpointIo::open(io_);
-    for (;;) {
-      sync_.arrive_and_wait();
-      if (stop_) return;
-      const auto t0 = Clock::now();
-      RankPass rec;
-      rec.rank = shards_[i].rank;
-      Result<void> r = !io      ? Result<void>(io.error())
-                       : write_ ? write_rank(i, *io, rec)
-                                : read_rank(i, *io, rec);
-      rec.seconds = seconds_between(t0, Clock::now());
-      records_[i] = rec;
-      if (!r) {
-        std::lock_guard lock(mu_);
-        if (!first_error_) first_error_ = r.error();
-      }
-      sync_.arrive_and_wait();
-    }
-  }
-
-  Result<void> write_rank(std::size_t i, CheckpointIo& io, RankPass& rec) {
-    const RankShard& s = shards_[i];
-    const std::filesystem::path dir = checkpoint_dir(job_, index_);
-    Result<own::Fd> dfd = step_dir(dir);
-    if (!dfd) return dfd.error();
-    for (std::size_t f = 0; f < s.files.size(); ++f) {
-      // A fresh stream per checkpoint, rank and file: nothing repeats within or across checkpoints.
-      const CheckpointFile file{dfd->get(), s.files[f].name, dir / s.files[f].name,
-                                s.files[f].bytes};
-      if (Result<void> r =
-              io.write(file, checkpoint_salt() ^ (std::uint64_t{index_} * 0x9e3779b97f4a7c15ull),
-                       (std::uint64_t{s.rank} << 20) | f, &progress_);
-          !r)
-        return r;
-      rec.bytes += s.files[f].bytes;
-    }
-    return ok();
-  }
-
-  Result<void> read_rank(std::size_t i, CheckpointIo& io, RankPass& rec) {
-    const RankShard& s = shards_[i];
-    const std::filesystem::path dir = checkpoint_dir(job_, index_);
-    Result<own::Fd> dfd = step_dir(dir);
-    if (!dfd) return dfd.error();
-    for (const ShardFile& f : s.files) {
-      Result<std::uint64_t> n =
-          io.read({dfd->get(), f.name, dir / f.name, f.bytes}, direct_, &buffered_, &progress_);
-      if (!n) return n.error();
-      rec.bytes += *n;
-    }
-    return ok();
-  }
-
-  // The checkpoint's directory, open (no descriptor on an object store).
-  Result<own::Fd> step_dir(const std::filesystem::path& dir) const {
-    if (root_ < 0) return own::Fd();
-    return own::open_subdir(root_, step_name(index_), dir, false);
-  }
-
-  const Job& job_;
-  std::vector<RankShard> shards_;
-  int root_;
-  CheckpointIoOptions io_;
-  bool direct_ = false;
-  std::atomic<bool> buffered_{false};
-  std::barrier<> sync_;
-  std::vector<std::thread> threads_;
-  std::vector<RankPass> records_;
-  std::uint32_t index_ = 0;
-  bool write_ = true;
-  std::atomic<bool> stop_{false};
-  std::atomic<std::uint64_t> progress_{0};
-  std::mutex mu_;
-  std::optional<Error> first_error_;
-};
 // What the steps of one run share: the job, this host's simulated ranks, the open checkpoint
 // directory, the rank threads, the hosts (nullptr: this host alone) and the result as it grows.
 struct Run {
@@ -223,7 +73,8 @@ struct Run {
   const CheckpointRunOptions& options;
   RankGroup* cl;
   std::vector<RankShard> shards;
-  int rfd;              // job.checkpoint.dir, open for the whole run; -1: an object store
+  Storage where;
+  int rfd;              // job.checkpoint.dir, open for the whole run; -1 unless where == files
   std::uint32_t first;  // the first checkpoint index this run writes and reads
   Workflow& wf;
   CheckpointRunResult& out;
@@ -258,10 +109,11 @@ struct Run {
     return p;
   }
 
-  bool objects() const { return rfd < 0; }
+  bool files() const { return where == Storage::files; }
+  bool objects() const { return where == Storage::objects; }
 
   Result<void> make_dir(std::uint32_t index) const {
-    if (objects()) return ok();  // a prefix needs no making
+    if (!files()) return ok();  // a prefix needs no making, nowhere neither
     Result<own::Fd> d = own::open_subdir(rfd, step_name(index), checkpoint_dir(job, index), true);
     return d ? ok() : Result<void>(d.error());
   }
@@ -299,7 +151,7 @@ Result<std::vector<RankShard>> host_share(const Job& job, const CheckpointRunOpt
 // its own ranks' bytes.
 Result<void> check_room(const Run& run) {
   const CheckpointSpec& k = run.job.checkpoint;
-  if (run.objects()) return ok();  // an object store reports no free space
+  if (!run.files()) return ok();  // an object store reports no free space
   std::uint64_t needed = 0, freed = 0;
   for (std::uint32_t i = run.first; i < run.first + std::max(k.writes, k.reads); ++i) {
     if (i >= run.first + k.writes && files_present(run.job, run.shards, i)) continue;
@@ -353,11 +205,12 @@ Result<void> read_phase_objects_present(const Run& run) {
 }
 
 // Checkpoints to read that this run did not write must exist; missing ones are written first,
-// untimed (a read phase on an object store refuses instead: read_phase_objects_present). A
-// checkpoint missing on any host is written by all of them.
+// untimed (a read phase on an object store was refused before anything instead:
+// read_phase_objects_present; a diskless engine reads what was never written). A checkpoint
+// missing on any host is written by all of them.
 Result<void> write_missing(Run& run) {
   const CheckpointSpec& k = run.job.checkpoint;
-  if (run.objects() && k.writes == 0) return run.together(read_phase_objects_present(run));
+  if (run.where == Storage::none || (run.objects() && k.writes == 0)) return ok();
   Result<void> status = ok();
   for (std::uint32_t i = run.first; i < run.first + k.reads && status; ++i) {
     if (i < run.first + k.writes) continue;
@@ -423,12 +276,12 @@ Result<void> empty_page_cache(Run& run, std::string& refused) {
 // Per host: its own bytes against its own RAM (MLPerf's 3x rule), its own files dropped; then
 // mincore says how much of the files to read is still resident. On an object store there is
 // nothing to drop: every read is a GET that the store answers (no client page cache holds
-// objects), as the rule wants of a dropped cache.
+// objects), as the rule wants of a dropped cache; nor with a diskless engine, which reads nothing.
 Result<void> drop_before_reads(Run& run, std::string& refused) {
   CheckpointRunResult& out = run.out;
-  if (run.objects()) {
+  if (!run.files()) {
     out.cache_dropped = true;
-    out.cache_method = "object store";
+    out.cache_method = run.objects() ? "object store" : "no storage";
     out.resident_fraction = 0;
     return ok();
   }
@@ -451,6 +304,10 @@ void describe_cache(Run& run, const std::string& refused) {
     out.cache_note =
         "nothing to drop: the reads are GETs from the object store, which no client page cache "
         "holds";
+    return;
+  }
+  if (!run.files()) {
+    out.cache_note = "nothing to drop: engine " + run.options.engine + " reads no storage";
     return;
   }
   const std::string resident =
@@ -498,7 +355,7 @@ Result<void> read_checkpoints(Run& run) {
 // left empty (another host's files, or anyone else's, keep one).
 Result<void> remove_old_checkpoints(Run& run) {
   const CheckpointSpec& k = run.job.checkpoint;
-  if (!k.keep) return ok();
+  if (!k.keep || run.where == Storage::none) return ok();  // nowhere: nothing was written
   std::vector<std::uint32_t> wrote;
   for (const CheckpointPass& p : run.out.writes) wrote.push_back(p.index);
   wrote.insert(wrote.end(), run.untimed.begin(), run.untimed.end());
@@ -555,6 +412,25 @@ void note_subset(Run& run) {
         ")");
 }
 
+// Before any rank starts: a directory must have room for what the run writes; an object store's
+// prefix is claimed by the first host before any host writes there (replay/checkpoint_objects.hpp),
+// and a read phase (nothing to write) finds every object it reads, so that a refusal leaves the
+// store as it was; nowhere (a diskless engine) needs nothing.
+Result<void> prepare_location(Run& run) {
+  switch (run.where) {
+    case Storage::files:
+      return check_room(run);
+    case Storage::objects:
+      if (run.job.checkpoint.writes == 0) return run.together(read_phase_objects_present(run));
+      return run.together(!run.cl || run.cl->rank() == 0
+                              ? replay::claim_checkpoint_prefix(run.job.checkpoint.dir)
+                              : ok());
+    case Storage::none:
+      break;
+  }
+  return ok();
+}
+
 }  // namespace
 
 bool drop_cache_between(std::uint64_t bytes_written, std::uint64_t ram_bytes) {
@@ -568,19 +444,19 @@ Result<CheckpointRunResult> run_checkpoint_workflow(const Job& job,
   CheckpointRunResult out;
   Result<std::vector<RankShard>> shards = host_share(job, options, cl, out);
   if (!shards) return shards.error();
-  // A directory, open for the whole run; or an object store's prefix, claimed by the first host
-  // before any host writes there (replay/checkpoint_objects.hpp).
-  const bool objects = replay::is_object_dir(k.dir);
-  Result<own::Fd> root = own::Fd();
-  if (!objects) root = own::open_dir(k.dir);
+  Result<const engine::EngineOps*> engine = engine::lookup(options.engine);
+  if (!engine) return engine.error();
+  const Storage where = (*engine)->caps.diskless       ? Storage::none
+                        : replay::is_object_dir(k.dir) ? Storage::objects
+                                                       : Storage::files;
+  Result<own::Fd> root = own::Fd();  // a directory, open for the whole run
+  if (where == Storage::files) root = own::open_dir(k.dir);
   if (!root) return root.error();
   Workflow wf(job, *shards, root->get(), io_options(job, options));
   const std::uint32_t first = std::max<std::uint32_t>(options.first_index, 1);
-  Run run{job, options, cl, std::move(*shards), root->get(), first, wf, out};
+  Run run{job, options, cl, std::move(*shards), where, root->get(), first, wf, out};
   const ProgressScope alive(cl, [&wf] { return wf.progress(); });
-  Result<void> room =
-      objects ? run.together(!cl || cl->rank() == 0 ? replay::claim_checkpoint_prefix(k.dir) : ok())
-              : check_room(run);
+  Result<void> room = prepare_location(run);
   Result<void> status = run.together(room ? wf.start() : room);
   if (!status) {
     if (wf.started()) wf.stop();
@@ -590,6 +466,8 @@ Result<CheckpointRunResult> run_checkpoint_workflow(const Job& job,
   if (status && k.reads > 0) status = write_missing(run);
   if (status && k.reads > 0) status = read_checkpoints(run);
   wf.stop();
+  out.write_s3 = wf.write_requests();
+  out.read_s3 = wf.read_requests();
   if (!status) return status.error();
   if (Result<void> removed = remove_old_checkpoints(run); !removed) return removed.error();
   note_subset(run);

@@ -315,6 +315,8 @@ MlperfCheckpointRun reduce_checkpoint_run(const CheckpointRunResult& r, std::uin
   run.read = phase_of(r.reads);
   run.cache_dropped = r.cache_dropped;
   run.cache_note = r.cache_note;
+  run.write_s3 = r.write_s3;
+  run.read_s3 = r.read_s3;
   return run;
 }
 
@@ -389,6 +391,8 @@ Result<void> run_all(const Job& job, const MlperfCheckpointRunner& run,
     if (!res) return res.error();
     if (i == 0) r.per_host = res->hosts;
     MlperfCheckpointRun m = reduce_checkpoint_run(*res, i + 1);
+    engine::merge_into(r.write_s3, m.write_s3);
+    engine::merge_into(r.read_s3, m.read_s3);
     r.runs.push_back(m);
     if (observe) observe(m);
   }

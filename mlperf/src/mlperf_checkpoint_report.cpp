@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "checkpoint_report.hpp"
 #include "dlgen/mlperf/mlperf_checkpoint.hpp"
 #include "host_share_json.hpp"
 #include "mlperf_html.hpp"
@@ -36,12 +37,20 @@ std::string mlperf_checkpoint_json(const MlperfCheckpointResult& r) {
                  {"writes_per_run", r.writes_per_run},
                  {"reads_per_run", r.reads_per_run},
                  {"fsync", r.fsync}};
+  // On an object store, a phase's HTTP requests beside its figures (checkpoint_json's "s3").
+  auto requests = [](const std::optional<engine::S3Counters>& k) {
+    return k ? json::parse(s3_json(*k)) : json();
+  };
+  auto with_s3 = [&](json p, const std::optional<engine::S3Counters>& k) {
+    if (k) p["s3"] = requests(k);
+    return p;
+  };
   json runs = json::array();
   for (const MlperfCheckpointRun& m : r.runs)
     runs.push_back({{"run", m.index},
                     {"ranks", m.ranks},
-                    {"write", phase(m.write)},
-                    {"read", phase(m.read)},
+                    {"write", with_s3(phase(m.write), m.write_s3)},
+                    {"read", with_s3(phase(m.read), m.read_s3)},
                     {"cache_dropped", m.cache_dropped},
                     {"cache_note", m.cache_note}});
   j["runs"] = runs;
@@ -49,6 +58,8 @@ std::string mlperf_checkpoint_json(const MlperfCheckpointResult& r) {
     j["per_host"] = host_shares_json(r.per_host);
   }
   j["mean"] = {{"write", phase(r.mean_write)}, {"read", phase(r.mean_read)}};
+  if (r.write_s3 || r.read_s3)  // every run's requests together
+    j["s3"] = {{"write", requests(r.write_s3)}, {"read", requests(r.read_s3)}};
   j["write_deviation"] = r.write_deviation;
   j["read_deviation"] = r.read_deviation;
   j["replicated"] = r.replicated;

@@ -274,9 +274,11 @@ Result<void> flush_and_drop(int dirfd, const std::vector<std::filesystem::path>&
 }
 
 // Whether every one of `shards` is there at its size: a stat each in a directory, one LIST of
-// the prefix on an object store (a missing object is then written, never met as a 404).
-Result<bool> shards_present(const CheckpointSpec& spec,
-                            const std::vector<CheckpointShard>& shards) {
+// the prefix on an object store (a missing object is then written, never met as a 404). A
+// diskless engine (null) stores nothing, so nothing is looked for: no stat, no request to a store.
+Result<bool> shards_present(const CheckpointSpec& spec, const std::vector<CheckpointShard>& shards,
+                            std::string_view engine) {
+  if (const engine::EngineOps* e = engine::find(engine); e && e->caps.diskless) return false;
   if (is_object_dir(spec.dir)) {
     Result<ObjectSizes> listing = list_checkpoint_objects(spec.dir);
     if (!listing) return listing.error();
@@ -311,7 +313,7 @@ Result<void> restore_checkpoint(const CheckpointSpec& spec,
   const auto n = static_cast<std::uint32_t>(mine.shards.size());
   std::vector<std::filesystem::path> paths;
   for (const CheckpointShard& c : mine.shards) paths.push_back(c.path);
-  Result<bool> present = shards_present(spec, mine.shards);
+  Result<bool> present = shards_present(spec, mine.shards, engine);
   if (!present) return present.error();
   if (!*present) {
     CheckpointResult setup;

@@ -264,6 +264,10 @@ std::string s3_summary_lines(const S3Result& s3, std::string_view scope) {
   return out;
 }
 
+std::string s3_json_text(const S3Result& s3) {
+  return s3_json(s3).dump();
+}
+
 std::string format_summary(const Report& r) {
   std::string out;
   PrintfText add(out);

@@ -56,5 +56,47 @@ TEST(Objects, GetsBecomeReadsOfTheirObjects) {
   EXPECT_FALSE(objects_as_reads(trace::Trace{}));
 }
 
+// A sample read as several ranged GETs of one object (a reader fetching it in pieces): the GETs
+// one thread sends to one object, with no other object's between them, are one access of the
+// file (one open, a pread per GET, one close at the last byte), as a file opened once and read
+// in several requests; a GET of another object, or by another thread, opens anew.
+TEST(Objects, OneThreadsConsecutiveGetsOfAnObjectAreOneAccess) {
+  auto t = trace::parse_trace_text(
+      "proc pid=101 comm=pt_data_worker\n"
+      "proc pid=102 comm=pt_data_worker\n"
+      "http pid=101 fd=5 method=GET host=h path=/b/ds/0.bin range=0-4095 status=206 length=4KiB "
+      "object=64KiB ts=1ms first=2ms last=3ms\n"
+      "http pid=102 fd=5 method=GET host=h path=/b/ds/0.bin range=0-4095 status=206 length=4KiB "
+      "object=64KiB ts=1ms first=2ms last=3ms\n"
+      "http pid=101 fd=5 method=GET host=h path=/b/ds/0.bin range=4096-8191 status=206 "
+      "length=4KiB object=64KiB ts=4ms first=5ms last=6ms\n"
+      "http pid=101 fd=5 method=GET host=h path=/b/ds/1.bin range=0-4095 status=206 length=4KiB "
+      "object=64KiB ts=7ms first=8ms last=9ms\n"
+      "http pid=101 fd=5 method=GET host=h path=/b/ds/0.bin range=8192-12287 status=206 "
+      "length=4KiB object=64KiB ts=10ms first=11ms last=12ms\n");
+  ASSERT_TRUE(t) << t.error().message;
+  const auto out = objects_as_reads(*t);
+  ASSERT_TRUE(out);
+  std::vector<trace::Event> of101;
+  for (const auto& e : out->events)
+    if (e.pid == 101) of101.push_back(e);
+  // pid 101: [open 0, pread 0, pread 4096, close] [open 1, pread, close] [open 0, pread, close].
+  ASSERT_EQ(of101.size(), 10u);
+  EXPECT_EQ(of101[0].op, Op::open);
+  EXPECT_EQ(of101[1].op, Op::pread);
+  EXPECT_EQ(of101[2].op, Op::pread);
+  EXPECT_EQ(of101[2].offset, 4096u);
+  EXPECT_EQ(of101[2].fd, of101[1].fd);
+  EXPECT_EQ(of101[3].op, Op::close);
+  EXPECT_EQ(of101[3].ts_ns, 6'000'000u);  // the second GET's last byte
+  EXPECT_EQ(of101[4].op, Op::open);
+  EXPECT_NE(of101[4].fd, of101[0].fd);
+  EXPECT_EQ(of101[7].op, Op::open);  // object 0 again, after another: a new access
+  EXPECT_EQ(of101[9].op, Op::close);
+  std::size_t opens = 0;
+  for (const auto& e : out->events) opens += e.op == Op::open;
+  EXPECT_EQ(opens, 4u);  // pid 102's GET of object 0 is an access of its own
+}
+
 }  // namespace
 }  // namespace dlgen::analysis

@@ -1,7 +1,8 @@
 // DLIO's object-storage configs as published (tests/data/dlio/s3: DLIO's own unet3d_h100_s3.yaml
-// and MLPerf Storage's unet3d_h100_s3torch.yaml) read into a job on a dataset of objects, the
-// store's endpoint, region and addressing as environment values, never a credential; a storage
-// type dlgen cannot reach is refused with its line.
+// and MLPerf Storage's unet3d_h100_s3torch.yaml, llama3_8b_checkpoint_minio.yaml) read into a job
+// on a dataset (or checkpoints) of objects, the store's endpoint, region and addressing as
+// environment values, never a credential; a storage type dlgen cannot reach is refused with its
+// line.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -51,6 +52,44 @@ TEST(DlioS3, MlperfsS3torchConfigPutsTheDataFolderInTheBucket) {
                       {"++workload.dataset.data_folder=.", "++workload.storage.storage_root=bkt/p"})
                 .job.dataset.dir.string(),
             "s3://bkt/p/train");
+}
+
+// With storage_type s3 DLIO's pt_s3_save writes checkpoints to s3://<storage_root>/
+// <checkpoint_folder>/...: a relative checkpoint_folder is a prefix in the bucket, never a local
+// folder; a URL is taken as it is; an absolute local path is refused with its line.
+TEST(DlioS3, ARelativeCheckpointFolderIsAPrefixBelowStorageRoot) {
+  const std::filesystem::path llama = kS3 / "llama3_8b_checkpoint_minio.yaml";
+  const DlioJob rel =
+      must_load(llama, {"++workload.checkpoint.checkpoint_folder=./checkpoints/llama3/"});
+  EXPECT_EQ(rel.job.checkpoint.dir.string(), "s3://chckpt-test1/checkpoints/llama3");
+  EXPECT_TRUE(has_note(rel,
+                       "checkpoint.checkpoint_folder ./checkpoints/llama3/ with storage_type "
+                       "s3: checkpoints are objects below s3://chckpt-test1/checkpoints/llama3"));
+  EXPECT_EQ(must_load(llama, {"++workload.checkpoint.checkpoint_folder=ck",
+                              "++workload.storage.storage_root=bkt/p"})
+                .job.checkpoint.dir.string(),
+            "s3://bkt/p/ck");
+  EXPECT_EQ(must_load(llama).job.checkpoint.dir.string(), "s3://chckpt-test1/minio/llama3-8b");
+  // Without a checkpoint_folder, DLIO's default folder in the bucket; the training configs too.
+  EXPECT_EQ(
+      must_load(llama, {"~workload.checkpoint.checkpoint_folder"}).job.checkpoint.dir.string(),
+      "s3://chckpt-test1/checkpoints");
+  EXPECT_EQ(must_load(kS3 / "unet3d_h100_s3.yaml", {"++workload.workflow.checkpoint=True"})
+                .job.checkpoint.dir.string(),
+            "s3://s3pytorchconnector/checkpoints/unet3d");
+  Result<DlioJob> abs = load_dlio(llama, {"++workload.checkpoint.checkpoint_folder=/mnt/ck"});
+  ASSERT_FALSE(abs);
+  EXPECT_NE(abs.error().message.find("checkpoint.checkpoint_folder: is a local path, and with "
+                                     "storage_type s3 DLIO writes checkpoints as objects"),
+            std::string::npos)
+      << abs.error().message;
+  // On files, the folder stays a folder.
+  EXPECT_EQ(must_load(llama,
+                      {"++workload.storage.storage_type=local_fs", "~workload.storage.storage_root",
+                       "~workload.storage.storage_options.endpoint_url",
+                       "++workload.checkpoint.checkpoint_folder=checkpoints/llama3"})
+                .job.checkpoint.dir.string(),
+            "checkpoints/llama3");
 }
 
 TEST(DlioS3, OtherStorageTypesAndMisplacedKeysAreRefusedWithTheirLine) {

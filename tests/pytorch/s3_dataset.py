@@ -3,7 +3,8 @@
 
 Sample i is one ranged GET (Range: bytes=A-B) of object i % objects: bytes [(i // objects) *
 range, ... + range) of it, so an object of `size` bytes holds size // range samples, each read
-once an epoch. DataLoader with --workers workers (each makes its own boto3 client: clients are not
+once an epoch. With --chunks K a sample is read as K ranged GETs of range / K bytes each, one
+after the other (a reader that fetches a sample in pieces). DataLoader with --workers workers (each makes its own boto3 client: clients are not
 fork-safe), --batch-size, a sleep of --compute seconds per step, --epochs epochs, samples in index
 order. Endpoint and credentials from the AWS_* environment, path-style addressing (as
 tests/s3/s3_check.py). dlgen's S3 capture test captures it, distils the job, replays it.
@@ -60,9 +61,13 @@ def train(a):
 
         def __getitem__(self, i):
             first = (i // a.objects) * a.range
-            r = client().get_object(Bucket=a.bucket, Key=key(a.prefix, i % a.objects),
-                                    Range="bytes=%d-%d" % (first, first + a.range - 1))
-            body = r["Body"].read()
+            piece = a.range // a.chunks
+            body = b""
+            for c in range(a.chunks):
+                at = first + c * piece
+                r = client().get_object(Bucket=a.bucket, Key=key(a.prefix, i % a.objects),
+                                        Range="bytes=%d-%d" % (at, at + piece - 1))
+                body += r["Body"].read()
             return torch.frombuffer(bytearray(body), dtype=torch.uint8)
 
     loader = DataLoader(S3Ranges(), batch_size=a.batch_size, num_workers=a.workers,
@@ -76,6 +81,7 @@ def train(a):
     print(json.dumps({"objects": a.objects, "object_size": a.size, "range": a.range,
                       "samples": a.objects * per_object, "batch_size": a.batch_size,
                       "workers": a.workers, "epochs": a.epochs, "steps": steps,
+                      "chunks": a.chunks,
                       "compute_s": a.compute}))
 
 
@@ -87,6 +93,7 @@ def main():
     p.add_argument("--objects", type=int, default=16)
     p.add_argument("--size", type=int, default=64 << 10)
     p.add_argument("--range", type=int, default=16 << 10)
+    p.add_argument("--chunks", type=int, default=1)
     p.add_argument("--batch-size", type=int, default=4)
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--epochs", type=int, default=2)

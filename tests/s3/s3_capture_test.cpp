@@ -44,17 +44,22 @@ nlohmann::json truth_of(const std::string& out) {
   return nlohmann::json::parse(out.substr(start == std::string::npos ? 0 : start + 1));
 }
 
+// The program's 32 objects of 32 KiB put in bucket `b`, then its training (`options` added)
+// captured into orig.h5; the capture's outcome (77: no BPF here).
+Outcome capture_program(const TempDir& dir, const std::string& b, const std::string& options) {
+  const Outcome put = sh("'" + kProgram + "' put " + b + " train --objects 32 --size 32768");
+  EXPECT_EQ(put.code, 0) << put.out;
+  return dlgen("capture -q -o orig.h5 -- '" + kProgram + "' train " + b +
+                   " train --objects 32 --size 32768 --range 32768" + options,
+               dir.path());
+}
+
 TEST(S3Capture, BotoRangedGetsAreRecordedDistilledToAnS3JobAndReplayed) {
   TempDir dir("dlgen-s3-capture");
   const std::string b = new_bucket();
-  const Outcome put = sh("'" + kProgram + "' put " + b + " train --objects 32 --size 32768");
-  ASSERT_EQ(put.code, 0) << put.out;
-
   // 32 objects of 32 KiB, each sample one ranged GET of a whole object (Range: bytes=0-32767):
   // batch 4, 2 workers, 2 epochs, 20 ms of compute a step.
-  const Outcome cap = dlgen("capture -q -o orig.h5 -- '" + kProgram + "' train " + b +
-                                " train --objects 32 --size 32768 --range 32768",
-                            dir.path());
+  const Outcome cap = capture_program(dir, b, "");
   if (cap.code == 77) GTEST_SKIP() << "no BPF here: " << cap.out;
   ASSERT_EQ(cap.code, 0) << cap.out;
   const nlohmann::json truth = truth_of(cap.out);
@@ -106,6 +111,28 @@ TEST(S3Capture, BotoRangedGetsAreRecordedDistilledToAnS3JobAndReplayed) {
     EXPECT_LE(compare_row(j, "s3_first_byte")[side].get<double>(),
               compare_row(j, "s3_last_byte")[side].get<double>())
         << side;
+}
+
+// A sample fetched as 4 ranged GETs of 8 KiB of its object, one after the other (--chunks 4):
+// distil sees one sample of 4 requests, not 4 samples (analysis/src/prepass/objects.hpp), so the
+// job has the program's batch (4, where each GET as a sample gave 16) and its request size.
+TEST(S3Capture, ASampleReadAsSeveralRangesIsOneSample) {
+  TempDir dir("dlgen-s3-capture");
+  const std::string b = new_bucket();
+  const Outcome cap = capture_program(dir, b, " --chunks 4");
+  if (cap.code == 77) GTEST_SKIP() << "no BPF here: " << cap.out;
+  ASSERT_EQ(cap.code, 0) << cap.out;
+  ASSERT_EQ(truth_of(cap.out)["steps"], 16) << cap.out;
+  const Outcome ins = dlgen("inspect orig.h5 --json", dir.path());
+  ASSERT_EQ(ins.code, 0) << ins.out;
+  EXPECT_EQ(nlohmann::json::parse(ins.out)["http"]["gets"], 4 * 2 * 32) << ins.out;
+  const Outcome dis = dlgen("distil orig.h5 -o job.toml", dir.path());
+  ASSERT_EQ(dis.code, 0) << dis.out;
+  const std::string job = slurp(dir / "job.toml");
+  EXPECT_NE(job.find("num_files = 32 "), std::string::npos) << job;
+  EXPECT_NE(job.find("batch_size = 4 "), std::string::npos) << job;
+  EXPECT_NE(job.find("epochs = 2 "), std::string::npos) << job;
+  EXPECT_NE(job.find("8KiB"), std::string::npos) << job;  // the request size
 }
 
 }  // namespace

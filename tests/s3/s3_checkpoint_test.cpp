@@ -36,7 +36,7 @@ nlohmann::json read_json(const fs::path& p) {
 // Every "KEY SIZE" line of boto3's listing below `prefix`.
 std::vector<std::pair<std::string, std::uint64_t>> listing(const std::string& b,
                                                            const std::string& prefix) {
-  const Outcome ls = s3_check("ls " + b + " " + prefix);
+  const Outcome ls = s3_check("ls " + b + " '" + prefix + "'");
   EXPECT_EQ(ls.code, 0) << ls.out;
   std::vector<std::pair<std::string, std::uint64_t>> out;
   std::istringstream lines(ls.out);
@@ -105,10 +105,60 @@ TEST(S3Checkpoint, AReadPhaseNamesTheMissingObjectsAndTheWritePhase) {
   EXPECT_NE(run.out.find("--set checkpoint.writes=1 --set checkpoint.reads=0"), std::string::npos)
       << run.out;
   EXPECT_EQ(run.out.find("404"), std::string::npos) << run.out;
-  // Nothing but the prefix's claim was written.
-  const auto objects = listing(b, "ckpt/");
-  ASSERT_EQ(objects.size(), 1u);
-  EXPECT_EQ(objects[0].first, "ckpt/.dlgen-checkpoints.json");
+  // Refused before anything was written: not even the prefix's claim.
+  EXPECT_TRUE(listing(b, "ckpt/").empty());
+  // The same under `dlgen mlperf`'s v3.0 read phase.
+  const Outcome ml = dlgen("mlperf " + kLlama + " --accelerator b200 --set checkpoint.dir=s3://" +
+                               b + "/ckpt --set checkpoint.writes=0 --output-dir r",
+                           dir.path());
+  EXPECT_EQ(ml.code, 1) << ml.out;
+  EXPECT_NE(ml.out.find("checkpoint object(s) to read are missing"), std::string::npos) << ml.out;
+  EXPECT_TRUE(listing(b, "").empty());
+}
+
+// --engine null does no I/O: with checkpoints (and a dataset) on an s3:// location it runs
+// without contacting the store at all. With the server's endpoint nothing appears in the bucket
+// (no manifest, no object); with an endpoint where nothing listens the runs still succeed, so
+// not one request (GET, LIST or PUT) was sent.
+TEST(S3Checkpoint, TheNullEngineNeverContactsTheStore) {
+  TempDir dir("dlgen-s3-ckpt");
+  const std::string b = new_bucket();
+  std::ofstream(dir / "train.toml")
+      << "[job]\nname = \"s3null\"\n\n[dataset]\ndir = \"s3://" << b
+      << "/ds\"\nnum_files = 8\nfile_size = \"128KiB\"\n\n[reader]\nbatch_size = 4\n\n"
+         "[compute]\ntime = \"1ms\"\n\n[checkpoint]\nevery_epochs = 1\nsize = \"20MiB\"\n"
+         "files = 2\nrestore = true\ndir = \"s3://"
+      << b << "/ckpt\"\n\n[run]\nepochs = 2\n";
+  const std::string llama = "run " + kLlama + " --set checkpoint.dir=s3://" + b +
+                            "/ck --set checkpoint.keep=1 --engine null";
+  const std::string mlperf = "mlperf " + kLlama + " --accelerator b200 --set checkpoint.dir=s3://" +
+                             b + "/ml --engine null";
+  const std::string dead = "AWS_ENDPOINT_URL=http://127.0.0.1:9 ";
+  for (const std::string& env : {std::string(), dead}) {
+    const Outcome ck =
+        sh("cd '" + dir.path().string() + "' && " + env +
+           "DLGEN_NO_PROGRESS=1 timeout 300 '" DLGEN_BINARY "' " + llama + " -o ck.json");
+    ASSERT_EQ(ck.code, 0) << env << ck.out;
+    const nlohmann::json r = read_json(dir / "ck.json");
+    EXPECT_EQ(r["write"]["count"], 2u);
+    EXPECT_EQ(r["read"]["count"], 2u);
+    EXPECT_FALSE(r["write"].contains("s3")) << r["write"].dump();  // no HTTP request was sent
+    EXPECT_EQ(r["page_cache"]["method"], "no storage");
+    const Outcome train = sh("cd '" + dir.path().string() + "' && " + env +
+                             "DLGEN_NO_PROGRESS=1 timeout 300 '" DLGEN_BINARY
+                             "' run train.toml --engine null -q -o t.json");
+    ASSERT_EQ(train.code, 0) << env << train.out;
+    EXPECT_FALSE(read_json(dir / "t.json").contains("s3"));
+    const Outcome ml = sh("cd '" + dir.path().string() + "' && " + env +
+                          "DLGEN_NO_PROGRESS=1 timeout 300 '" DLGEN_BINARY "' " + mlperf +
+                          " --set checkpoint.reads=0 --output-dir ml" + (env.empty() ? "1" : "2"));
+    ASSERT_EQ(ml.code, 0) << env << ml.out;
+    EXPECT_NE(ml.out.find("engine null stores nothing, so no phase record is kept"),
+              std::string::npos)
+        << ml.out;
+    EXPECT_TRUE(listing(b, "").empty()) << env;
+  }
+  EXPECT_FALSE(fs::exists(dir / "s3:"));
 }
 
 TEST(S3Checkpoint, APrefixHoldingOthersObjectsIsNeverWritten) {
@@ -140,6 +190,19 @@ TEST(S3Checkpoint, MlperfWritePhaseThenReadPhaseOnObjects) {
   EXPECT_NE(w.out.find("1 run(s) x (2 written + 0 read)"), std::string::npos) << w.out;
   const Outcome record = s3_check("stat " + b + " ck/dlgen-checkpoint-phase.json");
   ASSERT_EQ(record.code, 0) << record.out;
+  // results.json carries the runs' HTTP requests: the write phase's objects were each one PUT
+  // or one multipart upload (initiate and complete), and it sent no GET.
+  const nlohmann::json wr = read_json(dir / "w/results.json");
+  ASSERT_TRUE(wr.contains("s3")) << wr.dump();
+  const nlohmann::json& ws = wr["s3"]["write"];
+  std::uint64_t objects = 0;
+  for (const auto& [key, size] : listing(b, "ck/global_epoch1_step")) ++objects;
+  const auto u = [](const nlohmann::json& j) { return j.get<std::uint64_t>(); };
+  EXPECT_EQ(u(ws["puts"]) + u(ws["control"]) / 2, objects) << ws.dump();
+  EXPECT_EQ(u(ws["gets"]), 0u);
+  EXPECT_EQ(u(ws["ttlb_us"]["count"]), u(ws["requests"]));
+  EXPECT_TRUE(wr["s3"]["read"].is_null()) << wr["s3"].dump();
+  EXPECT_EQ(wr["runs"][0]["write"]["s3"], ws);  // one run: its requests are all of them
   const Outcome r =
       dlgen("mlperf " + job + " --set checkpoint.writes=0 --output-dir r", dir.path());
   ASSERT_EQ(r.code, 0) << r.out;
@@ -148,6 +211,11 @@ TEST(S3Checkpoint, MlperfWritePhaseThenReadPhaseOnObjects) {
   EXPECT_NE(reasons.find("after the write phase ended (rule 4.7.1: within 30 s)"),
             std::string::npos)
       << reasons;
+  const nlohmann::json rs = read_json(dir / "r/results.json")["s3"]["read"];
+  EXPECT_GE(u(rs["gets"]), objects) << rs.dump();  // every object read, to its end
+  EXPECT_EQ(u(rs["requests"]), u(rs["gets"]));
+  EXPECT_EQ(u(rs["ttfb_us"]["count"]), u(rs["requests"]));
+  EXPECT_LE(rs["ttfb_us"]["p50"].get<double>(), rs["ttlb_us"]["p50"].get<double>());
   EXPECT_FALSE(fs::exists(dir / "s3:"));
   EXPECT_EQ(s3_check("uploads " + b).out, "");
 }
@@ -156,20 +224,22 @@ TEST(S3Checkpoint, MlperfWritePhaseThenReadPhaseOnObjects) {
 // published) run by `dlgen run CONFIG.yaml`: the checkpoints go to the s3:// checkpoint_folder it
 // names. Only the model is shrunk, the pause cut and the bucket renamed, by Hydra overrides; the
 // endpoint is the environment's (the test server's), which wins over the config's.
+const std::string kShrinkLlama =
+    " ++workload.model.num_layers=2 "
+    "++workload.model.transformer.hidden_size=256 "
+    "++workload.model.transformer.ffn_hidden_size=896 "
+    "++workload.model.transformer.vocab_size=2000 "
+    "++workload.model.transformer.num_attention_heads=8 "
+    "++workload.model.transformer.num_kv_heads=2 "
+    "++workload.checkpoint.time_between_checkpoints=0 "
+    "++workload.checkpoint.num_checkpoints_write=1 ++workload.checkpoint.num_checkpoints_read=1";
+
 TEST(S3Checkpoint, DliosObjectCheckpointConfigRunsAsItIs) {
   TempDir dir("dlgen-s3-ckpt");
   const std::string b = new_bucket();
-  const std::string shrink =
-      " ++workload.storage.storage_root=" + b + " ++workload.checkpoint.checkpoint_folder=s3://" +
-      b +
-      "/minio/llama3-8b ++workload.model.num_layers=2 "
-      "++workload.model.transformer.hidden_size=256 "
-      "++workload.model.transformer.ffn_hidden_size=896 "
-      "++workload.model.transformer.vocab_size=2000 "
-      "++workload.model.transformer.num_attention_heads=8 "
-      "++workload.model.transformer.num_kv_heads=2 "
-      "++workload.checkpoint.time_between_checkpoints=0 "
-      "++workload.checkpoint.num_checkpoints_write=1 ++workload.checkpoint.num_checkpoints_read=1";
+  const std::string shrink = " ++workload.storage.storage_root=" + b +
+                             " ++workload.checkpoint.checkpoint_folder=s3://" + b +
+                             "/minio/llama3-8b" + kShrinkLlama;
   const Outcome run =
       dlgen("run '" DLGEN_SOURCE_DIR "/tests/data/dlio/s3/llama3_8b_checkpoint_minio.yaml'" +
                 shrink + " -o r.json",
@@ -180,6 +250,31 @@ TEST(S3Checkpoint, DliosObjectCheckpointConfigRunsAsItIs) {
   std::uint64_t bytes = 0;
   for (const auto& [key, size] : listing(b, "minio/llama3-8b/global_epoch1_step1/")) bytes += size;
   EXPECT_EQ(bytes, r["config"]["checkpoint_bytes"].get<std::uint64_t>());
+  EXPECT_FALSE(fs::exists(dir / "s3:"));
+}
+
+// The same config with a relative checkpoint_folder, as DLIO's pt_s3_save takes it: a prefix
+// below storage_root (s3://BUCKET/checkpoints/llama3/...), never a local folder.
+TEST(S3Checkpoint, ADliosRelativeCheckpointFolderIsAPrefixOfTheBucket) {
+  TempDir dir("dlgen-s3-ckpt");
+  const std::string b = new_bucket();
+  const Outcome run = dlgen("run '" DLGEN_SOURCE_DIR
+                            "/tests/data/dlio/s3/llama3_8b_checkpoint_minio.yaml' "
+                            "++workload.storage.storage_root=" +
+                                b + " ++workload.checkpoint.checkpoint_folder=checkpoints/llama3" +
+                                kShrinkLlama + " -o r.json",
+                            dir.path());
+  ASSERT_EQ(run.code, 0) << run.out;
+  EXPECT_NE(run.out.find("checkpoints are objects below s3://" + b + "/checkpoints/llama3"),
+            std::string::npos)
+      << run.out;
+  const nlohmann::json r = read_json(dir / "r.json");
+  EXPECT_EQ(r["config"]["dir"], "s3://" + b + "/checkpoints/llama3");
+  std::uint64_t bytes = 0;
+  for (const auto& [key, size] : listing(b, "checkpoints/llama3/global_epoch1_step1/"))
+    bytes += size;
+  EXPECT_EQ(bytes, r["config"]["checkpoint_bytes"].get<std::uint64_t>());
+  EXPECT_FALSE(fs::exists(dir / "checkpoints"));
   EXPECT_FALSE(fs::exists(dir / "s3:"));
 }
 

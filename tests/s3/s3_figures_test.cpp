@@ -207,6 +207,64 @@ TEST(S3Figures, CheckpointRequestsAreCountedForWholeObjectPuts) {
   expect_checkpoint_requests("6MiB", 3u << 20);
 }
 
+// A checkpoint-only job on the store (docs/metrics.md, "S3 requests"): 2 checkpoints of 2 shards
+// of 10 MiB written (multipart: 8 MiB + 2 MiB) and read back in 4 MiB requests. Its result holds
+// the writes' and the reads' HTTP requests apart, by kind exactly as the sizes say, with TTFB and
+// TTLB, and its summary prints them as the training replay prints its own.
+TEST(S3Figures, CheckpointOnlyRunCountsItsWritesAndReadsApart) {
+  TempDir dir("dlgen-s3-fig");
+  const std::string b = new_bucket();
+  std::ofstream(dir / "ckpt.toml") << "[job]\nname = \"s3ckptonly\"\n\n[checkpoint]\nwrites = 2\n"
+                                      "reads = 2\nsize = \"20MiB\"\nfiles = 2\nwrite_size = "
+                                      "\"4MiB\"\ndir = \"s3://"
+                                   << b << "/ck\"\n\n[run]\ntrain = false\n";
+  const Outcome run = dlgen("run ckpt.toml -o r.json", dir.path());
+  ASSERT_EQ(run.code, 0) << run.out;
+  const nlohmann::json r = read_json(dir / "r.json");
+  ASSERT_TRUE(r["write"].contains("s3")) << r.dump();
+  ASSERT_TRUE(r["read"].contains("s3")) << r.dump();
+  const nlohmann::json& w = r["write"]["s3"];
+  const nlohmann::json& rd = r["read"]["s3"];
+  const ShardRequests one = shard_requests(10u << 20, 4u << 20);
+  const std::uint64_t shards = 2 * 2;  // 2 checkpoints of 2 shards
+  EXPECT_EQ(w["parts"], shards * one.parts) << w.dump();
+  EXPECT_EQ(w["control"], shards * one.control) << w.dump();
+  EXPECT_EQ(w["puts"], shards * one.puts) << w.dump();
+  EXPECT_EQ(w["gets"], 0u) << w.dump();
+  EXPECT_EQ(rd["gets"], shards * one.gets) << rd.dump();
+  EXPECT_EQ(rd["requests"], rd["gets"]) << rd.dump();
+  const auto n = [](const nlohmann::json& j, const char* k) { return j[k].get<std::uint64_t>(); };
+  for (const nlohmann::json* f : {&w, &rd}) {
+    EXPECT_EQ(n(*f, "requests"), n(*f, "gets") + n(*f, "puts") + n(*f, "parts") + n(*f, "control"))
+        << f->dump();
+    EXPECT_EQ(n(*f, "retries"), 0u);
+    EXPECT_EQ(n((*f)["ttfb_us"], "count"), n(*f, "requests")) << f->dump();
+    EXPECT_EQ(n((*f)["ttlb_us"], "count"), n(*f, "requests")) << f->dump();
+    for (const char* p : {"p50", "p99", "max"}) {
+      EXPECT_GT((*f)["ttfb_us"][p].get<double>(), 0) << p;
+      EXPECT_LE((*f)["ttfb_us"][p].get<double>(), (*f)["ttlb_us"][p].get<double>()) << p;
+    }
+  }
+  EXPECT_NE(run.out.find("  s3          write: " + std::to_string(n(w, "requests")) +
+                         " HTTP requests (0 GETs, 0 PUTs, " + std::to_string(n(w, "parts")) +
+                         " parts, " + std::to_string(n(w, "control")) +
+                         " multipart control), 0 retries; errors: 0 SlowDown (503)"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("  s3          read: " + std::to_string(n(rd, "requests")) +
+                         " HTTP requests (" + std::to_string(n(rd, "gets")) + " GETs), 0 retries"),
+            std::string::npos)
+      << run.out;
+  // The same workflow on files carries no s3 figures.
+  std::ofstream(dir / "files.toml") << "[job]\nname = \"filesonly\"\n\n[checkpoint]\nwrites = 1\n"
+                                       "reads = 1\nsize = \"1MiB\"\ndir = \"ck\"\n\n[run]\n"
+                                       "train = false\n";
+  const Outcome files = dlgen("run files.toml --engine pread -o f.json", dir.path());
+  ASSERT_EQ(files.code, 0) << files.out;
+  EXPECT_FALSE(read_json(dir / "f.json")["write"].contains("s3"));
+  EXPECT_EQ(files.out.find("  s3 "), std::string::npos) << files.out;
+}
+
 // Every 4th object read answered 503 SlowDown (each read at most once): each is retried, and
 // counted once as a SlowDown and once as a retry; the bytes are all read.
 TEST(S3Figures, SlowDownsAreRetriedAndCountedByKind) {

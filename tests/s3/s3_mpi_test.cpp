@@ -133,7 +133,7 @@ TEST(S3Mpi, RanksShareTheGenerationOfObjects) {
 
 // `mpirun -np 2 dlgen run` of a checkpoint-only job on objects: rank 0 claims the prefix, each
 // host writes and reads its 4 of the 8 simulated ranks' objects, and the one result holds both
-// hosts' bytes, which boto3 finds below each checkpoint's prefix.
+// hosts' bytes, which boto3 finds below each checkpoint's prefix, and both hosts' requests.
 TEST(S3Mpi, HostsShareACheckpointOnlyJobOnObjects) {
   if (const Outcome probe = sh(mpirun(2) + "true"); probe.code != 0)
     GTEST_SKIP() << "mpirun cannot start 2 ranks here: " << probe.out;
@@ -159,6 +159,13 @@ TEST(S3Mpi, HostsShareACheckpointOnlyJobOnObjects) {
     EXPECT_EQ(bytes, checkpoint) << step;
   }
   EXPECT_EQ(dlgen::testing::s3_check("uploads " + b).out, "");
+  // Both hosts' HTTP requests: every object of the 2 checkpoints one PUT or one multipart
+  // upload (initiate, complete), read back with at least one GET each.
+  const std::uint64_t objects = 2 * u(r["config"]["checkpoint_files"]);
+  const nlohmann::json& w = r["write"]["s3"];
+  EXPECT_EQ(u(w["puts"]) + u(w["control"]) / 2, objects) << w.dump();
+  EXPECT_GE(u(r["read"]["s3"]["gets"]), objects) << r["read"].dump();
+  EXPECT_EQ(u(r["read"]["s3"]["ttlb_us"]["count"]), u(r["read"]["s3"]["requests"]));
 }
 
 }  // namespace

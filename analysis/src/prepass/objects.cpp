@@ -59,7 +59,13 @@ std::optional<trace::Trace> objects_as_reads(const trace::Trace& t) {
   if (std::none_of(t.http.begin(), t.http.end(), read_object)) return std::nullopt;
   trace::Trace out = t;
   std::unordered_map<std::string, std::uint32_t> file_of;
-  std::uint32_t reads = 0;
+  // Per thread (pid, tid), its current access: the object it last read and its close event.
+  struct Access {
+    std::uint32_t file = 0;
+    std::size_t close = 0;
+  };
+  std::unordered_map<std::uint64_t, Access> access_of;
+  std::uint32_t accesses = 0;
   for (const HttpRequest& r : t.http) {
     const std::string url = read_object(r) ? object_url(r.host, r.path) : "";
     if (url.empty()) continue;
@@ -68,27 +74,37 @@ std::optional<trace::Trace> objects_as_reads(const trace::Trace& t) {
     trace::File& f = out.files[it->second];
     f.size_at_open = std::max(f.size_at_open, r.object_size);
     const std::uint64_t end = std::max(r.last_byte_ns, r.request_ns);
-    const std::int32_t fd = kFirstObjectFd + static_cast<std::int32_t>(reads++ % kFirstObjectFd);
+    const std::uint64_t thread = (std::uint64_t{r.pid} << 32) | r.tid;
+    const auto cur = access_of.find(thread);
+    const bool same = cur != access_of.end() && cur->second.file == it->second;
     Event e;
     e.pid = r.pid;
     e.tid = r.tid;
     e.file = it->second;
-    e.fd = fd;
     e.ts_ns = r.request_ns;
-    e.op = Op::open;
-    e.ret = fd;
-    out.events.push_back(e);
+    if (same) {  // the same object again, no other between: one more read of its access
+      Event& close = out.events[cur->second.close];
+      e.fd = close.fd;
+      close.ts_ns = std::max(close.ts_ns, end);
+    } else {
+      e.fd = kFirstObjectFd + static_cast<std::int32_t>(accesses++ % kFirstObjectFd);
+      e.op = Op::open;
+      e.ret = e.fd;
+      out.events.push_back(e);
+    }
     e.op = Op::pread;
     e.dur_ns = end - r.request_ns;
     e.offset = r.range_first == HttpRequest::kNoRange ? 0 : r.range_first;
     e.size = r.content_length;
     e.ret = static_cast<std::int64_t>(r.content_length);
     out.events.push_back(e);
+    if (same) continue;
     e.op = Op::close;
     e.ts_ns = end;
     e.dur_ns = 0;
     e.offset = e.size = 0;
     e.ret = 0;
+    access_of[thread] = Access{it->second, out.events.size()};
     out.events.push_back(e);
   }
   std::stable_sort(out.events.begin(), out.events.end(),

@@ -4,7 +4,10 @@
 // rest of summarize reasons about files, so this pre-pass, run first, turns each GET answered
 // with 200 or 206 into an open, a pread and a close of a file named "s3://BUCKET/KEY" by the
 // thread that sent it: the pread from the request's send to the response's last byte, at the
-// Range's first byte (0 for a whole object), of Content-Length bytes. The object's size is the
+// Range's first byte (0 for a whole object), of Content-Length bytes. GETs one thread sends to
+// one object one after another (no other object's between: a sample fetched as several ranges)
+// are one access, one open, a pread per GET and one close at the last one's last byte, as a file
+// opened once and read in several requests. The object's size is the
 // file's (Content-Range's total, or a whole-object 200's length). So the stages see a dataset
 // directory "s3://BUCKET/PREFIX", its files' sizes, the read size, the readers, and distil writes
 // an S3 job (docs/distil.md, "Datasets read from S3").

@@ -150,4 +150,9 @@ std::string cluster_json(const Report& report, const ClusterResult& cluster);
 Result<void> write_cluster_json(const Report& report, const ClusterResult& cluster,
                                 const std::filesystem::path& path);
 
+// An engine's S3 counters as text for an all-gather (the histograms as their non-empty buckets,
+// as a rank sends them: exact), and back: the hosts of a checkpoint-only run send theirs so.
+std::string s3_counters_text(const engine::S3Counters& k);
+engine::S3Counters s3_counters_from_text(const std::string& text);
+
 }  // namespace dlgen::cluster

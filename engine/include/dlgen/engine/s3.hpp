@@ -64,10 +64,16 @@ struct S3Counters {
   LatencyHistogram ttfb, ttlb;
   void merge(const S3Counters& o);
 };
+// Adds `k` (none: nothing went to a store) to `into`, which stays none until counters arrive.
+void merge_into(std::optional<S3Counters>& into, const std::optional<S3Counters>& k);
 
 class IoEngine;
 // The counters of `e` when it is an "s3" engine; nullptr for any other.
 const S3Counters* s3_counters(const IoEngine& e);
+// The counters of `e` so far when it is an "s3" engine, which then counts afresh from zero (so
+// that one engine used for several phases, a checkpoint's writes then its reads, gives each
+// phase's own); nullopt for any other engine.
+std::optional<S3Counters> take_s3_counters(IoEngine& e);
 // The last failure of an "s3" engine as the store reported it ("s3://b/k: GET bytes=0-9: HTTP 404
 // NoSuchKey [endpoint]"); "" for other engines and before any failure. Never holds the secret.
 std::string s3_last_error(const IoEngine& e);

@@ -11,6 +11,7 @@
 // functions below (definitions: docs/metrics.md, "Checkpoint-only workflow").
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include "dlgen/core/llm.hpp"
 #include "dlgen/core/result.hpp"
 #include "dlgen/engine/registry.hpp"
+#include "dlgen/engine/s3.hpp"
 #include "dlgen/replay/checkpoint_figures.hpp"
 
 namespace dlgen::replay {
@@ -80,6 +82,11 @@ struct CheckpointRunResult {
   // (mincore); -1 without reads.
   double resident_fraction = -1;
   std::vector<CheckpointPass> writes, reads;
+  // The HTTP requests the ranks sent to write and to read, when the checkpoints are objects of a
+  // store (the s3 engine); none else. The writes' include the untimed writes of checkpoints a read
+  // needed; neither holds the prefix's control requests (its manifest, the LISTs before reads).
+  // Under mpirun every host's, added up. Figures: docs/metrics.md, "S3 requests".
+  std::optional<engine::S3Counters> write_s3, read_s3;
   std::vector<std::string> notes;
   // Under mpirun, every host's share (in rank order); empty when one process ran every rank.
   std::vector<HostShare> hosts;

@@ -10,6 +10,7 @@
 // docs/mlperf.md.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,8 @@ struct MlperfCheckpointRun {
   MlperfCheckpointPhase write, read;
   bool cache_dropped = false;
   std::string cache_note;
+  // The run's HTTP requests to write and to read, on an object store (CheckpointRunResult's).
+  std::optional<engine::S3Counters> write_s3, read_s3;
 };
 
 // The seam for multi-host runs: the figures of one run from per-rank records, whether the ranks
@@ -104,6 +107,9 @@ struct MlperfCheckpointResult {
   MlperfCheckpointPhase mean_write, mean_read;
   double write_deviation = 0, read_deviation = 0;  // largest |throughput - mean| / mean
   bool replicated = false;
+  // Every run's HTTP requests to write and to read added up (percentiles from the merged
+  // histograms), on an object store; none else.
+  std::optional<engine::S3Counters> write_s3, read_s3;
 };
 
 // One run of the workflow: `job` already holds the run's writes and reads; `first_index` is the

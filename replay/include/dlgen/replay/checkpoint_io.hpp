@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -73,6 +74,11 @@ class CheckpointIo {
   const engine::Capabilities& capabilities() const { return ops_->caps; }
   // The HTTP requests this writer's engine sent so far when it is the s3 engine; nullptr else.
   const engine::S3Counters* s3_counters() const { return engine::s3_counters(*engine_); }
+  // The same, taken: the engine counts afresh from here (a writer used for several phases);
+  // nullopt for the file engines.
+  std::optional<engine::S3Counters> take_s3_counters() {
+    return engine::take_s3_counters(*engine_);
+  }
   const CheckpointIoOptions& options() const { return options_; }
 
  private:

@@ -210,6 +210,9 @@ std::string format_summary(const Report& report);
 // The summary's s3 lines (requests, errors, TTFB and TTLB, the checkpoints' share), the first
 // opened by `scope`: the multi-rank summary prints the ranks' merged figures with them.
 std::string s3_summary_lines(const S3Result& s3, std::string_view scope = {});
+// The result JSON's "s3" object (to_json's), compact: for other results that carry S3 figures in
+// the same shape (the checkpoint-only workflow's writes and reads).
+std::string s3_json_text(const S3Result& s3);
 Result<void> write_json(const Report& report, const std::filesystem::path& path);
 Result<void> write_timeseries_csv(const Report& report, const std::filesystem::path& path);
 
