@@ -66,6 +66,7 @@ struct MappedBatch {
   bool drop_last = false;
   std::uint64_t steps = 0;  // training steps per epoch the batch keeps (0: none found)
   bool items = false;       // batch counts the program's items (touches), not windows
+  bool own = false;         // ... or the windows of the main process's own read bursts
 };
 
 // The memory-mapped training set's items per batch (mapped_touches), when they stand
@@ -73,11 +74,9 @@ struct MappedBatch {
 // step over the original's steps an epoch, each the epoch's window bytes over its items (a sample
 // is the pages one worker touched for one item), so steps, batch and bytes an epoch are the
 // original's.
-MappedBatch mapped_items(JobWriter& x, std::uint64_t target) {
-  const SampleFile& sf = *x.sample_file;
-  if (!mapped_items_stand(sf) || target == 0) return {};
+MappedBatch items_per_step(JobWriter& x, std::uint64_t target, std::uint32_t batch) {
   MappedBatch m;
-  m.batch = static_cast<std::uint32_t>(std::lround(sf.batch_items));
+  m.batch = std::max<std::uint32_t>(1, batch);
   m.steps = target;
   m.items = true;
   DatasetSpec& d = x.out.job.dataset;
@@ -101,6 +100,12 @@ MappedBatch mapped_items(JobWriter& x, std::uint64_t target) {
   return m;
 }
 
+MappedBatch mapped_items(JobWriter& x, std::uint64_t target) {
+  const SampleFile& sf = *x.sample_file;
+  if (!mapped_items_stand(sf) || target == 0) return {};
+  return items_per_step(x, target, static_cast<std::uint32_t>(std::lround(sf.batch_items)));
+}
+
 MappedBatch mapped_batch_for_steps(JobWriter& x) {
   if (!x.sample_file || !x.sample_file->mapped) return {};
   const auto train_epochs = training_passes(x.s);
@@ -122,6 +127,14 @@ MappedBatch mapped_batch_for_steps(JobWriter& x) {
   const std::uint64_t target = per_epoch[per_epoch.size() / 2];
   if (target == 0) return m;
   if (MappedBatch items = mapped_items(x, target); items.items) return items;
+  // The main process reading its own batches (nanoGPT's get_batch) draws its windows at random:
+  // a step is its burst of windows, and its passes no permutation of the file's slots, so the
+  // batch is the windows a step read and the items an epoch that many a step.
+  if (x.s.accelerators[0].reads_itself) {
+    MappedBatch own = items_per_step(x, target, m.batch);
+    own.own = true;
+    return own;
+  }
   std::uint64_t best = 0;
   bool best_drop = false;
   const auto distance = [&](std::uint64_t b) { return b > m.batch ? b - m.batch : m.batch - b; };
@@ -147,7 +160,12 @@ void batch_size(JobWriter& x) {
   const std::uint32_t mapped_batch = mapped.batch;
   if (mapped_batch > 0 && !s.stream_shards) {
     r.batch_size = mapped_batch;
-    if (mapped.items)
+    if (mapped.own)
+      x.evidence("reader.batch_size",
+                 "fault-around windows read per step by the main process's own bursts of reads (" +
+                     std::to_string(s.batches.size()) +
+                     " bursts): each burst is a batch, read at random from the memory-mapped file");
+    else if (mapped.items)
       x.evidence("reader.batch_size",
                  "items per batch of the memory-mapped file (" +
                      fmt("%.1f", x.sample_file->batch_items) +
