@@ -100,6 +100,34 @@ MappedBatch items_per_step(JobWriter& x, std::uint64_t target, std::uint32_t bat
   return m;
 }
 
+// The evaluation passes of a main process reading its own batches: each reads its batches of
+// windows at random too (nanoGPT's estimate_loss: eval_iters batches of each split), so the
+// validation set becomes the items one pass reads, `batch` a step: the passes' steps (their
+// median) x batch, each the passes' window bytes over their items.
+void own_validation_items(JobWriter& x, std::uint32_t batch) {
+  if (!x.out.job.validation) return;
+  std::vector<std::uint64_t> steps;
+  std::uint64_t bytes = 0;
+  for (const auto& e : x.s.epochs)
+    if (e.evaluation) steps.push_back(e.steps), bytes += e.bytes_read;
+  if (steps.empty()) return;
+  std::nth_element(steps.begin(), steps.begin() + steps.size() / 2, steps.end());
+  const std::uint64_t items = std::max<std::uint64_t>(1, steps[steps.size() / 2] * batch);
+  DatasetSpec& v = *x.out.job.validation;
+  const std::uint64_t files = std::max<std::uint64_t>(1, v.num_files);
+  v.samples_per_file = static_cast<std::uint32_t>((items + files - 1) / files);
+  const double per_item = static_cast<double>(bytes) / static_cast<double>(steps.size() * items);
+  v.sample_size = Distribution::fixed_at(std::max(1.0, std::round(per_item)));
+  x.evidence("validation.samples_per_file",
+             std::to_string(items) + " items a pass (" + std::to_string(batch) + " a batch x " +
+                 std::to_string(steps[steps.size() / 2]) +
+                 " steps, the evaluation passes' median) over " + std::to_string(files) +
+                 " file(s): windows read at random, a batch a step");
+  x.evidence("validation.sample_size",
+             "the evaluation passes' fault-around bytes (" +
+                 format_size(bytes / steps.size()) + " a pass) over their items");
+}
+
 MappedBatch mapped_items(JobWriter& x, std::uint64_t target) {
   const SampleFile& sf = *x.sample_file;
   if (!mapped_items_stand(sf) || target == 0) return {};
@@ -133,6 +161,7 @@ MappedBatch mapped_batch_for_steps(JobWriter& x) {
   if (x.s.accelerators[0].reads_itself) {
     MappedBatch own = items_per_step(x, target, m.batch);
     own.own = true;
+    own_validation_items(x, own.batch);
     return own;
   }
   std::uint64_t best = 0;
