@@ -190,5 +190,43 @@ TEST(SelfReader, StepsFollowTheLoopNotAFixedShape) {
   EXPECT_EQ(c.eval_steps, 4u * 4);
 }
 
+// torchvision's CIFAR10: the main process unpickles every batch file first, then DataLoader
+// workers serve the arrays from memory, handing batches over without a read. The trace shows
+// those hand-overs, not their data: summarize counts them and their processes, and distil says
+// the training from memory is not in the job rather than inventing its steps.
+class MemoryLoader : public testing::TraceBuilder {
+ public:
+  trace::Trace run() {
+    proc(100, 1, "python3", false, 100);
+    const auto sock = file("socket:[77]", 0);
+    for (int i = 0; i < 6; ++i) {
+      const auto f = file("/data/cifar-10-batches-py/data_batch_" + std::to_string(i), 3 << 20);
+      ev(now_, 5000, 100, 100, Op::open, f, -1, 0, 0, 3);
+      ev(now_ + 10000, 900000, 100, 100, Op::read, f, 3, 0, 3 << 20, 3 << 20);
+      ev(now_ + 950000, 1000, 100, 100, Op::close, f, 3, 0, 0, 0);
+      now_ += kMs;
+    }
+    for (std::uint32_t pid : {101u, 102u}) proc(pid, 100, "python3", false, pid);
+    for (int b = 0; b < 40; ++b) {
+      const std::uint32_t pid = b % 2 ? 102 : 101;
+      ev(now_, 20000, pid, pid, Op::sendmsg, sock, 7, 0, 0, 1);
+      ev(now_ + 50000, 20000, 100, 100, Op::recvmsg, sock, 8, 0, 0, 1);
+      now_ += 10 * kMs;
+    }
+    return t_;
+  }
+};
+
+TEST(SelfReader, HandOversOfDataFromMemoryAreCountedAndSaidNotReplayed) {
+  const TraceSummary s = summarize(MemoryLoader().run());
+  EXPECT_EQ(s.memory_handovers, 40u);
+  EXPECT_EQ(s.memory_workers, 2u);
+  const Distilled d = distil(s);
+  bool said = false;
+  for (const auto& n : d.notes) said = said || n.find("loaded into memory") != std::string::npos;
+  EXPECT_TRUE(said);
+  EXPECT_NE(d.comments.at("reader.workers").find("not in this job"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace dlgen::analysis

@@ -37,7 +37,21 @@ void workers(JobWriter& x) {
       if (p.role == ProcessRole::reader_worker && p.accelerator == 0) ++comms[p.comm];
     for (auto& [c, n] : comms) names += (names.empty() ? "" : ", ") + c;
     std::uint64_t train_files = ti >= 0 ? s.datasets[ti].files.size() : 0;
-    if (a.reads_itself) {
+    if (a.reads_itself && s.memory_handovers > 0) {
+      const std::string from_memory =
+          std::to_string(s.memory_handovers) + " hand-overs (sendmsg) by " +
+          std::to_string(s.memory_workers) +
+          " processes that read no dataset file: DataLoader workers serving a dataset the main "
+          "process loaded into memory first";
+      x.evidence("reader.workers",
+                 "the main process read the dataset's files itself (0); " + from_memory +
+                     ". The trace shows no reads of theirs, so the epochs, steps, batch and "
+                     "compute of the training from memory are not in this job: it replays the "
+                     "load");
+      x.note("reader.workers: " + from_memory +
+             "; the training from memory made no I/O and is not replayed (the job's epochs, "
+             "steps, batch and compute are the load's, not the training's)");
+    } else if (a.reads_itself) {
       x.evidence(
           "reader.workers",
           "the main process reads its own samples (no separate workers): 0, loading and compute "

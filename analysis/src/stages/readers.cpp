@@ -25,13 +25,18 @@ Readers find_readers(const trace::Trace& t, const Classified& c,
   for (const auto& p : t.processes) procs[p.pid] = &p;
   std::map<std::uint32_t, std::set<std::uint32_t>> tids_of;
   for (const auto& a : accesses) tids_of[a.pid].insert(a.tid);
-  std::set<std::uint32_t> handover_pids, recv_pids;
+  std::set<std::uint32_t> handover_pids, recv_pids, memory_pids;
   for (const auto& e : t.events) {
-    if (e.op == Op::recvmsg)
+    if (e.op == Op::recvmsg) {
       recv_pids.insert(e.pid);
-    else if (is_handover(e, c.files))
+    } else if (is_handover(e, c.files)) {
       handover_pids.insert(e.pid);
+      // A process that reads no dataset file handing a batch over: data from memory.
+      if (!tids_of.count(e.pid) && e.op == Op::sendmsg)
+        ++s.memory_handovers, memory_pids.insert(e.pid);
+    }
   }
+  s.memory_workers = static_cast<std::uint32_t>(memory_pids.size());
   auto ppid_of = [&](std::uint32_t pid) -> std::uint32_t {
     auto it = procs.find(pid);
     return it == procs.end() ? 0 : it->second->ppid;

@@ -152,6 +152,9 @@ struct Readers {
   std::vector<ProcessSummary> processes;
   // The accelerator a reader key feeds (0 when it is nobody's reader).
   std::uint32_t accel_of_reader(std::uint32_t reader) const;
+  // Handovers by processes that read no dataset file, and how many such processes handed over.
+  std::uint64_t memory_handovers = 0;
+  std::uint32_t memory_workers = 0;
 };
 Readers find_readers(const trace::Trace& t, const Classified& c, const std::vector<Access>& as);
 
