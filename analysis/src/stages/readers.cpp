@@ -18,6 +18,21 @@ std::uint32_t Readers::accel_of_reader(std::uint32_t reader) const {
   return 0;
 }
 
+namespace {
+
+// Hand-overs (sendmsg) by processes that read no dataset file (`readers`: the reading processes),
+// and those processes: DataLoader workers serving data loaded into memory.
+void count_memory_handovers(const trace::Trace& t,
+                            const std::map<std::uint32_t, std::set<std::uint32_t>>& readers,
+                            Readers& s) {
+  std::set<std::uint32_t> pids;
+  for (const auto& e : t.events)
+    if (e.op == Op::sendmsg && !readers.count(e.pid)) ++s.memory_handovers, pids.insert(e.pid);
+  s.memory_workers = static_cast<std::uint32_t>(pids.size());
+}
+
+}  // namespace
+
 Readers find_readers(const trace::Trace& t, const Classified& c,
                      const std::vector<Access>& accesses) {
   Readers s;
@@ -25,18 +40,14 @@ Readers find_readers(const trace::Trace& t, const Classified& c,
   for (const auto& p : t.processes) procs[p.pid] = &p;
   std::map<std::uint32_t, std::set<std::uint32_t>> tids_of;
   for (const auto& a : accesses) tids_of[a.pid].insert(a.tid);
-  std::set<std::uint32_t> handover_pids, recv_pids, memory_pids;
+  std::set<std::uint32_t> handover_pids, recv_pids;
   for (const auto& e : t.events) {
-    if (e.op == Op::recvmsg) {
+    if (e.op == Op::recvmsg)
       recv_pids.insert(e.pid);
-    } else if (is_handover(e, c.files)) {
+    else if (is_handover(e, c.files))
       handover_pids.insert(e.pid);
-      // A process that reads no dataset file handing a batch over: data from memory.
-      if (!tids_of.count(e.pid) && e.op == Op::sendmsg)
-        ++s.memory_handovers, memory_pids.insert(e.pid);
-    }
   }
-  s.memory_workers = static_cast<std::uint32_t>(memory_pids.size());
+  count_memory_handovers(t, tids_of, s);
   auto ppid_of = [&](std::uint32_t pid) -> std::uint32_t {
     auto it = procs.find(pid);
     return it == procs.end() ? 0 : it->second->ppid;
