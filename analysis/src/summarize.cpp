@@ -139,6 +139,8 @@ void put_datasets(const Staged& x, TraceSummary& s) {
 // Processes, accelerators (with their workers, prefetch and AU), passes and batches.
 void put_readers_and_batches(const Staged& x, TraceSummary& s) {
   s.processes = x.readers.processes;
+  s.memory_handovers = x.readers.memory_handovers;
+  s.memory_workers = x.readers.memory_workers;
   s.accelerators = x.readers.accelerators;
   for (std::size_t ai = 0; ai < s.accelerators.size(); ++ai) {
     auto& acc = s.accelerators[ai];

@@ -142,7 +142,9 @@ void step_time(JobWriter& x) {
       measured_s.push_back(static_cast<double>(st.compute_ns) * 1e-9);
   std::string skew_why;
   const bool consumer_loads = !s.accelerators.empty() && s.accelerators[0].reads_itself;
-  if (s.batches_from_read_bursts && consumer_loads) measured_s = s.burst_gaps_s;
+  // (Bursts without steps: the idle gaps before them stand for the compute.)
+  if (s.batches_from_read_bursts && consumer_loads && measured_s.empty())
+    measured_s = s.burst_gaps_s;
   if (auto h = s.batches_from_read_bursts && !consumer_loads
                    ? std::nullopt
                    : skewed_times(measured_s, &skew_why)) {

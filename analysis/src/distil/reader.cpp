@@ -37,7 +37,21 @@ void workers(JobWriter& x) {
       if (p.role == ProcessRole::reader_worker && p.accelerator == 0) ++comms[p.comm];
     for (auto& [c, n] : comms) names += (names.empty() ? "" : ", ") + c;
     std::uint64_t train_files = ti >= 0 ? s.datasets[ti].files.size() : 0;
-    if (a.reads_itself) {
+    if (a.reads_itself && s.memory_handovers > 0) {
+      const std::string from_memory =
+          std::to_string(s.memory_handovers) + " hand-overs (sendmsg) by " +
+          std::to_string(s.memory_workers) +
+          " processes that read no dataset file: DataLoader workers serving a dataset the main "
+          "process loaded into memory first";
+      x.evidence("reader.workers",
+                 "the main process read the dataset's files itself (0); " + from_memory +
+                     ". The trace shows no reads of theirs, so the epochs, steps, batch and "
+                     "compute of the training from memory are not in this job: it replays the "
+                     "load");
+      x.note("reader.workers: " + from_memory +
+             "; the training from memory made no I/O and is not replayed (the job's epochs, "
+             "steps, batch and compute are the load's, not the training's)");
+    } else if (a.reads_itself) {
       x.evidence(
           "reader.workers",
           "the main process reads its own samples (no separate workers): 0, loading and compute "
@@ -66,6 +80,7 @@ struct MappedBatch {
   bool drop_last = false;
   std::uint64_t steps = 0;  // training steps per epoch the batch keeps (0: none found)
   bool items = false;       // batch counts the program's items (touches), not windows
+  bool own = false;         // ... or the windows of the main process's own read bursts
 };
 
 // The memory-mapped training set's items per batch (mapped_touches), when they stand
@@ -73,11 +88,9 @@ struct MappedBatch {
 // step over the original's steps an epoch, each the epoch's window bytes over its items (a sample
 // is the pages one worker touched for one item), so steps, batch and bytes an epoch are the
 // original's.
-MappedBatch mapped_items(JobWriter& x, std::uint64_t target) {
-  const SampleFile& sf = *x.sample_file;
-  if (!mapped_items_stand(sf) || target == 0) return {};
+MappedBatch items_per_step(JobWriter& x, std::uint64_t target, std::uint32_t batch) {
   MappedBatch m;
-  m.batch = static_cast<std::uint32_t>(std::lround(sf.batch_items));
+  m.batch = std::max<std::uint32_t>(1, batch);
   m.steps = target;
   m.items = true;
   DatasetSpec& d = x.out.job.dataset;
@@ -101,6 +114,40 @@ MappedBatch mapped_items(JobWriter& x, std::uint64_t target) {
   return m;
 }
 
+// The evaluation passes of a main process reading its own batches: each reads its batches of
+// windows at random too (nanoGPT's estimate_loss: eval_iters batches of each split), so the
+// validation set becomes the items one pass reads, `batch` a step: the passes' steps (their
+// median) x batch, each the passes' window bytes over their items.
+void own_validation_items(JobWriter& x, std::uint32_t batch) {
+  if (!x.out.job.validation) return;
+  std::vector<std::uint64_t> steps;
+  std::uint64_t bytes = 0;
+  for (const auto& e : x.s.epochs)
+    if (e.evaluation) steps.push_back(e.steps), bytes += e.bytes_read;
+  if (steps.empty()) return;
+  std::nth_element(steps.begin(), steps.begin() + steps.size() / 2, steps.end());
+  const std::uint64_t items = std::max<std::uint64_t>(1, steps[steps.size() / 2] * batch);
+  DatasetSpec& v = *x.out.job.validation;
+  const std::uint64_t files = std::max<std::uint64_t>(1, v.num_files);
+  v.samples_per_file = static_cast<std::uint32_t>((items + files - 1) / files);
+  const double per_item = static_cast<double>(bytes) / static_cast<double>(steps.size() * items);
+  v.sample_size = Distribution::fixed_at(std::max(1.0, std::round(per_item)));
+  x.evidence("validation.samples_per_file",
+             std::to_string(items) + " items a pass (" + std::to_string(batch) + " a batch x " +
+                 std::to_string(steps[steps.size() / 2]) +
+                 " steps, the evaluation passes' median) over " + std::to_string(files) +
+                 " file(s): windows read at random, a batch a step");
+  x.evidence("validation.sample_size",
+             "the evaluation passes' fault-around bytes (" +
+                 format_size(bytes / steps.size()) + " a pass) over their items");
+}
+
+MappedBatch mapped_items(JobWriter& x, std::uint64_t target) {
+  const SampleFile& sf = *x.sample_file;
+  if (!mapped_items_stand(sf) || target == 0) return {};
+  return items_per_step(x, target, static_cast<std::uint32_t>(std::lround(sf.batch_items)));
+}
+
 MappedBatch mapped_batch_for_steps(JobWriter& x) {
   if (!x.sample_file || !x.sample_file->mapped) return {};
   const auto train_epochs = training_passes(x.s);
@@ -122,6 +169,15 @@ MappedBatch mapped_batch_for_steps(JobWriter& x) {
   const std::uint64_t target = per_epoch[per_epoch.size() / 2];
   if (target == 0) return m;
   if (MappedBatch items = mapped_items(x, target); items.items) return items;
+  // The main process reading its own batches (nanoGPT's get_batch) draws its windows at random:
+  // a step is its burst of windows, and its passes no permutation of the file's slots, so the
+  // batch is the windows a step read and the items an epoch that many a step.
+  if (x.s.accelerators[0].reads_itself) {
+    MappedBatch own = items_per_step(x, target, m.batch);
+    own.own = true;
+    own_validation_items(x, own.batch);
+    return own;
+  }
   std::uint64_t best = 0;
   bool best_drop = false;
   const auto distance = [&](std::uint64_t b) { return b > m.batch ? b - m.batch : m.batch - b; };
@@ -147,7 +203,12 @@ void batch_size(JobWriter& x) {
   const std::uint32_t mapped_batch = mapped.batch;
   if (mapped_batch > 0 && !s.stream_shards) {
     r.batch_size = mapped_batch;
-    if (mapped.items)
+    if (mapped.own)
+      x.evidence("reader.batch_size",
+                 "fault-around windows read per step by the main process's own bursts of reads (" +
+                     std::to_string(s.batches.size()) +
+                     " bursts): each burst is a batch, read at random from the memory-mapped file");
+    else if (mapped.items)
       x.evidence("reader.batch_size",
                  "items per batch of the memory-mapped file (" +
                      fmt("%.1f", x.sample_file->batch_items) +

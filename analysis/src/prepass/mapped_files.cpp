@@ -1,6 +1,7 @@
 #include "mapped_files.hpp"
 
 #include <algorithm>
+#include <map>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -103,18 +104,60 @@ std::unordered_set<std::uint64_t> lookup_processes(const trace::Trace& t,
   return out;
 }
 
+// The mappings of the mapped files, each from its mmap to the munmap of its address by the same
+// process. A process that unmaps the file and maps it again (nanoGPT's get_batch maps train.bin
+// afresh every call) faults its pages again: they are reads again. A fault belongs to the
+// faulting process's latest live mapping of the file; 0 is "none seen" (inherited over fork, or
+// mapped before the trace), live while the process is.
+class Mappings {
+ public:
+  // Follows mmap (of a mapped file: `mapped`) and munmap events, in time order.
+  void add(const Event& e, bool mapped) {
+    if (e.op == Op::mmap && mapped && data_mapping(e)) {
+      const std::uint64_t id = ++last_;
+      latest_[key(e.pid, e.file)] = id;
+      at_[key(e.pid, static_cast<std::uint64_t>(e.ret))] = id;
+    } else if (e.op == Op::munmap) {
+      auto it = at_.find(key(e.pid, e.offset));
+      if (it == at_.end()) return;
+      ended_.insert(it->second);
+      at_.erase(it);
+    }
+  }
+  std::uint64_t current(std::uint32_t pid, std::uint32_t file) const {
+    auto it = latest_.find(key(pid, file));
+    return it == latest_.end() || ended_.count(it->second) ? 0 : it->second;
+  }
+  bool live(std::uint64_t id) const { return id == 0 || !ended_.count(id); }
+
+ private:
+  using Key = std::pair<std::uint32_t, std::uint64_t>;
+  static Key key(std::uint32_t pid, std::uint64_t x) { return {pid, x}; }
+  std::uint64_t last_ = 0;
+  std::map<Key, std::uint64_t> latest_, at_;  // (pid, file), (pid, address) → mapping id
+  std::unordered_set<std::uint64_t> ended_;
+};
+
+// Who read a window: the process and the mapping it faulted through.
+struct Owner {
+  std::uint32_t pid = 0;
+  std::uint64_t mapping = 0;
+};
+
 // A page fault on mapped file `m` as a pread (through `fd`) of each window it touches that no
-// live process has read yet: `owner` maps a window to the process that read it (its first toucher
-// while it lives).
+// live mapping of a live process has read yet: `owner` maps a window to the process that read it
+// (its first toucher while it lives and keeps that mapping).
 void add_fault_reads(const trace::Trace& t, const Event& e, std::int32_t fd, MappedFile& m,
-                     std::unordered_map<std::uint64_t, std::uint32_t>& owner,
-                     const ProcessEnds& ends, std::vector<Event>& out) {
+                     std::unordered_map<std::uint64_t, Owner>& owner, const ProcessEnds& ends,
+                     const Mappings& maps, std::vector<Event>& out) {
   const std::uint64_t w = m.window ? m.window : kPage;
   const std::uint64_t end = std::max(t.files[e.file].size_at_open, e.offset + e.size);
+  const Owner me{e.pid, maps.current(e.pid, e.file)};
   for (std::uint64_t k = e.offset / w; k * w < e.offset + e.size; ++k) {
-    auto [it, added] = owner.try_emplace(k, e.pid);
-    if (!added && ends.alive(it->second, e.ts_ns)) continue;  // read already this epoch
-    it->second = e.pid;
+    auto [it, added] = owner.try_emplace(k, me);
+    if (!added && ends.alive(it->second.pid, e.ts_ns) && maps.live(it->second.mapping))
+      continue;  // read already this epoch
+    it->second = me;
     Event r = e;
     r.op = Op::pread;
     r.fd = fd;
@@ -145,9 +188,11 @@ std::optional<trace::Trace> faults_as_reads(const trace::Trace& t, std::vector<M
   out.processes = t.processes;
   out.events.reserve(t.events.size());
   // Per mapped file: window → the process that read it.
-  std::vector<std::unordered_map<std::uint64_t, std::uint32_t>> owner(found.size());
+  std::vector<std::unordered_map<std::uint64_t, Owner>> owner(found.size());
+  Mappings maps;
   for (const auto& e : t.events) {
     auto row = e.file != trace::kNoFile ? row_of.find(e.file) : row_of.end();
+    maps.add(e, row != row_of.end());
     const bool np_load = e.op == Op::open || e.op == Op::close || e.op == Op::lseek;
     if (row == row_of.end() || (e.op != Op::fault && !trace::is_read(e.op) && !np_load)) {
       out.events.push_back(e);
@@ -165,7 +210,7 @@ std::optional<trace::Trace> faults_as_reads(const trace::Trace& t, std::vector<M
       m.header_reads += !np_load;
       continue;
     }
-    add_fault_reads(t, e, fd_of[e.file], m, owner[row->second], ends, out.events);
+    add_fault_reads(t, e, fd_of[e.file], m, owner[row->second], ends, maps, out.events);
   }
   return out;
 }

@@ -10,7 +10,8 @@
 // read: one read per window per epoch, by the first live process that touched it (a second
 // DataLoader worker reading a neighbouring sample of the same epoch maps it again: not counted),
 // so each byte of the file counts once per epoch, as the program's copy of it did. A process
-// that keeps its mapping across epochs shows only its first.
+// that keeps its mapping across epochs shows only its first; one that unmaps the file and maps it
+// again (nanoGPT's get_batch, every call) faults its pages anew: they are read again.
 #include <cstdint>
 #include <optional>
 #include <vector>

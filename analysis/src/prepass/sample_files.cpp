@@ -186,6 +186,7 @@ struct Splitter {
   std::map<std::pair<std::uint32_t, std::uint64_t>, std::uint32_t> vfile;  // (real, sample) → index
   std::unordered_map<std::uint32_t, std::uint64_t> current;       // tid → its current sample
   std::unordered_map<std::uint32_t, std::uint32_t> open_virtual;  // tid → virtual file it reads
+  std::unordered_map<std::uint32_t, std::uint32_t> pid_of;        // tid → its process
   std::vector<std::vector<std::uint64_t>> aux_sizes;              // per row: other reads' sizes
 
   // The virtual file of sample k of row `row`'s file, added on first use.
@@ -229,6 +230,7 @@ struct Splitter {
       op.arg = static_cast<std::uint64_t>(-100);
       out.events.push_back(op);
       open_virtual[e.tid] = v;
+      pid_of[e.tid] = e.pid;
     }
     Event r = e;
     r.file = v;
@@ -258,7 +260,7 @@ std::optional<trace::Trace> split_sample_files(const trace::Trace& t,
                                                std::map<std::uint32_t, std::uint32_t>& virtual_of) {
   const auto row_of = find_sample_files(t, found);
   if (found.empty()) return std::nullopt;
-  Splitter sp{t,  found, virtual_of, {},
+  Splitter sp{t,  found, virtual_of, {}, {},
               {}, {},    {},         std::vector<std::vector<std::uint64_t>>(found.size())};
   sp.out.meta = t.meta;
   sp.out.files = t.files;
@@ -275,7 +277,11 @@ std::optional<trace::Trace> split_sample_files(const trace::Trace& t,
       continue;
     }
     // Opens, closes, seeks and stats of the real file are dropped: the virtual samples are opened
-    // where they are first read. Zero-byte reads (EOF probes) likewise.
+    // where they are first read. Zero-byte reads (EOF probes) likewise. A process that maps the
+    // file afresh (nanoGPT's get_batch, every call) starts anew: a window it reads next is opened
+    // again, even the one it read last through the previous mapping.
+    if (e.op == Op::mmap)
+      std::erase_if(sp.open_virtual, [&](const auto& kv) { return sp.pid_of[kv.first] == e.pid; });
     if (data_read(e)) sp.sample_read(e, row->second);
   }
   sp.aux_requests();

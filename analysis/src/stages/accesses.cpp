@@ -16,11 +16,13 @@ using trace::Op;
 
 constexpr std::uint32_t kODirect = 040000;  // O_DIRECT on x86-64 and arm64 generic
 
-// Readers: threads when a process reads with several threads, else the process.
-void assign_readers(std::vector<Access>& accesses) {
+// Readers: threads when a process reads with several threads, else the process. A process that
+// reads its own batches (self_reader_redraws: `by_process`) reads with whichever of its threads
+// touches a page (a copy done in parallel): the process is the reader.
+void assign_readers(std::vector<Access>& accesses, bool by_process) {
   std::map<std::uint32_t, std::set<std::uint32_t>> tids_of;
   for (const auto& a : accesses) tids_of[a.pid].insert(a.tid);
-  for (auto& a : accesses) a.reader = tids_of[a.pid].size() > 1 ? a.tid : a.pid;
+  for (auto& a : accesses) a.reader = tids_of[a.pid].size() > 1 && !by_process ? a.tid : a.pid;
 }
 
 // Generations of DataLoader workers: PyTorch forks a fresh set of worker processes for every pass
@@ -89,9 +91,15 @@ bool draws_with_replacement(const Generations& g, const std::vector<Access>& acc
 // resumes that pass (without replacement, a file that pass read already still starts a new one),
 // where the dataset is read by two generations of fresh workers or more: persistent workers (one
 // generation) read every epoch, and there the dataset's return is a new pass, as before.
-void assign_passes(const trace::Trace& t, std::vector<Access>& accesses) {
+//
+// A process that reads for itself (it hands nothing over) and draws with replacement (nanoGPT's
+// get_batch: random windows of one token file, self_reader_redraws) has no epochs a repeat could
+// end: its passes are the runs of one dataset (training, then an evaluation, ...).
+// `redraws`: self_reader_redraws. Returns whether the passes are such runs.
+bool assign_passes(const trace::Trace& t, std::vector<Access>& accesses, bool redraws) {
   const Generations g = worker_generations(t, accesses);
   const bool replacement = draws_with_replacement(g, accesses);
+  const bool runs_only = !g.fresh && redraws;
   std::map<std::int32_t, std::set<std::pair<std::uint32_t, std::uint32_t>>> generations_of;
   for (const auto& a : accesses) generations_of[a.dataset].insert(g.generation_of.at(a.pid));
   struct Open {
@@ -105,7 +113,7 @@ void assign_passes(const trace::Trace& t, std::vector<Access>& accesses) {
   for (auto& a : accesses) {
     const auto [parent, gen] = g.generation_of.at(a.pid);
     bool next = false;
-    if (cur && a.dataset == cur_ds) {
+    if (cur && a.dataset == cur_ds && !runs_only) {
       const auto it = cur->newest.find(parent);
       next = replacement ? it != cur->newest.end() && gen > it->second : cur->seen.count(a.file);
     }
@@ -129,6 +137,7 @@ void assign_passes(const trace::Trace& t, std::vector<Access>& accesses) {
     cur->newest[parent] = std::max(cur->newest[parent], gen);
     a.pass = cur->pass;
   }
+  return runs_only;
 }
 
 // A thread opening the file it just closed (within kReopenNs of closing it, with no other dataset
@@ -281,8 +290,9 @@ std::vector<Access> find_accesses(const trace::Trace& t, const Classified& c) {
   std::stable_sort(accesses.begin(), accesses.end(),
                    [](const Access& a, const Access& b) { return a.ts < b.ts; });
   merge_reopens(accesses);
-  assign_readers(accesses);
-  assign_passes(t, accesses);
+  const bool redraws = self_reader_redraws(t, c, accesses);
+  assign_readers(accesses, redraws);
+  if (assign_passes(t, accesses, redraws)) evaluation_reads_of_training(c, accesses);
   return accesses;
 }
 

@@ -218,8 +218,9 @@ std::uint32_t consumer_batch(const std::vector<const Access*>& as,
 // burst. In steady state each of W workers reads one batch per W steps, so the step time is
 // the burst period divided by W (an upper bound of compute: waiting cannot be told apart).
 // A consumer that loads its own samples (PyTorch num_workers=0, a plain loop) loads a batch and
-// then computes: its batches are every consumer_batch() samples of a pass, and the gap before
-// each is its compute.
+// then computes: its batches are its bursts when they stand clear of its compute
+// (clear_gap_bursts: nanoGPT's get_batch, whose batches of windows vary in size), else every
+// consumer_batch() samples of a pass; the gap before each is its compute.
 void read_bursts(const std::vector<Access>& accesses, const Readers& r, const Passes& p,
                  Batches& s) {
   if (!s.batches.empty()) return;
@@ -229,16 +230,16 @@ void read_bursts(const std::vector<Access>& accesses, const Readers& r, const Pa
   std::vector<double> periods;
   for (auto& [reader, as] : per_reader) {
     if (as.size() < 4) continue;
-    std::vector<double> gaps;
-    for (std::size_t i = 1; i < as.size(); ++i)
-      gaps.push_back(as[i]->ts > as[i - 1]->end ? static_cast<double>(as[i]->ts - as[i - 1]->end)
-                                                : 0.0);
-    const double threshold = std::max(500000.0, 4 * detail::percentile(gaps, 0.5));
+    const std::vector<double> gaps = access_gaps(as);
     const auto accel = r.accel_of_reader(reader);
     const double w = std::max<std::uint32_t>(1, r.accelerators.empty() ? 1 : p.workers[accel]);
     const bool consumer = !r.accelerators.empty() && r.accelerators[accel].reads_itself &&
                           r.accelerators[accel].pid == reader;
-    const std::uint32_t every = consumer ? consumer_batch(as, gaps) : 0;
+    const double threshold = consumer ? consumer_burst_threshold(gaps) : burst_threshold(gaps);
+    // A consumer whose bursts stand clear of its compute: its bursts, as for readers without a
+    // consumer (batches that vary in size show no batch every B samples); else every B samples.
+    const bool by_gaps = consumer && clear_gap_bursts(as, gaps, threshold);
+    const std::uint32_t every = consumer && !by_gaps ? consumer_batch(as, gaps) : 0;
     if (consumer) s.consumer_loads = true;
     std::vector<std::size_t> pos(as.size(), 0);  // position of each access in its pass
     for (std::size_t i = 1; i < as.size(); ++i)
@@ -246,7 +247,7 @@ void read_bursts(const std::vector<Access>& accesses, const Readers& r, const Pa
     // Whether access i starts a new batch (i == size: the end).
     auto ends_burst = [&](std::size_t i) {
       if (i == as.size() || pos[i] == 0) return true;
-      return consumer ? pos[i] % every == 0 : gaps[i - 1] > threshold;
+      return consumer && !by_gaps ? pos[i] % every == 0 : gaps[i - 1] > threshold;
     };
     std::size_t first = 0;
     std::uint64_t prev_start = 0;

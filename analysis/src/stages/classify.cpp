@@ -540,15 +540,36 @@ void dataset_layout(const trace::Trace& t, std::size_t di, Classified& s) {
   detect_format(t, d);
 }
 
+// The files of `files` (one directory) that are a validation split by their own names, when every
+// file there is named by a split, both splits among them: nanoGPT's prepare.py writes train.bin
+// and val.bin side by side. A multi-sample file's virtual samples ("val#0000012.bin") go by the
+// name of their file. Empty: no such split.
+std::vector<std::uint32_t> named_validation(const Classified& s,
+                                            const std::vector<std::uint32_t>& files) {
+  std::vector<std::uint32_t> val;
+  bool train = false;
+  for (auto fi : files) {
+    std::string stem = fs::path(s.files[fi].path).stem().string();
+    stem = stem.substr(0, stem.find('#'));
+    bool validation = false;
+    if (!is_exact_split_name(stem, &validation)) return {};
+    if (validation) val.push_back(fi);
+    train = train || !validation;
+  }
+  return train ? val : std::vector<std::uint32_t>{};
+}
+
 // Groups candidate data files by directory into the training and validation sets.
 void group_datasets(const trace::Trace& t, Classified& s) {
   std::map<std::string, Group> groups = directory_groups(s);
   merge_siblings(groups);
   Roles roles = dataset_roles(groups, s);
-  // No validation set by name or by directory: one chosen by a list among the training files.
+  // No validation set by directory: one named by its files' own names, or one chosen by a list
+  // among the training files.
   Group listed;
   if (roles.train && !roles.val) {
-    listed.files = listed_validation(t, roles.train->files);
+    listed.files = named_validation(s, roles.train->files);
+    if (listed.files.empty()) listed.files = listed_validation(t, roles.train->files);
     if (!listed.files.empty()) {
       listed.dir = roles.train->dir;
       listed.ext = roles.train->ext;

@@ -15,15 +15,21 @@ Passes find_passes(const Classified& c, const std::vector<Access>& accesses, con
   Passes s;
   s.workers.resize(r.accelerators.size());
   // Each pass's head is its first access (accesses are in start order, passes numbered in it).
-  std::uint32_t train_index = 0, eval_index = 0;
   for (const auto& a : accesses) {
     if (a.pass < static_cast<std::int32_t>(s.epochs.size())) continue;
     EpochSummary e;
     e.dataset = a.dataset;
-    e.evaluation = c.datasets[a.dataset].cls == FileClass::validation;
-    e.index = e.evaluation ? eval_index++ : train_index++;
     e.start_ns = a.ts;
     s.epochs.push_back(e);
+  }
+  // A pass that reads the validation set is an evaluation, whatever it read first (nanoGPT's
+  // estimate_loss reads training batches first: evaluation_reads_of_training).
+  for (const auto& a : accesses)
+    if (c.datasets[a.dataset].cls == FileClass::validation) s.epochs[a.pass].dataset = a.dataset;
+  std::uint32_t train_index = 0, eval_index = 0;
+  for (auto& e : s.epochs) {
+    e.evaluation = c.datasets[e.dataset].cls == FileClass::validation;
+    e.index = e.evaluation ? eval_index++ : train_index++;
   }
   std::vector<std::set<std::uint32_t>> readers(s.epochs.size()), uniq(s.epochs.size());
   for (const auto& a : accesses) {

@@ -18,6 +18,21 @@ std::uint32_t Readers::accel_of_reader(std::uint32_t reader) const {
   return 0;
 }
 
+namespace {
+
+// Hand-overs (sendmsg) by processes that read no dataset file (`readers`: the reading processes),
+// and those processes: DataLoader workers serving data loaded into memory.
+void count_memory_handovers(const trace::Trace& t,
+                            const std::map<std::uint32_t, std::set<std::uint32_t>>& readers,
+                            Readers& s) {
+  std::set<std::uint32_t> pids;
+  for (const auto& e : t.events)
+    if (e.op == Op::sendmsg && !readers.count(e.pid)) ++s.memory_handovers, pids.insert(e.pid);
+  s.memory_workers = static_cast<std::uint32_t>(pids.size());
+}
+
+}  // namespace
+
 Readers find_readers(const trace::Trace& t, const Classified& c,
                      const std::vector<Access>& accesses) {
   Readers s;
@@ -32,6 +47,7 @@ Readers find_readers(const trace::Trace& t, const Classified& c,
     else if (is_handover(e, c.files))
       handover_pids.insert(e.pid);
   }
+  count_memory_handovers(t, tids_of, s);
   auto ppid_of = [&](std::uint32_t pid) -> std::uint32_t {
     auto it = procs.find(pid);
     return it == procs.end() ? 0 : it->second->ppid;

@@ -8,6 +8,7 @@
 //   listed_validation.cpp  a validation set chosen by a list in the training directory
 //   listed_files.cpp  files each dataset's directories held (their listing), read or not
 //   accesses.cpp     find_accesses: opens of dataset files and their reads, reader, pass (Access)
+//   self_reader.cpp  passes of a process that reads its own batches with replacement (nanoGPT)
 //   readers.cpp      find_readers: accelerators, their readers, process roles (Readers)
 //   passes.cpp       find_passes: epochs and evaluation passes, workers (Passes);
 //                    read_patterns: how each dataset is read (DatasetReads);
@@ -108,6 +109,40 @@ struct Access {
 // Dataset accesses in start order, each with its reader key and pass index.
 std::vector<Access> find_accesses(const trace::Trace& t, const Classified& c);
 
+// ---- a process reading for itself, with replacement (self_reader.cpp) ----
+
+// Whether the accesses are one process reading for itself (it hands nothing over) that draws with
+// replacement: in most stretches between two repeats of a file it read fewer than half the files
+// it reads over the run (a shuffled epoch reads every file before the first repeat), so its
+// repeats are not epochs (nanoGPT's get_batch: random windows of a token file).
+bool self_reader_redraws(const trace::Trace& t, const Classified& c,
+                         const std::vector<Access>& accesses);
+
+// Such a reader's evaluation that measures the training set's loss too (nanoGPT's estimate_loss:
+// eval_iters batches of each split) reads training batches right before the validation set's, at
+// the evaluation's cadence. The bursts of training reads just before an evaluation pass whose
+// idle gap after them is below the geometric mean of the two cadences (the median gap after a
+// training burst and after an evaluation burst, when these differ at least twofold) join that
+// evaluation pass; passes are then renumbered in time order. Accesses in start order, passes set.
+void evaluation_reads_of_training(const Classified& c, std::vector<Access>& accesses);
+
+// The idle gap before each access of one reader (time order) after the previous one's end (0 when
+// they overlap), and the gap over which a burst of reads ends: 4x the median, at least 0.5 ms.
+std::vector<double> access_gaps(const std::vector<const Access*>& as);
+double burst_threshold(const std::vector<double>& gaps);
+// A consumer loading its own batches: also at least a quarter of the 20th percentile of the
+// gaps over that (its shortest compute gaps), so a burst the host preempted for a few ms stays one.
+double consumer_burst_threshold(const std::vector<double>& gaps);
+
+// Whether a consumer's loading bursts stand apart from its compute by their gaps alone: a consumer
+// whose batches vary in size (nanoGPT's get_batch: random windows of a mapped file, two draws
+// sometimes in one window) shows no batch every B samples, but the gaps over `threshold` (each
+// ends a burst) are at least 8 times the gaps inside one (their 20th percentile over the others'
+// 80th, at least 1 µs), and there are at least two a pass. A per-sample loop on a loaded host
+// scatters its gaps by a few times only: each sample stays a step.
+bool clear_gap_bursts(const std::vector<const Access*>& as, const std::vector<double>& gaps,
+                      double threshold);
+
 // ---- readers ----
 
 struct Readers {
@@ -117,6 +152,9 @@ struct Readers {
   std::vector<ProcessSummary> processes;
   // The accelerator a reader key feeds (0 when it is nobody's reader).
   std::uint32_t accel_of_reader(std::uint32_t reader) const;
+  // Handovers by processes that read no dataset file, and how many such processes handed over.
+  std::uint64_t memory_handovers = 0;
+  std::uint32_t memory_workers = 0;
 };
 Readers find_readers(const trace::Trace& t, const Classified& c, const std::vector<Access>& as);
 

@@ -136,6 +136,10 @@ struct Found {
   };
   std::vector<Single> singles;
   bool fitted = false;  // some pass's steps came from handed_over_steps
+  // Steps of a consumer that loads its own batches (self_loaded_steps), their time already split
+  // into compute and wait; a pass's last one (compute_measured false) waits for the typical
+  // compute.
+  std::vector<Step> self_loaded;
   void measured(bool eval, double compute_ns) {
     (eval ? eval_computes_measured : computes_measured).push_back(compute_ns);
   }
@@ -253,10 +257,46 @@ void gap_steps(const std::vector<Gap>& in, const std::vector<const Batch*>& bs, 
   }
 }
 
+// The steps of a consumer that loads its own batches (PyTorch num_workers=0, nanoGPT's get_batch):
+// each batch is a burst of its reads (Batches::burst_starts, ready at its last read's end), and
+// it computes on a batch until it loads the next. A step runs from the end of one burst to the
+// end of the next in the same pass: its compute is the idle gap between the two bursts
+// (measured), the next burst's loading its wait for data. A pass's last step computes until
+// whatever follows the pass (an evaluation, a checkpoint, the next pass), so its gap is not a
+// measurement: it gets the typical compute (find_steps, once that is known).
+void self_loaded_steps(const Batches& bt, std::size_t ai, const Passes& p, Found& found) {
+  std::vector<const Batch*> mine;
+  for (const auto& b : bt.batches)
+    if (b.accelerator == ai) mine.push_back(&b);  // ready order: the bursts' order
+  const auto starts = bt.burst_starts.find(mine.empty() ? 0 : mine.front()->worker);
+  if (starts == bt.burst_starts.end() || starts->second.size() != mine.size()) return;
+  for (std::size_t i = 0; i < mine.size(); ++i) {
+    if (mine[i]->epoch < 0) continue;
+    Step st;
+    st.accelerator = static_cast<std::uint32_t>(ai);
+    st.epoch = mine[i]->epoch;
+    st.start_ns = mine[i]->ready_ns;
+    const bool last = i + 1 == mine.size() || mine[i + 1]->epoch != st.epoch;
+    st.end_ns = last ? st.start_ns : mine[i + 1]->ready_ns;
+    if (!last) {
+      const std::uint64_t next = std::max(starts->second[i + 1], st.start_ns);
+      st.compute_ns = next - st.start_ns;
+      st.wait_ns = st.end_ns - next;
+      st.compute_measured = true;
+      found.measured(p.epochs[st.epoch].evaluation, static_cast<double>(st.compute_ns));
+    }
+    found.self_loaded.push_back(st);
+  }
+}
+
 // The steps of accelerator `ai`, pass by pass.
 void accelerator_steps(const trace::Trace& t, const std::vector<Access>& accesses, const Readers& r,
                        const Passes& p, const Batches& bt, std::size_t ai, Found& found) {
   const auto accelerator = static_cast<std::uint32_t>(ai);
+  if (bt.consumer_loads && r.accelerators[ai].reads_itself) {
+    self_loaded_steps(bt, ai, p, found);
+    return;
+  }
   const std::vector<std::uint32_t> timelines = timeline_threads(t, accesses, r, ai);
   auto gaps_of = idle_gaps(t, timelines);
   std::map<std::int32_t, std::vector<const Batch*>> per_pass;
@@ -316,6 +356,14 @@ double typical_compute(const Found& found, const Passes& p, std::vector<std::str
   return typical;
 }
 
+// Steps per accelerator, in time order (stable).
+void by_accelerator_in_time(std::vector<Step>& steps) {
+  std::stable_sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) {
+    return a.accelerator != b.accelerator ? a.accelerator < b.accelerator
+                                          : a.start_ns < b.start_ns;
+  });
+}
+
 }  // namespace
 
 // Steps. The main thread makes no traced syscalls while it computes (a sleep, a matmul or a
@@ -355,10 +403,7 @@ Steps find_steps(const trace::Trace& t, const std::vector<Access>& accesses, con
     out.steps.push_back(st);
   }
   if (!found.singles.empty())
-    std::stable_sort(out.steps.begin(), out.steps.end(), [](const Step& a, const Step& b) {
-      return a.accelerator != b.accelerator ? a.accelerator < b.accelerator
-                                            : a.start_ns < b.start_ns;
-    });
+    by_accelerator_in_time(out.steps);
   // The steps whose gap was not pure compute: the typical compute, the rest of the interval a wait.
   for (auto& st : out.steps) {
     if (st.compute_measured) continue;
@@ -368,6 +413,16 @@ Steps find_steps(const trace::Trace& t, const std::vector<Access>& accesses, con
     st.wait_ns = interval - st.compute_ns;
   }
   detail::split_step_time(out.steps, is_eval);
+  // A self-loaded pass's last step: the typical compute after its last burst.
+  for (Step st : found.self_loaded) {
+    if (!st.compute_measured) {
+      st.compute_ns = static_cast<std::uint64_t>(is_eval(st.epoch) ? typical_eval : typical);
+      st.end_ns = st.start_ns + st.compute_ns;
+    }
+    out.steps.push_back(st);
+  }
+  if (!found.self_loaded.empty())
+    by_accelerator_in_time(out.steps);
   out.typical_compute_ns = typical;
   out.typical_eval_compute_ns = typical_eval;
   return out;

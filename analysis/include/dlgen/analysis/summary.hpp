@@ -336,6 +336,12 @@ struct TraceSummary {
   bool complete = true;
 
   std::vector<ProcessSummary> processes;
+  // Batches handed over (sendmsg, /dev/shm tensors) by processes that read no dataset file, and
+  // those processes: DataLoader workers serving a dataset loaded into memory before they started
+  // (torchvision's CIFAR10 unpickles every batch file in its __init__). Their batches carry no
+  // I/O the job could replay.
+  std::uint64_t memory_handovers = 0;
+  std::uint32_t memory_workers = 0;
   std::vector<FileSummary> files;  // every file with any event, classified
   std::vector<Accelerator> accelerators;
   std::vector<DatasetSummary> datasets;  // datasets[0]: training (when found), then validation
