@@ -287,6 +287,25 @@ void place_by_steps(CheckpointWrite& c, const std::vector<std::uint64_t>& pass_s
   }
 }
 
+// Training steps (per accelerator) done before evaluation pass `pi` began, without the loop's
+// kernel launches: one that began between two training passes (none reading at its start)
+// follows every step of those before it; one that began while a training pass read (an
+// evaluation every N steps, its workers living on) is placed by the main thread's gaps. The gaps
+// alone miss: dlgen's replay runs each pass on threads of its own, and its evaluations after an
+// epoch had been placed 3 steps into it.
+std::uint64_t eval_after_step(const StepClock& sc, const Passes& p, std::size_t pi,
+                              const std::vector<std::uint64_t>& pass_steps) {
+  const std::uint64_t t = p.epochs[pi].start_ns;
+  std::uint64_t before = 0;
+  for (std::size_t q = 0; q < p.epochs.size(); ++q) {
+    const EpochSummary& e = p.epochs[q];
+    if (e.evaluation) continue;
+    if (e.start_ns < t && e.end_ns > t) return steps_before(sc, t, p);
+    if (e.end_ns <= t) before += pass_steps[q];
+  }
+  return before;
+}
+
 // Steps that span a checkpoint are not step times: set apart (their compute still counts in
 // AU). A held step's gap also holds the wait for the checkpoint (an accelerator that did not write
 // it idles until the writer is done): its compute is at most the typical one.
@@ -341,7 +360,7 @@ Checkpoints find_checkpoints(const trace::Trace& t, const Classified& cls,
   out.after_step.assign(p.epochs.size(), 0);
   for (std::size_t pi = 0; pi < p.epochs.size(); ++pi)
     if (p.epochs[pi].evaluation)
-      out.after_step[pi] = launches.empty() ? steps_before(sc, p.epochs[pi].start_ns, p)
+      out.after_step[pi] = launches.empty() ? eval_after_step(sc, p, pi, pass_steps)
                                             : launches.before(p.epochs[pi].start_ns);
   set_apart_held_steps(out, p, found);
   return out;
