@@ -13,6 +13,7 @@
 namespace dlgen::replay {
 namespace {
 
+using fixture::run_fake;
 using fixture::small_job;
 
 // `train_steps` steps of 4 samples an epoch per accelerator, `epochs`, 10 ms a step; a validation
@@ -36,20 +37,18 @@ Job cadence_job(std::uint32_t accelerators, std::uint64_t train_steps, std::uint
   return job;
 }
 
-Result<Report> run_on_fake_clock(const Job& job) {
-  FakeClock clock;
-  RunOptions o;
-  o.engine = "null";
-  o.series = false;
-  o.clock = &clock;
-  return run_job(job, o);
-}
-
 std::vector<const EpochResult*> passes(const Report& r, bool eval) {
   std::vector<const EpochResult*> out;
   for (const EpochResult& e : r.epochs_detail)
     if (e.eval == eval) out.push_back(&e);
   return out;
+}
+
+// The training steps before each evaluation pass, in the order they ran.
+std::vector<std::uint64_t> eval_after_steps(const Report& r) {
+  std::vector<std::uint64_t> steps;
+  for (const EpochResult* e : passes(r, true)) steps.push_back(e->after_step);
+  return steps;
 }
 
 // lm_shards' shape: 2 epochs of 80 micro-steps, an evaluation of 10 steps every 40 (gradient
@@ -63,15 +62,15 @@ TEST(StepCadence, EvaluationsEveryNStepsComeAfterTheirSteps) {
     job.checkpoint.enabled = true;
     job.checkpoint.every_epochs = 1;
     ASSERT_TRUE(validate(job).empty()) << validate(job).front().message;
-    Result<Report> r = run_on_fake_clock(job);
+    Result<Report> r = run_fake(job);
     ASSERT_TRUE(r) << r.error().message;
     const auto train = passes(*r, false), eval = passes(*r, true);
     ASSERT_EQ(train.size(), 2u);
     ASSERT_EQ(eval.size(), 4u) << "was 2 with an evaluation every epoch";
     const std::int64_t t0 = train[0]->begin_ns;
     const std::int64_t step = 10'000'000, pass = 10 * 2'000'000;
+    EXPECT_EQ(eval_after_steps(*r), (std::vector<std::uint64_t>{40, 80, 120, 160})) << accelerators;
     for (std::size_t i = 0; i < eval.size(); ++i) {
-      EXPECT_EQ(eval[i]->after_step, 40 * (i + 1)) << accelerators;
       EXPECT_EQ(eval[i]->steps, 10u);
       EXPECT_EQ(eval[i]->begin_ns, t0 + static_cast<std::int64_t>(40 * (i + 1)) * step +
                                        static_cast<std::int64_t>(i) * pass)
@@ -97,13 +96,11 @@ TEST(StepCadence, CheckpointsEveryNStepsCountOverTheEpochs) {
   job.checkpoint.enabled = true;
   job.checkpoint.every_steps = 20;
   ASSERT_TRUE(validate(job).empty()) << validate(job).front().message;
-  Result<Report> r = run_on_fake_clock(job);
+  Result<Report> r = run_fake(job);
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->checkpoint.count, 4u);
   EXPECT_EQ(r->checkpoint.after_steps, (std::vector<std::uint64_t>{20, 40, 60, 80}));
-  std::vector<std::uint64_t> evals;
-  for (const EpochResult* e : passes(*r, true)) evals.push_back(e->after_step);
-  EXPECT_EQ(evals, (std::vector<std::uint64_t>{32, 64, 96}));
+  EXPECT_EQ(eval_after_steps(*r), (std::vector<std::uint64_t>{32, 64, 96}));
 }
 
 // A checkpoint and an evaluation due at the same step: both, the checkpoint first (as after an
@@ -113,12 +110,10 @@ TEST(StepCadence, CheckpointAndEvaluationAtTheSameStep) {
   job.run.eval_every_steps = 10;
   job.checkpoint.enabled = true;
   job.checkpoint.every_steps = 10;
-  Result<Report> r = run_on_fake_clock(job);
+  Result<Report> r = run_fake(job);
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->checkpoint.after_steps, (std::vector<std::uint64_t>{10, 20, 30}));
-  std::vector<std::uint64_t> evals;
-  for (const EpochResult* e : passes(*r, true)) evals.push_back(e->after_step);
-  EXPECT_EQ(evals, (std::vector<std::uint64_t>{10, 20, 30}));
+  EXPECT_EQ(eval_after_steps(*r), (std::vector<std::uint64_t>{10, 20, 30}));
 }
 
 TEST(StepCadence, EvaluationByStepNeedsValidationAndOneCadence) {
