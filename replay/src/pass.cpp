@@ -17,7 +17,8 @@ Pass::Pass(const EpochPlan& plan, bool eval, const PhaseConfig& cfg, const StepR
       rules_(rules),
       env_(std::move(env)),
       na_(plan.accelerators.size()),
-      checkpoint_barrier_(env_.clock, static_cast<std::uint32_t>(na_), PauseCompletion{this, false}),
+      checkpoint_barrier_(env_.clock, static_cast<std::uint32_t>(na_),
+                          PauseCompletion{this, false}),
       eval_barrier_(env_.clock, static_cast<std::uint32_t>(na_), PauseCompletion{this, true}),
       step_barrier_(env_.clock, static_cast<std::uint32_t>(na_)) {
   shared_.bytes = &env_.live.bytes;
@@ -101,8 +102,8 @@ void Pass::start_threads(std::int64_t t0) {
   auto start = [&](auto&& body) {
     if (env_.before_thread_start && *env_.before_thread_start)
       (*env_.before_thread_start)(threads_.size());
-    threads_.push_back(start_thread(
-        env_.clock, [this, body = std::forward<decltype(body)>(body)]() mutable {
+    threads_.push_back(
+        start_thread(env_.clock, [this, body = std::forward<decltype(body)>(body)]() mutable {
           body();
           finished_.fetch_add(1, std::memory_order_release);
           env_.clock.notify(finished_);

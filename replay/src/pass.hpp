@@ -40,7 +40,7 @@ struct StepRules {
   bool synchronous = false;  // the loader starts a batch only after the step's compute (workers 0)
   bool sync_steps = false;   // run.sync_steps: a step ends when every accelerator computed it
   std::uint64_t checkpoint_every = 0;  // a checkpoint every that many global steps (0: none)
-  std::uint64_t eval_every = 0;  // an evaluation pass every that many global steps (0: none)
+  std::uint64_t eval_every = 0;        // an evaluation pass every that many global steps (0: none)
   std::uint64_t step_base = 0;         // global steps before this pass (the cadence's origin)
   std::int64_t deadline_ns = 0;        // run.max_time as a clock deadline (0: none in the pass)
   std::uint64_t seed = 0;              // reader.seed

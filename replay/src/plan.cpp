@@ -370,8 +370,9 @@ PlanSummary summarize_plan(const Job& job, Topology topology) {
     const datasets::Layout eval_layout(*job.validation);
     s.eval_files = eval_layout.num_files();
     s.eval_bytes = eval_layout.total_bytes();
-    s.eval_steps = count_plan(*job.validation, job.reader, job.run, 0, Phase::eval, topology).steps *
-                   eval_count(job, s.steps_per_epoch);
+    s.eval_steps =
+        count_plan(*job.validation, job.reader, job.run, 0, Phase::eval, topology).steps *
+        eval_count(job, s.steps_per_epoch);
   }
   s.checkpoints = checkpoint_count(job, s.steps_per_epoch);
   s.checkpoint_size = job.checkpoint.size_bytes;

@@ -108,7 +108,7 @@ class Runner {
   std::int64_t deadline_ns_ = 0;      // run.max_time as a clock deadline (0: none)
   std::uint64_t global_step_ = 0;  // steps taken by accelerator 0, all epochs (checkpoint cadence)
   Topology topology_;
-  std::uint32_t step_evals_ = 0;  // evaluation passes run by step cadence so far
+  std::uint32_t step_evals_ = 0;     // evaluation passes run by step cadence so far
   bool in_step_evaluation_ = false;  // such a pass is running (inside a training pass)
   LiveCounters live_;
 };

@@ -44,8 +44,9 @@ Truth truth_of(const std::string& name) {
   for (const auto& j : records) {
     const std::string event = j.value("event", "");
     if (event == "checkpoint" && j.value("kind", "") == "torch.save")
-      t.save_steps.push_back(j.contains("step") ? j.at("step").get<std::uint64_t>()
-                                                : j.at("optimizer_step").get<std::uint64_t>() * accum);
+      t.save_steps.push_back(j.contains("step")
+                                 ? j.at("step").get<std::uint64_t>()
+                                 : j.at("optimizer_step").get<std::uint64_t>() * accum);
     if (event == "epoch" && j.value("phase", "") == "val" && j.contains("after_optimizer_step"))
       t.eval_steps.push_back(j.at("after_optimizer_step").get<std::uint64_t>() * accum);
   }

@@ -95,6 +95,24 @@ Job tiny_job(const std::filesystem::path& dir) {
   return job;
 }
 
+// Runs `job` on consumed.size() thread ranks with the pread engine; each rank's consumed samples
+// into consumed[rank].
+std::vector<Result<Report>> run_ranks(const Job& job,
+                                      std::vector<std::vector<ConsumedPass>>& consumed) {
+  const auto n = static_cast<std::uint32_t>(consumed.size());
+  auto ranks = make_thread_clusters(n);
+  std::vector<Result<Report>> reports(n, runtime_error("unset"));
+  on_ranks(ranks, [&](std::uint32_t r, Cluster& c) {
+    RunOptions o;
+    o.engine = "pread";
+    o.series = false;
+    o.cluster = &c;
+    o.consumed = &consumed[r];
+    reports[r] = run_job(job, o);
+  });
+  return reports;
+}
+
 TEST(Cluster, RanksHoldingDifferentJobsAreRefusedWithAnInputError) {
   TempDir tmp;
   auto ranks = make_thread_clusters(3, {"a", "b", "c"});
@@ -328,17 +346,8 @@ TEST(ClusterRun, EverySampleOncePerEpochAcrossRanksAndEveryRankJoinsEveryCheckpo
   fixture::write_dataset(job.dataset);
   fixture::write_dataset(*job.validation);
   const std::uint32_t n = 3;
-  auto ranks = make_thread_clusters(n);
   std::vector<std::vector<ConsumedPass>> consumed(n);
-  std::vector<Result<Report>> reports(n, runtime_error("unset"));
-  on_ranks(ranks, [&](std::uint32_t r, Cluster& c) {
-    RunOptions o;
-    o.engine = "pread";
-    o.series = false;
-    o.cluster = &c;
-    o.consumed = &consumed[r];
-    reports[r] = run_job(job, o);
-  });
+  const std::vector<Result<Report>> reports = run_ranks(job, consumed);
   for (std::uint32_t r = 0; r < n; ++r) ASSERT_TRUE(reports[r]) << reports[r].error().message;
   std::vector<std::vector<std::uint64_t>> orders(job.run.epochs);
   for (std::uint32_t e = 1; e <= job.run.epochs; ++e) {
@@ -392,17 +401,8 @@ TEST(ClusterRun, EveryRankJoinsEveryEvaluationByStep) {
   fixture::write_dataset(job.dataset);
   fixture::write_dataset(*job.validation);
   const std::uint32_t n = 3;
-  auto ranks = make_thread_clusters(n);
   std::vector<std::vector<ConsumedPass>> consumed(n);
-  std::vector<Result<Report>> reports(n, runtime_error("unset"));
-  on_ranks(ranks, [&](std::uint32_t r, Cluster& c) {
-    RunOptions o;
-    o.engine = "pread";
-    o.series = false;
-    o.cluster = &c;
-    o.consumed = &consumed[r];
-    reports[r] = run_job(job, o);
-  });
+  const std::vector<Result<Report>> reports = run_ranks(job, consumed);
   for (std::uint32_t r = 0; r < n; ++r) {
     ASSERT_TRUE(reports[r]) << reports[r].error().message;
     std::vector<std::uint64_t> after;

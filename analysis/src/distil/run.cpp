@@ -48,8 +48,9 @@ bool eval_step_cadence(JobWriter& x) {
                                          " evaluation passes after training steps " +
                                          comma_list(after) + " (per accelerator)");
   if (!after.empty() && after.front() == 0)
-    x.note("run.eval_every_steps: an evaluation pass before the first training step is not "
-           "replayed (the job evaluates after every N steps)");
+    x.note(
+        "run.eval_every_steps: an evaluation pass before the first training step is not "
+        "replayed (the job evaluates after every N steps)");
   return true;
 }
 

@@ -195,8 +195,7 @@ std::uint64_t steps_before(const StepClock& sc, std::uint64_t t, const Passes& p
   const auto& spans = sc.spans;
   std::uint64_t before = 0;
   std::size_t k = 0;
-  while (k + 1 < spans.size() && spans[k + 1].first_receipt < t)
-    before += spans[k++].steps;
+  while (k + 1 < spans.size() && spans[k + 1].first_receipt < t) before += spans[k++].steps;
   std::uint64_t in_pass = 0;
   // Within the pass a step is one gap of 0.5–1.5 T; after its last receipt the last step's
   // gap may be longer (PyTorch joins the workers before the loop ends), so any length counts.
@@ -212,9 +211,9 @@ std::uint64_t steps_before(const StepClock& sc, std::uint64_t t, const Passes& p
   bool reads_done = true;
   for (const auto& e : p.epochs)
     if (!e.evaluation && e.start_ns < t && e.end_ns > t) reads_done = false;
-  const bool computed_last = std::any_of(
-      sc.compute_gaps.begin(), sc.compute_gaps.end(),
-      [&](const auto& g) { return g.first >= spans[k].last_receipt && g.second <= t; });
+  const bool computed_last =
+      std::any_of(sc.compute_gaps.begin(), sc.compute_gaps.end(),
+                  [&](const auto& g) { return g.first >= spans[k].last_receipt && g.second <= t; });
   if (reads_done && computed_last && spans[k].last_receipt < t) in_pass = spans[k].steps;
   // An evaluation pass began after the pass's last batch and before the checkpoint: the loop had
   // finished training (it evaluates after its last step), however its gaps fell on a loaded host.
@@ -346,8 +345,9 @@ Checkpoints find_checkpoints(const trace::Trace& t, const Classified& cls,
   const std::vector<std::uint64_t> pass_steps = training_steps_of_first(bt, p);
   std::uint64_t train_steps = 0;
   for (const std::uint64_t n : pass_steps) train_steps += n;
-  const StepLaunches launches =
-      r.accelerators.empty() ? StepLaunches{} : step_launches(t, r.accelerators[0].pid, train_steps);
+  const StepLaunches launches = r.accelerators.empty()
+                                    ? StepLaunches{}
+                                    : step_launches(t, r.accelerators[0].pid, train_steps);
   for (auto& c : out.checkpoints) {
     if (!launches.empty()) {
       c.after_step = launches.before(c.start_ns);

@@ -13,7 +13,9 @@
 
 namespace dlgen::analysis::stages {
 
-bool StepLaunches::empty() const { return kernels.empty(); }
+bool StepLaunches::empty() const {
+  return kernels.empty();
+}
 
 std::uint64_t StepLaunches::before(std::uint64_t t) const {
   // Every kernel of a step is launched before whatever the loop does after the step, so they all
@@ -21,7 +23,8 @@ std::uint64_t StepLaunches::before(std::uint64_t t) const {
   // autotuning instead of a later one) from deciding.
   std::vector<std::uint64_t> counts;
   for (const auto& k : kernels)
-    counts.push_back(static_cast<std::uint64_t>(std::lower_bound(k.begin(), k.end(), t) - k.begin()));
+    counts.push_back(
+        static_cast<std::uint64_t>(std::lower_bound(k.begin(), k.end(), t) - k.begin()));
   if (counts.empty()) return 0;
   std::nth_element(counts.begin(), counts.begin() + counts.size() / 2, counts.end());
   return counts[counts.size() / 2];
@@ -32,7 +35,8 @@ StepLaunches step_launches(const trace::Trace& t, std::uint32_t pid, std::uint64
   if (steps == 0) return out;
   std::map<std::pair<std::uint32_t, std::uint64_t>, std::vector<std::uint64_t>> by_kernel;
   for (const auto& e : t.events)
-    if (e.op == trace::Op::cuda_launch && e.pid == pid) by_kernel[{e.tid, e.offset}].push_back(e.ts_ns);
+    if (e.op == trace::Op::cuda_launch && e.pid == pid)
+      by_kernel[{e.tid, e.offset}].push_back(e.ts_ns);
   for (auto& [kernel, times] : by_kernel)
     if (times.size() == steps) {
       std::sort(times.begin(), times.end());

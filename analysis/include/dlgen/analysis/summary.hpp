@@ -118,7 +118,7 @@ struct EpochSummary {
   std::uint64_t accesses = 0;              // file accesses (opens)
   std::uint64_t unique_files = 0;          // distinct files read
   std::uint64_t bytes_read = 0, read_ops = 0;
-  std::uint64_t steps = 0;           // batches handed over in this pass (all accelerators)
+  std::uint64_t steps = 0;  // batches handed over in this pass (all accelerators)
   // An evaluation pass: the training steps (per accelerator) completed before it began, counted
   // as checkpoints' are (CheckpointWrite::after_step); 0 for a training pass.
   std::uint64_t after_step = 0;

@@ -20,11 +20,11 @@ namespace dlgen::replay {
 struct PhaseRecord {
   std::uint32_t epoch = 0;  // 1-based
   bool eval = false;
-  std::int64_t begin_ns = 0, end_ns = 0;       // clock time the pass started and ended
+  std::int64_t begin_ns = 0, end_ns = 0;  // clock time the pass started and ended
   // Of that, the time it stood still for evaluation passes run inside it (run.eval_every_steps):
   // theirs, not this pass's.
   std::int64_t paused_ns = 0;
-  std::uint64_t after_step = 0;  // EpochResult::after_step
+  std::uint64_t after_step = 0;                // EpochResult::after_step
   std::vector<std::vector<StepRecord>> steps;  // per accelerator of this host, in step order
   std::uint64_t samples = 0, bytes = 0, requests = 0, files = 0;
   LatencyHistogram latency;
