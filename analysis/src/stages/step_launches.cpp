@@ -19,8 +19,8 @@ bool StepLaunches::empty() const {
 
 std::uint64_t StepLaunches::before(std::uint64_t t) const {
   // Every kernel of a step is launched before whatever the loop does after the step, so they all
-  // agree; the median keeps one that was also launched elsewhere (once in the first step's
-  // autotuning instead of a later one) from deciding.
+  // agree; the median keeps a kernel whose count matched the steps by chance (launched twice in
+  // the first step's autotuning and never in some later one) from deciding.
   std::vector<std::uint64_t> counts;
   for (const auto& k : kernels)
     counts.push_back(
