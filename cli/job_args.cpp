@@ -104,7 +104,7 @@ int fail_on(const cluster::Cluster& cl, const Error& e) {
 }
 
 bool eval_used(const Job& job) {
-  return job.validation.has_value() && job.run.eval_every_epochs > 0;
+  return job.validation.has_value() && job.run.evaluates();
 }
 
 Result<void> check_locations(const Job& job) {

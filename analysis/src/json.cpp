@@ -140,6 +140,7 @@ void add_timeline(json& j, const TraceSummary& s) {
                            {"bytes_read", e.bytes_read},
                            {"read_ops", e.read_ops},
                            {"steps", e.steps},
+                           {"after_step", e.after_step},
                            {"reader_count", e.reader_count},
                            {"order", e.order},
                            {"read_counts", rc}});

@@ -152,8 +152,10 @@ void put_readers_and_batches(const Staged& x, TraceSummary& s) {
     acc.first_wait_s = x.au.accelerators[ai].first_wait_s;
   }
   s.epochs = x.passes.epochs;
-  for (std::size_t pi = 0; pi < s.epochs.size(); ++pi)
+  for (std::size_t pi = 0; pi < s.epochs.size(); ++pi) {
     s.epochs[pi].steps = x.batches.steps_per_pass[pi];
+    s.epochs[pi].after_step = x.checkpoints.after_step[pi];
+  }
 
   s.batches = x.batches.batches;
   s.batch_size = x.batches.batch_size;

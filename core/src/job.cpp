@@ -236,6 +236,10 @@ void check_run(const Job& job, std::vector<Diagnostic>& out) {
     add(out, "dataset.files_per_sample", "needs reader.read = \"file\" (a sample is whole files)");
   if (run.eval_every_epochs > 0 && !job.validation)
     add(out, "run.eval_every_epochs", "needs a [validation] dataset");
+  if (run.eval_every_steps > 0 && !job.validation)
+    add(out, "run.eval_every_steps", "needs a [validation] dataset");
+  if (run.eval_every_steps > 0 && run.eval_every_epochs > 0)
+    add(out, "run.eval_every_steps", "set either eval_every_steps or eval_every_epochs, not both");
 }
 
 // A training job whose epoch holds no full step would measure nothing.

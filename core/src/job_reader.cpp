@@ -279,6 +279,7 @@ void read_run(Ctx& ctx, const toml::table& root, Job& job) {
   s.integer("accelerators", r.accelerators);
   s.integer("max_steps", r.max_steps);
   s.integer("eval_every_epochs", r.eval_every_epochs);
+  s.integer("eval_every_steps", r.eval_every_steps);
   s.choice("cache", r.cache,
            {{"keep", CacheMode::keep},
             {"drop_start", CacheMode::drop_start},

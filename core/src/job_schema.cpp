@@ -30,7 +30,7 @@ const std::vector<std::string_view> kCheckpointKeys = {
     "writes",     "reads",        "pause",       "mode",        "ranks_per_host",
     "write_call", "direct",       "copy",        "copy_every",  "keep"};
 const std::vector<std::string_view> kRunKeys = {
-    "epochs", "accelerators", "max_steps", "eval_every_epochs",
+    "epochs", "accelerators", "max_steps", "eval_every_epochs", "eval_every_steps",
     "cache",  "max_time",     "train",     "sync_steps"};
 // [model]: an LLM as DLIO describes it (core/llm.hpp); the names are model_problems()' keys.
 const std::vector<std::string_view> kModelKeys = {

@@ -147,6 +147,7 @@ void write_run(Writer& w, const RunSpec& run) {
   w.kv("accelerators", std::to_string(run.accelerators));
   w.kv("max_steps", std::to_string(run.max_steps));
   w.kv("eval_every_epochs", std::to_string(run.eval_every_epochs));
+  if (run.eval_every_steps > 0) w.kv("eval_every_steps", std::to_string(run.eval_every_steps));
   w.kv("cache", quote(to_string(run.cache)));
   w.kv("max_time", time_text(run.max_seconds));
   if (!run.train) w.kv("train", "false");

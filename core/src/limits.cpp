@@ -217,7 +217,7 @@ std::uint64_t request_buffer_bytes(const ReaderSpec& reader, std::uint32_t accel
 std::optional<std::uint64_t> plan_memory_bytes(const Job& job) {
   const std::uint64_t acc = std::max<std::uint32_t>(job.run.accelerators, 1);
   auto total = dataset_plan_bytes(job.dataset, job.reader, acc);
-  if (total && job.validation && job.run.eval_every_epochs > 0) {
+  if (total && job.validation && job.run.evaluates()) {
     // The runner holds the training plan while it plans an evaluation pass.
     auto eval = dataset_plan_bytes(*job.validation, job.reader, acc, /*eval=*/true);
     total = eval ? add(*total, *eval) : std::nullopt;
@@ -356,7 +356,7 @@ void check_plan_memory(const Job& job, std::uint64_t ram_bytes, std::vector<Diag
       static_cast<std::uint64_t>(static_cast<double>(ram_bytes) * kPlanMemoryFraction);
   if (need && *need <= allowed) return;
   std::uint64_t all = dataset_samples(job.dataset);
-  if (job.validation && job.run.eval_every_epochs > 0)
+  if (job.validation && job.run.evaluates())
     all += job.validation->num_files * std::max<std::uint32_t>(job.validation->samples_per_file, 1);
   add_diag(out, "dataset.num_files",
            "the plan needs " + (need ? format_size(*need) : std::string("more than 16EiB")) +

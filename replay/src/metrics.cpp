@@ -104,7 +104,9 @@ double phase_utilisation(const PhaseRecord& phase, bool first_of_run) {
     std::int64_t from = phase.begin_ns;
     if (first_of_run && !steps.empty()) from = steps.front().ready;
     for (const StepRecord& s : steps) compute += static_cast<double>(s.compute_ns) * 1e-9;
-    wall += seconds_between(from, std::max(phase.end_ns, from));
+    // Less the evaluation passes run inside it (run.eval_every_steps): their own phases count them.
+    wall += std::max(0.0, seconds_between(from, std::max(phase.end_ns, from)) -
+                              static_cast<double>(phase.paused_ns) * 1e-9);
   }
   return wall > 0 ? std::min(1.0, compute / wall) : 0;
 }
@@ -165,6 +167,7 @@ void pass_figures(const RunRecord& rec, Report& rep) {
     er.seconds = ph.seconds();
     er.begin_ns = ph.begin_ns;
     er.end_ns = ph.end_ns;
+    er.after_step = ph.after_step;
     er.samples = ph.samples;
     er.bytes = ph.bytes;
     er.requests = ph.requests;

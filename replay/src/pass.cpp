@@ -17,7 +17,9 @@ Pass::Pass(const EpochPlan& plan, bool eval, const PhaseConfig& cfg, const StepR
       rules_(rules),
       env_(std::move(env)),
       na_(plan.accelerators.size()),
-      checkpoint_barrier_(env_.clock, static_cast<std::uint32_t>(na_), CheckpointCompletion{this}),
+      checkpoint_barrier_(env_.clock, static_cast<std::uint32_t>(na_),
+                          PauseCompletion{this, false}),
+      eval_barrier_(env_.clock, static_cast<std::uint32_t>(na_), PauseCompletion{this, true}),
       step_barrier_(env_.clock, static_cast<std::uint32_t>(na_)) {
   shared_.bytes = &env_.live.bytes;
   shared_.requests = &env_.live.requests;
@@ -47,9 +49,13 @@ Pass::~Pass() {
   if (env_.stop) env_.stop->clear();
 }
 
-void Pass::CheckpointCompletion::operator()() noexcept {
-  if (!pass->checkpoint_requested_.exchange(false)) return;
-  if (Result<void> r = pass->env_.checkpoint(); !r) pass->shared_.fail(r.error());
+void Pass::PauseCompletion::operator()() noexcept {
+  if (!(eval ? pass->eval_requested_ : pass->checkpoint_requested_).exchange(false)) return;
+  const std::int64_t begin = pass->env_.clock.now_ns();
+  const std::uint64_t step = pass->pause_step_.load();
+  Result<void> r = eval ? pass->env_.evaluate(step) : pass->env_.checkpoint(step);
+  if (eval) pass->out_.paused_ns += pass->env_.clock.now_ns() - begin;
+  if (!r) pass->shared_.fail(r.error());
 }
 
 void Pass::stop_all() {
@@ -65,6 +71,8 @@ void Pass::stop_all() {
 Result<PhaseOutcome> Pass::run() {
   const std::int64_t t0 = env_.clock.now_ns();
   start_threads(t0);
+  for (std::uint64_t n; (n = finished_.load(std::memory_order_acquire)) < threads_.size();)
+    env_.clock.wait(finished_, n);
   for (auto& t : threads_) t.join();
   out_.begin_ns = t0;
   out_.end_ns = env_.clock.now_ns();
@@ -94,7 +102,12 @@ void Pass::start_threads(std::int64_t t0) {
   auto start = [&](auto&& body) {
     if (env_.before_thread_start && *env_.before_thread_start)
       (*env_.before_thread_start)(threads_.size());
-    threads_.push_back(start_thread(env_.clock, std::forward<decltype(body)>(body)));
+    threads_.push_back(
+        start_thread(env_.clock, [this, body = std::forward<decltype(body)>(body)]() mutable {
+          body();
+          finished_.fetch_add(1, std::memory_order_release);
+          env_.clock.notify(finished_);
+        }));
   };
   // A FakeClock's time stands still until every thread of the phase is registered.
   std::optional<ClockHold> starting(std::in_place, env_.clock);
@@ -117,10 +130,7 @@ void Pass::start_threads(std::int64_t t0) {
                                "; lower run.accelerators or reader.workers"));
     stop_all();
     // Accelerators never started never reach the checkpoint barrier: leave it for them.
-    for (std::size_t a = accelerators_started; a < na_; ++a) {
-      if (rules_.checkpoint_every > 0) checkpoint_barrier_.arrive_and_drop();
-      if (rules_.sync_steps) step_barrier_.arrive_and_drop();
-    }
+    for (std::size_t a = accelerators_started; a < na_; ++a) leave_barriers();
   }
   starting.reset();
 }
@@ -143,8 +153,7 @@ void Pass::accelerator(std::size_t a) {
     recs.push_back(r);
     if (rules_.deadline_ns > 0 && r.end >= rules_.deadline_ns) shared_.stop.store(true);
   }
-  if (rules_.checkpoint_every > 0) checkpoint_barrier_.arrive_and_drop();
-  if (rules_.sync_steps) step_barrier_.arrive_and_drop();
+  leave_barriers();
   // Release workers blocked on a full prefetch window.
   Handoff* h = handoffs_[a].get();
   for (std::uint32_t i = 0; i < cfg_.workers; ++i) {
@@ -194,14 +203,29 @@ bool Pass::take_step(std::size_t a, std::uint64_t k, Rng& rng, Rng& overhead_rng
   r.samples = static_cast<std::uint32_t>(ap.batch_size(k));
   env_.live.samples.fetch_add(r.samples, std::memory_order_relaxed);
   if (env_.progress) env_.progress->add(1);
-  if (rules_.checkpoint_every > 0 && (rules_.step_base + k + 1) % rules_.checkpoint_every == 0) {
+  const std::uint64_t step = rules_.step_base + k + 1;
+  if (rules_.checkpoint_every > 0 && step % rules_.checkpoint_every == 0) {
+    pause_step_.store(step);
     checkpoint_requested_.store(true);
     checkpoint_barrier_.arrive_and_wait();
     const std::int64_t t = clock.now_ns();
     r.excluded_ns = t - r.end;
     r.end = t;
   }
+  // After the checkpoint, as the epoch cadence has it. The step ends before: the evaluation's
+  // steps are its own, and the next step's data wait begins after it.
+  if (rules_.eval_every > 0 && step % rules_.eval_every == 0) {
+    pause_step_.store(step);
+    eval_requested_.store(true);
+    eval_barrier_.arrive_and_wait();
+  }
   return true;
+}
+
+void Pass::leave_barriers() {
+  if (rules_.checkpoint_every > 0) checkpoint_barrier_.arrive_and_drop();
+  if (rules_.eval_every > 0) eval_barrier_.arrive_and_drop();
+  if (rules_.sync_steps) step_barrier_.arrive_and_drop();
 }
 
 PhaseOutcome& Pass::collect() {

@@ -28,6 +28,7 @@ struct PhaseOutcome {
   std::vector<std::vector<StepRecord>> steps;  // per accelerator
   WorkerStats stats;
   std::int64_t begin_ns = 0, end_ns = 0;
+  std::int64_t paused_ns = 0;  // spent in evaluation passes run inside it (StepRules::eval_every)
   std::uint64_t samples = 0;
   std::uint64_t signals_dropped = 0;
 };
@@ -39,6 +40,7 @@ struct StepRules {
   bool synchronous = false;  // the loader starts a batch only after the step's compute (workers 0)
   bool sync_steps = false;   // run.sync_steps: a step ends when every accelerator computed it
   std::uint64_t checkpoint_every = 0;  // a checkpoint every that many global steps (0: none)
+  std::uint64_t eval_every = 0;        // an evaluation pass every that many global steps (0: none)
   std::uint64_t step_base = 0;         // global steps before this pass (the cadence's origin)
   std::int64_t deadline_ns = 0;        // run.max_time as a clock deadline (0: none in the pass)
   std::uint64_t seed = 0;              // reader.seed
@@ -54,8 +56,13 @@ struct PassEnv {
   Progress* progress = nullptr;  // one step per step taken (null: none)
   StopSource* stop = nullptr;    // an interrupt stops the pass (RunOptions::stop)
   const std::function<void(std::size_t)>* before_thread_start = nullptr;  // RunOptions'
-  // Writes one step-cadence checkpoint (every rank together); its error fails the pass.
-  std::function<Result<void>()> checkpoint;
+  // Writes one step-cadence checkpoint (every rank together) after global step `step`; its error
+  // fails the pass.
+  std::function<Result<void>(std::uint64_t step)> checkpoint;
+  // Runs one step-cadence evaluation pass (run.eval_every_steps) after global step `step` while
+  // this pass's accelerators wait and its readers fill their prefetch windows; its error fails the
+  // pass.
+  std::function<Result<void>(std::uint64_t step)> evaluate;
 };
 
 class Pass {
@@ -71,11 +78,12 @@ class Pass {
   Result<PhaseOutcome> run();
 
  private:
-  // Runs checkpoints at step boundaries: every accelerator arrives, the last one in writes. The
-  // barrier also completes when the last accelerators leave it at the end of the phase; only a
-  // phase some accelerator entered for a checkpoint writes one.
-  struct CheckpointCompletion {
+  // Runs checkpoints (or evaluation passes) at step boundaries: every accelerator arrives, the
+  // last one in writes (evaluates). The barrier also completes when the last accelerators leave it
+  // at the end of the phase; only a phase some accelerator entered for one runs it.
+  struct PauseCompletion {
     Pass* pass;
+    bool eval;  // the evaluation barrier, else the checkpoint one
     void operator()() noexcept;
   };
 
@@ -89,6 +97,8 @@ class Pass {
   // window released; both then see `stop` and end.
   void stop_all();
   PhaseOutcome& collect();
+  // An accelerator leaves the step barriers it takes part in (at its end, or never started).
+  void leave_barriers();
 
   const EpochPlan& plan_;
   const bool eval_;
@@ -102,10 +112,16 @@ class Pass {
   std::vector<std::vector<WorkerStats>> stats_;
   std::vector<std::unique_ptr<BatchSignal>> signals_;
   std::atomic<bool> checkpoint_requested_{false};
+  std::atomic<bool> eval_requested_{false};
+  std::atomic<std::uint64_t> pause_step_{0};  // the global step a checkpoint or evaluation follows
   ClockBarrier checkpoint_barrier_;
+  ClockBarrier eval_barrier_;
   ClockBarrier step_barrier_;
   std::vector<std::unique_ptr<Worker>> workers_;
   std::vector<std::thread> threads_;
+  // Threads of threads_ whose body returned: run() waits for them through the clock, since it may
+  // run on a thread of the clock itself (an accelerator's evaluation pass inside its own pass).
+  std::atomic<std::uint64_t> finished_{0};
 };
 
 }  // namespace dlgen::replay

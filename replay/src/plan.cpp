@@ -288,6 +288,14 @@ std::uint64_t checkpoint_count(const Job& job, std::uint64_t steps_per_epoch) {
   return n;
 }
 
+std::uint64_t eval_count(const Job& job, std::uint64_t steps_per_epoch) {
+  const RunSpec& r = job.run;
+  if (!job.validation) return 0;
+  std::uint64_t n = r.eval_every_epochs > 0 ? r.epochs / r.eval_every_epochs : 0;
+  if (r.eval_every_steps > 0) n += steps_per_epoch * r.epochs / r.eval_every_steps;
+  return n;
+}
+
 namespace {
 
 // What plan_dataset gives this rank's accelerators, counted without building it: each
@@ -358,13 +366,13 @@ PlanSummary summarize_plan(const Job& job, Topology topology) {
   s.samples_per_epoch = first.samples;  // a sample of several files counts once
   s.steps_per_epoch = first.steps;
   s.total_steps = s.steps_per_epoch * job.run.epochs;
-  if (job.validation && job.run.eval_every_epochs > 0) {
+  if (job.validation && job.run.evaluates()) {
     const datasets::Layout eval_layout(*job.validation);
     s.eval_files = eval_layout.num_files();
     s.eval_bytes = eval_layout.total_bytes();
     s.eval_steps =
         count_plan(*job.validation, job.reader, job.run, 0, Phase::eval, topology).steps *
-        (job.run.epochs / job.run.eval_every_epochs);
+        eval_count(job, s.steps_per_epoch);
   }
   s.checkpoints = checkpoint_count(job, s.steps_per_epoch);
   s.checkpoint_size = job.checkpoint.size_bytes;

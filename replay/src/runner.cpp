@@ -48,18 +48,27 @@ class Runner {
   // the run ends after it (an interrupt or run.max_time).
   Result<bool> epoch(std::uint32_t e, const Topology& topology);
   // One pass, begun on an agreement of all ranks and recorded; false when it was interrupted.
-  Result<bool> pass(const EpochPlan& plan, std::uint32_t e, bool eval);
-  Result<PhaseOutcome> run_phase(const EpochPlan& plan, const FileTable& files, bool eval,
-                                 Progress* progress);
+  // after_step: accelerator 0's training steps before it (PhaseRecord::after_step).
+  Result<bool> pass(const EpochPlan& plan, std::uint32_t e, bool eval, std::uint64_t after_step);
+  Result<PhaseOutcome> run_phase(const EpochPlan& plan, std::uint32_t e, const FileTable& files,
+                                 bool eval, Progress* progress);
   StepRules step_rules(const EpochPlan& plan, bool eval) const;
-  PassEnv pass_env(Progress* progress);
-  // After a pass: the step checkpoints this rank did not reach, and the step count's advance.
-  Result<void> catch_up_checkpoints(const PhaseOutcome& out, bool eval, const StepRules& rules);
+  PassEnv pass_env(Progress* progress, std::uint32_t e);
+  // run.eval_every_steps: an evaluation pass inside training epoch e (0-based), run by the
+  // accelerator thread that completed the step's barrier while the epoch's other accelerators
+  // wait and its readers fill their prefetch windows (nanoGPT evaluates while the training
+  // loader's workers live on).
+  Result<void> step_evaluation(std::uint32_t e, std::uint64_t after_step);
+  // After a pass: the step checkpoints and evaluations this rank did not reach, and the step
+  // count's advance.
+  Result<void> catch_up_checkpoints(const PhaseOutcome& out, std::uint32_t e, bool eval,
+                                    const StepRules& rules);
   void advance_global_step(const PhaseOutcome& out, bool eval);
   // With several ranks a pass ends with an agreement; an error every rank already knows is
   // returned as is.
   Result<void> phase_end(const Result<PhaseOutcome>& r);
-  void record(PhaseOutcome&& ph, std::uint32_t epoch, bool eval, const EpochPlan& plan);
+  void record(PhaseOutcome&& ph, std::uint32_t epoch, bool eval, const EpochPlan& plan,
+              std::uint64_t after_step);
   void record_consumed(const PhaseOutcome& ph, std::uint32_t epoch, bool eval,
                        const EpochPlan& plan);
   // The page cache: one rank per host drops it (on a shared dataset the others' drops repeat it).
@@ -76,7 +85,8 @@ class Runner {
   // One checkpoint, written by every rank together: all ranks agree to start, each writes its
   // shards, all agree that it is written (so the slowest rank ends it for everyone, as the next
   // training step's all-reduce would).
-  Result<void> coordinated_checkpoint();
+  // after_step: accelerator 0's training steps before it (CheckpointResult::after_steps).
+  Result<void> coordinated_checkpoint(std::uint64_t after_step);
   // An agreement of all ranks on `mine` (see rank_group.hpp); remembers an agreed failure, after
   // which this rank calls no more collectives.
   Result<void> agree_all(const Result<void>& mine);
@@ -97,6 +107,9 @@ class Runner {
   std::atomic<bool> realtime_{true};  // every accelerator thread got SCHED_FIFO
   std::int64_t deadline_ns_ = 0;      // run.max_time as a clock deadline (0: none)
   std::uint64_t global_step_ = 0;  // steps taken by accelerator 0, all epochs (checkpoint cadence)
+  Topology topology_;
+  std::uint32_t step_evals_ = 0;     // evaluation passes run by step cadence so far
+  bool in_step_evaluation_ = false;  // such a pass is running (inside a training pass)
   LiveCounters live_;
 };
 
@@ -105,15 +118,16 @@ Result<Report> Runner::run() {
   if (Result<void> p = probe_engine(); !p) return p.error();
   // The MPI watchdog's sign of life while this rank works (RankGroup::set_progress).
   const ProgressScope alive(options_.cluster, [this] { return live_.work_done(); });
-  const Topology topology =
+  topology_ =
       multi() ? Topology{options_.cluster->rank(), options_.cluster->size()} : options_.topology;
+  const Topology& topology = topology_;
 
   const datasets::Layout layout(job_.dataset);
   const FileTable train = make_table(layout);
   train_ = &train;
   std::optional<datasets::Layout> eval_layout;
   FileTable eval_files;
-  if (job_.validation.has_value() && job_.run.eval_every_epochs > 0) {
+  if (job_.validation.has_value() && job_.run.evaluates()) {
     eval_layout.emplace(*job_.validation);
     eval_files = make_table(*eval_layout);
     eval_ = &eval_files;
@@ -203,19 +217,20 @@ Result<bool> Runner::epoch(std::uint32_t e, const Topology& topology) {
   if (job_.run.cache == CacheMode::drop_epoch && e > 0) drop_page_cache();
   const EpochPlan plan = plan_epoch(job_, e, topology);
   harness(between);
-  if (Result<bool> more = pass(plan, e, false); !more || !*more) return more;
+  if (Result<bool> more = pass(plan, e, false, global_step_); !more || !*more) return more;
   rep_.epochs_completed = e + 1;
 
   if (job_.checkpoint.after_epoch(e + 1)) {
     const std::int64_t ck_begin = clock_.now_ns();
-    if (Result<void> w = coordinated_checkpoint(); !w) return w.error();
+    if (Result<void> w = coordinated_checkpoint(global_step_); !w) return w.error();
     rec_.checkpoints.push_back({ck_begin, clock_.now_ns()});
   }
-  if (eval_ != nullptr && (e + 1) % job_.run.eval_every_epochs == 0) {
+  if (eval_ != nullptr && job_.run.eval_every_epochs > 0 &&
+      (e + 1) % job_.run.eval_every_epochs == 0) {
     const std::int64_t eval_between = clock_.now_ns();
     const EpochPlan ep = plan_eval(job_, e, topology);
     harness(eval_between);
-    if (Result<bool> more = pass(ep, e, true); !more || !*more) return more;
+    if (Result<bool> more = pass(ep, e, true, global_step_); !more || !*more) return more;
   }
   if (past_deadline()) {
     rep_.warnings.push_back("stopped at run.max_time (" + format_duration(job_.run.max_seconds) +
@@ -225,7 +240,8 @@ Result<bool> Runner::epoch(std::uint32_t e, const Topology& topology) {
   return true;
 }
 
-Result<bool> Runner::pass(const EpochPlan& plan, std::uint32_t e, bool eval) {
+Result<bool> Runner::pass(const EpochPlan& plan, std::uint32_t e, bool eval,
+                          std::uint64_t after_step) {
   // With several ranks a pass starts when every rank agrees (an epoch barrier that also carries a
   // failure).
   if (multi())
@@ -235,10 +251,10 @@ Result<bool> Runner::pass(const EpochPlan& plan, std::uint32_t e, bool eval) {
     progress.emplace("epoch " + std::to_string(e + 1) + "/" + std::to_string(job_.run.epochs),
                      plan.num_steps() * plan.accelerators.size(), "steps");
   Result<PhaseOutcome> r =
-      run_phase(plan, eval ? *eval_ : *train_, eval, progress ? &*progress : nullptr);
+      run_phase(plan, e, eval ? *eval_ : *train_, eval, progress ? &*progress : nullptr);
   progress.reset();
   if (Result<void> end = phase_end(r); !end) return end.error();
-  record(std::move(*r), e + 1, eval, plan);
+  record(std::move(*r), e + 1, eval, plan, after_step);
   if (interrupted()) {
     rep_.interrupted = true;
     return false;
@@ -246,15 +262,15 @@ Result<bool> Runner::pass(const EpochPlan& plan, std::uint32_t e, bool eval) {
   return true;
 }
 
-Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, const FileTable& files, bool eval,
-                                       Progress* progress) {
+Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, std::uint32_t e,
+                                       const FileTable& files, bool eval, Progress* progress) {
   const ReaderSpec& rd = job_.reader;
   const Recipe legacy = legacy_recipe(rd.probe_bytes, rd.header_read_bytes, rd.request_size_bytes);
   const PhaseConfig cfg = phase_config(rd, options_, plan, files, legacy);
   const StepRules rules = step_rules(plan, eval);
-  Result<PhaseOutcome> out = Pass(plan, eval, cfg, rules, pass_env(progress)).run();
+  Result<PhaseOutcome> out = Pass(plan, eval, cfg, rules, pass_env(progress, e)).run();
   if (!out) return out;
-  if (Result<void> c = catch_up_checkpoints(*out, eval, rules); !c) return c.error();
+  if (Result<void> c = catch_up_checkpoints(*out, e, eval, rules); !c) return c.error();
   advance_global_step(*out, eval);
   return out;
 }
@@ -270,6 +286,8 @@ StepRules Runner::step_rules(const EpochPlan& plan, bool eval) const {
   s.sync_steps = job_.run.sync_steps && plan.accelerators.size() > 1;
   // Step-cadence checkpoints: a barrier over the accelerators; its completion writes.
   s.checkpoint_every = !eval && ck.enabled && ck.every_steps > 0 ? ck.every_steps : 0;
+  // Step-cadence evaluation passes: the same kind of barrier, after the checkpoint's.
+  s.eval_every = !eval && eval_ != nullptr ? job_.run.eval_every_steps : 0;
   s.step_base = global_step_;
   // Several ranks stop together at the end of an epoch instead (past_deadline).
   s.deadline_ns = multi() ? 0 : deadline_ns_;
@@ -279,29 +297,52 @@ StepRules Runner::step_rules(const EpochPlan& plan, bool eval) const {
   return s;
 }
 
-PassEnv Runner::pass_env(Progress* progress) {
+PassEnv Runner::pass_env(Progress* progress, std::uint32_t e) {
   PassEnv env{clock_, live_, realtime_};
   env.progress = progress;
-  env.stop = options_.stop;
+  // The stop source holds one pass's callback: an evaluation inside a pass leaves it to the outer
+  // pass, which stops after the evaluation.
+  env.stop = in_step_evaluation_ ? nullptr : options_.stop;
   env.before_thread_start = &options_.before_thread_start;
-  env.checkpoint = [this] { return coordinated_checkpoint(); };
+  env.checkpoint = [this](std::uint64_t step) { return coordinated_checkpoint(step); };
+  env.evaluate = [this, e](std::uint64_t step) { return step_evaluation(e, step); };
   return env;
+}
+
+Result<void> Runner::step_evaluation(std::uint32_t e, std::uint64_t after_step) {
+  const std::int64_t between = clock_.now_ns();
+  // Its own order each time (a pass's order is seeded by its plan's epoch): the evaluations
+  // counted over the run, after the epochs' numbers.
+  const EpochPlan ep = plan_eval(job_, job_.run.epochs + step_evals_++, topology_);
+  harness(between);
+  in_step_evaluation_ = true;
+  Result<bool> more = pass(ep, e, true, after_step);
+  in_step_evaluation_ = false;
+  if (!more) return more.error();
+  return ok();
 }
 
 // Ranks of a multi-host run may differ by one batch per accelerator (the epoch's tail, without
 // drop_last). Global accelerator 0 has the most batches; a rank with fewer writes the step
 // checkpoints it did not reach now, so that every rank takes part in every checkpoint.
-Result<void> Runner::catch_up_checkpoints(const PhaseOutcome& out, bool eval,
+Result<void> Runner::catch_up_checkpoints(const PhaseOutcome& out, std::uint32_t e, bool eval,
                                           const StepRules& rules) {
-  if (rules.checkpoint_every == 0 || !multi()) return ok();
+  if ((rules.checkpoint_every == 0 && rules.eval_every == 0) || !multi()) return ok();
   std::uint64_t local_steps = 0;
   for (const auto& st : out.steps) local_steps = std::max<std::uint64_t>(local_steps, st.size());
   const std::uint64_t global_steps =
       most_batches(eval ? *job_.validation : job_.dataset, job_.reader, job_.run,
                    eval ? Phase::eval : Phase::train, options_.cluster->size());
-  for (std::uint64_t k = local_steps; k < global_steps; ++k)
-    if ((rules.step_base + k + 1) % rules.checkpoint_every == 0)
-      if (Result<void> c = coordinated_checkpoint(); !c) return c;
+  auto due = [&](std::uint64_t every, std::uint64_t k) {
+    return every > 0 && (rules.step_base + k + 1) % every == 0;
+  };
+  for (std::uint64_t k = local_steps; k < global_steps; ++k) {
+    const std::uint64_t step = rules.step_base + k + 1;
+    if (due(rules.checkpoint_every, k))
+      if (Result<void> c = coordinated_checkpoint(step); !c) return c;
+    if (due(rules.eval_every, k))
+      if (Result<void> v = step_evaluation(e, step); !v) return v;
+  }
   return ok();
 }
 
@@ -320,7 +361,8 @@ Result<void> Runner::phase_end(const Result<PhaseOutcome>& r) {
   return agree_all(r ? ok() : Result<void>(r.error()));
 }
 
-void Runner::record(PhaseOutcome&& ph, std::uint32_t epoch, bool eval, const EpochPlan& plan) {
+void Runner::record(PhaseOutcome&& ph, std::uint32_t epoch, bool eval, const EpochPlan& plan,
+                    std::uint64_t after_step) {
   if (options_.consumed) record_consumed(ph, epoch, eval, plan);
   if (rec_.accelerator_ids.empty())
     for (const auto& a : plan.accelerators) rec_.accelerator_ids.push_back(a.global_id);
@@ -329,6 +371,8 @@ void Runner::record(PhaseOutcome&& ph, std::uint32_t epoch, bool eval, const Epo
   pr.eval = eval;
   pr.begin_ns = ph.begin_ns;
   pr.end_ns = ph.end_ns;
+  pr.paused_ns = ph.paused_ns;
+  pr.after_step = after_step;
   pr.steps = std::move(ph.steps);
   pr.samples = ph.samples;
   pr.bytes = ph.stats.bytes;
@@ -383,12 +427,18 @@ Result<void> Runner::agree_all(const Result<void>& mine) {
   return r;
 }
 
-Result<void> Runner::coordinated_checkpoint() {
+Result<void> Runner::coordinated_checkpoint(std::uint64_t after_step) {
   const std::vector<CheckpointShard> shards = checkpoint_shards(job_, share().ranks);
-  if (!multi()) return write_checkpoint(job_.checkpoint, shards, checkpoint_, options_.engine);
-  if (Result<void> a = agree_all(ok()); !a) return a;
-  return agree_all(write_checkpoint(job_.checkpoint, shards, checkpoint_, options_.engine, share(),
-                                    &live_.checkpoint_bytes));
+  Result<void> w = ok();
+  if (!multi()) {
+    w = write_checkpoint(job_.checkpoint, shards, checkpoint_, options_.engine);
+  } else {
+    if (Result<void> a = agree_all(ok()); !a) return a;
+    w = agree_all(write_checkpoint(job_.checkpoint, shards, checkpoint_, options_.engine, share(),
+                                   &live_.checkpoint_bytes));
+  }
+  if (w) checkpoint_.after_steps.push_back(after_step);
+  return w;
 }
 
 }  // namespace

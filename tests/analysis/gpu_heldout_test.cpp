@@ -23,17 +23,32 @@ const std::string kDir = std::string(DLGEN_SOURCE_DIR) + "/tests/data/gpu/heldou
 struct Truth {
   nlohmann::json summary;
   std::vector<std::uint64_t> saves;  // the bytes of each torch.save
+  // The training steps (DataLoader batches) taken before each torch.save and each evaluation
+  // pass: the program's `step`, or its optimizer steps times the micro-steps of one.
+  std::vector<std::uint64_t> save_steps, eval_steps;
 };
 
 Truth truth_of(const std::string& name) {
   Truth t;
   std::ifstream in(kDir + name + ".truth.jsonl");
+  std::vector<nlohmann::json> records;
   for (std::string line; std::getline(in, line);) {
     const auto j = nlohmann::json::parse(line);
     const std::string event = j.value("event", "");
     if (event == "summary") t.summary = j;
     if (event == "checkpoint" && j.value("kind", "") == "torch.save")
       t.saves.push_back(j.at("bytes").get<std::uint64_t>());
+    records.push_back(j);
+  }
+  const std::uint64_t accum = t.summary.value("accum", std::uint64_t{1});
+  for (const auto& j : records) {
+    const std::string event = j.value("event", "");
+    if (event == "checkpoint" && j.value("kind", "") == "torch.save")
+      t.save_steps.push_back(j.contains("step")
+                                 ? j.at("step").get<std::uint64_t>()
+                                 : j.at("optimizer_step").get<std::uint64_t>() * accum);
+    if (event == "epoch" && j.value("phase", "") == "val" && j.contains("after_optimizer_step"))
+      t.eval_steps.push_back(j.at("after_optimizer_step").get<std::uint64_t>() * accum);
   }
   EXPECT_FALSE(t.summary.is_null()) << name << ".truth.jsonl has no summary record";
   return t;
@@ -64,6 +79,19 @@ std::vector<std::uint64_t> checkpoint_bytes(const TraceSummary& s) {
   std::vector<std::uint64_t> bytes;
   for (const auto& k : s.checkpoints) bytes.push_back(k.bytes);
   return bytes;
+}
+
+std::vector<std::uint64_t> checkpoint_steps(const TraceSummary& s) {
+  std::vector<std::uint64_t> steps;
+  for (const auto& k : s.checkpoints) steps.push_back(k.after_step);
+  return steps;
+}
+
+std::vector<std::uint64_t> eval_after_steps(const TraceSummary& s) {
+  std::vector<std::uint64_t> steps;
+  for (const auto& e : s.epochs)
+    if (e.evaluation) steps.push_back(e.after_step);
+  return steps;
 }
 
 std::vector<std::uint64_t> counts(const nlohmann::json& j) {
@@ -106,6 +134,23 @@ TEST_F(HeldOutGpuLm, MicroBatchesAndEpochs) {
 TEST_F(HeldOutGpuLm, EvaluationEveryTenOptimizerSteps) {
   EXPECT_EQ(pass_steps(cap_->summary, true), counts(truth_->summary.at("val_steps_per_pass")));
 }
+// 4 evaluations after optimizer steps 10, 20, 30, 40 = micro-steps 40, 80, 120, 160 (2 of them in
+// the middle of an epoch): counted by the loop's kernel launches (the CPU runs ahead of the GPU,
+// so its idle gaps are not steps). The job evaluates every 40 micro-steps (it said every epoch:
+// 2 evaluations).
+TEST_F(HeldOutGpuLm, EvaluationsPlacedByTheLoopsSteps) {
+  EXPECT_EQ(truth_->eval_steps, (std::vector<std::uint64_t>{40, 80, 120, 160}));
+  EXPECT_EQ(eval_after_steps(cap_->summary), truth_->eval_steps);
+  const std::uint64_t every = truth_->summary.at("eval_every").get<std::uint64_t>() *
+                              truth_->summary.at("accum").get<std::uint64_t>();
+  EXPECT_EQ(cap_->distilled.job.run.eval_every_steps, every);
+  EXPECT_EQ(cap_->distilled.job.run.eval_every_epochs, 0u);
+}
+// torch.save after optimizer steps 20 and 40: the end of each epoch of 80 micro-steps.
+TEST_F(HeldOutGpuLm, CheckpointsAfterEachEpoch) {
+  EXPECT_EQ(checkpoint_steps(cap_->summary), truth_->save_steps);
+  EXPECT_EQ(cap_->distilled.job.checkpoint.every_epochs, 1u);
+}
 
 // prefetch_imagenet.py: apex-style CUDA-stream prefetcher, files chosen by train.csv / val.csv in
 // one flat folder, persistent workers for both loaders, a checkpoint every 20 steps of which only
@@ -146,6 +191,22 @@ TEST_F(HeldOutGpuPrefetch, ValidationByCsvInTheSameFolder) {
 }
 TEST_F(HeldOutGpuPrefetch, CheckpointsAreTheTorchSaves) {
   EXPECT_EQ(checkpoint_bytes(cap_->summary), truth_->saves);
+}
+// A torch.save every 20 steps: after steps 20, 40, 60, 80 of 3 epochs of 32. The loader's 8
+// persistent workers (prefetch_factor 4) hand each epoch over before the loop's second step, and
+// the loop makes no syscall a step; its kernel launches count its steps (were: after 32, 35, 42,
+// 67 by the main thread's idle gaps).
+TEST_F(HeldOutGpuPrefetch, CheckpointsEveryTwentySteps) {
+  EXPECT_EQ(truth_->save_steps, (std::vector<std::uint64_t>{20, 40, 60, 80}));
+  EXPECT_EQ(checkpoint_steps(cap_->summary), truth_->save_steps);
+  EXPECT_EQ(cap_->distilled.job.checkpoint.every_steps, truth_->summary.at("ckpt_every"));
+  EXPECT_EQ(cap_->distilled.job.checkpoint.every_epochs, 0u);
+}
+// Validation after each epoch: after steps 32, 64, 96, so the job evaluates every epoch.
+TEST_F(HeldOutGpuPrefetch, ValidationAfterEachEpoch) {
+  EXPECT_EQ(eval_after_steps(cap_->summary), (std::vector<std::uint64_t>{32, 64, 96}));
+  EXPECT_EQ(cap_->distilled.job.run.eval_every_epochs, 1u);
+  EXPECT_EQ(cap_->distilled.job.run.eval_every_steps, 0u);
 }
 
 }  // namespace

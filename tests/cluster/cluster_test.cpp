@@ -95,6 +95,24 @@ Job tiny_job(const std::filesystem::path& dir) {
   return job;
 }
 
+// Runs `job` on consumed.size() thread ranks with the pread engine; each rank's consumed samples
+// into consumed[rank].
+std::vector<Result<Report>> run_ranks(const Job& job,
+                                      std::vector<std::vector<ConsumedPass>>& consumed) {
+  const auto n = static_cast<std::uint32_t>(consumed.size());
+  auto ranks = make_thread_clusters(n);
+  std::vector<Result<Report>> reports(n, runtime_error("unset"));
+  on_ranks(ranks, [&](std::uint32_t r, Cluster& c) {
+    RunOptions o;
+    o.engine = "pread";
+    o.series = false;
+    o.cluster = &c;
+    o.consumed = &consumed[r];
+    reports[r] = run_job(job, o);
+  });
+  return reports;
+}
+
 TEST(Cluster, RanksHoldingDifferentJobsAreRefusedWithAnInputError) {
   TempDir tmp;
   auto ranks = make_thread_clusters(3, {"a", "b", "c"});
@@ -328,17 +346,8 @@ TEST(ClusterRun, EverySampleOncePerEpochAcrossRanksAndEveryRankJoinsEveryCheckpo
   fixture::write_dataset(job.dataset);
   fixture::write_dataset(*job.validation);
   const std::uint32_t n = 3;
-  auto ranks = make_thread_clusters(n);
   std::vector<std::vector<ConsumedPass>> consumed(n);
-  std::vector<Result<Report>> reports(n, runtime_error("unset"));
-  on_ranks(ranks, [&](std::uint32_t r, Cluster& c) {
-    RunOptions o;
-    o.engine = "pread";
-    o.series = false;
-    o.cluster = &c;
-    o.consumed = &consumed[r];
-    reports[r] = run_job(job, o);
-  });
+  const std::vector<Result<Report>> reports = run_ranks(job, consumed);
   for (std::uint32_t r = 0; r < n; ++r) ASSERT_TRUE(reports[r]) << reports[r].error().message;
   std::vector<std::vector<std::uint64_t>> orders(job.run.epochs);
   for (std::uint32_t e = 1; e <= job.run.epochs; ++e) {
@@ -377,6 +386,40 @@ TEST(ClusterRun, EverySampleOncePerEpochAcrossRanksAndEveryRankJoinsEveryCheckpo
   }
   for (const auto& p : checkpoint_paths(job.checkpoint))
     EXPECT_EQ(std::filesystem::file_size(p), 1u << 16) << p;
+}
+
+// run.eval_every_steps over 3 ranks: rank 0 reaches step 3 of each epoch, ranks 1 and 2 take a
+// batch fewer and run the evaluation after their pass (catching up), so every rank joins each of
+// the 3 evaluations (after global steps 3, 6, 9) and each reads the 7 validation files once.
+TEST(ClusterRun, EveryRankJoinsEveryEvaluationByStep) {
+  TempDir tmp;
+  Job job = tiny_job(tmp.path());
+  job.validation = job.dataset;
+  job.validation->dir = tmp.path() / "val";
+  job.validation->num_files = 7;
+  job.run.eval_every_steps = 3;
+  fixture::write_dataset(job.dataset);
+  fixture::write_dataset(*job.validation);
+  const std::uint32_t n = 3;
+  std::vector<std::vector<ConsumedPass>> consumed(n);
+  const std::vector<Result<Report>> reports = run_ranks(job, consumed);
+  for (std::uint32_t r = 0; r < n; ++r) {
+    ASSERT_TRUE(reports[r]) << reports[r].error().message;
+    std::vector<std::uint64_t> after;
+    for (const EpochResult& e : reports[r]->epochs_detail)
+      if (e.eval) after.push_back(e.after_step);
+    EXPECT_EQ(after, (std::vector<std::uint64_t>{3, 6, 9})) << "rank " << r;
+  }
+  for (std::size_t k = 0; k < 3; ++k) {
+    std::multiset<std::uint64_t> eval;
+    for (std::uint32_t r = 0; r < n; ++r) {
+      std::size_t seen = 0;
+      for (const ConsumedPass& p : consumed[r])
+        if (p.eval && seen++ == k)
+          for (const SampleRef& s : p.samples) eval.insert(s.file);
+    }
+    EXPECT_EQ(eval, (std::multiset<std::uint64_t>{0, 1, 2, 3, 4, 5, 6})) << "evaluation " << k;
+  }
 }
 
 // A rank that fails (its checkpoint shard cannot be opened) stops every rank with its message.

@@ -334,6 +334,22 @@ TEST(JobIo, RoundTripWritesWhatItReads) {
             text);
 }
 
+// run.eval_every_steps (an evaluation every N steps, nanoGPT's eval_interval) is read, written
+// back only when set, and kept through a round trip.
+TEST(JobIo, EvaluationByStepRoundTrips) {
+  Job j = rich_job();
+  j.run.eval_every_epochs = 0;
+  j.run.eval_every_steps = 40;
+  ASSERT_TRUE(validate(j).empty()) << validate(j)[0].path << ": " << validate(j)[0].message;
+  const std::string text = to_toml(j);
+  EXPECT_NE(text.find("eval_every_steps = 40\n"), std::string::npos) << text;
+  auto back = parse_job(text, "x.toml");
+  ASSERT_TRUE(back) << back.error().message << "\n" << text;
+  EXPECT_EQ(back->run.eval_every_steps, 40u);
+  EXPECT_TRUE(*back == j) << text;
+  EXPECT_EQ(to_toml(rich_job()).find("eval_every_steps"), std::string::npos);
+}
+
 TEST(JobIo, RoundTripOfDefaultJob) {
   Job j;
   j.name = "d";

@@ -92,6 +92,16 @@ inline EngineFactory null_engine_with_latency(std::int64_t latency_ns) {
   };
 }
 
+// Runs `job` on the null engine and a fresh fake clock (no real time, no real I/O).
+inline Result<Report> run_fake(const Job& job) {
+  FakeClock clock;
+  RunOptions o;
+  o.engine = "null";
+  o.series = false;
+  o.clock = &clock;
+  return run_job(job, o);
+}
+
 inline bool uring_available() {
   return static_cast<bool>(engine::probe("uring"));
 }

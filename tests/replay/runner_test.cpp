@@ -24,6 +24,7 @@ namespace {
 using dlgen::testing::TempDir;
 
 using fixture::direct_supported;
+using fixture::run_fake;
 using fixture::small_job;
 using fixture::uniform;
 using fixture::uring_available;
@@ -38,16 +39,6 @@ void tiny_checkpoints(Job& job, const std::filesystem::path& dir, std::uint64_t 
   job.checkpoint.files = 1;
   job.checkpoint.fsync = false;
   job.checkpoint.dir = dir;
-}
-
-// Runs `job` on the null engine and a fresh fake clock (no real time, no real I/O).
-Result<Report> run_fake(const Job& job) {
-  FakeClock clock;
-  RunOptions o;
-  o.engine = "null";
-  o.series = false;
-  o.clock = &clock;
-  return run_job(job, o);
 }
 
 TEST(Runner, FakeClockComputesWithoutRealTimeAndAuIsFull) {

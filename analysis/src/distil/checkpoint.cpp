@@ -46,13 +46,6 @@ CheckpointWrites gather(const std::vector<CheckpointWrite>& checkpoints) {
   return w;
 }
 
-// "1,2,3".
-std::string comma_list(const std::vector<std::uint64_t>& v) {
-  std::string l;
-  for (auto e : v) l += (l.empty() ? "" : ",") + std::to_string(e);
-  return l;
-}
-
 // checkpoint.every_epochs or every_steps. Step cadence: the median distance between consecutive
 // checkpoints (from step 0), robust to a step index off by one; epochs are counted exactly, so
 // their gcd is used.

@@ -113,7 +113,7 @@ void distil_gpu_compute(const TraceSummary& s, Job& job, JobWriter& x) {
                  std::to_string(g.copies_per_step) + " host-to-device copies a step)" + bound +
                  "; the CPU's own busy time per step was " + format_duration(cpu) +
                  " (it queues the GPU's work and runs ahead); " + gpu_au(s));
-  if (job.run.eval_every_epochs > 0 && !g.eval_intervals_s.empty() &&
+  if (job.run.evaluates() && !g.eval_intervals_s.empty() &&
       std::fabs(g.eval_step_s - g.step_s) > 0.1 * g.step_s) {
     job.compute.eval_time = Distribution::fixed_at(us(g.eval_step_s));
     x.evidence("compute.eval_time",
@@ -192,7 +192,7 @@ void eval_time(JobWriter& x) {
   for (const auto& st : s.steps)
     if (st.compute_measured && st.epoch >= 0 && s.epochs[st.epoch].evaluation)
       eval_s.push_back(static_cast<double>(st.compute_ns) * 1e-9);
-  if (job.run.eval_every_epochs > 0 && eval_s.size() >= 3) {
+  if (job.run.evaluates() && eval_s.size() >= 3) {
     const double e = detail::percentile(eval_s, 0.5);
     if (std::fabs(e - c.p50) > 0.1 * c.p50) {
       job.compute.eval_time = Distribution::fixed_at(us(e));

@@ -8,8 +8,53 @@
 
 #include "dlgen/core/units.hpp"
 #include "sections.hpp"
+#include "stats.hpp"
 
 namespace dlgen::analysis::sections {
+
+namespace {
+
+// run.eval_every_steps when some evaluation pass came in the middle of an epoch (nanoGPT's
+// `eval_interval`: every N optimizer steps): the median distance between consecutive passes'
+// training steps (EpochSummary::after_step, from step 0), as checkpoint.every_steps is found.
+// False when every pass came at an epoch's end (within a step: an idle-gap count can be off by
+// one), where eval_every_epochs says it.
+bool eval_step_cadence(JobWriter& x) {
+  const TraceSummary& s = x.s;
+  std::vector<std::uint64_t> per_pass(s.epochs.size(), 0);  // accelerator 0's batches
+  for (const auto& b : s.batches)
+    if (b.accelerator == 0 && b.epoch >= 0 && static_cast<std::size_t>(b.epoch) < per_pass.size())
+      ++per_pass[b.epoch];
+  std::vector<std::uint64_t> ends, after;
+  std::uint64_t done = 0;
+  for (std::size_t pi = 0; pi < s.epochs.size(); ++pi)
+    if (s.epochs[pi].evaluation)
+      after.push_back(s.epochs[pi].after_step);
+    else
+      ends.push_back(done += per_pass[pi]);
+  bool mid_epoch = false;
+  std::vector<double> gaps;
+  for (std::size_t i = 0; i < after.size(); ++i) {
+    mid_epoch = mid_epoch || std::none_of(ends.begin(), ends.end(), [&](std::uint64_t e) {
+                  return e + 1 >= after[i] && after[i] + 1 >= e;
+                });
+    const std::uint64_t prev = i ? after[i - 1] : 0;
+    if (after[i] > prev) gaps.push_back(static_cast<double>(after[i] - prev));
+  }
+  const auto every = static_cast<std::uint64_t>(std::llround(detail::percentile(gaps, 0.5)));
+  if (!mid_epoch || every == 0) return false;
+  x.out.job.run.eval_every_steps = every;
+  x.evidence("run.eval_every_steps", std::to_string(after.size()) +
+                                         " evaluation passes after training steps " +
+                                         comma_list(after) + " (per accelerator)");
+  if (!after.empty() && after.front() == 0)
+    x.note(
+        "run.eval_every_steps: an evaluation pass before the first training step is not "
+        "replayed (the job evaluates after every N steps)");
+  return true;
+}
+
+}  // namespace
 
 // [run]: epochs, evaluation cadence, accelerators.
 void distil_run(JobWriter& x) {
@@ -27,7 +72,9 @@ void distil_run(JobWriter& x) {
   job.run.epochs = std::max<std::uint32_t>(1, epochs);
   x.evidence("run.epochs", std::to_string(epochs) +
                                " passes over the training files (a pass ends when a file repeats)");
-  if (evals > 0 && epochs > 0) {
+  if (evals > 0 && epochs > 0 && eval_step_cadence(x)) {
+    // run.eval_every_steps, with its evidence
+  } else if (evals > 0 && epochs > 0) {
     job.run.eval_every_epochs = std::max<std::uint32_t>(
         1, static_cast<std::uint32_t>(std::lround(static_cast<double>(epochs) / evals)));
     x.evidence("run.eval_every_epochs", std::to_string(evals) + " evaluation passes over " +

@@ -17,6 +17,7 @@
 // A section reads the summary and the keys earlier sections wrote (the reader's batch size, the
 // run's accelerators, the multi-sample file the dataset section found), so the order in distil()
 // matters: notes come out in the order they are said.
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -59,6 +60,13 @@ inline std::string fmt(const char* f, double v) {
 // part / whole as a whole percentage ("42%"), "n/a" when whole is 0.
 inline std::string pct(double part, double whole) {
   return whole > 0 ? fmt("%.0f%%", 100.0 * part / whole) : "n/a";
+}
+
+// "1,2,3".
+inline std::string comma_list(const std::vector<std::uint64_t>& v) {
+  std::string l;
+  for (auto e : v) l += (l.empty() ? "" : ",") + std::to_string(e);
+  return l;
 }
 
 // ---- names (names.cpp) ----

@@ -1,7 +1,8 @@
 // checkpoints: bursts of writes to checkpoint files, placed among epochs and steps; the steps whose
 // interval held one are set apart. In steps: the checkpoint files' events (writes, and reads
 // before training: a restore) → bursts split by training going on (CheckpointWrite) → each placed
-// after so many epochs and steps → the steps that held one set apart.
+// after so many epochs and steps → the steps that held one set apart. Evaluation passes are placed
+// after so many training steps the same way.
 #include <algorithm>
 #include <map>
 #include <set>
@@ -184,22 +185,22 @@ StepClock step_clock(const trace::Trace& t, const Readers& r, const Passes& p, c
   return sc;
 }
 
-// Training steps (per accelerator) done before checkpoint `c` (StepClock).
-std::uint64_t steps_before(const StepClock& sc, const CheckpointWrite& c, const Passes& p) {
+// Training steps (per accelerator) done before `t`, a checkpoint's first write or an evaluation
+// pass's first read (StepClock).
+std::uint64_t steps_before(const StepClock& sc, std::uint64_t t, const Passes& p) {
   if (sc.compute_gaps.empty() || sc.spans.empty())
     return static_cast<std::uint64_t>(
-        std::lower_bound(sc.train_receipts.begin(), sc.train_receipts.end(), c.start_ns) -
+        std::lower_bound(sc.train_receipts.begin(), sc.train_receipts.end(), t) -
         sc.train_receipts.begin());
   const auto& spans = sc.spans;
   std::uint64_t before = 0;
   std::size_t k = 0;
-  while (k + 1 < spans.size() && spans[k + 1].first_receipt < c.start_ns)
-    before += spans[k++].steps;
+  while (k + 1 < spans.size() && spans[k + 1].first_receipt < t) before += spans[k++].steps;
   std::uint64_t in_pass = 0;
   // Within the pass a step is one gap of 0.5–1.5 T; after its last receipt the last step's
   // gap may be longer (PyTorch joins the workers before the loop ends), so any length counts.
   for (const auto& g : sc.compute_gaps) {
-    if (g.first < spans[k].first_receipt || g.second > c.start_ns) continue;
+    if (g.first < spans[k].first_receipt || g.second > t) continue;
     const double len = static_cast<double>(g.second - g.first);
     if (len <= 1.5 * sc.T || g.first >= spans[k].last_receipt) ++in_pass;
   }
@@ -209,16 +210,16 @@ std::uint64_t steps_before(const StepClock& sc, const CheckpointWrite& c, const 
   // ranks' gradients, so step gaps vary more than compute).
   bool reads_done = true;
   for (const auto& e : p.epochs)
-    if (!e.evaluation && e.start_ns < c.start_ns && e.end_ns > c.start_ns) reads_done = false;
-  const bool computed_last = std::any_of(
-      sc.compute_gaps.begin(), sc.compute_gaps.end(),
-      [&](const auto& g) { return g.first >= spans[k].last_receipt && g.second <= c.start_ns; });
-  if (reads_done && computed_last && spans[k].last_receipt < c.start_ns) in_pass = spans[k].steps;
+    if (!e.evaluation && e.start_ns < t && e.end_ns > t) reads_done = false;
+  const bool computed_last =
+      std::any_of(sc.compute_gaps.begin(), sc.compute_gaps.end(),
+                  [&](const auto& g) { return g.first >= spans[k].last_receipt && g.second <= t; });
+  if (reads_done && computed_last && spans[k].last_receipt < t) in_pass = spans[k].steps;
   // An evaluation pass began after the pass's last batch and before the checkpoint: the loop had
   // finished training (it evaluates after its last step), however its gaps fell on a loaded host.
   const auto eval_after =
       std::upper_bound(sc.eval_receipts.begin(), sc.eval_receipts.end(), spans[k].last_receipt);
-  if (reads_done && eval_after != sc.eval_receipts.end() && *eval_after < c.start_ns)
+  if (reads_done && eval_after != sc.eval_receipts.end() && *eval_after < t)
     in_pass = spans[k].steps;
   return before + std::min(in_pass, spans[k].steps);
 }
@@ -260,6 +261,50 @@ void place_among_epochs(CheckpointWrite& c, const Readers& r, const Passes& p, c
                        : (done > 0 && (c.after_step == per_acc || (diff <= 1 && next_is_new_pass)));
 }
 
+// Accelerator 0's training steps per pass (0 for an evaluation pass), in pass order.
+std::vector<std::uint64_t> training_steps_of_first(const Batches& bt, const Passes& p) {
+  std::vector<std::uint64_t> per(p.epochs.size(), 0);
+  for (const auto& b : bt.batches)
+    if (b.accelerator == 0 && b.epoch >= 0 && !p.epochs[b.epoch].evaluation) ++per[b.epoch];
+  return per;
+}
+
+// after_epoch and at_epoch_end of `c` from the loop's own step count (StepLaunches): the training
+// passes whose steps were all taken before it, and whether it came right after a pass's last step.
+// The passes' reads tell nothing here: a loader that prefetches reads an epoch long before the
+// loop takes its steps.
+void place_by_steps(CheckpointWrite& c, const std::vector<std::uint64_t>& pass_steps) {
+  std::uint64_t done = 0;
+  c.after_epoch = 0;
+  c.at_epoch_end = false;
+  for (const std::uint64_t n : pass_steps) {
+    if (n == 0) continue;
+    done += n;
+    if (done > c.after_step) break;
+    ++c.after_epoch;
+    c.at_epoch_end = done == c.after_step;
+  }
+}
+
+// Training steps (per accelerator) done before evaluation pass `pi` began, without the loop's
+// kernel launches: one that began between two training passes (none reading at its start)
+// follows every step of those before it; one that began while a training pass read (an
+// evaluation every N steps, its workers living on) is placed by the main thread's gaps. The gaps
+// alone miss: dlgen's replay runs each pass on threads of its own, and its evaluations after an
+// epoch had been placed 3 steps into it.
+std::uint64_t eval_after_step(const StepClock& sc, const Passes& p, std::size_t pi,
+                              const std::vector<std::uint64_t>& pass_steps) {
+  const std::uint64_t t = p.epochs[pi].start_ns;
+  std::uint64_t before = 0;
+  for (std::size_t q = 0; q < p.epochs.size(); ++q) {
+    const EpochSummary& e = p.epochs[q];
+    if (e.evaluation) continue;
+    if (e.start_ns < t && e.end_ns > t) return steps_before(sc, t, p);
+    if (e.end_ns <= t) before += pass_steps[q];
+  }
+  return before;
+}
+
 // Steps that span a checkpoint are not step times: set apart (their compute still counts in
 // AU). A held step's gap also holds the wait for the checkpoint (an accelerator that did not write
 // it idles until the writer is done): its compute is at most the typical one.
@@ -296,10 +341,27 @@ Checkpoints find_checkpoints(const trace::Trace& t, const Classified& cls,
   const std::vector<std::uint64_t> receipts = receipts_of_first(bt, p, false);
   out.checkpoints = group_writes(ev, receipts, cls);
   const StepClock sc = step_clock(t, r, p, bt, out.steps);
+  // The loop's own steps when its kernel launches show them; else its idle gaps (StepClock).
+  const std::vector<std::uint64_t> pass_steps = training_steps_of_first(bt, p);
+  std::uint64_t train_steps = 0;
+  for (const std::uint64_t n : pass_steps) train_steps += n;
+  const StepLaunches launches = r.accelerators.empty()
+                                    ? StepLaunches{}
+                                    : step_launches(t, r.accelerators[0].pid, train_steps);
   for (auto& c : out.checkpoints) {
-    c.after_step = steps_before(sc, c, p);
+    if (!launches.empty()) {
+      c.after_step = launches.before(c.start_ns);
+      place_by_steps(c, pass_steps);
+      continue;
+    }
+    c.after_step = steps_before(sc, c.start_ns, p);
     place_among_epochs(c, r, p, bt, receipts);
   }
+  out.after_step.assign(p.epochs.size(), 0);
+  for (std::size_t pi = 0; pi < p.epochs.size(); ++pi)
+    if (p.epochs[pi].evaluation)
+      out.after_step[pi] = launches.empty() ? eval_after_step(sc, p, pi, pass_steps)
+                                            : launches.before(p.epochs[pi].start_ns);
   set_apart_held_steps(out, p, found);
   return out;
 }

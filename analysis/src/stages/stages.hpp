@@ -17,7 +17,9 @@
 //   index_queue.cpp  handovers_at_index_reads: batches of workers whose feeder thread shares them
 //   sample_groups.cpp  files_per_sample: samples made of several files (image + label)
 //   steps.cpp        find_steps: accelerator steps, compute and data wait (Steps)
-//   checkpoints.cpp  find_checkpoints: checkpoint writes, steps that held one (Checkpoints)
+//   step_launches.cpp  step_launches: the loop's steps as its CUDA kernel launches show them
+//   checkpoints.cpp  find_checkpoints: checkpoint writes, steps that held one, and after how many
+//                    steps each checkpoint and evaluation pass came (Checkpoints)
 //   timing.cpp       utilisation, pass_startup, sample_times, step_timing, concurrency: AU,
 //                    start-up gaps, per-sample times, step statistics, prefetch, reads in flight
 //   startup_spread.cpp  accelerator_starts: when each accelerator began each pass
@@ -249,6 +251,20 @@ Steps find_steps(const trace::Trace& t, const std::vector<Access>& as, const Rea
 GpuCompute gpu_compute(const trace::Trace& t, const Readers& r, const Passes& p, const Batches& b,
                        const Steps& st);
 
+// ---- the loop's steps from its kernel launches ----
+
+// The launch times (sorted) of a process's step kernels: each a kernel (thread, CUfunction) that
+// was launched exactly as often as the process took training steps, so once a step. Empty when
+// the trace has no CUDA launches or no such kernel (step_launches.cpp).
+struct StepLaunches {
+  std::vector<std::vector<std::uint64_t>> kernels;
+  bool empty() const;
+  // Training steps the loop had queued before `t`: the step kernels' launches before it (their
+  // median count).
+  std::uint64_t before(std::uint64_t t) const;
+};
+StepLaunches step_launches(const trace::Trace& t, std::uint32_t pid, std::uint64_t steps);
+
 // ---- checkpoints ----
 
 struct Checkpoints {
@@ -257,6 +273,9 @@ struct Checkpoints {
   std::uint64_t restore_bytes = 0;
   std::vector<Step> steps;             // Steps::steps less those whose interval held a checkpoint
   std::vector<Step> checkpoint_steps;  // ... those, compute capped at the typical one
+  // Per pass (Passes::epochs): for an evaluation pass, the training steps (per accelerator)
+  // completed before it began (EpochSummary::after_step); 0 for a training pass.
+  std::vector<std::uint64_t> after_step;
 };
 Checkpoints find_checkpoints(const trace::Trace& t, const Classified& c,
                              const std::vector<Access>& as, const Readers& r, const Passes& p,

@@ -118,7 +118,10 @@ struct EpochSummary {
   std::uint64_t accesses = 0;              // file accesses (opens)
   std::uint64_t unique_files = 0;          // distinct files read
   std::uint64_t bytes_read = 0, read_ops = 0;
-  std::uint64_t steps = 0;           // batches handed over in this pass (all accelerators)
+  std::uint64_t steps = 0;  // batches handed over in this pass (all accelerators)
+  // An evaluation pass: the training steps (per accelerator) completed before it began, counted
+  // as checkpoints' are (CheckpointWrite::after_step); 0 for a training pass.
+  std::uint64_t after_step = 0;
   std::uint32_t reader_count = 0;    // distinct reader processes/threads active in the pass
   std::vector<std::uint32_t> order;  // dataset file ranks (path order) in order of first read
   std::map<std::uint32_t, std::uint32_t> read_counts;  // dataset file rank → accesses in this pass

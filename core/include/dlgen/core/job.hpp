@@ -207,7 +207,7 @@ struct RunSpec {
   std::uint32_t accelerators = 1;       // simulated accelerators on this host (under mpirun:
                                         // on each host, one rank per host)
   std::uint64_t max_steps = 0;          // 0: no limit; else stop each epoch after N steps
-  std::uint32_t eval_every_epochs = 0;  // 0: no evaluation passes
+  std::uint32_t eval_every_epochs = 0;  // 0: no evaluation passes by epoch
   CacheMode cache = CacheMode::keep;
   double max_seconds = 0;  // 0: no limit
   // false: no training, no dataset: the checkpoint-only workflow (CheckpointSpec::writes/reads).
@@ -216,6 +216,11 @@ struct RunSpec {
   // all-reduce makes each rank wait for the slowest); false: accelerators run independently, as
   // DLIO's and MLPerf Storage's simulated accelerators do.
   bool sync_steps = false;
+  // An evaluation pass after every N training steps (accelerator 0's, counted over the run, as
+  // checkpoint.every_steps): in the middle of an epoch, while its workers live on (nanoGPT's
+  // eval_interval); 0: none by step. At most one of the two cadences is set.
+  std::uint64_t eval_every_steps = 0;
+  bool evaluates() const { return eval_every_epochs > 0 || eval_every_steps > 0; }
   bool operator==(const RunSpec&) const = default;
 };
 

@@ -20,13 +20,17 @@ namespace dlgen::replay {
 struct PhaseRecord {
   std::uint32_t epoch = 0;  // 1-based
   bool eval = false;
-  std::int64_t begin_ns = 0, end_ns = 0;       // clock time the pass started and ended
+  std::int64_t begin_ns = 0, end_ns = 0;  // clock time the pass started and ended
+  // Of that, the time it stood still for evaluation passes run inside it (run.eval_every_steps):
+  // theirs, not this pass's.
+  std::int64_t paused_ns = 0;
+  std::uint64_t after_step = 0;                // EpochResult::after_step
   std::vector<std::vector<StepRecord>> steps;  // per accelerator of this host, in step order
   std::uint64_t samples = 0, bytes = 0, requests = 0, files = 0;
   LatencyHistogram latency;
   // The readers' HTTP requests when they read an object store (the s3 engine); none otherwise.
   std::optional<engine::S3Counters> s3;
-  double seconds() const { return static_cast<double>(end_ns - begin_ns) * 1e-9; }
+  double seconds() const { return static_cast<double>(end_ns - begin_ns - paused_ns) * 1e-9; }
 };
 
 // CPU time counters at one instant: this process's user and system seconds (getrusage) and the

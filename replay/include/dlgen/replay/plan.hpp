@@ -141,6 +141,8 @@ std::string plan_json(const Job& job, const PlanSummary& summary);
 
 // How many checkpoints a run writes (by epoch and by step cadence).
 std::uint64_t checkpoint_count(const Job& job, std::uint64_t steps_per_epoch);
+// How many evaluation passes a run makes (by epoch and by step cadence); 0 without [validation].
+std::uint64_t eval_count(const Job& job, std::uint64_t steps_per_epoch);
 
 // reader.startup_spread for one pass of `accelerators` accelerators: nanoseconds each one's
 // readers start after the pass's `reader.startup`. One spread S is drawn from `spread` with

@@ -88,6 +88,9 @@ struct EpochResult {
   // The pass's start and end on the run's clock (ns): only differences, or instants compared on
   // one clock (the ranks' common window: cluster_report.hpp), mean anything.
   std::int64_t begin_ns = 0, end_ns = 0;
+  // Training steps accelerator 0 had taken, over the run, before the pass began (an evaluation
+  // pass by run.eval_every_steps: a multiple of it).
+  std::uint64_t after_step = 0;
   double samples_per_s() const { return seconds > 0 ? static_cast<double>(samples) / seconds : 0; }
   double mib_per_s() const {
     return seconds > 0 ? static_cast<double>(bytes) / 1048576.0 / seconds : 0;
@@ -100,6 +103,8 @@ struct CheckpointResult {
   // Per checkpoint written by this process, in order: its bytes and seconds (fsync included).
   std::vector<std::uint64_t> write_bytes;
   std::vector<double> write_seconds;
+  // ... and the training steps accelerator 0 had taken, over the run, before it began.
+  std::vector<std::uint64_t> after_steps;
   double restore_s = 0;
   std::uint64_t restore_bytes = 0;
   // The HTTP requests of the writes and the restore when the checkpoints are objects of a store
