@@ -167,6 +167,7 @@ void read_reader(Ctx& ctx, const toml::table& root, Job& job) {
   s.integer("eval_batch_size", r.eval_batch_size);
   s.duration("warmup", r.warmup_s);
   s.distribution("preprocess", r.preprocess, Unit::seconds);
+  s.distribution("collate", r.collate, Unit::seconds);
   s.check_unknown(kReaderKeys);
 }
 

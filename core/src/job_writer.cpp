@@ -95,6 +95,7 @@ void write_reader(Writer& w, const ReaderSpec& r) {
   if (r.eval_batch_size != 0) w.kv("eval_batch_size", std::to_string(r.eval_batch_size));
   w.kv("warmup", time_text(r.warmup_s));
   w.kv("preprocess", dist_text(r.preprocess, Unit::seconds));
+  if (!(r.collate == Distribution{})) w.kv("collate", dist_text(r.collate, Unit::seconds));
 }
 
 void write_compute(Writer& w, const ComputeSpec& c) {

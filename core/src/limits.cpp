@@ -303,6 +303,8 @@ void check_durations(const Job& job, std::vector<Diagnostic>& out) {
                     step_seconds(out, "a training step longer than an hour"));
   distribution_ok(r.preprocess, "reader.preprocess",
                   step_seconds(out, "preprocessing one sample for more than an hour"));
+  distribution_ok(r.collate, "reader.collate",
+                  step_seconds(out, "collating one batch for more than an hour"));
   seconds_ok(out, "reader.startup", r.startup_s, kMaxStepSeconds,
              "a DataLoader start-up longer than an hour");
   distribution_ok(r.startup_spread, "reader.startup_spread",

@@ -144,6 +144,8 @@ void DlioWriter::check_reader_expressible() {
            "DLIO's readers have no library access pattern to replay");
   if (r.startup_s > 0 || r.warmup_s > 0)
     refuse("reader.startup/warmup", "DLIO has no worker start-up or warm-up time");
+  if (!(r.collate == Distribution{}))
+    refuse("reader.collate", "DLIO has no worker time per batch");
   if (!(r.startup_spread == Distribution{}))
     refuse("reader.startup_spread", "DLIO's accelerators start every epoch together");
   if (r.read_unit == ReadUnit::stream)

@@ -87,6 +87,7 @@ Fields job_fields(const Job& j) {
     recipe += (i ? ", " : "") + to_string(r.recipe[i]);
   f.emplace_back("reader.recipe", recipe + "]");
   f.emplace_back("reader.startup_spread", describe(r.startup_spread));
+  f.emplace_back("reader.collate", describe(r.collate));
   const ComputeSpec& c = j.compute;
   f.emplace_back("compute.time", describe(c.effective()));
   f.emplace_back("compute.eval_time", c.eval_time ? describe(*c.eval_time) : "none");

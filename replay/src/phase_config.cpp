@@ -85,10 +85,9 @@ PhaseConfig phase_config(const ReaderSpec& rd, const RunOptions& options, const 
   cfg.block = std::max<std::uint32_t>(options.block_size, 512);
   cfg.iodepth = reader_iodepth(rd);
   cfg.workers = std::max<std::uint32_t>(rd.workers, 1);
-  if (rd.preprocess.expected() > 0 || rd.preprocess.max > 0) {
-    cfg.preprocess = &rd.preprocess;
-    cfg.preprocess_seed = rd.seed ^ 0x70726570726f63ull;
-  }
+  cfg.preprocess_seed = rd.seed ^ 0x70726570726f63ull;  // reader.preprocess and reader.collate
+  if (rd.preprocess.expected() > 0 || rd.preprocess.max > 0) cfg.preprocess = &rd.preprocess;
+  if (rd.collate.expected() > 0 || rd.collate.max > 0) cfg.collate = &rd.collate;
   cfg.warmup_ns = static_cast<std::int64_t>(rd.warmup_s * 1e9);
   cfg.prefetch = phase_prefetch(rd, cfg.iodepth);
   cfg.engine = options.engine;

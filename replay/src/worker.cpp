@@ -54,7 +54,7 @@ void Worker::run() {
   for (std::uint32_t i = static_cast<std::uint32_t>(opens_.size()); i > 0; --i)
     free_opens_.push_back(i - 1);
   batch_left_.assign(cfg_.prefetch + 1, 0);
-  if (cfg_.preprocess || cfg_.warmup_ns > 0) {
+  if (cfg_.preprocess || cfg_.collate || cfg_.warmup_ns > 0) {
     preprocessing_.reserve(cfg_.iodepth + 3);  // samples in flight when processing began, plus one
     clock_.prepare_thread();
   }
@@ -194,7 +194,7 @@ void Worker::complete_sample(std::uint32_t oi) {
   // reader.warmup: the phase's first sample of this (freshly started) worker takes longer.
   const std::int64_t warmup = warmed_ ? 0 : cfg_.warmup_ns;
   warmed_ = true;
-  if (!cfg_.preprocess && warmup == 0) {
+  if (!cfg_.preprocess && !cfg_.collate && warmup == 0) {
     --batch_left_[o.batch % batch_left_.size()];
     return;
   }
@@ -205,8 +205,20 @@ void Worker::complete_sample(std::uint32_t oi) {
                                                o.file * 0x100000001b3ull + o.sample)
                                    : 0.0;
   busy_until_ = std::max(busy_until_, clock_.now_ns()) +
-                static_cast<std::int64_t>(std::max(0.0, p) * 1e9) + warmup;
+                static_cast<std::int64_t>(std::max(0.0, p) * 1e9) + warmup + collate_ns(o.batch);
   preprocessing_.push_back({busy_until_, o.batch});
+}
+
+// reader.collate: the batch's last sample to be processed carries the batch's collate time, so
+// the batch is handed over only after it and the worker processes nothing else meanwhile (a
+// DataLoader worker collates a batch before it takes its next indices). Sampled per batch.
+std::int64_t Worker::collate_ns(std::uint64_t batch) const {
+  if (!cfg_.collate) return 0;
+  std::uint64_t processing = 0;  // the batch's samples read and waiting for processing to end
+  for (const auto& [until, b] : preprocessing_) processing += b == batch;
+  if (batch_left_[batch % batch_left_.size()] != processing + 1) return 0;
+  const double c = sample_at(*cfg_.collate, cfg_.preprocess_seed ^ 0x636f6c6c617465ull, batch);
+  return static_cast<std::int64_t>(std::max(0.0, c) * 1e9);
 }
 
 void Worker::finish_preprocessing() {

@@ -125,6 +125,8 @@ struct PhaseConfig {
   // reader.preprocess: per-sample worker time after the read (null: none).
   const Distribution* preprocess = nullptr;
   std::uint64_t preprocess_seed = 0;
+  // reader.collate: per-batch worker time after its last sample is processed (null: none).
+  const Distribution* collate = nullptr;
   // reader.warmup: extra time on the worker's first sample of the phase.
   std::int64_t warmup_ns = 0;
 };
@@ -255,6 +257,7 @@ class Worker {
 
   // Counts the samples whose preprocessing has ended by now for their batches.
   void finish_preprocessing();
+  std::int64_t collate_ns(std::uint64_t batch) const;
 
   void loop();
 

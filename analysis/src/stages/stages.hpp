@@ -313,8 +313,13 @@ std::vector<std::vector<double>> accelerator_starts(const Passes& p, const Reade
                                                     const std::vector<Access>& as);
 
 struct SampleTimes {
+  // Per sample (of files_per_sample files: the gaps after each of its files, summed).
   std::vector<double> preprocess_gaps_s;
   double preprocess_s = 0;
+  // Per batch: a worker's handover events of one batch, first to last (collating it into
+  // shared memory, the result queue sending it); median.
+  std::vector<double> collate_s;
+  double collate_median_s = 0;
   std::vector<double> first_sample_spans_s;
   double sample_span_s = 0;
 };

@@ -135,16 +135,17 @@ PassStartup pass_startup(const Passes& p, const Checkpoints& k) {
   return s;
 }
 
-// Per-sample worker time (decode, augmentation): per reader, the gap between the end of a train
-// sample's last data read and the open of its next sample in the same pass. Gaps that contain one
-// of the reader's handovers (collate, waiting for the consumer) are left out; overlapping
-// accesses (several samples read at once) count as 0.
-SampleTimes sample_times(const trace::Trace& t, const Classified& c, const Batches& b,
-                         const std::vector<Access>& accesses) {
-  SampleTimes s;
+namespace {
+
+// Each reader's handovers (reader key → times, sorted): its process's handover events when the
+// process is one reader, else its thread's; a consumer loading its own samples has a handover at
+// each of its bursts' starts.
+std::map<std::uint32_t, std::vector<std::uint64_t>> reader_handovers(
+    const trace::Trace& t, const Classified& c, const Batches& b,
+    const std::vector<Access>& accesses) {
   std::map<std::uint32_t, std::set<std::uint32_t>> keys_of_pid;
   for (const auto& a : accesses) keys_of_pid[a.pid].insert(a.reader);
-  std::map<std::uint32_t, std::vector<std::uint64_t>> handovers;  // reader key → times, sorted
+  std::map<std::uint32_t, std::vector<std::uint64_t>> handovers;
   for (const auto& e : t.events) {
     if (!is_handover(e, c.files)) continue;
     auto it = keys_of_pid.find(e.pid);
@@ -156,43 +157,127 @@ SampleTimes sample_times(const trace::Trace& t, const Classified& c, const Batch
   for (const auto& [reader, starts] : b.burst_starts)
     for (std::uint64_t ts : starts) handovers[reader].push_back(ts > 0 ? ts - 1 : 0);
   for (auto& [key, v] : handovers) std::sort(v.begin(), v.end());
-  std::map<std::uint32_t, const Access*> last;   // reader key → its previous train access
-  std::map<std::uint32_t, bool> last_was_first;  // ... which was the reader's first of its pass
+  return handovers;
+}
+
+// Per reader key of a process that is one reader: its index queue's traffic (a DataLoader
+// worker's: the main process writes a batch's indices when it takes a batch, the worker reads them
+// before each batch), sorted.
+struct IndexQueue {
+  std::vector<std::uint64_t> writes, reads;
+};
+std::map<std::uint32_t, IndexQueue> index_queues(const trace::Trace& t,
+                                                 const std::vector<Access>& accesses) {
+  std::map<std::uint32_t, std::set<std::uint32_t>> keys_of_pid;
+  for (const auto& a : accesses) keys_of_pid[a.pid].insert(a.reader);
+  auto is_pipe = [&](const trace::Event& e) {
+    return e.file < t.files.size() && t.files[e.file].path.rfind("pipe:", 0) == 0;
+  };
+  std::map<std::uint32_t, std::uint32_t> reader_of_pipe;  // pipe file → the reader reading it
+  for (const auto& e : t.events) {
+    if (!trace::is_read(e.op) || !is_pipe(e)) continue;
+    auto it = keys_of_pid.find(e.pid);
+    if (it != keys_of_pid.end() && it->second.size() == 1)
+      reader_of_pipe[e.file] = *it->second.begin();
+  }
+  std::map<std::uint32_t, IndexQueue> out;
+  for (const auto& e : t.events) {
+    if (!is_pipe(e)) continue;
+    auto it = reader_of_pipe.find(e.file);
+    if (it == reader_of_pipe.end()) continue;
+    const bool own = keys_of_pid[e.pid].count(it->second) > 0;
+    if (trace::is_read(e.op) && own) out[it->second].reads.push_back(e.ts_ns);
+    if (trace::is_write(e.op) && !own) out[it->second].writes.push_back(e.ts_ns);
+  }
+  for (auto& [key, q] : out) {
+    std::sort(q.writes.begin(), q.writes.end());
+    std::sort(q.reads.begin(), q.reads.end());
+  }
+  return out;
+}
+
+// A batch's collate time, in a gap between two samples that holds one of the reader's handover
+// events and its read of its next indices (a batch boundary): from the first handover event
+// (PyTorch's default_collate allocates the batch's tensor in /dev/shm, then stacks the samples
+// into it; the result queue's feeder thread sends it) to that read. Left out when the indices
+// were written to the queue within 2 ms before the read: the worker was waiting for them.
+void collate_time(const std::vector<std::uint64_t>& h, const IndexQueue& q, std::uint64_t from,
+                  std::uint64_t to, std::vector<double>& out) {
+  const auto lo = std::lower_bound(h.begin(), h.end(), from);
+  if (lo == h.end() || *lo >= to) return;
+  auto r = std::lower_bound(q.reads.begin(), q.reads.end(), to);
+  if (r == q.reads.begin() || *(r - 1) <= *lo) return;
+  const std::uint64_t read = *(r - 1);
+  const auto w = std::lower_bound(q.writes.begin(), q.writes.end(),
+                                  read > 2000000 ? read - 2000000 : 0);
+  if (w != q.writes.end() && *w <= read) return;
+  out.push_back(static_cast<double>(read - *lo) * 1e-9);
+}
+
+// Per reader, while walking its train accesses: the sample being summed (files_per_sample files
+// a sample), and the previous access.
+struct ReaderWalk {
+  const Access* last = nullptr;
+  std::uint64_t in_pass = 0;  // accesses of the pass so far
+  double gaps_s = 0;          // the current sample's gaps so far
+  bool clean = true;          // none of them held a handover
+};
+
+}  // namespace
+
+// Per-sample worker time (decode, augmentation): per reader, the gap between the end of a train
+// sample's last data read and the open of its next sample in the same pass (with samples of
+// several files, the gaps after each of its files, summed). Gaps that contain one of the reader's
+// handovers (collate, waiting for the consumer) are left out, and give the batch's collate time;
+// overlapping accesses (several samples read at once) count as 0.
+SampleTimes sample_times(const trace::Trace& t, const Classified& c, const Batches& b,
+                         const std::vector<Access>& accesses) {
+  SampleTimes s;
+  auto handovers = reader_handovers(t, c, b, accesses);
+  auto queues = index_queues(t, accesses);
+  const std::uint64_t k = std::max<std::uint32_t>(b.files_per_sample, 1);
+  std::map<std::uint32_t, ReaderWalk> walk;
   std::vector<double> first_later, first_all, spans;  // sample spans (open to next open)
   for (const auto& a : accesses) {
     if (a.file >= c.files.size() || c.files[a.file].cls != FileClass::train) continue;
-    auto it = last.find(a.reader);
-    const bool same_pass = it != last.end() && it->second->pass == a.pass;
-    if (same_pass && it->second->last_read_end > 0) {
-      const std::uint64_t end = it->second->last_read_end;
+    ReaderWalk& w = walk[a.reader];
+    const bool same_pass = w.last && w.last->pass == a.pass;
+    if (!same_pass) w = ReaderWalk{};
+    const bool first_sample = w.in_pass < k;  // its gaps belong to the reader's warm-up
+    if (same_pass && w.last->last_read_end > 0) {
+      const std::uint64_t end = w.last->last_read_end;
       const auto& h = handovers[a.reader];
       auto no_handover = [&](std::uint64_t from) {
         const auto lo = std::lower_bound(h.begin(), h.end(), from);
         return lo == h.end() || *lo >= a.ts;
       };
-      // (The gap after a reader's first sample of a pass belongs to its warm-up, below.)
-      if (!last_was_first[a.reader]) {
-        if (a.ts <= end)
-          s.preprocess_gaps_s.push_back(0);
-        else if (no_handover(end))
-          s.preprocess_gaps_s.push_back(static_cast<double>(a.ts - end) * 1e-9);
+      if (a.ts > end && !no_handover(end)) {
+        w.clean = false;
+        collate_time(h, queues[a.reader], end, a.ts, s.collate_s);
       }
-      if (a.ts > it->second->ts && no_handover(it->second->ts)) {
-        const double span = static_cast<double>(a.ts - it->second->ts) * 1e-9;
-        if (last_was_first[a.reader]) {
+      w.gaps_s += a.ts <= end ? 0.0 : static_cast<double>(a.ts - end) * 1e-9;
+      if (w.in_pass % k == 0) {  // a starts a sample: the previous one's gaps are all in
+        if (w.clean && w.in_pass > k) s.preprocess_gaps_s.push_back(w.gaps_s);
+        w.gaps_s = 0;
+        w.clean = true;
+      }
+      if (a.ts > w.last->ts && no_handover(w.last->ts)) {
+        const double span = static_cast<double>(a.ts - w.last->ts) * 1e-9;
+        if (w.in_pass == 1) {
           first_all.push_back(span);
           if (a.pass > 0) first_later.push_back(span);
-        } else {
+        } else if (!first_sample) {
           spans.push_back(span);
         }
       }
     }
-    last_was_first[a.reader] = !same_pass;
-    last[a.reader] = &a;
+    ++w.in_pass;
+    w.last = &a;
   }
   s.first_sample_spans_s = first_later.empty() ? first_all : first_later;
   s.sample_span_s = detail::percentile(spans, 0.5);
   s.preprocess_s = detail::percentile(s.preprocess_gaps_s, 0.5);
+  s.collate_median_s = detail::percentile(s.collate_s, 0.5);
   return s;
 }
 

@@ -400,8 +400,13 @@ struct TraceSummary {
   // workers at every epoch start each on its own, so they begin a pass apart.
   std::vector<std::vector<double>> accelerator_starts_s;
   // Per-sample reader time: gaps between a train sample's last data read and the same reader's next
-  // sample open (gaps spanning a handover left out), seconds; preprocess_s is their median.
+  // sample open (gaps spanning a handover left out; a sample of several files: the gaps after each
+  // of its files, summed), seconds; preprocess_s is their median.
   std::vector<double> preprocess_gaps_s;
+  // Per batch: a reader's handover events of the batch, first to last (collating it into shared
+  // memory and sending it), seconds; collate_s is their median.
+  std::vector<double> collate_times_s;
+  double collate_s = 0;
   // A consumer that loads its own samples (no handovers): the idle gap before each of its loading
   // bursts, seconds, in trace order; its compute per step.
   // Readers streamed shards (tar/WebDataset, record files through a buffer): batches were

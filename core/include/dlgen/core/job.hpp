@@ -123,6 +123,11 @@ struct ReaderSpec {
   // Samples per step of an evaluation pass, when it differs from batch_size (MLPerf's UNet3D
   // trains in batches of 2 and evaluates one case a step); 0: batch_size.
   std::uint32_t eval_batch_size = 0;
+  // Seconds a worker spends on each batch after its samples are read and preprocessed, before the
+  // batch is handed over (PyTorch's default_collate stacking the samples into a shared-memory
+  // tensor, the result queue pickling it); the worker processes nothing else meanwhile. Default
+  // fixed 0.
+  Distribution collate;
   bool operator==(const ReaderSpec&) const = default;
 };
 
