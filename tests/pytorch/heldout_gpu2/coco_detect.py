@@ -24,7 +24,6 @@ test loader) whose outputs go to the CPU every step (the COCO evaluator's .to(cp
 
 Ground truth: JSON lines at exit to --log FILE and the summary as the last stdout line (README.md).
 """
-import argparse
 import bisect
 import json
 import math
@@ -204,10 +203,7 @@ class Detector(nn.Module):
 # --- Training -----------------------------------------------------------------------------------------------
 
 def parse_args(argv=None):
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("data", nargs="?", help="COCO-layout folder: train2017/, val2017/, annotations/")
-    p.add_argument("--make", metavar="DIR", help="only write the cpu-scale dataset to DIR (make_data.py --coco)")
-    p.add_argument("--device", default="auto")
+    p = groundtruth.parser(__doc__, "COCO-layout folder: train2017/, val2017/, annotations/", 3)
     p.add_argument("--arch", default="resnet18", choices=("resnet18", "resnet34", "tiny"))
     p.add_argument("-b", "--batch-size", type=int, default=8, help="images per training step")
     p.add_argument("-j", "--workers", type=int, default=4)
@@ -219,22 +215,12 @@ def parse_args(argv=None):
     p.add_argument("--amp", action="store_true")
     p.add_argument("--print-freq", type=int, default=20)
     p.add_argument("--output-dir", default="out")
-    p.add_argument("--log")
-    p.add_argument("--seed", type=int, default=3)
-    a = p.parse_args(argv)
-    if not a.make and not a.data:
-        p.error("give DATA or --make DIR")
-    return a
+    return groundtruth.args_or_make(p, argv, "coco")
 
 
-class Trainer:
+class Trainer(groundtruth.Program):
     def __init__(self, a):
-        self.a = a
-        self.device = truth.pick_device(a.device)
-        self.cuda = self.device.type == "cuda"
-        self.T = groundtruth.Truth(self.device, a.log)
-        random.seed(a.seed)
-        torch.manual_seed(a.seed)
+        super().__init__(a)
         if self.cuda:
             torch.backends.cudnn.benchmark = False  # image sizes change every step
         self.train_set = CocoDetection(a.data, "train", True)
@@ -252,7 +238,8 @@ class Trainer:
         params = [p for p in self.model.parameters() if p.requires_grad]
         self.optimizer = torch.optim.SGD(params, lr=a.lr * a.batch_size / 16, momentum=0.9, weight_decay=1e-4)
         self.lr_scheduler = torch.optim.lr_scheduler.MultiStepLR(self.optimizer, milestones=[16, 22], gamma=0.1)
-        self.scaler = truth.grad_scaler(self.device, a.amp)
+        self.amp = a.amp and self.cuda  # CPU autocast (bfloat16) has no GroupNorm in torch 1.13
+        self.scaler = truth.grad_scaler(self.device, self.amp)
         self.batch_sizes = []
 
     def to_device(self, images, targets):
@@ -271,7 +258,7 @@ class Trainer:
         for (images, targets), t0, t1 in groundtruth.timed(self.train_loader):
             self.T.start()
             images, targets = self.to_device(images, targets)
-            with truth.autocast(self.device, self.a.amp):
+            with truth.autocast(self.device, self.amp):
                 losses = sum(self.model(images, targets).values())
             loss_value = losses.item()  # MetricLogger: every step
             if not math.isfinite(loss_value):
@@ -311,7 +298,7 @@ class Trainer:
         for (images, targets), t0, t1 in groundtruth.timed(self.val_loader):
             self.T.start()
             images, _ = self.to_device(images, targets)
-            with truth.autocast(self.device, self.a.amp):
+            with truth.autocast(self.device, self.amp):
                 outputs = self.model(images)
             outputs = [o.to("cpu") for o in outputs]  # the evaluator's .to(cpu_device): a synchronisation
             scores.append(float(outputs[0].max()))
@@ -329,18 +316,13 @@ class Trainer:
             annotation_files=2, train_samples=len(self.train_set), val_samples=len(self.val_set),
             sampler="GroupedBatchSampler(RandomSampler) by aspect ratio", aspect_ratio_groups=self.groups,
             drop_last=True, batch_size_min=min(bs), batch_size_max=max(bs), pin_memory=self.cuda,
-            persistent_workers=False, amp=a.amp, sync_every_step=True, min_size=a.min_size, max_size=a.max_size,
+            persistent_workers=False, amp=self.amp, sync_every_step=True, min_size=a.min_size, max_size=a.max_size,
             checkpoint_every_epochs=1, checkpoints_per_epoch=2,
-            checkpoint_size_bytes=T.saved[0]["bytes"] if T.saved else 0, eval_every_epochs=1,
-            compute_mean_s=sum(T.compute["train"]) / max(1, len(T.compute["train"])))
+            eval_every_epochs=1)
 
 
 def main():
     a = parse_args()
-    if a.make:
-        import make_data
-        print(json.dumps(make_data.make(coco=a.make)))
-        return
     t = Trainer(a)
     for epoch in range(a.epochs):
         t.train_one_epoch(epoch)

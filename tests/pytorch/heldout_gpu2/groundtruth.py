@@ -4,13 +4,52 @@ CPU), pass counts, checkpoints, and the summary, written as JSON lines at exit t
 last on stdout as one JSON object starting with "program" (what tests/support/heldout_program.hpp
 reads). Measuring, not training: nothing here reads or writes during the run.
 """
+import argparse
 import json
 import os
+import random
 import sys
 import time
 
+import torch
+
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import gpu_models as truth  # noqa: E402  (StepTimer, Log, pick_device, device_info, median)
+
+
+def parser(doc, data_help, seed):
+    """The options every program here has: DATA, --make DIR, --device, --log, --seed."""
+    p = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("data", nargs="?", help=data_help)
+    p.add_argument("--make", metavar="DIR", help="only write the program's cpu-scale dataset to DIR (make_data.py)")
+    p.add_argument("--device", default="auto")
+    p.add_argument("--log", help="the ground-truth JSON lines (default: stderr)")
+    p.add_argument("--seed", type=int, default=seed)
+    return p
+
+
+def args_or_make(p, argv, dataset):
+    """The parsed options; with --make DIR, make_data.py's DATASET written to DIR and exit."""
+    a = p.parse_args(argv)
+    if a.make:
+        import make_data
+        print(json.dumps(make_data.make(**{dataset: a.make})))
+        raise SystemExit(0)
+    if not a.data:
+        p.error("give DATA or --make DIR")
+    return a
+
+
+class Program:
+    """What each program's Trainer starts with: options, device, ground truth, seeds."""
+
+    def __init__(self, a):
+        self.a = a
+        self.device = truth.pick_device(a.device)
+        self.cuda = self.device.type == "cuda"
+        self.T = Truth(self.device, a.log)
+        random.seed(a.seed)
+        torch.manual_seed(a.seed)
 
 
 def timed(loader):
@@ -78,7 +117,10 @@ class Truth:
              "checkpoint_bytes": sum(c["bytes"] for c in self.saved),
              "checkpoint_files": sum(c.get("files", 1) for c in self.saved),
              "checkpoints": len(self.saved), "checkpoints_removed": len(self.removed),
+             "checkpoint_size_bytes": self.saved[0]["bytes"] if self.saved else 0,
+             "final_model_bytes": self.saved[-1]["bytes"] if self.saved else 0,
              "compute_median_s": truth.median(self.compute["train"]),
+             "compute_mean_s": sum(self.compute["train"]) / max(1, len(self.compute["train"])),
              "val_compute_median_s": truth.median(self.compute["val"]),
              "data_wait_median_s": truth.median(self.waits), "wall_s": time.monotonic() - self.t_origin}
         s.update(fields)

@@ -75,7 +75,7 @@ TEST_F(HeldOutHfText, CheckpointSaves) {
   // 3 saves (2 directories and the final model), each ~1 % short of its directory (distil's 5
   // files a save are the torch.save ones: 25,135,097 of 25,404,495 B).
   EXPECT_EQ(original("checkpoints"), truth("checkpoints")) << row("checkpoints").dump();
-  EXPECT_NEAR(job_.checkpoint.size_bytes, truth("checkpoint_dir_bytes"), 0.02 * truth("checkpoint_dir_bytes"));
+  EXPECT_NEAR(job_.checkpoint.size_bytes, truth("checkpoint_size_bytes"), 0.02 * truth("checkpoint_size_bytes"));
   EXPECT_EQ(job_.checkpoint.write_call, dlgen::WriteCall::writev) << "torch.save";
 }
 
@@ -107,7 +107,7 @@ TEST_F(HeldOutHfText, DISABLED_CheckpointDirectoryEveryTwelveSteps) {
   // trainer_state.json and the tokenizer files left out), size 25,135,097; the replay writes 1.
   EXPECT_EQ(job_.checkpoint.every_steps, truth("save_steps"));
   EXPECT_EQ(job_.checkpoint.files, truth("checkpoint_dir_files"));
-  EXPECT_EQ(job_.checkpoint.size_bytes, truth("checkpoint_dir_bytes"));
+  EXPECT_EQ(job_.checkpoint.size_bytes, truth("checkpoint_size_bytes"));
   EXPECT_EQ(replay("checkpoints"), truth("checkpoints")) << row("checkpoints").dump();
 }
 

@@ -23,7 +23,6 @@ directories beyond --save-total-limit are removed (shutil.rmtree). At the end th
 
 Ground truth: JSON lines at exit to --log FILE and the summary as the last stdout line (README.md).
 """
-import argparse
 import glob
 import json
 import math
@@ -42,7 +41,6 @@ from torch.utils.data import DataLoader, RandomSampler, SequentialSampler
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import groundtruth  # noqa: E402
-from groundtruth import truth  # noqa: E402
 
 MODELS = {"tiny": (2, 64, 4), "minilm": (6, 384, 12)}  # layers, width, heads
 VOCAB, PAD, UNK, CLS, SEP, MASK = 30522, 0, 100, 101, 102, 103
@@ -149,10 +147,7 @@ class Classifier(nn.Module):
 # --- Trainer ----------------------------------------------------------------------------------------------
 
 def parse_args(argv=None):
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("data", nargs="?", help="folder with train-*.jsonl and validation.jsonl")
-    p.add_argument("--make", metavar="DIR", help="only write the cpu-scale dataset to DIR (make_data.py --text)")
-    p.add_argument("--device", default="auto")
+    p = groundtruth.parser(__doc__, "folder with train-*.jsonl and validation.jsonl", 42)
     p.add_argument("--model", default="minilm", choices=MODELS)
     p.add_argument("-b", "--batch-size", type=int, default=32, help="per_device_train_batch_size")
     p.add_argument("--eval-batch-size", type=int, default=64, help="per_device_eval_batch_size")
@@ -167,22 +162,12 @@ def parse_args(argv=None):
     p.add_argument("--save-steps", type=int, default=150)
     p.add_argument("--save-total-limit", type=int, default=2)
     p.add_argument("--output-dir", default="out")
-    p.add_argument("--log")
-    p.add_argument("--seed", type=int, default=42)
-    a = p.parse_args(argv)
-    if not a.make and not a.data:
-        p.error("give DATA or --make DIR")
-    return a
+    return groundtruth.args_or_make(p, argv, "text")
 
 
-class Trainer:
+class Trainer(groundtruth.Program):
     def __init__(self, a):
-        self.a = a
-        self.device = truth.pick_device(a.device)
-        self.cuda = self.device.type == "cuda"
-        self.T = groundtruth.Truth(self.device, a.log)
-        random.seed(a.seed)
-        torch.manual_seed(a.seed)
+        super().__init__(a)
         self.train_files = sorted(glob.glob(os.path.join(a.data, "train-*.jsonl")))
         if not self.train_files:
             raise SystemExit(f"hf_textcls.py: no train-*.jsonl in {a.data}")
@@ -315,18 +300,11 @@ class Trainer:
             sync_every_step=False, logging_steps=a.logging_steps, eval_steps=a.eval_steps,
             evals_after_global_steps=self.evals, save_steps=a.save_steps, save_total_limit=a.save_total_limit,
             checkpoint_steps=[c["global_step"] for c in T.saved if c["kind"] != "save_model (final)"],
-            checkpoint_dir_files=T.saved[0]["files"] if T.saved else 0,
-            checkpoint_dir_bytes=T.saved[0]["bytes"] if T.saved else 0,
-            final_model_bytes=T.saved[-1]["bytes"] if T.saved else 0,
-            compute_mean_s=sum(T.compute["train"]) / max(1, len(T.compute["train"])))
+            checkpoint_dir_files=T.saved[0]["files"] if T.saved else 0)
 
 
 def main():
     a = parse_args()
-    if a.make:
-        import make_data
-        print(json.dumps(make_data.make(text=a.make)))
-        return
     t = Trainer(a)
     for epoch in range(a.epochs):
         t.train_epoch(epoch)

@@ -22,10 +22,8 @@ OUT/checkpoint.pt (overwritten). At the end the weights alone, as float16, to OU
 
 Ground truth: JSON lines at exit to --log FILE and the summary as the last stdout line (README.md).
 """
-import argparse
 import glob
 import io
-import json
 import math
 import os
 import random
@@ -145,10 +143,7 @@ class CheckpointedResNet(nn.Module):
 # --- Training -------------------------------------------------------------------------------------------
 
 def parse_args(argv=None):
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("data", nargs="?", help="folder with train/shard-*.tar and val/shard-*.tar")
-    p.add_argument("--make", metavar="DIR", help="only write the cpu-scale dataset to DIR (make_data.py --wds)")
-    p.add_argument("--device", default="auto")
+    p = groundtruth.parser(__doc__, "folder with train/shard-*.tar and val/shard-*.tar", 5)
     p.add_argument("--arch", default="resnet18", choices=("resnet18", "tiny"))
     p.add_argument("-b", "--batch-size", type=int, default=128)
     p.add_argument("-j", "--workers", type=int, default=8)
@@ -161,21 +156,12 @@ def parse_args(argv=None):
     p.add_argument("--lr", type=float, default=0.1)
     p.add_argument("--log-every", type=int, default=10)
     p.add_argument("--out", default="out")
-    p.add_argument("--log")
-    p.add_argument("--seed", type=int, default=5)
-    a = p.parse_args(argv)
-    if not a.make and not a.data:
-        p.error("give DATA or --make DIR")
-    return a
+    return groundtruth.args_or_make(p, argv, "wds")
 
 
-class Trainer:
+class Trainer(groundtruth.Program):
     def __init__(self, a):
-        self.a = a
-        self.device = truth.pick_device(a.device)
-        self.cuda = self.device.type == "cuda"
-        self.T = groundtruth.Truth(self.device, a.log)
-        torch.manual_seed(a.seed)
+        super().__init__(a)
         if self.cuda:
             torch.backends.cudnn.benchmark = True
         self.train_urls = sorted(glob.glob(os.path.join(a.data, "train", "shard-*.tar")))
@@ -266,18 +252,11 @@ class Trainer:
             batch_size_max=max(self.batch_sizes), read="stream (tarfile r|, each shard by one worker)",
             shuffle="shards per epoch + sample buffer", shuffle_buffer=a.shuffle_buffer, drop_last=False,
             pin_memory=self.cuda, persistent_workers=False, amp=a.amp, grad_ckpt=a.grad_ckpt,
-            sync_every_step=False, image_size=a.image_size, eval_every_epochs=1, checkpoint_every_epochs=1,
-            checkpoint_size_bytes=T.saved[0]["bytes"] if T.saved else 0,
-            final_model_bytes=T.saved[-1]["bytes"] if T.saved else 0,
-            compute_mean_s=sum(T.compute["train"]) / max(1, len(T.compute["train"])))
+            sync_every_step=False, image_size=a.image_size, eval_every_epochs=1, checkpoint_every_epochs=1)
 
 
 def main():
     a = parse_args()
-    if a.make:
-        import make_data
-        print(json.dumps(make_data.make(wds=a.make)))
-        return
     t = Trainer(a)
     for epoch in range(a.epochs):
         t.train_epoch(epoch)
