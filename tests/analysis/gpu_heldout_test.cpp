@@ -5,70 +5,19 @@
 // is kept as DISABLED_ tests that state the program's figures, to enable as distil learns them.
 #include <gtest/gtest.h>
 
-#include <cstdint>
-#include <fstream>
-#include <nlohmann/json.hpp>
 #include <string>
-#include <vector>
 
-#include "dlgen/analysis/distil.hpp"
-#include "dlgen/analysis/summary.hpp"
-#include "dlgen/trace/trace_io.hpp"
+#include "heldout_captures.hpp"
 
 namespace dlgen::analysis {
 namespace {
 
 const std::string kDir = std::string(DLGEN_SOURCE_DIR) + "/tests/data/gpu/heldout/";
 
-struct Truth {
-  nlohmann::json summary;
-  std::vector<std::uint64_t> saves;  // the bytes of each torch.save
-};
-
-Truth truth_of(const std::string& name) {
-  Truth t;
-  std::ifstream in(kDir + name + ".truth.jsonl");
-  for (std::string line; std::getline(in, line);) {
-    const auto j = nlohmann::json::parse(line);
-    const std::string event = j.value("event", "");
-    if (event == "summary") t.summary = j;
-    if (event == "checkpoint" && j.value("kind", "") == "torch.save")
-      t.saves.push_back(j.at("bytes").get<std::uint64_t>());
-  }
-  EXPECT_FALSE(t.summary.is_null()) << name << ".truth.jsonl has no summary record";
-  return t;
-}
-
-struct Captured {
-  TraceSummary summary;
-  Distilled distilled;
-};
-
-Captured capture_of(const std::string& name) {
-  auto t = trace::read_trace(kDir + name + ".h5");
-  EXPECT_TRUE(t) << t.error().message;
-  Captured c;
-  c.summary = summarize(*t);
-  c.distilled = distil(c.summary);
-  return c;
-}
-
-std::vector<std::uint64_t> pass_steps(const TraceSummary& s, bool evaluation) {
-  std::vector<std::uint64_t> steps;
-  for (const auto& e : s.epochs)
-    if (e.evaluation == evaluation) steps.push_back(e.steps);
-  return steps;
-}
-
-std::vector<std::uint64_t> checkpoint_bytes(const TraceSummary& s) {
-  std::vector<std::uint64_t> bytes;
-  for (const auto& k : s.checkpoints) bytes.push_back(k.bytes);
-  return bytes;
-}
-
-std::vector<std::uint64_t> counts(const nlohmann::json& j) {
-  return j.get<std::vector<std::uint64_t>>();
-}
+using Truth = HeldOutTruth;
+using Captured = HeldOutCapture;
+Truth truth_of(const std::string& name) { return dlgen::analysis::truth_of(kDir, name); }
+Captured capture_of(const std::string& name) { return dlgen::analysis::capture_of(kDir, name); }
 
 // lm_shards.py: a GPT over np.memmap'd token shards, 4 workers, pin memory, bf16 autocast,
 // gradient accumulation over 4 micro-batches; the CPU runs ahead of the GPU.
