@@ -31,8 +31,10 @@ def log_line(path):
     if "accum" in s:  # lm_shards: a step is a micro-batch
         line += (f" accum {s['accum']} optimizer steps {s['optimizer_steps']} evals after "
                  f"{s['evals_after_optimizer_steps']} params {s['params']}")
-    if "checkpoints_removed" in s:  # prefetch_imagenet
-        line += f" ckpts {s['checkpoints']} removed {s['checkpoints_removed']} model {s['model_source']}"
+    if "checkpoints_removed" in s:  # prefetch_imagenet, heldout_gpu2's programs
+        line += f" ckpts {s['checkpoints']} removed {s['checkpoints_removed']} model {s.get('model_source', '-')}"
+    if "eval_passes" in s:  # heldout_gpu2's programs
+        line += f" epochs {s['epochs']} eval passes {s['eval_passes']} files {s['files']}"
     return line
 
 

@@ -5,81 +5,19 @@
 // is kept as DISABLED_ tests that state the program's figures, to enable as distil learns them.
 #include <gtest/gtest.h>
 
-#include <cstdint>
-#include <fstream>
-#include <nlohmann/json.hpp>
 #include <string>
-#include <vector>
 
-#include "dlgen/analysis/distil.hpp"
-#include "dlgen/analysis/summary.hpp"
-#include "dlgen/trace/trace_io.hpp"
+#include "heldout_captures.hpp"
 
 namespace dlgen::analysis {
 namespace {
 
 const std::string kDir = std::string(DLGEN_SOURCE_DIR) + "/tests/data/gpu/heldout/";
 
-struct Truth {
-  nlohmann::json summary;
-  std::vector<std::uint64_t> saves;  // the bytes of each torch.save
-  // The training steps (DataLoader batches) taken before each torch.save and each evaluation
-  // pass: the program's `step`, or its optimizer steps times the micro-steps of one.
-  std::vector<std::uint64_t> save_steps, eval_steps;
-};
-
-Truth truth_of(const std::string& name) {
-  Truth t;
-  std::ifstream in(kDir + name + ".truth.jsonl");
-  std::vector<nlohmann::json> records;
-  for (std::string line; std::getline(in, line);) {
-    const auto j = nlohmann::json::parse(line);
-    const std::string event = j.value("event", "");
-    if (event == "summary") t.summary = j;
-    if (event == "checkpoint" && j.value("kind", "") == "torch.save")
-      t.saves.push_back(j.at("bytes").get<std::uint64_t>());
-    records.push_back(j);
-  }
-  const std::uint64_t accum = t.summary.value("accum", std::uint64_t{1});
-  for (const auto& j : records) {
-    const std::string event = j.value("event", "");
-    if (event == "checkpoint" && j.value("kind", "") == "torch.save")
-      t.save_steps.push_back(j.contains("step")
-                                 ? j.at("step").get<std::uint64_t>()
-                                 : j.at("optimizer_step").get<std::uint64_t>() * accum);
-    if (event == "epoch" && j.value("phase", "") == "val" && j.contains("after_optimizer_step"))
-      t.eval_steps.push_back(j.at("after_optimizer_step").get<std::uint64_t>() * accum);
-  }
-  EXPECT_FALSE(t.summary.is_null()) << name << ".truth.jsonl has no summary record";
-  return t;
-}
-
-struct Captured {
-  TraceSummary summary;
-  Distilled distilled;
-};
-
-Captured capture_of(const std::string& name) {
-  auto t = trace::read_trace(kDir + name + ".h5");
-  EXPECT_TRUE(t) << t.error().message;
-  Captured c;
-  c.summary = summarize(*t);
-  c.distilled = distil(c.summary);
-  return c;
-}
-
-std::vector<std::uint64_t> pass_steps(const TraceSummary& s, bool evaluation) {
-  std::vector<std::uint64_t> steps;
-  for (const auto& e : s.epochs)
-    if (e.evaluation == evaluation) steps.push_back(e.steps);
-  return steps;
-}
-
-std::vector<std::uint64_t> checkpoint_bytes(const TraceSummary& s) {
-  std::vector<std::uint64_t> bytes;
-  for (const auto& k : s.checkpoints) bytes.push_back(k.bytes);
-  return bytes;
-}
+using Truth = HeldOutTruth;
+using Captured = HeldOutCapture;
+Truth truth_of(const std::string& name) { return dlgen::analysis::truth_of(kDir, name); }
+Captured capture_of(const std::string& name) { return dlgen::analysis::capture_of(kDir, name); }
 
 std::vector<std::uint64_t> checkpoint_steps(const TraceSummary& s) {
   std::vector<std::uint64_t> steps;
@@ -92,10 +30,6 @@ std::vector<std::uint64_t> eval_after_steps(const TraceSummary& s) {
   for (const auto& e : s.epochs)
     if (e.evaluation) steps.push_back(e.after_step);
   return steps;
-}
-
-std::vector<std::uint64_t> counts(const nlohmann::json& j) {
-  return j.get<std::vector<std::uint64_t>>();
 }
 
 // lm_shards.py: a GPT over np.memmap'd token shards, 4 workers, pin memory, bf16 autocast,
