@@ -37,6 +37,13 @@ struct SimConfig {
   std::uint64_t probe = 0;   // numpy.load: a read at 0 first, then the file again from 0
   std::uint64_t startup_ns = 20'000'000;  // each pass: iterator start until the workers read
   std::uint64_t preprocess_ns = 0;  // per sample after its reads (decode/transform in the worker)
+  // Per batch after its samples, from its first handover event on (default_collate stacking the
+  // samples into the /dev/shm tensor), before the worker takes its next indices.
+  std::uint64_t collate_ns = 0;
+  // Each worker process reads its batches' indices from a pipe (its index queue) before each
+  // batch, which the main process writes: at the pass's start for the first `prefetch` batches a
+  // worker, then each time it receives a batch (PyTorch's _try_put_index).
+  bool index_queue = false;
   std::uint64_t warmup_ns = 0;      // more on each worker's first sample of a pass (fresh process)
   // More between a worker's first batch of a pass being ready and the consumer receiving it
   // (PyTorch: the worker's queue feeder thread starts, the consumer connects to receive the
@@ -205,6 +212,21 @@ class Sim : private testing::TraceBuilder {
   }
 
   // Reads one whole file as Python does; returns the time after it.
+  // The worker's read of batch i's indices from its index queue (written by the main process when
+  // it received batch i - prefetch x workers, or at the pass's start): when it may begin batch i.
+  template <typename Rank>
+  std::uint64_t take_indices(const Rank& k, std::size_t i, std::uint32_t main, std::uint32_t pid,
+                             std::uint64_t start) {
+    auto [it, fresh] = index_pipes_.try_emplace(pid, 0);
+    if (fresh) it->second = file("pipe:[" + std::to_string(70000 + pid) + "]", 0);
+    const std::size_t window = std::size_t(k.prefetch) * k.pids.size();
+    const std::uint64_t sent = i < window ? k.pass_start : k.recv[i - window] + 20000;
+    ev(sent, 5000, main, main, trace::Op::write, it->second, 30, 0, 64, 64);
+    const std::uint64_t read = std::max(start, sent + 10000);
+    ev(read, 3000, pid, pid, trace::Op::read, it->second, 4, 0, 64, 64);
+    return read + 5000;
+  }
+
   std::uint64_t read_file(std::uint64_t ts, std::uint32_t pid, std::uint32_t tid, std::uint32_t f) {
     if (c_.one_file_samples) return read_sample(ts, pid, tid, f);
     const std::uint64_t size = t_.files[f].size_at_open;
@@ -319,7 +341,7 @@ class Sim : private testing::TraceBuilder {
       std::vector<std::vector<std::uint32_t>> batches;
       std::vector<std::uint32_t> pids;
       std::vector<std::uint64_t> worker_free, ready, recv;
-      std::uint64_t main_free = 0;
+      std::uint64_t main_free = 0, pass_start = 0;
       std::uint32_t prefetch = 0;
     };
     std::vector<Rank> ranks(N);
@@ -355,6 +377,7 @@ class Sim : private testing::TraceBuilder {
       k.ready.resize(k.batches.size());
       k.recv.resize(k.batches.size());
       k.main_free = now_;
+      k.pass_start = now_;
     }
     const bool inline_reads = c_.workers == 0;
     for (std::size_t i = 0; i < most; ++i) {
@@ -369,6 +392,8 @@ class Sim : private testing::TraceBuilder {
         else if (i >= std::size_t(k.prefetch) * W)
           start = std::max(start, k.recv[i - k.prefetch * W]);
         const std::uint32_t tgid = c_.thread_readers ? main : k.pids[w];
+        if (c_.index_queue && c_.workers > 0 && !c_.thread_readers)
+          start = take_indices(k, i, main, k.pids[w], start);
         for (std::size_t j = 0; j < k.batches[i].size(); ++j) {
           start = read_file(start, tgid, k.pids[w], k.batches[i][j]);
           if (i < W && j == 0) start += c_.warmup_ns;  // the worker's first sample of this pass
@@ -377,7 +402,7 @@ class Sim : private testing::TraceBuilder {
           ev(start, 20000, k.pids[w], k.pids[w], trace::Op::shm_open, trace::kNoFile, -1, 0, 0, 11);
           ev(start + 30000, 20000, k.pids[w], k.pids[w], trace::Op::shm_open, trace::kNoFile, -1, 0,
              0, 12);
-          start += 100000;
+          start += 100000 + c_.collate_ns;
         }
         k.ready[i] = start;
         k.worker_free[w] = start;
@@ -438,6 +463,7 @@ class Sim : private testing::TraceBuilder {
   std::uint32_t big_ = 0;                                     // the one-file dataset's file
   std::set<std::uint32_t> opened_;                            // processes that opened it
   std::set<std::pair<std::uint32_t, std::uint64_t>> mapped_;  // (pid, window) in its page tables
+  std::map<std::uint32_t, std::uint32_t> index_pipes_;          // worker pid → its index queue
   std::uint32_t slow_ = 1;
   std::vector<SimTruth> truth_;
   std::uint64_t run_end_ = 0;

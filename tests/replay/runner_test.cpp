@@ -194,6 +194,55 @@ TEST(Runner, TwoWorkersScheduleIsExact) {
   EXPECT_NEAR(r->compute.mean_abs_error_s, 0, 1e-12);
 }
 
+// reader.collate: a worker spends it on each batch after the batch's last sample is processed,
+// before handing it over, and processes nothing else meanwhile; workers collate in parallel.
+// 8 samples per accelerator, batch 2 (4 batches), preprocess 100 ms a sample, collate 50 ms a
+// batch, no compute: W workers take 4 x (2 x 100 + 50) ms / W, whatever the accelerators.
+TEST(Runner, ReaderCollateRunsOncePerBatchOnEveryWorkerInParallel) {
+  for (std::uint32_t accelerators : {1u, 2u})
+    for (std::uint32_t workers : {1u, 2u, 4u}) {
+      SCOPED_TRACE("accelerators " + std::to_string(accelerators) + ", workers " +
+                   std::to_string(workers));
+      Job job = small_job("/nonexistent/fake", 8 * accelerators, Distribution::fixed_at(10000));
+      job.run.accelerators = accelerators;
+      job.reader.workers = workers;
+      job.reader.batch_size = 2;
+      job.reader.preprocess = Distribution::fixed_at(0.100);
+      job.reader.collate = Distribution::fixed_at(0.050);
+      Result<Report> r = run_fake(job);
+      ASSERT_TRUE(r) << r.error().message;
+      EXPECT_EQ(r->steps, 4u);  // steps of the run; each accelerator takes one a step
+      EXPECT_NEAR(r->elapsed_s, 4 * 0.250 / workers, 1e-9);
+      EXPECT_NEAR(r->samples_per_s, 8.0 * accelerators / (1.0 / workers), 1e-6);
+    }
+}
+
+// The same schedule as TwoWorkersScheduleIsExact with collate 20 ms a batch: each worker's
+// batches are ready at 0.22 and 0.44 s (2 x 0.1 + 0.02, then again):
+//   step 0 (worker 0): 0.22-0.27   step 1 (worker 1): 0.27-0.32
+//   step 2 (worker 0): 0.44-0.49   step 3 (worker 1): 0.49-0.54
+// waits 0.22 + 0.12; AU = 0.2 / (0.54 - 0.22). Collate alone (no preprocess) still delays.
+TEST(Runner, CollateDelaysEachBatchAfterItsSamples) {
+  Job job = small_job("/nonexistent/fake", 8, Distribution::fixed_at(10000));
+  job.reader.workers = 2;
+  job.reader.batch_size = 2;
+  job.reader.preprocess = Distribution::fixed_at(0.100);
+  job.reader.collate = Distribution::fixed_at(0.020);
+  job.compute.step_time = Distribution::fixed_at(0.050);
+  Result<Report> r = run_fake(job);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->steps, 4u);
+  EXPECT_NEAR(r->elapsed_s, 0.54, 1e-9);
+  ASSERT_EQ(r->per_accelerator.size(), 1u);
+  EXPECT_NEAR(r->per_accelerator[0].first_wait_s, 0.22, 1e-9);
+  EXPECT_NEAR(r->per_accelerator[0].wait_s, 0.34, 1e-9);
+  EXPECT_NEAR(r->au, 0.2 / 0.32, 1e-9);
+  job.reader.preprocess = Distribution::fixed_at(0);
+  r = run_fake(job);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_NEAR(r->per_accelerator[0].first_wait_s, 0.02, 1e-9);
+}
+
 // reader.workers = 0 (PyTorch's num_workers=0): each accelerator loads its own batches and
 // computes, one after the other. 6 samples per accelerator, batch 2, preprocess 100 ms a sample,
 // compute 50 ms a step:

@@ -151,15 +151,17 @@ void preprocess_time(JobWriter& x) {
                    " samples (handover gaps left out): per-sample decode/transform time" +
                    (skew_why.empty() ? "" : "; " + skew_why));
   }
-  // Per-batch worker time (collate), as preprocess: above 0.2 ms, fixed at the median (a
-  // worker's wait for its next indices falls after its last handover event, so outside it).
+  // Per-batch worker time (collate), as preprocess: above 0.2 ms, fixed at the median (the
+  // batches whose worker waited for its next indices are left out by summarize).
   if (s.collate_times_s.size() >= 3 && s.collate_s > 0.0002) {
     r.collate = Distribution::fixed_at(std::round(s.collate_s * 1e5) / 1e5);
     x.evidence("reader.collate",
-               "median time from a worker's first to its last handover event of a batch over " +
+               "median time from a worker's first handover event of a batch to its read of its "
+               "next indices, over " +
                    std::to_string(s.collate_times_s.size()) +
-                   " batches: collating the samples into a shared-memory tensor and sending it, "
-                   "before the worker takes its next indices");
+                   " batches (those whose indices arrived within 2 ms before that read left out: "
+                   "the worker waited for them): collating the samples into a shared-memory "
+                   "tensor and sending it");
   }
 }
 

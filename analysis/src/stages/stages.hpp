@@ -316,8 +316,9 @@ struct SampleTimes {
   // Per sample (of files_per_sample files: the gaps after each of its files, summed).
   std::vector<double> preprocess_gaps_s;
   double preprocess_s = 0;
-  // Per batch: a worker's handover events of one batch, first to last (collating it into
-  // shared memory, the result queue sending it); median.
+  // Per batch: from a worker's first handover event of the batch to its read of its next indices
+  // (collating it into shared memory, the result queue sending it), waits for indices left out;
+  // median.
   std::vector<double> collate_s;
   double collate_median_s = 0;
   std::vector<double> first_sample_spans_s;

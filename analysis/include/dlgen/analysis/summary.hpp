@@ -403,8 +403,9 @@ struct TraceSummary {
   // sample open (gaps spanning a handover left out; a sample of several files: the gaps after each
   // of its files, summed), seconds; preprocess_s is their median.
   std::vector<double> preprocess_gaps_s;
-  // Per batch: a reader's handover events of the batch, first to last (collating it into shared
-  // memory and sending it), seconds; collate_s is their median.
+  // Per batch: from a reader's first handover event of the batch to its read of its next indices,
+  // where those were not written within 2 ms before (collating it into shared memory and sending
+  // it), seconds; collate_s is their median.
   std::vector<double> collate_times_s;
   double collate_s = 0;
   // A consumer that loads its own samples (no handovers): the idle gap before each of its loading
