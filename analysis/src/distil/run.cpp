@@ -35,9 +35,12 @@ bool eval_step_cadence(JobWriter& x) {
   bool mid_epoch = false;
   std::vector<double> gaps;
   for (std::size_t i = 0; i < after.size(); ++i) {
-    mid_epoch = mid_epoch || std::none_of(ends.begin(), ends.end(), [&](std::uint64_t e) {
-                  return e + 1 >= after[i] && after[i] + 1 >= e;
-                });
+    // (A pass before the first step, a validation file read before training, is no cadence.)
+    mid_epoch = mid_epoch || (after[i] > 0 && std::none_of(ends.begin(), ends.end(),
+                                                           [&](std::uint64_t e) {
+                                                             return e + 1 >= after[i] &&
+                                                                    after[i] + 1 >= e;
+                                                           }));
     const std::uint64_t prev = i ? after[i - 1] : 0;
     if (after[i] > prev) gaps.push_back(static_cast<double>(after[i] - prev));
   }
