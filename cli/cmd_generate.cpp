@@ -22,6 +22,11 @@ int do_generate(const JobArgs& a, bool quiet, const std::string& engine) {
   // Refused for every kind of job before any I/O, as `run --engine` is.
   if (Result<const engine::EngineOps*> e = generator::writer_engine(engine); !e)
     return fail_on(cl, e.error());
+  // A file engine named for an object location (or the s3 engine for a folder) is refused as
+  // `run` refuses it, not overruled by the location.
+  if (!engine.empty())
+    if (Result<std::string> fits = engine_for(*job, engine, true); !fits)
+      return fail_on(cl, fits.error());
   if (!job->run.train) {
     if (cl.rank() == 0)
       std::printf("%s: a checkpoint-only job reads no dataset: nothing to generate\n",

@@ -170,12 +170,14 @@ TEST(Cli, ObjectLocationsAreNeverLocalFolders) {
     EXPECT_NE(r.out.find("S3 needs credentials: set AWS_ACCESS_KEY_ID"), std::string::npos)
         << verb << ": " << r.out;
   }
-  const Outcome pread = dlgen("run s3.toml --engine pread -q", dir.path());
-  EXPECT_EQ(pread.code, 2) << pread.out;
-  EXPECT_NE(pread.out.find("--engine pread reads files; dataset.dir = \"s3://bucket/ds\" is an "
-                           "object location"),
-            std::string::npos)
-      << pread.out;
+  for (const char* verb : {"run", "generate"}) {
+    const Outcome pread = dlgen(std::string(verb) + " s3.toml --engine pread -q", dir.path());
+    EXPECT_EQ(pread.code, 2) << verb << ": " << pread.out;
+    EXPECT_NE(pread.out.find("--engine pread reads files; dataset.dir = \"s3://bucket/ds\" is an "
+                             "object location"),
+              std::string::npos)
+        << verb << ": " << pread.out;
+  }
   write(dir.path() / "ckpt.toml",
         "[job]\nname = \"ckpt\"\n\n[checkpoint]\nwrites = 1\nreads = 1\nsize = \"1MiB\"\n"
         "dir = \"s3://bucket/ckpt\"\n\n[run]\ntrain = false\n");
