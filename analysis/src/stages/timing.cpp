@@ -140,11 +140,16 @@ namespace {
 // Each reader's handovers (reader key → times, sorted): its process's handover events when the
 // process is one reader, else its thread's; a consumer loading its own samples has a handover at
 // each of its bursts' starts.
+using KeysOfPid = std::map<std::uint32_t, std::set<std::uint32_t>>;  // pid → its reader keys
+
+KeysOfPid keys_of_pids(const std::vector<Access>& accesses) {
+  KeysOfPid keys;
+  for (const auto& a : accesses) keys[a.pid].insert(a.reader);
+  return keys;
+}
+
 std::map<std::uint32_t, std::vector<std::uint64_t>> reader_handovers(
-    const trace::Trace& t, const Classified& c, const Batches& b,
-    const std::vector<Access>& accesses) {
-  std::map<std::uint32_t, std::set<std::uint32_t>> keys_of_pid;
-  for (const auto& a : accesses) keys_of_pid[a.pid].insert(a.reader);
+    const trace::Trace& t, const Classified& c, const Batches& b, const KeysOfPid& keys_of_pid) {
   std::map<std::uint32_t, std::vector<std::uint64_t>> handovers;
   for (const auto& e : t.events) {
     if (!is_handover(e, c.files)) continue;
@@ -167,9 +172,7 @@ struct IndexQueue {
   std::vector<std::uint64_t> writes, reads;
 };
 std::map<std::uint32_t, IndexQueue> index_queues(const trace::Trace& t,
-                                                 const std::vector<Access>& accesses) {
-  std::map<std::uint32_t, std::set<std::uint32_t>> keys_of_pid;
-  for (const auto& a : accesses) keys_of_pid[a.pid].insert(a.reader);
+                                                 const KeysOfPid& keys_of_pid) {
   auto is_pipe = [&](const trace::Event& e) {
     return e.file < t.files.size() && t.files[e.file].path.rfind("pipe:", 0) == 0;
   };
@@ -185,7 +188,8 @@ std::map<std::uint32_t, IndexQueue> index_queues(const trace::Trace& t,
     if (!is_pipe(e)) continue;
     auto it = reader_of_pipe.find(e.file);
     if (it == reader_of_pipe.end()) continue;
-    const bool own = keys_of_pid[e.pid].count(it->second) > 0;
+    const auto pid_keys = keys_of_pid.find(e.pid);
+    const bool own = pid_keys != keys_of_pid.end() && pid_keys->second.count(it->second) > 0;
     if (trace::is_read(e.op) && own) out[it->second].reads.push_back(e.ts_ns);
     if (trace::is_write(e.op) && !own) out[it->second].writes.push_back(e.ts_ns);
   }
@@ -233,8 +237,9 @@ struct ReaderWalk {
 SampleTimes sample_times(const trace::Trace& t, const Classified& c, const Batches& b,
                          const std::vector<Access>& accesses) {
   SampleTimes s;
-  auto handovers = reader_handovers(t, c, b, accesses);
-  auto queues = index_queues(t, accesses);
+  const KeysOfPid keys = keys_of_pids(accesses);
+  auto handovers = reader_handovers(t, c, b, keys);
+  auto queues = index_queues(t, keys);
   const std::uint64_t k = std::max<std::uint32_t>(b.files_per_sample, 1);
   std::map<std::uint32_t, ReaderWalk> walk;
   std::vector<double> first_later, first_all, spans;  // sample spans (open to next open)
