@@ -14,13 +14,12 @@ LRU up to 32 blocks), so a block serves the many records it holds.
 
 Prints its ground truth as one JSON line last, with the GETs and bytes the caches fetched.
 """
-import argparse
 import collections
 import os
 import sys
 import time
 
-from s3_common import client, print_truth
+from s3_common import client, main, print_truth
 
 RECORD, RECORDS, BLOCK, MAXBLOCKS = 8 << 10, 1024, 1 << 20, 32
 BATCH, WORKERS, EPOCHS, COMPUTE = 32, 2, 2, 0.015
@@ -109,16 +108,5 @@ def train(a):
                 checkpoint_to="local file torch.save")
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("verb", choices=["put", "train"])
-    p.add_argument("bucket")
-    p.add_argument("prefix")
-    p.add_argument("--out", default="out")
-    a = p.parse_args()
-    (put if a.verb == "put" else train)(a)
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(__doc__, put, train, lambda p: p.add_argument("--out", default="out")))

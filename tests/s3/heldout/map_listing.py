@@ -14,14 +14,12 @@ and each sample is one whole-object get_object of a JPEG, decoded with PIL.
 The listing pages hold 25 keys (PaginationConfig PageSize), standing in for the 1000-key pages of
 a large prefix. Prints its ground truth as one JSON line last.
 """
-import argparse
-import io
 import sys
-import time
 
 import numpy as np
 
-from s3_common import client, decode, jpeg, print_truth, put_all
+from s3_common import (client, decode, jpeg, main, print_truth, put_all, put_checkpoint,
+                       train_epoch)
 
 TRAIN, VAL, BATCH, WORKERS, EPOCHS, COMPUTE, PAGE = 64, 16, 8, 2, 2, 0.02, 25
 
@@ -69,26 +67,14 @@ def train(a):
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
     steps, evals, ckpt_bytes = [], [], 0
     for epoch in range(EPOCHS):
-        n = 0
-        for x, y in loader:
-            loss = torch.nn.functional.cross_entropy(model(x.flatten(1)), y)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            time.sleep(COMPUTE)
-            n += 1
-        steps.append(n)
+        steps.append(train_epoch(loader, model, opt, COMPUTE))
         m = 0
         with torch.no_grad():
             for x, y in val_loader:
                 model(x.flatten(1))
                 m += 1
         evals.append(m)
-        buf = io.BytesIO()
-        torch.save(model.state_dict(), buf)
-        ckpt_bytes = len(buf.getvalue())
-        client().put_object(Bucket=a.bucket, Key="%s/ckpt/epoch_%d.pt" % (a.prefix, epoch),
-                            Body=buf.getvalue())
+        ckpt_bytes = put_checkpoint(a.bucket, "%s/ckpt/epoch_%d.pt" % (a.prefix, epoch), model)
     sizes = [s for _, s in train_items]
     print_truth("map_listing", objects=len(train_items), samples=len(train_items),
                 val_objects=len(val_items), list_pages=train_pages + val_pages,
@@ -100,15 +86,5 @@ def train(a):
                 checkpoint_bytes=ckpt_bytes, checkpoint_to="s3 put_object")
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("verb", choices=["put", "train"])
-    p.add_argument("bucket")
-    p.add_argument("prefix")
-    a = p.parse_args()
-    (put if a.verb == "put" else train)(a)
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(__doc__, put, train))

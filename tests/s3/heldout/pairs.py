@@ -9,22 +9,20 @@ the JPEG, then of its JSON label).
                                  PREFIX/index.csv (KEY,JPEG BYTES a line)
   pairs.py train BUCKET PREFIX   2 epochs: DataLoader(batch 4, shuffle, 2 workers), a linear model
                                  and a 20 ms sleep a step; at the end the model (7 MB) torch.save'd
-                                 into memory (--spool: a temporary file) and uploaded with boto3's upload_fileobj as a
-                                 multipart upload (5 MiB parts) to PREFIX/model/final.pt
+                                 into memory (--spool: a temporary file) and uploaded with
+                                 boto3's upload_fileobj as a multipart upload (5 MiB parts) to
+                                 PREFIX/model/final.pt
 
 Prints its ground truth as one JSON line last.
 """
-import argparse
 import io
 import json
-import os
 import sys
 import tempfile
-import time
 
 import numpy as np
 
-from s3_common import client, decode, jpeg, print_truth, put_all
+from s3_common import client, decode, jpeg, main, print_truth, put_all, train_epoch
 
 SAMPLES, BATCH, WORKERS, EPOCHS, COMPUTE, PART = 48, 4, 2, 2, 0.02, 5 << 20
 
@@ -64,42 +62,27 @@ def train(a):
     loader = DataLoader(Pairs(), batch_size=BATCH, shuffle=True, num_workers=WORKERS)
     model = torch.nn.Linear(3 * 48 * 48, 256)
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
-    steps = []
-    for _ in range(EPOCHS):
-        n = 0
-        for x, y in loader:
-            loss = torch.nn.functional.cross_entropy(model(x.flatten(1)), y)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            time.sleep(COMPUTE)
-            n += 1
-        steps.append(n)
+    steps = [train_epoch(loader, model, opt, COMPUTE) for _ in range(EPOCHS)]
     with (tempfile.TemporaryFile() if a.spool else io.BytesIO()) as f:
         torch.save(model.state_dict(), f)
         ckpt_bytes = f.tell()
         f.seek(0)
-        config = boto3.s3.transfer.TransferConfig(multipart_threshold=PART, multipart_chunksize=PART)
+        config = boto3.s3.transfer.TransferConfig(multipart_threshold=PART,
+                                                  multipart_chunksize=PART)
         client().upload_fileobj(f, a.bucket, a.prefix + "/model/final.pt", Config=config)
     print_truth("pairs", samples=len(keys), objects=2 * len(keys) + 1, files_per_sample=2,
                 index_objects=1, image_bytes=sum(sizes), image_bytes_min=min(sizes),
                 image_bytes_max=max(sizes), gets_per_sample=2, batch_size=BATCH,
                 workers=WORKERS, shuffle="sample", epochs=EPOCHS, steps_per_epoch=steps,
                 evals=0, compute_s=COMPUTE, checkpoints=1, checkpoint_bytes=ckpt_bytes,
-                checkpoint_parts=-(-ckpt_bytes // PART), checkpoint_to="s3 multipart upload" + (" of a temporary file" if a.spool else ""))
+                checkpoint_parts=-(-ckpt_bytes // PART),
+                checkpoint_to="s3 multipart upload" + (" of a temporary file" if a.spool else ""))
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("verb", choices=["put", "train"])
-    p.add_argument("bucket")
-    p.add_argument("prefix")
+def options(p):
     p.add_argument("--spool", action="store_true",
                    help="torch.save to a temporary file and upload that (else from memory)")
-    a = p.parse_args()
-    (put if a.verb == "put" else train)(a)
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(__doc__, put, train, options))

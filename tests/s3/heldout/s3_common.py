@@ -52,3 +52,42 @@ def put_all(bucket, objects):
     with ThreadPoolExecutor(8) as pool:
         list(pool.map(lambda kv: c.put_object(Bucket=bucket, Key=kv[0], Body=kv[1]),
                       objects.items()))
+
+
+def train_epoch(loader, model, opt, compute):
+    """One epoch of a classifier over (images, labels) batches: forward, loss, backward, step, then
+    `compute` seconds of sleep standing in for the accelerator. Returns the steps it took."""
+    import time
+    import torch
+    steps = 0
+    for x, y in loader:
+        loss = torch.nn.functional.cross_entropy(model(x.flatten(1)), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        time.sleep(compute)
+        steps += 1
+    return steps
+
+
+def main(doc, put, train, add_options=None):
+    """`PROGRAM put|train BUCKET PREFIX [options]`: the programs' command line."""
+    import argparse
+    p = argparse.ArgumentParser(description=doc.split("\n")[0])
+    p.add_argument("verb", choices=["put", "train"])
+    p.add_argument("bucket")
+    p.add_argument("prefix")
+    if add_options:
+        add_options(p)
+    a = p.parse_args()
+    (put if a.verb == "put" else train)(a)
+    return 0
+
+
+def put_checkpoint(bucket, key, model):
+    """The model's state_dict torch.save'd into memory and put_object as KEY; its bytes."""
+    import torch
+    buf = io.BytesIO()
+    torch.save(model.state_dict(), buf)
+    client().put_object(Bucket=bucket, Key=key, Body=buf.getvalue())
+    return len(buf.getvalue())

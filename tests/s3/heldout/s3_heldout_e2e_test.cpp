@@ -51,8 +51,8 @@ class HeldOutS3 : public dlgen::testing::HeldOutProgram<Suite> {
     const std::string py = std::string(DLGEN_PYTHON) + " " + kPrograms + program;
     if (Outcome p = Base::run(py + " put " + bucket + " ds"); p.code != 0)
       return Base::fail("put: " + p.out);
-    Outcome c = dlgen_in(Base::dir(), "capture -o orig.h5 -- " + py + " train " + bucket +
-                                          " ds " + train_args);
+    Outcome c = dlgen_in(Base::dir(),
+                         "capture -o orig.h5 -- " + py + " train " + bucket + " ds " + train_args);
     if (c.code == 77) return Base::skip("capture cannot run here: " + c.out);
     if (c.code != 0) return Base::fail("capture: " + c.out);
     auto truth = dlgen::testing::ground_truth(c.out);
@@ -82,6 +82,12 @@ class HeldOutS3 : public dlgen::testing::HeldOutProgram<Suite> {
 
   static const nlohmann::json& said(const char* key) { return Base::truth_["dlgen"][key]; }
 
+  // The job's dataset: objects of the store, as many as the program read (truth `key`).
+  static void expect_objects(const char* key) {
+    EXPECT_EQ(Base::job_.dataset.dir.string().rfind("s3://", 0), 0u) << Base::job_.dataset.dir;
+    EXPECT_EQ(Base::job_.dataset.num_files, Base::truth(key));
+  }
+
   // The program's checkpoints (put_object, a multipart upload or a local torch.save), as found.
   static void expect_checkpoints_found() {
     EXPECT_EQ(Base::original("checkpoints"), Base::truth("checkpoints"))
@@ -103,8 +109,7 @@ class HeldOutS3MapListing : public HeldOutS3<HeldOutS3MapListing> {
 
 TEST_F(HeldOutS3MapListing, ListedJpegsBatchWorkersEpochs) {
   EXPECT_EQ(truth("objects"), 64);  // the program did what its README says
-  EXPECT_EQ(job_.dataset.dir.string().rfind("s3://", 0), 0u) << job_.dataset.dir;
-  EXPECT_EQ(job_.dataset.num_files, truth("objects"));
+  expect_objects("objects");
   EXPECT_EQ(job_.dataset.format, dlgen::Format::jpeg);
   // The JPEGs' sizes vary (1.9-4.7 KiB): the job's mean is theirs.
   EXPECT_NEAR(job_.dataset.sample_size.expected(), truth("dataset_bytes") / truth("objects"),
@@ -147,7 +152,20 @@ TEST_F(HeldOutS3MapListing, DISABLED_SmallValidationSetBytes) {
 
 // ---- Image + label pairs: KEY.jpg then KEY.json, back to back in one worker ---------------------
 
-class HeldOutS3Pairs : public HeldOutS3<HeldOutS3Pairs> {
+template <class Suite>
+class PairsSuite : public HeldOutS3<Suite> {
+ protected:
+  // Every GET in the original's trace, none failed: 2 objects a sample, 2 epochs, and the index.
+  static void expect_every_get() {
+    using S = PairsSuite;
+    const auto& http = S::said("http");
+    const double gets = S::truth("gets_per_sample") * S::truth("samples") * S::truth("epochs") + 1;
+    EXPECT_EQ(http["gets"], gets) << http.dump();
+    EXPECT_EQ(http["errors"], 0) << http.dump();
+  }
+};
+
+class HeldOutS3Pairs : public PairsSuite<HeldOutS3Pairs> {
  protected:
   static void SetUpTestSuite() {
     make_dir("heldout-s3-pairs");
@@ -157,7 +175,7 @@ class HeldOutS3Pairs : public HeldOutS3<HeldOutS3Pairs> {
 
 TEST_F(HeldOutS3Pairs, ImagesBatchWorkersEpochs) {
   EXPECT_EQ(truth("samples"), 48);  // the program did what its README says
-  EXPECT_EQ(job_.dataset.dir.string().rfind("s3://", 0), 0u) << job_.dataset.dir;
+  expect_objects("samples");        // the JPEGs
   EXPECT_EQ(job_.reader.batch_size, truth("batch_size"));
   EXPECT_EQ(job_.reader.workers, truth("workers"));
   EXPECT_NE(job_.reader.shuffle, dlgen::Shuffle::none);
@@ -165,6 +183,7 @@ TEST_F(HeldOutS3Pairs, ImagesBatchWorkersEpochs) {
   EXPECT_EQ(original("steps"), total("steps_per_epoch")) << row("steps").dump();
   for (const char* name : {"epochs", "steps", "readers"})
     EXPECT_EQ(verdict(name), "PASS") << row(name).dump();
+  expect_every_get();
 }
 
 TEST_F(HeldOutS3Pairs, DISABLED_TwoObjectsASample) {
@@ -184,6 +203,32 @@ TEST_F(HeldOutS3Pairs, DISABLED_MultipartCheckpointAtTheEnd) {
   expect_checkpoints_found();
 }
 
+// ---- The same pairs, the model torch.save'd to a temporary file that upload_fileobj sends -----
+
+class HeldOutS3PairsSpooled : public PairsSuite<HeldOutS3PairsSpooled> {
+ protected:
+  static void SetUpTestSuite() {
+    make_dir("heldout-s3-spooled");
+    s3_loop("pairs.py", "--spool");
+  }
+};
+
+TEST_F(HeldOutS3PairsSpooled, EveryGetCaptured) {
+  EXPECT_EQ(truth("checkpoint_parts"), 2);  // the program did what its README says
+  expect_every_get();
+}
+
+TEST_F(HeldOutS3PairsSpooled, DISABLED_TheSpooledCheckpointIsNotTheDataset) {
+  // Today the temporary file (written by torch.save, read back in 2 reads of 5 MiB by the
+  // upload) is taken for the dataset: a local "data/tmp" of 1 npz file of 6.8 MiB, workers 0,
+  // batch 1, 1 epoch, no compute; the 96 objects read from the store are other bytes.
+  EXPECT_EQ(job_.dataset.dir.string().rfind("s3://", 0), 0u) << job_.dataset.dir;
+  EXPECT_EQ(job_.reader.workers, truth("workers"));
+  EXPECT_EQ(job_.reader.batch_size, truth("batch_size"));
+  EXPECT_EQ(original("steps"), total("steps_per_epoch")) << row("steps").dump();
+  expect_checkpoints_found();
+}
+
 // ---- Records of one big object through an fsspec/s3fs-style block cache ------------------------
 
 class HeldOutS3BlockCache : public HeldOutS3<HeldOutS3BlockCache> {
@@ -199,8 +244,7 @@ class HeldOutS3BlockCache : public HeldOutS3<HeldOutS3BlockCache> {
 
 TEST_F(HeldOutS3BlockCache, OneObjectInRangesAndLocalCheckpoints) {
   EXPECT_EQ(truth("gets"), 32);  // the program did what its README says: 8 blocks x 2 x 2
-  EXPECT_EQ(job_.dataset.dir.string().rfind("s3://", 0), 0u) << job_.dataset.dir;
-  EXPECT_EQ(job_.dataset.num_files, truth("objects"));
+  expect_objects("objects");
   EXPECT_EQ(job_.dataset.sample_size.expected() * job_.dataset.samples_per_file,
             truth("object_bytes"));
   EXPECT_EQ(original("request_size"), truth("block_bytes")) << row("request_size").dump();
@@ -232,6 +276,13 @@ TEST_F(HeldOutS3BlockCache, DISABLED_RecordsThroughABlockCache) {
     EXPECT_EQ(verdict(name), "PASS") << row(name).dump();
 }
 
+TEST_F(HeldOutS3BlockCache, DISABLED_ReplayCheckpointObjectsCounted) {
+  // With --set checkpoint.dir=s3://... the replay PUTs its 2 checkpoints of 132,063 B (its
+  // result says checkpoint.count 2, s3.checkpoint.puts 2); compare finds none in the replay's
+  // trace (checkpoints 2 vs 0): a checkpoint written as an object is not counted on either side.
+  EXPECT_EQ(replay("checkpoints"), truth("checkpoints")) << row("checkpoints").dump();
+}
+
 TEST_F(HeldOutS3BlockCache, DISABLED_HeadHasNoBody) {
   // inspect's http.body_bytes counts each HEAD's Content-Length (the object's 8 MiB, no body
   // sent): 64 MiB for the 32 MiB the GETs moved.
@@ -250,8 +301,7 @@ class HeldOutS3TarShards : public HeldOutS3<HeldOutS3TarShards> {
 
 TEST_F(HeldOutS3TarShards, ShardsStreamedPerWorker) {
   EXPECT_EQ(truth("objects"), 8);  // the program did what its README says
-  EXPECT_EQ(job_.dataset.dir.string().rfind("s3://", 0), 0u) << job_.dataset.dir;
-  EXPECT_EQ(job_.dataset.num_files, truth("objects"));
+  expect_objects("objects");
   EXPECT_EQ(job_.reader.read_unit, dlgen::ReadUnit::stream);
   EXPECT_EQ(job_.reader.shuffle, dlgen::Shuffle::file) << "shards reshuffled each epoch";
   EXPECT_EQ(job_.reader.workers, truth("workers"));
@@ -282,6 +332,8 @@ TEST_F(HeldOutS3TarShards, DISABLED_PutObjectCheckpointsEveryEpoch) {
   expect_checkpoints_found();
 }
 
-TEST_F(HeldOutS3TarShards, DISABLED_TarShardsReplayPasses) { EXPECT_EQ(failed_rows(compared_), ""); }
+TEST_F(HeldOutS3TarShards, DISABLED_TarShardsReplayPasses) {
+  EXPECT_EQ(failed_rows(compared_), "");
+}
 
 }  // namespace

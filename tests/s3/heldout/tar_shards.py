@@ -13,16 +13,15 @@ KEY.jpg and KEY.cls as WebDataset does; no shard is read twice in an epoch.
 
 Prints its ground truth as one JSON line last.
 """
-import argparse
 import io
 import random
 import sys
 import tarfile
-import time
 
 import numpy as np
 
-from s3_common import client, decode, jpeg, print_truth, put_all
+from s3_common import (client, decode, jpeg, main, print_truth, put_all, put_checkpoint,
+                       train_epoch)
 
 SHARDS, PER_SHARD, BATCH, WORKERS, EPOCHS, COMPUTE = 8, 24, 8, 2, 2, 0.02
 
@@ -69,7 +68,7 @@ def train(a):
                 sample = {}
                 with tarfile.open(fileobj=body, mode="r|") as tar:
                     for member in tar:
-                        key, ext = member.name.rsplit(".", 1)
+                        _, ext = member.name.rsplit(".", 1)
                         sample[ext] = tar.extractfile(member).read()
                         if len(sample) == 2:
                             yield decode(sample["jpg"], 48), int(sample["cls"])
@@ -82,19 +81,8 @@ def train(a):
     steps, ckpt_bytes = [], 0
     for epoch in range(EPOCHS):
         data.epoch = epoch
-        n = 0
-        for x, y in loader:
-            loss = torch.nn.functional.cross_entropy(model(x.flatten(1)), y)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            time.sleep(COMPUTE)
-            n += 1
-        steps.append(n)
-        buf = io.BytesIO()
-        torch.save(model.state_dict(), buf)
-        ckpt_bytes = len(buf.getvalue())
-        client().put_object(Bucket=a.bucket, Key=a.prefix + "/ckpt/latest.pt", Body=buf.getvalue())
+        steps.append(train_epoch(loader, model, opt, COMPUTE))
+        ckpt_bytes = put_checkpoint(a.bucket, a.prefix + "/ckpt/latest.pt", model)
     sizes = list(fetched)
     print_truth("tar_shards", objects=SHARDS, shard_bytes=sum(sizes), shard_bytes_min=min(sizes),
                 shard_bytes_max=max(sizes), samples=SHARDS * PER_SHARD,
@@ -104,15 +92,5 @@ def train(a):
                 checkpoint_to="s3 put_object")
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("verb", choices=["put", "train"])
-    p.add_argument("bucket")
-    p.add_argument("prefix")
-    a = p.parse_args()
-    (put if a.verb == "put" else train)(a)
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(__doc__, put, train))
