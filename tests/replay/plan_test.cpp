@@ -352,6 +352,14 @@ TEST(Plan, CheckpointCount) {
   EXPECT_EQ(checkpoint_count(job, 10), 3u + 2u);
   job.checkpoint.enabled = false;
   EXPECT_EQ(checkpoint_count(job, 10), 0u);
+  // A list of epochs: those within the run's.
+  job.checkpoint.enabled = true;
+  job.checkpoint.every_epochs = 0;
+  job.checkpoint.every_steps = 0;
+  job.checkpoint.after_epochs = {1, 2, 5, 9};
+  EXPECT_EQ(checkpoint_count(job, 10), 3u);
+  EXPECT_TRUE(job.checkpoint.after_epoch(5));
+  EXPECT_FALSE(job.checkpoint.after_epoch(3));
 }
 
 }  // namespace

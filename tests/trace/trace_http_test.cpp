@@ -2,6 +2,7 @@
 // text form; a trace without requests has no /http group and reads back with none.
 #include <gtest/gtest.h>
 
+#include "dlgen/trace/inspect.hpp"
 #include "dlgen/trace/trace_io.hpp"
 #include "dlgen/trace/trace_text.hpp"
 #include "temp_dir.hpp"
@@ -49,6 +50,22 @@ TEST(TraceHttp, TracesWithoutRequestsHaveNone) {
   ASSERT_TRUE(back);
   EXPECT_TRUE(back->http.empty());
   EXPECT_FALSE(parse_trace_text("http pid=1 path=/b/k\n"));  // no method
+}
+
+// inspect's body bytes are the bodies that came: a HEAD's Content-Length (the object's size, an
+// fsspec-style reader's probe) is no body, nor is an error's.
+TEST(TraceHttp, InspectBodyBytesCountNoHeadResponse) {
+  std::vector<HttpRequest> http(4);
+  for (auto& r : http) r.method = "GET", r.status = 200, r.content_length = 1000;
+  http[1].method = "HEAD";
+  http[1].content_length = 8 << 20;
+  http[2].status = 206;
+  http[3].status = 404;
+  const HttpSummary s = summarize_http(http);
+  EXPECT_EQ(s.body_bytes, 2000u);
+  EXPECT_EQ(s.requests, 4u);
+  EXPECT_EQ(s.gets, 3u);
+  EXPECT_EQ(s.errors, 1u);
 }
 
 }  // namespace

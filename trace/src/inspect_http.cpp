@@ -22,7 +22,8 @@ HttpSummary summarize_http(const std::vector<HttpRequest>& http) {
     }
     if (r.range_first != HttpRequest::kNoRange) ++s.ranged;
     if (r.status == 0 || r.status >= 400) ++s.errors;
-    if (r.status >= 200 && r.status < 300) s.body_bytes += r.content_length;
+    // A HEAD's Content-Length is the object's size; no body follows it.
+    if (r.status >= 200 && r.status < 300 && r.method != "HEAD") s.body_bytes += r.content_length;
     if (std::find(s.peers.begin(), s.peers.end(), r.peer) == s.peers.end())
       s.peers.push_back(r.peer);
     if (r.first_byte_ns >= r.request_ns && r.first_byte_ns)
