@@ -8,6 +8,9 @@
 //   /files/*     one column per File field (paths as variable-length UTF-8 strings)
 //   /processes/* one column per Process field (comm as fixed 16-byte strings, TASK_COMM_LEN)
 //   /http/*      one column per HttpRequest field, present only when the trace has requests
+//   /http_body/* one row per burst of the response bodies that came in more than one
+//                (HttpRequest::body): `request`, the /http row it belongs to, and kHttpBurstColumns;
+//                present only when some body did
 #include <hdf5.h>
 
 #include <array>
@@ -62,6 +65,18 @@ struct HttpString {
 inline constexpr HttpString kHttpStrings[] = {
     {"peer", &HttpRequest::peer}, {"method", &HttpRequest::method}, {"host", &HttpRequest::host},
     {"path", &HttpRequest::path}, {"query", &HttpRequest::query},
+};
+
+// The /http_body table's columns after `request` (uint64 each).
+struct HttpBurstColumn {
+  const char* name;
+  std::uint64_t HttpBurst::*field;
+};
+inline constexpr HttpBurstColumn kHttpBurstColumns[] = {
+    {"start_ns", &HttpBurst::start_ns},
+    {"end_ns", &HttpBurst::end_ns},
+    {"offset", &HttpBurst::offset},
+    {"bytes", &HttpBurst::bytes},
 };
 
 struct ColumnSpec {
