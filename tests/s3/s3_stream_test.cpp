@@ -72,8 +72,8 @@ TEST_F(S3Stream, BodiesRecordedInBurstsAndDistilledAsEachWorkerStreamingItsShard
 
   auto job = dlgen::load_job(dir() / "job.toml");
   ASSERT_TRUE(job) << job.error().message;
-  EXPECT_EQ(job->dataset.dir.rfind("s3://", 0), 0u) << job->dataset.dir;
-  EXPECT_NE(job->dataset.dir.find("/dlgen/"), std::string::npos) << job->dataset.dir;
+  EXPECT_EQ(job->dataset.dir.string().rfind("s3://", 0), 0u) << job->dataset.dir;
+  EXPECT_NE(job->dataset.dir.string().find("/dlgen/"), std::string::npos) << job->dataset.dir;
   EXPECT_EQ(job->dataset.num_files, truth_["shards"].get<std::uint64_t>());
   EXPECT_EQ(job->reader.read_unit, dlgen::ReadUnit::stream);
   EXPECT_EQ(job->reader.workers, truth_["workers"].get<std::uint32_t>());
@@ -107,16 +107,16 @@ TEST_F(S3Stream, TheReplayComparesOnVolumeRequestsShapeAndCompute) {
     EXPECT_EQ(verdict_of(compared, row), "PASS") << row << ": " << compare_row(compared, row).dump();
 }
 
-// Rows that fail for reasons outside the capture of S3 streams. request_size (KS): the
-// original's bursts spread about +-7% around a batch's 141 KiB (tarfile reads 10 KiB records, so
-// a burst ends at the record past a batch's last member: KS 0.41 measured), while the replay
-// reads each batch's mean exactly (its EMD row passes). consumer and step_time: the original's
-// main process took 9.7 ms a batch outside compute (unpickling, on a loaded host), the replay
-// 2.9 ms (0.035 s vs 0.028 s a step).
-TEST_F(S3Stream, DISABLED_TheReplayMatchesRequestSizesAndConsumerTime) {
+// request_size (KS) fails for a reason outside the capture of S3 streams: the original's bursts
+// spread about +-7% around a batch's 141 KiB (tarfile reads 10 KiB records, so a burst ends at
+// the record past a batch's last member: KS 0.41 and 0.48 measured), while the replay reads each
+// batch's mean exactly (the EMD row passes). The timing rows step_time and consumer are host
+// time and are not asserted (they passed under the tests' real-time priority, failed without:
+// the original's main process took 9.7 ms a batch outside compute, the replay 2.9 ms).
+TEST_F(S3Stream, DISABLED_TheReplayMatchesTheRequestSizeDistribution) {
   const nlohmann::json compared = replay_and_compare();
-  for (const char* row : {"request_size", "consumer", "step_time"})
-    EXPECT_EQ(verdict_of(compared, row), "PASS") << row << ": " << compare_row(compared, row).dump();
+  EXPECT_EQ(verdict_of(compared, "request_size"), "PASS")
+      << compare_row(compared, "request_size").dump();
 }
 
 }  // namespace
