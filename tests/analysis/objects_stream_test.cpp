@@ -80,7 +80,8 @@ class StreamedShards : public testing::TraceBuilder {
     std::uint64_t main_free = now_, worker_free[2] = {now_, now_};
     std::vector<std::uint64_t> recv;
     trace::HttpRequest get[2];
-    for (std::uint32_t w = 0; w < 2; ++w) proc(first_pid + w, kMain, "python3", false, first_pid + w);
+    for (std::uint32_t w = 0; w < 2; ++w)
+      proc(first_pid + w, kMain, "python3", false, first_pid + w);
     for (std::uint32_t k = 0; k < kShards * kBatchesPerShard; ++k) {
       const std::uint32_t w = k % 2, pid = first_pid + w, j = k / 2;  // the worker's j-th batch
       std::uint64_t start = worker_free[w];

@@ -19,26 +19,11 @@ steps_per_epoch (list), steps, compute_s (the sleep of a step).
 import argparse
 import io
 import json
-import os
 import sys
 import tarfile
 import time
 
-import boto3
-import botocore.config
-
-_clients = {}
-
-
-def client():
-    """One boto3 client per process (a DataLoader worker is a forked process)."""
-    pid = os.getpid()
-    if pid not in _clients:
-        _clients[pid] = boto3.client(
-            "s3", endpoint_url=os.environ["AWS_ENDPOINT_URL"],
-            region_name=os.environ.get("AWS_REGION", "us-east-1"),
-            config=botocore.config.Config(s3={"addressing_style": "path"}))
-    return _clients[pid]
+from s3_dataset import client  # one boto3 client per process, from the AWS_* environment
 
 
 def shard_key(prefix, s):

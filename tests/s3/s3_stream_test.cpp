@@ -104,7 +104,8 @@ TEST_F(S3Stream, TheReplayComparesOnVolumeRequestsShapeAndCompute) {
   for (const char* row : {"bytes_read", "files_read", "read_ops", "request_size_emd",
                           "epoch_bytes_read", "reads_per_file", "readers", "inflight", "epochs",
                           "steps", "compute", "s3_first_byte", "s3_last_byte"})
-    EXPECT_EQ(verdict_of(compared, row), "PASS") << row << ": " << compare_row(compared, row).dump();
+    EXPECT_EQ(verdict_of(compared, row), "PASS")
+        << row << ": " << compare_row(compared, row).dump();
 }
 
 // request_size (KS) fails for a reason outside the capture of S3 streams: the original's bursts

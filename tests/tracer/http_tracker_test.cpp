@@ -172,8 +172,8 @@ TEST(HttpTracker, ABodyReadAtOnceHasNoBursts) {
   t.on_net(record(DL_NET_RECV, 20, static_cast<std::int64_t>(head.size()) + 1000, head), 20, 30);
   t.on_net(record(DL_NET_RECV, 0, 8000), 9'000'000, 9'001'000);
   t.on_net(record(DL_NET_SEND, 0, 40, get), 10'000'000, 10'000'010);
-  t.on_net(record(DL_NET_RECV, 0, static_cast<std::int64_t>(head.size()) + 9000, head),
-           10'000'020, 10'000'030);
+  t.on_net(record(DL_NET_RECV, 0, static_cast<std::int64_t>(head.size()) + 9000, head), 10'000'020,
+           10'000'030);
   t.on_net(record(DL_NET_SEND, 0, 40, get), 20'000'000, 20'000'010);
   const std::string chunked = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
   t.on_net(record(DL_NET_RECV, 0, 100, chunked), 20'000'020, 20'000'030);

@@ -308,12 +308,12 @@ class H5TraceWriter final : public TraceWriter {
     for (std::size_t i = 0; i < http_pending_.size(); ++i)
       for (const HttpBurst& b : http_pending_[i].body) {
         request.push_back(first_row + i);
-        for (std::size_t c = 0; c < cols.size(); ++c) cols[c].push_back(b.*kHttpBurstColumns[c].field);
+        for (std::size_t c = 0; c < cols.size(); ++c)
+          cols[c].push_back(b.*kHttpBurstColumns[c].field);
       }
     if (request.empty()) return true;
     if (!http_body_.valid()) {
-      http_body_ =
-          h5::group(H5Gcreate2(file_, "http_body", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+      http_body_ = h5::group(H5Gcreate2(file_, "http_body", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
       if (!http_body_.valid()) return false;
       bool good = create_column(http_body_, "request", H5T_STD_U64LE, kTableChunk).valid();
       for (const auto& c : kHttpBurstColumns)

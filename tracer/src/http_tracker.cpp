@@ -163,8 +163,8 @@ void HttpTracker::on_send(Connection& c, const dl_net& r, std::uint64_t ts_ns) {
 // The receive's body bytes (response bytes `before` it up to response_bytes, within the body):
 // those that came with the head wait for the first burst (the client's buffer read them ahead);
 // a receive entered more than kHttpBurstGapNs after the last one's exit starts a burst.
-void HttpTracker::on_body(Connection& c, std::uint64_t before, bool with_head,
-                          std::uint64_t ts_ns, std::uint64_t end_ns) {
+void HttpTracker::on_body(Connection& c, std::uint64_t before, bool with_head, std::uint64_t ts_ns,
+                          std::uint64_t end_ns) {
   const std::uint64_t body_end = c.body_start + c.row.content_length;
   const std::uint64_t from = std::max(before, c.body_start);
   const std::uint64_t to = std::min(c.row.response_bytes, body_end);
