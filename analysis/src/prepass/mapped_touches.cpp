@@ -37,7 +37,7 @@ struct Group {
   double shows(double f) const {
     std::uint64_t n = 0;
     double p = 0;
-    for (const auto [span, count] : spans) {
+    for (const auto& [span, count] : spans) {
       p += static_cast<double>(count) * (1 - std::pow(1 - f, static_cast<double>(span)));
       n += count;
     }
@@ -80,7 +80,7 @@ std::uint64_t handovers_per_batch(
     for (const auto& run : r.runs)
       if (run.handovers) ++count[run.handovers];
   std::uint64_t best = 1, n = 0;
-  for (const auto [h, c] : count)
+  for (const auto& [h, c] : count)
     if (c > n) best = h, n = c;
   return best;
 }
