@@ -76,7 +76,7 @@ TEST(ObjectWrites, PutsAndCompletedMultipartUploadsBecomeWrites) {
 // `as_http` sends each checkpoint instead: a PUT, or (multipart) a 2-part upload.
 trace::Trace training(bool multipart, const std::string& spool = "") {
   testing::SimConfig c;
-  c.data_dir = "s3://b/train";
+  c.data_dir = "s3://bkt/train";
   c.workers = 2;
   c.epochs = 3;
   c.ckpt_every_epochs = 1;
@@ -106,7 +106,7 @@ trace::Trace training(bool multipart, const std::string& spool = "") {
   }
   t.events = kept;
   for (const auto& [f, s] : span) {
-    const std::string key = "/b/ckpt/" + std::filesystem::path(t.files[f].path).filename().string();
+    const std::string key = "/bkt/ckpt/" + std::filesystem::path(t.files[f].path).filename().string();
     std::uint64_t ts = s.second + (spool.empty() ? 0 : 40'000'000);
     auto row = [&](const char* method, const char* query, std::uint64_t bytes) {
       trace::HttpRequest r;
@@ -130,9 +130,9 @@ trace::Trace training(bool multipart, const std::string& spool = "") {
     row("PUT", "partNumber&uploadId", 1 << 20);
     row("POST", "uploadId", 0);
   }
-  if (spool.empty())
-    for (auto& f : t.files)
-      if (f.path.ends_with(".pt")) f.path = "/nowhere";  // no local checkpoint file left
+  // No local checkpoint file left; or the spooled one, a tempfile's name (no checkpoint's).
+  for (auto& f : t.files)
+    if (f.path.ends_with(".pt")) f.path = spool.empty() ? "/nowhere" : "/tmp/tmpq" + f.path.substr(f.path.size() - 4, 1);
   std::stable_sort(t.events.begin(), t.events.end(),
                    [](const auto& a, const auto& b) { return a.ts_ns < b.ts_ns; });
   return t;
@@ -141,15 +141,15 @@ trace::Trace training(bool multipart, const std::string& spool = "") {
 void expect_object_checkpoints(const trace::Trace& t) {
   const TraceSummary s = summarize(t);
   ASSERT_EQ(s.checkpoints.size(), 3u);
-  EXPECT_EQ(s.checkpoints[0].paths.front(), "s3://b/ckpt/model_0.pt");
+  EXPECT_EQ(s.checkpoints[0].paths.front(), "s3://bkt/ckpt/model_0.pt");
   const Distilled d = distil(s);
   EXPECT_TRUE(d.job.checkpoint.enabled);
   EXPECT_EQ(d.job.checkpoint.every_epochs, 1u);
   EXPECT_EQ(d.job.checkpoint.size_bytes, 6u << 20);
   EXPECT_EQ(d.job.checkpoint.files, 1u);
-  EXPECT_EQ(d.job.checkpoint.dir.string().rfind("s3://b/dlgen/checkpoints/", 0), 0u)
+  EXPECT_EQ(d.job.checkpoint.dir.string().rfind("s3://bkt/dlgen/checkpoints/", 0), 0u)
       << d.job.checkpoint.dir;
-  EXPECT_EQ(d.job.dataset.dir.string().rfind("s3://b/", 0), 0u) << d.job.dataset.dir;
+  EXPECT_EQ(d.job.dataset.dir.string().rfind("s3://bkt/", 0), 0u) << d.job.dataset.dir;
   EXPECT_EQ(d.job.dataset.num_files, 64u);
   for (const auto& problem : validate(d.job)) ADD_FAILURE() << problem.path << problem.message;
 }

@@ -141,9 +141,6 @@ TEST(HttpTracker, OtherTrafficMakesNoRows) {
   EXPECT_TRUE(t.take_all().empty());
 }
 
-}  // namespace
-}  // namespace dlgen::capture
-
 // A PUT's object_size is the body it stores: its Content-Length, or an aws-chunked body's decoded
 // length; the response's (empty) length does not replace it. A GET's head gives none.
 TEST(HttpTracker, APutsObjectSizeIsItsBody) {
@@ -164,3 +161,6 @@ TEST(HttpTracker, APutsObjectSizeIsItsBody) {
   EXPECT_EQ(rows[0].object_size, 4096u);
   EXPECT_EQ(rows[0].request_bytes, 60u + 4096u);
 }
+
+}  // namespace
+}  // namespace dlgen::capture

@@ -374,10 +374,8 @@ void classify_files(const trace::Trace& t, Classified& s) {
     }
     if (starts_with(f.path, "/dev/shm/"))
       f.cls = FileClass::shm;
-    else if (is_ignored_path(f.path))
+    else if (is_ignored_path(f.path) || spooled[i])  // (a checkpoint's staging for an upload)
       f.cls = FileClass::ignored;
-    else if (spooled[i])
-      f.cls = FileClass::other;  // a checkpoint's local staging, uploaded as an object
     else if (written_then_read[i])
       f.cls = FileClass::train;  // generated, then read as data
     else if (f.bytes_written >= kMinCheckpointBytes ||
