@@ -201,7 +201,7 @@ TEST(Cli, ObjectLocationsAreNeverLocalFolders) {
                                          "\n[checkpoint]\nevery_epochs = 1\nsize = \"1MiB\"\n"
                                          "dir = \"s3://bucket/ckpt\"\n");
   for (const char* verb : {"validate", "run"}) {
-    const Outcome inverse = dlgen(std::string(verb) + " inverse.toml -q", dir.path());
+    const Outcome inverse = dlgen(std::string(verb) + " inverse.toml", dir.path());
     EXPECT_EQ(inverse.code, 2) << verb << ": " << inverse.out;
     EXPECT_NE(inverse.out.find("checkpoint.dir = \"s3://bucket/ckpt\" is an object location, "
                                "dataset.dir a directory"),
