@@ -140,16 +140,9 @@ TEST_F(HeldOutS3MapListing, ValidationPrefixEveryEpoch) {
   EXPECT_EQ(job_.validation->num_files, truth("val_objects"));
   EXPECT_EQ(job_.run.eval_every_epochs, truth("eval_every_epochs"));
   EXPECT_EQ(original("eval_passes"), truth("evals")) << row("eval_passes").dump();
-  for (const char* name : {"eval_passes", "eval_files"})
-    EXPECT_EQ(verdict(name), "PASS") << row(name).dump();
-}
-
-TEST_F(HeldOutS3MapListing, DISABLED_EvalStepsBesideObjectCheckpoints) {
-  // 2 validation passes of 2 steps. Since the checkpoint PUTs are found (branch s3ckpt), the
-  // original's eval_steps reads 3 (the replay's 4) in two runs of two: a step whose interval held
-  // a checkpoint is set apart from the count (stages/checkpoints.cpp), not yet understood.
   EXPECT_EQ(original("eval_steps"), total("eval_steps_per_pass")) << row("eval_steps").dump();
-  EXPECT_EQ(verdict("eval_steps"), "PASS") << row("eval_steps").dump();
+  for (const char* name : {"eval_passes", "eval_files", "eval_steps"})
+    EXPECT_EQ(verdict(name), "PASS") << row(name).dump();
 }
 
 TEST_F(HeldOutS3MapListing, PutObjectCheckpointsEveryEpoch) {
@@ -198,15 +191,9 @@ TEST_F(HeldOutS3Pairs, ImagesBatchWorkersEpochs) {
   EXPECT_NE(job_.reader.shuffle, dlgen::Shuffle::none);
   EXPECT_EQ(job_.run.epochs, truth("epochs"));
   EXPECT_EQ(original("steps"), total("steps_per_epoch")) << row("steps").dump();
-  for (const char* name : {"epochs", "readers"})
+  for (const char* name : {"epochs", "steps", "readers"})
     EXPECT_EQ(verdict(name), "PASS") << row(name).dump();
   expect_every_get();
-}
-
-TEST_F(HeldOutS3Pairs, DISABLED_ReplayStepsOfPairs) {
-  // 24 steps; the replay of 2-object samples (with the multipart checkpoint at the end) showed
-  // 23 in one run of two (branch s3ckpt; the original's count is right): not yet understood.
-  EXPECT_EQ(verdict("steps"), "PASS") << row("steps").dump();
 }
 
 TEST_F(HeldOutS3Pairs, TwoObjectsASample) {
