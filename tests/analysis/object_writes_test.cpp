@@ -81,6 +81,7 @@ trace::Trace training(bool multipart, const std::string& spool = "") {
   c.epochs = 3;
   c.ckpt_every_epochs = 1;
   c.ckpt_size = 6 << 20;
+  c.size = 16 * 1024;  // a dataset of fewer bytes (3 MiB in all) than the checkpoints (18 MiB)
   c.noise = false;
   trace::Trace t = testing::Sim(c).build();
   std::map<std::uint32_t, std::pair<std::uint64_t, std::uint64_t>> span;  // file → open, close
