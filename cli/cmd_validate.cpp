@@ -15,6 +15,11 @@ int do_validate(const JobArgs& a) {
     std::fprintf(stderr, "%s\n", job.error().message.c_str());
     return job.error().exit_code();
   }
+  // Where the dataset and checkpoints are, as `run` checks it: validate and run agree.
+  if (Result<void> where = check_locations(*job); !where) {
+    std::fprintf(stderr, "%s\n", where.error().message.c_str());
+    return where.error().exit_code();
+  }
   std::printf("ok: %s\n", job->name.empty() ? a.job.c_str() : job->name.c_str());
   return 0;
 }

@@ -110,10 +110,8 @@ bool eval_used(const Job& job) {
 Result<void> check_locations(const Job& job) {
   const CheckpointSpec& k = job.checkpoint;
   if (!job.run.train || !k.enabled || !is_url(k.dir.string())) {
-    if (job.run.train && k.enabled && is_url(job.dataset.dir.string()))
-      return input_error("checkpoint.dir = \"" + k.dir.string() +
-                         "\" is a directory, dataset.dir an object location: one engine reads "
-                         "the dataset and writes the checkpoints, so both are s3:// locations");
+    // A checkpoint directory beside a dataset of objects: the default file engine writes the
+    // checkpoints while the s3 engine reads the dataset (replay/src/runner.cpp).
     // The checkpoint-only workflow writes a directory or objects (s3://), as given.
     if (!job.run.train && is_url(k.dir.string()))
       if (Result<StorageLocation> loc = parse_location(k.dir.string()); !loc) return loc.error();

@@ -13,6 +13,7 @@
 #include "hosts.hpp"
 #include "prepass/mapped_files.hpp"
 #include "prepass/mapped_touches.hpp"
+#include "prepass/object_writes.hpp"
 #include "prepass/objects.hpp"
 #include "prepass/sample_files.hpp"
 #include "prepass/thread_accelerators.hpp"
@@ -219,7 +220,10 @@ TraceSummary summarize_split(const trace::Trace& t, const std::set<std::uint32_t
 TraceSummary summarize(const trace::Trace& captured) {
   // Objects read over HTTP (an S3 dataset): each GET a read of a file named by its URL.
   const std::optional<trace::Trace> objects = objects_as_reads(captured);
-  const trace::Trace& original = objects ? *objects : captured;
+  const trace::Trace& read_objects = objects ? *objects : captured;
+  // Objects written over HTTP (a checkpoint PUT, a multipart upload): writes of their files.
+  const std::optional<trace::Trace> written = objects_as_writes(read_objects);
+  const trace::Trace& original = written ? *written : read_objects;
   // dlgen's replay runs several accelerators as threads of one process: one process each first.
   const std::optional<trace::Trace> threaded = split_thread_accelerators(original);
   const trace::Trace& trace = threaded ? *threaded : original;

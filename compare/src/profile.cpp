@@ -178,6 +178,9 @@ std::optional<double> steady_au(const analysis::TraceSummary& s, std::uint64_t b
 // Steps (training and evaluation apart) and AU, as the summary measured them.
 void steps_of(const analysis::TraceSummary& s, Profile& p) {
   const std::uint64_t begin = steady_begin_ns(s);
+  for (const auto& st : s.checkpoint_steps)
+    ++(st.epoch >= 0 && s.epochs[static_cast<std::size_t>(st.epoch)].evaluation ? p.held_eval_steps
+                                                                                 : p.held_steps);
   for (const auto& st : s.steps) {
     const double step = static_cast<double>(st.end_ns - std::min(st.end_ns, st.start_ns)) * kNs;
     if (st.epoch >= 0 && s.epochs[static_cast<std::size_t>(st.epoch)].evaluation) {

@@ -13,7 +13,9 @@
 #include "dlgen/core/progress.hpp"
 #include "dlgen/core/units.hpp"
 #include "dlgen/datasets/layout.hpp"
+#include "dlgen/engine/registry.hpp"
 #include "dlgen/replay/checkpoint.hpp"
+#include "dlgen/replay/checkpoint_objects.hpp"
 #include "dlgen/replay/metrics.hpp"
 #include "live_counters.hpp"
 #include "pass.hpp"
@@ -23,6 +25,16 @@
 
 namespace dlgen::replay {
 namespace {
+
+// The engine that writes and restores the checkpoints: the run's, except for a checkpoint
+// directory beside a dataset of objects (a program reading from S3 and saving to a local disk),
+// which the default file engine writes while the s3 engine reads the dataset.
+std::string checkpoint_engine(const Job& job, const std::string& engine) {
+  const engine::EngineOps* e = engine::find(engine);
+  if (e && !e->caps.posix_fd && !e->caps.diskless && !is_object_dir(job.checkpoint.dir))
+    return std::string(engine::default_name());
+  return engine;
+}
 
 // One run of a job: its epochs in order, each a training pass, maybe a checkpoint and an
 // evaluation pass (pass.cpp runs a pass). The runner records (RunRecord); compute_report
@@ -207,7 +219,8 @@ Result<void> Runner::restore() {
   Result<void> r = multi() ? agree_all(ok()) : ok();
   if (r)
     r = restore_checkpoint(job_.checkpoint, checkpoint_shards(job_, share().ranks), checkpoint_,
-                           options_.engine, share(), &live_.checkpoint_bytes);
+                           checkpoint_engine(job_, options_.engine), share(),
+                           &live_.checkpoint_bytes);
   if (multi() && !agreed_failure_) r = agree_all(r);
   return r;
 }
@@ -429,12 +442,13 @@ Result<void> Runner::agree_all(const Result<void>& mine) {
 
 Result<void> Runner::coordinated_checkpoint(std::uint64_t after_step) {
   const std::vector<CheckpointShard> shards = checkpoint_shards(job_, share().ranks);
+  const std::string ck_engine = checkpoint_engine(job_, options_.engine);
   Result<void> w = ok();
   if (!multi()) {
-    w = write_checkpoint(job_.checkpoint, shards, checkpoint_, options_.engine);
+    w = write_checkpoint(job_.checkpoint, shards, checkpoint_, ck_engine);
   } else {
     if (Result<void> a = agree_all(ok()); !a) return a;
-    w = agree_all(write_checkpoint(job_.checkpoint, shards, checkpoint_, options_.engine, share(),
+    w = agree_all(write_checkpoint(job_.checkpoint, shards, checkpoint_, ck_engine, share(),
                                    &live_.checkpoint_bytes));
   }
   if (w) checkpoint_.after_steps.push_back(after_step);

@@ -186,15 +186,28 @@ TEST(Cli, ObjectLocationsAreNeverLocalFolders) {
   EXPECT_EQ(ck.code, 2) << ck.out;
   EXPECT_NE(ck.out.find("S3 needs credentials: set AWS_ACCESS_KEY_ID"), std::string::npos)
       << ck.out;
-  // One engine reads the dataset and writes the checkpoints: both on one kind of storage.
+  // A checkpoint directory beside a dataset of objects (a program reading from S3, saving to a
+  // local disk): validate and run accept it (run then needs the store: its credentials).
   write(dir.path() / "mixed.toml", tiny_job("s3://bucket/ds") +
                                        "\n[checkpoint]\nevery_epochs = 1\nsize = \"1MiB\"\n"
                                        "dir = \"ckpt\"\n");
-  const Outcome mixed = dlgen("run mixed.toml -q", dir.path());
-  EXPECT_EQ(mixed.code, 2) << mixed.out;
-  EXPECT_NE(mixed.out.find("checkpoint.dir = \"ckpt\" is a directory, dataset.dir an object"),
-            std::string::npos)
-      << mixed.out;
+  EXPECT_EQ(dlgen("validate mixed.toml", dir.path()).code, 0);
+  const Outcome mixed = sh("cd '" + dir.path().string() + "' && DLGEN_NO_PROGRESS=1 " +
+                           no_credentials + "timeout 120 '" DLGEN_BINARY "' run mixed.toml -q");
+  EXPECT_NE(mixed.out.find("S3 needs credentials"), std::string::npos) << mixed.out;
+  EXPECT_EQ(mixed.out.find("is a directory"), std::string::npos) << mixed.out;
+  // Checkpoint objects of a dataset of files: refused by both, with the same message.
+  write(dir.path() / "inverse.toml", tiny_job("data") +
+                                         "\n[checkpoint]\nevery_epochs = 1\nsize = \"1MiB\"\n"
+                                         "dir = \"s3://bucket/ckpt\"\n");
+  for (const char* verb : {"validate", "run"}) {
+    const Outcome inverse = dlgen(std::string(verb) + " inverse.toml", dir.path());
+    EXPECT_EQ(inverse.code, 2) << verb << ": " << inverse.out;
+    EXPECT_NE(inverse.out.find("checkpoint.dir = \"s3://bucket/ckpt\" is an object location, "
+                               "dataset.dir a directory"),
+              std::string::npos)
+        << verb << ": " << inverse.out;
+  }
   EXPECT_FALSE(fs::exists(dir.path() / "ckpt"));
   write(dir.path() / "gs.toml", tiny_job("gs://bucket/ds"));
   const Outcome gs = dlgen("validate gs.toml", dir.path());

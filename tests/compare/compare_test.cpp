@@ -221,6 +221,23 @@ TEST(Compare, HalfTheFilesFailsOnVolume) {
   EXPECT_NEAR(metric(c, "files_read").distance, 0.5, 1e-12);
 }
 
+// A step whose interval held a checkpoint is left out of the step times but is a step taken:
+// one side's checkpoint over its last step does not make it a step short.
+TEST(Compare, StepsThatHeldACheckpointAreCounted) {
+  Profile b = with_eval();
+  b.step_times_s.pop_back();
+  b.held_steps = 1;
+  b.eval_step_times_s.pop_back();
+  b.held_eval_steps = 1;
+  const Comparison c = compare(with_eval(), b, Tolerances{});
+  EXPECT_EQ(metric(c, "steps").distance, 0.0);
+  EXPECT_EQ(metric(c, "eval_steps").distance, 0.0);
+  b.held_steps = b.held_eval_steps = 0;
+  const Comparison short_one = compare(with_eval(), b, Tolerances{});
+  EXPECT_GT(metric(short_one, "steps").distance, 0.0);
+  EXPECT_GT(metric(short_one, "eval_steps").distance, 0.0);
+}
+
 // Throughput is judged on the same seconds as duration: bytes are bytes_read's to judge, so 3%
 // more bytes in the same time passes throughput (and fails nothing), while the same bytes in 15%
 // less time fail duration and throughput together.

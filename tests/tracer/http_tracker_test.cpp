@@ -193,5 +193,26 @@ TEST(HttpTracker, OtherTrafficMakesNoRows) {
   EXPECT_TRUE(t.take_all().empty());
 }
 
+// A PUT's object_size is the body it stores: its Content-Length, or an aws-chunked body's decoded
+// length; the response's (empty) length does not replace it. A GET's head gives none.
+TEST(HttpTracker, APutsObjectSizeIsItsBody) {
+  EXPECT_EQ(parse_request("PUT /b/k HTTP/1.1\r\nContent-Length: 123879\r\n\r\n")->object_size,
+            123879u);
+  EXPECT_EQ(parse_request("PUT /b/k HTTP/1.1\r\nX-Amz-Decoded-Content-Length: 500\r\n"
+                          "Content-Length: 620\r\n\r\n")
+                ->object_size,
+            500u);
+  EXPECT_EQ(parse_request("GET /b/k HTTP/1.1\r\nContent-Length: 9\r\n\r\n")->object_size, 0u);
+  HttpTracker t;
+  t.on_net(record(DL_NET_SEND, 0, 60, "PUT /b/ckpt.pt HTTP/1.1\r\nContent-Length: 4096\r\n\r\n"),
+           0, 10);
+  t.on_net(record(DL_NET_SEND, 20, 4096), 20, 30);
+  t.on_net(record(DL_NET_RECV, 40, 40, "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"), 40, 50);
+  const auto rows = t.take_done();
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].object_size, 4096u);
+  EXPECT_EQ(rows[0].request_bytes, 60u + 4096u);
+}
+
 }  // namespace
 }  // namespace dlgen::capture

@@ -106,10 +106,15 @@ std::optional<trace::HttpRequest> parse_request(std::string_view head) {
   const std::size_t q = target.find('?');
   r.path = std::string(target.substr(0, q));
   if (q != std::string_view::npos) r.query = query_names(target.substr(q + 1));
+  std::uint64_t length = 0, decoded = 0;
   for_each_header(head, [&](const std::string& name, std::string_view value) {
     if (name == "host") r.host = std::string(value);
     if (name == "range") parse_range(value, r);
+    if (name == "content-length") parse_u64(value, length);
+    if (name == "x-amz-decoded-content-length") parse_u64(value, decoded);
   });
+  // What a PUT stores: its body (an aws-chunked body says its decoded length apart).
+  if (r.method == "PUT") r.object_size = decoded ? decoded : length;
   return r;
 }
 
@@ -196,7 +201,7 @@ void HttpTracker::on_recv(Connection& c, const dl_net& r, std::uint64_t ts_ns,
     c.response = true;
     c.row.status = h->status;
     c.row.content_length = h->content_length;
-    c.row.object_size = h->object_size;
+    if (c.row.method != "PUT") c.row.object_size = h->object_size;  // a PUT's is its body's
     if (!h->object_size && h->status == 200 && c.row.method == "GET" && h->has_length)
       c.row.object_size = h->content_length;
     c.head_known = h->head_bytes > 0;

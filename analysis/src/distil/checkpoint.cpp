@@ -148,6 +148,18 @@ void write_calls(JobWriter& x, const CheckpointWrites& w) {
   }
 }
 
+// Where the replay writes its checkpoints: checkpoints/NAME for files; for objects the traced
+// program wrote to an S3 store (prepass/object_writes.hpp), a new prefix of the same bucket,
+// s3://BUCKET/dlgen/checkpoints/NAME (never the traced one, as for the dataset).
+// A dataset of files keeps its checkpoints in a directory (one engine replays them).
+std::filesystem::path checkpoint_dir(const TraceSummary& s, const std::string& name) {
+  const std::string& traced = s.checkpoints.front().paths.front();
+  const int ti = train_dataset(s);
+  if (!traced.starts_with("s3://") || ti < 0 || !s.datasets[ti].dir.starts_with("s3://"))
+    return std::filesystem::path("checkpoints") / name;
+  return traced.substr(0, traced.find('/', 5)) + "/dlgen/checkpoints/" + name;
+}
+
 // [checkpoint] from the checkpoints the trace shows written during training.
 void written_checkpoints(JobWriter& x) {
   const TraceSummary& s = x.s;
@@ -169,7 +181,7 @@ void written_checkpoints(JobWriter& x) {
   x.evidence("checkpoint.write_size", "write request size carrying the most bytes");
   x.evidence("checkpoint.fsync",
              w.fsync ? "fsync/fdatasync seen on checkpoint files" : "no fsync seen");
-  k.dir = std::filesystem::path("checkpoints") / job.name;
+  k.dir = checkpoint_dir(s, job.name);
   x.evidence("checkpoint.dir",
              "synthetic checkpoints; the traced run wrote " + s.checkpoints.front().paths.front());
   write_calls(x, w);

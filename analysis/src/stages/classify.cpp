@@ -119,6 +119,8 @@ bool is_ignored_path(const std::string& path) {
                                  "/torchinductor_"};
   for (auto p : kParts)
     if (contains(path, p)) return true;
+  // Objects are no code or configs (a label KEY.json beside KEY.jpg is data); dlgen's manifests are.
+  if (object) return fs::path(path).filename().string().starts_with(".dlgen");
   const std::string ext = extension_of(path);
   static const std::set<std::string> kExt = {
       ".py",  ".pyc", ".pyo", ".pyd",  ".so",    ".a",    ".json", ".yaml",
@@ -345,7 +347,7 @@ void classify_files(const trace::Trace& t, Classified& s) {
     else if (trace::is_read(e.op))
       first_read[e.file] = std::min(first_read[e.file], e.ts_ns), readers[e.file].insert(e.tid);
   }
-  std::vector<bool> written_then_read(t.files.size(), false);
+  std::vector<bool> written_then_read(t.files.size(), false), spooled = spooled_uploads(t);
   for (std::size_t i = 0; i < t.files.size(); ++i) {
     bool other_reader = false;
     for (auto r : readers[i]) other_reader = other_reader || !writers[i].count(r);
@@ -372,7 +374,7 @@ void classify_files(const trace::Trace& t, Classified& s) {
     }
     if (starts_with(f.path, "/dev/shm/"))
       f.cls = FileClass::shm;
-    else if (is_ignored_path(f.path))
+    else if (is_ignored_path(f.path) || spooled[i])  // (a checkpoint's staging for an upload)
       f.cls = FileClass::ignored;
     else if (written_then_read[i])
       f.cls = FileClass::train;  // generated, then read as data

@@ -5,6 +5,7 @@
 // the types:
 //
 //   classify.cpp     totals, classify: run totals; files and datasets (RunTotals, Classified)
+//   spooled_uploads.cpp  local files staged for an object upload (classify leaves them out)
 //   listed_validation.cpp  a validation set chosen by a list in the training directory
 //   listed_files.cpp  files each dataset's directories held (their listing), read or not
 //   accesses.cpp     find_accesses: opens of dataset files and their reads, reader, pass (Access)
@@ -68,6 +69,11 @@ struct Classified {
   }
 };
 Classified classify(const trace::Trace& t);
+
+// Per file: a local file a process wrote, read back and sent as an object while reading it (a
+// checkpoint torch.save'd to a temporary file, then upload_fileobj'd): staging, not data
+// (spooled_uploads.cpp).
+std::vector<bool> spooled_uploads(const trace::Trace& t);
 
 // The files of a validation set chosen by a list among `files` (one directory's data candidates):
 // the smaller of exactly two sets of files each read only in passes of its own, a pass being the

@@ -60,6 +60,9 @@ struct Profile {
   // Timing.
   double duration_s = 0;             // first to last data read
   std::vector<double> step_times_s;  // per training step, batch to batch at the consumer
+  // Training and evaluation steps whose interval held a checkpoint (analysis's
+  // checkpoint_steps): left out of the step times, counted in the `steps` and `eval_steps` rows.
+  double held_steps = 0, held_eval_steps = 0;
   std::vector<double> data_wait_s;   // per training step, time the consumer waited for data
   std::vector<double> compute_s;     // per training step, gap between batches computing
   std::vector<double> consumer_s;  // per training step, the consumer's own cost (receive, collate)
