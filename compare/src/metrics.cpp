@@ -479,7 +479,9 @@ const std::vector<Metric>& metric_table() {
        [](const Sides& s) { return values(count(s.a.epochs), count(s.b.epochs)); }},
       {{"steps", "timing", "count", K::relative, 0.02, "steps (batches consumed)"},
        without_steps,
-       [](const Sides& s) { return values(count(s.a.step_times_s), count(s.b.step_times_s)); }},
+       [](const Sides& s) {
+         return values(static_cast<double>(s.a.steps_taken), static_cast<double>(s.b.steps_taken));
+       }},
       {{"duration", "timing", "s", K::relative, 0.10,
         "time reading in steady-state epochs (all but the first)", true},
        without_data,
@@ -539,7 +541,8 @@ const std::vector<Metric>& metric_table() {
         "evaluation steps (batches consumed)"},
        without_eval_steps,
        [](const Sides& s) {
-         return values(count(s.a.eval_step_times_s), count(s.b.eval_step_times_s));
+         return values(static_cast<double>(s.a.eval_steps_taken),
+                       static_cast<double>(s.b.eval_steps_taken));
        }},
       {{"eval_step_time", "evaluation", "s", K::relative, 0.20, "median evaluation step time",
         true},

@@ -195,6 +195,11 @@ void steps_of(const analysis::TraceSummary& s, Profile& p) {
     p.step_steady.push_back(in_steady_state(s, st, begin) ? 1 : 0);
   }
   p.au_steady = steady_au(s, begin);
+  p.steps_taken = p.step_times_s.size();
+  p.eval_steps_taken = p.eval_step_times_s.size();
+  for (const auto& st : s.checkpoint_steps)
+    ++(st.epoch >= 0 && s.epochs[static_cast<std::size_t>(st.epoch)].evaluation ? p.eval_steps_taken
+                                                                                 : p.steps_taken);
 
   p.au = s.au;
   p.au_measured = s.au_measured;

@@ -64,6 +64,20 @@ void distil_memory(JobWriter& x) {
              "DataLoader workers read no file (" +
                  std::to_string(s.batches.size()) + " hand-overs of batches from memory)");
   ReaderSpec& r = job.reader;
+  // Batches whose samples are unseen: as many samples a batch as files, so that each file holds
+  // a pass's steps and the replay takes exactly the original's steps.
+  if (s.batch_size == 0) {
+    r.batch_size = static_cast<std::uint32_t>(job.dataset.num_files);
+    x.evidence("reader.batch_size",
+               "not inferred: the hand-overs carried no file reads and no tensor sizes; " +
+                   std::to_string(r.batch_size) +
+                   " (the files) keeps the original's steps an epoch, not its samples");
+  }
+  if (job.validation && s.eval_batch_size == 0) {
+    r.eval_batch_size = static_cast<std::uint32_t>(job.validation->num_files);
+    x.evidence("reader.eval_batch_size",
+               "not inferred (no tensor sizes): the validation files, keeping its steps");
+  }
   samples_of(x, "dataset", job.dataset, false, r.batch_size);
   if (job.validation) {
     job.validation->load = Load::memory;
@@ -80,10 +94,6 @@ void distil_memory(JobWriter& x) {
              rp.request_bytes > 0 ? "the load's read size (" + format_size(rp.request_bytes) +
                                         " a read, the main process reading each file)"
                                   : "0: the load read each file in one request");
-  if (s.batch_size == 0)
-    x.evidence("reader.batch_size",
-               "not inferred: the hand-overs carried no file reads and no tensor sizes; 1 keeps "
-               "the original's steps an epoch");
 }
 
 }  // namespace dlgen::analysis::sections

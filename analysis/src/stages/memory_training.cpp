@@ -31,28 +31,37 @@ struct MemWorker {
   std::vector<Handover> handovers;  // time order
 };
 
-// The first hand-over by a child of `main` that read no dataset file (~0: none), and those
-// children with their hand-overs: /dev/shm tensors when the process made any (each with its
-// ftruncate size), else its sendmsg calls.
+// The workers of `main` that read no dataset file, with their hand-overs: its child processes
+// (DataLoader workers) or, in dlgen's own replay, its threads that send batch tokens and receive
+// none. Their hand-overs: /dev/shm tensors when the worker made any (each with its ftruncate
+// size), else its sendmsg calls.
 std::vector<MemWorker> memory_workers(const trace::Trace& t, const std::vector<FileSummary>& files,
                                       std::uint32_t main, const std::set<std::uint32_t>& reading) {
   std::map<std::uint32_t, MemWorker> by_pid;
   for (const auto& p : t.processes)
-    if (!p.is_thread && p.ppid == main && !reading.count(p.pid))
+    if (!reading.count(p.pid) && ((!p.is_thread && p.ppid == main) ||
+                                  (p.is_thread && p.tgid == main && p.pid != main)))
       by_pid[p.pid] = {p.pid, p.start_ns, {}};
+  auto key = [&](const trace::Event& e) -> std::uint32_t {
+    if (by_pid.count(e.pid)) return e.pid;
+    return e.pid == main && by_pid.count(e.tid) ? e.tid : 0;
+  };
   std::map<std::uint32_t, std::uint64_t> size_of;  // /dev/shm file → its ftruncate size
   for (const auto& e : t.events)
-    if (e.op == Op::ftruncate && by_pid.count(e.pid) && e.file < files.size() &&
+    if (e.op == Op::ftruncate && key(e) && e.file < files.size() &&
         files[e.file].cls == FileClass::shm)
       size_of[e.file] = e.size;
   std::map<std::uint32_t, std::vector<Handover>> shm, sends;
   for (const auto& e : t.events) {
-    if (!by_pid.count(e.pid) || !is_handover(e, files)) continue;
+    const std::uint32_t k = key(e);
+    if (k == 0) continue;
+    if (e.op == Op::recvmsg && k != e.pid) by_pid.erase(k);  // a consumer thread
+    if (!is_handover(e, files)) continue;
     if (e.op == Op::sendmsg) {
-      sends[e.pid].push_back({e.ts_ns, 0});
+      sends[k].push_back({e.ts_ns, 0});
     } else {
       const auto it = size_of.find(e.file);
-      shm[e.pid].push_back({e.ts_ns, it == size_of.end() ? 0 : it->second});
+      shm[k].push_back({e.ts_ns, it == size_of.end() ? 0 : it->second});
     }
   }
   std::vector<MemWorker> out;
