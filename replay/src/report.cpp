@@ -110,6 +110,25 @@ void checkpoint_and_compute_json(const Report& r, json& j) {
                   {"relative_error", m.relative_error()}};
 }
 
+// The training and evaluation passes' totals, and a dataset.load = "memory" load's.
+void pass_totals_json(const Report& r, json& j) {
+  j["train"] = {{"samples", r.samples},
+                {"bytes", r.train_bytes},
+                {"seconds", r.train_seconds},
+                {"samples_per_s", r.samples_per_s},
+                {"mib_per_s", r.train_mib_per_s}};
+  j["eval"] = {{"samples", r.eval_samples},
+               {"bytes", r.eval_bytes},
+               {"seconds", r.eval_seconds},
+               {"samples_per_s", r.eval_samples_per_s},
+               {"mib_per_s", r.eval_mib_per_s}};
+  if (r.load_files > 0)
+    j["load"] = {{"bytes", r.load_bytes},
+                 {"files", r.load_files},
+                 {"seconds", r.load_seconds},
+                 {"mib_per_s", mib_per_s(r.load_bytes, r.load_seconds)}};
+}
+
 }  // namespace
 
 std::string to_json(const Report& r) {
@@ -137,21 +156,7 @@ std::string to_json(const Report& r) {
                  {"mib_per_s", r.mib_per_s},
                  {"samples_per_s", r.samples_per_s},
                  {"au", r.au}};
-  j["train"] = {{"samples", r.samples},
-                {"bytes", r.train_bytes},
-                {"seconds", r.train_seconds},
-                {"samples_per_s", r.samples_per_s},
-                {"mib_per_s", r.train_mib_per_s}};
-  j["eval"] = {{"samples", r.eval_samples},
-               {"bytes", r.eval_bytes},
-               {"seconds", r.eval_seconds},
-               {"samples_per_s", r.eval_samples_per_s},
-               {"mib_per_s", r.eval_mib_per_s}};
-  if (r.load_files > 0)
-    j["load"] = {{"bytes", r.load_bytes},
-                 {"files", r.load_files},
-                 {"seconds", r.load_seconds},
-                 {"mib_per_s", mib_per_s(r.load_bytes, r.load_seconds)}};
+  pass_totals_json(r, j);
   j["cpu"] = {{"user_s", r.cpu.user_s},
               {"system_s", r.cpu.system_s},
               {"cpus", r.cpu.cpus},

@@ -78,6 +78,10 @@ void distil_memory(JobWriter& x) {
     x.evidence("reader.eval_batch_size",
                "not inferred (no tensor sizes): the validation files, keeping its steps");
   }
+  // The samples are known here: a note that they are not (files read in many requests) goes.
+  std::erase_if(x.out.notes, [](const std::string& n) {
+    return n.starts_with("dataset.samples_per_file") || n.starts_with("validation.samples_per_file");
+  });
   samples_of(x, "dataset", job.dataset, false, r.batch_size);
   if (job.validation) {
     job.validation->load = Load::memory;
