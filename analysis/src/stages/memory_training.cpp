@@ -302,10 +302,10 @@ std::vector<std::uint32_t> loaded_validation(const trace::Trace& t, const Classi
   std::vector<std::uint32_t> val;
   bool train = false;
   for (auto f : files) {
-    bool v = false, tr = false;
-    for (const auto& w : name_words(c.files[f].path)) v = v || kVal.count(w), tr = tr || w == "train";
-    if (v && !tr) val.push_back(f);
-    train = train || (tr && !v);
+    bool v = false;
+    for (const auto& w : name_words(c.files[f].path)) v = v || kVal.count(w);
+    if (v) val.push_back(f);
+    train = train || !v;
   }
   return handed && train ? val : std::vector<std::uint32_t>{};
 }

@@ -240,8 +240,9 @@ std::uint32_t files_per_sample(const Classified& c, const std::vector<Access>& a
 // ---- training from memory (memory_training.cpp) ----
 
 // The files of `files` (one directory's data candidates) that are a validation split loaded into
-// memory: one process read them all before any child of it handed a batch over, and their names
-// say which split each is (validation.jsonl beside train-00000-of-00002.jsonl). Empty: no such.
+// memory: one process read them all before any child of it handed a batch over, and a word of
+// their names says validation (validation.jsonl beside train-00000-of-00002.jsonl, CIFAR's
+// test_batch beside data_batch_1..5), the others' do not. Empty: no such.
 std::vector<std::uint32_t> loaded_validation(const trace::Trace& t, const Classified& c,
                                              const std::vector<std::uint32_t>& files);
 
