@@ -480,7 +480,8 @@ const std::vector<Metric>& metric_table() {
       {{"steps", "timing", "count", K::relative, 0.02, "steps (batches consumed)"},
        without_steps,
        [](const Sides& s) {
-         return values(static_cast<double>(s.a.steps_taken), static_cast<double>(s.b.steps_taken));
+         return values(count(s.a.step_times_s) + static_cast<double>(s.a.held_steps),
+                       count(s.b.step_times_s) + static_cast<double>(s.b.held_steps));
        }},
       {{"duration", "timing", "s", K::relative, 0.10,
         "time reading in steady-state epochs (all but the first)", true},
@@ -541,8 +542,8 @@ const std::vector<Metric>& metric_table() {
         "evaluation steps (batches consumed)"},
        without_eval_steps,
        [](const Sides& s) {
-         return values(static_cast<double>(s.a.eval_steps_taken),
-                       static_cast<double>(s.b.eval_steps_taken));
+         return values(count(s.a.eval_step_times_s) + static_cast<double>(s.a.held_eval_steps),
+                       count(s.b.eval_step_times_s) + static_cast<double>(s.b.held_eval_steps));
        }},
       {{"eval_step_time", "evaluation", "s", K::relative, 0.20, "median evaluation step time",
         true},

@@ -195,11 +195,9 @@ void steps_of(const analysis::TraceSummary& s, Profile& p) {
     p.step_steady.push_back(in_steady_state(s, st, begin) ? 1 : 0);
   }
   p.au_steady = steady_au(s, begin);
-  p.steps_taken = p.step_times_s.size();
-  p.eval_steps_taken = p.eval_step_times_s.size();
   for (const auto& st : s.checkpoint_steps)
-    ++(st.epoch >= 0 && s.epochs[static_cast<std::size_t>(st.epoch)].evaluation ? p.eval_steps_taken
-                                                                                 : p.steps_taken);
+    ++(st.epoch >= 0 && s.epochs[static_cast<std::size_t>(st.epoch)].evaluation ? p.held_eval_steps
+                                                                                 : p.held_steps);
 
   p.au = s.au;
   p.au_measured = s.au_measured;

@@ -568,5 +568,18 @@ TEST(Compare, RowsFollowTheMetricTableAndTheDocsListIt) {
   EXPECT_EQ(next, metric_defs().size()) << "metrics missing from docs/fidelity.md";
 }
 
+// steps and eval_steps count the batches consumed: the steps whose interval held a checkpoint
+// (set apart from the step times) count too, so a save inside an epoch does not lose a step.
+TEST(Compare, StepsThatHeldACheckpointCount) {
+  Profile a = baseline(), b = baseline();
+  const double n = static_cast<double>(a.step_times_s.size());
+  b.step_times_s.resize(b.step_times_s.size() - 2);
+  b.held_steps = 2;
+  const Comparison c = compare(a, b, Tolerances{});
+  EXPECT_DOUBLE_EQ(metric(c, "steps").original, n);
+  EXPECT_DOUBLE_EQ(metric(c, "steps").replay, n);
+  EXPECT_EQ(metric(c, "steps").verdict, Verdict::pass);
+}
+
 }  // namespace
 }  // namespace dlgen::compare

@@ -25,6 +25,17 @@ Job memory_job(const std::filesystem::path& dir) {
   return job;
 }
 
+// The job on the null engine and a fake clock, each request taking `latency_ns`.
+Result<Report> run_with_latency(const Job& job, std::int64_t latency_ns) {
+  FakeClock clock;
+  RunOptions o;
+  o.engine = "null";
+  o.series = false;
+  o.clock = &clock;
+  o.engine_factory = null_engine_with_latency(latency_ns);
+  return run_job(job, o);
+}
+
 std::uint64_t dataset_bytes(const DatasetSpec& d) {
   const datasets::Layout layout(d);
   std::uint64_t n = 0;
@@ -35,14 +46,7 @@ std::uint64_t dataset_bytes(const DatasetSpec& d) {
 // The load's requests take 10 ms each on the device; the passes make none, so their seconds are
 // the steps' compute alone and the load is the run's first wait, outside AU's wall.
 TEST(MemoryLoad, FilesReadOnceBeforeTheFirstEpochThenNoIo) {
-  const Job job = memory_job("/nonexistent/mem");
-  FakeClock clock;
-  RunOptions o;
-  o.engine = "null";
-  o.series = false;
-  o.clock = &clock;
-  o.engine_factory = null_engine_with_latency(10'000'000);
-  Result<Report> r = run_job(job, o);
+  Result<Report> r = run_with_latency(memory_job("/nonexistent/mem"), 10'000'000);
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->bytes_read, 16u * 1000u);  // the dataset once
   EXPECT_EQ(r->load_bytes, 16u * 1000u);
@@ -71,13 +75,7 @@ TEST(MemoryLoad, WorkersStillPreprocessAndAuAgreesWithSamplesPerSecond) {
   Job job = memory_job("/nonexistent/mem");
   job.reader.preprocess = Distribution::fixed_at(0.05);  // 0.2 s a batch per worker, 2 workers
   job.reader.collate = Distribution::fixed_at(0.02);
-  FakeClock clock;
-  RunOptions o;
-  o.engine = "null";
-  o.series = false;
-  o.clock = &clock;
-  o.engine_factory = null_engine_with_latency(5'000'000);
-  Result<Report> r = run_job(job, o);
+  Result<Report> r = run_with_latency(job, 5'000'000);
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->train_bytes, 0u);
   EXPECT_EQ(r->steps, 12u);

@@ -60,9 +60,9 @@ struct Profile {
   // Timing.
   double duration_s = 0;             // first to last data read
   std::vector<double> step_times_s;  // per training step, batch to batch at the consumer
-  // Steps taken (batches consumed), training and evaluation: step_times_s' and
-  // eval_step_times_s' steps plus those whose interval held a checkpoint (set apart from them).
-  std::uint64_t steps_taken = 0, eval_steps_taken = 0;
+  // Steps whose interval held a checkpoint (set apart from step_times_s and eval_step_times_s):
+  // the steps taken (batches consumed) are those and these.
+  std::uint64_t held_steps = 0, held_eval_steps = 0;
   std::vector<double> data_wait_s;   // per training step, time the consumer waited for data
   std::vector<double> compute_s;     // per training step, gap between batches computing
   std::vector<double> consumer_s;  // per training step, the consumer's own cost (receive, collate)
