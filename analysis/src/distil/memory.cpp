@@ -2,6 +2,7 @@
 // dataset.load = "memory" for it and its validation set, the samples its files hold (the batches'
 // samples over the files, which the trace shows only as the batches' label tensors), and the
 // load's read size (sections.hpp).
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -12,7 +13,8 @@ namespace dlgen::analysis::sections {
 namespace {
 
 // The samples of the first pass of one kind (training or evaluation): its batches' samples when
-// every batch's are known, else its batches times `batch`.
+// every batch's are known, each at most `batch` (a batch whose smallest tensor was not its labels
+// cannot hold more than the commonest batch), else its batches times `batch`.
 std::uint64_t pass_samples(const TraceSummary& s, bool evaluation, std::uint32_t batch,
                            bool* counted) {
   std::int32_t first = -1;
@@ -23,7 +25,7 @@ std::uint64_t pass_samples(const TraceSummary& s, bool evaluation, std::uint32_t
   for (const auto& b : s.batches) {
     if (b.epoch != first) continue;
     ++batches;
-    samples += b.samples;
+    samples += batch > 0 ? std::min(b.samples, batch) : b.samples;
     *counted = *counted && b.samples > 0;
   }
   if (!*counted) samples = batches * std::max<std::uint32_t>(batch, 1);

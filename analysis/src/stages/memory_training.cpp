@@ -9,16 +9,12 @@
 #include <set>
 
 #include "stages.hpp"
+#include "stats.hpp"
 
 namespace dlgen::analysis::stages {
 namespace {
 
 using trace::Op;
-
-// Hand-overs inside one batch come within this of each other (the tensors of one batch pickled
-// back to back); a batch's own work (preprocessing, collating) or a wait for indices separates
-// two batches by more.
-constexpr std::uint64_t kBatchGapNs = 1'000'000;
 
 struct Handover {
   std::uint64_t ts = 0;
@@ -77,25 +73,26 @@ std::vector<MemWorker> memory_workers(const trace::Trace& t, const std::vector<F
   return out;
 }
 
-// Hand-overs per batch: the commonest run of hand-overs that come within kBatchGapNs of each
-// other (data, mask and label tensors: 3).
+// Hand-overs per batch (data, mask and labels tensors: 3): the largest k of 2..8 that divides
+// every worker's hand-overs and splits them into groups whose gaps between (every k-th, from the
+// worker's first) have a median at least 4 times the 90th percentile of the gaps inside (a
+// batch's tensors are pickled back to back; its samples' work or a wait for indices comes
+// between two batches); else 1.
 std::size_t handovers_per_batch(const std::vector<MemWorker>& workers) {
-  std::map<std::size_t, std::size_t> runs;
-  for (const auto& w : workers) {
-    std::size_t run = 1;
-    for (std::size_t i = 1; i <= w.handovers.size(); ++i) {
-      if (i < w.handovers.size() && w.handovers[i].ts - w.handovers[i - 1].ts <= kBatchGapNs) {
-        ++run;
-        continue;
-      }
-      ++runs[run];
-      run = 1;
+  for (std::size_t k = 8; k >= 2; --k) {
+    std::vector<double> inside, between;
+    bool divides = true;
+    for (const auto& w : workers) {
+      divides = divides && w.handovers.size() % k == 0;
+      for (std::size_t i = 1; i < w.handovers.size(); ++i)
+        (i % k == 0 ? between : inside)
+            .push_back(static_cast<double>(w.handovers[i].ts - w.handovers[i - 1].ts));
     }
+    if (divides && !inside.empty() && !between.empty() &&
+        detail::percentile(between, 0.5) >= 4 * detail::percentile(inside, 0.9))
+      return k;
   }
-  std::size_t best = 1, most = 0;
-  for (const auto& [len, n] : runs)
-    if (n > most) best = len, most = n;
-  return best;
+  return 1;
 }
 
 // Samples in a batch of tensors: its smallest tensor is the labels, one int64 a sample (0: the
