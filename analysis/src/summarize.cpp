@@ -56,6 +56,8 @@ struct Staged {
   std::vector<std::uint64_t> listed;
   std::vector<stages::Access> accesses;
   stages::Readers readers;
+  bool in_memory = false;  // MemoryTraining::found
+  std::uint32_t eval_batch_size = 0;
   stages::Passes passes;
   stages::DatasetReads reads;
   std::vector<OrderSummary> orders;
@@ -81,10 +83,18 @@ Staged run_stages(const trace::Trace& t, const std::set<std::uint32_t>& mapped) 
   x.listed = listed_files(t, x.classified);
   x.accesses = find_accesses(t, x.classified);
   x.readers = find_readers(t, x.classified, x.accesses);
-  x.passes = find_passes(x.classified, x.accesses, x.readers);
+  // A dataset loaded whole at start: passes, batches and workers from the hand-overs.
+  MemoryTraining memory = memory_training(t, x.classified, x.accesses, x.readers);
+  x.in_memory = memory.found;
+  x.eval_batch_size = memory.eval_batch_size;
+  if (x.in_memory) x.readers = std::move(memory.readers), x.accesses = std::move(memory.accesses);
+  x.passes = x.in_memory ? std::move(memory.passes)
+                         : find_passes(x.classified, x.accesses, x.readers);
   x.reads = read_patterns(x.classified, x.accesses);
   x.orders = order_stats(x.classified, x.accesses, x.passes);
-  x.batches = find_batches(t, x.classified, x.accesses, x.readers, x.passes, mapped);
+  x.batches = x.in_memory
+                  ? std::move(memory.batches)
+                  : find_batches(t, x.classified, x.accesses, x.readers, x.passes, mapped);
   x.steps = find_steps(t, x.accesses, x.readers, x.passes, x.batches);
   x.gpu = gpu_compute(t, x.readers, x.passes, x.batches, x.steps);
   x.checkpoints =
@@ -140,6 +150,8 @@ void put_datasets(const Staged& x, TraceSummary& s) {
 // Processes, accelerators (with their workers, prefetch and AU), passes and batches.
 void put_readers_and_batches(const Staged& x, TraceSummary& s) {
   s.processes = x.readers.processes;
+  s.dataset_in_memory = x.in_memory;
+  s.eval_batch_size = x.eval_batch_size;
   s.memory_handovers = x.readers.memory_handovers;
   s.memory_workers = x.readers.memory_workers;
   s.accelerators = x.readers.accelerators;

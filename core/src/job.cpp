@@ -445,6 +445,10 @@ const char* to_string(CacheMode c) {
   return "?";
 }
 
+const char* to_string(Load l) {
+  return l == Load::memory ? "memory" : "on_demand";
+}
+
 const char* to_string(DistKind k) {
   switch (k) {
     case DistKind::fixed:

@@ -93,6 +93,7 @@ void read_dataset(Ctx& ctx, const toml::table* t, const std::string& prefix, Dat
     d.sample_size.value = static_cast<double>(columns_bytes(d.parquet.columns));
   }
   s.integer("files_per_sample", d.files_per_sample);
+  s.choice("load", d.load, {{"on_demand", Load::on_demand}, {"memory", Load::memory}});
   s.check_unknown(kDatasetKeys);
 }
 

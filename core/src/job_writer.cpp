@@ -41,7 +41,7 @@ class Writer {
   std::string out_, section_;
 };
 
-void write_dataset(Writer& w, const DatasetSpec& d) {
+void write_dataset(Writer& w, const DatasetSpec& d, Load inherited_load = Load::on_demand) {
   w.kv("dir", quote(d.dir.string()));
   w.kv("format", quote(to_string(d.format)));
   w.kv("num_files", std::to_string(d.num_files));
@@ -52,6 +52,9 @@ void write_dataset(Writer& w, const DatasetSpec& d) {
   w.kv("file_prefix", quote(d.file_prefix));
   // Written only for samples of several files, so a job of one-file samples reads as before.
   if (d.files_per_sample != 1) w.kv("files_per_sample", std::to_string(d.files_per_sample));
+  // Written only for a dataset loaded into memory (or a validation set that differs from its
+  // [dataset], whose unset keys follow it), so an on-demand job reads as before.
+  if (d.load != inherited_load) w.kv("load", quote(to_string(d.load)));
   if (d.format != Format::parquet) return;
   const auto list = [](const auto& items, auto text) {
     std::string out;
@@ -205,7 +208,7 @@ std::string to_toml(const Job& job, const std::map<std::string, std::string>& co
   }
   if (job.validation) {
     w.section("validation");
-    write_dataset(w, *job.validation);
+    write_dataset(w, *job.validation, job.dataset.load);
   }
   write_reader(w, job.reader);
   write_compute(w, job.compute);

@@ -7,6 +7,7 @@
 
 #include "dlgen/core/printf_text.hpp"
 #include "dlgen/core/units.hpp"
+#include "dlgen/replay/metrics.hpp"
 
 namespace dlgen::replay {
 
@@ -109,6 +110,25 @@ void checkpoint_and_compute_json(const Report& r, json& j) {
                   {"relative_error", m.relative_error()}};
 }
 
+// The training and evaluation passes' totals, and a dataset.load = "memory" load's.
+void pass_totals_json(const Report& r, json& j) {
+  j["train"] = {{"samples", r.samples},
+                {"bytes", r.train_bytes},
+                {"seconds", r.train_seconds},
+                {"samples_per_s", r.samples_per_s},
+                {"mib_per_s", r.train_mib_per_s}};
+  j["eval"] = {{"samples", r.eval_samples},
+               {"bytes", r.eval_bytes},
+               {"seconds", r.eval_seconds},
+               {"samples_per_s", r.eval_samples_per_s},
+               {"mib_per_s", r.eval_mib_per_s}};
+  if (r.load_files > 0)
+    j["load"] = {{"bytes", r.load_bytes},
+                 {"files", r.load_files},
+                 {"seconds", r.load_seconds},
+                 {"mib_per_s", mib_per_s(r.load_bytes, r.load_seconds)}};
+}
+
 }  // namespace
 
 std::string to_json(const Report& r) {
@@ -125,9 +145,10 @@ std::string to_json(const Report& r) {
   j["elapsed_s"] = r.elapsed_s;
   // The headline figures in one place, for scripts (bench/fio reads totals.bytes_read and
   // totals.wall_seconds).
-  // wall_seconds: the seconds of the passes that moved bytes_read (training and evaluation).
+  // wall_seconds: the seconds that moved bytes_read (training and evaluation passes, and a
+  // dataset.load = "memory" load before them).
   j["totals"] = {{"bytes_read", r.bytes_read},
-                 {"wall_seconds", r.train_seconds + r.eval_seconds},
+                 {"wall_seconds", r.train_seconds + r.eval_seconds + r.load_seconds},
                  {"elapsed_seconds", r.elapsed_s},
                  {"samples", r.samples},
                  {"steps", r.steps},
@@ -135,16 +156,7 @@ std::string to_json(const Report& r) {
                  {"mib_per_s", r.mib_per_s},
                  {"samples_per_s", r.samples_per_s},
                  {"au", r.au}};
-  j["train"] = {{"samples", r.samples},
-                {"bytes", r.train_bytes},
-                {"seconds", r.train_seconds},
-                {"samples_per_s", r.samples_per_s},
-                {"mib_per_s", r.train_mib_per_s}};
-  j["eval"] = {{"samples", r.eval_samples},
-               {"bytes", r.eval_bytes},
-               {"seconds", r.eval_seconds},
-               {"samples_per_s", r.eval_samples_per_s},
-               {"mib_per_s", r.eval_mib_per_s}};
+  pass_totals_json(r, j);
   j["cpu"] = {{"user_s", r.cpu.user_s},
               {"system_s", r.cpu.system_s},
               {"cpus", r.cpu.cpus},
@@ -289,6 +301,10 @@ std::string format_summary(const Report& r) {
         "samples/s)\n",
         r.train_mib_per_s, format_size(r.train_bytes).c_str(), r.train_seconds, r.eval_mib_per_s,
         format_size(r.eval_bytes).c_str(), r.eval_seconds, r.eval_samples_per_s);
+  if (r.load_files > 0)
+    add("              load %.1f MiB/s (%s of %llu files in %.2f s, before the first epoch)\n",
+        mib_per_s(r.load_bytes, r.load_seconds), format_size(r.load_bytes).c_str(),
+        ull(r.load_files), r.load_seconds);
   add("  latency     p50 %s, p90 %s, p99 %s, p99.9 %s, max %s (per request)\n",
       lat(r.latency.p50_us).c_str(), lat(r.latency.p90_us).c_str(), lat(r.latency.p99_us).c_str(),
       lat(r.latency.p999_us).c_str(), lat(r.latency.max_us).c_str());

@@ -18,6 +18,7 @@
 #include "dlgen/replay/checkpoint_objects.hpp"
 #include "dlgen/replay/metrics.hpp"
 #include "live_counters.hpp"
+#include "load.hpp"
 #include "pass.hpp"
 #include "phase_config.hpp"
 #include "series_sampler.hpp"
@@ -56,6 +57,8 @@ class Runner {
   void size_dataset(const FileTable& train);
   // checkpoint.restore: every rank reads the checkpoint back before the first epoch.
   Result<void> restore();
+  // dataset.load = "memory" (and a validation set's): its files read once, whole, now.
+  Result<void> load_into_memory();
   // Epoch e (0-based): its training pass, the checkpoint after it, its evaluation pass. false when
   // the run ends after it (an interrupt or run.max_time).
   Result<bool> epoch(std::uint32_t e, const Topology& topology);
@@ -158,6 +161,7 @@ Result<Report> Runner::run() {
   if (job_.run.max_seconds > 0)
     deadline_ns_ = rec_.begin_ns + static_cast<std::int64_t>(job_.run.max_seconds * 1e9);
   if (Result<void> r = restore(); !r) return r.error();
+  if (Result<void> l = load_into_memory(); !l) return l.error();
   if (job_.run.cache == CacheMode::drop_start || job_.run.cache == CacheMode::drop_epoch)
     drop_page_cache();
   for (std::uint32_t e = 0; e < job_.run.epochs; ++e) {
@@ -225,6 +229,23 @@ Result<void> Runner::restore() {
   return r;
 }
 
+Result<void> Runner::load_into_memory() {
+  const bool train = job_.dataset.load == Load::memory;
+  const bool eval = eval_ != nullptr && job_.validation->load == Load::memory;
+  if (!train && !eval) return ok();
+  LoadOptions lo;
+  lo.engine = options_.engine;
+  lo.factory = &options_.engine_factory;
+  lo.request_bytes = job_.reader.request_size_bytes;
+  lo.clock = &clock_;
+  rec_.load.begin_ns = clock_.now_ns();
+  Result<void> r = train ? load_files(*train_, lo, rec_.load) : ok();
+  if (r && eval) r = load_files(*eval_, lo, rec_.load);
+  rec_.load.end_ns = clock_.now_ns();
+  if (multi()) r = agree_all(r);
+  return r;
+}
+
 Result<bool> Runner::epoch(std::uint32_t e, const Topology& topology) {
   const std::int64_t between = clock_.now_ns();
   if (job_.run.cache == CacheMode::drop_epoch && e > 0) drop_page_cache();
@@ -279,7 +300,10 @@ Result<PhaseOutcome> Runner::run_phase(const EpochPlan& plan, std::uint32_t e,
                                        const FileTable& files, bool eval, Progress* progress) {
   const ReaderSpec& rd = job_.reader;
   const Recipe legacy = legacy_recipe(rd.probe_bytes, rd.header_read_bytes, rd.request_size_bytes);
-  const PhaseConfig cfg = phase_config(rd, options_, plan, files, legacy);
+  PhaseConfig cfg = phase_config(rd, options_, plan, files, legacy);
+  // dataset.load = "memory": the pass's samples were loaded before the first epoch.
+  cfg.in_memory = (eval ? job_.validation->load : job_.dataset.load) == Load::memory;
+  if (cfg.in_memory) cfg.request_bytes = cfg.block;  // reads nothing: the smallest buffers
   const StepRules rules = step_rules(plan, eval);
   Result<PhaseOutcome> out = Pass(plan, eval, cfg, rules, pass_env(progress, e)).run();
   if (!out) return out;

@@ -85,6 +85,7 @@ bool Worker::start_sample() {
   const std::uint64_t k = index_ + started_ * cfg_.workers - cfg_.workers;  // current global batch
   const SampleRef ref = plan_.sample(k, sample_in_batch_);
   ++sample_in_batch_;
+  if (cfg_.in_memory) return start_in_memory(ref);
   const char* path = cfg_.files->path(ref.file);
   // The null engine touches no file (tests run it on datasets that were never written).
   int fd = -1;
@@ -143,6 +144,24 @@ bool Worker::start_sample() {
   return true;
 }
 
+// A sample already in memory: an open without a file or a segment (fill() completes it at once,
+// so it counts and is processed as a read sample would be).
+bool Worker::start_in_memory(const SampleRef& ref) {
+  const std::uint32_t o = free_opens_.back();
+  free_opens_.pop_back();
+  Open& op = opens_[o];
+  op.fd = -1;
+  op.pending = 0;
+  op.issued_all = false;
+  op.segments = 0;
+  op.segment_at = 0;
+  op.batch = started_ - 1;
+  op.file = ref.file;
+  op.sample = ref.sample;
+  cur_open_ = o;
+  return true;
+}
+
 void Worker::add_segment(Open& o, std::uint64_t begin, std::uint64_t end, std::uint64_t cut,
                          const RecipeStep* step) {
   if (begin >= end || o.segments == segments_per_open_) return;
@@ -187,7 +206,7 @@ void Worker::next_request(std::uint32_t oi, IoRequest& r, Slot& s) {
 
 void Worker::complete_sample(std::uint32_t oi) {
   Open& o = opens_[oi];
-  fds_.release(o.file);
+  if (!cfg_.in_memory) fds_.release(o.file);
   o.fd = -1;
   free_opens_.push_back(oi);
   ++stats_.samples;

@@ -129,6 +129,9 @@ struct PhaseConfig {
   const Distribution* collate = nullptr;
   // reader.warmup: extra time on the worker's first sample of the phase.
   std::int64_t warmup_ns = 0;
+  // dataset.load = "memory": the samples are in memory (the run read the files once before its
+  // first epoch, load.cpp); a worker opens and reads nothing, it only preprocesses and collates.
+  bool in_memory = false;
 };
 
 // Open files of one worker, reused while samples of the same file follow each other (multi-sample
@@ -243,6 +246,7 @@ class Worker {
 
   // Begins the next sample of the current batch: opens its file, sets up the byte range to read.
   bool start_sample();
+  bool start_in_memory(const SampleRef& ref);
 
   // Adds the byte range [begin, end) to the sample's ranges to read, with its cut and chunk size
   // (O_DIRECT: whole blocks around it; only the range's own bytes count as read).

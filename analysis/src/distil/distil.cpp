@@ -29,6 +29,7 @@ Distilled distil(const TraceSummary& s, const DistilOptions& options) {
     distil_requests(x, s.datasets[ti]);
     distil_epoch_size(x, s.datasets[ti]);
   }
+  distil_memory(x);
   distil_compute(x);
   distil_checkpoint(x);
   for (const auto& n : s.notes) x.note(n);

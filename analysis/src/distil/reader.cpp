@@ -56,6 +56,12 @@ void workers(JobWriter& x) {
           "reader.workers",
           "the main process reads its own samples (no separate workers): 0, loading and compute "
           "take turns");
+    } else if (s.dataset_in_memory) {
+      x.evidence("reader.workers", std::to_string(a.workers) + " workers per training pass (" +
+                                       (names.empty() ? std::string("unnamed") : names) +
+                                       ") that read no file: they collate batches of the data the "
+                                       "main process loaded; " +
+                                       std::to_string(a.readers.size()) + " over the run");
     } else {
       std::uint64_t per_epoch_files = train_epochs.empty() ? 0 : train_epochs.front()->unique_files;
       x.evidence("reader.workers", std::to_string(a.workers) + " readers per epoch (" +

@@ -94,6 +94,7 @@ void distil_loader(JobWriter& x);                                           // r
 void distil_shuffle(JobWriter& x, const DatasetSummary& train);             // reader.cpp
 void distil_requests(JobWriter& x, const DatasetSummary& train);            // reads.cpp
 void distil_epoch_size(JobWriter& x, const DatasetSummary& train);          // reader.cpp
+void distil_memory(JobWriter& x);                                           // memory.cpp
 void distil_compute(JobWriter& x);                                          // compute.cpp
 void distil_checkpoint(JobWriter& x);                                       // checkpoint.cpp
 void distil_checkpoint_only(JobWriter& x);                                  // checkpoint.cpp

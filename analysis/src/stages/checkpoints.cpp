@@ -188,7 +188,7 @@ StepClock step_clock(const trace::Trace& t, const Readers& r, const Passes& p, c
 // Training steps (per accelerator) done before `t`, a checkpoint's first write or an evaluation
 // pass's first read (StepClock).
 std::uint64_t steps_before(const StepClock& sc, std::uint64_t t, const Passes& p) {
-  if (sc.compute_gaps.empty() || sc.spans.empty())
+  if (sc.compute_gaps.empty() || sc.spans.empty() || p.from_memory)
     return static_cast<std::uint64_t>(
         std::lower_bound(sc.train_receipts.begin(), sc.train_receipts.end(), t) -
         sc.train_receipts.begin());

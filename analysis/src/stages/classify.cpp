@@ -571,6 +571,7 @@ void group_datasets(const trace::Trace& t, Classified& s) {
   Group listed;
   if (roles.train && !roles.val) {
     listed.files = named_validation(s, roles.train->files);
+    if (listed.files.empty()) listed.files = loaded_validation(t, s, roles.train->files);
     if (listed.files.empty()) listed.files = listed_validation(t, roles.train->files);
     if (!listed.files.empty()) {
       listed.dir = roles.train->dir;

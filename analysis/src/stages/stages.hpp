@@ -17,6 +17,7 @@
 //   batches.cpp      find_batches: from handovers or read bursts, with receipts (Batches)
 //   index_queue.cpp  handovers_at_index_reads: batches of workers whose feeder thread shares them
 //   sample_groups.cpp  files_per_sample: samples made of several files (image + label)
+//   memory_training.cpp  a dataset loaded whole at start, passes and batches from memory
 //   steps.cpp        find_steps: accelerator steps, compute and data wait (Steps)
 //   step_launches.cpp  step_launches: the loop's steps as its CUDA kernel launches show them
 //   checkpoints.cpp  find_checkpoints: checkpoint writes, steps that held one, and after how many
@@ -171,6 +172,9 @@ Readers find_readers(const trace::Trace& t, const Classified& c, const std::vect
 struct Passes {
   std::vector<EpochSummary> epochs;    // `steps` left 0: counted from Batches
   std::vector<std::uint32_t> workers;  // per accelerator: median readers active in a training pass
+  // The passes are hand-overs from memory (memory_training.cpp): the loop receives each batch
+  // as it takes its step, so receipts count the steps taken.
+  bool from_memory = false;
   bool evaluation(std::int32_t pass) const { return pass >= 0 && epochs[pass].evaluation; }
 };
 Passes find_passes(const Classified& c, const std::vector<Access>& as, const Readers& r);
@@ -240,6 +244,35 @@ std::map<std::uint32_t, std::vector<std::uint64_t>> pipe_reads(const trace::Trac
 // sample_groups.cpp.
 std::uint32_t files_per_sample(const Classified& c, const std::vector<Access>& as,
                                const std::vector<Batch>& batches, std::uint32_t files_per_batch);
+
+// ---- training from memory (memory_training.cpp) ----
+
+// The files of `files` (one directory's data candidates) that are a validation split loaded into
+// memory: one process read them all before any child of it handed a batch over, and a word of
+// their names says validation (validation.jsonl beside train-00000-of-00002.jsonl, CIFAR's
+// test_batch beside data_batch_1..5), the others' do not. Empty: no such.
+std::vector<std::uint32_t> loaded_validation(const trace::Trace& t, const Classified& c,
+                                             const std::vector<std::uint32_t>& files);
+
+// A dataset the one accelerator's main process read whole before any batch, then passes from
+// memory: children of it that read no dataset file hand batches over (DataLoader workers that
+// only collate). Its passes are the worker generations (a DataLoader's workers, forked together),
+// an evaluation pass one that lives inside another or has at most half the largest's batches; a
+// batch is `handovers_per_batch` hand-overs of one worker; its samples are its smallest tensor's
+// size over 8 (the labels, an int64 a sample; 0: not known). Replaces the passes, batches and
+// readers that reads would give (the wiring chooses); accesses renumbered to the passes.
+struct MemoryTraining {
+  bool found = false;
+  Readers readers;
+  Passes passes;
+  Batches batches;  // batch_size: training batches' commonest sample count (0: not known)
+  std::vector<Access> accesses;
+  std::uint32_t eval_batch_size = 0;  // the same of the evaluation batches
+  std::uint32_t handovers_per_batch = 0;
+  std::uint64_t load_end_ns = 0;
+};
+MemoryTraining memory_training(const trace::Trace& t, const Classified& c,
+                               const std::vector<Access>& as, const Readers& r);
 
 // ---- steps ----
 

@@ -79,32 +79,48 @@ TEST_F(HeldOutHfText, CheckpointSaves) {
   EXPECT_EQ(job_.checkpoint.write_call, dlgen::WriteCall::writev) << "torch.save";
 }
 
-TEST_F(HeldOutHfText, DISABLED_InMemoryDatasetSteps) {
-  // Truth: 2 train files (+ validation.jsonl) of 120 records, batch 8, 2 workers that only
-  // tokenise, 2 epochs of 15 steps. Distil: num_files 3 (validation merged in), batch 1 "not
-  // inferred (no handovers seen)", workers 0, epochs 1, 0 steps: the loop reads no file after
-  // step 0, so the workers' hand-overs are never seen.
+TEST_F(HeldOutHfText, InMemoryDatasetSteps) {
+  // 2 train files (+ validation.jsonl apart) of 120 records, batch 8 (each batch's labels tensor,
+  // an int64 a sample), 2 workers that only tokenise, 2 epochs of 15 steps: dataset.load =
+  // "memory", the passes from the workers' hand-overs (stages/memory_training.cpp).
+  EXPECT_EQ(job_.dataset.load, dlgen::Load::memory);
   EXPECT_EQ(job_.dataset.num_files, truth("train_files"));
+  EXPECT_EQ(job_.dataset.num_files * job_.dataset.samples_per_file, truth("train_samples"));
   EXPECT_EQ(job_.reader.batch_size, truth("batch_size"));
   EXPECT_EQ(job_.reader.workers, truth("workers"));
   EXPECT_EQ(job_.run.epochs, truth("epochs"));
   EXPECT_EQ(original("steps"), total("steps_per_epoch")) << row("steps").dump();
 }
 
-TEST_F(HeldOutHfText, DISABLED_EvaluationEveryTenSteps) {
-  // Truth: 3 evaluations of 3 steps (batch 16 over 40 records) after global steps 10, 20, 30.
-  // Distil: no [validation] ("no evaluation passes seen"), eval_passes 0.
+TEST_F(HeldOutHfText, EvaluationEveryTenSteps) {
+  // 3 evaluations of 3 steps (batch 16 over 40 records) after global steps 10, 20, 30, over
+  // validation.jsonl set apart by its name and loaded into memory with the train files.
   ASSERT_TRUE(job_.validation.has_value());
+  EXPECT_EQ(job_.validation->load, dlgen::Load::memory);
   EXPECT_EQ(job_.validation->num_files, truth("val_files"));
   EXPECT_EQ(eval_batch(), truth("eval_batch_size"));
+  EXPECT_EQ(job_.run.eval_every_steps, truth("eval_steps"));
   EXPECT_EQ(original("eval_passes"), truth("eval_passes")) << row("eval_passes").dump();
   EXPECT_EQ(original("eval_steps"), total("val_steps_per_pass")) << row("eval_steps").dump();
 }
 
+TEST_F(HeldOutHfText, ReplayOfTheInMemoryJob) {
+  // The replay reads the 3 files once at its start (the load), then runs the epochs and
+  // evaluations from memory: compare finds the same passes and steps in its trace.
+  for (const char* name : {"bytes_read", "files_read", "read_ops", "request_size", "epochs",
+                           "steps", "readers", "eval_passes", "eval_steps", "eval_files",
+                           "data_wait", "checkpoints"})
+    EXPECT_EQ(verdict(name), "PASS") << row(name).dump();
+  // The dataset once: its bytes as distil's fixed sample size rounds them.
+  EXPECT_NEAR(replay("bytes_read"), truth("file_bytes"), 0.005 * truth("file_bytes"))
+      << row("bytes_read").dump();
+}
+
 TEST_F(HeldOutHfText, DISABLED_CheckpointDirectoryEveryTwelveSteps) {
   // Truth: a directory of 10 files (25,404,495 B) every 12 steps, then a final 5-file save.
-  // Distil: every_epochs = 1 ("after epochs 1,1,1"), every_steps 0, files 5 (config.json,
-  // trainer_state.json and the tokenizer files left out), size 25,135,097; the replay writes 1.
+  // Distil: every_steps = 10 ("after steps 14,24,30": the loop received the next batches before
+  // the first save, its receipts run ahead of its steps), files 5 (config.json,
+  // trainer_state.json and the tokenizer files left out), size 25,135,097.
   EXPECT_EQ(job_.checkpoint.every_steps, truth("save_steps"));
   EXPECT_EQ(job_.checkpoint.files, truth("checkpoint_dir_files"));
   EXPECT_EQ(job_.checkpoint.size_bytes, truth("checkpoint_size_bytes"));
@@ -112,11 +128,18 @@ TEST_F(HeldOutHfText, DISABLED_CheckpointDirectoryEveryTwelveSteps) {
 }
 
 TEST_F(HeldOutHfText, DISABLED_ComputePerStep) {
-  // Truth: ~0.2-0.6 s a step on this CPU. Distil: time = "0s" ("not inferred").
+  // Truth: the loop body's wall time, ~0.12-1.6 s a step on this CPU (load-dependent). Distil:
+  // time ~60 % of it plus batch_overhead for the rest (the main thread's time outside its
+  // compute gap: the CPU model's forward and backward make syscalls), so compute.time alone is
+  // short of the truth.
   expect_compute_near_truth();
 }
 
-TEST_F(HeldOutHfText, DISABLED_ReplayPasses) { EXPECT_EQ(failed_rows(compared_), ""); }
+TEST_F(HeldOutHfText, DISABLED_ReplayPasses) {
+  // Fails bytes_written and checkpoint_size (the 5-file saves against 10-file directories),
+  // compute, consumer and au (the replay spends compute + batch_overhead as one gap).
+  EXPECT_EQ(failed_rows(compared_), "");
+}
 
 // ---- torchvision detection reference: COCO JSON, grouped batches, two files an epoch -----------
 

@@ -339,6 +339,11 @@ struct TraceSummary {
   bool complete = true;
 
   std::vector<ProcessSummary> processes;
+  // The dataset was read whole by the main process before training, and the passes ran from
+  // memory (stages/memory_training.cpp): their batches are the hand-overs of workers that read
+  // nothing. eval_batch_size: the evaluation batches' samples (0: not known or none).
+  bool dataset_in_memory = false;
+  std::uint32_t eval_batch_size = 0;
   // Batches handed over (sendmsg, /dev/shm tensors) by processes that read no dataset file, and
   // those processes: DataLoader workers serving a dataset loaded into memory before they started
   // (torchvision's CIFAR10 unpickles every batch file in its __init__). Their batches carry no

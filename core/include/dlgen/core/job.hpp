@@ -27,7 +27,13 @@ enum class Shuffle { none, file, sample };
 // the selected columns (and, in a file's first row group, the footer first), as pyarrow's
 // iter_batches does; the group's other rows are in the reader's memory already.
 enum class ReadUnit { file, sample, stream, row_group };
-enum class CacheMode { keep, drop_start, drop_epoch };  // page cache handling between epochs
+enum class CacheMode { keep, drop_start, drop_epoch };
+// How the dataset reaches the readers. `on_demand`: the reader workers read each sample's bytes
+// when its batch is due, every epoch. `memory`: the main process reads every file of the set
+// once, whole, before the first epoch (a map-style dataset that json.loads or pickle.loads its
+// files in __init__: Hugging Face's in-memory datasets, torchvision's CIFAR10); every epoch then
+// takes its samples from memory, with no I/O: the workers only preprocess and collate.
+enum class Load { on_demand, memory };  // page cache handling between epochs
 // Which ranks of an LLM's world this host simulates in the checkpoint-only workflow: all of them,
 // or (MLPerf Storage's subset mode) the first `ranks_per_host`, each writing its own share.
 enum class CheckpointMode { all, subset };
@@ -80,6 +86,7 @@ struct DatasetSpec {
   // sample i is files i*files_per_sample ... +files_per_sample-1, and a batch holds batch_size
   // samples. num_files is a multiple of it; with more than 1, samples_per_file is 1.
   std::uint32_t files_per_sample = 1;
+  Load load = Load::on_demand;
   bool operator==(const DatasetSpec&) const = default;
 };
 
@@ -270,6 +277,7 @@ const char* to_string(Format f);
 const char* to_string(Shuffle s);
 const char* to_string(ReadUnit r);
 const char* to_string(CacheMode c);
+const char* to_string(Load l);
 const char* to_string(DistKind k);
 const char* to_string(CheckpointMode m);
 const char* to_string(WriteCall c);

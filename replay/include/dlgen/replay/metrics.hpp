@@ -33,6 +33,15 @@ struct PhaseRecord {
   double seconds() const { return static_cast<double>(end_ns - begin_ns - paused_ns) * 1e-9; }
 };
 
+// dataset.load = "memory": the run's reads of its datasets' files, once, before the first epoch.
+// Not a pass: it takes no step, and AU counts it as part of the wait for the run's first batch.
+struct LoadRecord {
+  std::int64_t begin_ns = 0, end_ns = 0;
+  std::uint64_t bytes = 0, requests = 0, files = 0;
+  LatencyHistogram latency;
+  double seconds() const { return static_cast<double>(end_ns - begin_ns) * 1e-9; }
+};
+
 // CPU time counters at one instant: this process's user and system seconds (getrusage) and the
 // host's busy and total jiffies over all CPUs (/proc/stat).
 struct CpuSample {
@@ -47,6 +56,7 @@ struct RunRecord {
   std::int64_t begin_ns = 0, end_ns = 0;  // the run's first and last instant (checkpoints included)
   std::vector<std::uint32_t> accelerator_ids;
   std::vector<PhaseRecord> phases;  // train epochs and eval passes, in the order they ran
+  LoadRecord load;                  // dataset.load = "memory" (all 0 otherwise)
   // dlgen's own work between passes (page-cache drops, planning the next pass): left out of AU's
   // wall time. Checkpoints written between passes: in AU's wall time, apart from data waits.
   std::vector<TimeWindow> harness, checkpoints;

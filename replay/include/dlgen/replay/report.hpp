@@ -164,11 +164,14 @@ struct Report {
   std::uint64_t eval_samples = 0;
   double eval_seconds = 0;
   std::uint64_t eval_bytes = 0;
-  // All passes together: bytes_read = train_bytes + eval_bytes.
+  // dataset.load = "memory": the files read once before the first epoch (0 otherwise).
+  std::uint64_t load_bytes = 0, load_files = 0;
+  double load_seconds = 0;
+  // All reads together: bytes_read = train_bytes + eval_bytes + load_bytes.
   std::uint64_t bytes_read = 0, requests = 0, files_opened = 0;
   double samples_per_s = 0;       // training samples / training seconds
   double eval_samples_per_s = 0;  // evaluation samples / evaluation seconds
-  double mib_per_s = 0;           // bytes_read / (train_seconds + eval_seconds)
+  double mib_per_s = 0;  // bytes_read / (train_seconds + eval_seconds + load_seconds)
   double train_mib_per_s = 0, eval_mib_per_s = 0;
   CpuResult cpu;
   // The host's CPUs were saturated while AU missed its threshold: the client, not the storage, may

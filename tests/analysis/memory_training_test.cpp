@@ -1,0 +1,164 @@
+// Training from memory (stages/memory_training.cpp, distil/memory.cpp) on hand-built traces of a
+// Hugging Face Trainer-style run: the main process reads two train .jsonl files and
+// validation.jsonl whole at start, then each epoch forks 2 DataLoader workers that read nothing
+// and hand over batches of three /dev/shm tensors (ids, mask, labels: one int64 a sample), and
+// every 10 global steps an evaluation forks 2 workers of its own. Laws: the passes are the worker
+// generations (2 epochs of 15 steps, 3 evaluations of 3), the batch is the labels' size over 8,
+// the validation file is set apart, and the job loads both sets into memory.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "dlgen/analysis/distil.hpp"
+#include "dlgen/analysis/summary.hpp"
+#include "trace_builder.hpp"
+
+namespace dlgen::analysis {
+namespace {
+
+using trace::Op;
+
+constexpr std::uint64_t kMs = 1'000'000;
+
+class HfTrainer : public testing::TraceBuilder {
+ public:
+  // shm: batches as /dev/shm tensors (sizes known); else one sendmsg a batch (sizes unknown).
+  explicit HfTrainer(bool shm) : shm_(shm) {}
+
+  trace::Trace run() {
+    proc(100, 1, "python3", false, 100);
+    for (const char* name : {"train-00000-of-00002", "train-00001-of-00002", "validation"})
+      load(file(std::string("/data/text/") + name + ".jsonl", name[0] == 'v' ? 27000 : 37000));
+    sock_ = file("socket:[77]", 0);
+    std::uint32_t global = 0;
+    for (int epoch = 0; epoch < 2; ++epoch) {
+      const std::uint32_t w0 = fork_workers();
+      for (std::uint32_t b = 0; b < 15; ++b) {
+        batch(b % 2 ? w0 + 1 : w0, 8);
+        now_ += 300 * kMs;  // the step's compute
+        if (++global % 10 == 0) evaluate();
+      }
+      now_ += 500 * kMs;
+    }
+    return t_;
+  }
+
+ private:
+  void load(std::uint32_t f) {
+    ev(now_, 5000, 100, 100, Op::open, f, 3, 0, 0, 3);
+    const std::uint64_t size = t_.files[f].size_at_open;
+    for (std::uint64_t at = 0; at <= size; at += 8192)
+      ev(now_ + 10000 + at, 2000, 100, 100, Op::read, f, 3, at, 8192,
+         static_cast<std::int64_t>(std::min<std::uint64_t>(8192, size - at)));
+    ev(now_ + 200000, 1000, 100, 100, Op::close, f, 3, 0, 0, 0);
+    now_ += kMs;
+  }
+
+  std::uint32_t fork_workers() {
+    const std::uint32_t w = next_pid_;
+    for (int i = 0; i < 2; ++i) proc(next_pid_++, 100, "python3", false, w + i), now_ += 20 * kMs;
+    now_ += 50 * kMs;
+    return w;
+  }
+
+  // A worker tokenises (2 ms), hands its batch over; the main process receives it at once.
+  void batch(std::uint32_t worker, std::uint64_t samples) {
+    now_ += 2 * kMs;
+    const std::uint64_t sizes[] = {samples * 1024, samples * 1024, samples * 8};
+    for (std::uint64_t bytes : sizes) {
+      if (shm_) {
+        const auto f = file("/dev/shm/torch_" + std::to_string(worker) + "_" +
+                                std::to_string(shm_files_++),
+                            0);
+        ev(now_, 3000, worker, worker, Op::open, f, 9, 0, 0, 9);
+        ev(now_ + 4000, 2000, worker, worker, Op::ftruncate, f, 9, 0, bytes, 0);
+      } else if (bytes == sizes[0]) {
+        ev(now_, 3000, worker, worker, Op::sendmsg, sock_, 7, 0, 0, 1);
+      }
+      now_ += 10000;
+    }
+    for (int k = 0; k < (shm_ ? 3 : 1); ++k)
+      ev(now_ + 20000 + k * 1000, 500, 100, 100, Op::recvmsg, sock_, 8, 0, 0, 1);
+    now_ += kMs;
+  }
+
+  // 40 validation records at batch 16: 16, 16, 8.
+  void evaluate() {
+    const std::uint32_t w = fork_workers();
+    batch(w, 16);
+    now_ += 100 * kMs;
+    batch(w + 1, 16);
+    now_ += 100 * kMs;
+    batch(w, 8);
+    now_ += 100 * kMs;
+  }
+
+  bool shm_;
+  std::uint32_t sock_ = 0, next_pid_ = 200;
+  std::uint64_t shm_files_ = 0;
+};
+
+TEST(MemoryTraining, PassesBatchesAndValidationFromWorkersThatReadNothing) {
+  const TraceSummary s = summarize(HfTrainer(true).run());
+  ASSERT_TRUE(s.dataset_in_memory);
+  ASSERT_EQ(s.datasets.size(), 2u);
+  EXPECT_EQ(s.datasets[0].files.size(), 2u) << "the two train files";
+  EXPECT_EQ(s.datasets[1].cls, FileClass::validation);
+  EXPECT_EQ(s.datasets[1].files.size(), 1u) << "validation.jsonl apart";
+  std::vector<std::uint64_t> train, eval, after;
+  for (const auto& e : s.epochs) {
+    (e.evaluation ? eval : train).push_back(e.steps);
+    if (e.evaluation) after.push_back(e.after_step);
+  }
+  EXPECT_EQ(train, (std::vector<std::uint64_t>{15, 15}));
+  EXPECT_EQ(eval, (std::vector<std::uint64_t>{3, 3, 3}));
+  EXPECT_EQ(after, (std::vector<std::uint64_t>{10, 20, 30}));
+  EXPECT_EQ(s.batch_size, 8u);
+  EXPECT_EQ(s.eval_batch_size, 16u);
+  ASSERT_EQ(s.accelerators.size(), 1u);
+  EXPECT_FALSE(s.accelerators[0].reads_itself);
+  EXPECT_EQ(s.accelerators[0].workers, 2u);
+}
+
+TEST(MemoryTraining, DistilledJobLoadsBothSetsAndKeepsTheSteps) {
+  const Distilled d = distil(summarize(HfTrainer(true).run()));
+  const Job& j = d.job;
+  EXPECT_EQ(j.dataset.load, Load::memory);
+  EXPECT_EQ(j.dataset.num_files, 2u);
+  EXPECT_EQ(j.dataset.samples_per_file, 60u);  // 15 batches of 8 over 2 files
+  EXPECT_NEAR(j.dataset.sample_size.expected() * 120, 74000, 120);  // the bytes kept
+  ASSERT_TRUE(j.validation.has_value());
+  EXPECT_EQ(j.validation->load, Load::memory);
+  EXPECT_EQ(j.validation->samples_per_file, 40u);
+  EXPECT_EQ(j.reader.batch_size, 8u);
+  EXPECT_EQ(j.reader.eval_batch_size, 16u);
+  EXPECT_EQ(j.reader.workers, 2u);
+  EXPECT_EQ(j.reader.request_size_bytes, 8192u) << "the load's read size";
+  EXPECT_EQ(j.run.epochs, 2u);
+  EXPECT_EQ(j.run.eval_every_steps, 10u);
+  EXPECT_NE(d.comments.at("dataset.load").find("memory"), std::string::npos);
+}
+
+// Without tensor files the batches' samples are not seen: the batch is said not inferred, and
+// batch and samples per file are chosen so that the replay keeps the original's steps (a pass's
+// steps in every file, as many samples a batch as files).
+TEST(MemoryTraining, WithoutTensorSizesTheBatchIsNotInferredButTheStepsStay) {
+  const TraceSummary s = summarize(HfTrainer(false).run());
+  ASSERT_TRUE(s.dataset_in_memory);
+  EXPECT_EQ(s.batch_size, 0u);
+  const Distilled d = distil(s);
+  const Job& j = d.job;
+  EXPECT_NE(d.comments.at("reader.batch_size").find("not inferred"), std::string::npos);
+  auto steps = [](std::uint64_t samples, std::uint64_t batch) {
+    return (samples + batch - 1) / batch;
+  };
+  EXPECT_EQ(steps(j.dataset.samples_per_file * j.dataset.num_files, j.reader.batch_size), 15u);
+  ASSERT_TRUE(j.validation.has_value());
+  EXPECT_EQ(steps(j.validation->samples_per_file * j.validation->num_files,
+                  j.reader.eval_batch_size),
+            3u);
+  EXPECT_EQ(j.run.eval_every_steps, 10u);
+}
+
+}  // namespace
+}  // namespace dlgen::analysis
