@@ -80,10 +80,11 @@ bool draws_with_replacement(const Generations& g, const std::vector<Access>& acc
 }
 
 // Passes (epochs and evaluation passes): a new pass starts when the dataset changes or a file
-// repeats within the current pass. Accesses must be in start order. A loader that draws with
-// replacement (draws_with_replacement) repeats files within a pass, so there a pass is a
-// generation of fresh workers instead: a new one starts when a parent's newer generation reads
-// (the next epoch's DataLoader workers).
+// repeats within the current pass. Accesses must be in start order. Where a parent's readers come
+// in generations (PyTorch forks fresh DataLoader workers for every pass over a loader), a pass is
+// a generation instead: a new one starts when a parent's newer generation reads (the next epoch's
+// workers), and a repeat within a generation does not split it (a loader drawing with replacement;
+// a grouped batch sampler completing an epoch's last batches with images it already gave).
 //
 // An evaluation in the middle of an epoch (every N optimizer steps) runs while the training
 // loader's workers live on, with batches they read ahead of it; after it those same processes
@@ -100,6 +101,9 @@ bool assign_passes(const trace::Trace& t, std::vector<Access>& accesses, bool re
   const Generations g = worker_generations(t, accesses);
   const bool replacement = draws_with_replacement(g, accesses);
   const bool runs_only = !g.fresh && redraws;
+  std::set<std::uint32_t> reforks;  // parents whose readers came in two generations or more
+  for (const auto& [pid, pg] : g.generation_of)
+    if (pg.second > 0) reforks.insert(pg.first);
   std::map<std::int32_t, std::set<std::pair<std::uint32_t, std::uint32_t>>> generations_of;
   for (const auto& a : accesses) generations_of[a.dataset].insert(g.generation_of.at(a.pid));
   struct Open {
@@ -115,14 +119,16 @@ bool assign_passes(const trace::Trace& t, std::vector<Access>& accesses, bool re
     bool next = false;
     if (cur && a.dataset == cur_ds && !runs_only) {
       const auto it = cur->newest.find(parent);
-      next = replacement ? it != cur->newest.end() && gen > it->second : cur->seen.count(a.file);
+      const bool by_generation = replacement || reforks.count(parent);
+      next = by_generation ? it != cur->newest.end() && gen > it->second : cur->seen.count(a.file);
     }
     if (a.dataset != cur_ds || next) {
       auto resumed = latest.find(a.dataset);
       const bool resume = !next && g.fresh && generations_of[a.dataset].size() >= 2 &&
                           resumed != latest.end() &&
                           resumed->second.pids.count(a.pid) &&
-                          (replacement || !resumed->second.seen.count(a.file));
+                          (replacement || reforks.count(parent) ||
+                           !resumed->second.seen.count(a.file));
       if (resume) {
         cur = &resumed->second;
       } else {

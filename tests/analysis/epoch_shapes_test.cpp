@@ -1,0 +1,168 @@
+// summarize's stages on loader shapes of real training programs (issue 18,
+// tests/pytorch/heldout_gpu2): a grouped batch sampler that repeats a few images in an epoch's
+// last batches (torchvision's detection reference), evaluated at batch 1; and a WebDataset-style
+// stream whose shuffle buffer makes each worker read ahead of its handovers. Each trace is built
+// call by call: fresh DataLoader workers every pass, each collating its batch into a /dev/shm
+// tensor of its own thread.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "stages/stages.hpp"
+#include "trace_builder.hpp"
+
+namespace dlgen::analysis::stages {
+namespace {
+
+using trace::Op;
+
+class Loader : public testing::TraceBuilder {
+ public:
+  Loader() { proc(100, 1, "python3", false, 100); }
+  // A fresh worker of the main process (PyTorch forks them for every pass).
+  std::uint32_t worker() {
+    proc(next_pid_, 100, "pt_data_worker", false, next_pid_);
+    return next_pid_++;
+  }
+  std::vector<std::uint32_t> files(const std::string& dir, int n, std::uint64_t size = 8192) {
+    std::vector<std::uint32_t> out;
+    for (int i = 0; i < n; ++i) out.push_back(file(dir + "/" + std::to_string(i) + ".jpg", size));
+    return out;
+  }
+  // `pid` opens `f`, reads it in `chunk` reads `gap` apart from `at` on, and closes it: the close
+  // time.
+  std::uint64_t read(std::uint32_t pid, std::uint32_t f, std::uint64_t at, std::uint64_t chunk,
+                     std::uint64_t gap = 10'000) {
+    const std::uint64_t size = t_.files[f].size_at_open;
+    ev(at, 1000, pid, pid, Op::open, f, 5, 0, 0, 5);
+    std::uint64_t ts = at + 2000;
+    for (std::uint64_t off = 0; off < size; off += chunk, ts += gap)
+      ev(ts, 1000, pid, pid, Op::read, f, 5, off, chunk, static_cast<std::int64_t>(chunk));
+    ev(ts, 500, pid, pid, Op::close, f, 5, 0, 0, 0);
+    return ts + 500;
+  }
+  // `pid`'s reading thread collates a batch into a new /dev/shm tensor at `at`.
+  void handover(std::uint32_t pid, std::uint64_t at) {
+    const auto f = file("/dev/shm/torch_" + std::to_string(pid) + "_" + std::to_string(shm_++), 0);
+    ev(at, 1000, pid, pid, Op::shm_open, f, 9, 0, 0, 9);
+  }
+  const trace::Trace& get() const { return t_; }
+
+ private:
+  std::uint32_t next_pid_ = 200, shm_ = 0;
+};
+
+struct Stages {
+  Classified c;
+  std::vector<Access> as;
+  Readers r;
+  Passes p;
+  Batches b;
+};
+Stages run(const trace::Trace& t) {
+  Stages s;
+  s.c = classify(t);
+  s.as = find_accesses(t, s.c);
+  s.r = find_readers(t, s.c, s.as);
+  s.p = find_passes(s.c, s.as, s.r);
+  s.b = find_batches(t, s.c, s.as, s.r, s.p);
+  return s;
+}
+
+// A grouped batch sampler (aspect-ratio groups) over 12 images, batch 4, 2 workers: each epoch's
+// last batch is completed with an image of its group the epoch gave already, and one image is left
+// out. Evaluation after each epoch reads the 16 validation images one a batch. Each epoch's fresh
+// workers are its pass (the repeat does not end it), and the batch is the training passes' 4,
+// though the evaluations' batches of 1 are more.
+TEST(EpochShapes, GroupedSamplerRepeatsStayInTheirEpochAndEvaluationBatchesDoNotSetTheBatch) {
+  Loader l;
+  const auto train = l.files("/d/coco/train2017", 12);
+  const auto val = l.files("/d/coco/val2017", 16);
+  std::uint64_t t = 10'000'000;
+  for (int epoch = 0; epoch < 3; ++epoch) {
+    // Images 0..10 once, image 3 again; image 11 (epoch 0), 10, 9 ... not at all.
+    std::vector<std::uint32_t> order;
+    for (int i = 0; i < 12; ++i)
+      if (i != 11 - epoch) order.push_back(train[i]);
+    order.push_back(train[3]);
+    const std::uint32_t w[2] = {l.worker(), l.worker()};
+    for (std::size_t batch = 0; batch < 3; ++batch) {
+      const std::uint32_t pid = w[batch % 2];
+      for (std::size_t k = 0; k < 4; ++k) t = l.read(pid, order[batch * 4 + k], t, 8192);
+      l.handover(pid, t += 200'000);
+      t += 5'000'000;
+    }
+    const std::uint32_t v = l.worker();
+    for (const auto f : val) {
+      t = l.read(v, f, t, 8192);
+      l.handover(v, t += 200'000);
+      t += 1'000'000;
+    }
+    t += 20'000'000;
+  }
+  const Stages s = run(l.get());
+  ASSERT_EQ(s.p.epochs.size(), 6u);  // 3 epochs, each with its evaluation
+  for (std::size_t i = 0; i < 6; ++i) {
+    EXPECT_EQ(s.p.epochs[i].evaluation, i % 2 == 1) << i;
+    EXPECT_EQ(s.p.epochs[i].accesses, i % 2 == 1 ? 16u : 12u) << i;
+    EXPECT_EQ(s.b.steps_per_pass[i], i % 2 == 1 ? 16u : 3u) << i;
+  }
+  EXPECT_EQ(s.p.epochs[0].unique_files, 11u);
+  EXPECT_EQ(s.b.batch_size, 4u);
+  EXPECT_FALSE(s.b.stream);
+}
+
+// 4 tar shards of 10 pieces, 2 fresh workers an epoch, each streaming its 2 shards through a
+// shuffle buffer: it hands its first batch over while it reads its second shard and the other two
+// after closing it, from the samples it read ahead. Every handover is a batch: 6 an epoch.
+TEST(EpochShapes, AShuffleBufferReadingAheadIsStillAStream) {
+  Loader l;
+  const auto shards = l.files("/d/wds/train", 4, 10 * 12288);
+  std::uint64_t t = 10'000'000;
+  for (int epoch = 0; epoch < 3; ++epoch) {
+    const std::uint32_t w[2] = {l.worker(), l.worker()};
+    for (int k = 0; k < 2; ++k) {
+      std::uint64_t end = l.read(w[k], shards[k], t + k * 300'000, 12288, 100'000);
+      const std::uint64_t second = end + 100'000;
+      end = l.read(w[k], shards[k + 2], second, 12288, 100'000);
+      l.handover(w[k], second + 450'000);  // while the second shard is open
+      l.handover(w[k], end + 30'000'000);
+      l.handover(w[k], end + 160'000'000);
+    }
+    t += 400'000'000;
+  }
+  const Stages s = run(l.get());
+  EXPECT_TRUE(s.b.stream);
+  ASSERT_EQ(s.p.epochs.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(s.b.steps_per_pass[i], 6u) << i;
+  EXPECT_EQ(s.b.batch_size, 1u) << "a stream's batch counts as one sample";
+}
+
+// Files per sample, batch 4, and two tensors collated per batch by the reading thread (an image
+// stack and a mask stack, 0.3 ms apart): the second follows the first with no read between, but
+// within the collate, so it is not a batch read ahead, and the loader is no stream.
+TEST(EpochShapes, TwoTensorsOfOneBatchAreNotAStream) {
+  Loader l;
+  const auto train = l.files("/d/seg/train", 16);
+  std::uint64_t t = 10'000'000;
+  for (int epoch = 0; epoch < 2; ++epoch) {
+    const std::uint32_t w[2] = {l.worker(), l.worker()};
+    for (std::size_t batch = 0; batch < 4; ++batch) {
+      const std::uint32_t pid = w[batch % 2];
+      for (std::size_t k = 0; k < 4; ++k) t = l.read(pid, train[batch * 4 + k], t, 8192);
+      l.handover(pid, t += 100'000);
+      l.handover(pid, t += 300'000);
+      t += 5'000'000;
+    }
+    t += 20'000'000;
+  }
+  const Stages s = run(l.get());
+  EXPECT_FALSE(s.b.stream);
+  ASSERT_EQ(s.p.epochs.size(), 2u);
+  EXPECT_EQ(s.b.batch_size, 4u);
+  for (std::size_t i = 0; i < 2; ++i) EXPECT_EQ(s.b.steps_per_pass[i], 4u) << i;
+}
+
+}  // namespace
+}  // namespace dlgen::analysis::stages
