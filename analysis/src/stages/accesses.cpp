@@ -124,11 +124,10 @@ bool assign_passes(const trace::Trace& t, std::vector<Access>& accesses, bool re
     }
     if (a.dataset != cur_ds || next) {
       auto resumed = latest.find(a.dataset);
-      const bool resume = !next && g.fresh && generations_of[a.dataset].size() >= 2 &&
-                          resumed != latest.end() &&
-                          resumed->second.pids.count(a.pid) &&
-                          (replacement || reforks.count(parent) ||
-                           !resumed->second.seen.count(a.file));
+      const bool resume =
+          !next && g.fresh && generations_of[a.dataset].size() >= 2 && resumed != latest.end() &&
+          resumed->second.pids.count(a.pid) &&
+          (replacement || reforks.count(parent) || !resumed->second.seen.count(a.file));
       if (resume) {
         cur = &resumed->second;
       } else {

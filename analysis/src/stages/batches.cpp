@@ -89,8 +89,8 @@ constexpr std::uint64_t kCollateNs = 1'000'000;
 StreamEvidence stream_evidence(const std::vector<Ev>& evs,
                                const std::vector<std::pair<std::uint64_t, std::uint64_t>>& sp) {
   StreamEvidence s;
-  std::size_t began = 0;      // accesses begun since the previous handover
-  std::uint64_t last = 0;     // the previous handover (0: none yet)
+  std::size_t began = 0;   // accesses begun since the previous handover
+  std::uint64_t last = 0;  // the previous handover (0: none yet)
   for (const auto& ev : evs) {
     if (!ev.handover) {
       ++began;
@@ -116,7 +116,7 @@ StreamEvidence stream_evidence(const std::vector<Ev>& evs,
 // each) on their evidence pooled. Mapped-file readers (`mapped`) are never streams: their batches
 // may show no reads. Events per reader in time order.
 std::set<std::uint32_t> streaming_readers(const std::vector<Access>& accesses,
-                                          const std::map<std::uint32_t, std::vector<Ev>>& per_reader,
+                                          const ReaderEvents& per_reader,
                                           const std::set<std::uint32_t>& mapped) {
   std::map<std::uint32_t, std::vector<std::pair<std::uint64_t, std::uint64_t>>> spans;
   for (const auto& a : accesses) spans[a.reader].push_back({a.ts, a.end});
