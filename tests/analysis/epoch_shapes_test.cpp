@@ -20,8 +20,9 @@ using trace::Op;
 class Loader : public testing::TraceBuilder {
  public:
   Loader() { proc(100, 1, "python3", false, 100); }
-  // A fresh worker of the main process (PyTorch forks them for every pass).
-  std::uint32_t worker() {
+  // A fresh worker of the main process forked at `at` (PyTorch forks them for every pass).
+  std::uint32_t worker(std::uint64_t at) {
+    now_ = at;
     proc(next_pid_, 100, "pt_data_worker", false, next_pid_);
     return next_pid_++;
   }
@@ -70,30 +71,40 @@ Stages run(const trace::Trace& t) {
   return s;
 }
 
-// A grouped batch sampler (aspect-ratio groups) over 12 images, batch 4, 2 workers: each epoch's
+// A grouped batch sampler's order of n images in `epoch`: image n - 1 - epoch left out, image 3
+// twice; after the first epoch, the epoch begins with the image the previous one left out (no
+// repeat yet: its pass still begins at its workers' first read). One repeat in 48 reads is too
+// few for a loader drawing with replacement (5 %).
+std::vector<std::uint32_t> grouped_order(const std::vector<std::uint32_t>& images, int epoch) {
+  const int n = static_cast<int>(images.size());
+  std::vector<std::uint32_t> order;
+  if (epoch > 0) order.push_back(images[n - epoch]);
+  for (int i = 0; i < n; ++i)
+    if (i != n - 1 - epoch && (epoch == 0 || i != n - epoch)) order.push_back(images[i]);
+  order.push_back(images[3]);
+  return order;
+}
+
+// A grouped batch sampler (aspect-ratio groups) over 48 images, batch 4, 2 workers: each epoch's
 // last batch is completed with an image of its group the epoch gave already, and one image is left
 // out. Evaluation after each epoch reads the 16 validation images one a batch. Each epoch's fresh
 // workers are its pass (the repeat does not end it), and the batch is the training passes' 4,
 // though the evaluations' batches of 1 are more.
 TEST(EpochShapes, GroupedSamplerRepeatsStayInTheirEpochAndEvaluationBatchesDoNotSetTheBatch) {
   Loader l;
-  const auto train = l.files("/d/coco/train2017", 12);
+  const auto train = l.files("/d/coco/train2017", 48);
   const auto val = l.files("/d/coco/val2017", 16);
   std::uint64_t t = 10'000'000;
   for (int epoch = 0; epoch < 3; ++epoch) {
-    // Images 0..10 once, image 3 again; image 11 (epoch 0), 10, 9 ... not at all.
-    std::vector<std::uint32_t> order;
-    for (int i = 0; i < 12; ++i)
-      if (i != 11 - epoch) order.push_back(train[i]);
-    order.push_back(train[3]);
-    const std::uint32_t w[2] = {l.worker(), l.worker()};
-    for (std::size_t batch = 0; batch < 3; ++batch) {
+    const auto order = grouped_order(train, epoch);
+    const std::uint32_t w[2] = {l.worker(t), l.worker(t)};
+    for (std::size_t batch = 0; batch < 12; ++batch) {
       const std::uint32_t pid = w[batch % 2];
       for (std::size_t k = 0; k < 4; ++k) t = l.read(pid, order[batch * 4 + k], t, 8192);
       l.handover(pid, t += 200'000);
       t += 5'000'000;
     }
-    const std::uint32_t v = l.worker();
+    const std::uint32_t v = l.worker(t);
     for (const auto f : val) {
       t = l.read(v, f, t, 8192);
       l.handover(v, t += 200'000);
@@ -105,12 +116,100 @@ TEST(EpochShapes, GroupedSamplerRepeatsStayInTheirEpochAndEvaluationBatchesDoNot
   ASSERT_EQ(s.p.epochs.size(), 6u);  // 3 epochs, each with its evaluation
   for (std::size_t i = 0; i < 6; ++i) {
     EXPECT_EQ(s.p.epochs[i].evaluation, i % 2 == 1) << i;
-    EXPECT_EQ(s.p.epochs[i].accesses, i % 2 == 1 ? 16u : 12u) << i;
-    EXPECT_EQ(s.b.steps_per_pass[i], i % 2 == 1 ? 16u : 3u) << i;
+    EXPECT_EQ(s.p.epochs[i].accesses, i % 2 == 1 ? 16u : 48u) << i;
+    EXPECT_EQ(s.b.steps_per_pass[i], i % 2 == 1 ? 16u : 12u) << i;
   }
-  EXPECT_EQ(s.p.epochs[0].unique_files, 11u);
+  EXPECT_EQ(s.p.epochs[0].unique_files, 47u);
   EXPECT_EQ(s.b.batch_size, 4u);
   EXPECT_FALSE(s.b.stream);
+}
+
+// Epochs back to back (no evaluation between), each beginning with the image the previous one
+// left out: that read is no repeat, but the new epoch's pass begins there, at its workers' first
+// read, not at their first repeat.
+TEST(EpochShapes, AnEpochBeginsAtItsWorkersFirstReadNotAtTheirFirstRepeat) {
+  Loader l;
+  const auto train = l.files("/d/coco/train2017", 48);
+  std::uint64_t t = 10'000'000;
+  for (int epoch = 0; epoch < 3; ++epoch) {
+    const auto order = grouped_order(train, epoch);
+    const std::uint32_t w[2] = {l.worker(t), l.worker(t)};
+    for (std::size_t batch = 0; batch < 12; ++batch) {
+      const std::uint32_t pid = w[batch % 2];
+      for (std::size_t k = 0; k < 4; ++k) t = l.read(pid, order[batch * 4 + k], t, 8192);
+      l.handover(pid, t += 200'000);
+      t += 5'000'000;
+    }
+    t += 20'000'000;
+  }
+  const Stages s = run(l.get());
+  ASSERT_EQ(s.p.epochs.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(s.p.epochs[i].accesses, 48u) << i;
+    EXPECT_EQ(s.b.steps_per_pass[i], 12u) << i;
+  }
+  EXPECT_EQ(s.as[48].file, train[47]);
+  EXPECT_EQ(s.as[48].pass, 1);
+}
+
+// The same grouped sampler's training workers fresh each epoch, evaluated after epochs 1 and 3
+// by a persistent worker: alive from the first evaluation to the last, it spans epochs 2 and 3,
+// which counted among the workers of every dataset together were one generation (their repeats
+// then ignored: one pass). Generations are counted among each dataset's own readers.
+TEST(EpochShapes, APersistentEvaluationWorkerDoesNotJoinTheTrainingGenerations) {
+  Loader l;
+  const auto train = l.files("/d/coco/train2017", 48);
+  const auto val = l.files("/d/coco/val2017", 4);
+  std::uint32_t v = 0;
+  std::uint64_t t = 10'000'000;
+  for (int epoch = 0; epoch < 3; ++epoch) {
+    const auto order = grouped_order(train, epoch);
+    const std::uint32_t w[2] = {l.worker(t), l.worker(t)};
+    for (std::size_t batch = 0; batch < 12; ++batch) {
+      const std::uint32_t pid = w[batch % 2];
+      for (std::size_t k = 0; k < 4; ++k) t = l.read(pid, order[batch * 4 + k], t, 8192);
+      l.handover(pid, t += 200'000);
+      t += 5'000'000;
+    }
+    if (epoch == 1) continue;
+    if (v == 0) v = l.worker(t);
+    for (const auto f : val) {
+      t = l.read(v, f, t, 8192);
+      l.handover(v, t += 200'000);
+      t += 1'000'000;
+    }
+    t += 20'000'000;
+  }
+  const Stages s = run(l.get());
+  ASSERT_EQ(s.p.epochs.size(), 5u);  // epoch 1, evaluation, epochs 2 and 3, evaluation
+  const bool evaluation[5] = {false, true, false, false, true};
+  for (std::size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(s.p.epochs[i].evaluation, evaluation[i]) << i;
+    EXPECT_EQ(s.p.epochs[i].accesses, evaluation[i] ? 4u : 48u) << i;
+  }
+}
+
+// K-fold style: each epoch's training workers read 8 files of the folder, then fresh validation
+// workers read its other 4. The newer generation re-reads nothing, so it does not end the pass
+// (as before generations counted: 2 passes of 12, not 4).
+TEST(EpochShapes, ANewerGenerationReadingOtherFilesStaysInThePass) {
+  Loader l;
+  const auto files = l.files("/d/folds/samples", 12);
+  std::uint64_t t = 10'000'000;
+  for (int epoch = 0; epoch < 2; ++epoch)
+    for (const auto& [first, n] : {std::pair{0, 8}, std::pair{8, 4}}) {
+      const std::uint32_t w[2] = {l.worker(t), l.worker(t)};
+      for (int batch = 0; batch < n / 4; ++batch) {
+        const std::uint32_t pid = w[batch % 2];
+        for (int k = 0; k < 4; ++k) t = l.read(pid, files[first + batch * 4 + k], t, 8192);
+        l.handover(pid, t += 200'000);
+        t += 5'000'000;
+      }
+      t += 20'000'000;
+    }
+  const Stages s = run(l.get());
+  ASSERT_EQ(s.p.epochs.size(), 2u);
+  for (const auto& e : s.p.epochs) EXPECT_EQ(e.accesses, 12u);
 }
 
 // 4 tar shards of 10 pieces, 2 fresh workers an epoch, each streaming its 2 shards through a
@@ -121,7 +220,7 @@ TEST(EpochShapes, AShuffleBufferReadingAheadIsStillAStream) {
   const auto shards = l.files("/d/wds/train", 4, 10 * 12288);
   std::uint64_t t = 10'000'000;
   for (int epoch = 0; epoch < 3; ++epoch) {
-    const std::uint32_t w[2] = {l.worker(), l.worker()};
+    const std::uint32_t w[2] = {l.worker(t), l.worker(t)};
     for (int k = 0; k < 2; ++k) {
       std::uint64_t end = l.read(w[k], shards[k], t + k * 300'000, 12288, 100'000);
       const std::uint64_t second = end + 100'000;
@@ -147,7 +246,7 @@ TEST(EpochShapes, TwoTensorsOfOneBatchAreNotAStream) {
   const auto train = l.files("/d/seg/train", 16);
   std::uint64_t t = 10'000'000;
   for (int epoch = 0; epoch < 2; ++epoch) {
-    const std::uint32_t w[2] = {l.worker(), l.worker()};
+    const std::uint32_t w[2] = {l.worker(t), l.worker(t)};
     for (std::size_t batch = 0; batch < 4; ++batch) {
       const std::uint32_t pid = w[batch % 2];
       for (std::size_t k = 0; k < 4; ++k) t = l.read(pid, train[batch * 4 + k], t, 8192);
