@@ -48,6 +48,26 @@ class Loader : public testing::TraceBuilder {
     const auto f = file("/dev/shm/torch_" + std::to_string(pid) + "_" + std::to_string(shm_++), 0);
     ev(at, 1000, pid, pid, Op::shm_open, f, 9, 0, 0, 9);
   }
+  // `workers` take turns at batches of `batch` files of `order` (each file read whole, then the
+  // batch collated), `gap` apart, from `at` on: the time after.
+  std::uint64_t batches(const std::vector<std::uint32_t>& workers,
+                        const std::vector<std::uint32_t>& order, std::size_t batch,
+                        std::uint64_t at, std::uint64_t gap = 5'000'000) {
+    for (std::size_t b = 0; b * batch < order.size(); ++b) {
+      const std::uint32_t pid = workers[b % workers.size()];
+      for (std::size_t k = b * batch; k < std::min(order.size(), (b + 1) * batch); ++k)
+        at = read(pid, order[k], at, 8192);
+      handover(pid, at += 200'000);
+      at += gap;
+    }
+    return at;
+  }
+  // A pass of 2 fresh workers over `order`, forked at `at`, then a 20 ms pause: the time after.
+  std::uint64_t fresh_pass(const std::vector<std::uint32_t>& order, std::size_t batch,
+                           std::uint64_t at) {
+    const std::vector<std::uint32_t> w = {worker(at), worker(at)};
+    return batches(w, order, batch, at) + 20'000'000;
+  }
   const trace::Trace& get() const { return t_; }
 
  private:
@@ -96,21 +116,8 @@ TEST(EpochShapes, GroupedSamplerRepeatsStayInTheirEpochAndEvaluationBatchesDoNot
   const auto val = l.files("/d/coco/val2017", 16);
   std::uint64_t t = 10'000'000;
   for (int epoch = 0; epoch < 3; ++epoch) {
-    const auto order = grouped_order(train, epoch);
-    const std::uint32_t w[2] = {l.worker(t), l.worker(t)};
-    for (std::size_t batch = 0; batch < 12; ++batch) {
-      const std::uint32_t pid = w[batch % 2];
-      for (std::size_t k = 0; k < 4; ++k) t = l.read(pid, order[batch * 4 + k], t, 8192);
-      l.handover(pid, t += 200'000);
-      t += 5'000'000;
-    }
-    const std::uint32_t v = l.worker(t);
-    for (const auto f : val) {
-      t = l.read(v, f, t, 8192);
-      l.handover(v, t += 200'000);
-      t += 1'000'000;
-    }
-    t += 20'000'000;
+    t = l.fresh_pass(grouped_order(train, epoch), 4, t);
+    t = l.batches({l.worker(t)}, val, 1, t, 1'000'000) + 20'000'000;
   }
   const Stages s = run(l.get());
   ASSERT_EQ(s.p.epochs.size(), 6u);  // 3 epochs, each with its evaluation
@@ -131,17 +138,7 @@ TEST(EpochShapes, AnEpochBeginsAtItsWorkersFirstReadNotAtTheirFirstRepeat) {
   Loader l;
   const auto train = l.files("/d/coco/train2017", 48);
   std::uint64_t t = 10'000'000;
-  for (int epoch = 0; epoch < 3; ++epoch) {
-    const auto order = grouped_order(train, epoch);
-    const std::uint32_t w[2] = {l.worker(t), l.worker(t)};
-    for (std::size_t batch = 0; batch < 12; ++batch) {
-      const std::uint32_t pid = w[batch % 2];
-      for (std::size_t k = 0; k < 4; ++k) t = l.read(pid, order[batch * 4 + k], t, 8192);
-      l.handover(pid, t += 200'000);
-      t += 5'000'000;
-    }
-    t += 20'000'000;
-  }
+  for (int epoch = 0; epoch < 3; ++epoch) t = l.fresh_pass(grouped_order(train, epoch), 4, t);
   const Stages s = run(l.get());
   ASSERT_EQ(s.p.epochs.size(), 3u);
   for (std::size_t i = 0; i < 3; ++i) {
@@ -163,22 +160,10 @@ TEST(EpochShapes, APersistentEvaluationWorkerDoesNotJoinTheTrainingGenerations) 
   std::uint32_t v = 0;
   std::uint64_t t = 10'000'000;
   for (int epoch = 0; epoch < 3; ++epoch) {
-    const auto order = grouped_order(train, epoch);
-    const std::uint32_t w[2] = {l.worker(t), l.worker(t)};
-    for (std::size_t batch = 0; batch < 12; ++batch) {
-      const std::uint32_t pid = w[batch % 2];
-      for (std::size_t k = 0; k < 4; ++k) t = l.read(pid, order[batch * 4 + k], t, 8192);
-      l.handover(pid, t += 200'000);
-      t += 5'000'000;
-    }
+    t = l.fresh_pass(grouped_order(train, epoch), 4, t);
     if (epoch == 1) continue;
     if (v == 0) v = l.worker(t);
-    for (const auto f : val) {
-      t = l.read(v, f, t, 8192);
-      l.handover(v, t += 200'000);
-      t += 1'000'000;
-    }
-    t += 20'000'000;
+    t = l.batches({v}, val, 1, t, 1'000'000) + 20'000'000;
   }
   const Stages s = run(l.get());
   ASSERT_EQ(s.p.epochs.size(), 5u);  // epoch 1, evaluation, epochs 2 and 3, evaluation
@@ -196,17 +181,10 @@ TEST(EpochShapes, ANewerGenerationReadingOtherFilesStaysInThePass) {
   Loader l;
   const auto files = l.files("/d/folds/samples", 12);
   std::uint64_t t = 10'000'000;
-  for (int epoch = 0; epoch < 2; ++epoch)
-    for (const auto& [first, n] : {std::pair{0, 8}, std::pair{8, 4}}) {
-      const std::uint32_t w[2] = {l.worker(t), l.worker(t)};
-      for (int batch = 0; batch < n / 4; ++batch) {
-        const std::uint32_t pid = w[batch % 2];
-        for (int k = 0; k < 4; ++k) t = l.read(pid, files[first + batch * 4 + k], t, 8192);
-        l.handover(pid, t += 200'000);
-        t += 5'000'000;
-      }
-      t += 20'000'000;
-    }
+  for (int epoch = 0; epoch < 2; ++epoch) {
+    t = l.fresh_pass({files.begin(), files.begin() + 8}, 4, t);
+    t = l.fresh_pass({files.begin() + 8, files.end()}, 4, t);
+  }
   const Stages s = run(l.get());
   ASSERT_EQ(s.p.epochs.size(), 2u);
   for (const auto& e : s.p.epochs) EXPECT_EQ(e.accesses, 12u);
