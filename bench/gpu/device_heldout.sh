@@ -23,21 +23,10 @@
 # (default /usr/local/nvidia/lib64/libcuda.so.1, else ldconfig's), PYTHON (default python3; on a host
 # where python3 is not the one with torch, e.g. PYTHON=/usr/bin/python3).
 set -u
-START=$(date +%s)
-OUT=${OUT:-/tmp/dlgen-heldout-out}
-DEVICE=${DEVICE:-cuda}
-DLGEN=${DLGEN:-.gpu/dlgen}
-WORK=${WORK:-/tmp/dlgen-heldout}
-DEADLINE_S=${DEADLINE_S:-330}
-LOGS=$OUT/logs
-SUMMARY=$OUT/summary.txt
 H=tests/pytorch/heldout_gpu
-mkdir -p "$OUT" "$LOGS" "$WORK"
-: >"$SUMMARY"
-# The traced programs get the host's own libraries (the dlgen wrapper sets LD_LIBRARY_PATH for itself).
-PYTHON=${PYTHON:-python3}
-PY=(env -u LD_LIBRARY_PATH "$PYTHON")
 
+NAME=heldout
+DEADLINE_DEFAULT=330
 # shellcheck source=bench/gpu/device_lib.sh
 source "$(dirname "$0")/device_lib.sh"
 

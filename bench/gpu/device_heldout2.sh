@@ -24,21 +24,10 @@
 # (default .gpu/dlgen), WORK (datasets and checkpoints, default /tmp/dlgen-heldout2), DEADLINE_S,
 # DLGEN_CUDA_LIB, PYTHON (default python3).
 set -u
-START=$(date +%s)
-OUT=${OUT:-/tmp/dlgen-heldout2-out}
-DEVICE=${DEVICE:-cuda}
-DLGEN=${DLGEN:-.gpu/dlgen}
-WORK=${WORK:-/tmp/dlgen-heldout2}
-DEADLINE_S=${DEADLINE_S:-300}
-LOGS=$OUT/logs
-SUMMARY=$OUT/summary.txt
 H=tests/pytorch/heldout_gpu2
-mkdir -p "$OUT" "$LOGS" "$WORK"
-: >"$SUMMARY"
-# The traced programs get the host's own libraries (the dlgen wrapper sets LD_LIBRARY_PATH for itself).
-PYTHON=${PYTHON:-python3}
-PY=(env -u LD_LIBRARY_PATH "$PYTHON")
 
+NAME=heldout2
+DEADLINE_DEFAULT=300
 # shellcheck source=bench/gpu/device_lib.sh
 source "$(dirname "$0")/device_lib.sh"
 

@@ -1,8 +1,26 @@
 # shellcheck shell=bash
-# What bench/gpu/device_run.sh and device_heldout.sh share: the steps under `timeout` against one
-# deadline, captures, host facts, the summary of the programs' logs, packing $OUT. Sourced after the
-# script has set START, OUT, DEVICE, DLGEN, DEADLINE_S, LOGS, SUMMARY and PY (the traced programs'
-# python: `env -u LD_LIBRARY_PATH python3`, as the dlgen wrapper sets LD_LIBRARY_PATH for itself).
+# What the bench/gpu/device_*.sh scripts share: their knobs' defaults, the steps under `timeout`
+# against one deadline, captures, host facts, the summary of the programs' logs, packing $OUT.
+# Sourced first, after the script has set NAME (its folders: /tmp/dlgen-NAME and
+# /tmp/dlgen-NAME-out) and DEADLINE_DEFAULT (seconds).
+#
+# Knobs (environment): OUT (default /tmp/dlgen-NAME-out; the device tool sets it), DEVICE=cuda|cpu,
+# DLGEN (default .gpu/dlgen), WORK (datasets and checkpoints, default /tmp/dlgen-NAME), DEADLINE_S
+# (default DEADLINE_DEFAULT), PYTHON (default python3; PYTHON=/usr/bin/python3 where python3 is not
+# the one with torch), DLGEN_CUDA_LIB (below).
+START=$(date +%s)
+OUT=${OUT:-/tmp/dlgen-$NAME-out}
+DEVICE=${DEVICE:-cuda}
+DLGEN=${DLGEN:-.gpu/dlgen}
+WORK=${WORK:-/tmp/dlgen-$NAME}
+DEADLINE_S=${DEADLINE_S:-$DEADLINE_DEFAULT}
+LOGS=$OUT/logs
+SUMMARY=$OUT/summary.txt
+mkdir -p "$OUT" "$LOGS" "$WORK"
+: >"$SUMMARY"
+# The traced programs get the host's own libraries (the dlgen wrapper sets LD_LIBRARY_PATH for itself).
+PYTHON=${PYTHON:-python3}
+PY=(env -u LD_LIBRARY_PATH "$PYTHON")
 
 # DLGEN_CUDA_LIB: the libcuda.so.1 capture attaches its uprobes to (default: the device tool's
 # /usr/local/nvidia/lib64 copy, else ldconfig's).

@@ -18,22 +18,13 @@
 # timing tolerance widens to the originals' own spread where that is larger (compare's report
 # says which).
 set -u
-START=$(date +%s)
-OUT=${OUT:-/tmp/dlgen-replay-out}
-DEVICE=${DEVICE:-cuda}
-DLGEN=$(realpath "${DLGEN:-.gpu/dlgen}")
-WORK=${WORK:-/tmp/dlgen-replay}
-DEADLINE_S=${DEADLINE_S:-480}
-LOGS=$OUT/logs
-SUMMARY=$OUT/summary.txt
-mkdir -p "$OUT" "$LOGS" "$WORK"
-: >"$SUMMARY"
-PYTHON=${PYTHON:-python3}
-PY=(env -u LD_LIBRARY_PATH "$PYTHON")
 T=tests/pytorch
 H=tests/pytorch/heldout_gpu
+NAME=replay
+DEADLINE_DEFAULT=480
 # shellcheck source=bench/gpu/device_lib.sh
 source "$(dirname "$0")/device_lib.sh"
+DLGEN=$(realpath "$DLGEN")
 
 say "device_replay.sh: DEVICE=$DEVICE DLGEN=$DLGEN DLGEN_CUDA_LIB=${DLGEN_CUDA_LIB:-none} WORK=$WORK $(date -u +%FT%TZ)"
 host_facts

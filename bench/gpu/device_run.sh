@@ -20,24 +20,14 @@
 # without a GPU), DLGEN (default .gpu/dlgen), WORK (datasets and checkpoints, default /tmp/dlgen-gpu),
 # DEADLINE_S, DLGEN_CUDA_LIB (default /usr/local/nvidia/lib64/libcuda.so.1, else ldconfig's).
 set -u
-START=$(date +%s)
-OUT=${OUT:-/tmp/dlgen-gpu-out}
-DEVICE=${DEVICE:-cuda}
-DLGEN=${DLGEN:-.gpu/dlgen}
-WORK=${WORK:-/tmp/dlgen-gpu}
-DEADLINE_S=${DEADLINE_S:-450}
 # Parts to run (1/0): the warm-up epochs, the uncaptured runs, step_times.py. A short device budget
 # runs the captures alone: WARMUP=0 PLAIN=0 STEP_TIMES=0.
 WARMUP=${WARMUP:-1}
 PLAIN=${PLAIN:-1}
 STEP_TIMES=${STEP_TIMES:-1}
-LOGS=$OUT/logs
-SUMMARY=$OUT/summary.txt
-mkdir -p "$OUT" "$LOGS" "$WORK"
-: >"$SUMMARY"
-# The traced programs get the host's own libraries (the dlgen wrapper sets LD_LIBRARY_PATH for itself).
-PY=(env -u LD_LIBRARY_PATH python3)
 
+NAME=gpu
+DEADLINE_DEFAULT=450
 # shellcheck source=bench/gpu/device_lib.sh
 source "$(dirname "$0")/device_lib.sh"
 

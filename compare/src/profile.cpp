@@ -409,12 +409,15 @@ void throughput_bins(const trace::Trace& t, const DataFiles& is_data_event, Read
 }
 
 // The GETs of the trace's /http rows answered 2xx in full: their times to first and last byte.
+// A body the program streamed (its bursts, HttpRequest::body) counts to its first burst's end:
+// the later bursts waited on the program's batches, not on the store.
 void object_latency_of(const trace::Trace& t, Profile& p) {
   for (const trace::HttpRequest& r : t.http) {
     if (r.method != "GET" || r.status < 200 || r.status >= 300) continue;
-    if (r.first_byte_ns < r.request_ns || r.last_byte_ns < r.first_byte_ns) continue;
+    const std::uint64_t last = r.body.empty() ? r.last_byte_ns : r.body.front().end_ns;
+    if (r.first_byte_ns < r.request_ns || last < r.first_byte_ns) continue;
     p.s3_first_byte_s.push_back(static_cast<double>(r.first_byte_ns - r.request_ns) * 1e-9);
-    p.s3_last_byte_s.push_back(static_cast<double>(r.last_byte_ns - r.request_ns) * 1e-9);
+    p.s3_last_byte_s.push_back(static_cast<double>(last - r.request_ns) * 1e-9);
   }
 }
 

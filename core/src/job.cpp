@@ -204,6 +204,19 @@ void check_compute(const Job& job, std::vector<Diagnostic>& out) {
     add(out, "compute.au_threshold", "must be within [0, 1]");
 }
 
+// An explicit list of epochs: ascending, each an epoch (1-based), instead of the every_epochs rule.
+void check_after_epochs(const CheckpointSpec& k, std::vector<Diagnostic>& out) {
+  if (k.after_epochs.empty()) return;
+  if (k.every_epochs > 0)
+    add(out, "checkpoint.after_epochs", "and every_epochs are two cadences: give one");
+  for (std::size_t i = 0; i < k.after_epochs.size(); ++i) {
+    const std::string key = "checkpoint.after_epochs[" + std::to_string(i) + "]";
+    if (k.after_epochs[i] < 1) add(out, key, "must be >= 1 (epochs count from 1)");
+    if (i > 0 && k.after_epochs[i] <= k.after_epochs[i - 1])
+      add(out, key, "must be above the one before it (the list is ascending)");
+  }
+}
+
 void check_checkpoint(const CheckpointSpec& k, bool train, bool has_model,
                       std::vector<Diagnostic>& out) {
   if (k.keep && train)
@@ -219,10 +232,11 @@ void check_checkpoint(const CheckpointSpec& k, bool train, bool has_model,
   if (k.copy != CopyCall::none && k.copy_every < 1)
     add(out, "checkpoint.copy_every", "must be >= 1 (copy after every N-th checkpoint)");
   if (k.dir.empty()) add(out, "checkpoint.dir", "must name a directory");
-  if (k.every_epochs == 0 && k.every_steps == 0 && !k.restore)
-    add(out, "checkpoint", "needs every_epochs, every_steps or restore");
+  if (k.every_epochs == 0 && k.after_epochs.empty() && k.every_steps == 0 && !k.restore)
+    add(out, "checkpoint", "needs every_epochs, after_epochs, every_steps or restore");
   if (k.first_epoch > 0 && k.every_epochs == 0)
     add(out, "checkpoint.first_epoch", "needs every_epochs");
+  check_after_epochs(k, out);
   if (k.files > 0 && k.size_bytes > 0 && k.size_bytes < k.files)
     add(out, "checkpoint.size", "must be at least one byte per file");
 }

@@ -241,6 +241,7 @@ void read_checkpoint(Ctx& ctx, const toml::table& root, Job& job) {
   Section s(ctx, t, "checkpoint");
   s.integer("every_epochs", k.every_epochs);
   s.integer("first_epoch", k.first_epoch);
+  s.integers("after_epochs", k.after_epochs);
   s.integer("every_steps", k.every_steps);
   s.size("size", k.size_bytes);
   s.integer("files", k.files);
@@ -267,7 +268,8 @@ void read_checkpoint(Ctx& ctx, const toml::table& root, Job& job) {
   if (keep != std::numeric_limits<std::uint32_t>::max()) k.keep = keep;
   // A [checkpoint] table is in force when it says when to write or to restore; `enabled`
   // overrides that (so `--set checkpoint.enabled=false` turns checkpoints off).
-  k.enabled = t && (k.every_epochs > 0 || k.every_steps > 0 || k.restore);
+  k.enabled =
+      t && (k.every_epochs > 0 || !k.after_epochs.empty() || k.every_steps > 0 || k.restore);
   s.boolean("enabled", k.enabled);
   if (t && k.dir.empty()) k.dir = std::filesystem::path("checkpoints") / job.name;
   s.check_unknown(kCheckpointKeys);

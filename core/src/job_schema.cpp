@@ -28,7 +28,8 @@ const std::vector<std::string_view> kCheckpointKeys = {
     "enabled",    "every_epochs", "first_epoch", "every_steps", "size",
     "files",      "write_size",   "fsync",       "dir",         "restore",
     "writes",     "reads",        "pause",       "mode",        "ranks_per_host",
-    "write_call", "direct",       "copy",        "copy_every",  "keep"};
+    "write_call", "direct",       "copy",        "copy_every",  "keep",
+    "after_epochs"};
 const std::vector<std::string_view> kRunKeys = {
     "epochs", "accelerators", "max_steps", "eval_every_epochs", "eval_every_steps",
     "cache",  "max_time",     "train",     "sync_steps"};

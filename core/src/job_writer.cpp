@@ -116,9 +116,16 @@ void write_compute(Writer& w, const ComputeSpec& c) {
 // Only a checkpoint section that differs from the defaults is written.
 void write_checkpoint(Writer& w, const CheckpointSpec& k) {
   w.section("checkpoint");
-  const bool derived = k.every_epochs > 0 || k.every_steps > 0 || k.restore;
+  const bool derived =
+      k.every_epochs > 0 || !k.after_epochs.empty() || k.every_steps > 0 || k.restore;
   if (k.enabled != derived) w.kv("enabled", k.enabled ? "true" : "false");
-  w.kv("every_epochs", std::to_string(k.every_epochs));
+  if (k.after_epochs.empty()) {
+    w.kv("every_epochs", std::to_string(k.every_epochs));
+  } else {
+    std::string list;
+    for (auto e : k.after_epochs) list += (list.empty() ? "" : ", ") + std::to_string(e);
+    w.kv("after_epochs", "[" + list + "]");
+  }
   if (k.first_epoch > 0) w.kv("first_epoch", std::to_string(k.first_epoch));
   w.kv("every_steps", std::to_string(k.every_steps));
   w.kv("size", size_text(double(k.size_bytes)));

@@ -342,7 +342,8 @@ void check_totals(const Job& job, std::vector<Diagnostic>& out) {
   const auto total_steps = mul(dataset_samples(job.dataset) / per_step + 1, run.epochs);
   if (!total_steps) add_diag(out, "run.epochs", "the run's step count overflows 64 bits");
   if (k.enabled && total_steps) {
-    std::uint64_t checkpoints = k.every_epochs > 0 ? run.epochs / k.every_epochs : 0;
+    std::uint64_t checkpoints =
+        k.every_epochs > 0 ? run.epochs / k.every_epochs : k.after_epochs.size();
     if (k.every_steps > 0) checkpoints += *total_steps / k.every_steps;
     if (!mul(checkpoints, k.size_bytes))
       add_diag(out, "checkpoint.size",

@@ -222,6 +222,25 @@ void Section::strings(std::string_view key, std::vector<std::string>& out) {
   }
 }
 
+void Section::integers(std::string_view key, std::vector<std::uint32_t>& out) {
+  const toml::node* n = get(key);
+  if (!n) return;
+  const toml::array* a = n->as_array();
+  if (!a) return type_error(key, *n, "an array of whole numbers");
+  out.clear();
+  for (std::size_t i = 0; i < a->size(); ++i) {
+    const toml::node& e = *a->get(i);
+    const auto v = e.is_integer() ? e.value<std::int64_t>() : std::nullopt;
+    if (v && *v >= 0 && *v <= std::numeric_limits<std::uint32_t>::max())
+      out.push_back(static_cast<std::uint32_t>(*v));
+    else
+      ctx_.error(path(key) + "[" + std::to_string(i) + "]", line_of(e),
+                 "expected a whole number from 0 to " +
+                     std::to_string(std::numeric_limits<std::uint32_t>::max()) + ", got " +
+                     node_text(e));
+  }
+}
+
 // Unknown keys in this section: every key not consumed and not in `known`.
 void Section::check_unknown(const std::vector<std::string_view>& known) {
   if (!t_) return;

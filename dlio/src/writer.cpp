@@ -118,6 +118,9 @@ void DlioWriter::check_expressible() {
   if (job_.run.max_seconds > 0) refuse("run.max_time", "DLIO has no time limit");
   if (job_.run.eval_every_steps > 0)
     refuse("run.eval_every_steps", "DLIO evaluates only between epochs (epochs_between_evals)");
+  if (job_.checkpoint.enabled && !job_.checkpoint.after_epochs.empty())
+    refuse("checkpoint.after_epochs",
+           "DLIO checkpoints every N epochs (epochs_between_checkpoints), not after listed ones");
   if (job_.run.sync_steps)
     refuse("run.sync_steps", "DLIO's simulated accelerators never wait for each other per step");
   if (job_.run.max_steps > 0 && job_.run.epochs > 1)

@@ -97,6 +97,11 @@ Fields job_fields(const Job& j) {
   f.emplace_back("checkpoint.enabled", yes_no(k.enabled));
   if (k.enabled) {
     f.emplace_back("checkpoint.every_epochs", std::to_string(k.every_epochs));
+    if (!k.after_epochs.empty()) {
+      std::string list;
+      for (auto e : k.after_epochs) list += (list.empty() ? "" : ",") + std::to_string(e);
+      f.emplace_back("checkpoint.after_epochs", list);
+    }
     f.emplace_back("checkpoint.every_steps", std::to_string(k.every_steps));
     f.emplace_back("checkpoint.size", std::to_string(k.size_bytes));
     f.emplace_back("checkpoint.files", std::to_string(k.files));

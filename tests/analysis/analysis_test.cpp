@@ -436,6 +436,26 @@ TEST(Distil, CheckpointEveryTwoEpochs) {
   EXPECT_EQ(d.job.checkpoint.every_epochs, 2u);
 }
 
+// A program saving only when its validation loss improved: checkpoints at epoch ends in no
+// every-N rhythm are listed; the gcd rule would write one every epoch (6 for 3).
+TEST(Distil, CheckpointsOnlyAfterSomeEpochsAreListed) {
+  SimConfig c;
+  c.epochs = 6;
+  c.ckpt_after_epochs = {1, 2, 4};
+  const auto d = run(c);
+  EXPECT_EQ(d.job.checkpoint.after_epochs, (std::vector<std::uint32_t>{1, 2, 4}));
+  EXPECT_EQ(d.job.checkpoint.every_epochs, 0u);
+  EXPECT_EQ(d.job.checkpoint.every_steps, 0u);
+  EXPECT_TRUE(d.job.checkpoint.after_epoch(4));
+  EXPECT_FALSE(d.job.checkpoint.after_epoch(3));
+  // Every second epoch of 5 is the rule's {2, 4}: no list.
+  c.epochs = 5;
+  c.ckpt_after_epochs = {2, 4};
+  const auto r = run(c);
+  EXPECT_EQ(r.job.checkpoint.every_epochs, 2u);
+  EXPECT_TRUE(r.job.checkpoint.after_epochs.empty());
+}
+
 TEST(Distil, CheckpointEveryNSteps) {
   SimConfig c;
   c.workers = 3;

@@ -73,8 +73,9 @@ TEST_P(GpuAuCapture, MeasuredAuIsTheProgramsOwn) {
   // The same wall as AU's.
   ASSERT_EQ(s.au_gpu.accelerators.size(), s.accelerators.size());
   for (std::size_t ai = 0; ai < s.accelerators.size(); ++ai)
-    if (s.au_gpu.accelerators[ai].measured)
+    if (s.au_gpu.accelerators[ai].measured) {
       EXPECT_DOUBLE_EQ(s.au_gpu.accelerators[ai].wall_s, s.accelerators[ai].au_wall_s);
+    }
 
   // In distil --json, and in the job's comment beside the AU from the compute gaps.
   const auto j = nlohmann::json::parse(to_json(s));

@@ -86,6 +86,7 @@ struct SimConfig {
   std::uint64_t read_ns_per_mib = 2'000'000;
   std::uint32_t cold_factor = 1;  // epoch 0 reads this many times slower (cold page cache)
   std::uint32_t ckpt_every_epochs = 0;
+  std::vector<std::uint32_t> ckpt_after_epochs;  // and after these (1-based) epochs
   std::uint64_t ckpt_delay_ns = 1000;  // from the step's end to the checkpoint's open (serialising)
   std::uint32_t ckpt_every_steps = 0;
   std::uint64_t ckpt_size = 8 << 20;
@@ -134,7 +135,10 @@ class Sim : private testing::TraceBuilder {
     if (!c_.val_dir.empty()) val = dataset(c_.val_dir, c_.val_files, "sample_");
     for (std::uint32_t e = 0; e < c_.epochs; ++e) {
       pass(train, e, false);
-      if (c_.ckpt_every_epochs && (e + 1) % c_.ckpt_every_epochs == 0) checkpoint();
+      const auto& listed = c_.ckpt_after_epochs;
+      if ((c_.ckpt_every_epochs && (e + 1) % c_.ckpt_every_epochs == 0) ||
+          std::find(listed.begin(), listed.end(), e + 1) != listed.end())
+        checkpoint();
       if (!val.empty()) pass(val, e, true);
     }
     std::stable_sort(

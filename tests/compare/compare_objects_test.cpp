@@ -78,6 +78,21 @@ TEST(CompareObjects, RowsAreTheMediansOfTheAnsweredGetsAndFirstNeverExceedsLast)
   EXPECT_NEAR(row(c, "s3_last_byte").distance, 0.5, 1e-9);  // 9 ms vs 6 ms
 }
 
+// A GET whose body the program streamed (tarfile over the body, a batch at a time: its bursts)
+// counts to its first burst's end, not to its last byte, which waited on the program's batches.
+TEST(CompareObjects, AStreamedBodyCountsToItsFirstBurst) {
+  trace::Trace t = with_gets(3, 2.0, 5.0);
+  for (std::size_t i = 0; i < 3; ++i) {
+    trace::HttpRequest& r = t.http[i];
+    r.last_byte_ns = r.request_ns + 900'000'000;  // the last of many batches
+    r.body = {{r.first_byte_ns, r.request_ns + 4'000'000, 0, 100},
+              {r.request_ns + 500'000'000, r.last_byte_ns, 100, 100}};
+  }
+  const Profile p = profile(t);
+  ASSERT_EQ(p.s3_last_byte_s.size(), 3u);
+  for (double s : p.s3_last_byte_s) EXPECT_NEAR(s, 0.004, 1e-9);
+}
+
 TEST(CompareObjects, SkippedUnlessBothTracesHoldGets) {
   const Profile gets = profile(with_gets(10, 2.0, 5.0));
   const Profile files = profile(testing::build_run(RunShape{}));

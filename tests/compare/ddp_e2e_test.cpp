@@ -351,7 +351,10 @@ TEST_F(E2E, MultiHostCapturesDistilAndCompareOneTracePerHost) {
   const auto* inflight = find_row(j, "inflight");
   ASSERT_NE(inflight, nullptr);
   EXPECT_LE((*inflight)["replay"].get<double>(), 2.0 + 1e-9) << "2 accelerators, 1 read each";
-  EXPECT_GE((*inflight)["replay"].get<double>(), (*inflight)["original"].get<double>() - 0.05)
+  // Accelerators taking turns would hold exactly 1 read in flight whenever any is. How far above
+  // 1 depends on the host's load as the original's does (1.55 idle; 1.27 on a loaded CI host,
+  // where the original's was 1.30: the two are not ordered, so only the law is asserted).
+  EXPECT_GT((*inflight)["replay"].get<double>(), 1.05)
       << "the replay's accelerators do not take turns";
   // Mixed forms are refused with the usage.
   Outcome bad = dlgen(dir, "compare orig-0.h5 --replay replay.h5");

@@ -272,6 +272,48 @@ TEST(JobIo, CheckpointEnabledByCadence) {
           .checkpoint.enabled);
 }
 
+// checkpoint.after_epochs: the epochs a program saved after, in no every-N rhythm. It turns the
+// checkpoints on, round-trips, and each bad entry is named with its index and line; it is one
+// cadence, every_epochs another.
+TEST(JobIo, CheckpointAfterListedEpochs) {
+  constexpr std::string_view head = "[dataset]\ndir = \"d\"\nsample_size = 1\n[run]\nepochs = 8\n";
+  Job j = parse_ok(std::string(head) + "[checkpoint]\nafter_epochs = [1, 2, 3, 4, 6]\nsize = 9\n");
+  EXPECT_TRUE(j.checkpoint.enabled);
+  EXPECT_EQ(j.checkpoint.after_epochs, (std::vector<std::uint32_t>{1, 2, 3, 4, 6}));
+  for (std::uint32_t e = 1; e <= 8; ++e)
+    EXPECT_EQ(j.checkpoint.after_epoch(e), e <= 4 || e == 6) << e;
+  const std::string text = to_toml(j);
+  EXPECT_NE(text.find("after_epochs = [1, 2, 3, 4, 6]\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("\nevery_epochs"), std::string::npos) << text;
+  auto back = parse_job(text, "t.toml");
+  ASSERT_TRUE(back) << back.error().message << "\n" << text;
+  EXPECT_TRUE(*back == j) << text;
+  EXPECT_EQ(to_toml(*back), text);
+  // --set takes a TOML array.
+  JobLoadOptions o;
+  o.overrides = {"checkpoint.after_epochs=[2, 5]"};
+  EXPECT_EQ(parse_ok(text, o).checkpoint.after_epochs, (std::vector<std::uint32_t>{2, 5}));
+
+  const std::string typed =
+      parse_err(std::string(head) + "[checkpoint]\nsize = 9\nafter_epochs = [2, \"x\"]\n");
+  EXPECT_NE(typed.find("checkpoint.after_epochs[1]"), std::string::npos) << typed;
+  EXPECT_NE(typed.find("expected a whole number"), std::string::npos) << typed;
+  EXPECT_NE(typed.find(":8"), std::string::npos) << "the line: " << typed;
+  const std::string bad =
+      parse_err(std::string(head) + "[checkpoint]\nsize = 9\nafter_epochs = [2, 0, 0]\n");
+  EXPECT_NE(bad.find("checkpoint.after_epochs[1]: must be >= 1"), std::string::npos) << bad;
+  EXPECT_NE(bad.find("checkpoint.after_epochs[2]: must be above the one before it"),
+            std::string::npos)
+      << bad;
+  EXPECT_NE(parse_err(std::string(head) + "[checkpoint]\nsize = 9\nafter_epochs = 3\n")
+                .find("checkpoint.after_epochs"),
+            std::string::npos);
+  EXPECT_NE(parse_err(std::string(head) +
+                      "[checkpoint]\nsize = 9\nevery_epochs = 2\nafter_epochs = [3]\n")
+                .find("checkpoint.after_epochs: and every_epochs are two cadences"),
+            std::string::npos);
+}
+
 Job rich_job() {
   Job j;
   j.name = "rich \"quoted\" name";

@@ -74,7 +74,7 @@ SubmissionSpec spec(bool checkpointing, std::size_t runs) {
   s.command_line = "dlgen mlperf x.yaml";
   s.tool_version = "dlgen test";
   for (std::size_t i = 0; i < runs; ++i) {
-    char ts[32];
+    char ts[48];
     std::snprintf(ts, sizeof ts, "20260101_1200%02zu", i);
     if (!checkpointing) {
       s.runs.push_back(training_run(ts, i == 0));

@@ -252,6 +252,18 @@ class StepTimer:
         return out
 
 
+def timed(loader):
+    """The loader's batches, each with the monotonic times before and after the DataLoader's next()."""
+    it = iter(loader)
+    while True:
+        t0 = time.monotonic()
+        try:
+            batch = next(it)
+        except StopIteration:
+            return
+        yield batch, t0, time.monotonic()
+
+
 class Log:
     """Ground-truth records (one dict each), written as JSON lines at exit to a file or stderr."""
 

@@ -197,7 +197,9 @@ TEST(Plan, SamplesOfSeveralFilesStayTogetherInTheirBatch) {
         for (std::size_t b = 0; b < a.num_batches(); ++b) {
           const auto batch = a.batch(b);
           ASSERT_EQ(batch.size() % 2, 0u);
-          if (drop_last || b + 1 < a.num_batches()) EXPECT_EQ(batch.size(), 8u);
+          if (drop_last || b + 1 < a.num_batches()) {
+            EXPECT_EQ(batch.size(), 8u);
+          }
           for (std::size_t i = 0; i < batch.size(); i += 2) {
             EXPECT_EQ(batch[i].file % 2, 0u);                 // a sample's first file...
             EXPECT_EQ(batch[i + 1].file, batch[i].file + 1);  // ...then its second
@@ -350,6 +352,14 @@ TEST(Plan, CheckpointCount) {
   EXPECT_EQ(checkpoint_count(job, 10), 3u + 2u);
   job.checkpoint.enabled = false;
   EXPECT_EQ(checkpoint_count(job, 10), 0u);
+  // A list of epochs: those within the run's.
+  job.checkpoint.enabled = true;
+  job.checkpoint.every_epochs = 0;
+  job.checkpoint.every_steps = 0;
+  job.checkpoint.after_epochs = {1, 2, 5, 9};
+  EXPECT_EQ(checkpoint_count(job, 10), 3u);
+  EXPECT_TRUE(job.checkpoint.after_epoch(5));
+  EXPECT_FALSE(job.checkpoint.after_epoch(3));
 }
 
 }  // namespace

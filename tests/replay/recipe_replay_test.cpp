@@ -72,7 +72,9 @@ TEST(RecipeReplay, EachFileIsReadWithTheRecipesRequestsInOrder) {
       for (const auto& q : want) bytes += q.length, ++requests;
     }
     EXPECT_EQ(r->requests, requests);
-    if (engine != "null") EXPECT_EQ(r->bytes_read, bytes);
+    if (engine != "null") {
+      EXPECT_EQ(r->bytes_read, bytes);
+    }
   }
 }
 

@@ -276,7 +276,9 @@ TEST(Runner, SynchronousLoadingNeverOverlapsCompute) {
       }
       EXPECT_NEAR(r->au, 0.15 / (elapsed - 0.2), 1e-9);
       EXPECT_NEAR(r->samples_per_s, 6.0 * accelerators / elapsed, 1e-6);
-      if (workers == 0) EXPECT_EQ(r->iodepth, 1u);
+      if (workers == 0) {
+        EXPECT_EQ(r->iodepth, 1u);
+      }
     }
 }
 

@@ -130,6 +130,29 @@ TEST(TraceCorrupt, UnknownOpCode) {
   EXPECT_NE(read_error(dir / "t.h5").find("unknown op code 200"), std::string::npos);
 }
 
+// A /http_body row must name a /http row and lie inside its body, after the previous burst.
+TEST(TraceCorrupt, BurstsOutsideTheirRequestOrBody) {
+  testing::TempDir dir;
+  Trace t = valid_trace();
+  auto get = parse_trace_text(
+      "http pid=101 method=GET path=/b/s.tar status=200 length=100 ts=1ms first=2ms last=9ms "
+      "burst=2ms-3ms@0+60 burst=8ms-9ms@60+40\n");
+  ASSERT_TRUE(get) << get.error().message;
+  t.http = get->http;
+  write_valid(dir / "a.h5", t);
+  write_valid(dir / "b.h5", t);
+  write_valid(dir / "c.h5", t);
+  Edit(dir / "a.h5").set_row<std::uint64_t>("/http_body/request", H5T_NATIVE_UINT64, 1, 7);
+  EXPECT_NE(read_error(dir / "a.h5").find("/http_body row 1 names no /http row"),
+            std::string::npos);
+  Edit(dir / "b.h5").set_row<std::uint64_t>("/http_body/bytes", H5T_NATIVE_UINT64, 1, 41);
+  EXPECT_NE(read_error(dir / "b.h5").find("/http_body row 1 is not a burst of its body"),
+            std::string::npos);
+  Edit(dir / "c.h5").set_row<std::uint64_t>("/http_body/offset", H5T_NATIVE_UINT64, 1, 10);
+  EXPECT_NE(read_error(dir / "c.h5").find("/http_body row 1 is not a burst of its body"),
+            std::string::npos);
+}
+
 TEST(TraceCorrupt, ColumnsOfAFinishedTraceMustAgree) {
   testing::TempDir dir;
   write_valid(dir / "t.h5");

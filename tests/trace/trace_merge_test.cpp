@@ -169,6 +169,25 @@ TEST(MergeHostTraces, KeepsHostsApartOnOneClockWithFilesByPath) {
   EXPECT_EQ(m->meta.start_wall_ns, 1'000'000'000);
 }
 
+// A host's HTTP requests move with its threads and clock, their bodies' bursts too.
+TEST(MergeHostTraces, HttpRequestsAndTheirBurstsMoveWithTheirHost) {
+  Trace host1 = parsed(kHost1);
+  auto get = parse_trace_text(
+      "http pid=100 tid=102 method=GET path=/b/s.tar status=200 length=100 ts=6ms first=6.1ms "
+      "last=8ms burst=6.5ms-7ms@0+60 burst=7.5ms-8ms@60+40\n");
+  ASSERT_TRUE(get) << get.error().message;
+  host1.http = get->http;
+  auto m = merge_host_traces({parsed(kHost0), std::move(host1)}, {"a.h5", "b.h5"});
+  ASSERT_TRUE(m) << m.error().message;
+  ASSERT_EQ(m->http.size(), 1u);
+  const HttpRequest& r = m->http[0];
+  EXPECT_EQ(r.tid, (1u << kHostPidShift) + 102);
+  EXPECT_EQ(r.request_ns, 8'000'000u);
+  const std::vector<HttpBurst> body = {{8'500'000, 9'000'000, 0, 60},
+                                       {9'500'000, 10'000'000, 60, 40}};
+  EXPECT_EQ(r.body, body);
+}
+
 TEST(MergeHostTraces, OneTraceIsItselfAndBadSetsAreRefused) {
   auto one = merge_host_traces({parsed(kHost0)}, {"a.h5"});
   ASSERT_TRUE(one);

@@ -8,6 +8,7 @@
 
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "dlgen/trace/trace_text.hpp"
 #include "events.h"
@@ -131,6 +132,57 @@ TEST(HttpTracker, TheNextRequestOrTheCloseEndsAResponse) {
   EXPECT_EQ(rows[0].response_bytes, 60u);
   EXPECT_EQ(rows[0].last_byte_ns, 80u);
   EXPECT_TRUE(t.take_all().empty());
+}
+
+// A whole-object GET whose body the program streams (tarfile over boto3's body, a batch at a
+// time): the receives that follow each other closely are one burst, a pause longer than
+// kHttpBurstGapNs starts the next; the body bytes that came with the head (the client's buffer
+// read them ahead) are the first burst's. Offsets count body bytes, not the head's.
+TEST(HttpTracker, AStreamedBodyIsRecordedAsItsBursts) {
+  HttpTracker t;
+  const std::string head = "HTTP/1.1 200 OK\r\nContent-Length: 30000\r\n\r\n";
+  t.on_net(record(DL_NET_SEND, 0, 40, "GET /b/shard-0.tar HTTP/1.1\r\nHost: h\r\n\r\n"), 0, 10);
+  t.on_net(record(DL_NET_RECV, 100, static_cast<std::int64_t>(head.size()) + 500, head), 100,
+           2'000);
+  // botocore's work after the head (3 ms), then two receives 1 us apart: burst 1
+  t.on_net(record(DL_NET_RECV, 0, 10'000), 5'002'000, 5'003'000);
+  t.on_net(record(DL_NET_RECV, 0, 5'000), 5'004'000, 5'005'000);
+  // the worker hands its batch over and waits 20 ms: burst 2, in three receives
+  const std::uint64_t later = 25'005'000;
+  t.on_net(record(DL_NET_RECV, 0, 10'000), later, later + 500);
+  t.on_net(record(DL_NET_RECV, 0, 4'000), later + 900'000, later + 901'000);  // 0.9 ms: same
+  t.on_net(record(DL_NET_RECV, 0, 500), later + 1'000'000, later + 1'002'000);
+  const auto rows = t.take_done();
+  ASSERT_EQ(rows.size(), 1u);
+  const std::vector<trace::HttpBurst> want = {{5'002'000, 5'005'000, 0, 15'500},
+                                              {later, later + 1'002'000, 15'500, 14'500}};
+  EXPECT_EQ(rows[0].body, want);
+  EXPECT_EQ(rows[0].last_byte_ns, later + 1'002'000);
+  EXPECT_EQ(rows[0].response_bytes, head.size() + 30'000);
+}
+
+// A body read at once stays one row without bursts (as before them): the pause between the head
+// and the body's read (botocore parsing the head) ends no burst, nor does a body that came
+// whole with its head; a response without Content-Length has no offsets to place bursts at.
+TEST(HttpTracker, ABodyReadAtOnceHasNoBursts) {
+  HttpTracker t;
+  const std::string get = "GET /b/k HTTP/1.1\r\nHost: h\r\n\r\n";
+  const std::string head = "HTTP/1.1 200 OK\r\nContent-Length: 9000\r\n\r\n";
+  t.on_net(record(DL_NET_SEND, 0, 40, get), 0, 10);
+  t.on_net(record(DL_NET_RECV, 20, static_cast<std::int64_t>(head.size()) + 1000, head), 20, 30);
+  t.on_net(record(DL_NET_RECV, 0, 8000), 9'000'000, 9'001'000);
+  t.on_net(record(DL_NET_SEND, 0, 40, get), 10'000'000, 10'000'010);
+  t.on_net(record(DL_NET_RECV, 0, static_cast<std::int64_t>(head.size()) + 9000, head), 10'000'020,
+           10'000'030);
+  t.on_net(record(DL_NET_SEND, 0, 40, get), 20'000'000, 20'000'010);
+  const std::string chunked = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
+  t.on_net(record(DL_NET_RECV, 0, 100, chunked), 20'000'020, 20'000'030);
+  t.on_net(record(DL_NET_RECV, 0, 100), 20'000'040, 20'000'050);
+  t.on_net(record(DL_NET_RECV, 0, 100), 40'000'000, 40'000'050);
+  const auto rows = t.take_all();
+  ASSERT_EQ(rows.size(), 3u);
+  for (const auto& r : rows) EXPECT_TRUE(r.body.empty()) << r.request_ns;
+  EXPECT_EQ(rows[0].response_bytes, head.size() + 9000);
 }
 
 // Bytes that are not HTTP (a database's protocol, DDP's gloo) make no rows.

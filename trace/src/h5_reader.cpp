@@ -298,8 +298,42 @@ Result<void> read_processes(hid_t procs, Trace& t, std::uint64_t file_bytes, hsi
   return ok();
 }
 
-// /http into t.http (absent in traces without HTTP requests and in older ones), sorted by
-// request time.
+// /http_body's bursts into the rows of t.http (as written: not yet sorted). Absent in traces
+// without streamed bodies and in older ones. A row's bursts must be in order and inside its body.
+Result<void> read_http_body(hid_t f, Trace& t, std::uint64_t file_bytes, hsize_t tolerance,
+                            const std::filesystem::path& path) {
+  if (H5Lexists(f, "http_body", H5P_DEFAULT) <= 0) return ok();
+  h5::Handle body = h5::group(H5Gopen2(f, "http_body", H5P_DEFAULT));
+  if (!body.valid()) return corrupt(path, "cannot read /http_body");
+  std::vector<std::pair<const char*, std::size_t>> cols = {{"request", 8}};
+  for (const auto& c : kHttpBurstColumns) cols.emplace_back(c.name, 8);
+  auto rows = table_rows(body, "http_body", cols, file_bytes, tolerance, path);
+  if (!rows) return rows.error();
+  const hsize_t n = *rows;
+  std::vector<std::uint64_t> request;
+  std::vector<std::vector<std::uint64_t>> v(std::size(kHttpBurstColumns));
+  bool good = read_column(body, "request", n, request);
+  for (std::size_t c = 0; good && c < v.size(); ++c)
+    good = read_column(body, kHttpBurstColumns[c].name, n, v[c]);
+  if (!good) return corrupt(path, "cannot read /http_body");
+  for (hsize_t i = 0; i < n; ++i) {
+    const std::string row = "/http_body row " + std::to_string(i);
+    if (request[i] >= t.http.size()) return corrupt(path, row + " names no /http row");
+    HttpBurst b;
+    for (std::size_t c = 0; c < v.size(); ++c) b.*kHttpBurstColumns[c].field = v[c][i];
+    std::vector<HttpBurst>& to = t.http[request[i]].body;
+    const std::uint64_t at = to.empty() ? 0 : to.back().offset + to.back().bytes;
+    if (b.start_ns > b.end_ns || b.end_ns > kMaxTraceNs || b.offset < at ||
+        b.bytes > t.http[request[i]].content_length ||
+        b.offset > t.http[request[i]].content_length - b.bytes)
+      return corrupt(path, row + " is not a burst of its body in order");
+    to.push_back(b);
+  }
+  return ok();
+}
+
+// /http into t.http (absent in traces without HTTP requests and in older ones), with its bodies'
+// bursts, sorted by request time.
 Result<void> read_http(hid_t f, Trace& t, std::uint64_t file_bytes, hsize_t tolerance,
                        const std::filesystem::path& path) {
   if (H5Lexists(f, "http", H5P_DEFAULT) <= 0) return ok();
@@ -338,6 +372,7 @@ Result<void> read_http(hid_t f, Trace& t, std::uint64_t file_bytes, hsize_t tole
     if (r.request_ns > kMaxTraceNs || r.first_byte_ns > kMaxTraceNs || r.last_byte_ns > kMaxTraceNs)
       return corrupt(path, "/http row " + std::to_string(i) + " has a time beyond 31 days");
   }
+  if (auto r = read_http_body(f, t, file_bytes, tolerance, path); !r) return r;
   std::stable_sort(t.http.begin(), t.http.end(),
                    [](const auto& a, const auto& b) { return a.request_ns < b.request_ns; });
   return ok();

@@ -8,6 +8,9 @@
 //   /files/*     one column per File field (paths as variable-length UTF-8 strings)
 //   /processes/* one column per Process field (comm as fixed 16-byte strings, TASK_COMM_LEN)
 //   /http/*      one column per HttpRequest field, present only when the trace has requests
+//   /http_body/* one row per burst of the response bodies that came in more than one
+//                (HttpRequest::body): `request`, the /http row it belongs to, and
+//                kHttpBurstColumns; present only when some body did
 #include <hdf5.h>
 
 #include <array>
@@ -39,12 +42,15 @@ constexpr hsize_t kTableChunk = 1024;  // elements per chunk of /files and /proc
 constexpr std::uint64_t kTsUnitNs = 125;  // divides 1 us: whole microseconds stay exact
 constexpr int kDurSignificantBits = 7;
 
-// The /http table's uint64 and string columns (pid, tid, fd and status are written apart).
-struct HttpNumber {
+// A uint64 column of a table whose rows are `Row`s: its name and the field it holds.
+template <class Row>
+struct U64Column {
   const char* name;
-  std::uint64_t HttpRequest::*field;
+  std::uint64_t Row::*field;
 };
-inline constexpr HttpNumber kHttpNumbers[] = {
+
+// The /http table's uint64 and string columns (pid, tid, fd and status are written apart).
+inline constexpr U64Column<HttpRequest> kHttpNumbers[] = {
     {"range_first", &HttpRequest::range_first},
     {"range_last", &HttpRequest::range_last},
     {"content_length", &HttpRequest::content_length},
@@ -62,6 +68,14 @@ struct HttpString {
 inline constexpr HttpString kHttpStrings[] = {
     {"peer", &HttpRequest::peer}, {"method", &HttpRequest::method}, {"host", &HttpRequest::host},
     {"path", &HttpRequest::path}, {"query", &HttpRequest::query},
+};
+
+// The /http_body table's columns after `request` (uint64 each).
+inline constexpr U64Column<HttpBurst> kHttpBurstColumns[] = {
+    {"start_ns", &HttpBurst::start_ns},
+    {"end_ns", &HttpBurst::end_ns},
+    {"offset", &HttpBurst::offset},
+    {"bytes", &HttpBurst::bytes},
 };
 
 struct ColumnSpec {

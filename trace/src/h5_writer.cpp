@@ -133,6 +133,7 @@ class H5TraceWriter final : public TraceWriter {
     files_.reset();
     procs_.reset();
     http_.reset();
+    http_body_.reset();
     good &= H5Fclose(file_.get()) >= 0;
     file_ = h5::Handle();
     if (!good) return h5_error(path_, "cannot finish trace");
@@ -292,10 +293,39 @@ class H5TraceWriter final : public TraceWriter {
           write_rows(http_, kHttpNumbers[c].name, H5T_NATIVE_UINT64, nums[c].data(), start, k, n);
     for (std::size_t c = 0; c < std::size(kHttpStrings); ++c)
       good &= write_rows(http_, kHttpStrings[c].name, vs, strs[c].data(), start, k, n);
+    good &= write_http_body(start);
     if (good) {
       http_written_ = n;
       http_pending_.clear();
     }
+    return good;
+  }
+
+  // /http_body: the bursts of the pending rows (the first at /http row `first_row`), appended.
+  bool write_http_body(hsize_t first_row) {
+    std::vector<std::uint64_t> request;
+    std::vector<std::vector<std::uint64_t>> cols(std::size(kHttpBurstColumns));
+    for (std::size_t i = 0; i < http_pending_.size(); ++i)
+      for (const HttpBurst& b : http_pending_[i].body) {
+        request.push_back(first_row + i);
+        for (std::size_t c = 0; c < cols.size(); ++c)
+          cols[c].push_back(b.*kHttpBurstColumns[c].field);
+      }
+    if (request.empty()) return true;
+    if (!http_body_.valid()) {
+      http_body_ = h5::group(H5Gcreate2(file_, "http_body", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+      if (!http_body_.valid()) return false;
+      bool good = create_column(http_body_, "request", H5T_STD_U64LE, kTableChunk).valid();
+      for (const auto& c : kHttpBurstColumns)
+        good &= create_column(http_body_, c.name, H5T_STD_U64LE, kTableChunk).valid();
+      if (!good) return false;
+    }
+    const hsize_t k = request.size(), start = http_body_written_, n = start + k;
+    bool good = write_rows(http_body_, "request", H5T_NATIVE_UINT64, request.data(), start, k, n);
+    for (std::size_t c = 0; c < cols.size(); ++c)
+      good &= write_rows(http_body_, kHttpBurstColumns[c].name, H5T_NATIVE_UINT64,
+                         cols[c].data(), start, k, n);
+    if (good) http_body_written_ = n;
     return good;
   }
 
@@ -344,9 +374,9 @@ class H5TraceWriter final : public TraceWriter {
   }
 
   std::filesystem::path path_;
-  h5::Handle file_, events_, files_, procs_, http_;
+  h5::Handle file_, events_, files_, procs_, http_, http_body_;
   std::vector<HttpRequest> http_pending_;  // appended, not yet written
-  hsize_t http_written_ = 0;
+  hsize_t http_written_ = 0, http_body_written_ = 0;
   std::vector<Event> pending_;
   EventColumns cols_;                 // reused by write_events
   std::vector<std::uint32_t> order_;  // ...

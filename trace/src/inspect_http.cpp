@@ -22,7 +22,10 @@ HttpSummary summarize_http(const std::vector<HttpRequest>& http) {
     }
     if (r.range_first != HttpRequest::kNoRange) ++s.ranged;
     if (r.status == 0 || r.status >= 400) ++s.errors;
-    if (r.status >= 200 && r.status < 300) s.body_bytes += r.content_length;
+    // A HEAD's Content-Length is the object's size; no body follows it.
+    if (r.status >= 200 && r.status < 300 && r.method != "HEAD") s.body_bytes += r.content_length;
+    s.streamed += r.body.empty() ? 0 : 1;
+    s.bursts += r.body.size();
     if (std::find(s.peers.begin(), s.peers.end(), r.peer) == s.peers.end())
       s.peers.push_back(r.peer);
     if (r.first_byte_ns >= r.request_ns && r.first_byte_ns)
@@ -52,7 +55,11 @@ std::string format_http(const HttpSummary& h) {
                 h.requests, h.gets, h.ranged, h.errors, peers.c_str(), h.objects,
                 static_cast<double>(h.body_bytes) / (1 << 20), h.first_byte_p50_s * 1e3,
                 h.first_byte_p99_s * 1e3, h.last_byte_p50_s * 1e3, h.last_byte_p99_s * 1e3);
-  return buf;
+  std::string out = buf;
+  if (h.streamed)
+    out += "           " + std::to_string(h.streamed) + " bodies read in " +
+           std::to_string(h.bursts) + " bursts\n";
+  return out;
 }
 
 nlohmann::json http_json(const HttpSummary& h) {
@@ -62,6 +69,8 @@ nlohmann::json http_json(const HttpSummary& h) {
           {"errors", h.errors},
           {"objects", h.objects},
           {"body_bytes", h.body_bytes},
+          {"streamed", h.streamed},
+          {"bursts", h.bursts},
           {"peers", h.peers},
           {"first_byte_p50_s", h.first_byte_p50_s},
           {"first_byte_p99_s", h.first_byte_p99_s},

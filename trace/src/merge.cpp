@@ -252,7 +252,7 @@ Result<void> merge_events(const std::vector<Event>& events, const HostPart& part
   return ok();
 }
 
-// HTTP requests: their threads and times move as the events do.
+// HTTP requests: their threads and times (their bodies' bursts' too) move as the events do.
 Result<void> merge_http(const std::vector<HttpRequest>& requests, const HostPart& part,
                         std::vector<HttpRequest>& out) {
   for (HttpRequest r : requests) {
@@ -263,6 +263,7 @@ Result<void> merge_http(const std::vector<HttpRequest>& requests, const HostPart
     r.request_ns += part.offset_ns;
     if (r.first_byte_ns) r.first_byte_ns += part.offset_ns;
     if (r.last_byte_ns) r.last_byte_ns += part.offset_ns;
+    for (HttpBurst& b : r.body) b.start_ns += part.offset_ns, b.end_ns += part.offset_ns;
     out.push_back(std::move(r));
   }
   return ok();

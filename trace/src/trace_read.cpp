@@ -45,6 +45,7 @@
 namespace dlgen::trace {
 namespace {
 
+using schema::kHttpBurstColumns;
 using schema::kHttpNumbers;
 using schema::kHttpStrings;
 
@@ -115,7 +116,8 @@ void limit_child(const std::filesystem::path& path) {
 constexpr char kMagic[4] = {'D', 'L', 'G', 'T'};
 // A field added to File or Process must be added to encode_tables and decode_tables too; events
 // travel as raw bytes, so any field of Event does (it must stay trivially copyable). HttpRequest
-// rows travel as the columns of /http (h5_schema.hpp), so a field added there travels too.
+// rows travel as the columns of /http (h5_schema.hpp), so a field added there travels too, and
+// their bursts as those of /http_body.
 static_assert(sizeof(File) == 72 && sizeof(Process) == 104,
               "File or Process changed: carry the new field in encode_tables/decode_tables");
 static_assert(std::is_trivially_copyable_v<Event>);
@@ -149,6 +151,9 @@ std::string encode_tables(const Trace& t) {
     put(out, r.pid), put(out, r.tid), put(out, r.fd), put(out, r.status);
     for (const auto& c : kHttpNumbers) put(out, r.*c.field);
     for (const auto& c : kHttpStrings) put_string(out, r.*c.field);
+    put<std::uint64_t>(out, r.body.size());
+    for (const HttpBurst& b : r.body)
+      for (const auto& c : kHttpBurstColumns) put(out, b.*c.field);
   }
   put<std::uint64_t>(out, t.events.size());  // the events' raw bytes follow
   return out;
@@ -210,6 +215,11 @@ bool decode_tables(std::string_view in, Trace& t) {
       if (!d.get(r.*c.field)) return false;
     for (const auto& c : kHttpStrings)
       if (!d.get_string(r.*c.field)) return false;
+    if (!d.get_count(n, sizeof(HttpBurst))) return false;
+    r.body.resize(n);
+    for (HttpBurst& b : r.body)
+      for (const auto& c : kHttpBurstColumns)
+        if (!d.get(b.*c.field)) return false;
   }
   if (!d.get_count(n, sizeof(Event)) || d.rest().size() != n * sizeof(Event)) return false;
   t.events.resize(n);

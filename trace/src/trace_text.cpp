@@ -206,8 +206,24 @@ class Parser {
     return ok();
   }
 
+  // burst=START-END@OFFSET+BYTES: a burst of a response's body (HttpBurst).
+  static Result<HttpBurst> burst(const std::string& v) {
+    const std::size_t dash = v.find('-'), at = v.find('@'), plus = v.find('+');
+    if (dash == std::string::npos || at == std::string::npos || plus == std::string::npos ||
+        !(dash < at && at < plus))
+      return input_error("burst=START-END@OFFSET+BYTES, not '" + v + "'");
+    HttpBurst b;
+    DLGEN_TRY_SET(b.start_ns, parse_time_ns(v.substr(0, dash)));
+    DLGEN_TRY_SET(b.end_ns, parse_time_ns(v.substr(dash + 1, at - dash - 1)));
+    DLGEN_TRY_SET(b.offset, parse_bytes(v.substr(at + 1, plus - at - 1)));
+    DLGEN_TRY_SET(b.bytes, parse_bytes(v.substr(plus + 1)));
+    if (b.start_ns > b.end_ns || b.end_ns > kMaxTraceNs)
+      return input_error("burst '" + v + "' ends before it starts or beyond 31 days");
+    return b;
+  }
+
   // http pid= tid= fd= peer= method= host= path= query= range=A-B status= length= object=
-  // sent= received= ts= first= last= (docs/trace-format.md, "/http").
+  // sent= received= ts= first= last= burst=... (docs/trace-format.md, "/http").
   Result<void> http(const std::vector<Field>& fs) {
     HttpRequest r;
     bool have_tid = false;
@@ -249,6 +265,10 @@ class Parser {
         DLGEN_TRY_SET(r.first_byte_ns, parse_time_ns(v));
       } else if (k == "last") {
         DLGEN_TRY_SET(r.last_byte_ns, parse_time_ns(v));
+      } else if (k == "burst") {
+        auto b = burst(v);
+        if (!b) return b.error();
+        r.body.push_back(*b);
       } else {
         return input_error("unknown http key '" + k + "'");
       }
@@ -403,8 +423,11 @@ std::string format_trace_text(const Trace& t) {
     out += " status=" + std::to_string(r.status) + " length=" + std::to_string(r.content_length) +
            " object=" + std::to_string(r.object_size) + " sent=" + std::to_string(r.request_bytes) +
            " received=" + std::to_string(r.response_bytes) + " ts=" + std::to_string(r.request_ns) +
-           " first=" + std::to_string(r.first_byte_ns) + " last=" + std::to_string(r.last_byte_ns) +
-           "\n";
+           " first=" + std::to_string(r.first_byte_ns) + " last=" + std::to_string(r.last_byte_ns);
+    for (const HttpBurst& b : r.body)
+      out += " burst=" + std::to_string(b.start_ns) + "-" + std::to_string(b.end_ns) + "@" +
+             std::to_string(b.offset) + "+" + std::to_string(b.bytes);
+    out += "\n";
   }
   return out;
 }

@@ -137,6 +137,7 @@ std::optional<ResponseHead> parse_response(std::string_view head) {
 }
 
 void HttpTracker::finish(Connection& c) {
+  if (c.row.body.size() < 2) c.row.body.clear();  // one burst: the row says it all
   if (c.active) done_.push_back(std::move(c.row));
   c = Connection{};
 }
@@ -159,7 +160,34 @@ void HttpTracker::on_send(Connection& c, const dl_net& r, std::uint64_t ts_ns) {
   c.row.request_ns = ts_ns;
 }
 
-void HttpTracker::on_recv(Connection& c, const dl_net& r, std::uint64_t end_ns) {
+// The receive's body bytes (response bytes `before` it up to response_bytes, within the body):
+// those that came with the head wait for the first burst (the client's buffer read them ahead);
+// a receive entered more than kHttpBurstGapNs after the last one's exit starts a burst.
+void HttpTracker::on_body(Connection& c, std::uint64_t before, bool with_head, std::uint64_t ts_ns,
+                          std::uint64_t end_ns) {
+  const std::uint64_t body_end = c.body_start + c.row.content_length;
+  const std::uint64_t from = std::max(before, c.body_start);
+  const std::uint64_t to = std::min(c.row.response_bytes, body_end);
+  if (to <= from) return;
+  std::vector<trace::HttpBurst>& bursts = c.row.body;
+  if (with_head) {
+    c.read_ahead += to - from;
+  } else {
+    if (bursts.empty() || ts_ns > c.last_recv_ns + kHttpBurstGapNs) {
+      trace::HttpBurst b;
+      b.start_ns = ts_ns;
+      b.offset = bursts.empty() ? 0 : bursts.back().offset + bursts.back().bytes;
+      b.bytes = bursts.empty() ? c.read_ahead : 0;
+      bursts.push_back(b);
+    }
+    bursts.back().end_ns = end_ns;
+    bursts.back().bytes += to - from;
+  }
+  c.last_recv_ns = end_ns;
+}
+
+void HttpTracker::on_recv(Connection& c, const dl_net& r, std::uint64_t ts_ns,
+                          std::uint64_t end_ns) {
   if (!c.active || (r.flags & MSG_PEEK)) return;  // not a request's response; a peek moves nothing
   const auto bytes = static_cast<std::uint64_t>(r.ret);
   const auto h =
@@ -177,9 +205,16 @@ void HttpTracker::on_recv(Connection& c, const dl_net& r, std::uint64_t end_ns) 
     if (c.head_known && (h->has_length || !has_body(c.row.method, h->status)))
       c.expect = c.row.response_bytes + h->head_bytes +
                  (has_body(c.row.method, h->status) ? h->content_length : 0);
+    c.body_start = c.head_known && h->has_length && has_body(c.row.method, h->status)
+                       ? c.row.response_bytes + h->head_bytes
+                       : 0;
+    c.row.body.clear();
+    c.read_ahead = 0;
   }
   c.response = true;
+  const std::uint64_t before = c.row.response_bytes;
   c.row.response_bytes += bytes;
+  if (c.body_start) on_body(c, before, h && h->status >= 200, ts_ns, end_ns);
   if (!c.row.first_byte_ns) c.row.first_byte_ns = end_ns;
   c.row.last_byte_ns = end_ns;
   if (c.expect && c.row.response_bytes >= c.expect) finish(c);
@@ -197,7 +232,7 @@ void HttpTracker::on_net(const dl_net& r, std::uint64_t ts_ns, std::uint64_t end
   if (r.op == DL_NET_SEND)
     on_send(c, r, ts_ns);
   else if (r.op == DL_NET_RECV)
-    on_recv(c, r, end_ns);
+    on_recv(c, r, ts_ns, end_ns);
 }
 
 void HttpTracker::on_close(std::uint32_t pid, std::int32_t fd) {

@@ -8,6 +8,10 @@
 // request, the connection's close or the end of the capture. Of the bytes only the request line,
 // Host and Range, and the status, Content-Length and Content-Range are kept (parse_request,
 // parse_response): credentials in other headers or query values never reach the trace.
+// The body's receives are coalesced into bursts (trace::HttpBurst): a receive that enters more
+// than kHttpBurstGapNs after the previous one's exit starts a new one. A response whose body came
+// in one burst keeps none (the row as before), so only a program that streams a body (tarfile
+// over a GET's body, a batch at a time) adds rows, one per pause of its reading.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -20,6 +24,11 @@
 struct dl_net;
 
 namespace dlgen::capture {
+
+// The pause between two receives of a body that ends a burst: above a Python client's time
+// between its reads of one body (tens of microseconds: tarfile's 10 KiB records, decoding a
+// member), below a DataLoader worker's wait for its next batch (a step's compute).
+inline constexpr std::uint64_t kHttpBurstGapNs = 1'000'000;
 
 // What a request's head says: the trace row's method, host, path, query (names only), range.
 // nullopt when `head` does not start with a request line.
@@ -52,11 +61,18 @@ class HttpTracker {
     bool response = false;     // its response has begun
     bool head_known = false;   // ... and its head was parsed whole
     std::uint64_t expect = 0;  // response bytes that complete it (head + body); 0: unknown
+    // Response bytes before the body (interim heads and the head); 0: the body's place is not
+    // known (head not parsed whole, or no Content-Length), so no bursts are kept.
+    std::uint64_t body_start = 0;
+    std::uint64_t read_ahead = 0;    // body bytes that came with the head: the first burst's
+    std::uint64_t last_recv_ns = 0;  // exit of the last receive with body bytes
     trace::HttpRequest row;
   };
   void finish(Connection& c);
   void on_send(Connection& c, const dl_net& r, std::uint64_t ts_ns);
-  void on_recv(Connection& c, const dl_net& r, std::uint64_t end_ns);
+  void on_recv(Connection& c, const dl_net& r, std::uint64_t ts_ns, std::uint64_t end_ns);
+  static void on_body(Connection& c, std::uint64_t before, bool with_head, std::uint64_t ts_ns,
+                      std::uint64_t end_ns);
 
   std::unordered_map<std::uint64_t, Connection> conns_;     // by struct sock
   std::unordered_map<std::uint64_t, std::uint64_t> by_fd_;  // (pid << 32 | fd) -> struct sock

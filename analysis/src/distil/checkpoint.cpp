@@ -46,6 +46,18 @@ CheckpointWrites gather(const std::vector<CheckpointWrite>& checkpoints) {
   return w;
 }
 
+// Whether checkpoints after (1-based) epochs `ep` are not what every_epochs = `g` writes in a run
+// of `epochs` (after g, 2g, ... up to the last): an explicit list says them then. One checkpoint
+// an epoch at most (two after one epoch, a checkpoint and a final save, keep the rule).
+bool irregular(const std::vector<std::uint64_t>& ep, std::uint64_t g, std::uint32_t epochs) {
+  if (epochs == 0 || !std::is_sorted(ep.begin(), ep.end()) ||
+      std::adjacent_find(ep.begin(), ep.end()) != ep.end())
+    return false;
+  std::vector<std::uint64_t> rule;
+  for (std::uint64_t e = g; e <= epochs; e += g) rule.push_back(e);
+  return ep != rule && ep.front() >= 1 && ep.back() <= epochs;
+}
+
 // checkpoint.every_epochs or every_steps. Step cadence: the median distance between consecutive
 // checkpoints (from step 0), robust to a step index off by one; epochs are counted exactly, so
 // their gcd is used.
@@ -61,7 +73,13 @@ void cadence(JobWriter& x, const CheckpointWrites& w) {
   const std::uint64_t gs =
       static_cast<std::uint64_t>(std::llround(detail::percentile(dsteps, 0.5)));
   const std::string count = std::to_string(x.s.checkpoints.size()) + " checkpoints";
-  if (w.all_at_end && ge > 0) {
+  if (w.all_at_end && ge > 0 && irregular(ep, ge, x.out.job.run.epochs)) {
+    k.after_epochs.assign(ep.begin(), ep.end());
+    x.evidence("checkpoint.after_epochs",
+               count + ", each at the end of an epoch, in no every-N-epochs rhythm (after epochs " +
+                   comma_list(ep) + " of " + std::to_string(x.out.job.run.epochs) +
+                   "; e.g. saved only when the validation loss improved)");
+  } else if (w.all_at_end && ge > 0) {
     k.every_epochs = static_cast<std::uint32_t>(ge);
     x.evidence("checkpoint.every_epochs",
                count + ", each at the end of an epoch (after epochs " + comma_list(ep) + ")");
@@ -211,6 +229,7 @@ void distil_checkpoint_only(JobWriter& x) {
   k.size_bytes = std::max<std::uint64_t>(k.size_bytes, k.files);
   k.every_epochs = k.every_steps = 0;
   k.first_epoch = 0;
+  k.after_epochs.clear();
   k.restore = false;
   // Checkpoint files read in the run (summarize counts them as a restore: no training followed):
   // how many checkpoints' worth, at most those written.

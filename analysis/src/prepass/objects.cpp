@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <unordered_map>
+#include <vector>
 
 namespace dlgen::analysis {
 namespace {
@@ -31,6 +32,26 @@ std::string percent_decode(const std::string& s) {
 
 bool read_object(const HttpRequest& r) {
   return r.method == "GET" && (r.status == 200 || r.status == 206) && r.query.empty();
+}
+
+// One read of a GET: its span and the bytes of the object it brought.
+struct Piece {
+  std::uint64_t ts = 0, end = 0, offset = 0, bytes = 0;
+};
+
+// A GET's reads: one from its send to its last byte, of Content-Length bytes at the Range's first
+// byte; or, when its body came in bursts (a program streaming it: tarfile over the body), one
+// per burst, at the Range's first byte plus the burst's body offset, the first from the send.
+std::vector<Piece> pieces_of(const HttpRequest& r) {
+  const std::uint64_t first = r.range_first == HttpRequest::kNoRange ? 0 : r.range_first;
+  if (r.body.empty())
+    return {Piece{r.request_ns, std::max(r.last_byte_ns, r.request_ns), first, r.content_length}};
+  std::vector<Piece> out;
+  for (const trace::HttpBurst& b : r.body) {
+    const std::uint64_t ts = out.empty() ? r.request_ns : std::max(b.start_ns, r.request_ns);
+    out.push_back(Piece{ts, std::max(b.end_ns, ts), first + b.offset, b.bytes});
+  }
+  return out;
 }
 
 }  // namespace
@@ -73,7 +94,8 @@ std::optional<trace::Trace> objects_as_reads(const trace::Trace& t) {
     if (added) out.files.push_back(trace::File{url});
     trace::File& f = out.files[it->second];
     f.size_at_open = std::max(f.size_at_open, r.object_size);
-    const std::uint64_t end = std::max(r.last_byte_ns, r.request_ns);
+    const std::vector<Piece> pieces = pieces_of(r);
+    const std::uint64_t end = std::max(r.last_byte_ns, pieces.back().end);
     const std::uint64_t thread = (std::uint64_t{r.pid} << 32) | r.tid;
     const auto cur = access_of.find(thread);
     const bool same = cur != access_of.end() && cur->second.file == it->second;
@@ -93,11 +115,14 @@ std::optional<trace::Trace> objects_as_reads(const trace::Trace& t) {
       out.events.push_back(e);
     }
     e.op = Op::pread;
-    e.dur_ns = end - r.request_ns;
-    e.offset = r.range_first == HttpRequest::kNoRange ? 0 : r.range_first;
-    e.size = r.content_length;
-    e.ret = static_cast<std::int64_t>(r.content_length);
-    out.events.push_back(e);
+    for (const Piece& p : pieces) {
+      e.ts_ns = p.ts;
+      e.dur_ns = p.end - p.ts;
+      e.offset = p.offset;
+      e.size = p.bytes;
+      e.ret = static_cast<std::int64_t>(p.bytes);
+      out.events.push_back(e);
+    }
     if (same) continue;
     e.op = Op::close;
     e.ts_ns = end;

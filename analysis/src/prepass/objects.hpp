@@ -7,7 +7,10 @@
 // Range's first byte (0 for a whole object), of Content-Length bytes. GETs one thread sends to
 // one object one after another (no other object's between: a sample fetched as several ranges)
 // are one access, one open, a pread per GET and one close at the last one's last byte, as a file
-// opened once and read in several requests. The object's size is the
+// opened once and read in several requests. A GET whose body came in bursts (/http_body: a
+// program streaming it, tarfile over a tar shard's body between batch handovers) is a pread per
+// burst, at the Range's first byte plus the burst's body offset, the first from the send, so the
+// shard is read front to back in pieces as a local one is. The object's size is the
 // file's (Content-Range's total, or a whole-object 200's length). So the stages see a dataset
 // directory "s3://BUCKET/PREFIX", its files' sizes, the read size, the readers, and distil writes
 // an S3 job (docs/distil.md, "Datasets read from S3").

@@ -16,13 +16,15 @@
 
 namespace dlgen::analysis::stages {
 
+bool on_pipe(const trace::Trace& t, const trace::Event& e) {
+  return e.ret > 0 && e.file < t.files.size() && t.files[e.file].path.rfind("pipe:", 0) == 0;
+}
+
 std::map<std::uint32_t, std::vector<std::uint64_t>> pipe_reads(
     const trace::Trace& t, const std::set<std::uint32_t>& tids) {
   std::map<std::uint32_t, std::vector<std::uint64_t>> out;
   for (const auto& e : t.events)
-    if (trace::is_read(e.op) && e.ret > 0 && e.file < t.files.size() && tids.count(e.tid) &&
-        t.files[e.file].path.rfind("pipe:", 0) == 0)
-      out[e.tid].push_back(e.ts_ns);
+    if (trace::is_read(e.op) && tids.count(e.tid) && on_pipe(t, e)) out[e.tid].push_back(e.ts_ns);
   return out;
 }
 

@@ -222,6 +222,8 @@ Batches find_batches(const trace::Trace& t, const Classified& c, const std::vect
 std::vector<std::uint64_t> handovers_at_index_reads(const std::vector<std::uint64_t>& accesses,
                                                     const std::vector<std::uint64_t>& index_reads,
                                                     const std::vector<std::uint64_t>& handovers);
+// Whether `e` moved data through a pipe (a DataLoader worker's index queue is one).
+bool on_pipe(const trace::Trace& t, const trace::Event& e);
 // Per thread of `tids`: when it read a pipe (a worker's index queue), in time order.
 std::map<std::uint32_t, std::vector<std::uint64_t>> pipe_reads(const trace::Trace& t,
                                                                const std::set<std::uint32_t>& tids);

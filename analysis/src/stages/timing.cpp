@@ -173,9 +173,7 @@ struct IndexQueue {
 };
 std::map<std::uint32_t, IndexQueue> index_queues(const trace::Trace& t,
                                                  const KeysOfPid& keys_of_pid) {
-  auto is_pipe = [&](const trace::Event& e) {
-    return e.file < t.files.size() && t.files[e.file].path.rfind("pipe:", 0) == 0;
-  };
+  auto is_pipe = [&](const trace::Event& e) { return on_pipe(t, e); };
   std::map<std::uint32_t, std::uint32_t> reader_of_pipe;  // pipe file → the reader reading it
   for (const auto& e : t.events) {
     if (!trace::is_read(e.op) || !is_pipe(e)) continue;

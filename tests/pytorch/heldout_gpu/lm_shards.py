@@ -149,18 +149,6 @@ def parse_args():
     return a
 
 
-def timed(loader):
-    """The loader's batches, each with the monotonic times before and after the DataLoader's next()."""
-    it = iter(loader)
-    while True:
-        t0 = time.monotonic()
-        try:
-            batch = next(it)
-        except StopIteration:
-            return
-        yield batch, t0, time.monotonic()
-
-
 class Trainer:
     def __init__(self, a):
         self.a = a
@@ -208,7 +196,7 @@ class Trainer:
         self.model.train()
         t_pass = time.monotonic()
         i = 0
-        for (x, y), t0, t1 in timed(self.train_loader):
+        for (x, y), t0, t1 in truth.timed(self.train_loader):
             self.timer.start()
             x, y = self.to_device(x, y)
             with self.autocast():
@@ -257,7 +245,7 @@ class Trainer:
         t_pass = time.monotonic()
         losses, recs = [], []
         i = 0
-        for (x, y), t0, t1 in timed(self.val_loader):
+        for (x, y), t0, t1 in truth.timed(self.val_loader):
             self.timer.start()
             x, y = self.to_device(x, y)
             with self.autocast():

@@ -70,9 +70,12 @@ TEST_F(HeldOutPreadRecords, ValidationFileEveryEpoch) {
   EXPECT_EQ(original("eval_steps"), total("eval_steps_per_pass")) << row("eval_steps").dump();
 }
 
-TEST_F(HeldOutPreadRecords, DISABLED_EarlyStopCheckpointsOnImprovement) {
-  // 5 checkpoints, after epochs 0,1,2,3,5 of 8 (the validation loss improved); the job writes
-  // one every epoch, and the replay 8 (bytes_written 14.1 vs 8.8 MiB).
+TEST_F(HeldOutPreadRecords, EarlyStopCheckpointsOnImprovement) {
+  // 5 checkpoints, after epochs 0,1,2,3,5 of 8 (the validation loss improved): the job lists
+  // them (checkpoint.after_epochs, 1-based); with every_epochs = 1 the replay wrote 8 (bytes_written
+  // 14.1 vs 8.8 MiB).
+  EXPECT_EQ(static_cast<double>(job_.checkpoint.after_epochs.size()), truth("checkpoints"));
+  EXPECT_EQ(job_.checkpoint.every_epochs, 0u);
   EXPECT_EQ(replay("checkpoints"), truth("checkpoints")) << row("checkpoints").dump();
   EXPECT_EQ(verdict("bytes_written"), "PASS") << row("bytes_written").dump();
 }

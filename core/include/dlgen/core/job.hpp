@@ -2,6 +2,7 @@
 // The Job model: a plain struct tree, one struct per concept, defaults in the class. It is what a
 // job file (TOML, docs/job-format.md) says; `validate` checks rules across fields. Sizes are bytes
 // (`_bytes`), times seconds (`_s`) or Distributions whose unit is named by the field.
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -176,9 +177,15 @@ struct CheckpointSpec {
   // every_epochs: the first epoch (1-based) after which one is written, then every N epochs
   // (DLIO's checkpoint_after_epoch); 0: after epoch N.
   std::uint32_t first_epoch = 0;
-  // Whether a checkpoint is written after (1-based) epoch `epoch` by the epoch rule.
+  // The (1-based) epochs after which one is written, ascending, when no every_epochs rule says
+  // which: a program saving only when the validation loss improved. Empty: the rule decides.
+  std::vector<std::uint32_t> after_epochs;
+  // Whether a checkpoint is written after (1-based) epoch `epoch` by the epoch rule or list.
   bool after_epoch(std::uint32_t epoch) const {
-    if (!enabled || every_epochs == 0) return false;
+    if (!enabled) return false;
+    if (!after_epochs.empty())
+      return std::binary_search(after_epochs.begin(), after_epochs.end(), epoch);
+    if (every_epochs == 0) return false;
     const std::uint32_t first = first_epoch > 0 ? first_epoch : every_epochs;
     return epoch >= first && (epoch - first) % every_epochs == 0;
   }

@@ -78,6 +78,8 @@ struct HttpSummary {
   std::uint64_t errors = 0;            // no response, or a status of 400 and above
   std::uint64_t objects = 0;           // distinct host + path of the GETs
   std::uint64_t body_bytes = 0;        // summed Content-Length of 2xx responses
+  std::uint64_t streamed = 0;          // responses whose body came in bursts (/http_body)
+  std::uint64_t bursts = 0;            // their bursts (/http_body rows)
   std::vector<std::string> peers;      // the servers' addresses, in order of first use
   double first_byte_p50_s = 0, first_byte_p99_s = 0;
   double last_byte_p50_s = 0, last_byte_p99_s = 0;

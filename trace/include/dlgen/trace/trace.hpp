@@ -107,6 +107,20 @@ struct Process {
   bool is_thread = false;
 };
 
+// A burst of a response's body: a run of receives of the program with no pause between one's
+// exit and the next's entry longer than the capture's gap (kHttpBurstGapNs, tracer/src/
+// http_tracker.hpp). A program that streams an object (a tar shard read by tarfile as it goes)
+// takes its body in bursts between its other work; one that reads the body at once takes it in
+// one. The body bytes that came in the receive that completed the response's head (read ahead
+// by the client's buffer) belong to the first burst. docs/trace-format.md, "/http_body".
+struct HttpBurst {
+  std::uint64_t start_ns = 0;  // entry of its first receive
+  std::uint64_t end_ns = 0;    // exit of its last receive
+  std::uint64_t offset = 0;    // body bytes before it (0 for the first)
+  std::uint64_t bytes = 0;     // body bytes in it
+  bool operator==(const HttpBurst&) const = default;
+};
+
 // One HTTP/1.x request of a traced thread and its response, seen in the bytes of a TCP socket
 // (sendto/recvfrom/sendmsg/recvmsg): how a program reads objects from an S3 store over plain
 // HTTP. Paired in user space: a request is a send that starts with a request line; its response
@@ -135,6 +149,9 @@ struct HttpRequest {
   std::uint64_t request_ns = 0;      // entry of the send that began the request
   std::uint64_t first_byte_ns = 0;   // exit of the first receive of the response (0: none)
   std::uint64_t last_byte_ns = 0;    // exit of the receive that completed it (0: none)
+  // The body's bursts in order when it came in more than one; empty when it came in one (or
+  // the trace predates them, or the head or length was not seen: no offsets to place them).
+  std::vector<HttpBurst> body;
   static constexpr std::uint64_t kNoRange = ~0ull;
   bool operator==(const HttpRequest&) const = default;
 };

@@ -1,0 +1,149 @@
+// Tar shards streamed from S3 (WebDataset's pattern: a whole-object GET a shard, tarfile reading
+// the body as the DataLoader worker iterates): the objects pre-pass (analysis/src/prepass/
+// objects.hpp) turns a GET whose body came in bursts (/http_body) into one open, a read per
+// burst and one close, so summarize sees each shard read front to back in pieces between the
+// worker's handovers, as a local tar shard is, and distil writes a stream job.
+#include <gtest/gtest.h>
+
+#include "dlgen/analysis/distil.hpp"
+#include "dlgen/analysis/summary.hpp"
+#include "dlgen/trace/trace_text.hpp"
+#include "prepass/objects.hpp"
+#include "trace_builder.hpp"
+
+namespace dlgen::analysis {
+namespace {
+
+using trace::Op;
+
+std::vector<trace::Event> of_op(const trace::Trace& t, Op op) {
+  std::vector<trace::Event> out;
+  for (const auto& e : t.events)
+    if (e.op == op) out.push_back(e);
+  return out;
+}
+
+// A whole-object GET read in three bursts, and a ranged one in two: a read per burst at the
+// range's first byte plus the burst's body offset, the first from the request's send (its wait
+// for the first byte is the read's), each to its burst's end; one open and one close a GET.
+TEST(ObjectsStream, AGetReadInBurstsIsOneAccessWithAReadPerBurst) {
+  auto t = trace::parse_trace_text(
+      "proc pid=101 comm=pt_data_worker\n"
+      "http pid=101 fd=5 method=GET host=h path=/b/shards/0.tar status=200 length=300000 "
+      "object=300000 ts=1ms first=3ms last=90ms burst=3ms-5ms@0+100000 "
+      "burst=40ms-42ms@100000+100000 burst=88ms-90ms@200000+100000\n"
+      "http pid=101 fd=5 method=GET host=h path=/b/shards/1.tar range=1000-200999 status=206 "
+      "length=200000 object=900000 ts=100ms first=101ms last=150ms burst=101ms-102ms@0+120000 "
+      "burst=149ms-150ms@120000+80000\n");
+  ASSERT_TRUE(t) << t.error().message;
+  const auto out = objects_as_reads(*t);
+  ASSERT_TRUE(out);
+  EXPECT_EQ(of_op(*out, Op::open).size(), 2u);
+  const auto reads = of_op(*out, Op::pread);
+  ASSERT_EQ(reads.size(), 5u);
+  EXPECT_EQ(reads[0].ts_ns, 1'000'000u);
+  EXPECT_EQ(reads[0].dur_ns, 4'000'000u);
+  EXPECT_EQ(reads[1].ts_ns, 40'000'000u);
+  EXPECT_EQ(reads[1].dur_ns, 2'000'000u);
+  const std::vector<std::uint64_t> offsets = {0, 100000, 200000, 1000, 121000};
+  for (std::size_t i = 0; i < reads.size(); ++i) {
+    EXPECT_EQ(reads[i].offset, offsets[i]) << i;
+    EXPECT_EQ(reads[i].ret, static_cast<std::int64_t>(reads[i].size)) << i;
+    EXPECT_EQ(reads[i].fd, reads[i < 3 ? 0 : 3].fd) << i;
+  }
+  EXPECT_EQ(reads[4].size, 80000u);
+  const auto closes = of_op(*out, Op::close);
+  ASSERT_EQ(closes.size(), 2u);
+  EXPECT_EQ(closes[0].ts_ns, 90'000'000u);
+  EXPECT_EQ(closes[1].ts_ns, 150'000'000u);
+}
+
+// Two DataLoader workers, each streaming its own 2 shards of 4 batches (64 KiB each) with one
+// GET a shard, 2 ms of reading a batch, batches handed over as PyTorch does (/dev/shm tensors,
+// sendmsg from the worker's queue feeder thread), 20 ms of compute a step, 2 epochs.
+class StreamedShards : public testing::TraceBuilder {
+ public:
+  static constexpr std::uint64_t kBatch = 64 << 10, kCompute = 20'000'000;
+  static constexpr std::uint32_t kMain = 100, kShards = 4, kBatchesPerShard = 4;
+
+  trace::Trace build(bool bursts) {
+    proc(kMain, 1, "python3", false, kMain);
+    for (std::uint32_t epoch = 0; epoch < 2; ++epoch) pass(200 + 10 * epoch, bursts);
+    t_.meta.duration_ns = now_;
+    return t_;
+  }
+
+ private:
+  // One pass: step k comes from worker k % 2; a worker reads at most 2 batches ahead.
+  void pass(std::uint32_t first_pid, bool bursts) {
+    now_ += 20'000'000;
+    std::uint64_t main_free = now_, worker_free[2] = {now_, now_};
+    std::vector<std::uint64_t> recv;
+    trace::HttpRequest get[2];
+    for (std::uint32_t w = 0; w < 2; ++w)
+      proc(first_pid + w, kMain, "python3", false, first_pid + w);
+    for (std::uint32_t k = 0; k < kShards * kBatchesPerShard; ++k) {
+      const std::uint32_t w = k % 2, pid = first_pid + w, j = k / 2;  // the worker's j-th batch
+      std::uint64_t start = worker_free[w];
+      if (k >= 4) start = std::max(start, recv[k - 4]);
+      if (j % kBatchesPerShard == 0) get[w] = begin_get(pid, w + 2 * (j / kBatchesPerShard), start);
+      const std::uint64_t ready = start + 2'000'000;
+      const std::uint64_t at = (j % kBatchesPerShard) * kBatch;
+      if (bursts) get[w].body.push_back({start, ready, at, kBatch});
+      get[w].last_byte_ns = ready;
+      if (j % kBatchesPerShard == kBatchesPerShard - 1) t_.http.push_back(get[w]);
+      ev(ready, 20000, pid, pid, Op::shm_open, trace::kNoFile, -1, 0, 0, 11);
+      worker_free[w] = ready + 100'000;
+      recv.push_back(std::max(main_free, ready + 300'000));
+      ev(recv[k] - 200'000, 10000, pid, pid + 500, Op::sendmsg, trace::kNoFile, 5, 0, 64, 64);
+      ev(recv[k] - 190'000, 10000, kMain, kMain, Op::recvmsg, trace::kNoFile, 6, 0, 64, 64);
+      main_free = recv[k] + kCompute;
+    }
+    now_ = main_free;
+  }
+
+  trace::HttpRequest begin_get(std::uint32_t pid, std::uint32_t shard, std::uint64_t ts) {
+    trace::HttpRequest r;
+    r.pid = r.tid = pid;
+    r.fd = 9;
+    r.method = "GET";
+    r.host = "127.0.0.1:8080";
+    r.path = "/bkt/shards/shard-000" + std::to_string(shard) + ".tar";
+    r.status = 200;
+    r.content_length = r.object_size = kBatch * kBatchesPerShard;
+    r.request_ns = ts;
+    r.first_byte_ns = ts + 500'000;
+    return r;
+  }
+};
+
+// Summarize sees each shard read front to back in a read a batch, by its worker, handing batches
+// over while it is open: a stream of 4 batches a shard, 16 steps a pass, 20 ms of compute.
+// Without the bursts each shard is one read of 256 KiB.
+TEST(ObjectsStream, ShardsStreamedInBurstsAreReadInPiecesAndDistilledAsAStream) {
+  const TraceSummary s = summarize(StreamedShards().build(true));
+  ASSERT_EQ(s.epochs.size(), 2u);
+  for (const auto& e : s.epochs) {
+    EXPECT_EQ(e.accesses, 4u);
+    EXPECT_EQ(e.read_ops, 16u);
+    EXPECT_EQ(e.bytes_read, 4u * 4 * StreamedShards::kBatch);
+    EXPECT_EQ(e.steps, 16u);
+    EXPECT_EQ(e.reader_count, 2u);
+  }
+  EXPECT_TRUE(s.stream_shards);
+  const Distilled d = distil(s);
+  EXPECT_EQ(d.job.dataset.dir.string().rfind("s3://bkt/", 0), 0u) << d.job.dataset.dir;
+  EXPECT_EQ(d.job.dataset.num_files, 4u);
+  EXPECT_EQ(d.job.dataset.samples_per_file, 4u);
+  EXPECT_EQ(d.job.reader.read_unit, ReadUnit::stream);
+  EXPECT_EQ(d.job.reader.workers, 2u);
+  EXPECT_EQ(d.job.run.epochs, 2u);
+  EXPECT_NEAR(s.compute_time.p50, 0.020, 0.001);
+
+  const TraceSummary whole = summarize(StreamedShards().build(false));
+  ASSERT_EQ(whole.epochs.size(), 2u);
+  EXPECT_EQ(whole.epochs[0].read_ops, 4u);
+}
+
+}  // namespace
+}  // namespace dlgen::analysis

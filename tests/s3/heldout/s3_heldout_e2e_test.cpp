@@ -1,0 +1,339 @@
+// Held-out training programs that read their datasets from an S3 store over plain HTTP
+// (tests/s3/heldout/README.md), written from common real-world loader patterns by a tester who
+// did not read distil's source: a map-style Dataset over a paginated listing (s3torchconnector's
+// S3MapDataset.from_prefix), image + label pairs as two objects a sample, records of one big
+// object read through an fsspec/s3fs-style block cache, and WebDataset tar shards streamed per
+// worker. Each suite puts its program's dataset into a bucket of its own on the s3 fixture's
+// Swift server, captures the program's training, distils it, generates and replays the job under
+// capture and compares, as a user would (cached in the build tree as the other held-out suites'
+// loops, tests/support/heldout_program.hpp). The enabled tests hold what dlgen gets right today
+// against the program's own ground truth (its last stdout line); each DISABLED_ test asserts a
+// piece of ground truth dlgen gets wrong today, named after the shape, its comment saying what
+// dlgen made instead. Needs root (BPF): a suite skips when capture says 77.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "heldout_program.hpp"
+#include "s3_server.hpp"
+
+namespace {
+
+using dlgen::testing::dlgen_in;
+using dlgen::testing::failed_rows;
+using dlgen::testing::Outcome;
+
+const auto* const kServer = ::testing::AddGlobalTestEnvironment(new dlgen::testing::S3Server);
+const std::string kPrograms = DLGEN_S3_SCRIPTS "/heldout/";
+
+template <class Suite>
+class HeldOutS3 : public dlgen::testing::HeldOutProgram<Suite> {
+  using Base = dlgen::testing::HeldOutProgram<Suite>;
+
+ protected:
+  // `PROGRAM put BUCKET ds` into a new bucket, capture of `PROGRAM train BUCKET ds TRAIN_ARGS`,
+  // `distil orig.h5 -o job.toml` (the job's dataset where distil puts it: objects of the same
+  // bucket), then `generate` and `run --capture` with JOB_ARGS (what a user adds when the job as
+  // distilled does not run; BUCKET there is the test's bucket) and compare. What dlgen itself
+  // said goes into truth_["dlgen"]: `run --dry-run`'s refusal of the job as distilled ("" when it
+  // accepts it) and `inspect --json`'s "http" of the original.
+  static void s3_loop(const std::string& program, const std::string& train_args,
+                      const std::string& job_args = "") {
+    const auto cache = Base::cache_dir(program, "s3|" + train_args + "|" + job_args);
+    if (Base::load_cached(cache, kPrograms + program)) return;
+    run_s3_loop(program, train_args, job_args);
+    if (Base::setup_error_.empty() && Base::skip_.empty()) Base::save_cached(cache);
+  }
+
+  static void run_s3_loop(const std::string& program, const std::string& train_args,
+                          const std::string& job_args) {
+    const std::string bucket = dlgen::testing::new_bucket();
+    const std::string py = std::string(DLGEN_PYTHON) + " " + kPrograms + program;
+    if (Outcome p = Base::run(py + " put " + bucket + " ds"); p.code != 0)
+      return Base::fail("put: " + p.out);
+    Outcome c = dlgen_in(Base::dir(),
+                         "capture -o orig.h5 -- " + py + " train " + bucket + " ds " + train_args);
+    if (c.code == 77) return Base::skip("capture cannot run here: " + c.out);
+    if (c.code != 0) return Base::fail("capture: " + c.out);
+    auto truth = dlgen::testing::ground_truth(c.out);
+    if (!truth) return Base::fail("no ground truth line in the program's output: " + c.out);
+    Base::truth_ = *truth;
+    std::string args = job_args;
+    if (const auto at = args.find("BUCKET"); at != std::string::npos) args.replace(at, 6, bucket);
+    if (!distil_and_generate(args)) return;
+    auto job = dlgen::load_job(Base::dir() / "job.toml");
+    if (!job) return Base::fail("job.toml: " + job.error().message);
+    Base::job_ = *job;
+    Base::replay_and_compare(args, Base::summary_, Base::compared_);
+  }
+
+  static bool distil_and_generate(const std::string& job_args) {
+    if (Outcome d = Base::dlgen("distil orig.h5 -o job.toml"); d.code != 0)
+      return Base::fail("distil: " + d.out), false;
+    const Outcome dry = Base::dlgen("run job.toml --dry-run -q");
+    Base::truth_["dlgen"]["run_as_distilled"] = dry.code == 0 ? "" : dry.out;
+    const auto http = dlgen::testing::parse_json(Base::dlgen("inspect orig.h5 --json").out);
+    if (!http) return Base::fail("inspect --json is not JSON"), false;
+    Base::truth_["dlgen"]["http"] = (*http)["http"];
+    if (Outcome g = Base::dlgen("generate job.toml" + job_args); g.code != 0)
+      return Base::fail("generate job: " + g.out), false;
+    return true;
+  }
+
+  static const nlohmann::json& said(const char* key) { return Base::truth_["dlgen"][key]; }
+
+  // The job's dataset: objects of the store, as many as the program read (truth `key`).
+  static void expect_objects(const char* key) {
+    EXPECT_EQ(Base::job_.dataset.dir.string().rfind("s3://", 0), 0u) << Base::job_.dataset.dir;
+    EXPECT_EQ(Base::job_.dataset.num_files, Base::truth(key));
+  }
+
+  // The program's checkpoints (put_object, a multipart upload or a local torch.save), as found.
+  static void expect_checkpoints_found() {
+    EXPECT_EQ(Base::original("checkpoints"), Base::truth("checkpoints"))
+        << Base::row("checkpoints").dump();
+    EXPECT_TRUE(Base::job_.checkpoint.enabled);
+    EXPECT_EQ(Base::job_.checkpoint.size_bytes, Base::truth("checkpoint_bytes"));
+  }
+};
+
+// ---- A map-style Dataset over a paginated listing: one whole-object GET a JPEG ------------------
+
+class HeldOutS3MapListing : public HeldOutS3<HeldOutS3MapListing> {
+ protected:
+  static void SetUpTestSuite() {
+    make_dir("heldout-s3-listing");
+    s3_loop("map_listing.py", "");
+  }
+};
+
+TEST_F(HeldOutS3MapListing, ListedJpegsBatchWorkersEpochs) {
+  EXPECT_EQ(truth("objects"), 64);  // the program did what its README says
+  expect_objects("objects");
+  EXPECT_EQ(job_.dataset.format, dlgen::Format::jpeg);
+  // The JPEGs' sizes vary (1.9-4.7 KiB): the job's mean is theirs.
+  EXPECT_NEAR(job_.dataset.sample_size.expected(), truth("dataset_bytes") / truth("objects"),
+              0.02 * truth("dataset_bytes") / truth("objects"));
+  EXPECT_EQ(job_.reader.read_unit, dlgen::ReadUnit::file) << "one whole-object GET a sample";
+  EXPECT_NE(job_.reader.shuffle, dlgen::Shuffle::none);
+  EXPECT_EQ(job_.reader.batch_size, truth("batch_size"));
+  EXPECT_EQ(job_.reader.workers, truth("workers"));
+  EXPECT_EQ(job_.run.epochs, truth("epochs"));
+  EXPECT_EQ(original("steps"), total("steps_per_epoch")) << row("steps").dump();
+  for (const char* name : {"bytes_read", "files_read", "read_ops", "request_size",
+                           "epoch_bytes_read", "epochs", "steps", "readers", "reads_per_file"})
+    EXPECT_EQ(verdict(name), "PASS") << row(name).dump();
+  EXPECT_EQ(said("http")["errors"], 0) << said("http").dump();
+}
+
+TEST_F(HeldOutS3MapListing, ValidationPrefixEveryEpoch) {
+  ASSERT_TRUE(job_.validation.has_value()) << "PREFIX/val/";
+  EXPECT_EQ(job_.validation->dir.string().rfind("s3://", 0), 0u) << job_.validation->dir;
+  EXPECT_EQ(job_.validation->num_files, truth("val_objects"));
+  EXPECT_EQ(job_.run.eval_every_epochs, truth("eval_every_epochs"));
+  EXPECT_EQ(original("eval_passes"), truth("evals")) << row("eval_passes").dump();
+  EXPECT_EQ(original("eval_steps"), total("eval_steps_per_pass")) << row("eval_steps").dump();
+  for (const char* name : {"eval_passes", "eval_files", "eval_steps"})
+    EXPECT_EQ(verdict(name), "PASS") << row(name).dump();
+}
+
+TEST_F(HeldOutS3MapListing, DISABLED_PutObjectCheckpointsEveryEpoch) {
+  // The state_dict (123,879 B) put_object as PREFIX/ckpt/epoch_N.pt after each of 2 epochs; today
+  // no checkpoint is found (the PUTs are in the trace's /http table): no [checkpoint].
+  expect_checkpoints_found();
+  EXPECT_EQ(job_.checkpoint.every_epochs, 1u);
+}
+
+TEST_F(HeldOutS3MapListing, DISABLED_SmallValidationSetBytes) {
+  // 16 validation JPEGs of 54.5 KiB in all; the replay's 16 objects drawn from the distilled
+  // histogram hold 60.4 KiB (10.8% more: eval_epoch_bytes_read FAIL at 5%).
+  EXPECT_EQ(verdict("eval_epoch_bytes_read"), "PASS") << row("eval_epoch_bytes_read").dump();
+}
+
+// ---- Image + label pairs: KEY.jpg then KEY.json, back to back in one worker ---------------------
+
+template <class Suite>
+class PairsSuite : public HeldOutS3<Suite> {
+ protected:
+  // Every GET in the original's trace, none failed: 2 objects a sample, 2 epochs, and the index.
+  static void expect_every_get() {
+    using S = PairsSuite;
+    const auto& http = S::said("http");
+    const double gets = S::truth("gets_per_sample") * S::truth("samples") * S::truth("epochs") + 1;
+    EXPECT_EQ(http["gets"], gets) << http.dump();
+    EXPECT_EQ(http["errors"], 0) << http.dump();
+  }
+};
+
+class HeldOutS3Pairs : public PairsSuite<HeldOutS3Pairs> {
+ protected:
+  static void SetUpTestSuite() {
+    make_dir("heldout-s3-pairs");
+    s3_loop("pairs.py", "");
+  }
+};
+
+TEST_F(HeldOutS3Pairs, ImagesBatchWorkersEpochs) {
+  EXPECT_EQ(truth("samples"), 48);  // the program did what its README says
+  expect_objects("samples");        // the JPEGs
+  EXPECT_EQ(job_.reader.batch_size, truth("batch_size"));
+  EXPECT_EQ(job_.reader.workers, truth("workers"));
+  EXPECT_NE(job_.reader.shuffle, dlgen::Shuffle::none);
+  EXPECT_EQ(job_.run.epochs, truth("epochs"));
+  EXPECT_EQ(original("steps"), total("steps_per_epoch")) << row("steps").dump();
+  for (const char* name : {"epochs", "steps", "readers"})
+    EXPECT_EQ(verdict(name), "PASS") << row(name).dump();
+  expect_every_get();
+}
+
+TEST_F(HeldOutS3Pairs, DISABLED_TwoObjectsASample) {
+  // 48 samples of 2 objects (a 2.3-5.4 KiB JPEG, then its ~40-byte JSON label): 96 objects, 192
+  // GETs in 2 epochs. Today 48 one-object samples of the JPEGs alone (files_per_sample 1); the
+  // labels are other bytes, not replayed (read_ops 96 on both sides).
+  EXPECT_EQ(job_.dataset.files_per_sample, truth("files_per_sample"));
+  EXPECT_EQ(job_.dataset.num_files, truth("files_per_sample") * truth("samples"));
+  EXPECT_EQ(original("read_ops"), truth("gets_per_sample") * truth("samples") * truth("epochs"))
+      << row("read_ops").dump();
+  EXPECT_EQ(original("other_bytes_read"), 0) << row("other_bytes_read").dump();
+}
+
+TEST_F(HeldOutS3Pairs, DISABLED_MultipartCheckpointAtTheEnd) {
+  // The model (7,079,911 B) uploaded once at the end with upload_fileobj: a multipart upload of 2
+  // parts of 5 MiB. Today not found: no [checkpoint] (bytes_written 440 B, a few small files).
+  expect_checkpoints_found();
+}
+
+// ---- The same pairs, the model torch.save'd to a temporary file that upload_fileobj sends -----
+
+class HeldOutS3PairsSpooled : public PairsSuite<HeldOutS3PairsSpooled> {
+ protected:
+  static void SetUpTestSuite() {
+    make_dir("heldout-s3-spooled");
+    s3_loop("pairs.py", "--spool");
+  }
+};
+
+TEST_F(HeldOutS3PairsSpooled, EveryGetCaptured) {
+  EXPECT_EQ(truth("checkpoint_parts"), 2);  // the program did what its README says
+  expect_every_get();
+}
+
+TEST_F(HeldOutS3PairsSpooled, DISABLED_TheSpooledCheckpointIsNotTheDataset) {
+  // Today the temporary file (written by torch.save, read back in 2 reads of 5 MiB by the
+  // upload) is taken for the dataset: a local "data/tmp" of 1 npz file of 6.8 MiB, workers 0,
+  // batch 1, 1 epoch, no compute; the 96 objects read from the store are other bytes.
+  EXPECT_EQ(job_.dataset.dir.string().rfind("s3://", 0), 0u) << job_.dataset.dir;
+  EXPECT_EQ(job_.reader.workers, truth("workers"));
+  EXPECT_EQ(job_.reader.batch_size, truth("batch_size"));
+  EXPECT_EQ(original("steps"), total("steps_per_epoch")) << row("steps").dump();
+  expect_checkpoints_found();
+}
+
+// ---- Records of one big object through an fsspec/s3fs-style block cache ------------------------
+
+class HeldOutS3BlockCache : public HeldOutS3<HeldOutS3BlockCache> {
+ protected:
+  static void SetUpTestSuite() {
+    make_dir("heldout-s3-blocks");
+    // The job as distilled is refused (DISABLED_DistilledJobRuns): the checkpoints on the
+    // store, as a user would make it run.
+    s3_loop("block_cache.py", "--out " + root() + "/out",
+            " --set checkpoint.dir=s3://BUCKET/checkpoints");
+  }
+};
+
+TEST_F(HeldOutS3BlockCache, OneObjectInRangesAndLocalCheckpoints) {
+  EXPECT_EQ(truth("gets"), 32);  // the program did what its README says: 8 blocks x 2 x 2
+  expect_objects("objects");
+  EXPECT_EQ(job_.dataset.sample_size.expected() * job_.dataset.samples_per_file,
+            truth("object_bytes"));
+  EXPECT_EQ(original("request_size"), truth("block_bytes")) << row("request_size").dump();
+  EXPECT_EQ(original("bytes_read"), truth("get_bytes")) << row("bytes_read").dump();
+  EXPECT_EQ(job_.reader.workers, truth("workers"));
+  EXPECT_EQ(job_.run.epochs, truth("epochs"));
+  // torch.save to a local file after each epoch.
+  expect_checkpoints_found();
+  EXPECT_EQ(job_.checkpoint.every_epochs, 1u);
+}
+
+TEST_F(HeldOutS3BlockCache, DISABLED_DistilledJobRuns) {
+  // Today run refuses the job as distilled (exit 2, before any I/O): its dataset is on the store
+  // and its checkpoint.dir the local "checkpoints/ds" (the program saved to a local file), and
+  // one engine does both (`validate` says "ok" to the same job).
+  EXPECT_EQ(said("run_as_distilled"), std::string());
+}
+
+TEST_F(HeldOutS3BlockCache, DISABLED_RecordsThroughABlockCache) {
+  // 1,024 records of 8 KiB, random order, batch 32, 2 workers: 64 steps; each worker's cache
+  // fetches each 1 MiB block once an epoch (32 GETs, 32 MiB). Today one sample of 8 MiB a file,
+  // batch 1, 4 steps (one a worker an epoch), a recipe of 7 ranges of 1 MiB; the replay reads
+  // 16 MiB in 16 GETs with 1 reader.
+  EXPECT_EQ(job_.dataset.samples_per_file, truth("samples"));
+  EXPECT_EQ(job_.dataset.sample_size.expected(), truth("sample_bytes"));
+  EXPECT_EQ(job_.reader.batch_size, truth("batch_size"));
+  EXPECT_EQ(original("steps"), total("steps_per_epoch")) << row("steps").dump();
+  for (const char* name : {"bytes_read", "read_ops", "readers", "steps"})
+    EXPECT_EQ(verdict(name), "PASS") << row(name).dump();
+}
+
+TEST_F(HeldOutS3BlockCache, DISABLED_ReplayCheckpointObjectsCounted) {
+  // With --set checkpoint.dir=s3://... the replay PUTs its 2 checkpoints of 132,063 B (its
+  // result says checkpoint.count 2, s3.checkpoint.puts 2); compare finds none in the replay's
+  // trace (checkpoints 2 vs 0): a checkpoint written as an object is not counted on either side.
+  EXPECT_EQ(replay("checkpoints"), truth("checkpoints")) << row("checkpoints").dump();
+}
+
+TEST_F(HeldOutS3BlockCache, DISABLED_HeadHasNoBody) {
+  // inspect's http.body_bytes counts each HEAD's Content-Length (the object's 8 MiB, no body
+  // sent): 64 MiB for the 32 MiB the GETs moved.
+  EXPECT_EQ(said("http")["body_bytes"], truth("get_bytes")) << said("http").dump();
+}
+
+// ---- WebDataset tar shards: each worker streams its own shards, one GET each -------------------
+
+class HeldOutS3TarShards : public HeldOutS3<HeldOutS3TarShards> {
+ protected:
+  static void SetUpTestSuite() {
+    make_dir("heldout-s3-shards");
+    s3_loop("tar_shards.py", "");
+  }
+};
+
+TEST_F(HeldOutS3TarShards, ShardsStreamedPerWorker) {
+  EXPECT_EQ(truth("objects"), 8);  // the program did what its README says
+  expect_objects("objects");
+  EXPECT_EQ(job_.reader.read_unit, dlgen::ReadUnit::stream);
+  EXPECT_EQ(job_.reader.shuffle, dlgen::Shuffle::file) << "shards reshuffled each epoch";
+  EXPECT_EQ(job_.reader.workers, truth("workers"));
+  EXPECT_EQ(job_.run.epochs, truth("epochs"));
+  EXPECT_EQ(original("steps"), total("steps_per_epoch")) << row("steps").dump();
+  EXPECT_EQ(original("read_ops"), truth("objects") * truth("epochs")) << "one GET a shard";
+  for (const char* name : {"bytes_read", "files_read", "epoch_bytes_read", "reads_per_file",
+                           "epochs", "steps", "readers"})
+    EXPECT_EQ(verdict(name), "PASS") << row(name).dump();
+}
+
+TEST_F(HeldOutS3TarShards, DISABLED_OneGetAShardInTheReplay) {
+  // Each shard (140-150 KiB) is one streamed GET; the replay fetches it as 3 ranged GETs of
+  // 50 KiB, one per batch-sized "sample" (read_ops 48 vs 16, request_size 50 vs 150 KiB).
+  for (const char* name : {"read_ops", "request_size"})
+    EXPECT_EQ(verdict(name), "PASS") << row(name).dump();
+}
+
+TEST_F(HeldOutS3TarShards, DISABLED_SamplesAndBatchOfTheStream) {
+  // 24 samples a shard, batch 8. Today batch 1 and 3 "samples" a shard, each a batch's worth: the
+  // job's comment says the trace shows no sample boundaries in a stream.
+  EXPECT_EQ(job_.reader.batch_size, truth("batch_size"));
+  EXPECT_EQ(job_.dataset.samples_per_file, truth("samples_per_shard"));
+}
+
+TEST_F(HeldOutS3TarShards, DISABLED_PutObjectCheckpointsEveryEpoch) {
+  // The state_dict (277,479 B) put_object as PREFIX/ckpt/latest.pt after each epoch: not found.
+  expect_checkpoints_found();
+}
+
+TEST_F(HeldOutS3TarShards, DISABLED_TarShardsReplayPasses) {
+  EXPECT_EQ(failed_rows(compared_), "");
+}
+
+}  // namespace
