@@ -239,10 +239,19 @@ void batch_size(JobWriter& x) {
     }
   } else if (s.batch_size > 0) {
     r.batch_size = s.batch_size;
-    std::uint64_t full = 0;
+    // Counted over the training passes' batches where an evaluation's were seen too (the batch
+    // is the training passes' commonest: find_batches).
+    std::uint64_t full = 0, counted = 0, evaluation = 0;
     const int ti = train_dataset(s);
     const std::uint32_t k = ti >= 0 ? s.datasets[ti].files_per_sample : 1;
-    for (const auto& b : s.batches) full += b.samples == s.batch_size * k;
+    auto in_evaluation = [&](const auto& b) {
+      return b.epoch >= 0 && static_cast<std::size_t>(b.epoch) < s.epochs.size() &&
+             s.epochs[b.epoch].evaluation;
+    };
+    for (const auto& b : s.batches) evaluation += in_evaluation(b);
+    const bool training_only = evaluation > 0 && evaluation < s.batches.size();
+    for (const auto& b : s.batches)
+      if (!training_only || !in_evaluation(b)) full += b.samples == s.batch_size * k, ++counted;
     if (s.stream_shards)
       x.evidence(
           "reader.batch_size",
@@ -252,8 +261,9 @@ void batch_size(JobWriter& x) {
               "batch and multiply dataset.samples_per_file by it, dividing sample_size");
     else
       x.evidence("reader.batch_size",
-                 std::to_string(full) + " of " + std::to_string(s.batches.size()) +
+                 std::to_string(full) + " of " + std::to_string(counted) +
                      (s.batches_from_read_bursts ? " read bursts (no handovers seen) had "
+                      : training_only            ? " handovers of the training passes carried "
                                                  : " handovers carried ") +
                      (k > 1 ? std::to_string(s.batch_size * k) + " files, " : "") +
                      std::to_string(s.batch_size) + " samples" +

@@ -90,8 +90,9 @@ void request_keys(JobWriter& x, const DatasetSummary& d) {
   if (s.stream_shards)
     x.evidence(
         "reader.read",
-        "batches were handed over while a file was still open: each worker streams its own shards "
-        "front to back (tar/WebDataset or record files through a buffer)");
+        "batches were handed over while a file was still open, or after it from samples read "
+        "ahead: each worker streams its own shards front to back (tar/WebDataset or record "
+        "files through a buffer)");
   r.request_size_bytes = rp.request_bytes;
   const std::string per_file = fmt("%.1f", rp.reads_per_access) + " data-moving reads per file";
   if (rp.request_bytes)

@@ -27,26 +27,32 @@ void assign_readers(std::vector<Access>& accesses, bool by_process) {
 
 // Generations of DataLoader workers: PyTorch forks a fresh set of worker processes for every pass
 // over a DataLoader (persistent_workers=False, the default), so a parent's reader processes come
-// in generations, each starting after the previous one made its last access. generation_of maps
+// in generations, each started after the previous one made its last access. generation_of maps
 // each reading process to (parent, generation index); `fresh` is whether some parent had two
 // generations or more (else the readers lived through the run: persistent workers, the main
-// process or its threads reading).
+// process or its threads reading). `dataset` >= 0: among that dataset's accesses alone.
 struct Generations {
   std::map<std::uint32_t, std::pair<std::uint32_t, std::uint32_t>> generation_of;
   bool fresh = false;
 };
 
-Generations worker_generations(const trace::Trace& t, const std::vector<Access>& accesses) {
+Generations worker_generations(const trace::Trace& t, const std::vector<Access>& accesses,
+                               std::int32_t dataset = -1) {
   std::map<std::uint32_t, std::uint32_t> parent;  // process → its parent
+  std::map<std::uint32_t, std::uint64_t> forked;  // process → when it started (0: not seen)
   for (const auto& p : t.processes)
-    if (!p.is_thread) parent[p.pid] = p.ppid;
-  // Per process: its first access's start and its last access's end.
+    if (!p.is_thread) parent[p.pid] = p.ppid, forked[p.pid] = p.start_ns;
+  // Per process: when it started (its fork, else its first access: the workers of one pass are
+  // forked together, though one may read only after another's last read) and its last access's
+  // end.
   std::map<std::uint32_t, std::pair<std::uint64_t, std::uint64_t>> span;
   for (const auto& a : accesses) {
-    auto [it, fresh] = span.try_emplace(a.pid, a.ts, a.end);
+    if (dataset >= 0 && a.dataset != dataset) continue;
+    const std::uint64_t f = forked[a.pid];
+    auto [it, fresh] = span.try_emplace(a.pid, f > 0 ? std::min(f, a.ts) : a.ts, a.end);
     if (!fresh) it->second.second = std::max(it->second.second, a.end);
   }
-  // Per parent, its children in order of their first access.
+  // Per parent, its children in order of their start.
   std::map<std::uint32_t, std::vector<std::uint32_t>> children;
   for (const auto& [pid, sp] : span) children[parent[pid]].push_back(pid);
   Generations g;
@@ -79,11 +85,84 @@ bool draws_with_replacement(const Generations& g, const std::vector<Access>& acc
   return again >= 2 && again * 20 >= accesses.size();
 }
 
+// The generations among each dataset's own readers (another loader's persistent workers, alive
+// across epochs, would join every later generation into one), and the (dataset, parent) pairs
+// whose readers of it came in two generations or more.
+struct DatasetGenerations {
+  std::map<std::int32_t, Generations> of;
+  std::set<std::pair<std::int32_t, std::uint32_t>> reforks;
+  std::pair<std::uint32_t, std::uint32_t> at(const Access& a) const {
+    return of.at(a.dataset).generation_of.at(a.pid);
+  }
+};
+
+DatasetGenerations dataset_generations(const trace::Trace& t, const std::vector<Access>& as) {
+  DatasetGenerations d;
+  for (const auto& a : as)
+    if (!d.of.count(a.dataset)) d.of[a.dataset] = worker_generations(t, as, a.dataset);
+  for (const auto& [ds, dg] : d.of)
+    for (const auto& [pid, pg] : dg.generation_of)
+      if (pg.second > 0) d.reforks.insert({ds, pg.first});
+  return d;
+}
+
+// A pass being assigned: per file its first reader (parent, generation), its processes, per parent
+// its oldest and newest generation in it, and its accesses (indices).
+struct OpenPass {
+  std::int32_t pass = -1;
+  std::map<std::uint32_t, std::pair<std::uint32_t, std::uint32_t>> seen;
+  std::set<std::uint32_t> pids;
+  std::map<std::uint32_t, std::uint32_t> oldest, newest;
+  std::vector<std::size_t> members;
+  void add(std::size_t i, Access& a, std::pair<std::uint32_t, std::uint32_t> pg) {
+    seen.try_emplace(a.file, pg);
+    pids.insert(a.pid);
+    oldest.try_emplace(pg.first, pg.second);
+    newest[pg.first] = std::max(newest[pg.first], pg.second);
+    members.push_back(i);
+    a.pass = pass;
+  }
+};
+
+// How an access continues the open pass: in it, after it (a new pass), or after it with the
+// accesses its generation already made in it (`with_generation`).
+enum class Continues { same, next, with_generation };
+
+// A reforked parent's access (its readers come in generations) ends the pass only by re-reading
+// a file an older generation of it read there: the pass then starts at its generation's first
+// access. A repeat within a generation (a grouped batch sampler completing an epoch's last batches
+// with images it gave already) does not end it, nor does a newer generation reading other files
+// (k-fold validation workers reading the fold's other files after its training workers).
+Continues continues(const OpenPass& cur, const Access& a,
+                    std::pair<std::uint32_t, std::uint32_t> pg, bool replacement, bool reforked) {
+  const auto [parent, gen] = pg;
+  const auto it = cur.newest.find(parent);
+  if (replacement)
+    return it != cur.newest.end() && gen > it->second ? Continues::next : Continues::same;
+  const auto seen = cur.seen.find(a.file);
+  if (seen == cur.seen.end()) return Continues::same;
+  if (!reforked || it == cur.newest.end() || seen->second.first != parent) return Continues::next;
+  return seen->second.second < gen ? Continues::with_generation : Continues::same;
+}
+
+// A new pass from the open one's accesses of generation `pg` (they move to it, in order).
+OpenPass split_generation(const OpenPass& cur, std::vector<Access>& accesses,
+                          const DatasetGenerations& dg, std::pair<std::uint32_t, std::uint32_t> pg,
+                          std::int32_t pass) {
+  OpenPass n;
+  n.pass = pass;
+  for (const std::size_t i : cur.members)
+    if (dg.at(accesses[i]) == pg) n.add(i, accesses[i], pg);
+  return n;
+}
+
 // Passes (epochs and evaluation passes): a new pass starts when the dataset changes or a file
-// repeats within the current pass. Accesses must be in start order. A loader that draws with
-// replacement (draws_with_replacement) repeats files within a pass, so there a pass is a
-// generation of fresh workers instead: a new one starts when a parent's newer generation reads
-// (the next epoch's DataLoader workers).
+// repeats within the current pass. Accesses must be in start order. Where a parent's readers come
+// in generations (PyTorch forks fresh DataLoader workers for every pass over a loader), a repeat
+// ends the pass only when a newer generation makes it, and the new pass starts at that
+// generation's first access (continues()). A loader that draws with replacement
+// (draws_with_replacement) repeats files within a pass, so there a pass is a generation: a new one
+// starts when a parent's newer generation reads (the next epoch's DataLoader workers).
 //
 // An evaluation in the middle of an epoch (every N optimizer steps) runs while the training
 // loader's workers live on, with batches they read ahead of it; after it those same processes
@@ -100,42 +179,37 @@ bool assign_passes(const trace::Trace& t, std::vector<Access>& accesses, bool re
   const Generations g = worker_generations(t, accesses);
   const bool replacement = draws_with_replacement(g, accesses);
   const bool runs_only = !g.fresh && redraws;
+  const DatasetGenerations dg = dataset_generations(t, accesses);
   std::map<std::int32_t, std::set<std::pair<std::uint32_t, std::uint32_t>>> generations_of;
   for (const auto& a : accesses) generations_of[a.dataset].insert(g.generation_of.at(a.pid));
-  struct Open {
-    std::int32_t pass = -1;
-    std::set<std::uint32_t> seen, pids;
-    std::map<std::uint32_t, std::uint32_t> newest;  // parent → its newest generation in the pass
-  };
-  std::map<std::int32_t, Open> latest;  // dataset → its latest pass
+  std::map<std::int32_t, OpenPass> latest;  // dataset → its latest pass
   std::int32_t cur_ds = -2, pass = -1;
-  Open* cur = nullptr;
-  for (auto& a : accesses) {
-    const auto [parent, gen] = g.generation_of.at(a.pid);
-    bool next = false;
-    if (cur && a.dataset == cur_ds && !runs_only) {
-      const auto it = cur->newest.find(parent);
-      next = replacement ? it != cur->newest.end() && gen > it->second : cur->seen.count(a.file);
-    }
-    if (a.dataset != cur_ds || next) {
+  OpenPass* cur = nullptr;
+  for (std::size_t i = 0; i < accesses.size(); ++i) {
+    Access& a = accesses[i];
+    const auto pg = dg.at(a);
+    const bool reforked = dg.reforks.count({a.dataset, pg.first}) > 0;
+    Continues how = Continues::same;
+    if (cur && a.dataset == cur_ds && !runs_only)
+      how = continues(*cur, a, pg, replacement, reforked);
+    if (how == Continues::with_generation) {
+      *cur = split_generation(*cur, accesses, dg, pg, ++pass);
+    } else if (a.dataset != cur_ds || how == Continues::next) {
       auto resumed = latest.find(a.dataset);
-      const bool resume = !next && g.fresh && generations_of[a.dataset].size() >= 2 &&
-                          resumed != latest.end() &&
+      const bool resume = how == Continues::same && g.fresh &&
+                          generations_of[a.dataset].size() >= 2 && resumed != latest.end() &&
                           resumed->second.pids.count(a.pid) &&
-                          (replacement || !resumed->second.seen.count(a.file));
+                          (replacement || reforked || !resumed->second.seen.count(a.file));
       if (resume) {
         cur = &resumed->second;
       } else {
         cur = &latest[a.dataset];
-        *cur = Open{};
+        *cur = OpenPass{};
         cur->pass = ++pass;
       }
       cur_ds = a.dataset;
     }
-    cur->seen.insert(a.file);
-    cur->pids.insert(a.pid);
-    cur->newest[parent] = std::max(cur->newest[parent], gen);
-    a.pass = cur->pass;
+    cur->add(i, a, pg);
   }
   return runs_only;
 }

@@ -75,25 +75,64 @@ ReaderEvents reader_events(const trace::Trace& t, const Classified& c,
   return per_reader;
 }
 
+// Evidence that a reader streams shards: its handovers, those inside one of its accesses (a batch
+// handed over while a shard is open), and those of samples it had read ahead (no access began
+// since its previous handover, at least kCollateNs before: a shuffle buffer's batches come out
+// after the shard is closed, while the k tensors of one collated batch come together).
+struct StreamEvidence {
+  std::size_t handovers = 0, inside = 0, buffered = 0;
+  bool streams() const { return handovers >= 4 && 2 * (inside + buffered) > handovers; }
+};
+constexpr std::uint64_t kCollateNs = 1'000'000;
+
+// One reader's evidence from its time-ordered events and its accesses' spans (in start order).
+StreamEvidence stream_evidence(const std::vector<Ev>& evs,
+                               const std::vector<std::pair<std::uint64_t, std::uint64_t>>& sp) {
+  StreamEvidence s;
+  std::size_t began = 0;   // accesses begun since the previous handover
+  std::uint64_t last = 0;  // the previous handover (0: none yet)
+  for (const auto& ev : evs) {
+    if (!ev.handover) {
+      ++began;
+      continue;
+    }
+    ++s.handovers;
+    auto it = std::upper_bound(sp.begin(), sp.end(), std::make_pair(ev.ts, ~std::uint64_t{0}));
+    if (it != sp.begin() && std::prev(it)->second > ev.ts)
+      ++s.inside;
+    else if (began == 0 && last != 0 && ev.ts >= last + kCollateNs)
+      ++s.buffered;
+    began = 0;
+    last = ev.ts;
+  }
+  return s;
+}
+
 // A reader streaming shards (tar/WebDataset, record files through a buffer) hands batches over
-// while a file is still open: most of its handovers fall inside one of its accesses. Then every
-// handover is a batch, of samples the syscalls cannot count (1 each).
+// while a file is still open, or after it, from samples it read ahead: most of its handovers fall
+// inside one of its accesses or follow its previous one with no access between (StreamEvidence).
+// Then every handover is a batch, of samples the syscalls cannot count (1 each). A reader with
+// 4 handovers or more is judged on its own; the others (fresh workers each pass, a few batches
+// each) on their evidence pooled. Mapped-file readers (`mapped`) are never streams: their batches
+// may show no reads. Events per reader in time order.
 std::set<std::uint32_t> streaming_readers(const std::vector<Access>& accesses,
-                                          const ReaderEvents& per_reader) {
+                                          const ReaderEvents& per_reader,
+                                          const std::set<std::uint32_t>& mapped) {
   std::map<std::uint32_t, std::vector<std::pair<std::uint64_t, std::uint64_t>>> spans;
   for (const auto& a : accesses) spans[a.reader].push_back({a.ts, a.end});
-  std::set<std::uint32_t> streaming;
-  for (auto& [reader, evs] : per_reader) {
-    const auto& sp = spans[reader];  // in start order
-    std::size_t inside = 0, handovers = 0;
-    for (const auto& ev : evs) {
-      if (!ev.handover) continue;
-      ++handovers;
-      auto it = std::upper_bound(sp.begin(), sp.end(), std::make_pair(ev.ts, ~std::uint64_t{0}));
-      if (it != sp.begin() && std::prev(it)->second > ev.ts) ++inside;
+  std::set<std::uint32_t> streaming, small;
+  StreamEvidence pooled;
+  for (const auto& [reader, evs] : per_reader) {
+    if (mapped.count(reader)) continue;
+    const StreamEvidence e = stream_evidence(evs, spans[reader]);
+    if (e.handovers >= 4) {
+      if (e.streams()) streaming.insert(reader);
+    } else if (e.handovers > 0) {
+      small.insert(reader);
+      pooled.handovers += e.handovers, pooled.inside += e.inside, pooled.buffered += e.buffered;
     }
-    if (handovers >= 4 && 2 * inside > handovers) streaming.insert(reader);
   }
+  if (pooled.streams()) streaming.insert(small.begin(), small.end());
   return streaming;
 }
 
@@ -174,10 +213,11 @@ void handover_batches(const trace::Trace& t, const Classified& c,
   for (const auto& a : accesses)
     if (mapped.count(a.file)) mapped_readers.insert(a.reader);
   ReaderEvents per_reader = reader_events(t, c, accesses);
-  const std::set<std::uint32_t> streaming = streaming_readers(accesses, per_reader);
+  for (auto& [reader, evs] : per_reader)
+    std::stable_sort(evs.begin(), evs.end(), [](const Ev& a, const Ev& b) { return a.ts < b.ts; });
+  const std::set<std::uint32_t> streaming = streaming_readers(accesses, per_reader, mapped_readers);
   s.stream = !streaming.empty();
   for (auto& [reader, evs] : per_reader) {
-    std::stable_sort(evs.begin(), evs.end(), [](const Ev& a, const Ev& b) { return a.ts < b.ts; });
     const std::uint64_t per_batch = mapped_readers.count(reader) ? handovers_per_batch(evs) : 0;
     reader_batches(reader, evs, streaming.count(reader) > 0, per_batch, r, s, batch_shm);
   }
@@ -293,6 +333,17 @@ void read_bursts(const std::vector<Access>& accesses, const Readers& r, const Pa
         "reader, step time from their cadence (an upper bound of compute)");
 }
 
+// The commonest samples per batch of the training passes (an evaluation at another batch, as
+// torchvision's detection reference at batch 1, may have more batches than training has);
+// `all`, the commonest over every batch, when no batch is in a training pass.
+std::uint32_t training_batch(const std::vector<Batch>& batches, const Passes& p,
+                             std::uint32_t all) {
+  std::vector<std::uint64_t> sizes;
+  for (const auto& b : batches)
+    if (b.epoch >= 0 && !p.evaluation(b.epoch)) sizes.push_back(b.samples);
+  return sizes.empty() ? all : static_cast<std::uint32_t>(detail::mode(sizes));
+}
+
 // Receipts: the accelerator process's recvmsg calls, grouped k per batch (k: descriptors per
 // batch, e.g. data and label tensors), matched to batches in ready order.
 void receipts(const trace::Trace& t, const Readers& r,
@@ -338,6 +389,7 @@ Batches find_batches(const trace::Trace& t, const Classified& c, const std::vect
   Batches out;
   std::map<std::uint32_t, std::size_t> batch_shm;  // /dev/shm file → index in out.batches
   handover_batches(t, c, as, r, out, batch_shm, mapped);
+  out.batch_size = training_batch(out.batches, p, out.batch_size);
   if (!out.batches.empty() && !out.stream) {
     out.files_per_sample = files_per_sample(c, as, out.batches, out.batch_size);
     out.batch_size /= out.files_per_sample;
