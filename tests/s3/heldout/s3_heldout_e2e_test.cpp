@@ -317,15 +317,18 @@ TEST_F(HeldOutS3TarShards, ShardsStreamedPerWorker) {
   EXPECT_EQ(job_.reader.workers, truth("workers"));
   EXPECT_EQ(job_.run.epochs, truth("epochs"));
   EXPECT_EQ(original("steps"), total("steps_per_epoch")) << row("steps").dump();
-  EXPECT_EQ(original("read_ops"), truth("objects") * truth("epochs")) << "one GET a shard";
+  // One GET a shard, its body read in bursts as the workers pulled samples (/http_body): each
+  // burst is a read, so the original's reads are at least the GETs.
+  EXPECT_GE(original("read_ops"), truth("objects") * truth("epochs")) << row("read_ops").dump();
   for (const char* name : {"bytes_read", "files_read", "epoch_bytes_read", "reads_per_file",
-                           "epochs", "steps", "readers"})
+                           "epochs", "steps", "readers", "read_ops"})
     EXPECT_EQ(verdict(name), "PASS") << row(name).dump();
 }
 
 TEST_F(HeldOutS3TarShards, DISABLED_OneGetAShardInTheReplay) {
-  // Each shard (140-150 KiB) is one streamed GET; the replay fetches it as 3 ranged GETs of
-  // 50 KiB, one per batch-sized "sample" (read_ops 48 vs 16, request_size 50 vs 150 KiB).
+  // Each shard (140-150 KiB) is one streamed GET read in bursts (61 in all, median 40 KiB); the
+  // replay fetches it as 3 ranged GETs of 50 KiB, one per batch-sized "sample": read_ops passes
+  // (61 vs 48), request_size fails (KS 0.64: every replayed request is the mean).
   for (const char* name : {"read_ops", "request_size"})
     EXPECT_EQ(verdict(name), "PASS") << row(name).dump();
 }
