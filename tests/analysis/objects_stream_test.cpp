@@ -23,12 +23,16 @@ std::vector<trace::Event> of_op(const trace::Trace& t, Op op) {
   return out;
 }
 
-// A whole-object GET read in three bursts, and a ranged one in two: a read per burst at the
-// range's first byte plus the burst's body offset, the first from the request's send (its wait
-// for the first byte is the read's), each to its burst's end; one open and one close a GET.
+// A whole-object GET read in three bursts, and a ranged one in two, the worker handing a batch
+// over (a /dev/shm tensor) between each two: a read per burst at the range's first byte plus the
+// burst's body offset, the first from the request's send (its wait for the first byte is the
+// read's), each to its burst's end; one open and one close a GET.
 TEST(ObjectsStream, AGetReadInBurstsIsOneAccessWithAReadPerBurst) {
   auto t = trace::parse_trace_text(
       "proc pid=101 comm=pt_data_worker\n"
+      "ts=20ms pid=101 op=shm_open size=11\n"
+      "ts=60ms pid=101 op=shm_open size=11\n"
+      "ts=120ms pid=101 op=shm_open size=11\n"
       "http pid=101 fd=5 method=GET host=h path=/b/shards/0.tar status=200 length=300000 "
       "object=300000 ts=1ms first=3ms last=90ms burst=3ms-5ms@0+100000 "
       "burst=40ms-42ms@100000+100000 burst=88ms-90ms@200000+100000\n"
@@ -56,6 +60,26 @@ TEST(ObjectsStream, AGetReadInBurstsIsOneAccessWithAReadPerBurst) {
   ASSERT_EQ(closes.size(), 2u);
   EXPECT_EQ(closes[0].ts_ns, 90'000'000u);
   EXPECT_EQ(closes[1].ts_ns, 150'000'000u);
+}
+
+// A pause in a body with nothing of the thread's own in it (a 1 MiB block preempted mid-read on a
+// loaded host, or another thread's event) is no boundary: the bursts stay one read, so the
+// request size is the GET's whatever the host's load.
+TEST(ObjectsStream, BurstsWithNothingOfTheThreadsBetweenAreOneRead) {
+  auto t = trace::parse_trace_text(
+      "proc pid=101 comm=pt_data_worker\n"
+      "ts=4ms pid=101 tid=109 op=sendmsg size=64\n"
+      "http pid=101 fd=5 method=GET host=h path=/b/data.bin range=0-1048575 status=206 "
+      "length=1048576 object=8388608 ts=1ms first=2ms last=9ms burst=2ms-3ms@0+655360 "
+      "burst=6ms-9ms@655360+393216\n");
+  ASSERT_TRUE(t) << t.error().message;
+  const auto out = objects_as_reads(*t);
+  ASSERT_TRUE(out);
+  const auto reads = of_op(*out, Op::pread);
+  ASSERT_EQ(reads.size(), 1u);
+  EXPECT_EQ(reads[0].size, 1048576u);
+  EXPECT_EQ(reads[0].ts_ns, 1'000'000u);
+  EXPECT_EQ(reads[0].dur_ns, 8'000'000u);
 }
 
 // Two DataLoader workers, each streaming its own 2 shards of 4 batches (64 KiB each) with one

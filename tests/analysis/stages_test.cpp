@@ -1,6 +1,7 @@
 // summarize's stages on their own (analysis/src/stages/stages.hpp): each is a function of the
 // previous stages' outputs, so each can be checked on a small hand-built trace without the rest.
 #include "stages/stages.hpp"
+#include "stages/path_names.hpp"
 
 #include <gtest/gtest.h>
 
@@ -105,6 +106,18 @@ TEST(Stages, AccessesAreNumberedIntoPassesAndLateCompletionsStayWithTheirFile) {
   EXPECT_EQ(p.epochs[3].index, 2u);
   EXPECT_EQ(p.epochs[3].unique_files, 1u);
   EXPECT_EQ(p.epochs[0].bytes_read, 8192u * 2);
+}
+
+// A checkpoint is named by its extension or a word of its path; an object's path is its key, so a
+// bucket named "ckpt-lab" does not make its dataset checkpoints.
+TEST(PathNames, CheckpointNamesOfFilesAndObjects) {
+  EXPECT_TRUE(names::is_checkpoint_name("/runs/model_3.pth"));
+  EXPECT_TRUE(names::is_checkpoint_name("/runs/checkpoints/step-10/weights.bin"));
+  EXPECT_TRUE(names::is_checkpoint_name("s3://lab/ckpt/model.bin"));
+  EXPECT_TRUE(names::is_checkpoint_name("s3://lab/run/epoch_2.pt"));
+  EXPECT_FALSE(names::is_checkpoint_name("s3://ckpt-lab/imagenet/train/n01/img_1.jpg"));
+  EXPECT_FALSE(names::is_checkpoint_name("s3://ckpt-lab"));
+  EXPECT_FALSE(names::is_checkpoint_name("/data/imagenet/train/img_1.jpg"));
 }
 
 }  // namespace

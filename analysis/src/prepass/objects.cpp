@@ -39,17 +39,44 @@ struct Piece {
   std::uint64_t ts = 0, end = 0, offset = 0, bytes = 0;
 };
 
+// Each thread's own traced events (pid << 32 | tid), their start times sorted.
+using ThreadTimes = std::unordered_map<std::uint64_t, std::vector<std::uint64_t>>;
+ThreadTimes thread_times(const trace::Trace& t) {
+  ThreadTimes out;
+  for (const auto& e : t.events) out[(std::uint64_t{e.pid} << 32) | e.tid].push_back(e.ts_ns);
+  for (auto& [thread, ts] : out) std::sort(ts.begin(), ts.end());
+  return out;
+}
+
+// Whether the thread began an event of its own in [from, to).
+bool acted_between(const std::vector<std::uint64_t>* ts, std::uint64_t from, std::uint64_t to) {
+  if (!ts) return false;
+  const auto it = std::lower_bound(ts->begin(), ts->end(), from);
+  return it != ts->end() && *it < to;
+}
+
 // A GET's reads: one from its send to its last byte, of Content-Length bytes at the Range's first
 // byte; or, when its body came in bursts (a program streaming it: tarfile over the body), one
 // per burst, at the Range's first byte plus the burst's body offset, the first from the send.
-std::vector<Piece> pieces_of(const HttpRequest& r) {
+// A pause between two bursts splits them only where the thread did something of its own in it
+// (handed a batch over, read its index queue: `own` holds its events' times); a pause with
+// nothing between is the scheduler's or the network's (a 1 MiB body preempted mid-read on a
+// loaded host), and the bursts stay one read.
+std::vector<Piece> pieces_of(const HttpRequest& r, const std::vector<std::uint64_t>* own) {
   const std::uint64_t first = r.range_first == HttpRequest::kNoRange ? 0 : r.range_first;
   if (r.body.empty())
     return {Piece{r.request_ns, std::max(r.last_byte_ns, r.request_ns), first, r.content_length}};
   std::vector<Piece> out;
+  std::uint64_t last_end = 0;
   for (const trace::HttpBurst& b : r.body) {
     const std::uint64_t ts = out.empty() ? r.request_ns : std::max(b.start_ns, r.request_ns);
-    out.push_back(Piece{ts, std::max(b.end_ns, ts), first + b.offset, b.bytes});
+    if (!out.empty() && !acted_between(own, last_end, b.start_ns)) {
+      out.back().end = std::max(out.back().end, b.end_ns);
+      out.back().bytes += b.bytes;
+    } else {
+      out.push_back(Piece{ts, std::max(b.end_ns, ts), first + b.offset, b.bytes});
+    }
+    last_end = b.end_ns;
   }
   return out;
 }
@@ -87,6 +114,7 @@ std::optional<trace::Trace> objects_as_reads(const trace::Trace& t) {
   };
   std::unordered_map<std::uint64_t, Access> access_of;
   std::uint32_t accesses = 0;
+  const ThreadTimes own = thread_times(t);
   for (const HttpRequest& r : t.http) {
     const std::string url = read_object(r) ? object_url(r.host, r.path) : "";
     if (url.empty()) continue;
@@ -94,9 +122,10 @@ std::optional<trace::Trace> objects_as_reads(const trace::Trace& t) {
     if (added) out.files.push_back(trace::File{url});
     trace::File& f = out.files[it->second];
     f.size_at_open = std::max(f.size_at_open, r.object_size);
-    const std::vector<Piece> pieces = pieces_of(r);
-    const std::uint64_t end = std::max(r.last_byte_ns, pieces.back().end);
     const std::uint64_t thread = (std::uint64_t{r.pid} << 32) | r.tid;
+    const auto mine = own.find(thread);
+    const std::vector<Piece> pieces = pieces_of(r, mine == own.end() ? nullptr : &mine->second);
+    const std::uint64_t end = std::max(r.last_byte_ns, pieces.back().end);
     const auto cur = access_of.find(thread);
     const bool same = cur != access_of.end() && cur->second.file == it->second;
     Event e;
