@@ -1,5 +1,7 @@
 #include "object_writes.hpp"
 
+#include <fcntl.h>
+
 #include <algorithm>
 #include <map>
 #include <string>
@@ -17,7 +19,7 @@ using trace::Op;
 // Object writes get fds from here up, one per object written: above the object reads' first
 // thousands (objects.cpp, from 1 << 30) and any program's own.
 constexpr std::int32_t kFirstWriteFd = 3 << 29;
-constexpr std::uint32_t kWriteFlags = 01 | 0100 | 01000;  // O_WRONLY | O_CREAT | O_TRUNC
+constexpr std::uint32_t kWriteFlags = O_WRONLY | O_CREAT | O_TRUNC;
 
 bool has_name(const std::string& query, std::string_view name) {
   std::size_t at = 0;

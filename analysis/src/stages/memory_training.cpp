@@ -3,11 +3,11 @@
 // workers read no file and only hand batches over. The training's passes, batches and workers
 // come from those workers' hand-overs instead of from reads (stages.hpp, MemoryTraining).
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <map>
 #include <set>
 
+#include "path_names.hpp"
 #include "stages.hpp"
 #include "stats.hpp"
 
@@ -143,16 +143,12 @@ std::vector<Loader> loaders(const std::vector<MemWorker>& workers, std::size_t k
 
 // The mode of the batches' known sample counts (0: none known).
 std::uint32_t batch_mode(const std::vector<Loader>& ls, bool evaluation) {
-  std::map<std::uint32_t, std::size_t> n;
+  std::vector<std::uint64_t> known;
   for (const auto& l : ls)
     if (l.evaluation == evaluation)
       for (const auto& b : l.batches)
-        if (b.samples > 0) ++n[b.samples];
-  std::uint32_t best = 0;
-  std::size_t most = 0;
-  for (const auto& [s, c] : n)
-    if (c > most) best = s, most = c;
-  return best;
+        if (b.samples > 0) known.push_back(b.samples);
+  return static_cast<std::uint32_t>(detail::mode(known));
 }
 
 // A pass's read figures from the load's accesses it owns (the first training pass the training
@@ -256,31 +252,8 @@ MemoryTraining memory_training(const trace::Trace& t, const Classified& c,
   return m;
 }
 
-namespace {
-
-// The words of a file name's stem, lower case, trailing digits dropped ("train-00000-of-00002":
-// train, of).
-std::vector<std::string> name_words(const std::string& path) {
-  std::vector<std::string> words;
-  std::string w;
-  const std::string stem = std::filesystem::path(path).stem().string() + " ";
-  for (char ch : stem) {
-    if (std::isalnum(static_cast<unsigned char>(ch))) {
-      w += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-      continue;
-    }
-    while (!w.empty() && std::isdigit(static_cast<unsigned char>(w.back()))) w.pop_back();
-    if (!w.empty()) words.push_back(w);
-    w.clear();
-  }
-  return words;
-}
-
-}  // namespace
-
 std::vector<std::uint32_t> loaded_validation(const trace::Trace& t, const Classified& c,
                                              const std::vector<std::uint32_t>& files) {
-  static const std::set<std::string> kVal = {"val", "valid", "validation", "eval", "test", "dev"};
   std::set<std::uint32_t> set(files.begin(), files.end()), readers;
   std::uint64_t load_end = 0;
   for (const auto& e : t.events)
@@ -299,8 +272,12 @@ std::vector<std::uint32_t> loaded_validation(const trace::Trace& t, const Classi
   std::vector<std::uint32_t> val;
   bool train = false;
   for (auto f : files) {
-    bool v = false;
-    for (const auto& w : name_words(c.files[f].path)) v = v || kVal.count(w);
+    // A split's name in the file's stem, as classify judges directories ("validation.jsonl",
+    // "test_batch"; trailing digits dropped).
+    bool named_val = false;
+    const bool v =
+        names::is_split_name(std::filesystem::path(c.files[f].path).stem().string(), &named_val) &&
+        named_val;
     if (v) val.push_back(f);
     train = train || !v;
   }
