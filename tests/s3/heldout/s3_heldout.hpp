@@ -7,6 +7,7 @@
 // skips when capture says 77.
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <string>
 
 #include "heldout_program.hpp"
@@ -79,6 +80,11 @@ class HeldOutS3 : public HeldOutProgram<Suite> {
   }
 
   static const nlohmann::json& said(const char* key) { return Base::truth_["dlgen"][key]; }
+
+  // Compare's verdict on each row of NAMES is PASS.
+  static void expect_pass(std::initializer_list<const char*> names) {
+    for (const char* name : names) EXPECT_EQ(Base::verdict(name), "PASS") << Base::row(name).dump();
+  }
 
   // The job's dataset: objects of the store, as many as the program read (truth `key`).
   static void expect_objects(const char* key) {

@@ -23,7 +23,7 @@ import threading
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "heldout"))
-from s3_common import client, main, print_truth, put_all, train_epoch  # noqa: E402
+from s3_common import client, eval_pass, main, print_truth, put_all, train_epoch  # noqa: E402
 
 TRAIN, VAL, BATCH, WORKERS, THREADS, EPOCHS, COMPUTE, SIDE = 96, 32, 16, 2, 8, 2, 0.02, 16
 
@@ -98,12 +98,7 @@ def train(a):
     steps, evals = [], []
     for _ in range(EPOCHS):
         steps.append(train_epoch(loader, model, opt, COMPUTE))
-        n = 0
-        with torch.no_grad():
-            for x, _ in val_loader:
-                model(x.flatten(1))
-                n += 1
-        evals.append(n)
+        evals.append(eval_pass(val_loader, model))
     sizes = [s for _, s in train_items]
     print_truth("batch_pool", objects=len(train_items), samples=len(train_items),
                 val_objects=len(val_items), val_bytes=sum(s for _, s in val_items),

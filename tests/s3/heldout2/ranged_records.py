@@ -18,12 +18,11 @@ Prints its ground truth as one JSON line last, with the GETs and bytes the worke
 import os
 import random
 import sys
-import time
 
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "heldout"))
-from s3_common import client, main, print_truth  # noqa: E402
+from s3_common import client, main, print_truth, train_step  # noqa: E402
 
 RECORD, RECORDS, OBJECTS, RANGE = 16 << 10, 192, 4, 256 << 10
 BATCH, WORKERS, EPOCHS, COMPUTE = 32, 2, 2, 0.01
@@ -83,11 +82,7 @@ def train(a):
         dataset.epoch = epoch  # the workers fork at the epoch's start and see it
         n = 0
         for x, y in loader:
-            loss = torch.nn.functional.cross_entropy(model(x / 255.0), y)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            time.sleep(COMPUTE)
+            train_step(model, opt, x / 255.0, y, COMPUTE)
             n += 1
         steps.append(n)
     size = sum(s for _, s in items)

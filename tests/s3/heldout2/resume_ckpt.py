@@ -22,7 +22,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "heldout"))
-from s3_common import client, main, print_truth, put_all  # noqa: E402
+from s3_common import client, main, print_truth, put_all, train_step  # noqa: E402
 
 SAMPLES, BATCH, WORKERS, EPOCHS, COMPUTE, EVERY = 64, 8, 2, 2, 0.02, 5
 GET_CHUNK, PART, THREADS, START_STEP, START_EPOCH = 2 << 20, 5 << 20, 4, 40, 5
@@ -67,8 +67,6 @@ def latest_checkpoint(bucket, prefix):
 
 
 def train(a):
-    import time
-
     import boto3.s3.transfer
     import torch
     from torch.utils.data import DataLoader, Dataset
@@ -105,11 +103,7 @@ def train(a):
     for epoch in range(first_epoch, first_epoch + EPOCHS):
         n = 0
         for x, y in loader:
-            loss = torch.nn.functional.cross_entropy(model(x), y)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            time.sleep(COMPUTE)
+            train_step(model, opt, x, y, COMPUTE)
             n += 1
             step += 1
             if step % EVERY == 0:
