@@ -18,8 +18,8 @@ import sys
 
 import numpy as np
 
-from s3_common import (client, decode, jpeg, main, print_truth, put_all, put_checkpoint,
-                       train_epoch)
+from s3_common import (client, decode, eval_pass, jpeg, main, print_truth, put_all,
+                       put_checkpoint, train_epoch)
 
 TRAIN, VAL, BATCH, WORKERS, EPOCHS, COMPUTE, PAGE = 64, 16, 8, 2, 2, 0.02, 25
 
@@ -68,12 +68,7 @@ def train(a):
     steps, evals, ckpt_bytes = [], [], 0
     for epoch in range(EPOCHS):
         steps.append(train_epoch(loader, model, opt, COMPUTE))
-        m = 0
-        with torch.no_grad():
-            for x, y in val_loader:
-                model(x.flatten(1))
-                m += 1
-        evals.append(m)
+        evals.append(eval_pass(val_loader, model))
         ckpt_bytes = put_checkpoint(a.bucket, "%s/ckpt/epoch_%d.pt" % (a.prefix, epoch), model)
     sizes = [s for _, s in train_items]
     print_truth("map_listing", objects=len(train_items), samples=len(train_items),

@@ -54,19 +54,35 @@ def put_all(bucket, objects):
                       objects.items()))
 
 
-def train_epoch(loader, model, opt, compute):
-    """One epoch of a classifier over (images, labels) batches: forward, loss, backward, step, then
-    `compute` seconds of sleep standing in for the accelerator. Returns the steps it took."""
+def train_step(model, opt, x, y, compute):
+    """One step of a classifier on a batch (x flattened): forward, loss, backward, step, then
+    `compute` seconds of sleep standing in for the accelerator."""
     import time
     import torch
+    loss = torch.nn.functional.cross_entropy(model(x.flatten(1)), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    time.sleep(compute)
+
+
+def train_epoch(loader, model, opt, compute):
+    """One epoch of train_step over (images, labels) batches. Returns the steps it took."""
     steps = 0
     for x, y in loader:
-        loss = torch.nn.functional.cross_entropy(model(x.flatten(1)), y)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        time.sleep(compute)
+        train_step(model, opt, x, y, compute)
         steps += 1
+    return steps
+
+
+def eval_pass(loader, model):
+    """A validation pass: the model's forward over every batch, no gradients. Returns its steps."""
+    import torch
+    steps = 0
+    with torch.no_grad():
+        for x, _ in loader:
+            model(x.flatten(1))
+            steps += 1
     return steps
 
 

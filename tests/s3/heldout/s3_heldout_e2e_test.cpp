@@ -14,96 +14,15 @@
 
 #include <string>
 
-#include "heldout_program.hpp"
-#include "s3_server.hpp"
+#include "s3_heldout.hpp"
 
 namespace {
 
-using dlgen::testing::dlgen_in;
 using dlgen::testing::failed_rows;
-using dlgen::testing::Outcome;
+using dlgen::testing::HeldOutS3;
 
 const auto* const kServer = ::testing::AddGlobalTestEnvironment(new dlgen::testing::S3Server);
 const std::string kPrograms = DLGEN_S3_SCRIPTS "/heldout/";
-
-template <class Suite>
-class HeldOutS3 : public dlgen::testing::HeldOutProgram<Suite> {
-  using Base = dlgen::testing::HeldOutProgram<Suite>;
-
- protected:
-  // `PROGRAM put BUCKET ds` into a new bucket, capture of `PROGRAM train BUCKET ds TRAIN_ARGS`,
-  // `distil orig.h5 -o job.toml` (the job's dataset where distil puts it: objects of the same
-  // bucket), then `generate` and `run --capture` with JOB_ARGS (what a user adds when the job as
-  // distilled does not run; BUCKET there is the test's bucket) and compare. What dlgen itself
-  // said goes into truth_["dlgen"]: `run --dry-run`'s refusal of the job as distilled ("" when it
-  // accepts it) and `inspect --json`'s "http" of the original.
-  static void s3_loop(const std::string& program, const std::string& train_args,
-                      const std::string& job_args = "") {
-    const auto cache = Base::cache_dir(program, "s3|" + train_args + "|" + job_args);
-    if (Base::load_cached(cache, kPrograms + program)) return;
-    run_s3_loop(program, train_args, job_args);
-    if (Base::setup_error_.empty() && Base::skip_.empty()) Base::save_cached(cache);
-  }
-
-  static void run_s3_loop(const std::string& program, const std::string& train_args,
-                          const std::string& job_args) {
-    const std::string bucket = dlgen::testing::new_bucket();
-    const std::string py = std::string(DLGEN_PYTHON) + " " + kPrograms + program;
-    if (Outcome p = Base::run(py + " put " + bucket + " ds"); p.code != 0)
-      return Base::fail("put: " + p.out);
-    Outcome c = dlgen_in(Base::dir(),
-                         "capture -o orig.h5 -- " + py + " train " + bucket + " ds " + train_args);
-    if (c.code == 77) return Base::skip("capture cannot run here: " + c.out);
-    if (c.code != 0) return Base::fail("capture: " + c.out);
-    auto truth = dlgen::testing::ground_truth(c.out);
-    if (!truth) return Base::fail("no ground truth line in the program's output: " + c.out);
-    Base::truth_ = *truth;
-    std::string args = job_args;
-    if (const auto at = args.find("BUCKET"); at != std::string::npos) args.replace(at, 6, bucket);
-    if (!distil_and_generate(args)) return;
-    auto job = dlgen::load_job(Base::dir() / "job.toml");
-    if (!job) return Base::fail("job.toml: " + job.error().message);
-    Base::job_ = *job;
-    Base::replay_and_compare(args, Base::summary_, Base::compared_);
-  }
-
-  static bool distil_and_generate(const std::string& job_args) {
-    if (Outcome d = Base::dlgen("distil orig.h5 -o job.toml"); d.code != 0)
-      return Base::fail("distil: " + d.out), false;
-    const Outcome dry = Base::dlgen("run job.toml --dry-run -q");
-    Base::truth_["dlgen"]["run_as_distilled"] = dry.code == 0 ? "" : dry.out;
-    const auto http = dlgen::testing::parse_json(Base::dlgen("inspect orig.h5 --json").out);
-    if (!http) return Base::fail("inspect --json is not JSON"), false;
-    Base::truth_["dlgen"]["http"] = (*http)["http"];
-    if (Outcome g = Base::dlgen("generate job.toml" + job_args); g.code != 0)
-      return Base::fail("generate job: " + g.out), false;
-    return true;
-  }
-
-  static const nlohmann::json& said(const char* key) { return Base::truth_["dlgen"][key]; }
-
-  // The job's dataset: objects of the store, as many as the program read (truth `key`).
-  static void expect_objects(const char* key) {
-    EXPECT_EQ(Base::job_.dataset.dir.string().rfind("s3://", 0), 0u) << Base::job_.dataset.dir;
-    EXPECT_EQ(Base::job_.dataset.num_files, Base::truth(key));
-  }
-
-  // The program's checkpoints (put_object, a multipart upload or a local torch.save), as found.
-  static void expect_checkpoints_found() {
-    EXPECT_EQ(Base::original("checkpoints"), Base::truth("checkpoints"))
-        << Base::row("checkpoints").dump();
-    EXPECT_TRUE(Base::job_.checkpoint.enabled);
-    EXPECT_EQ(Base::job_.checkpoint.size_bytes, Base::truth("checkpoint_bytes"));
-  }
-
-  // Checkpoints the program wrote as objects: the job writes them as objects of the same store,
-  // and compare counts the replay's as the original's (its PUTs, prepass/object_writes.hpp).
-  static void expect_object_checkpoints_replayed() {
-    EXPECT_EQ(Base::job_.checkpoint.dir.string().rfind("s3://", 0), 0u) << Base::job_.checkpoint.dir;
-    EXPECT_EQ(Base::replay("checkpoints"), Base::truth("checkpoints"))
-        << Base::row("checkpoints").dump();
-  }
-};
 
 // ---- A map-style Dataset over a paginated listing: one whole-object GET a JPEG ------------------
 
@@ -111,7 +30,7 @@ class HeldOutS3MapListing : public HeldOutS3<HeldOutS3MapListing> {
  protected:
   static void SetUpTestSuite() {
     make_dir("heldout-s3-listing");
-    s3_loop("map_listing.py", "");
+    s3_loop(kPrograms, "map_listing.py", "");
   }
 };
 
@@ -128,9 +47,8 @@ TEST_F(HeldOutS3MapListing, ListedJpegsBatchWorkersEpochs) {
   EXPECT_EQ(job_.reader.workers, truth("workers"));
   EXPECT_EQ(job_.run.epochs, truth("epochs"));
   EXPECT_EQ(original("steps"), total("steps_per_epoch")) << row("steps").dump();
-  for (const char* name : {"bytes_read", "files_read", "read_ops", "request_size",
-                           "epoch_bytes_read", "epochs", "steps", "readers", "reads_per_file"})
-    EXPECT_EQ(verdict(name), "PASS") << row(name).dump();
+  expect_pass({"bytes_read", "files_read", "read_ops", "request_size", "epoch_bytes_read", "epochs",
+               "steps", "readers", "reads_per_file"});
   EXPECT_EQ(said("http")["errors"], 0) << said("http").dump();
 }
 
@@ -141,8 +59,7 @@ TEST_F(HeldOutS3MapListing, ValidationPrefixEveryEpoch) {
   EXPECT_EQ(job_.run.eval_every_epochs, truth("eval_every_epochs"));
   EXPECT_EQ(original("eval_passes"), truth("evals")) << row("eval_passes").dump();
   EXPECT_EQ(original("eval_steps"), total("eval_steps_per_pass")) << row("eval_steps").dump();
-  for (const char* name : {"eval_passes", "eval_files", "eval_steps"})
-    EXPECT_EQ(verdict(name), "PASS") << row(name).dump();
+  expect_pass({"eval_passes", "eval_files", "eval_steps"});
 }
 
 TEST_F(HeldOutS3MapListing, PutObjectCheckpointsEveryEpoch) {
@@ -179,7 +96,7 @@ class HeldOutS3Pairs : public PairsSuite<HeldOutS3Pairs> {
  protected:
   static void SetUpTestSuite() {
     make_dir("heldout-s3-pairs");
-    s3_loop("pairs.py", "");
+    s3_loop(kPrograms, "pairs.py", "");
   }
 };
 
@@ -191,8 +108,7 @@ TEST_F(HeldOutS3Pairs, ImagesBatchWorkersEpochs) {
   EXPECT_NE(job_.reader.shuffle, dlgen::Shuffle::none);
   EXPECT_EQ(job_.run.epochs, truth("epochs"));
   EXPECT_EQ(original("steps"), total("steps_per_epoch")) << row("steps").dump();
-  for (const char* name : {"epochs", "steps", "readers"})
-    EXPECT_EQ(verdict(name), "PASS") << row(name).dump();
+  expect_pass({"epochs", "steps", "readers"});
   expect_every_get();
 }
 
@@ -220,7 +136,7 @@ class HeldOutS3PairsSpooled : public PairsSuite<HeldOutS3PairsSpooled> {
  protected:
   static void SetUpTestSuite() {
     make_dir("heldout-s3-spooled");
-    s3_loop("pairs.py", "--spool");
+    s3_loop(kPrograms, "pairs.py", "--spool");
   }
 };
 
@@ -248,7 +164,7 @@ class HeldOutS3BlockCache : public HeldOutS3<HeldOutS3BlockCache> {
     make_dir("heldout-s3-blocks");
     // The job as distilled is refused (DISABLED_DistilledJobRuns): the checkpoints on the
     // store, as a user would make it run.
-    s3_loop("block_cache.py", "--out " + root() + "/out",
+    s3_loop(kPrograms, "block_cache.py", "--out " + root() + "/out",
             " --set checkpoint.dir=s3://BUCKET/checkpoints");
   }
 };
@@ -283,8 +199,7 @@ TEST_F(HeldOutS3BlockCache, DISABLED_RecordsThroughABlockCache) {
   EXPECT_EQ(job_.dataset.sample_size.expected(), truth("sample_bytes"));
   EXPECT_EQ(job_.reader.batch_size, truth("batch_size"));
   EXPECT_EQ(original("steps"), total("steps_per_epoch")) << row("steps").dump();
-  for (const char* name : {"bytes_read", "read_ops", "readers", "steps"})
-    EXPECT_EQ(verdict(name), "PASS") << row(name).dump();
+  expect_pass({"bytes_read", "read_ops", "readers", "steps"});
 }
 
 TEST_F(HeldOutS3BlockCache, ReplayCheckpointObjectsCounted) {
@@ -305,7 +220,7 @@ class HeldOutS3TarShards : public HeldOutS3<HeldOutS3TarShards> {
  protected:
   static void SetUpTestSuite() {
     make_dir("heldout-s3-shards");
-    s3_loop("tar_shards.py", "");
+    s3_loop(kPrograms, "tar_shards.py", "");
   }
 };
 
@@ -320,17 +235,15 @@ TEST_F(HeldOutS3TarShards, ShardsStreamedPerWorker) {
   // One GET a shard, its body read in bursts as the workers pulled samples (/http_body): each
   // burst is a read, so the original's reads are at least the GETs.
   EXPECT_GE(original("read_ops"), truth("objects") * truth("epochs")) << row("read_ops").dump();
-  for (const char* name : {"bytes_read", "files_read", "epoch_bytes_read", "reads_per_file",
-                           "epochs", "steps", "readers", "read_ops"})
-    EXPECT_EQ(verdict(name), "PASS") << row(name).dump();
+  expect_pass({"bytes_read", "files_read", "epoch_bytes_read", "reads_per_file", "epochs", "steps",
+               "readers", "read_ops"});
 }
 
 TEST_F(HeldOutS3TarShards, DISABLED_OneGetAShardInTheReplay) {
   // Each shard (140-150 KiB) is one streamed GET read in bursts (61 in all, median 40 KiB); the
   // replay fetches it as 3 ranged GETs of 50 KiB, one per batch-sized "sample": read_ops passes
   // (61 vs 48), request_size fails (KS 0.64: every replayed request is the mean).
-  for (const char* name : {"read_ops", "request_size"})
-    EXPECT_EQ(verdict(name), "PASS") << row(name).dump();
+  expect_pass({"read_ops", "request_size"});
 }
 
 TEST_F(HeldOutS3TarShards, DISABLED_SamplesAndBatchOfTheStream) {
