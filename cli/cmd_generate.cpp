@@ -36,6 +36,11 @@ int do_generate(const JobArgs& a, bool quiet, const std::string& engine) {
   if (Result<void> r = prepare_datasets(cl, *job, a, DatasetVerb::generate, false, quiet, engine);
       !r)
     return fail_on(cl, r.error());
+  // The checkpoint a restore reads is the run's input too (a capture of the run must not hold it).
+  Result<std::string> run_engine = engine_for(*job, engine, !engine.empty());
+  if (!run_engine) return fail_on(cl, run_engine.error());
+  if (Result<void> r = prepare_restore_checkpoint(cl, *job, *run_engine); !r)
+    return fail_on(cl, r.error());
   return 0;
 }
 

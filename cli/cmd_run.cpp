@@ -4,6 +4,7 @@
 // differs under mpirun (the ranks' reduced result, its per-host table).
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -28,6 +29,7 @@
 #include "dlgen/engine/fault.hpp"
 #endif
 #include "dlgen/mlperf/find_max.hpp"
+#include "dlgen/replay/checkpoint.hpp"
 #include "dlgen/replay/plan.hpp"
 #include "dlgen/replay/runner.hpp"
 #include "dlgen/trace/merge.hpp"
@@ -101,6 +103,14 @@ int exec_capture_rank(const RunArgs& a) {
                                         "; under mpirun with --capture, generate it first: "
                                         "`mpirun -np N dlgen generate " +
                                         a.job.job + "`"));
+  // The checkpoint a restore reads: each rank its own shards, before its trace starts.
+  const trace::LaunchRank launch = trace::launch_rank([](const char* n) { return std::getenv(n); });
+  const replay::ShardShare share{static_cast<std::uint32_t>(launch.rank),
+                                 static_cast<std::uint32_t>(std::max(launch.world_size, 1))};
+  Result<std::string> engine = engine_for(*job, a.engine, a.engine_given);
+  if (!engine) return report_error(engine.error());
+  if (Result<bool> w = replay::prepare_restore(*job, *engine, share); !w)
+    return report_error(w.error());
   return exec_capture(a.capture);
 }
 
@@ -321,6 +331,8 @@ int run_training(const Job& job, const RunArgs& a, const engine::EngineOps& engi
         !r)
       return fail_on(cl, r.error());
     if (Result<void> r = prepare_checkpoint_objects(cl, job); !r) return fail_on(cl, r.error());
+    if (Result<void> r = prepare_restore_checkpoint(cl, job, engine.name); !r)
+      return fail_on(cl, r.error());
   }
   // Generate first, trace second: the replay trace must hold the replay, not the dataset's
   // creation. (Under mpirun --capture has already made this rank a traced child.)

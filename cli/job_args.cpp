@@ -14,6 +14,7 @@
 #include "dlgen/dlio/config.hpp"
 #include "dlgen/engine/registry.hpp"
 #include "dlgen/objects/object_dataset.hpp"
+#include "dlgen/replay/checkpoint.hpp"
 #include "dlgen/replay/checkpoint_objects.hpp"
 
 namespace dlgen::cli {
@@ -151,6 +152,16 @@ Result<void> prepare_checkpoint_objects(cluster::Cluster& cl, const Job& job) {
   const CheckpointSpec& k = job.checkpoint;
   if (!k.enabled || !replay::is_object_dir(k.dir)) return ok();
   return cl.agree(cl.rank() == 0 ? replay::claim_checkpoint_prefix(k.dir) : ok());
+}
+
+Result<void> prepare_restore_checkpoint(cluster::Cluster& cl, const Job& job,
+                                        std::string_view engine) {
+  if (!job.checkpoint.enabled || !job.checkpoint.restore) return ok();
+  if (Result<void> c = prepare_checkpoint_objects(cl, job); !c) return c;
+  const replay::ShardShare share =
+      cl.size() > 1 ? replay::ShardShare{cl.rank(), cl.size()} : replay::ShardShare{};
+  Result<bool> wrote = replay::prepare_restore(job, engine, share);
+  return cl.agree(wrote ? ok() : Result<void>(wrote.error()));
 }
 
 namespace {

@@ -72,6 +72,11 @@ Result<std::string> engine_for(const Job& job, const std::string& name, bool giv
 // any rank writes there (replay/checkpoint_objects.hpp), every rank agrees on the outcome.
 // Nothing to do for checkpoints in a directory, or none.
 Result<void> prepare_checkpoint_objects(cluster::Cluster& cl, const Job& job);
+// checkpoint.restore: the checkpoint the restore reads, each rank's shards written when missing
+// (replay::prepare_restore), before the run and before a capture of it, as the dataset is; every
+// rank agrees on the outcome. `engine`: the run's engine (checkpoint_engine picks from it).
+Result<void> prepare_restore_checkpoint(cluster::Cluster& cl, const Job& job,
+                                        std::string_view engine);
 
 // Which verb prepares the datasets: `run` (and mlperf) generates a missing training set (and the
 // validation set when evaluation runs), noting it on stderr unless quiet; `generate` writes both

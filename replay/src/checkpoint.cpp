@@ -294,7 +294,33 @@ Result<bool> shards_present(const CheckpointSpec& spec, const std::vector<Checkp
   return true;
 }
 
+// Writes `shards` (this process's share) when any of them is not there at its size.
+Result<bool> write_missing(const CheckpointSpec& spec, const std::vector<CheckpointShard>& shards,
+                           CheckpointResult& into, std::string_view engine, ShardShare share,
+                           std::atomic<std::uint64_t>* progress) {
+  Result<bool> present = shards_present(spec, owned(shards, share).shards, engine);
+  if (!present) return present.error();
+  if (*present) return false;
+  if (Result<void> w = write_checkpoint(spec, shards, into, engine, share, progress); !w)
+    return w.error();
+  return true;
+}
+
 }  // namespace
+
+std::string checkpoint_engine(const Job& job, std::string_view engine) {
+  const engine::EngineOps* e = engine::find(engine);
+  if (e && !e->caps.posix_fd && !e->caps.diskless && !is_object_dir(job.checkpoint.dir))
+    return std::string(engine::default_name());
+  return std::string(engine);
+}
+
+Result<bool> prepare_restore(const Job& job, std::string_view engine, ShardShare share) {
+  if (!job.checkpoint.enabled || !job.checkpoint.restore) return false;
+  CheckpointResult unused;
+  return write_missing(job.checkpoint, checkpoint_shards(job, share.ranks), unused,
+                       checkpoint_engine(job, engine), share, nullptr);
+}
 
 Result<void> restore_checkpoint(const CheckpointSpec& spec, CheckpointResult& into,
                                 std::string_view engine, ShardShare share,
@@ -313,17 +339,13 @@ Result<void> restore_checkpoint(const CheckpointSpec& spec,
   const auto n = static_cast<std::uint32_t>(mine.shards.size());
   std::vector<std::filesystem::path> paths;
   for (const CheckpointShard& c : mine.shards) paths.push_back(c.path);
-  Result<bool> present = shards_present(spec, mine.shards, engine);
-  if (!present) return present.error();
-  if (!*present) {
-    CheckpointResult setup;
-    if (Result<void> w = write_checkpoint(spec, shards, setup, engine, share, progress); !w)
-      return w;
-    // Untimed, but sent: its requests are the checkpoints' too.
-    if (setup.s3) {
-      if (!into.s3) into.s3.emplace();
-      into.s3->merge(*setup.s3);
-    }
+  CheckpointResult setup;
+  Result<bool> wrote = write_missing(spec, shards, setup, engine, share, progress);
+  if (!wrote) return wrote.error();
+  // Untimed, but sent: its requests are the checkpoints' too.
+  if (setup.s3) {
+    if (!into.s3) into.s3.emplace();
+    into.s3->merge(*setup.s3);
   }
   own::Fd dir;
   if (*posix) {

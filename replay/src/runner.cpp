@@ -27,16 +27,6 @@
 namespace dlgen::replay {
 namespace {
 
-// The engine that writes and restores the checkpoints: the run's, except for a checkpoint
-// directory beside a dataset of objects (a program reading from S3 and saving to a local disk),
-// which the default file engine writes while the s3 engine reads the dataset.
-std::string checkpoint_engine(const Job& job, const std::string& engine) {
-  const engine::EngineOps* e = engine::find(engine);
-  if (e && !e->caps.posix_fd && !e->caps.diskless && !is_object_dir(job.checkpoint.dir))
-    return std::string(engine::default_name());
-  return engine;
-}
-
 // One run of a job: its epochs in order, each a training pass, maybe a checkpoint and an
 // evaluation pass (pass.cpp runs a pass). The runner records (RunRecord); compute_report
 // (metrics.cpp) computes every figure from the record.

@@ -276,6 +276,32 @@ TEST(RunE2E, CaptureTracesTheReplayItself) {
       << o.out;  // the replay ran under the tracer
 }
 
+// checkpoint.restore with no checkpoint there yet: the checkpoint the restore reads is written
+// before the capture starts, as the dataset is, so the replay's trace holds the one checkpoint
+// the epoch writes (3 MiB), not also the restore's setup write (compare counted it as a
+// checkpoint the original never made: tests/s3/heldout2 resume_ckpt).
+TEST(RunE2E, CaptureOfARestoringRunHoldsNoSetupWrite) {
+  TempDir tmp("dlgen-e2e-restore");
+  write(tmp / "job.toml", kJob);
+  const Outcome o =
+      dlgen("run job.toml --set run.epochs=1 --set checkpoint.restore=true --capture replay.h5 -q "
+            "--output result.json",
+            tmp.path());
+  if (o.code == 77) GTEST_SKIP() << "capture cannot run here: " << o.out;
+  ASSERT_EQ(o.code, 0) << o.out;
+  const Outcome i = dlgen("inspect replay.h5 --json", tmp.path());
+  ASSERT_EQ(i.code, 0) << i.out;
+  const auto j = nlohmann::json::parse(i.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << i.out;
+  const std::uint64_t written = j["bytes_written"].get<std::uint64_t>();
+  EXPECT_GE(written, 3u << 20);  // the epoch's checkpoint
+  EXPECT_LT(written, 4u << 20);  // and not the restore's setup write besides
+  std::ifstream in(tmp / "result.json");
+  const auto result = nlohmann::json::parse(in, nullptr, false);
+  ASSERT_FALSE(result.is_discarded()) << o.out;
+  EXPECT_EQ(result["checkpoint"]["restore_bytes"], 3u << 20) << result["checkpoint"].dump();
+}
+
 // The scenario: 24 simulated H100s (0.224 s a step) on a resnet50-like set of 16,000
 // files of 64 KiB, batch 400, 4 workers each, page cache warm. Each accelerator gets 2 steps an
 // epoch, so every epoch's first batch (worker start-up, 24 x 400 samples read before anyone

@@ -56,6 +56,15 @@ Result<void> write_checkpoint(const CheckpointSpec& spec,
                               const std::vector<CheckpointShard>& shards, CheckpointResult& into,
                               std::string_view engine, ShardShare share = {},
                               std::atomic<std::uint64_t>* progress = nullptr);
+// The engine that writes and restores a job's checkpoints: the run's `engine`, except for a
+// checkpoint directory beside a dataset of objects (a program reading from S3 and saving to a
+// local disk), which the default file engine writes while the s3 engine reads the dataset.
+std::string checkpoint_engine(const Job& job, std::string_view engine);
+// checkpoint.restore: writes the shards of the checkpoint the restore reads that this process
+// owns and that are not there yet (true when it wrote). Run before a replay, and before a capture
+// of one, like the dataset's generation: the replay's trace must not hold a write the original
+// never made (compare would count it as a checkpoint).
+Result<bool> prepare_restore(const Job& job, std::string_view engine, ShardShare share = {});
 // Reads this process's shards of the latest checkpoint back through engine `engine` (writing them
 // first when missing, untimed, and dropping them from the page cache so the read comes from
 // storage); adds bytes and time to `into`.
