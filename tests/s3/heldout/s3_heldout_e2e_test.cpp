@@ -326,16 +326,18 @@ TEST_F(HeldOutS3TarShards, ShardsStreamedPerWorker) {
 }
 
 TEST_F(HeldOutS3TarShards, DISABLED_OneGetAShardInTheReplay) {
-  // Each shard (140-150 KiB) is one streamed GET read in bursts (61 in all, median 40 KiB); the
-  // replay fetches it as 3 ranged GETs of 50 KiB, one per batch-sized "sample": read_ops passes
-  // (61 vs 48), request_size fails (KS 0.64: every replayed request is the mean).
+  // Each shard (140-150 KiB) is one streamed GET read in bursts (54-61 in all, median 40-47 KiB,
+  // 4-16 KiB ones at shards' ends: the tar trailer read after the last batch's handover); the
+  // replay fetches it as 3 ranged GETs, one a batch of 8 samples of its bytes (48-51 KiB): read_ops
+  // passes (54 vs 48), request_size fails (KS 0.60: the original's bursts end on the socket's
+  // 8 KiB reads, not at a batch's last sample, and the replay's samples have no tar trailer).
   for (const char* name : {"read_ops", "request_size"})
     EXPECT_EQ(verdict(name), "PASS") << row(name).dump();
 }
 
-TEST_F(HeldOutS3TarShards, DISABLED_SamplesAndBatchOfTheStream) {
-  // 24 samples a shard, batch 8. Today batch 1 and 3 "samples" a shard, each a batch's worth: the
-  // job's comment says the trace shows no sample boundaries in a stream.
+TEST_F(HeldOutS3TarShards, SamplesAndBatchOfTheStream) {
+  // 24 samples a shard, batch 8, counted from each batch's /dev/shm tensors (its labels 64 B, its
+  // images 221,184 B). It was batch 1 and 3 "samples" a shard, each a batch's worth.
   EXPECT_EQ(job_.reader.batch_size, truth("batch_size"));
   EXPECT_EQ(job_.dataset.samples_per_file, truth("samples_per_shard"));
 }
@@ -346,6 +348,8 @@ TEST_F(HeldOutS3TarShards, PutObjectCheckpointsEveryEpoch) {
   expect_object_checkpoints_replayed();
 }
 
+// Fails on request_size and request_size_emd (DISABLED_OneGetAShardInTheReplay), and on au (0.64
+// vs 0.72) in the run measured.
 TEST_F(HeldOutS3TarShards, DISABLED_TarShardsReplayPasses) {
   EXPECT_EQ(failed_rows(compared_), "");
 }
