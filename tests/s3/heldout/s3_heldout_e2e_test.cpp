@@ -276,9 +276,11 @@ TEST_F(HeldOutS3BlockCache, DistilledJobRuns) {
 
 TEST_F(HeldOutS3BlockCache, DISABLED_RecordsThroughABlockCache) {
   // 1,024 records of 8 KiB, random order, batch 32, 2 workers: 64 steps; each worker's cache
-  // fetches each 1 MiB block once an epoch (32 GETs, 32 MiB). Today one sample of 8 MiB a file,
-  // batch 1, 4 steps (one a worker an epoch), a recipe of 7 ranges of 1 MiB; the replay reads
-  // 16 MiB in 16 GETs with 1 reader.
+  // fetches each 1 MiB block once an epoch (32 GETs, 32 MiB). Today (branch streamsamples) a
+  // stream: 32 "samples" of 256 KiB a file, each a batch's worth, batch 1, 64 steps (right); a
+  // batch's one /dev/shm tensor (32 x 8 KiB, no labels) does not tell its samples. The replay
+  // deals the one object to one worker's stream: 32 GETs of 1 MiB, 31.5 MiB (bytes_read and
+  // read_ops pass), but readers 1 vs 2, epochs 4 vs 2, epoch_bytes_read 8 vs 16 MiB fail.
   EXPECT_EQ(job_.dataset.samples_per_file, truth("samples"));
   EXPECT_EQ(job_.dataset.sample_size.expected(), truth("sample_bytes"));
   EXPECT_EQ(job_.reader.batch_size, truth("batch_size"));
