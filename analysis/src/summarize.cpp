@@ -175,6 +175,7 @@ void put_readers_and_batches(const Staged& x, TraceSummary& s) {
   s.batches_from_read_bursts = x.batches.from_read_bursts;
   s.burst_gaps_s = x.batches.burst_gaps_s;
   s.stream_shards = x.batches.stream;
+  s.stream_samples = x.batches.stream_samples;
   const auto handovers = handover_counts(s.batches, s.accelerators);
   for (auto& p : s.processes)
     if (auto it = handovers.find(p.pid); it != handovers.end()) p.handovers = it->second;

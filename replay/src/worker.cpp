@@ -132,6 +132,10 @@ bool Worker::start_sample() {
       add_segment(op, ranges_[i].offset, ranges_[i].offset + ranges_[i].length);
     return true;
   }
+  if (cfg_.read_unit == ReadUnit::stream) {
+    stream_segment(op, ref, k);
+    return true;
+  }
   // One sample of a multi-sample file: the header at 0, then the sample's byte range (at least
   // readahead bytes of it), each split into requests of at most request_bytes (the buffer size).
   const datasets::Extent e = cfg_.files->extent(ref.file, ref.sample);
@@ -142,6 +146,40 @@ bool Worker::start_sample() {
   add_segment(op, 0, header);
   add_segment(op, begin, end);
   return true;
+}
+
+// read = "stream": a worker reads its shard front to back as a streaming reader pulls it, the bytes
+// of a batch's samples before it hands the batch over (tarfile over a file or an HTTP body): a
+// sample past what the worker read of its shard reads from there to the end of the batch's last
+// sample in this shard (to the shard's end after its last sample), in whole request_size fills
+// as a buffered reader does (the last one at the shard's end shorter), or, with request_size 0,
+// exactly those bytes in one request (the s3 engine: a ranged GET of a batch's bytes, as the
+// original's body came in a burst a batch); a sample read with an earlier one needs no request.
+// A shard's first sample reads from its start; a sample met first in mid-shard (a worker taking
+// another's tail) from its own offset.
+void Worker::stream_segment(Open& op, const SampleRef& ref, std::uint64_t k) {
+  const datasets::Extent e = cfg_.files->extent(ref.file, ref.sample);
+  if (ref.file != stream_file_ || ref.sample == 0) {
+    stream_file_ = ref.file;
+    stream_end_ = ref.sample == 0 ? 0 : e.offset;
+  }
+  if (e.offset + e.length <= stream_end_) return;
+  const std::uint32_t per_file = cfg_.files->layout->spec().samples_per_file;
+  std::uint64_t end = e.offset + e.length;
+  for (std::uint64_t j = sample_in_batch_ - 1; j < plan_.batch_size(k); ++j) {
+    const SampleRef s = plan_.sample(k, j);
+    if (s.file != ref.file) break;
+    if (s.sample + 1 >= per_file) {
+      end = file_size_;
+      break;
+    }
+    const datasets::Extent x = cfg_.files->extent(s.file, s.sample);
+    end = std::max(end, x.offset + x.length);
+  }
+  if (const std::uint64_t fill = cfg_.stream_fill_bytes; fill > 0)
+    end = std::min(file_size_, stream_end_ + (end - stream_end_ + fill - 1) / fill * fill);
+  add_segment(op, stream_end_, end);
+  stream_end_ = end;
 }
 
 // A sample already in memory: an open without a file or a segment (fill() completes it at once,

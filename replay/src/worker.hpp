@@ -106,7 +106,11 @@ struct PhaseConfig {
   // read-ahead, e.g. HDF5's 64 KiB sieve buffer); 0: the sample itself.
   std::uint64_t readahead_bytes = 0;
   std::uint64_t header_bytes = 0;
-  std::uint64_t probe_bytes = 0;  // reader.probe: a read at offset 0 before the header and data
+  std::uint64_t probe_bytes = 0;
+  // read = "stream": the reader's buffer fill (request_size): a batch's bytes are read in whole
+  // fills, as a buffered reader reads; 0: exactly the batch's bytes.
+  std::uint64_t stream_fill_bytes =
+      0;  // reader.probe: a read at offset 0 before the header and data
   // read = "file": each sample file's steps (reader.recipe, or legacy_recipe of probe, header and
   // request size); null with read = "sample".
   const Recipe* recipe = nullptr;
@@ -247,6 +251,8 @@ class Worker {
   // Begins the next sample of the current batch: opens its file, sets up the byte range to read.
   bool start_sample();
   bool start_in_memory(const SampleRef& ref);
+  // read = "stream": the range sample `ref` of global batch `k` needs read (stream_end_).
+  void stream_segment(Open& op, const SampleRef& ref, std::uint64_t k);
 
   // Adds the byte range [begin, end) to the sample's ranges to read, with its cut and chunk size
   // (O_DIRECT: whole blocks around it; only the range's own bytes count as read).
@@ -328,6 +334,8 @@ class Worker {
   // cfg.dependent: samples begun whose requests are not all issued (at most iodepth + 1).
   std::vector<std::uint32_t> active_;
   std::uint64_t file_size_ = 0;
+  // read = "stream": the shard being streamed and how far it has been read.
+  std::uint64_t stream_file_ = ~std::uint64_t{0}, stream_end_ = 0;
 };
 
 }  // namespace dlgen::replay

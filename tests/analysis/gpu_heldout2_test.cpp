@@ -115,10 +115,17 @@ TEST_F(HeldOut2Wds, StreamedShardsPerWorkerBatches) {
   EXPECT_EQ(job().reader.read_unit, ReadUnit::stream);
   EXPECT_EQ(pass_steps(cap_->summary, false), counts(truth("steps_per_epoch")));
 }
-// Truth: batches of 128 samples. Distil: batch_size 1, a stream's handover counted as one sample
-// (the shard's reads show no sample boundaries).
-TEST_F(HeldOut2Wds, DISABLED_StreamBatchSize) {
+// Truth: batches of 128 samples, 256 a shard (train and val). Counted from each batch's /dev/shm
+// tensors, its labels 1,024 B (distil said batch 1, a stream's handover counted as one sample, 2
+// "samples" a shard: the shard's reads show no sample boundaries).
+TEST_F(HeldOut2Wds, StreamBatchSize) {
   EXPECT_EQ(job().reader.batch_size, truth("batch_size"));
+  const auto per_file = [](const char* samples, const char* files) {
+    return truth(samples).get<std::uint32_t>() / truth(files).get<std::uint32_t>();
+  };
+  EXPECT_EQ(job().dataset.samples_per_file, per_file("train_samples", "train_files"));
+  ASSERT_TRUE(job().validation.has_value());
+  EXPECT_EQ(job().validation->samples_per_file, per_file("val_samples", "val_files"));
 }
 // Truth: 6 x checkpoint.pt of 89,923,147 B, then model_final.pt of 22,515,023 B. Distil: 6 saves,
 // the last 112,438,170 B (the final weights merged into it).

@@ -99,19 +99,8 @@ TEST(ParquetReplay, RequestsAreTheFootersRangesAndThePlansFigures) {
     ASSERT_TRUE(validate(job, 0).empty()) << validate(job, 0)[0].message;
     const datasets::Layout layout(job.dataset);
     ASSERT_NO_FATAL_FAILURE(write_files(layout));
-    std::mutex mu;
-    std::map<std::string, std::vector<Request>> seen;
-    auto faults = std::make_shared<FaultInjection>();
-    faults->plan.fail = [&](const FaultRequest& q) {
-      std::lock_guard lock(mu);
-      seen[std::string(q.path)].push_back({q.offset, q.length});
-      return 0;
-    };
-    RunOptions o;
-    o.engine = "pread";
-    o.series = false;
-    o.engine_factory = fault_engine_factory("pread", faults);
-    Result<Report> r = run_job(job, o);
+    SeenRequests seen;
+    Result<Report> r = run_seen(job, "pread", seen);
     ASSERT_TRUE(r) << r.error().message;
 
     std::uint64_t bytes = 0, requests = 0;
@@ -139,7 +128,7 @@ TEST(ParquetReplay, RequestsAreTheFootersRangesAndThePlansFigures) {
         EXPECT_EQ(ranges.size(), rg.num_rows == 100 ? 1u : 2u);
         want.insert(ranges.begin(), ranges.end());
       }
-      const auto& got = seen[layout.path(f).string()];
+      const auto& got = seen.by_file[layout.path(f).string()];
       EXPECT_EQ(std::multiset<Request>(got.begin(), got.end()), want) << layout.path(f);
       // The footer first: the reader knows no chunk before it.
       ASSERT_FALSE(got.empty());
@@ -167,15 +156,9 @@ TEST(ParquetReplay, DlrmReadsEachRowGroupInOneRequestIntoBuffersOfItsSize) {
   const datasets::Layout layout(job->dataset);
   ASSERT_NO_FATAL_FAILURE(write_files(layout));
   std::mutex mu;
-  std::map<std::string, std::vector<Request>> seen;
+  SeenRequests seen;
   std::vector<EngineOptions> engines;
-  auto faults = std::make_shared<FaultInjection>();
-  faults->plan.fail = [&](const FaultRequest& q) {
-    std::lock_guard lock(mu);
-    seen[std::string(q.path)].push_back({q.offset, q.length});
-    return 0;
-  };
-  const EngineFactory inner = fault_engine_factory("pread", faults);
+  const EngineFactory inner = seeing_factory("pread", seen);
   RunOptions o;
   o.engine = "pread";
   o.series = false;
@@ -193,7 +176,7 @@ TEST(ParquetReplay, DlrmReadsEachRowGroupInOneRequestIntoBuffersOfItsSize) {
     auto footer = datasets::parquet::parse_footer(data, data.size());
     ASSERT_TRUE(footer) << footer.error().message;
     ASSERT_EQ(footer->row_groups.size(), 3u);
-    const auto& got = seen[layout.path(f).string()];
+    const auto& got = seen.by_file[layout.path(f).string()];
     std::multiset<Request> want;
     const std::uint64_t tail = std::min<std::uint64_t>(data.size(), 64 << 10);
     want.insert({data.size() - tail, tail});

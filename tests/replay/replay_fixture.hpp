@@ -10,7 +10,10 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <map>
+#include <mutex>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "dlgen/core/job.hpp"
@@ -58,6 +61,29 @@ inline Job small_job(const std::filesystem::path& dir, std::uint64_t files, Dist
   job.compute.au_threshold = 0.9;
   job.run.epochs = 1;
   return job;
+}
+
+// Each file's requests (offset, length) in submit order, as a fault engine that injects nothing
+// around the engine `inner` saw them (seeing_factory); run_seen runs `job` through it.
+struct SeenRequests {
+  std::mutex mu;
+  std::map<std::string, std::vector<std::pair<std::uint64_t, std::uint64_t>>> by_file;
+};
+inline EngineFactory seeing_factory(const std::string& inner, SeenRequests& seen) {
+  auto f = std::make_shared<FaultInjection>();
+  f->plan.fail = [&seen](const FaultRequest& q) {
+    std::lock_guard lock(seen.mu);
+    seen.by_file[std::string(q.path)].push_back({q.offset, q.length});
+    return 0;
+  };
+  return fault_engine_factory(inner, f);
+}
+inline Result<Report> run_seen(const Job& job, const std::string& inner, SeenRequests& seen) {
+  RunOptions o;
+  o.engine = inner;
+  o.series = false;
+  o.engine_factory = seeing_factory(inner, seen);
+  return run_job(job, o);
 }
 
 inline Distribution uniform(double lo, double hi) {

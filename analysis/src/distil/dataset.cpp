@@ -99,30 +99,45 @@ void sample_file_keys(JobWriter& x, const DatasetSummary& d, const std::string& 
   if (key == "dataset") x.sample_file = &sf;
 }
 
-// samples_per_file of a dataset of ordinary files: 1, or the batches a streamed shard holds; a
+// samples_per_file of a dataset of ordinary files: 1, or the samples a streamed shard holds; a
 // note when files read in many requests may hold many samples the trace cannot show.
 void samples_per_file(JobWriter& x, const DatasetSummary& d, const std::string& key,
                       DatasetSpec& spec) {
   const auto& s = x.s;
   spec.samples_per_file = 1;
-  // Streamed shards: the batches handed over per pass, over the files read in it, are the
-  // samples a file holds, in batches (the syscalls show no sample boundaries; the job counts a
-  // batch as a sample: reader.batch_size 1).
-  std::uint64_t stream_batches = 0, stream_files = 0;
-  if (s.stream_shards)
-    for (const auto& e : s.epochs)
-      if (!e.evaluation && e.dataset >= 0 && &s.datasets[e.dataset] == &d)
-        stream_batches += e.steps, stream_files += e.unique_files;
-  if (stream_batches > 0 && stream_files > 0) {
-    spec.samples_per_file = static_cast<std::uint32_t>(
-        std::max<std::uint64_t>(1, (stream_batches + stream_files / 2) / stream_files));
-    x.evidence(
-        key + ".samples_per_file",
-        std::to_string(stream_batches) + " batches handed over while reading " +
-            std::to_string(stream_files) +
-            " shard files in the training passes: each file streams about " +
-            std::to_string(spec.samples_per_file) +
-            " batches (a sample here is one batch's worth; the trace shows no sample boundaries)");
+  // Streamed shards: the samples handed over in the passes that read `d`, over the files read in
+  // them. Counted from each batch's tensors (stream_samples), in any pass of `d`; else a batch
+  // counts as one sample (the job's reader.batch_size 1), over the training passes.
+  std::uint64_t handed = 0, batches = 0, files = 0;
+  if (s.stream_shards) {
+    std::set<std::int32_t> passes;
+    for (std::size_t i = 0; i < s.epochs.size(); ++i) {
+      const auto& e = s.epochs[i];
+      if (e.dataset < 0 || &s.datasets[e.dataset] != &d || (e.evaluation && !s.stream_samples))
+        continue;
+      passes.insert(static_cast<std::int32_t>(i));
+      files += e.unique_files;
+    }
+    for (const auto& b : s.batches)
+      if (passes.count(b.epoch)) handed += s.stream_samples ? b.samples : 1, ++batches;
+  }
+  if (handed > 0 && files > 0) {
+    spec.samples_per_file =
+        static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (handed + files / 2) / files));
+    const std::string per = std::to_string(spec.samples_per_file);
+    x.evidence(key + ".samples_per_file",
+               s.stream_samples
+                   ? std::to_string(handed) + " samples handed over in " + std::to_string(batches) +
+                         " batches while reading " + std::to_string(files) +
+                         " shard files (each batch's samples from its /dev/shm tensors: the "
+                         "smallest is its labels, one int64 a sample): about " +
+                         per + " a file"
+                   : std::to_string(batches) + " batches handed over while reading " +
+                         std::to_string(files) +
+                         " shard files in the training passes: each file streams about " + per +
+                         " batches (a sample here is one batch's worth: samples not inferred, "
+                         "the batches' tensors do not tell them and a stream's reads show no "
+                         "sample boundaries)");
   } else if ((d.files.size() < 4 && d.read.reads_per_access > 8 && !d.read.whole_file) ||
              d.read.reads_per_access > 32)
     x.note(key + ".samples_per_file: " + std::to_string(d.files.size()) +

@@ -143,9 +143,9 @@ void own_validation_items(JobWriter& x, std::uint32_t batch) {
                  std::to_string(steps[steps.size() / 2]) +
                  " steps, the evaluation passes' median) over " + std::to_string(files) +
                  " file(s): windows read at random, a batch a step");
-  x.evidence("validation.sample_size",
-             "the evaluation passes' fault-around bytes (" +
-                 format_size(bytes / steps.size()) + " a pass) over their items");
+  x.evidence("validation.sample_size", "the evaluation passes' fault-around bytes (" +
+                                           format_size(bytes / steps.size()) +
+                                           " a pass) over their items");
 }
 
 MappedBatch mapped_items(JobWriter& x, std::uint64_t target) {
@@ -200,8 +200,9 @@ MappedBatch mapped_batch_for_steps(JobWriter& x) {
   return m;
 }
 
-// reader.batch_size: the commonest samples per handover (or read burst); a stream's handovers
-// count one each; a memory-mapped file's windows per handover.
+// reader.batch_size: the commonest samples per handover (or read burst); a stream's batches
+// their tensors' samples, or one each when those do not tell; a memory-mapped file's windows per
+// handover.
 void batch_size(JobWriter& x) {
   const TraceSummary& s = x.s;
   auto& r = x.out.job.reader;
@@ -252,13 +253,21 @@ void batch_size(JobWriter& x) {
     const bool training_only = evaluation > 0 && evaluation < s.batches.size();
     for (const auto& b : s.batches)
       if (!training_only || !in_evaluation(b)) full += b.samples == s.batch_size * k, ++counted;
-    if (s.stream_shards)
+    if (s.stream_shards && !s.stream_samples)
       x.evidence(
           "reader.batch_size",
           "1: each of the " + std::to_string(s.batches.size()) +
-              " handovers is a batch, counted as one sample (the trace shows no sample "
-              "boundaries in a stream); for samples/s in the script's units set batch_size to its "
-              "batch and multiply dataset.samples_per_file by it, dividing sample_size");
+              " handovers is a batch, counted as one sample (samples not inferred: a stream's "
+              "reads show no sample boundaries and its batches' /dev/shm tensors do not tell "
+              "them); for samples/s in the script's units set batch_size to its batch and "
+              "multiply dataset.samples_per_file by it, dividing sample_size");
+    else if (s.stream_shards)
+      x.evidence("reader.batch_size",
+                 std::to_string(full) + " of " + std::to_string(counted) +
+                     " streamed batches carried " + std::to_string(s.batch_size) +
+                     " samples, counted from the /dev/shm tensors each was handed over in (the "
+                     "smallest its labels, one int64 a sample; a stream's reads show no sample "
+                     "boundaries)");
     else
       x.evidence("reader.batch_size",
                  std::to_string(full) + " of " + std::to_string(counted) +

@@ -138,11 +138,17 @@ void startup_gap(JobWriter& x) {
 }
 
 // Per-sample worker time (decode/augmentation): median gap between a sample's last read and the
-// same reader's next sample open; replayed only when clearly above syscall noise (0.2 ms).
+// same reader's next sample open; replayed only when clearly above syscall noise (0.2 ms). A
+// stream whose samples were counted opens shards, not samples: those gaps fall between shards.
 void preprocess_time(JobWriter& x) {
   const TraceSummary& s = x.s;
   auto& r = x.out.job.reader;
-  if (s.preprocess_gaps_s.size() >= 3 && s.preprocess_s > 0.0002) {
+  if (s.stream_samples && s.preprocess_s > 0.0002)
+    x.evidence("reader.preprocess",
+               "not inferred: a stream's reads show no sample boundaries (the gaps between a "
+               "file's last read and the next file's open, " +
+                   format_duration(s.preprocess_s) + " median, fall between shards)");
+  else if (s.preprocess_gaps_s.size() >= 3 && s.preprocess_s > 0.0002) {
     std::string skew_why;
     auto h = skewed_times(s.preprocess_gaps_s, &skew_why);
     r.preprocess = h ? *h : Distribution::fixed_at(std::round(s.preprocess_s * 1e5) / 1e5);
@@ -176,7 +182,11 @@ void preprocess_time(JobWriter& x) {
 void warmup_time(JobWriter& x) {
   const TraceSummary& s = x.s;
   auto& r = x.out.job.reader;
-  const double batch_read = static_cast<double>(r.batch_size) * s.sample_span_s;
+  // A stream's spans are its files' (a file holds samples_per_file samples).
+  const double per_sample =
+      s.sample_span_s /
+      (s.stream_shards ? std::max<std::uint32_t>(1, x.out.job.dataset.samples_per_file) : 1);
+  const double batch_read = static_cast<double>(r.batch_size) * per_sample;
   double warmup = 0;
   std::string why;
   if (!s.first_batch_s.empty()) {
@@ -185,9 +195,8 @@ void warmup_time(JobWriter& x) {
     why = "a pass's first batch reached the consumer " + format_duration(first) +
           " after its readers' first read (median over " + std::to_string(s.first_batch_s.size()) +
           " passes x accelerators), against " + format_duration(batch_read) + " to read a batch (" +
-          std::to_string(r.batch_size) + " x " + format_duration(s.sample_span_s) +
-          " per sample) and " + format_duration(s.consumer_time.p50) +
-          " to receive one later in the pass";
+          std::to_string(r.batch_size) + " x " + format_duration(per_sample) + " per sample) and " +
+          format_duration(s.consumer_time.p50) + " to receive one later in the pass";
   } else if (s.first_sample_spans_s.size() >= 2 && s.sample_span_s > 0) {
     const double first = detail::percentile(s.first_sample_spans_s, 0.5);
     if (first - s.sample_span_s >= 0.005) warmup = first - s.sample_span_s;

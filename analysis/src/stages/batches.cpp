@@ -19,12 +19,17 @@ struct Ev {
   bool handover;
   std::int32_t pass;
   std::uint32_t file = trace::kNoFile;  // the /dev/shm tensor file of a handover
+  std::size_t seq = 0;                  // a handover's place among its reader's (own) handovers
 };
 using ReaderEvents = std::map<std::uint32_t, std::vector<Ev>>;  // reader key → events
+// Reader key → the /dev/shm tensors its process's other threads made, in time order (only for
+// readers whose reading thread makes its own).
+using ForeignTensors = std::map<std::uint32_t, std::vector<std::uint32_t>>;
 
-// Each reader's accesses, then its handovers (unsorted).
+// Each reader's accesses, then its handovers (unsorted); `foreign` gets the tensors other threads
+// shared for readers that make their own.
 ReaderEvents reader_events(const trace::Trace& t, const Classified& c,
-                           const std::vector<Access>& accesses) {
+                           const std::vector<Access>& accesses, ForeignTensors& foreign_tensors) {
   ReaderEvents per_reader;
   std::map<std::uint32_t, std::set<std::uint32_t>> keys_of_pid;
   for (const auto& a : accesses) keys_of_pid[a.pid].insert(a.reader);
@@ -55,10 +60,14 @@ ReaderEvents reader_events(const trace::Trace& t, const Classified& c,
     std::uint32_t key = it->second.size() == 1 ? *it->second.begin() : e.tid;
     if (!per_reader.count(key)) continue;
     if (e.op == Op::sendmsg && shm_readers.count(key)) continue;
-    (reading_tids.count(e.tid) ? own : foreign)[key].push_back({e.ts_ns, true, -1, e.file});
+    auto& list = (reading_tids.count(e.tid) ? own : foreign)[key];
+    list.push_back({e.ts_ns, true, -1, e.file, list.size()});
   }
   const auto index_reads = pipe_reads(t, reading_tids);
   for (auto& [key, evs] : per_reader) {
+    if (own.count(key))
+      for (const auto& ev : foreign[key])
+        if (ev.file != trace::kNoFile) foreign_tensors[key].push_back(ev.file);
     auto src = own.count(key) ? own[key] : foreign[key];
     if (!own.count(key) && !src.empty()) {  // shared by another thread: index_queue.cpp
       std::vector<std::uint64_t> starts, at, queue;
@@ -154,12 +163,16 @@ std::uint64_t handovers_per_batch(const std::vector<Ev>& evs) {
   return detail::mode(runs);
 }
 
+// A batch made (its index in Batches::batches) and the handover that made it.
+using Made = std::vector<std::pair<std::size_t, const Ev*>>;
+
 // One reader's batches from its time-ordered events: the accesses since the previous handover.
 // per_batch (a mapped-file reader): every per_batch-th handover of a run without reads is a batch
-// of unseen samples too.
-void reader_batches(std::uint32_t reader, const std::vector<Ev>& evs, bool stream,
+// of unseen samples too. A stream's handovers are a batch each (1 sample until counted).
+Made reader_batches(std::uint32_t reader, const std::vector<Ev>& evs, bool stream,
                     std::uint64_t per_batch, const Readers& r, Batches& s,
                     std::map<std::uint32_t, std::size_t>& batch_shm) {
+  Made made;
   std::uint32_t count = 0;
   std::uint64_t run = 0;  // handovers since the last read
   std::int32_t pass = -1;
@@ -180,8 +193,28 @@ void reader_batches(std::uint32_t reader, const std::vector<Ev>& evs, bool strea
     b.accelerator = r.accel_of_reader(reader);
     b.samples = count;
     b.epoch = pass;
+    made.push_back({s.batches.size(), &ev});
     s.batches.push_back(b);
     count = 0;
+  }
+  return made;
+}
+
+// The tensors of each of a stream reader's batches (`made`): its handover's, and when the
+// worker's other threads shared k tensors for each handover of its reading thread (k whole), the
+// seq-th k of them: the queue's feeder sends the batches in order, often after the reading thread
+// collated the next one, so their times do not pair them.
+void stream_tensors(const std::vector<Ev>& evs, const Made& made,
+                    const std::vector<std::uint32_t>& foreign, std::vector<StreamBatch>& out) {
+  std::size_t handovers = 0;
+  for (const auto& ev : evs) handovers += ev.handover;
+  const std::size_t k =
+      handovers > 0 && foreign.size() % handovers == 0 ? foreign.size() / handovers : 0;
+  for (const auto& [index, ev] : made) {
+    StreamBatch& b = out.emplace_back();
+    b.batch = index;
+    b.tensors.push_back(ev->file);
+    for (std::size_t i = ev->seq * k; i < (ev->seq + 1) * k; ++i) b.tensors.push_back(foreign[i]);
   }
 }
 
@@ -212,15 +245,20 @@ void handover_batches(const trace::Trace& t, const Classified& c,
   std::set<std::uint32_t> mapped_readers;
   for (const auto& a : accesses)
     if (mapped.count(a.file)) mapped_readers.insert(a.reader);
-  ReaderEvents per_reader = reader_events(t, c, accesses);
+  ForeignTensors foreign;
+  ReaderEvents per_reader = reader_events(t, c, accesses, foreign);
   for (auto& [reader, evs] : per_reader)
     std::stable_sort(evs.begin(), evs.end(), [](const Ev& a, const Ev& b) { return a.ts < b.ts; });
   const std::set<std::uint32_t> streaming = streaming_readers(accesses, per_reader, mapped_readers);
   s.stream = !streaming.empty();
+  std::vector<StreamBatch> streamed;
   for (auto& [reader, evs] : per_reader) {
     const std::uint64_t per_batch = mapped_readers.count(reader) ? handovers_per_batch(evs) : 0;
-    reader_batches(reader, evs, streaming.count(reader) > 0, per_batch, r, s, batch_shm);
+    const bool stream = streaming.count(reader) > 0;
+    const Made made = reader_batches(reader, evs, stream, per_batch, r, s, batch_shm);
+    if (stream) stream_tensors(evs, made, foreign[reader], streamed);
   }
+  if (s.stream) count_stream_samples(streamed, shm_tensor_bytes(t, c), s);
   sort_by_ready(s, batch_shm);
   std::vector<std::uint64_t> sizes;
   for (const auto& b : s.batches) sizes.push_back(b.samples);

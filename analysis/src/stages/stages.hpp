@@ -203,8 +203,11 @@ struct Batches {
   std::uint32_t batch_size = 0;
   bool from_read_bursts = false;
   // Readers streamed shards: they handed batches over while a file was open, so a batch's samples
-  // cannot be counted from the syscalls (each batch counts 1).
+  // cannot be counted from its reads: from its tensors' sizes when they tell (stream_samples),
+  // else each batch counts 1.
   bool stream = false;
+  bool stream_samples =
+      false;  // a stream's batches counted from their tensors (stream_samples.cpp)
   std::vector<double> burst_periods_s;  // read bursts only: step cadence per reader, seconds
   // Read bursts of a consumer that loads its own samples (no DataLoader workers): it loads a
   // batch, then computes, so the idle gap before each burst is its compute (seconds), and those
@@ -222,6 +225,31 @@ struct Batches {
 // mapped: the (virtual) files of memory-mapped datasets, whose readers' batches may show no reads.
 Batches find_batches(const trace::Trace& t, const Classified& c, const std::vector<Access>& as,
                      const Readers& r, const Passes& p, const std::set<std::uint32_t>& mapped = {});
+
+// ---- samples of a stream (stream_samples.cpp) ----
+
+// The samples in a batch handed over as tensors of `bytes` (each a /dev/shm file's ftruncate size,
+// 0: unknown), as PyTorch's default collate makes them: the smallest is the labels, one int64 a
+// sample (n = its bytes / 8), and every other tensor is n samples of at least 64 bytes each (a
+// tensor of scalars, 4n bytes of float32, could be the smallest). 0 when the sizes do not say:
+// fewer than two tensors, an unknown size, a smallest that is not whole int64s, or another tensor
+// under 8 times it or not n equal parts.
+std::uint32_t samples_of_tensors(const std::vector<std::uint64_t>& bytes);
+// Every /dev/shm file's size, from its ftruncate (PyTorch sizes a shared tensor's file so).
+std::map<std::uint32_t, std::uint64_t> shm_tensor_bytes(const trace::Trace& t, const Classified& c);
+// A streamed batch (index into Batches::batches) and its tensors' files: the /dev/shm tensor the
+// reading thread collated it into, and those the worker's other threads shared with it (the
+// queue's feeder thread moves a batch's labels, made by torch.tensor, into /dev/shm as it sends
+// the batch).
+struct StreamBatch {
+  std::size_t batch = 0;
+  std::vector<std::uint32_t> tensors;
+};
+// Each streamed batch's samples from its tensors (samples_of_tensors), when at least 3 in 4 of
+// them tell; those that do not count the commonest of the others. Otherwise nothing changes
+// (each batch counts 1). Sets Batches::stream_samples when counted.
+void count_stream_samples(const std::vector<StreamBatch>& made,
+                          const std::map<std::uint32_t, std::uint64_t>& tensor_bytes, Batches& s);
 
 // A worker whose batches another of its threads shares (the queue's feeder thread pickling them
 // into /dev/shm tensors while the worker reads the next batch): its batches are the accesses

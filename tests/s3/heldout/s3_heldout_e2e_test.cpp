@@ -192,9 +192,11 @@ TEST_F(HeldOutS3BlockCache, DistilledJobRuns) {
 
 TEST_F(HeldOutS3BlockCache, DISABLED_RecordsThroughABlockCache) {
   // 1,024 records of 8 KiB, random order, batch 32, 2 workers: 64 steps; each worker's cache
-  // fetches each 1 MiB block once an epoch (32 GETs, 32 MiB). Today one sample of 8 MiB a file,
-  // batch 1, 4 steps (one a worker an epoch), a recipe of 7 ranges of 1 MiB; the replay reads
-  // 16 MiB in 16 GETs with 1 reader.
+  // fetches each 1 MiB block once an epoch (32 GETs, 32 MiB). Today (branch streamsamples) a
+  // stream: 32 "samples" of 256 KiB a file, each a batch's worth, batch 1, 64 steps (right); a
+  // batch's one /dev/shm tensor (32 x 8 KiB, no labels) does not tell its samples. The replay
+  // deals the one object to one worker's stream: 32 GETs of 1 MiB, 31.5 MiB (bytes_read and
+  // read_ops pass), but readers 1 vs 2, epochs 4 vs 2, epoch_bytes_read 8 vs 16 MiB fail.
   EXPECT_EQ(job_.dataset.samples_per_file, truth("samples"));
   EXPECT_EQ(job_.dataset.sample_size.expected(), truth("sample_bytes"));
   EXPECT_EQ(job_.reader.batch_size, truth("batch_size"));
@@ -240,15 +242,17 @@ TEST_F(HeldOutS3TarShards, ShardsStreamedPerWorker) {
 }
 
 TEST_F(HeldOutS3TarShards, DISABLED_OneGetAShardInTheReplay) {
-  // Each shard (140-150 KiB) is one streamed GET read in bursts (61 in all, median 40 KiB); the
-  // replay fetches it as 3 ranged GETs of 50 KiB, one per batch-sized "sample": read_ops passes
-  // (61 vs 48), request_size fails (KS 0.64: every replayed request is the mean).
+  // Each shard (140-150 KiB) is one streamed GET read in bursts (54-61 in all, median 40-47 KiB,
+  // 4-16 KiB ones at shards' ends: the tar trailer read after the last batch's handover); the
+  // replay fetches it as 3 ranged GETs, one a batch of 8 samples of its bytes (48-51 KiB): read_ops
+  // passes (54 vs 48), request_size fails (KS 0.60: the original's bursts end on the socket's
+  // 8 KiB reads, not at a batch's last sample, and the replay's samples have no tar trailer).
   expect_pass({"read_ops", "request_size"});
 }
 
-TEST_F(HeldOutS3TarShards, DISABLED_SamplesAndBatchOfTheStream) {
-  // 24 samples a shard, batch 8. Today batch 1 and 3 "samples" a shard, each a batch's worth: the
-  // job's comment says the trace shows no sample boundaries in a stream.
+TEST_F(HeldOutS3TarShards, SamplesAndBatchOfTheStream) {
+  // 24 samples a shard, batch 8, counted from each batch's /dev/shm tensors (its labels 64 B, its
+  // images 221,184 B). It was batch 1 and 3 "samples" a shard, each a batch's worth.
   EXPECT_EQ(job_.reader.batch_size, truth("batch_size"));
   EXPECT_EQ(job_.dataset.samples_per_file, truth("samples_per_shard"));
 }
@@ -259,6 +263,8 @@ TEST_F(HeldOutS3TarShards, PutObjectCheckpointsEveryEpoch) {
   expect_object_checkpoints_replayed();
 }
 
+// Fails on request_size and request_size_emd (DISABLED_OneGetAShardInTheReplay), and on au (0.64
+// vs 0.72) in the run measured.
 TEST_F(HeldOutS3TarShards, DISABLED_TarShardsReplayPasses) {
   EXPECT_EQ(failed_rows(compared_), "");
 }

@@ -191,8 +191,10 @@ struct Batch {
   std::uint64_t received_ns = 0;  // the accelerator process received it (0: not seen)
   std::uint32_t worker = 0;       // pid (tid for thread readers) of the worker that read it
   std::uint32_t accelerator = 0;  // index into TraceSummary::accelerators
-  std::uint32_t samples = 0;      // dataset file accesses the worker made for it
-  std::int32_t epoch = -1;        // index into TraceSummary::epochs
+  // Dataset file accesses the worker made for it; a stream's batch: its samples counted from its
+  // tensors (TraceSummary::stream_samples), else 1.
+  std::uint32_t samples = 0;
+  std::int32_t epoch = -1;  // index into TraceSummary::epochs
 };
 
 // One accelerator step: from the start of the main thread's compute gap on batch i to the start of
@@ -416,8 +418,12 @@ struct TraceSummary {
   // A consumer that loads its own samples (no handovers): the idle gap before each of its loading
   // bursts, seconds, in trace order; its compute per step.
   // Readers streamed shards (tar/WebDataset, record files through a buffer): batches were
-  // handed over while a file was open; each batch counts as one sample (see Batch::samples).
+  // handed over while a file was open, so their reads show no sample boundaries.
+  // stream_samples: each batch's samples (Batch::samples) were counted from the sizes of the
+  // /dev/shm tensors it was handed over in (its labels: one int64 a sample); false: each batch
+  // counts as one sample (a batch's worth).
   bool stream_shards = false;
+  bool stream_samples = false;
   std::vector<double> burst_gaps_s;
   double preprocess_s = 0;
   // Sample spans: a reader's open of a sample to its open of the next one in the same pass (no
