@@ -95,7 +95,7 @@ Staged run_stages(const trace::Trace& t, const std::set<std::uint32_t>& mapped) 
   x.batches = x.in_memory
                   ? std::move(memory.batches)
                   : find_batches(t, x.classified, x.accesses, x.readers, x.passes, mapped);
-  x.steps = find_steps(t, x.accesses, x.readers, x.passes, x.batches);
+  x.steps = find_steps(t, x.readers, x.passes, x.batches);
   x.gpu = gpu_compute(t, x.readers, x.passes, x.batches, x.steps);
   x.checkpoints =
       find_checkpoints(t, x.classified, x.accesses, x.readers, x.passes, x.batches, x.steps);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "dlgen/core/set_draws.hpp"
 #include "dlgen/datasets/parquet.hpp"
 #include "framing.hpp"
 
@@ -31,8 +32,8 @@ struct Layout::Geometry {
 
 namespace {
 
-std::uint64_t draw_bytes(const DatasetSpec& spec, std::uint64_t file, std::uint32_t j) {
-  const double v = sample_at(spec.sample_size, spec.seed, file * spec.samples_per_file + j);
+// A drawn size in whole bytes, at least 1.
+std::uint64_t whole_bytes(double v) {
   const double r = std::isfinite(v) ? std::llround(v) : 1.0;
   return r < 1 ? 1 : static_cast<std::uint64_t>(r);
 }
@@ -207,7 +208,7 @@ Layout::Layout(DatasetSpec spec, Geometry_mode mode) : spec_(std::move(spec)) {
   }
   if (spec_.format == Format::hdf5) h5 = framing::hdf5_frame(n, !g->same_for_all);
   if (g->same_for_all && mode == Geometry_mode::automatic) {
-    frame_fixed(spec_, h5, draw_bytes(spec_, 0, 0), n, *g);
+    frame_fixed(spec_, h5, whole_bytes(sample_at(spec_.sample_size, spec_.seed, 0)), n, *g);
     g->total = g->file_bytes * spec_.num_files;
     geo_ = std::move(g);
     return;
@@ -216,9 +217,12 @@ Layout::Layout(DatasetSpec spec, Geometry_mode mode) : spec_(std::move(spec)) {
   g->offset.resize(rows * n);
   g->length.resize(rows * n);
   g->size.resize(rows);
+  // The set's sizes drawn together (set_draws: stratified for a histogram), sample j of file f
+  // the (f * n + j)-th, so that a small set holds the distribution's expected bytes.
+  const std::vector<double> drawn = set_draws(spec_.sample_size, spec_.seed, rows * n);
   for (std::uint64_t f = 0; f < rows; ++f) {
     std::uint64_t* len = &g->length[f * n];
-    for (std::uint32_t j = 0; j < n; ++j) len[j] = draw_bytes(spec_, f, j);
+    for (std::uint32_t j = 0; j < n; ++j) len[j] = whole_bytes(drawn[f * n + j]);
     g->size[f] = frame_file(spec_, h5, len, &g->offset[f * n], n);
     g->total += g->size[f];
   }

@@ -16,7 +16,8 @@
 namespace dlgen::generator {
 
 // Bump when a codec changes the bytes it writes for the same spec.
-inline constexpr const char* kCodecVersion = "datasets-v2";  // v2: xoshiro256++ x8 content
+// v2: xoshiro256++ x8 content; v3: a histogram's or uniform sizes drawn by strata (set_draws).
+inline constexpr const char* kCodecVersion = "datasets-v3";
 // A file being written is "<name>.dlgen-tmp" until it is complete and renamed into place.
 inline constexpr const char* kTempSuffix = ".dlgen-tmp";
 

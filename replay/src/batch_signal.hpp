@@ -26,11 +26,12 @@ class BatchSignal {
   static bool send(int fd, std::uint64_t batch);
   // Takes one token if there is one: false when there was none.
   bool receive() const;
-  // Marks, for the tracer, the end of the consumer's own per-batch cost and the start of compute
-  // (compute.batch_overhead): one cheap traced syscall on this thread (an lseek on the receiving
-  // socket, which fails with ESPIPE and changes nothing). Without it the cost and the compute
-  // would show as one idle gap; with it, a trace of the replay shows them apart, as PyTorch's main
-  // process shows its own syscalls between receiving a batch and computing on it.
+  // Marks, for the tracer, the end of a piece of the consumer's own per-batch cost
+  // (compute.batch_overhead; the last piece's mark is the start of compute): one cheap traced
+  // syscall on this thread (an lseek on the receiving socket, which fails with ESPIPE and changes
+  // nothing). Without it the cost and the compute would show as one idle gap; with it, a trace of
+  // the replay shows them apart, as PyTorch's main process shows its own syscalls between
+  // receiving a batch and computing on it.
   void mark_compute() const;
 
  private:

@@ -90,7 +90,13 @@ class Pass {
   void accelerator(std::size_t a);
   // Takes batch k of accelerator a: waits for it, computes, passes the step's barriers; false when
   // the pass stops first.
-  bool take_step(std::size_t a, std::uint64_t k, Rng& rng, Rng& overhead_rng, StepRecord& r);
+  // `slice_ns`: the longest piece of the consumer's cost (overhead_slice).
+  bool take_step(std::size_t a, std::uint64_t k, Rng& rng, Rng& overhead_rng, std::int64_t slice_ns,
+                 StepRecord& r);
+  // The consumer's own cost (compute.batch_overhead) until `end_ns`, in pieces of at most
+  // `slice_ns` (0: one), each ended by the traced no-op (BatchSignal::mark_compute); the last
+  // one marks the start of compute.
+  void spend_overhead(std::size_t a, std::int64_t end_ns, std::int64_t slice_ns);
   void start_threads(std::int64_t t0);
   // Wakes every thread that may wait on a hand-off (after `stop` was set, when some thread that
   // would have woken it never started): accelerators see their batches "produced", workers their

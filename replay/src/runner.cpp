@@ -226,7 +226,9 @@ Result<void> Runner::load_into_memory() {
   LoadOptions lo;
   lo.engine = options_.engine;
   lo.factory = &options_.engine_factory;
-  lo.request_bytes = job_.reader.request_size_bytes;
+  const ReaderSpec& rd = job_.reader;
+  const Recipe legacy = legacy_recipe(rd.probe_bytes, rd.header_read_bytes, rd.request_size_bytes);
+  lo.recipe = rd.read_unit == ReadUnit::file && !rd.recipe.empty() ? &rd.recipe : &legacy;
   lo.clock = &clock_;
   rec_.load.begin_ns = clock_.now_ns();
   Result<void> r = train ? load_files(*train_, lo, rec_.load) : ok();

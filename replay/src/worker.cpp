@@ -384,7 +384,7 @@ bool Worker::submit_pending() {
     pending_.erase(pending_.begin(), pending_.begin() + taken);
     in_flight_ += static_cast<std::uint64_t>(taken);
     shared_.in_flight->fetch_add(taken, std::memory_order_relaxed);
-    refusals_ = 0;
+    backoff_.reset();
     return true;
   }
   // Nothing taken. With requests in flight, reaping makes room; with none, back off and retry.
@@ -393,17 +393,11 @@ bool Worker::submit_pending() {
 }
 
 bool Worker::back_off(const char* what, int rc) {
-  if (++refusals_ > kMaxRefusals) {
+  if (!backoff_.wait()) {
     shared_.fail(runtime_error(std::string("I/O engine (") + engine_->name() + "): " + what + ": " +
-                               std::strerror(-rc) + " (" + std::to_string(kMaxRefusals) +
-                               " times in a row)"));
+                               std::strerror(-rc) + " (" +
+                               std::to_string(engine::Backoff::kMaxRefusals) + " times in a row)"));
     return false;
-  }
-  if (refusals_ < 16) {
-    std::this_thread::yield();
-  } else {
-    timespec ts{0, 1'000'000};
-    ::nanosleep(&ts, nullptr);
   }
   return true;
 }
@@ -416,7 +410,7 @@ bool Worker::reap() {
                                "): reap: " + std::strerror(-got)));
     return false;
   }
-  if (got > 0) refusals_ = 0;
+  if (got > 0) backoff_.reset();
   in_flight_ -= static_cast<std::uint64_t>(got);
   shared_.in_flight->fetch_sub(got, std::memory_order_relaxed);
   shared_.requests->fetch_add(static_cast<std::uint64_t>(got), std::memory_order_relaxed);
@@ -490,15 +484,11 @@ void Worker::deliver() {
 
 void Worker::drain() {
   pending_.clear();
-  refusals_ = 0;
+  backoff_.reset();
   while (in_flight_ > 0) {
     const int got = engine_->reap({completions_.data(), completions_.size()}, 1);
     if (got < 0) {
-      if (!transient_error(got) || ++refusals_ > kMaxRefusals) break;
-      if (refusals_ >= 16) {
-        timespec ts{0, 1'000'000};
-        ::nanosleep(&ts, nullptr);
-      }
+      if (!transient_error(got) || !backoff_.wait()) break;
       continue;
     }
     in_flight_ -= std::min<std::uint64_t>(in_flight_, static_cast<std::uint64_t>(got));

@@ -17,6 +17,7 @@
 #include "dlgen/core/result.hpp"
 #include "dlgen/datasets/layout.hpp"
 #include "dlgen/datasets/parquet.hpp"
+#include "dlgen/engine/backoff.hpp"
 #include "dlgen/engine/engine.hpp"
 #include "dlgen/engine/registry.hpp"
 #include "dlgen/engine/s3.hpp"
@@ -278,8 +279,9 @@ class Worker {
   // next round) or refuse for now (-EAGAIN, -EBUSY, -EINTR: retried); false after a hard error.
   bool submit_pending();
 
-  // After an engine refused with nothing in flight: yields, then sleeps (real time: the engine's
-  // resources are real) and gives up after kMaxRefusals refusals in a row.
+  // After an engine refused with nothing in flight: waits (engine::Backoff: yields, then sleeps in
+  // real time, since the engine's resources are real) and gives up after kMaxRefusals refusals
+  // in a row.
   bool back_off(const char* what, int rc);
 
   // Takes the completions there are (waiting for at least one); false after a hard error or a
@@ -297,7 +299,6 @@ class Worker {
   // refusals without end): then run() keeps the engine alive.
   void drain();
 
-  static constexpr std::uint32_t kMaxRefusals = 2000;
   static constexpr std::uint32_t kNone = ~std::uint32_t{0};
   const PhaseConfig& cfg_;
   const AcceleratorPlan& plan_;
@@ -316,7 +317,7 @@ class Worker {
   std::vector<IoRequest> pending_;         // built (or to retry), not yet taken by the engine
   std::vector<IoCompletion> completions_;
   std::uint64_t in_flight_ = 0;  // taken by the engine, not yet reaped
-  std::uint32_t refusals_ = 0;   // transient refusals in a row
+  engine::Backoff backoff_;      // transient refusals in a row
   std::uint64_t my_batches_ = 0;
   std::uint64_t started_ = 0;    // local batches begun
   std::uint64_t delivered_ = 0;  // local batches published

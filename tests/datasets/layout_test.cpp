@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 using dlgen::DatasetSpec;
 using dlgen::DistKind;
 using dlgen::Format;
@@ -166,4 +168,24 @@ TEST(Layout, FixedSizeClampsToTheBounds) {
   EXPECT_EQ(fast.sample_bytes(3, 2), 1000u);
   EXPECT_EQ(fast.sample_extent(3, 2).offset, ref.sample_extent(3, 2).offset);
   EXPECT_EQ(fast.file_size(3), ref.file_size(3));
+}
+
+// A small set of files from a histogram holds the histogram's expected bytes: 16 files from the
+// held-out S3 listing's 16 validation sizes (54.5 KiB) are those sizes (drawn independently they
+// held 60.4 KiB).
+TEST(Layout, SmallHistogramSetHoldsItsExpectedBytes) {
+  DatasetSpec s = spec(Format::raw, 1, DistKind::histogram);
+  s.num_files = 16;
+  for (double v : {1956, 2122, 2376, 2381, 2711, 3043, 3385, 3689, 3712, 3714, 3721, 4443, 4454,
+                   4592, 4737, 4757})
+    s.sample_size.bins.push_back({v, v, 1});
+  s.sample_size.min = 0;
+  for (std::uint64_t seed : {0, 1, 7}) {
+    s.seed = seed;
+    const Layout l(s);
+    EXPECT_EQ(l.total_bytes(), 55793u) << "seed " << seed;
+    std::set<std::uint64_t> sizes;
+    for (std::uint64_t f = 0; f < 16; ++f) sizes.insert(l.file_size(f));
+    EXPECT_EQ(sizes.size(), 16u) << "each bin once";
+  }
 }

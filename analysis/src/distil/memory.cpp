@@ -90,10 +90,11 @@ void distil_memory(JobWriter& x) {
     samples_of(x, "validation", *job.validation, true,
                r.eval_batch_size > 0 ? r.eval_batch_size : r.batch_size);
   }
-  // The load's reads: the dataset's dominant read size, one request a file when it read each
-  // whole in one; no per-sample recipe (the passes read nothing).
+  // The load's reads: each file as it was read (reader.recipe, learned by file_reads: pickle's
+  // header, body and tail in pieces), else the dataset's dominant read size, one request a file
+  // when it read each whole in one. The passes read nothing.
+  if (!r.recipe.empty()) return;
   const ReadPattern& rp = s.datasets[ti].read;
-  r.recipe.clear();
   r.header_read_bytes = r.probe_bytes = 0;
   r.request_size_bytes = rp.request_bytes;
   x.evidence("reader.request_size",

@@ -311,8 +311,7 @@ struct Steps {
   double typical_compute_ns = 0, typical_eval_compute_ns = 0;
   std::vector<std::string> notes;
 };
-Steps find_steps(const trace::Trace& t, const std::vector<Access>& as, const Readers& r,
-                 const Passes& p, const Batches& b);
+Steps find_steps(const trace::Trace& t, const Readers& r, const Passes& p, const Batches& b);
 
 // ---- GPU compute (gpu_compute.cpp) ----
 

@@ -13,24 +13,29 @@ namespace {
 
 using trace::Op;
 
+// The threads of process `pid` other than its main thread, as its events show them.
+std::set<std::uint32_t> own_threads(const trace::Trace& t, std::uint32_t pid) {
+  std::set<std::uint32_t> own;
+  for (const auto& e : t.events)
+    if (e.pid == pid && e.tid != pid) own.insert(e.tid);
+  return own;
+}
+
 // The threads whose syscall timeline shows the accelerator's steps: the main thread, except in
 // a process whose readers are its own threads handing batches to a consumer thread (dlgen's
 // replay: reader threads sendmsg, the accelerator thread recvmsg), where the main thread only
-// waits; then the threads that receive the batches (the replay starts a new one each pass), and
-// each pass is read on the one that received most in it (pass_timeline).
-std::vector<std::uint32_t> timeline_threads(const trace::Trace& t,
-                                            const std::vector<Access>& accesses,
-                                            const Readers& readers, std::size_t ai) {
+// waits (or loads the dataset); then the threads that receive the batches (the replay starts a
+// new one each pass), and each pass is read on the one that received most in it (pass_timeline).
+std::vector<std::uint32_t> timeline_threads(const trace::Trace& t, const Readers& readers,
+                                            std::size_t ai) {
   const auto& acc = readers.accelerators[ai];
   const auto pid = acc.pid;
   if (acc.reads_itself || acc.readers.empty()) return {pid};
+  // The readers are threads of this process whether or not they read a file (with dataset.load =
+  // "memory" they read nothing); PyTorch's DataLoader workers are processes of their own.
+  const std::set<std::uint32_t> own = own_threads(t, pid);
   for (auto r : acc.readers)
-    if (r == pid) return {pid};
-  std::set<std::uint32_t> reading_tids;
-  for (const auto& a : accesses)
-    if (a.pid == pid) reading_tids.insert(a.tid);
-  for (auto r : acc.readers)
-    if (!reading_tids.count(r)) return {pid};  // readers are other processes (DataLoader workers)
+    if (!own.count(r)) return {pid};
   std::set<std::uint32_t> receivers;
   for (const auto& e : t.events)
     if (e.op == Op::recvmsg && e.pid == pid) receivers.insert(e.tid);
@@ -56,18 +61,16 @@ std::uint32_t pass_timeline(const trace::Trace& t, const std::vector<std::uint32
 // main thread: PyTorch's pin-memory thread (`pt_data_pin`, one per pass) receives each batch
 // (recvmsg on the workers' sockets, the /dev/shm tensors mapped) and hands it to the training loop
 // through an in-process queue, so no syscall of the loop marks its steps. Empty when the main
-// thread receives (or anyone else's readers: threaded readers are the replay's shape).
-std::vector<std::uint32_t> in_process_receivers(const trace::Trace& t,
-                                                const std::vector<Access>& accesses,
-                                                const Readers& readers, std::size_t ai) {
+// thread receives, or when the readers are the process's own threads (the replay's shape: its
+// receiving threads are the consumers, timeline_threads).
+std::vector<std::uint32_t> in_process_receivers(const trace::Trace& t, const Readers& readers,
+                                                std::size_t ai) {
   const auto& acc = readers.accelerators[ai];
   const auto pid = acc.pid;
   if (acc.reads_itself || acc.readers.empty()) return {};
-  std::set<std::uint32_t> reading_tids;
-  for (const auto& a : accesses)
-    if (a.pid == pid) reading_tids.insert(a.tid);
+  const std::set<std::uint32_t> own = own_threads(t, pid);
   for (auto r : acc.readers)
-    if (r == pid || reading_tids.count(r)) return {};  // the process reads for itself
+    if (r == pid || own.count(r)) return {};  // it reads for itself, or its threads do
   std::set<std::uint32_t> receivers;
   for (const auto& e : t.events)
     if (e.op == Op::recvmsg && e.pid == pid) receivers.insert(e.tid);
@@ -290,19 +293,19 @@ void self_loaded_steps(const Batches& bt, std::size_t ai, const Passes& p, Found
 }
 
 // The steps of accelerator `ai`, pass by pass.
-void accelerator_steps(const trace::Trace& t, const std::vector<Access>& accesses, const Readers& r,
-                       const Passes& p, const Batches& bt, std::size_t ai, Found& found) {
+void accelerator_steps(const trace::Trace& t, const Readers& r, const Passes& p, const Batches& bt,
+                       std::size_t ai, Found& found) {
   const auto accelerator = static_cast<std::uint32_t>(ai);
   if (bt.consumer_loads && r.accelerators[ai].reads_itself) {
     self_loaded_steps(bt, ai, p, found);
     return;
   }
-  const std::vector<std::uint32_t> timelines = timeline_threads(t, accesses, r, ai);
+  const std::vector<std::uint32_t> timelines = timeline_threads(t, r, ai);
   auto gaps_of = idle_gaps(t, timelines);
   std::map<std::int32_t, std::vector<const Batch*>> per_pass;
   for (const Batch* b : received_batches(bt, ai))
     if (b->epoch >= 0) per_pass[b->epoch].push_back(b);
-  const std::vector<std::uint32_t> receivers = in_process_receivers(t, accesses, r, ai);
+  const std::vector<std::uint32_t> receivers = in_process_receivers(t, r, ai);
   const std::vector<Gap> no_gaps;
   for (auto& [pass, bs] : per_pass) {
     const bool eval = p.epochs[pass].evaluation;
@@ -373,11 +376,10 @@ void by_accelerator_in_time(std::vector<Step>& steps) {
 // receipt follows the gap); otherwise it also holds waiting for data, and the compute in it is
 // estimated by the median measured compute. Without a main-thread timeline (threaded readers),
 // the receipt intervals stand in for the gaps.
-Steps find_steps(const trace::Trace& t, const std::vector<Access>& accesses, const Readers& r,
-                 const Passes& p, const Batches& bt) {
+Steps find_steps(const trace::Trace& t, const Readers& r, const Passes& p, const Batches& bt) {
   Found found;
   for (std::size_t ai = 0; ai < r.accelerators.size(); ++ai)
-    accelerator_steps(t, accesses, r, p, bt, ai, found);
+    accelerator_steps(t, r, p, bt, ai, found);
   Steps out;
   if (found.fitted)
     out.notes.push_back(
