@@ -202,12 +202,12 @@ TEST(MemoryTraining, WithoutTensorSizesTheBatchIsNotInferredButTheStepsStay) {
 namespace dlgen::analysis {
 namespace {
 
-// The training workers run 2 batches ahead of the loop, and it evaluates after step 10: the
+// The training workers run 4 batches ahead of the loop, and it evaluates after step 10: the
 // evaluation's receipts are the evaluation loader's (the one started last), so the save after
 // step 12 follows 12 steps. Matched in hand-over order, the evaluation's receipts went to the
 // training batches handed over before it, and the save was placed after step 14.
 TEST(MemoryTraining, ReceiptsDuringAnEvaluationAreItsOwn) {
-  const TraceSummary s = summarize(HfTrainer(true, 2, 12).run());
+  const TraceSummary s = summarize(HfTrainer(true, 4, 12).run());
   ASSERT_TRUE(s.dataset_in_memory);
   ASSERT_EQ(s.checkpoints.size(), 2u);
   EXPECT_EQ(s.checkpoints[0].after_step, 12u);
@@ -217,7 +217,7 @@ TEST(MemoryTraining, ReceiptsDuringAnEvaluationAreItsOwn) {
 // The save's config.json, written beside its torch.save files, is one of its files; and the
 // directories named by their step say a step cadence.
 TEST(MemoryTraining, CheckpointDirectoryKeepsItsSmallFilesAndStepCadence) {
-  const TraceSummary s = summarize(HfTrainer(true, 2, 12).run());
+  const TraceSummary s = summarize(HfTrainer(true, 4, 12).run());
   ASSERT_EQ(s.checkpoints.size(), 2u);
   EXPECT_EQ(s.checkpoints[0].files, 3u);
   EXPECT_EQ(s.checkpoints[0].bytes, (4u << 20) + 500u);
