@@ -683,6 +683,36 @@ TEST(Runner, StepCheckpointsAreWrittenWithTheirSizes) {
   EXPECT_EQ(std::filesystem::file_size(paths[2]), 1000000u);
 }
 
+// checkpoint.final_size: after the last epoch's checkpoint, a final save of its own files and
+// size, one more checkpoint in the report.
+TEST(Runner, FinalSaveIsWrittenAfterTheLastEpoch) {
+  TempDir tmp("dlgen-final");
+  Job job = small_job("/nonexistent/ck", 32, Distribution::fixed_at(1000));
+  job.run.epochs = 2;
+  job.checkpoint.enabled = true;
+  job.checkpoint.every_epochs = 1;
+  job.checkpoint.size_bytes = 3000;
+  job.checkpoint.final_size_bytes = 1001;
+  job.checkpoint.final_files = 2;
+  job.checkpoint.fsync = false;
+  job.checkpoint.dir = tmp / "ck";
+  FakeClock clock;
+  RunOptions o;
+  o.engine = "pread";
+  o.engine_factory = fixture::null_engine_with_latency(0);
+  o.series = false;
+  o.clock = &clock;
+  Result<Report> r = run_job(job, o);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->checkpoint.count, 3u);
+  EXPECT_EQ(r->checkpoint.bytes, 2 * 3000u + 1001u);
+  const auto finals = final_shards(job.checkpoint);
+  ASSERT_EQ(finals.size(), 2u);
+  EXPECT_EQ(std::filesystem::file_size(finals[0].path), 501u);
+  EXPECT_EQ(std::filesystem::file_size(finals[1].path), 500u);
+  EXPECT_EQ(checkpoint_count(job, 4), 3u);
+}
+
 // A [model] sizes the checkpoints written during training: each accelerator writes its rank's
 // shard files (DeepSpeed's names), their bytes as core/llm.hpp gives them, at every checkpoint.
 TEST(Runner, LlmCheckpointsDuringTrainingWriteEveryAcceleratorsShards) {
