@@ -313,6 +313,8 @@ TEST_F(HeldOutGradAccum, GradAccumRestoreWithoutFsync) {
   EXPECT_EQ(verdict("checkpoint_fsync"), "PASS") << row("checkpoint_fsync").dump();
 }
 
+// Fails bytes_written alone (55.1 MB vs 64.3 MB): the replay's write of the checkpoint its
+// restore reads (8.7 MB, the original had one) counts.
 TEST_F(HeldOutGradAccum, DISABLED_GradAccumReplayPasses) {
   EXPECT_EQ(failed_rows(compared_), "");
 }
