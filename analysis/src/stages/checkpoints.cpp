@@ -57,12 +57,14 @@ std::vector<int> checkpoint_roles(const trace::Trace& t, const Classified& cls) 
   return role;
 }
 
-// Per file: the last read of it before training (0: none). A checkpoint file written before
-// then is the restore's staging, not a checkpoint: dlgen's replay writes the checkpoint its
-// restore reads when none is there (and syncs it to read storage), the original had one.
+// Per file: the last read of it before training (0: none, and none without training: a
+// checkpoint-only run writes what it reads back). A checkpoint file written before then is the
+// restore's staging, not a checkpoint: dlgen's replay writes the checkpoint its restore reads
+// when none is there (and syncs it to read storage), the original had one.
 std::vector<std::uint64_t> restore_reads(const trace::Trace& t, const std::vector<int>& role,
                                          std::uint64_t first_train) {
   std::vector<std::uint64_t> last(role.size(), 0);
+  if (first_train == UINT64_MAX) return last;
   for (const auto& e : t.events)
     if (e.file < role.size() && role[e.file] == 1 && trace::is_read(e.op) && e.ret > 0 &&
         e.ts_ns < first_train)
