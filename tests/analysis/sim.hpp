@@ -355,7 +355,9 @@ class Sim : private testing::TraceBuilder {
     for (const auto& n : c_.ckpt_names) large += !n.ends_with(".json");
     std::uint64_t ts = now_ + c_.ckpt_delay_ns;
     for (const auto& n : c_.ckpt_names)
-      ts = write_whole(file(dir + n, 0), n.ends_with(".json") ? 300 : c_.ckpt_size / std::max<std::uint64_t>(large, 1), ts);
+      ts = write_whole(file(dir + n, 0),
+                       n.ends_with(".json") ? 300 : c_.ckpt_size / std::max<std::uint64_t>(large, 1),
+                       ts);
     now_ = ts;
     run_end_ = std::max(run_end_, ts);
     ++ckpts_;
@@ -372,7 +374,8 @@ class Sim : private testing::TraceBuilder {
   }
 
   void final_save() {
-    now_ = write_whole(file("/home/u/proj/out/model_final.pt", 0), c_.final_save_bytes, now_ + 1000);
+    now_ = write_whole(file("/home/u/proj/out/model_final.pt", 0), c_.final_save_bytes,
+                       now_ + 1000);
     run_end_ = std::max(run_end_, now_);
   }
 
@@ -486,9 +489,9 @@ class Sim : private testing::TraceBuilder {
         const bool tail =
             !eval && c_.compute_tail_every && (steps_ + 1) % c_.compute_tail_every == 0;
         const bool optimizer = !eval && c_.accum_every && (steps_ + 1) % c_.accum_every == 0;
+        const std::uint64_t extra = optimizer ? c_.accum_extra_ns : 0;
         const std::uint64_t compute =
-            eval ? c_.compute_ns / 3
-                 : c_.compute_ns * (tail ? c_.tail_factor : 1) + (optimizer ? c_.accum_extra_ns : 0);
+            eval ? c_.compute_ns / 3 : c_.compute_ns * (tail ? c_.tail_factor : 1) + extra;
         if (c_.consumer_ns > 0) {  // mmap of the tensors, then munmap of the previous batch's
           ev(k.recv[i] + c_.consumer_ns / 2, 5000, main, main, trace::Op::mmap, trace::kNoFile, -1,
              0, 4096, 4096);

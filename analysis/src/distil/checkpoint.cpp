@@ -26,9 +26,9 @@ std::vector<std::string> file_names(const CheckpointWrite& c) {
 }
 
 // Whether the last checkpoint is a final save (checkpoint.final_size): it came after the last
-// training pass, and the ones before it (two at least) all wrote one set of file names that it did not (the
-// final weights, model_final.pt, after each epoch's checkpoint.pt; a Trainer's save_model after
-// its checkpoint-N directories). It is then no part of the cadence, size or files.
+// training pass, and the ones before it (two at least) all wrote one set of file names that it
+// did not (the final weights, model_final.pt, after each epoch's checkpoint.pt; a Trainer's
+// save_model after its checkpoint-N directories). It is then no part of the cadence, size or files.
 bool final_save(const TraceSummary& s) {
   const auto& c = s.checkpoints;
   if (c.size() < 3) return false;  // two before it, to show the names every checkpoint has

@@ -49,11 +49,14 @@ std::vector<int> checkpoint_roles(const trace::Trace& t, const Classified& cls) 
       if (cls.files[f].bytes_written > 0)
         dirs.insert(std::filesystem::path(cls.files[f].path).parent_path().string());
     }
-  for (const auto& e : t.events)
-    if (e.file < role.size() && role[e.file] == 0 && trace::is_write(e.op) && e.ret > 0 &&
-        (cls.files[e.file].cls == FileClass::ignored || cls.files[e.file].cls == FileClass::other) &&
-        dirs.count(std::filesystem::path(cls.files[e.file].path).parent_path().string()))
+  for (const auto& e : t.events) {
+    if (e.file >= role.size() || role[e.file] != 0 || !trace::is_write(e.op) || e.ret <= 0)
+      continue;
+    const FileSummary& f = cls.files[e.file];
+    if ((f.cls == FileClass::ignored || f.cls == FileClass::other) &&
+        dirs.count(std::filesystem::path(f.path).parent_path().string()))
       role[e.file] = 2;
+  }
   return role;
 }
 
@@ -153,8 +156,8 @@ WriteGroups write_groups(const CheckpointEvents& ev, const std::vector<std::uint
 }
 
 // The names (no directory) of the files a group wrote data to, in the order first written.
-std::vector<std::string> written_names(const CheckpointEvents& ev, const std::vector<std::size_t>& g,
-                                       const Classified& cls) {
+std::vector<std::string> written_names(const CheckpointEvents& ev,
+                                       const std::vector<std::size_t>& g, const Classified& cls) {
   std::vector<std::string> names;
   std::set<std::uint32_t> seen;
   for (std::size_t i : g)
