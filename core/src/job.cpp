@@ -239,6 +239,10 @@ void check_checkpoint(const CheckpointSpec& k, bool train, bool has_model,
   check_after_epochs(k, out);
   if (k.files > 0 && k.size_bytes > 0 && k.size_bytes < k.files)
     add(out, "checkpoint.size", "must be at least one byte per file");
+  if (k.final_size_bytes > 0 && k.final_files < 1)
+    add(out, "checkpoint.final_files", "must be >= 1");
+  if (k.final_size_bytes > 0 && k.final_size_bytes < k.final_files)
+    add(out, "checkpoint.final_size", "must be at least one byte per file (final_files)");
 }
 
 void check_run(const Job& job, std::vector<Diagnostic>& out) {

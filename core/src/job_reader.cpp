@@ -246,6 +246,8 @@ void read_checkpoint(Ctx& ctx, const toml::table& root, Job& job) {
   s.integer("every_steps", k.every_steps);
   s.size("size", k.size_bytes);
   s.integer("files", k.files);
+  s.size("final_size", k.final_size_bytes);
+  s.integer("final_files", k.final_files);
   s.size("write_size", k.write_size_bytes);
   s.choice(
       "write_call", k.write_call,

@@ -133,6 +133,10 @@ void write_checkpoint(Writer& w, const CheckpointSpec& k) {
   w.kv("every_steps", std::to_string(k.every_steps));
   w.kv("size", size_text(double(k.size_bytes)));
   w.kv("files", std::to_string(k.files));
+  if (k.final_size_bytes > 0) {
+    w.kv("final_size", size_text(double(k.final_size_bytes)));
+    w.kv("final_files", std::to_string(k.final_files));
+  }
   w.kv("write_size", size_text(double(k.write_size_bytes)));
   if (k.write_call != WriteCall::pwrite) w.kv("write_call", quote(to_string(k.write_call)));
   if (k.direct) w.kv("direct", "true");

@@ -276,10 +276,10 @@ void check_checkpoint_workflow(const Job& job, std::vector<Diagnostic>& out) {
     add("checkpoint.reads",
         "reads the checkpoints this run wrote: at most writes = " + std::to_string(k.writes));
   if (k.every_epochs > 0 || !k.after_epochs.empty() || k.every_steps > 0 || k.restore ||
-      k.first_epoch > 0)
+      k.first_epoch > 0 || k.final_size_bytes > 0)
     add("checkpoint",
-        "every_epochs, after_epochs, every_steps, first_epoch and restore apply to training; with "
-        "run.train = false use writes and reads");
+        "every_epochs, after_epochs, every_steps, first_epoch, final_size and restore apply to "
+        "training; with run.train = false use writes and reads");
   if (k.dir.empty()) add("checkpoint.dir", "must name a directory");
   if (k.write_size_bytes < 4096 || k.write_size_bytes > (1ull << 30))
     add("checkpoint.write_size", "must be within [4KiB, 1GiB]");

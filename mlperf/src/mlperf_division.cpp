@@ -105,6 +105,10 @@ Fields job_fields(const Job& j) {
     f.emplace_back("checkpoint.every_steps", std::to_string(k.every_steps));
     f.emplace_back("checkpoint.size", std::to_string(k.size_bytes));
     f.emplace_back("checkpoint.files", std::to_string(k.files));
+    if (k.final_size_bytes > 0) {
+      f.emplace_back("checkpoint.final_size", std::to_string(k.final_size_bytes));
+      f.emplace_back("checkpoint.final_files", std::to_string(k.final_files));
+    }
     f.emplace_back("checkpoint.write_size", std::to_string(k.write_size_bytes));
     f.emplace_back("checkpoint.fsync", yes_no(k.fsync));
     f.emplace_back("checkpoint.dir", k.dir.string());

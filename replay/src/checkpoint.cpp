@@ -189,6 +189,18 @@ std::vector<CheckpointShard> checkpoint_shards(const CheckpointSpec& spec, std::
   return out;
 }
 
+std::vector<CheckpointShard> final_shards(const CheckpointSpec& spec, std::uint32_t hosts) {
+  std::vector<CheckpointShard> out;
+  if (spec.final_size_bytes == 0) return out;
+  const std::uint32_t n = std::max<std::uint32_t>(spec.final_files, 1);
+  for (std::uint32_t i = 0; i < n; ++i)
+    out.push_back(
+        {spec.dir / ("final-" + std::to_string(i) + "-of-" + std::to_string(n) + ".dlgen"),
+         spec.final_size_bytes / n + (i < spec.final_size_bytes % n ? 1 : 0),
+         hosts > 1 ? i % hosts : 0});
+  return out;
+}
+
 std::vector<CheckpointShard> checkpoint_shards(const Job& job, std::uint32_t hosts) {
   if (!job.model) return checkpoint_shards(job.checkpoint, hosts);
   std::vector<CheckpointShard> out;

@@ -285,7 +285,7 @@ std::uint64_t checkpoint_count(const Job& job, std::uint64_t steps_per_epoch) {
   std::uint64_t n = 0;
   for (std::uint32_t e = 1; e <= job.run.epochs; ++e) n += c.after_epoch(e) ? 1 : 0;
   if (c.every_steps > 0) n += steps_per_epoch * job.run.epochs / c.every_steps;
-  return n;
+  return n + (c.final_size_bytes > 0 ? 1 : 0);
 }
 
 std::uint64_t eval_count(const Job& job, std::uint64_t steps_per_epoch) {

@@ -91,7 +91,9 @@ class Runner {
   // shards, all agree that it is written (so the slowest rank ends it for everyone, as the next
   // training step's all-reduce would).
   // after_step: accelerator 0's training steps before it (CheckpointResult::after_steps).
-  Result<void> coordinated_checkpoint(std::uint64_t after_step);
+  Result<void> coordinated_checkpoint(std::uint64_t after_step,
+                                     const std::vector<CheckpointShard>* shards = nullptr);
+  Result<void> final_save();
   // An agreement of all ranks on `mine` (see rank_group.hpp); remembers an agreed failure, after
   // which this rank calls no more collectives.
   Result<void> agree_all(const Result<void>& mine);
@@ -159,6 +161,8 @@ Result<Report> Runner::run() {
     if (!more) return more.error();
     if (!*more) break;
   }
+  if (rep_.epochs_completed == job_.run.epochs)
+    if (Result<void> f = final_save(); !f) return f.error();
   rec_.end_ns = clock_.now_ns();
   rec_.cpu_end = read_cpu_sample();
   rep_.series = sampler.stop();
@@ -456,8 +460,21 @@ Result<void> Runner::agree_all(const Result<void>& mine) {
   return r;
 }
 
-Result<void> Runner::coordinated_checkpoint(std::uint64_t after_step) {
-  const std::vector<CheckpointShard> shards = checkpoint_shards(job_, share().ranks);
+// The final save after the last epoch (checkpoint.final_size): a checkpoint of its own files.
+Result<void> Runner::final_save() {
+  if (!job_.checkpoint.enabled || job_.checkpoint.final_size_bytes == 0) return ok();
+  const std::vector<CheckpointShard> shards = final_shards(job_.checkpoint, share().ranks);
+  const std::int64_t ck_begin = clock_.now_ns();
+  if (Result<void> w = coordinated_checkpoint(global_step_, &shards); !w) return w;
+  rec_.checkpoints.push_back({ck_begin, clock_.now_ns()});
+  return ok();
+}
+
+// One checkpoint written by every rank: `given` shards, else the job's.
+Result<void> Runner::coordinated_checkpoint(std::uint64_t after_step,
+                                            const std::vector<CheckpointShard>* given) {
+  const std::vector<CheckpointShard> shards =
+      given != nullptr ? *given : checkpoint_shards(job_, share().ranks);
   const std::string ck_engine = checkpoint_engine(job_, options_.engine);
   Result<void> w = ok();
   if (!multi()) {

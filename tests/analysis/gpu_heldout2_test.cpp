@@ -54,8 +54,9 @@ TEST_F(HeldOut2Hf, CheckpointDirectorySize) {
   const double dir = truth("checkpoint_size_bytes").get<double>();
   EXPECT_NEAR(job().checkpoint.size_bytes, dir, 0.02 * dir) << "a checkpoint-STEP directory";
 }
-// Truth: 5 saves (4 directories after steps 500-2000, the final model); distil: 4.
-TEST_F(HeldOut2Hf, DISABLED_CheckpointCount) {
+// 5 saves: 4 directories after steps 500-2000 and the final model, its own save (it had been
+// merged into checkpoint-2000's: 4).
+TEST_F(HeldOut2Hf, CheckpointCount) {
   EXPECT_EQ(cap_->summary.checkpoints.size(), truth("checkpoints").get<std::size_t>());
 }
 // 4 train files + validation.jsonl read whole at start, batch 32 (the labels tensor), 4 workers
@@ -77,9 +78,9 @@ TEST_F(HeldOut2Hf, EvaluationEveryNSteps) {
   EXPECT_EQ(job().run.eval_every_steps, truth("eval_steps"));
   EXPECT_EQ(pass_steps(cap_->summary, true), counts(truth("val_steps_per_pass")));
 }
-// Truth: a 10-file directory every 500 steps (every epoch of 500). Distil: every_epochs 1
-// (right in time), every_steps 0, files 5 (the torch.save ones).
-TEST_F(HeldOut2Hf, DISABLED_CheckpointDirectoryEveryNSteps) {
+// A 10-file directory every 500 steps (every epoch of 500), each named by its step: every_steps,
+// its JSON and tokenizer files with the torch.save ones (distil had said every_epochs 1, 5 files).
+TEST_F(HeldOut2Hf, CheckpointDirectoryEveryNSteps) {
   EXPECT_EQ(job().checkpoint.every_steps, truth("save_steps"));
   EXPECT_EQ(job().checkpoint.files, truth("checkpoint_dir_files"));
 }
@@ -127,12 +128,13 @@ TEST_F(HeldOut2Wds, StreamBatchSize) {
   ASSERT_TRUE(job().validation.has_value());
   EXPECT_EQ(job().validation->samples_per_file, per_file("val_samples", "val_files"));
 }
-// Truth: 6 x checkpoint.pt of 89,923,147 B, then model_final.pt of 22,515,023 B. Distil: 6 saves,
-// the last 112,438,170 B (the final weights merged into it).
-TEST_F(HeldOut2Wds, DISABLED_FinalWeightsAreASave) {
+// 6 x checkpoint.pt of 89,923,147 B, then model_final.pt of 22,515,023 B: 7 saves, the last its
+// own, checkpoint.final_size (distil had said 6, the last 112,438,170 B, the final weights merged).
+TEST_F(HeldOut2Wds, FinalWeightsAreASave) {
   std::vector<std::uint64_t> saves;
   for (const auto& c : truth_->checkpoints) saves.push_back(c.at("bytes").get<std::uint64_t>());
   EXPECT_EQ(checkpoint_bytes(cap_->summary), saves);
+  EXPECT_EQ(job().checkpoint.final_size_bytes, truth("final_model_bytes"));
 }
 // 0.0220 s median GPU step (distil said 0.240 s while 8 steps an epoch stood for 64).
 TEST_F(HeldOut2Wds, ComputePerStep) { expect_compute_near_truth(); }

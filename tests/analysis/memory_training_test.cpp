@@ -33,6 +33,11 @@ class HfTrainer : public testing::TraceBuilder {
     h.pickle_ = true;
     return h;
   }
+  // The training workers hand batches over `ahead` steps before the loop takes them (a
+  // DataLoader's prefetch), and a checkpoint-<step>/ directory is saved every `save_every`
+  // global steps (a Trainer's save_steps). 0: neither.
+  HfTrainer(bool shm, std::uint32_t ahead, std::uint32_t save_every)
+      : shm_(shm), ahead_(ahead), save_every_(save_every) {}
 
   trace::Trace run() {
     proc(100, 1, "python3", false, 100);
@@ -42,10 +47,15 @@ class HfTrainer : public testing::TraceBuilder {
     std::uint32_t global = 0;
     for (int epoch = 0; epoch < 2; ++epoch) {
       const std::uint32_t w0 = fork_workers();
+      auto worker = [&](std::uint32_t b) { return b % 2 ? w0 + 1 : w0; };
+      for (std::uint32_t b = 0; b < ahead_; ++b) hand_over(worker(b), 8);
       for (std::uint32_t b = 0; b < 15; ++b) {
-        batch(b % 2 ? w0 + 1 : w0, 8);
+        if (ahead_ == 0) hand_over(worker(b), 8);
+        else if (b + ahead_ < 15) hand_over(worker(b + ahead_), 8);
+        receive();
         now_ += 300 * kMs;  // the step's compute
         if (++global % 10 == 0) evaluate();
+        if (save_every_ && global % save_every_ == 0) save(global);
       }
       now_ += 500 * kMs;
     }
@@ -83,6 +93,11 @@ class HfTrainer : public testing::TraceBuilder {
 
   // A worker tokenises (2 ms), hands its batch over; the main process receives it at once.
   void batch(std::uint32_t worker, std::uint64_t samples) {
+    hand_over(worker, samples);
+    receive();
+  }
+
+  void hand_over(std::uint32_t worker, std::uint64_t samples) {
     now_ += 2 * kMs;
     const std::uint64_t sizes[] = {samples * 1024, samples * 1024, samples * 8};
     for (std::uint64_t bytes : sizes) {
@@ -97,9 +112,29 @@ class HfTrainer : public testing::TraceBuilder {
       }
       now_ += 10000;
     }
+  }
+
+  void receive() {
     for (int k = 0; k < (shm_ ? 3 : 1); ++k)
       ev(now_ + 20000 + k * 1000, 500, 100, 100, Op::recvmsg, sock_, 8, 0, 0, 1);
     now_ += kMs;
+  }
+
+  // checkpoint-<step>/: the weights and optimizer (torch.save, 2 MiB each) and a config.json.
+  void save(std::uint32_t step) {
+    const std::string dir = "/out/checkpoint-" + std::to_string(step) + "/";
+    for (const char* name : {"config.json", "pytorch_model.bin", "optimizer.pt"}) {
+      const bool json = name[0] == 'c';
+      const auto f = file(dir + name, 0);
+      ev(now_, 5000, 100, 100, Op::open, f, 12, 0, 0, 12, 01 | 0100);
+      const std::uint64_t bytes = json ? 500 : 2 << 20;
+      for (std::uint64_t at = 0; at < bytes; at += 1 << 20)
+        ev(now_ + 10000 + at / 64, 3000, 100, 100, Op::write, f, 12, at,
+           std::min<std::uint64_t>(bytes - at, 1 << 20),
+           static_cast<std::int64_t>(std::min<std::uint64_t>(bytes - at, 1 << 20)));
+      ev(now_ + 200000, 1000, 100, 100, Op::close, f, 12, 0, 0, 0);
+      now_ += kMs;
+    }
   }
 
   // 40 validation records at batch 16: 16, 16, 8.
@@ -114,6 +149,7 @@ class HfTrainer : public testing::TraceBuilder {
   }
 
   bool shm_, pickle_ = false;
+  std::uint32_t ahead_ = 0, save_every_ = 0;
   std::uint32_t sock_ = 0, next_pid_ = 200;
   std::uint64_t shm_files_ = 0;
 };
@@ -262,6 +298,36 @@ TEST(MemoryTraining, ReplaysStepsAreComputeAndConsumerCostApart) {
   EXPECT_NEAR(compute[10], 10.0 * kMs, 0.1 * kMs);
   EXPECT_NEAR(consumer[10], 3.0 * kMs, 0.1 * kMs);
   for (const std::string& n : s.notes) EXPECT_EQ(n.find("pin memory"), std::string::npos) << n;
+}
+
+}  // namespace
+}  // namespace dlgen::analysis
+
+namespace dlgen::analysis {
+namespace {
+
+// The training workers run 4 batches ahead of the loop, and it evaluates after step 10: the
+// evaluation's receipts are the evaluation loader's (the one started last), so the save after
+// step 12 follows 12 steps. Matched in hand-over order, the evaluation's receipts went to the
+// training batches handed over before it, and the save was placed after step 14.
+TEST(MemoryTraining, ReceiptsDuringAnEvaluationAreItsOwn) {
+  const TraceSummary s = summarize(HfTrainer(true, 4, 12).run());
+  ASSERT_TRUE(s.dataset_in_memory);
+  ASSERT_EQ(s.checkpoints.size(), 2u);
+  EXPECT_EQ(s.checkpoints[0].after_step, 12u);
+  EXPECT_EQ(s.checkpoints[1].after_step, 24u);
+}
+
+// The save's config.json, written beside its torch.save files, is one of its files; and the
+// directories named by their step say a step cadence.
+TEST(MemoryTraining, CheckpointDirectoryKeepsItsSmallFilesAndStepCadence) {
+  const TraceSummary s = summarize(HfTrainer(true, 4, 12).run());
+  ASSERT_EQ(s.checkpoints.size(), 2u);
+  EXPECT_EQ(s.checkpoints[0].files, 3u);
+  EXPECT_EQ(s.checkpoints[0].bytes, (4u << 20) + 500u);
+  const Distilled d = distil(s);
+  EXPECT_EQ(d.job.checkpoint.every_steps, 12u);
+  EXPECT_EQ(d.job.checkpoint.files, 3u);
 }
 
 }  // namespace

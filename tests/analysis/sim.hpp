@@ -91,6 +91,23 @@ struct SimConfig {
   std::uint32_t ckpt_every_steps = 0;
   std::uint64_t ckpt_size = 8 << 20;
   std::uint64_t ckpt_write = 1 << 20;
+  // A checkpoint of named files instead of model_N.pt: a name ending .json is a 300-byte file
+  // (a Trainer's config.json), the others share ckpt_size; no fsync. With ckpt_dir_by_step, in
+  // checkpoint-<steps>/ (a Trainer's save_steps directories).
+  std::vector<std::string> ckpt_names;
+  bool ckpt_dir_by_step = false;
+  // After the last epoch, a final save of this many bytes (model_final.pt) right after the
+  // epoch's checkpoint. 0: none.
+  std::uint64_t final_save_bytes = 0;
+  // Gradient accumulation: every Nth training step also runs the optimizer, `accum_extra_ns`
+  // longer. 0: none.
+  std::uint32_t accum_every = 0;
+  std::uint64_t accum_extra_ns = 0;
+  // Before training, the checkpoint the run resumes from is read (restore_bytes, 0: none); with
+  // restore_staged it is first written there and fdatasync'd (dlgen's replay does so when none
+  // is there for its restore to read).
+  std::uint64_t restore_bytes = 0;
+  bool restore_staged = false;
   bool noise = true;    // python imports, shared libraries, a config file
   std::string val_dir;  // "" : no validation; else one pass after each epoch
   std::uint32_t val_files = 16;
@@ -116,6 +133,7 @@ class Sim : private testing::TraceBuilder {
     for (std::uint32_t a = 0; a < truth_.size(); ++a)
       proc(main_pid(a), 1, "python3", false, main_pid(a));
     if (c_.noise) noise();
+    if (c_.restore_bytes > 0) restore();
     std::vector<std::uint32_t> train;
     if (c_.one_file_samples && c_.mapped) {
       big_ =
@@ -139,6 +157,7 @@ class Sim : private testing::TraceBuilder {
       if ((c_.ckpt_every_epochs && (e + 1) % c_.ckpt_every_epochs == 0) ||
           std::find(listed.begin(), listed.end(), e + 1) != listed.end())
         checkpoint();
+      if (c_.final_save_bytes > 0 && e + 1 == c_.epochs) final_save();
       if (!val.empty()) pass(val, e, true);
     }
     std::stable_sort(
@@ -313,7 +332,55 @@ class Sim : private testing::TraceBuilder {
     return ids;
   }
 
+  // One file of `bytes` written from `ts` by the main process, in ckpt_write requests, closed;
+  // the time after its close.
+  std::uint64_t write_whole(std::uint32_t f, std::uint64_t bytes, std::uint64_t ts) {
+    ev(ts, 10000, kMain, kMain, trace::Op::open, f, -1, 0, 0, 9, 01 | 0100);
+    ts += 20000;
+    for (std::uint64_t off = 0; off < bytes; off += c_.ckpt_write) {
+      const auto n = std::min(c_.ckpt_write, bytes - off);
+      ev(ts, 300000, kMain, kMain, trace::Op::write, f, 9, off, n, static_cast<std::int64_t>(n));
+      ts += 310000;
+    }
+    ev(ts, 1000, kMain, kMain, trace::Op::close, f, 9, 0, 0, 0);
+    return ts + 5000;
+  }
+
+  // A checkpoint of c_.ckpt_names (SimConfig).
+  void named_checkpoint() {
+    const std::string dir = c_.ckpt_dir_by_step
+                                ? "/home/u/proj/out/checkpoint-" + std::to_string(steps_) + "/"
+                                : std::string("/home/u/proj/out/");
+    std::uint64_t large = 0;
+    for (const auto& n : c_.ckpt_names) large += !n.ends_with(".json");
+    std::uint64_t ts = now_ + c_.ckpt_delay_ns;
+    for (const auto& n : c_.ckpt_names)
+      ts = write_whole(file(dir + n, 0),
+                       n.ends_with(".json") ? 300 : c_.ckpt_size / std::max<std::uint64_t>(large, 1),
+                       ts);
+    now_ = ts;
+    run_end_ = std::max(run_end_, ts);
+    ++ckpts_;
+  }
+
+  void restore() {
+    const auto f = file("/home/u/proj/out/last.pt", c_.restore_bytes);
+    if (c_.restore_staged) {
+      now_ = write_whole(f, c_.restore_bytes, now_);
+      ev(now_, 2000000, kMain, kMain, trace::Op::fdatasync, f, 9, 0, 0, 0);
+      now_ += 2100000;
+    }
+    now_ = read_file(now_, kMain, kMain, f);
+  }
+
+  void final_save() {
+    now_ = write_whole(file("/home/u/proj/out/model_final.pt", 0), c_.final_save_bytes,
+                       now_ + 1000);
+    run_end_ = std::max(run_end_, now_);
+  }
+
   void checkpoint() {
+    if (!c_.ckpt_names.empty()) return named_checkpoint();
     const auto f = file("/home/u/proj/ckpt/model_" + std::to_string(ckpts_) + ".pt", 0);
     std::uint64_t ts = now_ + c_.ckpt_delay_ns;
     ev(ts, 10000, kMain, kMain, trace::Op::open, f, -1, 0, 0, 9, 01 | 0100);
@@ -421,8 +488,10 @@ class Sim : private testing::TraceBuilder {
         }
         const bool tail =
             !eval && c_.compute_tail_every && (steps_ + 1) % c_.compute_tail_every == 0;
+        const bool optimizer = !eval && c_.accum_every && (steps_ + 1) % c_.accum_every == 0;
+        const std::uint64_t extra = optimizer ? c_.accum_extra_ns : 0;
         const std::uint64_t compute =
-            eval ? c_.compute_ns / 3 : c_.compute_ns * (tail ? c_.tail_factor : 1);
+            eval ? c_.compute_ns / 3 : c_.compute_ns * (tail ? c_.tail_factor : 1) + extra;
         if (c_.consumer_ns > 0) {  // mmap of the tensors, then munmap of the previous batch's
           ev(k.recv[i] + c_.consumer_ns / 2, 5000, main, main, trace::Op::mmap, trace::kNoFile, -1,
              0, 4096, 4096);

@@ -314,6 +314,31 @@ TEST(JobIo, CheckpointAfterListedEpochs) {
             std::string::npos);
 }
 
+// checkpoint.final_size/final_files: a last save of its own size after the last epoch. It
+// round-trips, is written only when set, and needs a byte a file; a checkpoint-only job refuses it.
+TEST(JobIo, CheckpointFinalSave) {
+  constexpr std::string_view head = "[dataset]\ndir = \"d\"\nsample_size = 1\n[run]\nepochs = 6\n";
+  Job j = parse_ok(std::string(head) +
+                   "[checkpoint]\nevery_epochs = 1\nsize = 9\nfinal_size = 5\nfinal_files = 2\n");
+  EXPECT_EQ(j.checkpoint.final_size_bytes, 5u);
+  EXPECT_EQ(j.checkpoint.final_files, 2u);
+  const std::string text = to_toml(j);
+  EXPECT_NE(text.find("final_size = \"5B\"\nfinal_files = 2\n"), std::string::npos) << text;
+  auto back = parse_job(text, "t.toml");
+  ASSERT_TRUE(back) << back.error().message << "\n" << text;
+  EXPECT_TRUE(*back == j) << text;
+  EXPECT_EQ(to_toml(parse_ok(std::string(head) + "[checkpoint]\nevery_epochs = 1\nsize = 9\n"))
+                .find("final_"),
+            std::string::npos);
+  EXPECT_NE(parse_err(std::string(head) +
+                      "[checkpoint]\nevery_epochs = 1\nsize = 9\nfinal_size = 1\nfinal_files = 2\n")
+                .find("checkpoint.final_size: must be at least one byte per file"),
+            std::string::npos);
+  EXPECT_NE(parse_err("[run]\ntrain = false\n[checkpoint]\nwrites = 2\nsize = 9\nfinal_size = 5\n")
+                .find("final_size"),
+            std::string::npos);
+}
+
 Job rich_job() {
   Job j;
   j.name = "rich \"quoted\" name";

@@ -649,6 +649,18 @@ TEST(Runner, ChunkedReadsAndHeaderRequests) {
   EXPECT_EQ(r->bytes_read, 10u * 100000u);  // the header range is not read twice
 }
 
+// `job` in fake time, its reads on the null engine (the workers' factory) and its checkpoints
+// through the run's engine, pread: real files.
+Result<Report> run_writing_checkpoints(const Job& job) {
+  FakeClock clock;
+  RunOptions o;
+  o.engine = "pread";
+  o.engine_factory = fixture::null_engine_with_latency(0);
+  o.series = false;
+  o.clock = &clock;
+  return run_job(job, o);
+}
+
 TEST(Runner, StepCheckpointsAreWrittenWithTheirSizes) {
   TempDir tmp("dlgen-ckpt");
   Job job = small_job("/nonexistent/ck", 32, Distribution::fixed_at(1000));
@@ -664,13 +676,7 @@ TEST(Runner, StepCheckpointsAreWrittenWithTheirSizes) {
   job.checkpoint.dir = tmp / "ck";
   // Reads on the null engine (the workers' factory), checkpoints through the run's engine, pread:
   // real files (the null engine would write none, see the test below).
-  FakeClock clock;
-  RunOptions o;
-  o.engine = "pread";
-  o.engine_factory = fixture::null_engine_with_latency(0);
-  o.series = false;
-  o.clock = &clock;
-  Result<Report> r = run_job(job, o);
+  Result<Report> r = run_writing_checkpoints(job);
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->checkpoint.count, 2u + 1u);  // steps 3 and 6 of 8, and after epoch 2
   EXPECT_EQ(r->checkpoint.bytes, 3 * job.checkpoint.size_bytes);
@@ -681,6 +687,30 @@ TEST(Runner, StepCheckpointsAreWrittenWithTheirSizes) {
   EXPECT_EQ(total, job.checkpoint.size_bytes);
   EXPECT_EQ(std::filesystem::file_size(paths[0]), 1000001u);
   EXPECT_EQ(std::filesystem::file_size(paths[2]), 1000000u);
+}
+
+// checkpoint.final_size: after the last epoch's checkpoint, a final save of its own files and
+// size, one more checkpoint in the report.
+TEST(Runner, FinalSaveIsWrittenAfterTheLastEpoch) {
+  TempDir tmp("dlgen-final");
+  Job job = small_job("/nonexistent/ck", 32, Distribution::fixed_at(1000));
+  job.run.epochs = 2;
+  job.checkpoint.enabled = true;
+  job.checkpoint.every_epochs = 1;
+  job.checkpoint.size_bytes = 3000;
+  job.checkpoint.final_size_bytes = 1001;
+  job.checkpoint.final_files = 2;
+  job.checkpoint.fsync = false;
+  job.checkpoint.dir = tmp / "ck";
+  Result<Report> r = run_writing_checkpoints(job);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->checkpoint.count, 3u);
+  EXPECT_EQ(r->checkpoint.bytes, 2 * 3000u + 1001u);
+  const auto finals = final_shards(job.checkpoint);
+  ASSERT_EQ(finals.size(), 2u);
+  EXPECT_EQ(std::filesystem::file_size(finals[0].path), 501u);
+  EXPECT_EQ(std::filesystem::file_size(finals[1].path), 500u);
+  EXPECT_EQ(checkpoint_count(job, 4), 3u);
 }
 
 // A [model] sizes the checkpoints written during training: each accelerator writes its rank's
@@ -705,13 +735,7 @@ TEST(Runner, LlmCheckpointsDuringTrainingWriteEveryAcceleratorsShards) {
   job.checkpoint.fsync = false;
   job.checkpoint.dir = tmp / "ck";
   ASSERT_TRUE(validate(job).empty()) << validate(job).front().message;
-  FakeClock clock;
-  RunOptions o;
-  o.engine = "pread";
-  o.engine_factory = fixture::null_engine_with_latency(0);
-  o.series = false;
-  o.clock = &clock;
-  Result<Report> r = run_job(job, o);
+  Result<Report> r = run_writing_checkpoints(job);
   ASSERT_TRUE(r) << r.error().message;
   const std::vector<RankShard> shards = training_shards(job);
   ASSERT_EQ(shards.size(), 2u);

@@ -1,6 +1,7 @@
 // [checkpoint] of a distilled job, and the checkpoint-only job of a trace without training
 // (sections.hpp).
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -16,6 +17,44 @@ namespace dlgen::analysis::sections {
 
 namespace {
 
+// The names (no directory) of the files checkpoint `c` wrote, sorted.
+std::vector<std::string> file_names(const CheckpointWrite& c) {
+  std::vector<std::string> names;
+  for (const auto& p : c.paths) names.push_back(std::filesystem::path(p).filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// Whether the last checkpoint is a final save (checkpoint.final_size): it came after the last
+// training pass, and the ones before it (two at least) all wrote one set of file names that it
+// did not (the final weights, model_final.pt, after each epoch's checkpoint.pt; a Trainer's
+// save_model after its checkpoint-N directories). It is then no part of the cadence, size or files.
+bool final_save(const TraceSummary& s) {
+  const auto& c = s.checkpoints;
+  if (c.size() < 3) return false;  // two before it, to show the names every checkpoint has
+  std::uint32_t passes = 0;
+  for (const auto& e : s.epochs) passes += !e.evaluation;
+  const std::vector<std::string> usual = file_names(c.front());
+  for (std::size_t i = 1; i + 1 < c.size(); ++i)
+    if (file_names(c[i]) != usual) return false;
+  return file_names(c.back()) != usual && c.back().after_epoch >= passes && passes > 0;
+}
+
+// Whether every checkpoint's directory is named by the step it follows ("checkpoint-500" after
+// step 500: a Trainer's save_steps, DeepSpeed's global_step500): a step cadence, even where it
+// falls on epoch ends.
+bool named_by_step(const std::vector<CheckpointWrite>& cs) {
+  for (const auto& c : cs) {
+    const std::string dir = std::filesystem::path(c.paths.front()).parent_path().filename();
+    std::size_t digits = dir.size();
+    while (digits > 0 && std::isdigit(static_cast<unsigned char>(dir[digits - 1]))) --digits;
+    if (digits == dir.size() || dir.size() - digits > 18 ||
+        std::stoull(dir.substr(digits)) != c.after_step)
+      return false;
+  }
+  return !cs.empty();
+}
+
 // What the traced checkpoints have in common, gathered in one pass over them.
 struct CheckpointWrites {
   std::vector<double> bytes, files;  // per checkpoint
@@ -26,6 +65,7 @@ struct CheckpointWrites {
   std::uint32_t copies = 0, direct = 0;                // checkpoints copied, written with O_DIRECT
   std::map<trace::Op, std::uint64_t> by_call;          // write call → bytes it carried
   trace::Op copy_call = trace::Op::sendfile;
+  bool named_by_step = false;  // each in a directory named by its step (named_by_step)
 };
 
 CheckpointWrites gather(const std::vector<CheckpointWrite>& checkpoints) {
@@ -43,6 +83,7 @@ CheckpointWrites gather(const std::vector<CheckpointWrite>& checkpoints) {
     w.after_step.push_back(c.after_step);
     w.copied += c.copied_bytes;
   }
+  w.named_by_step = named_by_step(checkpoints);
   return w;
 }
 
@@ -72,8 +113,12 @@ void cadence(JobWriter& x, const CheckpointWrites& w) {
   const std::uint64_t ge = detail::gcd_all(ep);
   const std::uint64_t gs =
       static_cast<std::uint64_t>(std::llround(detail::percentile(dsteps, 0.5)));
-  const std::string count = std::to_string(x.s.checkpoints.size()) + " checkpoints";
-  if (w.all_at_end && ge > 0 && irregular(ep, ge, x.out.job.run.epochs)) {
+  const std::string count = std::to_string(w.bytes.size()) + " checkpoints";
+  if (gs > 0 && w.named_by_step) {
+    k.every_steps = gs;
+    x.evidence("checkpoint.every_steps", count + " after steps " + comma_list(st) +
+                                             ", each in a directory named by its step");
+  } else if (w.all_at_end && ge > 0 && irregular(ep, ge, x.out.job.run.epochs)) {
     k.after_epochs.assign(ep.begin(), ep.end());
     x.evidence("checkpoint.after_epochs",
                count + ", each at the end of an epoch, in no every-N-epochs rhythm (after epochs " +
@@ -119,7 +164,6 @@ void size_evidence(JobWriter& x, const CheckpointWrites& w) {
 
 // How it was written: the write call that carried the most bytes, O_DIRECT, and copies.
 void write_calls(JobWriter& x, const CheckpointWrites& w) {
-  const TraceSummary& s = x.s;
   auto& k = x.out.job.checkpoint;
   trace::Op call = trace::Op::write;
   std::uint64_t most = 0;
@@ -131,18 +175,18 @@ void write_calls(JobWriter& x, const CheckpointWrites& w) {
   x.evidence(
       "checkpoint.write_call",
       std::string("the write call carrying the most checkpoint bytes: ") + trace::to_string(call));
-  k.direct = w.direct * 2 > s.checkpoints.size();
+  k.direct = w.direct * 2 > w.bytes.size();
   x.evidence("checkpoint.direct", std::to_string(w.direct) + " of " +
-                                      std::to_string(s.checkpoints.size()) +
+                                      std::to_string(w.bytes.size()) +
                                       " checkpoints written to files opened with O_DIRECT");
   if (w.copies) {
     k.copy =
         w.copy_call == trace::Op::copy_file_range ? CopyCall::copy_file_range : CopyCall::sendfile;
     k.copy_every = std::max<std::uint32_t>(
-        1, static_cast<std::uint32_t>(std::lround(static_cast<double>(s.checkpoints.size()) /
+        1, static_cast<std::uint32_t>(std::lround(static_cast<double>(w.bytes.size()) /
                                                   static_cast<double>(w.copies))));
     x.evidence("checkpoint.copy",
-               std::to_string(w.copies) + " of " + std::to_string(s.checkpoints.size()) +
+               std::to_string(w.copies) + " of " + std::to_string(w.bytes.size()) +
                    " checkpoints copied (" + format_size(w.copied) + " with " +
                    trace::to_string(w.copy_call) + ", e.g. shutil.copyfile of a best model)");
   }
@@ -165,8 +209,21 @@ void written_checkpoints(JobWriter& x) {
   const TraceSummary& s = x.s;
   Job& job = x.out.job;
   auto& k = job.checkpoint;
-  const CheckpointWrites w = gather(s.checkpoints);
+  const bool last_is_final = final_save(s);
+  const std::vector<CheckpointWrite> regular(s.checkpoints.begin(),
+                                             s.checkpoints.end() - (last_is_final ? 1 : 0));
+  const CheckpointWrites w = gather(regular);
   k.enabled = true;
+  if (last_is_final) {
+    const CheckpointWrite& f = s.checkpoints.back();
+    k.final_size_bytes = std::max<std::uint64_t>(f.bytes, f.files);
+    k.final_files = std::max<std::uint32_t>(f.files, 1);
+    x.evidence("checkpoint.final_size",
+               "the last save, after the last training step, in files of other names than the " +
+                   std::to_string(regular.size()) + " before it (" +
+                   std::filesystem::path(f.paths.front()).filename().string() + "): a final save");
+    x.evidence("checkpoint.final_files", "files of the final save");
+  }
   k.size_bytes = static_cast<std::uint64_t>(detail::percentile(w.bytes, 0.5));
   k.files = std::max<std::uint32_t>(
       1, static_cast<std::uint32_t>(std::lround(detail::percentile(w.files, 0.5))));

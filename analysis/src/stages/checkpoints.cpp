@@ -4,6 +4,7 @@
 // after so many epochs and steps → the steps that held one set apart. Evaluation passes are placed
 // after so many training steps the same way.
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -19,12 +20,60 @@ namespace {
 
 // The events on checkpoint files that write them (data, copies, syncs), in trace order, and the
 // files opened with O_DIRECT. opened: per write, when the open it writes through was made (0: not
-// seen), so the writes of one open file are known.
+// seen), so the writes of one open file are known. companion: per write, whether its file is no
+// checkpoint file but was written in a directory checkpoint files were written to (a Trainer's
+// config.json, trainer_state.json, vocab.txt beside its torch.save files): it joins a checkpoint
+// written in the same quiet span and is never one alone (write_groups).
 struct CheckpointEvents {
   std::vector<const Event*> writes;
   std::vector<std::uint64_t> opened;
+  std::vector<bool> companion;
   std::set<std::uint32_t> direct_files;
 };
+
+bool writes_data(const Event& e) {
+  return trace::is_write(e.op) || e.op == Op::sendfile || e.op == Op::copy_file_range;
+}
+bool writes_or_syncs(const Event& e) {
+  return writes_data(e) || e.op == Op::fsync || e.op == Op::fdatasync ||
+         e.op == Op::sync_file_range;
+}
+
+// Per file: 1 a checkpoint file, 2 a companion (CheckpointEvents), 0 neither.
+std::vector<int> checkpoint_roles(const trace::Trace& t, const Classified& cls) {
+  std::vector<int> role(cls.files.size(), 0);
+  std::set<std::string> dirs;
+  for (std::size_t f = 0; f < cls.files.size(); ++f)
+    if (cls.files[f].cls == FileClass::checkpoint) {
+      role[f] = 1;
+      if (cls.files[f].bytes_written > 0)
+        dirs.insert(std::filesystem::path(cls.files[f].path).parent_path().string());
+    }
+  for (const auto& e : t.events) {
+    if (e.file >= role.size() || role[e.file] != 0 || !trace::is_write(e.op) || e.ret <= 0)
+      continue;
+    const FileSummary& f = cls.files[e.file];
+    if ((f.cls == FileClass::ignored || f.cls == FileClass::other) &&
+        dirs.count(std::filesystem::path(f.path).parent_path().string()))
+      role[e.file] = 2;
+  }
+  return role;
+}
+
+// Per file: the last read of it before training (0: none, and none without training: a
+// checkpoint-only run writes what it reads back). A checkpoint file written before then is the
+// restore's staging, not a checkpoint: dlgen's replay writes the checkpoint its restore reads
+// when none is there (and syncs it to read storage), the original had one.
+std::vector<std::uint64_t> restore_reads(const trace::Trace& t, const std::vector<int>& role,
+                                         std::uint64_t first_train) {
+  std::vector<std::uint64_t> last(role.size(), 0);
+  if (first_train == UINT64_MAX) return last;
+  for (const auto& e : t.events)
+    if (e.file < role.size() && role[e.file] == 1 && trace::is_read(e.op) && e.ret > 0 &&
+        e.ts_ns < first_train)
+      last[e.file] = std::max(last[e.file], e.ts_ns);
+  return last;
+}
 
 // The checkpoint files' writes; their reads before the first training read are a restore (counted
 // into `out`).
@@ -34,19 +83,21 @@ CheckpointEvents checkpoint_events(const trace::Trace& t, const Classified& cls,
   std::uint64_t first_train = UINT64_MAX;
   for (const auto& a : accesses)
     if (cls.files[a.file].cls == FileClass::train) first_train = std::min(first_train, a.ts);
+  const std::vector<int> role = checkpoint_roles(t, cls);
+  const std::vector<std::uint64_t> restore_read = restore_reads(t, role, first_train);
   std::map<std::pair<std::uint32_t, std::int32_t>, std::uint64_t> open_of;  // (pid, fd) → open
   for (const auto& e : t.events) {
-    if (e.file == trace::kNoFile || e.file >= cls.files.size()) continue;
-    if (cls.files[e.file].cls != FileClass::checkpoint) continue;
+    if (e.file == trace::kNoFile || e.file >= role.size() || role[e.file] == 0) continue;
     if (e.op == Op::open && (e.flags & 040000) != 0) ev.direct_files.insert(e.file);  // O_DIRECT
     if (e.op == Op::open && e.ret >= 0)
       open_of[{e.pid, static_cast<std::int32_t>(e.ret)}] = e.ts_ns;
-    if (trace::is_write(e.op) || e.op == Op::sendfile || e.op == Op::copy_file_range ||
-        e.op == Op::fsync || e.op == Op::fdatasync || e.op == Op::sync_file_range) {
+    if (writes_or_syncs(e)) {
+      if (e.ts_ns < restore_read[e.file]) continue;  // the restore's staging
       ev.writes.push_back(&e);
       auto o = open_of.find({e.pid, e.fd});
       ev.opened.push_back(o == open_of.end() ? 0 : o->second);
-    } else if (trace::is_read(e.op) && e.ts_ns < first_train && e.ret > 0) {
+      ev.companion.push_back(role[e.file] == 2);
+    } else if (role[e.file] == 1 && trace::is_read(e.op) && e.ts_ns < first_train && e.ret > 0) {
       out.restore = true;
       out.restore_bytes += static_cast<std::uint64_t>(e.ret);
     }
@@ -66,69 +117,119 @@ std::vector<std::uint64_t> receipts_of_first(const Batches& bt, const Passes& p,
   return receipts;
 }
 
+// Which writes (indices into CheckpointEvents::writes, in trace order) make one checkpoint.
+using WriteGroups = std::vector<std::vector<std::size_t>>;
+
 // The writes as checkpoints: a batch receipt between two writes (or, without receipts, a second
 // of quiet) means training went on, so a new checkpoint begins; but not within the writes of one
 // open of a file (a torch.save writes its file from one open to its close). Behind a pin-memory
 // thread receipts are that thread's, which receives the prefetched batches while the loop writes
 // the checkpoint (4 torch.saves had been 16 checkpoints; tests/pytorch/heldout_gpu/
-// prefetch_imagenet.py).
-std::vector<CheckpointWrite> group_writes(const CheckpointEvents& ev,
-                                          const std::vector<std::uint64_t>& receipts,
-                                          const Classified& cls) {
-  std::vector<CheckpointWrite> out;
-  std::vector<std::map<Op, std::uint64_t>> bytes_by_call;  // per checkpoint
-  CheckpointWrite* cur = nullptr;
-  std::set<std::uint32_t> cur_files;
+// prefetch_imagenet.py). A group of companions' writes alone is no checkpoint (a log or a
+// metrics file written beside the checkpoints while training).
+WriteGroups write_groups(const CheckpointEvents& ev, const std::vector<std::uint64_t>& receipts) {
+  WriteGroups out;
   std::set<std::pair<std::uint32_t, std::uint64_t>> cur_opens;  // (file, open time) written
   std::uint64_t last_end = 0;
   for (std::size_t i = 0; i < ev.writes.size(); ++i) {
     const Event* e = ev.writes[i];
-    const bool data =
-        trace::is_write(e->op) || e->op == Op::sendfile || e->op == Op::copy_file_range;
     const std::pair<std::uint32_t, std::uint64_t> open{e->file, ev.opened[i]};
-    bool split = cur == nullptr;
-    if (cur && !(open.second && cur_opens.count(open))) {
+    bool split = out.empty();
+    if (!out.empty() && !(open.second && cur_opens.count(open))) {
       auto it = std::upper_bound(receipts.begin(), receipts.end(), last_end);
       if (it != receipts.end() && *it < e->ts_ns) split = true;
       if (receipts.empty() && e->ts_ns > last_end + 1000000000ull) split = true;
     }
     if (split) {
-      if (!data) continue;  // an fsync with no writes before it
-      if (cur) cur->files = static_cast<std::uint32_t>(cur_files.size());
+      if (!writes_data(*e)) continue;  // an fsync with no writes before it
       out.emplace_back();
-      bytes_by_call.emplace_back();
-      cur = &out.back();
-      cur->start_ns = e->ts_ns;
-      cur_files.clear();
       cur_opens.clear();
     }
     cur_opens.insert(open);
-    cur->end_ns = std::max(cur->end_ns, e->ts_ns + e->dur_ns);
-    last_end = cur->end_ns;
+    last_end = std::max(last_end, e->ts_ns + e->dur_ns);
+    out.back().push_back(i);
+  }
+  std::erase_if(out, [&](const std::vector<std::size_t>& g) {
+    return std::all_of(g.begin(), g.end(), [&](std::size_t i) { return ev.companion[i]; });
+  });
+  return out;
+}
+
+// The names (no directory) of the files a group wrote data to, in the order first written.
+std::vector<std::string> written_names(const CheckpointEvents& ev,
+                                       const std::vector<std::size_t>& g, const Classified& cls) {
+  std::vector<std::string> names;
+  std::set<std::uint32_t> seen;
+  for (std::size_t i : g)
+    if (writes_data(*ev.writes[i]) && seen.insert(ev.writes[i]->file).second)
+      names.push_back(std::filesystem::path(cls.files[ev.writes[i]->file].path).filename());
+  return names;
+}
+
+// The last group split in two when it is the other groups' save (each wrote the same set of file
+// names) followed, with no training between, by files of other names: a final save
+// (model_final.pt after the last epoch's checkpoint.pt; a Trainer's save_model after its last
+// checkpoint-N directory), a checkpoint of its own.
+void split_final_save(WriteGroups& groups, const CheckpointEvents& ev, const Classified& cls) {
+  if (groups.size() < 2) return;
+  const auto sorted = [](std::vector<std::string> v) {
+    std::sort(v.begin(), v.end());
+    return v;
+  };
+  const std::vector<std::string> usual = sorted(written_names(ev, groups.front(), cls));
+  for (std::size_t g = 1; g + 1 < groups.size(); ++g)
+    if (sorted(written_names(ev, groups[g], cls)) != usual) return;
+  std::vector<std::size_t>& last = groups.back();
+  std::set<std::uint32_t> regular;  // the last group's files up to the usual set
+  std::size_t at = last.size();
+  for (std::size_t j = 0; j < last.size() && at == last.size(); ++j) {
+    const Event& e = *ev.writes[last[j]];
+    if (!writes_data(e) || regular.count(e.file)) continue;
+    if (regular.size() == usual.size()) at = j;
+    else regular.insert(e.file);
+  }
+  std::vector<std::string> names;
+  for (auto f : regular) names.push_back(std::filesystem::path(cls.files[f].path).filename());
+  if (at == last.size() || sorted(names) != usual) return;
+  std::vector<std::size_t> kept, final;
+  for (std::size_t j = 0; j < last.size(); ++j)
+    (j < at || regular.count(ev.writes[last[j]]->file) ? kept : final).push_back(last[j]);
+  last = std::move(kept);
+  groups.push_back(std::move(final));
+}
+
+// One checkpoint from its writes.
+CheckpointWrite checkpoint_of(const CheckpointEvents& ev, const std::vector<std::size_t>& g,
+                              const Classified& cls) {
+  CheckpointWrite c;
+  std::map<Op, std::uint64_t> bytes_by_call;
+  std::set<std::uint32_t> files;
+  c.start_ns = ev.writes[g.front()]->ts_ns;
+  for (std::size_t i : g) {
+    const Event* e = ev.writes[i];
+    c.end_ns = std::max(c.end_ns, e->ts_ns + e->dur_ns);
     const std::uint64_t done = e->ret > 0 ? static_cast<std::uint64_t>(e->ret) : 0;
-    if (e->op == Op::fsync || e->op == Op::fdatasync || e->op == Op::sync_file_range) {
-      cur->fsync = true;
+    if (!writes_data(*e)) {
+      c.fsync = true;
       continue;
     }
     if (e->op == Op::sendfile || e->op == Op::copy_file_range) {
-      cur->copied_bytes += done;
-      if (done) cur->copy_call = e->op;
+      c.copied_bytes += done;
+      if (done) c.copy_call = e->op;
     } else {
-      bytes_by_call.back()[e->op] += done;
-      cur->direct = cur->direct || ev.direct_files.count(e->file);
-      cur->bytes += done;
-      ++cur->write_ops;
-      ++cur->write_sizes[e->size];
+      bytes_by_call[e->op] += done;
+      c.direct = c.direct || ev.direct_files.count(e->file);
+      c.bytes += done;
+      ++c.write_ops;
+      ++c.write_sizes[e->size];
     }
-    if (cur_files.insert(e->file).second) cur->paths.push_back(cls.files[e->file].path);
+    if (files.insert(e->file).second) c.paths.push_back(cls.files[e->file].path);
   }
-  if (cur) cur->files = static_cast<std::uint32_t>(cur_files.size());
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    std::uint64_t most = 0;
-    for (auto [op, bytes] : bytes_by_call[i])
-      if (bytes > most) most = bytes, out[i].write_call = op;
-  }
-  return out;
+  c.files = static_cast<std::uint32_t>(files.size());
+  std::uint64_t most = 0;
+  for (auto [op, bytes] : bytes_by_call)
+    if (bytes > most) most = bytes, c.write_call = op;
+  return c;
 }
 
 // What counting the steps done before a checkpoint needs. The main thread computes each step in
@@ -141,6 +242,9 @@ struct StepClock {
     std::uint64_t first_receipt, last_receipt, steps;
   };
   double T = 0;                                                       // typical compute, ns
+  // The longest regular compute, ns (90th percentile): under gradient accumulation every k-th
+  // micro-step also runs the optimizer, a longer gap that is one step all the same.
+  double T_long = 0;
   std::vector<std::pair<std::uint64_t, std::uint64_t>> compute_gaps;  // main thread idle ≥ T/2
   std::vector<PassSpan> spans;                // training passes of accelerator 0, in time order
   std::vector<std::uint64_t> train_receipts;  // accelerator 0's, training passes, sorted
@@ -160,6 +264,7 @@ StepClock step_clock(const trace::Trace& t, const Readers& r, const Passes& p, c
     if (st.compute_measured && st.epoch >= 0 && !p.epochs[st.epoch].evaluation)
       measured.push_back(static_cast<double>(st.compute_ns));
   sc.T = detail::percentile(measured, 0.5);
+  sc.T_long = std::max(sc.T, detail::percentile(measured, 0.9));
   if (sc.T > 0 && !r.accelerators.empty()) {
     const auto pid = r.accelerators[0].pid;
     std::uint64_t busy_until = 0;
@@ -197,12 +302,14 @@ std::uint64_t steps_before(const StepClock& sc, std::uint64_t t, const Passes& p
   std::size_t k = 0;
   while (k + 1 < spans.size() && spans[k + 1].first_receipt < t) before += spans[k++].steps;
   std::uint64_t in_pass = 0;
-  // Within the pass a step is one gap of 0.5–1.5 T; after its last receipt the last step's
-  // gap may be longer (PyTorch joins the workers before the loop ends), so any length counts.
+  // Within the pass a step is one gap of 0.5 T to 1.5 T_long; after its last receipt the last
+  // step's gap may be longer (PyTorch joins the workers before the loop ends), so any length
+  // counts. (Up to 1.5 T, grad_accum.py's optimizer micro-steps, 20 ms for 12, were lost: its
+  // saves every 20 micro-steps were placed after 17, 32, 60, 75, 90, 120.)
   for (const auto& g : sc.compute_gaps) {
     if (g.first < spans[k].first_receipt || g.second > t) continue;
     const double len = static_cast<double>(g.second - g.first);
-    if (len <= 1.5 * sc.T || g.first >= spans[k].last_receipt) ++in_pass;
+    if (len <= 1.5 * sc.T_long || g.first >= spans[k].last_receipt) ++in_pass;
   }
   // After the pass: its reads are over, its last batch was received and computed on (a
   // compute gap since) before the checkpoint. Then every step of it is done, however many
@@ -339,7 +446,9 @@ Checkpoints find_checkpoints(const trace::Trace& t, const Classified& cls,
   out.steps = found.steps;
   const CheckpointEvents ev = checkpoint_events(t, cls, accesses, out);
   const std::vector<std::uint64_t> receipts = receipts_of_first(bt, p, false);
-  out.checkpoints = group_writes(ev, receipts, cls);
+  WriteGroups groups = write_groups(ev, receipts);
+  split_final_save(groups, ev, cls);
+  for (const auto& g : groups) out.checkpoints.push_back(checkpoint_of(ev, g, cls));
   const StepClock sc = step_clock(t, r, p, bt, out.steps);
   // The loop's own steps when its kernel launches show them; else its idle gaps (StepClock).
   const std::vector<std::uint64_t> pass_steps = training_steps_of_first(bt, p);

@@ -204,17 +204,36 @@ void passes_and_batches(std::vector<Loader>& ls, const Classified& c, MemoryTrai
   for (const auto& b : m.batches.batches) ++m.batches.steps_per_pass[b.epoch];
 }
 
-// Receipts: the main process's recvmsg calls, k per batch, matched to the batches in ready order
-// (a DataLoader unpickles each batch, receiving its descriptors, as it arrives).
-void receipts(const trace::Trace& t, std::uint32_t main, std::size_t k, Batches& b) {
+// Receipts: the main process's recvmsg calls, k per batch (a DataLoader unpickles each batch,
+// receiving its descriptors, as it takes it from its queue). Each goes to a batch handed over
+// before it, of the loader started last among those with one waiting (`started`: per pass, its
+// loader's start), the earliest handed over: a loop that evaluates every N steps takes only the
+// evaluation loader's batches while the training loader's workers, a prefetch ahead, wait with
+// theirs (matched in hand-over order alone, the evaluation's receipts went to the training
+// batches, whose count before a save ran ahead of the loop's steps).
+void receipts(const trace::Trace& t, std::uint32_t main, std::size_t k,
+              const std::vector<std::uint64_t>& started, Batches& b) {
   std::vector<std::uint64_t> got;
   for (const auto& e : t.events)
     if (e.op == Op::recvmsg && e.pid == main) got.push_back(e.ts_ns);
   std::sort(got.begin(), got.end());
   if (got.size() != k * b.batches.size()) k = got.size() / std::max<std::size_t>(b.batches.size(), 1);
   if (k == 0) return;
-  for (std::size_t i = 0; i < b.batches.size() && i * k < got.size(); ++i)
-    b.batches[i].received_ns = got[i * k];
+  std::vector<bool> taken(b.batches.size(), false);
+  for (std::size_t r = 0; r * k < got.size() && r < b.batches.size(); ++r) {
+    const std::uint64_t ts = got[r * k];
+    std::size_t pick = b.batches.size();
+    for (std::size_t i = 0; i < b.batches.size(); ++i) {
+      if (taken[i]) continue;
+      if (pick == b.batches.size()) pick = i;  // none handed over yet: the first waiting
+      const Batch& c = b.batches[i];
+      const Batch& p = b.batches[pick];
+      if (c.ready_ns > ts) break;  // ready order: none after this was handed over
+      if (p.ready_ns > ts || started[c.epoch] > started[p.epoch]) pick = i;
+    }
+    taken[pick] = true;
+    b.batches[pick].received_ns = ts;
+  }
 }
 
 }  // namespace
@@ -237,7 +256,9 @@ MemoryTraining memory_training(const trace::Trace& t, const Classified& c,
   passes_and_batches(ls, c, m);
   m.batches.batch_size = batch_mode(ls, false);
   m.eval_batch_size = batch_mode(ls, true);
-  receipts(t, main, k, m.batches);
+  std::vector<std::uint64_t> started;
+  for (const auto& l : ls) started.push_back(l.start_ns);
+  receipts(t, main, k, started, m.batches);
   m.readers = r;
   Accelerator& acc = m.readers.accelerators[0];
   acc.reads_itself = false;

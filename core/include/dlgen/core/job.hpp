@@ -187,6 +187,11 @@ struct CheckpointSpec {
   // The (1-based) epochs after which one is written, ascending, when no every_epochs rule says
   // which: a program saving only when the validation loss improved. Empty: the rule decides.
   std::vector<std::uint32_t> after_epochs;
+  // A last save after the run's last step, apart from the cadence's: the final weights
+  // (model_final.pt, a Trainer's save_model), `final_files` files of `final_size_bytes` in all.
+  // 0: none.
+  std::uint64_t final_size_bytes = 0;
+  std::uint32_t final_files = 1;
   // Whether a checkpoint is written after (1-based) epoch `epoch` by the epoch rule or list.
   bool after_epoch(std::uint32_t epoch) const {
     if (!enabled) return false;

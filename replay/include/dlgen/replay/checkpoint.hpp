@@ -36,6 +36,9 @@ std::vector<CheckpointShard> checkpoint_shards(const CheckpointSpec& spec, std::
 // A training job's: with a [model], every host's accelerators' shard files (core/llm.hpp
 // training_shards; DeepSpeed's names under checkpoint.dir), else the spec's.
 std::vector<CheckpointShard> checkpoint_shards(const Job& job, std::uint32_t hosts = 1);
+// The final save's files (checkpoint.final_size, final_files): dir/"final-<i>-of-<n>.dlgen",
+// shard i written by rank i mod hosts; empty when the job has none.
+std::vector<CheckpointShard> final_shards(const CheckpointSpec& spec, std::uint32_t hosts = 1);
 
 // Which shards this process writes: those of its rank (every shard once over the ranks of a
 // multi-host run; {0, 1}: all of them).

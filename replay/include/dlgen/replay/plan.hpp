@@ -139,7 +139,7 @@ std::string format_plan(const Job& job, const PlanSummary& summary);
 // per accelerator, checkpoint.bytes (all shards of one checkpoint) / files / count, min_runtime_s.
 std::string plan_json(const Job& job, const PlanSummary& summary);
 
-// How many checkpoints a run writes (by epoch and by step cadence).
+// How many checkpoints a run writes (by epoch and by step cadence, and a final save).
 std::uint64_t checkpoint_count(const Job& job, std::uint64_t steps_per_epoch);
 // How many evaluation passes a run makes (by epoch and by step cadence); 0 without [validation].
 std::uint64_t eval_count(const Job& job, std::uint64_t steps_per_epoch);

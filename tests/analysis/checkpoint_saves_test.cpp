@@ -1,0 +1,88 @@
+// Checkpoints as the program saved them (stages/checkpoints.cpp, distil/checkpoint.cpp) on Sim
+// traces: a final save after the last epoch's checkpoint is a checkpoint of its own and distils
+// to checkpoint.final_size; a step's gap under gradient accumulation; the restore's staging
+// written before training is no checkpoint.
+#include <gtest/gtest.h>
+
+#include "dlgen/analysis/distil.hpp"
+#include "dlgen/analysis/summary.hpp"
+#include "sim.hpp"
+
+namespace dlgen::analysis {
+namespace {
+
+using testing::Sim;
+using testing::SimConfig;
+
+TraceSummary summary_of(const SimConfig& c) {
+  Sim sim(c);
+  return summarize(sim.build());
+}
+
+// checkpoint.pt (8 MiB) after each of 3 epochs, then model_final.pt (2 MiB) with no step between:
+// 4 saves, the last its own. Merged, the last save was 10 MiB and the final weights were lost.
+TEST(CheckpointSaves, FinalSaveAfterTheLastCheckpointIsItsOwn) {
+  SimConfig c;
+  c.epochs = 3;
+  c.ckpt_every_epochs = 1;
+  c.ckpt_names = {"checkpoint.pt"};
+  c.final_save_bytes = 2 << 20;
+  const TraceSummary s = summary_of(c);
+  ASSERT_EQ(s.checkpoints.size(), 4u);
+  EXPECT_EQ(s.checkpoints[2].bytes, 8u << 20);
+  EXPECT_EQ(s.checkpoints[3].bytes, 2u << 20);
+  const Distilled d = distil(s);
+  EXPECT_EQ(d.job.checkpoint.every_epochs, 1u);
+  EXPECT_EQ(d.job.checkpoint.size_bytes, 8u << 20);
+  EXPECT_EQ(d.job.checkpoint.final_size_bytes, 2u << 20);
+  EXPECT_EQ(d.job.checkpoint.final_files, 1u);
+  EXPECT_TRUE(validate(d.job).empty());
+}
+
+// The same file names every time: no final save.
+TEST(CheckpointSaves, NoFinalSaveWithoutOneOfOtherNames) {
+  SimConfig c;
+  c.epochs = 3;
+  c.ckpt_every_epochs = 1;
+  c.ckpt_names = {"checkpoint.pt"};
+  const TraceSummary s = summary_of(c);
+  ASSERT_EQ(s.checkpoints.size(), 3u);
+  EXPECT_EQ(distil(s).job.checkpoint.final_size_bytes, 0u);
+}
+
+// Every 4th step also runs the optimizer (35 ms more than 50): its gap is a step all the same.
+// Counted only up to 1.5 x the median compute, a save every 8 steps was placed after 6, 12 ...
+TEST(CheckpointSaves, OptimizerStepsUnderGradientAccumulationCount) {
+  SimConfig c;
+  c.workers = 3;
+  c.batch = 8;
+  c.files = 96;  // 12 steps an epoch
+  c.epochs = 2;
+  c.ckpt_every_steps = 8;
+  c.accum_every = 4;
+  c.accum_extra_ns = 35'000'000;
+  const TraceSummary s = summary_of(c);
+  ASSERT_EQ(s.checkpoints.size(), 3u);
+  EXPECT_EQ(s.checkpoints[0].after_step, 8u);
+  EXPECT_EQ(s.checkpoints[1].after_step, 16u);
+  EXPECT_EQ(distil(s).job.checkpoint.every_steps, 8u);
+}
+
+// The checkpoint a restore reads, written and synced before training (dlgen's replay stages
+// one when none is there): a restore, no checkpoint, and its fdatasync no checkpoint's.
+TEST(CheckpointSaves, RestoreStagingIsNoCheckpoint) {
+  SimConfig c;
+  c.epochs = 2;
+  c.ckpt_every_epochs = 1;
+  c.ckpt_names = {"last.pt"};
+  c.restore_bytes = 4 << 20;
+  c.restore_staged = true;
+  const TraceSummary s = summary_of(c);
+  EXPECT_TRUE(s.checkpoint_restore);
+  ASSERT_EQ(s.checkpoints.size(), 2u);
+  for (const auto& k : s.checkpoints) EXPECT_FALSE(k.fsync);
+  EXPECT_FALSE(distil(s).job.checkpoint.fsync);
+}
+
+}  // namespace
+}  // namespace dlgen::analysis
