@@ -20,8 +20,8 @@ int do_generate(const JobArgs& a, bool quiet, const std::string& engine) {
   Result<Job> job = load_on_ranks(cl, a, quiet);
   if (!job) return fail_on(cl, job.error());
   // Refused for every kind of job before any I/O, as `run --engine` is.
-  if (Result<const engine::EngineOps*> e = generator::writer_engine(engine); !e)
-    return fail_on(cl, e.error());
+  Result<const engine::EngineOps*> writer = generator::writer_engine(engine);
+  if (!writer) return fail_on(cl, writer.error());
   // A file engine named for an object location (or the s3 engine for a folder) is refused as
   // `run` refuses it, not overruled by the location.
   if (!engine.empty())
@@ -37,8 +37,10 @@ int do_generate(const JobArgs& a, bool quiet, const std::string& engine) {
       !r)
     return fail_on(cl, r.error());
   // The checkpoint a restore reads is the run's input too (a capture of the run must not hold it).
+  // Without --engine: the s3 engine for objects, else the one that wrote the files.
   Result<std::string> run_engine = engine_for(*job, engine, !engine.empty());
   if (!run_engine) return fail_on(cl, run_engine.error());
+  if (run_engine->empty()) *run_engine = (*writer)->name;
   if (Result<void> r = prepare_restore_checkpoint(cl, *job, *run_engine); !r)
     return fail_on(cl, r.error());
   return 0;

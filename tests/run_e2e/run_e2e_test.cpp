@@ -302,6 +302,28 @@ TEST(RunE2E, CaptureOfARestoringRunHoldsNoSetupWrite) {
   EXPECT_EQ(result["checkpoint"]["restore_bytes"], 3u << 20) << result["checkpoint"].dump();
 }
 
+// `dlgen generate` writes the checkpoint a restore reads with the dataset (a later `run
+// --no-generate --capture` then traces the replay alone), and leaves it for the run to read.
+TEST(RunE2E, GenerateWritesTheCheckpointARestoreReads) {
+  TempDir tmp("dlgen-e2e-gen-restore");
+  write(tmp / "job.toml", kJob);
+  const Outcome g = dlgen("generate job.toml --set checkpoint.restore=true -q", tmp.path());
+  if (uring_skip(g)) GTEST_SKIP() << g.out;
+  ASSERT_EQ(g.code, 0) << g.out;
+  std::uint64_t bytes = 0;
+  for (const auto& e : std::filesystem::directory_iterator(tmp / "ckpt"))
+    if (e.path().extension() == ".dlgen") bytes += e.file_size();
+  EXPECT_EQ(bytes, 3u << 20) << "the checkpoint's 2 shards of 3 MiB in all";
+  const Outcome r = dlgen(
+      "run job.toml --set run.epochs=1 --set checkpoint.restore=true --no-generate -q -o r.json",
+      tmp.path());
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::ifstream in(tmp / "r.json");
+  const auto result = nlohmann::json::parse(in, nullptr, false);
+  ASSERT_FALSE(result.is_discarded()) << r.out;
+  EXPECT_EQ(result["checkpoint"]["restore_bytes"], 3u << 20) << result["checkpoint"].dump();
+}
+
 // The scenario: 24 simulated H100s (0.224 s a step) on a resnet50-like set of 16,000
 // files of 64 KiB, batch 400, 4 workers each, page cache warm. Each accelerator gets 2 steps an
 // epoch, so every epoch's first batch (worker start-up, 24 x 400 samples read before anyone
