@@ -18,11 +18,16 @@ constexpr std::uint32_t kODirect = 040000;  // O_DIRECT on x86-64 and arm64 gene
 
 // Readers: threads when a process reads with several threads, else the process. A process that
 // reads its own batches (self_reader_redraws: `by_process`) reads with whichever of its threads
-// touches a page (a copy done in parallel): the process is the reader.
-void assign_readers(std::vector<Access>& accesses, bool by_process) {
+// touches a page (a copy done in parallel): the process is the reader. So is a worker process
+// that hands batches over (`workers`) and fetches a batch's samples on a pool of threads
+// (a Dataset's __getitems__ on a ThreadPoolExecutor): its threads are one worker's requests in
+// flight, not workers.
+void assign_readers(std::vector<Access>& accesses, bool by_process,
+                    const std::set<std::uint32_t>& workers) {
   std::map<std::uint32_t, std::set<std::uint32_t>> tids_of;
   for (const auto& a : accesses) tids_of[a.pid].insert(a.tid);
-  for (auto& a : accesses) a.reader = tids_of[a.pid].size() > 1 && !by_process ? a.tid : a.pid;
+  for (auto& a : accesses)
+    a.reader = tids_of[a.pid].size() > 1 && !by_process && !workers.count(a.pid) ? a.tid : a.pid;
 }
 
 // Generations of DataLoader workers: PyTorch forks a fresh set of worker processes for every pass
@@ -365,7 +370,7 @@ std::vector<Access> find_accesses(const trace::Trace& t, const Classified& c) {
                    [](const Access& a, const Access& b) { return a.ts < b.ts; });
   merge_reopens(accesses);
   const bool redraws = self_reader_redraws(t, c, accesses);
-  assign_readers(accesses, redraws);
+  assign_readers(accesses, redraws, handing_workers(t, c.files));
   if (assign_passes(t, accesses, redraws)) evaluation_reads_of_training(c, accesses);
   return accesses;
 }

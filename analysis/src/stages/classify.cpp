@@ -88,6 +88,20 @@ bool is_handover(const Event& e, const std::vector<FileSummary>& files) {
   return files[e.file].cls == FileClass::shm && !starts_with(files[e.file].path, "/dev/shm/sem.");
 }
 
+// Processes that hand batches over and receive none: DataLoader worker processes.
+std::set<std::uint32_t> handing_workers(const trace::Trace& t,
+                                        const std::vector<FileSummary>& files) {
+  std::set<std::uint32_t> hand, recv;
+  for (const auto& e : t.events) {
+    if (e.op == Op::recvmsg)
+      recv.insert(e.pid);
+    else if (is_handover(e, files))
+      hand.insert(e.pid);
+  }
+  for (std::uint32_t pid : recv) hand.erase(pid);
+  return hand;
+}
+
 RunTotals totals(const trace::Trace& t) {
   RunTotals s;
   s.command = t.meta.command;

@@ -40,13 +40,7 @@ Readers find_readers(const trace::Trace& t, const Classified& c,
   for (const auto& p : t.processes) procs[p.pid] = &p;
   std::map<std::uint32_t, std::set<std::uint32_t>> tids_of;
   for (const auto& a : accesses) tids_of[a.pid].insert(a.tid);
-  std::set<std::uint32_t> handover_pids, recv_pids;
-  for (const auto& e : t.events) {
-    if (e.op == Op::recvmsg)
-      recv_pids.insert(e.pid);
-    else if (is_handover(e, c.files))
-      handover_pids.insert(e.pid);
-  }
+  const std::set<std::uint32_t> workers = handing_workers(t, c.files);
   count_memory_handovers(t, tids_of, s);
   auto ppid_of = [&](std::uint32_t pid) -> std::uint32_t {
     auto it = procs.find(pid);
@@ -57,7 +51,7 @@ Readers find_readers(const trace::Trace& t, const Classified& c,
   std::map<std::uint32_t, std::uint32_t> accel_pid_of;  // reading pid → main pid
   for (auto& [pid, tids] : tids_of) {
     std::uint32_t main = pid;
-    if (handover_pids.count(pid) && !recv_pids.count(pid) && ppid_of(pid) != 0) main = ppid_of(pid);
+    if (workers.count(pid) && ppid_of(pid) != 0) main = ppid_of(pid);
     accel_pid_of[pid] = main;
   }
   std::map<std::uint32_t, std::uint32_t> accel_index;

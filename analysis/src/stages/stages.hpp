@@ -41,6 +41,9 @@ namespace dlgen::analysis::stages {
 // A worker handing a batch over: sendmsg on a unix socket, or a /dev/shm tensor file created
 // (POSIX semaphores, /dev/shm/sem.*, are locks, not tensors).
 bool is_handover(const trace::Event& e, const std::vector<FileSummary>& files);
+// Processes that hand batches over (is_handover) and receive none: DataLoader worker processes.
+std::set<std::uint32_t> handing_workers(const trace::Trace& t,
+                                        const std::vector<FileSummary>& files);
 
 // ---- classify ----
 

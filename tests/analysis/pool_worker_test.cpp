@@ -1,0 +1,63 @@
+// A DataLoader worker that fetches its batch's samples on a pool of threads (a Dataset's
+// __getitems__ on a ThreadPoolExecutor, as object-store datasets hide request latency): the
+// worker process, not each pool thread, is a reader, and its batches are the samples its threads
+// read between the process's hand-overs. A hand-built trace as PyTorch makes it.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "dlgen/analysis/distil.hpp"
+#include "trace_builder.hpp"
+
+namespace dlgen::analysis {
+namespace {
+
+using trace::Op;
+
+// 2 workers, each with a pool of 4 threads; 48 files, batch 8: 3 batches a worker, each batch's
+// 8 files read 2 a thread at once, then handed over by the worker's main thread (sendmsg).
+class PoolWorkers : public testing::TraceBuilder {
+ public:
+  trace::Trace build() {
+    proc(kMain, 1, "python3", false, kMain);
+    for (int i = 0; i < 48; ++i)
+      files_.push_back(file("/d/train/" + std::to_string(i) + ".npy", 8192));
+    for (std::uint32_t w = 0; w < 2; ++w) {
+      const std::uint32_t pid = 200 + w;
+      proc(pid, kMain, "pt_data_worker", false, pid);
+      for (std::uint32_t k = 1; k <= 4; ++k) proc(pid * 10 + k, kMain, "python3", true, pid);
+    }
+    std::uint64_t at = 1'000'000;
+    std::size_t next = 0;
+    for (int b = 0; b < 6; ++b, at += 20'000'000) {
+      const std::uint32_t pid = 200 + b % 2;
+      for (std::uint32_t s = 0; s < 8; ++s) {
+        const std::uint32_t tid = pid * 10 + 1 + s % 4, f = files_[next++];
+        const std::uint64_t t0 = at + (s / 4) * 2'000'000;
+        const auto fd = static_cast<std::int32_t>(10 + s % 4);
+        ev(t0, 10'000, pid, tid, Op::open, f, fd, 0, 0, fd);
+        ev(t0 + 20'000, 500'000, pid, tid, Op::read, f, fd, 0, 8192, 8192);
+        ev(t0 + 600'000, 5'000, pid, tid, Op::close, f, fd, 0, 0, 0);
+      }
+      ev(at + 5'000'000, 20'000, pid, pid, Op::sendmsg, trace::kNoFile, 3, 0, 64, 64);
+      ev(at + 6'000'000, 20'000, kMain, kMain, Op::recvmsg, trace::kNoFile, 4, 0, 64, 64);
+    }
+    t_.meta.duration_ns = at;
+    return t_;
+  }
+
+ private:
+  static constexpr std::uint32_t kMain = 100;
+  std::vector<std::uint32_t> files_;
+};
+
+TEST(PoolWorkers, AWorkersThreadsAreOneReaderAndItsBatchTheirReads) {
+  const TraceSummary s = summarize(PoolWorkers().build());
+  ASSERT_EQ(s.accelerators.size(), 1u);
+  EXPECT_EQ(s.accelerators[0].readers.size(), 2u) << "2 worker processes, not 8 pool threads";
+  EXPECT_EQ(s.batch_size, 8u);
+}
+
+}  // namespace
+}  // namespace dlgen::analysis
