@@ -258,7 +258,7 @@ void handover_batches(const trace::Trace& t, const Classified& c,
     const Made made = reader_batches(reader, evs, stream, per_batch, r, s, batch_shm);
     if (stream) stream_tensors(evs, made, foreign[reader], streamed);
   }
-  if (s.stream) count_stream_samples(streamed, shm_tensor_bytes(t, c), s);
+  if (s.stream) count_stream_samples(streamed, shm_tensor_bytes(t, c.files), s);
   sort_by_ready(s, batch_shm);
   std::vector<std::uint64_t> sizes;
   for (const auto& b : s.batches) sizes.push_back(b.samples);

@@ -42,11 +42,7 @@ std::vector<MemWorker> memory_workers(const trace::Trace& t, const std::vector<F
     if (by_pid.count(e.pid)) return e.pid;
     return e.pid == main && by_pid.count(e.tid) ? e.tid : 0;
   };
-  std::map<std::uint32_t, std::uint64_t> size_of;  // /dev/shm file → its ftruncate size
-  for (const auto& e : t.events)
-    if (e.op == Op::ftruncate && key(e) && e.file < files.size() &&
-        files[e.file].cls == FileClass::shm)
-      size_of[e.file] = e.size;
+  const std::map<std::uint32_t, std::uint64_t> size_of = shm_tensor_bytes(t, files);
   std::map<std::uint32_t, std::vector<Handover>> shm, sends;
   for (const auto& e : t.events) {
     const std::uint32_t k = key(e);

@@ -239,7 +239,8 @@ Batches find_batches(const trace::Trace& t, const Classified& c, const std::vect
 // under 8 times it or not n equal parts.
 std::uint32_t samples_of_tensors(const std::vector<std::uint64_t>& bytes);
 // Every /dev/shm file's size, from its ftruncate (PyTorch sizes a shared tensor's file so).
-std::map<std::uint32_t, std::uint64_t> shm_tensor_bytes(const trace::Trace& t, const Classified& c);
+std::map<std::uint32_t, std::uint64_t> shm_tensor_bytes(const trace::Trace& t,
+                                                        const std::vector<FileSummary>& files);
 // A streamed batch (index into Batches::batches) and its tensors' files: the /dev/shm tensor the
 // reading thread collated it into, and those the worker's other threads shared with it (the
 // queue's feeder thread moves a batch's labels, made by torch.tensor, into /dev/shm as it sends

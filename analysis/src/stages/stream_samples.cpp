@@ -20,11 +20,11 @@ std::uint32_t samples_of_tensors(const std::vector<std::uint64_t>& bytes) {
 }
 
 std::map<std::uint32_t, std::uint64_t> shm_tensor_bytes(const trace::Trace& t,
-                                                        const Classified& c) {
+                                                        const std::vector<FileSummary>& files) {
   std::map<std::uint32_t, std::uint64_t> out;
   for (const auto& e : t.events)
-    if (e.op == trace::Op::ftruncate && e.file < c.files.size() &&
-        c.files[e.file].cls == FileClass::shm)
+    if (e.op == trace::Op::ftruncate && e.file < files.size() &&
+        files[e.file].cls == FileClass::shm)
       out[e.file] = e.size;
   return out;
 }
