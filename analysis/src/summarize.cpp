@@ -201,6 +201,7 @@ void put_timing(const Staged& x, TraceSummary& s) {
   s.preprocess_s = x.samples.preprocess_s;
   s.collate_times_s = x.samples.collate_s;
   s.collate_s = x.samples.collate_median_s;
+  s.worker_pace = x.samples.worker_pace;
   s.first_sample_spans_s = x.samples.first_sample_spans_s;
   s.sample_span_s = x.samples.sample_span_s;
   s.first_batch_s = x.timing.first_batch_s;

@@ -169,6 +169,7 @@ void read_reader(Ctx& ctx, const toml::table& root, Job& job) {
   s.duration("warmup", r.warmup_s);
   s.distribution("preprocess", r.preprocess, Unit::seconds);
   s.distribution("collate", r.collate, Unit::seconds);
+  s.numbers("worker_pace", r.worker_pace);
   s.check_unknown(kReaderKeys);
 }
 

@@ -99,6 +99,11 @@ void write_reader(Writer& w, const ReaderSpec& r) {
   w.kv("warmup", time_text(r.warmup_s));
   w.kv("preprocess", dist_text(r.preprocess, Unit::seconds));
   if (!(r.collate == Distribution{})) w.kv("collate", dist_text(r.collate, Unit::seconds));
+  if (!r.worker_pace.empty()) {
+    std::string factors;
+    for (double f : r.worker_pace) factors += (factors.empty() ? "" : ", ") + float_text(f);
+    w.kv("worker_pace", "[" + factors + "]");
+  }
 }
 
 void write_compute(Writer& w, const ComputeSpec& c) {

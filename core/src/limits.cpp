@@ -309,6 +309,12 @@ void check_durations(const Job& job, std::vector<Diagnostic>& out) {
              "a DataLoader start-up longer than an hour");
   distribution_ok(r.startup_spread, "reader.startup_spread",
                   step_seconds(out, "accelerators starting a pass more than an hour apart"));
+  for (std::size_t i = 0; i < r.worker_pace.size(); ++i)
+    if (r.worker_pace[i] > kMaxWorkerPace)
+      add_diag(out, "reader.worker_pace",
+               "factor " + std::to_string(i) + " must be at most 100 (got " +
+                   std::to_string(r.worker_pace[i]) +
+                   "): a worker that many times slower than the typical one");
   seconds_ok(out, "reader.warmup", r.warmup_s, kMaxStepSeconds,
              "a worker's first-sample cost longer than an hour");
   seconds_ok(out, "run.max_time", job.run.max_seconds, kMaxRunSeconds,

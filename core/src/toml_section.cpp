@@ -241,6 +241,23 @@ void Section::integers(std::string_view key, std::vector<std::uint32_t>& out) {
   }
 }
 
+void Section::numbers(std::string_view key, std::vector<double>& out) {
+  const toml::node* n = get(key);
+  if (!n) return;
+  const toml::array* a = n->as_array();
+  if (!a) return type_error(key, *n, "an array of numbers");
+  out.clear();
+  for (std::size_t i = 0; i < a->size(); ++i) {
+    const toml::node& e = *a->get(i);
+    const auto v = e.is_number() ? e.value<double>() : std::nullopt;
+    if (v && std::isfinite(*v) && *v > 0)
+      out.push_back(*v);
+    else
+      ctx_.error(path(key) + "[" + std::to_string(i) + "]", line_of(e),
+                 "expected a number > 0, got " + node_text(e));
+  }
+}
+
 // Unknown keys in this section: every key not consumed and not in `known`.
 void Section::check_unknown(const std::vector<std::string_view>& known) {
   if (!t_) return;

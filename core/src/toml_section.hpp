@@ -92,6 +92,8 @@ class Section {
   void strings(std::string_view key, std::vector<std::string>& out);
   // An array of whole numbers >= 0 that fit 32 bits, each error with its index.
   void integers(std::string_view key, std::vector<std::uint32_t>& out);
+  // An array of numbers > 0 (integers or floats), each error with its index.
+  void numbers(std::string_view key, std::vector<double>& out);
   // Unknown keys in this section: every key not consumed and not in `known`.
   void check_unknown(const std::vector<std::string_view>& known);
 

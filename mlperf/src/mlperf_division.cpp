@@ -59,12 +59,8 @@ void dataset_fields(Fields& f, const std::string& p, const DatasetSpec& d) {
   f.emplace_back(p + ".file_prefix", d.file_prefix);
 }
 
-Fields job_fields(const Job& j) {
-  Fields f;
-  dataset_fields(f, "dataset", j.dataset);
-  f.emplace_back("validation", j.validation ? "a dataset" : "none");
-  if (j.validation) dataset_fields(f, "validation", *j.validation);
-  const ReaderSpec& r = j.reader;
+// The reader's fields, one per key.
+void reader_fields(Fields& f, const ReaderSpec& r) {
   f.emplace_back("reader.batch_size", std::to_string(r.batch_size));
   f.emplace_back("reader.workers", std::to_string(r.workers));
   f.emplace_back("reader.prefetch", std::to_string(r.prefetch));
@@ -88,6 +84,18 @@ Fields job_fields(const Job& j) {
   f.emplace_back("reader.recipe", recipe + "]");
   f.emplace_back("reader.startup_spread", describe(r.startup_spread));
   f.emplace_back("reader.collate", describe(r.collate));
+  std::string pace = "[";
+  for (std::size_t i = 0; i < r.worker_pace.size(); ++i)
+    pace += (i ? ", " : "") + exact(r.worker_pace[i]);
+  f.emplace_back("reader.worker_pace", pace + "]");
+}
+
+Fields job_fields(const Job& j) {
+  Fields f;
+  dataset_fields(f, "dataset", j.dataset);
+  f.emplace_back("validation", j.validation ? "a dataset" : "none");
+  if (j.validation) dataset_fields(f, "validation", *j.validation);
+  reader_fields(f, j.reader);
   const ComputeSpec& c = j.compute;
   f.emplace_back("compute.time", describe(c.effective()));
   f.emplace_back("compute.eval_time", c.eval_time ? describe(*c.eval_time) : "none");

@@ -1,6 +1,8 @@
 #include "phase_config.hpp"
 
 #include <algorithm>
+#include <random>
+#include <vector>
 
 #include "dlgen/core/limits.hpp"
 #include "dlgen/datasets/parquet.hpp"
@@ -70,6 +72,22 @@ std::uint64_t request_bytes(const ReaderSpec& rd, const PhaseConfig& cfg, const 
   return bytes;
 }
 
+// reader.worker_pace for a pass's n workers: the factors at quantiles (i + 0.5) / n of the job's
+// (sorted; between two, the nearer), dealt to the workers in a seeded order drawn per pass, so
+// every pass has its slow and fast workers and which one is slow changes.
+std::vector<double> worker_paces(const ReaderSpec& rd, std::uint32_t n, const EpochPlan& plan) {
+  if (rd.worker_pace.empty()) return {};
+  std::vector<double> sorted = rd.worker_pace;
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<double> out(n);
+  for (std::uint32_t i = 0; i < n; ++i)
+    out[i] = sorted[std::min<std::size_t>(sorted.size() - 1, (2 * i + 1) * sorted.size() / (2 * n))];
+  std::mt19937_64 rng(rd.seed ^ 0x70616365ull ^ (std::uint64_t{plan.epoch} << 1) ^
+                      static_cast<std::uint64_t>(plan.phase));
+  std::shuffle(out.begin(), out.end(), rng);
+  return out;
+}
+
 }  // namespace
 
 PhaseConfig phase_config(const ReaderSpec& rd, const RunOptions& options, const EpochPlan& plan,
@@ -89,6 +107,7 @@ PhaseConfig phase_config(const ReaderSpec& rd, const RunOptions& options, const 
   if (rd.preprocess.expected() > 0 || rd.preprocess.max > 0) cfg.preprocess = &rd.preprocess;
   if (rd.collate.expected() > 0 || rd.collate.max > 0) cfg.collate = &rd.collate;
   cfg.warmup_ns = static_cast<std::int64_t>(rd.warmup_s * 1e9);
+  cfg.pace = worker_paces(rd, cfg.workers, plan);
   cfg.prefetch = phase_prefetch(rd, cfg.iodepth);
   cfg.engine = options.engine;
   cfg.factory = &options.engine_factory;

@@ -258,8 +258,8 @@ void Worker::complete_sample(std::uint32_t oi) {
   // reader.preprocess: the worker processes its samples one after another, each after its data
   // arrived; the sample counts for its batch when its processing ends. Sampled per (file, sample),
   // so every epoch and run draws the same time for the same sample.
-  const double p = cfg_.preprocess ? sample_at(*cfg_.preprocess, cfg_.preprocess_seed,
-                                               o.file * 0x100000001b3ull + o.sample)
+  const double p = cfg_.preprocess ? pace() * sample_at(*cfg_.preprocess, cfg_.preprocess_seed,
+                                                        o.file * 0x100000001b3ull + o.sample)
                                    : 0.0;
   busy_until_ = std::max(busy_until_, clock_.now_ns()) +
                 static_cast<std::int64_t>(std::max(0.0, p) * 1e9) + warmup + collate_ns(o.batch);
@@ -274,7 +274,8 @@ std::int64_t Worker::collate_ns(std::uint64_t batch) const {
   std::uint64_t processing = 0;  // the batch's samples read and waiting for processing to end
   for (const auto& [until, b] : preprocessing_) processing += b == batch;
   if (batch_left_[batch % batch_left_.size()] != processing + 1) return 0;
-  const double c = sample_at(*cfg_.collate, cfg_.preprocess_seed ^ 0x636f6c6c617465ull, batch);
+  const double c =
+      pace() * sample_at(*cfg_.collate, cfg_.preprocess_seed ^ 0x636f6c6c617465ull, batch);
   return static_cast<std::int64_t>(std::max(0.0, c) * 1e9);
 }
 

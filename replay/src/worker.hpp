@@ -132,6 +132,8 @@ struct PhaseConfig {
   std::uint64_t preprocess_seed = 0;
   // reader.collate: per-batch worker time after its last sample is processed (null: none).
   const Distribution* collate = nullptr;
+  // reader.worker_pace: worker i's factor on its preprocess and collate times (empty: 1).
+  std::vector<double> pace;
   // reader.warmup: extra time on the worker's first sample of the phase.
   std::int64_t warmup_ns = 0;
   // dataset.load = "memory": the samples are in memory (the run read the files once before its
@@ -269,6 +271,8 @@ class Worker {
   // Counts the samples whose preprocessing has ended by now for their batches.
   void finish_preprocessing();
   std::int64_t collate_ns(std::uint64_t batch) const;
+  // This worker's reader.worker_pace factor (1 without one).
+  double pace() const { return cfg_.pace.empty() ? 1.0 : cfg_.pace[index_ % cfg_.pace.size()]; }
 
   void loop();
 

@@ -149,6 +149,47 @@ TEST(Distil, RightSkewedPreprocessKeepsItsMean) {
   EXPECT_NEAR(p.expected(), mean, 0.08 * mean);
 }
 
+// reader.worker_pace: DataLoader workers do not all go at one speed, and the slowest ends the
+// pass. Four workers preprocess at 0.8, 0.9, 1.1 and 1.2 times 4 ms a sample: distil keeps their
+// spread (mean 1, the slowest ~1.2). Workers at one speed give none (their means differ by
+// sampling noise only, here none at all).
+TEST(Distil, WorkersAtDifferentSpeedsKeepTheirPace) {
+  SimConfig c;
+  c.workers = 4;
+  c.batch = 4;
+  c.files = 256;
+  c.epochs = 3;
+  c.preprocess_ns = 4'000'000;
+  c.compute_ns = 100'000'000;  // compute-bound: the workers' gaps are not handovers
+  c.worker_pace = {0.8, 0.9, 1.1, 1.2};
+  const auto d = run(c);
+  const auto& pace = d.job.reader.worker_pace;
+  ASSERT_FALSE(pace.empty());
+  double mean = 0;
+  for (double f : pace) mean += f;
+  EXPECT_NEAR(mean / double(pace.size()), 1.0, 0.02);
+  EXPECT_NEAR(pace.front(), 0.8, 0.05);
+  EXPECT_NEAR(pace.back(), 1.2, 0.05);
+  c.worker_pace.clear();
+  EXPECT_TRUE(run(c).job.reader.worker_pace.empty());
+}
+
+// The worker's time between a file's own reads (PIL parses a JPEG's header before it reads the
+// rest) is per-sample time: preprocess = the gap after the reads + the one between them.
+TEST(Distil, TimeBetweenAFilesReadsIsPreprocess) {
+  SimConfig c;
+  c.workers = 2;
+  c.header = 4096;
+  c.chunk = 65536;
+  c.preprocess_ns = 2'000'000;
+  c.header_gap_ns = 1'000'000;
+  c.compute_ns = 100'000'000;
+  TraceSummary s;
+  const auto d = run(c, &s);
+  // 2 ms after the reads, 1 ms between them, plus the simulator's own spacing (a few us).
+  EXPECT_NEAR(d.job.reader.preprocess.expected(), 0.003, 0.0002);
+}
+
 // reader.collate: each worker spends 8 ms on a batch from its first handover event (the /dev/shm
 // tensor) to its read of the next indices. With compute 40 ms a step the workers soon wait for
 // their indices; those waits are not collate (the indices arrived just before the read), so the

@@ -37,6 +37,9 @@ struct SimConfig {
   std::uint64_t probe = 0;   // numpy.load: a read at 0 first, then the file again from 0
   std::uint64_t startup_ns = 20'000'000;  // each pass: iterator start until the workers read
   std::uint64_t preprocess_ns = 0;  // per sample after its reads (decode/transform in the worker)
+  // Worker w's preprocess is preprocess_ns x worker_pace[w % size] (empty: all at 1).
+  std::vector<double> worker_pace;
+  std::uint64_t header_gap_ns = 0;  // the worker's time between the header read and the rest
   // Per batch after its samples, from its first handover event on (default_collate stacking the
   // samples into the /dev/shm tensor), before the worker takes its next indices.
   std::uint64_t collate_ns = 0;
@@ -269,7 +272,7 @@ class Sim : private testing::TraceBuilder {
       const std::uint64_t dur =
           std::max<std::uint64_t>(1000, (n * c_.read_ns_per_mib >> 20) * slow_);
       ev(ts, dur, pid, tid, trace::Op::read, f, fd, off, ask, static_cast<std::int64_t>(n));
-      ts += dur + 500;
+      ts += dur + 500 + (off == 0 && c_.header ? c_.header_gap_ns : 0);
       off += n;
     }
     ev(ts, 500, pid, tid, trace::Op::read, f, fd, size, chunk, 0);  // EOF probe
@@ -277,7 +280,9 @@ class Sim : private testing::TraceBuilder {
     ev(ts, 1000, pid, tid, trace::Op::close, f, fd, 0, 0, 0);
     ++samples_read_;
     const bool tail = c_.preprocess_tail_every && samples_read_ % c_.preprocess_tail_every == 0;
-    return ts + 2000 + c_.preprocess_ns * (tail ? c_.tail_factor : 1);
+    return ts + 2000 +
+           static_cast<std::uint64_t>(static_cast<double>(c_.preprocess_ns) * pace_) *
+               (tail ? c_.tail_factor : 1);
   }
 
   void noise() {
@@ -466,7 +471,9 @@ class Sim : private testing::TraceBuilder {
         if (c_.index_queue && c_.workers > 0 && !c_.thread_readers)
           start = take_indices(k, i, main, k.pids[w], start);
         for (std::size_t j = 0; j < k.batches[i].size(); ++j) {
+          pace_ = c_.worker_pace.empty() ? 1.0 : c_.worker_pace[w % c_.worker_pace.size()];
           start = read_file(start, tgid, k.pids[w], k.batches[i][j]);
+          pace_ = 1.0;
           if (i < W && j == 0) start += c_.warmup_ns;  // the worker's first sample of this pass
         }
         if (c_.workers > 0 && !c_.thread_readers) {
@@ -533,6 +540,7 @@ class Sim : private testing::TraceBuilder {
   std::uint32_t ckpts_ = 0;
   std::uint64_t steps_ = 0;
   std::uint64_t samples_read_ = 0;
+  double pace_ = 1.0;  // the reading worker's worker_pace factor
   std::uint32_t big_ = 0;                                     // the one-file dataset's file
   std::set<std::uint32_t> opened_;                            // processes that opened it
   std::set<std::pair<std::uint32_t, std::uint64_t>> mapped_;  // (pid, window) in its page tables

@@ -339,6 +339,28 @@ TEST(JobIo, CheckpointFinalSave) {
             std::string::npos);
 }
 
+TEST(JobIo, WorkerPace) {
+  constexpr std::string_view head = "[dataset]\ndir = \"d\"\nsample_size = 1\n";
+  Job j = parse_ok(std::string(head) + "[reader]\nworker_pace = [0.8, 1, 1.2]\n");
+  EXPECT_EQ(j.reader.worker_pace, (std::vector<double>{0.8, 1.0, 1.2}));
+  const std::string text = to_toml(j);
+  EXPECT_NE(text.find("worker_pace = [0.8, 1.0, 1.2]"), std::string::npos) << text;
+  auto back = parse_job(text, "t.toml");
+  ASSERT_TRUE(back) << back.error().message << "\n" << text;
+  EXPECT_TRUE(*back == j) << text;
+  EXPECT_EQ(to_toml(parse_ok(head)).find("worker_pace"), std::string::npos);
+  // Each bad factor is named with its index and line; a factor of 100+ is refused.
+  EXPECT_NE(parse_err(std::string(head) + "[reader]\nworker_pace = [1, 0, \"x\"]\n")
+                .find("t.toml:5: reader.worker_pace[1]: expected a number > 0, got 0"),
+            std::string::npos);
+  EXPECT_NE(parse_err(std::string(head) + "[reader]\nworker_pace = [1, 0, \"x\"]\n")
+                .find("reader.worker_pace[2]: expected a number > 0"),
+            std::string::npos);
+  EXPECT_NE(parse_err(std::string(head) + "[reader]\nworker_pace = [1, 150]\n")
+                .find("reader.worker_pace: factor 1 must be at most 100"),
+            std::string::npos);
+}
+
 Job rich_job() {
   Job j;
   j.name = "rich \"quoted\" name";

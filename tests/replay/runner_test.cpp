@@ -167,6 +167,26 @@ TEST(Runner, ReaderPreprocessRunsOnEveryWorkerInParallel) {
     }
 }
 
+// reader.worker_pace: each worker's preprocess (and collate) is its factor times the job's, so
+// the slowest worker ends the pass. 8 samples a worker set, batch 1, 100 ms each, no compute:
+// with 2 workers at 0.5 and 1.5 the slow one takes 4 x 150 ms; with 4 workers the factors are
+// the job's quantiles (0.5, 0.5, 1.5, 1.5 of [0.5, 1.5]): 2 x 150 ms. Without a pace: 8 x 100 / W.
+TEST(Runner, TheSlowestWorkersPaceEndsThePass) {
+  for (std::uint32_t workers : {2u, 4u})
+    for (bool paced : {false, true}) {
+      SCOPED_TRACE("workers " + std::to_string(workers) + (paced ? ", paced" : ""));
+      Job job = small_job("/nonexistent/fake", 8, Distribution::fixed_at(10000));
+      job.reader.workers = workers;
+      job.reader.batch_size = 1;
+      job.reader.preprocess = Distribution::fixed_at(0.100);
+      if (paced) job.reader.worker_pace = {0.5, 1.5};
+      Result<Report> r = run_fake(job);
+      ASSERT_TRUE(r) << r.error().message;
+      EXPECT_EQ(r->samples, 8u);
+      EXPECT_NEAR(r->elapsed_s, (paced ? 1.5 : 1.0) * 0.8 / workers, 1e-9);
+    }
+}
+
 // Data-bound and compute together, one accelerator, 2 workers, batch 2, 8 samples, preprocess
 // 100 ms, compute 50 ms. Each worker reads its 4 samples at once and processes them back to back,
 // so its batches are ready at 0.2 and 0.4 s. Batches alternate between workers:

@@ -70,6 +70,25 @@ void distil_batch_overhead(const TraceSummary& s, Job& job, JobWriter& x) {
                  (skew_why.empty() ? "" : "; " + skew_why));
 }
 
+// A GPU-bound loop's steps are not all alike (every tenth waits at loss.item(), a few run long),
+// and their intervals give only a mean. When the training steps measured between host-to-device
+// copies are right-skewed, their 20 quantiles (skewed_times) scaled to the GPU's mean per step
+// keep both: the replay's median step is the program's and its epochs as long. Returns the
+// evidence's addition ("" when the step stays fixed).
+std::string step_shape(const TraceSummary& s, double mean_s, Distribution& out) {
+  std::vector<double> measured_s;
+  for (const auto& st : s.steps)
+    if (st.compute_measured && st.epoch >= 0 && !s.epochs[st.epoch].evaluation)
+      measured_s.push_back(static_cast<double>(st.compute_ns) * 1e-9);
+  std::string why;
+  auto h = skewed_times(measured_s, &why);
+  if (!h || mean_s <= 0) return "";
+  const double scale = mean_s / h->expected();
+  for (auto& b : h->bins) b.lo = b.hi = std::round(b.lo * scale * 1e6) / 1e6;
+  out = *h;
+  return "; the steps between host-to-device copies are " + why + ", scaled to that mean";
+}
+
 // The accelerator's own compute (TraceSummary::gpu) replaces the CPU's when the trace's CUDA events
 // measured it: the CPU queues the GPU's work and runs ahead, so its busy time is not the step.
 void distil_gpu_compute(const TraceSummary& s, Job& job, JobWriter& x) {
@@ -87,6 +106,7 @@ void distil_gpu_compute(const TraceSummary& s, Job& job, JobWriter& x) {
   }
   const double cpu = s.compute_time.p50;
   job.compute.step_time = Distribution::fixed_at(us(g.step_s));
+  const std::string shape = step_shape(s, g.step_s, job.compute.step_time);
   const std::string bound =
       g.gpu_bound ? "; GPU-bound: the closing synchronisation found the GPU busy, so these "
                     "intervals are the GPU's own time"
@@ -112,7 +132,7 @@ void distil_gpu_compute(const TraceSummary& s, Job& job, JobWriter& x) {
              "measured on the GPU's timeline: " + gpus + ", " + format_duration(g.step_s) + how +
                  std::to_string(g.copies_per_step) + " host-to-device copies a step)" + bound +
                  "; the CPU's own busy time per step was " + format_duration(cpu) +
-                 " (it queues the GPU's work and runs ahead); " + gpu_au(s));
+                 " (it queues the GPU's work and runs ahead); " + gpu_au(s) + shape);
   if (job.run.evaluates() && !g.eval_intervals_s.empty() &&
       std::fabs(g.eval_step_s - g.step_s) > 0.1 * g.step_s) {
     job.compute.eval_time = Distribution::fixed_at(us(g.eval_step_s));

@@ -158,6 +158,14 @@ void preprocess_time(JobWriter& x) {
                    " samples (handover gaps left out): per-sample decode/transform time" +
                    (skew_why.empty() ? "" : "; " + skew_why));
   }
+  if (!s.stream_samples && !s.worker_pace.empty() && r.preprocess.expected() > 0) {
+    r.worker_pace = s.worker_pace;
+    x.evidence("reader.worker_pace",
+               "the workers of a pass did not process their samples at one speed: each one's mean "
+               "per-sample time over its pass's mean (passes after the first), beyond the means' "
+               "sampling noise; the slowest took " +
+                   fmt("%.0f%%", (s.worker_pace.back() - 1) * 100) + " longer than their mean");
+  }
   // Per-batch worker time (collate), as preprocess: above 0.2 ms, fixed at the median (the
   // batches whose worker waited for its next indices are left out by summarize).
   if (s.collate_times_s.size() >= 3 && s.collate_s > 0.0002) {

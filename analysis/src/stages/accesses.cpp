@@ -235,7 +235,8 @@ void merge_reopens(std::vector<Access>& accesses) {
       Access& p = kept[it->second];
       if (p.file == a.file && p.closed && a.ts >= std::max(p.end, p.closed) &&
           a.ts - p.closed <= kReopenNs) {
-        if (p.reads == 0) p.first_read = a.first_read;
+        if (p.reads == 0) p.first_read = a.first_read, p.first_read_ts = a.first_read_ts;
+        p.inner_gap_ns += a.inner_gap_ns;
         p.end = std::max(p.end, a.end);
         p.bytes += a.bytes;
         p.reads += a.reads;
@@ -329,7 +330,8 @@ class AccessWalk {
     }
     if (e.ret <= 0) return;  // EOF probe or error: moved no data
     const std::uint64_t done = static_cast<std::uint64_t>(e.ret);
-    if (a.reads == 0) a.first_read = e.size;
+    if (a.reads == 0) a.first_read = e.size, a.first_read_ts = e.ts_ns;
+    if (a.reads > 0 && e.ts_ns > a.last_read_end) a.inner_gap_ns += e.ts_ns - a.last_read_end;
     if (seeked_.erase(ai)) ++a.seek_reads;
     ++a.reads;
     a.bytes += done;

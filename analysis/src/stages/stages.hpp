@@ -102,6 +102,10 @@ struct Access {
   std::uint64_t bytes = 0, reads = 0;
   std::uint64_t first_read = 0;
   std::uint64_t last_read_end = 0;     // end of the last read that moved data (0: none)
+  // Between its reads that moved data: when the first began, and the time from each one's end to
+  // the next one's start, summed (the reader's own work inside the file: PIL parsing a JPEG's
+  // header before it reads the rest; 0 when reads overlap, as io_uring's do).
+  std::uint64_t first_read_ts = 0, inner_gap_ns = 0;
   std::vector<std::uint64_t> sizes;    // bytes asked per read that moved data
   std::vector<std::uint64_t> moved;    // bytes each of those reads returned
   std::vector<std::uint64_t> offsets;  // where each of those reads started
@@ -395,9 +399,29 @@ struct SampleTimes {
   double collate_median_s = 0;
   std::vector<double> first_sample_spans_s;
   double sample_span_s = 0;
+  // Each training reader's pace: its mean per-sample time over its pass's mean, pooled over the
+  // passes (after the first when there are several), shrunk toward 1 by the sampling noise of
+  // the means (worker_pace.cpp); empty when the readers do not differ beyond it.
+  std::vector<double> worker_pace;
 };
 SampleTimes sample_times(const trace::Trace& t, const Classified& c, const Batches& b,
                          const std::vector<Access>& as);
+
+// ---- the readers' paces (worker_pace.cpp) ----
+
+// One clean per-sample time of a training reader in a pass.
+struct ReaderSample {
+  std::uint32_t pass = 0, reader = 0;
+  double seconds = 0;
+};
+// DataLoader workers of one pass do not all go at one speed (one shares a core with the training
+// process's threads, another is descheduled more): the slowest ends the pass. Per pass with two
+// or more readers of at least 16 samples each (the passes after the first when there are
+// several), each reader's mean per-sample time over the pass's mean of them; the spread of those
+// ratios beyond what the means' own sampling noise explains is kept (each ratio shrunk toward 1
+// by sqrt(1 - noise / spread)). Returns up to 8 quantiles of the pooled ratios, mean 1, sorted;
+// empty when the slowest is within 3% of the mean.
+std::vector<double> worker_pace(const std::vector<ReaderSample>& samples);
 
 struct StepTiming {
   Stats step_time, compute_time, data_wait_time, consumer_time;

@@ -91,8 +91,43 @@ std::uint64_t thread_exit(const trace::Trace& t, std::uint32_t tid, std::uint64_
 // the last). A step that did not wait for its successor's arrival is measured compute. False
 // (nothing added) when the thread does not exit after the pass's last receipt and before the
 // next pass's first (a persistent thread).
+// The steps of such a pass when the loop copies each batch to the GPU (cuda_htod of the loop's
+// process, the same whole number k >= 1 of copies for each of the pass's n batches between its
+// first receipt and the receiving thread's exit): step i starts at its batch's first copy and
+// ends at the next one's, the last at that exit; the first step's wait is from its batch's
+// receipt to its copy (the pin thread pinning it), and a step is measured compute when the next
+// batch had been received before it began. False (nothing added) when the copies do not fit.
+bool copied_steps(const trace::Trace& t, std::uint32_t pid, const std::vector<std::uint64_t>& arrivals,
+                  std::uint64_t end, std::int32_t pass, std::uint32_t accelerator,
+                  std::vector<Step>& steps) {
+  std::vector<std::uint64_t> copies;
+  for (const auto& e : t.events)
+    if (e.op == Op::cuda_htod && e.pid == pid && e.ts_ns >= arrivals.front() && e.ts_ns < end)
+      copies.push_back(e.ts_ns);
+  const std::size_t n = arrivals.size();
+  if (n < 2 || copies.empty() || copies.size() % n != 0) return false;
+  const std::size_t k = copies.size() / n;
+  std::sort(copies.begin(), copies.end());
+  for (std::size_t i = 0; i < n; ++i)
+    if (copies[k * i] < arrivals[i]) return false;  // a copy before its batch arrived: not steps
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t begin = copies[k * i];
+    const bool last = i + 1 == n;
+    Step st;
+    st.accelerator = accelerator;
+    st.epoch = pass;
+    st.start_ns = i == 0 ? arrivals.front() : begin;
+    st.end_ns = last ? end : copies[k * (i + 1)];
+    st.wait_ns = begin - st.start_ns;
+    st.compute_ns = st.end_ns - begin;
+    st.compute_measured = !last && arrivals[i + 1] <= begin;
+    steps.push_back(st);
+  }
+  return true;
+}
+
 bool handed_over_steps(const trace::Trace& t, const std::vector<std::uint32_t>& receivers,
-                       const std::vector<const Batch*>& bs,
+                       std::uint32_t pid, const std::vector<const Batch*>& bs,
                        const std::map<std::int32_t, std::vector<const Batch*>>& per_pass,
                        std::int32_t pass, std::uint32_t accelerator, std::vector<Step>& steps) {
   const std::uint64_t w0 = bs.front()->received_ns, w1 = bs.back()->received_ns;
@@ -103,6 +138,7 @@ bool handed_over_steps(const trace::Trace& t, const std::vector<std::uint32_t>& 
     return false;
   std::vector<std::uint64_t> arrivals;
   for (const Batch* b : bs) arrivals.push_back(b->received_ns);
+  if (copied_steps(t, pid, arrivals, end, pass, accelerator, steps)) return true;
   const std::uint64_t c = detail::fitted_compute(arrivals, end);
   std::uint64_t take = arrivals.front();
   for (std::size_t i = 0; i < arrivals.size(); ++i) {
@@ -310,7 +346,8 @@ void accelerator_steps(const trace::Trace& t, const Readers& r, const Passes& p,
   for (auto& [pass, bs] : per_pass) {
     const bool eval = p.epochs[pass].evaluation;
     if (!receivers.empty() &&
-        handed_over_steps(t, receivers, bs, per_pass, pass, accelerator, found.steps)) {
+        handed_over_steps(t, receivers, r.accelerators[ai].pid, bs, per_pass, pass, accelerator,
+                          found.steps)) {
       for (auto it = found.steps.rbegin(); it != found.steps.rend() && it->epoch == pass; ++it)
         if (it->compute_measured) found.measured(eval, static_cast<double>(it->compute_ns));
       found.fitted = true;

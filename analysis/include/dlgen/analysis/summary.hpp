@@ -415,6 +415,9 @@ struct TraceSummary {
   // it), seconds; collate_s is their median.
   std::vector<double> collate_times_s;
   double collate_s = 0;
+  // The training readers' paces: each one's mean per-sample time over its pass's mean, beyond the
+  // means' sampling noise, as up to 8 sorted quantiles of mean 1 (empty: they go at one speed).
+  std::vector<double> worker_pace;
   // A consumer that loads its own samples (no handovers): the idle gap before each of its loading
   // bursts, seconds, in trace order; its compute per step.
   // Readers streamed shards (tar/WebDataset, record files through a buffer): batches were

@@ -136,6 +136,11 @@ struct ReaderSpec {
   // tensor, the result queue pickling it); the worker processes nothing else meanwhile. Default
   // fixed 0.
   Distribution collate;
+  // Each worker's pace: the per-sample and per-batch times (preprocess, collate) of a pass's
+  // workers are multiplied by these factors (mean 1, as distil writes them), the n workers of a
+  // pass taking the factors at quantiles (i + 0.5) / n in a seeded order that changes every pass.
+  // Real workers do not go at one speed and the slowest ends the pass. Empty: all at 1.
+  std::vector<double> worker_pace;
   bool operator==(const ReaderSpec&) const = default;
 };
 

@@ -29,6 +29,7 @@ inline constexpr std::uint64_t kMaxDatasetBytes = 1ull << 60;     // 1 EiB: one 
 inline constexpr std::uint64_t kMaxRequestBytes = 1ull << 30;     // 1 GiB: one read request
 inline constexpr std::uint64_t kMaxCheckpointBytes = 1ull << 50;  // 1 PiB: one checkpoint
 // Times (seconds).
+inline constexpr double kMaxWorkerPace = 100;  // reader.worker_pace: a factor of a worker's times
 inline constexpr double kMaxStepSeconds = 3600;         // compute per step, preprocess per sample
 inline constexpr double kMaxRunSeconds = 30 * 86400.0;  // run.max_time
 // The plan, the dataset layout and the file table of a run may use at most this fraction of RAM.
