@@ -4,21 +4,20 @@ shard files, read with os.pread by index from 3 DataLoader workers (each opens i
 A custom batch_sampler hands out runs of consecutive records of one shard (cache-friendly
 "block shuffle": the blocks are shuffled every epoch, records inside a block stay in order).
 Validation on a separate file every epoch; a checkpoint per epoch, each in a new file.
+Each sample also carries the bytes its load read (/proc/self/io rchar around it): the ground
+truth of the dataset bytes a trace should show.
 
     block_records.py --make DIR             # writes DIR/train-0000.bin ... and DIR/val.bin
     block_records.py --data DIR --ckpt CK   # trains; last stdout line is the ground truth as JSON
 """
-import argparse
-import json
 import os
 import random
-import statistics
 import sys
-import time
 
 import numpy as np
 import torch
 import torch.nn as nn
+from ground_truth import Truth, counted, parse_args
 from torch.utils.data import DataLoader, Dataset, Sampler
 
 REC, FEAT = 3000, 749
@@ -59,7 +58,8 @@ class Records(Dataset):
 
 
 class BlockBatchSampler(Sampler):
-    """Batches of `batch` consecutive records of one file, in a new random block order each epoch."""
+    """Batches of `batch` consecutive records of one file, the blocks in a new random order each
+    epoch."""
 
     def __init__(self, ds, batch, shuffle, seed=0):
         self.blocks = [list(range(int(s), int(s) + c))[k:k + batch]
@@ -76,21 +76,6 @@ class BlockBatchSampler(Sampler):
         return len(self.blocks)
 
 
-def rchar():
-    """This process's bytes from read-type system calls so far, and the length of the read that
-    asked (it counts too)."""
-    with open("/proc/self/io", "rb") as f:
-        s = f.read()
-    return int(s.split(b"rchar: ")[1].split(b"\n")[0]), len(s)
-
-
-def counted(load):
-    """load()'s result and the bytes its system calls read: the dataset's bytes as the worker read
-    them (ground truth for what a trace should show)."""
-    before, asked = rchar()
-    out = load()
-    return out, rchar()[0] - before - asked
-
 
 def train(a):
     torch.manual_seed(0)
@@ -102,50 +87,21 @@ def train(a):
     model = nn.Sequential(nn.Linear(FEAT, 384), nn.ReLU(), nn.Linear(384, 10))
     loss_fn, opt = nn.CrossEntropyLoss(), torch.optim.SGD(model.parameters(), lr=0.05)
     os.makedirs(a.ckpt, exist_ok=True)
-    computes, steps, eval_steps, ckpts, rc, vrc = [], [], [], [], [], []
+    run = Truth()
     for ep in range(a.epochs):
-        model.train()
-        n = 0
-        rc.append(0)
-        for x, y, nb in tl:
-            rc[-1] += int(nb.sum())
-            t = time.perf_counter()
-            opt.zero_grad()
-            loss_fn(model(x), y).backward()
-            opt.step()
-            computes.append(time.perf_counter() - t)
-            n += 1
-        steps.append(n)
-        model.eval()
-        n = 0
-        with torch.no_grad():
-            vrc.append(0)
-            for x, y, nb in vl:
-                vrc[-1] += int(nb.sum())
-                model(x)
-                n += 1
-        eval_steps.append(n)
-        p = os.path.join(a.ckpt, f"ckpt_e{ep + 1:02d}.pt")
-        torch.save({"model": model.state_dict(), "epoch": ep + 1}, p)
-        ckpts.append({"path": os.path.basename(p), "bytes": os.path.getsize(p), "after_epoch": ep + 1})
-    print(json.dumps({
-        "program": "block_records", "files": SHARDS, "val_files": 1, "record_bytes": REC,
-        "file_bytes": os.path.getsize(shards[0]), "train_records": len(tds),
-        "val_records": len(vds), "val_file_bytes": len(vds) * REC,
-        "payload_bytes_per_epoch": len(tds) * REC, "reads_per_epoch": len(tds),
-        "train_bytes_read_per_epoch": rc, "val_bytes_read_per_pass": vrc, "batch_size": a.batch, "eval_batch_size": 48, "workers": 3, "epochs": a.epochs,
-        "steps_per_epoch": steps, "eval_steps_per_pass": eval_steps, "checkpoints": ckpts,
-        "median_compute_s": statistics.median(computes)}))
+        run.train_epoch(model, opt, loss_fn, tl)
+        run.eval_pass(model, vl)
+        run.save({"model": model.state_dict(), "epoch": ep + 1},
+                 os.path.join(a.ckpt, f"ckpt_e{ep + 1:02d}.pt"), after_epoch=ep + 1)
+    run.print("block_records", files=SHARDS, val_files=1, record_bytes=REC,
+              file_bytes=os.path.getsize(shards[0]), train_records=len(tds),
+              val_records=len(vds), val_file_bytes=len(vds) * REC,
+              payload_bytes_per_epoch=len(tds) * REC, reads_per_epoch=len(tds),
+              batch_size=a.batch, eval_batch_size=48, workers=3, epochs=a.epochs)
 
 
 def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--make", metavar="DIR", help="write the dataset into DIR and exit")
-    p.add_argument("--data", metavar="DIR")
-    p.add_argument("--ckpt", default="ckpt")
-    p.add_argument("--epochs", type=int, default=3)
-    p.add_argument("--batch", type=int, default=40)
-    a = p.parse_args()
+    a = parse_args(epochs=3, batch=40)
     make(a.make) if a.make else train(a)
 
 

@@ -28,7 +28,10 @@ class HeldOutR6 : public dlgen::testing::HeldOutProgram<Suite> {
   using Base = dlgen::testing::HeldOutProgram<Suite>;
 
  protected:
-  static void loop(const std::string& program, const std::string& run_args = "") {
+  // The suite's SetUpTestSuite: a temporary root named after TAG, then PROGRAM's loop.
+  static void set_up(const char* tag, const std::string& program,
+                     const std::string& run_args = "") {
+    Base::make_dir(tag);
     const std::string root = Base::root();
     Base::loop(kPrograms, program, "", "--data " + root + "/data --ckpt " + root + "/ck", run_args);
   }
@@ -44,6 +47,19 @@ class HeldOutR6 : public dlgen::testing::HeldOutProgram<Suite> {
     return Base::truth_["checkpoints"][0]["bytes"].template get<double>();
   }
   static double checkpoints() { return static_cast<double>(Base::truth_["checkpoints"].size()); }
+  // What every program does that dlgen finds: its checkpoints, as torch.save writes them.
+  static void expect_checkpoints_as_written() {
+    EXPECT_EQ(Base::original("checkpoints"), checkpoints()) << Base::row("checkpoints").dump();
+    EXPECT_EQ(Base::job_.checkpoint.size_bytes, checkpoint_bytes());
+    EXPECT_EQ(Base::job_.checkpoint.write_call, dlgen::WriteCall::writev) << "torch.save";
+  }
+  // The files, workers, epochs and training steps of the program, in the job and the trace.
+  static void expect_files_workers_epochs() {
+    EXPECT_EQ(Base::job_.dataset.num_files, Base::truth("files"));
+    EXPECT_EQ(Base::job_.reader.workers, Base::truth("workers"));
+    EXPECT_EQ(Base::job_.run.epochs, Base::truth("epochs"));
+    EXPECT_EQ(Base::original("steps"), Base::total("steps_per_epoch")) << Base::row("steps").dump();
+  }
   // The program's forward + backward + optimizer step, timed around the calls (median), against
   // the compute the trace shows: within 20%.
   static void expect_compute() {
@@ -57,9 +73,8 @@ class HeldOutR6 : public dlgen::testing::HeldOutProgram<Suite> {
 class HeldOutH5Chunked : public HeldOutR6<HeldOutH5Chunked> {
  protected:
   static void SetUpTestSuite() {
-    make_dir("heldout-h5chunked");
-    // The distilled job runs 1,028 epochs of 2 steps (104 s of compute): the replay is cut at 4 s.
-    loop("h5_chunked.py", "--set run.max_time=4s");
+    // The distilled job runs 1,028 epochs of 2 steps: the replay is cut at 4 s.
+    set_up("heldout-h5chunked", "h5_chunked.py", "--set run.max_time=4s");
   }
 };
 
@@ -81,9 +96,7 @@ TEST_F(HeldOutH5Chunked, OneFileReadAChunkAtATime) {
 }
 
 TEST_F(HeldOutH5Chunked, CheckpointsAsWritten) {
-  EXPECT_EQ(original("checkpoints"), checkpoints()) << row("checkpoints").dump();
-  EXPECT_EQ(job_.checkpoint.size_bytes, checkpoint_bytes());
-  EXPECT_EQ(job_.checkpoint.write_call, dlgen::WriteCall::writev) << "torch.save";
+  expect_checkpoints_as_written();
 }
 
 TEST_F(HeldOutH5Chunked, DISABLED_BatchWorkersAndEpochs) {
@@ -91,11 +104,9 @@ TEST_F(HeldOutH5Chunked, DISABLED_BatchWorkersAndEpochs) {
   // loader's), 1 worker, 1,028 epochs (a pass "ends when a file repeats": every 2 chunk reads),
   // 36 steps (training and validation together).
   EXPECT_EQ(job_.reader.batch_size, truth("batch_size"));
-  EXPECT_EQ(job_.reader.workers, truth("workers"));
-  EXPECT_EQ(job_.run.epochs, truth("epochs"));
-  EXPECT_EQ(original("steps"), total("steps_per_epoch")) << row("steps").dump();
+  expect_files_workers_epochs();
   EXPECT_NEAR(original("epoch_bytes_read"), first_epoch_bytes(), 0.05 * first_epoch_bytes())
-      << "dlgen: 96.5 KiB an epoch, truth 48.5 MiB";
+      << "dlgen: 512 B an epoch, truth 50.6 MB";
 }
 
 TEST_F(HeldOutH5Chunked, DISABLED_ValidationGroupOfTheSameFile) {
@@ -108,14 +119,14 @@ TEST_F(HeldOutH5Chunked, DISABLED_ValidationGroupOfTheSameFile) {
 
 TEST_F(HeldOutH5Chunked, DISABLED_CheckpointAfterEveryEpoch) {
   // epoch1.pt, epoch2.pt after each epoch; dlgen: every_steps = 18 (after its steps 18 and 36,
-  // counting the validation steps), and the 4 s replay wrote 1 of them.
+  // counting the validation steps); the replay wrote 34 in its 4 s.
   EXPECT_EQ(job_.checkpoint.every_epochs, 1u);
   EXPECT_EQ(job_.checkpoint.every_steps, 0u);
 }
 
 TEST_F(HeldOutH5Chunked, DISABLED_ComputePerStep) {
-  // The program's step: 10.0, 10.6 and 8.9 ms (median, three runs); dlgen's compute 6.2, 7.2
-  // and 8.1 ms (the last within 20%).
+  // The program's step: 8.5-10.6 ms (median, five runs); dlgen's compute 4.3-8.1 ms (one run
+  // of five within 20%).
   expect_compute();
 }
 
@@ -127,15 +138,11 @@ TEST_F(HeldOutH5Chunked, DISABLED_H5ChunkedReplayPasses) {
 
 class HeldOutZipMembers : public HeldOutR6<HeldOutZipMembers> {
  protected:
-  static void SetUpTestSuite() {
-    make_dir("heldout-zip");
-    loop("zip_members.py");
-  }
+  static void SetUpTestSuite() { set_up("heldout-zip", "zip_members.py"); }
 };
 
 TEST_F(HeldOutZipMembers, MembersOfOneArchive) {
   EXPECT_EQ(truth("members"), 400);  // the program did what its README says
-  EXPECT_EQ(job_.dataset.num_files, truth("files")) << "samples.zip";
   EXPECT_EQ(job_.dataset.samples_per_file, truth("members"));
   EXPECT_EQ(job_.reader.read_unit, dlgen::ReadUnit::sample);
   EXPECT_EQ(job_.reader.shuffle, dlgen::Shuffle::sample);
@@ -143,9 +150,7 @@ TEST_F(HeldOutZipMembers, MembersOfOneArchive) {
   EXPECT_NEAR(job_.dataset.sample_size.expected(), truth("member_bytes_mean") + 42,
               0.03 * truth("member_bytes_mean"));
   EXPECT_EQ(job_.reader.batch_size, truth("batch_size"));
-  EXPECT_EQ(job_.reader.workers, truth("workers"));
-  EXPECT_EQ(job_.run.epochs, truth("epochs"));
-  EXPECT_EQ(original("steps"), total("steps_per_epoch")) << row("steps").dump();
+  expect_files_workers_epochs();
   EXPECT_NEAR(original("bytes_read"), read_bytes(), 0.03 * read_bytes())
       << row("bytes_read").dump();
 }
@@ -158,14 +163,13 @@ TEST_F(HeldOutZipMembers, ValidationEveryEpoch) {
 }
 
 TEST_F(HeldOutZipMembers, CheckpointsAsWritten) {
-  EXPECT_EQ(original("checkpoints"), checkpoints()) << row("checkpoints").dump();
-  EXPECT_EQ(job_.checkpoint.size_bytes, checkpoint_bytes());
-  EXPECT_EQ(job_.checkpoint.write_call, dlgen::WriteCall::writev) << "torch.save";
+  expect_checkpoints_as_written();
 }
 
 TEST_F(HeldOutZipMembers, DISABLED_CheckpointEvery12Steps) {
-  // last.pt after steps 12, 24, 36. dlgen's every_steps moves from run to run: 13, 12, 13 and
-  // (on a loaded host, checkpoints placed after steps 20, 26, 31) 6; the replay wrote 3 to 8.
+  // last.pt after steps 12, 24, 36. dlgen's every_steps moves from run to run: 13, 12, 13, 13,
+  // 12 and (on a loaded host, checkpoints placed after steps 20, 26, 31) 6; the replay wrote 3
+  // to 8.
   EXPECT_EQ(job_.checkpoint.every_steps, truth("checkpoint_every_steps"));
   EXPECT_EQ(replay("checkpoints"), checkpoints()) << row("checkpoints").dump();
   EXPECT_EQ(verdict("bytes_written"), "PASS") << row("bytes_written").dump();
@@ -189,8 +193,8 @@ TEST_F(HeldOutZipMembers, DISABLED_MembersReadThroughTheBuffer) {
 }
 
 TEST_F(HeldOutZipMembers, DISABLED_ComputePerStep) {
-  // The program's step: 13.9, 15.0 and 14.5 ms (median, three runs); dlgen's compute 7.3, 7.3
-  // and 7.1 ms (its consumer cost 2.5, 5.2 and 3.3 ms).
+  // The program's step: 13.3-15.0 ms (median, five runs); dlgen's compute 7.1-7.5 ms (its
+  // consumer cost 2.5-9.2 ms).
   expect_compute();
 }
 
@@ -202,19 +206,13 @@ TEST_F(HeldOutZipMembers, DISABLED_ZipMembersReplayPasses) {
 
 class HeldOutBlockRecords : public HeldOutR6<HeldOutBlockRecords> {
  protected:
-  static void SetUpTestSuite() {
-    make_dir("heldout-blocks");
-    loop("block_records.py");
-  }
+  static void SetUpTestSuite() { set_up("heldout-blocks", "block_records.py"); }
 };
 
 TEST_F(HeldOutBlockRecords, FourShardsThreeWorkersThreeEpochs) {
   EXPECT_EQ(truth("record_bytes"), 3000);  // the program did what its README says
-  EXPECT_EQ(job_.dataset.num_files, truth("files"));
   EXPECT_EQ(job_.dataset.files_per_sample, 1u);
-  EXPECT_EQ(job_.reader.workers, truth("workers"));
-  EXPECT_EQ(job_.run.epochs, truth("epochs"));
-  EXPECT_EQ(original("steps"), total("steps_per_epoch")) << row("steps").dump();
+  expect_files_workers_epochs();
   // One pread a record: the trace's bytes are the records' exactly.
   EXPECT_EQ(original("bytes_read"), read_bytes());
   EXPECT_EQ(original("read_ops"),
@@ -229,14 +227,12 @@ TEST_F(HeldOutBlockRecords, ValidationFileAndCheckpointsEveryEpoch) {
   EXPECT_EQ(job_.run.eval_every_epochs, 1u);
   EXPECT_EQ(original("eval_steps"), total("eval_steps_per_pass")) << row("eval_steps").dump();
   EXPECT_EQ(job_.checkpoint.every_epochs, 1u);
-  EXPECT_EQ(job_.checkpoint.size_bytes, checkpoint_bytes());
-  EXPECT_EQ(job_.checkpoint.write_call, dlgen::WriteCall::writev) << "torch.save";
-  EXPECT_EQ(original("checkpoints"), checkpoints()) << row("checkpoints").dump();
+  expect_checkpoints_as_written();
   EXPECT_EQ(verdict("checkpoints"), "PASS") << row("checkpoints").dump();
 }
 
 TEST_F(HeldOutBlockRecords, DISABLED_RecordsAndBatches) {
-  // 160 records of 3,000 B a shard, batches of 40 of them. dlgen (three runs on a quiet host): 4
+  // 160 records of 3,000 B a shard, batches of 40 of them. dlgen (five runs on a quiet host): 4
   // samples of 120,000 B a shard, batch 1 (each batch taken for one sample); on a loaded host it
   // once found 160 x 3,000 B and batch 40.
   EXPECT_EQ(job_.dataset.samples_per_file, truth("train_records") / truth("files"));
@@ -266,8 +262,8 @@ TEST_F(HeldOutBlockRecords, DISABLED_ValidationRecords) {
 }
 
 TEST_F(HeldOutBlockRecords, DISABLED_ComputePerStep) {
-  // The program's step: 16.3, 14.8 and 14.4 ms (median, three runs); dlgen's compute 6.2, 4.9
-  // and 4.9 ms (its consumer cost 11.8, 8.4 and 4.9 ms).
+  // The program's step: 14.4-16.3 ms (median, five runs); dlgen's compute 4.9-6.2 ms (its
+  // consumer cost 4.8-11.8 ms).
   expect_compute();
 }
 
@@ -279,21 +275,15 @@ TEST_F(HeldOutBlockRecords, DISABLED_BlockRecordsReplayPasses) {
 
 class HeldOutPtBuckets : public HeldOutR6<HeldOutPtBuckets> {
  protected:
-  static void SetUpTestSuite() {
-    make_dir("heldout-buckets");
-    loop("pt_buckets.py");
-  }
+  static void SetUpTestSuite() { set_up("heldout-buckets", "pt_buckets.py"); }
 };
 
 TEST_F(HeldOutPtBuckets, ClipFilesBatchAndWorkers) {
   EXPECT_EQ(truth("files"), 256);  // the program did what its README says
-  EXPECT_EQ(job_.dataset.num_files, truth("files"));
   EXPECT_EQ(job_.dataset.samples_per_file, 1u);
   EXPECT_EQ(job_.reader.read_unit, dlgen::ReadUnit::file);
   EXPECT_EQ(job_.reader.batch_size, truth("batch_size"));
-  EXPECT_EQ(job_.reader.workers, truth("workers"));
-  EXPECT_EQ(job_.run.epochs, truth("epochs"));
-  EXPECT_EQ(original("steps"), total("steps_per_epoch")) << row("steps").dump();
+  expect_files_workers_epochs();
   EXPECT_NEAR(original("bytes_read"), read_bytes(), 0.03 * read_bytes())
       << row("bytes_read").dump();
   for (const char* name : {"files_read", "steps", "epochs", "readers"})
@@ -306,23 +296,21 @@ TEST_F(HeldOutPtBuckets, ValidationFolderAndCheckpoints) {
   EXPECT_EQ(job_.run.eval_every_epochs, 1u);
   EXPECT_EQ(original("eval_steps"), total("eval_steps_per_pass")) << row("eval_steps").dump();
   EXPECT_EQ(job_.checkpoint.every_epochs, 1u);
-  EXPECT_EQ(job_.checkpoint.size_bytes, checkpoint_bytes());
-  EXPECT_EQ(job_.checkpoint.write_call, dlgen::WriteCall::writev) << "torch.save";
+  expect_checkpoints_as_written();
   for (const char* name : {"eval_passes", "eval_steps", "checkpoints", "checkpoint_size"})
     EXPECT_EQ(verdict(name), "PASS") << row(name).dump();
 }
 
 TEST_F(HeldOutPtBuckets, DISABLED_TorchLoadReads) {
   // torch.load reads a .pt file through Python's buffered file in ~10 requests (median 553 B),
-  // going back over its zip records: 1.74x the file's bytes (7.5 MiB an epoch for 4.4 MiB of
-  // files). The replay reads 5.4 MiB an epoch in 5 requests a file.
+  // going back over its zip records: 1.7x the file's bytes (7.89 MB an epoch for 4.66 MB of
+  // files). The replay reads 5.70 MB an epoch in 2 requests a file.
   for (const char* name : {"epoch_bytes_read", "bytes_read", "read_ops", "request_size"})
     EXPECT_EQ(verdict(name), "PASS") << row(name).dump();
 }
 
 TEST_F(HeldOutPtBuckets, DISABLED_ComputePerStep) {
-  // The program's step: 7.7, 5.4 and 4.7 ms (median, three runs); dlgen's compute 5.3, 2.6 and
-  // 2.2 ms.
+  // The program's step: 4.7-7.7 ms (median, five runs); dlgen's compute 2.2-5.3 ms.
   expect_compute();
 }
 

@@ -4,20 +4,20 @@ torch.load in 2 DataLoader workers. A length index (lengths.json) lets a bucketi
 sampler group clips of similar length (sorted by length, cut into batches, the batches shuffled
 each epoch); collate pads each batch to its longest clip. Validation every epoch on a separate
 folder; the latest weights saved to the same file after every epoch.
+Each sample also carries the bytes its load read (/proc/self/io rchar around it): the ground
+truth of the dataset bytes a trace should show.
 
     pt_buckets.py --make DIR             # writes DIR/train/*.pt, DIR/val/*.pt, DIR/lengths.json
     pt_buckets.py --data DIR --ckpt CK   # trains; last stdout line is the ground truth as JSON
 """
-import argparse
 import json
 import os
 import random
-import statistics
 import sys
-import time
 
 import torch
 import torch.nn as nn
+from ground_truth import Truth, counted, parse_args
 from torch.utils.data import DataLoader, Dataset, Sampler
 
 N_TRAIN, N_VAL, MIN_LEN, MAX_LEN = 256, 64, 1000, 8000
@@ -77,21 +77,6 @@ def pad(batch):
     return x, torch.tensor([y for _, y, _ in batch]), torch.tensor([n for _, _, n in batch])
 
 
-def rchar():
-    """This process's bytes from read-type system calls so far, and the length of the read that
-    asked (it counts too)."""
-    with open("/proc/self/io", "rb") as f:
-        s = f.read()
-    return int(s.split(b"rchar: ")[1].split(b"\n")[0]), len(s)
-
-
-def counted(load):
-    """load()'s result and the bytes its system calls read: the dataset's bytes as the worker read
-    them (ground truth for what a trace should show)."""
-    before, asked = rchar()
-    out = load()
-    return out, rchar()[0] - before - asked
-
 
 def train(a):
     torch.manual_seed(0)
@@ -106,51 +91,22 @@ def train(a):
                           nn.ReLU(), nn.AdaptiveMaxPool1d(1), nn.Flatten(), nn.Linear(32, 8))
     loss_fn, opt = nn.CrossEntropyLoss(), torch.optim.Adam(model.parameters(), lr=1e-3)
     os.makedirs(a.ckpt, exist_ok=True)
-    computes, steps, eval_steps, ckpts, rc, vrc = [], [], [], [], [], []
+    run = Truth()
     for ep in range(a.epochs):
-        model.train()
-        n = 0
-        rc.append(0)
-        for x, y, nb in tl:
-            rc[-1] += int(nb.sum())
-            t = time.perf_counter()
-            opt.zero_grad()
-            loss_fn(model(x), y).backward()
-            opt.step()
-            computes.append(time.perf_counter() - t)
-            n += 1
-        steps.append(n)
-        model.eval()
-        n = 0
-        with torch.no_grad():
-            vrc.append(0)
-            for x, y, nb in vl:
-                vrc[-1] += int(nb.sum())
-                model(x)
-                n += 1
-        eval_steps.append(n)
-        p = os.path.join(a.ckpt, "last.pt")
-        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "epoch": ep + 1}, p)
-        ckpts.append({"path": "last.pt", "bytes": os.path.getsize(p), "after_epoch": ep + 1})
+        run.train_epoch(model, opt, loss_fn, tl)
+        run.eval_pass(model, vl)
+        run.save({"model": model.state_dict(), "opt": opt.state_dict(), "epoch": ep + 1},
+                 os.path.join(a.ckpt, "last.pt"), after_epoch=ep + 1)
     sizes = [os.path.getsize(p) for p in tds.paths]
     vsizes = [os.path.getsize(p) for p in vds.paths]
-    print(json.dumps({
-        "program": "pt_buckets", "files": len(sizes), "val_files": len(vsizes),
-        "file_bytes_mean": statistics.mean(sizes), "file_bytes_min": min(sizes),
-        "file_bytes_max": max(sizes), "payload_bytes_per_epoch": sum(sizes),
-        "val_bytes_per_pass": sum(vsizes), "train_bytes_read_per_epoch": rc, "val_bytes_read_per_pass": vrc, "batch_size": a.batch, "workers": 2,
-        "epochs": a.epochs, "steps_per_epoch": steps, "eval_steps_per_pass": eval_steps,
-        "checkpoints": ckpts, "median_compute_s": statistics.median(computes)}))
+    run.print("pt_buckets", files=len(sizes), val_files=len(vsizes),
+              file_bytes_mean=sum(sizes) / len(sizes), file_bytes_min=min(sizes),
+              file_bytes_max=max(sizes), payload_bytes_per_epoch=sum(sizes),
+              val_bytes_per_pass=sum(vsizes), batch_size=a.batch, workers=2, epochs=a.epochs)
 
 
 def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--make", metavar="DIR", help="write the dataset into DIR and exit")
-    p.add_argument("--data", metavar="DIR")
-    p.add_argument("--ckpt", default="ckpt")
-    p.add_argument("--epochs", type=int, default=2)
-    p.add_argument("--batch", type=int, default=16)
-    a = p.parse_args()
+    a = parse_args(epochs=2, batch=16)
     make(a.make) if a.make else train(a)
 
 

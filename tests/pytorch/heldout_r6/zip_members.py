@@ -3,21 +3,20 @@
 name), read member by member with zipfile from DataLoader workers (each worker opens the archive
 in worker_init_fn). Train and val are one archive split by SubsetRandomSampler / a fixed val
 index list; validation every epoch; a checkpoint every 12 steps.
+Each sample also carries the bytes its load read (/proc/self/io rchar around it): the ground
+truth of the dataset bytes a trace should show.
 
     zip_members.py --make DIR             # writes DIR/samples.zip
     zip_members.py --data DIR --ckpt CK   # trains; last stdout line is the ground truth as JSON
 """
-import argparse
-import json
 import os
-import statistics
 import sys
-import time
 import zipfile
 
 import numpy as np
 import torch
 import torch.nn as nn
+from ground_truth import Truth, counted, parse_args
 from torch.utils.data import DataLoader, Dataset, SubsetRandomSampler, get_worker_info
 
 N, VAL_EVERY, FEAT = 400, 5, 1024  # every 5th member is validation
@@ -49,28 +48,13 @@ class ZipSamples(Dataset):
         info = self.infos[i]
         data, nbytes = counted(lambda: self.zf.read(info))
         nbytes, self.opened = nbytes + self.opened, 0
-        x = np.resize(np.frombuffer(data, dtype=np.float32), FEAT)  # crop or repeat to a fixed length
+        x = np.resize(np.frombuffer(data, dtype=np.float32), FEAT)  # crop or repeat to FEAT
         return torch.from_numpy(x), int(info.filename.split("_")[1].split(".")[0]), nbytes
 
 
 def worker_init(_):
     get_worker_info().dataset.open()
 
-
-def rchar():
-    """This process's bytes from read-type system calls so far, and the length of the read that
-    asked (it counts too)."""
-    with open("/proc/self/io", "rb") as f:
-        s = f.read()
-    return int(s.split(b"rchar: ")[1].split(b"\n")[0]), len(s)
-
-
-def counted(load):
-    """load()'s result and the bytes its system calls read: the dataset's bytes as the worker read
-    them (ground truth for what a trace should show)."""
-    before, asked = rchar()
-    out = load()
-    return out, rchar()[0] - before - asked
 
 
 def train(a):
@@ -86,57 +70,28 @@ def train(a):
     model = nn.Sequential(nn.Linear(FEAT, 512), nn.ReLU(), nn.Linear(512, 10))
     loss_fn, opt = nn.CrossEntropyLoss(), torch.optim.Adam(model.parameters(), lr=1e-3)
     os.makedirs(a.ckpt, exist_ok=True)
-    computes, steps, eval_steps, ckpts, rc, vrc, step = [], [], [], [], [], [], 0
-    for ep in range(a.epochs):
-        model.train()
-        n = 0
-        rc.append(0)
-        for x, y, nb in tl:
-            rc[-1] += int(nb.sum())
-            t = time.perf_counter()
-            opt.zero_grad()
-            loss_fn(model(x), y).backward()
-            opt.step()
-            computes.append(time.perf_counter() - t)
-            n += 1
-            step += 1
-            if step % a.ckpt_every == 0:
-                p = os.path.join(a.ckpt, "last.pt")
-                torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step}, p)
-                ckpts.append({"path": "last.pt", "bytes": os.path.getsize(p), "after_step": step})
-        steps.append(n)
-        model.eval()
-        n = 0
-        with torch.no_grad():
-            vrc.append(0)
-            for x, y, nb in vl:
-                vrc[-1] += int(nb.sum())
-                model(x)
-                n += 1
-        eval_steps.append(n)
-    members = {i.filename: i.file_size for i in ds.infos}
-    names = [i.filename for i in ds.infos]
-    print(json.dumps({
-        "program": "zip_members", "files": 1, "file_bytes": os.path.getsize(path),
-        "members": len(names), "train_members": len(train_idx), "val_members": len(val_idx),
-        "member_bytes_mean": statistics.mean(members.values()),
-        "member_bytes_min": min(members.values()), "member_bytes_max": max(members.values()),
-        "payload_bytes_per_epoch": sum(members[names[i]] for i in train_idx),
-        "val_payload_bytes_per_pass": sum(members[names[i]] for i in val_idx),
-        "train_bytes_read_per_epoch": rc, "val_bytes_read_per_pass": vrc, "batch_size": a.batch, "workers": 2, "epochs": a.epochs, "steps_per_epoch": steps,
-        "eval_steps_per_pass": eval_steps, "checkpoint_every_steps": a.ckpt_every,
-        "checkpoints": ckpts, "median_compute_s": statistics.median(computes)}))
+    run = Truth()
+
+    def checkpoint(step):
+        if step % a.ckpt_every == 0:
+            run.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step},
+                     os.path.join(a.ckpt, "last.pt"), after_step=step)
+
+    for _ in range(a.epochs):
+        run.train_epoch(model, opt, loss_fn, tl, after_step=checkpoint)
+        run.eval_pass(model, vl)
+    sizes = [i.file_size for i in ds.infos]
+    run.print("zip_members", files=1, file_bytes=os.path.getsize(path), members=len(sizes),
+              train_members=len(train_idx), val_members=len(val_idx),
+              member_bytes_mean=sum(sizes) / len(sizes), member_bytes_min=min(sizes),
+              member_bytes_max=max(sizes),
+              payload_bytes_per_epoch=sum(sizes[i] for i in train_idx),
+              val_payload_bytes_per_pass=sum(sizes[i] for i in val_idx), batch_size=a.batch,
+              workers=2, epochs=a.epochs, checkpoint_every_steps=a.ckpt_every)
 
 
 def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--make", metavar="DIR", help="write the dataset into DIR and exit")
-    p.add_argument("--data", metavar="DIR")
-    p.add_argument("--ckpt", default="ckpt")
-    p.add_argument("--epochs", type=int, default=2)
-    p.add_argument("--batch", type=int, default=16)
-    p.add_argument("--ckpt-every", type=int, default=12)
-    a = p.parse_args()
+    a = parse_args(epochs=2, batch=16, extra=[("--ckpt-every", 12)])
     make(a.make) if a.make else train(a)
 
 
