@@ -21,7 +21,8 @@ const std::vector<std::string_view> kReaderKeys = {
     "batch_size", "workers",   "prefetch",     "shuffle",        "shuffle_buffer",
     "seed",       "read",      "request_size", "header_read",    "iodepth",
     "direct",     "drop_last", "startup",      "preprocess",     "warmup",
-    "readahead",  "probe",     "recipe",       "startup_spread", "eval_batch_size", "collate"};
+    "readahead",  "probe",     "recipe",       "startup_spread", "eval_batch_size", "collate",
+    "stream_granule", "stream_tail"};
 const std::vector<std::string_view> kComputeKeys = {"accelerator", "time", "eval_time",
                                                     "batch_overhead", "au_threshold"};
 const std::vector<std::string_view> kAcceleratorKeys = {"time", "batch_size"};
