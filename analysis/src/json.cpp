@@ -71,12 +71,9 @@ json dataset(const DatasetSummary& d) {
   if (d.listed_files > d.files.size()) j["listed_files"] = d.listed_files;
   // A stream's granule and tail: only where one was found, so other datasets read as before.
   if (d.stream.granule_bytes > 0)
-    j["stream"] = {{"granule_bytes", d.stream.granule_bytes},
-                   {"inner_reads", d.stream.inner_reads},
-                   {"granule_reads", d.stream.granule_reads},
-                   {"tail_bytes", d.stream.tail_bytes},
-                   {"accesses", d.stream.accesses},
-                   {"tails", d.stream.tails}};
+    j["stream"] = {{"granule_bytes", d.stream.granule_bytes}, {"inner_reads", d.stream.inner_reads},
+                   {"granule_reads", d.stream.granule_reads}, {"tail_bytes", d.stream.tail_bytes},
+                   {"accesses", d.stream.accesses},           {"tails", d.stream.tails}};
   return j;
 }
 

@@ -88,9 +88,12 @@ void stream_keys(JobWriter& x, const DatasetSummary& d) {
   auto& r = x.out.job.reader;
   const StreamReads& st = d.stream;
   if (r.request_size_bytes > 0 || st.granule_bytes == 0) return;
+  auto of = [](std::uint64_t n, std::uint64_t all) {
+    return std::to_string(n) + " of " + std::to_string(all);
+  };
   r.stream_granule_bytes = st.granule_bytes;
   x.evidence("reader.stream_granule",
-             std::to_string(st.granule_reads) + " of " + std::to_string(st.inner_reads) +
+             of(st.granule_reads, st.inner_reads) +
                  " reads inside shard accesses (neither a shard's first nor its last) are whole "
                  "multiples of " +
                  format_size(st.granule_bytes) +
@@ -98,13 +101,12 @@ void stream_keys(JobWriter& x, const DatasetSummary& d) {
                  "a buffer's reads), not at a batch's last sample");
   if (st.tail_bytes == 0) return;
   r.stream_tail_bytes = st.tail_bytes;
-  x.evidence("reader.stream_tail",
-             std::to_string(st.tails) + " of " + std::to_string(st.accesses) +
-                 " shard accesses ended in a read of their own, shorter than the granule, to the "
-                 "shard's end (median " +
-                 format_size(st.tail_bytes) +
-                 "): the archive's end after the last sample (tar's end-of-archive blocks and "
-                 "record padding)");
+  x.evidence("reader.stream_tail", of(st.tails, st.accesses) +
+                                       " shard accesses ended in a read of their own, shorter "
+                                       "than the granule, to the shard's end (median " +
+                                       format_size(st.tail_bytes) +
+                                       "): the archive's end after the last sample (tar's "
+                                       "end-of-archive blocks and record padding)");
 }
 
 // reader.read, request_size, probe, header_read: the read pattern most files of the training set

@@ -32,8 +32,8 @@ std::pair<std::uint64_t, std::uint64_t> granule_of(const std::vector<std::uint64
     // Against the best so far: at least half its reads, and 1.5 times its share x granule (reads
     // spread over many granules are multiples of a k times larger one 1 in k by chance).
     const bool better = best.first == 0 || (2 * hits >= best.second &&
-                                             double(hits) * double(g) >=
-                                                 1.5 * double(best.second) * double(best.first));
+                                            double(hits) * double(g) >=
+                                                1.5 * double(best.second) * double(best.first));
     if (better) best = {g, hits};
   }
   return best;

@@ -99,8 +99,8 @@ struct StreamReads {
   // divides at least half as many as the best so far and 1.5 times its count x granule (reads
   // spread over many granules are multiples of a k times larger one 1 in k by chance).
   std::uint64_t granule_bytes = 0;
-  std::uint64_t inner_reads = 0;     // reads inside shard accesses
-  std::uint64_t granule_reads = 0;   // ... of them whole multiples of the granule
+  std::uint64_t inner_reads = 0;    // reads inside shard accesses
+  std::uint64_t granule_reads = 0;  // ... of them whole multiples of the granule
   // The tail, bytes (0: none): the median of the shards' last reads that end at the shard's end
   // and are shorter than the granule, when at least a quarter of the shard accesses end so.
   std::uint64_t tail_bytes = 0;
