@@ -69,6 +69,11 @@ json dataset(const DatasetSummary& d) {
   // Samples of several files: the key only then, so one-file samples read as before.
   if (d.files_per_sample > 1) j["files_per_sample"] = d.files_per_sample;
   if (d.listed_files > d.files.size()) j["listed_files"] = d.listed_files;
+  // A stream's granule and tail: only where one was found, so other datasets read as before.
+  if (d.stream.granule_bytes > 0)
+    j["stream"] = {{"granule_bytes", d.stream.granule_bytes}, {"inner_reads", d.stream.inner_reads},
+                   {"granule_reads", d.stream.granule_reads}, {"tail_bytes", d.stream.tail_bytes},
+                   {"accesses", d.stream.accesses},           {"tails", d.stream.tails}};
   return j;
 }
 

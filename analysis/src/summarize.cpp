@@ -62,6 +62,7 @@ struct Staged {
   stages::DatasetReads reads;
   std::vector<OrderSummary> orders;
   stages::Batches batches;
+  std::vector<StreamReads> streams;  // per dataset, when batches.stream
   stages::Steps steps;
   GpuCompute gpu;
   stages::Checkpoints checkpoints;
@@ -95,6 +96,7 @@ Staged run_stages(const trace::Trace& t, const std::set<std::uint32_t>& mapped) 
   x.batches = x.in_memory
                   ? std::move(memory.batches)
                   : find_batches(t, x.classified, x.accesses, x.readers, x.passes, mapped);
+  if (x.batches.stream) x.streams = stream_reads(x.classified, x.accesses);
   x.steps = find_steps(t, x.readers, x.passes, x.batches);
   x.gpu = gpu_compute(t, x.readers, x.passes, x.batches, x.steps);
   x.checkpoints =
@@ -133,6 +135,7 @@ void put_datasets(const Staged& x, TraceSummary& s) {
   s.datasets = x.classified.datasets;
   for (std::size_t di = 0; di < s.datasets.size(); ++di) {
     s.datasets[di].read = x.reads.datasets[di].read;
+    if (di < x.streams.size()) s.datasets[di].stream = x.streams[di];
     s.datasets[di].recipe = x.reads.datasets[di].recipe;
     s.datasets[di].accesses = x.reads.datasets[di].accesses;
     s.datasets[di].bytes_read = x.reads.datasets[di].bytes_read;

@@ -170,6 +170,8 @@ void read_reader(Ctx& ctx, const toml::table& root, Job& job) {
   s.distribution("preprocess", r.preprocess, Unit::seconds);
   s.distribution("collate", r.collate, Unit::seconds);
   s.numbers("worker_pace", r.worker_pace);
+  s.size("stream_granule", r.stream_granule_bytes);
+  s.size("stream_tail", r.stream_tail_bytes);
   s.check_unknown(kReaderKeys);
 }
 

@@ -22,7 +22,8 @@ const std::vector<std::string_view> kReaderKeys = {
     "seed",       "read",      "request_size", "header_read",    "iodepth",
     "direct",     "drop_last", "startup",      "preprocess",     "warmup",
     "readahead",  "probe",     "recipe",       "startup_spread", "eval_batch_size", "collate",
-    "worker_pace"};
+    "worker_pace",
+    "stream_granule", "stream_tail"};
 const std::vector<std::string_view> kComputeKeys = {"accelerator", "time", "eval_time",
                                                     "batch_overhead", "au_threshold"};
 const std::vector<std::string_view> kAcceleratorKeys = {"time", "batch_size"};

@@ -118,7 +118,11 @@ PhaseConfig phase_config(const ReaderSpec& rd, const RunOptions& options, const 
   }
   cfg.request_bytes = request_bytes(rd, cfg, options, plan, files);
   if (rd.read_unit == ReadUnit::sample) cfg.readahead_bytes = rd.readahead_bytes;
-  if (rd.read_unit == ReadUnit::stream) cfg.stream_fill_bytes = rd.request_size_bytes;
+  if (rd.read_unit == ReadUnit::stream) {
+    cfg.stream_fill_bytes = rd.request_size_bytes;
+    cfg.stream_granule_bytes = rd.stream_granule_bytes;
+    cfg.stream_tail_bytes = rd.stream_tail_bytes;
+  }
   return cfg;
 }
 

@@ -153,10 +153,12 @@ bool Worker::start_sample() {
 // sample past what the worker read of its shard reads from there to the end of the batch's last
 // sample in this shard (to the shard's end after its last sample), in whole request_size fills
 // as a buffered reader does (the last one at the shard's end shorter), or, with request_size 0,
-// exactly those bytes in one request (the s3 engine: a ranged GET of a batch's bytes, as the
-// original's body came in a burst a batch); a sample read with an earlier one needs no request.
-// A shard's first sample reads from its start; a sample met first in mid-shard (a worker taking
-// another's tail) from its own offset.
+// those bytes in one request (the s3 engine: a ranged GET of a batch's bytes, as the original's
+// body came in a burst a batch); a sample read with an earlier one needs no request. With
+// reader.stream_granule the burst ends on the reader's granule past the batch's last sample
+// instead, and with reader.stream_tail the shard's last batch leaves its tail to a read of its
+// own (stream_burst_end). A shard's first sample reads from its start; a sample met first in
+// mid-shard (a worker taking another's tail) from its own offset.
 void Worker::stream_segment(Open& op, const SampleRef& ref, std::uint64_t k) {
   const datasets::Extent e = cfg_.files->extent(ref.file, ref.sample);
   if (ref.file != stream_file_ || ref.sample == 0) {
@@ -176,10 +178,25 @@ void Worker::stream_segment(Open& op, const SampleRef& ref, std::uint64_t k) {
     const datasets::Extent x = cfg_.files->extent(s.file, s.sample);
     end = std::max(end, x.offset + x.length);
   }
-  if (const std::uint64_t fill = cfg_.stream_fill_bytes; fill > 0)
-    end = std::min(file_size_, stream_end_ + (end - stream_end_ + fill - 1) / fill * fill);
-  add_segment(op, stream_end_, end);
-  stream_end_ = end;
+  const std::uint64_t burst = stream_burst_end(end);
+  add_segment(op, stream_end_, burst);
+  add_segment(op, std::max(burst, stream_end_), end == file_size_ ? file_size_ : burst);
+  stream_end_ = std::max(stream_end_, end == file_size_ ? file_size_ : burst);
+}
+
+// Where a stream's burst that reads up to `end` (a batch's last sample, or the shard's end)
+// stops: the shard's end less reader.stream_tail when it is the shard's end (the tail is read on
+// its own), then the first multiple of reader.stream_granule from the shard's start at or past
+// that (the shard's end at most), or whole request_size fills from where the shard's reading
+// stands; `end` itself without either.
+std::uint64_t Worker::stream_burst_end(std::uint64_t end) const {
+  if (end == file_size_ && cfg_.stream_tail_bytes > 0)
+    end = file_size_ - std::min(file_size_, cfg_.stream_tail_bytes);
+  if (const std::uint64_t g = cfg_.stream_granule_bytes; g > 0)
+    return std::min(file_size_, (end + g - 1) / g * g);
+  if (const std::uint64_t fill = cfg_.stream_fill_bytes; fill > 0 && end > stream_end_)
+    return std::min(file_size_, stream_end_ + (end - stream_end_ + fill - 1) / fill * fill);
+  return end;
 }
 
 // A sample already in memory: an open without a file or a segment (fill() completes it at once,

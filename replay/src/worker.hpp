@@ -110,8 +110,10 @@ struct PhaseConfig {
   std::uint64_t probe_bytes = 0;
   // read = "stream": the reader's buffer fill (request_size): a batch's bytes are read in whole
   // fills, as a buffered reader reads; 0: exactly the batch's bytes.
-  std::uint64_t stream_fill_bytes =
-      0;  // reader.probe: a read at offset 0 before the header and data
+  std::uint64_t stream_fill_bytes = 0;
+  // read = "stream": reader.stream_granule (a batch's burst ends on it) and reader.stream_tail
+  // (read on its own after a shard's last batch); 0: none.
+  std::uint64_t stream_granule_bytes = 0, stream_tail_bytes = 0;
   // read = "file": each sample file's steps (reader.recipe, or legacy_recipe of probe, header and
   // request size); null with read = "sample".
   const Recipe* recipe = nullptr;
@@ -256,6 +258,7 @@ class Worker {
   bool start_in_memory(const SampleRef& ref);
   // read = "stream": the range sample `ref` of global batch `k` needs read (stream_end_).
   void stream_segment(Open& op, const SampleRef& ref, std::uint64_t k);
+  std::uint64_t stream_burst_end(std::uint64_t end) const;
 
   // Adds the byte range [begin, end) to the sample's ranges to read, with its cut and chunk size
   // (O_DIRECT: whole blocks around it; only the range's own bytes count as read).

@@ -96,6 +96,13 @@ class StreamedShards : public testing::TraceBuilder {
     t_.meta.duration_ns = now_;
     return t_;
   }
+  // As a socket-read client (http.client's 8 KiB reads) streams a tar shard: batches of
+  // `batch` bytes, each burst ending on the first multiple of `granule` past its batch's last
+  // byte, and `tail` bytes past the last batch (the archive's end) read after its handover.
+  trace::Trace build_granular(std::uint64_t batch, std::uint64_t granule, std::uint64_t tail) {
+    batch_ = batch, granule_ = granule, tail_ = tail;
+    return build(true);
+  }
 
  private:
   // One pass: step k comes from worker k % 2; a worker reads at most 2 batches ahead.
@@ -110,12 +117,17 @@ class StreamedShards : public testing::TraceBuilder {
       const std::uint32_t w = k % 2, pid = first_pid + w, j = k / 2;  // the worker's j-th batch
       std::uint64_t start = worker_free[w];
       if (k >= 4) start = std::max(start, recv[k - 4]);
-      if (j % kBatchesPerShard == 0) get[w] = begin_get(pid, w + 2 * (j / kBatchesPerShard), start);
+      const std::uint32_t shard = w + 2 * (j / kBatchesPerShard), i = j % kBatchesPerShard;
+      if (i == 0) get[w] = begin_get(pid, shard, start);
       const std::uint64_t ready = start + 2'000'000;
-      const std::uint64_t at = (j % kBatchesPerShard) * kBatch;
-      if (bursts) get[w].body.push_back({start, ready, at, kBatch});
+      const std::uint64_t at = i == 0 ? 0 : burst_end(shard, i - 1);
+      if (bursts) get[w].body.push_back({start, ready, at, burst_end(shard, i) - at});
       get[w].last_byte_ns = ready;
-      if (j % kBatchesPerShard == kBatchesPerShard - 1) t_.http.push_back(get[w]);
+      if (i == kBatchesPerShard - 1) {
+        if (const std::uint64_t end = burst_end(shard, i); end < shard_bytes(shard))
+          get[w].body.push_back({ready + 100'000, ready + 110'000, end, shard_bytes(shard) - end});
+        t_.http.push_back(get[w]);
+      }
       ev(ready, 20000, pid, pid, Op::shm_open, trace::kNoFile, -1, 0, 0, 11);
       worker_free[w] = ready + 100'000;
       recv.push_back(std::max(main_free, ready + 300'000));
@@ -124,6 +136,24 @@ class StreamedShards : public testing::TraceBuilder {
       main_free = recv[k] + kCompute;
     }
     now_ = main_free;
+  }
+  std::uint64_t batch_ = kBatch, granule_ = 0, tail_ = 0;
+
+  // The end of batch i's last sample in a shard: with a granule, batches of batch_ +- 12,000 B
+  // (samples differ in size), else of batch_ exactly.
+  std::uint64_t batch_end(std::uint32_t shard, std::uint32_t i) const {
+    std::uint64_t end = 0;
+    for (std::uint32_t j = 0; j <= i; ++j)
+      end += granule_ ? batch_ + (shard * kBatchesPerShard + j) * 7919 % 24000 - 12000 : batch_;
+    return end;
+  }
+  std::uint64_t shard_bytes(std::uint32_t shard) const {
+    return batch_end(shard, kBatchesPerShard - 1) + tail_;
+  }
+  // Where the burst of the shard's batch i ends.
+  std::uint64_t burst_end(std::uint32_t shard, std::uint32_t i) const {
+    const std::uint64_t end = batch_end(shard, i), g = granule_ ? granule_ : 1;
+    return std::min(shard_bytes(shard), (end + g - 1) / g * g);
   }
 
   trace::HttpRequest begin_get(std::uint32_t pid, std::uint32_t shard, std::uint64_t ts) {
@@ -134,7 +164,7 @@ class StreamedShards : public testing::TraceBuilder {
     r.host = "127.0.0.1:8080";
     r.path = "/bkt/shards/shard-000" + std::to_string(shard) + ".tar";
     r.status = 200;
-    r.content_length = r.object_size = kBatch * kBatchesPerShard;
+    r.content_length = r.object_size = shard_bytes(shard);
     r.request_ns = ts;
     r.first_byte_ns = ts + 500'000;
     return r;
@@ -167,6 +197,40 @@ TEST(ObjectsStream, ShardsStreamedInBurstsAreReadInPiecesAndDistilledAsAStream) 
   const TraceSummary whole = summarize(StreamedShards().build(false));
   ASSERT_EQ(whole.epochs.size(), 2u);
   EXPECT_EQ(whole.epochs[0].read_ops, 4u);
+}
+
+// Batches of 48,000-72,000 B read through 8 KiB socket reads: each burst ends on the first 8 KiB
+// boundary past its batch's last sample (49,152-73,728 B), and a shard's last 1,266-7,970 B (its
+// 9,000 B past the last sample, less what the last burst took) come as a read of their own after
+// the last handover. The summary finds the granule in the 24 reads inside the 8 shard accesses
+// and the tail in all 8 (the lower median, 2,754 B); distil writes both for the replay
+// (docs/distil.md, "Read granule and tail of a stream"). Without them the replay read each
+// batch's bytes exactly, to the shard's end.
+TEST(ObjectsStream, TheStreamsGranuleAndTailAreLearned) {
+  const TraceSummary s = summarize(StreamedShards().build_granular(60000, 8192, 9000));
+  ASSERT_TRUE(s.stream_shards);
+  ASSERT_FALSE(s.datasets.empty());
+  const StreamReads& st = s.datasets[0].stream;
+  EXPECT_EQ(st.inner_reads, 24u);
+  EXPECT_EQ(st.granule_reads, 24u);
+  EXPECT_EQ(st.granule_bytes, 8192u);
+  EXPECT_EQ(st.accesses, 8u);
+  EXPECT_EQ(st.tails, 8u);
+  EXPECT_EQ(st.tail_bytes, 2754u);
+  const Distilled d = distil(s);
+  EXPECT_EQ(d.job.reader.read_unit, ReadUnit::stream);
+  EXPECT_EQ(d.job.reader.request_size_bytes, 0u);
+  EXPECT_EQ(d.job.reader.stream_granule_bytes, 8192u);
+  EXPECT_EQ(d.job.reader.stream_tail_bytes, 2754u);
+  EXPECT_NE(d.comments.at("reader.stream_granule").find("24 of 24 reads"), std::string::npos)
+      << d.comments.at("reader.stream_granule");
+
+  // Batches of whole bytes with no granule (the builder's 64 KiB, each burst its batch): the
+  // inner reads are all 64 KiB, so 64 KiB is their granule, the batch itself: the replay's
+  // bursts end where they did.
+  const TraceSummary exact = summarize(StreamedShards().build(true));
+  EXPECT_EQ(exact.datasets[0].stream.granule_bytes, StreamedShards::kBatch);
+  EXPECT_EQ(exact.datasets[0].stream.tail_bytes, 0u);
 }
 
 }  // namespace

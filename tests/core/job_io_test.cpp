@@ -815,5 +815,24 @@ TEST(JobIo, ShippedRetinanetSmallScaleKeepsEachAcceleratorsBatch) {
   }
 }
 
+// reader.stream_granule and stream_tail: read as sizes, written back only when set (a job
+// without them reads and writes as before, 0: today's bursts), and the same job again.
+TEST(JobIo, StreamGranuleAndTailRoundTrip) {
+  const std::string text =
+      "[dataset]\ndir = \"d\"\nnum_files = 8\nsamples_per_file = 24\nsample_size = 6000\n"
+      "[reader]\nread = \"stream\"\nstream_granule = \"8KiB\"\nstream_tail = 4509\n";
+  auto j = parse_job(text, "t.toml");
+  ASSERT_TRUE(j) << j.error().message;
+  EXPECT_EQ(j->reader.stream_granule_bytes, 8192u);
+  EXPECT_EQ(j->reader.stream_tail_bytes, 4509u);
+  const std::string written = to_toml(*j);
+  EXPECT_NE(written.find("stream_granule = \"8KiB\""), std::string::npos) << written;
+  auto back = parse_job(written, "t.toml");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_TRUE(*back == *j);
+  j->reader.stream_granule_bytes = j->reader.stream_tail_bytes = 0;
+  EXPECT_EQ(to_toml(*j).find("stream_"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace dlgen

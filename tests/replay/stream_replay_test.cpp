@@ -2,8 +2,10 @@
 // pulls them, the bytes of a batch's samples before it hands the batch over: with request_size 0
 // one request of exactly those bytes (the s3 engine's ranged GET of a batch, as the original's
 // body came in a burst a batch), with a request size whole fills of it (a buffered reader's), so
-// a shard is read once, in order, whatever its samples. Requests are seen by a fault engine that
-// injects nothing, around the null engine.
+// a shard is read once, in order, whatever its samples; with reader.stream_granule a batch's read
+// ends on the reader's granule past its last sample, and with reader.stream_tail a shard's end is
+// a read of its own. Requests are seen by a fault engine that injects nothing, around the null
+// engine or io_uring on a written dataset.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -13,6 +15,7 @@
 #include "dlgen/datasets/layout.hpp"
 #include "dlgen/replay/runner.hpp"
 #include "replay_fixture.hpp"
+#include "temp_dir.hpp"
 
 namespace dlgen::replay {
 namespace {
@@ -22,9 +25,10 @@ using namespace fixture;
 using Request = std::pair<std::uint64_t, std::uint64_t>;  // offset, length
 
 // Each file's requests, in submit order; `total` the report's.
-std::map<std::string, std::vector<Request>> run_recorded(const Job& job, std::uint64_t* total) {
+std::map<std::string, std::vector<Request>> run_recorded(const Job& job, std::uint64_t* total,
+                                                         const std::string& engine = "null") {
   SeenRequests seen;
-  Result<Report> r = run_seen(job, "null", seen);
+  Result<Report> r = run_seen(job, engine, seen);
   EXPECT_TRUE(r) << r.error().message;
   if (r) *total = r->requests;
   return seen.by_file;
@@ -106,6 +110,67 @@ TEST(StreamReplay, ABatchAcrossShardsReadsEachOnceInOrder) {
     requests += got.size();
   }
   EXPECT_EQ(run.total, requests);
+}
+
+// The requests a stream of `layout`'s shard f makes with a granule g and a tail t (the rule of
+// docs/job-format.md, reader.stream_granule and stream_tail): 24 samples a shard, batches of 8
+// (3 a shard, as 4 shards over 2 workers deal them), each batch's read from where the shard's
+// reading stands to the first multiple of g past its last sample, the last batch's to the first
+// multiple past the shard's size less t, then the rest of the shard in one read.
+std::vector<Request> granule_requests(const datasets::Layout& layout, std::uint64_t f,
+                                      std::uint64_t g, std::uint64_t t) {
+  const std::uint64_t size = layout.file_size(f);
+  auto up = [&](std::uint64_t at) { return std::min(size, (at + g - 1) / g * g); };
+  std::vector<Request> want;
+  std::uint64_t at = 0;
+  for (const std::uint32_t last : {7u, 15u}) {
+    const auto e = layout.sample_extent(f, last);
+    const std::uint64_t end = up(e.offset + e.length);
+    if (end > at) want.push_back({at, end - at}), at = end;
+  }
+  const std::uint64_t end = std::max(at, up(size - t));
+  if (end > at) want.push_back({at, end - at}), at = end;
+  if (size > at) want.push_back({at, size - at});
+  return want;
+}
+
+// reader.stream_granule 4 KiB and stream_tail 3000 B with request_size 0 (a streamed S3 body's
+// bursts): each batch's request ends on a 4 KiB boundary of the shard past its last sample (not at
+// the sample), the shard's last 3000 B (to the first boundary past them) a request of their own;
+// each shard still read once, front to back. On io_uring over written shards and on the null
+// engine alike. Without the keys the requests ended at the samples (ABatchsBytesInOneRequest...).
+TEST(StreamReplay, BurstsEndOnTheGranuleAndTheTailIsAReadOfItsOwn) {
+  for (const std::string engine : {"null", "uring"}) {
+    if (engine == "uring" && !fixture::uring_available()) continue;
+    SCOPED_TRACE(engine);
+    dlgen::testing::TempDir tmp("dlgen-stream-granule");
+    Job job = stream_job(24, 0);
+    job.dataset.dir = tmp / "data";
+    job.reader.stream_granule_bytes = 4096;
+    job.reader.stream_tail_bytes = 3000;
+    if (engine != "null") write_dataset(job.dataset);
+    const datasets::Layout layout(job.dataset);
+    std::uint64_t total = 0;
+    auto seen = run_recorded(job, &total, engine);
+    ASSERT_EQ(seen.size(), 4u);
+    std::uint64_t requests = 0, tails = 0;
+    for (std::uint64_t f = 0; f < 4; ++f) {
+      const std::vector<Request>& got = seen[layout.path(f).string()];
+      EXPECT_EQ(got, granule_requests(layout, f, 4096, 3000)) << f;
+      std::uint64_t at = 0;
+      for (const auto& [offset, length] : got) {
+        EXPECT_EQ(offset, at) << f;
+        at = offset + length;
+        if (at < layout.file_size(f) - 3000) EXPECT_EQ(at % 4096, 0u) << f;
+      }
+      EXPECT_EQ(at, layout.file_size(f)) << f;
+      EXPECT_GE(got.size(), 3u) << f << ": 3 batches (and the tail where a boundary precedes it)";
+      tails += got.size() == 4 && got.back().second < 4096;
+      requests += got.size();
+    }
+    EXPECT_GE(tails, 1u) << "some shard's tail read on its own";
+    EXPECT_EQ(total, requests);
+  }
 }
 
 }  // namespace

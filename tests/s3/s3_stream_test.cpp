@@ -109,13 +109,18 @@ TEST_F(S3Stream, TheReplayComparesOnVolumeRequestsShapeAndCompute) {
         << row << ": " << compare_row(compared, row).dump();
 }
 
-// request_size (KS) fails for a reason outside the capture of S3 streams: the original's bursts
-// spread about +-7% around a batch's 141 KiB (tarfile reads 10 KiB records, so a burst ends at
-// the record past a batch's last member: KS 0.41 and 0.48 measured), while the replay reads each
-// batch's bytes exactly, in one ranged GET (KS 0.53 with the samples counted; the EMD row
-// passes). The timing rows step_time and consumer are host
-// time and are not asserted (they passed under the tests' real-time priority, failed without:
-// the original's main process took 9.7 ms a batch outside compute, the replay 2.9 ms).
+// request_size (KS): the original's bursts spread about +-7% around a batch's 141 KiB (tarfile
+// reads 10 KiB records through http.client's 8 KiB socket reads, so a burst ends on 8 KiB past
+// the record after a batch's last member: KS 0.41-0.53 while the replay read each batch's bytes
+// exactly). Distil now learns that granule (reader.stream_granule = 8 KiB) and the replay's
+// ranged GET a batch ends on it: KS 0.24 in 1 of 4 runs (tolerance 0.20), passing in the other
+// 3, on a 2-core host under four helpers' builds. Still disabled: the replay's batches are
+// 144,640 B (a shard's bytes over its samples, the tar trailer spread over them) where the
+// original's are 143,360 B, so its bursts fall 5:2 on 144 and 136 KiB where the original's fall
+// evenly, and under load the original's socket reads come short (multiples of 1 KiB). The EMD
+// row passes. The timing rows step_time and consumer are host time and are not asserted (they
+// passed under the tests' real-time priority, failed without: the original's main process took
+// 9.7 ms a batch outside compute, the replay 2.9 ms).
 TEST_F(S3Stream, DISABLED_TheReplayMatchesTheRequestSizeDistribution) {
   const nlohmann::json compared = replay_and_compare();
   EXPECT_EQ(verdict_of(compared, "request_size"), "PASS")

@@ -80,6 +80,35 @@ void distil_startup_spread(JobWriter& x) {
              evidence + ": each one forks its DataLoader workers at every epoch start (DDP ranks)");
 }
 
+// reader.stream_granule and stream_tail: a stream read in bursts (request_size 0: a streamed
+// HTTP body's reads, one a burst) ends each burst on the reader's granule, and a shard's archive
+// end may come as a read of its own (StreamReads, stages/stream_reads.cpp). A stream read in
+// request_size fills ends on them already: neither is written.
+void stream_keys(JobWriter& x, const DatasetSummary& d) {
+  auto& r = x.out.job.reader;
+  const StreamReads& st = d.stream;
+  if (r.request_size_bytes > 0 || st.granule_bytes == 0) return;
+  auto of = [](std::uint64_t n, std::uint64_t all) {
+    return std::to_string(n) + " of " + std::to_string(all);
+  };
+  r.stream_granule_bytes = st.granule_bytes;
+  x.evidence("reader.stream_granule",
+             of(st.granule_reads, st.inner_reads) +
+                 " reads inside shard accesses (neither a shard's first nor its last) are whole "
+                 "multiples of " +
+                 format_size(st.granule_bytes) +
+                 ": each burst before a handover ends on the reader's own granule (a socket's or "
+                 "a buffer's reads), not at a batch's last sample");
+  if (st.tail_bytes == 0) return;
+  r.stream_tail_bytes = st.tail_bytes;
+  x.evidence("reader.stream_tail", of(st.tails, st.accesses) +
+                                       " shard accesses ended in a read of their own, shorter "
+                                       "than the granule, to the shard's end (median " +
+                                       format_size(st.tail_bytes) +
+                                       "): the archive's end after the last sample (tar's "
+                                       "end-of-archive blocks and record padding)");
+}
+
 // reader.read, request_size, probe, header_read: the read pattern most files of the training set
 // share.
 void request_keys(JobWriter& x, const DatasetSummary& d) {
@@ -102,6 +131,7 @@ void request_keys(JobWriter& x, const DatasetSummary& d) {
     x.evidence("reader.request_size",
                per_file + ": " + (rp.header_bytes ? "data after the header" : "whole file") +
                    " in one request");
+  if (s.stream_shards) stream_keys(x, d);
   r.header_read_bytes = rp.header_bytes;
   // A probe (read at 0, then the file again from the start) is a whole-file reader's; a stream's
   // first read of a shard is its first buffer fill.

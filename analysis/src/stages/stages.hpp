@@ -17,6 +17,7 @@
 //   batches.cpp      find_batches: from handovers or read bursts, with receipts (Batches)
 //   index_queue.cpp  handovers_at_index_reads: batches of workers whose feeder thread shares them
 //   sample_groups.cpp  files_per_sample: samples made of several files (image + label)
+//   stream_reads.cpp  a stream's read granule and the read of a shard's tail
 //   memory_training.cpp  a dataset loaded whole at start, passes and batches from memory
 //   steps.cpp        find_steps: accelerator steps, compute and data wait (Steps)
 //   step_launches.cpp  step_launches: the loop's steps as its CUDA kernel launches show them
@@ -232,6 +233,12 @@ struct Batches {
 // mapped: the (virtual) files of memory-mapped datasets, whose readers' batches may show no reads.
 Batches find_batches(const trace::Trace& t, const Classified& c, const std::vector<Access>& as,
                      const Readers& r, const Passes& p, const std::set<std::uint32_t>& mapped = {});
+
+// ---- a stream's read granule and tail (stream_reads.cpp) ----
+
+// Per dataset (Classified::datasets' order): its accesses' granule and tail (StreamReads), from
+// each access's reads that moved data, in the order they were made.
+std::vector<StreamReads> stream_reads(const Classified& c, const std::vector<Access>& as);
 
 // ---- samples of a stream (stream_samples.cpp) ----
 

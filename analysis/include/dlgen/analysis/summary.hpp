@@ -88,6 +88,26 @@ struct ReadPattern {
   Histogram request_sizes;  // reads that moved data: bytes moved (ret > 0) → count
 };
 
+// How a streaming reader pulled its shards (TraceSummary::stream_shards; stages/stream_reads.cpp):
+// each burst of reads before a batch handover ends on the reader's own granule (an HTTP body read
+// through http.client's 8 KiB socket reads, tarfile's 10 KiB records), and a shard's archive end
+// may come as a small read of its own after its last batch.
+struct StreamReads {
+  // The granule, bytes (0: not found): among 1 KiB x 2^k and 10 KiB x 2^k, the one the reads
+  // inside shard accesses (neither an access's first nor its last; 8 of them at least) are whole
+  // multiples of: ascending, the first that divides a quarter of them, then each larger one that
+  // divides at least half as many as the best so far and 1.5 times its count x granule (reads
+  // spread over many granules are multiples of a k times larger one 1 in k by chance).
+  std::uint64_t granule_bytes = 0;
+  std::uint64_t inner_reads = 0;    // reads inside shard accesses
+  std::uint64_t granule_reads = 0;  // ... of them whole multiples of the granule
+  // The tail, bytes (0: none): the median of the shards' last reads that end at the shard's end
+  // and are shorter than the granule, when at least a quarter of the shard accesses end so.
+  std::uint64_t tail_bytes = 0;
+  std::uint64_t accesses = 0;  // shard accesses of two reads or more
+  std::uint64_t tails = 0;     // ... of them ending in such a read
+};
+
 // Order in which a dataset's files were read.
 enum class OrderKind {
   unknown,          // too few accesses to say
@@ -141,6 +161,7 @@ struct DatasetSummary {
   std::uint32_t files_per_dir = 0;  // 0: flat; else typical files per subdirectory
   std::uint32_t depth = 0;          // subdirectory levels below `dir`
   ReadPattern read;
+  StreamReads stream;    // a stream's granule and tail (TraceSummary::stream_shards only)
   LearnedRecipe recipe;  // how one access reads a file, as a template (analysis/recipe.hpp)
   OrderSummary order;
   std::uint64_t accesses = 0;  // file accesses over the whole run

@@ -141,6 +141,18 @@ struct ReaderSpec {
   // pass taking the factors at quantiles (i + 0.5) / n in a seeded order that changes every pass.
   // Real workers do not go at one speed and the slowest ends the pass. Empty: all at 1.
   std::vector<double> worker_pace;
+  // read = "stream": the reader's own read granule, bytes. A streaming reader pulls a shard
+  // through its buffers (an HTTP body through http.client's 8 KiB socket reads, tarfile's 10 KiB
+  // records), so the burst of reads before it hands a batch over ends at the first multiple of
+  // the granule, from the shard's start, at or past the batch's last sample (the shard's end at
+  // most); 0: at the batch's last sample (or in whole request_size fills).
+  std::uint64_t stream_granule_bytes = 0;
+  // read = "stream": the bytes at a shard's end after its last sample that the reader reads on
+  // their own, after the burst of the shard's last batch (a tar archive's end-of-archive blocks
+  // and record padding): that burst ends at the shard's size less these bytes (on the granule at
+  // or past it), and the rest of the shard is one more read; 0: the last batch's burst reads to
+  // the shard's end.
+  std::uint64_t stream_tail_bytes = 0;
   bool operator==(const ReaderSpec&) const = default;
 };
 
