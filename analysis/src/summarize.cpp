@@ -196,6 +196,8 @@ void put_timing(const Staged& x, TraceSummary& s) {
   s.run_end_ns = x.au.run_end_ns;
   s.pass_startup_s = x.startup.pass_startup_s;
   s.startup_s = x.startup.startup_s;
+  s.eval_startup_s = x.startup.eval_startup_s;
+  s.eval_startup_apart = x.startup.eval_apart;
   s.accelerator_starts_s = x.accelerator_starts;
   s.preprocess_gaps_s = x.samples.preprocess_gaps_s;
   s.preprocess_s = x.samples.preprocess_s;

@@ -109,29 +109,45 @@ GpuAu gpu_utilisation(const GpuCompute& g, const Passes& p, const Checkpoints& k
   return out;
 }
 
-// Gap before each pass after the first: the previous pass's activity ends with its last step's
-// end (the main process's first syscall after computing on the last batch) or, later, a
-// checkpoint written after it; the pass starts with its first dataset read. Without steps, the
-// previous pass's last read end is used (an overestimate by the consumption of the prefetched
-// batches).
+namespace {
+
+// When the activity before pass `pi` ended: the end of the last step of another pass that began
+// before it (the main process's first syscall after computing on that batch; a training pass that
+// goes on after an evaluation inside it has its later steps left out) or, later, of a checkpoint
+// written after that step; without such steps, the previous pass's last read end (an
+// overestimate by the consumption of the prefetched batches).
+std::uint64_t activity_end_before(const Passes& p, const Checkpoints& k, std::size_t pi) {
+  const auto& cur = p.epochs[pi];
+  std::uint64_t end = 0;
+  for (const auto& st : k.steps)
+    if (st.epoch != static_cast<std::int32_t>(pi) && st.start_ns < cur.start_ns)
+      end = std::max(end, st.end_ns);
+  if (end == 0) end = p.epochs[pi - 1].end_ns;
+  for (const auto& c : k.checkpoints)
+    if (c.end_ns > end && c.end_ns <= cur.start_ns) end = c.end_ns;
+  return end;
+}
+
+}  // namespace
+
+// Gap before each pass after the first: from the end of the activity before it
+// (activity_end_before) to its start (its first dataset read; a pass from memory: its loader's
+// start), 0 when they overlap. Training and evaluation passes apart: a program's two DataLoaders
+// start up unlike each other.
 PassStartup pass_startup(const Passes& p, const Checkpoints& k) {
   PassStartup s;
+  std::vector<double> train, eval;
   for (std::size_t pi = 1; pi < p.epochs.size(); ++pi) {
-    const auto& prev = p.epochs[pi - 1];
-    const auto& cur = p.epochs[pi];
-    std::uint64_t end = 0;
-    for (const auto& st : k.steps)
-      if (st.epoch == static_cast<std::int32_t>(pi - 1)) end = std::max(end, st.end_ns);
-    if (end == 0) end = prev.end_ns;
-    for (const auto& c : k.checkpoints)
-      if (c.end_ns > end && c.end_ns <= cur.start_ns) end = c.end_ns;
-    if (cur.start_ns <= end) {
-      s.pass_startup_s.push_back(0);
-      continue;
-    }
-    s.pass_startup_s.push_back(static_cast<double>(cur.start_ns - end) * 1e-9);
+    const std::uint64_t end = activity_end_before(p, k, pi);
+    const std::uint64_t start = p.epochs[pi].start_ns;
+    const double gap = start > end ? static_cast<double>(start - end) * 1e-9 : 0.0;
+    s.pass_startup_s.push_back(gap);
+    (p.epochs[pi].evaluation ? eval : train).push_back(gap);
   }
-  s.startup_s = detail::percentile(s.pass_startup_s, 0.5);
+  // Both kinds: the training passes' median, the evaluation passes' apart; one kind: its median.
+  s.eval_apart = !train.empty() && !eval.empty();
+  s.startup_s = detail::percentile(train.empty() ? eval : train, 0.5);
+  s.eval_startup_s = s.eval_apart ? detail::percentile(eval, 0.5) : s.startup_s;
   return s;
 }
 
