@@ -101,7 +101,7 @@ Staged run_stages(const trace::Trace& t, const std::set<std::uint32_t>& mapped) 
       find_checkpoints(t, x.classified, x.accesses, x.readers, x.passes, x.batches, x.steps);
   x.au = utilisation(x.readers.accelerators.size(), x.passes, x.batches, x.checkpoints);
   x.au_gpu = gpu_utilisation(x.gpu, x.passes, x.checkpoints, x.au);
-  x.startup = pass_startup(x.passes, x.checkpoints);
+  x.startup = pass_startup(x.passes, x.batches, x.checkpoints);
   x.samples = sample_times(t, x.classified, x.batches, x.accesses);
   x.timing = step_timing(x.passes, x.batches, x.checkpoints, x.accesses);
   x.accelerator_starts = accelerator_starts(x.passes, x.readers, x.accesses);

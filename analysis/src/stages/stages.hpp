@@ -380,7 +380,7 @@ struct PassStartup {
   double eval_startup_s = 0;  // evaluation passes' median (startup_s unless eval_apart)
   bool eval_apart = false;    // gaps before both training and evaluation passes were measured
 };
-PassStartup pass_startup(const Passes& p, const Checkpoints& k);
+PassStartup pass_startup(const Passes& p, const Batches& b, const Checkpoints& k);
 
 // Per pass, per accelerator: seconds from the pass's first dataset read to that accelerator's
 // first (-1: it read nothing in that pass). startup_spread.cpp.

@@ -111,35 +111,51 @@ GpuAu gpu_utilisation(const GpuCompute& g, const Passes& p, const Checkpoints& k
 
 namespace {
 
-// When the activity before pass `pi` ended: the end of the last step of another pass that began
-// before it (the main process's first syscall after computing on that batch; a training pass that
-// goes on after an evaluation inside it has its later steps left out) or, later, of a checkpoint
-// written after that step; without such steps, the previous pass's last read end (an
-// overestimate by the consumption of the prefetched batches).
-std::uint64_t activity_end_before(const Passes& p, const Checkpoints& k, std::size_t pi) {
+// When the activity before pass `pi` (starting at `start`) ended: the end of the last step of
+// another pass that began before it (the main process's first syscall after computing on that
+// batch; a training pass that goes on after an evaluation inside it has its later steps left out,
+// and the step before the evaluation, whose interval runs to the training pass's next step, ends
+// with its compute) or, later, of a checkpoint written after that step; without such steps, the
+// previous pass's last read end (an overestimate by the consumption of the prefetched batches).
+std::uint64_t activity_end_before(const Passes& p, const Checkpoints& k, std::size_t pi,
+                                  std::uint64_t start) {
   const auto& cur = p.epochs[pi];
   std::uint64_t end = 0;
-  for (const auto& st : k.steps)
-    if (st.epoch != static_cast<std::int32_t>(pi) && st.start_ns < cur.start_ns)
-      end = std::max(end, st.end_ns);
+  for (const auto& st : k.steps) {
+    if (st.epoch == static_cast<std::int32_t>(pi) || st.start_ns >= start) continue;
+    const bool around = cur.evaluation && st.epoch >= 0 && !p.evaluation(st.epoch) &&
+                        p.epochs[st.epoch].end_ns > cur.end_ns && st.end_ns > start;
+    end = std::max(end, around ? st.start_ns + st.compute_ns : st.end_ns);
+  }
   if (end == 0) end = p.epochs[pi - 1].end_ns;
   for (const auto& c : k.checkpoints)
-    if (c.end_ns > end && c.end_ns <= cur.start_ns) end = c.end_ns;
+    if (c.end_ns > end && c.end_ns <= start) end = c.end_ns;
   return end;
+}
+
+// When pass `pi` starts for its start-up gap: its first dataset read, or for a pass from memory
+// its first batch handed over (its loader's workers read nothing: the fork, the workers' own
+// start-up and the first batch's collation come before it, as the reads' do on disk).
+std::uint64_t startup_end(const Passes& p, const Batches& b, std::size_t pi) {
+  std::uint64_t start = p.epochs[pi].start_ns;
+  if (!p.from_memory) return start;
+  std::uint64_t first = UINT64_MAX;
+  for (const auto& bt : b.batches)
+    if (bt.epoch == static_cast<std::int32_t>(pi)) first = std::min(first, bt.ready_ns);
+  return first == UINT64_MAX ? start : std::max(start, first);
 }
 
 }  // namespace
 
 // Gap before each pass after the first: from the end of the activity before it
-// (activity_end_before) to its start (its first dataset read; a pass from memory: its loader's
-// start), 0 when they overlap. Training and evaluation passes apart: a program's two DataLoaders
-// start up unlike each other.
-PassStartup pass_startup(const Passes& p, const Checkpoints& k) {
+// (activity_end_before) to its start (startup_end), 0 when they overlap. Training and evaluation
+// passes apart: a program's two DataLoaders start up unlike each other.
+PassStartup pass_startup(const Passes& p, const Batches& b, const Checkpoints& k) {
   PassStartup s;
   std::vector<double> train, eval;
   for (std::size_t pi = 1; pi < p.epochs.size(); ++pi) {
-    const std::uint64_t end = activity_end_before(p, k, pi);
-    const std::uint64_t start = p.epochs[pi].start_ns;
+    const std::uint64_t start = startup_end(p, b, pi);
+    const std::uint64_t end = activity_end_before(p, k, pi, start);
     const double gap = start > end ? static_cast<double>(start - end) * 1e-9 : 0.0;
     s.pass_startup_s.push_back(gap);
     (p.epochs[pi].evaluation ? eval : train).push_back(gap);
