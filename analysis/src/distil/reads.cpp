@@ -148,13 +148,14 @@ void startup_gap(JobWriter& x) {
   }
   const bool both = s.eval_startup_apart;
   r.startup_s = startup_rounded(s.startup_s);
-  std::string text = "median gap before a pass's first read over " + gaps_text(s, false, both) +
+  const std::string first = s.dataset_in_memory ? "first batch" : "first read";
+  std::string text = "median gap before a pass's " + first + " over " + gaps_text(s, false, both) +
                      ", after the previous step or checkpoint" +
                      (r.startup_s > 0 ? ": worker start-up each epoch" : ": none");
   if (both) {
     const double e = startup_rounded(s.eval_startup_s);
     const std::string eval = "median gap " + format_duration(s.eval_startup_s) +
-                             " before the first read of " + gaps_text(s, true, both);
+                             " before the " + first + " of " + gaps_text(s, true, both);
     if (std::fabs(e - r.startup_s) >= 0.005 - 1e-9) {
       r.eval_startup_s = e;
       x.evidence("reader.eval_startup",
