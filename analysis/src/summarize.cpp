@@ -103,7 +103,7 @@ Staged run_stages(const trace::Trace& t, const std::set<std::uint32_t>& mapped) 
       find_checkpoints(t, x.classified, x.accesses, x.readers, x.passes, x.batches, x.steps);
   x.au = utilisation(x.readers.accelerators.size(), x.passes, x.batches, x.checkpoints);
   x.au_gpu = gpu_utilisation(x.gpu, x.passes, x.checkpoints, x.au);
-  x.startup = pass_startup(x.passes, x.checkpoints);
+  x.startup = pass_startup(x.passes, x.batches, x.checkpoints);
   x.samples = sample_times(t, x.classified, x.batches, x.accesses);
   x.timing = step_timing(x.passes, x.batches, x.checkpoints, x.accesses);
   x.accelerator_starts = accelerator_starts(x.passes, x.readers, x.accesses);
@@ -199,6 +199,8 @@ void put_timing(const Staged& x, TraceSummary& s) {
   s.run_end_ns = x.au.run_end_ns;
   s.pass_startup_s = x.startup.pass_startup_s;
   s.startup_s = x.startup.startup_s;
+  s.eval_startup_s = x.startup.eval_startup_s;
+  s.eval_startup_apart = x.startup.eval_apart;
   s.accelerator_starts_s = x.accelerator_starts;
   s.preprocess_gaps_s = x.samples.preprocess_gaps_s;
   s.preprocess_s = x.samples.preprocess_s;

@@ -201,6 +201,8 @@ void check_compute(const Job& job, std::vector<Diagnostic>& out) {
   check_distribution(c.step_time, "compute.time", out);
   if (c.eval_time) check_distribution(*c.eval_time, "compute.eval_time", out);
   check_distribution(c.batch_overhead, "compute.batch_overhead", out);
+  if (c.eval_batch_overhead)
+    check_distribution(*c.eval_batch_overhead, "compute.eval_batch_overhead", out);
   check_distribution(job.reader.startup_spread, "reader.startup_spread", out);
   for (const auto& [name, p] : c.per_accelerator)
     check_distribution(p.time, "compute." + name + ".time", out);

@@ -164,6 +164,11 @@ void read_reader(Ctx& ctx, const toml::table& root, Job& job) {
   s.boolean("direct", r.direct);
   s.boolean("drop_last", r.drop_last);
   s.duration("startup", r.startup_s);
+  if (s.has("eval_startup")) {
+    double e = 0;
+    s.duration("eval_startup", e);
+    r.eval_startup_s = e;
+  }
   s.distribution("startup_spread", r.startup_spread, Unit::seconds);
   s.integer("eval_batch_size", r.eval_batch_size);
   s.duration("warmup", r.warmup_s);
@@ -233,6 +238,11 @@ void read_compute(Ctx& ctx, const toml::table& root, Job& job) {
     c.eval_time = e;
   }
   s.distribution("batch_overhead", c.batch_overhead, Unit::seconds);
+  if (s.has("eval_batch_overhead")) {
+    Distribution e;
+    s.distribution("eval_batch_overhead", e, Unit::seconds);
+    c.eval_batch_overhead = e;
+  }
   s.number("au_threshold", c.au_threshold);
   std::vector<std::string_view> known = kComputeKeys;
   if (t) read_accelerators(ctx, *t, c, known);

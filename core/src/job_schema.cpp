@@ -22,10 +22,9 @@ const std::vector<std::string_view> kReaderKeys = {
     "seed",       "read",      "request_size", "header_read",    "iodepth",
     "direct",     "drop_last", "startup",      "preprocess",     "warmup",
     "readahead",  "probe",     "recipe",       "startup_spread", "eval_batch_size", "collate",
-    "worker_pace",
-    "stream_granule", "stream_tail"};
-const std::vector<std::string_view> kComputeKeys = {"accelerator", "time", "eval_time",
-                                                    "batch_overhead", "au_threshold"};
+    "worker_pace", "stream_granule", "stream_tail", "eval_startup"};
+const std::vector<std::string_view> kComputeKeys = {
+    "accelerator", "time", "eval_time", "batch_overhead", "eval_batch_overhead", "au_threshold"};
 const std::vector<std::string_view> kAcceleratorKeys = {"time", "batch_size"};
 const std::vector<std::string_view> kCheckpointKeys = {
     "enabled",    "every_epochs", "first_epoch", "every_steps", "size",
@@ -81,7 +80,8 @@ std::vector<std::string> split_dots(std::string_view s) {
 bool is_dist_key(std::string_view section, std::string_view key) {
   return ((section == "dataset" || section == "validation") &&
           (key == "sample_size" || key == "file_size")) ||
-         (section == "compute" && (key == "time" || key == "eval_time" || key == "batch_overhead"));
+         (section == "compute" && (key == "time" || key == "eval_time" || key == "batch_overhead" ||
+                                  key == "eval_batch_overhead"));
 }
 
 std::string check_key_path(std::string_view dotted) {

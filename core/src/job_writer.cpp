@@ -95,6 +95,7 @@ void write_reader(Writer& w, const ReaderSpec& r) {
   w.kv("direct", r.direct ? "true" : "false");
   w.kv("drop_last", r.drop_last ? "true" : "false");
   w.kv("startup", time_text(r.startup_s));
+  if (r.eval_startup_s) w.kv("eval_startup", time_text(*r.eval_startup_s));
   if (!(r.startup_spread == Distribution{}))
     w.kv("startup_spread", dist_text(r.startup_spread, Unit::seconds));
   if (r.eval_batch_size != 0) w.kv("eval_batch_size", std::to_string(r.eval_batch_size));
@@ -115,6 +116,8 @@ void write_compute(Writer& w, const ComputeSpec& c) {
   if (c.eval_time) w.kv("eval_time", dist_text(*c.eval_time, Unit::seconds));
   if (!(c.batch_overhead == Distribution{}))
     w.kv("batch_overhead", dist_text(c.batch_overhead, Unit::seconds));
+  if (c.eval_batch_overhead)
+    w.kv("eval_batch_overhead", dist_text(*c.eval_batch_overhead, Unit::seconds));
   w.kv("au_threshold", float_text(c.au_threshold));
   for (const auto& [name, p] : c.per_accelerator) {
     w.section("compute." + bare_or_quoted_key(name));

@@ -301,6 +301,9 @@ void check_durations(const Job& job, std::vector<Diagnostic>& out) {
                     step_seconds(out, "an evaluation step longer than an hour"));
   distribution_ok(job.compute.batch_overhead, "compute.batch_overhead",
                   step_seconds(out, "a consumer's per-batch cost longer than an hour"));
+  if (job.compute.eval_batch_overhead)
+    distribution_ok(*job.compute.eval_batch_overhead, "compute.eval_batch_overhead",
+                    step_seconds(out, "a consumer's per-batch cost longer than an hour"));
   for (const auto& [name, p] : job.compute.per_accelerator)
     distribution_ok(p.time, "compute." + name + ".time",
                     step_seconds(out, "a training step longer than an hour"));
@@ -310,6 +313,9 @@ void check_durations(const Job& job, std::vector<Diagnostic>& out) {
                   step_seconds(out, "collating one batch for more than an hour"));
   seconds_ok(out, "reader.startup", r.startup_s, kMaxStepSeconds,
              "a DataLoader start-up longer than an hour");
+  if (r.eval_startup_s)
+    seconds_ok(out, "reader.eval_startup", *r.eval_startup_s, kMaxStepSeconds,
+               "a DataLoader start-up longer than an hour");
   distribution_ok(r.startup_spread, "reader.startup_spread",
                   step_seconds(out, "accelerators starting a pass more than an hour apart"));
   for (std::size_t i = 0; i < r.worker_pace.size(); ++i)

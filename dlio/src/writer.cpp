@@ -135,7 +135,8 @@ void DlioWriter::check_expressible() {
          std::to_string(job_.run.accelerators) + ")");
   if (job_.checkpoint.enabled && job_.checkpoint.files > 1)
     refuse("checkpoint.files", "DLIO writes a CNN checkpoint as one file per rank");
-  if (!(job_.compute.batch_overhead == Distribution{}))
+  if (!(job_.compute.batch_overhead == Distribution{}) ||
+      !(job_.compute.overhead(true) == Distribution{}))
     refuse("compute.batch_overhead", "DLIO has no consumer cost per batch outside compute");
   if (job_.checkpoint.enabled && (job_.checkpoint.direct || job_.checkpoint.copy != CopyCall::none))
     refuse("checkpoint.direct/copy",
@@ -148,7 +149,7 @@ void DlioWriter::check_reader_expressible() {
   if (r.header_read_bytes || r.probe_bytes || r.readahead_bytes)
     refuse("reader.header_read/probe/readahead",
            "DLIO's readers have no library access pattern to replay");
-  if (r.startup_s > 0 || r.warmup_s > 0)
+  if (r.startup_s > 0 || r.startup(true) > 0 || r.warmup_s > 0)
     refuse("reader.startup/warmup", "DLIO has no worker start-up or warm-up time");
   if (!(r.collate == Distribution{}))
     refuse("reader.collate", "DLIO has no worker time per batch");

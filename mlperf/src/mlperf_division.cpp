@@ -59,49 +59,8 @@ void dataset_fields(Fields& f, const std::string& p, const DatasetSpec& d) {
   f.emplace_back(p + ".file_prefix", d.file_prefix);
 }
 
-// The reader's fields, one per key.
-void reader_fields(Fields& f, const ReaderSpec& r) {
-  f.emplace_back("reader.batch_size", std::to_string(r.batch_size));
-  f.emplace_back("reader.workers", std::to_string(r.workers));
-  f.emplace_back("reader.prefetch", std::to_string(r.prefetch));
-  f.emplace_back("reader.shuffle", to_string(r.shuffle));
-  f.emplace_back("reader.shuffle_buffer", std::to_string(r.shuffle_buffer));
-  f.emplace_back("reader.seed", std::to_string(r.seed));
-  f.emplace_back("reader.read", to_string(r.read_unit));
-  f.emplace_back("reader.request_size", std::to_string(r.request_size_bytes));
-  f.emplace_back("reader.header_read", std::to_string(r.header_read_bytes));
-  f.emplace_back("reader.iodepth", std::to_string(r.iodepth));
-  f.emplace_back("reader.direct", yes_no(r.direct));
-  f.emplace_back("reader.drop_last", yes_no(r.drop_last));
-  f.emplace_back("reader.startup", exact(r.startup_s));
-  f.emplace_back("reader.warmup", exact(r.warmup_s));
-  f.emplace_back("reader.preprocess", describe(r.preprocess));
-  f.emplace_back("reader.readahead", std::to_string(r.readahead_bytes));
-  f.emplace_back("reader.probe", std::to_string(r.probe_bytes));
-  std::string recipe = "[";
-  for (std::size_t i = 0; i < r.recipe.size(); ++i)
-    recipe += (i ? ", " : "") + to_string(r.recipe[i]);
-  f.emplace_back("reader.recipe", recipe + "]");
-  f.emplace_back("reader.startup_spread", describe(r.startup_spread));
-  f.emplace_back("reader.collate", describe(r.collate));
-  std::string pace = "[";
-  for (std::size_t i = 0; i < r.worker_pace.size(); ++i)
-    pace += (i ? ", " : "") + exact(r.worker_pace[i]);
-  f.emplace_back("reader.worker_pace", pace + "]");
-}
-
-Fields job_fields(const Job& j) {
-  Fields f;
-  dataset_fields(f, "dataset", j.dataset);
-  f.emplace_back("validation", j.validation ? "a dataset" : "none");
-  if (j.validation) dataset_fields(f, "validation", *j.validation);
-  reader_fields(f, j.reader);
-  const ComputeSpec& c = j.compute;
-  f.emplace_back("compute.time", describe(c.effective()));
-  f.emplace_back("compute.eval_time", c.eval_time ? describe(*c.eval_time) : "none");
-  f.emplace_back("compute.batch_overhead", describe(c.batch_overhead));
-  f.emplace_back("compute.au_threshold", exact(c.au_threshold));
-  const CheckpointSpec& k = j.checkpoint;
+// The [checkpoint] fields (only `enabled` when none is written).
+void checkpoint_fields(Fields& f, const CheckpointSpec& k) {
   f.emplace_back("checkpoint.enabled", yes_no(k.enabled));
   if (k.enabled) {
     f.emplace_back("checkpoint.every_epochs", std::to_string(k.every_epochs));
@@ -132,6 +91,56 @@ Fields job_fields(const Job& j) {
     f.emplace_back("checkpoint.copy", to_string(k.copy));
     f.emplace_back("checkpoint.copy_every", std::to_string(k.copy_every));
   }
+}
+
+// The reader's fields, one per key.
+void reader_fields(Fields& f, const ReaderSpec& r) {
+  f.emplace_back("reader.batch_size", std::to_string(r.batch_size));
+  f.emplace_back("reader.workers", std::to_string(r.workers));
+  f.emplace_back("reader.prefetch", std::to_string(r.prefetch));
+  f.emplace_back("reader.shuffle", to_string(r.shuffle));
+  f.emplace_back("reader.shuffle_buffer", std::to_string(r.shuffle_buffer));
+  f.emplace_back("reader.seed", std::to_string(r.seed));
+  f.emplace_back("reader.read", to_string(r.read_unit));
+  f.emplace_back("reader.request_size", std::to_string(r.request_size_bytes));
+  f.emplace_back("reader.header_read", std::to_string(r.header_read_bytes));
+  f.emplace_back("reader.iodepth", std::to_string(r.iodepth));
+  f.emplace_back("reader.direct", yes_no(r.direct));
+  f.emplace_back("reader.drop_last", yes_no(r.drop_last));
+  f.emplace_back("reader.startup", exact(r.startup_s));
+  f.emplace_back("reader.eval_startup", r.eval_startup_s ? exact(*r.eval_startup_s) : "none");
+  f.emplace_back("reader.warmup", exact(r.warmup_s));
+  f.emplace_back("reader.preprocess", describe(r.preprocess));
+  f.emplace_back("reader.readahead", std::to_string(r.readahead_bytes));
+  f.emplace_back("reader.probe", std::to_string(r.probe_bytes));
+  std::string recipe = "[";
+  for (std::size_t i = 0; i < r.recipe.size(); ++i)
+    recipe += (i ? ", " : "") + to_string(r.recipe[i]);
+  f.emplace_back("reader.recipe", recipe + "]");
+  f.emplace_back("reader.startup_spread", describe(r.startup_spread));
+  f.emplace_back("reader.collate", describe(r.collate));
+  std::string pace = "[";
+  for (std::size_t i = 0; i < r.worker_pace.size(); ++i)
+    pace += (i ? ", " : "") + exact(r.worker_pace[i]);
+  f.emplace_back("reader.worker_pace", pace + "]");
+  f.emplace_back("reader.stream_granule", std::to_string(r.stream_granule_bytes));
+  f.emplace_back("reader.stream_tail", std::to_string(r.stream_tail_bytes));
+}
+
+Fields job_fields(const Job& j) {
+  Fields f;
+  dataset_fields(f, "dataset", j.dataset);
+  f.emplace_back("validation", j.validation ? "a dataset" : "none");
+  if (j.validation) dataset_fields(f, "validation", *j.validation);
+  reader_fields(f, j.reader);
+  const ComputeSpec& c = j.compute;
+  f.emplace_back("compute.time", describe(c.effective()));
+  f.emplace_back("compute.eval_time", c.eval_time ? describe(*c.eval_time) : "none");
+  f.emplace_back("compute.batch_overhead", describe(c.batch_overhead));
+  f.emplace_back("compute.eval_batch_overhead",
+                 c.eval_batch_overhead ? describe(*c.eval_batch_overhead) : "none");
+  f.emplace_back("compute.au_threshold", exact(c.au_threshold));
+  checkpoint_fields(f, j.checkpoint);
   const RunSpec& n = j.run;
   f.emplace_back("run.epochs", std::to_string(n.epochs));
   f.emplace_back("run.accelerators", std::to_string(n.accelerators));

@@ -36,7 +36,7 @@ struct PhaseOutcome {
 // How the accelerators of one pass take their steps, decided once per pass.
 struct StepRules {
   const Distribution* compute = nullptr;   // compute time per step (compute.effective(eval))
-  const Distribution* overhead = nullptr;  // compute.batch_overhead; null: none
+  const Distribution* overhead = nullptr;  // compute.overhead(eval); null: none
   bool synchronous = false;  // the loader starts a batch only after the step's compute (workers 0)
   bool sync_steps = false;   // run.sync_steps: a step ends when every accelerator computed it
   std::uint64_t checkpoint_every = 0;  // a checkpoint every that many global steps (0: none)
@@ -44,7 +44,7 @@ struct StepRules {
   std::uint64_t step_base = 0;         // global steps before this pass (the cadence's origin)
   std::int64_t deadline_ns = 0;        // run.max_time as a clock deadline (0: none in the pass)
   std::uint64_t seed = 0;              // reader.seed
-  std::int64_t startup_ns = 0;         // reader.startup
+  std::int64_t startup_ns = 0;         // reader.startup (reader.eval_startup in an evaluation)
   const Distribution* startup_spread = nullptr;  // reader.startup_spread
 };
 

@@ -313,7 +313,7 @@ StepRules Runner::step_rules(const EpochPlan& plan, bool eval) const {
   const CheckpointSpec& ck = job_.checkpoint;
   StepRules s;
   s.compute = &job_.compute.effective(eval);
-  if (!(job_.compute.batch_overhead == Distribution{})) s.overhead = &job_.compute.batch_overhead;
+  if (const Distribution& o = job_.compute.overhead(eval); !(o == Distribution{})) s.overhead = &o;
   s.synchronous = synchronous_loading(rd);
   // run.sync_steps (DDP): each step ends when every accelerator of this host has computed it.
   s.sync_steps = job_.run.sync_steps && plan.accelerators.size() > 1;
@@ -325,7 +325,7 @@ StepRules Runner::step_rules(const EpochPlan& plan, bool eval) const {
   // Several ranks stop together at the end of an epoch instead (past_deadline).
   s.deadline_ns = multi() ? 0 : deadline_ns_;
   s.seed = rd.seed;
-  s.startup_ns = static_cast<std::int64_t>(rd.startup_s * 1e9);
+  s.startup_ns = static_cast<std::int64_t>(rd.startup(eval) * 1e9);
   s.startup_spread = &rd.startup_spread;
   return s;
 }

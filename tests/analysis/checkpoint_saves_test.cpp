@@ -39,6 +39,26 @@ TEST(CheckpointSaves, FinalSaveAfterTheLastCheckpointIsItsOwn) {
   EXPECT_TRUE(validate(d.job).empty());
 }
 
+// One checkpoint.pt after epoch 1 of 3, then model_final.pt after the last: the one save before
+// it is enough to tell them apart (two were needed: both were checkpoints, after_epochs [1, 3] at
+// their median size, 5 MiB).
+TEST(CheckpointSaves, OneCheckpointThenAFinalSaveAreApart) {
+  SimConfig c;
+  c.epochs = 3;
+  c.ckpt_after_epochs = {1};
+  c.ckpt_names = {"checkpoint.pt"};
+  c.final_save_bytes = 2 << 20;
+  const TraceSummary s = summary_of(c);
+  ASSERT_EQ(s.checkpoints.size(), 2u);
+  const Distilled d = distil(s);
+  EXPECT_EQ(d.job.checkpoint.after_epochs, (std::vector<std::uint32_t>{1}));
+  EXPECT_EQ(d.job.checkpoint.size_bytes, 8u << 20);
+  EXPECT_EQ(d.job.checkpoint.final_size_bytes, 2u << 20);
+  EXPECT_NE(d.comments.at("checkpoint.final_size").find("the 1 before it"), std::string::npos)
+      << d.comments.at("checkpoint.final_size");
+  EXPECT_TRUE(validate(d.job).empty());
+}
+
 // The same file names every time: no final save.
 TEST(CheckpointSaves, NoFinalSaveWithoutOneOfOtherNames) {
   SimConfig c;

@@ -33,6 +33,15 @@ class HfTrainer : public testing::TraceBuilder {
     h.pickle_ = true;
     return h;
   }
+  // The training loop spends 40 ms on each batch after receiving it (syscalls every 5 ms: the
+  // consumer's cost), the test loop none; and each evaluation's second batch reaches the loop
+  // before its first (received then, kept, and computed on after the first without a receipt).
+  // The training workers run 2 batches ahead (the loop never waits).
+  static HfTrainer stashing_evaluation() {
+    HfTrainer h(true, 2, 0);
+    h.stash_ = true;
+    return h;
+  }
   // The training workers hand batches over `ahead` steps before the loop takes them (a
   // DataLoader's prefetch), and a checkpoint-<step>/ directory is saved every `save_every`
   // global steps (a Trainer's save_steps). 0: neither.
@@ -53,7 +62,11 @@ class HfTrainer : public testing::TraceBuilder {
         if (ahead_ == 0) hand_over(worker(b), 8);
         else if (b + ahead_ < 15) hand_over(worker(b + ahead_), 8);
         receive();
+        for (int i = 0; stash_ && i < 8; ++i)  // the consumer's cost
+          ev(now_ + i * 5 * kMs, 20000, 100, 100, Op::lseek, sock_, 8, 0, 0, 0);
+        if (stash_) now_ += 40 * kMs;
         now_ += 300 * kMs;  // the step's compute
+        if (stash_) ev(now_, 20000, 100, 100, Op::lseek, sock_, 8, 0, 0, 0);  // its end
         if (++global % 10 == 0) evaluate();
         if (save_every_ && global % save_every_ == 0) save(global);
       }
@@ -140,6 +153,15 @@ class HfTrainer : public testing::TraceBuilder {
   // 40 validation records at batch 16: 16, 16, 8.
   void evaluate() {
     const std::uint32_t w = fork_workers();
+    if (stash_) {  // batch 1 first, kept; batch 0; 100 ms on each with no syscall between
+      batch(w + 1, 16);
+      batch(w, 16);
+      now_ += 200 * kMs;
+      batch(w, 8);
+      now_ += 100 * kMs;
+      ev(now_, 20000, 100, 100, Op::lseek, sock_, 8, 0, 0, 0);
+      return;
+    }
     batch(w, 16);
     now_ += 100 * kMs;
     batch(w + 1, 16);
@@ -148,7 +170,7 @@ class HfTrainer : public testing::TraceBuilder {
     now_ += 100 * kMs;
   }
 
-  bool shm_, pickle_ = false;
+  bool shm_, pickle_ = false, stash_ = false;
   std::uint32_t ahead_ = 0, save_every_ = 0;
   std::uint32_t sock_ = 0, next_pid_ = 200;
   std::uint64_t shm_files_ = 0;
@@ -328,6 +350,37 @@ TEST(MemoryTraining, CheckpointDirectoryKeepsItsSmallFilesAndStepCadence) {
   const Distilled d = distil(s);
   EXPECT_EQ(d.job.checkpoint.every_steps, 12u);
   EXPECT_EQ(d.job.checkpoint.files, 3u);
+}
+
+// Each evaluation's second batch arrives first: its receipt and the first batch's come back to
+// back, then 200 ms without a syscall hold both batches' compute. Each step is 100 ms of it
+// (before: a step of ~1 ms and one of 200 ms, whose median only happened to be right), and the
+// test loop's own cost per batch (none) is apart from training's (40 ms): eval_batch_overhead 0.
+TEST(MemoryTraining, AStashedEvaluationBatchIsAStepOfItsOwn) {
+  const TraceSummary s = summarize(HfTrainer::stashing_evaluation().run());
+  ASSERT_TRUE(s.dataset_in_memory);
+  std::size_t eval_steps = 0;
+  for (const auto& st : s.steps) {
+    if (st.epoch < 0 || !s.epochs[st.epoch].evaluation) continue;
+    ++eval_steps;
+    EXPECT_NEAR(static_cast<double>(st.compute_ns) * 1e-9, 0.1, 0.005)
+        << "evaluation step at " << st.start_ns;
+  }
+  EXPECT_EQ(eval_steps, 9u);
+  const Distilled d = distil(s);
+  EXPECT_GT(d.job.compute.batch_overhead.expected(), 0.035);  // the receipt and the 40 ms
+  ASSERT_TRUE(d.job.compute.eval_time.has_value());
+  EXPECT_NEAR(d.job.compute.eval_time->expected(), 0.1, 0.005);
+  ASSERT_TRUE(d.job.compute.eval_batch_overhead.has_value());
+  EXPECT_LT(d.job.compute.overhead(true).expected(), 0.002);
+  EXPECT_NE(d.comments.at("compute.eval_batch_overhead").find("9 evaluation steps"),
+            std::string::npos)
+      << d.comments.at("compute.eval_batch_overhead");
+  // Each evaluation's loader starts up 92 ms after the training step's compute (two forks 20 ms
+  // apart, 50 ms, its first batch's 2 ms) although that step's interval runs on to the training
+  // pass's next step: measured to its interval's end, the gap was 0.
+  EXPECT_TRUE(s.eval_startup_apart);
+  EXPECT_NEAR(s.eval_startup_s, 0.092, 0.003);
 }
 
 }  // namespace

@@ -484,6 +484,36 @@ TEST(JobIo, ReaderStartupRoundTrips) {
   EXPECT_TRUE(*back == *r) << text;
 }
 
+// reader.eval_startup: written only when set, read back as set (0 included: an evaluation loader
+// that starts at once while training's takes its time); unset, evaluation passes wait startup.
+TEST(JobIo, ReaderEvalStartupRoundTripsOnlyWhenSet) {
+  auto r = parse_job(
+      "[dataset]\ndir = \"d\"\nsample_size = 4096\n[reader]\nstartup = \"0.01s\"\n"
+      "eval_startup = \"0.12s\"\n",
+      "t.toml");
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_TRUE(r->reader.eval_startup_s.has_value());
+  EXPECT_DOUBLE_EQ(*r->reader.eval_startup_s, 0.12);
+  EXPECT_DOUBLE_EQ(r->reader.startup(true), 0.12);
+  EXPECT_DOUBLE_EQ(r->reader.startup(false), 0.01);
+  const std::string text = to_toml(*r);
+  EXPECT_NE(text.find("eval_startup = \"0.12s\""), std::string::npos) << text;
+  auto back = parse_job(text, "t.toml");
+  ASSERT_TRUE(back) << back.error().message << "\n" << text;
+  EXPECT_TRUE(*back == *r) << text;
+  r->reader.eval_startup_s = 0.0;
+  auto zero = parse_job(to_toml(*r), "t.toml");
+  ASSERT_TRUE(zero) << zero.error().message;
+  ASSERT_TRUE(zero->reader.eval_startup_s.has_value());
+  EXPECT_DOUBLE_EQ(zero->reader.startup(true), 0.0);
+  r->reader.eval_startup_s.reset();
+  EXPECT_EQ(to_toml(*r).find("eval_startup"), std::string::npos);
+  EXPECT_DOUBLE_EQ(r->reader.startup(true), 0.01);
+  auto hour = parse_job(
+      "[dataset]\ndir = \"d\"\nsample_size = 4096\n[reader]\neval_startup = \"2h\"\n", "t.toml");
+  EXPECT_FALSE(hour) << "longer than an hour";
+}
+
 TEST(JobIo, ReaderWarmupRoundTripsAndRejectsNegative) {
   auto r = parse_job("[dataset]\ndir = \"d\"\nsample_size = 4096\n[reader]\nwarmup = \"80ms\"\n",
                      "t.toml");

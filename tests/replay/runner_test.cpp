@@ -610,6 +610,34 @@ TEST(Runner, AuLossNamesEpochStartWaits) {
   EXPECT_NE(format_summary(*r).find("AU loss"), std::string::npos);
 }
 
+// reader.eval_startup: each evaluation pass's readers begin that long after it starts (its own
+// DataLoader's start-up), training passes' after reader.startup; the accelerators wait meanwhile.
+TEST(Runner, EvaluationPassesWaitTheirOwnStartup) {
+  Job job = small_job("/nonexistent/evalstart", 12, Distribution::fixed_at(100));
+  DatasetSpec v = job.dataset;
+  v.dir = "/nonexistent/evalstart-val";
+  v.num_files = 4;  // 1 step of 4
+  job.validation = v;
+  job.compute.step_time = Distribution::fixed_at(0.1);  // 3 steps an epoch
+  job.run.epochs = 2;
+  job.run.eval_every_epochs = 1;
+  job.reader.startup_s = 0.02;
+  job.reader.eval_startup_s = 0.3;
+  Result<Report> r = run_fake(job);
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_EQ(r->epochs_detail.size(), 4u);
+  ASSERT_TRUE(r->epochs_detail[1].eval);
+  // The pass's wall holds its start-up: 0.3 s, then one step of 0.1 s (was 0.02 + 0.1).
+  EXPECT_GT(r->epochs_detail[1].seconds, 0.3 + 0.1 - 1e-6);
+  EXPECT_LT(r->epochs_detail[1].seconds, 0.3 + 0.1 + 0.01);
+  EXPECT_LT(r->epochs_detail[2].seconds, 0.02 + 3 * 0.1 + 0.01);
+  job.reader.eval_startup_s.reset();
+  Result<Report> same = run_fake(job);
+  ASSERT_TRUE(same) << same.error().message;
+  EXPECT_LT(same->epochs_detail[1].seconds, 0.02 + 0.1 + 0.01);
+  EXPECT_NEAR(r->elapsed_s - same->elapsed_s, 2 * (0.3 - 0.02), 0.01);
+}
+
 // An interrupt (SIGINT/SIGTERM in the CLI) stops the run after the steps in hand: the report holds
 // what ran, says so, and counts the whole epochs. Here it comes as the second epoch's threads
 // start.

@@ -25,18 +25,29 @@ std::vector<std::string> file_names(const CheckpointWrite& c) {
   return names;
 }
 
+// File names with their digits left out: model_epoch_1.pt and model_epoch_2.pt are one name,
+// numbered.
+std::vector<std::string> unnumbered(std::vector<std::string> names) {
+  for (auto& n : names) std::erase_if(n, [](unsigned char ch) { return std::isdigit(ch) != 0; });
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
 // Whether the last checkpoint is a final save (checkpoint.final_size): it came after the last
-// training pass, and the ones before it (two at least) all wrote one set of file names that it
-// did not (the final weights, model_final.pt, after each epoch's checkpoint.pt; a Trainer's
-// save_model after its checkpoint-N directories). It is then no part of the cadence, size or files.
+// training pass, and the ones before it all wrote one set of file names that it did not (the final
+// weights, model_final.pt, after each epoch's checkpoint.pt; a Trainer's save_model after its
+// checkpoint-N directories). With one save before it, the names must differ in more than their
+// numbers (a save per epoch named by its epoch is no final save). It is then no part of the
+// cadence, size or files.
 bool final_save(const TraceSummary& s) {
   const auto& c = s.checkpoints;
-  if (c.size() < 3) return false;  // two before it, to show the names every checkpoint has
+  if (c.size() < 2) return false;
   std::uint32_t passes = 0;
   for (const auto& e : s.epochs) passes += !e.evaluation;
   const std::vector<std::string> usual = file_names(c.front());
   for (std::size_t i = 1; i + 1 < c.size(); ++i)
     if (file_names(c[i]) != usual) return false;
+  if (c.size() == 2 && unnumbered(file_names(c.back())) == unnumbered(usual)) return false;
   return file_names(c.back()) != usual && c.back().after_epoch >= passes && passes > 0;
 }
 

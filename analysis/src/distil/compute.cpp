@@ -89,6 +89,27 @@ std::string step_shape(const TraceSummary& s, double mean_s, Distribution& out) 
   return "; the steps between host-to-device copies are " + why + ", scaled to that mean";
 }
 
+// compute.eval_batch_overhead: the consumer's own cost per evaluation batch, when it differs from
+// the training batches' (more than 10% and 20 µs): a test loop takes its batches with other work
+// than the training loop (no optimizer, no logging). Its median over the evaluation steps, fixed.
+void distil_eval_overhead(const TraceSummary& s, Job& job, JobWriter& x) {
+  if (!job.run.evaluates() || s.batches_from_read_bursts || s.consumer_time.count == 0) return;
+  std::vector<double> costs;
+  for (const auto& st : s.steps)
+    if (st.epoch >= 0 && s.epochs[st.epoch].evaluation)
+      costs.push_back(static_cast<double>(st.consumer_ns) * 1e-9);
+  if (costs.size() < 3) return;
+  const double e = detail::percentile(costs, 0.5);
+  const double kept = e < 20e-6 ? 0.0 : std::round(e * 1e6) / 1e6;  // µs resolution
+  const double train = job.compute.batch_overhead.expected();
+  if (std::fabs(kept - train) <= std::max(0.1 * train, 20e-6)) return;
+  job.compute.eval_batch_overhead = Distribution::fixed_at(kept);
+  x.evidence("compute.eval_batch_overhead",
+             "the main process's own time per evaluation batch outside compute and data wait: " +
+                 format_duration(e) + " median over " + std::to_string(costs.size()) +
+                 " evaluation steps (training: " + format_duration(train) + " mean)");
+}
+
 // The accelerator's own compute (TraceSummary::gpu) replaces the CPU's when the trace's CUDA events
 // measured it: the CPU queues the GPU's work and runs ahead, so its busy time is not the step.
 void distil_gpu_compute(const TraceSummary& s, Job& job, JobWriter& x) {
@@ -234,6 +255,7 @@ void distil_compute(JobWriter& x) {
     step_time(x);
     eval_time(x);
     distil_batch_overhead(s, job, x);
+    distil_eval_overhead(s, job, x);
     distil_gpu_compute(s, job, x);
   } else {
     job.compute.step_time = Distribution::fixed_at(0);

@@ -384,11 +384,14 @@ Utilisation utilisation(std::size_t accelerators, const Passes& p, const Batches
 GpuAu gpu_utilisation(const GpuCompute& g, const Passes& p, const Checkpoints& k,
                       const Utilisation& au);
 
+// Start-up gaps (TraceSummary::pass_startup_s): per pass after the first, and their medians.
 struct PassStartup {
   std::vector<double> pass_startup_s;
-  double startup_s = 0;
+  double startup_s = 0;       // training passes' median (evaluation passes' when no training)
+  double eval_startup_s = 0;  // evaluation passes' median (startup_s unless eval_apart)
+  bool eval_apart = false;    // gaps before both training and evaluation passes were measured
 };
-PassStartup pass_startup(const Passes& p, const Checkpoints& k);
+PassStartup pass_startup(const Passes& p, const Batches& b, const Checkpoints& k);
 
 // Per pass, per accelerator: seconds from the pass's first dataset read to that accelerator's
 // first (-1: it read nothing in that pass). startup_spread.cpp.

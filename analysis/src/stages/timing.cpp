@@ -109,29 +109,61 @@ GpuAu gpu_utilisation(const GpuCompute& g, const Passes& p, const Checkpoints& k
   return out;
 }
 
-// Gap before each pass after the first: the previous pass's activity ends with its last step's
-// end (the main process's first syscall after computing on the last batch) or, later, a
-// checkpoint written after it; the pass starts with its first dataset read. Without steps, the
-// previous pass's last read end is used (an overestimate by the consumption of the prefetched
-// batches).
-PassStartup pass_startup(const Passes& p, const Checkpoints& k) {
-  PassStartup s;
-  for (std::size_t pi = 1; pi < p.epochs.size(); ++pi) {
-    const auto& prev = p.epochs[pi - 1];
-    const auto& cur = p.epochs[pi];
-    std::uint64_t end = 0;
-    for (const auto& st : k.steps)
-      if (st.epoch == static_cast<std::int32_t>(pi - 1)) end = std::max(end, st.end_ns);
-    if (end == 0) end = prev.end_ns;
-    for (const auto& c : k.checkpoints)
-      if (c.end_ns > end && c.end_ns <= cur.start_ns) end = c.end_ns;
-    if (cur.start_ns <= end) {
-      s.pass_startup_s.push_back(0);
-      continue;
-    }
-    s.pass_startup_s.push_back(static_cast<double>(cur.start_ns - end) * 1e-9);
+namespace {
+
+// When the activity before pass `pi` (starting at `start`) ended: the end of the last step of
+// another pass that began before it (the main process's first syscall after computing on that
+// batch; a training pass that goes on after an evaluation inside it has its later steps left out,
+// and the step before the evaluation, whose interval runs to the training pass's next step, ends
+// with its compute) or, later, of a checkpoint written after that step; without such steps, the
+// previous pass's last read end (an overestimate by the consumption of the prefetched batches).
+std::uint64_t activity_end_before(const Passes& p, const Checkpoints& k, std::size_t pi,
+                                  std::uint64_t start) {
+  const auto& cur = p.epochs[pi];
+  std::uint64_t end = 0;
+  for (const auto& st : k.steps) {
+    if (st.epoch == static_cast<std::int32_t>(pi) || st.start_ns >= start) continue;
+    const bool around = cur.evaluation && st.epoch >= 0 && !p.evaluation(st.epoch) &&
+                        p.epochs[st.epoch].end_ns > cur.end_ns && st.end_ns > start;
+    end = std::max(end, around ? st.start_ns + st.compute_ns : st.end_ns);
   }
-  s.startup_s = detail::percentile(s.pass_startup_s, 0.5);
+  if (end == 0) end = p.epochs[pi - 1].end_ns;
+  for (const auto& c : k.checkpoints)
+    if (c.end_ns > end && c.end_ns <= start) end = c.end_ns;
+  return end;
+}
+
+// When pass `pi` starts for its start-up gap: its first dataset read, or for a pass from memory
+// its first batch handed over (its loader's workers read nothing: the fork, the workers' own
+// start-up and the first batch's collation come before it, as the reads' do on disk).
+std::uint64_t startup_end(const Passes& p, const Batches& b, std::size_t pi) {
+  std::uint64_t start = p.epochs[pi].start_ns;
+  if (!p.from_memory) return start;
+  std::uint64_t first = UINT64_MAX;
+  for (const auto& bt : b.batches)
+    if (bt.epoch == static_cast<std::int32_t>(pi)) first = std::min(first, bt.ready_ns);
+  return first == UINT64_MAX ? start : std::max(start, first);
+}
+
+}  // namespace
+
+// Gap before each pass after the first: from the end of the activity before it
+// (activity_end_before) to its start (startup_end), 0 when they overlap. Training and evaluation
+// passes apart: a program's two DataLoaders start up unlike each other.
+PassStartup pass_startup(const Passes& p, const Batches& b, const Checkpoints& k) {
+  PassStartup s;
+  std::vector<double> train, eval;
+  for (std::size_t pi = 1; pi < p.epochs.size(); ++pi) {
+    const std::uint64_t start = startup_end(p, b, pi);
+    const std::uint64_t end = activity_end_before(p, k, pi, start);
+    const double gap = start > end ? static_cast<double>(start - end) * 1e-9 : 0.0;
+    s.pass_startup_s.push_back(gap);
+    (p.epochs[pi].evaluation ? eval : train).push_back(gap);
+  }
+  // Both kinds: the training passes' median, the evaluation passes' apart; one kind: its median.
+  s.eval_apart = !train.empty() && !eval.empty();
+  s.startup_s = detail::percentile(train.empty() ? eval : train, 0.5);
+  s.eval_startup_s = s.eval_apart ? detail::percentile(eval, 0.5) : s.startup_s;
   return s;
 }
 

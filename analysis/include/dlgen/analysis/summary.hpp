@@ -417,12 +417,19 @@ struct TraceSummary {
   bool au_measured = false;
   std::uint64_t run_begin_ns = 0, run_end_ns = 0;
 
-  // Start-up gap of each pass after the first: from the end of the previous pass's last step (or of
-  // a checkpoint written after it) to the pass's first dataset read. PyTorch's DataLoader re-forks
-  // its workers there (persistent_workers=False). The first pass is left out: its gap holds the
+  // Start-up gap of each pass after the first: from the end of the last step before it (of another
+  // pass that began earlier, or of a checkpoint written after that step) to the pass's first
+  // dataset read (a pass from memory: its loader's start). PyTorch's DataLoader re-forks its
+  // workers there (persistent_workers=False). The first pass is left out: its gap holds the
   // imports.
   std::vector<double> pass_startup_s;  // seconds, one per pass from the second on
-  double startup_s = 0;                // median of pass_startup_s; 0: fewer than two passes
+  // Median of the training passes' gaps (the evaluation passes' when no training pass follows the
+  // first); 0: fewer than two passes.
+  double startup_s = 0;
+  // Median of the evaluation passes' gaps when both kinds were measured (eval_startup_apart), else
+  // startup_s: a program's test DataLoader starts up unlike its training one.
+  double eval_startup_s = 0;
+  bool eval_startup_apart = false;
   // Per pass (index into `epochs`), per accelerator: seconds from the pass's first dataset read to
   // that accelerator's readers' first (-1: none in that pass). DDP ranks fork their DataLoader
   // workers at every epoch start each on its own, so they begin a pass apart.

@@ -153,6 +153,12 @@ struct ReaderSpec {
   // or past it), and the rest of the shard is one more read; 0: the last batch's burst reads to
   // the shard's end.
   std::uint64_t stream_tail_bytes = 0;
+  // Seconds of start-up before each evaluation pass's readers begin, when it differs from
+  // `startup_s` (a program's test DataLoader forks its workers later after a training pass than
+  // its training DataLoader does after the evaluation); unset: startup_s.
+  std::optional<double> eval_startup_s;
+  // The start-up in force before a pass: eval_startup_s for an evaluation pass when set.
+  double startup(bool eval) const { return eval && eval_startup_s ? *eval_startup_s : startup_s; }
   bool operator==(const ReaderSpec&) const = default;
 };
 
@@ -185,6 +191,14 @@ struct ComputeSpec {
   // batch arrives and before compute; it is host time, not accelerator compute, so it counts in
   // AU's wall time and not in its compute time (docs/metrics.md). Default: none.
   Distribution batch_overhead;
+  // The consumer's own cost per evaluation batch (TOML `eval_batch_overhead`), when it differs
+  // from batch_overhead (a test loop that takes its batches with less work a batch than the
+  // training loop does); unset: batch_overhead.
+  std::optional<Distribution> eval_batch_overhead;
+  // The consumer's cost per batch in force: eval_batch_overhead for an evaluation step when set.
+  const Distribution& overhead(bool eval) const {
+    return eval && eval_batch_overhead ? *eval_batch_overhead : batch_overhead;
+  }
   bool operator==(const ComputeSpec&) const = default;
 };
 
