@@ -76,6 +76,18 @@ TEST(PoolWorkers, AWorkersThreadsAreOneReaderAndItsBatchTheirReads) {
   EXPECT_EQ(s.batch_size, 8u);
 }
 
+// Each worker's 4 pool threads read at once: the job keeps 4 requests in flight per worker (the
+// replay's default, 1, kept 1.9 GETs in flight for the original's 13: held-out batch_pool).
+TEST(PoolWorkers, ThePoolsReadsInFlightAreTheWorkersIodepth) {
+  const TraceSummary s = summarize(PoolWorkers().build());
+  ASSERT_EQ(s.accelerators.size(), 1u);
+  EXPECT_EQ(s.accelerators[0].reader_depth, 4u);
+  const Distilled d = distil(s);
+  EXPECT_EQ(d.job.reader.iodepth, 4u);
+  EXPECT_EQ(d.comments.at("reader.iodepth").rfind("a reader kept up to 4 reads in flight", 0), 0u)
+      << d.comments.at("reader.iodepth");
+}
+
 // The main thread's tensor marks each batch; the feeder's label tensor, shared while the pool
 // reads the next batch, split it (8, 4, 4, 4, 4, ... samples: 10 batches for 6).
 TEST(PoolWorkers, TheMainThreadsTensorsMarkTheBatches) {
