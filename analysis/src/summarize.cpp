@@ -5,6 +5,7 @@
 // classify files and datasets → accesses, readers, passes, read patterns and order → batches →
 // steps → checkpoints → timing and concurrency. This file only chains them and assembles the
 // summary; distil/ turns the summary into a job.
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -30,6 +31,17 @@ std::map<std::uint32_t, std::uint64_t> handover_counts(const std::vector<Batch>&
   for (const auto& b : batches)
     if (b.received_ns && b.accelerator < accs.size()) ++n[accs[b.accelerator].pid];
   return n;
+}
+
+// The median over `readers` of the most reads each had in flight (0: none read).
+std::uint32_t median_depth(const std::vector<std::uint32_t>& readers,
+                           const std::map<std::uint32_t, std::uint32_t>& depths) {
+  std::vector<std::uint32_t> seen;
+  for (const std::uint32_t r : readers)
+    if (const auto it = depths.find(r); it != depths.end()) seen.push_back(it->second);
+  if (seen.empty()) return 0;
+  std::sort(seen.begin(), seen.end());
+  return seen[(seen.size() - 1) / 2];
 }
 
 // What the summary cannot tell, and why.
@@ -73,6 +85,7 @@ struct Staged {
   stages::StepTiming timing;
   std::vector<std::vector<double>> accelerator_starts;
   Concurrency concurrency;
+  std::map<std::uint32_t, std::uint32_t> depths;  // reader key → its most reads in flight
 };
 
 // mapped: the files of memory-mapped datasets (virtual sample files), see find_batches.
@@ -108,6 +121,7 @@ Staged run_stages(const trace::Trace& t, const std::set<std::uint32_t>& mapped) 
   x.timing = step_timing(x.passes, x.batches, x.checkpoints, x.accesses);
   x.accelerator_starts = accelerator_starts(x.passes, x.readers, x.accesses);
   x.concurrency = concurrency(t, x.classified);
+  x.depths = reads_in_flight(t, x.classified, x.accesses);
   return x;
 }
 
@@ -166,6 +180,7 @@ void put_readers_and_batches(const Staged& x, TraceSummary& s) {
     acc.au_compute_s = x.au.accelerators[ai].compute_s;
     acc.au_wall_s = x.au.accelerators[ai].wall_s;
     acc.first_wait_s = x.au.accelerators[ai].first_wait_s;
+    acc.reader_depth = median_depth(acc.readers, x.depths);
   }
   s.epochs = x.passes.epochs;
   for (std::size_t pi = 0; pi < s.epochs.size(); ++pi) {

@@ -223,6 +223,18 @@ void check_after_epochs(const CheckpointSpec& k, std::vector<Diagnostic>& out) {
   }
 }
 
+// checkpoint.part_size: S3's parts are 5 MiB to 5 GiB (all but the last), on a store only.
+void check_part_size(const CheckpointSpec& k, std::vector<Diagnostic>& out) {
+  if (k.part_size_bytes == 0) return;
+  constexpr std::uint64_t kMinPart = 5ull << 20, kMaxPart = 5ull << 30;
+  if (k.part_size_bytes < kMinPart || k.part_size_bytes > kMaxPart)
+    add(out, "checkpoint.part_size",
+        "must be within [5MiB, 5GiB] (an S3 multipart upload's part, but the last)");
+  if (!k.dir.string().starts_with("s3://"))
+    add(out, "checkpoint.part_size",
+        "applies to checkpoints on an object store (checkpoint.dir = \"s3://BUCKET/PREFIX\")");
+}
+
 void check_checkpoint(const CheckpointSpec& k, bool train, bool has_model,
                       std::vector<Diagnostic>& out) {
   if (k.keep && train)
@@ -235,6 +247,7 @@ void check_checkpoint(const CheckpointSpec& k, bool train, bool has_model,
   if (k.size_bytes < 1 && !has_model) add(out, "checkpoint.size", "must be >= 1 byte");
   if (k.files < 1) add(out, "checkpoint.files", "must be >= 1");
   if (k.write_size_bytes < 1) add(out, "checkpoint.write_size", "must be >= 1 byte");
+  check_part_size(k, out);
   if (k.copy != CopyCall::none && k.copy_every < 1)
     add(out, "checkpoint.copy_every", "must be >= 1 (copy after every N-th checkpoint)");
   if (k.dir.empty()) add(out, "checkpoint.dir", "must name a directory");

@@ -22,7 +22,8 @@ constexpr std::uint64_t kMinPartBytes = std::uint64_t{8} << 20;  // S3: parts >=
 S3Engine::S3Engine(const EngineOptions& o, Config cfg)
     : IoEngine(o),
       cfg_(std::move(cfg)),
-      part_bytes_(std::max<std::uint64_t>(kMinPartBytes, o.buffer_bytes)),
+      part_bytes_(o.part_bytes > 0 ? o.part_bytes
+                                   : std::max<std::uint64_t>(kMinPartBytes, o.buffer_bytes)),
       // Connections: as many as requests in flight, kept for reuse.
       transfers_(cfg_, std::max(1u, o.depth) + 2, clock(), [this](Transfer* t) { finish(t); }) {
   ready_.reserve(std::max(1u, o.depth));

@@ -7,7 +7,8 @@
 // nothing. A read is a GET of [offset, offset + length): ranged, or whole when the engine knows
 // the object's size (learned from an earlier answer) and the request covers it (s3.cpp). Writes
 // arrive front to back (an object is written whole, like a stream: offset = bytes written so far)
-// and are copied into a part buffer of `part_bytes`; a small object goes as one PUT at
+// and are copied into a part buffer of `part_bytes` (EngineOptions::part_bytes, else 8 MiB or
+// buffer_bytes when larger); a small object goes as one PUT at
 // close_file, a large one as a multipart upload whose parts are sent as they fill (the write that
 // fills a part completes when that part is stored) and which close_file completes, or aborts on
 // failure (s3_upload.cpp). Failures that may pass are retried (s3_transfers.hpp); the rest end

@@ -78,6 +78,7 @@ Result<CheckpointIo> CheckpointIo::open(const CheckpointIoOptions& options) {
   eo.buffer_bytes = std::max<std::uint64_t>(options.request_bytes, kAlign);
   if (options.direct_writes) eo.buffer_bytes = eo.buffer_bytes / kAlign * kAlign;
   eo.alignment = kAlign;
+  eo.part_bytes = options.part_bytes;
   eo.sync_write = options.call;
   Result<std::unique_ptr<engine::IoEngine>> e = engine::make((*ops)->name, eo);
   if (!e) return e.error();

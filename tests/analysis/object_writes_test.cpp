@@ -163,6 +163,15 @@ TEST(ObjectWrites, MultipartCheckpointsAreFound) {
   expect_object_checkpoints(training(true));
 }
 
+// Each 6 MiB object uploaded as 5 MiB + 1 MiB: the replay uploads in parts of 5 MiB (its own
+// part, 8 MiB, would PUT each whole); an object PUT whole sets no part size.
+TEST(ObjectWrites, MultipartCheckpointsKeepTheirPartSize) {
+  const Distilled parts = distil(summarize(training(true)));
+  EXPECT_EQ(parts.job.checkpoint.part_size_bytes, 5u << 20);
+  EXPECT_EQ(parts.comments.count("checkpoint.part_size"), 1u);
+  EXPECT_EQ(distil(summarize(training(false))).job.checkpoint.part_size_bytes, 0u);
+}
+
 // torch.save to a local file, read back whole by the upload's thread while its parts go out: the
 // local file is staging, not the dataset (nor a second checkpoint file).
 TEST(ObjectWrites, ASpooledCheckpointIsNeitherDataNorASecondFile) {

@@ -215,6 +215,21 @@ std::filesystem::path checkpoint_dir(const TraceSummary& s, const std::string& n
   return traced.substr(0, traced.find('/', 5)) + "/dlgen/checkpoints/" + name;
 }
 
+// checkpoint.part_size: objects uploaded in parts (prepass/object_writes.hpp: a write per part)
+// of `part` bytes, smaller than a shard, are multipart uploads of that part size; the s3 engine
+// would otherwise PUT a shard up to 8 MiB whole (resume_ckpt.py: 7.5 MiB in 2 parts of 5 MiB).
+void upload_parts(JobWriter& x, std::uint64_t part) {
+  auto& k = x.out.job.checkpoint;
+  constexpr std::uint64_t kMinPart = 5ull << 20;  // S3's smallest part but the last
+  if (!k.dir.string().starts_with("s3://") || part < kMinPart || k.files < 1 ||
+      part >= k.size_bytes / k.files)
+    return;
+  k.part_size_bytes = part;
+  x.evidence("checkpoint.part_size", "each checkpoint object was a multipart upload in parts of " +
+                                         format_size(part) + " (its " +
+                                         format_size(k.size_bytes / k.files) + " in several)");
+}
+
 // [checkpoint] from the checkpoints the trace shows written during training.
 void written_checkpoints(JobWriter& x) {
   const TraceSummary& s = x.s;
@@ -252,6 +267,7 @@ void written_checkpoints(JobWriter& x) {
   k.dir = checkpoint_dir(s, job.name);
   x.evidence("checkpoint.dir",
              "synthetic checkpoints; the traced run wrote " + s.checkpoints.front().paths.front());
+  upload_parts(x, best);
   write_calls(x, w);
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "dlgen/core/limits.hpp"
 #include "dlgen/core/units.hpp"
 #include "sections.hpp"
 
@@ -326,13 +327,27 @@ void eval_batch_size(JobWriter& x) {
                  " files (" + std::to_string(r.eval_batch_size) + " samples)");
 }
 
+// reader.iodepth: the reads a reader kept in flight at once, when more than one (a worker
+// fetching its batch on a thread pool, an io_uring reader); else the default, one at a time.
+void iodepth(JobWriter& x) {
+  if (x.s.accelerators.empty()) return;
+  const std::uint32_t depth = x.s.accelerators[0].reader_depth;
+  if (depth <= 1) return;
+  x.out.job.reader.iodepth = static_cast<std::uint32_t>(std::min<std::uint64_t>(depth, limits::kMaxIodepth));
+  x.evidence("reader.iodepth",
+             "a reader kept up to " + std::to_string(depth) +
+                 " reads in flight at once (90% of its busy time; median over the readers): its "
+                 "threads read for it (a worker's thread pool) or it submits asynchronously");
+}
+
 }  // namespace
 
-// [reader]: workers, batch size and prefetch.
+// [reader]: workers, reads in flight, batch size and prefetch.
 void distil_loader(JobWriter& x) {
   const TraceSummary& s = x.s;
   auto& r = x.out.job.reader;
   workers(x);
+  iodepth(x);
   batch_size(x);
   eval_batch_size(x);
   if (s.prefetch > 0) {

@@ -49,6 +49,8 @@ ReaderEvents reader_events(const trace::Trace& t, const Classified& c,
   // /dev/shm tensor right after the reads) mark batches exactly; other threads' (the queue
   // feeder sharing a label tensor, the resource sharer's sendmsg when the consumer asks) come
   // late and would split the next batch, so they count only when the reading thread has none.
+  // A worker process that is one reader for many threads (its batch fetched on a thread pool)
+  // collates on its main thread: that thread's handovers are the worker's own too.
   std::set<std::uint32_t> reading_tids;
   std::map<std::uint32_t, std::set<std::uint32_t>> tids_of;  // reader key → its reading threads
   for (const auto& a : accesses) reading_tids.insert(a.tid), tids_of[a.reader].insert(a.tid);
@@ -60,7 +62,8 @@ ReaderEvents reader_events(const trace::Trace& t, const Classified& c,
     std::uint32_t key = it->second.size() == 1 ? *it->second.begin() : e.tid;
     if (!per_reader.count(key)) continue;
     if (e.op == Op::sendmsg && shm_readers.count(key)) continue;
-    auto& list = (reading_tids.count(e.tid) ? own : foreign)[key];
+    const bool collating = reading_tids.count(e.tid) || (key == e.pid && e.tid == e.pid);
+    auto& list = (collating ? own : foreign)[key];
     list.push_back({e.ts_ns, true, -1, e.file, list.size()});
   }
   const auto index_reads = pipe_reads(t, reading_tids);

@@ -445,4 +445,11 @@ StepTiming step_timing(const Passes& p, const Batches& b, const Checkpoints& k,
 
 Concurrency concurrency(const trace::Trace& t, const Classified& c);
 
+// ---- reads in flight per reader (reader_depth.cpp) ----
+
+// Reader key → the dataset reads it had in flight at once, at most, for 90% of its busy time (1
+// for a thread of plain system calls; a worker's thread pool or an io_uring reader, more).
+std::map<std::uint32_t, std::uint32_t> reads_in_flight(const trace::Trace& t, const Classified& c,
+                                                       const std::vector<Access>& accesses);
+
 }  // namespace dlgen::analysis::stages

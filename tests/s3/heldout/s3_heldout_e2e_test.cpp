@@ -198,6 +198,10 @@ TEST_F(HeldOutS3BlockCache, DISABLED_RecordsThroughABlockCache) {
   // batch's one /dev/shm tensor (32 x 8 KiB, no labels) does not tell its samples. The replay
   // deals the one object to one worker's stream: 32 GETs of 1 MiB, 31.5 MiB (bytes_read and
   // read_ops pass), but readers 1 vs 2, epochs 4 vs 2, epoch_bytes_read 8 vs 16 MiB fail.
+  // Unchanged at stop 31 (32 "samples" of 256 KiB, batch 1; by hand readers 1 vs 2, epochs 4 vs
+  // 2, epoch_bytes_read 7.75 vs 16 MiB, reads_per_file 1 vs 2): with one tensor a batch and no
+  // labels nothing in the trace tells 32 records of 8 KiB from one of 256 KiB (the cache serves
+  // them from memory; its GETs are 1 MiB blocks in random order either way).
   EXPECT_EQ(job_.dataset.samples_per_file, truth("samples"));
   EXPECT_EQ(job_.dataset.sample_size.expected(), truth("sample_bytes"));
   EXPECT_EQ(job_.reader.batch_size, truth("batch_size"));

@@ -278,6 +278,9 @@ struct Accelerator {
   std::uint32_t workers = 0;           // concurrent readers per epoch (median over epochs)
   bool reads_itself = false;           // no separate workers: the main process reads samples
   std::uint32_t prefetch = 0;  // its batches ready ahead of consumption, per worker; 0: unknown
+  // Dataset reads one of its readers keeps in flight at once: the median over its readers of the
+  // count each spent 90% of its busy time at or under (stages/reader_depth.cpp); 0: none seen.
+  std::uint32_t reader_depth = 0;
   // AU (docs/metrics.md; the replay's definition and arithmetic, dlgen::accelerator_utilisation):
   // au = au_compute_s / au_wall_s. Compute: every step it took, training and evaluation (steps
   // that held a checkpoint included); wall: from its first batch's arrival to the run's end

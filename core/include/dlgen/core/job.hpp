@@ -254,6 +254,9 @@ struct CheckpointSpec {
   // ends (the newest); the others' files are deleted. Unset: all (MLPerf's workflow reads back, in
   // a later read-only run, the ten its write run left).
   std::optional<std::uint32_t> keep;
+  // On an object store: the part size of a checkpoint's multipart upload (a shard larger than a
+  // part goes as one); 0: the s3 engine's own, 8 MiB or write_size when larger.
+  std::uint64_t part_size_bytes = 0;
   bool operator==(const CheckpointSpec&) const = default;
 };
 

@@ -59,6 +59,8 @@ struct EngineOptions {
   std::uint32_t depth = 32;    // requests in flight at most
   std::uint32_t buffers = 32;  // pool buffers
   std::uint64_t buffer_bytes = 1 << 20;
+  // Engines that upload in parts (s3): the part size of a multipart upload; 0: the engine's own.
+  std::uint64_t part_bytes = 0;
   std::uint32_t alignment = 4096;  // buffer alignment (O_DIRECT needs the logical block size)
   bool record = false;             // null engine: keep every request for inspection (tests)
   // Null engine: each request completes this many ns after it was issued, on `clock` (0: at
