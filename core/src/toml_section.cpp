@@ -208,54 +208,27 @@ void Section::recipe(std::string_view key, Recipe& out) {
 
 // An array of strings, each error with its index.
 void Section::strings(std::string_view key, std::vector<std::string>& out) {
-  const toml::node* n = get(key);
-  if (!n) return;
-  const toml::array* a = n->as_array();
-  if (!a) return type_error(key, *n, "an array of strings");
-  out.clear();
-  for (std::size_t i = 0; i < a->size(); ++i) {
-    if (const auto v = a->get(i)->value<std::string>(); a->get(i)->is_string())
-      out.push_back(*v);
-    else
-      ctx_.error(path(key) + "[" + std::to_string(i) + "]", line_of(*a->get(i)),
-                 "expected a string, got " + node_text(*a->get(i)));
-  }
+  elements(key, "strings", "a string", out, [](const toml::node& e) {
+    return e.is_string() ? e.value<std::string>() : std::nullopt;
+  });
 }
 
 void Section::integers(std::string_view key, std::vector<std::uint32_t>& out) {
-  const toml::node* n = get(key);
-  if (!n) return;
-  const toml::array* a = n->as_array();
-  if (!a) return type_error(key, *n, "an array of whole numbers");
-  out.clear();
-  for (std::size_t i = 0; i < a->size(); ++i) {
-    const toml::node& e = *a->get(i);
-    const auto v = e.is_integer() ? e.value<std::int64_t>() : std::nullopt;
-    if (v && *v >= 0 && *v <= std::numeric_limits<std::uint32_t>::max())
-      out.push_back(static_cast<std::uint32_t>(*v));
-    else
-      ctx_.error(path(key) + "[" + std::to_string(i) + "]", line_of(e),
-                 "expected a whole number from 0 to " +
-                     std::to_string(std::numeric_limits<std::uint32_t>::max()) + ", got " +
-                     node_text(e));
-  }
+  constexpr auto kMax = std::numeric_limits<std::uint32_t>::max();
+  elements(key, "whole numbers", "a whole number from 0 to " + std::to_string(kMax), out,
+           [](const toml::node& e) -> std::optional<std::uint32_t> {
+             const auto v = e.is_integer() ? e.value<std::int64_t>() : std::nullopt;
+             if (v && *v >= 0 && *v <= kMax) return static_cast<std::uint32_t>(*v);
+             return std::nullopt;
+           });
 }
 
 void Section::numbers(std::string_view key, std::vector<double>& out) {
-  const toml::node* n = get(key);
-  if (!n) return;
-  const toml::array* a = n->as_array();
-  if (!a) return type_error(key, *n, "an array of numbers");
-  out.clear();
-  for (std::size_t i = 0; i < a->size(); ++i) {
-    const toml::node& e = *a->get(i);
+  elements(key, "numbers", "a number > 0", out, [](const toml::node& e) -> std::optional<double> {
     const auto v = e.is_number() ? e.value<double>() : std::nullopt;
-    if (v && std::isfinite(*v) && *v > 0)
-      out.push_back(*v);
-    else
-      ctx_.error(path(key) + "[" + std::to_string(i) + "]", line_of(e),
-                 "expected a number > 0, got " + node_text(e));
-  }
+    if (v && std::isfinite(*v) && *v > 0) return v;
+    return std::nullopt;
+  });
 }
 
 // Unknown keys in this section: every key not consumed and not in `known`.

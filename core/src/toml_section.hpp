@@ -99,6 +99,25 @@ class Section {
 
  private:
   void type_error(std::string_view key, const toml::node& n, const std::string& expected);
+  // An array whose elements `convert` takes (nullopt: refused); `what` names the array's elements
+  // ("numbers") and `one` one of them for each refused element's error, with its index.
+  template <class T, class Convert>
+  void elements(std::string_view key, const std::string& what, const std::string& one,
+                std::vector<T>& out, Convert convert) {
+    const toml::node* n = get(key);
+    if (!n) return;
+    const toml::array* a = n->as_array();
+    if (!a) return type_error(key, *n, "an array of " + what);
+    out.clear();
+    for (std::size_t i = 0; i < a->size(); ++i) {
+      const toml::node& e = *a->get(i);
+      if (std::optional<T> v = convert(e))
+        out.push_back(std::move(*v));
+      else
+        ctx_.error(path(key) + "[" + std::to_string(i) + "]", line_of(e),
+                   "expected " + one + ", got " + node_text(e));
+    }
+  }
   // A size (bytes) or a duration (seconds): a number >= 0, or a string with a unit ("146MiB",
   // "0.3s").
   std::optional<double> scalar(const toml::node& n, const std::string& p, Unit unit);
