@@ -242,6 +242,10 @@ void check_checkpoint(const CheckpointSpec& k, bool train, bool has_model,
         "applies to checkpoint-only jobs ([run] train = false); a training job's checkpoints "
         "overwrite one another, so its directory holds one");
   check_location(k.dir, "checkpoint.dir", out);
+  if (k.serialize_s < 0) add(out, "checkpoint.serialize", "must be >= 0");
+  if (k.serialize_s > 0 && !train)
+    add(out, "checkpoint.serialize",
+        "applies to training jobs: a checkpoint-only job measures the storage alone");
   if (!k.enabled) return;
   // A [model] sizes the checkpoints during training (core/llm.hpp training_shards).
   if (k.size_bytes < 1 && !has_model) add(out, "checkpoint.size", "must be >= 1 byte");

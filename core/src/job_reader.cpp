@@ -263,6 +263,7 @@ void read_checkpoint(Ctx& ctx, const toml::table& root, Job& job) {
   s.integer("final_files", k.final_files);
   s.size("write_size", k.write_size_bytes);
   s.size("part_size", k.part_size_bytes);
+  s.duration("serialize", k.serialize_s);
   s.choice(
       "write_call", k.write_call,
       {{"pwrite", WriteCall::pwrite}, {"write", WriteCall::write}, {"writev", WriteCall::writev}});

@@ -12,26 +12,25 @@ const std::vector<std::string_view> kSections = {
     "job", "dataset", "validation", "reader", "compute", "checkpoint", "run", "model", "scales"};
 const std::vector<std::string_view> kJobKeys = {"name", "description"};
 const std::vector<std::string_view> kDatasetKeys = {
-    "dir",       "format", "num_files",     "samples_per_file", "sample_size",
-    "file_size", "seed",   "files_per_dir", "file_prefix",      "parquet", "files_per_sample",
-    "load"};
+    "dir",  "format",        "num_files",   "samples_per_file", "sample_size",      "file_size",
+    "seed", "files_per_dir", "file_prefix", "parquet",          "files_per_sample", "load"};
 const std::vector<std::string_view> kParquetKeys = {"columns", "row_group_size", "compression",
                                                     "read_columns"};
 const std::vector<std::string_view> kReaderKeys = {
-    "batch_size", "workers",   "prefetch",     "shuffle",        "shuffle_buffer",
-    "seed",       "read",      "request_size", "header_read",    "iodepth",
-    "direct",     "drop_last", "startup",      "preprocess",     "warmup",
-    "readahead",  "probe",     "recipe",       "startup_spread", "eval_batch_size", "collate",
-    "worker_pace", "stream_granule", "stream_tail", "eval_startup"};
+    "batch_size", "workers",     "prefetch",       "shuffle",        "shuffle_buffer",
+    "seed",       "read",        "request_size",   "header_read",    "iodepth",
+    "direct",     "drop_last",   "startup",        "preprocess",     "warmup",
+    "readahead",  "probe",       "recipe",         "startup_spread", "eval_batch_size",
+    "collate",    "worker_pace", "stream_granule", "stream_tail",    "eval_startup"};
 const std::vector<std::string_view> kComputeKeys = {
     "accelerator", "time", "eval_time", "batch_overhead", "eval_batch_overhead", "au_threshold"};
 const std::vector<std::string_view> kAcceleratorKeys = {"time", "batch_size"};
 const std::vector<std::string_view> kCheckpointKeys = {
-    "enabled",    "every_epochs", "first_epoch", "every_steps", "size",
-    "files",      "write_size",   "fsync",       "dir",         "restore",
-    "writes",     "reads",        "pause",       "mode",        "ranks_per_host",
-    "write_call", "direct",       "copy",        "copy_every",  "keep",
-    "after_epochs", "final_size",   "final_files", "part_size"};
+    "enabled",      "every_epochs", "first_epoch", "every_steps", "size",
+    "files",        "write_size",   "fsync",       "dir",         "restore",
+    "writes",       "reads",        "pause",       "mode",        "ranks_per_host",
+    "write_call",   "direct",       "copy",        "copy_every",  "keep",
+    "after_epochs", "final_size",   "final_files", "part_size",   "serialize"};
 const std::vector<std::string_view> kRunKeys = {
     "epochs", "accelerators", "max_steps", "eval_every_epochs", "eval_every_steps",
     "cache",  "max_time",     "train",     "sync_steps"};
@@ -81,7 +80,7 @@ bool is_dist_key(std::string_view section, std::string_view key) {
   return ((section == "dataset" || section == "validation") &&
           (key == "sample_size" || key == "file_size")) ||
          (section == "compute" && (key == "time" || key == "eval_time" || key == "batch_overhead" ||
-                                  key == "eval_batch_overhead"));
+                                   key == "eval_batch_overhead"));
 }
 
 std::string check_key_path(std::string_view dotted) {

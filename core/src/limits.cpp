@@ -328,6 +328,8 @@ void check_durations(const Job& job, std::vector<Diagnostic>& out) {
              "a worker's first-sample cost longer than an hour");
   seconds_ok(out, "run.max_time", job.run.max_seconds, kMaxRunSeconds,
              "a benchmark run longer than 30 days");
+  seconds_ok(out, "checkpoint.serialize", job.checkpoint.serialize_s, kMaxStepSeconds,
+             "serializing one checkpoint for more than an hour");
 }
 
 void check_checkpoint_sizes(const CheckpointSpec& k, std::vector<Diagnostic>& out) {

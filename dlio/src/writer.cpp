@@ -125,8 +125,13 @@ void DlioWriter::check_expressible() {
     refuse("checkpoint.final_size",
            "DLIO writes every checkpoint at one size (model_size), no final save of another");
   if (job_.checkpoint.enabled && job_.checkpoint.part_size_bytes > 0)
-    note("checkpoint.part_size is not carried: DLIO's object checkpoints upload in its S3 "
-         "client's part size");
+    note(
+        "checkpoint.part_size is not carried: DLIO's object checkpoints upload in its S3 "
+        "client's part size");
+  if (job_.checkpoint.enabled && job_.checkpoint.serialize_s > 0)
+    note(
+        "checkpoint.serialize is not carried: DLIO writes a checkpoint's bytes without the "
+        "saving program's time between its writes");
   if (job_.run.sync_steps)
     refuse("run.sync_steps", "DLIO's simulated accelerators never wait for each other per step");
   if (job_.run.max_steps > 0 && job_.run.epochs > 1)
@@ -154,10 +159,8 @@ void DlioWriter::check_reader_expressible() {
            "DLIO's readers have no library access pattern to replay");
   if (r.startup_s > 0 || r.startup(true) > 0 || r.warmup_s > 0)
     refuse("reader.startup/warmup", "DLIO has no worker start-up or warm-up time");
-  if (!(r.collate == Distribution{}))
-    refuse("reader.collate", "DLIO has no worker time per batch");
-  if (!r.worker_pace.empty())
-    refuse("reader.worker_pace", "DLIO's readers all go at one speed");
+  if (!(r.collate == Distribution{})) refuse("reader.collate", "DLIO has no worker time per batch");
+  if (!r.worker_pace.empty()) refuse("reader.worker_pace", "DLIO's readers all go at one speed");
   if (!(r.startup_spread == Distribution{}))
     refuse("reader.startup_spread", "DLIO's accelerators start every epoch together");
   if (r.read_unit == ReadUnit::stream)

@@ -78,6 +78,7 @@ void checkpoint_fields(Fields& f, const CheckpointSpec& k) {
     }
     f.emplace_back("checkpoint.write_size", std::to_string(k.write_size_bytes));
     f.emplace_back("checkpoint.part_size", std::to_string(k.part_size_bytes));
+    f.emplace_back("checkpoint.serialize", exact(k.serialize_s));
     f.emplace_back("checkpoint.fsync", yes_no(k.fsync));
     f.emplace_back("checkpoint.dir", k.dir.string());
     f.emplace_back("checkpoint.restore", yes_no(k.restore));

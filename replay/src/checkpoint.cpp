@@ -105,6 +105,18 @@ Result<bool> posix_files(std::string_view engine) {
   return (*ops)->caps.posix_fd;
 }
 
+// This process's share of checkpoint.serialize for a checkpoint of `shards`: the time per byte of
+// a checkpoint of checkpoint.size (or of all the shards, a [model] sizing them) times its own bytes
+// (a final save of another size spends in proportion).
+double serialize_seconds(const CheckpointSpec& spec, const std::vector<CheckpointShard>& shards,
+                         std::uint64_t mine) {
+  if (spec.serialize_s <= 0) return 0;
+  std::uint64_t all = 0;
+  for (const CheckpointShard& c : shards) all += c.bytes;
+  const std::uint64_t per = spec.size_bytes > 0 ? spec.size_bytes : all;
+  return per > 0 ? spec.serialize_s * static_cast<double>(mine) / static_cast<double>(per) : 0;
+}
+
 std::filesystem::path best_path(const std::filesystem::path& from) {
   std::filesystem::path to = from;
   to.replace_filename(from.stem().string() + "-best" + from.extension().string());
@@ -244,11 +256,12 @@ Result<void> write_checkpoint(const CheckpointSpec& spec,
   const auto t0 = std::chrono::steady_clock::now();
   const CheckpointIoOptions options = io_options(spec, engine);
   auto open_io = [&] { return CheckpointIo::open(options); };
+  Serializer serializer(serialize_seconds(spec, shards, mine.bytes), mine.bytes);
   Result<void> r = for_each_shard(
       n, open_io,
       [&](CheckpointIo& io, std::uint32_t s) {
         const CheckpointShard& c = mine.shards[s];
-        const CheckpointFile f{dirfd, c.path.filename().string(), c.path, c.bytes};
+        const CheckpointFile f{dirfd, c.path.filename().string(), c.path, c.bytes, &serializer};
         return io.write(f, stream_seed, mine.index[s], progress);
       },
       [&](const CheckpointIo& io) { add_requests(into.s3, io); });
@@ -261,6 +274,7 @@ Result<void> write_checkpoint(const CheckpointSpec& spec,
   if (!r) return r;
   const double seconds = seconds_since(t0);
   into.write_s += seconds;
+  into.serialize_s += serializer.spent_s();
   into.count += 1;
   into.files += n;
   into.bytes += mine.bytes;

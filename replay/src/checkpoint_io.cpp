@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <optional>
 #include <random>
 #include <span>
+#include <thread>
 
 #include "dlgen/datasets/content.hpp"
 #include "dlgen/engine/run_one.hpp"
@@ -68,6 +70,26 @@ std::uint64_t checkpoint_salt() {
   return salt;
 }
 
+void Serializer::before_write(std::uint64_t len, std::int64_t made_ns) {
+  if (seconds_ <= 0 || bytes_ == 0) return;
+  std::lock_guard lock(mu_);
+  spent_ns_ += made_ns;
+  claimed_ = std::min(bytes_, claimed_ + len);
+  const auto owed = static_cast<std::int64_t>(seconds_ * 1e9 * static_cast<double>(claimed_) /
+                                              static_cast<double>(bytes_));
+  if (owed <= spent_ns_) return;
+  const auto t0 = std::chrono::steady_clock::now();
+  std::this_thread::sleep_for(std::chrono::nanoseconds(owed - spent_ns_));
+  spent_ns_ +=
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
+          .count();
+}
+
+double Serializer::spent_s() const {
+  std::lock_guard lock(mu_);
+  return static_cast<double>(spent_ns_) * 1e-9;
+}
+
 Result<CheckpointIo> CheckpointIo::open(const CheckpointIoOptions& options) {
   Result<const engine::EngineOps*> ops = engine::lookup(options.engine);
   if (!ops) return ops.error();
@@ -110,7 +132,13 @@ Result<void> CheckpointIo::write(const CheckpointFile& file, std::uint64_t seed,
       block_at = off;
       block_end = off + std::min<std::uint64_t>(chunk, size - off);
       if (direct_on && off < aligned_end) block_end = std::min(block_end, aligned_end);
+      const auto made = std::chrono::steady_clock::now();
       content.fill(block, block_end - block_at);
+      if (file.serializer)
+        file.serializer->before_write(block_end - block_at,
+                                      std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                          std::chrono::steady_clock::now() - made)
+                                          .count());
     } else if (off > block_at) {  // a short write: the rest moves to the buffer's start
       std::memmove(block, block + (off - block_at), block_end - off);
       block_at = off;

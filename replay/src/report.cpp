@@ -96,6 +96,7 @@ void checkpoint_and_compute_json(const Report& r, json& j) {
                      {"files", c.files},
                      {"bytes", c.bytes},
                      {"write_s", c.write_s},
+                     {"serialize_s", c.serialize_s},
                      {"write_mib_s", c.write_mib_s()},
                      {"restore_s", c.restore_s},
                      {"restore_bytes", c.restore_bytes},
@@ -315,7 +316,11 @@ std::string format_summary(const Report& r) {
     if (r.au_applicable) add("  AU %5.1f%%", e.au * 100);
     out += '\n';
   }
-  if (r.checkpoint.count > 0)
+  if (r.checkpoint.count > 0 && r.checkpoint.serialize_s > 0)
+    add("  checkpoint  %llu written, %s in %.2f s (%.2f s serializing): %.1f MiB/s\n",
+        ull(r.checkpoint.count), format_size(r.checkpoint.bytes).c_str(), r.checkpoint.write_s,
+        r.checkpoint.serialize_s, r.checkpoint.write_mib_s());
+  else if (r.checkpoint.count > 0)
     add("  checkpoint  %llu written, %s in %.2f s: %.1f MiB/s\n", ull(r.checkpoint.count),
         format_size(r.checkpoint.bytes).c_str(), r.checkpoint.write_s, r.checkpoint.write_mib_s());
   if (r.checkpoint.restore_bytes > 0)

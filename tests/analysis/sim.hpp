@@ -94,6 +94,7 @@ struct SimConfig {
   std::uint32_t ckpt_every_steps = 0;
   std::uint64_t ckpt_size = 8 << 20;
   std::uint64_t ckpt_write = 1 << 20;
+  std::uint64_t ckpt_gap_ns = 10000;  // between a checkpoint's writes (torch.save pickling)
   // A checkpoint of named files instead of model_N.pt: a name ending .json is a 300-byte file
   // (a Trainer's config.json), the others share ckpt_size; no fsync. With ckpt_dir_by_step, in
   // checkpoint-<steps>/ (a Trainer's save_steps directories).
@@ -393,7 +394,7 @@ class Sim : private testing::TraceBuilder {
     for (std::uint64_t off = 0; off < c_.ckpt_size; off += c_.ckpt_write) {
       const auto n = std::min(c_.ckpt_write, c_.ckpt_size - off);
       ev(ts, 300000, kMain, kMain, trace::Op::write, f, 9, off, n, static_cast<std::int64_t>(n));
-      ts += 310000;
+      ts += 300000 + c_.ckpt_gap_ns;
     }
     ev(ts, 2000000, kMain, kMain, trace::Op::fsync, f, 9, 0, 0, 0);
     ts += 2100000;

@@ -98,6 +98,32 @@ TEST(Checkpoint, EachCheckpointWritesFreshContent) {
   for (const auto& p : checkpoint_paths(c)) EXPECT_EQ(add_blocks(slurp(p), seen), 0u) << p;
 }
 
+// checkpoint.serialize: 0.2 s a checkpoint, spent between the write requests of its 3 shards (3
+// writer threads) one writer at a time, so the checkpoint takes at least that long; the write rate
+// is the storage's, the serializing left out: bytes / (write_s - serialize_s).
+TEST(Checkpoint, SerializeTimeIsSpentBetweenWritesOneWriterAtATime) {
+  TempDir tmp("dlgen-ckpt-serialize");
+  CheckpointSpec c = spec(tmp / "ck");
+  c.serialize_s = 0.2;
+  CheckpointResult res;
+  ASSERT_TRUE(write_checkpoint(c, res, "pread"));
+  EXPECT_GE(res.serialize_s, 0.2);
+  EXPECT_LT(res.serialize_s, 0.2 + 0.05 * 50);  // an overrun is paid back, not added up
+  EXPECT_GE(res.write_s, res.serialize_s);
+  EXPECT_DOUBLE_EQ(res.write_mib_s(),
+                   static_cast<double>(res.bytes) / 1048576.0 / (res.write_s - res.serialize_s));
+  std::uint64_t total = 0;
+  for (const auto& p : checkpoint_paths(c)) total += slurp(p).size();
+  EXPECT_EQ(total, c.size_bytes);
+  // Without it nothing is spent and the rate is bytes / write_s.
+  CheckpointResult plain;
+  c.serialize_s = 0;
+  ASSERT_TRUE(write_checkpoint(c, plain, "pread"));
+  EXPECT_EQ(plain.serialize_s, 0);
+  EXPECT_DOUBLE_EQ(plain.write_mib_s(),
+                   static_cast<double>(plain.bytes) / 1048576.0 / plain.write_s);
+}
+
 // Every write call (and O_DIRECT, where the file system takes it) writes exactly the checkpoint's
 // bytes, unaligned tails included, with content as fresh as pwrite's.
 TEST(Checkpoint, EveryWriteCallAndDirectWriteTheSameBytes) {

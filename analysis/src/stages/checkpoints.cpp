@@ -185,8 +185,10 @@ void split_final_save(WriteGroups& groups, const CheckpointEvents& ev, const Cla
   for (std::size_t j = 0; j < last.size() && at == last.size(); ++j) {
     const Event& e = *ev.writes[last[j]];
     if (!writes_data(e) || regular.count(e.file)) continue;
-    if (regular.size() == usual.size()) at = j;
-    else regular.insert(e.file);
+    if (regular.size() == usual.size())
+      at = j;
+    else
+      regular.insert(e.file);
   }
   std::vector<std::string> names;
   for (auto f : regular) names.push_back(std::filesystem::path(cls.files[f].path).filename());
@@ -196,6 +198,36 @@ void split_final_save(WriteGroups& groups, const CheckpointEvents& ev, const Cla
     (j < at || regular.count(ev.writes[last[j]]->file) ? kept : final).push_back(last[j]);
   last = std::move(kept);
   groups.push_back(std::move(final));
+}
+
+// checkpoint.serialize: each writer thread's time from the open of the first file it wrote (or
+// its first write) to the end of its last data write, less the time inside its writes and syncs
+// (torch.save pickling, GPU tensors copied to the host between writes), summed over the threads.
+// Copies (-best) come after and are left out.
+std::uint64_t serialize_ns(const CheckpointEvents& ev, const std::vector<std::size_t>& g) {
+  struct Span {
+    std::uint64_t first = 0, last = 0, busy = 0;
+  };
+  std::map<std::uint32_t, Span> by_tid;
+  const auto copy = [](const Event& e) {
+    return e.op == Op::sendfile || e.op == Op::copy_file_range;
+  };
+  for (std::size_t i : g) {
+    const Event& e = *ev.writes[i];
+    if (copy(e)) continue;
+    Span& s = by_tid[e.tid];
+    const std::uint64_t from = ev.opened[i] > 0 && ev.opened[i] <= e.ts_ns ? ev.opened[i] : e.ts_ns;
+    if (s.first == 0 || from < s.first) s.first = from;
+    if (writes_data(e)) s.last = std::max(s.last, e.ts_ns + e.dur_ns);
+  }
+  for (std::size_t i : g) {  // the calls up to the last write (an fsync after it is not between)
+    const Event& e = *ev.writes[i];
+    if (Span& s = by_tid[e.tid]; !copy(e) && e.ts_ns + e.dur_ns <= s.last) s.busy += e.dur_ns;
+  }
+  std::uint64_t idle = 0;
+  for (const auto& [tid, s] : by_tid)
+    if (s.last > s.first + s.busy) idle += s.last - s.first - s.busy;
+  return idle;
 }
 
 // One checkpoint from its writes.
@@ -226,6 +258,7 @@ CheckpointWrite checkpoint_of(const CheckpointEvents& ev, const std::vector<std:
     if (files.insert(e->file).second) c.paths.push_back(cls.files[e->file].path);
   }
   c.files = static_cast<std::uint32_t>(files.size());
+  c.serialize_ns = serialize_ns(ev, g);
   std::uint64_t most = 0;
   for (auto [op, bytes] : bytes_by_call)
     if (bytes > most) most = bytes, c.write_call = op;
@@ -241,7 +274,7 @@ struct StepClock {
   struct PassSpan {
     std::uint64_t first_receipt, last_receipt, steps;
   };
-  double T = 0;                                                       // typical compute, ns
+  double T = 0;  // typical compute, ns
   // The longest regular compute, ns (90th percentile): under gradient accumulation every k-th
   // micro-step also runs the optimizer, a longer gap that is one step all the same.
   double T_long = 0;

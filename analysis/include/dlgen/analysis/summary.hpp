@@ -241,6 +241,9 @@ struct CheckpointWrite {
   std::uint64_t bytes = 0;
   std::uint32_t files = 0;
   std::uint64_t write_ops = 0;
+  // The writers' time outside their write and sync calls, from each one's open to its last write
+  // (torch.save pickling, GPU tensors copied to the host), summed over writer threads.
+  std::uint64_t serialize_ns = 0;
   bool fsync = false;
   std::uint64_t copied_bytes = 0;             // sendfile/copy_file_range
   trace::Op copy_call = trace::Op::sendfile;  // the call that copied them (when copied_bytes > 0)

@@ -257,6 +257,10 @@ struct CheckpointSpec {
   // On an object store: the part size of a checkpoint's multipart upload (a shard larger than a
   // part goes as one); 0: the s3 engine's own, 8 MiB or write_size when larger.
   std::uint64_t part_size_bytes = 0;
+  // Training jobs: the time the saving program spends per checkpoint outside its write calls
+  // (torch.save pickling the state, copying GPU tensors to the host), spent between the write
+  // requests in proportion to their bytes, by one serializer at a time; 0: none.
+  double serialize_s = 0;
   bool operator==(const CheckpointSpec&) const = default;
 };
 

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,13 +37,37 @@ std::uint64_t checkpoint_salt();
 struct CheckpointIoOptions {
   std::string engine{engine::default_name()};  // a registered engine's name
   std::uint64_t request_bytes = 1 << 20;       // bytes per write or read request (at least 4 KiB)
-  std::uint64_t part_bytes = 0;  // an object store's multipart part (checkpoint.part_size); 0: its own
+  std::uint64_t part_bytes =
+      0;  // an object store's multipart part (checkpoint.part_size); 0: its own
   // Writes with O_DIRECT: requests and buffers aligned to 4 KiB (the logical block size of every
   // device here); a file's unaligned tail is written buffered, after clearing O_DIRECT.
   bool direct_writes = false;
   bool fsync = false;  // fsync each written file before its close
   // Synchronous engines: the system call of a write (the job's checkpoint.write_call).
   engine::SyncWrite call = engine::SyncWrite::pwrite;
+};
+
+// checkpoint.serialize: the time a checkpointing program spends outside its write calls (torch.save
+// pickling the state, copying GPU tensors to the host), owed in proportion to the bytes handed to
+// the writes, each request's share before it. One writer spends at a time (one interpreter
+// pickles), so a checkpoint takes at least `seconds` however many threads write its shards, while
+// their writes overlap another's serializing. A sleep that overran is paid back from the next, and
+// the writer's own time making a request's fresh content counts as spent (it is time between the
+// writes too), so a replay traced and distilled again finds the same serialize time.
+class Serializer {
+ public:
+  Serializer(double seconds, std::uint64_t bytes) : seconds_(seconds), bytes_(bytes) {}
+  // Spends what the next `len` bytes owe, less `made_ns` already spent making them (nothing with
+  // no time to spend).
+  void before_write(std::uint64_t len, std::int64_t made_ns);
+  double spent_s() const;
+
+ private:
+  mutable std::mutex mu_;
+  double seconds_;
+  std::uint64_t bytes_;
+  std::uint64_t claimed_ = 0;
+  std::int64_t spent_ns_ = 0;
 };
 
 // One checkpoint file: `name` in the directory whose descriptor is `dirfd` (POSIX engines);
@@ -52,6 +77,7 @@ struct CheckpointFile {
   std::string name;
   std::filesystem::path path;
   std::uint64_t bytes = 0;
+  Serializer* serializer = nullptr;  // checkpoint.serialize, shared by the checkpoint's writers
 };
 
 // One thread's checkpoint I/O: an engine of its own (an engine serves one thread) with one

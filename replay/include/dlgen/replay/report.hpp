@@ -100,6 +100,8 @@ struct EpochResult {
 struct CheckpointResult {
   std::uint64_t count = 0, bytes = 0, files = 0;
   double write_s = 0;  // total, fsync included
+  // Of write_s, the time spent serializing (checkpoint.serialize), not in storage's calls.
+  double serialize_s = 0;
   // Per checkpoint written by this process, in order: its bytes and seconds (fsync included).
   std::vector<std::uint64_t> write_bytes;
   std::vector<double> write_seconds;
@@ -110,8 +112,10 @@ struct CheckpointResult {
   // The HTTP requests of the writes and the restore when the checkpoints are objects of a store
   // (the s3 engine; the restore's untimed write of a missing checkpoint included); none else.
   std::optional<engine::S3Counters> s3;
+  // The storage's rate: bytes over the write time less the serializing (docs/metrics.md).
   double write_mib_s() const {
-    return write_s > 0 ? static_cast<double>(bytes) / 1048576.0 / write_s : 0;
+    const double storage = write_s - serialize_s;
+    return storage > 0 ? static_cast<double>(bytes) / 1048576.0 / storage : 0;
   }
   double restore_mib_s() const {
     return restore_s > 0 ? static_cast<double>(restore_bytes) / 1048576.0 / restore_s : 0;
