@@ -81,6 +81,32 @@ TEST(SummarizeConsumerCost, MeasuresTheMainProcesssOwnTimePerBatch) {
   EXPECT_NEAR(z.step_time.p50, 0.004, 0.00005);
 }
 
+// PyTorch's CPU compute faults the batch's /dev/shm tensor in at its start and the labels at the
+// loss, and frees buffers with munmap inside backward (tests/pytorch/heldout_r6: every step). Those
+// are the thread computing, not leaving its compute: each step's compute is still one gap, and the
+// consumer's cost is still only what comes before it. When faults cut the gap, compute was the
+// longest piece (about half) and the rest was taken for the consumer's cost, the sum right.
+TEST(SummarizeConsumerCost, FaultsAndFreesInsideComputeAreCompute) {
+  SimConfig c = loader_b();
+  c.compute_faults = true;
+  const TraceSummary s = summarize(Sim(c).build());
+  expect_law(s);
+  EXPECT_NEAR(s.compute_time.p50, 0.004 - 0.00019, 0.00005);
+  EXPECT_NEAR(s.consumer_time.p50, 0.002 + 0.00019, 0.00005);
+  EXPECT_NEAR(s.step_time.p50, 0.006, 0.00005);
+  std::size_t measured = 0;
+  for (const Step& st : s.steps) {
+    if (!st.compute_measured) continue;
+    ++measured;  // the steps with a munmap too, not only the median
+    EXPECT_NEAR(static_cast<double>(st.compute_ns) * 1e-9, 0.004 - 0.00019, 0.00005)
+        << "step at " << st.start_ns;
+  }
+  EXPECT_GT(measured, 150u);
+  const Distilled d = distil(s);
+  EXPECT_NEAR(d.job.compute.effective().expected(), 0.004 - 0.00019, 0.00005);
+  EXPECT_NEAR(d.job.compute.batch_overhead.expected(), 0.002 + 0.00019, 0.00005);
+}
+
 // Data-bound: 2 workers reading a sample in 25 ms each hand over two batches together every
 // 25 ms; the first of each pair is waited for, the second is ready. A step that waited is charged
 // the typical cost (measured on the steps that did not wait) and waited for the rest, so the

@@ -66,6 +66,11 @@ struct SimConfig {
   // The main process's own cost per batch after receiving it (PyTorch: map the /dev/shm tensors,
   // unpickle, collate), before compute: a few syscalls spread over that time. 0: none.
   std::uint64_t consumer_ns = 0;
+  // The main thread's compute touches memory as PyTorch's CPU compute does (the round 6 held-out
+  // programs): a page fault on the batch's tensor at its start, one on the labels 45% in (the
+  // loss), and on every 4th step a munmap of a freed 2 MiB buffer 70% in. None is a system call
+  // that ends the compute.
+  bool compute_faults = false;
   // A right tail (a busy machine descheduling the process): every Nth step computes, and every
   // Nth sample preprocesses, `tail_factor` times longer. 0: no tail.
   // One HDF5-like file of `one_file_samples` samples of `sample_stride` bytes (after a 2 KiB
@@ -499,11 +504,24 @@ class Sim : private testing::TraceBuilder {
         const std::uint64_t extra = optimizer ? c_.accum_extra_ns : 0;
         const std::uint64_t compute =
             eval ? c_.compute_ns / 3 : c_.compute_ns * (tail ? c_.tail_factor : 1) + extra;
-        if (c_.consumer_ns > 0) {  // mmap of the tensors, then munmap of the previous batch's
+        // mmap of the tensors, then the previous batch's freed as PyTorch frees a received
+        // storage: close of its descriptor, munmap.
+        if (c_.consumer_ns > 0) {
           ev(k.recv[i] + c_.consumer_ns / 2, 5000, main, main, trace::Op::mmap, trace::kNoFile, -1,
              0, 4096, 4096);
+          ev(k.recv[i] + c_.consumer_ns - 10000, 4000, main, main, trace::Op::close,
+             trace::kNoFile, 7, 0, 0, 0);
           ev(k.recv[i] + c_.consumer_ns - 5000, 5000, main, main, trace::Op::munmap, trace::kNoFile,
              -1, 0, 4096, 0);
+        }
+        if (c_.compute_faults) {  // the batch faulted in, the labels at the loss, a free
+          const std::uint64_t at = k.recv[i] + c_.consumer_ns;
+          ev(at + 100000, 0, main, main, trace::Op::fault, trace::kNoFile, -1, 0, 65536, 65536, 1);
+          ev(at + compute * 45 / 100, 0, main, main, trace::Op::fault, trace::kNoFile, -1, 0, 4096,
+             4096, 0);
+          if (i % 4 == 1)
+            ev(at + compute * 7 / 10, 20000, main, main, trace::Op::munmap, trace::kNoFile, -1, 0,
+               1 << 21, 0);
         }
         k.main_free = k.recv[i] + c_.consumer_ns + compute;
         SimTruth& t = truth_[r];
