@@ -107,6 +107,23 @@ TEST(SummarizeConsumerCost, FaultsAndFreesInsideComputeAreCompute) {
   EXPECT_NEAR(d.job.compute.batch_overhead.expected(), 0.002 + 0.00019, 0.00005);
 }
 
+// PyTorch's main thread reads a batch's message from the result queue and then waits, unseen, for
+// the worker to pass the tensors' descriptors: 6 ms a batch here, longer than the 4 ms compute.
+// That wait is the consumer's (the batch was ready), never a compute gap: compute stays 4 ms and
+// the wait goes to the consumer's cost. Taking the pass's longest gaps for compute had made every
+// step's compute the 6 ms wait.
+TEST(SummarizeConsumerCost, WaitingForTheDescriptorsIsTheConsumersCost) {
+  SimConfig c = loader_b();
+  c.descriptor_wait_ns = 6'000'000;
+  const TraceSummary s = summarize(Sim(c).build());
+  expect_law(s);
+  // The message read comes after the compute: no recvmsg inside it, compute whole.
+  EXPECT_NEAR(s.compute_time.p50, 0.004, 0.00005);
+  EXPECT_NEAR(s.consumer_time.p50, 0.002 + 0.0062, 0.0001);
+  EXPECT_NEAR(s.step_time.p50, 0.004 + 0.002 + 0.0062, 0.0001);
+  EXPECT_NEAR(s.data_wait_time.p50, 0, 1e-9);
+}
+
 // Data-bound: 2 workers reading a sample in 25 ms each hand over two batches together every
 // 25 ms; the first of each pair is waited for, the second is ready. A step that waited is charged
 // the typical cost (measured on the steps that did not wait) and waited for the rest, so the
