@@ -270,7 +270,7 @@ StepClock step_clock(const trace::Trace& t, const Readers& r, const Passes& p, c
     std::uint64_t busy_until = 0;
     bool any = false;
     for (const auto& e : t.events) {
-      if (e.tid != pid || !leaves_compute(e)) continue;
+      if (e.tid != pid) continue;
       if (any && e.ts_ns > busy_until) {
         const double len = static_cast<double>(e.ts_ns - busy_until);
         if (len >= 0.5 * sc.T) sc.compute_gaps.push_back({busy_until, e.ts_ns});

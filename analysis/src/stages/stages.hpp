@@ -46,19 +46,6 @@ bool is_handover(const trace::Event& e, const std::vector<FileSummary>& files);
 std::set<std::uint32_t> handing_workers(const trace::Trace& t,
                                         const std::vector<FileSummary>& files);
 
-// ---- shared by steps and checkpoints (steps.cpp) ----
-
-// Whether event `e` of a thread shows it away from compute, so that it ends an idle gap of the
-// thread's timeline (a step's compute is such a gap: docs/distil.md, "Compute"). A page fault
-// (Op::fault) is the thread touching memory while it computes (the batch's /dev/shm tensors at
-// its first use in the forward pass, the loss's touch of the labels, a library's code paged in),
-// a munmap the allocator returning a freed buffer inside forward or backward, a block event the
-// device's side of a request: none is the thread leaving its compute. Every other op is a system
-// call (or a CUDA driver call) the thread made. On the held-out round 6 programs each step's
-// forward pass faulted the batch in and its loss faulted the labels in, which cut every compute
-// gap in two: compute was half the program's and the other half was taken for the consumer's cost.
-bool leaves_compute(const trace::Event& e);
-
 // ---- classify ----
 
 // Whole-run totals (every regular file) and per-second buckets.

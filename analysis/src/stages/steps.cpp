@@ -194,6 +194,19 @@ std::vector<const Batch*> received_batches(const Batches& bt, std::size_t ai) {
   return got;
 }
 
+// Whether event `e` of a thread shows it away from compute, so that it ends an idle gap of the
+// thread's timeline (a step's compute is such a gap: docs/distil.md, "Compute"). A page fault
+// (Op::fault) is the thread touching memory while it computes (the batch's /dev/shm tensors at
+// its first use in the forward pass, the loss's touch of the labels, a library's code paged in),
+// a munmap the allocator returning a freed buffer inside forward or backward, a block event the
+// device's side of a request: none is the thread leaving its compute. Every other op is a system
+// call (or a CUDA driver call) the thread made. On the held-out round 6 programs each step's
+// forward pass faulted the batch in and its loss faulted the labels in, which cut every compute
+// gap in two: compute was half the program's and the other half was taken for the consumer's cost.
+bool leaves_compute(const trace::Event& e) {
+  return e.op != Op::fault && e.op != Op::munmap && e.op != Op::block;
+}
+
 // Idle gaps of each timeline thread: [end of one call that leaves compute, start of the next].
 std::map<std::uint32_t, std::vector<Gap>> idle_gaps(const trace::Trace& t,
                                                     const std::vector<std::uint32_t>& timelines) {
@@ -472,10 +485,6 @@ void by_accelerator_in_time(std::vector<Step>& steps) {
 }
 
 }  // namespace
-
-bool leaves_compute(const trace::Event& e) {
-  return e.op != Op::fault && e.op != Op::munmap && e.op != Op::block;
-}
 
 // Steps. The main thread makes no traced syscalls while it computes (a sleep, a matmul or a
 // GPU kernel), so compute shows as the idle gaps of its syscall timeline between batch
