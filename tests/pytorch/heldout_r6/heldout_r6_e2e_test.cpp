@@ -128,10 +128,10 @@ TEST_F(HeldOutH5Chunked, DISABLED_CheckpointAfterEveryEpoch) {
 }
 
 TEST_F(HeldOutH5Chunked, DISABLED_ComputePerStep) {
-  // The program's step: 8.3-11.2 ms (median, three runs); dlgen's 4.7, 8.8 and 11.8 ms. Its passes
-  // are cut every 2 chunk reads (1,028 "epochs"), so each pass holds one batch and a step's compute
-  // is a single batch's gap (steps.cpp, singles), not a measured one: the split itself is right
-  // on the other three programs.
+  // The program's step: 8.3-11.2 ms (median, four runs); dlgen's 4.7-11.8 ms (one run of four
+  // within 10%). Its passes are cut every 2 chunk reads (1,028 "epochs"), so each pass holds one
+  // batch and a step's compute is a single batch's gap (steps.cpp, singles), not a measured one:
+  // the split itself is right on the other three programs.
   expect_compute();
 }
 
@@ -198,8 +198,8 @@ TEST_F(HeldOutZipMembers, DISABLED_MembersReadThroughTheBuffer) {
 }
 
 TEST_F(HeldOutZipMembers, ComputePerStep) {
-  // The program's step: 14.2-16.8 ms (median, three runs); dlgen's compute 14.4-16.7 ms (-0 to
-  // +1%), its consumer cost 1.8-2.0 ms. It was 7.1-7.5 ms, with a consumer cost of 2.5-9.2 ms:
+  // The program's step: 13.9-16.8 ms (median, four runs); dlgen's compute 14.2-16.7 ms (-0 to
+  // +2%), its consumer cost 1.8-2.0 ms. It was 7.1-7.5 ms, with a consumer cost of 2.5-9.2 ms:
   // the forward pass's page fault on the labels cut every compute gap in two.
   expect_compute();
 }
@@ -268,7 +268,7 @@ TEST_F(HeldOutBlockRecords, DISABLED_ValidationRecords) {
 }
 
 TEST_F(HeldOutBlockRecords, ComputePerStep) {
-  // The program's step: 14.7-17.8 ms (median, three runs); dlgen's compute 14.9-18.3 ms (+1 to
+  // The program's step: 14.4-17.8 ms (median, four runs); dlgen's compute 14.6-18.3 ms (+1 to
   // +3%), its consumer cost 1.8-2.3 ms. It was 4.9-6.2 ms, with a consumer cost of 4.8-11.8 ms.
   expect_compute();
 }
@@ -316,7 +316,7 @@ TEST_F(HeldOutPtBuckets, DISABLED_TorchLoadReads) {
 }
 
 TEST_F(HeldOutPtBuckets, ComputePerStep) {
-  // The program's step: 5.9-6.9 ms (median, three runs); dlgen's compute 6.1-7.0 ms (+1 to +3%),
+  // The program's step: 4.9-6.9 ms (median, four runs); dlgen's compute 5.0-7.0 ms (+1 to +3%),
   // its consumer cost 1.5-2.1 ms. It was 2.2-5.3 ms.
   expect_compute();
 }
