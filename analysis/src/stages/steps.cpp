@@ -284,8 +284,8 @@ bool receiving(const Gap& g, const std::vector<std::uint64_t>& receipts,
 
 // The step intervals of a pass of n ≥ 2 batches, in time order: the n−1 longest idle gaps between
 // its first and last receipt that are not a batch's receiving, and one after the last; receipt to
-// receipt without a timeline. (On the held-out .pt program the receivings' gaps, 6-15 ms under
-// load, outlasted its shortest computes, 3-5 ms: 9 of its 32 steps were such waits.) The gaps
+// receipt without a timeline. (On the held-out .pt program on a busy host the receivings' gaps,
+// 6-15 ms, outlasted its shortest computes, 3-5 ms: 4 of its 32 steps were such waits.) The gaps
 // are chosen over the whole pass, not one between each two receipts: a loop that takes batches
 // out of order receives several back to back and computes on them later, each compute ended by
 // the release of the batch before it.
