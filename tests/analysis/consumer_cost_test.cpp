@@ -81,6 +81,49 @@ TEST(SummarizeConsumerCost, MeasuresTheMainProcesssOwnTimePerBatch) {
   EXPECT_NEAR(z.step_time.p50, 0.004, 0.00005);
 }
 
+// PyTorch's CPU compute faults the batch's /dev/shm tensor in at its start and the labels at the
+// loss, and frees buffers with munmap inside backward (tests/pytorch/heldout_r6: every step). Those
+// are the thread computing, not leaving its compute: each step's compute is still one gap, and the
+// consumer's cost is still only what comes before it. When faults cut the gap, compute was the
+// longest piece (about half) and the rest was taken for the consumer's cost, the sum right.
+TEST(SummarizeConsumerCost, FaultsAndFreesInsideComputeAreCompute) {
+  SimConfig c = loader_b();
+  c.compute_faults = true;
+  const TraceSummary s = summarize(Sim(c).build());
+  expect_law(s);
+  EXPECT_NEAR(s.compute_time.p50, 0.004 - 0.00019, 0.00005);
+  EXPECT_NEAR(s.consumer_time.p50, 0.002 + 0.00019, 0.00005);
+  EXPECT_NEAR(s.step_time.p50, 0.006, 0.00005);
+  std::size_t measured = 0;
+  for (const Step& st : s.steps) {
+    if (!st.compute_measured) continue;
+    ++measured;  // the steps with a munmap too, not only the median
+    EXPECT_NEAR(static_cast<double>(st.compute_ns) * 1e-9, 0.004 - 0.00019, 0.00005)
+        << "step at " << st.start_ns;
+  }
+  EXPECT_GT(measured, 150u);
+  const Distilled d = distil(s);
+  EXPECT_NEAR(d.job.compute.effective().expected(), 0.004 - 0.00019, 0.00005);
+  EXPECT_NEAR(d.job.compute.batch_overhead.expected(), 0.002 + 0.00019, 0.00005);
+}
+
+// PyTorch's main thread reads a batch's message from the result queue and then waits, unseen, for
+// the worker to pass the tensors' descriptors: 6 ms a batch here, longer than the 4 ms compute.
+// That wait is the consumer's (the batch was ready), never a compute gap: compute stays 4 ms and
+// the wait goes to the consumer's cost. Taking the pass's longest gaps for compute had made every
+// step's compute the 6 ms wait.
+TEST(SummarizeConsumerCost, WaitingForTheDescriptorsIsTheConsumersCost) {
+  SimConfig c = loader_b();
+  c.descriptor_wait_ns = 6'000'000;
+  const TraceSummary s = summarize(Sim(c).build());
+  expect_law(s);
+  // The message read comes after the compute: no recvmsg inside it, compute whole.
+  EXPECT_NEAR(s.compute_time.p50, 0.004, 0.00005);
+  EXPECT_NEAR(s.consumer_time.p50, 0.002 + 0.0062, 0.0001);
+  EXPECT_NEAR(s.step_time.p50, 0.004 + 0.002 + 0.0062, 0.0001);
+  EXPECT_NEAR(s.data_wait_time.p50, 0, 1e-9);
+}
+
 // Data-bound: 2 workers reading a sample in 25 ms each hand over two batches together every
 // 25 ms; the first of each pair is waited for, the second is ready. A step that waited is charged
 // the typical cost (measured on the steps that did not wait) and waited for the rest, so the

@@ -66,6 +66,15 @@ struct SimConfig {
   // The main process's own cost per batch after receiving it (PyTorch: map the /dev/shm tensors,
   // unpickle, collate), before compute: a few syscalls spread over that time. 0: none.
   std::uint64_t consumer_ns = 0;
+  // The main thread's compute touches memory as PyTorch's CPU compute does (the round 6 held-out
+  // programs): a page fault on the batch's tensor at its start, one on the labels 45% in (the
+  // loss), and on every 4th step a munmap of a freed 2 MiB buffer 70% in. None is a system call
+  // that ends the compute.
+  bool compute_faults = false;
+  // The main thread reads each batch's message from the result queue (a pipe), then waits this
+  // long, in calls the trace does not see, for the worker to pass the tensors' descriptors before
+  // its recvmsgs (PyTorch's resource-sharer connection on a busy host). 0: no message read.
+  std::uint64_t descriptor_wait_ns = 0;
   // A right tail (a busy machine descheduling the process): every Nth step computes, and every
   // Nth sample preprocesses, `tail_factor` times longer. 0: no tail.
   // One HDF5-like file of `one_file_samples` samples of `sample_stride` bytes (after a 2 KiB
@@ -486,6 +495,12 @@ class Sim : private testing::TraceBuilder {
         k.ready[i] = start;
         k.worker_free[w] = start;
         k.recv[i] = std::max(k.main_free, k.ready[i] + 300000 + (i < W ? c_.first_handover_ns : 0));
+        if (c_.descriptor_wait_ns > 0) {
+          const std::uint64_t wait = c_.descriptor_wait_ns + 200000;
+          k.recv[i] = std::max(k.recv[i], k.main_free + wait) + (k.recv[i] > k.main_free ? wait : 0);
+          if (!result_queue_) result_queue_ = file("pipe:[69999]", 0);
+          ev(k.recv[i] - wait, 3000, main, main, trace::Op::read, result_queue_, 9, 0, 480, 480);
+        }
         if (c_.workers > 0 && !c_.thread_readers) {
           for (int m = 0; m < 2; ++m) {
             ev(k.recv[i] - 200000 + m * 50000, 10000, k.pids[w], k.pids[w] + 500,
@@ -500,11 +515,24 @@ class Sim : private testing::TraceBuilder {
         const std::uint64_t extra = optimizer ? c_.accum_extra_ns : 0;
         const std::uint64_t compute =
             eval ? c_.compute_ns / 3 : c_.compute_ns * (tail ? c_.tail_factor : 1) + extra;
-        if (c_.consumer_ns > 0) {  // mmap of the tensors, then munmap of the previous batch's
+        // mmap of the tensors, then the previous batch's freed as PyTorch frees a received
+        // storage: close of its descriptor, munmap.
+        if (c_.consumer_ns > 0) {
           ev(k.recv[i] + c_.consumer_ns / 2, 5000, main, main, trace::Op::mmap, trace::kNoFile, -1,
              0, 4096, 4096);
+          ev(k.recv[i] + c_.consumer_ns - 10000, 4000, main, main, trace::Op::close,
+             trace::kNoFile, 7, 0, 0, 0);
           ev(k.recv[i] + c_.consumer_ns - 5000, 5000, main, main, trace::Op::munmap, trace::kNoFile,
              -1, 0, 4096, 0);
+        }
+        if (c_.compute_faults) {  // the batch faulted in, the labels at the loss, a free
+          const std::uint64_t at = k.recv[i] + c_.consumer_ns;
+          ev(at + 100000, 0, main, main, trace::Op::fault, trace::kNoFile, -1, 0, 65536, 65536, 1);
+          ev(at + compute * 45 / 100, 0, main, main, trace::Op::fault, trace::kNoFile, -1, 0, 4096,
+             4096, 0);
+          if (i % 4 == 1)
+            ev(at + compute * 7 / 10, 20000, main, main, trace::Op::munmap, trace::kNoFile, -1, 0,
+               1 << 21, 0);
         }
         k.main_free = k.recv[i] + c_.consumer_ns + compute;
         SimTruth& t = truth_[r];
@@ -546,6 +574,7 @@ class Sim : private testing::TraceBuilder {
   std::set<std::uint32_t> opened_;                            // processes that opened it
   std::set<std::pair<std::uint32_t, std::uint64_t>> mapped_;  // (pid, window) in its page tables
   std::map<std::uint32_t, std::uint32_t> index_pipes_;          // worker pid → its index queue
+  std::uint32_t result_queue_ = 0;                              // descriptor_wait_ns's pipe
   std::uint32_t slow_ = 1;
   std::vector<SimTruth> truth_;
   std::uint64_t run_end_ = 0;

@@ -194,14 +194,27 @@ std::vector<const Batch*> received_batches(const Batches& bt, std::size_t ai) {
   return got;
 }
 
-// Idle gaps of each timeline thread: [end of one syscall, start of the next].
+// Whether event `e` of a thread shows it away from compute, so that it ends an idle gap of the
+// thread's timeline (a step's compute is such a gap: docs/distil.md, "Compute"). A page fault
+// (Op::fault) is the thread touching memory while it computes (the batch's /dev/shm tensors at
+// its first use in the forward pass, the loss's touch of the labels, a library's code paged in),
+// a munmap the allocator returning a freed buffer inside forward or backward, a block event the
+// device's side of a request: none is the thread leaving its compute. Every other op is a system
+// call (or a CUDA driver call) the thread made. On the held-out round 6 programs each step's
+// forward pass faulted the batch in and its loss faulted the labels in, which cut every compute
+// gap in two: compute was half the program's and the other half was taken for the consumer's cost.
+bool leaves_compute(const trace::Event& e) {
+  return e.op != Op::fault && e.op != Op::munmap && e.op != Op::block;
+}
+
+// Idle gaps of each timeline thread: [end of one call that leaves compute, start of the next].
 std::map<std::uint32_t, std::vector<Gap>> idle_gaps(const trace::Trace& t,
                                                     const std::vector<std::uint32_t>& timelines) {
   std::map<std::uint32_t, std::vector<Gap>> gaps_of;
   std::map<std::uint32_t, std::uint64_t> busy_until;
   const std::set<std::uint32_t> wanted(timelines.begin(), timelines.end());
   for (const auto& e : t.events) {
-    if (!wanted.count(e.tid)) continue;
+    if (!wanted.count(e.tid) || !leaves_compute(e)) continue;
     auto [it, first] = busy_until.try_emplace(e.tid, 0);
     if (!first && e.ts_ns > it->second) gaps_of[e.tid].push_back({it->second, e.ts_ns});
     it->second = std::max(it->second, e.ts_ns + e.dur_ns);
@@ -240,14 +253,50 @@ void split_stashed(std::vector<Gap>& in) {
   }
 }
 
+// When the timeline thread began to receive each batch of `bs` (receipt order): PyTorch's
+// DataLoader reads a batch's message from its result queue (a pipe) and only then fetches each
+// tensor's descriptor from the worker over a socket (waiting, in calls the trace does not see,
+// for the worker's resource-sharer thread) and maps it; the receipt is the end of that. So a
+// batch's receipt began at the last pipe read after the previous batch's receipt, or at the
+// receipt itself when there is none (other loaders, dlgen's replay). `queue_reads`: the thread's
+// pipe reads, in time order.
+std::vector<std::uint64_t> receipt_starts(const std::vector<std::uint64_t>& queue_reads,
+                                          const std::vector<const Batch*>& bs) {
+  std::vector<std::uint64_t> starts;
+  std::uint64_t prev = 0;
+  for (const Batch* b : bs) {
+    const std::uint64_t r = b->received_ns;
+    auto it = std::lower_bound(queue_reads.begin(), queue_reads.end(), r);
+    starts.push_back(it != queue_reads.begin() && *std::prev(it) > prev ? *std::prev(it) : r);
+    prev = r;
+  }
+  return starts;
+}
+
+// Whether idle gap `g` lies in a batch's receiving, from its receipt_starts to its receipt: the
+// consumer waiting for the worker to pass the batch's descriptors, never compute. `receipts` and
+// `starts`: the pass's, in receipt order.
+bool receiving(const Gap& g, const std::vector<std::uint64_t>& receipts,
+               const std::vector<std::uint64_t>& starts) {
+  const auto i = std::lower_bound(receipts.begin(), receipts.end(), g.second) - receipts.begin();
+  return i < static_cast<std::ptrdiff_t>(receipts.size()) && g.first >= starts[i];
+}
+
 // The step intervals of a pass of n ≥ 2 batches, in time order: the n−1 longest idle gaps between
-// its first and last receipt and one after the last; receipt to receipt without a timeline.
+// its first and last receipt that are not a batch's receiving, and one after the last; receipt to
+// receipt without a timeline. (On the held-out .pt program on a busy host the receivings' gaps,
+// 6-15 ms, outlasted its shortest computes, 3-5 ms: 4 of its 32 steps were such waits.) The gaps
+// are chosen over the whole pass, not one between each two receipts: a loop that takes batches
+// out of order receives several back to back and computes on them later, each compute ended by
+// the release of the batch before it.
 std::vector<Gap> pass_step_gaps(const std::vector<Gap>& gaps, const std::vector<const Batch*>& bs,
-                                bool stashes) {
+                                const std::vector<std::uint64_t>& starts, bool stashes) {
   const std::uint64_t w0 = bs.front()->received_ns, w1 = bs.back()->received_ns;
+  std::vector<std::uint64_t> receipts;
+  for (const Batch* b : bs) receipts.push_back(b->received_ns);
   std::vector<Gap> in;
   for (const auto& g : gaps)
-    if (g.first >= w0 && g.second <= w1) in.push_back(g);
+    if (g.first >= w0 && g.second <= w1 && !receiving(g, receipts, starts)) in.push_back(g);
   std::sort(in.begin(), in.end(),
             [](const auto& a, const auto& b) { return a.second - a.first > b.second - b.first; });
   if (in.size() > bs.size() - 1) in.resize(bs.size() - 1);
@@ -288,8 +337,10 @@ std::vector<Gap> pass_step_gaps(const std::vector<Gap>& gaps, const std::vector<
 }
 
 // One step per interval of `in` (pass_step_gaps); a gap is measured compute when the batch taken
-// next was ready before it ended (or none was received right after it: it was cached).
-void gap_steps(const std::vector<Gap>& in, const std::vector<const Batch*>& bs, std::int32_t pass,
+// next was ready before it ended (or none began to be received right after it, receipt_starts:
+// it was cached).
+void gap_steps(const std::vector<Gap>& in, const std::vector<const Batch*>& bs,
+               const std::vector<std::uint64_t>& starts, std::int32_t pass,
                std::uint32_t accelerator, bool eval, Found& found) {
   const std::uint64_t w1 = bs.back()->received_ns;
   for (std::size_t i = 0; i < in.size(); ++i) {
@@ -302,10 +353,10 @@ void gap_steps(const std::vector<Gap>& in, const std::vector<const Batch*>& bs, 
     // The batches received right after the gap: were they ready before it ended?
     std::uint64_t earliest_ready = UINT64_MAX;
     bool received = false;
-    for (const Batch* b : bs)
-      if (b->received_ns >= in[i].second && b->received_ns <= in[i].second + 5000000) {
+    for (std::size_t k = 0; k < bs.size(); ++k)
+      if (starts[k] >= in[i].second && starts[k] <= in[i].second + 5000000) {
         received = true;
-        earliest_ready = std::min(earliest_ready, b->ready_ns);
+        earliest_ready = std::min(earliest_ready, bs[k]->ready_ns);
       }
     const std::uint64_t margin = std::max<std::uint64_t>(1000000, gap / 10);
     // The gap after the pass's last receipt also holds the end of the pass (worker
@@ -362,6 +413,7 @@ void accelerator_steps(const trace::Trace& t, const Readers& r, const Passes& p,
   }
   const std::vector<std::uint32_t> timelines = timeline_threads(t, r, ai);
   auto gaps_of = idle_gaps(t, timelines);
+  auto queue_reads_of = pipe_reads(t, {timelines.begin(), timelines.end()});
   std::map<std::int32_t, std::vector<const Batch*>> per_pass;
   for (const Batch* b : received_batches(bt, ai))
     if (b->epoch >= 0) per_pass[b->epoch].push_back(b);
@@ -379,10 +431,11 @@ void accelerator_steps(const trace::Trace& t, const Readers& r, const Passes& p,
     }
     // Behind an in-process hand-over the main thread's gaps are not steps, and the receiving
     // thread's are waits for the workers: receipt to receipt.
-    const auto& gaps =
-        !receivers.empty()
-            ? no_gaps
-            : gaps_of[pass_timeline(t, timelines, bs.front()->received_ns, bs.back()->received_ns)];
+    const std::uint32_t tid =
+        pass_timeline(t, timelines, bs.front()->received_ns, bs.back()->received_ns);
+    const auto& gaps = !receivers.empty() ? no_gaps : gaps_of[tid];
+    const auto starts =
+        receipt_starts(!receivers.empty() ? std::vector<std::uint64_t>{} : queue_reads_of[tid], bs);
     if (bs.size() == 1) {
       const std::uint64_t got_ns = bs.front()->received_ns;
       found.singles.push_back({accelerator, pass, got_ns, single_gap_end(gaps, got_ns)});
@@ -390,7 +443,8 @@ void accelerator_steps(const trace::Trace& t, const Readers& r, const Passes& p,
     if (bs.size() < 2) continue;
     // Out-of-order batches are told apart only in an evaluation from memory: elsewhere a short
     // gap before a long one is as often a loop that queues GPU work and synchronises later.
-    gap_steps(pass_step_gaps(gaps, bs, eval && p.from_memory), bs, pass, accelerator, eval, found);
+    gap_steps(pass_step_gaps(gaps, bs, starts, eval && p.from_memory), bs, starts, pass,
+              accelerator, eval, found);
   }
 }
 

@@ -60,11 +60,14 @@ class HeldOutR6 : public dlgen::testing::HeldOutProgram<Suite> {
     EXPECT_EQ(Base::job_.run.epochs, Base::truth("epochs"));
     EXPECT_EQ(Base::original("steps"), Base::total("steps_per_epoch")) << Base::row("steps").dump();
   }
-  // The program's forward + backward + optimizer step, timed around the calls (median), against
-  // the compute the trace shows: within 20%.
+  // The program's forward + backward + optimizer step, timed around the calls (median over every
+  // training step), against the compute the trace shows over the same steps (the summary's
+  // median; compare's `compute` row is the steady-state passes' only, and a program's first
+  // epoch computes slower: .pt clips 19.3 ms against 11.4 ms in the second): within 10%.
   static void expect_compute() {
     const double truth = Base::truth("median_compute_s");
-    EXPECT_NEAR(Base::original("compute"), truth, 0.2 * truth) << Base::row("compute").dump();
+    const auto& got = Base::summary_["compute_time_s"];
+    EXPECT_NEAR(got["p50"].template get<double>(), truth, 0.1 * truth) << got.dump();
   }
 };
 
@@ -125,8 +128,10 @@ TEST_F(HeldOutH5Chunked, DISABLED_CheckpointAfterEveryEpoch) {
 }
 
 TEST_F(HeldOutH5Chunked, DISABLED_ComputePerStep) {
-  // The program's step: 8.5-10.6 ms (median, five runs); dlgen's compute 4.3-8.1 ms (one run
-  // of five within 20%).
+  // The program's step: 8.3-11.2 ms (median, four runs); dlgen's 4.7-11.8 ms (one run of four
+  // within 10%). Its passes are cut every 2 chunk reads (1,028 "epochs"), so each pass holds one
+  // batch and a step's compute is a single batch's gap (steps.cpp, singles), not a measured one:
+  // the split itself is right on the other three programs.
   expect_compute();
 }
 
@@ -192,9 +197,10 @@ TEST_F(HeldOutZipMembers, DISABLED_MembersReadThroughTheBuffer) {
     EXPECT_EQ(verdict(name), "PASS") << row(name).dump();
 }
 
-TEST_F(HeldOutZipMembers, DISABLED_ComputePerStep) {
-  // The program's step: 13.3-15.0 ms (median, five runs); dlgen's compute 7.1-7.5 ms (its
-  // consumer cost 2.5-9.2 ms).
+TEST_F(HeldOutZipMembers, ComputePerStep) {
+  // The program's step: 13.9-16.8 ms (median, four runs); dlgen's compute 14.2-16.7 ms (-0 to
+  // +2%), its consumer cost 1.8-2.0 ms. It was 7.1-7.5 ms, with a consumer cost of 2.5-9.2 ms:
+  // the forward pass's page fault on the labels cut every compute gap in two.
   expect_compute();
 }
 
@@ -261,9 +267,9 @@ TEST_F(HeldOutBlockRecords, DISABLED_ValidationRecords) {
   EXPECT_EQ(verdict("eval_steps"), "PASS") << row("eval_steps").dump();
 }
 
-TEST_F(HeldOutBlockRecords, DISABLED_ComputePerStep) {
-  // The program's step: 14.4-16.3 ms (median, five runs); dlgen's compute 4.9-6.2 ms (its
-  // consumer cost 4.8-11.8 ms).
+TEST_F(HeldOutBlockRecords, ComputePerStep) {
+  // The program's step: 14.4-17.8 ms (median, four runs); dlgen's compute 14.6-18.3 ms (+1 to
+  // +3%), its consumer cost 1.8-2.3 ms. It was 4.9-6.2 ms, with a consumer cost of 4.8-11.8 ms.
   expect_compute();
 }
 
@@ -309,8 +315,9 @@ TEST_F(HeldOutPtBuckets, DISABLED_TorchLoadReads) {
     EXPECT_EQ(verdict(name), "PASS") << row(name).dump();
 }
 
-TEST_F(HeldOutPtBuckets, DISABLED_ComputePerStep) {
-  // The program's step: 4.7-7.7 ms (median, five runs); dlgen's compute 2.2-5.3 ms.
+TEST_F(HeldOutPtBuckets, ComputePerStep) {
+  // The program's step: 4.9-6.9 ms (median, four runs); dlgen's compute 5.0-7.0 ms (+1 to +3%),
+  // its consumer cost 1.5-2.1 ms. It was 2.2-5.3 ms.
   expect_compute();
 }
 
