@@ -127,6 +127,8 @@ void DlioWriter::check_expressible() {
   if (job_.checkpoint.enabled && job_.checkpoint.part_size_bytes > 0)
     note("checkpoint.part_size is not carried: DLIO's object checkpoints upload in its S3 "
          "client's part size");
+  if (job_.checkpoint.enabled && job_.checkpoint.read_size_bytes > 0)
+    note("checkpoint.read_size is not carried: DLIO reads checkpoints back in its own requests");
   if (job_.run.sync_steps)
     refuse("run.sync_steps", "DLIO's simulated accelerators never wait for each other per step");
   if (job_.run.max_steps > 0 && job_.run.epochs > 1)
