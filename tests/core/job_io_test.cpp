@@ -401,7 +401,7 @@ Job rich_job() {
   ln.max = 2;
   j.compute.per_accelerator["a100"].time = ln;
   j.compute.au_threshold = 0.7;
-  j.checkpoint = {true, 2, 100, 3ull << 30, 8, 16 << 20, false, "ck/dir", true};
+  j.checkpoint = {true, 2, 100, 3ull << 30, 8, 16 << 20, 0, false, "ck/dir", true};
   j.run = {3, 2, 50, 1, CacheMode::drop_epoch, 90.5};
   j.scales["small"] = {{"dataset.num_files", "16"}, {"run.epochs", "1"}};
   j.scales["tiny"] = {
