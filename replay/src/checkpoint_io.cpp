@@ -83,7 +83,7 @@ Result<CheckpointIo> CheckpointIo::open(const CheckpointIoOptions& options) {
   // One buffer for the larger of a write and a read (O_DIRECT writes take whole blocks: a request
   // size that is not one is cut down to one).
   eo.buffer_bytes = std::max(chunk_of(options.request_bytes, options.direct_writes),
-                             chunk_of(options.read_bytes, false));
+                             options.read_bytes ? chunk_of(options.read_bytes, false) : 0);
   eo.alignment = kAlign;
   eo.part_bytes = options.part_bytes;
   eo.sync_write = options.call;
@@ -163,10 +163,12 @@ Result<std::uint64_t> CheckpointIo::read(const CheckpointFile& file, bool direct
   }
   // A diskless engine's files have no end: it reads what the checkpoint wrote.
   const bool endless = capabilities().diskless;
-  // Requests of the job's read size (its write size when none is set); with O_DIRECT whole blocks
-  // of it.
-  const std::uint64_t chunk = chunk_of(
-      options_.read_bytes ? options_.read_bytes : options_.request_bytes, direct);
+  // Requests of the job's read size, or else of the engine's buffer size (the write request: the
+  // pool rounds its memory up to the alignment, not the size a request may have); with O_DIRECT
+  // whole blocks of it.
+  const std::uint64_t want = options_.read_bytes ? chunk_of(options_.read_bytes, false)
+                                                 : engine_->options().buffer_bytes;
+  const std::uint64_t chunk = chunk_of(want, direct);
   std::uint64_t off = 0;
   while (!endless || off < file.bytes) {
     const std::uint64_t want = endless ? std::min(chunk, file.bytes - off) : chunk;
