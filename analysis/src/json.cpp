@@ -185,6 +185,7 @@ void add_checkpoints(json& j, const TraceSummary& s) {
                                 {"write_sizes", hist(c.write_sizes)}});
   j["checkpoint_restore"] = s.checkpoint_restore;
   j["restore_bytes"] = s.restore_bytes;
+  j["restore_read_sizes"] = hist(s.restore_read_sizes);
 }
 
 // Whole-run totals, request and block sizes, reads in flight, per-second buckets.

@@ -206,6 +206,7 @@ void put_timing(const Staged& x, TraceSummary& s) {
   s.checkpoints = x.checkpoints.checkpoints;
   s.checkpoint_restore = x.checkpoints.restore;
   s.restore_bytes = x.checkpoints.restore_bytes;
+  s.restore_read_sizes = x.checkpoints.restore_read_sizes;
 
   s.au = x.au.au;
   s.au_mean = x.au.au_mean;

@@ -262,6 +262,7 @@ void read_checkpoint(Ctx& ctx, const toml::table& root, Job& job) {
   s.size("final_size", k.final_size_bytes);
   s.integer("final_files", k.final_files);
   s.size("write_size", k.write_size_bytes);
+  s.size("read_size", k.read_size_bytes);
   s.size("part_size", k.part_size_bytes);
   s.duration("serialize", k.serialize_s);
   s.choice(

@@ -30,7 +30,8 @@ const std::vector<std::string_view> kCheckpointKeys = {
     "files",        "write_size",   "fsync",       "dir",         "restore",
     "writes",       "reads",        "pause",       "mode",        "ranks_per_host",
     "write_call",   "direct",       "copy",        "copy_every",  "keep",
-    "after_epochs", "final_size",   "final_files", "part_size",   "serialize"};
+    "after_epochs", "final_size",   "final_files", "part_size",   "serialize",
+    "read_size"};
 const std::vector<std::string_view> kRunKeys = {
     "epochs", "accelerators", "max_steps", "eval_every_epochs", "eval_every_steps",
     "cache",  "max_time",     "train",     "sync_steps"};

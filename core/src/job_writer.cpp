@@ -148,6 +148,7 @@ void write_checkpoint(Writer& w, const CheckpointSpec& k) {
     w.kv("final_files", std::to_string(k.final_files));
   }
   w.kv("write_size", size_text(double(k.write_size_bytes)));
+  if (k.read_size_bytes > 0) w.kv("read_size", size_text(double(k.read_size_bytes)));
   if (k.part_size_bytes > 0) w.kv("part_size", size_text(double(k.part_size_bytes)));
   if (k.serialize_s > 0) w.kv("serialize", time_text(k.serialize_s));
   if (k.write_call != WriteCall::pwrite) w.kv("write_call", quote(to_string(k.write_call)));

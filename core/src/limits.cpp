@@ -341,6 +341,8 @@ void check_checkpoint_sizes(const CheckpointSpec& k, std::vector<Diagnostic>& ou
            "shards of one checkpoint, one file each");
   size_ok(out, "checkpoint.write_size", double(k.write_size_bytes), kMaxRequestBytes,
           "one write request; its buffer is allocated once per writer");
+  size_ok(out, "checkpoint.read_size", double(k.read_size_bytes), kMaxRequestBytes,
+          "one read request; its buffer is allocated once per reader");
 }
 
 // The training dataset's samples (counts in range: no overflow).

@@ -283,6 +283,8 @@ void check_checkpoint_workflow(const Job& job, std::vector<Diagnostic>& out) {
   if (k.dir.empty()) add("checkpoint.dir", "must name a directory");
   if (k.write_size_bytes < 4096 || k.write_size_bytes > (1ull << 30))
     add("checkpoint.write_size", "must be within [4KiB, 1GiB]");
+  if (k.read_size_bytes > 0 && (k.read_size_bytes < 4096 || k.read_size_bytes > (1ull << 30)))
+    add("checkpoint.read_size", "must be within [4KiB, 1GiB]");
   if (!(k.pause_s >= 0 && k.pause_s <= 86400)) add("checkpoint.pause", "must be within [0, 1 day]");
   if (k.ranks_per_host < 1) add("checkpoint.ranks_per_host", "must be >= 1");
   if (job.model) {
@@ -312,10 +314,11 @@ void check_checkpoint_workflow(const Job& job, std::vector<Diagnostic>& out) {
         std::to_string(ranks) +
             " simulated ranks on one host (one thread each) is more than 4096; use mode = "
             "\"subset\"");
-  else if (ranks * k.write_size_bytes > (16ull << 30))
-    add("checkpoint.write_size", std::to_string(ranks) + " ranks x " +
-                                     format_size(k.write_size_bytes) +
-                                     " buffers is more than 16GiB of memory");
+  else if (ranks * std::max(k.write_size_bytes, k.read_size_bytes) > (16ull << 30))
+    add(k.read_size_bytes > k.write_size_bytes ? "checkpoint.read_size" : "checkpoint.write_size",
+        std::to_string(ranks) + " ranks x " +
+            format_size(std::max(k.write_size_bytes, k.read_size_bytes)) +
+            " buffers is more than 16GiB of memory");
 }
 
 }  // namespace dlgen

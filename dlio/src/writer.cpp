@@ -132,6 +132,8 @@ void DlioWriter::check_expressible() {
     note(
         "checkpoint.serialize is not carried: DLIO writes a checkpoint's bytes without the "
         "saving program's time between its writes");
+  if (job_.checkpoint.enabled && job_.checkpoint.read_size_bytes > 0)
+    note("checkpoint.read_size is not carried: DLIO reads checkpoints back in its own requests");
   if (job_.run.sync_steps)
     refuse("run.sync_steps", "DLIO's simulated accelerators never wait for each other per step");
   if (job_.run.max_steps > 0 && job_.run.epochs > 1)

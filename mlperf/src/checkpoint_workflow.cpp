@@ -51,6 +51,7 @@ CheckpointIoOptions io_options(const Job& job, const CheckpointRunOptions& optio
   CheckpointIoOptions o;
   o.engine = options.engine;
   o.request_bytes = job.checkpoint.write_size_bytes;
+  o.read_bytes = job.checkpoint.read_size_bytes;
   o.part_bytes = job.checkpoint.part_size_bytes;
   o.fsync = job.checkpoint.fsync;
   return o;

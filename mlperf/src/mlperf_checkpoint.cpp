@@ -171,6 +171,9 @@ void judge_pause_and_request(const CheckpointSpec& k, const CheckpointSpec& rk, 
   if (k.write_size_bytes != rk.write_size_bytes)
     v.open("checkpoint.write_size: " + std::to_string(k.write_size_bytes) + " (reference " +
            std::to_string(rk.write_size_bytes) + "; dlgen's request size, DLIO has no such key)");
+  if (k.read_size_bytes != rk.read_size_bytes)
+    v.open("checkpoint.read_size: " + std::to_string(k.read_size_bytes) + " (reference " +
+           std::to_string(rk.read_size_bytes) + "; dlgen's request size, DLIO has no such key)");
 }
 
 // v3.0's process count (4.3.5, 4.6.1, 4.6.2, 4.6.4): returns the processes the run simulates.

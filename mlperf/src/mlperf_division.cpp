@@ -77,6 +77,7 @@ void checkpoint_fields(Fields& f, const CheckpointSpec& k) {
       f.emplace_back("checkpoint.final_files", std::to_string(k.final_files));
     }
     f.emplace_back("checkpoint.write_size", std::to_string(k.write_size_bytes));
+    f.emplace_back("checkpoint.read_size", std::to_string(k.read_size_bytes));
     f.emplace_back("checkpoint.part_size", std::to_string(k.part_size_bytes));
     f.emplace_back("checkpoint.serialize", exact(k.serialize_s));
     f.emplace_back("checkpoint.fsync", yes_no(k.fsync));

@@ -88,6 +88,7 @@ CheckpointIoOptions io_options(const CheckpointSpec& spec, std::string_view engi
   CheckpointIoOptions o;
   o.engine = std::string(engine);
   o.request_bytes = spec.write_size_bytes;
+  o.read_bytes = spec.read_size_bytes;
   o.part_bytes = spec.part_size_bytes;
   o.direct_writes = spec.direct;
   o.fsync = spec.fsync;

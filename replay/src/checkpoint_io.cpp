@@ -60,6 +60,12 @@ Result<void> close_target(engine::IoEngine& e, Target& t, const std::filesystem:
 
 using engine::run_one;
 
+// A request's bytes: `want` (at least a block), whole blocks of it with O_DIRECT.
+std::uint64_t chunk_of(std::uint64_t want, bool direct) {
+  const std::uint64_t n = std::max<std::uint64_t>(want, kAlign);
+  return direct ? n / kAlign * kAlign : n;
+}
+
 }  // namespace
 
 std::uint64_t checkpoint_salt() {
@@ -96,9 +102,10 @@ Result<CheckpointIo> CheckpointIo::open(const CheckpointIoOptions& options) {
   engine::EngineOptions eo;
   eo.depth = 1;
   eo.buffers = 1;
-  // O_DIRECT writes take whole blocks; a request size that is not one is cut down to one.
-  eo.buffer_bytes = std::max<std::uint64_t>(options.request_bytes, kAlign);
-  if (options.direct_writes) eo.buffer_bytes = eo.buffer_bytes / kAlign * kAlign;
+  // One buffer for the larger of a write and a read (O_DIRECT writes take whole blocks: a request
+  // size that is not one is cut down to one).
+  eo.buffer_bytes = std::max(chunk_of(options.request_bytes, options.direct_writes),
+                             options.read_bytes ? chunk_of(options.read_bytes, false) : 0);
   eo.alignment = kAlign;
   eo.part_bytes = options.part_bytes;
   eo.sync_write = options.call;
@@ -121,7 +128,7 @@ Result<void> CheckpointIo::write(const CheckpointFile& file, std::uint64_t seed,
     if (!t) return t.error();
   }
   const std::uint64_t size = file.bytes;
-  const std::uint64_t chunk = engine_->options().buffer_bytes;
+  const std::uint64_t chunk = chunk_of(options_.request_bytes, direct);
   auto* block = reinterpret_cast<std::uint8_t*>(engine_->buffer(0));
   datasets::ContentStream content(seed, stream);
   const std::uint64_t aligned_end = direct ? size / kAlign * kAlign : size;
@@ -184,10 +191,12 @@ Result<std::uint64_t> CheckpointIo::read(const CheckpointFile& file, bool direct
   }
   // A diskless engine's files have no end: it reads what the checkpoint wrote.
   const bool endless = capabilities().diskless;
-  // Requests of the engine's buffer size (the job's request size: the pool rounds its memory up to
-  // the alignment, not the size a request may have); with O_DIRECT whole blocks of it.
-  const std::uint64_t buffer = engine_->options().buffer_bytes;
-  const std::uint64_t chunk = direct ? std::max(kAlign, buffer / kAlign * kAlign) : buffer;
+  // Requests of the job's read size, or else of the engine's buffer size (the write request: the
+  // pool rounds its memory up to the alignment, not the size a request may have); with O_DIRECT
+  // whole blocks of it.
+  const std::uint64_t want = options_.read_bytes ? chunk_of(options_.read_bytes, false)
+                                                 : engine_->options().buffer_bytes;
+  const std::uint64_t chunk = chunk_of(want, direct);
   std::uint64_t off = 0;
   while (!endless || off < file.bytes) {
     const std::uint64_t want = endless ? std::min(chunk, file.bytes - off) : chunk;

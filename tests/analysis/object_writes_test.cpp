@@ -172,6 +172,54 @@ TEST(ObjectWrites, MultipartCheckpointsKeepTheirPartSize) {
   EXPECT_EQ(distil(summarize(training(false))).job.checkpoint.part_size_bytes, 0u);
 }
 
+// The checkpoint a run resumes from, restored before training as boto3's download_fileobj reads
+// it: ranged GETs of `chunk` bytes of its 7,868,575 B on as many threads (the last shorter).
+trace::Trace restored(std::uint64_t chunk) {
+  trace::Trace t = training(true);
+  const std::uint64_t size = 7'868'575;
+  for (std::uint64_t first = 0, i = 0; first < size; first += chunk, ++i) {
+    trace::HttpRequest r;
+    r.pid = 100;
+    r.tid = 400 + static_cast<std::uint32_t>(i);
+    r.fd = 20 + static_cast<std::int32_t>(i);
+    r.method = "GET";
+    r.host = "127.0.0.1:8080";
+    r.path = "/bkt/ckpt/step-00000040.pt";
+    r.status = 206;
+    r.range_first = first;
+    r.range_last = std::min(first + chunk, size) - 1;
+    r.content_length = r.range_last - first + 1;
+    r.object_size = size;
+    r.request_ns = 1'000'000 + i * 10'000;
+    r.first_byte_ns = r.request_ns + 500'000;
+    r.last_byte_ns = r.request_ns + 5'000'000;
+    t.http.insert(t.http.begin() + static_cast<std::ptrdiff_t>(i), r);
+  }
+  return t;
+}
+
+// Restored in 2 MiB GETs (3 of 2 MiB, one of 1,577,119 B) while the checkpoints are written in
+// 5 MiB parts: the job reads checkpoints back in 2 MiB requests (it had read them in its 5 MiB
+// write size: 2 GETs for the original's 4). A restore read in the write size sets none.
+TEST(ObjectWrites, TheRestoresReadSize) {
+  const TraceSummary s = summarize(restored(2 << 20));
+  EXPECT_TRUE(s.checkpoint_restore);
+  EXPECT_EQ(s.restore_bytes, 7'868'575u);
+  EXPECT_EQ(s.restore_read_sizes, (Histogram{{1'577'119, 1}, {2u << 20, 3}}));
+  const Distilled d = distil(s);
+  EXPECT_TRUE(d.job.checkpoint.restore);
+  EXPECT_EQ(d.job.checkpoint.write_size_bytes, 5u << 20);
+  EXPECT_EQ(d.job.checkpoint.read_size_bytes, 2u << 20);
+  EXPECT_EQ(d.job.checkpoint.read_request_bytes(), 2u << 20);
+  EXPECT_NE(d.comments.at("checkpoint.read_size").find("of the 4 reads"), std::string::npos)
+      << d.comments.at("checkpoint.read_size");
+  EXPECT_TRUE(validate(d.job).empty());
+  const Distilled same = distil(summarize(restored(5 << 20)));
+  EXPECT_EQ(same.job.checkpoint.read_size_bytes, 0u);
+  EXPECT_EQ(same.job.checkpoint.read_request_bytes(), 5u << 20);
+  EXPECT_EQ(distil(summarize(training(true))).job.checkpoint.read_size_bytes, 0u);
+}
+
 // torch.save to a local file, read back whole by the upload's thread while its parts go out: the
 // local file is staging, not the dataset (nor a second checkpoint file).
 TEST(ObjectWrites, ASpooledCheckpointIsNeitherDataNorASecondFile) {

@@ -54,6 +54,11 @@ struct SimConfig {
   std::uint64_t first_handover_ns = 0;
   std::uint32_t workers = 2;    // 0: the main process reads itself
   bool thread_readers = false;  // readers are threads of the main process, no handovers
+  // Each batch handed over as /dev/shm tensor files (PyTorch's file_descriptor sharing: the data,
+  // then the labels), which the main process maps when it receives the batch and first touches
+  // (page faults of its main thread) when its step computes on it: the data at the step's start
+  // and again half-way (a second fault-around window), the labels at the loss.
+  bool shm_tensors = false;
   std::uint32_t batch = 8;
   std::uint32_t epochs = 3;
   std::uint32_t prefetch = 2;
@@ -248,6 +253,38 @@ class Sim : private testing::TraceBuilder {
   }
 
   // Reads one whole file as Python does; returns the time after it.
+  // A worker's handover of a batch of `n` samples: its tensors' /dev/shm files (with shm_tensors:
+  // the data and the labels, created and sized; else two anonymous ones). Returns the files.
+  std::vector<std::uint32_t> hand_over(std::uint64_t ts, std::uint32_t pid, std::size_t n) {
+    if (!c_.shm_tensors) {
+      ev(ts, 20000, pid, pid, trace::Op::shm_open, trace::kNoFile, -1, 0, 0, 11);
+      ev(ts + 30000, 20000, pid, pid, trace::Op::shm_open, trace::kNoFile, -1, 0, 0, 12);
+      return {};
+    }
+    std::vector<std::uint32_t> files;
+    for (const std::uint64_t bytes : {std::uint64_t{n} * 12288, std::uint64_t{n} * 8}) {
+      const std::string name = "/dev/shm/torch_" + std::to_string(pid) + "_" +
+                               std::to_string(tensors_++);
+      files.push_back(file(name, 0));
+      const std::uint64_t at = ts + 30000 * (files.size() - 1);
+      ev(at, 20000, pid, pid, trace::Op::shm_open, files.back(), -1, 0, 0, 11);
+      ev(at + 22000, 3000, pid, pid, trace::Op::ftruncate, files.back(), 11, 0, bytes, 0);
+    }
+    return files;
+  }
+
+  // The main process maps a batch's tensors when it receives it (`recv`) and touches them when
+  // its step computes on it (from `begin`, for `compute`): a page fault each.
+  void touch(std::uint64_t recv, std::uint64_t begin, std::uint64_t compute, std::uint32_t main,
+             const std::vector<std::uint32_t>& files) {
+    for (std::size_t j = 0; j < files.size(); ++j)
+      ev(recv - 100000 + 10000 * j, 5000, main, main, trace::Op::mmap, files[j], 20, 0, 4096,
+         0x7f0000000000);
+    ev(begin, 2000, main, main, trace::Op::fault, files[0], -1, 0, 65536, 65536);
+    ev(begin + compute / 2, 2000, main, main, trace::Op::fault, files[0], -1, 65536, 28672, 28672);
+    ev(begin + compute * 3 / 4, 2000, main, main, trace::Op::fault, files[1], -1, 0, 4096, 4096);
+  }
+
   // The worker's read of batch i's indices from its index queue (written by the main process when
   // it received batch i - prefetch x workers, or at the pass's start): when it may begin batch i.
   template <typename Rank>
@@ -486,10 +523,9 @@ class Sim : private testing::TraceBuilder {
           pace_ = 1.0;
           if (i < W && j == 0) start += c_.warmup_ns;  // the worker's first sample of this pass
         }
+        std::vector<std::uint32_t> tensors;
         if (c_.workers > 0 && !c_.thread_readers) {
-          ev(start, 20000, k.pids[w], k.pids[w], trace::Op::shm_open, trace::kNoFile, -1, 0, 0, 11);
-          ev(start + 30000, 20000, k.pids[w], k.pids[w], trace::Op::shm_open, trace::kNoFile, -1, 0,
-             0, 12);
+          tensors = hand_over(start, k.pids[w], k.batches[i].size());
           start += 100000 + c_.collate_ns;
         }
         k.ready[i] = start;
@@ -534,6 +570,7 @@ class Sim : private testing::TraceBuilder {
             ev(at + compute * 7 / 10, 20000, main, main, trace::Op::munmap, trace::kNoFile, -1, 0,
                1 << 21, 0);
         }
+        if (!tensors.empty()) touch(k.recv[i], k.recv[i] + c_.consumer_ns, compute, main, tensors);
         k.main_free = k.recv[i] + c_.consumer_ns + compute;
         SimTruth& t = truth_[r];
         if (t.steps == 0) t.first_batch_ns = k.recv[i];
@@ -567,6 +604,7 @@ class Sim : private testing::TraceBuilder {
   std::mt19937 rng_;
   std::uint32_t next_pid_ = 1000;
   std::uint32_t ckpts_ = 0;
+  std::uint32_t tensors_ = 0;  // /dev/shm tensor files made
   std::uint64_t steps_ = 0;
   std::uint64_t samples_read_ = 0;
   double pace_ = 1.0;  // the reading worker's worker_pace factor

@@ -401,7 +401,7 @@ Job rich_job() {
   ln.max = 2;
   j.compute.per_accelerator["a100"].time = ln;
   j.compute.au_threshold = 0.7;
-  j.checkpoint = {true, 2, 100, 3ull << 30, 8, 16 << 20, false, "ck/dir", true};
+  j.checkpoint = {true, 2, 100, 3ull << 30, 8, 16 << 20, 0, false, "ck/dir", true};
   j.run = {3, 2, 50, 1, CacheMode::drop_epoch, 90.5};
   j.scales["small"] = {{"dataset.num_files", "16"}, {"run.epochs", "1"}};
   j.scales["tiny"] = {
@@ -862,6 +862,27 @@ TEST(JobIo, StreamGranuleAndTailRoundTrip) {
   EXPECT_TRUE(*back == *j);
   j->reader.stream_granule_bytes = j->reader.stream_tail_bytes = 0;
   EXPECT_EQ(to_toml(*j).find("stream_"), std::string::npos);
+}
+
+// checkpoint.read_size: a size, written back only when set; unset, checkpoints are read back in
+// the write size.
+TEST(JobIo, CheckpointReadSizeRoundTrip) {
+  const std::string text =
+      "[dataset]\ndir = \"d\"\nnum_files = 8\nsample_size = 6000\n"
+      "[checkpoint]\nrestore = true\nsize = \"8MiB\"\nwrite_size = \"5MiB\"\n"
+      "read_size = \"2MiB\"\n";
+  auto j = parse_job(text, "t.toml");
+  ASSERT_TRUE(j) << j.error().message;
+  EXPECT_EQ(j->checkpoint.read_size_bytes, 2u << 20);
+  EXPECT_EQ(j->checkpoint.read_request_bytes(), 2u << 20);
+  const std::string written = to_toml(*j);
+  EXPECT_NE(written.find("read_size = \"2MiB\""), std::string::npos) << written;
+  auto back = parse_job(written, "t.toml");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_TRUE(*back == *j);
+  j->checkpoint.read_size_bytes = 0;
+  EXPECT_EQ(j->checkpoint.read_request_bytes(), 5u << 20);
+  EXPECT_EQ(to_toml(*j).find("read_size"), std::string::npos);
 }
 
 }  // namespace

@@ -279,7 +279,8 @@ TEST(S3Checkpoint, ADliosRelativeCheckpointFolderIsAPrefixOfTheBucket) {
 
 // A training job's restore LISTs first: the first run writes the checkpoint its restore reads
 // before the replay (untimed, outside its figures: its parts are epoch 1's alone), the second
-// finds the one the first left and reads it back whole.
+// finds the one the first left and reads it back whole, in ranged GETs of checkpoint.read_size
+// (the first in GETs of its write size, 4 MiB).
 TEST(S3Checkpoint, ARestoreFindsItsCheckpointByListing) {
   TempDir dir("dlgen-s3-ckpt");
   const std::string b = new_bucket();
@@ -291,7 +292,8 @@ TEST(S3Checkpoint, ARestoreFindsItsCheckpointByListing) {
       << b << "/ckpt\"\n\n[run]\nepochs = 1\n";
   const Outcome first = dlgen("run ckpt.toml -q -o 1.json", dir.path());
   ASSERT_EQ(first.code, 0) << first.out;
-  const Outcome second = dlgen("run ckpt.toml -q -o 2.json", dir.path());
+  const Outcome second =
+      dlgen("run ckpt.toml -q -o 2.json --set checkpoint.read_size=2MiB", dir.path());
   ASSERT_EQ(second.code, 0) << second.out;
   const nlohmann::json one = read_json(dir / "1.json")["s3"]["checkpoint"];
   const nlohmann::json two = read_json(dir / "2.json")["s3"]["checkpoint"];
@@ -300,6 +302,11 @@ TEST(S3Checkpoint, ARestoreFindsItsCheckpointByListing) {
   EXPECT_EQ(two["parts"], 4u) << two.dump();  // epoch 1's alone
   EXPECT_EQ(read_json(dir / "1.json")["checkpoint"]["restore_bytes"], 20u << 20);
   EXPECT_EQ(read_json(dir / "2.json")["checkpoint"]["restore_bytes"], 20u << 20);
+  // 2 shards of 10 MiB read back: 3 GETs each of at most 4 MiB (8 GETs in all with the prefix's
+  // own), 5 each of 2 MiB (12).
+  EXPECT_EQ(one["gets"], 8u) << one.dump();
+  EXPECT_EQ(two["gets"].get<std::uint64_t>() - one["gets"].get<std::uint64_t>(), 2u * (5 - 3))
+      << two.dump();
 }
 
 // A dataset of objects whose manifest matches but which lost an object: `run --no-generate` names

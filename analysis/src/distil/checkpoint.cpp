@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "dlgen/core/limits.hpp"
 #include "dlgen/core/units.hpp"
 #include "sections.hpp"
 #include "stats.hpp"
@@ -290,6 +291,26 @@ void written_checkpoints(JobWriter& x) {
   serialize_time(x, w);
 }
 
+// checkpoint.read_size: the restore's read request size carrying the most bytes (boto3's
+// download_fileobj: ranged GETs of its multipart_chunksize), when it is not the write size, which
+// the replay's reads would take otherwise (resume_ckpt.py: 4 GETs of 2 MiB, restored in GETs of
+// the 5 MiB write size).
+void restore_read_size(JobWriter& x) {
+  auto& k = x.out.job.checkpoint;
+  std::uint64_t best = 0, best_bytes = 0, reads = 0;
+  for (auto [size, n] : x.s.restore_read_sizes) {
+    reads += n;
+    if (size * n > best_bytes) best = size, best_bytes = size * n;
+  }
+  best = std::min(best, limits::kMaxRequestBytes);
+  if (best == 0 || best == k.write_size_bytes) return;
+  k.read_size_bytes = best;
+  x.evidence("checkpoint.read_size",
+             "read request size carrying the most bytes of the " + std::to_string(reads) +
+                 " reads of checkpoint files before training (" + format_size(x.s.restore_bytes) +
+                 "; the write size is " + format_size(k.write_size_bytes) + ")");
+}
+
 }  // namespace
 
 // [checkpoint]: the checkpoints written during training, and a restore read before it.
@@ -303,6 +324,7 @@ void distil_checkpoint(JobWriter& x) {
     if (k.dir.empty()) k.dir = std::filesystem::path("checkpoints") / job.name;
     x.evidence("checkpoint.restore",
                format_size(s.restore_bytes) + " of checkpoint files read before training");
+    restore_read_size(x);
   }
 }
 

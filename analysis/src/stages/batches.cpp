@@ -428,7 +428,7 @@ void receipts(const trace::Trace& t, const Readers& r,
 Batches find_batches(const trace::Trace& t, const Classified& c, const std::vector<Access>& as,
                      const Readers& r, const Passes& p, const std::set<std::uint32_t>& mapped) {
   Batches out;
-  std::map<std::uint32_t, std::size_t> batch_shm;  // /dev/shm file → index in out.batches
+  std::map<std::uint32_t, std::size_t>& batch_shm = out.tensor_batch;
   handover_batches(t, c, as, r, out, batch_shm, mapped);
   out.batch_size = training_batch(out.batches, p, out.batch_size);
   if (!out.batches.empty() && !out.stream) {

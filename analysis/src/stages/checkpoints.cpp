@@ -100,6 +100,7 @@ CheckpointEvents checkpoint_events(const trace::Trace& t, const Classified& cls,
     } else if (role[e.file] == 1 && trace::is_read(e.op) && e.ts_ns < first_train && e.ret > 0) {
       out.restore = true;
       out.restore_bytes += static_cast<std::uint64_t>(e.ret);
+      ++out.restore_read_sizes[e.size];
     }
   }
   return ev;
@@ -409,10 +410,10 @@ std::vector<std::uint64_t> training_steps_of_first(const Batches& bt, const Pass
   return per;
 }
 
-// after_epoch and at_epoch_end of `c` from the loop's own step count (StepLaunches): the training
-// passes whose steps were all taken before it, and whether it came right after a pass's last step.
-// The passes' reads tell nothing here: a loader that prefetches reads an epoch long before the
-// loop takes its steps.
+// after_epoch and at_epoch_end of `c` from the loop's own step count (StepLaunches: its kernel
+// launches or its first touch of each batch, step_touches.cpp): the training passes whose steps
+// were all taken before it, and whether it came right after a pass's last step. The passes' reads
+// tell nothing here: a loader that prefetches reads an epoch long before the loop takes its steps.
 void place_by_steps(CheckpointWrite& c, const std::vector<std::uint64_t>& pass_steps) {
   std::uint64_t done = 0;
   c.after_epoch = 0;
@@ -483,13 +484,15 @@ Checkpoints find_checkpoints(const trace::Trace& t, const Classified& cls,
   split_final_save(groups, ev, cls);
   for (const auto& g : groups) out.checkpoints.push_back(checkpoint_of(ev, g, cls));
   const StepClock sc = step_clock(t, r, p, bt, out.steps);
-  // The loop's own steps when its kernel launches show them; else its idle gaps (StepClock).
+  // The loop's own steps when its kernel launches show them, or its first touch of each batch;
+  // else its idle gaps (StepClock).
   const std::vector<std::uint64_t> pass_steps = training_steps_of_first(bt, p);
   std::uint64_t train_steps = 0;
   for (const std::uint64_t n : pass_steps) train_steps += n;
-  const StepLaunches launches = r.accelerators.empty()
-                                    ? StepLaunches{}
-                                    : step_launches(t, r.accelerators[0].pid, train_steps);
+  StepLaunches launches = r.accelerators.empty()
+                              ? StepLaunches{}
+                              : step_launches(t, r.accelerators[0].pid, train_steps);
+  if (launches.empty()) launches = step_touches(t, r, p, bt);
   for (auto& c : out.checkpoints) {
     if (!launches.empty()) {
       c.after_step = launches.before(c.start_ns);

@@ -225,6 +225,9 @@ struct Batches {
   std::vector<double> burst_gaps_s;
   std::map<std::uint32_t, std::vector<std::uint64_t>> burst_starts;
   std::vector<std::uint64_t> steps_per_pass;  // batches per pass (index into Passes::epochs)
+  // The /dev/shm tensor file a worker created to hand a batch over → the batch (index into
+  // `batches`): the consumer maps that very file when it receives the batch.
+  std::map<std::uint32_t, std::size_t> tensor_batch;
   std::vector<std::string> notes;
   // Files per sample of the training set (sample_groups.cpp); batch_size counts samples, a
   // Batch's `samples` its file accesses.
@@ -347,6 +350,11 @@ struct StepLaunches {
   std::uint64_t before(std::uint64_t t) const;
 };
 StepLaunches step_launches(const trace::Trace& t, std::uint32_t pid, std::uint64_t steps);
+// The same clock from the loop thread's first page fault on each training batch's /dev/shm
+// tensors (Batches::tensor_batch) of accelerator 0: one sorted list as the one "kernel", a touch a
+// step. Empty unless the loop touched every such batch (step_touches.cpp).
+StepLaunches step_touches(const trace::Trace& t, const Readers& r, const Passes& p,
+                          const Batches& bt);
 
 // ---- checkpoints ----
 
@@ -354,6 +362,7 @@ struct Checkpoints {
   std::vector<CheckpointWrite> checkpoints;
   bool restore = false;
   std::uint64_t restore_bytes = 0;
+  std::map<std::uint64_t, std::uint64_t> restore_read_sizes;  // the restore's: request size → reads
   std::vector<Step> steps;             // Steps::steps less those whose interval held a checkpoint
   std::vector<Step> checkpoint_steps;  // ... those, compute capped at the typical one
   // Per pass (Passes::epochs): for an evaluation pass, the training steps (per accelerator)

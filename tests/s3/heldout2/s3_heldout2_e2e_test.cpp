@@ -177,12 +177,13 @@ TEST_F(HeldOutS3ResumeCheckpoint, CheckpointsByStepOnTheStore) {
       << said("http").dump();
 }
 
-TEST_F(HeldOutS3ResumeCheckpoint, DISABLED_EveryFiveStepsAfterSteps5And10And15) {
-  // Uploaded after the run's steps 5, 10 and 15 (global 45, 50, 55). At stop 31 the summary's
-  // `after_step` were 5, 11, 16 (test loop) and 5, 10, 16 (by hand), every_steps 5 both: the last
-  // is placed at its epoch's end (its pass's reads were over and the last batch received before
-  // it, though the loop took step 16 after the upload). Stop 30: 7, 8, 13; 2, 10, 15; 4, 11, 11;
-  // 2, 10, 16; 4, 11, 16 in five loops, every_steps 5, 5, 6, 6, 5.
+TEST_F(HeldOutS3ResumeCheckpoint, EveryFiveStepsAfterSteps5And10And15) {
+  // Uploaded after the run's steps 5, 10 and 15 (global 45, 50, 55). Placed by the loop's first
+  // touch of each batch's /dev/shm tensor (a page fault of its main thread as its step computes on
+  // it; stages/step_touches.cpp). From the main thread's idle gaps (split by those faults, a step
+  // before an upload holding the state's serialisation, a wait for data a gap too) and snapped to
+  // the pass's end once its last batch was received, they had scattered: 5, 11, 16 and 5, 10, 16
+  // at stop 31; 7, 8, 13; 2, 10, 15; 4, 11, 11; 2, 10, 16; 4, 11, 16 at stop 30, every_steps 5 or 6.
   EXPECT_EQ(job_.checkpoint.every_steps, truth("checkpoint_every_steps"));
   const auto& found = summary_["checkpoints"];
   ASSERT_EQ(found.size(), truth_["checkpoint_after_run_steps"].size()) << found.dump();
@@ -205,15 +206,17 @@ TEST_F(HeldOutS3ResumeCheckpoint, MultipartUploadsAndRangedRestore) {
   // Each checkpoint a multipart upload of 2 parts of 5 MiB (POST, 2 PUTs, POST), the restore 4
   // ranged GETs of 2 MiB. distil writes checkpoint.part_size = "5MiB" (stop 31) and the s3
   // engine uploads in 2 parts: 12 non-GET requests on both sides; the replay had PUT each whole
-  // (7.5 MiB under its 8 MiB part): 3-4 for 12. (It restores in GETs of write_size, 5 MiB.)
-  // Per checkpoint the replay wrote: how many it writes follows every_steps, which the scattered
-  // checkpoint positions make 5 or 6 from run to run (DISABLED_EveryFiveStepsAfterSteps5And10And15;
-  // a fresh-clone CI run saw 8 requests for 2 checkpoints against the program's 12 for 3).
+  // (7.5 MiB under its 8 MiB part): 3-4 for 12. Per checkpoint the replay wrote: how many it
+  // writes follows every_steps (EveryFiveStepsAfterSteps5And10And15).
   EXPECT_EQ(job_.checkpoint.part_size_bytes, 5u << 20);
   ASSERT_GT(replay("checkpoints"), 0);
   EXPECT_EQ(non_gets(said("replay_http")),
             replay("checkpoints") * (truth("checkpoint_parts") + 2))
       << said("replay_http").dump();
+  // checkpoint.read_size = "2MiB", the restore's GETs' size: the replay restores in ranged GETs
+  // of 2 MiB as the original (it had read in GETs of write_size, 5 MiB; the s3 engine's GETs per
+  // restore: S3Checkpoint.ARestoreFindsItsCheckpointByListing).
+  EXPECT_EQ(job_.checkpoint.read_size_bytes, 2u << 20);
 }
 
 }  // namespace

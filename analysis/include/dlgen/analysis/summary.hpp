@@ -391,6 +391,8 @@ struct TraceSummary {
   std::vector<CheckpointWrite> checkpoints;
   bool checkpoint_restore = false;  // checkpoint files read before the first training read
   std::uint64_t restore_bytes = 0;
+  // The restore's reads by request size (bytes → reads): a ranged GET's bytes for an object.
+  Histogram restore_read_sizes;
 
   // Whole-run totals (all regular files; ignored files included in opens/stats).
   std::uint64_t bytes_read = 0, bytes_written = 0;

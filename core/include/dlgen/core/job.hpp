@@ -209,6 +209,12 @@ struct CheckpointSpec {
   std::uint64_t size_bytes = 0;                 // total size of one checkpoint
   std::uint32_t files = 1;                      // shards per checkpoint
   std::uint64_t write_size_bytes = 4ull << 20;  // request size for writes
+  // Request size for reading checkpoints back (a restore, a checkpoint-only job's reads); 0: the
+  // write size.
+  std::uint64_t read_size_bytes = 0;
+  std::uint64_t read_request_bytes() const {
+    return read_size_bytes ? read_size_bytes : write_size_bytes;
+  }
   bool fsync = true;
   std::filesystem::path dir;
   bool restore = false;  // read the latest checkpoint before training

@@ -36,7 +36,8 @@ std::uint64_t checkpoint_salt();
 
 struct CheckpointIoOptions {
   std::string engine{engine::default_name()};  // a registered engine's name
-  std::uint64_t request_bytes = 1 << 20;       // bytes per write or read request (at least 4 KiB)
+  std::uint64_t request_bytes = 1 << 20;       // bytes per write request (at least 4 KiB)
+  std::uint64_t read_bytes = 0;  // bytes per read request (checkpoint.read_size); 0: request_bytes
   std::uint64_t part_bytes =
       0;  // an object store's multipart part (checkpoint.part_size); 0: its own
   // Writes with O_DIRECT: requests and buffers aligned to 4 KiB (the logical block size of every
