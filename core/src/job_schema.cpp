@@ -22,7 +22,7 @@ const std::vector<std::string_view> kReaderKeys = {
     "seed",       "read",      "request_size", "header_read",    "iodepth",
     "direct",     "drop_last", "startup",      "preprocess",     "warmup",
     "readahead",  "probe",     "recipe",       "startup_spread", "eval_batch_size", "collate",
-    "worker_pace", "stream_granule", "stream_tail", "eval_startup"};
+    "worker_pace", "stream_granule", "stream_tail", "eval_startup", "shuffle_block"};
 const std::vector<std::string_view> kComputeKeys = {
     "accelerator", "time", "eval_time", "batch_overhead", "eval_batch_overhead", "au_threshold"};
 const std::vector<std::string_view> kAcceleratorKeys = {"time", "batch_size"};

@@ -14,6 +14,7 @@
 //   passes.cpp       find_passes: epochs and evaluation passes, workers (Passes);
 //                    read_patterns: how each dataset is read (DatasetReads);
 //                    order_stats: read order per dataset (OrderSummary)
+//   sample_blocks.cpp  a multi-sample file's samples shuffled in blocks of consecutive ones
 //   batches.cpp      find_batches: from handovers or read bursts, with receipts (Batches)
 //   index_queue.cpp  handovers_at_index_reads: batches of workers whose feeder thread shares them
 //   sample_groups.cpp  files_per_sample: samples made of several files (image + label)
@@ -203,6 +204,13 @@ DatasetReads read_patterns(const Classified& c, const std::vector<Access>& as);
 // Order statistics of each dataset (same order as Classified::datasets).
 std::vector<OrderSummary> order_stats(const Classified& c, const std::vector<Access>& as,
                                       const Passes& p);
+
+// Per dataset (Classified::datasets' order): the block of a shuffle in blocks of N consecutive
+// samples of one file (a batch sampler handing out runs of records), 0 when none: each reader
+// reads runs of consecutive samples of a multi-sample file (virtual files, prepass/sample_files)
+// that begin and end on a grid of N samples (sample_blocks.cpp).
+std::vector<std::uint32_t> sample_blocks(const trace::Trace& t, const Classified& c,
+                                         const std::vector<Access>& as);
 
 // ---- batches ----
 
