@@ -65,6 +65,17 @@ std::uint64_t commonest(const std::vector<std::uint64_t>& v) {
   return best;
 }
 
+// Whether template `t` of `m`'s shape is alike: each offset, length and gap within 512 bytes of
+// `m`'s (a few bytes of a zip directory or a header, not a window read anywhere in the file).
+bool alike(const Recipe& t, const Recipe& m) {
+  auto near = [](std::uint64_t a, std::uint64_t b) { return (a > b ? a - b : b - a) <= 512; };
+  for (std::size_t i = 0; i < t.size(); ++i)
+    if (!near(t[i].offset, m[i].offset) || !near(t[i].length, m[i].length) ||
+        !near(t[i].end_gap, m[i].end_gap))
+      return false;
+  return true;
+}
+
 // The templates of one shape merged: each step's offset, length and gap the commonest among them
 // (torch.load of files of many sizes: its zip directory reads and the gap after the tensor's
 // record differ by a few bytes from file to file).
@@ -180,9 +191,10 @@ LearnedRecipe learn_recipe(const std::vector<AccessReads>& accesses) {
     if (!most || rs.size() > most->size()) most = &rs;
   if (most && 4 * best.explained < best.accesses && most->size() > best.explained &&
       most->front().size() <= kMaxRecipeSteps) {
-    best.recipe = merged(*most);
-    best.explained = most->size();
-    best.merged = true;
+    const Recipe m = merged(*most);
+    const auto n = static_cast<std::uint64_t>(
+        std::count_if(most->begin(), most->end(), [&](const Recipe& t) { return alike(t, m); }));
+    if (n > best.explained) best.recipe = m, best.explained = n, best.merged = true;
   }
   return best;
 }

@@ -407,7 +407,7 @@ Job rich_job() {
   v.sample_size.min = 100;
   v.sample_size.max = 200;
   j.validation = v;
-  j.reader = {8, 3, 4, Shuffle::sample, 1000, 17, ReadUnit::sample, 1 << 20, 4096, 32, true, true};
+  j.reader = {8, 3, 4, Shuffle::sample, 1000, 0, 17, ReadUnit::sample, 1 << 20, 4096, 32, true, true};
   j.reader.startup_s = 0.25;
   j.reader.warmup_s = 0.08;
   j.reader.readahead_bytes = 65536;

@@ -53,8 +53,9 @@ std::uint64_t without_trailing_arrays(const SampleFile& sf,
   return n;
 }
 
-// Whether mostly sequential reads are still records read one by one: each a pread (the program
-// chose its offset: a map-style dataset's __getitem__ computing it from the index), of one size,
+// Whether mostly sequential reads are still records read one by one: each a pread, or an io_uring
+// read with no other of its thread in flight (dlgen's replay of such a job; a whole file read in
+// requests kept in flight together is no record reader) (the program chose its offset: a map-style dataset's __getitem__ computing it from the index), of one size,
 // in runs of consecutive records that begin at kRunStarts different offsets or more (a batch
 // sampler handing out blocks of consecutive records, or an unshuffled loader dealing consecutive
 // batches to its workers: each worker's next batch starts where another's ended). A stream read
@@ -65,9 +66,13 @@ bool positional_runs(const std::vector<const Event*>& reads) {
   constexpr std::size_t kRunStarts = 3;
   std::unordered_map<std::uint32_t, std::uint64_t> end_of;  // tid → where its last read ended
   std::unordered_map<std::uint64_t, std::size_t> sizes;
+  std::unordered_map<std::uint32_t, std::uint64_t> done_at;  // tid → when its last read completed
   std::set<std::uint64_t> starts;
   for (const Event* e : reads) {
-    if (e->op != Op::pread && e->op != Op::preadv) return false;
+    if (e->op != Op::pread && e->op != Op::preadv && e->op != Op::uring_read) return false;
+    if (e->op == Op::uring_read && done_at.count(e->tid) && e->ts_ns < done_at[e->tid])
+      return false;
+    done_at[e->tid] = e->ts_ns + e->dur_ns;
     ++sizes[e->size];
     auto it = end_of.find(e->tid);
     if (it == end_of.end() || it->second != e->offset) starts.insert(e->offset);

@@ -253,9 +253,10 @@ std::vector<StreamReads> stream_reads(const Classified& c, const std::vector<Acc
 // The samples in a batch handed over as tensors of `bytes` (each a /dev/shm file's ftruncate size,
 // 0: unknown), as PyTorch's default collate makes them: the smallest is the labels, one int64 a
 // sample (n = its bytes / 8), and every other tensor is n samples of at least 64 bytes each (a
-// tensor of scalars, 4n bytes of float32, could be the smallest). 0 when the sizes do not say:
-// fewer than two tensors, an unknown size, a smallest that is not whole int64s, or another tensor
-// under 8 times it or not n equal parts.
+// tensor of scalars, 4n bytes of float32, could be the smallest); others of the smallest's size are
+// more int64s a sample (a batch's lengths or byte counts beside its labels). 0 when the sizes do
+// not say: fewer than two tensors, an unknown size, a smallest that is not whole int64s, no tensor
+// larger than it, or another tensor under 8 times it or not n equal parts.
 std::uint32_t samples_of_tensors(const std::vector<std::uint64_t>& bytes);
 // Every /dev/shm file's size, from its ftruncate (PyTorch sizes a shared tensor's file so).
 std::map<std::uint32_t, std::uint64_t> shm_tensor_bytes(const trace::Trace& t,

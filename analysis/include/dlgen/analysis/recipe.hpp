@@ -48,7 +48,8 @@ Recipe access_template(const AccessReads& access);
 // The template most accesses share (ties: the one seen first), and how many it explains. When
 // that is under a quarter of the accesses, the commonest shape's templates (the same steps, by
 // kind, differing in their offsets, lengths and gaps before the end) merged into one instead,
-// each number the commonest of its step's, when that shape holds more accesses.
+// each number the commonest of its step's, when more accesses than the top template's are alike
+// (each of their numbers within 512 bytes of the merged one's).
 LearnedRecipe learn_recipe(const std::vector<AccessReads>& accesses);
 
 // "0+4KiB, end-22+22, ..." for messages and job comments.
