@@ -36,6 +36,7 @@ json dataset(const DatasetSummary& d) {
             {"reshuffled", d.order.reshuffled},
             {"buffer_estimate", d.order.buffer_estimate},
             {"each_file_once", d.order.each_file_once}};
+  if (d.order.block_samples > 0) o["block_samples"] = d.order.block_samples;
   json r = {{"reads_per_access", d.read.reads_per_access},
             {"coverage", d.read.coverage},
             {"whole_file", d.read.whole_file},

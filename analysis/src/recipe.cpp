@@ -44,6 +44,54 @@ std::size_t aligned_pieces(const std::vector<AccessRead>& r, std::size_t i, std:
   return 0;
 }
 
+// A template's shape: its steps' kinds (from the end or not, to the end or not, with a gap before
+// the end or not, chunk, block, align), without their offsets, lengths and gaps.
+std::string shape_of(const Recipe& r) {
+  std::string out;
+  for (const RecipeStep& s : r)
+    out += std::to_string(s.from_end) + std::to_string(s.to_end) + std::to_string(s.end_gap > 0) +
+           "/" + std::to_string(s.chunk) + "/" + std::to_string(s.block) + "/" +
+           std::to_string(s.align) + ";";
+  return out;
+}
+
+std::uint64_t commonest(const std::vector<std::uint64_t>& v) {
+  std::map<std::uint64_t, std::size_t> n;
+  for (const std::uint64_t x : v) ++n[x];
+  std::uint64_t best = 0;
+  std::size_t most = 0;
+  for (const auto& [x, c] : n)
+    if (c > most) best = x, most = c;
+  return best;
+}
+
+// Whether template `t` of `m`'s shape is alike: each offset, length and gap within 512 bytes of
+// `m`'s (a few bytes of a zip directory or a header, not a window read anywhere in the file).
+bool alike(const Recipe& t, const Recipe& m) {
+  auto near = [](std::uint64_t a, std::uint64_t b) { return (a > b ? a - b : b - a) <= 512; };
+  for (std::size_t i = 0; i < t.size(); ++i)
+    if (!near(t[i].offset, m[i].offset) || !near(t[i].length, m[i].length) ||
+        !near(t[i].end_gap, m[i].end_gap))
+      return false;
+  return true;
+}
+
+// The templates of one shape merged: each step's offset, length and gap the commonest among them
+// (torch.load of files of many sizes: its zip directory reads and the gap after the tensor's
+// record differ by a few bytes from file to file).
+Recipe merged(const std::vector<Recipe>& same_shape) {
+  Recipe out = same_shape.front();
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    std::vector<std::uint64_t> offsets, lengths, gaps;
+    for (const Recipe& r : same_shape)
+      offsets.push_back(r[i].offset), lengths.push_back(r[i].length), gaps.push_back(r[i].end_gap);
+    out[i].offset = commonest(offsets);
+    out[i].length = commonest(lengths);
+    out[i].end_gap = commonest(gaps);
+  }
+  return out;
+}
+
 }  // namespace
 
 Recipe access_template(const AccessReads& access) {
@@ -116,10 +164,12 @@ LearnedRecipe learn_recipe(const std::vector<AccessReads>& accesses) {
     Recipe recipe;
   };
   std::map<std::string, Seen> seen;
+  std::map<std::string, std::vector<Recipe>> shapes;
   for (std::size_t i = 0; i < accesses.size(); ++i) {
     if (accesses[i].reads.empty()) continue;
     ++best.accesses;
     Recipe t = access_template(accesses[i]);
+    shapes[shape_of(t)].push_back(t);
     Seen& s = seen[recipe_text(t)];
     if (s.count++ == 0) {
       s.first = i;
@@ -133,6 +183,18 @@ LearnedRecipe learn_recipe(const std::vector<AccessReads>& accesses) {
   if (win && win->recipe.size() <= kMaxRecipeSteps) {
     best.recipe = win->recipe;
     best.explained = win->count;
+  }
+  // No template explains a quarter of the accesses (too few for distil to use it): the commonest
+  // shape's templates merged, when that shape holds more of them.
+  const std::vector<Recipe>* most = nullptr;
+  for (const auto& [shape, rs] : shapes)
+    if (!most || rs.size() > most->size()) most = &rs;
+  if (most && 4 * best.explained < best.accesses && most->size() > best.explained &&
+      most->front().size() <= kMaxRecipeSteps) {
+    const Recipe m = merged(*most);
+    const auto n = static_cast<std::uint64_t>(
+        std::count_if(most->begin(), most->end(), [&](const Recipe& t) { return alike(t, m); }));
+    if (n > best.explained) best.recipe = m, best.explained = n, best.merged = true;
   }
   return best;
 }

@@ -73,6 +73,7 @@ struct Staged {
   stages::Passes passes;
   stages::DatasetReads reads;
   std::vector<OrderSummary> orders;
+  std::vector<std::uint32_t> blocks;  // per dataset: its shuffle's block of samples (0: none)
   stages::Batches batches;
   std::vector<StreamReads> streams;  // per dataset, when batches.stream
   stages::Steps steps;
@@ -106,6 +107,7 @@ Staged run_stages(const trace::Trace& t, const std::set<std::uint32_t>& mapped) 
                          : find_passes(x.classified, x.accesses, x.readers);
   x.reads = read_patterns(x.classified, x.accesses);
   x.orders = order_stats(x.classified, x.accesses, x.passes);
+  x.blocks = sample_blocks(t, x.classified, x.accesses);
   x.batches = x.in_memory
                   ? std::move(memory.batches)
                   : find_batches(t, x.classified, x.accesses, x.readers, x.passes, mapped);
@@ -154,6 +156,7 @@ void put_datasets(const Staged& x, TraceSummary& s) {
     s.datasets[di].accesses = x.reads.datasets[di].accesses;
     s.datasets[di].bytes_read = x.reads.datasets[di].bytes_read;
     s.datasets[di].order = x.orders[di];
+    s.datasets[di].order.block_samples = x.blocks[di];
     s.datasets[di].listed_files = x.listed[di];
     // The validation set's samples are made alike when its files split into them.
     const std::uint32_t k = x.batches.files_per_sample;

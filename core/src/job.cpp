@@ -170,6 +170,10 @@ void check_reader(const Job& job, std::vector<Diagnostic>& out) {
     add(out, "reader.stream_tail", "applies to read = \"stream\" only");
   if (r.shuffle_buffer > 0 && r.shuffle == Shuffle::none)
     add(out, "reader.shuffle_buffer", "needs shuffle = \"file\" or \"sample\"");
+  if (r.shuffle_block > 0 && (r.shuffle != Shuffle::sample || r.shuffle_buffer > 0))
+    add(out, "reader.shuffle_block", "needs shuffle = \"sample\" and shuffle_buffer = 0");
+  if (r.shuffle_block > 0 && r.read_unit != ReadUnit::sample && r.read_unit != ReadUnit::file)
+    add(out, "reader.shuffle_block", "applies to read = \"sample\" or \"file\"");
   if (r.read_unit == ReadUnit::stream && r.shuffle == Shuffle::sample)
     add(out, "reader.shuffle",
         "read = \"stream\" reads each shard front to back: shuffle \"file\" (shards) or \"none\"");

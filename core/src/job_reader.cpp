@@ -149,6 +149,7 @@ void read_reader(Ctx& ctx, const toml::table& root, Job& job) {
   s.choice("shuffle", r.shuffle,
            {{"none", Shuffle::none}, {"file", Shuffle::file}, {"sample", Shuffle::sample}});
   s.integer("shuffle_buffer", r.shuffle_buffer);
+  s.integer("shuffle_block", r.shuffle_block);
   s.integer("seed", r.seed);
   s.choice("read", r.read_unit,
            {{"file", ReadUnit::file},

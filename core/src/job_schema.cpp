@@ -17,11 +17,12 @@ const std::vector<std::string_view> kDatasetKeys = {
 const std::vector<std::string_view> kParquetKeys = {"columns", "row_group_size", "compression",
                                                     "read_columns"};
 const std::vector<std::string_view> kReaderKeys = {
-    "batch_size", "workers",     "prefetch",       "shuffle",        "shuffle_buffer",
-    "seed",       "read",        "request_size",   "header_read",    "iodepth",
-    "direct",     "drop_last",   "startup",        "preprocess",     "warmup",
-    "readahead",  "probe",       "recipe",         "startup_spread", "eval_batch_size",
-    "collate",    "worker_pace", "stream_granule", "stream_tail",    "eval_startup"};
+    "batch_size",   "workers",     "prefetch",       "shuffle",        "shuffle_buffer",
+    "seed",         "read",        "request_size",   "header_read",    "iodepth",
+    "direct",       "drop_last",   "startup",        "preprocess",     "warmup",
+    "readahead",    "probe",       "recipe",         "startup_spread", "eval_batch_size",
+    "collate",      "worker_pace", "stream_granule", "stream_tail",    "eval_startup",
+    "shuffle_block"};
 const std::vector<std::string_view> kComputeKeys = {
     "accelerator", "time", "eval_time", "batch_overhead", "eval_batch_overhead", "au_threshold"};
 const std::vector<std::string_view> kAcceleratorKeys = {"time", "batch_size"};

@@ -77,6 +77,7 @@ void write_reader(Writer& w, const ReaderSpec& r) {
   w.kv("prefetch", std::to_string(r.prefetch));
   w.kv("shuffle", quote(to_string(r.shuffle)));
   w.kv("shuffle_buffer", std::to_string(r.shuffle_buffer));
+  if (r.shuffle_block > 0) w.kv("shuffle_block", std::to_string(r.shuffle_block));
   w.kv("seed", std::to_string(r.seed));
   w.kv("read", quote(to_string(r.read_unit)));
   w.kv("request_size", size_text(double(r.request_size_bytes)));

@@ -163,6 +163,8 @@ void DlioWriter::check_reader_expressible() {
     refuse("reader.startup/warmup", "DLIO has no worker start-up or warm-up time");
   if (!(r.collate == Distribution{})) refuse("reader.collate", "DLIO has no worker time per batch");
   if (!r.worker_pace.empty()) refuse("reader.worker_pace", "DLIO's readers all go at one speed");
+  if (r.shuffle_block > 0)
+    refuse("reader.shuffle_block", "DLIO shuffles samples one by one, not in blocks");
   if (!(r.startup_spread == Distribution{}))
     refuse("reader.startup_spread", "DLIO's accelerators start every epoch together");
   if (r.read_unit == ReadUnit::stream)

@@ -103,6 +103,7 @@ void reader_fields(Fields& f, const ReaderSpec& r) {
   f.emplace_back("reader.prefetch", std::to_string(r.prefetch));
   f.emplace_back("reader.shuffle", to_string(r.shuffle));
   f.emplace_back("reader.shuffle_buffer", std::to_string(r.shuffle_buffer));
+  f.emplace_back("reader.shuffle_block", std::to_string(r.shuffle_block));
   f.emplace_back("reader.seed", std::to_string(r.seed));
   f.emplace_back("reader.read", to_string(r.read_unit));
   f.emplace_back("reader.request_size", std::to_string(r.request_size_bytes));

@@ -38,6 +38,23 @@ std::vector<std::uint64_t> files_in_order(std::uint64_t files, Shuffle shuffle, 
   return order;
 }
 
+// shuffle = "sample" with shuffle_block = n: each file's samples cut into blocks of n consecutive
+// ones (a file's last block may be shorter), the blocks permuted, each block's samples in order.
+std::vector<std::uint64_t> block_order(std::uint64_t files, std::uint64_t per_file,
+                                       std::uint64_t n, Rng& rng) {
+  std::vector<std::uint64_t> starts;
+  for (std::uint64_t f = 0; f < files; ++f)
+    for (std::uint64_t s = 0; s < per_file; s += n) starts.push_back(f * per_file + s);
+  permute(starts, rng);
+  std::vector<std::uint64_t> order;
+  order.reserve(files * per_file);
+  for (const std::uint64_t start : starts) {
+    const std::uint64_t len = std::min(n, per_file - start % per_file);
+    for (std::uint64_t i = 0; i < len; ++i) order.push_back(start + i);
+  }
+  return order;
+}
+
 }  // namespace
 
 std::uint64_t EpochPlan::num_samples() const {
@@ -59,6 +76,8 @@ std::vector<std::uint64_t> epoch_order(const DatasetSpec& dataset, const ReaderS
   std::vector<std::uint64_t> order(files * per_file);
   Rng rng(mix_seed(mix_seed(reader.seed, kShuffleSalt), epoch));
 
+  if (reader.shuffle == Shuffle::sample && reader.shuffle_buffer == 0 && reader.shuffle_block > 0)
+    return block_order(files, per_file, reader.shuffle_block, rng);
   if (reader.shuffle == Shuffle::sample && reader.shuffle_buffer == 0) {
     for (std::uint64_t i = 0; i < order.size(); ++i) order[i] = i;
     permute(order, rng);

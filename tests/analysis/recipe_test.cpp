@@ -216,5 +216,42 @@ TEST(RecipeLearner, ReadsShortOfTheEndKeepTheirLength) {
   EXPECT_EQ(recipe_text(r), "0+512, 4KiB+128KiB/64KiB");
 }
 
+// torch.load of .pt files of many sizes (tests/pytorch/heldout_r6/pt_buckets.py, traced): the
+// same ten reads each, but the last zip directory read and the gap after the tensor's record
+// differ by a few bytes from file to file, so no one template explains a quarter of them. The
+// templates of that shape merge into one, each number the commonest; files too small for the
+// first end-4KiB read (another shape) are left out. The merged recipe reads each file in ten
+// requests, about what torch.load read.
+TEST(RecipeLearner, TorchLoadOfManySizesMergesItsTemplates) {
+  auto pt = [](std::uint64_t size, std::uint64_t dir, std::uint64_t gap) {
+    return access(size, {{0, 4096, 4096},
+                         {0, 4096, 4096},
+                         {size - 4096, 4096, 4096},
+                         {size - 22, 4096, 22},
+                         {size - 42, 4096, 42},
+                         {size - 98, 4096, 98},
+                         {size - 287, 4096, 287},
+                         {size - dir, 4096, dir},
+                         {0, 4096, 4096},
+                         {4096, size - 4096 - gap, size - 4096 - gap}});
+  };
+  std::vector<AccessReads> in;
+  const std::uint64_t dirs[] = {405, 409, 405, 401, 397, 413, 393, 417};
+  for (std::uint64_t i = 0; i < 8; ++i)
+    in.push_back(pt(12000 + 2500 * i, dirs[i], dirs[i] + 16));
+  in.push_back(access(6321, {{0, 4096, 4096}, {0, 4096, 4096}, {4096, 4096, 2225}}));
+  const LearnedRecipe l = learn_recipe(in);
+  EXPECT_EQ(l.templates, 8u);
+  EXPECT_EQ(l.explained, 8u) << "the eight of the common shape";
+  EXPECT_EQ(recipe_text(l.recipe),
+            "0+4KiB, 0+4KiB, end-4KiB+4KiB, end-22+22, end-42+42, end-98+98, end-287+287, "
+            "end-405+405, 0+4KiB, 4KiB+rest-421");
+  EXPECT_EQ(recipe_requests(l.recipe, 20000).size(), 10u);
+  // One template explaining a quarter or more stays the answer.
+  std::vector<AccessReads> one(3, pt(20000, 405, 421));
+  one.insert(one.end(), in.begin(), in.begin() + 4);
+  EXPECT_EQ(learn_recipe(one).explained, 5u) << "three of its own and the two alike";
+}
+
 }  // namespace
 }  // namespace dlgen::analysis

@@ -30,6 +30,10 @@ TEST(StreamSamples, TheSmallestTensorIsTheLabelsOneInt64ASample) {
   EXPECT_EQ(samples_of_tensors({60, 6000}), 0u) << "not whole int64s";
   EXPECT_EQ(samples_of_tensors({64, 8 * 1000 + 4}), 0u) << "not 8 equal parts";
   EXPECT_EQ(samples_of_tensors({64, 64}), 0u) << "two of one size: which is the labels?";
+  // block_records.py's batches: 40 records of 749 float32, the labels and each record's bytes
+  // read (an int64 each): the feeder thread shares both small tensors.
+  EXPECT_EQ(samples_of_tensors({119840, 320, 320}), 40u) << "labels and a second int64 a sample";
+  EXPECT_EQ(samples_of_tensors({320, 320, 320}), 0u) << "nothing beside the int64s";
 }
 
 // 4 tar shards of 24 samples (6 KiB each, read in 10 KiB records), 2 fresh workers a pass, each

@@ -339,6 +339,30 @@ TEST(JobIo, CheckpointFinalSave) {
             std::string::npos);
 }
 
+// reader.shuffle_block: read, written only when set, round-tripped; a stream is not shuffled in
+// blocks (the bad-jobs folder holds the file shuffle's error with its line).
+TEST(JobIo, ShuffleBlock) {
+  constexpr std::string_view head =
+      "[dataset]\ndir = \"d\"\nnum_files = 4\nsamples_per_file = 160\nsample_size = 3000\n";
+  Job j = parse_ok(std::string(head) + "[reader]\nread = \"sample\"\nshuffle = \"sample\"\n" +
+                   "shuffle_block = 40\n");
+  EXPECT_EQ(j.reader.shuffle_block, 40u);
+  const std::string text = to_toml(j);
+  EXPECT_NE(text.find("shuffle_block = 40"), std::string::npos) << text;
+  auto back = parse_job(text, "t.toml");
+  ASSERT_TRUE(back) << back.error().message << "\n" << text;
+  EXPECT_TRUE(*back == j) << text;
+  EXPECT_EQ(to_toml(parse_ok(head)).find("shuffle_block"), std::string::npos);
+  EXPECT_NE(parse_err(std::string(head) + "[reader]\nread = \"stream\"\nshuffle = \"file\"\n" +
+                      "shuffle_block = 40\n")
+                .find("reader.shuffle_block: needs shuffle = \"sample\""),
+            std::string::npos);
+  EXPECT_NE(parse_err(std::string(head) + "[reader]\nread = \"stream\"\nshuffle = \"file\"\n" +
+                      "shuffle_block = 40\n")
+                .find("reader.shuffle_block: applies to read = \"sample\" or \"file\""),
+            std::string::npos);
+}
+
 TEST(JobIo, WorkerPace) {
   constexpr std::string_view head = "[dataset]\ndir = \"d\"\nsample_size = 1\n";
   Job j = parse_ok(std::string(head) + "[reader]\nworker_pace = [0.8, 1, 1.2]\n");
@@ -383,7 +407,7 @@ Job rich_job() {
   v.sample_size.min = 100;
   v.sample_size.max = 200;
   j.validation = v;
-  j.reader = {8, 3, 4, Shuffle::sample, 1000, 17, ReadUnit::sample, 1 << 20, 4096, 32, true, true};
+  j.reader = {8, 3, 4, Shuffle::sample, 1000, 0, 17, ReadUnit::sample, 1 << 20, 4096, 32, true, true};
   j.reader.startup_s = 0.25;
   j.reader.warmup_s = 0.08;
   j.reader.readahead_bytes = 65536;

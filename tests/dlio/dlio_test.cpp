@@ -222,6 +222,8 @@ TEST(Dlio, JobsWriteBackAsDlioConfigs) {
   j.checkpoint.every_epochs = 1;
   j.checkpoint.copy = CopyCall::sendfile;
   j.checkpoint.final_size_bytes = 1000;
+  j.reader.shuffle = Shuffle::sample;
+  j.reader.shuffle_block = 40;
   Result<std::string> bad = to_dlio_yaml(j);
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().message.find("reader.header_read/probe/readahead"), std::string::npos)
@@ -233,6 +235,8 @@ TEST(Dlio, JobsWriteBackAsDlioConfigs) {
   EXPECT_NE(bad.error().message.find("reader.startup_spread"), std::string::npos);
   EXPECT_NE(bad.error().message.find("checkpoint.direct/copy"), std::string::npos);
   EXPECT_NE(bad.error().message.find("checkpoint.final_size"), std::string::npos)
+      << bad.error().message;
+  EXPECT_NE(bad.error().message.find("reader.shuffle_block"), std::string::npos)
       << bad.error().message;
 }
 

@@ -121,6 +121,36 @@ TEST(Plan, FileShuffleKeepsAFilesSamplesTogether) {
     for (std::uint32_t j = 0; j < 4; ++j) EXPECT_EQ(s[i + j], (SampleRef{s[i].file, j}));
 }
 
+// shuffle_block: every sample once an epoch, in runs of `block` consecutive samples of one file
+// that start on the file's grid of blocks (a file's last block shorter), the blocks' order
+// reshuffled every epoch.
+TEST(Plan, BlockShuffleKeepsBlocksOfConsecutiveSamples) {
+  Job job = make_job(4, 150, 40, Shuffle::sample);
+  job.reader.shuffle_block = 40;
+  std::vector<std::vector<SampleRef>> epochs;
+  for (std::uint32_t e = 0; e < 2; ++e) {
+    const auto s = all_samples(plan_epoch(job, e));
+    expect_exactly_once(s, 4, 150);
+    std::size_t blocks = 0;
+    for (std::size_t i = 0; i < s.size();) {
+      ASSERT_EQ(s[i].sample % 40, 0u) << "a block starts on its file's grid, at " << i;
+      const std::uint32_t len = std::min<std::uint32_t>(40, 150 - s[i].sample);
+      for (std::uint32_t j = 0; j < len; ++j)
+        ASSERT_EQ(s[i + j], (SampleRef{s[i].file, s[i].sample + j}));
+      i += len, ++blocks;
+    }
+    EXPECT_EQ(blocks, 16u);  // 4 files of 3 blocks of 40 and one of 30
+    epochs.push_back(s);
+  }
+  EXPECT_NE(epochs[0], epochs[1]) << "the blocks are reshuffled every epoch";
+  job.reader.shuffle_block = 0;
+  const auto plain = all_samples(plan_epoch(job, 0));
+  std::size_t runs = 0;
+  for (std::size_t i = 1; i < plain.size(); ++i)
+    runs += !(plain[i].file == plain[i - 1].file && plain[i].sample == plain[i - 1].sample + 1);
+  EXPECT_GT(runs, plain.size() / 2) << "without blocks, samples are shuffled one by one";
+}
+
 TEST(Plan, ShuffleBufferMovesSamplesBackAtMostItsSize) {
   DatasetSpec d;
   d.num_files = 1000;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <set>
 #include <unordered_map>
 
 #include "archive_members.hpp"
@@ -52,14 +53,45 @@ std::uint64_t without_trailing_arrays(const SampleFile& sf,
   return n;
 }
 
+// Whether mostly sequential reads are still records read one by one: each a pread, or an io_uring
+// read with no other of its thread in flight (dlgen's replay of such a job; a whole file read in
+// requests kept in flight together is no record reader) (the program chose its offset: a map-style dataset's __getitem__ computing it from the index), of one size,
+// in runs of consecutive records that begin at kRunStarts different offsets or more (a batch
+// sampler handing out blocks of consecutive records, or an unshuffled loader dealing consecutive
+// batches to its workers: each worker's next batch starts where another's ended). A stream read
+// front to back (a shard through a buffer, np.load of a whole array) begins its runs at the file's
+// start only, or after one header; its reads use the descriptor's position (read), not their own.
+// Runs are per thread, in the order it made its reads, so the answer does not depend on timing.
+bool positional_runs(const std::vector<const Event*>& reads) {
+  constexpr std::size_t kRunStarts = 3;
+  std::unordered_map<std::uint32_t, std::uint64_t> end_of;  // tid → where its last read ended
+  std::unordered_map<std::uint64_t, std::size_t> sizes;
+  std::unordered_map<std::uint32_t, std::uint64_t> done_at;  // tid → when its last read completed
+  std::set<std::uint64_t> starts;
+  for (const Event* e : reads) {
+    if (e->op != Op::pread && e->op != Op::preadv && e->op != Op::uring_read) return false;
+    if (e->op == Op::uring_read && done_at.count(e->tid) && e->ts_ns < done_at[e->tid])
+      return false;
+    done_at[e->tid] = e->ts_ns + e->dur_ns;
+    ++sizes[e->size];
+    auto it = end_of.find(e->tid);
+    if (it == end_of.end() || it->second != e->offset) starts.insert(e->offset);
+    end_of[e->tid] = e->offset + static_cast<std::uint64_t>(e->ret);
+  }
+  std::size_t common = 0;
+  for (const auto& [size, n] : sizes) common = std::max(common, n);
+  return starts.size() >= kRunStarts && common * 10 >= reads.size() * 9;
+}
+
 // The sample layout of file `f` if its reads look like sample-at-a-time reads of a multi-sample
-// file: many reads per open, mostly not sequential, a common request size whose offsets step by a
-// common stride on a common grid.
+// file: many reads per open, mostly not sequential (or records read by position,
+// positional_runs), a common request size whose offsets step by a common stride on a common grid.
 std::optional<SampleFile> layout_of(const trace::Trace& t, std::uint32_t f,
                                     const std::vector<const Event*>& reads, std::uint64_t opens) {
   constexpr std::size_t kMinReads = 64;
   if (reads.size() < kMinReads || opens * 16 > reads.size()) return std::nullopt;
-  // Sequential readers (a big file streamed, np.load of a whole array) are not sample reads.
+  // Sequential readers (a big file streamed, np.load of a whole array) are not sample reads,
+  // unless they read records by position in runs that begin at many places (positional_runs).
   std::unordered_map<std::uint32_t, std::uint64_t> end_of;  // tid → where its last read ended
   std::size_t sequential = 0;
   for (const Event* e : reads) {
@@ -67,7 +99,7 @@ std::optional<SampleFile> layout_of(const trace::Trace& t, std::uint32_t f,
     if (it != end_of.end() && it->second == e->offset) ++sequential;
     end_of[e->tid] = e->offset + static_cast<std::uint64_t>(e->ret);
   }
-  if (sequential * 2 >= reads.size()) return std::nullopt;
+  if (sequential * 2 >= reads.size() && !positional_runs(reads)) return std::nullopt;
   // The sample request: the size that moves the most bytes (a small metadata or label read per
   // sample is as frequent but is not the sample).
   std::unordered_map<std::uint64_t, std::uint64_t> bytes_by_size;
@@ -121,13 +153,6 @@ std::optional<SampleFile> layout_of(const trace::Trace& t, std::uint32_t f,
   sf.samples = without_trailing_arrays(sf, reads);
   if (sf.samples < 16) return std::nullopt;
   return sf;
-}
-
-std::string virtual_path(const std::string& path, std::uint64_t k) {
-  std::filesystem::path p(path);
-  char idx[32];
-  std::snprintf(idx, sizeof(idx), "#%07llu", static_cast<unsigned long long>(k));
-  return (p.parent_path() / (p.stem().string() + idx + p.extension().string())).string();
 }
 
 // The sample file layouts found (into `found`), and each real file's row in it.
@@ -254,6 +279,28 @@ struct Splitter {
 };
 
 }  // namespace
+
+std::string virtual_path(const std::string& path, std::uint64_t k) {
+  std::filesystem::path p(path);
+  char idx[32];
+  std::snprintf(idx, sizeof(idx), "#%07llu", static_cast<unsigned long long>(k));
+  return (p.parent_path() / (p.stem().string() + idx + p.extension().string())).string();
+}
+
+bool virtual_sample(const std::string& path, std::string* real, std::uint64_t* k) {
+  const std::filesystem::path p(path);
+  const std::string stem = p.stem().string();
+  const std::size_t hash = stem.rfind('#');
+  if (hash == std::string::npos || stem.size() - hash - 1 < 7) return false;
+  std::uint64_t n = 0;
+  for (std::size_t i = hash + 1; i < stem.size(); ++i) {
+    if (stem[i] < '0' || stem[i] > '9') return false;
+    n = n * 10 + static_cast<std::uint64_t>(stem[i] - '0');
+  }
+  *real = (p.parent_path() / (stem.substr(0, hash) + p.extension().string())).string();
+  *k = n;
+  return true;
+}
 
 std::optional<trace::Trace> split_sample_files(const trace::Trace& t,
                                                std::vector<SampleFile>& found,

@@ -6,12 +6,18 @@
 // file of the sample at its offset (a read elsewhere — metadata, a label array — to the reader's
 // current sample), with an open before the first read of each sample.
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "dlgen/analysis/summary.hpp"
 #include "dlgen/trace/trace.hpp"
 
 namespace dlgen::analysis {
+
+// The path of sample k's virtual file of a multi-sample file: "DIR/STEM#NNNNNNN.EXT" (k in 7 or
+// more digits); virtual_sample parses one back into the real file's path and k (false: not one).
+std::string virtual_path(const std::string& path, std::uint64_t k);
+bool virtual_sample(const std::string& path, std::string* real, std::uint64_t* k);
 
 // The rewritten trace when some file reads like a multi-sample file, else nullopt. `found` gets one
 // row per such file; `virtual_of` maps each virtual file's index to its row.

@@ -14,6 +14,7 @@
 //   passes.cpp       find_passes: epochs and evaluation passes, workers (Passes);
 //                    read_patterns: how each dataset is read (DatasetReads);
 //                    order_stats: read order per dataset (OrderSummary)
+//   sample_blocks.cpp  a multi-sample file's samples shuffled in blocks of consecutive ones
 //   batches.cpp      find_batches: from handovers or read bursts, with receipts (Batches)
 //   index_queue.cpp  handovers_at_index_reads: batches of workers whose feeder thread shares them
 //   sample_groups.cpp  files_per_sample: samples made of several files (image + label)
@@ -204,6 +205,13 @@ DatasetReads read_patterns(const Classified& c, const std::vector<Access>& as);
 std::vector<OrderSummary> order_stats(const Classified& c, const std::vector<Access>& as,
                                       const Passes& p);
 
+// Per dataset (Classified::datasets' order): the block of a shuffle in blocks of N consecutive
+// samples of one file (a batch sampler handing out runs of records), 0 when none: each reader
+// reads runs of consecutive samples of a multi-sample file (virtual files, prepass/sample_files)
+// that begin and end on a grid of N samples (sample_blocks.cpp).
+std::vector<std::uint32_t> sample_blocks(const trace::Trace& t, const Classified& c,
+                                         const std::vector<Access>& as);
+
 // ---- batches ----
 
 struct Batches {
@@ -248,9 +256,10 @@ std::vector<StreamReads> stream_reads(const Classified& c, const std::vector<Acc
 // The samples in a batch handed over as tensors of `bytes` (each a /dev/shm file's ftruncate size,
 // 0: unknown), as PyTorch's default collate makes them: the smallest is the labels, one int64 a
 // sample (n = its bytes / 8), and every other tensor is n samples of at least 64 bytes each (a
-// tensor of scalars, 4n bytes of float32, could be the smallest). 0 when the sizes do not say:
-// fewer than two tensors, an unknown size, a smallest that is not whole int64s, or another tensor
-// under 8 times it or not n equal parts.
+// tensor of scalars, 4n bytes of float32, could be the smallest); others of the smallest's size are
+// more int64s a sample (a batch's lengths or byte counts beside its labels). 0 when the sizes do
+// not say: fewer than two tensors, an unknown size, a smallest that is not whole int64s, no tensor
+// larger than it, or another tensor under 8 times it or not n equal parts.
 std::uint32_t samples_of_tensors(const std::vector<std::uint64_t>& bytes);
 // Every /dev/shm file's size, from its ftruncate (PyTorch sizes a shared tensor's file so).
 std::map<std::uint32_t, std::uint64_t> shm_tensor_bytes(const trace::Trace& t,

@@ -14,9 +14,13 @@ std::uint32_t samples_of_tensors(const std::vector<std::uint64_t>& bytes) {
   const std::uint64_t least = *least_at;
   if (least == 0 || least % 8 != 0) return 0;
   const std::uint64_t n = least / 8;
-  for (auto it = bytes.begin(); it != bytes.end(); ++it)
-    if (it != least_at && (*it < 8 * least || *it % n != 0)) return 0;
-  return static_cast<std::uint32_t>(n);
+  bool larger = false;  // a tensor of at least 8 bytes a sample beside the int64 ones
+  for (auto it = bytes.begin(); it != bytes.end(); ++it) {
+    if (it == least_at || *it == least) continue;  // another int64 a sample (sizes, indices)
+    if (*it < 8 * least || *it % n != 0) return 0;
+    larger = true;
+  }
+  return larger ? static_cast<std::uint32_t>(n) : 0;
 }
 
 std::map<std::uint32_t, std::uint64_t> shm_tensor_bytes(const trace::Trace& t,

@@ -24,8 +24,10 @@ struct AccessReads {
 struct LearnedRecipe {
   Recipe recipe;                // empty: nothing learned (no accesses, or too many steps)
   std::uint64_t accesses = 0;   // accesses seen
-  std::uint64_t explained = 0;  // ... whose own template is `recipe`
+  // ... whose own template is `recipe`, or (a merged recipe) whose template has its shape
+  std::uint64_t explained = 0;
   std::uint64_t templates = 0;  // distinct templates seen
+  bool merged = false;          // `recipe` merges the templates of one shape
   double share() const {
     return accesses ? static_cast<double>(explained) / static_cast<double>(accesses) : 0.0;
   }
@@ -43,7 +45,11 @@ struct LearnedRecipe {
 // - a step's offset counts from the end of the file when it lies in the file's second half.
 Recipe access_template(const AccessReads& access);
 
-// The template most accesses share (ties: the one seen first), and how many it explains.
+// The template most accesses share (ties: the one seen first), and how many it explains. When
+// that is under a quarter of the accesses, the commonest shape's templates (the same steps, by
+// kind, differing in their offsets, lengths and gaps before the end) merged into one instead,
+// each number the commonest of its step's, when more accesses than the top template's are alike
+// (each of their numbers within 512 bytes of the merged one's).
 LearnedRecipe learn_recipe(const std::vector<AccessReads>& accesses);
 
 // "0+4KiB, end-22+22, ..." for messages and job comments.

@@ -127,6 +127,9 @@ struct OrderSummary {
   bool reshuffled = false;            // the order changed between epochs
   std::uint64_t buffer_estimate = 0;  // buffer_shuffled: estimated buffer size in samples
   bool each_file_once = false;        // every epoch read every file at most once
+  // Samples of a multi-sample file shuffled in blocks of this many consecutive ones
+  // (stages/sample_blocks.cpp); 0: none seen.
+  std::uint32_t block_samples = 0;
 };
 
 // One pass over a dataset (a training epoch or an evaluation pass).

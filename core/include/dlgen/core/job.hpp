@@ -96,6 +96,9 @@ struct ReaderSpec {
   std::uint32_t prefetch = 2;    // batches each worker may hold ready ahead of the accelerator
   Shuffle shuffle = Shuffle::file;
   std::uint64_t shuffle_buffer = 0;  // samples; 0: full permutation, N: DLIO-style buffer of N
+  // With shuffle = sample: samples shuffled in blocks of this many consecutive samples of one
+  // file (a batch sampler handing out runs of records); 0: each sample on its own.
+  std::uint32_t shuffle_block = 0;
   std::uint64_t seed = 0;
   ReadUnit read_unit = ReadUnit::file;
   std::uint64_t request_size_bytes = 0;  // 0: one request per sample/file; else chunk size

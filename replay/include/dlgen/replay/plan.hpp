@@ -87,7 +87,8 @@ struct EpochPlan {
 
 // The order in which one epoch visits the dataset's samples (global sample id = file *
 // samples_per_file + sample), before sharding: none (file order), file (files permuted, samples
-// in file order), sample (full permutation); shuffle_buffer > 0 streams the file-level order
+// in file order), sample (full permutation; with shuffle_block = n a permutation of blocks of n
+// consecutive samples of one file, each block in order); shuffle_buffer > 0 streams the file-level order
 // through a DLIO/tf.data-style buffer of that many samples instead of a full permutation.
 std::vector<std::uint64_t> epoch_order(const DatasetSpec& dataset, const ReaderSpec& reader,
                                        std::uint32_t epoch);
