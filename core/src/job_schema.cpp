@@ -14,7 +14,7 @@ const std::vector<std::string_view> kJobKeys = {"name", "description"};
 const std::vector<std::string_view> kDatasetKeys = {
     "dir",       "format", "num_files",     "samples_per_file", "sample_size",
     "file_size", "seed",   "files_per_dir", "file_prefix",      "parquet", "files_per_sample",
-    "load"};
+    "load",      "sample_range"};
 const std::vector<std::string_view> kParquetKeys = {"columns", "row_group_size", "compression",
                                                     "read_columns"};
 const std::vector<std::string_view> kReaderKeys = {
