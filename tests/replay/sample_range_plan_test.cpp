@@ -52,7 +52,7 @@ TEST(SampleRangePlan, EachSetReadsItsOwnSamplesOnce) {
     ASSERT_EQ(t.size(), 320u);
     EXPECT_EQ(*t.begin(), 0u);
     EXPECT_EQ(*t.rbegin(), 319u);
-    const EpochPlan eval = plan_dataset(*j.validation, j.reader, j.run, 0, Phase::eval);
+    const EpochPlan eval = plan_dataset(*j.validation, j.reader, j.run, 0, Phase::eval, Topology{});
     const auto v = samples_once(eval);
     ASSERT_EQ(v.size(), 80u);
     EXPECT_EQ(*v.begin(), 320u);
@@ -84,6 +84,7 @@ TEST(SampleRangePlan, ValidateHoldsTheRangesRules) {
   EXPECT_EQ(paths(empty), (std::set<std::string>{"dataset.sample_range"}));
   Job stream = job;
   stream.reader.read_unit = ReadUnit::stream;
+  stream.reader.shuffle = Shuffle::file;
   EXPECT_EQ(paths(stream), (std::set<std::string>{"dataset.sample_range", "validation.sample_range"}));
   Job other = job;
   other.validation->sample_size = Distribution::fixed_at(20000);
