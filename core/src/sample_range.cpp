@@ -7,7 +7,9 @@
 
 namespace dlgen {
 
-bool reads_sample_range(const DatasetSpec& d) { return d.sample_begin != 0 || d.sample_end != 0; }
+bool reads_sample_range(const DatasetSpec& d) {
+  return d.sample_begin != 0 || d.sample_end != 0;
+}
 
 std::uint32_t samples_read_per_file(const DatasetSpec& d) {
   const std::uint32_t all = std::max<std::uint32_t>(1, d.samples_per_file);

@@ -85,7 +85,8 @@ TEST(SampleRangePlan, ValidateHoldsTheRangesRules) {
   Job stream = job;
   stream.reader.read_unit = ReadUnit::stream;
   stream.reader.shuffle = Shuffle::file;
-  EXPECT_EQ(paths(stream), (std::set<std::string>{"dataset.sample_range", "validation.sample_range"}));
+  EXPECT_EQ(paths(stream),
+            (std::set<std::string>{"dataset.sample_range", "validation.sample_range"}));
   Job other = job;
   other.validation->sample_size = Distribution::fixed_at(20000);
   EXPECT_EQ(paths(other), (std::set<std::string>{"validation.dir"}));

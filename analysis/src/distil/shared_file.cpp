@@ -32,7 +32,8 @@ std::vector<std::uint64_t> sample_indices(const TraceSummary& s, const DatasetSu
   for (auto f : d.files) {
     const std::string stem = std::filesystem::path(s.files[f].path).stem().string();
     const auto hash = stem.rfind('#');
-    if (hash != std::string::npos) out.push_back(std::strtoull(stem.c_str() + hash + 1, nullptr, 10));
+    if (hash != std::string::npos)
+      out.push_back(std::strtoull(stem.c_str() + hash + 1, nullptr, 10));
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -76,17 +77,17 @@ void shared_container(JobWriter& x, int ti, int vi) {
       runs ? "the samples lie in one run each"
            : "the original's samples of the two sets were interleaved (a sampler's index lists); "
              "the job keeps how many each reads";
-  x.evidence("dataset.sample_range",
-             std::to_string(n_train) + " of the " + std::to_string(all) + " samples of " + path +
-                 " read in the training passes, " + range_text(t.sample_begin, t.sample_end) +
-                 (runs ? "" : " here"));
-  x.evidence("validation.sample_range",
-             "the other " + std::to_string(n_val) + " samples of the same file, read in the "
-             "evaluation passes by their own workers, " + range_text(v.sample_begin, v.sample_end) +
-                 "; " + how);
+  x.evidence("dataset.sample_range", std::to_string(n_train) + " of the " + std::to_string(all) +
+                                         " samples of " + path + " read in the training passes, " +
+                                         range_text(t.sample_begin, t.sample_end) +
+                                         (runs ? "" : " here"));
+  x.evidence("validation.sample_range", "the other " + std::to_string(n_val) +
+                                            " samples of the same file, read in the "
+                                            "evaluation passes by their own workers, " +
+                                            range_text(v.sample_begin, v.sample_end) + "; " + how);
   x.evidence("validation.dir", "the training set's files: one container holds both sets");
-  x.why("training and validation are " + std::to_string(n_train) + " and " +
-        std::to_string(n_val) + " samples of one container, " + path);
+  x.why("training and validation are " + std::to_string(n_train) + " and " + std::to_string(n_val) +
+        " samples of one container, " + path);
 }
 
 }  // namespace dlgen::analysis::sections

@@ -72,9 +72,7 @@ class HeldOutR6 : public dlgen::testing::HeldOutProgram<Suite> {
 
 class HeldOutH5Chunked : public HeldOutR6<HeldOutH5Chunked> {
  protected:
-  static void SetUpTestSuite() {
-    set_up("heldout-h5chunked", "h5_chunked.py");
-  }
+  static void SetUpTestSuite() { set_up("heldout-h5chunked", "h5_chunked.py"); }
 };
 
 TEST_F(HeldOutH5Chunked, OneFileReadAChunkAtATime) {
