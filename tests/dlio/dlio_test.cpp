@@ -222,6 +222,7 @@ TEST(Dlio, JobsWriteBackAsDlioConfigs) {
   j.checkpoint.every_epochs = 1;
   j.checkpoint.copy = CopyCall::sendfile;
   j.checkpoint.final_size_bytes = 1000;
+  j.dataset.sample_end = 2;  // training and validation as ranges of one file's samples
   Result<std::string> bad = to_dlio_yaml(j);
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().message.find("reader.header_read/probe/readahead"), std::string::npos)
@@ -234,6 +235,7 @@ TEST(Dlio, JobsWriteBackAsDlioConfigs) {
   EXPECT_NE(bad.error().message.find("checkpoint.direct/copy"), std::string::npos);
   EXPECT_NE(bad.error().message.find("checkpoint.final_size"), std::string::npos)
       << bad.error().message;
+  EXPECT_NE(bad.error().message.find("dataset.sample_range"), std::string::npos);
 }
 
 }  // namespace
