@@ -265,7 +265,10 @@ Result<void> prepare_datasets(cluster::Cluster& cl, const Job& job, const JobArg
                               std::string_view engine) {
   const bool root = cl.rank() == 0;
   std::vector<const DatasetSpec*> sets{&job.dataset};
-  if (job.validation && (verb == DatasetVerb::generate || eval_used(job)))
+  // A validation set in the training set's files (sample_range; validate holds their layout the
+  // same) is written with them: one dataset, one manifest.
+  if (job.validation && (verb == DatasetVerb::generate || eval_used(job)) &&
+      job.validation->dir != job.dataset.dir)
     sets.push_back(&*job.validation);
   for (const DatasetSpec* d : sets) {
     if (is_url(d->dir.string())) {

@@ -316,6 +316,7 @@ std::vector<Diagnostic> validate(const Job& job, std::uint64_t ram_bytes) {
   check_run(job, out);
   check_one_step(job, out);
   check_checkpoint_workflow(job, out);  // run.train = false, [model] (core/llm.cpp)
+  check_sample_ranges(job, out);        // core/sample_range.cpp
   // Sane limits on every count and size, and the plan's memory, before anything is allocated.
   for (auto& d : limits::check_limits(job, ram_bytes)) out.push_back(std::move(d));
   return out;

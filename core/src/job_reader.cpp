@@ -58,6 +58,20 @@ void read_parquet(Ctx& ctx, const toml::node* n, const std::string& prefix, Parq
   s.check_unknown(kParquetKeys);
 }
 
+// sample_range = [begin, end]: two integers (the bounds are validate's).
+void read_sample_range(Ctx& ctx, Section& s, const std::string& prefix, DatasetSpec& d) {
+  if (!s.has("sample_range")) return;
+  std::vector<std::uint32_t> range;
+  const std::size_t before = ctx.diags.size();
+  s.integers("sample_range", range);
+  if (ctx.diags.size() > before) return;  // not whole numbers: said already
+  if (range.size() == 2)
+    d.sample_begin = range[0], d.sample_end = range[1];
+  else
+    ctx.error(prefix + ".sample_range", ctx.lines[prefix + ".sample_range"],
+              "must be [begin, end]: two sample indices");
+}
+
 void read_dataset(Ctx& ctx, const toml::table* t, const std::string& prefix, DatasetSpec& d) {
   Section s(ctx, t, prefix);
   s.path_value("dir", d.dir);
@@ -94,6 +108,7 @@ void read_dataset(Ctx& ctx, const toml::table* t, const std::string& prefix, Dat
   }
   s.integer("files_per_sample", d.files_per_sample);
   s.choice("load", d.load, {{"on_demand", Load::on_demand}, {"memory", Load::memory}});
+  read_sample_range(ctx, s, prefix, d);
   s.check_unknown(kDatasetKeys);
 }
 
@@ -135,6 +150,10 @@ void read_datasets(Ctx& ctx, const toml::table& root, Job& job) {
     vs.dir = job.dataset.dir.empty() ? std::filesystem::path()
                                      : std::filesystem::path(job.dataset.dir.string() + "-valid");
     vs.seed = job.dataset.seed + 1;
+    vs.sample_begin = vs.sample_end = 0;
+    // A range of samples of the training set's own files (one container holding both sets):
+    // the same files, unless it names others.
+    if (v->contains("sample_range")) vs.dir = job.dataset.dir, vs.seed = job.dataset.seed;
     read_dataset(ctx, v, "validation", vs);
     job.validation = vs;
   }

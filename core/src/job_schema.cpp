@@ -11,9 +11,19 @@ namespace dlgen::detail {
 const std::vector<std::string_view> kSections = {
     "job", "dataset", "validation", "reader", "compute", "checkpoint", "run", "model", "scales"};
 const std::vector<std::string_view> kJobKeys = {"name", "description"};
-const std::vector<std::string_view> kDatasetKeys = {
-    "dir",  "format",        "num_files",   "samples_per_file", "sample_size",      "file_size",
-    "seed", "files_per_dir", "file_prefix", "parquet",          "files_per_sample", "load"};
+const std::vector<std::string_view> kDatasetKeys = {"dir",
+                                                    "format",
+                                                    "num_files",
+                                                    "samples_per_file",
+                                                    "sample_size",
+                                                    "file_size",
+                                                    "seed",
+                                                    "files_per_dir",
+                                                    "file_prefix",
+                                                    "parquet",
+                                                    "files_per_sample",
+                                                    "load",
+                                                    "sample_range"};
 const std::vector<std::string_view> kParquetKeys = {"columns", "row_group_size", "compression",
                                                     "read_columns"};
 const std::vector<std::string_view> kReaderKeys = {

@@ -55,6 +55,10 @@ void write_dataset(Writer& w, const DatasetSpec& d, Load inherited_load = Load::
   // Written only for a dataset loaded into memory (or a validation set that differs from its
   // [dataset], whose unset keys follow it), so an on-demand job reads as before.
   if (d.load != inherited_load) w.kv("load", quote(to_string(d.load)));
+  // Written only for a range of the files' samples, so a job that reads them all reads as before.
+  if (reads_sample_range(d))
+    w.kv("sample_range",
+         "[" + std::to_string(d.sample_begin) + ", " + std::to_string(d.sample_end) + "]");
   if (d.format != Format::parquet) return;
   const auto list = [](const auto& items, auto text) {
     std::string out;

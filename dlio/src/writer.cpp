@@ -114,6 +114,11 @@ void DlioWriter::check_expressible() {
            std::string("DLIO sizes records as a fixed size or mean and stdev, not ") +
                to_string(d.sample_size.kind));
   check_reader_expressible();
+  for (const auto& [key, set] :
+       {std::pair{"dataset.sample_range", &job_.dataset},
+        std::pair{"validation.sample_range", job_.validation ? &*job_.validation : nullptr}})
+    if (set && reads_sample_range(*set))
+      refuse(key, "DLIO reads every sample of its files (train and eval sets in folders apart)");
   if (job_.run.cache != CacheMode::keep) refuse("run.cache", "DLIO does not drop the page cache");
   if (job_.run.max_seconds > 0) refuse("run.max_time", "DLIO has no time limit");
   if (job_.run.eval_every_steps > 0)

@@ -212,13 +212,17 @@ EpochPlan plan_dataset(const DatasetSpec& dataset, const ReaderSpec& reader, con
   }
   // Samples of several files: the order, sharding and batches are over samples (groups of k
   // files), and each sample is read as its k files back to back by the worker of its batch.
+  // A range of each file's samples (sample_range): the order is over those, sample i of a file
+  // being its first_sample_read + i.
   const std::uint64_t k = std::max<std::uint32_t>(1, dataset.files_per_sample);
   DatasetSpec samples_of = dataset;
   samples_of.num_files = dataset.num_files / k;
+  samples_of.samples_per_file = samples_read_per_file(dataset);
   const std::vector<std::uint64_t> order = epoch_order(samples_of, r, epoch);
   const std::uint32_t local = std::max<std::uint32_t>(1, run.accelerators);
   const std::uint64_t global = std::uint64_t{local} * topology.nranks;
-  const std::uint64_t per_file = std::max<std::uint32_t>(1, dataset.samples_per_file);
+  const std::uint64_t per_file = samples_of.samples_per_file;
+  const std::uint32_t first = first_sample_read(dataset);
   const std::uint64_t batch = std::max<std::uint32_t>(1, r.batch_size);
   // With drop_last every accelerator gets the same number of samples (as DistributedSampler).
   const std::uint64_t usable = r.drop_last ? order.size() / global * global : order.size();
@@ -232,7 +236,7 @@ EpochPlan plan_dataset(const DatasetSpec& dataset, const ReaderSpec& reader, con
     for (std::uint64_t i = acc.global_id; i < usable; i += global, ++n)
       for (std::uint64_t f = 0; f < k; ++f)
         acc.samples.push_back(
-            {order[i] / per_file * k + f, static_cast<std::uint32_t>(order[i] % per_file)});
+            {order[i] / per_file * k + f, first + static_cast<std::uint32_t>(order[i] % per_file)});
     std::uint64_t batches = r.drop_last ? n / batch : (n + batch - 1) / batch;
     if (run.max_steps > 0) batches = std::min<std::uint64_t>(batches, run.max_steps);
     n = std::min(n, batches * batch);
@@ -271,8 +275,7 @@ std::uint64_t most_batches(const DatasetSpec& dataset, const ReaderSpec& reader,
     if (run.max_steps > 0) batches = std::min<std::uint64_t>(batches, run.max_steps);
     return batches;
   }
-  const std::uint64_t samples = dataset.num_files *
-                                std::max<std::uint32_t>(1, dataset.samples_per_file) /
+  const std::uint64_t samples = dataset.num_files * samples_read_per_file(dataset) /
                                 std::max<std::uint32_t>(1, dataset.files_per_sample);
   const std::uint64_t global = std::uint64_t{std::max<std::uint32_t>(1, run.accelerators)} *
                                std::max<std::uint32_t>(1, nranks);
@@ -341,8 +344,7 @@ PlanCounts count_plan(const DatasetSpec& dataset, const ReaderSpec& reader, cons
     return c;
   }
   const std::uint64_t k = std::max<std::uint32_t>(1, dataset.files_per_sample);
-  const std::uint64_t total =
-      dataset.num_files / k * std::max<std::uint32_t>(1, dataset.samples_per_file);
+  const std::uint64_t total = dataset.num_files / k * samples_read_per_file(dataset);
   const std::uint32_t local = std::max<std::uint32_t>(1, run.accelerators);
   const std::uint64_t global = std::uint64_t{local} * topology.nranks;
   const std::uint64_t batch = std::max<std::uint32_t>(1, r.batch_size);

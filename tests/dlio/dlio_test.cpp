@@ -224,6 +224,7 @@ TEST(Dlio, JobsWriteBackAsDlioConfigs) {
   j.checkpoint.final_size_bytes = 1000;
   j.reader.shuffle = Shuffle::sample;
   j.reader.shuffle_block = 40;
+  j.dataset.sample_end = 2;  // training and validation as ranges of one file's samples
   Result<std::string> bad = to_dlio_yaml(j);
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().message.find("reader.header_read/probe/readahead"), std::string::npos)
@@ -238,6 +239,7 @@ TEST(Dlio, JobsWriteBackAsDlioConfigs) {
       << bad.error().message;
   EXPECT_NE(bad.error().message.find("reader.shuffle_block"), std::string::npos)
       << bad.error().message;
+  EXPECT_NE(bad.error().message.find("dataset.sample_range"), std::string::npos);
 }
 
 }  // namespace

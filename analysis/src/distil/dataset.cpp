@@ -265,6 +265,7 @@ void distil_datasets(JobWriter& x, const std::filesystem::path& data_dir) {
     job.validation->seed = 1;
     x.why("validation data: " + d.dir + ", " + std::to_string(d.files.size()) + " files");
   }
+  shared_container(x, ti, vi);
 }
 
 }  // namespace dlgen::analysis::sections

@@ -73,8 +73,15 @@ void distil_run(JobWriter& x) {
       ++epochs, train_epochs.push_back(&e);
   }
   job.run.epochs = std::max<std::uint32_t>(1, epochs);
-  x.evidence("run.epochs", std::to_string(epochs) +
-                               " passes over the training files (a pass ends when a file repeats)");
+  // A container holding both sets (sample_range): its regions are re-read within a pass, whose
+  // ends the validation set's reads mark (stages/container_passes.cpp).
+  const bool container = job.validation && reads_sample_range(job.dataset);
+  x.evidence(
+      "run.epochs",
+      std::to_string(epochs) + " passes over the training files (a pass ends " +
+          (container ? "with the training set's run of reads in the container; the validation "
+                       "set's reads come between)"
+                     : "when a file repeats)"));
   if (evals > 0 && epochs > 0 && eval_step_cadence(x)) {
     // run.eval_every_steps, with its evidence
   } else if (evals > 0 && epochs > 0) {

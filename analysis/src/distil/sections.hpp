@@ -3,6 +3,7 @@
 // the order distil() (distil.cpp) calls them:
 //
 //   dataset.cpp     [dataset] and [validation]: the synthetic copy of each dataset
+//   shared_file.cpp  ... both kept in one container file: a range of its samples each
 //   run.cpp         [run]: epochs, evaluation cadence, accelerators per host
 //   reader.cpp      [reader]: workers, batch size, prefetch, shuffle, drop_last/max_steps
 //   reads.cpp       [reader]: how each file is read (requests, recipe, sample reads) and the
@@ -89,6 +90,10 @@ std::vector<const EpochSummary*> training_passes(const TraceSummary& s);
 // Where the synthetic copy goes when no --dataset-dir is given (object_store.cpp).
 std::filesystem::path default_data_dir(const TraceSummary& s, const std::string& name);
 void distil_datasets(JobWriter& x, const std::filesystem::path& data_dir);  // dataset.cpp
+// Training set `ti` and validation set `vi` (datasets of the summary) as ranges of one container
+// file's samples (sample_range), the validation set in the training set's files, when both are
+// the virtual samples of the same multi-sample file (shared_file.cpp).
+void shared_container(JobWriter& x, int ti, int vi);
 void distil_run(JobWriter& x);                                              // run.cpp
 void distil_loader(JobWriter& x);                                           // reader.cpp
 void distil_shuffle(JobWriter& x, const DatasetSummary& train);             // reader.cpp

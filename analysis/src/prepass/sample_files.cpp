@@ -83,6 +83,20 @@ bool positional_runs(const std::vector<const Event*>& reads) {
   return starts.size() >= kRunStarts && common * 10 >= reads.size() * 9;
 }
 
+// Whether the offsets read off the commonest grid hold a second array of samples: at least 8 of
+// them on a grid of their own (one residue), as an HDF5 file's /val group's chunks lie after its
+// /train group's. Slots of the main grid would mix that array's samples with the arrays between
+// (the training labels), so the samples are the offsets read.
+bool second_region(const std::vector<std::uint64_t>& offs, std::uint64_t stride,
+                   std::uint64_t residue) {
+  std::vector<std::uint64_t> off_grid;
+  for (auto o : offs)
+    if (o % stride != residue) off_grid.push_back(o % stride);
+  std::size_t n = 0;
+  if (off_grid.size() >= 8) mode_of(off_grid, &n);
+  return n >= 8;
+}
+
 // The sample layout of file `f` if its reads look like sample-at-a-time reads of a multi-sample
 // file: many reads per open, mostly not sequential (or records read by position,
 // positional_runs), a common request size whose offsets step by a common stride on a common grid.
@@ -130,9 +144,10 @@ std::optional<SampleFile> layout_of(const trace::Trace& t, std::uint32_t f,
   sf.stride = stride;
   sf.request = request;
   sf.reads = reads.size();
-  if (n_grid * 2 < offs.size()) {
+  if (n_grid * 2 < offs.size() || second_region(offs, stride, residue)) {
     // Off the grid: chunks of one size with metadata allocated between some of them (an HDF5
-    // dataset chunked by row: B-tree nodes every few chunks). Still one sample per offset when
+    // dataset chunked by row: B-tree nodes every few chunks), or a second array on a grid of its
+    // own (an HDF5 file's /val group after its /train group). Still one sample per offset when
     // the sample request moves most of the file's bytes; the samples are the offsets read
     // (every one is read each epoch).
     std::uint64_t all = 0;

@@ -187,6 +187,9 @@ bool assign_passes(const trace::Trace& t, std::vector<Access>& accesses, bool re
   const DatasetGenerations dg = dataset_generations(t, accesses);
   std::map<std::int32_t, std::set<std::pair<std::uint32_t, std::uint32_t>>> generations_of;
   for (const auto& a : accesses) generations_of[a.dataset].insert(g.generation_of.at(a.pid));
+  std::set<std::int32_t> reforked;
+  for (const auto& [ds, parent] : dg.reforks) reforked.insert(ds);
+  const std::set<std::int32_t> by_runs = passes_are_runs(accesses, reforked);
   std::map<std::int32_t, OpenPass> latest;  // dataset → its latest pass
   std::int32_t cur_ds = -2, pass = -1;
   OpenPass* cur = nullptr;
@@ -195,7 +198,7 @@ bool assign_passes(const trace::Trace& t, std::vector<Access>& accesses, bool re
     const auto pg = dg.at(a);
     const bool reforked = dg.reforks.count({a.dataset, pg.first}) > 0;
     Continues how = Continues::same;
-    if (cur && a.dataset == cur_ds && !runs_only)
+    if (cur && a.dataset == cur_ds && !runs_only && !by_runs.count(a.dataset))
       how = continues(*cur, a, pg, replacement, reforked);
     if (how == Continues::with_generation) {
       *cur = split_generation(*cur, accesses, dg, pg, ++pass);

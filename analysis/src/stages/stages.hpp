@@ -9,6 +9,7 @@
 //   listed_validation.cpp  a validation set chosen by a list in the training directory
 //   listed_files.cpp  files each dataset's directories held (their listing), read or not
 //   accesses.cpp     find_accesses: opens of dataset files and their reads, reader, pass (Access)
+//   container_passes.cpp  datasets whose passes are their runs (a container's re-read regions)
 //   self_reader.cpp  passes of a process that reads its own batches with replacement (nanoGPT)
 //   readers.cpp      find_readers: accelerators, their readers, process roles (Readers)
 //   passes.cpp       find_passes: epochs and evaluation passes, workers (Passes);
@@ -126,6 +127,17 @@ struct Access {
 
 // Dataset accesses in start order, each with its reader key and pass index.
 std::vector<Access> find_accesses(const trace::Trace& t, const Classified& c);
+
+// ---- datasets whose passes are their runs (container_passes.cpp) ----
+
+// The datasets (of `accesses`, in start order) whose passes are their runs: read in runs that
+// alternate with another dataset's (training epochs with evaluation passes between them), at
+// least two, each reading its files at least twice on average (a container's regions that hold
+// several samples each, an HDF5 chunk read once for each of its samples), by readers that live
+// through the run (not `reforked`: fresh workers every pass delimit the passes themselves). A
+// file repeating there does not end a pass; the other dataset's reads do.
+std::set<std::int32_t> passes_are_runs(const std::vector<Access>& accesses,
+                                       const std::set<std::int32_t>& reforked);
 
 // ---- a process reading for itself, with replacement (self_reader.cpp) ----
 

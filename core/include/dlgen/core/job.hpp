@@ -87,8 +87,19 @@ struct DatasetSpec {
   // samples. num_files is a multiple of it; with more than 1, samples_per_file is 1.
   std::uint32_t files_per_sample = 1;
   Load load = Load::on_demand;
+  // The samples of each file this set reads: [sample_begin, sample_end) of its samples_per_file
+  // (`sample_range`); 0, 0: all of them. A training set and a validation set kept in one
+  // container file (an HDF5 file's /train and /val groups, one zip split by a sampler) each read
+  // their own range of the same files.
+  std::uint32_t sample_begin = 0, sample_end = 0;
   bool operator==(const DatasetSpec&) const = default;
 };
+
+// The samples of each of `d`'s files its set reads (sample_range), and the first of them.
+std::uint32_t samples_read_per_file(const DatasetSpec& d);
+std::uint32_t first_sample_read(const DatasetSpec& d);
+// Whether `d` reads a range of its files' samples, not all of them.
+bool reads_sample_range(const DatasetSpec& d);
 
 struct ReaderSpec {
   std::uint32_t batch_size = 1;  // samples per step per accelerator
@@ -323,6 +334,9 @@ struct Diagnostic {
 // (the plan's memory against this host's RAM; the second form takes the RAM, 0: not checked).
 std::vector<Diagnostic> validate(const Job& job);
 std::vector<Diagnostic> validate(const Job& job, std::uint64_t ram_bytes);
+// validate's rules for sample_range (core/sample_range.cpp): within the files' samples, read a
+// sample or a file at a time, and a validation set in dataset.dir keeps the dataset's files.
+void check_sample_ranges(const Job& job, std::vector<Diagnostic>& out);
 
 // Enum ⇄ name, as written in job files.
 const char* to_string(Format f);
