@@ -16,7 +16,7 @@ mode=${1:-build}
 build_dir=${BUILD_DIR:-build}
 
 packages=(
-  cmake ninja-build pkg-config g++ clang llvm libclang-rt-14-dev
+  cmake ninja-build pkg-config g++ clang llvm libclang-rt-14-dev lld
   libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libyaml-cpp-dev
   liburing-dev libbpf-dev bpftool libelf-dev zlib1g-dev libcurl4-openssl-dev
   libhdf5-dev libturbojpeg0-dev libzstd-dev libsnappy-dev
