@@ -3,7 +3,8 @@
 # configures and builds, then either runs the main job on a small scale or runs every test.
 #
 #   ./build.sh demo    install + build + `dlgen run jobs/unet3d.toml --scale small`
-#   ./build.sh test    install + build + all tests (ctest), then the fuzz step (tests/fuzz/run_fuzz.sh:
+#   ./build.sh test    install + build + all tests (ctest: unit tests nproc at a time, then the rest
+#                      one at a time), then the fuzz step (tests/fuzz/run_fuzz.sh:
 #                      clang build of the libFuzzer targets, corpus and regressions replayed, each
 #                      target fuzzed FUZZ_SECONDS, default 20); CI calls this (.ci/run)
 #   ./build.sh build   install + build only
@@ -16,7 +17,7 @@ mode=${1:-build}
 build_dir=${BUILD_DIR:-build}
 
 packages=(
-  cmake ninja-build pkg-config g++ clang llvm libclang-rt-14-dev
+  cmake ninja-build pkg-config g++ clang llvm libclang-rt-14-dev lld
   libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libyaml-cpp-dev
   liburing-dev libbpf-dev bpftool libelf-dev zlib1g-dev libcurl4-openssl-dev
   libhdf5-dev libturbojpeg0-dev libzstd-dev libsnappy-dev
@@ -66,9 +67,14 @@ case "$mode" in
     if command -v npm >/dev/null 2>&1; then
       (cd tests/parquet && npm ci --no-audit --no-fund --loglevel=error) || rc=1
     fi
-    (cd "$build_dir" && ctest --output-on-failure --timeout 600) || rc=$?
+    # Unit tests (label unit: fake clocks, no timing, own temporary folders) run nproc at a time;
+    # then every other test (e2e, privileged: real programs, real time) runs alone, as before.
+    logs="$build_dir/Testing/Temporary"
+    (cd "$build_dir" && ctest -L '^unit$' -j"$(nproc)" --output-on-failure --timeout 600) || rc=$?
+    cp "$logs/LastTest.log" "$logs/LastTest-unit.log"
+    (cd "$build_dir" && ctest -LE '^unit$' --output-on-failure --timeout 600) || rc=$?
     # Which tests skipped and why; where this host is root with io_uring and BPF, any skip fails.
-    bash tests/report_skips.sh "$build_dir" || rc=1
+    bash tests/report_skips.sh "$build_dir" "$logs/LastTest-unit.log" "$logs/LastTest.log" || rc=1
     # libFuzzer targets (clang): corpus and regressions replayed, then each fuzzed briefly.
     if [ "${DLGEN_SKIP_FUZZ:-0}" != 1 ]; then tests/fuzz/run_fuzz.sh || rc=1; fi
     exit "$rc"

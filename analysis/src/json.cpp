@@ -1,5 +1,5 @@
 // The summary as JSON: every field, names as in summary.hpp, histograms as [value, count] pairs.
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 
 #include "dlgen/analysis/distil.hpp"
 

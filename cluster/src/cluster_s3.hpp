@@ -3,7 +3,7 @@
 // engines' counters, its TTFB and TTLB histograms as their non-empty buckets (exact, a few dozen
 // pairs), and the reduction adds the counts and merges the histograms, so the cluster's
 // percentiles are those of every rank's requests together, never an average of the ranks'.
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 
 #include "dlgen/engine/s3.hpp"
 

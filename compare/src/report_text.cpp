@@ -1,7 +1,7 @@
 // Terminal table and JSON renderings of a Comparison.
 #include <cmath>
 #include <cstdio>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 #include <string>
 
 #include "dlgen/compare/compare.hpp"

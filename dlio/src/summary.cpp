@@ -1,7 +1,7 @@
 #include "dlgen/dlio/summary.hpp"
 
 #include <cmath>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 #include <vector>
 
 #include "dlgen/core/stats.hpp"

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 #include <string_view>
 
 #include "dlgen/generator/generator.hpp"

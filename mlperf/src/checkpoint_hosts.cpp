@@ -4,7 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 
 #include "dlgen/cluster/cluster_report.hpp"
 #include "dlgen/core/llm.hpp"

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 
 #include "dlgen/core/llm.hpp"
 #include "dlgen/core/units.hpp"

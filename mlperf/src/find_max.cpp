@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 
 #include "dlgen/core/units.hpp"
 #include "dlgen/replay/plan.hpp"

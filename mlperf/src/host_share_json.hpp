@@ -1,7 +1,7 @@
 #pragma once
 // The per-host rows of a checkpointing run under mpirun, as both JSON reports write them
 // (`dlgen run` of a checkpoint-only job: "hosts"; `dlgen mlperf`: "per_host").
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 #include <vector>
 
 #include "dlgen/mlperf/checkpoint_workflow.hpp"

@@ -1,7 +1,7 @@
 // The reports of the checkpointing rules (mlperf_checkpoint.hpp): results.json, results.csv and
 // summary.html, and DLIO's summary.json and per_epoch_stats.json of one run.
 #include <cstdio>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 #include <sstream>
 
 #include "checkpoint_report.hpp"

@@ -1,6 +1,6 @@
 // The reports of the training rules (mlperf.hpp): results.json, results.csv and summary.html.
 #include <cstdio>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 #include <sstream>
 
 #include "dlgen/mlperf/mlperf.hpp"

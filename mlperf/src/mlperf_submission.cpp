@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 #include <set>
 #include <system_error>
 

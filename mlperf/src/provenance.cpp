@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 
 #include "dlgen/core/job_io.hpp"
 #include "dlgen/core/limits.hpp"

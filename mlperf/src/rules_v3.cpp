@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 
 #include "dlgen/mlperf/rules.hpp"
 

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 #include <optional>
 #include <regex>
 #include <sstream>

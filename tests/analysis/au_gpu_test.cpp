@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <fstream>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 #include <string>
 #include <vector>
 

@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 #include <sstream>
 
 #include "dlgen/core/job_io.hpp"

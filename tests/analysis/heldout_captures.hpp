@@ -7,7 +7,7 @@
 
 #include <cstdint>
 #include <fstream>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 #include <string>
 #include <vector>
 

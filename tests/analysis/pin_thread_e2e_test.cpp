@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 #include <string>
 
 #include "shell.hpp"

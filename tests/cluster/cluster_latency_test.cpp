@@ -4,7 +4,7 @@
 // percentiles; per_rank[].latency_us keeps each rank's. Ranks are threads (gather_ranks).
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 #include <string>
 #include <thread>
 #include <vector>

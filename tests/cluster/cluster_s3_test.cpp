@@ -6,7 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 #include <random>
 #include <string>
 #include <thread>

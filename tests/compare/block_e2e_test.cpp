@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include <fstream>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 
 #include "compare_rows.hpp"
 #include "e2e_fixture.hpp"

@@ -5,7 +5,7 @@
 
 #include <cstdio>
 #include <fstream>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 #include <sstream>
 
 #include "dlgen/trace/trace_io.hpp"

@@ -1,7 +1,7 @@
 // The three renderings of a comparison (terminal table, JSON, HTML) over Profiles built as structs.
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 #include <regex>
 #include <string>
 

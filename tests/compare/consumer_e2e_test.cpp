@@ -6,7 +6,7 @@
 // skips when capture reports 77.
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 
 #include "compare_rows.hpp"
 #include "dlgen/core/job_io.hpp"

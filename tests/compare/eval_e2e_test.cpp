@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include <fstream>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 
 #include "compare_rows.hpp"
 #include "dlgen/core/job_io.hpp"

@@ -7,7 +7,7 @@
 // consumer's per-batch cost as well. Needs root (BPF): skips when capture says 77.
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 #include <ostream>
 
 #include "dlgen/core/job_io.hpp"

@@ -6,7 +6,7 @@
 // epochs, 1 worker), and the job must stream each worker's own shards. Needs root (BPF).
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 
 #include "compare_rows.hpp"
 #include "dlgen/core/job_io.hpp"

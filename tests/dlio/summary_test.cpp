@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 
 namespace dlgen::dlio {
 namespace {

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 #include <set>
 #include <string>
 #include <thread>

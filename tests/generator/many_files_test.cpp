@@ -7,7 +7,7 @@
 
 #include <fstream>
 #include <map>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 #include <set>
 #include <string>
 

@@ -17,7 +17,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 #include <thread>
 
 #include "dlgen/cluster/cluster.hpp"

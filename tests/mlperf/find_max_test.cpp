@@ -7,7 +7,7 @@
 
 #include <algorithm>
 #include <functional>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 
 #include "shape_job.hpp"
 

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 
 #include "dlgen/core/job_io.hpp"
 #include "dlgen/core/llm.hpp"

@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 #include <regex>
 #include <set>
 

@@ -5,7 +5,7 @@
 // its rule is wrong; v2.0's own tests (mlperf_test, mlperf_checkpoint_test) are unchanged.
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 
 #include "dlgen/core/job_io.hpp"
 #include "dlgen/mlperf/mlperf_checkpoint.hpp"

@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 
 #include "dlgen/mlperf/mlperf_checkpoint.hpp"
 #include "dlgen/mlperf/mlperf_submission.hpp"

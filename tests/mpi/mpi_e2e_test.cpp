@@ -12,7 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 #include <set>
 #include <sstream>
 #include <string>

@@ -4,7 +4,7 @@
 // the codec writes. Usage: parquet_expect JOB.toml OUTDIR [KEY=VALUE...] (job overrides, as --set).
 #include <fstream>
 #include <iostream>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 
 #include "dlgen/core/job_io.hpp"
 #include "dlgen/datasets/layout.hpp"

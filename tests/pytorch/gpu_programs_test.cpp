@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 
 #include "shell.hpp"
 #include "temp_dir.hpp"

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 #include <sstream>
 #include <string>
 

@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 #include <string>
 
 #include "temp_dir.hpp"

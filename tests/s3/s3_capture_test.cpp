@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 
 #include "compare_rows.hpp"
 #include "s3_server.hpp"

@@ -9,7 +9,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 #include <thread>
 
 #include "s3_server.hpp"

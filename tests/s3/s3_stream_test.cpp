@@ -10,7 +10,7 @@
 // Needs BPF (root): skipped where capture exits 77.
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 
 #include "compare_rows.hpp"
 #include "dlgen/core/job_io.hpp"

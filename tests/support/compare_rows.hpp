@@ -1,6 +1,6 @@
 #pragma once
 // Reading `dlgen compare --json` output in end-to-end tests.
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 #include <string>
 #include <vector>
 

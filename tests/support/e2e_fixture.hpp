@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 #include <optional>
 #include <sstream>
 #include <string>

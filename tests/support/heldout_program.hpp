@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 #include <optional>
 #include <sstream>
 #include <string>

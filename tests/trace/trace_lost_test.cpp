@@ -5,7 +5,7 @@
 #include <sys/wait.h>
 
 #include <cstdio>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 #include <string>
 
 #include "dlgen/trace/inspect.hpp"

@@ -4,7 +4,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <fstream>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 #include <unordered_set>
 
 #include "dlgen/trace/inspect.hpp"

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 #include <unordered_map>
 #include <unordered_set>
 

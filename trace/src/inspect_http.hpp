@@ -1,7 +1,7 @@
 #pragma once
 // The HTTP part of `dlgen inspect` (inspect.cpp calls these): a text line and a JSON object, both
 // only for traces with HTTP requests, so other traces print as before.
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 #include <string>
 
 #include "dlgen/trace/inspect.hpp"

@@ -12,7 +12,7 @@
 
 #include <cmath>
 #include <fstream>
-#include <nlohmann/json.hpp>
+#include "dlgen/core/json.hpp"
 #include <optional>
 #include <sstream>
 #include <string>
