@@ -161,7 +161,9 @@ TEST(StreamReplay, BurstsEndOnTheGranuleAndTheTailIsAReadOfItsOwn) {
       for (const auto& [offset, length] : got) {
         EXPECT_EQ(offset, at) << f;
         at = offset + length;
-        if (at < layout.file_size(f) - 3000) EXPECT_EQ(at % 4096, 0u) << f;
+        if (at < layout.file_size(f) - 3000) {
+          EXPECT_EQ(at % 4096, 0u) << f;
+        }
       }
       EXPECT_EQ(at, layout.file_size(f)) << f;
       EXPECT_GE(got.size(), 3u) << f << ": 3 batches (and the tail where a boundary precedes it)";

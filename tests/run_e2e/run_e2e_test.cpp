@@ -145,9 +145,10 @@ TEST(RunE2E, InterruptedRunWritesItsResultsAndExits130) {
     EXPECT_LT(j.at("steps").get<int>(), 30 * 12);
     // The figures are over what ran: samples/s is the samples over the training seconds.
     const double secs = j.at("train").at("seconds").get<double>();
-    if (secs > 0)
+    if (secs > 0) {
       EXPECT_NEAR(j.at("samples_per_s").get<double>(), j.at("samples").get<double>() / secs,
                   1e-6 * j.at("samples_per_s").get<double>() + 1e-9);
+    }
   }
 }
 

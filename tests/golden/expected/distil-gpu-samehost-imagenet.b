@@ -49976,6 +49976,7 @@
     ]
   ],
   "restore_bytes": 0,
+  "restore_read_sizes": [],
   "step_time_s": {
     "count": 64,
     "max": 4.159496449000001,

@@ -8714,6 +8714,7 @@
     ]
   ],
   "restore_bytes": 0,
+  "restore_read_sizes": [],
   "step_time_s": {
     "count": 40,
     "max": 6.166704205,
