@@ -368,6 +368,12 @@ void distil_checkpoint_only(JobWriter& x) {
   k.first_epoch = 0;
   k.after_epochs.clear();
   k.restore = false;
+  // The workflow measures the storage alone: no program's time between writes (a training
+  // job's checkpoint.serialize); the evidence written for it goes too.
+  if (k.serialize_s > 0) {
+    k.serialize_s = 0;
+    x.out.comments.erase("checkpoint.serialize");
+  }
   // Checkpoint files read in the run (summarize counts them as a restore: no training followed):
   // how many checkpoints' worth, at most those written.
   const std::uint64_t reads =
