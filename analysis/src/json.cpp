@@ -158,14 +158,15 @@ void add_timeline(json& j, const TraceSummary& s) {
                             {"accelerator", b.accelerator},
                             {"samples", b.samples},
                             {"epoch", b.epoch}});
-  for (const auto& st : s.steps)
-    j["steps"].push_back({{"accelerator", st.accelerator},
-                          {"start_ns", st.start_ns},
-                          {"end_ns", st.end_ns},
-                          {"compute_ns", st.compute_ns},
-                          {"wait_ns", st.wait_ns},
-                          {"compute_measured", st.compute_measured},
-                          {"epoch", st.epoch}});
+  const auto step = [](const Step& st) {
+    return json{{"accelerator", st.accelerator},         {"start_ns", st.start_ns},
+                {"end_ns", st.end_ns},                   {"compute_ns", st.compute_ns},
+                {"wait_ns", st.wait_ns},                 {"compute_measured", st.compute_measured},
+                {"epoch", st.epoch}};
+  };
+  for (const auto& st : s.steps) j["steps"].push_back(step(st));
+  // The steps whose interval held a checkpoint (left out of step time, computed on all the same).
+  for (const auto& st : s.checkpoint_steps) j["checkpoint_steps"].push_back(step(st));
 }
 
 // The checkpoints written, and a restore read before training.

@@ -59,6 +59,14 @@ struct SimConfig {
   // (page faults of its main thread) when its step computes on it: the data at the step's start
   // and again half-way (a second fault-around window), the labels at the loss.
   bool shm_tensors = false;
+  // With shm_tensors, PyTorch's file_descriptor sharing in full: the main thread closes each
+  // tensor's received descriptor right after mapping it, and closes the one it kept when it lets
+  // the batch go, as the next step begins (the loop rebinds its batch). Every `late_release_every`
+  // training step (0: none) it idles `late_release_ns` between the receipt and letting the batch
+  // before go: descheduled on a busy host, or holding a batch that arrived out of order.
+  bool tensor_releases = false;
+  std::uint32_t late_release_every = 0;
+  std::uint64_t late_release_ns = 0;
   std::uint32_t batch = 8;
   std::uint32_t epochs = 3;
   std::uint32_t prefetch = 2;
@@ -76,6 +84,11 @@ struct SimConfig {
   // loss), and on every 4th step a munmap of a freed 2 MiB buffer 70% in. None is a system call
   // that ends the compute.
   bool compute_faults = false;
+  // The training step of this index (counted from 0 over the run) loads a shared library 30% into
+  // its compute, as oneDNN does on its first use in the first step: the dynamic loader opens and
+  // maps its cache, then looks for the library in 20 directories (a failed stat of the directory
+  // and a failed open of the library in each, 3 µs apart) and finds none. -1: none.
+  std::int64_t library_search_step = -1;
   // The main thread reads each batch's message from the result queue (a pipe), then waits this
   // long, in calls the trace does not see, for the worker to pass the tensors' descriptors before
   // its recvmsgs (PyTorch's resource-sharer connection on a busy host). 0: no message read.
@@ -300,6 +313,21 @@ class Sim : private testing::TraceBuilder {
     return read + 5000;
   }
 
+  // The dynamic loader looking for a library that is not there (SimConfig::library_search_step).
+  void library_search(std::uint64_t ts, std::uint32_t tid) {
+    const auto cache = file("/etc/ld.so.cache", 60000);
+    ev(ts, 2000, tid, tid, trace::Op::open, cache, 30, 0, 0, 30);
+    ev(ts + 3000, 1000, tid, tid, trace::Op::stat, cache, 30, 0, 0, 0);
+    ev(ts + 5000, 4000, tid, tid, trace::Op::mmap, cache, 30, 0, 60000, 60000);
+    ev(ts + 10000, 1000, tid, tid, trace::Op::close, cache, 30, 0, 0, 0);
+    for (int d = 0; d < 20; ++d) {
+      const std::string dir = "/usr/lib/x86_64-linux-gnu/tls" + std::to_string(d);
+      ts += 6000;
+      ev(ts + 10000, 1000, tid, tid, trace::Op::stat, file(dir, 0), -1, 0, 0, -2);
+      ev(ts + 13000, 1500, tid, tid, trace::Op::open, file(dir + "/libJitPI.so", 0), -1, 0, 0, -2);
+    }
+  }
+
   std::uint64_t read_file(std::uint64_t ts, std::uint32_t pid, std::uint32_t tid, std::uint32_t f) {
     if (c_.one_file_samples) return read_sample(ts, pid, tid, f);
     const std::uint64_t size = t_.files[f].size_at_open;
@@ -466,6 +494,7 @@ class Sim : private testing::TraceBuilder {
       std::vector<std::uint64_t> worker_free, ready, recv;
       std::uint64_t main_free = 0, pass_start = 0;
       std::uint32_t prefetch = 0;
+      std::vector<std::uint32_t> held;  // the tensors of the batch the loop holds
     };
     std::vector<Rank> ranks(N);
     std::size_t most = 0;
@@ -561,8 +590,22 @@ class Sim : private testing::TraceBuilder {
           ev(k.recv[i] + c_.consumer_ns - 5000, 5000, main, main, trace::Op::munmap, trace::kNoFile,
              -1, 0, 4096, 0);
         }
+        // The loop lets the batch before go as it begins this step (tensor_releases), late on
+        // every late_release_every-th training step.
+        const bool late = !eval && c_.late_release_every &&
+                          (steps_ + 1) % c_.late_release_every == 0;
+        const std::uint64_t begin = k.recv[i] + c_.consumer_ns + (late ? c_.late_release_ns : 0);
+        if (c_.tensor_releases) {
+          for (std::size_t j = 0; j < tensors.size(); ++j)  // the received duplicates
+            ev(k.recv[i] - 90000 + 10000 * j, 2000, main, main, trace::Op::close, tensors[j], 21,
+               0, 0, 0);
+          for (std::size_t j = 0; j < k.held.size(); ++j)
+            ev(begin - 40000 + 15000 * j, 3000, main, main, trace::Op::close, k.held[j], 20, 0, 0,
+               0);
+          k.held = tensors;
+        }
         if (c_.compute_faults) {  // the batch faulted in, the labels at the loss, a free
-          const std::uint64_t at = k.recv[i] + c_.consumer_ns;
+          const std::uint64_t at = begin;
           ev(at + 100000, 0, main, main, trace::Op::fault, trace::kNoFile, -1, 0, 65536, 65536, 1);
           ev(at + compute * 45 / 100, 0, main, main, trace::Op::fault, trace::kNoFile, -1, 0, 4096,
              4096, 0);
@@ -570,14 +613,16 @@ class Sim : private testing::TraceBuilder {
             ev(at + compute * 7 / 10, 20000, main, main, trace::Op::munmap, trace::kNoFile, -1, 0,
                1 << 21, 0);
         }
-        if (!tensors.empty()) touch(k.recv[i], k.recv[i] + c_.consumer_ns, compute, main, tensors);
-        k.main_free = k.recv[i] + c_.consumer_ns + compute;
+        if (!eval && static_cast<std::int64_t>(steps_) == c_.library_search_step)
+          library_search(begin + compute * 3 / 10, main);
+        if (!tensors.empty()) touch(k.recv[i], begin, compute, main, tensors);
+        k.main_free = begin + compute;
         SimTruth& t = truth_[r];
         if (t.steps == 0) t.first_batch_ns = k.recv[i];
         ++t.steps;
         t.samples += k.batches[i].size();
         t.compute_ns += compute;
-        t.consumer_ns += c_.consumer_ns;
+        t.consumer_ns += begin - k.recv[i];
         run_end_ = std::max(run_end_, k.main_free);
       }
       if (!eval) {

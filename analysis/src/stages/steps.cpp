@@ -5,6 +5,7 @@
 #include <set>
 
 #include "consumer_cost.hpp"
+#include "step_gaps.hpp"
 #include "stages.hpp"
 #include "stats.hpp"
 
@@ -12,6 +13,7 @@ namespace dlgen::analysis::stages {
 namespace {
 
 using trace::Op;
+using namespace gaps;  // NOLINT: the idle-gap reading find_steps is made of
 
 // The threads of process `pid` other than its main thread, as its events show them.
 std::set<std::uint32_t> own_threads(const trace::Trace& t, std::uint32_t pid) {
@@ -158,8 +160,6 @@ bool handed_over_steps(const trace::Trace& t, const std::vector<std::uint32_t>& 
   return true;
 }
 
-using Gap = std::pair<std::uint64_t, std::uint64_t>;  // [start, end] of an idle gap, ns
-
 // What find_steps gathers over the accelerators before it can settle the typical compute.
 struct Found {
   std::vector<Step> steps;
@@ -192,148 +192,6 @@ std::vector<const Batch*> received_batches(const Batches& bt, std::size_t ai) {
   std::sort(got.begin(), got.end(),
             [](const Batch* a, const Batch* b) { return a->received_ns < b->received_ns; });
   return got;
-}
-
-// Whether event `e` of a thread shows it away from compute, so that it ends an idle gap of the
-// thread's timeline (a step's compute is such a gap: docs/distil.md, "Compute"). A page fault
-// (Op::fault) is the thread touching memory while it computes (the batch's /dev/shm tensors at
-// its first use in the forward pass, the loss's touch of the labels, a library's code paged in),
-// a munmap the allocator returning a freed buffer inside forward or backward, a block event the
-// device's side of a request: none is the thread leaving its compute. Every other op is a system
-// call (or a CUDA driver call) the thread made. On the held-out round 6 programs each step's
-// forward pass faulted the batch in and its loss faulted the labels in, which cut every compute
-// gap in two: compute was half the program's and the other half was taken for the consumer's cost.
-bool leaves_compute(const trace::Event& e) {
-  return e.op != Op::fault && e.op != Op::munmap && e.op != Op::block;
-}
-
-// Idle gaps of each timeline thread: [end of one call that leaves compute, start of the next].
-std::map<std::uint32_t, std::vector<Gap>> idle_gaps(const trace::Trace& t,
-                                                    const std::vector<std::uint32_t>& timelines) {
-  std::map<std::uint32_t, std::vector<Gap>> gaps_of;
-  std::map<std::uint32_t, std::uint64_t> busy_until;
-  const std::set<std::uint32_t> wanted(timelines.begin(), timelines.end());
-  for (const auto& e : t.events) {
-    if (!wanted.count(e.tid) || !leaves_compute(e)) continue;
-    auto [it, first] = busy_until.try_emplace(e.tid, 0);
-    if (!first && e.ts_ns > it->second) gaps_of[e.tid].push_back({it->second, e.ts_ns});
-    it->second = std::max(it->second, e.ts_ns + e.dur_ns);
-  }
-  return gaps_of;
-}
-
-// A pass of one batch: its compute is the main thread's first idle gap after the receipt (shorter
-// gaps are the spacing of its syscalls); that gap also holds any wait that follows the compute.
-// Returns the gap's end, 0 when there is none.
-std::uint64_t single_gap_end(const std::vector<Gap>& gaps, std::uint64_t got_ns) {
-  for (const auto& g : gaps)
-    if (g.first >= got_ns && g.second - g.first >= 500000) return g.second;
-  return 0;
-}
-
-// A batch that reaches the loop before the one it waits for is received then and kept (PyTorch's
-// DataLoader stashes an out-of-order batch and takes it later without a receipt): two receipts
-// back to back, no compute between them, and the loop computes on both batches in the next gap
-// with no syscall between the two. In an evaluation pass from memory of 3 or more steps (the
-// caller's choice), a gap under a fifth of the
-// pass's median followed by one of at least 1.5 times it: the short one is no step, the long one
-// two steps of half its length each. `in`: time order.
-void split_stashed(std::vector<Gap>& in) {
-  if (in.size() < 3) return;
-  std::vector<double> lens;
-  for (const auto& g : in) lens.push_back(static_cast<double>(g.second - g.first));
-  const double typical = detail::percentile(lens, 0.5);
-  for (std::size_t i = 0; i + 1 < in.size(); ++i) {
-    const auto len = [&](std::size_t k) { return static_cast<double>(in[k].second - in[k].first); };
-    if (len(i) >= 0.2 * typical || len(i + 1) < 1.5 * typical) continue;
-    const std::uint64_t mid = in[i + 1].first + (in[i + 1].second - in[i + 1].first) / 2;
-    in[i] = {in[i + 1].first, mid};
-    in[i + 1].first = mid;
-    ++i;
-  }
-}
-
-// When the timeline thread began to receive each batch of `bs` (receipt order): PyTorch's
-// DataLoader reads a batch's message from its result queue (a pipe) and only then fetches each
-// tensor's descriptor from the worker over a socket (waiting, in calls the trace does not see,
-// for the worker's resource-sharer thread) and maps it; the receipt is the end of that. So a
-// batch's receipt began at the last pipe read after the previous batch's receipt, or at the
-// receipt itself when there is none (other loaders, dlgen's replay). `queue_reads`: the thread's
-// pipe reads, in time order.
-std::vector<std::uint64_t> receipt_starts(const std::vector<std::uint64_t>& queue_reads,
-                                          const std::vector<const Batch*>& bs) {
-  std::vector<std::uint64_t> starts;
-  std::uint64_t prev = 0;
-  for (const Batch* b : bs) {
-    const std::uint64_t r = b->received_ns;
-    auto it = std::lower_bound(queue_reads.begin(), queue_reads.end(), r);
-    starts.push_back(it != queue_reads.begin() && *std::prev(it) > prev ? *std::prev(it) : r);
-    prev = r;
-  }
-  return starts;
-}
-
-// Whether idle gap `g` lies in a batch's receiving, from its receipt_starts to its receipt: the
-// consumer waiting for the worker to pass the batch's descriptors, never compute. `receipts` and
-// `starts`: the pass's, in receipt order.
-bool receiving(const Gap& g, const std::vector<std::uint64_t>& receipts,
-               const std::vector<std::uint64_t>& starts) {
-  const auto i = std::lower_bound(receipts.begin(), receipts.end(), g.second) - receipts.begin();
-  return i < static_cast<std::ptrdiff_t>(receipts.size()) && g.first >= starts[i];
-}
-
-// The step intervals of a pass of n ≥ 2 batches, in time order: the n−1 longest idle gaps between
-// its first and last receipt that are not a batch's receiving, and one after the last; receipt to
-// receipt without a timeline. (On the held-out .pt program on a busy host the receivings' gaps,
-// 6-15 ms, outlasted its shortest computes, 3-5 ms: 4 of its 32 steps were such waits.) The gaps
-// are chosen over the whole pass, not one between each two receipts: a loop that takes batches
-// out of order receives several back to back and computes on them later, each compute ended by
-// the release of the batch before it.
-std::vector<Gap> pass_step_gaps(const std::vector<Gap>& gaps, const std::vector<const Batch*>& bs,
-                                const std::vector<std::uint64_t>& starts, bool stashes) {
-  const std::uint64_t w0 = bs.front()->received_ns, w1 = bs.back()->received_ns;
-  std::vector<std::uint64_t> receipts;
-  for (const Batch* b : bs) receipts.push_back(b->received_ns);
-  std::vector<Gap> in;
-  for (const auto& g : gaps)
-    if (g.first >= w0 && g.second <= w1 && !receiving(g, receipts, starts)) in.push_back(g);
-  std::sort(in.begin(), in.end(),
-            [](const auto& a, const auto& b) { return a.second - a.first > b.second - b.first; });
-  if (in.size() > bs.size() - 1) in.resize(bs.size() - 1);
-  if (in.empty()) {  // no main-thread timeline: receipt to receipt
-    std::vector<double> lens;
-    for (std::size_t i = 0; i + 1 < bs.size(); ++i) {
-      in.push_back({bs[i]->received_ns, bs[i + 1]->received_ns});
-      lens.push_back(static_cast<double>(bs[i + 1]->received_ns - bs[i]->received_ns));
-    }
-    // The last batch is computed on too, after the last receipt: one more step of the
-    // typical length (n batches are n steps).
-    in.push_back({w1, w1 + static_cast<std::uint64_t>(detail::percentile(lens, 0.5))});
-  } else {
-    // The last step computes after the last receipt: the first gap after it of a typical
-    // length (not the wait for the next pass's workers, which is longer).
-    std::vector<double> lens;
-    for (const auto& g : in) lens.push_back(static_cast<double>(g.second - g.first));
-    const double typical_gap = detail::percentile(lens, 0.5);
-    bool found = false;
-    for (const auto& g : gaps) {
-      if (g.first < w1) continue;
-      const double len = static_cast<double>(g.second - g.first);
-      if (len > 1.5 * typical_gap) break;
-      if (len >= 0.5 * typical_gap) {
-        in.push_back(g);
-        found = true;
-        break;
-      }
-    }
-    // None (the last step runs into the checkpoint or the next pass's start-up): still one
-    // step of the typical length, as with receipts only, so that n batches are n steps
-    // on both sides of a comparison.
-    if (!found && !lens.empty()) in.push_back({w1, w1 + static_cast<std::uint64_t>(typical_gap)});
-  }
-  std::sort(in.begin(), in.end());
-  if (stashes) split_stashed(in);
-  return in;
 }
 
 // One step per interval of `in` (pass_step_gaps); a gap is measured compute when the batch taken
@@ -414,6 +272,7 @@ void accelerator_steps(const trace::Trace& t, const Readers& r, const Passes& p,
   const std::vector<std::uint32_t> timelines = timeline_threads(t, r, ai);
   auto gaps_of = idle_gaps(t, timelines);
   auto queue_reads_of = pipe_reads(t, {timelines.begin(), timelines.end()});
+  auto releases_of = tensor_releases(t, bt, timelines);
   std::map<std::int32_t, std::vector<const Batch*>> per_pass;
   for (const Batch* b : received_batches(bt, ai))
     if (b->epoch >= 0) per_pass[b->epoch].push_back(b);
@@ -443,8 +302,8 @@ void accelerator_steps(const trace::Trace& t, const Readers& r, const Passes& p,
     if (bs.size() < 2) continue;
     // Out-of-order batches are told apart only in an evaluation from memory: elsewhere a short
     // gap before a long one is as often a loop that queues GPU work and synchronises later.
-    gap_steps(pass_step_gaps(gaps, bs, starts, eval && p.from_memory), bs, starts, pass,
-              accelerator, eval, found);
+    gap_steps(pass_step_gaps(gaps, bs, starts, releases_of[tid], eval && p.from_memory), bs,
+              starts, pass, accelerator, eval, found);
   }
 }
 
