@@ -15,7 +15,8 @@ constexpr std::uint64_t kZipMagic = 0x04034b50;  // "PK\3\4", a local file heade
 
 bool is_zip(const trace::File& file) {
   const std::string& p = file.path;
-  const bool named = p.size() > 4 && (p.ends_with(".zip") || p.ends_with(".ZIP"));
+  const bool named = p.size() > 4 && (p.ends_with(".zip") || p.ends_with(".ZIP") ||
+                                      p.ends_with(".npz"));
   return named || (file.magic_len >= 4 && (file.magic & 0xffffffffu) == kZipMagic);
 }
 

@@ -22,6 +22,24 @@ struct ReaderSpan {
   std::vector<std::uint32_t> files;
 };
 
+// Each reader's span of reads of the candidate files (`pos`: trace file → position), a reader
+// being a process (tgid), or each thread when `threads`.
+std::map<std::uint32_t, ReaderSpan> reader_spans(const trace::Trace& t,
+                                                 const std::map<std::uint32_t, std::uint32_t>& pos,
+                                                 bool threads) {
+  std::map<std::uint32_t, ReaderSpan> readers;
+  for (const auto& e : t.events) {
+    if (e.file == trace::kNoFile || e.ret <= 0 || !trace::is_read(e.op)) continue;
+    auto p = pos.find(e.file);
+    if (p == pos.end()) continue;
+    auto& r = readers[threads ? e.tid : e.pid];
+    r.begin = std::min(r.begin, e.ts_ns);
+    r.end = std::max(r.end, e.ts_ns + e.dur_ns);
+    r.files.push_back(p->second);
+  }
+  return readers;
+}
+
 // Union-find over positions in the candidate list.
 struct Components {
   std::vector<std::uint32_t> parent;
@@ -130,15 +148,13 @@ std::vector<std::uint32_t> listed_validation(const trace::Trace& t,
   std::map<std::uint32_t, std::uint32_t> pos;  // trace file → position in `files`
   for (std::size_t i = 0; i < files.size(); ++i) pos[files[i]] = static_cast<std::uint32_t>(i);
   // Readers are processes (tgid): the threads of one process read in one pass or in all of them.
-  std::map<std::uint32_t, ReaderSpan> readers;
-  for (const auto& e : t.events) {
-    if (e.file == trace::kNoFile || e.ret <= 0 || !trace::is_read(e.op)) continue;
-    auto p = pos.find(e.file);
-    if (p == pos.end()) continue;
-    auto& r = readers[e.pid];
-    r.begin = std::min(r.begin, e.ts_ns);
-    r.end = std::max(r.end, e.ts_ns + e.dur_ns);
-    r.files.push_back(p->second);
+  // With one reading process, its threads: dlgen's replay starts its reader workers as threads of
+  // its own process, afresh for every pass, as a DataLoader forks its worker processes.
+  std::map<std::uint32_t, ReaderSpan> readers = reader_spans(t, pos, false);
+  if (readers.size() == 1) {
+    auto threads = reader_spans(t, pos, true);
+    Components spans = by_spans(threads, files.size());
+    if (auto two = two_sets(spans, threads, files); !two.empty()) return two[0];
   }
   Components spans = by_spans(readers, files.size());
   auto two = two_sets(spans, readers, files);
