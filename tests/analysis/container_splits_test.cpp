@@ -138,6 +138,98 @@ TEST(ContainerSplits, EachSetIsARangeOfTheFilesSamples) {
   EXPECT_TRUE(validate(d.job).empty()) << validate(d.job)[0].message;
 }
 
+// dlgen's replay of such a job (zip_members.py's): one generated .npz archive of 400 members
+// (a zip; its trace has no magic, io_uring reads record none), training members [0, 320) and
+// validation members [320, 400), in order. The reader workers are threads of the replay's one process,
+// started afresh for every pass; each opens the archive and reads a member in one io_uring read
+// from its local header (not its framing at the end), then signals its batch on a unix socket to the accelerator thread.
+class NpzReplayRun : public testing::TraceBuilder {
+ public:
+  NpzReplayRun() {
+    proc(kMain, 1, "exe", false, kMain);
+    proc(kAccel, kMain, "exe", true, kMain);
+    std::mt19937 rng(3);
+    std::uint64_t at = 0;
+    for (int k = 0; k < 400; ++k) {
+      offsets_.push_back(at);
+      at += 4146 + rng() % 12245;
+    }
+    offsets_.push_back(at);  // the central directory
+    npz_ = file("/replay-data/samples_0000000.npz", at + 400 * 60);
+  }
+
+  // `epochs` training passes of the 320 training members shuffled (batch 16, 2 workers), each
+  // followed by a validation pass over the 80 others in order.
+  const trace::Trace& run(int epochs) {
+    std::mt19937 rng(5);
+    std::vector<std::uint32_t> train(320), val(80);
+    std::iota(train.begin(), train.end(), 0u);
+    std::iota(val.begin(), val.end(), 320u);
+    for (int e = 0; e < epochs; ++e) {
+      std::shuffle(train.begin(), train.end(), rng);
+      pass(train);
+      pass(val);
+    }
+    return t_;
+  }
+
+ private:
+  static constexpr std::uint32_t kMain = 100, kAccel = 101;
+
+  void pass(const std::vector<std::uint32_t>& members) {
+    now_ += 20'000'000;
+    const std::uint32_t workers[2] = {next_tid_, next_tid_ + 1};
+    for (std::uint32_t w : workers) {
+      proc(w, kMain, "exe", true, kMain);
+      ev(now_, 5'000, kMain, w, Op::open, npz_, static_cast<std::int32_t>(w), 0, 0, w);
+      now_ += 10'000;
+    }
+    next_tid_ += 2;
+    for (std::size_t b = 0; b * 16 < members.size(); ++b) {
+      const std::uint32_t w = workers[b % 2];
+      for (std::size_t i = b * 16; i < (b + 1) * 16; ++i) {
+        // The sample's bytes from the member's local header: its framing (~160 B) is not read.
+        const std::uint64_t off = offsets_[members[i]];
+        const std::uint64_t len = offsets_[members[i] + 1] - off - 160;
+        ev(now_, 60'000, kMain, w, Op::uring_read, npz_, static_cast<std::int32_t>(w), off, len,
+           static_cast<std::int64_t>(len));
+        now_ += 70'000;
+      }
+      ev(now_, 5'000, kMain, w, Op::sendmsg, trace::kNoFile, 3, 0, 0, 8);
+      ev(now_ + 20'000, 5'000, kMain, kAccel, Op::recvmsg, trace::kNoFile, 4, 0, 0, 8);
+      now_ += 12'000'000;
+    }
+  }
+
+  std::vector<std::uint64_t> offsets_;
+  std::uint32_t npz_ = 0, next_tid_ = 200;
+};
+
+// compare summarises the replay's trace with the same code as the original's: the generated
+// archive is split into its 400 members, and the validation members, read by the threads of
+// passes of their own, are the evaluation passes (before: no members, so each thread's reads of
+// the one file were a pass of one file: 8 "epochs" of 2 to 10 steps, no evaluation).
+TEST(ContainerSplits, ReplayOfOneArchiveHasTheOriginalsPasses) {
+  NpzReplayRun b;
+  const TraceSummary s = summarize(b.run(2));
+  ASSERT_EQ(s.sample_files.size(), 1u);
+  EXPECT_EQ(s.sample_files[0].samples, 400u);
+  std::vector<std::uint64_t> train, eval;
+  std::vector<std::uint64_t> train_files, eval_files;
+  for (const auto& e : s.epochs) {
+    (e.evaluation ? eval : train).push_back(e.steps);
+    (e.evaluation ? eval_files : train_files).push_back(e.unique_files);
+  }
+  EXPECT_EQ(train, (std::vector<std::uint64_t>{20, 20}));
+  EXPECT_EQ(eval, (std::vector<std::uint64_t>{5, 5}));
+  EXPECT_EQ(train_files, (std::vector<std::uint64_t>{320, 320}));
+  EXPECT_EQ(eval_files, (std::vector<std::uint64_t>{80, 80}));
+  const Distilled d = distil(s);
+  EXPECT_EQ(d.job.reader.workers, 2u);
+  EXPECT_EQ(d.job.reader.batch_size, 16u);
+  EXPECT_EQ(d.job.run.eval_every_epochs, 1u);
+}
+
 // passes_are_runs alone: a dataset whose runs alternate with another's and read each file twice
 // or more a run; not one whose files are read once a run, nor one whose readers are forked afresh
 // every pass, nor a dataset read alone.
