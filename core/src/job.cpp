@@ -164,8 +164,9 @@ void check_reader(const Job& job, std::vector<Diagnostic>& out) {
           "has " + std::to_string(r.recipe.size()) + " steps; at most " +
               std::to_string(kMaxRecipeSteps));
   }
-  if (r.stream_granule_bytes > 0 && r.read_unit != ReadUnit::stream)
-    add(out, "reader.stream_granule", "applies to read = \"stream\" only");
+  if (r.stream_granule_bytes > 0 && r.read_unit != ReadUnit::stream &&
+      r.read_unit != ReadUnit::sample)
+    add(out, "reader.stream_granule", "applies to read = \"stream\" or \"sample\" only");
   if (r.stream_tail_bytes > 0 && r.read_unit != ReadUnit::stream)
     add(out, "reader.stream_tail", "applies to read = \"stream\" only");
   if (r.shuffle_buffer > 0 && r.shuffle == Shuffle::none)

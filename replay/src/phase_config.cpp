@@ -117,7 +117,10 @@ PhaseConfig phase_config(const ReaderSpec& rd, const RunOptions& options, const 
     cfg.dependent = !rd.recipe.empty();
   }
   cfg.request_bytes = request_bytes(rd, cfg, options, plan, files);
-  if (rd.read_unit == ReadUnit::sample) cfg.readahead_bytes = rd.readahead_bytes;
+  if (rd.read_unit == ReadUnit::sample) {
+    cfg.readahead_bytes = rd.readahead_bytes;
+    cfg.stream_granule_bytes = rd.stream_granule_bytes;
+  }
   if (rd.read_unit == ReadUnit::stream) {
     cfg.stream_fill_bytes = rd.request_size_bytes;
     cfg.stream_granule_bytes = rd.stream_granule_bytes;

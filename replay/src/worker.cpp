@@ -137,11 +137,15 @@ bool Worker::start_sample() {
     return true;
   }
   // One sample of a multi-sample file: the header at 0, then the sample's byte range (at least
-  // readahead bytes of it), each split into requests of at most request_bytes (the buffer size).
+  // readahead bytes of it; with stream_granule, to the granule's first multiple from the sample's
+  // start at or past its end, as a buffered reader fills), each split into requests of at most
+  // request_bytes (the buffer size).
   const datasets::Extent e = cfg_.files->extent(ref.file, ref.sample);
   const std::uint64_t begin = e.offset;
   std::uint64_t end = e.offset + e.length;
   if (cfg_.readahead_bytes > e.length) end = std::min(file_size_, begin + cfg_.readahead_bytes);
+  if (const std::uint64_t g = cfg_.stream_granule_bytes; g > 0 && end > begin)
+    end = std::min(file_size_, begin + (end - begin + g - 1) / g * g);
   const std::uint64_t header = std::min(cfg_.header_bytes, file_size_);
   add_segment(op, 0, header);
   add_segment(op, begin, end);

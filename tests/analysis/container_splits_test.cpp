@@ -228,6 +228,9 @@ TEST(ContainerSplits, ReplayOfOneArchiveHasTheOriginalsPasses) {
   EXPECT_EQ(d.job.reader.workers, 2u);
   EXPECT_EQ(d.job.reader.batch_size, 16u);
   EXPECT_EQ(d.job.run.eval_every_epochs, 1u);
+  // One read a member, of its own size: no buffered reader's fills.
+  EXPECT_EQ(d.job.reader.request_size_bytes, 0u);
+  EXPECT_EQ(d.job.reader.stream_granule_bytes, 0u);
 }
 
 // passes_are_runs alone: a dataset whose runs alternate with another's and read each file twice

@@ -149,6 +149,9 @@ TEST(LoaderShapes, ZipMembersReadByEachWorkerAreSamples) {
   EXPECT_EQ(d.job.reader.batch_size, 8u);
   EXPECT_EQ(d.job.reader.workers, 2u);
   EXPECT_EQ(d.job.run.epochs, 2u) << "each worker's open of the zip is not a pass";
+  // Every member's reading starts with a 4 KiB fill: the replay reads a member in whole fills.
+  EXPECT_EQ(d.job.reader.request_size_bytes, 4096u);
+  EXPECT_EQ(d.job.reader.stream_granule_bytes, 4096u);
   for (const auto& problem : validate(d.job))
     ADD_FAILURE() << problem.path << ": " << problem.message;
 }

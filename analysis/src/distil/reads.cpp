@@ -295,6 +295,22 @@ void warmup_time(JobWriter& x) {
   }
 }
 
+// Archive members read through a buffered file (zipfile over Python's 4 KiB buffer): most member
+// runs start with a fill smaller than a member, so each member is read in whole fills from its
+// header on, the last running past its end (reader.request_size and stream_granule).
+void buffered_members(JobWriter& x, const SampleFile& sf) {
+  if (sf.extents.empty() || sf.request < 512 || sf.request % 512 != 0 || sf.request >= sf.stride)
+    return;
+  auto& r = x.out.job.reader;
+  r.request_size_bytes = r.stream_granule_bytes = sf.request;
+  const std::string fill = format_size(sf.request);
+  x.evidence("reader.request_size", "most members' reads begin with a " + fill +
+                                        " request, less than a member (" +
+                                        format_size(sf.stride) + " median): a buffered reader");
+  x.evidence("reader.stream_granule", "a member is read in whole " + fill +
+                                          " fills from its header on, the last past its end");
+}
+
 // reader.read of a multi-sample file's samples, or the learned per-file recipe (which then stands
 // for request_size, header_read and probe), or a note that files were read only in part.
 void file_reads(JobWriter& x, const DatasetSummary& d) {
@@ -311,6 +327,7 @@ void file_reads(JobWriter& x, const DatasetSummary& d) {
     r.request_size_bytes = 0;
     r.readahead_bytes = sf.request > sf.stride ? sf.request : 0;
     x.evidence("reader.request_size", "one request per sample");
+    buffered_members(x, sf);
     if (r.readahead_bytes)
       x.evidence(
           "reader.readahead",

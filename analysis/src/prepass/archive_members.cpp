@@ -105,9 +105,15 @@ std::optional<SampleFile> archive_member_layout(const trace::Trace& t, std::uint
   sf.stride = sorted[sorted.size() / 2];
   sf.base = sf.offsets.front();
   sf.samples = sf.offsets.size();
-  std::uint64_t most = 0;
-  for (const auto& [size, n] : first_requests)
+  // The request a member's reading starts with: a buffered reader's fill when at least half the
+  // member runs start with it (zipfile through Python's 4 KiB buffer); else none (one read a
+  // member of its own size, as dlgen's replay reads).
+  std::uint64_t most = 0, member_runs = 0;
+  for (const auto& [size, n] : first_requests) {
+    member_runs += n;
     if (n > most) sf.request = size, most = n;
+  }
+  if (most * 2 < member_runs) sf.request = 0;
   sf.reads = reads.size();
   return sf;
 }
