@@ -19,6 +19,14 @@ namespace {
 
 using trace::Op;
 
+// A figure of each training epoch and of each evaluation pass, in time order.
+using Figures = std::vector<std::uint64_t>;
+std::pair<Figures, Figures> per_pass(const TraceSummary& s, std::uint64_t EpochSummary::*figure) {
+  std::pair<Figures, Figures> out;
+  for (const auto& e : s.epochs) (e.evaluation ? out.second : out.first).push_back(e.*figure);
+  return out;
+}
+
 // One HDF5 file: /train/x, 64 chunks of 8 samples (96 KiB a chunk) from byte 6,088, the training
 // labels (512 B chunks), then /val/x, 16 chunks on a grid of their own, and the validation labels.
 // h5py reads a sample's whole chunk, then its label chunk. Two persistent training workers and two
@@ -110,10 +118,7 @@ TEST(ContainerSplits, ChunksOfTwoGroupsAreTheSamplesRead) {
 TEST(ContainerSplits, PassesOfOneFileAreTheRunsOfEachSet) {
   H5Run b;
   const TraceSummary s = summarize(b.run(2));
-  std::vector<std::uint64_t> train, eval;
-  for (const auto& e : s.epochs) (e.evaluation ? eval : train).push_back(e.steps);
-  EXPECT_EQ(train, (std::vector<std::uint64_t>{16, 16}));
-  EXPECT_EQ(eval, (std::vector<std::uint64_t>{2, 2}));
+  EXPECT_EQ(per_pass(s, &EpochSummary::steps), std::make_pair(Figures{16, 16}, Figures{2, 2}));
   const Distilled d = distil(s);
   EXPECT_EQ(d.job.run.epochs, 2u);
   EXPECT_EQ(d.job.reader.batch_size, 32u);
@@ -214,16 +219,9 @@ TEST(ContainerSplits, ReplayOfOneArchiveHasTheOriginalsPasses) {
   const TraceSummary s = summarize(b.run(2));
   ASSERT_EQ(s.sample_files.size(), 1u);
   EXPECT_EQ(s.sample_files[0].samples, 400u);
-  std::vector<std::uint64_t> train, eval;
-  std::vector<std::uint64_t> train_files, eval_files;
-  for (const auto& e : s.epochs) {
-    (e.evaluation ? eval : train).push_back(e.steps);
-    (e.evaluation ? eval_files : train_files).push_back(e.unique_files);
-  }
-  EXPECT_EQ(train, (std::vector<std::uint64_t>{20, 20}));
-  EXPECT_EQ(eval, (std::vector<std::uint64_t>{5, 5}));
-  EXPECT_EQ(train_files, (std::vector<std::uint64_t>{320, 320}));
-  EXPECT_EQ(eval_files, (std::vector<std::uint64_t>{80, 80}));
+  EXPECT_EQ(per_pass(s, &EpochSummary::steps), std::make_pair(Figures{20, 20}, Figures{5, 5}));
+  EXPECT_EQ(per_pass(s, &EpochSummary::unique_files),
+            std::make_pair(Figures{320, 320}, Figures{80, 80}));
   const Distilled d = distil(s);
   EXPECT_EQ(d.job.reader.workers, 2u);
   EXPECT_EQ(d.job.reader.batch_size, 16u);
