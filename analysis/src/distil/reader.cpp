@@ -241,11 +241,11 @@ void batch_size(JobWriter& x) {
     }
   } else if (s.batch_size > 0) {
     r.batch_size = s.batch_size;
-    // Counted over the training passes' batches where an evaluation's were seen too (the batch
-    // is the training passes' commonest: find_batches).
+    // Counted over the training passes' batches (their commonest: find_batches).
     std::uint64_t full = 0, counted = 0, evaluation = 0;
     const int ti = train_dataset(s);
     const std::uint32_t k = ti >= 0 ? s.datasets[ti].files_per_sample : 1;
+    if (write_varying_batches(x, k)) return;
     auto in_evaluation = [&](const auto& b) {
       return b.epoch >= 0 && static_cast<std::size_t>(b.epoch) < s.epochs.size() &&
              s.epochs[b.epoch].evaluation;
@@ -254,20 +254,7 @@ void batch_size(JobWriter& x) {
     const bool training_only = evaluation > 0 && evaluation < s.batches.size();
     for (const auto& b : s.batches)
       if (!training_only || !in_evaluation(b)) full += b.samples == s.batch_size * k, ++counted;
-    const VaryingBatches vary = varying_batches(s, k);
-    if (vary.sizes.kind == DistKind::histogram) {
-      r.batch_sizes = vary.sizes;
-      r.batch_size = static_cast<std::uint32_t>(std::max(1L, std::lround(vary.mean)));
-      x.evidence("reader.batch_size",
-                 "varies: " + std::to_string(vary.batches) + " handovers of the training passes "
-                     "carried " + std::to_string(vary.smallest) + "-" +
-                     std::to_string(vary.largest) + " samples (median " +
-                     std::to_string(vary.median) + ", mean " + fmt("%.1f", vary.mean) + "; " +
-                     std::to_string(vary.commonest_batches) + " carried " +
-                     std::to_string(vary.commonest) +
-                     ", the commonest): a batch sampler's own batches; each training batch's "
-                     "size is drawn from their histogram");
-    } else if (s.stream_shards && !s.stream_samples)
+    if (s.stream_shards && !s.stream_samples)
       x.evidence(
           "reader.batch_size",
           "1: each of the " + std::to_string(s.batches.size()) +

@@ -85,8 +85,9 @@ std::string file_prefix_of(const DatasetSummary& d, const TraceSummary& s);
 // ---- batches that vary in size (batch_sizes.cpp) ----
 
 // The training passes' samples per handover when they vary (a batch sampler of the program's own:
-// a token budget): at least 3 sizes, and more than half the batches off the commonest size
-// beyond one a pass and accelerator (a DataLoader's last partial batch). `sizes` is then the
+// a token budget): at least 3 sizes, more than half the batches off the commonest size beyond
+// one a pass and accelerator (a DataLoader's last partial batch), and the upper quartile at least
+// 1.5 times the lower (not a fixed batch's accesses scattered around it). `sizes` is then the
 // histogram of the exact sizes (weight: batches); otherwise it stays the default (one size).
 struct VaryingBatches {
   Distribution sizes;
@@ -96,6 +97,9 @@ struct VaryingBatches {
   double mean = 0;
 };
 VaryingBatches varying_batches(const TraceSummary& s, std::uint32_t files_per_sample);
+// reader.batch_size as that histogram (and its rounded mean), with its evidence, when the
+// batches vary; false (nothing written) when they are of one size.
+bool write_varying_batches(JobWriter& x, std::uint32_t files_per_sample);
 
 // ---- the sections, in distil()'s order ----
 
