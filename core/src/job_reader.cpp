@@ -173,7 +173,8 @@ void read_batch_size(Ctx& ctx, Section& s, ReaderSpec& r) {
     return;
   }
   r.batch_sizes = d;
-  r.batch_size = static_cast<std::uint32_t>(std::max(1LL, std::llround(std::min(d.expected(), 4.0e9))));
+  r.batch_size =
+      static_cast<std::uint32_t>(std::max(1LL, std::llround(std::min(d.expected(), 4.0e9))));
 }
 
 void read_reader(Ctx& ctx, const toml::table& root, Job& job) {

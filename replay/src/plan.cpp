@@ -29,7 +29,7 @@ void permute(std::vector<T>& v, Rng& rng) {
 
 constexpr std::uint64_t kShuffleSalt = 0x5348554646ULL;  // "SHUFF"
 constexpr std::uint64_t kEvalSalt = 0x6576616cULL;       // "eval"
-constexpr std::uint64_t kBatchSalt = 0x4241544348ULL;   // "BATCH"
+constexpr std::uint64_t kBatchSalt = 0x4241544348ULL;    // "BATCH"
 
 // The epoch's file order: 0 .. files-1, permuted unless shuffle = "none".
 std::vector<std::uint64_t> files_in_order(std::uint64_t files, Shuffle shuffle, Rng& rng) {
@@ -257,8 +257,9 @@ EpochPlan plan_dataset(const DatasetSpec& dataset, const ReaderSpec& reader, con
       for (std::uint64_t f = 0; f < k; ++f)
         acc.samples.push_back(
             {order[i] / per_file * k + f, first + static_cast<std::uint32_t>(order[i] % per_file)});
-    const std::vector<std::uint64_t> bounds = batch_bounds(
-        r, n, run.max_steps, mix_seed(mix_seed(mix_seed(r.seed, kBatchSalt), epoch), acc.global_id));
+    const std::vector<std::uint64_t> bounds =
+        batch_bounds(r, n, run.max_steps,
+                     mix_seed(mix_seed(mix_seed(r.seed, kBatchSalt), epoch), acc.global_id));
     acc.samples.resize(bounds.back() * k);
     acc.batch_begin.clear();
     for (const std::uint64_t b : bounds) acc.batch_begin.push_back(b * k);
@@ -300,9 +301,9 @@ std::uint64_t most_batches(const DatasetSpec& dataset, const ReaderSpec& reader,
   const std::uint64_t batch = std::max<std::uint32_t>(1, reader.batch_size);
   const std::uint64_t usable = drop_last ? samples / global * global : samples;
   const std::uint64_t n = (usable + global - 1) / global;  // global accelerator 0's samples
-  std::uint64_t batches = phase == Phase::train && reader.batches_vary()
-                              ? varied_batch_count(reader.batch_sizes, n)
-                              : drop_last ? n / batch : (n + batch - 1) / batch;
+  std::uint64_t batches = drop_last ? n / batch : (n + batch - 1) / batch;
+  if (phase == Phase::train && reader.batches_vary())
+    batches = varied_batch_count(reader.batch_sizes, n);
   if (run.max_steps > 0) batches = std::min<std::uint64_t>(batches, run.max_steps);
   return batches;
 }

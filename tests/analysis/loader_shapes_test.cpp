@@ -94,6 +94,14 @@ class Loader : public testing::TraceBuilder {
       now_ += 20'000'000;
     }
   }
+  // A sample file opened, read whole (`size` bytes, one read) and closed by worker `pid`, then
+  // `after_ns` of its decoding.
+  void read_whole(std::uint32_t pid, std::uint32_t f, std::uint64_t size, std::uint64_t after_ns) {
+    ev(now_, 5'000, pid, pid, Op::open, f, -1, 0, 0, 9);
+    ev(now_ + 6'000, 5'000, pid, pid, Op::read, f, 9, 0, size, static_cast<std::int64_t>(size));
+    ev(now_ + 12'000, 1'000, pid, pid, Op::close, f, 9, 0, 0, 0);
+    now_ += after_ns;
+  }
   const trace::Trace& get() const { return t_; }
   std::uint64_t& now() { return now_; }
 
@@ -170,11 +178,9 @@ TEST(LoaderShapes, DrawsWithReplacementEndAPassWithItsWorkers) {
   for (int i = 0; i < 120; ++i)
     files.push_back(b.file("/data/common/" + std::to_string(1000 + i) + ".bin", 8192));
   std::mt19937 rng(5);
+  // decode: over 1 ms, so a file drawn twice in a row is two reads
   auto read_file = [&](std::uint32_t pid, std::uint32_t f) {
-    b.ev(b.now(), 5'000, pid, pid, Op::open, f, -1, 0, 0, 9);
-    b.ev(b.now() + 6'000, 5'000, pid, pid, Op::read, f, 9, 0, 8192, 8192);
-    b.ev(b.now() + 12'000, 1'000, pid, pid, Op::close, f, 9, 0, 0, 0);
-    b.now() += 2'000'000;  // decode: over 1 ms, so a file drawn twice in a row is two reads
+    b.read_whole(pid, f, 8192, 2'000'000);
   };
   for (int epoch = 0; epoch < 3; ++epoch) {
     std::vector<std::uint32_t> draws;
@@ -204,10 +210,7 @@ TEST(LoaderShapes, BatchesOfVaryingSizeAreADistribution) {
     SCOPED_TRACE(vary ? "a token budget" : "24-29 around 26");
     Loader b(2);
     auto read_file = [&](std::uint32_t pid, std::uint32_t f) {
-      b.ev(b.now(), 5'000, pid, pid, Op::open, f, -1, 0, 0, 9);
-      b.ev(b.now() + 6'000, 5'000, pid, pid, Op::read, f, 9, 0, 900, 900);
-      b.ev(b.now() + 12'000, 1'000, pid, pid, Op::close, f, 9, 0, 0, 0);
-      b.now() += 100'000;
+      b.read_whole(pid, f, 900, 100'000);
     };
     std::vector<std::size_t> sizes;
     if (vary) {
@@ -231,7 +234,8 @@ TEST(LoaderShapes, BatchesOfVaryingSizeAreADistribution) {
     if (!vary) continue;
     const Distribution& h = d.job.reader.batch_sizes;
     ASSERT_EQ(h.kind, DistKind::histogram);
-    std::vector<HistogramBin> want = {{2, 2, 30}, {5, 5, 30}, {12, 12, 30}, {20, 20, 3}, {30, 30, 9}};
+    std::vector<HistogramBin> want = {
+        {2, 2, 30}, {5, 5, 30}, {12, 12, 30}, {20, 20, 3}, {30, 30, 9}};
     EXPECT_EQ(h.bins, want);
     EXPECT_EQ(d.job.reader.batch_size, 9u);  // 300 / 34
     EXPECT_NE(d.comments.at("reader.batch_size").find("varies: 102 handovers"), std::string::npos)
@@ -257,10 +261,7 @@ TEST(LoaderShapes, FilesListedButNotDrawnCountOverTheWholeSet) {
     b.ev(b.now(), 1'000, 100, 100, Op::getdents, dir, 5, 0, 32768, 0);
   }
   auto read_file = [&](std::uint32_t pid, std::uint32_t f) {
-    b.ev(b.now(), 5'000, pid, pid, Op::open, f, -1, 0, 0, 9);
-    b.ev(b.now() + 6'000, 5'000, pid, pid, Op::read, f, 9, 0, 8192, 8192);
-    b.ev(b.now() + 12'000, 1'000, pid, pid, Op::close, f, 9, 0, 0, 0);
-    b.now() += 2'000'000;
+    b.read_whole(pid, f, 8192, 2'000'000);
   };
   std::vector<std::uint32_t> draws;
   for (int i = 0; i < 20; ++i) draws.push_back(common[2 * i]);
@@ -284,10 +285,7 @@ TEST(LoaderShapes, OneOtherEntryOfAFolderIsNotAFile) {
   b.ev(b.now(), 1'000, 100, 100, Op::getdents, dir, 5, 0, 32768, 48 + 40 * 7);
   b.ev(b.now(), 1'000, 100, 100, Op::getdents, dir, 5, 0, 32768, 0);
   auto read_file = [&](std::uint32_t pid, std::uint32_t f) {
-    b.ev(b.now(), 5'000, pid, pid, Op::open, f, -1, 0, 0, 9);
-    b.ev(b.now() + 6'000, 5'000, pid, pid, Op::read, f, 9, 0, 8192, 8192);
-    b.ev(b.now() + 12'000, 1'000, pid, pid, Op::close, f, 9, 0, 0, 0);
-    b.now() += 2'000'000;
+    b.read_whole(pid, f, 8192, 2'000'000);
   };
   b.pass(files, 2, read_file);
   const TraceSummary s = summarize(b.get());
@@ -303,12 +301,7 @@ TEST(LoaderShapes, WithoutReplacementAPassEndsWhenAFileRepeats) {
   std::vector<std::uint32_t> files;
   for (int i = 0; i < 64; ++i)
     files.push_back(b.file("/data/train/" + std::to_string(1000 + i) + ".bin", 8192));
-  auto read_file = [&](std::uint32_t pid, std::uint32_t f) {
-    b.ev(b.now(), 5'000, pid, pid, Op::open, f, -1, 0, 0, 9);
-    b.ev(b.now() + 6'000, 5'000, pid, pid, Op::read, f, 9, 0, 8192, 8192);
-    b.ev(b.now() + 12'000, 1'000, pid, pid, Op::close, f, 9, 0, 0, 0);
-    b.now() += 200'000;
-  };
+  auto read_file = [&](std::uint32_t pid, std::uint32_t f) { b.read_whole(pid, f, 8192, 200'000); };
   b.pass(files, 8, read_file);
   b.pass(files, 8, read_file);
   const TraceSummary s = summarize(b.get());
@@ -327,12 +320,7 @@ TEST(LoaderShapes, AnEvaluationInTheMiddleOfAnEpochDoesNotSplitIt) {
     train.push_back(b.file("/data/train/" + std::to_string(1000 + i) + ".bin", 8192));
   for (int i = 0; i < 16; ++i)
     val.push_back(b.file("/data/val/" + std::to_string(1000 + i) + ".bin", 8192));
-  auto read_file = [&](std::uint32_t pid, std::uint32_t f) {
-    b.ev(b.now(), 5'000, pid, pid, Op::open, f, -1, 0, 0, 9);
-    b.ev(b.now() + 6'000, 5'000, pid, pid, Op::read, f, 9, 0, 8192, 8192);
-    b.ev(b.now() + 12'000, 1'000, pid, pid, Op::close, f, 9, 0, 0, 0);
-    b.now() += 200'000;
-  };
+  auto read_file = [&](std::uint32_t pid, std::uint32_t f) { b.read_whole(pid, f, 8192, 200'000); };
   for (int epoch = 0; epoch < 2; ++epoch) {
     const auto workers = b.spawn();
     b.batches(workers, {train.begin(), train.begin() + 32}, 8, read_file);

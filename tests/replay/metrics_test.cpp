@@ -201,6 +201,17 @@ void expect_io_time_laws(const Report& r, const Job& job) {
   EXPECT_LE(static_cast<double>(r.requests) * kLatencyNs / 1e9, slots * r.elapsed_s + 1e-9);
 }
 
+// `job` run on the fake clock through the null engine, every request taking kLatencyNs.
+Result<Report> run_on_fake_clock(const Job& job) {
+  FakeClock clock;
+  RunOptions o;
+  o.engine = "null";
+  o.engine_factory = null_engine_with_latency(kLatencyNs);
+  o.series = false;
+  o.clock = &clock;
+  return run_job(job, o);
+}
+
 // AU and samples/s can never disagree: an accelerator that took n_a samples in batches of b,
 // computing c s a step, cannot have computed more than n_a/b × c in its wall time.
 TEST(MetricsLaw, AuNeverExceedsWhatTheSamplesAllowAcrossShapes) {
@@ -220,13 +231,7 @@ TEST(MetricsLaw, AuNeverExceedsWhatTheSamplesAllowAcrossShapes) {
     const dlgen::testing::TempDir ck("dlgen-law");
     Job job = shape_job(s);
     job.checkpoint.dir = ck.path();
-    FakeClock clock;
-    RunOptions o;
-    o.engine = "null";
-    o.engine_factory = null_engine_with_latency(kLatencyNs);  // I/O takes time, as on a device
-    o.series = false;
-    o.clock = &clock;
-    Result<Report> r = run_job(job, o);
+    Result<Report> r = run_on_fake_clock(job);  // I/O takes time, as on a device
     ASSERT_TRUE(r) << r.error().message;
     expect_io_time_laws(*r, job);
     const double c = 0.1;
@@ -267,13 +272,7 @@ TEST(MetricsLaw, AuNeverExceedsWhatTheSamplesAllowWithVaryingBatches) {
     Job job = shape_job(s);
     job.reader.batch_sizes.kind = DistKind::histogram;
     job.reader.batch_sizes.bins = {{2, 2, 3}, {8, 8, 2}, {24, 24, 1}};  // mean 8
-    FakeClock clock;
-    RunOptions o;
-    o.engine = "null";
-    o.engine_factory = null_engine_with_latency(kLatencyNs);
-    o.series = false;
-    o.clock = &clock;
-    Result<Report> r = run_job(job, o);
+    Result<Report> r = run_on_fake_clock(job);
     ASSERT_TRUE(r) << r.error().message;
     const double c = 0.1;
     const std::uint64_t share = s.files / s.accelerators;  // drop_last: the same for each
@@ -310,13 +309,7 @@ TEST(MetricsLaw, MibPerSecondIsWhatTheLatencyAndRequestsInFlightAllow) {
       job.reader.shuffle = Shuffle::file;
       job.run.epochs = 2;
       ASSERT_TRUE(validate(job).empty());
-      FakeClock clock;
-      RunOptions o;
-      o.engine = "null";
-      o.engine_factory = null_engine_with_latency(kLatencyNs);
-      o.series = false;
-      o.clock = &clock;
-      Result<Report> r = run_job(job, o);
+      Result<Report> r = run_on_fake_clock(job);
       ASSERT_TRUE(r) << r.error().message;
       expect_io_time_laws(*r, job);
       EXPECT_EQ(r->requests, 256u);

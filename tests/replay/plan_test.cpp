@@ -269,9 +269,8 @@ TEST(Plan, VaryingBatchesKeepStepsAtSamplesOverTheMean) {
           job.run.accelerators = accs;
           job.run.max_steps = max_steps;
           const std::string at = "accs " + std::to_string(accs) + " ranks " +
-                                 std::to_string(ranks) + " drop_last " +
-                                 std::to_string(drop_last) + " max_steps " +
-                                 std::to_string(max_steps);
+                                 std::to_string(ranks) + " drop_last " + std::to_string(drop_last) +
+                                 " max_steps " + std::to_string(max_steps);
           std::uint64_t most = 0;
           for (std::uint32_t rank = 0; rank < ranks; ++rank) {
             const Topology t{rank, ranks};

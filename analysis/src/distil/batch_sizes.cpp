@@ -27,7 +27,7 @@ VaryingBatches varying_batches(const TraceSummary& s, std::uint32_t files_per_sa
   VaryingBatches v;
   if (s.batch_size == 0 || s.stream_shards || s.batches_from_read_bursts) return v;
   const std::uint32_t k = std::max<std::uint32_t>(files_per_sample, 1);
-  std::map<std::uint64_t, std::uint64_t> count;  // samples → batches
+  std::map<std::uint64_t, std::uint64_t> count;             // samples → batches
   std::set<std::pair<std::int32_t, std::uint32_t>> passes;  // (pass, accelerator)
   for (const Batch& b : s.batches) {
     if (b.epoch < 0 || static_cast<std::size_t>(b.epoch) >= s.epochs.size() ||
@@ -38,9 +38,8 @@ VaryingBatches varying_batches(const TraceSummary& s, std::uint32_t files_per_sa
     ++v.batches;
   }
   if (count.size() < 3 || v.batches == 0) return v;
-  const auto common = std::max_element(count.begin(), count.end(), [](auto& a, auto& b) {
-    return a.second < b.second;
-  });
+  const auto common = std::max_element(count.begin(), count.end(),
+                                       [](auto& a, auto& b) { return a.second < b.second; });
   v.commonest = common->first;
   v.commonest_batches = common->second;
   // Off the commonest size: more than half the batches, beyond one a pass and accelerator (a
@@ -70,15 +69,14 @@ bool write_varying_batches(JobWriter& x, std::uint32_t files_per_sample) {
   auto& r = x.out.job.reader;
   r.batch_sizes = vary.sizes;
   r.batch_size = static_cast<std::uint32_t>(std::max(1L, std::lround(vary.mean)));
-  x.evidence("reader.batch_size",
-             "varies: " + std::to_string(vary.batches) +
-                 " handovers of the training passes carried " + std::to_string(vary.smallest) +
-                 "-" + std::to_string(vary.largest) + " samples (median " +
-                 std::to_string(vary.median) + ", mean " + fmt("%.1f", vary.mean) + "; " +
-                 std::to_string(vary.commonest_batches) + " carried " +
-                 std::to_string(vary.commonest) +
-                 ", the commonest): a batch sampler's own batches; each training batch's size "
-                 "is drawn from their histogram");
+  x.evidence(
+      "reader.batch_size",
+      "varies: " + std::to_string(vary.batches) + " handovers of the training passes carried " +
+          std::to_string(vary.smallest) + "-" + std::to_string(vary.largest) + " samples (median " +
+          std::to_string(vary.median) + ", mean " + fmt("%.1f", vary.mean) + "; " +
+          std::to_string(vary.commonest_batches) + " carried " + std::to_string(vary.commonest) +
+          ", the commonest): a batch sampler's own batches; each training batch's size "
+          "is drawn from their histogram");
   return true;
 }
 
