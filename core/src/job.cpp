@@ -144,6 +144,12 @@ namespace {
 void check_reader(const Job& job, std::vector<Diagnostic>& out) {
   const ReaderSpec& r = job.reader;
   if (r.batch_size < 1) add(out, "reader.batch_size", "must be >= 1");
+  if (r.batches_vary() && r.batch_sizes.expected() < 0.5)
+    add(out, "reader.batch_size", "a distribution of batch sizes needs a mean of at least 1");
+  if (r.batches_vary() && r.read_unit == ReadUnit::stream)
+    add(out, "reader.batch_size",
+        "a distribution of batch sizes applies to read = \"file\", \"sample\" or "
+        "\"row_group\" (a stream's workers cut their own batches)");
   if (r.direct && r.request_size_bytes % 4096 != 0)
     add(out, "reader.request_size", "must be a multiple of 4KiB with direct = true");
   if (r.direct && r.header_read_bytes % 4096 != 0)

@@ -159,10 +159,28 @@ void read_datasets(Ctx& ctx, const toml::table& root, Job& job) {
   }
 }
 
+// reader.batch_size: an integer, or a distribution of batch sizes (batches that vary: a token
+// budget); then batch_size is its mean, rounded, and a fixed one is just that integer.
+void read_batch_size(Ctx& ctx, Section& s, ReaderSpec& r) {
+  const toml::node* n = s.get("batch_size");
+  if (!n || !n->is_table()) return s.integer("batch_size", r.batch_size);
+  const std::size_t errors = ctx.diags.size();
+  Distribution d;
+  s.distribution("batch_size", d, Unit::samples);
+  if (ctx.diags.size() != errors) return;
+  if (d.kind == DistKind::fixed && d.min == 0 && d.max == 0) {
+    r.batch_size = static_cast<std::uint32_t>(std::llround(std::min(d.value, 4.0e9)));
+    return;
+  }
+  r.batch_sizes = d;
+  r.batch_size =
+      static_cast<std::uint32_t>(std::max(1LL, std::llround(std::min(d.expected(), 4.0e9))));
+}
+
 void read_reader(Ctx& ctx, const toml::table& root, Job& job) {
   ReaderSpec& r = job.reader;
   Section s(ctx, subtable(ctx, root, "reader"), "reader");
-  s.integer("batch_size", r.batch_size);
+  read_batch_size(ctx, s, r);
   s.integer("workers", r.workers);
   s.integer("prefetch", r.prefetch);
   s.choice("shuffle", r.shuffle,
@@ -244,6 +262,7 @@ void apply_accelerator_batch(Ctx& ctx, Job& job) {
     return;
   }
   job.reader.batch_size = batch;
+  job.reader.batch_sizes = {};  // the accelerator's own batch is fixed
 }
 
 void read_compute(Ctx& ctx, const toml::table& root, Job& job) {

@@ -76,7 +76,8 @@ void write_dataset(Writer& w, const DatasetSpec& d, Load inherited_load = Load::
 
 void write_reader(Writer& w, const ReaderSpec& r) {
   w.section("reader");
-  w.kv("batch_size", std::to_string(r.batch_size));
+  w.kv("batch_size",
+       r.batches_vary() ? dist_text(r.batch_sizes, Unit::samples) : std::to_string(r.batch_size));
   w.kv("workers", std::to_string(r.workers));
   w.kv("prefetch", std::to_string(r.prefetch));
   w.kv("shuffle", quote(to_string(r.shuffle)));

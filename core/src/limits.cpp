@@ -195,7 +195,8 @@ std::optional<std::uint64_t> add(std::uint64_t a, std::uint64_t b) {
 bool plans_by_arithmetic(const DatasetSpec& dataset, const ReaderSpec& reader) {
   const bool file_order = reader.shuffle == Shuffle::none ||
                           (reader.shuffle == Shuffle::file && reader.shuffle_buffer == 0);
-  return reader.read_unit == ReadUnit::row_group && dataset.files_per_sample <= 1 && file_order;
+  return reader.read_unit == ReadUnit::row_group && dataset.files_per_sample <= 1 && file_order &&
+         !reader.batches_vary();
 }
 
 std::uint64_t host_memory_bytes() {

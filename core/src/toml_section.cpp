@@ -250,7 +250,11 @@ void Section::type_error(std::string_view key, const toml::node& n, const std::s
 // "0.3s").
 std::optional<double> Section::scalar(const toml::node& n, const std::string& p, Unit unit) {
   const bool bytes = unit == Unit::bytes;
-  if (n.is_number()) {
+  if (n.is_number() || unit == Unit::samples) {
+    if (!n.is_number()) {
+      ctx_.error(p, line_of(n), "expected a number of samples, got " + node_text(n));
+      return std::nullopt;
+    }
     const double v =
         n.is_integer() ? static_cast<double>(*n.value<std::int64_t>()) : *n.value<double>();
     if (!(v >= 0)) {

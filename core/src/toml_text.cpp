@@ -67,7 +67,11 @@ std::string time_text(double s) {
 }
 
 std::string dist_text(const Distribution& d, Unit unit) {
-  auto v = [&](double x) { return unit == Unit::bytes ? size_text(x) : time_text(x); };
+  auto v = [&](double x) {
+    if (unit == Unit::samples)
+      return x == std::round(x) ? std::to_string(std::llround(x)) : float_text(x);
+    return unit == Unit::bytes ? size_text(x) : time_text(x);
+  };
   if (d.kind == DistKind::fixed && d.min == 0 && d.max == 0) return v(d.value);
   std::string out = "{ dist = \"" + std::string(to_string(d.kind)) + "\"";
   switch (d.kind) {

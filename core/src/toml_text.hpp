@@ -10,7 +10,8 @@
 namespace dlgen::detail {
 
 // What a number in a job file measures: bytes or seconds.
-enum class Unit { bytes, seconds };
+// What a distribution's values count: bytes, seconds, or samples (a batch's size: bare numbers).
+enum class Unit { bytes, seconds, samples };
 
 std::string quote(std::string_view s);
 std::string float_text(double v);

@@ -170,6 +170,8 @@ void DlioWriter::check_reader_expressible() {
   if (!r.worker_pace.empty()) refuse("reader.worker_pace", "DLIO's readers all go at one speed");
   if (r.shuffle_block > 0)
     refuse("reader.shuffle_block", "DLIO shuffles samples one by one, not in blocks");
+  if (r.batches_vary())
+    refuse("reader.batch_size", "DLIO's batches all hold batch_size samples; these vary in size");
   if (!(r.startup_spread == Distribution{}))
     refuse("reader.startup_spread", "DLIO's accelerators start every epoch together");
   if (r.read_unit == ReadUnit::stream)

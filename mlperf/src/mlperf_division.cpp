@@ -98,7 +98,8 @@ void checkpoint_fields(Fields& f, const CheckpointSpec& k) {
 
 // The reader's fields, one per key.
 void reader_fields(Fields& f, const ReaderSpec& r) {
-  f.emplace_back("reader.batch_size", std::to_string(r.batch_size));
+  f.emplace_back("reader.batch_size",
+                 r.batches_vary() ? describe(r.batch_sizes) : std::to_string(r.batch_size));
   f.emplace_back("reader.workers", std::to_string(r.workers));
   f.emplace_back("reader.prefetch", std::to_string(r.prefetch));
   f.emplace_back("reader.shuffle", to_string(r.shuffle));

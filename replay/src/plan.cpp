@@ -29,6 +29,7 @@ void permute(std::vector<T>& v, Rng& rng) {
 
 constexpr std::uint64_t kShuffleSalt = 0x5348554646ULL;  // "SHUFF"
 constexpr std::uint64_t kEvalSalt = 0x6576616cULL;       // "eval"
+constexpr std::uint64_t kBatchSalt = 0x4241544348ULL;    // "BATCH"
 
 // The epoch's file order: 0 .. files-1, permuted unless shuffle = "none".
 std::vector<std::uint64_t> files_in_order(std::uint64_t files, Shuffle shuffle, Rng& rng) {
@@ -187,6 +188,25 @@ void plan_by_arithmetic(const DatasetSpec& dataset, const ReaderSpec& r, const R
   }
 }
 
+// Where an accelerator's batches begin in its share of n samples, and where the last ends:
+// batches of r.batch_size (the last partial, dropped with drop_last), or of sizes drawn with
+// `seed` when they vary (batch_cuts); at most max_steps batches (0: no limit).
+std::vector<std::uint64_t> batch_bounds(const ReaderSpec& r, std::uint64_t n,
+                                        std::uint64_t max_steps, std::uint64_t seed) {
+  std::vector<std::uint64_t> sizes;
+  if (r.batches_vary()) {
+    sizes = batch_cuts(r.batch_sizes, n, seed);
+  } else {
+    const std::uint64_t batch = std::max<std::uint32_t>(1, r.batch_size);
+    sizes.assign(n / batch, batch);
+    if (n % batch != 0 && !r.drop_last) sizes.push_back(n % batch);
+  }
+  if (max_steps > 0 && sizes.size() > max_steps) sizes.resize(max_steps);
+  std::vector<std::uint64_t> bounds{0};
+  for (const std::uint64_t s : sizes) bounds.push_back(bounds.back() + s);
+  return bounds;
+}
+
 }  // namespace
 
 EpochPlan plan_dataset(const DatasetSpec& dataset, const ReaderSpec& reader, const RunSpec& run,
@@ -200,6 +220,7 @@ EpochPlan plan_dataset(const DatasetSpec& dataset, const ReaderSpec& reader, con
     r.shuffle = Shuffle::none;
     r.drop_last = false;
     r.seed = mix_seed(reader.seed, kEvalSalt);
+    r.batch_sizes = {};  // evaluation batches are of one size
     if (reader.eval_batch_size > 0) r.batch_size = reader.eval_batch_size;
   }
   if (r.read_unit == ReadUnit::stream) {
@@ -223,7 +244,6 @@ EpochPlan plan_dataset(const DatasetSpec& dataset, const ReaderSpec& reader, con
   const std::uint64_t global = std::uint64_t{local} * topology.nranks;
   const std::uint64_t per_file = samples_of.samples_per_file;
   const std::uint32_t first = first_sample_read(dataset);
-  const std::uint64_t batch = std::max<std::uint32_t>(1, r.batch_size);
   // With drop_last every accelerator gets the same number of samples (as DistributedSampler).
   const std::uint64_t usable = r.drop_last ? order.size() / global * global : order.size();
 
@@ -237,13 +257,12 @@ EpochPlan plan_dataset(const DatasetSpec& dataset, const ReaderSpec& reader, con
       for (std::uint64_t f = 0; f < k; ++f)
         acc.samples.push_back(
             {order[i] / per_file * k + f, first + static_cast<std::uint32_t>(order[i] % per_file)});
-    std::uint64_t batches = r.drop_last ? n / batch : (n + batch - 1) / batch;
-    if (run.max_steps > 0) batches = std::min<std::uint64_t>(batches, run.max_steps);
-    n = std::min(n, batches * batch);
-    acc.samples.resize(n * k);
+    const std::vector<std::uint64_t> bounds =
+        batch_bounds(r, n, run.max_steps,
+                     mix_seed(mix_seed(mix_seed(r.seed, kBatchSalt), epoch), acc.global_id));
+    acc.samples.resize(bounds.back() * k);
     acc.batch_begin.clear();
-    for (std::uint64_t b = 0; b <= batches; ++b)
-      acc.batch_begin.push_back(std::min(n, b * batch) * k);
+    for (const std::uint64_t b : bounds) acc.batch_begin.push_back(b * k);
   }
   return plan;
 }
@@ -283,6 +302,8 @@ std::uint64_t most_batches(const DatasetSpec& dataset, const ReaderSpec& reader,
   const std::uint64_t usable = drop_last ? samples / global * global : samples;
   const std::uint64_t n = (usable + global - 1) / global;  // global accelerator 0's samples
   std::uint64_t batches = drop_last ? n / batch : (n + batch - 1) / batch;
+  if (phase == Phase::train && reader.batches_vary())
+    batches = varied_batch_count(reader.batch_sizes, n);
   if (run.max_steps > 0) batches = std::min<std::uint64_t>(batches, run.max_steps);
   return batches;
 }
@@ -337,7 +358,8 @@ PlanCounts count_plan(const DatasetSpec& dataset, const ReaderSpec& reader, cons
     if (reader.eval_batch_size > 0) r.batch_size = reader.eval_batch_size;
   }
   PlanCounts c;
-  if (r.read_unit == ReadUnit::stream) {
+  // Stream reads deal files to workers, and batches that vary are drawn: both are planned.
+  if (r.read_unit == ReadUnit::stream || (phase == Phase::train && r.batches_vary())) {
     const EpochPlan plan = plan_dataset(dataset, reader, run, epoch, phase, topology);
     c.samples = plan.num_samples();
     c.steps = plan.num_steps();
@@ -466,10 +488,11 @@ std::string format_plan(const Job& job, const PlanSummary& s) {
               ? "; sample shuffle: each batch reads the row groups of its rows"
               : "");
   }
-  add("  per epoch    %llu samples, %llu steps per accelerator (batch %u, %u accelerator(s), %u "
+  add("  per epoch    %llu samples, %llu steps per accelerator (batch %s%u, %u accelerator(s), %u "
       "worker(s) each)\n",
-      ull(s.samples_per_epoch), ull(s.steps_per_epoch), job.reader.batch_size, job.run.accelerators,
-      job.reader.workers);
+      ull(s.samples_per_epoch), ull(s.steps_per_epoch),
+      job.reader.batches_vary() ? "varying, mean " : "", job.reader.batch_size,
+      job.run.accelerators, job.reader.workers);
   add("  epochs       %u: %llu steps per accelerator in all\n", job.run.epochs, ull(s.total_steps));
   if (s.eval_steps > 0)
     add("  evaluation   %llu files, %s, %llu steps in all\n", ull(s.eval_files),

@@ -33,17 +33,26 @@ class Loader : public testing::TraceBuilder {
   template <class ReadSample>
   void pass(const std::vector<std::uint32_t>& samples, std::uint32_t batch,
             ReadSample read_sample) {
+    std::vector<std::size_t> sizes(samples.size() / batch, batch);
+    if (samples.size() % batch) sizes.push_back(samples.size() % batch);
+    pass_sizes(samples, sizes, read_sample);
+  }
+  // One pass in batches of the given sizes (a batch sampler of its own), as pass() above.
+  template <class ReadSample>
+  void pass_sizes(const std::vector<std::uint32_t>& samples, const std::vector<std::size_t>& sizes,
+                  ReadSample read_sample) {
     now_ += 50'000'000;  // the workers start
     std::vector<std::uint32_t> pids;
     for (std::uint32_t w = 0; w < workers_; ++w) {
       pids.push_back(next_pid_++);
       proc(pids.back(), kMain, "pt_data_worker", false, pids.back());
     }
-    const std::size_t batches = (samples.size() + batch - 1) / batch;
-    for (std::size_t b = 0; b < batches; ++b) {
+    std::size_t next = 0;
+    for (std::size_t b = 0; b < sizes.size(); ++b) {
       const std::uint32_t pid = pids[b % workers_];
-      for (std::size_t i = b * batch; i < std::min(samples.size(), (b + 1) * batch); ++i)
+      for (std::size_t i = next; i < std::min(samples.size(), next + sizes[b]); ++i)
         read_sample(pid, samples[i]);
+      next += sizes[b];
       ev(now_, 10'000, pid, pid, Op::sendmsg, trace::kNoFile, 5, 0, 64, 64);
       now_ += 20'000;
       ev(now_, 10'000, kMain, kMain, Op::recvmsg, trace::kNoFile, 6, 0, 64, 64);
@@ -84,6 +93,14 @@ class Loader : public testing::TraceBuilder {
       ev(now_, 10'000, kMain, kMain, Op::recvmsg, trace::kNoFile, 6, 0, 64, 64);
       now_ += 20'000'000;
     }
+  }
+  // A sample file opened, read whole (`size` bytes, one read) and closed by worker `pid`, then
+  // `after_ns` of its decoding.
+  void read_whole(std::uint32_t pid, std::uint32_t f, std::uint64_t size, std::uint64_t after_ns) {
+    ev(now_, 5'000, pid, pid, Op::open, f, -1, 0, 0, 9);
+    ev(now_ + 6'000, 5'000, pid, pid, Op::read, f, 9, 0, size, static_cast<std::int64_t>(size));
+    ev(now_ + 12'000, 1'000, pid, pid, Op::close, f, 9, 0, 0, 0);
+    now_ += after_ns;
   }
   const trace::Trace& get() const { return t_; }
   std::uint64_t& now() { return now_; }
@@ -164,11 +181,9 @@ TEST(LoaderShapes, DrawsWithReplacementEndAPassWithItsWorkers) {
   for (int i = 0; i < 120; ++i)
     files.push_back(b.file("/data/common/" + std::to_string(1000 + i) + ".bin", 8192));
   std::mt19937 rng(5);
+  // decode: over 1 ms, so a file drawn twice in a row is two reads
   auto read_file = [&](std::uint32_t pid, std::uint32_t f) {
-    b.ev(b.now(), 5'000, pid, pid, Op::open, f, -1, 0, 0, 9);
-    b.ev(b.now() + 6'000, 5'000, pid, pid, Op::read, f, 9, 0, 8192, 8192);
-    b.ev(b.now() + 12'000, 1'000, pid, pid, Op::close, f, 9, 0, 0, 0);
-    b.now() += 2'000'000;  // decode: over 1 ms, so a file drawn twice in a row is two reads
+    b.read_whole(pid, f, 8192, 2'000'000);
   };
   for (int epoch = 0; epoch < 3; ++epoch) {
     std::vector<std::uint32_t> draws;
@@ -185,7 +200,50 @@ TEST(LoaderShapes, DrawsWithReplacementEndAPassWithItsWorkers) {
   EXPECT_EQ(d.job.run.epochs, 3u);
   EXPECT_EQ(d.job.run.max_steps, 0u);
   EXPECT_EQ(d.job.reader.batch_size, 10u);
+  EXPECT_FALSE(d.job.reader.batches_vary());
   EXPECT_EQ(d.job.reader.workers, 2u);
+}
+
+// A batch sampler of its own (a token budget): 3 epochs of 300 files in 34 batches of 2-30 files,
+// in a new order each epoch. Distil writes batch_size as the histogram of the sizes seen (the
+// replay draws each epoch's 34 batches from it); batches of one size scattered by a few (24-29,
+// as accesses counted as samples do) stay one size.
+TEST(LoaderShapes, BatchesOfVaryingSizeAreADistribution) {
+  for (const bool vary : {true, false}) {
+    SCOPED_TRACE(vary ? "a token budget" : "24-29 around 26");
+    Loader b(2);
+    auto read_file = [&](std::uint32_t pid, std::uint32_t f) {
+      b.read_whole(pid, f, 900, 100'000);
+    };
+    std::vector<std::size_t> sizes;
+    if (vary) {
+      sizes.insert(sizes.end(), {20, 30, 30, 30});
+      for (const std::size_t n : {2, 5, 12}) sizes.insert(sizes.end(), 10, n);
+    } else {
+      for (int i = 0; i < 12; ++i) sizes.push_back(24 + i % 6);  // 318 a pass
+    }
+    std::vector<std::uint32_t> files;
+    for (std::size_t i = 0; i < std::accumulate(sizes.begin(), sizes.end(), std::size_t{0}); ++i)
+      files.push_back(b.file("/data/docs/doc_" + std::to_string(1000 + i) + ".bin", 900));
+    std::mt19937 rng(7);
+    for (int epoch = 0; epoch < 3; ++epoch) {
+      std::shuffle(sizes.begin(), sizes.end(), rng);
+      std::vector<std::uint32_t> order = files;
+      std::shuffle(order.begin(), order.end(), rng);
+      b.pass_sizes(order, sizes, read_file);
+    }
+    const Distilled d = distil(summarize(b.get()));
+    ASSERT_EQ(d.job.reader.batches_vary(), vary);
+    if (!vary) continue;
+    const Distribution& h = d.job.reader.batch_sizes;
+    ASSERT_EQ(h.kind, DistKind::histogram);
+    std::vector<HistogramBin> want = {
+        {2, 2, 30}, {5, 5, 30}, {12, 12, 30}, {20, 20, 3}, {30, 30, 9}};
+    EXPECT_EQ(h.bins, want);
+    EXPECT_EQ(d.job.reader.batch_size, 9u);  // 300 / 34
+    EXPECT_NE(d.comments.at("reader.batch_size").find("varies: 102 handovers"), std::string::npos)
+        << d.comments.at("reader.batch_size");
+  }
 }
 
 // A WeightedRandomSampler over a ConcatDataset of two folders draws nearly every file of the
@@ -206,10 +264,7 @@ TEST(LoaderShapes, FilesListedButNotDrawnCountOverTheWholeSet) {
     b.ev(b.now(), 1'000, 100, 100, Op::getdents, dir, 5, 0, 32768, 0);
   }
   auto read_file = [&](std::uint32_t pid, std::uint32_t f) {
-    b.ev(b.now(), 5'000, pid, pid, Op::open, f, -1, 0, 0, 9);
-    b.ev(b.now() + 6'000, 5'000, pid, pid, Op::read, f, 9, 0, 8192, 8192);
-    b.ev(b.now() + 12'000, 1'000, pid, pid, Op::close, f, 9, 0, 0, 0);
-    b.now() += 2'000'000;
+    b.read_whole(pid, f, 8192, 2'000'000);
   };
   std::vector<std::uint32_t> draws;
   for (int i = 0; i < 20; ++i) draws.push_back(common[2 * i]);
@@ -233,10 +288,7 @@ TEST(LoaderShapes, OneOtherEntryOfAFolderIsNotAFile) {
   b.ev(b.now(), 1'000, 100, 100, Op::getdents, dir, 5, 0, 32768, 48 + 40 * 7);
   b.ev(b.now(), 1'000, 100, 100, Op::getdents, dir, 5, 0, 32768, 0);
   auto read_file = [&](std::uint32_t pid, std::uint32_t f) {
-    b.ev(b.now(), 5'000, pid, pid, Op::open, f, -1, 0, 0, 9);
-    b.ev(b.now() + 6'000, 5'000, pid, pid, Op::read, f, 9, 0, 8192, 8192);
-    b.ev(b.now() + 12'000, 1'000, pid, pid, Op::close, f, 9, 0, 0, 0);
-    b.now() += 2'000'000;
+    b.read_whole(pid, f, 8192, 2'000'000);
   };
   b.pass(files, 2, read_file);
   const TraceSummary s = summarize(b.get());
@@ -252,12 +304,7 @@ TEST(LoaderShapes, WithoutReplacementAPassEndsWhenAFileRepeats) {
   std::vector<std::uint32_t> files;
   for (int i = 0; i < 64; ++i)
     files.push_back(b.file("/data/train/" + std::to_string(1000 + i) + ".bin", 8192));
-  auto read_file = [&](std::uint32_t pid, std::uint32_t f) {
-    b.ev(b.now(), 5'000, pid, pid, Op::open, f, -1, 0, 0, 9);
-    b.ev(b.now() + 6'000, 5'000, pid, pid, Op::read, f, 9, 0, 8192, 8192);
-    b.ev(b.now() + 12'000, 1'000, pid, pid, Op::close, f, 9, 0, 0, 0);
-    b.now() += 200'000;
-  };
+  auto read_file = [&](std::uint32_t pid, std::uint32_t f) { b.read_whole(pid, f, 8192, 200'000); };
   b.pass(files, 8, read_file);
   b.pass(files, 8, read_file);
   const TraceSummary s = summarize(b.get());
@@ -276,12 +323,7 @@ TEST(LoaderShapes, AnEvaluationInTheMiddleOfAnEpochDoesNotSplitIt) {
     train.push_back(b.file("/data/train/" + std::to_string(1000 + i) + ".bin", 8192));
   for (int i = 0; i < 16; ++i)
     val.push_back(b.file("/data/val/" + std::to_string(1000 + i) + ".bin", 8192));
-  auto read_file = [&](std::uint32_t pid, std::uint32_t f) {
-    b.ev(b.now(), 5'000, pid, pid, Op::open, f, -1, 0, 0, 9);
-    b.ev(b.now() + 6'000, 5'000, pid, pid, Op::read, f, 9, 0, 8192, 8192);
-    b.ev(b.now() + 12'000, 1'000, pid, pid, Op::close, f, 9, 0, 0, 0);
-    b.now() += 200'000;
-  };
+  auto read_file = [&](std::uint32_t pid, std::uint32_t f) { b.read_whole(pid, f, 8192, 200'000); };
   for (int epoch = 0; epoch < 2; ++epoch) {
     const auto workers = b.spawn();
     b.batches(workers, {train.begin(), train.begin() + 32}, 8, read_file);

@@ -363,6 +363,40 @@ TEST(JobIo, ShuffleBlock) {
             std::string::npos);
 }
 
+// reader.batch_size as a distribution (batches that vary): read with batch_size its rounded
+// mean, written back as the table, round-tripped; a fixed one is the integer; samples are bare
+// numbers; a stream cuts its own batches (the bad-jobs folder holds it with its line).
+TEST(JobIo, BatchSizeDistribution) {
+  constexpr std::string_view head = "[dataset]\ndir = \"d\"\nnum_files = 1200\nsample_size = 900\n";
+  Job j = parse_ok(std::string(head) +
+                   "[reader]\nbatch_size = { dist = \"histogram\", bins = [[2, 3], [11, 2], "
+                   "[64, 1]] }\n");
+  ASSERT_TRUE(j.reader.batches_vary());
+  EXPECT_EQ(j.reader.batch_sizes.bins.size(), 3u);
+  EXPECT_EQ(j.reader.batch_size, 15u);  // (2x3 + 11x2 + 64) / 6 = 15.3
+  const std::string text = to_toml(j);
+  EXPECT_NE(text.find("batch_size = { dist = \"histogram\", bins = [[2, 2, 3.0], [11, 11, 2.0], "
+                      "[64, 64, 1.0]] }"),
+            std::string::npos)
+      << text;
+  auto back = parse_job(text, "t.toml");
+  ASSERT_TRUE(back) << back.error().message << "\n" << text;
+  EXPECT_TRUE(*back == j) << text;
+  // One size, as a table or an integer: the same job as ever.
+  const Job fixed = parse_ok(std::string(head) + "[reader]\nbatch_size = { value = 8 }\n");
+  EXPECT_FALSE(fixed.reader.batches_vary());
+  EXPECT_EQ(fixed.reader.batch_size, 8u);
+  EXPECT_TRUE(parse_ok(std::string(head) + "[reader]\nbatch_size = 8\n") == fixed);
+  EXPECT_NE(to_toml(fixed).find("batch_size = 8\n"), std::string::npos);
+  EXPECT_NE(parse_err(std::string(head) + "[reader]\nbatch_size = { min = \"2KiB\", max = 9 }\n")
+                .find("t.toml:6: reader.batch_size.min: expected a number of samples"),
+            std::string::npos);
+  EXPECT_NE(parse_err(std::string(head) + "[reader]\nread = \"stream\"\n" +
+                      "batch_size = { min = 2, max = 9 }\n")
+                .find("reader.batch_size: a distribution of batch sizes applies to read"),
+            std::string::npos);
+}
+
 TEST(JobIo, WorkerPace) {
   constexpr std::string_view head = "[dataset]\ndir = \"d\"\nsample_size = 1\n";
   Job j = parse_ok(std::string(head) + "[reader]\nworker_pace = [0.8, 1, 1.2]\n");

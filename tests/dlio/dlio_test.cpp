@@ -224,6 +224,9 @@ TEST(Dlio, JobsWriteBackAsDlioConfigs) {
   j.checkpoint.final_size_bytes = 1000;
   j.reader.shuffle = Shuffle::sample;
   j.reader.shuffle_block = 40;
+  j.reader.batch_sizes.kind = DistKind::uniform;  // batches of 2 to 6 samples
+  j.reader.batch_sizes.min = 2;
+  j.reader.batch_sizes.max = 6;
   j.dataset.sample_end = 2;  // training and validation as ranges of one file's samples
   Result<std::string> bad = to_dlio_yaml(j);
   ASSERT_FALSE(bad);
@@ -240,6 +243,8 @@ TEST(Dlio, JobsWriteBackAsDlioConfigs) {
   EXPECT_NE(bad.error().message.find("reader.shuffle_block"), std::string::npos)
       << bad.error().message;
   EXPECT_NE(bad.error().message.find("dataset.sample_range"), std::string::npos);
+  EXPECT_NE(bad.error().message.find("reader.batch_size: DLIO's batches"), std::string::npos)
+      << bad.error().message;
 }
 
 }  // namespace

@@ -229,6 +229,11 @@ TEST(Mlperf, EveryJobFieldIsComparedAndAnUnlistedChangeIsInvalid) {
   check("checkpoint.fsync", [](Job& j) { j.checkpoint.fsync = !j.checkpoint.fsync; });
   check("checkpoint.write_size", [](Job& j) { j.checkpoint.write_size_bytes = 1 << 20; });
   check("reader.shuffle", [](Job& j) { j.reader.shuffle = Shuffle::file; });
+  check("reader.batch_size", [](Job& j) {  // batches that vary around the same mean
+    j.reader.batch_sizes.kind = DistKind::uniform;
+    j.reader.batch_sizes.min = 1;
+    j.reader.batch_sizes.max = 2.0 * j.reader.batch_size - 1;
+  });
   // How the loader reads (the data loader) is OPEN's, named.
   Job r = ref;
   r.reader.recipe = {*parse_recipe_step("0+4KiB")};

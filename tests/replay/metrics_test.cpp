@@ -201,6 +201,17 @@ void expect_io_time_laws(const Report& r, const Job& job) {
   EXPECT_LE(static_cast<double>(r.requests) * kLatencyNs / 1e9, slots * r.elapsed_s + 1e-9);
 }
 
+// `job` run on the fake clock through the null engine, every request taking kLatencyNs.
+Result<Report> run_on_fake_clock(const Job& job) {
+  FakeClock clock;
+  RunOptions o;
+  o.engine = "null";
+  o.engine_factory = null_engine_with_latency(kLatencyNs);
+  o.series = false;
+  o.clock = &clock;
+  return run_job(job, o);
+}
+
 // AU and samples/s can never disagree: an accelerator that took n_a samples in batches of b,
 // computing c s a step, cannot have computed more than n_a/b × c in its wall time.
 TEST(MetricsLaw, AuNeverExceedsWhatTheSamplesAllowAcrossShapes) {
@@ -220,13 +231,7 @@ TEST(MetricsLaw, AuNeverExceedsWhatTheSamplesAllowAcrossShapes) {
     const dlgen::testing::TempDir ck("dlgen-law");
     Job job = shape_job(s);
     job.checkpoint.dir = ck.path();
-    FakeClock clock;
-    RunOptions o;
-    o.engine = "null";
-    o.engine_factory = null_engine_with_latency(kLatencyNs);  // I/O takes time, as on a device
-    o.series = false;
-    o.clock = &clock;
-    Result<Report> r = run_job(job, o);
+    Result<Report> r = run_on_fake_clock(job);  // I/O takes time, as on a device
     ASSERT_TRUE(r) << r.error().message;
     expect_io_time_laws(*r, job);
     const double c = 0.1;
@@ -257,6 +262,33 @@ TEST(MetricsLaw, AuNeverExceedsWhatTheSamplesAllowAcrossShapes) {
   }
 }
 
+// The same law with batches that vary in size (reader.batch_size as a distribution): the mean
+// batch is the samples an accelerator took over its steps, and its steps are each epoch's
+// samples / the distribution's mean (plan: varied_batch_count), so AU, samples/s and steps agree.
+TEST(MetricsLaw, AuNeverExceedsWhatTheSamplesAllowWithVaryingBatches) {
+  for (const Shape& s : {Shape{1, 2, 240, 8, 3, false, false, 0.05, 0.002},
+                         Shape{3, 2, 300, 8, 2, true, false, 0.0, 0.0}}) {
+    SCOPED_TRACE("accelerators " + std::to_string(s.accelerators));
+    Job job = shape_job(s);
+    job.reader.batch_sizes.kind = DistKind::histogram;
+    job.reader.batch_sizes.bins = {{2, 2, 3}, {8, 8, 2}, {24, 24, 1}};  // mean 8
+    Result<Report> r = run_on_fake_clock(job);
+    ASSERT_TRUE(r) << r.error().message;
+    const double c = 0.1;
+    const std::uint64_t share = s.files / s.accelerators;  // drop_last: the same for each
+    const std::uint64_t eval_steps = s.eval ? s.epochs * ((share + 7) / 8) : 0;
+    for (const AcceleratorResult& a : r->per_accelerator) {
+      EXPECT_EQ(a.steps, s.epochs * varied_batch_count(job.reader.batch_sizes, share) + eval_steps);
+      const double window = r->elapsed_s - a.first_wait_s - a.harness_s;
+      const double mean_batch = static_cast<double>(a.samples) / static_cast<double>(a.steps);
+      EXPECT_LE(a.au, static_cast<double>(a.samples) / mean_batch * c / window + 1e-9);
+      EXPECT_NEAR(a.compute_s, static_cast<double>(a.steps) * c, 1e-6);
+    }
+    EXPECT_EQ(r->samples, s.epochs * share * s.accelerators);  // every sample, no partial dropped
+    EXPECT_NEAR(r->samples_per_s * r->train_seconds, static_cast<double>(r->samples), 1e-6);
+  }
+}
+
 // MiB/s against the device: with no compute, an accelerator's W workers each keep `iodepth`
 // requests of one 4 KiB file in flight, so a run bound by a latency L reads W x iodepth x 4 KiB
 // every L: MiB/s doubles with the workers and with the iodepth, and never exceeds that.
@@ -277,13 +309,7 @@ TEST(MetricsLaw, MibPerSecondIsWhatTheLatencyAndRequestsInFlightAllow) {
       job.reader.shuffle = Shuffle::file;
       job.run.epochs = 2;
       ASSERT_TRUE(validate(job).empty());
-      FakeClock clock;
-      RunOptions o;
-      o.engine = "null";
-      o.engine_factory = null_engine_with_latency(kLatencyNs);
-      o.series = false;
-      o.clock = &clock;
-      Result<Report> r = run_job(job, o);
+      Result<Report> r = run_on_fake_clock(job);
       ASSERT_TRUE(r) << r.error().message;
       expect_io_time_laws(*r, job);
       EXPECT_EQ(r->requests, 256u);

@@ -211,6 +211,92 @@ TEST(Plan, DropLastKeepsOnlyFullBatches) {
   EXPECT_EQ(q.num_steps(), 6u);
 }
 
+// reader.batch_size as a distribution (a token-budget sampler's batches): an epoch's 71 batch
+// sizes as a histogram (each size weighted by its batches) plan to exactly those 71 sizes every
+// epoch, in an order that changes with the epoch, every sample once; a planner that cut batches of
+// the mean (17) would give 71 batches of one size, and one of the commonest size (2) 600.
+TEST(Plan, VaryingBatchesAreDrawnFromTheirDistributionEveryEpoch) {
+  Job job = make_job(1200, 1, 1, Shuffle::sample);
+  job.reader.batch_sizes.kind = DistKind::histogram;
+  job.reader.batch_sizes.bins = {{2, 2, 20}, {11, 11, 30}, {30, 30, 1}, {40, 40, 20}};
+  job.reader.batch_size = 17;  // the mean, as the reader sets it: 1200 / 71
+  std::multiset<std::uint64_t> epoch_sizes;
+  for (int i = 0; i < 20; ++i) epoch_sizes.insert(2);
+  for (int i = 0; i < 30; ++i) epoch_sizes.insert(11);
+  for (int i = 0; i < 20; ++i) epoch_sizes.insert(40);
+  epoch_sizes.insert(30);
+  std::set<std::vector<std::uint64_t>> orders;
+  for (std::uint32_t epoch = 0; epoch < 3; ++epoch) {
+    const EpochPlan p = plan_epoch(job, epoch);
+    expect_exactly_once(all_samples(p), 1200, 1);
+    ASSERT_EQ(p.num_steps(), 71u);
+    std::vector<std::uint64_t> sizes;
+    for (std::size_t k = 0; k < p.accelerators[0].num_batches(); ++k)
+      sizes.push_back(p.accelerators[0].batch_size(k));
+    EXPECT_EQ(std::multiset<std::uint64_t>(sizes.begin(), sizes.end()), epoch_sizes);
+    orders.insert(sizes);
+    EXPECT_EQ(sizes, [&] {
+      std::vector<std::uint64_t> again;
+      const EpochPlan q = plan_epoch(job, epoch);
+      for (std::size_t k = 0; k < q.accelerators[0].num_batches(); ++k)
+        again.push_back(q.accelerators[0].batch_size(k));
+      return again;
+    }()) << "the same seed and epoch must give the same batches";
+  }
+  EXPECT_EQ(orders.size(), 3u) << "each epoch its own order of batch sizes";
+  // Evaluation passes are cut in batches of one size (batch_size, the mean).
+  job.validation = job.dataset;
+  job.validation->num_files = 68;
+  const EpochPlan e = plan_eval(job, 0);
+  EXPECT_EQ(e.num_steps(), 4u);
+  EXPECT_EQ(e.accelerators[0].batch_size(0), 17u);
+}
+
+// Batches drawn from a continuous distribution: every accelerator's share in round(share / mean)
+// batches whatever the sharding, drop_last (no partial batch to drop) and max_steps; what the dry
+// run counts and most_batches are what the plan holds.
+TEST(Plan, VaryingBatchesKeepStepsAtSamplesOverTheMean) {
+  for (std::uint32_t accs : {1u, 3u})
+    for (std::uint32_t ranks : {1u, 2u})
+      for (bool drop_last : {false, true})
+        for (std::uint64_t max_steps : {0u, 5u}) {
+          Job job = make_job(1000, 1, 10, Shuffle::sample);
+          job.reader.batch_sizes.kind = DistKind::lognormal;
+          job.reader.batch_sizes.mean = 10;
+          job.reader.batch_sizes.stdev = 6;
+          job.reader.batch_sizes.min = 1;
+          job.reader.drop_last = drop_last;
+          job.run.accelerators = accs;
+          job.run.max_steps = max_steps;
+          const std::string at = "accs " + std::to_string(accs) + " ranks " +
+                                 std::to_string(ranks) + " drop_last " + std::to_string(drop_last) +
+                                 " max_steps " + std::to_string(max_steps);
+          std::uint64_t most = 0;
+          for (std::uint32_t rank = 0; rank < ranks; ++rank) {
+            const Topology t{rank, ranks};
+            const EpochPlan p = plan_epoch(job, 0, t);  // the dry run's epoch
+            std::set<std::uint64_t> distinct;
+            for (const AcceleratorPlan& a : p.accelerators) {
+              const std::uint64_t share = 1000 / (accs * ranks) + 1;  // within one
+              const std::uint64_t want = max_steps ? max_steps : (share + 5) / 10;
+              EXPECT_NEAR(double(a.num_batches()), double(want), 1.0) << at;
+              if (max_steps == 0) {
+                EXPECT_GE(a.num_samples() + 1, share - 1) << at;
+                EXPECT_LE(a.num_samples(), share) << at;
+              }
+              for (std::size_t k = 0; k < a.num_batches(); ++k) distinct.insert(a.batch_size(k));
+            }
+            if (max_steps == 0) EXPECT_GE(distinct.size(), 4u) << at;
+            const PlanSummary s = summarize_plan(job, t);
+            EXPECT_EQ(s.steps_per_epoch, p.num_steps()) << at;
+            EXPECT_EQ(s.samples_per_epoch, p.num_samples()) << at;
+            most = std::max<std::uint64_t>(most, p.num_steps());
+          }
+          EXPECT_EQ(most_batches(job.dataset, job.reader, job.run, Phase::train, ranks), most)
+              << at;
+        }
+}
+
 // dataset.files_per_sample: a sample is k consecutive files (an image and its label), kept
 // together and in order inside its batch, every file once an epoch; batch_size counts samples, and
 // drop_last, sharding and most_batches count them too.

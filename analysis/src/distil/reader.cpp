@@ -241,11 +241,11 @@ void batch_size(JobWriter& x) {
     }
   } else if (s.batch_size > 0) {
     r.batch_size = s.batch_size;
-    // Counted over the training passes' batches where an evaluation's were seen too (the batch
-    // is the training passes' commonest: find_batches).
+    // Counted over the training passes' batches (their commonest: find_batches).
     std::uint64_t full = 0, counted = 0, evaluation = 0;
     const int ti = train_dataset(s);
     const std::uint32_t k = ti >= 0 ? s.datasets[ti].files_per_sample : 1;
+    if (write_varying_batches(x, k)) return;
     auto in_evaluation = [&](const auto& b) {
       return b.epoch >= 0 && static_cast<std::size_t>(b.epoch) < s.epochs.size() &&
              s.epochs[b.epoch].evaluation;

@@ -82,6 +82,25 @@ std::string default_name(const TraceSummary& s);
 // The name prefix all files of a dataset share (up to their first digit), "" when they differ.
 std::string file_prefix_of(const DatasetSummary& d, const TraceSummary& s);
 
+// ---- batches that vary in size (batch_sizes.cpp) ----
+
+// The training passes' samples per handover when they vary (a batch sampler of the program's own:
+// a token budget): at least 3 sizes, more than half the batches off the commonest size beyond
+// one a pass and accelerator (a DataLoader's last partial batch), and the upper quartile at least
+// 1.5 times the lower (not a fixed batch's accesses scattered around it). `sizes` is then the
+// histogram of the exact sizes (weight: batches); otherwise it stays the default (one size).
+struct VaryingBatches {
+  Distribution sizes;
+  std::uint64_t batches = 0;  // training handovers counted
+  std::uint64_t commonest = 0, commonest_batches = 0;
+  std::uint64_t smallest = 0, largest = 0, median = 0;
+  double mean = 0;
+};
+VaryingBatches varying_batches(const TraceSummary& s, std::uint32_t files_per_sample);
+// reader.batch_size as that histogram (and its rounded mean), with its evidence, when the
+// batches vary; false (nothing written) when they are of one size.
+bool write_varying_batches(JobWriter& x, std::uint32_t files_per_sample);
+
 // ---- the sections, in distil()'s order ----
 
 // The training passes (epochs), in time order.

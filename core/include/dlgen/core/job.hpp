@@ -172,7 +172,15 @@ struct ReaderSpec {
   // its training DataLoader does after the evaluation); unset: startup_s.
   std::optional<double> eval_startup_s;
   // The start-up in force before a pass: eval_startup_s for an evaluation pass when set.
+  // Training batches of varying size (`batch_size = { dist = ... }`: a token-budget batch
+  // sampler): each training batch's sample count is drawn from this, and `batch_size` holds its
+  // mean, rounded (evaluation passes and the figures that need one batch use it). Default (fixed
+  // 0): every batch holds batch_size samples. The plan draws an epoch's sizes by strata and makes
+  // them add up to the epoch's samples (replay/plan.hpp, batch_cuts).
+  Distribution batch_sizes;
   double startup(bool eval) const { return eval && eval_startup_s ? *eval_startup_s : startup_s; }
+  // Whether training batches vary in size (batch_sizes set).
+  bool batches_vary() const { return !(batch_sizes == Distribution{}); }
   bool operator==(const ReaderSpec&) const = default;
 };
 

@@ -57,7 +57,7 @@ std::uint64_t request_buffer_bytes(const ReaderSpec& reader, std::uint32_t accel
 // Whether the replay plans a pass over `dataset` by arithmetic (replay::OrderShard) instead of
 // listing every sample: read = "row_group" (one sample per Parquet row; a row group's rows are
 // consecutive samples), one file per sample, and a file-level order (shuffle "none", or "file"
-// without a shuffle buffer). Its plan memory is O(files), not O(samples).
+// without a shuffle buffer) and batches of one size. Its plan memory is O(files), not O(samples).
 bool plans_by_arithmetic(const DatasetSpec& dataset, const ReaderSpec& reader);
 
 // The memory a run's per-epoch plan needs at its peak, in bytes (nullopt: the count overflows):

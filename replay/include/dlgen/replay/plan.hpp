@@ -94,13 +94,24 @@ std::vector<std::uint64_t> epoch_order(const DatasetSpec& dataset, const ReaderS
                                        std::uint32_t epoch);
 
 // Shards the epoch order over the global accelerators (sample i → accelerator i mod N, as
-// PyTorch's DistributedSampler), cuts batches, applies drop_last and run.max_steps.
+// PyTorch's DistributedSampler), cuts batches (of reader.batch_size, or of sizes drawn from
+// reader.batch_sizes for a training pass: batch_cuts), applies drop_last and run.max_steps.
 EpochPlan plan_epoch(const Job& job, std::uint32_t epoch, Topology topology = {});
 // The evaluation pass over the validation set (no shuffle, partial last batch kept).
 // Returns an empty plan when the job has no validation set.
 EpochPlan plan_eval(const Job& job, std::uint32_t epoch, Topology topology = {});
 EpochPlan plan_dataset(const DatasetSpec& dataset, const ReaderSpec& reader, const RunSpec& run,
                        std::uint32_t epoch, Phase phase, Topology topology);
+
+// Training batches that vary in size (reader.batch_size as a distribution): an accelerator's
+// share of `samples` samples in varied_batch_count batches, samples / mean batch rounded (at
+// least 1, at most `samples`), whose sizes are drawn by strata (set_draws, seeded with `seed`:
+// a histogram's shares held to within one batch), rounded, at least 1, and scaled so that they
+// add up to `samples` exactly. So steps per epoch are the same in every epoch and every sample
+// is taken (no partial batch for drop_last to drop); the sizes are in a seeded order.
+std::uint64_t varied_batch_count(const Distribution& sizes, std::uint64_t samples);
+std::vector<std::uint64_t> batch_cuts(const Distribution& sizes, std::uint64_t samples,
+                                      std::uint64_t seed);
 
 // The most batches any accelerator of any rank gets in one pass (global accelerator 0's, which
 // the sharding gives the most samples): what every rank of a multi-host run counts its step
