@@ -47,6 +47,9 @@ std::string quote(std::string_view s) {
 std::string float_text(double v) {
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  // A whole number is written whole ("10.0", not the shortest %g's "1e+01": a histogram bin's
+  // weight of 10 read as 1e+01 in distilled jobs).
+  if (v == std::trunc(v) && std::abs(v) < 1e15) return std::to_string(std::llround(v)) + ".0";
   std::string s = shortest_double(v);
   if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
   return s;

@@ -363,6 +363,27 @@ TEST(JobIo, ShuffleBlock) {
             std::string::npos);
 }
 
+// A histogram's weights are written as numbers a reader of the job recognises: a whole weight
+// whole (10 had come out as the shortest %g, "1e+01", in the distilled GPU imagenet job), a
+// fraction as its shortest exact text; both read back to the same job.
+TEST(JobIo, HistogramWeightsAreWrittenPlainly) {
+  const Job j = parse_ok(
+      "[dataset]\ndir = \"d\"\nnum_files = 10\nsample_size = 900\n[compute]\ntime = { dist = "
+      "\"histogram\", bins = [[\"1ms\", \"1ms\", 10], [\"2ms\", \"2ms\", 2.5], [\"3ms\", "
+      "\"3ms\", 1000000]] }\n");
+  const std::string text = to_toml(j);
+  EXPECT_NE(
+      text.find(
+          "[\"0.001s\", \"0.001s\", 10.0], [\"0.002s\", \"0.002s\", 2.5], [\"0.003s\", \"0.003s\", "
+          "1000000.0]"),
+      std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("e+"), std::string::npos) << text;
+  auto back = parse_job(text, "t.toml");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_TRUE(*back == j) << text;
+}
+
 // reader.batch_size as a distribution (batches that vary): read with batch_size its rounded
 // mean, written back as the table, round-tripped; a fixed one is the integer; samples are bare
 // numbers; a stream cuts its own batches (the bad-jobs folder holds it with its line).
@@ -441,7 +462,8 @@ Job rich_job() {
   v.sample_size.min = 100;
   v.sample_size.max = 200;
   j.validation = v;
-  j.reader = {8, 3, 4, Shuffle::sample, 1000, 0, 17, ReadUnit::sample, 1 << 20, 4096, 32, true, true};
+  j.reader = {8,  3,    4,   Shuffle::sample, 1000, 0, 17, ReadUnit::sample, 1 << 20, 4096,
+              32, true, true};
   j.reader.startup_s = 0.25;
   j.reader.warmup_s = 0.08;
   j.reader.readahead_bytes = 65536;
