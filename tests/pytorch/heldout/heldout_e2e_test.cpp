@@ -195,7 +195,8 @@ TEST_F(HeldOutCifarPickle, CifarEvaluationLoaderStartsUpApart) {
 TEST_F(HeldOutCifarPickle, DISABLED_CifarReplayPasses) {
   // Every row passed on this host in two runs with reader.eval_startup (au 0.757 vs 0.781, 0.708 vs
   // 0.730; branch evalstart), but au is load-sensitive: under load the original's first epoch ran 0.7 s longer than its
-  // others (its steps, not its start-ups), and au failed (0.625 vs 0.721).
+  // others (its steps, not its start-ups), and au failed (0.625 vs 0.721). Stop 33: every row
+  // passed in three fresh loops at load ~4; left disabled until au's load sensitivity is understood.
   EXPECT_EQ(failed_rows(compared_), "");
 }
 
