@@ -336,6 +336,8 @@ const char* to_string(Format f) {
       return "tfrecord";
     case Format::parquet:
       return "parquet";
+    case Format::tar:
+      return "tar";
   }
   return "?";
 }
@@ -534,8 +536,8 @@ const char* to_string(CheckpointMode m) {
 }
 
 std::optional<Format> format_from_string(std::string_view s) {
-  for (Format f :
-       {Format::raw, Format::npz, Format::hdf5, Format::jpeg, Format::tfrecord, Format::parquet})
+  for (Format f : {Format::raw, Format::npz, Format::hdf5, Format::jpeg, Format::tfrecord,
+                   Format::parquet, Format::tar})
     if (s == to_string(f)) return f;
   if (s == "h5") return Format::hdf5;
   if (s == "jpg") return Format::jpeg;

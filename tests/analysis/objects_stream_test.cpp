@@ -7,6 +7,8 @@
 
 #include "dlgen/analysis/distil.hpp"
 #include "dlgen/analysis/summary.hpp"
+#include "dlgen/datasets/layout.hpp"
+#include "distil/fit.hpp"
 #include "dlgen/trace/trace_text.hpp"
 #include "prepass/objects.hpp"
 #include "trace_builder.hpp"
@@ -231,6 +233,35 @@ TEST(ObjectsStream, TheStreamsGranuleAndTailAreLearned) {
   const TraceSummary exact = summarize(StreamedShards().build(true));
   EXPECT_EQ(exact.datasets[0].stream.granule_bytes, StreamedShards::kBatch);
   EXPECT_EQ(exact.datasets[0].stream.tail_bytes, 0u);
+}
+
+// Shards named .tar are tar archives (format = "tar"): the generator writes a member a sample and
+// the archive's end (two zero blocks padded to the 10 KiB record), the bytes a WebDataset reader
+// reads after a shard's last sample, in the last batch's burst or in a read of its own. Each
+// shard's sample size is what it holds less that framing, so the generated shards keep the
+// traced ones' bytes; the learned tail stays a read of its own at the archive's end.
+TEST(ObjectsStream, TarShardsAreGeneratedAsTarWithTheirTrailer) {
+  // tests/pytorch/s3_tar_shards.py's shard: 64 samples of a 16 KiB .bin and its .cls (17,920 B
+  // of members each, headers and padding with them), 10,240 B of end: 1,157,120 B. As one
+  // member a sample: 17,408 B each, exactly.
+  EXPECT_EQ(sections::sample_payload(Format::tar, 1'157'120, 64), 17408.0);
+  EXPECT_EQ(sections::sample_payload(Format::tar, 1'157'119, 64), 16896.0);  // a record less
+
+  const TraceSummary s = summarize(StreamedShards().build_granular(60000, 8192, 9000));
+  const Distilled d = distil(s);
+  ASSERT_EQ(d.job.dataset.format, Format::tar) << to_string(d.job.dataset.format);
+  EXPECT_EQ(d.job.reader.stream_tail_bytes, 2754u);
+  EXPECT_NE(d.comments.at("dataset.sample_size").find("10 KiB record"), std::string::npos)
+      << d.comments.at("dataset.sample_size");
+  const datasets::Layout l(d.job.dataset);
+  double traced = 0;
+  for (auto v : s.datasets[0].file_sizes) traced += static_cast<double>(v);
+  EXPECT_NEAR(static_cast<double>(l.total_bytes()), traced, 0.03 * traced);
+  for (std::uint64_t f = 0; f < l.num_files(); ++f) {
+    const auto last = l.sample_extent(f, d.job.dataset.samples_per_file - 1);
+    EXPECT_EQ(l.file_size(f) % 10240, 0u) << f;
+    EXPECT_GE(l.file_size(f) - (last.offset + last.length), 1024u) << f;
+  }
 }
 
 }  // namespace

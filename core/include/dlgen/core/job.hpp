@@ -17,7 +17,10 @@
 
 namespace dlgen {
 
-enum class Format { raw, npz, hdf5, jpeg, tfrecord, parquet };
+// `tar`: a POSIX (ustar) tar archive a file, one member a sample (a 512-byte header, the
+// sample's bytes padded to 512), ended by two zero blocks and padded to tar's 10 KiB record, as
+// GNU tar and Python's tarfile write it (WebDataset shards).
+enum class Format { raw, npz, hdf5, jpeg, tfrecord, parquet, tar };
 enum class Shuffle { none, file, sample };
 // How a sample is fetched: `file` reads the whole file holding it; `sample` reads only the sample's
 // byte range inside a multi-sample file (npz member, hdf5 chunk, tfrecord record); `stream`: each
