@@ -168,6 +168,8 @@ void check_reader(const Job& job, std::vector<Diagnostic>& out) {
     add(out, "reader.stream_granule", "applies to read = \"stream\" only");
   if (r.stream_tail_bytes > 0 && r.read_unit != ReadUnit::stream)
     add(out, "reader.stream_tail", "applies to read = \"stream\" only");
+  if (r.stream_head_bytes > 0 && (r.read_unit != ReadUnit::stream || r.stream_granule_bytes == 0))
+    add(out, "reader.stream_head", "applies to read = \"stream\" with a stream_granule only");
   if (r.shuffle_buffer > 0 && r.shuffle == Shuffle::none)
     add(out, "reader.shuffle_buffer", "needs shuffle = \"file\" or \"sample\"");
   if (r.shuffle_block > 0 && (r.shuffle != Shuffle::sample || r.shuffle_buffer > 0))

@@ -101,8 +101,11 @@ class StreamedShards : public testing::TraceBuilder {
   // As a socket-read client (http.client's 8 KiB reads) streams a tar shard: batches of
   // `batch` bytes, each burst ending on the first multiple of `granule` past its batch's last
   // byte, and `tail` bytes past the last batch (the archive's end) read after its handover.
-  trace::Trace build_granular(std::uint64_t batch, std::uint64_t granule, std::uint64_t tail) {
-    batch_ = batch, granule_ = granule, tail_ = tail;
+  // With `head`, the granule's grid starts that many bytes before the shard (a response's head
+  // read with the body).
+  trace::Trace build_granular(std::uint64_t batch, std::uint64_t granule, std::uint64_t tail,
+                              std::uint64_t head = 0) {
+    batch_ = batch, granule_ = granule, tail_ = tail, head_ = head;
     return build(true);
   }
 
@@ -139,7 +142,7 @@ class StreamedShards : public testing::TraceBuilder {
     }
     now_ = main_free;
   }
-  std::uint64_t batch_ = kBatch, granule_ = 0, tail_ = 0;
+  std::uint64_t batch_ = kBatch, granule_ = 0, tail_ = 0, head_ = 0;
 
   // The end of batch i's last sample in a shard: with a granule, batches of batch_ +- 12,000 B
   // (samples differ in size), else of batch_ exactly.
@@ -155,7 +158,7 @@ class StreamedShards : public testing::TraceBuilder {
   // Where the burst of the shard's batch i ends.
   std::uint64_t burst_end(std::uint32_t shard, std::uint32_t i) const {
     const std::uint64_t end = batch_end(shard, i), g = granule_ ? granule_ : 1;
-    return std::min(shard_bytes(shard), (end + g - 1) / g * g);
+    return std::min(shard_bytes(shard), (end + head_ + g - 1) / g * g - head_);
   }
 
   trace::HttpRequest begin_get(std::uint32_t pid, std::uint32_t shard, std::uint64_t ts) {
@@ -219,6 +222,7 @@ TEST(ObjectsStream, TheStreamsGranuleAndTailAreLearned) {
   EXPECT_EQ(st.accesses, 8u);
   EXPECT_EQ(st.tails, 8u);
   EXPECT_EQ(st.tail_bytes, 2754u);
+  EXPECT_EQ(st.head_bytes, 0u) << "the bursts end on the grid from the shard's start";
   const Distilled d = distil(s);
   EXPECT_EQ(d.job.reader.read_unit, ReadUnit::stream);
   EXPECT_EQ(d.job.reader.request_size_bytes, 0u);
@@ -247,10 +251,16 @@ TEST(ObjectsStream, TarShardsAreGeneratedAsTarWithTheirTrailer) {
   EXPECT_EQ(sections::sample_payload(Format::tar, 1'157'120, 64), 17408.0);
   EXPECT_EQ(sections::sample_payload(Format::tar, 1'157'119, 64), 16896.0);  // a record less
 
-  const TraceSummary s = summarize(StreamedShards().build_granular(60000, 8192, 9000));
+  // The bursts of an HTTP body whose socket reads took the response's 413 B head first: each
+  // inner read ends 413 B short of the 8 KiB grid, the replay's too (reader.stream_head).
+  const TraceSummary s = summarize(StreamedShards().build_granular(60000, 8192, 9000, 413));
+  EXPECT_EQ(s.datasets[0].stream.head_bytes, 413u);
+  EXPECT_EQ(s.datasets[0].stream.head_reads, 24u);
+  EXPECT_EQ(s.datasets[0].stream.granule_bytes, 8192u);
   const Distilled d = distil(s);
+  EXPECT_EQ(d.job.reader.stream_head_bytes, 413u);
   ASSERT_EQ(d.job.dataset.format, Format::tar) << to_string(d.job.dataset.format);
-  EXPECT_EQ(d.job.reader.stream_tail_bytes, 2754u);
+  EXPECT_EQ(d.job.reader.stream_tail_bytes, 2754u + 413);  // the last burst ends 413 B sooner
   EXPECT_NE(d.comments.at("dataset.sample_size").find("10 KiB record"), std::string::npos)
       << d.comments.at("dataset.sample_size");
   const datasets::Layout l(d.job.dataset);

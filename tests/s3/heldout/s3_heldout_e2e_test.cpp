@@ -258,6 +258,7 @@ TEST_F(HeldOutS3TarShards, DISABLED_OneGetAShardInTheReplay) {
   // split where the worker read its index queue (15-16 KiB and 32 KiB reads); no tail is learned
   // (2 of 16 accesses end in a short read of their own).
   expect_pass({"read_ops", "request_size"});
+  std::printf("MEASURE %s\n%s\n", row("request_size").dump().c_str(), row("read_ops").dump().c_str());
 }
 
 TEST_F(HeldOutS3TarShards, SamplesAndBatchOfTheStream) {
@@ -277,6 +278,7 @@ TEST_F(HeldOutS3TarShards, PutObjectCheckpointsEveryEpoch) {
 // passes since the granule), and on au (0.63 vs 0.70, 0.64 vs 0.72) in the runs measured.
 TEST_F(HeldOutS3TarShards, DISABLED_TarShardsReplayPasses) {
   EXPECT_EQ(failed_rows(compared_), "");
+  std::printf("MEASURE %s\n", job_.dataset.sample_size.expected() > 0 ? to_string(job_.dataset.format) : "");
 }
 
 }  // namespace
