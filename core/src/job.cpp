@@ -175,6 +175,8 @@ void check_reader(const Job& job, std::vector<Diagnostic>& out) {
     add(out, "reader.stream_granule", "applies to read = \"stream\" or \"sample\" only");
   if (r.stream_tail_bytes > 0 && r.read_unit != ReadUnit::stream)
     add(out, "reader.stream_tail", "applies to read = \"stream\" only");
+  if (r.stream_head_bytes > 0 && (r.read_unit != ReadUnit::stream || r.stream_granule_bytes == 0))
+    add(out, "reader.stream_head", "applies to read = \"stream\" with a stream_granule only");
   if (r.shuffle_buffer > 0 && r.shuffle == Shuffle::none)
     add(out, "reader.shuffle_buffer", "needs shuffle = \"file\" or \"sample\"");
   if (r.shuffle_block > 0 && (r.shuffle != Shuffle::sample || r.shuffle_buffer > 0))
@@ -343,6 +345,8 @@ const char* to_string(Format f) {
       return "tfrecord";
     case Format::parquet:
       return "parquet";
+    case Format::tar:
+      return "tar";
   }
   return "?";
 }
@@ -541,8 +545,8 @@ const char* to_string(CheckpointMode m) {
 }
 
 std::optional<Format> format_from_string(std::string_view s) {
-  for (Format f :
-       {Format::raw, Format::npz, Format::hdf5, Format::jpeg, Format::tfrecord, Format::parquet})
+  for (Format f : {Format::raw, Format::npz, Format::hdf5, Format::jpeg, Format::tfrecord,
+                   Format::parquet, Format::tar})
     if (s == to_string(f)) return f;
   if (s == "h5") return Format::hdf5;
   if (s == "jpg") return Format::jpeg;

@@ -215,6 +215,7 @@ void read_reader(Ctx& ctx, const toml::table& root, Job& job) {
   s.numbers("worker_pace", r.worker_pace);
   s.size("stream_granule", r.stream_granule_bytes);
   s.size("stream_tail", r.stream_tail_bytes);
+  s.size("stream_head", r.stream_head_bytes);
   s.check_unknown(kReaderKeys);
 }
 

@@ -32,7 +32,7 @@ const std::vector<std::string_view> kReaderKeys = {
     "direct",       "drop_last",   "startup",        "preprocess",     "warmup",
     "readahead",    "probe",       "recipe",         "startup_spread", "eval_batch_size",
     "collate",      "worker_pace", "stream_granule", "stream_tail",    "eval_startup",
-    "shuffle_block"};
+    "shuffle_block", "stream_head"};
 const std::vector<std::string_view> kComputeKeys = {
     "accelerator", "time", "eval_time", "batch_overhead", "eval_batch_overhead", "au_threshold"};
 const std::vector<std::string_view> kAcceleratorKeys = {"time", "batch_size"};

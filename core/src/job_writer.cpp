@@ -91,6 +91,7 @@ void write_reader(Writer& w, const ReaderSpec& r) {
   w.kv("probe", size_text(double(r.probe_bytes)));
   if (r.stream_granule_bytes) w.kv("stream_granule", size_text(double(r.stream_granule_bytes)));
   if (r.stream_tail_bytes) w.kv("stream_tail", size_text(double(r.stream_tail_bytes)));
+  if (r.stream_head_bytes) w.kv("stream_head", size_text(double(r.stream_head_bytes)));
   if (!r.recipe.empty()) {
     std::string steps;
     for (const RecipeStep& st : r.recipe)

@@ -273,6 +273,7 @@ void check_request_sizes(const ReaderSpec& r, std::uint32_t accelerators, std::u
   size_ok(out, "reader.stream_granule", double(r.stream_granule_bytes), kMaxRequestBytes,
           "a stream's burst ends on it; the replay's request buffers are at most 1GiB");
   size_ok(out, "reader.stream_tail", double(r.stream_tail_bytes), kMaxRequestBytes, req_reason);
+  size_ok(out, "reader.stream_head", double(r.stream_head_bytes), kMaxRequestBytes, req_reason);
   const std::uint64_t buffer = request_buffer_bytes(r, accelerators, ram_bytes);
   const std::string buffer_text =
       "the replay's buffer per request (" + format_size(buffer) + ": " +

@@ -214,6 +214,14 @@ Result<void> put_content(Sink& sink, ContentStream& content, std::uint64_t n,
   return ok();
 }
 
+Result<void> put_zeros(Sink& sink, std::uint64_t n) {
+  static const std::vector<std::uint8_t> zeros(framing::kTarRecord, 0);
+  for (; n > 0; n -= std::min<std::uint64_t>(n, zeros.size()))
+    if (auto r = sink.write({zeros.data(), std::min<std::uint64_t>(n, zeros.size())}); !r)
+      return r;
+  return ok();
+}
+
 void le(std::vector<std::uint8_t>& out, std::uint64_t v, int bytes) {
   for (int i = 0; i < bytes; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
 }
@@ -327,6 +335,22 @@ Result<void> encode_tfrecord(const Layout& layout, std::uint64_t file, Sink& sin
   return ok();
 }
 
+// A tar archive (framing.hpp): a member a sample, "<prefix>_<file>/<sample>.bin" (WebDataset's
+// key and extension), then the end-of-archive blocks and the record's padding, all zeros.
+Result<void> encode_tar(const Layout& layout, std::uint64_t file, Sink& sink) {
+  ContentStream content(layout.spec().seed, file);
+  const std::string stem = layout.relative_path(file).stem().string() + "/";
+  const std::uint64_t base = sink.position();
+  for (std::uint32_t j = 0; j < layout.spec().samples_per_file; ++j) {
+    const std::uint64_t n = layout.sample_bytes(file, j);
+    const std::string name = stem + std::to_string(j) + ".bin";
+    if (auto r = sink.write(framing::tar_header(name, n)); !r) return r;
+    if (auto r = put_content(sink, content, n); !r) return r;
+    if (auto r = put_zeros(sink, framing::tar_padded(n) - n); !r) return r;
+  }
+  return put_zeros(sink, layout.file_size(file) - (sink.position() - base));
+}
+
 }  // namespace
 
 Result<void> encode_file(const Layout& layout, std::uint64_t file, Sink& sink) {
@@ -343,6 +367,8 @@ Result<void> encode_file(const Layout& layout, std::uint64_t file, Sink& sink) {
       return detail::encode_jpeg(layout, file, sink);
     case Format::parquet:
       return detail::encode_parquet(layout, file, sink);
+    case Format::tar:
+      return encode_tar(layout, file, sink);
     case Format::hdf5:
       return input_error("hdf5 files are written through a path (write_file), not a stream");
   }

@@ -1,5 +1,7 @@
 #include "framing.hpp"
 
+#include <algorithm>
+
 namespace dlgen::datasets::framing {
 
 std::string npy_header(std::uint64_t n) {
@@ -61,6 +63,42 @@ std::vector<std::uint8_t> example_prefix(std::uint64_t n) {
   out.push_back(0x0a);  // BytesList.value
   put_varint(out, n);
   return out;
+}
+
+}  // namespace dlgen::datasets::framing
+
+namespace dlgen::datasets::framing {
+namespace {
+// An octal field of `width` bytes: width - 1 digits and a NUL, as tar writes numbers.
+void put_octal(std::vector<std::uint8_t>& h, std::size_t at, std::size_t width, std::uint64_t v) {
+  for (std::size_t i = width - 1; i-- > 0; v >>= 3) h[at + i] = static_cast<std::uint8_t>('0' + (v & 7));
+  h[at + width - 1] = 0;
+}
+}  // namespace
+
+std::vector<std::uint8_t> tar_header(const std::string& name, std::uint64_t size) {
+  std::vector<std::uint8_t> h(kTarBlock, 0);
+  std::copy_n(name.begin(), std::min<std::size_t>(name.size(), 99), h.begin());
+  put_octal(h, 100, 8, 0644);  // mode
+  put_octal(h, 108, 8, 0);     // uid
+  put_octal(h, 116, 8, 0);     // gid
+  if (size < (std::uint64_t{1} << 33)) {
+    put_octal(h, 124, 12, size);
+  } else {  // past 11 octal digits (8 GiB): GNU's base-256, a leading 0x80, big-endian
+    h[124] = 0x80;
+    for (int i = 0; i < 8; ++i) h[135 - i] = static_cast<std::uint8_t>(size >> (8 * i));
+  }
+  put_octal(h, 136, 12, 0);  // mtime
+  h[156] = '0';              // a regular file
+  const char magic[] = "ustar\0" "00";
+  std::copy_n(magic, 8, h.begin() + 257);
+  // The checksum: the header's bytes summed with its own field as spaces, 6 digits, NUL, space.
+  std::fill_n(h.begin() + 148, 8, ' ');
+  std::uint64_t sum = 0;
+  for (std::uint8_t b : h) sum += b;
+  put_octal(h, 148, 7, sum);
+  h[155] = ' ';
+  return h;
 }
 
 }  // namespace dlgen::datasets::framing

@@ -31,6 +31,22 @@ struct Hdf5Frame {
 };
 Hdf5Frame hdf5_frame(std::uint32_t rows, bool with_sizes);
 
+// --- tar (POSIX ustar, as GNU tar and Python's tarfile write it) -------------------------------
+// A member is a 512-byte header, then its bytes padded with zeros to a whole block; the archive
+// ends in two zero blocks, and its size is padded with zeros to a whole record (tar's blocking
+// factor 20: 10,240 B). The members' data is what a reader yields; the end is read after it.
+constexpr std::uint64_t kTarBlock = 512;
+constexpr std::uint64_t kTarRecord = 20 * kTarBlock;
+constexpr std::uint64_t tar_padded(std::uint64_t n) {
+  return (n + kTarBlock - 1) / kTarBlock * kTarBlock;
+}
+// The archive's size when its members end at `members_end`: the end blocks, then the record.
+constexpr std::uint64_t tar_size(std::uint64_t members_end) {
+  return (members_end + 2 * kTarBlock + kTarRecord - 1) / kTarRecord * kTarRecord;
+}
+// The header of member `name` of `size` bytes (a regular file, mode 0644, mtime 0, owner 0).
+std::vector<std::uint8_t> tar_header(const std::string& name, std::uint64_t size);
+
 // --- JPEG --------------------------------------------------------------------------------------
 constexpr std::uint64_t kJpegMinBytes = 2048;  // equals Layout::kMinJpegBytes
 

@@ -92,6 +92,12 @@ std::uint64_t frame_file(const DatasetSpec& spec, const framing::Hdf5Frame& h5,
         pos += len[j] + framing::kRecordFooter;
       }
       return pos;
+    case Format::tar:
+      for (std::uint32_t j = 0; j < n; ++j) {
+        off[j] = pos + framing::kTarBlock;
+        pos = off[j] + framing::tar_padded(len[j]);
+      }
+      return framing::tar_size(pos);
     case Format::parquet:  // the constructor frames Parquet files (frame_parquet)
       return pos;
     case Format::hdf5: {
@@ -137,6 +143,11 @@ void frame_fixed(const DatasetSpec& spec, const framing::Hdf5Frame& h5, std::uin
       g.file_bytes = n * g.stride;
       break;
     }
+    case Format::tar:
+      g.first = framing::kTarBlock;
+      g.stride = framing::kTarBlock + framing::tar_padded(len);
+      g.file_bytes = framing::tar_size(n * g.stride);
+      break;
     case Format::hdf5:
       g.first = h5.data_offset;
       g.stride = len;
@@ -190,6 +201,8 @@ const char* Layout::extension(Format format) {
       return ".tfrecord";
     case Format::parquet:
       return ".parquet";
+    case Format::tar:
+      return ".tar";
   }
   return ".bin";
 }

@@ -107,8 +107,9 @@ void DlioWriter::check_expressible() {
   if (!job_.run.train)
     refuse("run.train", "checkpoint-only workloads are not written as DLIO configs yet");
   if (job_.model) refuse("model", "LLM models are not written as DLIO configs yet");
-  if (d.format == Format::raw)
-    refuse("dataset.format", "raw files have no DLIO format (npz, hdf5, tfrecord, jpeg)");
+  if (d.format == Format::raw || d.format == Format::tar)
+    refuse("dataset.format", std::string(to_string(d.format)) +
+                                 " files have no DLIO format (npz, hdf5, tfrecord, jpeg)");
   if (d.sample_size.kind != DistKind::fixed && d.sample_size.kind != DistKind::normal)
     refuse("dataset.sample_size",
            std::string("DLIO sizes records as a fixed size or mean and stdev, not ") +

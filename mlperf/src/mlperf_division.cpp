@@ -130,6 +130,7 @@ void reader_fields(Fields& f, const ReaderSpec& r) {
   f.emplace_back("reader.worker_pace", pace + "]");
   f.emplace_back("reader.stream_granule", std::to_string(r.stream_granule_bytes));
   f.emplace_back("reader.stream_tail", std::to_string(r.stream_tail_bytes));
+  f.emplace_back("reader.stream_head", std::to_string(r.stream_head_bytes));
 }
 
 Fields job_fields(const Job& j) {

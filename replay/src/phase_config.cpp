@@ -125,6 +125,7 @@ PhaseConfig phase_config(const ReaderSpec& rd, const RunOptions& options, const 
     cfg.stream_fill_bytes = rd.request_size_bytes;
     cfg.stream_granule_bytes = rd.stream_granule_bytes;
     cfg.stream_tail_bytes = rd.stream_tail_bytes;
+    cfg.stream_head_bytes = rd.stream_head_bytes;
   }
   return cfg;
 }

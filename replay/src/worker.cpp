@@ -192,12 +192,18 @@ void Worker::stream_segment(Open& op, const SampleRef& ref, std::uint64_t k) {
 // stops: the shard's end less reader.stream_tail when it is the shard's end (the tail is read on
 // its own), then the first multiple of reader.stream_granule from the shard's start at or past
 // that (the shard's end at most), or whole request_size fills from where the shard's reading
-// stands; `end` itself without either.
+// stands; `end` itself without either. A tar shard read through a granule is pulled in whole
+// 10 KiB records first (tarfile's `r|` stream reads RECORDSIZE at a time), the granule's reads
+// (an HTTP body's socket reads) then reaching past the record; their grid starts
+// reader.stream_head bytes before the shard (the response's head came in the first of them).
 std::uint64_t Worker::stream_burst_end(std::uint64_t end) const {
   if (end == file_size_ && cfg_.stream_tail_bytes > 0)
     end = file_size_ - std::min(file_size_, cfg_.stream_tail_bytes);
-  if (const std::uint64_t g = cfg_.stream_granule_bytes; g > 0)
-    return std::min(file_size_, (end + g - 1) / g * g);
+  if (const std::uint64_t g = cfg_.stream_granule_bytes; g > 0) {
+    if (cfg_.files->layout->spec().format == Format::tar) end = (end + 10239) / 10240 * 10240;
+    const std::uint64_t h = cfg_.stream_head_bytes;
+    return std::min(file_size_, (end + h + g - 1) / g * g - h);
+  }
   if (const std::uint64_t fill = cfg_.stream_fill_bytes; fill > 0 && end > stream_end_)
     return std::min(file_size_, stream_end_ + (end - stream_end_ + fill - 1) / fill * fill);
   return end;

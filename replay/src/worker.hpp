@@ -112,9 +112,10 @@ struct PhaseConfig {
   // fills, as a buffered reader reads; 0: exactly the batch's bytes.
   std::uint64_t stream_fill_bytes = 0;
   // reader.stream_granule: read = "stream": a batch's burst ends on it; read = "sample": a
-  // sample's read ends on it (whole fills from the sample's start). reader.stream_tail (read =
-  // "stream": read on its own after a shard's last batch). 0: none.
-  std::uint64_t stream_granule_bytes = 0, stream_tail_bytes = 0;
+  // sample's read ends on it (whole fills from the sample's start). read = "stream":
+  // reader.stream_tail (read on its own after a shard's last batch) and reader.stream_head (the
+  // granule's grid starts that many bytes before the shard). 0: none.
+  std::uint64_t stream_granule_bytes = 0, stream_tail_bytes = 0, stream_head_bytes = 0;
   // read = "file": each sample file's steps (reader.recipe, or legacy_recipe of probe, header and
   // request size); null with read = "sample".
   const Recipe* recipe = nullptr;

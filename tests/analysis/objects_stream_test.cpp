@@ -7,6 +7,8 @@
 
 #include "dlgen/analysis/distil.hpp"
 #include "dlgen/analysis/summary.hpp"
+#include "dlgen/datasets/layout.hpp"
+#include "distil/fit.hpp"
 #include "dlgen/trace/trace_text.hpp"
 #include "prepass/objects.hpp"
 #include "trace_builder.hpp"
@@ -99,8 +101,11 @@ class StreamedShards : public testing::TraceBuilder {
   // As a socket-read client (http.client's 8 KiB reads) streams a tar shard: batches of
   // `batch` bytes, each burst ending on the first multiple of `granule` past its batch's last
   // byte, and `tail` bytes past the last batch (the archive's end) read after its handover.
-  trace::Trace build_granular(std::uint64_t batch, std::uint64_t granule, std::uint64_t tail) {
-    batch_ = batch, granule_ = granule, tail_ = tail;
+  // With `head`, the granule's grid starts that many bytes before the shard (a response's head
+  // read with the body).
+  trace::Trace build_granular(std::uint64_t batch, std::uint64_t granule, std::uint64_t tail,
+                              std::uint64_t head = 0) {
+    batch_ = batch, granule_ = granule, tail_ = tail, head_ = head;
     return build(true);
   }
 
@@ -137,7 +142,7 @@ class StreamedShards : public testing::TraceBuilder {
     }
     now_ = main_free;
   }
-  std::uint64_t batch_ = kBatch, granule_ = 0, tail_ = 0;
+  std::uint64_t batch_ = kBatch, granule_ = 0, tail_ = 0, head_ = 0;
 
   // The end of batch i's last sample in a shard: with a granule, batches of batch_ +- 12,000 B
   // (samples differ in size), else of batch_ exactly.
@@ -153,7 +158,7 @@ class StreamedShards : public testing::TraceBuilder {
   // Where the burst of the shard's batch i ends.
   std::uint64_t burst_end(std::uint32_t shard, std::uint32_t i) const {
     const std::uint64_t end = batch_end(shard, i), g = granule_ ? granule_ : 1;
-    return std::min(shard_bytes(shard), (end + g - 1) / g * g);
+    return std::min(shard_bytes(shard), (end + head_ + g - 1) / g * g - head_);
   }
 
   trace::HttpRequest begin_get(std::uint32_t pid, std::uint32_t shard, std::uint64_t ts) {
@@ -217,6 +222,7 @@ TEST(ObjectsStream, TheStreamsGranuleAndTailAreLearned) {
   EXPECT_EQ(st.accesses, 8u);
   EXPECT_EQ(st.tails, 8u);
   EXPECT_EQ(st.tail_bytes, 2754u);
+  EXPECT_EQ(st.head_bytes, 0u) << "the bursts end on the grid from the shard's start";
   const Distilled d = distil(s);
   EXPECT_EQ(d.job.reader.read_unit, ReadUnit::stream);
   EXPECT_EQ(d.job.reader.request_size_bytes, 0u);
@@ -231,6 +237,41 @@ TEST(ObjectsStream, TheStreamsGranuleAndTailAreLearned) {
   const TraceSummary exact = summarize(StreamedShards().build(true));
   EXPECT_EQ(exact.datasets[0].stream.granule_bytes, StreamedShards::kBatch);
   EXPECT_EQ(exact.datasets[0].stream.tail_bytes, 0u);
+}
+
+// Shards named .tar are tar archives (format = "tar"): the generator writes a member a sample and
+// the archive's end (two zero blocks padded to the 10 KiB record), the bytes a WebDataset reader
+// reads after a shard's last sample, in the last batch's burst or in a read of its own. Each
+// shard's sample size is what it holds less that framing, so the generated shards keep the
+// traced ones' bytes; the learned tail stays a read of its own at the archive's end.
+TEST(ObjectsStream, TarShardsAreGeneratedAsTarWithTheirTrailer) {
+  // tests/pytorch/s3_tar_shards.py's shard: 64 samples of a 16 KiB .bin and its .cls (17,920 B
+  // of members each, headers and padding with them), 10,240 B of end: 1,157,120 B. As one
+  // member a sample: 17,408 B each, exactly.
+  EXPECT_EQ(sections::sample_payload(Format::tar, 1'157'120, 64), 17408.0);
+  EXPECT_EQ(sections::sample_payload(Format::tar, 1'157'119, 64), 16896.0);  // a record less
+
+  // The bursts of an HTTP body whose socket reads took the response's 413 B head first: each
+  // inner read ends 413 B short of the 8 KiB grid, the replay's too (reader.stream_head).
+  const TraceSummary s = summarize(StreamedShards().build_granular(60000, 8192, 9000, 413));
+  EXPECT_EQ(s.datasets[0].stream.head_bytes, 413u);
+  EXPECT_EQ(s.datasets[0].stream.head_reads, 24u);
+  EXPECT_EQ(s.datasets[0].stream.granule_bytes, 8192u);
+  const Distilled d = distil(s);
+  EXPECT_EQ(d.job.reader.stream_head_bytes, 413u);
+  ASSERT_EQ(d.job.dataset.format, Format::tar) << to_string(d.job.dataset.format);
+  EXPECT_EQ(d.job.reader.stream_tail_bytes, 2754u + 413);  // the last burst ends 413 B sooner
+  EXPECT_NE(d.comments.at("dataset.sample_size").find("10 KiB record"), std::string::npos)
+      << d.comments.at("dataset.sample_size");
+  const datasets::Layout l(d.job.dataset);
+  double traced = 0;
+  for (auto v : s.datasets[0].file_sizes) traced += static_cast<double>(v);
+  EXPECT_NEAR(static_cast<double>(l.total_bytes()), traced, 0.03 * traced);
+  for (std::uint64_t f = 0; f < l.num_files(); ++f) {
+    const auto last = l.sample_extent(f, d.job.dataset.samples_per_file - 1);
+    EXPECT_EQ(l.file_size(f) % 10240, 0u) << f;
+    EXPECT_GE(l.file_size(f) - (last.offset + last.length), 1024u) << f;
+  }
 }
 
 }  // namespace

@@ -122,7 +122,11 @@ TEST(StreamSamples, BatchesOfAStreamCountedFromTheirTensors) {
   EXPECT_EQ(d.job.reader.read_unit, ReadUnit::stream);
   EXPECT_EQ(d.job.reader.batch_size, 8u);
   EXPECT_EQ(d.job.dataset.samples_per_file, 24u);
-  EXPECT_EQ(d.job.dataset.sample_size.expected(), static_cast<double>(TarStream::kSample));
+  // A .tar shard (format = "tar" since branch s3tar): 6 KiB a sample less tar's framing, the
+  // largest payload whose 24 members (512 B header each, padded to 512 B) and end blocks, padded
+  // to the 10 KiB record, fit the shard's 147,456 B: 5,120 B (a 143,360 B archive).
+  EXPECT_EQ(d.job.dataset.format, Format::tar);
+  EXPECT_EQ(d.job.dataset.sample_size.expected(), static_cast<double>(TarStream::kSample - 1024));
 }
 
 // Tensors that do not tell the samples (a float32 scalar a sample, 32 B a batch, is smaller

@@ -930,17 +930,23 @@ TEST(JobIo, ShippedRetinanetSmallScaleKeepsEachAcceleratorsBatch) {
 TEST(JobIo, StreamGranuleAndTailRoundTrip) {
   const std::string text =
       "[dataset]\ndir = \"d\"\nnum_files = 8\nsamples_per_file = 24\nsample_size = 6000\n"
-      "[reader]\nread = \"stream\"\nstream_granule = \"8KiB\"\nstream_tail = 4509\n";
+      "[reader]\nread = \"stream\"\nstream_granule = \"8KiB\"\nstream_tail = 4509\n"
+      "stream_head = 413\n";
   auto j = parse_job(text, "t.toml");
   ASSERT_TRUE(j) << j.error().message;
   EXPECT_EQ(j->reader.stream_granule_bytes, 8192u);
   EXPECT_EQ(j->reader.stream_tail_bytes, 4509u);
+  EXPECT_EQ(j->reader.stream_head_bytes, 413u);
   const std::string written = to_toml(*j);
   EXPECT_NE(written.find("stream_granule = \"8KiB\""), std::string::npos) << written;
   auto back = parse_job(written, "t.toml");
   ASSERT_TRUE(back) << back.error().message;
   EXPECT_TRUE(*back == *j);
-  j->reader.stream_granule_bytes = j->reader.stream_tail_bytes = 0;
+  j->reader.stream_granule_bytes = 0;  // a head is where the granule's grid starts: none without it
+  bool refused = false;
+  for (const auto& d : validate(*j)) refused |= d.path == "reader.stream_head";
+  EXPECT_TRUE(refused);
+  j->reader.stream_head_bytes = j->reader.stream_tail_bytes = 0;
   EXPECT_EQ(to_toml(*j).find("stream_"), std::string::npos);
 }
 

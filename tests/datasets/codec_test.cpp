@@ -311,3 +311,40 @@ for p, size, ext in files:
 )";
   EXPECT_EQ(dlgen::testing::run_python(t.path(), script, describe(l)), 0);
 }
+
+// format = "tar": a real archive that Python's tarfile opens, one member a sample whose data is
+// the sample's extent, ending as GNU tar and tarfile end an archive: two zero blocks after the
+// last member, padded with zeros to the 10 KiB record (the bytes a WebDataset reader reads after
+// a shard's last sample). Both geometries: drawn sizes (a table) and a fixed size (arithmetic).
+TEST(Codec, TarOpensWithTarfileAndEndsInTheRecordTrailer) {
+  TempDir t;
+  DatasetSpec fixed = spec(t, Format::tar, 5, 0);
+  fixed.sample_size = dlgen::Distribution::fixed_at(17408);
+  fixed.dir = t.path() / "fixed";
+  for (const DatasetSpec& s : {spec(t, Format::tar, 7, 3000), fixed}) {
+    const Layout l(s);
+    write_all(l);
+    for (std::uint64_t i = 0; i < l.num_files(); ++i) EXPECT_EQ(l.file_size(i) % 10240, 0u);
+    const std::string script = std::string(kParse) + R"(
+import tarfile
+for p, size, ext in files:
+    raw = open(p, 'rb').read()
+    assert len(raw) == size, (p, len(raw), size)
+    with tarfile.open(p, 'r:') as tar:
+        members = tar.getmembers()
+        assert len(members) == len(ext), (p, len(members))
+        for m, (off, n) in zip(members, ext):
+            assert m.isfile() and m.size == n and m.offset_data == off, (p, m.name, off, n)
+            assert tar.extractfile(m).read() == raw[off:off + n]
+    end = ext[-1][0] + (ext[-1][1] + 511) // 512 * 512
+    assert size - end >= 1024 and size - end < 1024 + 10240, (p, size - end)
+    assert raw[end:] == bytes(size - end), p
+    with tarfile.open(p, 'r|') as tar:   # the streaming mode WebDataset uses
+        assert len([m for m in tar]) == len(ext)
+)";
+    EXPECT_EQ(dlgen::testing::run_python(t.path(), script, describe(l)), 0);
+  }
+  // 5 members of 512 + 17,408 B end at 89,600 B; with the end blocks, 9 records (92,160 B).
+  EXPECT_EQ(Layout(fixed).file_size(0), 92160u);
+  EXPECT_EQ(Layout(fixed).sample_extent(0, 2).offset, 2 * 17920u + 512);
+}

@@ -175,5 +175,35 @@ TEST(StreamReplay, BurstsEndOnTheGranuleAndTheTailIsAReadOfItsOwn) {
   }
 }
 
+// format = "tar" streamed from S3 with an 8 KiB granule and a 413 B head (tests/s3/heldout/
+// tar_shards.py's bursts): a batch's request reaches the 10 KiB record holding its last sample
+// (tarfile's `r|` reads whole records), then the socket's next 8 KiB read, the grid counted from
+// 413 B before the shard (the response's head came in its first read); the shard's last batch
+// reads to its end, the archive's end blocks and record padding with it, as the original's last
+// burst did (without the trailer in the shard the bytes were not there to read).
+TEST(StreamReplay, TarShardsReadWholeRecordsOnTheSocketsGrid) {
+  Job job = stream_job(24, 0);
+  job.dataset.format = Format::tar;
+  job.reader.stream_granule_bytes = 8192;
+  job.reader.stream_head_bytes = 413;
+  const datasets::Layout layout(job.dataset);
+  std::uint64_t total = 0;
+  auto seen = run_recorded(job, &total, "null");
+  ASSERT_EQ(seen.size(), 4u);
+  for (std::uint64_t f = 0; f < 4; ++f) {
+    std::vector<Request> want;
+    std::uint64_t at = 0;
+    for (const std::uint32_t last : {7u, 15u}) {
+      const auto e = layout.sample_extent(f, last);
+      const std::uint64_t record = (e.offset + e.length + 10239) / 10240 * 10240;
+      const std::uint64_t end = (record + 413 + 8191) / 8192 * 8192 - 413;
+      want.push_back({at, end - at}), at = end;
+    }
+    want.push_back({at, layout.file_size(f) - at});
+    EXPECT_EQ(seen[layout.path(f).string()], want) << f;
+    EXPECT_EQ(layout.file_size(f) % 10240, 0u);
+  }
+}
+
 }  // namespace
 }  // namespace dlgen::replay

@@ -183,8 +183,11 @@ void file_keys(JobWriter& x, const DatasetSummary& d, const std::string& key, Da
                    std::to_string(d.files_per_sample) + " files");
   }
   std::vector<double> sizes(d.file_sizes.begin(), d.file_sizes.end());
-  const double overhead = framing_overhead(spec.format, d.size.p50);
-  for (auto& v : sizes) v = std::max(1.0, (v - overhead) / spec.samples_per_file);
+  const bool tar = spec.format == Format::tar;
+  const double overhead = tar ? 0 : framing_overhead(spec.format, d.size.p50);
+  for (auto& v : sizes)
+    v = tar ? sample_payload(spec.format, v, spec.samples_per_file)
+            : std::max(1.0, (v - overhead) / spec.samples_per_file);
   std::string why;
   spec.sample_size = fit_sizes(sizes, &why);
   x.evidence(key + ".sample_size",
@@ -193,7 +196,11 @@ void file_keys(JobWriter& x, const DatasetSummary& d, const std::string& key, Da
                  format_size(static_cast<std::uint64_t>(d.size.mean)) +
                  (overhead > 0 ? ", less " + std::to_string(static_cast<long long>(overhead)) +
                                      " B of " + to_string(spec.format) + " framing"
-                               : ""));
+                               : "") +
+                 (tar ? ", less a 512 B header a member, its padding to 512 B, and the archive's "
+                        "end (two zero blocks, padded to tar's 10 KiB record), so that a "
+                        "generated shard is the traced one's size"
+                      : ""));
   spec.files_per_dir = d.dirs > 1 ? d.files_per_dir : 0;
   x.evidence(key + ".files_per_dir", d.dirs > 1
                                          ? std::to_string(d.dirs) + " subdirectories, up to " +

@@ -28,6 +28,27 @@ double framing_overhead(Format format, double payload) {
   return std::max(0.0, size - spec.sample_size.value);
 }
 
+double sample_payload(Format format, double file_bytes, std::uint32_t samples) {
+  DatasetSpec spec;
+  spec.format = format;
+  spec.num_files = 1;
+  spec.samples_per_file = std::max<std::uint32_t>(1, samples);
+  auto file_at = [&](std::uint64_t s) {
+    spec.sample_size = Distribution::fixed_at(static_cast<double>(s));
+    return static_cast<double>(datasets::Layout(spec).file_size(0));
+  };
+  std::uint64_t lo = 1, hi = static_cast<std::uint64_t>(std::max(1.0, file_bytes));
+  if (file_at(lo) > file_bytes) return 1;
+  while (lo < hi) {  // the largest s whose file fits: file_at grows with s
+    const std::uint64_t mid = lo + (hi - lo + 1) / 2;
+    if (file_at(mid) <= file_bytes)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return static_cast<double>(lo);
+}
+
 // The size distribution: fixed when all equal, else the best of normal / lognormal / uniform that
 // passes a Lilliefors-style KS test at 5%, else the exact empirical histogram.
 Distribution fit_sizes(const std::vector<double>& v, std::string* why) {

@@ -115,6 +115,15 @@ void stream_keys(JobWriter& x, const DatasetSummary& d) {
                  format_size(st.granule_bytes) +
                  ": each burst before a handover ends on the reader's own granule (a socket's or "
                  "a buffer's reads), not at a batch's last sample");
+  if (st.head_bytes > 0) {
+    r.stream_head_bytes = st.head_bytes;
+    x.evidence("reader.stream_head",
+               of(st.head_reads, st.inner_reads) + " of those reads end " +
+                   std::to_string(st.head_bytes) + " B short of a multiple of " +
+                   format_size(st.granule_bytes) +
+                   " from the shard's start: the granule's reads began that many bytes before "
+                   "the shard (an HTTP response's head came in the first)");
+  }
   if (st.tail_bytes == 0) return;
   r.stream_tail_bytes = st.tail_bytes;
   x.evidence("reader.stream_tail", of(st.tails, st.accesses) +

@@ -157,7 +157,8 @@ void detect_format(const trace::Trace& t, DatasetSummary& d) {
                                                      {".bin", Format::raw},
                                                      {".raw", Format::raw},
                                                      {".dat", Format::raw},
-                                                     {".parquet", Format::parquet}};
+                                                     {".parquet", Format::parquet},
+                                                     {".tar", Format::tar}};
   std::map<Format, std::uint64_t> magic_votes;
   std::uint64_t seen = 0;
   for (auto fi : d.files) {

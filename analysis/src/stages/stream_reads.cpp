@@ -4,6 +4,7 @@
 // the bursts between two others are whole multiples of it (an HTTP body's first burst also holds
 // what came with the response's head, its last the archive's end).
 #include <algorithm>
+#include <map>
 
 #include "stages.hpp"
 
@@ -39,15 +40,32 @@ std::pair<std::uint64_t, std::uint64_t> granule_of(const std::vector<std::uint64
   return best;
 }
 
+// The head before a shard on the granule's grid (StreamReads's rule) and the inner reads that end
+// on that grid, from the inner reads' end offsets; {0, 0} when fewer than half end alike.
+std::pair<std::uint64_t, std::uint64_t> head_of(const std::vector<std::uint64_t>& ends,
+                                                std::uint64_t g) {
+  std::map<std::uint64_t, std::uint64_t> at;
+  for (std::uint64_t e : ends) ++at[e % g];
+  const auto most = std::max_element(at.begin(), at.end(), [](const auto& a, const auto& b) {
+    return a.second < b.second;
+  });
+  if (most == at.end() || 2 * most->second < ends.size()) return {0, 0};
+  return {(g - most->first) % g, most->second};
+}
+
 // One dataset's StreamReads from its accesses.
 StreamReads stream_reads_of(const Classified& c, const std::vector<const Access*>& as) {
   StreamReads out;
-  std::vector<std::uint64_t> inner;
+  std::vector<std::uint64_t> inner, ends;
   for (const Access* a : as)
-    if (a->moved.size() > 2) inner.insert(inner.end(), a->moved.begin() + 1, a->moved.end() - 1);
+    for (std::size_t i = 1; i + 1 < a->moved.size(); ++i) {
+      inner.push_back(a->moved[i]);
+      ends.push_back(a->offsets[i] + a->moved[i]);
+    }
   std::tie(out.granule_bytes, out.granule_reads) = granule_of(inner);
   out.inner_reads = inner.size();
   if (out.granule_bytes == 0) return out;
+  std::tie(out.head_bytes, out.head_reads) = head_of(ends, out.granule_bytes);
   std::vector<std::uint64_t> tails;
   for (const Access* a : as) {
     if (a->moved.size() < 2) continue;

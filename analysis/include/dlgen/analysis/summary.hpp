@@ -106,6 +106,11 @@ struct StreamReads {
   std::uint64_t tail_bytes = 0;
   std::uint64_t accesses = 0;  // shard accesses of two reads or more
   std::uint64_t tails = 0;     // ... of them ending in such a read
+  // The head, bytes (0: none): where the granule's grid starts before a shard's first byte (an
+  // HTTP response's head read through the same socket reads as the body): g less the commonest
+  // end offset of the inner reads modulo g, when at least half of them end there.
+  std::uint64_t head_bytes = 0;
+  std::uint64_t head_reads = 0;  // inner reads that end on that grid
 };
 
 // Order in which a dataset's files were read.

@@ -17,7 +17,10 @@
 
 namespace dlgen {
 
-enum class Format { raw, npz, hdf5, jpeg, tfrecord, parquet };
+// `tar`: a POSIX (ustar) tar archive a file, one member a sample (a 512-byte header, the
+// sample's bytes padded to 512), ended by two zero blocks and padded to tar's 10 KiB record, as
+// GNU tar and Python's tarfile write it (WebDataset shards).
+enum class Format { raw, npz, hdf5, jpeg, tfrecord, parquet, tar };
 enum class Shuffle { none, file, sample };
 // How a sample is fetched: `file` reads the whole file holding it; `sample` reads only the sample's
 // byte range inside a multi-sample file (npz member, hdf5 chunk, tfrecord record); `stream`: each
@@ -161,6 +164,11 @@ struct ReaderSpec {
   // the granule, from the shard's start, at or past the batch's last sample (the shard's end at
   // most); 0: at the batch's last sample (or in whole request_size fills).
   std::uint64_t stream_granule_bytes = 0;
+  // read = "stream", with stream_granule: bytes the reader's stream holds before the shard's
+  // first byte (an HTTP response's head, read through the same socket reads as the body), so
+  // the granule's multiples are counted from that many bytes before the shard's start: a burst
+  // ends at a multiple of the granule less these bytes. 0: from the shard's start.
+  std::uint64_t stream_head_bytes = 0;
   // read = "stream": the bytes at a shard's end after its last sample that the reader reads on
   // their own, after the burst of the shard's last batch (a tar archive's end-of-archive blocks
   // and record padding): that burst ends at the shard's size less these bytes (on the granule at
