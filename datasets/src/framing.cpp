@@ -65,13 +65,11 @@ std::vector<std::uint8_t> example_prefix(std::uint64_t n) {
   return out;
 }
 
-}  // namespace dlgen::datasets::framing
-
-namespace dlgen::datasets::framing {
 namespace {
 // An octal field of `width` bytes: width - 1 digits and a NUL, as tar writes numbers.
 void put_octal(std::vector<std::uint8_t>& h, std::size_t at, std::size_t width, std::uint64_t v) {
-  for (std::size_t i = width - 1; i-- > 0; v >>= 3) h[at + i] = static_cast<std::uint8_t>('0' + (v & 7));
+  for (std::size_t i = width - 1; i-- > 0; v >>= 3)
+    h[at + i] = static_cast<std::uint8_t>('0' + (v & 7));
   h[at + width - 1] = 0;
 }
 }  // namespace

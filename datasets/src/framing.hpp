@@ -36,7 +36,7 @@ Hdf5Frame hdf5_frame(std::uint32_t rows, bool with_sizes);
 // ends in two zero blocks, and its size is padded with zeros to a whole record (tar's blocking
 // factor 20: 10,240 B). The members' data is what a reader yields; the end is read after it.
 constexpr std::uint64_t kTarBlock = 512;
-constexpr std::uint64_t kTarRecord = 20 * kTarBlock;
+constexpr std::uint64_t kTarRecord = 20 * kTarBlock;  // equals Layout::kTarRecordBytes
 constexpr std::uint64_t tar_padded(std::uint64_t n) {
   return (n + kTarBlock - 1) / kTarBlock * kTarBlock;
 }

@@ -11,6 +11,9 @@
 
 namespace dlgen::datasets {
 
+static_assert(framing::kTarRecord == Layout::kTarRecordBytes);
+static_assert(framing::kJpegMinBytes == Layout::kMinJpegBytes);
+
 // Sample extents and sizes. When every file has the same geometry (a fixed size distribution)
 // one file's tables stand for all; otherwise there is one row of tables per file.
 struct Layout::Geometry {

@@ -200,7 +200,10 @@ std::uint64_t Worker::stream_burst_end(std::uint64_t end) const {
   if (end == file_size_ && cfg_.stream_tail_bytes > 0)
     end = file_size_ - std::min(file_size_, cfg_.stream_tail_bytes);
   if (const std::uint64_t g = cfg_.stream_granule_bytes; g > 0) {
-    if (cfg_.files->layout->spec().format == Format::tar) end = (end + 10239) / 10240 * 10240;
+    if (cfg_.files->layout->spec().format == Format::tar) {
+      constexpr std::uint64_t record = datasets::Layout::kTarRecordBytes;
+      end = (end + record - 1) / record * record;
+    }
     const std::uint64_t h = cfg_.stream_head_bytes;
     return std::min(file_size_, (end + h + g - 1) / g * g - h);
   }

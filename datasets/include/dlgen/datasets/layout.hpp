@@ -37,9 +37,13 @@ struct Extent {
 //             {"x": bytes_list[payload]}, masked CRC32C(data); a sample's extent is its payload.
 //   parquet   one row per sample, row groups of column chunks (parquet.hpp); a sample's extent is
 //             its first column's value (uncompressed) or the page holding it (compressed).
+//   tar       a POSIX (ustar) member per sample: a 512 B header, its bytes, zeros to the next 512 B;
+//             then two zero blocks and zeros to a whole kTarRecordBytes record. A sample's extent
+//             is its member's data.
 class Layout {
  public:
   static constexpr std::uint64_t kMinJpegBytes = 2048;
+  static constexpr std::uint64_t kTarRecordBytes = 10240;  // tar's record: 20 blocks of 512 B
 
   // How the geometry is computed. With a fixed sample size, `automatic` computes every size and
   // extent arithmetically (O(1) memory, no per-sample draws); `tables` always fills the per-sample
